@@ -1,0 +1,71 @@
+import Router from '@koa/router';
+import type { Client } from '@temporalio/client';
+import Koa from 'koa';
+import type { Knex } from 'knex';
+import type { Config } from '../core/config.ts';
+import { HealthState } from '../core/health.ts';
+import type { Logger } from '../core/logger.ts';
+import { healthCheckWorkflowId, MAIN_TASK_QUEUE } from '../core/temporal.ts';
+import { postgresReady } from '../db/knex.ts';
+import { notFound } from './errors.ts';
+import { accessLog, errorHandler, requestId } from './middleware.ts';
+
+export interface AppDeps {
+  config: Config;
+  knex: Knex;
+  temporal: Client;
+  log: Logger;
+}
+
+export interface App {
+  koa: Koa;
+  health: HealthState;
+}
+
+export function createApp(deps: AppDeps): App {
+  const { knex, temporal, log } = deps;
+  const koa = new Koa({ proxy: deps.config.env === 'production' });
+  const health = new HealthState({
+    postgres: () => postgresReady(knex),
+    temporal: async () => {
+      const connection = temporal.connection;
+      await connection.withDeadline(Date.now() + 2000, () =>
+        connection.workflowService.describeNamespace({ namespace: deps.config.temporal.namespace }),
+      );
+    },
+  });
+
+  const ops = new Router();
+  ops.get('/livez', (ctx) => {
+    ctx.body = { status: 'alive' };
+  });
+  ops.get('/readyz', async (ctx) => {
+    // ?full=1 also runs a workflow through a worker and back, proving the whole path, not only the connections.
+    const extra: Record<string, () => Promise<void>> = ctx.query.full === '1' ? { worker_round_trip: () => runHealthWorkflow(temporal) } : {};
+    const readiness = await health.readiness(extra);
+    ctx.status = readiness.ready ? 200 : 503;
+    ctx.body = readiness;
+  });
+
+  const v1 = new Router({ prefix: '/api/v1' });
+
+  koa.use(requestId());
+  koa.use(accessLog(log));
+  koa.use(errorHandler(log));
+  koa.use(ops.routes());
+  koa.use(v1.routes());
+  koa.use(v1.allowedMethods({ throw: false }));
+  koa.use(() => {
+    throw notFound();
+  });
+  return { koa, health };
+}
+
+async function runHealthWorkflow(temporal: Client): Promise<void> {
+  const handle = await temporal.workflow.start('healthCheckWorkflow', {
+    taskQueue: MAIN_TASK_QUEUE,
+    workflowId: healthCheckWorkflowId(`${Date.now()}-${Math.random().toString(36).slice(2, 8)}`),
+    workflowExecutionTimeout: '15 seconds',
+  });
+  await handle.result();
+}

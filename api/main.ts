@@ -1,0 +1,43 @@
+import { createServer } from 'node:http';
+import { Client, Connection } from '@temporalio/client';
+import { loadConfig } from '../core/config.ts';
+import { createLogger } from '../core/logger.ts';
+import { assertNodeVersion } from '../core/runtime.ts';
+import { createKnex } from '../db/knex.ts';
+import { createApp } from './app.ts';
+
+assertNodeVersion();
+const config = loadConfig();
+const log = createLogger(config, 'api');
+const knex = createKnex(config.databaseUrl);
+// Lazy: the API starts (and reports not ready) while Temporal is still coming up.
+const connection = Connection.lazy({ address: config.temporal.address });
+const temporal = new Client({ connection, namespace: config.temporal.namespace });
+const app = createApp({ config, knex, temporal, log });
+
+const server = createServer(app.koa.callback());
+server.keepAliveTimeout = 65_000;
+server.listen(config.api.port, config.api.host, () => {
+  log.info({ url: `http://${config.api.host}:${config.api.port}`, baseUrl: config.baseUrl }, 'api listening');
+});
+
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  log.info({ signal }, 'shutting down: no new connections, finishing open requests');
+  app.health.startDraining();
+  server.close();
+  server.closeIdleConnections();
+  const forceExit = setTimeout(() => {
+    log.warn('open requests did not finish within 20 s; exiting');
+    process.exit(1);
+  }, 20_000);
+  forceExit.unref();
+  await new Promise<void>((done) => server.once('close', done));
+  await Promise.allSettled([knex.destroy(), connection.close()]);
+  log.info('api stopped');
+  process.exit(0);
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -1,0 +1,184 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The one place that reads the environment. Every process (api, worker, ingest, stack tooling, tests)
+ * calls loadConfig() once at start and passes the typed result down; nothing else reads process.env.
+ */
+
+export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+export type AppEnv = 'development' | 'test' | 'production';
+
+export interface Config {
+  env: AppEnv;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  stateDir: string;
+  /** Public address of the web/API service; report and share URLs are built on it. */
+  baseUrl: string;
+  api: { host: string; port: number };
+  ingest: { host: string; port: number; publicUrl: string };
+  worker: { healthHost: string; healthPort: number; workflowBundlePath: string | null };
+  databaseUrl: string;
+  clickhouse: { url: string; database: string; user: string; password: string; tcpPort: number };
+  temporal: { address: string; namespace: string; uiUrl: string; cliPath: string | null };
+  chromiumPath: string;
+  regions: { available: string[]; default: string };
+  /** 32-byte key for encrypting stored secrets (webhook header values, scan credentials). */
+  secretKey: Buffer;
+  /** Outgoing requests to loopback addresses are refused unless this is set (tests and local demos set it). */
+  outboundAllowLoopback: boolean;
+}
+
+export class ConfigError extends Error {
+  readonly variable: string;
+  constructor(variable: string, problem: string) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+    this.variable = variable;
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function str(env: Env, name: string, fallback: string | undefined): string {
+  const value = env[name]?.trim();
+  if (value) return value;
+  if (fallback === undefined) throw new ConfigError(name, 'is required');
+  return fallback;
+}
+
+function port(env: Env, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 65535) {
+    throw new ConfigError(name, `must be a TCP port (1-65535), got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function url(env: Env, name: string, fallback: string | undefined, protocols: string[]): string {
+  const value = str(env, name, fallback);
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    throw new ConfigError(name, `must be an absolute URL, got "${value}"`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
+  }
+  return value.replace(/\/+$/, '');
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (!raw) return fallback;
+  if (['1', 'true', 'yes'].includes(raw)) return true;
+  if (['0', 'false', 'no'].includes(raw)) return false;
+  throw new ConfigError(name, `must be true or false, got "${raw}"`);
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
+function identifier(env: Env, name: string, fallback: string): string {
+  const value = str(env, name, fallback);
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(value)) throw new ConfigError(name, `must be a plain identifier, got "${value}"`);
+  return value;
+}
+
+function regions(env: Env): Config['regions'] {
+  const available = str(env, 'SCAN_REGIONS', 'local')
+    .split(',')
+    .map((r) => r.trim())
+    .filter(Boolean);
+  for (const region of available) {
+    if (!/^[a-z][a-z0-9-]{0,31}$/.test(region)) {
+      throw new ConfigError('SCAN_REGIONS', `has an invalid region code "${region}" (lower-case letters, digits, dashes)`);
+    }
+  }
+  const fallback = available[0];
+  if (fallback === undefined) throw new ConfigError('SCAN_REGIONS', 'must list at least one region');
+  const chosen = str(env, 'DEFAULT_REGION', fallback);
+  if (!available.includes(chosen)) throw new ConfigError('DEFAULT_REGION', `must be one of SCAN_REGIONS (${available.join(', ')})`);
+  return { available, default: chosen };
+}
+
+function secretKey(env: Env, appEnv: AppEnv, stateDir: string): Buffer {
+  const raw = env.SECRET_KEY?.trim();
+  if (raw) {
+    const key = Buffer.from(raw, 'base64');
+    if (key.length !== 32) throw new ConfigError('SECRET_KEY', 'must be 32 bytes, base64-encoded (openssl rand -base64 32)');
+    return key;
+  }
+  if (appEnv === 'production') throw new ConfigError('SECRET_KEY', 'is required in production (openssl rand -base64 32)');
+  // Development and tests: one key per state folder, made on first start, so stored secrets survive restarts.
+  const file = resolve(stateDir, 'secret.key');
+  if (!existsSync(file)) {
+    mkdirSync(stateDir, { recursive: true });
+    writeFileSync(file, randomBytes(32).toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
+  }
+  const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
+  if (key.length !== 32) throw new ConfigError('SECRET_KEY', `file ${file} does not hold a 32-byte base64 key`);
+  return key;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const appEnv = oneOf(env, 'APP_ENV', ['development', 'test', 'production'] as const, 'development');
+  const stateDir = resolve(PROJECT_ROOT, str(env, 'STATE_DIR', '.state'));
+  const apiPort = port(env, 'API_PORT', 3000);
+  const ingestPort = port(env, 'INGEST_PORT', 3100);
+  const production = appEnv === 'production';
+  const required = (fallback: string) => (production ? undefined : fallback);
+
+  return {
+    env: appEnv,
+    logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    stateDir,
+    baseUrl: url(env, 'BASE_URL', required(`http://127.0.0.1:${apiPort}`), ['http:', 'https:']),
+    api: { host: str(env, 'API_HOST', '127.0.0.1'), port: apiPort },
+    ingest: {
+      host: str(env, 'INGEST_HOST', '127.0.0.1'),
+      port: ingestPort,
+      publicUrl: url(env, 'INGEST_URL', required(`http://127.0.0.1:${ingestPort}`), ['http:', 'https:']),
+    },
+    worker: {
+      healthHost: str(env, 'WORKER_HEALTH_HOST', '127.0.0.1'),
+      healthPort: port(env, 'WORKER_HEALTH_PORT', 3200),
+      workflowBundlePath: env.WORKFLOW_BUNDLE_PATH?.trim() ? resolve(PROJECT_ROOT, env.WORKFLOW_BUNDLE_PATH.trim()) : null,
+    },
+    databaseUrl: url(env, 'DATABASE_URL', required('postgres://postgres@127.0.0.1:5432/webperf'), ['postgres:', 'postgresql:']),
+    clickhouse: {
+      url: url(env, 'CLICKHOUSE_URL', required('http://127.0.0.1:8123'), ['http:', 'https:']),
+      database: identifier(env, 'CLICKHOUSE_DATABASE', 'webperf'),
+      user: str(env, 'CLICKHOUSE_USER', 'default'),
+      password: env.CLICKHOUSE_PASSWORD ?? '',
+      tcpPort: port(env, 'CLICKHOUSE_TCP_PORT', 9000),
+    },
+    temporal: {
+      address: str(env, 'TEMPORAL_ADDRESS', required('127.0.0.1:7233')),
+      namespace: str(env, 'TEMPORAL_NAMESPACE', 'default'),
+      uiUrl: url(env, 'TEMPORAL_UI_URL', 'http://127.0.0.1:8233', ['http:', 'https:']),
+      cliPath: env.TEMPORAL_BIN?.trim() || null,
+    },
+    chromiumPath: str(env, 'CHROMIUM_PATH', '/usr/bin/chromium'),
+    regions: regions(env),
+    secretKey: secretKey(env, appEnv, stateDir),
+    outboundAllowLoopback: bool(env, 'OUTBOUND_ALLOW_LOOPBACK', !production),
+  };
+}
+
+/** Variables a production deployment must set explicitly (checked against docker-compose.yml by a test). */
+export const REQUIRED_IN_PRODUCTION: Record<'api' | 'worker' | 'ingest', string[]> = {
+  api: ['APP_ENV', 'BASE_URL', 'INGEST_URL', 'DATABASE_URL', 'TEMPORAL_ADDRESS', 'SECRET_KEY', 'API_HOST'],
+  worker: ['APP_ENV', 'BASE_URL', 'INGEST_URL', 'DATABASE_URL', 'TEMPORAL_ADDRESS', 'SECRET_KEY', 'CHROMIUM_PATH', 'WORKFLOW_BUNDLE_PATH', 'WORKER_HEALTH_HOST'],
+  ingest: ['APP_ENV', 'BASE_URL', 'INGEST_URL', 'CLICKHOUSE_URL', 'CLICKHOUSE_DATABASE', 'SECRET_KEY', 'INGEST_HOST'],
+};

@@ -1,0 +1,13 @@
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+
+/** Task queues: general work on one queue; Lighthouse on one queue per region so regional workers serve them. */
+export const MAIN_TASK_QUEUE = 'webperf-main';
+export const scanTaskQueue = (region: string): string => `webperf-scan-${region}`;
+
+/** Custom search attributes that let operators find workflows in the Temporal UI by scan id, host, target. */
+export const ScanIdAttribute = defineSearchAttributeKey('ScanId', SearchAttributeType.KEYWORD);
+export const HostAttribute = defineSearchAttributeKey('Host', SearchAttributeType.KEYWORD);
+export const TargetIdAttribute = defineSearchAttributeKey('TargetId', SearchAttributeType.KEYWORD);
+export const SEARCH_ATTRIBUTES = [ScanIdAttribute, HostAttribute, TargetIdAttribute] as const;
+
+export const healthCheckWorkflowId = (nonce: string): string => `health-check-${nonce}`;

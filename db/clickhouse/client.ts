@@ -1,0 +1,20 @@
+import { createClient, type ClickHouseClient } from '@clickhouse/client';
+import type { Config } from '../../core/config.ts';
+
+export type { ClickHouseClient };
+
+export function createClickHouse(config: Pick<Config, 'clickhouse'>, database = config.clickhouse.database): ClickHouseClient {
+  return createClient({
+    url: config.clickhouse.url,
+    username: config.clickhouse.user,
+    password: config.clickhouse.password,
+    database,
+    request_timeout: 10000,
+    compression: { request: true, response: true },
+  });
+}
+
+export async function clickhouseReady(client: ClickHouseClient): Promise<void> {
+  const result = await client.ping();
+  if (!result.success) throw result.error;
+}

@@ -1,0 +1,58 @@
+/**
+ * The only way SQL text with values is built for ClickHouse. ClickHouse 18.16 has no server-side query
+ * parameters, so every value is formatted here by type; anything else is refused.
+ */
+
+export class ClickHouseSqlError extends Error {}
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+class Raw {
+  readonly text: string;
+  constructor(text: string) {
+    this.text = text;
+  }
+}
+
+/** A database, table or column name; validated, never quoted from input. */
+export function ident(name: string): Raw {
+  if (!IDENTIFIER.test(name)) throw new ClickHouseSqlError(`not an identifier: ${JSON.stringify(name)}`);
+  return new Raw(name);
+}
+
+/** An integer in a declared range. */
+export function int(value: number, min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER): Raw {
+  if (!Number.isSafeInteger(value) || value < min || value > max) throw new ClickHouseSqlError(`integer out of range: ${value}`);
+  return new Raw(String(value));
+}
+
+/** One of a fixed list of values (enum members), emitted as a quoted literal. */
+export function oneOf<T extends string>(value: string, allowed: readonly T[]): Raw {
+  if (!(allowed as readonly string[]).includes(value)) throw new ClickHouseSqlError(`value not allowed: ${JSON.stringify(value)}`);
+  return new Raw(quote(value));
+}
+
+/** A point in time, sent as Unix seconds so no time zone parsing happens on the server. */
+export function timestamp(value: Date): Raw {
+  const seconds = Math.floor(value.getTime() / 1000);
+  if (!Number.isSafeInteger(seconds) || seconds < 0) throw new ClickHouseSqlError('invalid timestamp');
+  return new Raw(`toDateTime(${seconds}, 'UTC')`);
+}
+
+export function str(value: string): Raw {
+  return new Raw(quote(value));
+}
+
+function quote(value: string): string {
+  return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+/** Tagged template: every interpolation must be one of the typed values above. */
+export function sql(strings: TemplateStringsArray, ...values: Raw[]): string {
+  let text = strings[0] ?? '';
+  values.forEach((value, i) => {
+    if (!(value instanceof Raw)) throw new ClickHouseSqlError(`untyped value in ClickHouse SQL at position ${i}`);
+    text += value.text + (strings[i + 1] ?? '');
+  });
+  return text;
+}

@@ -1,0 +1,22 @@
+import type { Knex } from 'knex';
+import * as accounts from './20261122_001_accounts.ts';
+
+interface Migration {
+  up(knex: Knex): Promise<void>;
+  down(knex: Knex): Promise<void>;
+}
+
+/** Every migration, in order. Listed statically so the same code runs under Node, jest and a bundled image. */
+export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> = [
+  ['20261122_001_accounts', accounts],
+];
+
+export const migrationSource: Knex.MigrationSource<string> = {
+  getMigrations: async () => MIGRATIONS.map(([name]) => name),
+  getMigrationName: (name) => name,
+  getMigration: async (name) => {
+    const found = MIGRATIONS.find(([candidate]) => candidate === name);
+    if (!found) throw new Error(`unknown migration ${name}`);
+    return found[1];
+  },
+};

@@ -1,0 +1,42 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', '.state/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-console': 'off',
+    },
+  },
+  {
+    // Workflow code runs in Temporal's deterministic sandbox: no clocks, no randomness, no I/O.
+    files: ['workflows/**/*.ts'],
+    rules: {
+      'no-restricted-globals': ['error', 'setInterval', 'fetch'],
+      'no-restricted-properties': [
+        'error',
+        { object: 'Date', property: 'now', message: 'Use workflow time (Date is replaced in workflows) via explicit activities or workflow APIs.' },
+        { object: 'Math', property: 'random', message: 'Randomness breaks workflow replay.' },
+      ],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*', 'pg', 'knex', 'objection', '@clickhouse/*', '../api/*', '../db/*'], message: 'Workflows do no I/O.' },
+            { group: ['../activities/*'], allowTypeImports: true, message: 'Workflows reach activities through proxyActivities only.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Activities never reach into the HTTP layer.
+    files: ['activities/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: ['../api/*', '../../api/*'] }] },
+  },
+);

@@ -1,0 +1,42 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ClickHouseClient } from '@clickhouse/client';
+import { HealthState, serveHealth } from '../core/health.ts';
+import type { Logger } from '../core/logger.ts';
+import { clickhouseReady } from '../db/clickhouse/client.ts';
+import { LATEST_CLICKHOUSE_VERSION } from '../db/clickhouse/schema.ts';
+import { ident, sql } from '../db/clickhouse/sql.ts';
+
+export interface IngestDeps {
+  clickhouse: ClickHouseClient;
+  database: string;
+  log: Logger;
+}
+
+/** A bare node:http handler: beacons are small and many, so the hot path stays free of framework layers. */
+export function createIngestHandler(deps: IngestDeps) {
+  const health = new HealthState({
+    clickhouse: () => clickhouseReady(deps.clickhouse),
+    clickhouse_schema: async () => {
+      const result = await deps.clickhouse.query({
+        query: sql`SELECT max(version) AS version FROM ${ident(deps.database)}.schema_versions`,
+        format: 'JSONEachRow',
+      });
+      const [row] = await result.json<{ version: number }>();
+      if (Number(row?.version ?? 0) < LATEST_CLICKHOUSE_VERSION) throw new Error(`schema version ${row?.version ?? 0}, need ${LATEST_CLICKHOUSE_VERSION}`);
+    },
+  });
+
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    const respond = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    };
+    const path = new URL(req.url ?? '/', 'http://ingest').pathname;
+    serveHealth(health, path, respond)
+      .then((handled) => handled || respond(404, { message: 'Not found.' }))
+      .catch((error: unknown) => {
+        deps.log.error({ err: error }, 'ingest request failed');
+        respond(500, { message: 'Server error.' });
+      });
+  };
+  return { handler, health };
+}

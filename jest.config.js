@@ -1,0 +1,13 @@
+/** Jest runs the TypeScript sources as native ESM (swc strips the types). */
+export default {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2023' }, module: { type: 'es6' } }],
+  },
+  testMatch: ['<rootDir>/test/**/*.test.ts'],
+  globalSetup: '<rootDir>/test/harness/global-setup.ts',
+  globalTeardown: '<rootDir>/test/harness/global-teardown.ts',
+  testTimeout: 120000,
+  maxWorkers: 2,
+};

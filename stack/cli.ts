@@ -1,0 +1,111 @@
+import { loadConfig, type Config } from '../core/config.ts';
+import { assertNodeVersion } from '../core/runtime.ts';
+import { createClickHouse } from '../db/clickhouse/client.ts';
+import { ensureClickHouseSchema } from '../db/clickhouse/schema.ts';
+import { createKnex } from '../db/knex.ts';
+import { migrateLatest } from '../db/migrate.ts';
+import { serviceDefinitions, spawnService, stopService, waitReady, type ServiceProcess } from './services.ts';
+import { stackDown, stackStatus, stackUp } from './stack.ts';
+
+assertNodeVersion();
+const log = (msg: string) => console.log(`[stack] ${msg}`);
+
+/** Postgres migrations and the ClickHouse schema, both idempotent. */
+export async function prepareData(config: Config): Promise<void> {
+  const knex = createKnex(config.databaseUrl, { min: 0, max: 1 });
+  try {
+    const applied = await migrateLatest(knex);
+    log(applied.length ? `applied migrations: ${applied.join(', ')}` : 'Postgres schema up to date');
+  } finally {
+    await knex.destroy();
+  }
+  const clickhouse = createClickHouse(config, 'default');
+  try {
+    const versions = await ensureClickHouseSchema(clickhouse, config.clickhouse.database);
+    log(versions.length ? `applied ClickHouse schema versions ${versions.join(', ')}` : 'ClickHouse schema up to date');
+  } finally {
+    await clickhouse.close();
+  }
+}
+
+async function start(config: Config): Promise<number> {
+  const stack = await stackUp(config, log);
+  log(stack.started.length ? `started ${stack.started.join(', ')}` : 'all backing services were already running');
+  const services: ServiceProcess[] = [];
+  let shuttingDown: Promise<number> | null = null;
+  const shutdown = (code: number) =>
+    (shuttingDown ??= (async () => {
+      log('stopping api, worker, ingest');
+      await Promise.all(services.map((s) => stopService(s)));
+      await stack.stop();
+      log('stopped');
+      return code;
+    })());
+
+  process.on('SIGINT', () => void shutdown(0).then((code) => process.exit(code)));
+  process.on('SIGTERM', () => void shutdown(0).then((code) => process.exit(code)));
+
+  try {
+    await prepareData(config);
+    for (const def of serviceDefinitions(config)) {
+      const service = spawnService(def.name, def.entry, def.readyUrl, process.env);
+      service.child.once('exit', (code, signal) => {
+        if (shuttingDown) return;
+        log(`${def.name} exited unexpectedly (${code ?? signal}); stopping everything`);
+        void shutdown(1).then((c) => process.exit(c));
+      });
+      services.push(service);
+    }
+    await Promise.all(services.map((s) => waitReady(s)));
+  } catch (error) {
+    log(`start failed: ${(error as Error).message}`);
+    return shutdown(1);
+  }
+  const [api, worker, ingest] = serviceDefinitions(config);
+  console.log(
+    [
+      '',
+      'The service is up. Ctrl-C stops everything this command started.',
+      `  API          ${config.baseUrl}/api/v1   (ready: ${api!.readyUrl})`,
+      `  Ingest       ${config.ingest.publicUrl}   (ready: ${ingest!.readyUrl})`,
+      `  Worker       ready: ${worker!.readyUrl}`,
+      `  Temporal UI  ${config.temporal.uiUrl}`,
+      '',
+    ].join('\n'),
+  );
+  return new Promise<number>(() => undefined); // runs until a signal arrives
+}
+
+async function main(command: string | undefined): Promise<number> {
+  const config = loadConfig();
+  switch (command) {
+    case 'up': {
+      const stack = await stackUp(config, log);
+      await prepareData(config);
+      log(stack.started.length ? `started ${stack.started.join(', ')} (they keep running; 'down' stops them)` : 'all backing services were already running');
+      return 0;
+    }
+    case 'down':
+      await stackDown(config, log);
+      return 0;
+    case 'status': {
+      const rows = await stackStatus(config);
+      for (const row of rows) console.log(`${row.up ? 'up  ' : 'DOWN'}  ${row.service.padEnd(10)} ${row.detail}`);
+      return rows.every((r) => r.up) ? 0 : 1;
+    }
+    case 'start':
+      return start(config);
+    default:
+      console.error('usage: node stack/cli.ts up|down|status|start');
+      return 2;
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main(process.argv[2])
+    .then((code) => process.exit(code))
+    .catch((error: unknown) => {
+      console.error(`[stack] ${error instanceof Error ? error.message : String(error)}`);
+      process.exit(1);
+    });
+}

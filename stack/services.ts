@@ -1,0 +1,57 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { PROJECT_ROOT, type Config } from '../core/config.ts';
+import { waitUntil } from './proc.ts';
+
+export interface ServiceProcess {
+  name: string;
+  child: ChildProcess;
+  readyUrl: string;
+}
+
+export function serviceDefinitions(config: Config): Array<{ name: string; entry: string; readyUrl: string }> {
+  return [
+    { name: 'api', entry: 'api/main.ts', readyUrl: `http://${config.api.host}:${config.api.port}/readyz` },
+    { name: 'worker', entry: 'worker/main.ts', readyUrl: `http://${config.worker.healthHost}:${config.worker.healthPort}/readyz` },
+    { name: 'ingest', entry: 'ingest/main.ts', readyUrl: `http://${config.ingest.host}:${config.ingest.port}/readyz` },
+  ];
+}
+
+/** Starts one of the project's processes on the same (pinned) Node, with the given environment. */
+export function spawnService(name: string, entry: string, readyUrl: string, env: NodeJS.ProcessEnv, stdio: 'inherit' | 'pipe' = 'inherit'): ServiceProcess {
+  const child = spawn(process.execPath, [resolve(PROJECT_ROOT, entry)], { cwd: PROJECT_ROOT, env, stdio: ['ignore', stdio, stdio] });
+  return { name, child, readyUrl };
+}
+
+export async function isReady(url: string): Promise<boolean> {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(4000) });
+    return response.status === 200;
+  } catch {
+    return false;
+  }
+}
+
+export async function waitReady(service: ServiceProcess, timeoutMs = 120_000): Promise<void> {
+  await waitUntil(`${service.name} (${service.readyUrl})`, async () => {
+    if (service.child.exitCode !== null || service.child.signalCode !== null) {
+      throw new Error(`${service.name} exited with ${service.child.exitCode ?? service.child.signalCode}`);
+    }
+    return isReady(service.readyUrl);
+  }, timeoutMs, 300);
+}
+
+/** SIGTERM, wait for a clean exit, SIGKILL after the grace period. */
+export async function stopService(service: ServiceProcess, graceMs = 35_000): Promise<number | null> {
+  const { child } = service;
+  if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  child.kill('SIGTERM');
+  const result = await Promise.race([exited, sleep(graceMs).then(() => 'timeout' as const)]);
+  if (result === 'timeout') {
+    child.kill('SIGKILL');
+    return await exited;
+  }
+  return result;
+}

@@ -1,0 +1,18 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { PROJECT_ROOT } from '../core/config.ts';
+
+/** Production workers load this prebuilt bundle (WORKFLOW_BUNDLE_PATH) instead of bundling at start. */
+export async function buildWorkflowBundle(outFile: string): Promise<string> {
+  const { code } = await bundleWorkflowCode({ workflowsPath: resolve(PROJECT_ROOT, 'workflows/index.ts') });
+  mkdirSync(dirname(outFile), { recursive: true });
+  writeFileSync(outFile, code);
+  return outFile;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const out = resolve(process.argv[2] ?? resolve(PROJECT_ROOT, 'dist/workflow-bundle.js'));
+  await buildWorkflowBundle(out);
+  console.log(`workflow bundle written to ${out}`);
+}

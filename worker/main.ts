@@ -1,0 +1,123 @@
+import { createServer } from 'node:http';
+import { hostname } from 'node:os';
+import { resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Connection } from '@temporalio/client';
+import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { createActivities } from '../activities/index.ts';
+import { loadConfig, PROJECT_ROOT } from '../core/config.ts';
+import { HealthState, serveHealth } from '../core/health.ts';
+import { createLogger } from '../core/logger.ts';
+import { assertNodeVersion } from '../core/runtime.ts';
+import { MAIN_TASK_QUEUE } from '../core/temporal.ts';
+import { createKnex, postgresReady } from '../db/knex.ts';
+
+assertNodeVersion();
+const config = loadConfig();
+const log = createLogger(config, 'worker');
+const identity = `worker@${hostname()}:${process.pid}`;
+
+Runtime.install({
+  logger: {
+    log: (level, message, meta) => log[level === 'TRACE' ? 'trace' : level === 'DEBUG' ? 'debug' : level === 'INFO' ? 'info' : level === 'WARN' ? 'warn' : 'error']({ meta }, message),
+    trace: (message, meta) => log.trace({ meta }, message),
+    debug: (message, meta) => log.debug({ meta }, message),
+    info: (message, meta) => log.info({ meta }, message),
+    warn: (message, meta) => log.warn({ meta }, message),
+    error: (message, meta) => log.error({ meta }, message),
+  },
+  shutdownSignals: [],
+});
+
+const knex = createKnex(config.databaseUrl, { min: 0, max: 5 });
+const temporalClient = Connection.lazy({ address: config.temporal.address });
+let worker: Worker | null = null;
+let stopping = false;
+
+const health = new HealthState({
+  postgres: () => postgresReady(knex),
+  temporal: async () => {
+    await temporalClient.withDeadline(Date.now() + 2000, () => temporalClient.workflowService.describeNamespace({ namespace: config.temporal.namespace }));
+  },
+  worker: async () => {
+    const state = worker?.getState() ?? 'CONNECTING';
+    if (state !== 'RUNNING') throw new Error(`worker is ${state}`);
+  },
+});
+
+const healthServer = createServer((req, res) => {
+  const respond = (status: number, body: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  };
+  serveHealth(health, new URL(req.url ?? '/', 'http://x').pathname, respond)
+    .then((handled) => handled || respond(404, { message: 'Not found.' }))
+    .catch((error: unknown) => {
+      log.error({ err: error }, 'health endpoint failed');
+      respond(500, { message: 'Server error.' });
+    });
+});
+
+async function connectWithRetry(): Promise<NativeConnection | null> {
+  for (let attempt = 1; !stopping; attempt++) {
+    try {
+      return await NativeConnection.connect({ address: config.temporal.address });
+    } catch (error) {
+      log.warn({ err: error, attempt }, 'Temporal not reachable yet; retrying');
+      await sleep(Math.min(5000, 250 * attempt));
+    }
+  }
+  return null;
+}
+
+async function main(): Promise<void> {
+  await new Promise<void>((ready) => healthServer.listen(config.worker.healthPort, config.worker.healthHost, ready));
+  log.info({ url: `http://${config.worker.healthHost}:${config.worker.healthPort}` }, 'worker health endpoints listening');
+
+  const connection = await connectWithRetry();
+  if (!connection) return;
+  const workflowSource = config.worker.workflowBundlePath
+    ? { workflowBundle: { codePath: config.worker.workflowBundlePath } }
+    : { workflowsPath: resolve(PROJECT_ROOT, 'workflows/index.ts') };
+  if (config.env === 'production' && !config.worker.workflowBundlePath) throw new Error('WORKFLOW_BUNDLE_PATH is required in production');
+
+  worker = await Worker.create({
+    connection,
+    namespace: config.temporal.namespace,
+    taskQueue: MAIN_TASK_QUEUE,
+    identity,
+    activities: createActivities({ knex, workerIdentity: identity }),
+    shutdownGraceTime: '30 seconds',
+    ...workflowSource,
+  });
+  log.info({ taskQueue: MAIN_TASK_QUEUE, identity, bundle: config.worker.workflowBundlePath }, 'worker polling');
+  try {
+    await worker.run();
+  } finally {
+    await connection.close();
+  }
+}
+
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  log.info({ signal }, 'shutting down: finishing in-flight tasks');
+  health.startDraining();
+  if (worker && worker.getState() === 'RUNNING') worker.shutdown();
+}
+
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));
+
+main()
+  .then(async () => {
+    healthServer.close();
+    await Promise.allSettled([knex.destroy(), temporalClient.close()]);
+    log.info('worker stopped');
+    process.exit(0);
+  })
+  .catch(async (error: unknown) => {
+    log.fatal({ err: error }, 'worker failed');
+    healthServer.close();
+    await Promise.allSettled([knex.destroy(), temporalClient.close()]);
+    process.exit(1);
+  });

@@ -1,0 +1,2 @@
+/** Every workflow the worker registers. Deterministic code only: see the eslint rules for workflows/. */
+export { healthCheckWorkflow } from './health.ts';
