@@ -4,6 +4,7 @@ import tseslint from 'typescript-eslint';
 export default tseslint.config(
   { ignores: ['node_modules/**', '.state/**', 'coverage/**'] },
   js.configs.recommended,
+  { files: ['**/*.js'], languageOptions: { globals: { process: 'readonly', URL: 'readonly', console: 'readonly' } } },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -6,8 +6,8 @@ export default {
     '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2023' }, module: { type: 'es6' } }],
   },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
-  globalSetup: '<rootDir>/test/harness/global-setup.ts',
-  globalTeardown: '<rootDir>/test/harness/global-teardown.ts',
+  globalSetup: '<rootDir>/test/harness/global-setup.js',
+  globalTeardown: '<rootDir>/test/harness/global-teardown.js',
   testTimeout: 120000,
   maxWorkers: 2,
 };

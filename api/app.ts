@@ -5,7 +5,7 @@ import type { Knex } from 'knex';
 import type { Config } from '../core/config.ts';
 import { HealthState } from '../core/health.ts';
 import type { Logger } from '../core/logger.ts';
-import { healthCheckWorkflowId, MAIN_TASK_QUEUE } from '../core/temporal.ts';
+import { healthCheckWorkflowId, mainTaskQueue } from '../core/temporal.ts';
 import { postgresReady } from '../db/knex.ts';
 import { notFound } from './errors.ts';
 import { accessLog, errorHandler, requestId } from './middleware.ts';
@@ -41,7 +41,8 @@ export function createApp(deps: AppDeps): App {
   });
   ops.get('/readyz', async (ctx) => {
     // ?full=1 also runs a workflow through a worker and back, proving the whole path, not only the connections.
-    const extra: Record<string, () => Promise<void>> = ctx.query.full === '1' ? { worker_round_trip: () => runHealthWorkflow(temporal) } : {};
+    const extra: Record<string, () => Promise<void>> =
+      ctx.query.full === '1' ? { worker_round_trip: () => runHealthWorkflow(temporal, mainTaskQueue(deps.config.temporal.taskQueuePrefix)) } : {};
     const readiness = await health.readiness(extra);
     ctx.status = readiness.ready ? 200 : 503;
     ctx.body = readiness;
@@ -61,9 +62,9 @@ export function createApp(deps: AppDeps): App {
   return { koa, health };
 }
 
-async function runHealthWorkflow(temporal: Client): Promise<void> {
+async function runHealthWorkflow(temporal: Client, taskQueue: string): Promise<void> {
   const handle = await temporal.workflow.start('healthCheckWorkflow', {
-    taskQueue: MAIN_TASK_QUEUE,
+    taskQueue,
     workflowId: healthCheckWorkflowId(`${Date.now()}-${Math.random().toString(36).slice(2, 8)}`),
     workflowExecutionTimeout: '15 seconds',
   });

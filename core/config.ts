@@ -23,7 +23,7 @@ export interface Config {
   worker: { healthHost: string; healthPort: number; workflowBundlePath: string | null };
   databaseUrl: string;
   clickhouse: { url: string; database: string; user: string; password: string; tcpPort: number };
-  temporal: { address: string; namespace: string; uiUrl: string; cliPath: string | null };
+  temporal: { address: string; namespace: string; uiUrl: string; cliPath: string | null; taskQueuePrefix: string };
   chromiumPath: string;
   regions: { available: string[]; default: string };
   /** 32-byte key for encrypting stored secrets (webhook header values, scan credentials). */
@@ -168,6 +168,7 @@ export function loadConfig(env: Env = process.env): Config {
       namespace: str(env, 'TEMPORAL_NAMESPACE', 'default'),
       uiUrl: url(env, 'TEMPORAL_UI_URL', 'http://127.0.0.1:8233', ['http:', 'https:']),
       cliPath: env.TEMPORAL_BIN?.trim() || null,
+      taskQueuePrefix: identifier(env, 'TEMPORAL_TASK_QUEUE_PREFIX', 'webperf'),
     },
     chromiumPath: str(env, 'CHROMIUM_PATH', '/usr/bin/chromium'),
     regions: regions(env),

@@ -1,8 +1,11 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 
-/** Task queues: general work on one queue; Lighthouse on one queue per region so regional workers serve them. */
-export const MAIN_TASK_QUEUE = 'webperf-main';
-export const scanTaskQueue = (region: string): string => `webperf-scan-${region}`;
+/**
+ * Task queues: general work on one queue; Lighthouse on one queue per region so regional workers serve them.
+ * The prefix (TEMPORAL_TASK_QUEUE_PREFIX) lets several deployments or test runs share one namespace.
+ */
+export const mainTaskQueue = (prefix: string): string => `${prefix}-main`;
+export const scanTaskQueue = (prefix: string, region: string): string => `${prefix}-scan-${region}`;
 
 /** Custom search attributes that let operators find workflows in the Temporal UI by scan id, host, target. */
 export const ScanIdAttribute = defineSearchAttributeKey('ScanId', SearchAttributeType.KEYWORD);

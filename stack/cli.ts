@@ -1,32 +1,11 @@
 import { loadConfig, type Config } from '../core/config.ts';
 import { assertNodeVersion } from '../core/runtime.ts';
-import { createClickHouse } from '../db/clickhouse/client.ts';
-import { ensureClickHouseSchema } from '../db/clickhouse/schema.ts';
-import { createKnex } from '../db/knex.ts';
-import { migrateLatest } from '../db/migrate.ts';
+import { prepareSchemas } from '../db/prepare.ts';
 import { serviceDefinitions, spawnService, stopService, waitReady, type ServiceProcess } from './services.ts';
 import { stackDown, stackStatus, stackUp } from './stack.ts';
 
 assertNodeVersion();
 const log = (msg: string) => console.log(`[stack] ${msg}`);
-
-/** Postgres migrations and the ClickHouse schema, both idempotent. */
-export async function prepareData(config: Config): Promise<void> {
-  const knex = createKnex(config.databaseUrl, { min: 0, max: 1 });
-  try {
-    const applied = await migrateLatest(knex);
-    log(applied.length ? `applied migrations: ${applied.join(', ')}` : 'Postgres schema up to date');
-  } finally {
-    await knex.destroy();
-  }
-  const clickhouse = createClickHouse(config, 'default');
-  try {
-    const versions = await ensureClickHouseSchema(clickhouse, config.clickhouse.database);
-    log(versions.length ? `applied ClickHouse schema versions ${versions.join(', ')}` : 'ClickHouse schema up to date');
-  } finally {
-    await clickhouse.close();
-  }
-}
 
 async function start(config: Config): Promise<number> {
   const stack = await stackUp(config, log);
@@ -46,7 +25,7 @@ async function start(config: Config): Promise<number> {
   process.on('SIGTERM', () => void shutdown(0).then((code) => process.exit(code)));
 
   try {
-    await prepareData(config);
+    await prepareSchemas(config, log);
     for (const def of serviceDefinitions(config)) {
       const service = spawnService(def.name, def.entry, def.readyUrl, process.env);
       service.child.once('exit', (code, signal) => {
@@ -81,7 +60,7 @@ async function main(command: string | undefined): Promise<number> {
   switch (command) {
     case 'up': {
       const stack = await stackUp(config, log);
-      await prepareData(config);
+      await prepareSchemas(config, log);
       log(stack.started.length ? `started ${stack.started.join(', ')} (they keep running; 'down' stops them)` : 'all backing services were already running');
       return 0;
     }

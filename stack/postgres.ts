@@ -48,10 +48,10 @@ function debianClusters(): Array<{ version: string; name: string }> {
 
 /**
  * Uses the Postgres answering at DATABASE_URL; otherwise starts the machine's Debian cluster,
- * installing Debian's postgresql first when there is none. Returns a stop function when it started one.
+ * installing Debian's postgresql first when there is none. Returns true when it started one.
  */
-export async function ensurePostgres(databaseUrl: string, log: (msg: string) => void): Promise<(() => Promise<void>) | null> {
-  if (await postgresAnswers(databaseUrl)) return null;
+export async function ensurePostgres(databaseUrl: string, log: (msg: string) => void): Promise<boolean> {
+  if (await postgresAnswers(databaseUrl)) return false;
   const target = parseDatabaseUrl(databaseUrl);
   if (!['127.0.0.1', 'localhost', '::1'].includes(target.host)) {
     throw new StackError(`Postgres at ${target.host}:${target.port} does not answer, and it is not on this machine to start`);
@@ -65,9 +65,14 @@ export async function ensurePostgres(databaseUrl: string, log: (msg: string) => 
   run('pg_ctlcluster', ['--skip-systemctl-redirect', cluster.version, cluster.name, 'start']);
   await waitUntil(`Postgres on ${target.host}:${target.port}`, () => isPortOpen(target.host, target.port), 30000);
   await waitUntil('Postgres accepting connections', () => postgresAnswers(databaseUrl), 30000);
-  return async () => {
-    run('pg_ctlcluster', ['--skip-systemctl-redirect', cluster.version, cluster.name, 'stop']);
-  };
+  return true;
+}
+
+export async function stopPostgres(databaseUrl: string): Promise<void> {
+  const target = parseDatabaseUrl(databaseUrl);
+  const cluster = debianClusters()[0];
+  if (!cluster || !['127.0.0.1', 'localhost', '::1'].includes(target.host)) return;
+  run('pg_ctlcluster', ['--skip-systemctl-redirect', cluster.version, cluster.name, 'stop']);
 }
 
 export async function ensureDatabase(databaseUrl: string, database: string, template?: string): Promise<boolean> {

@@ -1,15 +1,17 @@
 import { existsSync } from 'node:fs';
 import type { Config } from '../core/config.ts';
 import { clickhouseAnswers, clickhouseInstance, clickhousePid, startClickHouse, stopClickHouse } from './clickhouse.ts';
-import { ensureDatabase, ensurePostgres, parseDatabaseUrl, postgresAnswers } from './postgres.ts';
+import { ensureDatabase, ensurePostgres, parseDatabaseUrl, postgresAnswers, stopPostgres } from './postgres.ts';
 import { aptInstall } from './proc.ts';
 import { ensureSearchAttributes, ensureTemporalCli, startTemporal, stopTemporal, temporalAnswers, temporalInstance, temporalPid } from './temporal.ts';
 
 export type Log = (msg: string) => void;
 
+export type BackingService = 'postgres' | 'clickhouse' | 'temporal';
+
 export interface RunningStack {
   /** Backing services this call started (the others were already running and are left alone). */
-  started: string[];
+  started: BackingService[];
   stop(): Promise<void>;
 }
 
@@ -17,33 +19,25 @@ export const testDatabaseName = (config: Config): string => `${parseDatabaseUrl(
 
 /** Finds or installs and starts every backing service, then waits until each answers. Idempotent. */
 export async function stackUp(config: Config, log: Log): Promise<RunningStack> {
-  const stops: Array<[string, () => Promise<unknown>]> = [];
+  const started: BackingService[] = [];
   const stop = async () => {
-    for (const [name, stopOne] of stops.reverse()) {
-      log(`stopping ${name}`);
-      await stopOne().catch((error: unknown) => log(`could not stop ${name}: ${(error as Error).message}`));
-    }
-    stops.length = 0;
+    await stopBackingServices(config, started.splice(0), log);
   };
   try {
-    const stopPostgres = await ensurePostgres(config.databaseUrl, log);
-    if (stopPostgres) stops.push(['postgres', stopPostgres]);
+    if (await ensurePostgres(config.databaseUrl, log)) started.push('postgres');
     const appDb = parseDatabaseUrl(config.databaseUrl).database;
     for (const db of [appDb, testDatabaseName(config)]) {
       if (await ensureDatabase(config.databaseUrl, db)) log(`created Postgres database ${db}`);
     }
 
     if (!(await clickhouseAnswers(config.clickhouse.url))) {
-      const instance = clickhouseInstance(config);
-      await startClickHouse(instance, log);
-      stops.push(['clickhouse', () => stopClickHouse(instance)]);
+      await startClickHouse(clickhouseInstance(config), log);
+      started.push('clickhouse');
     }
 
     if (!(await temporalAnswers(config.temporal.address, config.temporal.namespace))) {
-      const cli = ensureTemporalCli(config, log);
-      const instance = temporalInstance(config);
-      await startTemporal(cli, instance, log);
-      stops.push(['temporal', () => stopTemporal(instance)]);
+      await startTemporal(ensureTemporalCli(config, log), temporalInstance(config), log);
+      started.push('temporal');
     }
     const added = await ensureSearchAttributes(config.temporal.address, config.temporal.namespace);
     if (added.length) log(`registered Temporal search attributes ${added.join(', ')}`);
@@ -56,7 +50,20 @@ export async function stackUp(config: Config, log: Log): Promise<RunningStack> {
     await stop();
     throw error;
   }
-  return { started: stops.map(([name]) => name), stop };
+  return { started: [...started], stop };
+}
+
+/** Stops the named services (those a stackUp started), last started first. */
+export async function stopBackingServices(config: Config, services: BackingService[], log: Log): Promise<void> {
+  const stoppers: Record<BackingService, () => Promise<unknown>> = {
+    temporal: () => stopTemporal(temporalInstance(config)),
+    clickhouse: () => stopClickHouse(clickhouseInstance(config)),
+    postgres: () => stopPostgres(config.databaseUrl),
+  };
+  for (const name of [...services].reverse()) {
+    log(`stopping ${name}`);
+    await stoppers[name]().catch((error: unknown) => log(`could not stop ${name}: ${(error as Error).message}`));
+  }
 }
 
 /** Stops the ClickHouse and Temporal servers that this checkout's state folder started (by pid file). */

@@ -1,11 +1,14 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { bundleWorkflowCode } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { PROJECT_ROOT } from '../core/config.ts';
 
 /** Production workers load this prebuilt bundle (WORKFLOW_BUNDLE_PATH) instead of bundling at start. */
 export async function buildWorkflowBundle(outFile: string): Promise<string> {
-  const { code } = await bundleWorkflowCode({ workflowsPath: resolve(PROJECT_ROOT, 'workflows/index.ts') });
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: resolve(PROJECT_ROOT, 'workflows/index.ts'),
+    logger: new DefaultLogger('WARN'),
+  });
   mkdirSync(dirname(outFile), { recursive: true });
   writeFileSync(outFile, code);
   return outFile;

@@ -9,13 +9,14 @@ import { loadConfig, PROJECT_ROOT } from '../core/config.ts';
 import { HealthState, serveHealth } from '../core/health.ts';
 import { createLogger } from '../core/logger.ts';
 import { assertNodeVersion } from '../core/runtime.ts';
-import { MAIN_TASK_QUEUE } from '../core/temporal.ts';
+import { mainTaskQueue } from '../core/temporal.ts';
 import { createKnex, postgresReady } from '../db/knex.ts';
 
 assertNodeVersion();
 const config = loadConfig();
 const log = createLogger(config, 'worker');
 const identity = `worker@${hostname()}:${process.pid}`;
+const taskQueue = mainTaskQueue(config.temporal.taskQueuePrefix);
 
 Runtime.install({
   logger: {
@@ -83,13 +84,13 @@ async function main(): Promise<void> {
   worker = await Worker.create({
     connection,
     namespace: config.temporal.namespace,
-    taskQueue: MAIN_TASK_QUEUE,
+    taskQueue,
     identity,
     activities: createActivities({ knex, workerIdentity: identity }),
     shutdownGraceTime: '30 seconds',
     ...workflowSource,
   });
-  log.info({ taskQueue: MAIN_TASK_QUEUE, identity, bundle: config.worker.workflowBundlePath }, 'worker polling');
+  log.info({ taskQueue, identity, bundle: config.worker.workflowBundlePath }, 'worker polling');
   try {
     await worker.run();
   } finally {

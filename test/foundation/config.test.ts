@@ -1,0 +1,70 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, loadConfig } from '../../core/config.ts';
+
+const tempState = () => mkdtempSync(join(tmpdir(), 'webperf-config-'));
+
+describe('configuration', () => {
+  it('defaults match the local stack', () => {
+    const config = loadConfig({ STATE_DIR: tempState() });
+    expect(config.env).toBe('development');
+    expect(config.databaseUrl).toBe('postgres://postgres@127.0.0.1:5432/webperf');
+    expect(config.clickhouse.url).toBe('http://127.0.0.1:8123');
+    expect(config.temporal.address).toBe('127.0.0.1:7233');
+    expect(config.baseUrl).toBe('http://127.0.0.1:3000');
+    expect(config.regions).toEqual({ available: ['local'], default: 'local' });
+    expect(config.outboundAllowLoopback).toBe(true);
+    expect(config.secretKey).toHaveLength(32);
+  });
+
+  it.each([
+    ['API_PORT', 'eighty', /API_PORT must be a TCP port/],
+    ['API_PORT', '70000', /API_PORT must be a TCP port/],
+    ['DATABASE_URL', 'mysql://x/y', /DATABASE_URL must use postgres:/],
+    ['BASE_URL', 'not a url', /BASE_URL must be an absolute URL/],
+    ['LOG_LEVEL', 'loud', /LOG_LEVEL must be one of/],
+    ['OUTBOUND_ALLOW_LOOPBACK', 'maybe', /OUTBOUND_ALLOW_LOOPBACK must be true or false/],
+    ['CLICKHOUSE_DATABASE', 'x; drop', /CLICKHOUSE_DATABASE must be a plain identifier/],
+    ['SCAN_REGIONS', 'eu-west,US EAST', /SCAN_REGIONS has an invalid region code/],
+    ['SECRET_KEY', 'dG9vIHNob3J0', /SECRET_KEY must be 32 bytes/],
+  ])('names the bad variable %s=%s', (name, value, message) => {
+    expect(() => loadConfig({ STATE_DIR: tempState(), [name]: value })).toThrow(message);
+    try {
+      loadConfig({ STATE_DIR: tempState(), [name]: value });
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).variable).toBe(name);
+    }
+  });
+
+  it('rejects a default region that is not offered', () => {
+    expect(() => loadConfig({ STATE_DIR: tempState(), SCAN_REGIONS: 'eu,us', DEFAULT_REGION: 'ap' })).toThrow(/DEFAULT_REGION must be one of/);
+  });
+
+  it('production refuses to fall back to local defaults or a generated key', () => {
+    expect(() => loadConfig({ APP_ENV: 'production', STATE_DIR: tempState() })).toThrow(ConfigError);
+    const full = {
+      APP_ENV: 'production',
+      STATE_DIR: tempState(),
+      BASE_URL: 'https://scan.example',
+      INGEST_URL: 'https://rum.example',
+      DATABASE_URL: 'postgres://app@db/webperf',
+      CLICKHOUSE_URL: 'http://clickhouse:8123',
+      TEMPORAL_ADDRESS: 'temporal:7233',
+    };
+    expect(() => loadConfig(full)).toThrow(/SECRET_KEY is required in production/);
+    const config = loadConfig({ ...full, SECRET_KEY: Buffer.alloc(32, 7).toString('base64') });
+    expect(config.env).toBe('production');
+    expect(config.outboundAllowLoopback).toBe(false);
+  });
+
+  it('generates the secret key once per state folder and reuses it', () => {
+    const stateDir = tempState();
+    const first = loadConfig({ STATE_DIR: stateDir }).secretKey;
+    const second = loadConfig({ STATE_DIR: stateDir }).secretKey;
+    expect(second.equals(first)).toBe(true);
+    expect(Buffer.from(readFileSync(join(stateDir, 'secret.key'), 'utf8').trim(), 'base64').equals(first)).toBe(true);
+    expect(loadConfig({ STATE_DIR: tempState() }).secretKey.equals(first)).toBe(false);
+  });
+});

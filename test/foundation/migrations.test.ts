@@ -1,0 +1,43 @@
+import { migrateLatest, migrateRollbackAll, migrationStatus } from '../../db/migrate.ts';
+import { MIGRATIONS } from '../../db/migrations/index.ts';
+import { isolatedPostgres, type IsolatedPostgres } from '../harness/isolated.ts';
+
+let db: IsolatedPostgres;
+beforeAll(async () => {
+  db = await isolatedPostgres({ migrated: false });
+});
+afterAll(async () => {
+  await db.drop();
+});
+
+async function tables(): Promise<string[]> {
+  const result = await db.knex.raw<{ rows: Array<{ tablename: string }> }>(
+    "select tablename from pg_tables where schemaname = 'public' and tablename not like 'knex_%' order by tablename",
+  );
+  return result.rows.map((r) => r.tablename);
+}
+
+describe('Postgres migrations', () => {
+  it('go up from an empty database, down to nothing, and up again', async () => {
+    expect(await tables()).toEqual([]);
+    const applied = await migrateLatest(db.knex);
+    expect(applied).toEqual(MIGRATIONS.map(([name]) => name));
+    expect(await tables()).toEqual(expect.arrayContaining(['users', 'api_tokens', 'api_usage_daily']));
+    expect(await migrationStatus(db.knex)).toEqual({ applied: MIGRATIONS.map(([name]) => name), pending: [] });
+
+    expect(await migrateLatest(db.knex)).toEqual([]);
+
+    const reverted = await migrateRollbackAll(db.knex);
+    expect(reverted).toEqual(MIGRATIONS.map(([name]) => name).reverse());
+    expect(await tables()).toEqual([]);
+
+    expect(await migrateLatest(db.knex)).toHaveLength(MIGRATIONS.length);
+  });
+
+  it('enforce the plan list and unique e-mail addresses case-insensitively', async () => {
+    await migrateLatest(db.knex);
+    await db.knex('users').insert({ name: 'A', email: 'a@example.com', plan: 'pro' });
+    await expect(db.knex('users').insert({ name: 'B', email: 'A@Example.com', plan: 'pro' })).rejects.toThrow(/users_email_unique/);
+    await expect(db.knex('users').insert({ name: 'C', email: 'c@example.com', plan: 'platinum' })).rejects.toThrow(/users_plan_check/);
+  });
+});

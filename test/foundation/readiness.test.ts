@@ -1,0 +1,164 @@
+import { resolve } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { loadConfig } from '../../core/config.ts';
+import { mainTaskQueue } from '../../core/temporal.ts';
+import { createClickHouse } from '../../db/clickhouse/client.ts';
+import { ensureClickHouseSchema } from '../../db/clickhouse/schema.ts';
+import { ident, sql } from '../../db/clickhouse/sql.ts';
+import { startClickHouse, stopClickHouse, type ClickHouseInstance } from '../../stack/clickhouse.ts';
+import { parseDatabaseUrl } from '../../stack/postgres.ts';
+import { waitUntil } from '../../stack/proc.ts';
+import { freePort, isolatedPostgres, uniqueName, type IsolatedPostgres } from '../harness/isolated.ts';
+import { readiness, startReady, type RunningService } from '../harness/processes.ts';
+import { baseTestEnv, HARNESS_DIR, harnessInfo } from '../harness/shared.ts';
+import { TcpProxy } from '../harness/tcp-proxy.ts';
+
+/**
+ * The three processes against real dependencies. Postgres and Temporal sit behind TCP forwarders that the
+ * test cuts and restores; ClickHouse is a private server that the test really stops and starts again.
+ */
+const base = loadConfig(baseTestEnv());
+const taskQueuePrefix = uniqueName('ready');
+let db: IsolatedPostgres;
+let pgProxy: TcpProxy;
+let temporalProxy: TcpProxy;
+let clickhouse: ClickHouseInstance;
+let api: RunningService;
+let worker: RunningService;
+let ingest: RunningService;
+let urls: { api: string; worker: string; ingest: string };
+
+beforeAll(async () => {
+  db = await isolatedPostgres();
+  const pg = parseDatabaseUrl(db.databaseUrl);
+  pgProxy = new TcpProxy(pg.host, pg.port);
+  const [temporalHost = '127.0.0.1', temporalPort = '7233'] = base.temporal.address.split(':');
+  temporalProxy = new TcpProxy(temporalHost, Number(temporalPort));
+  await pgProxy.start();
+  await temporalProxy.start();
+
+  clickhouse = { dir: resolve(HARNESS_DIR, uniqueName('clickhouse')), httpPort: await freePort(), tcpPort: await freePort() };
+  await startClickHouse(clickhouse, () => undefined);
+  const clickhouseUrl = `http://127.0.0.1:${clickhouse.httpPort}`;
+  const admin = createClickHouse({ clickhouse: { ...base.clickhouse, url: clickhouseUrl } }, 'default');
+  await ensureClickHouseSchema(admin, 'webperf');
+  await admin.close();
+
+  const [apiPort, workerPort, ingestPort] = [await freePort(), await freePort(), await freePort()];
+  const env = {
+    ...baseTestEnv(),
+    DATABASE_URL: `postgres://${pg.user}@127.0.0.1:${pgProxy.port}/${pg.database}`,
+    TEMPORAL_ADDRESS: `127.0.0.1:${temporalProxy.port}`,
+    TEMPORAL_TASK_QUEUE_PREFIX: taskQueuePrefix,
+    CLICKHOUSE_URL: clickhouseUrl,
+    CLICKHOUSE_DATABASE: 'webperf',
+    API_PORT: String(apiPort),
+    WORKER_HEALTH_PORT: String(workerPort),
+    INGEST_PORT: String(ingestPort),
+    WORKFLOW_BUNDLE_PATH: harnessInfo().workflowBundlePath,
+  };
+  [api, worker, ingest] = await Promise.all([startReady('api', env), startReady('worker', env), startReady('ingest', env)]);
+  urls = { api: api.readyUrl, worker: worker.readyUrl, ingest: ingest.readyUrl };
+}, 180_000);
+
+afterAll(async () => {
+  await Promise.all([api, worker, ingest].filter(Boolean).map((s) => s.stop()));
+  await stopClickHouse(clickhouse);
+  await pgProxy.cut();
+  await temporalProxy.cut();
+  await db.drop();
+});
+
+const eventually = (what: string, check: () => Promise<boolean>) => waitUntil(what, check, 30_000, 250);
+
+describe('readiness', () => {
+  it('is green for all three processes when every dependency answers', async () => {
+    expect(await readiness(urls.api)).toEqual({ status: 200, body: { ready: true, status: 'ready', checks: { postgres: 'ok', temporal: 'ok' } } });
+    expect(await readiness(urls.worker)).toEqual({ status: 200, body: { ready: true, status: 'ready', checks: { postgres: 'ok', temporal: 'ok', worker: 'ok' } } });
+    expect(await readiness(urls.ingest)).toEqual({ status: 200, body: { ready: true, status: 'ready', checks: { clickhouse: 'ok', clickhouse_schema: 'ok' } } });
+  });
+
+  it('runs a workflow through the worker and back when asked for the full check', async () => {
+    const full = await readiness(`${urls.api}?full=1`);
+    expect(full.status).toBe(200);
+    expect(full.body.checks.worker_round_trip).toBe('ok');
+  });
+
+  it('goes red while Postgres is gone and green again when it is back', async () => {
+    await pgProxy.cut();
+    const api503 = await readiness(urls.api);
+    expect(api503.status).toBe(503);
+    expect(api503.body.checks.postgres).toMatch(/^error: /);
+    expect(api503.body.checks.temporal).toBe('ok');
+    const worker503 = await readiness(urls.worker);
+    expect(worker503.status).toBe(503);
+    expect(worker503.body.checks.postgres).toMatch(/^error: /);
+
+    await pgProxy.restore();
+    await eventually('api ready after Postgres returns', async () => (await readiness(urls.api)).status === 200);
+    await eventually('worker ready after Postgres returns', async () => (await readiness(urls.worker)).status === 200);
+  });
+
+  it('goes red while Temporal is gone and green again, workflows included, when it is back', async () => {
+    await temporalProxy.cut();
+    await eventually('api notices Temporal is gone', async () => (await readiness(urls.api)).status === 503);
+    const api503 = await readiness(urls.api);
+    expect(api503.body.checks.temporal).toMatch(/^error: /);
+    expect(api503.body.checks.postgres).toBe('ok');
+    await eventually('worker notices Temporal is gone', async () => (await readiness(urls.worker)).status === 503);
+
+    await temporalProxy.restore();
+    await eventually('api ready after Temporal returns', async () => (await readiness(urls.api)).status === 200);
+    await eventually('worker ready after Temporal returns', async () => (await readiness(urls.worker)).status === 200);
+    await eventually('a workflow round trip works again', async () => (await readiness(`${urls.api}?full=1`)).status === 200);
+  });
+
+  it('goes red while ClickHouse is stopped and green again, with its data, after a restart', async () => {
+    const url = `http://127.0.0.1:${clickhouse.httpPort}`;
+    const client = () => createClickHouse({ clickhouse: { ...base.clickhouse, url } }, 'webperf');
+    const before = client();
+    await before.command({ query: sql`INSERT INTO ${ident('webperf')}.rum_events (site_id, ts, metric, value, rating, device, path, metric_id, page_view_id) VALUES (1, now(), 'LCP', 1234, 'good', 'desktop', '/', 'm', 'p')` });
+    await before.close();
+
+    await stopClickHouse(clickhouse);
+    const ingest503 = await readiness(urls.ingest);
+    expect(ingest503.status).toBe(503);
+    expect(ingest503.body.checks.clickhouse).toMatch(/^error: /);
+
+    await startClickHouse(clickhouse, () => undefined);
+    await eventually('ingest ready after ClickHouse restarts', async () => (await readiness(urls.ingest)).status === 200);
+    const after = client();
+    const [row] = await (await after.query({ query: 'SELECT count() AS n FROM rum_events', format: 'JSONEachRow' })).json<{ n: string }>();
+    await after.close();
+    expect(Number(row!.n)).toBe(1);
+  });
+});
+
+describe('the health-check workflow', () => {
+  it('completes on the worker, which reaches Postgres, and its history shows the activity', async () => {
+    const connection = await Connection.connect({ address: base.temporal.address });
+    const client = new Client({ connection, namespace: base.temporal.namespace });
+    try {
+      const handle = await client.workflow.start('healthCheckWorkflow', {
+        taskQueue: mainTaskQueue(taskQueuePrefix),
+        workflowId: uniqueName('health'),
+        workflowExecutionTimeout: '30 seconds',
+      });
+      const result = (await handle.result()) as { worker: string; postgres: string };
+      expect(result.postgres).toBe('ok');
+      expect(result.worker).toBe(`worker@${(await import('node:os')).hostname()}:${worker.child.pid}`);
+      const history = await handle.fetchHistory();
+      const scheduled = history.events?.find((e) => e.activityTaskScheduledEventAttributes);
+      expect(scheduled?.activityTaskScheduledEventAttributes?.activityType?.name).toBe('workerHealth');
+    } finally {
+      await connection.close();
+    }
+  });
+});
+
+describe('shutdown', () => {
+  it('each process drains and exits 0 on SIGTERM', async () => {
+    const codes = await Promise.all([api.stop(), worker.stop(), ingest.stop()]);
+    expect(codes).toEqual([0, 0, 0]);
+  });
+});

@@ -1,0 +1,10 @@
+// Jest's global-setup loader does not handle nested TypeScript ESM imports, so the real work runs in a
+// child Node process (the same pinned Node that runs jest): test/harness/stack-setup.ts.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export default function globalSetup() {
+  const script = fileURLToPath(new URL('./stack-setup.ts', import.meta.url));
+  const result = spawnSync(process.execPath, [script, 'up'], { stdio: 'inherit' });
+  if (result.status !== 0) throw new Error(`test stack setup failed (exit ${result.status ?? result.signal})`);
+}
