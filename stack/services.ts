@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { PROJECT_ROOT, type Config } from '../core/config.ts';
 import { waitUntil } from './proc.ts';
 
@@ -48,7 +47,10 @@ export async function stopService(service: ServiceProcess, graceMs = 35_000): Pr
   if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   child.kill('SIGTERM');
-  const result = await Promise.race([exited, sleep(graceMs).then(() => 'timeout' as const)]);
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((done) => (timer = setTimeout(() => done('timeout'), graceMs)));
+  const result = await Promise.race([exited, timeout]);
+  clearTimeout(timer);
   if (result === 'timeout') {
     child.kill('SIGKILL');
     return await exited;

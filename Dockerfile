@@ -1,0 +1,52 @@
+# One image for every role (api, worker, ingest, migrate); docker-compose.yml picks the role with `command`.
+#
+#   docker build -t webperf .
+#   docker run --rm webperf node api/main.ts        (the default CMD)
+#
+# The code runs as TypeScript through Node 24's type stripping; the only build step is the Temporal
+# workflow bundle, which production workers load instead of bundling at start (WORKFLOW_BUNDLE_PATH).
+
+########## Stage 1: dependencies and the workflow bundle ##########
+FROM node:24-bookworm AS build
+WORKDIR /app
+ENV npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
+
+# Dependencies first, so code changes do not reinstall them. Install scripts must run: the `node`
+# package's preinstall fetches the pinned Node binary, @swc/core and protobufjs set themselves up.
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+
+COPY . .
+# Build the bundle with the dev tree present, then drop dev dependencies here, before the runtime stage
+# copies node_modules: pruning in a later layer of the runtime stage would leave them in the image.
+RUN node worker/build-bundle.ts /app/dist/workflow-bundle.js \
+ && test -s /app/dist/workflow-bundle.js \
+ && npm prune --omit=dev --no-audit --no-fund
+
+########## Stage 2: runtime ##########
+FROM node:24-bookworm-slim AS runtime
+
+# Chromium for Lighthouse (worker role), fonts so pages render with real glyph metrics, and tini as PID 1
+# so the Chromium processes Lighthouse starts are reaped and signals reach Node for graceful shutdown.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends chromium fonts-liberation fonts-noto-color-emoji tini ca-certificates \
+ && rm -rf /var/lib/apt/lists/*
+
+WORKDIR /app
+ENV NODE_ENV=production \
+    APP_ENV=production \
+    WORKFLOW_BUNDLE_PATH=/app/dist/workflow-bundle.js \
+    CHROMIUM_PATH=/usr/bin/chromium
+
+# The application (with production dependencies only) stays owned by root: the service user can read it
+# but not change it. Chromium profiles and Lighthouse temp files go to the OS temp folder.
+COPY --from=build /app /app
+RUN node -e "require('node:fs').accessSync(process.env.WORKFLOW_BUNDLE_PATH)" \
+ && /usr/bin/chromium --version
+
+# The official image's unprivileged user (uid 1000).
+USER node
+
+EXPOSE 3000 3100 3200
+ENTRYPOINT ["/usr/bin/tini", "--"]
+CMD ["node", "api/main.ts"]

@@ -1,0 +1,292 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parse } from 'yaml';
+import { loadConfig, PROJECT_ROOT, REQUIRED_IN_PRODUCTION } from '../../core/config.ts';
+import { SEARCH_ATTRIBUTES } from '../../core/temporal.ts';
+
+/**
+ * docker-compose.yml and the Dockerfile are the production deployment. Nothing runs them in tests (no Docker
+ * engine here), so this checks them statically against the code: the variable names config.ts reads, the
+ * variables production requires, health checks, start order, and the image's user.
+ */
+
+type Role = keyof typeof REQUIRED_IN_PRODUCTION;
+type EnvValue = string | number | boolean | null;
+
+interface Service {
+  image?: string;
+  build?: string | { context?: string };
+  command?: string | string[];
+  entrypoint?: string | string[];
+  environment?: Record<string, EnvValue> | string[];
+  healthcheck?: { test?: string | string[]; disable?: boolean };
+  depends_on?: string[] | Record<string, { condition?: string }>;
+  ports?: Array<string | number | { target?: number; published?: string | number }>;
+}
+
+interface Compose {
+  services: Record<string, Service>;
+}
+
+const ROLES: Role[] = ['api', 'worker', 'ingest'];
+const ENTRY: Record<Role, string> = { api: 'api/main.ts', worker: 'worker/main.ts', ingest: 'ingest/main.ts' };
+const PORT_VARIABLE: Record<Role, string> = { api: 'API_PORT', worker: 'WORKER_HEALTH_PORT', ingest: 'INGEST_PORT' };
+const HOST_VARIABLE: Record<Role, string> = { api: 'API_HOST', worker: 'WORKER_HEALTH_HOST', ingest: 'INGEST_HOST' };
+/** What each role needs running (healthy) or finished (one-shot jobs) before it starts. */
+const NEEDS: Record<Role, Record<string, 'service_healthy' | 'service_completed_successfully'>> = {
+  api: { postgres: 'service_healthy', temporal: 'service_healthy', migrate: 'service_completed_successfully', 'temporal-setup': 'service_completed_successfully' },
+  worker: { postgres: 'service_healthy', temporal: 'service_healthy', migrate: 'service_completed_successfully', 'temporal-setup': 'service_completed_successfully' },
+  ingest: { clickhouse: 'service_healthy', migrate: 'service_completed_successfully' },
+};
+
+const composeText = readFileSync(resolve(PROJECT_ROOT, 'docker-compose.yml'), 'utf8');
+const compose = parse(composeText, { merge: true }) as Compose;
+const dockerfile = readFileSync(resolve(PROJECT_ROOT, 'Dockerfile'), 'utf8');
+const configSource = readFileSync(resolve(PROJECT_ROOT, 'core/config.ts'), 'utf8');
+
+/** Every environment variable name core/config.ts reads: helper calls like str(env, 'NAME', ...) and env.NAME. */
+function variablesReadByConfig(source: string): Set<string> {
+  const names = new Set<string>();
+  for (const match of source.matchAll(/\b(?:str|port|url|bool|oneOf|identifier)\(\s*env,\s*'([A-Z][A-Z0-9_]*)'/g)) names.add(match[1]!);
+  for (const match of source.matchAll(/\benv\.([A-Z][A-Z0-9_]*)\b/g)) names.add(match[1]!);
+  return names;
+}
+
+function service(name: string): Service {
+  const found = compose.services[name];
+  if (!found) throw new Error(`docker-compose.yml has no service "${name}"`);
+  return found;
+}
+
+/** The environment block as written (after anchors and merge keys), in either of compose's two forms. */
+function rawEnvironment(svc: Service): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = {};
+  if (Array.isArray(svc.environment)) {
+    for (const entry of svc.environment) {
+      const eq = entry.indexOf('=');
+      if (eq === -1) env[entry] = undefined;
+      else env[entry.slice(0, eq)] = entry.slice(eq + 1);
+    }
+  } else {
+    for (const [key, value] of Object.entries(svc.environment ?? {})) env[key] = value === null ? undefined : String(value);
+  }
+  return env;
+}
+
+/**
+ * Compose's interpolation, modelling an operator who set only what compose forces them to set: `${X:?msg}` takes
+ * the value from `operator` (and fails like compose when it is missing); `${X}` and `${X:-default}` ignore the
+ * operator and give the default, so a production variable is only "set" if the file sets it or demands it.
+ */
+function interpolate(value: string, operator: Record<string, string>): string {
+  return value.replace(/\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (whole, name?: string, op?: string, arg?: string) => {
+    if (whole === '$$') return '$';
+    if (!name) return '';
+    if (op === ':?' || op === '?') {
+      const given = operator[name];
+      if (given === undefined || (op === ':?' && given === '')) throw new Error(`required variable ${name} is missing a value: ${arg ?? ''}`);
+      return given;
+    }
+    return arg ?? '';
+  });
+}
+
+function environment(svc: Service, operator: Record<string, string>): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(rawEnvironment(svc)).map(([key, value]) => [key, value === undefined ? undefined : interpolate(value, operator)]));
+}
+
+function dependsOn(svc: Service): Record<string, string | undefined> {
+  if (Array.isArray(svc.depends_on)) return Object.fromEntries(svc.depends_on.map((name) => [name, 'service_started']));
+  return Object.fromEntries(Object.entries(svc.depends_on ?? {}).map(([name, spec]) => [name, spec.condition ?? 'service_started']));
+}
+
+function words(value: string | string[] | undefined): string {
+  return Array.isArray(value) ? value.join(' ') : (value ?? '');
+}
+
+/** What an operator must export before `docker compose up` (the file's own error messages name these). */
+const OPERATOR_ENV: Record<string, string> = {
+  SECRET_KEY: randomBytes(32).toString('base64'),
+  POSTGRES_PASSWORD: randomBytes(12).toString('hex'),
+  CLICKHOUSE_PASSWORD: randomBytes(12).toString('hex'),
+  BASE_URL: 'https://perf.example.test',
+  INGEST_URL: 'https://rum.example.test',
+};
+
+const appServices = Object.entries(compose.services).filter(([, svc]) => svc.build !== undefined);
+
+describe('config.ts variable names (what compose is checked against)', () => {
+  const known = variablesReadByConfig(configSource);
+
+  it('finds the variables read through helpers and directly', () => {
+    // If the extraction broke, every later "is a real variable" check would be meaningless.
+    for (const name of ['APP_ENV', 'DATABASE_URL', 'API_PORT', 'CLICKHOUSE_DATABASE', 'OUTBOUND_ALLOW_LOOPBACK', 'SECRET_KEY', 'WORKFLOW_BUNDLE_PATH', 'CLICKHOUSE_PASSWORD']) {
+      expect(known).toContain(name);
+    }
+    expect(known).not.toContain('NAME');
+  });
+
+  it.each(ROLES)('REQUIRED_IN_PRODUCTION.%s only lists variables config.ts reads', (role) => {
+    expect(REQUIRED_IN_PRODUCTION[role].filter((name) => !known.has(name))).toEqual([]);
+  });
+});
+
+describe('docker-compose.yml', () => {
+  const known = variablesReadByConfig(configSource);
+
+  it('runs the project image as api, worker, ingest and migrate', () => {
+    expect(appServices.map(([name]) => name).sort()).toEqual(['api', 'ingest', 'migrate', 'worker']);
+    for (const [name, svc] of appServices) {
+      const context = typeof svc.build === 'string' ? svc.build : svc.build?.context;
+      expect({ name, context }).toEqual({ name, context: '.' });
+    }
+  });
+
+  it.each([
+    ['postgres', 'postgres:'],
+    ['clickhouse', 'clickhouse/clickhouse-server:'],
+    ['temporal', 'temporalio/'],
+    ['temporal-ui', 'temporalio/'],
+  ])('backing service %s uses the official image %s', (name, prefix) => {
+    const svc = service(name);
+    expect(svc.build).toBeUndefined();
+    expect(svc.image?.startsWith(prefix)).toBe(true);
+    expect(svc.image).toMatch(/:[\w.-]+$/);
+    expect(svc.image).not.toMatch(/:latest$/);
+  });
+
+  it('every variable in an app service environment is one config.ts reads', () => {
+    const unknown = appServices.flatMap(([name, svc]) => Object.keys(rawEnvironment(svc)).filter((key) => !known.has(key)).map((key) => `${name}: ${key}`));
+    expect(unknown).toEqual([]);
+  });
+
+  it('secrets come from the operator, never from the file', () => {
+    for (const [name, svc] of appServices) {
+      const raw = rawEnvironment(svc);
+      expect({ name, SECRET_KEY: raw.SECRET_KEY }).toEqual({ name, SECRET_KEY: expect.stringMatching(/^\$\{SECRET_KEY:\?[^}]+\}$/) });
+      expect({ name, CLICKHOUSE_PASSWORD: raw.CLICKHOUSE_PASSWORD }).toEqual({ name, CLICKHOUSE_PASSWORD: expect.stringMatching(/^\$\{CLICKHOUSE_PASSWORD:\?[^}]+\}$/) });
+      expect(raw.DATABASE_URL).toMatch(/\$\{POSTGRES_PASSWORD:\?[^}]+\}@/);
+      // Compose refuses to start without them.
+      const { SECRET_KEY: _omitted, ...withoutSecretKey } = OPERATOR_ENV;
+      expect(() => environment(svc, withoutSecretKey)).toThrow(/SECRET_KEY/);
+    }
+  });
+
+  describe.each(ROLES)('%s', (role) => {
+    const svc = service(role);
+    const env = environment(svc, OPERATOR_ENV);
+    const port = env[PORT_VARIABLE[role]];
+
+    it(`runs node ${ENTRY[role]}`, () => {
+      expect(svc.command).toEqual(['node', ENTRY[role]]);
+      expect(existsSync(resolve(PROJECT_ROOT, ENTRY[role]))).toBe(true);
+    });
+
+    it('sets every variable REQUIRED_IN_PRODUCTION lists for it', () => {
+      const missing = REQUIRED_IN_PRODUCTION[role].filter((name) => !env[name]?.trim());
+      expect(missing).toEqual([]);
+    });
+
+    it('runs in production mode, and its configuration loads', () => {
+      expect(env.APP_ENV).toBe('production');
+      const config = loadConfig(env);
+      expect(config.env).toBe('production');
+      expect(config.outboundAllowLoopback).toBe(false);
+      // The hosts it connects to are services of this file.
+      expect(compose.services).toHaveProperty([new URL(config.databaseUrl).hostname]);
+      expect(compose.services).toHaveProperty([new URL(config.clickhouse.url).hostname]);
+      expect(compose.services).toHaveProperty([config.temporal.address.split(':')[0]!]);
+    });
+
+    it('listens on all interfaces of its container', () => {
+      expect(env[HOST_VARIABLE[role]]).toBe('0.0.0.0');
+    });
+
+    it('has a health check on its own /readyz port', () => {
+      expect(port).toMatch(/^\d+$/);
+      const test = words(svc.healthcheck?.test);
+      expect(svc.healthcheck?.disable).not.toBe(true);
+      expect(test).toContain('/readyz');
+      expect(test).toContain(`:${port}/readyz`);
+    });
+
+    it('publishes its port to the host (api, ingest) or keeps it internal (worker)', () => {
+      const targets = (svc.ports ?? []).map((p) => (typeof p === 'object' ? String(p.target) : String(p).split(':').pop()));
+      if (role === 'worker') expect(targets).toEqual([]);
+      else expect(targets).toContain(port);
+    });
+
+    it('starts after what it needs', () => {
+      const deps = dependsOn(svc);
+      for (const [name, condition] of Object.entries(NEEDS[role])) {
+        expect({ [name]: deps[name] }).toEqual({ [name]: condition });
+        if (condition === 'service_healthy') expect(service(name).healthcheck?.test).toBeDefined();
+      }
+    });
+  });
+
+  it('the worker gives Chromium a real path and enough shared memory', () => {
+    const env = environment(service('worker'), OPERATOR_ENV);
+    expect(env.CHROMIUM_PATH).toBe('/usr/bin/chromium');
+    expect((service('worker') as Service & { shm_size?: string }).shm_size).toBeDefined();
+  });
+
+  it('migrate runs db/cli.ts subcommands that exist, with a loadable production config', () => {
+    const migrate = service('migrate');
+    const command = words(migrate.command);
+    const used = [...command.matchAll(/node db\/cli\.ts (\w+)/g)].map((m) => m[1]!);
+    expect(used.length).toBeGreaterThan(0);
+    const cli = readFileSync(resolve(PROJECT_ROOT, 'db/cli.ts'), 'utf8');
+    const offered = new Set([...cli.matchAll(/(?:case\s+|command === )'(\w+)'/g)].map((m) => m[1]!));
+    expect(used.filter((sub) => !offered.has(sub))).toEqual([]);
+    expect(dependsOn(migrate)).toMatchObject({ postgres: 'service_healthy', clickhouse: 'service_healthy' });
+    expect(loadConfig(environment(migrate, OPERATOR_ENV)).env).toBe('production');
+  });
+
+  it('temporal registers the namespace and search attributes the code uses', () => {
+    const app = loadConfig(environment(service('api'), OPERATOR_ENV));
+    const temporalEnv = environment(service('temporal'), OPERATOR_ENV);
+    expect(temporalEnv.DEFAULT_NAMESPACE ?? 'default').toBe(app.temporal.namespace);
+    expect(words(service('temporal').healthcheck?.test)).toContain(app.temporal.namespace);
+    const setup = words(service('temporal-setup').command);
+    for (const key of SEARCH_ATTRIBUTES) expect(setup).toMatch(new RegExp(`\\b${key.name}\\b`));
+  });
+});
+
+describe('Dockerfile', () => {
+  const lines = dockerfile.split('\n').map((line) => line.trim());
+  const stages: string[][] = [];
+  for (const line of lines) {
+    if (/^FROM\s/i.test(line)) stages.push([line]);
+    else stages.at(-1)?.push(line);
+  }
+  const runtime = stages.at(-1) ?? [];
+
+  it('builds on the official Node 24 image', () => {
+    expect(stages.length).toBeGreaterThanOrEqual(2);
+    expect(stages.every((stage) => /^FROM\s+node:24(-[\w.-]+)?(\s+AS\s+\w+)?$/i.test(stage[0]!))).toBe(true);
+    expect(runtime[0]).toMatch(/^FROM\s+node:24-bookworm-slim\b/i);
+  });
+
+  it('runs the runtime stage as a user that is not root', () => {
+    const users = runtime.filter((line) => /^USER\s/i.test(line)).map((line) => line.replace(/^USER\s+/i, '').trim());
+    expect(users.length).toBeGreaterThan(0);
+    expect(users.at(-1)).not.toMatch(/^(root|0)(:|$)/);
+  });
+
+  it('installs with install scripts, and points the worker at the bundle it builds', () => {
+    expect(dockerfile).toMatch(/^RUN npm ci\b/m);
+    expect(dockerfile).not.toMatch(/--ignore-scripts/);
+    const built = /node worker\/build-bundle\.ts (\S+)/.exec(dockerfile)?.[1];
+    const configured = /WORKFLOW_BUNDLE_PATH=(\S+)/.exec(runtime.join('\n'))?.[1];
+    expect(built).toBe('/app/dist/workflow-bundle.js');
+    expect(configured).toBe(built);
+    expect(runtime.join('\n')).toMatch(/APP_ENV=production/);
+    expect(runtime.join('\n')).toMatch(/apt-get install[^\n]*\bchromium\b/);
+  });
+
+  it('defaults to the api role; compose chooses the others', () => {
+    expect(runtime.filter((line) => /^CMD\s/i.test(line)).at(-1)).toBe('CMD ["node", "api/main.ts"]');
+  });
+});

@@ -1,0 +1,118 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { loadConfig, PROJECT_ROOT } from '../../core/config.ts';
+import { createClickHouse } from '../../db/clickhouse/client.ts';
+import { createKnex } from '../../db/knex.ts';
+import { dropDatabase, withDatabase } from '../../stack/postgres.ts';
+import { isAlive, isPortOpen } from '../../stack/proc.ts';
+import { ensureTemporalCli } from '../../stack/temporal.ts';
+import { freePort, uniqueName } from '../harness/isolated.ts';
+import { readiness } from '../harness/processes.ts';
+import { baseTestEnv, HARNESS_DIR } from '../harness/shared.ts';
+
+/**
+ * `./svc start` as a newcomer runs it, in a state folder and on ports of its own, so that it starts its own
+ * ClickHouse and Temporal (Postgres is the machine's). Ctrl-C must stop everything it started; a second start
+ * must find the data of the first.
+ */
+const base = loadConfig(baseTestEnv());
+const database = uniqueName('start');
+const stateDir = resolve(HARNESS_DIR, uniqueName('state'));
+let env: Record<string, string | undefined>;
+let ports: Record<'api' | 'ingest' | 'worker' | 'chHttp' | 'chTcp' | 'temporal' | 'temporalUi', number>;
+
+beforeAll(async () => {
+  ports = {
+    api: await freePort(), ingest: await freePort(), worker: await freePort(), chHttp: await freePort(),
+    chTcp: await freePort(), temporal: await freePort(), temporalUi: await freePort(),
+  };
+  env = {
+    ...baseTestEnv(),
+    APP_ENV: 'development',
+    STATE_DIR: stateDir,
+    DATABASE_URL: withDatabase(base.databaseUrl, database),
+    CLICKHOUSE_URL: `http://127.0.0.1:${ports.chHttp}`,
+    CLICKHOUSE_TCP_PORT: String(ports.chTcp),
+    TEMPORAL_ADDRESS: `127.0.0.1:${ports.temporal}`,
+    TEMPORAL_UI_URL: `http://127.0.0.1:${ports.temporalUi}`,
+    TEMPORAL_BIN: ensureTemporalCli(base, () => undefined),
+    API_PORT: String(ports.api),
+    INGEST_PORT: String(ports.ingest),
+    WORKER_HEALTH_PORT: String(ports.worker),
+  };
+});
+
+afterAll(async () => {
+  await dropDatabase(base.databaseUrl, database).catch(() => undefined);
+  await dropDatabase(base.databaseUrl, `${database}_test`).catch(() => undefined);
+});
+
+function start(): { child: ChildProcess; output: () => string; up: Promise<void> } {
+  const child = spawn(process.execPath, [resolve(PROJECT_ROOT, 'stack/cli.ts'), 'start'], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const up = new Promise<void>((resolveUp, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('The service is up.')) resolveUp();
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`start exited early with ${code}:\n${output.slice(-3000)}`)));
+  });
+  return { child, output: () => output, up };
+}
+
+const pidOf = (file: string) => Number(readFileSync(resolve(stateDir, file), 'utf8').trim());
+
+async function interruptAndWait(child: ChildProcess): Promise<number | null> {
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  child.kill('SIGINT');
+  return exited;
+}
+
+describe('the start command', () => {
+  it('starts every backing service and process, and Ctrl-C stops all of them', async () => {
+    const run = start();
+    await run.up;
+    expect(run.output()).toContain('started clickhouse, temporal');
+    expect(run.output()).toContain(`API          http://127.0.0.1:${ports.api}/api/v1`);
+    expect(run.output()).toContain(`Temporal UI  http://127.0.0.1:${ports.temporalUi}`);
+    for (const port of [ports.api, ports.worker, ports.ingest]) {
+      expect((await readiness(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+    }
+    expect((await readiness(`http://127.0.0.1:${ports.api}/readyz?full=1`)).body.checks.worker_round_trip).toBe('ok');
+    expect((await fetch(`http://127.0.0.1:${ports.temporalUi}/`)).status).toBe(200);
+
+    const backingPids = [pidOf('clickhouse/server.pid'), pidOf('temporal/server.pid')];
+    expect(backingPids.every(isAlive)).toBe(true);
+
+    // Data written now must survive the restart below.
+    const knex = createKnex(env.DATABASE_URL!, { min: 0, max: 1 });
+    await knex('users').insert({ name: 'Kept', email: 'kept@example.com', plan: 'pro' });
+    await knex.destroy();
+    const ch = createClickHouse({ clickhouse: { ...base.clickhouse, url: env.CLICKHOUSE_URL! } }, 'webperf');
+    await ch.command({ query: "INSERT INTO rum_events (site_id, ts, metric, value, rating, device, path, metric_id, page_view_id) VALUES (9, now(), 'CLS', 0.05, 'good', 'mobile', '/', 'a', 'b')" });
+    await ch.close();
+
+    expect(await interruptAndWait(run.child)).toBe(0);
+    expect(backingPids.some(isAlive)).toBe(false);
+    for (const port of Object.values(ports)) expect(await isPortOpen('127.0.0.1', port)).toBe(false);
+  }, 180_000);
+
+  it('starts again with the data of the first run', async () => {
+    const run = start();
+    await run.up;
+    expect(run.output()).toContain('Postgres schema up to date');
+    expect(run.output()).toContain('ClickHouse schema up to date');
+    const knex = createKnex(env.DATABASE_URL!, { min: 0, max: 1 });
+    const users = await knex('users').select('email');
+    await knex.destroy();
+    expect(users).toEqual([{ email: 'kept@example.com' }]);
+    const ch = createClickHouse({ clickhouse: { ...base.clickhouse, url: env.CLICKHOUSE_URL! } }, 'webperf');
+    const [row] = await (await ch.query({ query: 'SELECT count() AS n FROM rum_events WHERE site_id = 9', format: 'JSONEachRow' })).json<{ n: string }>();
+    await ch.close();
+    expect(Number(row!.n)).toBe(1);
+    expect(await interruptAndWait(run.child)).toBe(0);
+  }, 180_000);
+});
