@@ -177,9 +177,12 @@ export function loadConfig(env: Env = process.env): Config {
   };
 }
 
+/** Variables loadConfig() demands in production, for every process. */
+const REQUIRED_EVERYWHERE = ['APP_ENV', 'BASE_URL', 'INGEST_URL', 'DATABASE_URL', 'CLICKHOUSE_URL', 'TEMPORAL_ADDRESS', 'SECRET_KEY'];
+
 /** Variables a production deployment must set explicitly (checked against docker-compose.yml by a test). */
 export const REQUIRED_IN_PRODUCTION: Record<'api' | 'worker' | 'ingest', string[]> = {
-  api: ['APP_ENV', 'BASE_URL', 'INGEST_URL', 'DATABASE_URL', 'TEMPORAL_ADDRESS', 'SECRET_KEY', 'API_HOST'],
-  worker: ['APP_ENV', 'BASE_URL', 'INGEST_URL', 'DATABASE_URL', 'TEMPORAL_ADDRESS', 'SECRET_KEY', 'CHROMIUM_PATH', 'WORKFLOW_BUNDLE_PATH', 'WORKER_HEALTH_HOST'],
-  ingest: ['APP_ENV', 'BASE_URL', 'INGEST_URL', 'CLICKHOUSE_URL', 'CLICKHOUSE_DATABASE', 'SECRET_KEY', 'INGEST_HOST'],
+  api: [...REQUIRED_EVERYWHERE, 'API_HOST'],
+  worker: [...REQUIRED_EVERYWHERE, 'CHROMIUM_PATH', 'WORKFLOW_BUNDLE_PATH', 'WORKER_HEALTH_HOST'],
+  ingest: [...REQUIRED_EVERYWHERE, 'CLICKHOUSE_DATABASE', 'INGEST_HOST'],
 };
