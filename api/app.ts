@@ -2,19 +2,27 @@ import Router from '@koa/router';
 import type { Client } from '@temporalio/client';
 import Koa from 'koa';
 import type { Knex } from 'knex';
+import { systemClock, type Clock } from '../core/clock.ts';
 import type { Config } from '../core/config.ts';
 import { HealthState } from '../core/health.ts';
 import type { Logger } from '../core/logger.ts';
 import { healthCheckWorkflowId, mainTaskQueue } from '../core/temporal.ts';
 import { postgresReady } from '../db/knex.ts';
-import { notFound } from './errors.ts';
+import { authenticateApi, personalTokenVerifier, type TokenVerifier } from './auth.ts';
+import { HttpError, notFound } from './errors.ts';
 import { accessLog, errorHandler, requestId } from './middleware.ts';
+import { openApiDocument } from './openapi.ts';
+import { mountRoutes, type AnyRoute } from './route.ts';
+import { API_ROUTES } from './routes/index.ts';
 
 export interface AppDeps {
   config: Config;
   knex: Knex;
   temporal: Client;
   log: Logger;
+  clock?: Clock;
+  /** Extra bearer-token kinds (OAuth access tokens) tried after personal tokens. */
+  extraVerifiers?: TokenVerifier[];
 }
 
 export interface App {
@@ -48,14 +56,31 @@ export function createApp(deps: AppDeps): App {
     ctx.body = readiness;
   });
 
+  const clock = deps.clock ?? systemClock;
   const v1 = new Router({ prefix: '/api/v1' });
+  const authenticate = authenticateApi({ knex, clock, verifiers: [personalTokenVerifier(knex), ...(deps.extraVerifiers ?? [])] });
+  const openApiRoute: AnyRoute = {
+    method: 'get',
+    path: '/openapi.json',
+    tag: 'Meta',
+    summary: 'This OpenAPI 3.1 document. Public; not counted against the daily limit.',
+    auth: false,
+    extension: true,
+    responses: { 200: { description: 'The document.' } },
+    handle(ctx) {
+      ctx.body = document;
+    },
+  };
+  const routes = [...API_ROUTES, openApiRoute];
+  const document = openApiDocument(routes, deps.config.baseUrl);
+  mountRoutes(v1, routes, authenticate);
 
   koa.use(requestId());
   koa.use(accessLog(log));
   koa.use(errorHandler(log));
   koa.use(ops.routes());
   koa.use(v1.routes());
-  koa.use(v1.allowedMethods({ throw: false }));
+  koa.use(v1.allowedMethods({ throw: true, methodNotAllowed: () => new HttpError(405, { message: 'Method not allowed.' }) }));
   koa.use(() => {
     throw notFound();
   });

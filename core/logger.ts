@@ -1,11 +1,12 @@
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 import type { Config } from './config.ts';
 
 export type { Logger };
 
 /** Structured JSON logs. Credential-bearing fields are redacted wherever they appear. */
-export function createLogger(config: Pick<Config, 'logLevel'>, name: string): Logger {
-  return pino({
+export function createLogger(config: Pick<Config, 'logLevel'>, name: string, destination?: DestinationStream): Logger {
+  return pino(
+    {
     name,
     level: config.logLevel,
     base: { service: name, pid: process.pid },
@@ -22,5 +23,7 @@ export function createLogger(config: Pick<Config, 'logLevel'>, name: string): Lo
       ],
       censor: '[redacted]',
     },
-  });
+    },
+    destination,
+  );
 }

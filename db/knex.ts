@@ -1,5 +1,13 @@
 import knexFactory, { type Knex } from 'knex';
 import { Model } from 'objection';
+import pg from 'pg';
+
+// bigint ids and count(*) arrive as strings by default; every value we store in int8 is far below 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => {
+  const parsed = Number(value);
+  if (!Number.isSafeInteger(parsed)) throw new Error(`int8 value ${value} exceeds the safe integer range`);
+  return parsed;
+});
 
 export type { Knex };
 

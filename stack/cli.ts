@@ -1,6 +1,8 @@
 import { loadConfig, type Config } from '../core/config.ts';
 import { assertNodeVersion } from '../core/runtime.ts';
+import { createKnex } from '../db/knex.ts';
 import { prepareSchemas } from '../db/prepare.ts';
+import { ensureDemoAccess } from '../services/demo.ts';
 import { serviceDefinitions, spawnService, stopService, waitReady, type ServiceProcess } from './services.ts';
 import { stackDown, stackStatus, stackUp } from './stack.ts';
 
@@ -40,6 +42,7 @@ async function start(config: Config): Promise<number> {
     log(`start failed: ${(error as Error).message}`);
     return shutdown(1);
   }
+  const demo = config.env === 'development' ? await demoAccess(config) : null;
   const [api, worker, ingest] = serviceDefinitions(config);
   console.log(
     [
@@ -49,10 +52,27 @@ async function start(config: Config): Promise<number> {
       `  Ingest       ${config.ingest.publicUrl}   (ready: ${ingest!.readyUrl})`,
       `  Worker       ready: ${worker!.readyUrl}`,
       `  Temporal UI  ${config.temporal.uiUrl}`,
+      ...(demo
+        ? [
+            '',
+            `Demo account (Pro): sign in at ${config.baseUrl}/login as ${demo.email} / ${demo.password}`,
+            `Demo API token (new at every start): ${demo.token}`,
+            `  curl -H 'Authorization: Bearer ${demo.token}' ${config.baseUrl}/api/v1/me`,
+          ]
+        : []),
       '',
     ].join('\n'),
   );
   return new Promise<number>(() => undefined); // runs until a signal arrives
+}
+
+async function demoAccess(config: Config) {
+  const knex = createKnex(config.databaseUrl, { min: 0, max: 1 });
+  try {
+    return await ensureDemoAccess(knex);
+  } finally {
+    await knex.destroy();
+  }
 }
 
 async function main(command: string | undefined): Promise<number> {

@@ -1,0 +1,94 @@
+import type { Knex } from 'knex';
+import type { Context, Next } from 'koa';
+import { isoTimestamp, type Clock } from '../core/clock.ts';
+import { cheapestPlanWith, hasFeature, isUnlimited, planFor, type Plan } from '../core/plans.ts';
+import type { User } from '../db/models/User.ts';
+import { findUser } from '../services/accounts.ts';
+import { verifyPersonalToken } from '../services/tokens.ts';
+import { countApiCall, type DailyUsage } from '../services/usage.ts';
+import { HttpError, unauthenticated } from './errors.ts';
+
+export interface Principal {
+  userId: number;
+  /** Which kind of bearer token authenticated the request. */
+  kind: 'personal' | 'oauth';
+  tokenId: number | string;
+}
+
+/** The seam for token kinds: each verifier recognises its own tokens and returns null for anything else. */
+export type TokenVerifier = (token: string, now: Date) => Promise<Principal | null>;
+
+export function personalTokenVerifier(knex: Knex): TokenVerifier {
+  return async (token, now) => {
+    const owner = await verifyPersonalToken(knex, token, now);
+    return owner && { userId: owner.userId, kind: 'personal', tokenId: owner.tokenId };
+  };
+}
+
+export interface ApiState {
+  principal: Principal;
+  user: User;
+  plan: Plan;
+  usage: DailyUsage;
+  requestId: string;
+}
+
+const BEARER = /^Bearer +([\x21-\x7e]+) *$/i;
+
+/**
+ * Every /api/v1 call: a valid bearer token (401), a plan with API access (403), then one unit of the daily
+ * limit (429). Rate-limit headers follow GitHub's X-RateLimit-* convention; unlimited plans get none.
+ */
+export function authenticateApi(deps: { knex: Knex; clock: Clock; verifiers: TokenVerifier[] }) {
+  return async (ctx: Context, next: Next) => {
+    const match = BEARER.exec(ctx.get('authorization'));
+    if (!match) throw withChallenge(unauthenticated());
+    const now = deps.clock();
+    let principal: Principal | null = null;
+    for (const verify of deps.verifiers) {
+      principal = await verify(match[1]!, now);
+      if (principal) break;
+    }
+    const user = principal && (await findUser(deps.knex, principal.userId));
+    if (!principal || !user) throw withChallenge(unauthenticated(), 'invalid_token');
+
+    const plan = planFor(user.plan);
+    if (!hasFeature(plan, 'api')) {
+      const needed = cheapestPlanWith('api');
+      throw new HttpError(403, {
+        message: `Your plan (${plan.label}) does not include API access. Upgrade to ${needed.label} or higher.`,
+        required_plan: needed.key,
+      });
+    }
+
+    const usage = await countApiCall(deps.knex, user.id, plan, now);
+    const headers = rateLimitHeaders(usage);
+    ctx.set(headers);
+    if (!usage.allowed) {
+      const retryAfter = Math.max(1, Math.ceil((usage.resetAt.getTime() - now.getTime()) / 1000));
+      throw new HttpError(
+        429,
+        { error: 'Daily API request limit exceeded.', limit: usage.limit, reset_at: isoTimestamp(usage.resetAt) },
+        { ...headers, 'Retry-After': String(retryAfter) },
+      );
+    }
+    Object.assign(ctx.state, { principal, user, plan, usage } satisfies Omit<ApiState, 'requestId'>);
+    await next();
+  };
+}
+
+export function rateLimitHeaders(usage: DailyUsage): Record<string, string> {
+  if (isUnlimited(usage.limit)) return {};
+  return {
+    'X-RateLimit-Limit': String(usage.limit),
+    'X-RateLimit-Remaining': String(Math.max(0, usage.limit - usage.used)),
+    'X-RateLimit-Used': String(usage.used),
+    'X-RateLimit-Reset': String(Math.floor(usage.resetAt.getTime() / 1000)),
+    'X-RateLimit-Resource': 'api-daily',
+  };
+}
+
+function withChallenge(error: HttpError, code?: string): HttpError {
+  error.headers['WWW-Authenticate'] = code ? `Bearer realm="api", error="${code}"` : 'Bearer realm="api"';
+  return error;
+}

@@ -1,0 +1,94 @@
+import { MAX_BODY_BYTES } from './body.ts';
+import { querySchema, type AnyRoute } from './route.ts';
+import type { JsonSchema } from './validation.ts';
+
+const ERROR_SCHEMAS: Record<string, JsonSchema> = {
+  Message: { type: 'object', required: ['message'], properties: { message: { type: 'string' } } },
+  ValidationError: {
+    type: 'object',
+    required: ['message', 'errors'],
+    properties: { message: { type: 'string' }, errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } } },
+  },
+  PlanError: {
+    type: 'object',
+    required: ['message'],
+    properties: { message: { type: 'string' }, required_plan: { type: 'string', enum: ['starter', 'pro', 'agency'] } },
+  },
+  DailyLimitError: {
+    type: 'object',
+    required: ['error', 'limit', 'reset_at'],
+    properties: { error: { type: 'string' }, limit: { type: 'integer' }, reset_at: { type: 'string', format: 'date-time' } },
+  },
+  ServerError: { type: 'object', required: ['message', 'request_id'], properties: { message: { type: 'string' }, request_id: { type: 'string' } } },
+};
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
+
+const STANDARD_ERRORS = {
+  401: { description: 'No token, or an invalid, expired or revoked one: `{"message": "Unauthenticated."}`.', content: json(ref('Message')) },
+  403: { description: 'The plan does not include this (`required_plan` names the cheapest plan that does).', content: json(ref('PlanError')) },
+  429: { description: 'Daily API limit reached; resets at midnight UTC.', content: json(ref('DailyLimitError')) },
+  500: { description: 'Internal error; the body carries only a request id that the logs carry too.', content: json(ref('ServerError')) },
+};
+
+/** OpenAPI 3.1, generated from the same route objects (and JSON Schemas) that validate the requests. */
+export function openApiDocument(routes: AnyRoute[], baseUrl: string): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    const path = route.path.replace(/:([A-Za-z_]+)/g, '{$1}');
+    const query = querySchema(route);
+    const parameters = [
+      ...Object.entries(route.params ?? {}).map(([name, p]) => ({ name, in: 'path', required: true, description: p.description, schema: { type: 'string', pattern: p.pattern } })),
+      ...Object.entries((query?.properties as Record<string, JsonSchema>) ?? {}).map(([name, schema]) => ({
+        name,
+        in: 'query',
+        required: route.requiredQuery?.includes(name) ?? false,
+        description: schema.description,
+        schema,
+      })),
+    ];
+    const responses: Record<string, unknown> = {};
+    for (const [status, r] of Object.entries(route.responses)) {
+      responses[status] = r.schema ? { description: r.description, content: json(r.schema) } : { description: r.description };
+    }
+    if (route.body) responses[422] = { description: 'Validation error.', content: json(ref('ValidationError')) };
+    if (route.params) responses[404] = { description: 'Unknown id, or a resource of another user.', content: json(ref('Message')) };
+    if (route.auth !== false) Object.assign(responses, STANDARD_ERRORS);
+    else responses[500] = STANDARD_ERRORS[500];
+
+    (paths[path] ??= {})[route.method] = {
+      tags: [route.tag],
+      summary: route.summary,
+      ...(route.description ? { description: route.description } : {}),
+      ...(route.extension ? { 'x-extension': true } : {}),
+      security: route.auth === false ? [] : [{ bearer: [] }],
+      ...(parameters.length ? { parameters } : {}),
+      ...(route.body ? { requestBody: { required: true, content: json(route.body) } } : {}),
+      responses,
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Web Performance Scanning Service API',
+      version: '1.0.0',
+      description: [
+        'All responses are JSON. Objects come as `{"data": {...}}`, lists as `{"data": [...]}`, paginated lists add',
+        '`meta` (current_page, per_page, total, last_page). `limit` outside its range or a `page` below 1 is a 422.',
+        'Unknown query parameters are ignored; unknown body fields are a 422.',
+        `Request bodies are JSON (Content-Type: application/json, else 415) of at most ${MAX_BODY_BYTES} bytes (else 413).`,
+        'Every authenticated call counts against the daily limit, which resets at midnight UTC; responses carry',
+        '`X-RateLimit-Limit/Remaining/Used/Reset/Resource` (GitHub convention; Reset in Unix seconds). Unlimited plans',
+        '(Agency) report `api_daily_limit` and `limit_today` as -1 and get no X-RateLimit headers.',
+        'Operations marked `x-extension: true` are not part of the published specification.',
+      ].join(' '),
+    },
+    servers: [{ url: `${baseUrl}/api/v1` }],
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'A personal API token or an OAuth access token.' } },
+      schemas: ERROR_SCHEMAS,
+    },
+    paths,
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * The plan table and every plan rule. Nothing else in the code compares plan names: it asks this module.
+ *
+ * Unlimited is represented as -1 in the integer fields the spec types (`api_daily_limit`, `limit_today`);
+ * an unlimited plan never gets the daily 429 and its responses carry no X-RateLimit-* headers.
+ */
+
+export const PLAN_KEYS = ['free', 'starter', 'pro', 'agency'] as const;
+export type PlanKey = (typeof PLAN_KEYS)[number];
+
+export type Feature = 'api' | 'share_links' | 'live_data' | 'scan_auth' | 'webhooks' | 'oauth_authorize';
+
+export const UNLIMITED = -1;
+
+export interface Plan {
+  key: PlanKey;
+  label: string;
+  /** Requests per UTC day; UNLIMITED (-1) for none. */
+  apiDailyLimit: number;
+  /** Scans a user may start per rolling hour (the spec leaves the number open). */
+  hourlyScanLimit: number;
+  features: ReadonlySet<Feature>;
+}
+
+const STARTER_FEATURES: Feature[] = ['api', 'share_links', 'live_data', 'oauth_authorize'];
+const PRO_FEATURES: Feature[] = [...STARTER_FEATURES, 'scan_auth', 'webhooks'];
+
+export const PLANS: Readonly<Record<PlanKey, Plan>> = {
+  free: { key: 'free', label: 'Free', apiDailyLimit: 0, hourlyScanLimit: 5, features: new Set() },
+  starter: { key: 'starter', label: 'Starter', apiDailyLimit: 500, hourlyScanLimit: 30, features: new Set(STARTER_FEATURES) },
+  pro: { key: 'pro', label: 'Pro', apiDailyLimit: 5000, hourlyScanLimit: 120, features: new Set(PRO_FEATURES) },
+  agency: { key: 'agency', label: 'Agency', apiDailyLimit: UNLIMITED, hourlyScanLimit: 600, features: new Set(PRO_FEATURES) },
+};
+
+export function isPlanKey(value: string): value is PlanKey {
+  return (PLAN_KEYS as readonly string[]).includes(value);
+}
+
+export function planFor(key: string): Plan {
+  if (!isPlanKey(key)) throw new Error(`unknown plan ${key}`);
+  return PLANS[key];
+}
+
+export function hasFeature(plan: Plan, feature: Feature): boolean {
+  return plan.features.has(feature);
+}
+
+export function isUnlimited(limit: number): boolean {
+  return limit === UNLIMITED;
+}
+
+/** The cheapest plan that has a feature, for error messages ("upgrade to Pro"). */
+export function cheapestPlanWith(feature: Feature): Plan {
+  const plan = PLAN_KEYS.map((key) => PLANS[key]).find((p) => hasFeature(p, feature));
+  if (!plan) throw new Error(`no plan has ${feature}`);
+  return plan;
+}
+
+/** The spec's `plan` object in GET /me. */
+export function planView(plan: Plan): { key: PlanKey; label: string; api_enabled: boolean; api_daily_limit: number } {
+  return { key: plan.key, label: plan.label, api_enabled: hasFeature(plan, 'api'), api_daily_limit: plan.apiDailyLimit };
+}

@@ -1,0 +1,102 @@
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../core/config.ts';
+import { PLAN_KEYS } from '../core/plans.ts';
+import { assertNodeVersion } from '../core/runtime.ts';
+import { createKnex, type Knex } from '../db/knex.ts';
+import { AccountError, createUser, findUserByEmail, setPlan } from '../services/accounts.ts';
+import { deleteToken, listTokens, mintToken } from '../services/tokens.ts';
+
+/**
+ * What operators do without the web area. Token values are printed once, on stdout, and nowhere else.
+ *
+ *   node ops/cli.ts user:create --email a@b.c --name "A B" --plan pro [--password ...]
+ *   node ops/cli.ts user:plan --email a@b.c --plan agency
+ *   node ops/cli.ts token:create --email a@b.c --name ci [--expires 2027-01-01]
+ *   node ops/cli.ts token:list --email a@b.c
+ *   node ops/cli.ts token:revoke --email a@b.c --id 12
+ */
+const USAGE = `usage: node ops/cli.ts user:create|user:plan|token:create|token:list|token:revoke [--email E] [--name N] [--plan ${PLAN_KEYS.join('|')}] [--password P] [--expires YYYY-MM-DD] [--id N]`;
+
+export async function runOperatorCommand(knex: Knex, argv: string[], out: (line: string) => void): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      email: { type: 'string' },
+      name: { type: 'string' },
+      plan: { type: 'string' },
+      password: { type: 'string' },
+      expires: { type: 'string' },
+      id: { type: 'string' },
+    },
+  });
+  const command = positionals[0];
+  const need = (name: keyof typeof values): string => {
+    const value = values[name];
+    if (!value) throw new AccountError(name, `--${name} is required for ${command}`);
+    return value;
+  };
+  const userByEmail = async () => {
+    const user = await findUserByEmail(knex, need('email'));
+    if (!user) throw new AccountError('email', `no user with e-mail ${values.email}`);
+    return user;
+  };
+
+  switch (command) {
+    case 'user:create': {
+      const plan = need('plan');
+      if (!(PLAN_KEYS as readonly string[]).includes(plan)) throw new AccountError('plan', `--plan must be one of ${PLAN_KEYS.join(', ')}`);
+      const user = await createUser(knex, { email: need('email'), name: need('name'), plan: plan as (typeof PLAN_KEYS)[number], password: values.password ?? null });
+      out(`created user ${user.id} <${user.email}> on plan ${user.plan}`);
+      return 0;
+    }
+    case 'user:plan': {
+      const user = await setPlan(knex, (await userByEmail()).id, need('plan'));
+      out(`user ${user.id} <${user.email}> is now on plan ${user.plan}`);
+      return 0;
+    }
+    case 'token:create': {
+      const user = await userByEmail();
+      let expiresAt: Date | null = null;
+      if (values.expires) {
+        expiresAt = new Date(values.expires);
+        if (Number.isNaN(expiresAt.getTime())) throw new AccountError('expires', '--expires must be a date (YYYY-MM-DD or ISO 8601)');
+      }
+      const { token, record } = await mintToken(knex, user.id, need('name'), expiresAt);
+      out(`token ${record.id} "${record.name}" for <${user.email}>${expiresAt ? `, expires ${expiresAt.toISOString()}` : ''}:`);
+      out(token);
+      return 0;
+    }
+    case 'token:list': {
+      const user = await userByEmail();
+      for (const t of await listTokens(knex, user.id)) {
+        out(`${t.id}\t${t.prefix}…\t${t.name}\tcreated ${t.created_at.toISOString()}\tlast used ${t.last_used_at?.toISOString() ?? 'never'}\texpires ${t.expires_at?.toISOString() ?? 'never'}`);
+      }
+      return 0;
+    }
+    case 'token:revoke': {
+      const user = await userByEmail();
+      const id = Number(need('id'));
+      if (!(await deleteToken(knex, user.id, id))) throw new AccountError('id', `<${user.email}> has no token ${values.id}`);
+      out(`token ${id} revoked`);
+      return 0;
+    }
+    default:
+      out(USAGE);
+      return 2;
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  assertNodeVersion();
+  const knex = createKnex(loadConfig().databaseUrl, { min: 0, max: 1 });
+  runOperatorCommand(knex, process.argv.slice(2), (line) => console.log(line))
+    .catch((error: unknown) => {
+      console.error(error instanceof AccountError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? (error as Error).message : error);
+      return 1;
+    })
+    .then(async (code) => {
+      await knex.destroy();
+      process.exit(code);
+    });
+}

@@ -1,0 +1,19 @@
+import type { Knex } from 'knex';
+import { createUser, findUserByEmail } from './accounts.ts';
+import { ApiToken } from '../db/models/ApiToken.ts';
+import { mintToken } from './tokens.ts';
+
+export const DEMO_EMAIL = 'demo@example.com';
+export const DEMO_PASSWORD = 'demo-password';
+const DEMO_TOKEN_NAME = 'local demo (replaced at every start)';
+
+/**
+ * Local development only: a Pro demo account, and a fresh token for it at every start (the previous demo
+ * token is revoked, so tokens do not pile up). The start command prints both.
+ */
+export async function ensureDemoAccess(knex: Knex): Promise<{ email: string; password: string; token: string }> {
+  const user = (await findUserByEmail(knex, DEMO_EMAIL)) ?? (await createUser(knex, { name: 'Demo User', email: DEMO_EMAIL, password: DEMO_PASSWORD, plan: 'pro' }));
+  await ApiToken.query(knex).delete().where({ user_id: user.id, name: DEMO_TOKEN_NAME });
+  const { token } = await mintToken(knex, user.id, DEMO_TOKEN_NAME, null);
+  return { email: DEMO_EMAIL, password: DEMO_PASSWORD, token };
+}

@@ -1,0 +1,61 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
+import { ApiToken } from '../db/models/ApiToken.ts';
+
+/**
+ * Personal API tokens. The value is shown once; only its SHA-256 is stored (the value has 240 bits of
+ * randomness, so a fast hash is enough) together with a short prefix for display.
+ */
+
+export const TOKEN_PREFIX = 'wpt_';
+const TOKEN_PATTERN = /^wpt_[A-Za-z0-9_-]{40}$/;
+/** last_used_at is written at most this often per token, so busy clients do not turn reads into writes. */
+const LAST_USED_GRANULARITY_MS = 60_000;
+
+export const hashToken = (value: string): string => createHash('sha256').update(value).digest('hex');
+
+export interface MintedToken {
+  token: string;
+  record: ApiToken;
+}
+
+export async function mintToken(knex: Knex, userId: number, name: string, expiresAt: Date | null): Promise<MintedToken> {
+  const token = TOKEN_PREFIX + randomBytes(30).toString('base64url');
+  const record = await ApiToken.query(knex).insertAndFetch({
+    user_id: userId,
+    name,
+    prefix: token.slice(0, TOKEN_PREFIX.length + 8),
+    token_hash: hashToken(token),
+    expires_at: expiresAt,
+  });
+  return { token, record };
+}
+
+export async function listTokens(knex: Knex, userId: number): Promise<ApiToken[]> {
+  return ApiToken.query(knex).where({ user_id: userId }).orderBy('created_at', 'desc').orderBy('id', 'desc');
+}
+
+/** Deleting revokes at once: the next request with that token finds no row. Another user's token: false. */
+export async function deleteToken(knex: Knex, userId: number, tokenId: number): Promise<boolean> {
+  return (await ApiToken.query(knex).delete().where({ id: tokenId, user_id: userId })) > 0;
+}
+
+export interface TokenOwner {
+  userId: number;
+  tokenId: number;
+}
+
+/** The owner of a valid, unexpired personal token, or null. */
+export async function verifyPersonalToken(knex: Knex, value: string, now: Date): Promise<TokenOwner | null> {
+  if (!TOKEN_PATTERN.test(value)) return null;
+  const row = await ApiToken.query(knex).findOne({ token_hash: hashToken(value) });
+  if (!row) return null;
+  if (row.expires_at && row.expires_at.getTime() <= now.getTime()) return null;
+  if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() >= LAST_USED_GRANULARITY_MS) {
+    await ApiToken.query(knex)
+      .patch({ last_used_at: now })
+      .where({ id: row.id })
+      .where((q) => q.whereNull('last_used_at').orWhere('last_used_at', '<', new Date(now.getTime() - LAST_USED_GRANULARITY_MS)));
+  }
+  return { userId: row.user_id, tokenId: row.id };
+}

@@ -1,0 +1,38 @@
+import type { Knex } from 'knex';
+import { utcDay } from '../core/clock.ts';
+import { isUnlimited, type Plan } from '../core/plans.ts';
+
+export interface DailyUsage {
+  allowed: boolean;
+  used: number;
+  /** -1 when unlimited. */
+  limit: number;
+  resetAt: Date;
+}
+
+/**
+ * Counts one API call against the user's daily limit, atomically: the row lock taken by the upsert makes
+ * concurrent calls queue, and the WHERE clause refuses the increment once the limit is reached, so the
+ * counter never passes the limit and exactly `limit` calls succeed. Refused calls are not counted.
+ */
+export async function countApiCall(knex: Knex, userId: number, plan: Plan, now: Date): Promise<DailyUsage> {
+  const { day, resetAt } = utcDay(now);
+  const limit = plan.apiDailyLimit;
+  const unlimited = isUnlimited(limit);
+  if (limit === 0) return { allowed: false, used: await usedToday(knex, userId, now), limit, resetAt };
+  const result = await knex.raw<{ rows: Array<{ used: number }> }>(
+    `insert into api_usage_daily (user_id, day, used) values (?, ?, 1)
+     on conflict (user_id, day) do update set used = api_usage_daily.used + 1
+     where ? or api_usage_daily.used < ?
+     returning used`,
+    [userId, day, unlimited, limit],
+  );
+  const row = result.rows[0];
+  if (row) return { allowed: true, used: row.used, limit, resetAt };
+  return { allowed: false, used: await usedToday(knex, userId, now), limit, resetAt };
+}
+
+export async function usedToday(knex: Knex, userId: number, now: Date): Promise<number> {
+  const row = await knex('api_usage_daily').where({ user_id: userId, day: utcDay(now).day }).first<{ used: number } | undefined>('used');
+  return row?.used ?? 0;
+}

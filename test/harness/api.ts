@@ -1,0 +1,93 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client, Connection } from '@temporalio/client';
+import { createApp } from '../../api/app.ts';
+import { loadConfig, type Config } from '../../core/config.ts';
+import { createLogger } from '../../core/logger.ts';
+import type { PlanKey } from '../../core/plans.ts';
+import type { User } from '../../db/models/User.ts';
+import { createUser } from '../../services/accounts.ts';
+import { mintToken } from '../../services/tokens.ts';
+import { isolatedPostgres, uniqueName, type IsolatedPostgres } from './isolated.ts';
+import { baseTestEnv } from './shared.ts';
+
+/** A clock the test moves by hand. */
+export class TestClock {
+  now: Date;
+  constructor(start = new Date()) {
+    this.now = start;
+  }
+  readonly read = (): Date => new Date(this.now.getTime());
+  set(value: string | Date): void {
+    this.now = new Date(value);
+  }
+}
+
+export interface TestApi {
+  url: string;
+  config: Config;
+  db: IsolatedPostgres;
+  clock: TestClock;
+  /** Everything the app logged, as JSON lines. */
+  logs(): string;
+  close(): Promise<void>;
+}
+
+/** The real Koa app on a real port (0), against an isolated copy of the migrated database. */
+export async function startTestApi(options: { clock?: TestClock; env?: Record<string, string> } = {}): Promise<TestApi> {
+  const db = await isolatedPostgres();
+  const config = loadConfig({ ...baseTestEnv(), DATABASE_URL: db.databaseUrl, TEMPORAL_TASK_QUEUE_PREFIX: uniqueName('api'), ...options.env });
+  let logs = '';
+  const log = createLogger({ logLevel: 'info' }, 'api', { write: (line: string) => void (logs += line) });
+  const connection = Connection.lazy({ address: config.temporal.address });
+  const temporal = new Client({ connection, namespace: config.temporal.namespace });
+  const clock = options.clock ?? new TestClock();
+  const app = createApp({ config, knex: db.knex, temporal, log, clock: clock.read });
+  const server: Server = createServer(app.koa.callback());
+  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    config,
+    db,
+    clock,
+    logs: () => logs,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((done) => server.close(() => done()));
+      await connection.close();
+      await db.drop();
+    },
+  };
+}
+
+let userCounter = 0;
+export async function createTestUser(api: TestApi, plan: PlanKey, password: string | null = null): Promise<{ user: User; token: string }> {
+  userCounter += 1;
+  const user = await createUser(api.db.knex, { name: `User ${userCounter}`, email: `${uniqueName('u')}@example.com`, password, plan });
+  const { token } = await mintToken(api.db.knex, user.id, 'test', null);
+  return { user, token };
+}
+
+export async function call(
+  api: TestApi,
+  path: string,
+  options: { token?: string; method?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await fetch(`${api.url}/api/v1${path}`, { method: options.method ?? 'GET', headers, body });
+  const text = await response.text();
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    throw new Error(`non-JSON response ${response.status} for ${path}: ${text.slice(0, 200)}`);
+  }
+  return { status: response.status, body: parsed, headers: response.headers };
+}
