@@ -9,7 +9,6 @@ import type { Logger } from '../core/logger.ts';
 import { healthCheckWorkflowId, mainTaskQueue } from '../core/temporal.ts';
 import { postgresReady } from '../db/knex.ts';
 import { authenticateApi, personalTokenVerifier, type TokenVerifier } from './auth.ts';
-import { HttpError, notFound } from './errors.ts';
 import { accessLog, errorHandler, requestId } from './middleware.ts';
 import { openApiDocument } from './openapi.ts';
 import { mountRoutes, type AnyRoute } from './route.ts';
@@ -80,10 +79,7 @@ export function createApp(deps: AppDeps): App {
   koa.use(errorHandler(log));
   koa.use(ops.routes());
   koa.use(v1.routes());
-  koa.use(v1.allowedMethods({ throw: true, methodNotAllowed: () => new HttpError(405, { message: 'Method not allowed.' }) }));
-  koa.use(() => {
-    throw notFound();
-  });
+  koa.use(v1.allowedMethods());
   return { koa, health };
 }
 

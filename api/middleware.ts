@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { Logger } from '../core/logger.ts';
-import { HttpError } from './errors.ts';
+import { HttpError, notFound } from './errors.ts';
 
 /** Every response carries a request id; the log lines of that request carry it too. */
 export function requestId() {
@@ -21,6 +21,10 @@ export function errorHandler(log: Logger) {
   return async (ctx: Context, next: Next) => {
     try {
       await next();
+      // Nothing answered: an unknown route, or a known one without this method (the router set Allow).
+      if (ctx.status === 404 && ctx.body == null) throw notFound();
+      if (ctx.status === 405 && ctx.body == null) ctx.body = { message: 'Method not allowed.' };
+      if (ctx.status === 501 && ctx.body == null) ctx.body = { message: 'Method not implemented.' };
     } catch (error) {
       if (error instanceof HttpError) {
         ctx.status = error.status;

@@ -1,0 +1,62 @@
+import { API_ROUTES } from '../../api/routes/index.ts';
+import { createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
+
+/**
+ * Random hostile input against every endpoint that exists: random JSON, wrong types, huge strings, unicode,
+ * odd methods and headers. Whatever comes in, the answer is JSON with a 2xx or 4xx status, never a 500.
+ */
+let api: TestApi;
+let token: string;
+beforeAll(async () => {
+  api = await startTestApi();
+  ({ token } = await createTestUser(api, 'agency'));
+});
+afterAll(async () => {
+  await api.close();
+});
+
+let seed = 42;
+const random = () => {
+  seed = (seed * 1103515245 + 12345) % 2 ** 31;
+  return seed / 2 ** 31;
+};
+const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+const STRINGS = ['', ' ', 'null', '-1', '0', '1e309', 'NaN', '../../etc/passwd', "'; drop table users; --", '<script>', '💩'.repeat(50), 'x'.repeat(70_000), '\u0000', 'ä'];
+function randomJson(depth = 0): unknown {
+  switch (Math.floor(random() * (depth > 2 ? 5 : 7))) {
+    case 0: return null;
+    case 1: return random() < 0.5;
+    case 2: return pick([0, -1, 1.5, 2 ** 53, -(2 ** 63), 1e308]);
+    case 3: return pick(STRINGS);
+    case 4: return pick(STRINGS).slice(0, 100);
+    case 5: return Array.from({ length: Math.floor(random() * 4) }, () => randomJson(depth + 1));
+    default: return Object.fromEntries(Array.from({ length: Math.floor(random() * 5) }, () => [pick(['url', 'limit', 'page', 'ids', 'auth', 'force', pick(STRINGS).slice(0, 20)]), randomJson(depth + 1)]));
+  }
+}
+
+describe('fuzzed input on every endpoint', () => {
+  it('never answers 500 and always answers JSON', async () => {
+    const paths = [...API_ROUTES.map((r) => r.path.replace(/:([a-z_]+)/g, () => pick(['1', '-1', 'abc', '99999999999999999999', '%00', '💩']))), '/openapi.json'];
+    const failures: string[] = [];
+    for (let i = 0; i < 400; i++) {
+      const path = pick(paths);
+      const query = new URLSearchParams(Object.entries({ limit: pick(STRINGS).slice(0, 50), page: pick(STRINGS).slice(0, 50), [pick(STRINGS).slice(0, 10)]: 'x' }).slice(0, Math.floor(random() * 3))).toString();
+      const method = pick(['GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'OPTIONS']);
+      const body = method === 'GET' ? undefined : random() < 0.2 ? pick(['{', '{"a":', 'not json', '\u0000']) : JSON.stringify(randomJson());
+      const headers: Record<string, string> = {
+        authorization: random() < 0.85 ? `Bearer ${token}` : pick(['Bearer', 'Basic x', `Bearer ${pick(STRINGS).slice(0, 30).replace(/[^\x21-\x7e]/g, 'a') || 'a'}`]),
+      };
+      if (body !== undefined) headers['content-type'] = pick(['application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded']);
+      const res = await fetch(`${api.url}/api/v1${path}${query ? `?${query}` : ''}`, { method, headers, body });
+      const text = await res.text();
+      let json = true;
+      try {
+        JSON.parse(text);
+      } catch {
+        json = false;
+      }
+      if (res.status >= 500 || (method !== 'OPTIONS' && !json)) failures.push(`${method} ${path}?${query} -> ${res.status} ${text.slice(0, 120)}`);
+    }
+    expect(failures).toEqual([]);
+  }, 60_000);
+});

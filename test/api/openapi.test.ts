@@ -1,0 +1,34 @@
+import { API_ROUTES } from '../../api/routes/index.ts';
+import { startTestApi, type TestApi } from '../harness/api.ts';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(async () => {
+  await api.close();
+});
+
+describe('OpenAPI document', () => {
+  it('is public, OpenAPI 3.1, and lists every endpoint with the schemas that validate it', async () => {
+    const res = await fetch(`${api.url}/api/v1/openapi.json`);
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as { openapi: string; servers: Array<{ url: string }>; paths: Record<string, Record<string, Record<string, unknown>>> };
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.servers[0]!.url).toBe(`${api.config.baseUrl}/api/v1`);
+    for (const route of API_ROUTES) {
+      const op = doc.paths[route.path.replace(/:([a-z_]+)/g, '{$1}')]?.[route.method];
+      expect(op).toBeDefined();
+      expect(op!.security).toEqual([{ bearer: [] }]);
+      expect(Object.keys(op!.responses as object)).toEqual(expect.arrayContaining(['200', '401', '403', '429', '500']));
+    }
+    expect(doc.paths['/openapi.json']!.get!['x-extension']).toBe(true);
+    expect(doc.paths['/me']!.get!['x-extension']).toBeUndefined();
+  });
+
+  it('is not counted against the daily limit and needs no token', async () => {
+    const res = await fetch(`${api.url}/api/v1/openapi.json`, { headers: { authorization: 'Bearer nonsense' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-ratelimit-limit')).toBeNull();
+  });
+});
