@@ -13,6 +13,7 @@ import { accessLog, errorHandler, requestId } from './middleware.ts';
 import { openApiDocument } from './openapi.ts';
 import { mountRoutes, type AnyRoute } from './route.ts';
 import { API_ROUTES } from './routes/index.ts';
+import { webRouter } from '../web/routes.ts';
 
 export interface AppDeps {
   config: Config;
@@ -78,6 +79,8 @@ export function createApp(deps: AppDeps): App {
   koa.use(accessLog(log));
   koa.use(errorHandler(log));
   koa.use(ops.routes());
+  const web = webRouter({ knex, config: deps.config, clock });
+  koa.use(web.routes());
   koa.use(v1.routes());
   koa.use(v1.allowedMethods());
   return { koa, health };

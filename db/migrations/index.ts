@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import * as accounts from './20261122_001_accounts.ts';
+import * as webSessions from './20261122_002_web_sessions.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -9,6 +10,7 @@ interface Migration {
 /** Every migration, in order. Listed statically so the same code runs under Node, jest and a bundled image. */
 export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> = [
   ['20261122_001_accounts', accounts],
+  ['20261122_002_web_sessions', webSessions],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

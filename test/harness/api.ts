@@ -8,7 +8,7 @@ import type { PlanKey } from '../../core/plans.ts';
 import type { User } from '../../db/models/User.ts';
 import { createUser } from '../../services/accounts.ts';
 import { mintToken } from '../../services/tokens.ts';
-import { isolatedPostgres, uniqueName, type IsolatedPostgres } from './isolated.ts';
+import { freePort, isolatedPostgres, uniqueName, type IsolatedPostgres } from './isolated.ts';
 import { baseTestEnv } from './shared.ts';
 
 /** A clock the test moves by hand. */
@@ -36,7 +36,14 @@ export interface TestApi {
 /** The real Koa app on a real port (0), against an isolated copy of the migrated database. */
 export async function startTestApi(options: { clock?: TestClock; env?: Record<string, string> } = {}): Promise<TestApi> {
   const db = await isolatedPostgres();
-  const config = loadConfig({ ...baseTestEnv(), DATABASE_URL: db.databaseUrl, TEMPORAL_TASK_QUEUE_PREFIX: uniqueName('api'), ...options.env });
+  const port = await freePort();
+  const config = loadConfig({
+    ...baseTestEnv(),
+    DATABASE_URL: db.databaseUrl,
+    BASE_URL: `http://127.0.0.1:${port}`,
+    TEMPORAL_TASK_QUEUE_PREFIX: uniqueName('api'),
+    ...options.env,
+  });
   let logs = '';
   const log = createLogger({ logLevel: 'info' }, 'api', { write: (line: string) => void (logs += line) });
   const connection = Connection.lazy({ address: config.temporal.address });
@@ -44,7 +51,7 @@ export async function startTestApi(options: { clock?: TestClock; env?: Record<st
   const clock = options.clock ?? new TestClock();
   const app = createApp({ config, knex: db.knex, temporal, log, clock: clock.read });
   const server: Server = createServer(app.koa.callback());
-  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+  await new Promise<void>((ready) => server.listen(port, '127.0.0.1', ready));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,

@@ -1,0 +1,24 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import puppeteer, { type Browser } from 'puppeteer-core';
+import { CHROMIUM_FLAGS } from '../../core/chromium.ts';
+import { loadConfig } from '../../core/config.ts';
+import { baseTestEnv } from './shared.ts';
+
+/** Debian's Chromium through puppeteer-core, with a fresh profile that is removed on close. */
+export async function launchBrowser(): Promise<{ browser: Browser; close(): Promise<void> }> {
+  const profile = mkdtempSync(join(tmpdir(), 'webperf-chromium-'));
+  const browser = await puppeteer.launch({
+    executablePath: loadConfig(baseTestEnv()).chromiumPath,
+    args: [...CHROMIUM_FLAGS, `--user-data-dir=${profile}`],
+    headless: true,
+  });
+  return {
+    browser,
+    close: async () => {
+      await browser.close().catch(() => undefined);
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}

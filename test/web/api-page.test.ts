@@ -1,0 +1,163 @@
+import { mkdirSync } from 'node:fs';
+import { request } from 'node:http';
+import { resolve } from 'node:path';
+import type { Browser, Page } from 'puppeteer-core';
+import { createUser } from '../../services/accounts.ts';
+import { mintToken } from '../../services/tokens.ts';
+import { call, startTestApi, type TestApi } from '../harness/api.ts';
+import { launchBrowser } from '../harness/browser.ts';
+import { uniqueName } from '../harness/isolated.ts';
+import { HARNESS_DIR } from '../harness/shared.ts';
+
+let api: TestApi;
+let browser: Browser;
+let closeBrowser: () => Promise<void>;
+const screenshots = resolve(HARNESS_DIR, 'screenshots');
+
+beforeAll(async () => {
+  api = await startTestApi();
+  ({ browser, close: closeBrowser } = await launchBrowser());
+  mkdirSync(screenshots, { recursive: true });
+}, 60_000);
+afterAll(async () => {
+  await closeBrowser();
+  await api.close();
+});
+
+async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto(`${api.url}/login`);
+  await page.type('#email', email);
+  await page.type('#password', password);
+  await Promise.all([page.waitForNavigation(), page.click('#sign-in')]);
+}
+
+describe('the API and apps page in a real browser', () => {
+  it('signs in, creates a token shown once, uses it, deletes it, and the token stops working', async () => {
+    const email = `${uniqueName('web')}@example.com`;
+    await createUser(api.db.knex, { name: 'Web User', email, password: 'correct horse battery', plan: 'starter' });
+    const page = await browser.newPage();
+
+    await signIn(page, email, 'correct horse battery');
+    expect(new URL(page.url()).pathname).toBe('/account/api');
+    expect(await page.$eval('#no-tokens', (el) => el.textContent)).toBe('No tokens yet.');
+
+    await page.type('#token-name', 'ci pipeline');
+    await Promise.all([page.waitForNavigation(), page.click('#create-token-button')]);
+    const token = (await page.$eval('#new-token-value', (el) => el.textContent ?? '')).trim();
+    expect(token).toMatch(/^wpt_[A-Za-z0-9_-]{40}$/);
+    await page.screenshot({ path: resolve(screenshots, 'api-page-new-token.png'), fullPage: true });
+
+    // Shown once: the page reached again no longer carries the value, only its prefix.
+    await page.goto(`${api.url}/account/api`);
+    const html = await page.content();
+    expect(html).not.toContain(token);
+    expect(html).toContain(token.slice(0, 12));
+    expect(await page.$eval('#tokens .token-name', (el) => el.textContent)).toBe('ci pipeline');
+    expect(await page.$eval('#tokens .last-used', (el) => el.textContent)).toBe('never');
+
+    const me = await call(api, '/me', { token });
+    expect(me.status).toBe(200);
+    expect((me.body.data as { email: string }).email).toBe(email);
+
+    await page.reload();
+    expect(await page.$eval('#tokens .last-used', (el) => el.textContent)).toMatch(/^\d{4}-\d\d-\d\dT/);
+    await page.screenshot({ path: resolve(screenshots, 'api-page-list.png'), fullPage: true });
+
+    await Promise.all([page.waitForNavigation(), page.click('.delete-token')]);
+    expect(await page.$('#tokens')).toBeNull();
+    expect(await call(api, '/me', { token })).toMatchObject({ status: 401, body: { message: 'Unauthenticated.' } });
+
+    await Promise.all([page.waitForNavigation(), page.click('header button')]);
+    expect(new URL(page.url()).pathname).toBe('/login');
+    await page.goto(`${api.url}/account/api`);
+    expect(new URL(page.url()).pathname).toBe('/login');
+    await page.close();
+  }, 60_000);
+
+  it('rejects wrong credentials with the same message for unknown e-mail and wrong password', async () => {
+    const email = `${uniqueName('web')}@example.com`;
+    await createUser(api.db.knex, { name: 'W', email, password: 'correct horse battery', plan: 'pro' });
+    const page = await browser.newPage();
+    for (const [e, p] of [[email, 'wrong password!'], [`nobody-${email}`, 'correct horse battery']] as const) {
+      await signIn(page, e, p);
+      expect(new URL(page.url()).pathname).toBe('/login');
+      expect(await page.$eval('#form-error', (el) => el.textContent)).toBe('These credentials do not match our records.');
+    }
+    await page.close();
+  }, 60_000);
+
+  it('signs up a new account on the Free plan, which is told it has no API access', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${api.url}/signup`);
+    await page.type('#name', 'New Person');
+    await page.type('#email', `${uniqueName('new')}@example.com`);
+    await page.type('#password', 'short');
+    await Promise.all([page.waitForNavigation(), page.click('#sign-up')]);
+    expect(await page.$eval('#password-error', (el) => el.textContent)).toBe('The password must be at least 10 characters.');
+    await page.type('#password', 'long enough password');
+    await Promise.all([page.waitForNavigation(), page.click('#sign-up')]);
+    expect(new URL(page.url()).pathname).toBe('/account/api');
+    expect(await page.content()).toContain('has no API access');
+    await page.close();
+  }, 60_000);
+});
+
+/** node:http, because fetch in jest's environment drops the Origin header. */
+function rawPost(path: string, body: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((done, reject) => {
+    const req = request(`${api.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers } }, (res) => {
+      res.resume();
+      done(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('web area protections', () => {
+  async function sessionFor(email: string): Promise<{ cookie: string; csrf: string }> {
+    const login = await fetch(`${api.url}/login`);
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(await login.text())![1]!;
+    const csrfCookie = login.headers.getSetCookie().find((c) => c.startsWith('wps_csrf='))!.split(';')[0]!;
+    const res = await fetch(`${api.url}/login`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: csrfCookie },
+      body: new URLSearchParams({ _csrf: csrf, email, password: 'correct horse battery' }),
+    });
+    expect(res.status).toBe(303);
+    const session = res.headers.getSetCookie().find((c) => c.startsWith('wps_session='))!;
+    expect(session).toMatch(/HttpOnly/i);
+    expect(session).toMatch(/SameSite=Lax/i);
+    return { cookie: `${csrfCookie}; ${session.split(';')[0]}`, csrf };
+  }
+
+  it('refuses a form without the CSRF token, or from another origin, and changes nothing', async () => {
+    const email = `${uniqueName('csrf')}@example.com`;
+    const user = await createUser(api.db.knex, { name: 'C', email, password: 'correct horse battery', plan: 'pro' });
+    const { cookie, csrf } = await sessionFor(email);
+    const post = (body: Record<string, string>, headers: Record<string, string> = {}) =>
+      fetch(`${api.url}/account/api/tokens`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, ...headers }, body: new URLSearchParams(body) });
+    expect((await post({ name: 'x' })).status).toBe(403);
+    expect((await post({ name: 'x', _csrf: 'A'.repeat(32) })).status).toBe(403);
+    expect(await rawPost('/account/api/tokens', new URLSearchParams({ name: 'x', _csrf: csrf }).toString(), { cookie, origin: 'https://evil.example' })).toBe(403);
+    expect(await api.db.knex('api_tokens').where({ user_id: user.id })).toHaveLength(0);
+    expect((await post({ name: 'x', _csrf: csrf })).status).toBe(201);
+    expect(await api.db.knex('api_tokens').where({ user_id: user.id })).toHaveLength(1);
+  });
+
+  it("gives 404 for deleting another user's token, which keeps working", async () => {
+    const a = await createUser(api.db.knex, { name: 'A', email: `${uniqueName('a')}@example.com`, password: 'correct horse battery', plan: 'pro' });
+    const b = await createUser(api.db.knex, { name: 'B', email: `${uniqueName('b')}@example.com`, password: 'correct horse battery', plan: 'pro' });
+    const { token, record } = await mintToken(api.db.knex, a.id, 'a-token', null);
+    const { cookie, csrf } = await sessionFor(b.email);
+    const res = await fetch(`${api.url}/account/api/tokens/${record.id}/delete`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+      body: new URLSearchParams({ _csrf: csrf }),
+    });
+    expect(res.status).toBe(404);
+    expect((await call(api, '/me', { token })).status).toBe(200);
+  });
+});

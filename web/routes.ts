@@ -1,0 +1,129 @@
+import Router from '@koa/router';
+import type { Knex } from 'knex';
+import type { Context } from 'koa';
+import type { Clock } from '../core/clock.ts';
+import type { Config } from '../core/config.ts';
+import { planFor } from '../core/plans.ts';
+import { notFound } from '../api/errors.ts';
+import { AccountError, authenticate, createUser } from '../services/accounts.ts';
+import { deleteToken, listTokens, mintToken } from '../services/tokens.ts';
+import { apiPage, loginPage, signupPage, type FormErrors } from './pages.ts';
+import { csrfToken, endSession, loadSession, readForm, startSession, webUser } from './session.ts';
+
+export interface WebDeps {
+  knex: Knex;
+  config: Config;
+  clock: Clock;
+}
+
+const MAX_NAME = 100;
+
+function page(ctx: Context, body: string, status = 200): void {
+  ctx.status = status;
+  ctx.type = 'html';
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.set('Referrer-Policy', 'same-origin');
+  ctx.body = body;
+}
+
+/** The server-rendered web area: sign-up, sign-in, sign-out and the API and apps page. */
+export function webRouter(deps: WebDeps): Router {
+  const { knex, config, clock } = deps;
+  const router = new Router();
+  router.use(loadSession({ knex, clock }));
+
+  const requireUser = (ctx: Context) => {
+    const user = webUser(ctx);
+    if (!user) ctx.redirect('/login');
+    return user;
+  };
+
+  router.get('/', (ctx) => ctx.redirect(webUser(ctx) ? '/account/api' : '/login'));
+
+  router.get('/login', (ctx) => {
+    if (webUser(ctx)) return ctx.redirect('/account/api');
+    page(ctx, loginPage(csrfToken(ctx, config)));
+  });
+
+  router.post('/login', async (ctx) => {
+    const form = await readForm(ctx, config);
+    const email = (form.get('email') ?? '').trim();
+    const user = email ? await authenticate(knex, email, form.get('password') ?? '') : undefined;
+    if (!user) return page(ctx, loginPage(csrfToken(ctx, config), email, { form: 'These credentials do not match our records.' }), 422);
+    await startSession(ctx, deps, user.id);
+    ctx.status = 303;
+    ctx.redirect('/account/api');
+  });
+
+  router.get('/signup', (ctx) => page(ctx, signupPage(csrfToken(ctx, config))));
+
+  router.post('/signup', async (ctx) => {
+    const form = await readForm(ctx, config);
+    const values = { name: (form.get('name') ?? '').trim(), email: (form.get('email') ?? '').trim() };
+    const errors: FormErrors = {};
+    if (!values.name) errors.name = 'The name field is required.';
+    else if (values.name.length > MAX_NAME) errors.name = `The name may not be greater than ${MAX_NAME} characters.`;
+    if (Object.keys(errors).length === 0) {
+      try {
+        const user = await createUser(knex, { ...values, password: form.get('password') ?? '', plan: 'free' });
+        await startSession(ctx, deps, user.id);
+        ctx.status = 303;
+        return ctx.redirect('/account/api');
+      } catch (error) {
+        if (!(error instanceof AccountError)) throw error;
+        errors[error.field] = error.message;
+      }
+    }
+    page(ctx, signupPage(csrfToken(ctx, config), values, errors), 422);
+  });
+
+  router.post('/logout', async (ctx) => {
+    await readForm(ctx, config);
+    await endSession(ctx, deps);
+    ctx.status = 303;
+    ctx.redirect('/login');
+  });
+
+  const renderApiPage = async (ctx: Context, extra: Partial<Parameters<typeof apiPage>[0]> = {}, status = 200) => {
+    const user = webUser(ctx)!;
+    page(ctx, apiPage({ email: user.email, plan: planFor(user.plan), csrf: csrfToken(ctx, config), tokens: await listTokens(knex, user.id), ...extra }), status);
+  };
+
+  router.get('/account/api', async (ctx) => {
+    if (requireUser(ctx)) await renderApiPage(ctx);
+  });
+
+  router.post('/account/api/tokens', async (ctx) => {
+    const user = requireUser(ctx);
+    if (!user) return;
+    const form = await readForm(ctx, config);
+    const values = { name: (form.get('name') ?? '').trim(), expires: (form.get('expires') ?? '').trim() };
+    const errors: FormErrors = {};
+    if (!values.name) errors.name = 'The name field is required.';
+    else if (values.name.length > MAX_NAME) errors.name = `The name may not be greater than ${MAX_NAME} characters.`;
+    let expiresAt: Date | null = null;
+    if (values.expires) {
+      expiresAt = /^\d{4}-\d{2}-\d{2}$/.test(values.expires) ? new Date(`${values.expires}T00:00:00Z`) : null;
+      if (!expiresAt || Number.isNaN(expiresAt.getTime())) errors.expires = 'The expiry must be a date (YYYY-MM-DD).';
+      else if (expiresAt.getTime() <= clock().getTime()) errors.expires = 'The expiry must be a date in the future.';
+    }
+    if (Object.keys(errors).length) return renderApiPage(ctx, { values, errors }, 422);
+    const { token } = await mintToken(knex, user.id, values.name, expiresAt);
+    // Rendered directly, not redirected: the value exists only in this response.
+    await renderApiPage(ctx, { newToken: { name: values.name, value: token } }, 201);
+  });
+
+  router.post('/account/api/tokens/:id/delete', async (ctx) => {
+    const user = requireUser(ctx);
+    if (!user) return;
+    await readForm(ctx, config);
+    const id = /^\d{1,15}$/.test(ctx.params.id ?? '') ? Number(ctx.params.id) : NaN;
+    if (!Number.isSafeInteger(id) || !(await deleteToken(knex, user.id, id))) throw notFound();
+    ctx.status = 303;
+    ctx.redirect('/account/api');
+  });
+
+  return router;
+}
