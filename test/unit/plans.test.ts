@@ -1,0 +1,47 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { PROJECT_ROOT } from '../../core/config.ts';
+import { cheapestPlanWith, hasFeature, PLANS, planView, UNLIMITED } from '../../core/plans.ts';
+
+describe('plans', () => {
+  it('gate each capability at the plan the spec names', () => {
+    const minimum = (feature: Parameters<typeof hasFeature>[1]) => cheapestPlanWith(feature).key;
+    expect(minimum('api')).toBe('starter');
+    expect(minimum('share_links')).toBe('starter');
+    expect(minimum('live_data')).toBe('starter');
+    expect(minimum('oauth_authorize')).toBe('starter');
+    expect(minimum('scan_auth')).toBe('pro');
+    expect(minimum('webhooks')).toBe('pro');
+    // Higher plans keep everything lower plans have.
+    const order = [PLANS.free, PLANS.starter, PLANS.pro, PLANS.agency];
+    for (let i = 1; i < order.length; i++) {
+      for (const feature of order[i - 1]!.features) expect(hasFeature(order[i]!, feature)).toBe(true);
+      expect(order[i]!.hourlyScanLimit).toBeGreaterThan(order[i - 1]!.hourlyScanLimit);
+    }
+  });
+
+  it('have the spec’s daily limits, with unlimited as -1', () => {
+    expect(planView(PLANS.free)).toEqual({ key: 'free', label: 'Free', api_enabled: false, api_daily_limit: 0 });
+    expect(PLANS.starter.apiDailyLimit).toBe(500);
+    expect(PLANS.pro.apiDailyLimit).toBe(5000);
+    expect(PLANS.agency.apiDailyLimit).toBe(UNLIMITED);
+    expect(UNLIMITED).toBe(-1);
+  });
+
+  it('are the only place that compares plan names', () => {
+    const offenders: string[] = [];
+    const walk = (dir: string) => {
+      for (const name of readdirSync(dir)) {
+        const path = join(dir, name);
+        if (['node_modules', '.state', '.git', 'test'].includes(name)) continue;
+        if (statSync(path).isDirectory()) walk(path);
+        else if (path.endsWith('.ts') && !path.endsWith(join('core', 'plans.ts'))) {
+          const source = readFileSync(path, 'utf8');
+          if (/(===|!==|==|case)\s*'(free|starter|pro|agency)'|'(free|starter|pro|agency)'\s*(===|!==)/.test(source)) offenders.push(relative(PROJECT_ROOT, path));
+        }
+      }
+    };
+    walk(PROJECT_ROOT);
+    expect(offenders).toEqual([]);
+  });
+});
