@@ -84,6 +84,13 @@ describe('the start command', () => {
     expect((await readiness(`http://127.0.0.1:${ports.api}/readyz?full=1`)).body.checks.worker_round_trip).toBe('ok');
     expect((await fetch(`http://127.0.0.1:${ports.temporalUi}/`)).status).toBe(200);
 
+    // The printed demo token works at once.
+    const token = /Demo API token \(new at every start\): (wpt_\S+)/.exec(run.output())?.[1];
+    expect(token).toBeDefined();
+    const me = await fetch(`http://127.0.0.1:${ports.api}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } });
+    expect(me.status).toBe(200);
+    expect(((await me.json()) as { data: { email: string; plan: { key: string } } }).data).toMatchObject({ email: 'demo@example.com', plan: { key: 'pro' } });
+
     const backingPids = [pidOf('clickhouse/server.pid'), pidOf('temporal/server.pid')];
     expect(backingPids.every(isAlive)).toBe(true);
 
@@ -106,7 +113,7 @@ describe('the start command', () => {
     expect(run.output()).toContain('Postgres schema up to date');
     expect(run.output()).toContain('ClickHouse schema up to date');
     const knex = createKnex(env.DATABASE_URL!, { min: 0, max: 1 });
-    const users = await knex('users').select('email');
+    const users = await knex('users').where({ email: 'kept@example.com' }).select('email');
     await knex.destroy();
     expect(users).toEqual([{ email: 'kept@example.com' }]);
     const ch = createClickHouse({ clickhouse: { ...base.clickhouse, url: env.CLICKHOUSE_URL! } }, 'webperf');
