@@ -44,6 +44,11 @@ COPY --from=build /app /app
 RUN node -e "require('node:fs').accessSync(process.env.WORKFLOW_BUNDLE_PATH)" \
  && /usr/bin/chromium --version
 
+# Scan images (screenshots, filmstrip frames): written by workers, served by the api; compose mounts one
+# shared volume here for both.
+ENV ASSETS_DIR=/data/assets
+RUN mkdir -p /data/assets && chown node:node /data/assets
+
 # The official image's unprivileged user (uid 1000).
 USER node
 

@@ -12,8 +12,9 @@ import { authenticateApi, personalTokenVerifier, type TokenVerifier } from './au
 import { accessLog, errorHandler, requestId } from './middleware.ts';
 import { openApiDocument } from './openapi.ts';
 import { mountRoutes, type AnyRoute } from './route.ts';
-import { API_ROUTES } from './routes/index.ts';
+import { apiRoutes } from './routes/index.ts';
 import { webRouter } from '../web/routes.ts';
+import { localAssetStore } from '../services/assets.ts';
 
 export interface AppDeps {
   config: Config;
@@ -71,7 +72,7 @@ export function createApp(deps: AppDeps): App {
       ctx.body = document;
     },
   };
-  const routes = [...API_ROUTES, openApiRoute];
+  const routes = [...apiRoutes({ knex, temporal, config: deps.config, clock }), openApiRoute];
   const document = openApiDocument(routes, deps.config.baseUrl);
   mountRoutes(v1, routes, authenticate);
 
@@ -79,7 +80,7 @@ export function createApp(deps: AppDeps): App {
   koa.use(accessLog(log));
   koa.use(errorHandler(log));
   koa.use(ops.routes());
-  const web = webRouter({ knex, config: deps.config, clock });
+  const web = webRouter({ knex, config: deps.config, clock, assets: localAssetStore(deps.config.assetsDir) });
   koa.use(web.routes());
   koa.use(v1.routes());
   koa.use(v1.allowedMethods());

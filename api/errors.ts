@@ -3,8 +3,8 @@ export class HttpError extends Error {
   readonly status: number;
   readonly body: Record<string, unknown>;
   readonly headers: Record<string, string>;
-  constructor(status: number, body: Record<string, unknown>, headers: Record<string, string> = {}) {
-    super(typeof body.message === 'string' ? body.message : `HTTP ${status}`);
+  constructor(status: number, body: Record<string, unknown>, headers: Record<string, string> = {}, cause?: unknown) {
+    super(typeof body.message === 'string' ? body.message : `HTTP ${status}`, cause === undefined ? undefined : { cause });
     this.status = status;
     this.body = body;
     this.headers = headers;

@@ -8,7 +8,7 @@ export type JsonSchema = Record<string, unknown>;
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
 // Bodies are JSON and must have the right types; query strings are text, so their values are coerced.
-const bodyAjv = addFormats(new Ajv({ allErrors: true, strict: true, useDefaults: true, coerceTypes: false }));
+const bodyAjv = addFormats(new Ajv({ allErrors: true, strict: true, strictRequired: false, useDefaults: true, coerceTypes: false }));
 const queryAjv = addFormats(new Ajv({ allErrors: true, strict: true, useDefaults: true, coerceTypes: true }));
 
 const TYPE_WORDS: Record<string, string> = {

@@ -16,11 +16,14 @@ export interface Config {
   env: AppEnv;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   stateDir: string;
+  /** Where scan screenshots and filmstrip frames are stored (the local asset store). */
+  assetsDir: string;
   /** Public address of the web/API service; report and share URLs are built on it. */
   baseUrl: string;
   api: { host: string; port: number };
   ingest: { host: string; port: number; publicUrl: string };
-  worker: { healthHost: string; healthPort: number; workflowBundlePath: string | null };
+  /** scanRegions: the regions whose Lighthouse queue this worker process serves (none when empty). */
+  worker: { healthHost: string; healthPort: number; workflowBundlePath: string | null; scanRegions: string[] };
   databaseUrl: string;
   clickhouse: { url: string; database: string; user: string; password: string; tcpPort: number };
   temporal: { address: string; namespace: string; uiUrl: string; cliPath: string | null; taskQueuePrefix: string };
@@ -139,8 +142,17 @@ export function loadConfig(env: Env = process.env): Config {
   const production = appEnv === 'production';
   const required = (fallback: string) => (production ? undefined : fallback);
 
+  const scanRegions = regions(env);
+  const workerScanRegions = (env.WORKER_SCAN_REGIONS?.trim() ?? scanRegions.available.join(','))
+    .split(',')
+    .map((r) => r.trim())
+    .filter((r) => r && r !== 'none');
+  for (const region of workerScanRegions) {
+    if (!scanRegions.available.includes(region)) throw new ConfigError('WORKER_SCAN_REGIONS', `names "${region}", which is not in SCAN_REGIONS`);
+  }
   return {
     env: appEnv,
+    assetsDir: resolve(stateDir, str(env, 'ASSETS_DIR', 'assets')),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     stateDir,
     baseUrl: url(env, 'BASE_URL', required(`http://127.0.0.1:${apiPort}`), ['http:', 'https:']),
@@ -154,6 +166,7 @@ export function loadConfig(env: Env = process.env): Config {
       healthHost: str(env, 'WORKER_HEALTH_HOST', '127.0.0.1'),
       healthPort: port(env, 'WORKER_HEALTH_PORT', 3200),
       workflowBundlePath: env.WORKFLOW_BUNDLE_PATH?.trim() ? resolve(PROJECT_ROOT, env.WORKFLOW_BUNDLE_PATH.trim()) : null,
+      scanRegions: workerScanRegions,
     },
     databaseUrl: url(env, 'DATABASE_URL', required('postgres://postgres@127.0.0.1:5432/webperf'), ['postgres:', 'postgresql:']),
     clickhouse: {
@@ -171,7 +184,7 @@ export function loadConfig(env: Env = process.env): Config {
       taskQueuePrefix: identifier(env, 'TEMPORAL_TASK_QUEUE_PREFIX', 'webperf'),
     },
     chromiumPath: str(env, 'CHROMIUM_PATH', '/usr/bin/chromium'),
-    regions: regions(env),
+    regions: scanRegions,
     secretKey: secretKey(env, appEnv, stateDir),
     outboundAllowLoopback: bool(env, 'OUTBOUND_ALLOW_LOOPBACK', !production),
   };

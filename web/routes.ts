@@ -7,13 +7,19 @@ import { planFor } from '../core/plans.ts';
 import { notFound } from '../api/errors.ts';
 import { AccountError, authenticate, createUser } from '../services/accounts.ts';
 import { deleteToken, listTokens, mintToken } from '../services/tokens.ts';
+import { negotiateLocale } from '../core/i18n/locale.ts';
+import type { Scan } from '../db/models/Scan.ts';
+import { assetUrl, verifyAssetSignature, type AssetStore } from '../services/assets.ts';
+import { findScan, findSharedScan } from '../services/scans.ts';
 import { apiPage, loginPage, signupPage, type FormErrors } from './pages.ts';
+import { reportPage } from './report.ts';
 import { csrfToken, endSession, loadSession, readForm, startSession, webUser } from './session.ts';
 
 export interface WebDeps {
   knex: Knex;
   config: Config;
   clock: Clock;
+  assets: AssetStore;
 }
 
 const MAX_NAME = 100;
@@ -22,7 +28,7 @@ function page(ctx: Context, body: string, status = 200): void {
   ctx.status = status;
   ctx.type = 'html';
   ctx.set('Cache-Control', 'no-store');
-  ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+  ctx.set('Content-Security-Policy', "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.set('Referrer-Policy', 'same-origin');
   ctx.body = body;
@@ -124,6 +130,43 @@ export function webRouter(deps: WebDeps): Router {
     ctx.status = 303;
     ctx.redirect('/account/api');
   });
+
+  router.get('/reports/:id', async (ctx) => {
+    const user = webUser(ctx);
+    const scan = await findScan(knex, ctx.params.id ?? '');
+    const visible = scan && (scan.is_public || (user && user.id === scan.user_id));
+    if (!visible) {
+      // Not signed in: sign in first (the same answer whether or not such a scan exists).
+      if (!user) return ctx.redirect(`/login`);
+      throw notFound();
+    }
+    page(ctx, reportPage({ scan, locale: negotiateLocale(ctx.get('accept-language')), imageUrl: imageUrlFor(scan), signedInAs: user?.email, csrf: user ? csrfToken(ctx, config) : undefined }));
+  });
+
+  router.get('/share/:token', async (ctx) => {
+    const token = ctx.params.token ?? '';
+    const scan = /^[A-Za-z0-9_-]{32}$/.test(token) ? await findSharedScan(knex, token) : undefined;
+    if (!scan) throw notFound();
+    ctx.set('X-Robots-Tag', 'noindex');
+    page(ctx, reportPage({ scan, locale: negotiateLocale(ctx.get('accept-language')), imageUrl: imageUrlFor(scan) }));
+  });
+
+  /** Images of public scans for anyone; of private scans with a valid signature (or to their signed-in owner). */
+  router.get('/assets/:id/:name', async (ctx) => {
+    const { id = '', name = '' } = ctx.params;
+    const scan = await findScan(knex, id);
+    if (!scan) throw notFound();
+    const query = ctx.query as Record<string, string | undefined>;
+    const allowed = scan.is_public || verifyAssetSignature(config.secretKey, id, name, query.expires, query.signature, clock()) || webUser(ctx)?.id === scan.user_id;
+    const bytes = allowed ? await deps.assets.get(id, name) : null;
+    if (!bytes) throw notFound();
+    ctx.type = 'image/jpeg';
+    ctx.set('Cache-Control', scan.is_public ? 'public, max-age=86400' : 'private, max-age=3600');
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.body = bytes;
+  });
+
+  const imageUrlFor = (scan: Scan) => (name: string) => assetUrl(config.baseUrl, config.secretKey, scan, name, clock());
 
   return router;
 }

@@ -5,11 +5,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities/index.ts';
+import { createScanActivities } from '../activities/scan.ts';
+import { systemClock } from '../core/clock.ts';
 import { loadConfig, PROJECT_ROOT } from '../core/config.ts';
 import { HealthState, serveHealth } from '../core/health.ts';
 import { createLogger } from '../core/logger.ts';
 import { assertNodeVersion } from '../core/runtime.ts';
-import { mainTaskQueue } from '../core/temporal.ts';
+import { mainTaskQueue, scanTaskQueue } from '../core/temporal.ts';
 import { createKnex, postgresReady } from '../db/knex.ts';
 
 assertNodeVersion();
@@ -32,7 +34,7 @@ Runtime.install({
 
 const knex = createKnex(config.databaseUrl, { min: 0, max: 5 });
 const temporalClient = Connection.lazy({ address: config.temporal.address });
-let worker: Worker | null = null;
+let workers: Worker[] = [];
 let stopping = false;
 
 const health = new HealthState({
@@ -41,8 +43,8 @@ const health = new HealthState({
     await temporalClient.withDeadline(Date.now() + 2000, () => temporalClient.workflowService.describeNamespace({ namespace: config.temporal.namespace }));
   },
   worker: async () => {
-    const state = worker?.getState() ?? 'CONNECTING';
-    if (state !== 'RUNNING') throw new Error(`worker is ${state}`);
+    if (workers.length === 0) throw new Error('worker is CONNECTING');
+    for (const w of workers) if (w.getState() !== 'RUNNING') throw new Error(`worker is ${w.getState()}`);
   },
 });
 
@@ -81,18 +83,34 @@ async function main(): Promise<void> {
     : { workflowsPath: resolve(PROJECT_ROOT, 'workflows/index.ts') };
   if (config.env === 'production' && !config.worker.workflowBundlePath) throw new Error('WORKFLOW_BUNDLE_PATH is required in production');
 
-  worker = await Worker.create({
+  const scanActivities = createScanActivities({ knex, config, clock: systemClock, log });
+  const main = await Worker.create({
     connection,
     namespace: config.temporal.namespace,
     taskQueue,
     identity,
-    activities: createActivities({ knex, workerIdentity: identity }),
+    activities: { ...createActivities({ knex, workerIdentity: identity }), ...scanActivities },
     shutdownGraceTime: '30 seconds',
     ...workflowSource,
   });
-  log.info({ taskQueue, identity, bundle: config.worker.workflowBundlePath }, 'worker polling');
+  // Lighthouse: one run at a time per worker process, on each served region's own queue.
+  const scanWorkers = await Promise.all(
+    config.worker.scanRegions.map((region) =>
+      Worker.create({
+        connection,
+        namespace: config.temporal.namespace,
+        taskQueue: scanTaskQueue(config.temporal.taskQueuePrefix, region),
+        identity,
+        activities: scanActivities,
+        maxConcurrentActivityTaskExecutions: 1,
+        shutdownGraceTime: '3 minutes',
+      }),
+    ),
+  );
+  workers = [main, ...scanWorkers];
+  log.info({ taskQueue, scanRegions: config.worker.scanRegions, identity, bundle: config.worker.workflowBundlePath }, 'worker polling');
   try {
-    await worker.run();
+    await Promise.all(workers.map((w) => w.run()));
   } finally {
     await connection.close();
   }
@@ -103,7 +121,7 @@ async function shutdown(signal: string): Promise<void> {
   stopping = true;
   log.info({ signal }, 'shutting down: finishing in-flight tasks');
   health.startDraining();
-  if (worker && worker.getState() === 'RUNNING') worker.shutdown();
+  for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
 }
 
 process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -1,2 +1,3 @@
 /** Every workflow the worker registers. Deterministic code only: see the eslint rules for workflows/. */
 export { healthCheckWorkflow } from './health.ts';
+export { scanWorkflow } from './scan.ts';

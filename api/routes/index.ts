@@ -1,5 +1,10 @@
 import type { AnyRoute } from '../route.ts';
 import { getMe } from './me.ts';
+import { scanRoutes, type ScanRouteDeps } from './scans.ts';
+
+export type RouteDeps = ScanRouteDeps;
 
 /** Every /api/v1 endpoint; the router and the OpenAPI document are both built from this list. */
-export const API_ROUTES: AnyRoute[] = [getMe];
+export function apiRoutes(deps: RouteDeps): AnyRoute[] {
+  return [getMe, ...scanRoutes(deps)];
+}

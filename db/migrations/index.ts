@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import * as accounts from './20261122_001_accounts.ts';
 import * as webSessions from './20261122_002_web_sessions.ts';
+import * as scans from './20261122_003_scans.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -11,6 +12,7 @@ interface Migration {
 export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> = [
   ['20261122_001_accounts', accounts],
   ['20261122_002_web_sessions', webSessions],
+  ['20261122_003_scans', scans],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

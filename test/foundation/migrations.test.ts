@@ -22,7 +22,7 @@ describe('Postgres migrations', () => {
     expect(await tables()).toEqual([]);
     const applied = await migrateLatest(db.knex);
     expect(applied).toEqual(MIGRATIONS.map(([name]) => name));
-    expect(await tables()).toEqual(expect.arrayContaining(['users', 'api_tokens', 'api_usage_daily', 'web_sessions']));
+    expect(await tables()).toEqual(expect.arrayContaining(['users', 'api_tokens', 'api_usage_daily', 'web_sessions', 'scans']));
     expect(await migrationStatus(db.knex)).toEqual({ applied: MIGRATIONS.map(([name]) => name), pending: [] });
 
     expect(await migrateLatest(db.knex)).toEqual([]);

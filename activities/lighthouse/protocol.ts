@@ -1,0 +1,19 @@
+import type { FailureCode } from '../../core/scan/failures.ts';
+import type { ScanObservation } from '../../core/scan/observation.ts';
+import type { ScanCredentials } from '../../services/scans.ts';
+
+/** What the activity writes to the runner's stdin (credentials travel here, never in argv or the environment). */
+export interface RunnerInput {
+  publicId: string;
+  url: string;
+  chromiumPath: string;
+  assetsDir: string;
+  allowLoopback: boolean;
+  credentials: ScanCredentials | null;
+}
+
+/** One JSON object per line on the runner's stdout. */
+export type RunnerMessage =
+  | { kind: 'progress'; step: string }
+  | { kind: 'observation'; observation: ScanObservation }
+  | { kind: 'page_failure'; code: FailureCode; message: string };

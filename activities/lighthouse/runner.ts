@@ -1,0 +1,211 @@
+/**
+ * One scan, desktop then mobile, in its own process (Lighthouse runs cannot share a process) and its own
+ * Chromium with a fresh profile. Reads RunnerInput on stdin, writes RunnerMessage lines on stdout, exits.
+ * The parent kills this process group on cancellation; the profile folder is removed on every way out.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import lighthouse from 'lighthouse';
+import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+import puppeteer, { type Browser, type CDPSession, type Page } from 'puppeteer-core';
+import { CHROMIUM_FLAGS } from '../../core/chromium.ts';
+import { assertAllowedHost, BlockedAddressError } from '../../core/outbound.ts';
+import { FORM_FACTORS, type FormFactor, type FormFactorObservation, type ScanObservation } from '../../core/scan/observation.ts';
+import type { FailureCode } from '../../core/scan/failures.ts';
+import { localAssetStore } from '../../services/assets.ts';
+import type { ScanCredentials } from '../../services/scans.ts';
+import { formFactorObservation, responseObservations, type LighthouseResult } from './extract.ts';
+import type { RunnerInput, RunnerMessage } from './protocol.ts';
+
+class PageFailure extends Error {
+  readonly code: FailureCode;
+  constructor(code: FailureCode, message: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
+const send = (message: RunnerMessage) => process.stdout.write(`${JSON.stringify(message)}\n`);
+
+async function readInput(): Promise<RunnerInput> {
+  let text = '';
+  for await (const chunk of process.stdin) text += chunk;
+  return JSON.parse(text) as RunnerInput;
+}
+
+function credentialHeader(credentials: ScanCredentials): { name: string; value: string } {
+  return credentials.type === 'basic'
+    ? { name: 'Authorization', value: `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}` }
+    : { name: credentials.header_name, value: credentials.header_value };
+}
+
+/**
+ * Adds the credentials to requests for the scanned origin only. Requests to any other origin are never
+ * paused (the interception pattern names the origin) and are checked again before the header is added.
+ */
+async function addOriginCredentials(session: CDPSession, origin: string, credentials: ScanCredentials): Promise<void> {
+  const header = credentialHeader(credentials);
+  session.on('Fetch.requestPaused', (event: { requestId: string; request: { url: string; headers: Record<string, string> } }) => {
+    const sameOrigin = new URL(event.request.url).origin === origin;
+    const headers = Object.entries(event.request.headers)
+      .filter(([name]) => name.toLowerCase() !== header.name.toLowerCase())
+      .map(([name, value]) => ({ name, value }));
+    if (sameOrigin) headers.push(header);
+    session.send('Fetch.continueRequest', { requestId: event.requestId, headers }).catch(() => undefined);
+  });
+  await session.send('Fetch.enable', { patterns: [{ urlPattern: `${origin}/*`, requestStage: 'Request' }] });
+}
+
+interface Capture {
+  headersByUrl: Map<string, Record<string, string>>;
+  documentRequestIds: string[];
+  redirects: Array<{ url: string; status: number }>;
+}
+
+/** Response headers of every request and the main document's redirect hops, from the page's own CDP session. */
+async function captureNetwork(session: CDPSession): Promise<Capture> {
+  const capture: Capture = { headersByUrl: new Map(), documentRequestIds: [], redirects: [] };
+  session.on('Network.requestWillBeSent', (event: { requestId: string; type?: string; redirectResponse?: { url: string; status: number } }) => {
+    if (event.type === 'Document' && event.redirectResponse) capture.redirects.push({ url: event.redirectResponse.url, status: event.redirectResponse.status });
+  });
+  session.on('Network.responseReceived', (event: { requestId: string; type?: string; response: { url: string; headers: Record<string, string> } }) => {
+    if (!capture.headersByUrl.has(event.response.url)) {
+      capture.headersByUrl.set(event.response.url, Object.fromEntries(Object.entries(event.response.headers).map(([k, v]) => [k.toLowerCase(), String(v)])));
+    }
+    if (event.type === 'Document') capture.documentRequestIds.push(event.requestId);
+  });
+  await session.send('Network.enable');
+  return capture;
+}
+
+function failureFrom(lhr: LighthouseResult): PageFailure | null {
+  const error = lhr.runtimeError;
+  if (!error) return null;
+  const status = /status code: (\d{3})/i.exec(error.message)?.[1];
+  switch (error.code) {
+    case 'ERRORED_DOCUMENT_REQUEST':
+      return new PageFailure('http_error', status ? `The page answered with HTTP ${status}.` : 'The page answered with an HTTP error status.');
+    case 'FAILED_DOCUMENT_REQUEST':
+      return new PageFailure('connection_failed', /ERR_NAME_NOT_RESOLVED/.test(error.message) ? 'The host name could not be resolved.' : `The page could not be loaded: ${error.message.slice(0, 300)}`);
+    case 'CHROME_INTERSTITIAL_ERROR':
+      // What Chromium shows for a refused or reset connection (and for certificate errors).
+      return new PageFailure('connection_failed', 'The page could not be loaded: the connection was refused, reset or not secure.');
+    case 'DNS_FAILURE':
+      return new PageFailure('dns_failed', 'The host name could not be resolved.');
+    case 'PAGE_HUNG':
+    case 'NO_DOCUMENT_REQUEST':
+      return new PageFailure('timeout', 'The page did not finish loading in time.');
+    case 'NO_FCP':
+      return new PageFailure('no_paint', 'The page loaded but painted no content.');
+    default:
+      return null; // ours: thrown as a plain error below, so Temporal retries it
+  }
+}
+
+async function runFormFactor(browser: Browser, input: RunnerInput, factor: FormFactor) {
+  const page: Page = await browser.newPage();
+  try {
+    const session = await page.createCDPSession();
+    const capture = await captureNetwork(session);
+    if (input.credentials) await addOriginCredentials(session, new URL(input.url).origin, input.credentials);
+    const flags = {
+      onlyCategories: ['performance'],
+      disableFullPageScreenshot: true,
+      skipAudits: ['bf-cache'],
+      maxWaitForLoad: 45_000,
+      logLevel: 'error' as const,
+    };
+    const result = await lighthouse(input.url, flags, factor === 'desktop' ? desktopConfig : undefined, page);
+    if (!result) throw new Error('Lighthouse returned no result');
+    const lhr = result.lhr as unknown as LighthouseResult;
+    const failure = failureFrom(lhr);
+    if (failure) throw failure;
+    if (lhr.runtimeError) throw new Error(`Lighthouse ${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
+    let generator: string | null = null;
+    const documentId = capture.documentRequestIds.at(-1);
+    if (documentId) {
+      const body = (await session.send('Network.getResponseBody', { requestId: documentId }).catch(() => null)) as { body: string; base64Encoded: boolean } | null;
+      const html = body ? (body.base64Encoded ? Buffer.from(body.body, 'base64').toString('utf8') : body.body) : '';
+      generator = /<meta\s+[^>]*name=["']generator["'][^>]*content=["']([^"']{1,200})["']/i.exec(html)?.[1] ?? /<meta\s+[^>]*content=["']([^"']{1,200})["'][^>]*name=["']generator["']/i.exec(html)?.[1] ?? null;
+    }
+    return { lhr, capture, generator };
+  } finally {
+    await page.close().catch(() => undefined);
+  }
+}
+
+/** A runner whose worker died must not keep Chromium busy: when the parent goes, the whole group goes. */
+function exitWithParent(): void {
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) {
+      try {
+        process.kill(-process.pid, 'SIGKILL');
+      } finally {
+        process.exit(1);
+      }
+    }
+  }, 1000).unref();
+}
+
+async function main(): Promise<void> {
+  exitWithParent();
+  const input = await readInput();
+  const target = new URL(input.url);
+  try {
+    await assertAllowedHost(target.hostname, { allowLoopback: input.allowLoopback });
+  } catch (error) {
+    if (error instanceof BlockedAddressError) throw new PageFailure('blocked_address', error.message);
+    if ((error as { code?: string }).code === 'ENOTFOUND') throw new PageFailure('dns_failed', `The host name ${target.hostname} could not be resolved.`);
+    throw error;
+  }
+  const store = localAssetStore(input.assetsDir);
+  const profile = mkdtempSync(join(tmpdir(), 'webperf-scan-'));
+  let browser: Browser | null = null;
+  const cleanUp = () => rmSync(profile, { recursive: true, force: true });
+  process.once('exit', cleanUp);
+  try {
+    browser = await puppeteer.launch({ executablePath: input.chromiumPath, args: [...CHROMIUM_FLAGS, `--user-data-dir=${profile}`], headless: true });
+    const perFactor = {} as Record<FormFactor, FormFactorObservation>;
+    let desktop: Awaited<ReturnType<typeof runFormFactor>> | null = null;
+    for (const factor of FORM_FACTORS) {
+      send({ kind: 'progress', step: factor });
+      const run = await runFormFactor(browser, input, factor);
+      if (factor === 'desktop') desktop = run;
+      const { observation, images } = formFactorObservation(run.lhr, factor);
+      for (const image of images) await store.put(input.publicId, image.name, image.bytes);
+      perFactor[factor] = observation;
+    }
+    const lhr = desktop!.lhr;
+    const observation: ScanObservation = {
+      requestedUrl: input.url,
+      finalUrl: lhr.mainDocumentUrl ?? lhr.finalDisplayedUrl,
+      httpStatus: 200,
+      redirects: desktop!.capture.redirects,
+      ttfbMs: lhr.audits['server-response-time']?.numericValue ?? 0,
+      generator: desktop!.generator,
+      responses: responseObservations(lhr, desktop!.capture.headersByUrl),
+      desktop: perFactor.desktop,
+      mobile: perFactor.mobile,
+      lighthouseVersion: lhr.lighthouseVersion,
+    };
+    const main = observation.responses.find((r) => r.url === observation.finalUrl);
+    if (main) observation.httpStatus = main.status;
+    send({ kind: 'observation', observation });
+  } finally {
+    await browser?.close().catch(() => undefined);
+    cleanUp();
+  }
+}
+
+main()
+  .then(() => process.exit(0))
+  .catch((error: unknown) => {
+    if (error instanceof PageFailure) {
+      send({ kind: 'page_failure', code: error.code, message: error.message });
+      process.exit(0);
+    }
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  });

@@ -1,0 +1,133 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { Context } from '@temporalio/activity';
+import type { Knex } from 'knex';
+import type { Clock } from '../core/clock.ts';
+import type { Config } from '../core/config.ts';
+import type { Logger } from '../core/logger.ts';
+import { FAILURE_CODES, type FailureCode } from '../core/scan/failures.ts';
+import type { ScanObservation } from '../core/scan/observation.ts';
+import { buildResultRecord } from '../core/scan/result.ts';
+import { decryptSecret } from '../core/secrets.ts';
+import { scoreScan } from '../core/scoring/index.ts';
+import { credentialsContext, findScan, markFailed, markFinished, markRunning, type ScanCredentials } from '../services/scans.ts';
+import type { RunnerInput, RunnerMessage } from './lighthouse/protocol.ts';
+
+export interface ScanActivityDeps {
+  knex: Knex;
+  config: Config;
+  clock: Clock;
+  log: Logger;
+}
+
+export type ScanOutcome = { status: 'finished' } | { status: 'failed'; code: FailureCode };
+
+const RUNNER = fileURLToPath(new URL('./lighthouse/runner.ts', import.meta.url));
+const RUNNER_TIMEOUT_MS = 3 * 60_000;
+
+/** Runs the runner process; resolves with what it reported, rejects (retryably) when it crashed or hung. */
+function runLighthouse(input: RunnerInput, onProgress: (step: string) => void, cancelled: Promise<unknown>): Promise<RunnerMessage> {
+  return new Promise((resolveRun, reject) => {
+    const child = spawn(process.execPath, [RUNNER], { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const killGroup = () => {
+      try {
+        if (child.pid) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
+    };
+    let result: RunnerMessage | null = null;
+    let stderr = '';
+    let buffer = '';
+    const timer = setTimeout(() => {
+      killGroup();
+      reject(new Error(`Lighthouse runner did not finish within ${RUNNER_TIMEOUT_MS / 1000} s`));
+    }, RUNNER_TIMEOUT_MS);
+    cancelled.catch((error: unknown) => {
+      killGroup();
+      reject(error);
+    });
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      let newline: number;
+      while ((newline = buffer.indexOf('\n')) >= 0) {
+        const line = buffer.slice(0, newline);
+        buffer = buffer.slice(newline + 1);
+        if (!line.trim()) continue;
+        const message = JSON.parse(line) as RunnerMessage;
+        if (message.kind === 'progress') onProgress(message.step);
+        else result = message;
+      }
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-4000);
+    });
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      killGroup(); // Chromium, if the runner left any behind
+      if (result) resolveRun(result);
+      else reject(new Error(`Lighthouse runner exited with ${code ?? signal} and no result: ${stderr.trim().split('\n').slice(-5).join(' | ')}`));
+    });
+    child.stdin.end(JSON.stringify(input));
+  });
+}
+
+/** The scan workflow's activities. Built by a factory from their dependencies; wired in worker/main.ts. */
+export function createScanActivities(deps: ScanActivityDeps) {
+  const { knex, config, clock, log } = deps;
+  return {
+    async markScanRunning(publicId: string): Promise<void> {
+      await markRunning(knex, publicId, clock());
+    },
+
+    async markScanFailed(publicId: string, code: FailureCode, message: string): Promise<void> {
+      await markFailed(knex, publicId, code, message, clock());
+    },
+
+    /**
+     * Loads the page with Lighthouse (desktop, then mobile), scores it and stores the result. Page failures
+     * (the site's answer) are recorded and returned, not thrown, so they use up no retries; crashes and hangs
+     * throw, and Temporal retries them. A scan that already ended is not run again.
+     */
+    async scanPage(publicId: string): Promise<ScanOutcome> {
+      const scan = await findScan(knex, publicId);
+      if (!scan) throw new Error(`scan ${publicId} not found`);
+      if (scan.status === 'finished') return { status: 'finished' };
+      if (scan.status === 'failed') return { status: 'failed', code: (scan.failure_code as FailureCode | null) ?? 'scan_error' };
+      const credentials = scan.auth_secret ? (JSON.parse(decryptSecret(config.secretKey, scan.auth_secret, credentialsContext(publicId))) as ScanCredentials) : null;
+
+      const context = Context.current();
+      const heartbeat = setInterval(() => context.heartbeat({ step: 'running' }), 5000);
+      const started = performance.now();
+      try {
+        const message = await runLighthouse(
+          { publicId, url: scan.url, chromiumPath: config.chromiumPath, assetsDir: config.assetsDir, allowLoopback: config.outboundAllowLoopback, credentials },
+          (step) => context.heartbeat({ step }),
+          context.cancelled,
+        );
+        if (message.kind === 'page_failure') {
+          await markFailed(knex, publicId, message.code, message.message || FAILURE_CODES[message.code], clock());
+          log.info({ scanId: publicId, code: message.code }, 'scan failed: page');
+          return { status: 'failed', code: message.code };
+        }
+        if (message.kind !== 'observation') throw new Error('runner sent no observation');
+        await finish(publicId, message.observation);
+        log.info({ scanId: publicId, ms: Math.round(performance.now() - started) }, 'scan finished');
+        return { status: 'finished' };
+      } finally {
+        clearInterval(heartbeat);
+      }
+    },
+  };
+
+  async function finish(publicId: string, observation: ScanObservation): Promise<void> {
+    const scored = scoreScan(observation);
+    await markFinished(knex, publicId, buildResultRecord(observation, scored), clock());
+  }
+}
+
+export type ScanActivities = ReturnType<typeof createScanActivities>;

@@ -1,0 +1,199 @@
+import type { Client } from '@temporalio/client';
+import type { Knex } from 'knex';
+import type { Clock } from '../../core/clock.ts';
+import { isoTimestamp } from '../../core/clock.ts';
+import type { Config } from '../../core/config.ts';
+import { negotiateLocale } from '../../core/i18n/locale.ts';
+import { PUBLIC_ID_PATTERN } from '../../core/ids.ts';
+import { classifyAddress } from '../../core/outbound.ts';
+import { cheapestPlanWith, hasFeature } from '../../core/plans.ts';
+import { HostAttribute, mainTaskQueue, ScanIdAttribute, scanTaskQueue } from '../../core/temporal.ts';
+import { normaliseScanUrl } from '../../core/url.ts';
+import type { ScanStatus } from '../../db/models/Scan.ts';
+import { createOrReuseScan, findUserScan, markFailed, setSharing, userScansQuery, type ScanCredentials } from '../../services/scans.ts';
+import { HttpError, notFound, validationFailed } from '../errors.ts';
+import { paginate, pageMetaSchema, pageQuerySchema, type PageQuery } from '../pagination.ts';
+import type { ApiContext, ApiRoute, AnyRoute } from '../route.ts';
+import type { JsonSchema } from '../validation.ts';
+import { creationView, detailView, listItemView, shareUrl, type ViewContext } from '../views/scans.ts';
+
+export interface ScanRouteDeps {
+  knex: Knex;
+  temporal: Client;
+  config: Config;
+  clock: Clock;
+}
+
+const STATUSES = ['queued', 'running', 'finished', 'failed'] as const;
+const idParam = { id: { pattern: PUBLIC_ID_PATTERN, description: 'The scan public_id.' } };
+// Headers that would break the request or the browser's connection handling if set by a user.
+const FORBIDDEN_HEADERS = /^(host|content-length|connection|transfer-encoding|upgrade|te|trailer|keep-alive|expect|proxy-.*)$/i;
+
+interface CreateBody {
+  url: string;
+  region?: string;
+  public?: boolean;
+  force?: boolean;
+  auth?: { type: 'basic' | 'header'; username?: string; password?: string; header_name?: string; header_value?: string };
+}
+
+function createBodySchema(regions: string[]): JsonSchema {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: ['url'],
+    properties: {
+      url: { type: 'string', minLength: 1, maxLength: 8192, description: 'http(s) URL; normalised (see README).' },
+      region: { type: 'string', enum: regions, description: 'Scan location code.' },
+      public: { type: 'boolean', default: false },
+      force: { type: 'boolean', default: false },
+      auth: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['type'],
+        description: 'Credentials for protected pages (Pro plan or higher). Sent only to the scanned origin; never returned.',
+        properties: {
+          type: { type: 'string', enum: ['basic', 'header'] },
+          username: { type: 'string', minLength: 1, maxLength: 256 },
+          password: { type: 'string', maxLength: 1024 },
+          header_name: { type: 'string', minLength: 1, maxLength: 100, pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" },
+          header_value: { type: 'string', minLength: 1, maxLength: 4096 },
+        },
+        allOf: [
+          { if: { properties: { type: { const: 'basic' } } }, then: { required: ['username', 'password'] } },
+          { if: { properties: { type: { const: 'header' } } }, then: { required: ['header_name', 'header_value'] } },
+        ],
+      },
+    },
+  };
+}
+
+const scanObject = { type: 'object', description: 'A scan: running shape, finished shape or failed shape (see README).' };
+const envelope = (data: JsonSchema, meta?: JsonSchema) => ({ type: 'object', required: ['data'], properties: { data, ...(meta ? { meta } : {}) } });
+
+export function scanRoutes(deps: ScanRouteDeps): AnyRoute[] {
+  const { knex, temporal, config, clock } = deps;
+  const viewContext = (ctx: ApiContext): ViewContext => ({ baseUrl: config.baseUrl, secretKey: config.secretKey, locale: negotiateLocale(ctx.get('accept-language')), now: clock() });
+
+  const list: ApiRoute<PageQuery & { domain?: string; status?: ScanStatus }> = {
+    method: 'get',
+    path: '/scans',
+    tag: 'Scans',
+    summary: "The caller's scans, newest first.",
+    query: {
+      ...pageQuerySchema({ max: 50, default: 20 }),
+      domain: { type: 'string', maxLength: 2048, description: 'Only scans whose URL contains this text.' },
+      status: { type: 'string', enum: [...STATUSES] },
+    },
+    responses: { 200: { description: 'A page of scans; `result` carries only `scores`.', schema: envelope({ type: 'array', items: scanObject }, pageMetaSchema) } },
+    async handle(ctx, { query }) {
+      const { rows, meta } = await paginate(userScansQuery(knex, ctx.state.user.id, { domain: query.domain, status: query.status }), query);
+      const view = viewContext(ctx);
+      ctx.body = { data: rows.map((scan) => listItemView(scan, view)), meta };
+    },
+  };
+
+  const create: ApiRoute<Record<string, never>, CreateBody> = {
+    method: 'post',
+    path: '/scans',
+    tag: 'Scans',
+    summary: 'Start a scan, or get the result of one under 24 hours old for the same URL and region.',
+    description:
+      '202 with `cached: false` for a new scan (or one already queued/running for the same URL and region); 200 with `cached: true` for a finished result under 24 hours old, unless `force` is true. Results are reused only within one account, never across accounts, and never for authenticated scans. 429 when the hourly scan limit of the plan is reached.',
+    body: createBodySchema(config.regions.available),
+    responses: {
+      200: { description: 'Cached result.', schema: envelope({ type: 'object' }) },
+      202: { description: 'Scan queued.', schema: envelope({ type: 'object' }) },
+    },
+    async handle(ctx, { body }) {
+      const normalised = normaliseScanUrl(body.url);
+      if (!normalised.ok) throw validationFailed({ url: [normalised.error] });
+      if (/^[\d.]+$|^\[/.test(normalised.host)) {
+        const verdict = classifyAddress(normalised.host);
+        if (verdict === 'private' || (verdict === 'loopback' && !config.outboundAllowLoopback)) throw validationFailed({ url: ['The url must point to a public address.'] });
+      }
+      const { plan, user } = ctx.state;
+      let credentials: ScanCredentials | null = null;
+      if (body.auth) {
+        if (!hasFeature(plan, 'scan_auth')) {
+          const needed = cheapestPlanWith('scan_auth');
+          throw new HttpError(403, { message: `Authenticated scans need the ${needed.label} plan or higher.`, required_plan: needed.key });
+        }
+        if (body.auth.type === 'header' && FORBIDDEN_HEADERS.test(body.auth.header_name!)) {
+          throw validationFailed({ 'auth.header_name': [`The auth.header_name may not be ${body.auth.header_name}.`] });
+        }
+        credentials = body.auth.type === 'basic'
+          ? { type: 'basic', username: body.auth.username!, password: body.auth.password! }
+          : { type: 'header', header_name: body.auth.header_name!, header_value: body.auth.header_value! };
+      }
+      const now = clock();
+      const outcome = await createOrReuseScan(
+        knex,
+        { userId: user.id, plan, url: normalised.url, host: normalised.host, region: body.region ?? config.regions.default, isPublic: body.public ?? false, force: body.force ?? false, auth: credentials },
+        now,
+        config.secretKey,
+      );
+      if (outcome.kind === 'hourly_limit') {
+        throw new HttpError(
+          429,
+          { message: `Hourly scan limit reached (${outcome.limit} scans per hour on your plan).`, error: 'hourly_scan_limit', limit: outcome.limit, reset_at: isoTimestamp(outcome.resetAt) },
+          { 'Retry-After': String(Math.max(1, Math.ceil((outcome.resetAt.getTime() - now.getTime()) / 1000))) },
+        );
+      }
+      if (outcome.kind === 'created') {
+        try {
+          await temporal.workflow.start('scanWorkflow', {
+            workflowId: `scan-${outcome.scan.public_id}`,
+            taskQueue: mainTaskQueue(config.temporal.taskQueuePrefix),
+            args: [{ publicId: outcome.scan.public_id, scanTaskQueue: scanTaskQueue(config.temporal.taskQueuePrefix, outcome.scan.region) }],
+            typedSearchAttributes: [
+              { key: ScanIdAttribute, value: outcome.scan.public_id },
+              { key: HostAttribute, value: outcome.scan.host },
+            ],
+          });
+        } catch (error) {
+          await markFailed(knex, outcome.scan.public_id, 'not_started', 'The scan could not be scheduled.', clock());
+          throw new HttpError(503, { message: 'Scans cannot be started right now; try again shortly.' }, { 'Retry-After': '30' }, error);
+        }
+      }
+      const cached = outcome.kind === 'cached';
+      ctx.status = cached ? 200 : 202;
+      ctx.body = { data: creationView(outcome.scan, cached) };
+    },
+  };
+
+  const detail: ApiRoute = {
+    method: 'get',
+    path: '/scans/:id',
+    tag: 'Scans',
+    summary: 'One scan by public_id: the running, finished or failed shape.',
+    params: idParam,
+    responses: { 200: { description: 'The scan.', schema: envelope(scanObject) } },
+    async handle(ctx, { params }) {
+      const scan = await findUserScan(knex, ctx.state.user.id, params.id!);
+      if (!scan) throw notFound();
+      ctx.body = { data: detailView(scan, viewContext(ctx)) };
+    },
+  };
+
+  const share = (enabled: boolean): ApiRoute => ({
+    method: 'post',
+    path: `/scans/:id/share/${enabled ? 'enable' : 'disable'}`,
+    tag: 'Share links',
+    summary: enabled ? 'Enable the share link (Starter plan or higher); the same URL every time.' : 'Disable the share link; the token is kept for re-enabling.',
+    params: idParam,
+    responses: { 200: { description: 'Sharing state.', schema: envelope({ type: 'object' }) } },
+    async handle(ctx, { params }) {
+      const scan = await findUserScan(knex, ctx.state.user.id, params.id!);
+      if (!scan) throw notFound();
+      if (enabled && !hasFeature(ctx.state.plan, 'share_links')) {
+        const needed = cheapestPlanWith('share_links');
+        throw new HttpError(403, { message: `Share links need the ${needed.label} plan or higher.`, required_plan: needed.key });
+      }
+      const updated = await setSharing(knex, scan, enabled);
+      ctx.body = { data: enabled ? { share_enabled: true, share_url: shareUrl(config.baseUrl, updated) } : { share_enabled: false } };
+    },
+  });
+
+  return [list, create, detail, share(true), share(false)];
+}

@@ -1,0 +1,77 @@
+import { isoTimestamp } from '../../core/clock.ts';
+import type { Locale } from '../../core/i18n/locale.ts';
+import { localiseFinding } from '../../core/i18n/findings.ts';
+import { summarise } from '../../core/i18n/summaries.ts';
+import { FORM_FACTORS, type FormFactor } from '../../core/scan/observation.ts';
+import type { Scan } from '../../db/models/Scan.ts';
+import { assetUrl } from '../../services/assets.ts';
+
+export interface ViewContext {
+  baseUrl: string;
+  secretKey: Buffer;
+  locale: Locale;
+  now: Date;
+}
+
+export const reportUrl = (baseUrl: string, scan: Scan): string => `${baseUrl}/reports/${scan.public_id}`;
+export const shareUrl = (baseUrl: string, scan: Scan): string | null => (scan.share_enabled && scan.share_token ? `${baseUrl}/share/${scan.share_token}` : null);
+const ts = (value: Date | null) => (value ? isoTimestamp(value) : null);
+
+/** POST /scans response. */
+export function creationView(scan: Scan, cached: boolean) {
+  return { id: scan.public_id, status: scan.status, url: scan.url, cached, auth_type: scan.auth_type };
+}
+
+/** Queued and running scans show only these fields (the spec's running shape). */
+function runningView(scan: Scan, ctx: ViewContext) {
+  return { public_id: scan.public_id, report_url: reportUrl(ctx.baseUrl, scan), status: scan.status, submitted_url: scan.url, region: scan.region, auth_type: scan.auth_type };
+}
+
+function commonEnded(scan: Scan, ctx: ViewContext) {
+  return {
+    ...runningView(scan, ctx),
+    is_public: scan.is_public,
+    share_enabled: scan.share_enabled,
+    share_url: shareUrl(ctx.baseUrl, scan),
+    requested_at: isoTimestamp(scan.requested_at),
+    finished_at: ts(scan.finished_at),
+  };
+}
+
+/** The full result of a finished scan, localised, with image URLs the caller may load. */
+export function resultView(scan: Scan, ctx: ViewContext) {
+  const r = scan.result!;
+  const url = (name: string) => assetUrl(ctx.baseUrl, ctx.secretKey, scan, name, ctx.now);
+  const perFactor = <T>(fn: (f: FormFactor) => T) => Object.fromEntries(FORM_FACTORS.map((f) => [f, fn(f)])) as Record<FormFactor, T>;
+  const summary = summarise(r.scores, r.findings, ctx.locale);
+  return {
+    final_url: r.finalUrl,
+    final_host: r.finalHost,
+    http_status: r.httpStatus,
+    scores: r.scores,
+    summary_short: summary.short,
+    summary_long: summary.long,
+    metrics: { ttfb_ms: r.ttfbMs, ...perFactor((f) => r.metrics[f]) },
+    screenshots: {
+      desktop_url: r.screenshots.desktop ? url(r.screenshots.desktop) : null,
+      mobile_url: r.screenshots.mobile ? url(r.screenshots.mobile) : null,
+      filmstrip: perFactor((f) => r.filmstrip[f].map((frame) => url(frame.asset))),
+      filmstrip_frames: perFactor((f) => r.filmstrip[f].map((frame) => ({ url: url(frame.asset), ms: frame.ms, event: frame.event }))),
+    },
+    findings: r.findings.map((finding) => localiseFinding(finding, ctx.locale)),
+  };
+}
+
+/** GET /scans/{id}: the running shape, the finished shape, or our failed shape (with `error`). */
+export function detailView(scan: Scan, ctx: ViewContext) {
+  if (scan.status === 'queued' || scan.status === 'running') return runningView(scan, ctx);
+  if (scan.status === 'failed') {
+    return { ...commonEnded(scan, ctx), error: { code: scan.failure_code ?? 'scan_error', message: scan.failure_message ?? '' } };
+  }
+  return { ...commonEnded(scan, ctx), result: resultView(scan, ctx) };
+}
+
+/** GET /scans items: `result` carries only the scores (null until finished). */
+export function listItemView(scan: Scan, ctx: ViewContext) {
+  return { ...commonEnded(scan, ctx), result: scan.status === 'finished' && scan.result ? { scores: scan.result.scores } : null };
+}

@@ -1,0 +1,94 @@
+/**
+ * Scan benchmark. One scan (desktop + mobile) of a fixture page through the API, from POST to finished,
+ * against the bare `lighthouse` CLI run for both form factors on the same page, in the same run.
+ * Also the latency of a cached POST /scans against GET /livez on the same server.
+ * Prints ratios (lower is better). Target: scan ratio <= 0.75.
+ *
+ *   ./svc stack up && node bench/scan.ts [--runs 2]
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { CHROMIUM_FLAGS } from '../core/chromium.ts';
+import { PROJECT_ROOT } from '../core/config.ts';
+import { startFixtureSites } from '../test/fixtures/sites.ts';
+import { call, createTestUser } from '../test/harness/api.ts';
+import { startScanStack, waitForScan } from '../test/harness/scans.ts';
+
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '2' } } });
+const runs = Number(values.runs);
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+function lighthouseCli(url: string): number {
+  const started = performance.now();
+  for (const preset of [[], ['--preset=desktop']]) {
+    const profile = mkdtempSync(join(tmpdir(), 'bench-lh-'));
+    execFileSync(resolve(PROJECT_ROOT, 'node_modules/.bin/lighthouse'), [
+      url, '--only-categories=performance', '--output=json', '--output-path=/dev/null', '--quiet', '--disable-full-page-screenshot',
+      `--chrome-flags=${[...CHROMIUM_FLAGS, `--user-data-dir=${profile}`].join(' ')}`, ...preset,
+    ], { env: { ...process.env, CHROME_PATH: '/usr/bin/chromium' }, stdio: 'ignore' });
+    rmSync(profile, { recursive: true, force: true });
+  }
+  return performance.now() - started;
+}
+
+// The same preparation the test suite does: stack up, template database, workflow bundle.
+execFileSync(process.execPath, [resolve(PROJECT_ROOT, 'test/harness/stack-setup.ts'), 'up'], { stdio: 'inherit' });
+const sites = await startFixtureSites();
+const stack = await startScanStack();
+try {
+  const { token } = await createTestUser(stack.api, 'agency');
+  const url = `${sites.origin}/fast/`;
+  // Warm-up, not measured: the first scan of a fresh worker pays for loading code.
+  await waitForScan(stack.api, token, ((await call(stack.api, '/scans', { token, method: 'POST', body: { url: `${url}?warm` } })).body.data as { id: string }).id);
+  lighthouseCli(`${url}?warm`);
+
+  const api: number[] = [];
+  const cli: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    const res = await call(stack.api, '/scans', { token, method: 'POST', body: { url: `${url}?run=${i}`, force: true } });
+    await waitForScanFast(res.body.data as { id: string });
+    api.push(performance.now() - started);
+    cli.push(lighthouseCli(`${url}?run=${i}`));
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  console.log(`scan through the API (desktop+mobile): median ${(median(api) / 1000).toFixed(1)} s over ${runs} runs (${api.map((x) => (x / 1000).toFixed(1)).join(', ')})`);
+  console.log(`bare lighthouse CLI, both form factors: median ${(median(cli) / 1000).toFixed(1)} s (${cli.map((x) => (x / 1000).toFixed(1)).join(', ')})`);
+  console.log(`ratio api/cli: ${(median(api) / median(cli)).toFixed(2)} (target <= 0.75)`);
+
+  const cachedTimes: number[] = [];
+  const liveTimes: number[] = [];
+  for (let i = 0; i < 300; i++) {
+    let t = performance.now();
+    const res = await call(stack.api, '/scans', { token, method: 'POST', body: { url: `${url}?warm` } });
+    cachedTimes.push(performance.now() - t);
+    if (res.status !== 200) throw new Error(`expected a cache hit, got ${res.status}`);
+    t = performance.now();
+    await fetch(`${stack.api.url}/livez`).then((r) => r.text());
+    liveTimes.push(performance.now() - t);
+  }
+  cachedTimes.sort((a, b) => a - b);
+  liveTimes.sort((a, b) => a - b);
+  console.log(`cached POST /scans: p50 ${percentile(cachedTimes, 50).toFixed(2)} ms, p99 ${percentile(cachedTimes, 99).toFixed(2)} ms (300 requests)`);
+  console.log(`GET /livez baseline: p50 ${percentile(liveTimes, 50).toFixed(2)} ms, p99 ${percentile(liveTimes, 99).toFixed(2)} ms`);
+  console.log(`ratio cached-post/livez p50: ${(percentile(cachedTimes, 50) / percentile(liveTimes, 50)).toFixed(1)}`);
+
+  async function waitForScanFast(data: { id: string }): Promise<void> {
+    for (;;) {
+      const detail = await call(stack.api, `/scans/${data.id}`, { token });
+      const status = (detail.body.data as { status: string }).status;
+      if (status === 'finished') return;
+      if (status === 'failed') throw new Error(`benchmark scan failed: ${JSON.stringify(detail.body.data)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+} finally {
+  await stack.close();
+  await sites.close();
+}

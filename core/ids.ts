@@ -1,0 +1,27 @@
+import { randomBytes } from 'node:crypto';
+
+const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
+
+/**
+ * Scan public ids: 26 lower-case Crockford base32 characters, the first 10 a millisecond timestamp, the
+ * rest 80 random bits (the ULID layout). Opaque to clients, and they sort by creation time as text.
+ */
+export function newPublicId(now: Date = new Date()): string {
+  let time = now.getTime();
+  let timePart = '';
+  for (let i = 0; i < 10; i++) {
+    timePart = CROCKFORD[time % 32]! + timePart;
+    time = Math.floor(time / 32);
+  }
+  const random = randomBytes(10);
+  let bits = 0n;
+  for (const byte of random) bits = (bits << 8n) | BigInt(byte);
+  let randomPart = '';
+  for (let i = 0; i < 16; i++) {
+    randomPart = CROCKFORD[Number(bits & 31n)]! + randomPart;
+    bits >>= 5n;
+  }
+  return timePart + randomPart;
+}
+
+export const PUBLIC_ID_PATTERN = '^[0-9a-hjkmnp-tv-z]{26}$';

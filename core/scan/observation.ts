@@ -1,0 +1,105 @@
+/**
+ * What one scan observed, as the Lighthouse runner (activities/lighthouse) hands it to scoring (core/scoring).
+ * Plain JSON, small enough for a Temporal payload: images are stored as assets and named here, never inlined.
+ */
+
+export const FORM_FACTORS = ['desktop', 'mobile'] as const;
+export type FormFactor = (typeof FORM_FACTORS)[number];
+
+/** A trimmed Lighthouse audit: score, numeric value, up to 25 table rows (long strings cut), checklist flags. */
+export interface AuditSummary {
+  score: number | null;
+  numericValue: number | null;
+  items: Array<Record<string, string | number | boolean | null>>;
+  /** For checklist audits (document-latency-insight): label key to pass/fail. */
+  checklist: Record<string, boolean>;
+}
+
+/** Lighthouse audit ids the runner keeps (Lighthouse 13 names). */
+export const KEPT_AUDITS = [
+  'image-delivery-insight',
+  'cache-insight',
+  'document-latency-insight',
+  'modern-http-insight',
+  'render-blocking-insight',
+  'redirects',
+  'unsized-images',
+  'third-parties-insight',
+  'legacy-javascript-insight',
+  'duplicated-javascript-insight',
+  'unused-javascript',
+  'unused-css-rules',
+  'unminified-css',
+  'unminified-javascript',
+  'font-display-insight',
+  'dom-size-insight',
+  'lcp-discovery-insight',
+  'viewport-insight',
+  'bootup-time',
+  'mainthread-work-breakdown',
+] as const;
+export type KeptAudit = (typeof KEPT_AUDITS)[number];
+
+export interface FormFactorObservation {
+  /** Lighthouse performance category score, 0..1; null when Lighthouse could not compute it. */
+  performanceScore: number | null;
+  /** Lighthouse's metric values (simulated for throttled runs), milliseconds; cls unitless. */
+  metrics: { fcpMs: number; lcpMs: number; cls: number; tbtMs: number; speedIndexMs: number };
+  /** Observed (unthrottled trace) paint times, on the same time base as the filmstrip frames. */
+  observed: { fcpMs: number | null; lcpMs: number | null };
+  requestCount: number;
+  totalBytes: number;
+  /** Lighthouse's CPU benchmark of the machine during this run (lower means a busier machine). */
+  benchmarkIndex: number | null;
+  audits: Partial<Record<KeptAudit, AuditSummary>>;
+  /** Asset name of the final screenshot (JPEG), or null. */
+  screenshot: string | null;
+  filmstrip: Array<{ asset: string; ms: number }>;
+}
+
+export interface ResponseObservation {
+  url: string;
+  status: number;
+  mimeType: string;
+  /** Chromium's resource type: Document, Script, Stylesheet, Image, Font, XHR, Fetch, Other, ... */
+  resourceType: string;
+  /** As Chromium reports it: http/1.1, h2, h3, ... */
+  protocol: string;
+  transferBytes: number;
+  resourceBytes: number;
+  /** Response headers, names lower-cased; only those the checks read (see RESPONSE_HEADERS). */
+  headers: Record<string, string>;
+}
+
+export const RESPONSE_HEADERS = [
+  'cache-control',
+  'expires',
+  'etag',
+  'last-modified',
+  'content-encoding',
+  'content-type',
+  'server',
+  'x-powered-by',
+  'link',
+  'strict-transport-security',
+  'location',
+  'vary',
+] as const;
+
+export interface ScanObservation {
+  requestedUrl: string;
+  finalUrl: string;
+  /** HTTP status of the main document (after redirects). */
+  httpStatus: number;
+  /** Redirect hops before the final document, in order. */
+  redirects: Array<{ url: string; status: number }>;
+  /** Server response time of the main document, milliseconds (Lighthouse server-response-time, desktop run). */
+  ttfbMs: number;
+  /** Content of <meta name="generator">, if any. */
+  generator: string | null;
+  /** Every response of the desktop page load, main document first. */
+  responses: ResponseObservation[];
+  desktop: FormFactorObservation;
+  mobile: FormFactorObservation;
+  lighthouseVersion: string;
+}

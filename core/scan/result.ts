@@ -1,0 +1,93 @@
+import type { Finding } from '../scoring/types.ts';
+import { FORM_FACTORS, type FormFactor, type ScanObservation } from './observation.ts';
+
+/**
+ * What is stored for a finished scan: language-neutral (findings as codes and parameters, images as asset
+ * names). The API and the report pages localise and turn asset names into URLs when they read it.
+ */
+
+export interface FormFactorMetrics {
+  fcp_ms: number;
+  lcp_ms: number;
+  cls: number;
+  tbt_ms: number;
+  request_count: number;
+  total_bytes: number;
+}
+
+export type FrameEvent = 'fcp' | 'lcp' | null;
+export interface FilmstripFrame {
+  asset: string;
+  ms: number;
+  event: FrameEvent;
+}
+
+export interface ScanScores {
+  overall: number;
+  speed: number;
+  images: number;
+  caching: number;
+  wordpress: number;
+  technical: number;
+}
+
+export interface ScanResultRecord {
+  scoringVersion: number;
+  finalUrl: string;
+  finalHost: string;
+  httpStatus: number;
+  ttfbMs: number;
+  scores: ScanScores;
+  isWordPress: boolean;
+  findings: Finding[];
+  metrics: Record<FormFactor, FormFactorMetrics>;
+  screenshots: Record<FormFactor, string | null>;
+  filmstrip: Record<FormFactor, FilmstripFrame[]>;
+  lighthouseVersion: string;
+  benchmarkIndex: Record<FormFactor, number | null>;
+}
+
+/**
+ * Marks the filmstrip frame where first contentful paint happened (`fcp`) and the one where the largest
+ * contentful paint happened (`lcp`): the first frame at or after each observed time. When both land on
+ * the same frame, it is marked `lcp` (the page's main content is there; the FCP time is still reported).
+ */
+export function markFrames(frames: Array<{ asset: string; ms: number }>, fcpMs: number | null, lcpMs: number | null): FilmstripFrame[] {
+  const firstAtOrAfter = (t: number | null) => (t === null ? -1 : frames.findIndex((f) => f.ms >= t));
+  const fcpIndex = firstAtOrAfter(fcpMs);
+  const lcpIndex = firstAtOrAfter(lcpMs);
+  return frames.map((frame, i) => ({
+    asset: frame.asset,
+    ms: Math.round(frame.ms),
+    event: i === lcpIndex ? 'lcp' : i === fcpIndex ? 'fcp' : null,
+  }));
+}
+
+export function buildResultRecord(
+  obs: ScanObservation,
+  scored: { version: number; scores: ScanScores; findings: Finding[]; isWordPress: boolean },
+): ScanResultRecord {
+  const perFactor = <T>(fn: (factor: FormFactor) => T) => Object.fromEntries(FORM_FACTORS.map((f) => [f, fn(f)])) as Record<FormFactor, T>;
+  return {
+    scoringVersion: scored.version,
+    finalUrl: obs.finalUrl,
+    finalHost: new URL(obs.finalUrl).hostname,
+    httpStatus: obs.httpStatus,
+    ttfbMs: Math.round(obs.ttfbMs),
+    scores: scored.scores,
+    isWordPress: scored.isWordPress,
+    findings: scored.findings,
+    metrics: perFactor((f) => ({
+      fcp_ms: Math.round(obs[f].metrics.fcpMs),
+      lcp_ms: Math.round(obs[f].metrics.lcpMs),
+      cls: Math.round(obs[f].metrics.cls * 1000) / 1000,
+      tbt_ms: Math.round(obs[f].metrics.tbtMs),
+      request_count: obs[f].requestCount,
+      total_bytes: Math.round(obs[f].totalBytes),
+    })),
+    screenshots: perFactor((f) => obs[f].screenshot),
+    filmstrip: perFactor((f) => markFrames(obs[f].filmstrip, obs[f].observed.fcpMs, obs[f].observed.lcpMs)),
+    lighthouseVersion: obs.lighthouseVersion,
+    benchmarkIndex: perFactor((f) => obs[f].benchmarkIndex),
+  };
+}

@@ -1,0 +1,46 @@
+import type { ScanObservation } from '../scan/observation.ts';
+
+export type ScoreCategory = 'speed' | 'images' | 'caching' | 'technical' | 'wordpress';
+
+/**
+ * critical: users feel it now (errors, very slow, very heavy); fix first.
+ * warning:  a measurable cost worth fixing.
+ * info:     a hint; small or uncertain gain.
+ */
+export type Severity = 'critical' | 'warning' | 'info';
+
+/** Language-neutral: `params` fill the message templates (keys ending _bytes and _ms are formatted as such). */
+export interface Finding {
+  category: ScoreCategory;
+  code: string;
+  severity: Severity;
+  params: Record<string, string | number>;
+}
+
+export interface CheckResult {
+  /** 0..1 */
+  score: number;
+  applicable: boolean;
+  findings: Finding[];
+}
+
+export interface CheckContext {
+  isWordPress: boolean;
+}
+
+/** One check: what it measures, the finding codes it can emit, and a pure function of the observation. */
+export interface Check {
+  id: string;
+  category: ScoreCategory;
+  measures: string;
+  /** Weight inside its category (0: reports findings, does not move the score). */
+  weight: number;
+  codes: readonly string[];
+  run(obs: ScanObservation, ctx: CheckContext): CheckResult;
+}
+
+export const pass = (score = 1): CheckResult => ({ score, applicable: true, findings: [] });
+export const notApplicable = (): CheckResult => ({ score: 1, applicable: false, findings: [] });
+export function fail(score: number, finding: Finding): CheckResult {
+  return { score, applicable: true, findings: [finding] };
+}

@@ -1,0 +1,30 @@
+import { Model } from 'objection';
+import type { ScanResultRecord } from '../../core/scan/result.ts';
+
+export type ScanStatus = 'queued' | 'running' | 'finished' | 'failed';
+export type AuthType = 'basic' | 'header';
+
+export class Scan extends Model {
+  static override tableName = 'scans';
+  static override jsonAttributes = ['result'];
+
+  declare id: number;
+  declare public_id: string;
+  declare user_id: number;
+  declare url: string;
+  declare host: string;
+  declare region: string;
+  declare is_public: boolean;
+  declare status: ScanStatus;
+  declare auth_type: AuthType | null;
+  declare auth_secret: string | null;
+  declare cache_key: string | null;
+  declare share_token: string | null;
+  declare share_enabled: boolean;
+  declare requested_at: Date;
+  declare started_at: Date | null;
+  declare finished_at: Date | null;
+  declare failure_code: string | null;
+  declare failure_message: string | null;
+  declare result: ScanResultRecord | null;
+}

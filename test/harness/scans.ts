@@ -1,0 +1,54 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestClock} from './api.ts';
+import { call, startTestApi, type TestApi } from './api.ts';
+import { freePort } from './isolated.ts';
+import { startReady, type RunningService } from './processes.ts';
+import { baseTestEnv, harnessInfo } from './shared.ts';
+
+export interface ScanStack {
+  api: TestApi;
+  worker: RunningService;
+  workerEnv: Record<string, string | undefined>;
+  close(): Promise<void>;
+}
+
+/** The in-process API and a real worker process (Lighthouse in Chromium), sharing a database and an asset folder. */
+export async function startScanStack(options: { clock?: TestClock } = {}): Promise<ScanStack> {
+  const assetsDir = mkdtempSync(join(tmpdir(), 'webperf-assets-'));
+  const api = await startTestApi({ clock: options.clock, env: { ASSETS_DIR: assetsDir } });
+  const workerEnv = {
+    ...baseTestEnv(),
+    DATABASE_URL: api.db.databaseUrl,
+    TEMPORAL_TASK_QUEUE_PREFIX: api.config.temporal.taskQueuePrefix,
+    WORKER_HEALTH_PORT: String(await freePort()),
+    WORKFLOW_BUNDLE_PATH: harnessInfo().workflowBundlePath,
+    ASSETS_DIR: assetsDir,
+    LOG_LEVEL: 'info',
+  };
+  const worker = await startReady('worker', workerEnv);
+  return {
+    api,
+    worker,
+    workerEnv,
+    close: async () => {
+      await worker.stop();
+      await api.close();
+    },
+  };
+}
+
+export type ScanDetail = Record<string, unknown> & { status: string; public_id: string };
+
+/** Polls GET /scans/{id} until the scan has ended. */
+export async function waitForScan(api: TestApi, token: string, id: string, timeoutMs = 240_000): Promise<ScanDetail> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await call(api, `/scans/${id}`, { token });
+    const data = res.body.data as ScanDetail;
+    if (data.status === 'finished' || data.status === 'failed') return data;
+    if (Date.now() > deadline) throw new Error(`scan ${id} still ${data.status} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}

@@ -1,0 +1,166 @@
+import { call, createTestUser, startTestApi, TestClock, type TestApi } from '../harness/api.ts';
+
+/**
+ * The scan endpoints without a worker: scans stay queued, which is what these tests need (validation,
+ * plan gates, limits, listing, sharing). The end-to-end behaviour with Lighthouse is in scan-flow.test.ts.
+ */
+let api: TestApi;
+const clock = new TestClock(new Date('2026-11-22T10:00:00Z'));
+beforeAll(async () => {
+  api = await startTestApi({ clock });
+});
+afterAll(async () => {
+  await api.close();
+});
+
+const post = (token: string, body: unknown) => call(api, '/scans', { token, method: 'POST', body });
+
+describe('POST /scans validation', () => {
+  let token: string;
+  beforeAll(async () => {
+    ({ token } = await createTestUser(api, 'pro'));
+  });
+
+  it.each([
+    [{}, { url: ['The url field is required.'] }],
+    [{ url: '' }, { url: ['The url field is required.'] }],
+    [{ url: 42 }, { url: ['The url must be a string.'] }],
+    [{ url: 'ftp://example.com/' }, { url: ['The url must start with http:// or https://.'] }],
+    [{ url: 'example.com' }, { url: ['The url must start with http:// or https://.'] }],
+    [{ url: 'https://user:pw@example.com/' }, { url: ['The url must not contain a user name or password; use the auth object instead.'] }],
+    [{ url: 'https://intranet/' }, { url: ['The url host must be a domain name (with a dot) or an IP address.'] }],
+    [{ url: 'http://10.1.2.3/' }, { url: ['The url must point to a public address.'] }],
+    [{ url: 'https://example.com/', region: 'mars' }, { region: ['The region must be one of: local.'] }],
+    [{ url: 'https://example.com/', public: 'yes' }, { public: ['The public must be true or false.'] }],
+    [{ url: 'https://example.com/', colour: 'red' }, { colour: ['The colour field is not allowed.'] }],
+    [{ url: 'https://example.com/', auth: { type: 'basic', username: 'u' } }, { auth: ['The auth field is required.'] }],
+    [{ url: 'https://example.com/', auth: { type: 'digest' } }, { 'auth.type': ['The auth.type must be one of: basic, header.'] }],
+    [{ url: 'https://example.com/', auth: { type: 'header', header_name: 'Host', header_value: 'x' } }, { 'auth.header_name': ['The auth.header_name may not be Host.'] }],
+    [{ url: 'https://example.com/', auth: { type: 'header', header_name: 'Bad Name', header_value: 'x' } }, { 'auth.header_name': ['The auth.header_name format is invalid.'] }],
+  ])('422 for %j', async (body, errors) => {
+    const res = await post(token, body);
+    expect(res.status).toBe(422);
+    if (JSON.stringify(errors).includes('"auth":["The auth field is required."]')) {
+      expect((res.body.errors as Record<string, string[]>)['auth.password']).toEqual(['The auth.password field is required.']);
+    } else {
+      expect(res.body.errors).toEqual(errors);
+    }
+    expect(typeof res.body.message).toBe('string');
+  });
+
+  it('normalises the URL it stores and returns', async () => {
+    const res = await post(token, { url: '  HTTP://Example.COM:80/a/../b?x=1#section ' });
+    expect(res.status).toBe(202);
+    expect(res.body.data).toEqual({ id: expect.stringMatching(/^[0-9a-z]{26}$/), status: 'queued', url: 'http://example.com/b?x=1', cached: false, auth_type: null });
+  });
+
+  it('shows the running shape, and nothing else, while a scan is queued', async () => {
+    const created = await post(token, { url: 'https://queued.example/' });
+    const id = (created.body.data as { id: string }).id;
+    const detail = await call(api, `/scans/${id}`, { token });
+    expect(detail.status).toBe(200);
+    expect(detail.body.data).toEqual({ public_id: id, report_url: `${api.config.baseUrl}/reports/${id}`, status: 'queued', submitted_url: 'https://queued.example/', region: 'local', auth_type: null });
+  });
+
+  it('accepts auth on Pro, returns its type and never the credentials, and makes the scan private', async () => {
+    const res = await post(token, { url: 'https://private.example/', public: true, auth: { type: 'header', header_name: 'X-Key', header_value: 'do-not-return' } });
+    expect(res.status).toBe(202);
+    expect(res.body.data).toMatchObject({ auth_type: 'header' });
+    expect(JSON.stringify(res.body)).not.toContain('do-not-return');
+    const row = await api.db.knex('scans').where({ public_id: (res.body.data as { id: string }).id }).first();
+    expect(row.is_public).toBe(false);
+    expect(row.auth_secret).toMatch(/^v1\./);
+    expect(row.auth_secret).not.toContain('do-not-return');
+  });
+
+  it('403 for auth without the Pro plan', async () => {
+    const starter = await createTestUser(api, 'starter');
+    const res = await post(starter.token, { url: 'https://example.com/', auth: { type: 'basic', username: 'u', password: 'p' } });
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ message: 'Authenticated scans need the Pro plan or higher.', required_plan: 'pro' });
+  });
+
+  it('404 for unknown and malformed ids, and for another user’s scan', async () => {
+    const created = await post(token, { url: 'https://mine.example/' });
+    const id = (created.body.data as { id: string }).id;
+    const other = await createTestUser(api, 'pro');
+    expect((await call(api, `/scans/${id}`, { token: other.token })).status).toBe(404);
+    expect((await call(api, `/scans/${id}/share/enable`, { token: other.token, method: 'POST' })).status).toBe(404);
+    expect((await call(api, '/scans/01jd0000000000000000000000', { token })).status).toBe(404);
+    expect(await call(api, '/scans/not-an-id', { token })).toMatchObject({ status: 404, body: { message: 'Not found.' } });
+  });
+});
+
+describe('hourly scan limit', () => {
+  it('429 past the plan’s hourly limit, with the moment it frees up; cache hits do not count', async () => {
+    const { token } = await createTestUser(api, 'starter');
+    for (let i = 0; i < 30; i++) {
+      clock.set(new Date(Date.parse('2026-11-22T10:00:00Z') + i * 60_000));
+      expect((await post(token, { url: `https://limit.example/${i}` })).status).toBe(202);
+    }
+    // The same URL again joins the queued scan: no new scan, so not counted and not refused.
+    expect((await post(token, { url: 'https://limit.example/0' })).status).toBe(202);
+    const over = await post(token, { url: 'https://limit.example/one-more' });
+    expect(over.status).toBe(429);
+    expect(over.body).toEqual({ message: 'Hourly scan limit reached (30 scans per hour on your plan).', error: 'hourly_scan_limit', limit: 30, reset_at: '2026-11-22T11:00:00+00:00' });
+    expect(over.headers.get('retry-after')).toBe(String(31 * 60));
+    clock.set('2026-11-22T11:00:01Z');
+    expect((await post(token, { url: 'https://limit.example/one-more' })).status).toBe(202);
+    clock.set('2026-11-22T10:00:00Z');
+  });
+});
+
+describe('GET /scans', () => {
+  it('lists only the caller’s scans, newest first, paginated and filtered', async () => {
+    const { token } = await createTestUser(api, 'pro');
+    const made: string[] = [];
+    for (const url of ['https://one.example/', 'https://two.example/', 'https://three.example/']) made.push((((await post(token, { url })).body.data) as { id: string }).id);
+    await createTestUser(api, 'pro').then((other) => post(other.token, { url: 'https://someone-else.example/' }));
+
+    const page1 = await call(api, '/scans?limit=2', { token });
+    expect(page1.body.meta).toEqual({ current_page: 1, per_page: 2, total: 3, last_page: 2 });
+    expect((page1.body.data as Array<{ public_id: string }>).map((s) => s.public_id)).toEqual([made[2], made[1]]);
+    const page2 = await call(api, '/scans?limit=2&page=2', { token });
+    expect((page2.body.data as Array<{ public_id: string }>).map((s) => s.public_id)).toEqual([made[0]]);
+    const item = (page2.body.data as Array<Record<string, unknown>>)[0]!;
+    expect(item).toMatchObject({ status: 'queued', submitted_url: 'https://one.example/', result: null, finished_at: null, share_url: null });
+
+    expect((await call(api, '/scans?domain=two', { token })).body.meta).toMatchObject({ total: 1 });
+    expect((await call(api, '/scans?domain=%25', { token })).body.meta).toMatchObject({ total: 0 });
+    expect((await call(api, '/scans?status=finished', { token })).body.meta).toMatchObject({ total: 0 });
+    expect((await call(api, '/scans?status=queued', { token })).body.meta).toMatchObject({ total: 3 });
+    expect((await call(api, '/scans?page=9', { token })).body).toMatchObject({ data: [], meta: { current_page: 9, total: 3, last_page: 1 } });
+    expect((await call(api, '/scans?limit=51', { token })).status).toBe(422);
+    expect((await call(api, '/scans?status=done', { token })).body.errors).toEqual({ status: ['The status must be one of: queued, running, finished, failed.'] });
+  });
+});
+
+describe('share links', () => {
+  it('are created once, kept when disabled, the same URL when re-enabled, and the share page follows the state', async () => {
+    const { token } = await createTestUser(api, 'starter');
+    const id = ((await post(token, { url: 'https://shared.example/' })).body.data as { id: string }).id;
+    const enabled = await call(api, `/scans/${id}/share/enable`, { token, method: 'POST' });
+    expect(enabled.status).toBe(200);
+    const shareUrl = (enabled.body.data as { share_url: string }).share_url;
+    expect(enabled.body.data).toEqual({ share_enabled: true, share_url: expect.stringMatching(new RegExp(`^${api.config.baseUrl}/share/[A-Za-z0-9_-]{32}$`)) });
+    expect((await call(api, `/scans/${id}/share/enable`, { token, method: 'POST' })).body.data).toEqual({ share_enabled: true, share_url: shareUrl });
+    const sharePath = new URL(shareUrl).pathname;
+    expect((await fetch(`${api.url}${sharePath}`)).status).toBe(200);
+
+    expect((await call(api, `/scans/${id}/share/disable`, { token, method: 'POST' })).body.data).toEqual({ share_enabled: false });
+    expect((await fetch(`${api.url}${sharePath}`)).status).toBe(404);
+    expect((await call(api, `/scans/${id}/share/enable`, { token, method: 'POST' })).body.data).toEqual({ share_enabled: true, share_url: shareUrl });
+  });
+
+  it('the report page of a private scan asks for sign-in; a public one is open to anyone', async () => {
+    const { token } = await createTestUser(api, 'pro');
+    const priv = ((await post(token, { url: 'https://report-private.example/' })).body.data as { id: string }).id;
+    const pub = ((await post(token, { url: 'https://report-public.example/', public: true })).body.data as { id: string }).id;
+    const privRes = await fetch(`${api.url}/reports/${priv}`, { redirect: 'manual' });
+    expect(privRes.status).toBe(302);
+    expect(privRes.headers.get('location')).toBe('/login');
+    const pubRes = await fetch(`${api.url}/reports/${pub}`);
+    expect(pubRes.status).toBe(200);
+    expect(await pubRes.text()).toContain('https://report-public.example/');
+  });
+});

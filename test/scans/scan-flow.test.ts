@@ -1,0 +1,237 @@
+import { Client, Connection } from '@temporalio/client';
+import { createTestUser, call } from '../harness/api.ts';
+import { startFixtureSites, BASIC_PASSWORD, BASIC_USER, HEADER_NAME, HEADER_VALUE, type FixtureSites } from '../fixtures/sites.ts';
+import { startScanStack, waitForScan, type ScanDetail, type ScanStack } from '../harness/scans.ts';
+
+/**
+ * Real scans end to end: the API starts a Temporal workflow, a real worker runs Lighthouse in Chromium
+ * against fixture pages with known faults, and the results must say what each fault is.
+ */
+let stack: ScanStack;
+let sites: FixtureSites;
+let token: string;
+const ids: Record<string, string> = {};
+const results: Record<string, ScanDetail> = {};
+
+type Result = {
+  final_url: string;
+  http_status: number;
+  scores: Record<'overall' | 'speed' | 'images' | 'caching' | 'wordpress' | 'technical', number>;
+  metrics: { ttfb_ms: number; desktop: Record<string, number>; mobile: Record<string, number> };
+  screenshots: { desktop_url: string; mobile_url: string; filmstrip: { desktop: string[]; mobile: string[] }; filmstrip_frames: { desktop: Array<{ url: string; ms: number; event: string | null }>; mobile: unknown[] } };
+  findings: Array<{ category: string; code: string; severity: string; title: string; message: string; recommendation: string }>;
+  summary_short: string;
+  summary_long: string;
+};
+const result = (name: string) => results[name]!.result as Result;
+const codes = (name: string) => result(name).findings.map((f) => f.code);
+
+const FIXTURES = {
+  fast: '/fast/',
+  slow: '/slow/',
+  heavy: '/heavy/',
+  nocache: '/nocache/',
+  redirect: '/redirect/',
+  wp: '/wp/',
+  thirdParty: '/third-party/',
+  missing: '/missing',
+} as const;
+
+beforeAll(async () => {
+  sites = await startFixtureSites();
+  stack = await startScanStack();
+  ({ token } = await createTestUser(stack.api, 'pro'));
+  const submit = async (name: string, body: Record<string, unknown>) => {
+    const res = await call(stack.api, '/scans', { token, method: 'POST', body });
+    if (res.status !== 202) throw new Error(`${name}: ${res.status} ${JSON.stringify(res.body)}`);
+    ids[name] = (res.body.data as { id: string }).id;
+  };
+  for (const [name, path] of Object.entries(FIXTURES)) await submit(name, { url: `${sites.origin}${path}` });
+  await submit('refused', { url: sites.refusedUrl });
+  await submit('basic', { url: `${sites.origin}/basic/`, auth: { type: 'basic', username: BASIC_USER, password: BASIC_PASSWORD } });
+  await submit('header', { url: `${sites.origin}/header/`, auth: { type: 'header', header_name: HEADER_NAME, header_value: HEADER_VALUE } });
+  for (const [name, id] of Object.entries(ids)) results[name] = await waitForScan(stack.api, token, id);
+}, 900_000);
+
+afterAll(async () => {
+  await stack?.close();
+  await sites?.close();
+});
+
+describe('a fast, small page', () => {
+  it('finishes with high scores, both form factors measured, and no critical findings', () => {
+    const scan = results.fast!;
+    expect(scan.status).toBe('finished');
+    const r = result('fast');
+    expect(r.http_status).toBe(200);
+    expect(r.final_url).toBe(`${sites.origin}/fast/`);
+    expect(r.scores.speed).toBeGreaterThanOrEqual(80);
+    expect(r.scores.images).toBeGreaterThanOrEqual(90);
+    expect(r.scores.caching).toBeGreaterThanOrEqual(80);
+    expect(r.scores.wordpress).toBe(100);
+    for (const factor of ['desktop', 'mobile'] as const) {
+      expect(r.metrics[factor]!.fcp_ms).toBeGreaterThan(0);
+      expect(r.metrics[factor]!.request_count).toBeGreaterThanOrEqual(2);
+    }
+    expect(r.findings.filter((f) => f.severity === 'critical')).toEqual([]);
+    expect(r.summary_short).toMatch(/\d+\/100/);
+  });
+
+  it('has the spec shape of a finished scan', () => {
+    const scan = results.fast!;
+    expect(Object.keys(scan).sort()).toEqual(
+      ['auth_type', 'finished_at', 'is_public', 'public_id', 'region', 'report_url', 'requested_at', 'result', 'share_enabled', 'share_url', 'status', 'submitted_url'].sort(),
+    );
+    expect(scan).toMatchObject({ is_public: false, auth_type: null, share_enabled: false, share_url: null, region: 'local' });
+    expect(scan.requested_at).toMatch(/\+00:00$/);
+  });
+
+  it('has screenshots and a filmstrip whose frames mark FCP and LCP, served only with a valid signature', async () => {
+    const r = result('fast');
+    const shot = await fetch(r.screenshots.desktop_url);
+    expect(shot.status).toBe(200);
+    expect(shot.headers.get('content-type')).toBe('image/jpeg');
+    expect((await shot.arrayBuffer()).byteLength).toBeGreaterThan(500);
+    const frames = r.screenshots.filmstrip_frames.desktop;
+    expect(frames.length).toBeGreaterThan(2);
+    expect(frames.map((f) => f.url)).toEqual(r.screenshots.filmstrip.desktop);
+    expect(frames.some((f) => f.event === 'fcp' || f.event === 'lcp')).toBe(true);
+    expect(frames.every((f, i) => i === 0 || f.ms >= frames[i - 1]!.ms)).toBe(true);
+    // A private scan's image without its signature, or with a forged one, is not served.
+    const bare = r.screenshots.desktop_url.split('?')[0]!;
+    expect((await fetch(bare)).status).toBe(404);
+    expect((await fetch(`${bare}?expires=9999999999&signature=forged`)).status).toBe(404);
+  });
+});
+
+describe('pages with known faults', () => {
+  it('slow TTFB: measured, reported as a slow server, and the technical score drops', () => {
+    expect(results.slow!.status).toBe('finished');
+    expect(result('slow').metrics.ttfb_ms).toBeGreaterThanOrEqual(1400);
+    expect(result('slow').findings.some((f) => f.category === 'technical' && /server|ttfb/.test(f.code))).toBe(true);
+    expect(result('slow').scores.technical).toBeLessThan(result('fast').scores.technical);
+  });
+
+  it('heavy unoptimised images: image findings and a lower images score', () => {
+    expect(results.heavy!.status).toBe('finished');
+    expect(result('heavy').scores.images).toBeLessThan(result('fast').scores.images);
+    const imageFindings = result('heavy').findings.filter((f) => f.category === 'images');
+    expect(imageFindings.length).toBeGreaterThanOrEqual(2);
+    expect(result('heavy').metrics.desktop.total_bytes).toBeGreaterThan(3 * 1024 * 1024);
+  });
+
+  it('no cache headers and no compression: caching findings and a lower caching score', () => {
+    expect(results.nocache!.status).toBe('finished');
+    expect(result('nocache').scores.caching).toBeLessThan(result('fast').scores.caching);
+    expect(codes('nocache').some((c) => /compress/.test(c))).toBe(true);
+    expect(codes('nocache').some((c) => c.startsWith('caching.') && /cache|ttl|lifetime/.test(c))).toBe(true);
+  });
+
+  it('redirect chain: ends on the final page, reported, technical score lower', () => {
+    expect(results.redirect!.status).toBe('finished');
+    expect(result('redirect').final_url).toBe(`${sites.origin}/fast/`);
+    expect(codes('redirect').some((c) => /redirect/.test(c))).toBe(true);
+    expect(result('redirect').scores.technical).toBeLessThan(result('fast').scores.technical);
+  });
+
+  it('WordPress-like page: detected, WordPress findings, wordpress score below 100', () => {
+    expect(results.wp!.status).toBe('finished');
+    expect(result('wp').scores.wordpress).toBeLessThan(100);
+    const wp = result('wp').findings.filter((f) => f.category === 'wordpress');
+    expect(wp.length).toBeGreaterThanOrEqual(2);
+    expect(wp.some((f) => /version/.test(f.code))).toBe(true);
+    expect(wp.some((f) => /plugin/.test(f.code))).toBe(true);
+  });
+
+  it('a page loading a third-party origin: scanned, and the third party was reached', () => {
+    expect(results.thirdParty!.status).toBe('finished');
+    expect(sites.thirdPartyRequests.some((r) => r.path === '/widget.js')).toBe(true);
+  });
+});
+
+describe('pages that cannot be scanned', () => {
+  it('404 fails once with http_error and the status, without retries', () => {
+    expect(results.missing).toMatchObject({ status: 'failed', error: { code: 'http_error', message: expect.stringContaining('404') } });
+    expect(results.missing!.finished_at).toEqual(expect.any(String));
+  });
+
+  it('a refused connection fails with connection_failed', () => {
+    expect(results.refused).toMatchObject({ status: 'failed', error: { code: 'connection_failed' } });
+  });
+});
+
+describe('authenticated scans', () => {
+  it('succeed behind basic auth and a header check, private, with the auth type and no credentials', () => {
+    for (const name of ['basic', 'header'] as const) {
+      expect(results[name]!.status).toBe('finished');
+      expect(result(name).http_status).toBe(200);
+      expect(results[name]).toMatchObject({ is_public: false, auth_type: name });
+      expect(JSON.stringify(results[name])).not.toMatch(new RegExp(`${BASIC_PASSWORD}|${HEADER_VALUE}`));
+    }
+    expect(sites.siteRequests.some((r) => r.path === '/basic/style.css' && r.headers.authorization)).toBe(true);
+    expect(sites.siteRequests.some((r) => r.path === '/header/style.css' && r.headers[HEADER_NAME.toLowerCase()] === HEADER_VALUE)).toBe(true);
+  });
+
+  it('never send the credentials to the third-party origin', () => {
+    expect(sites.thirdPartyRequests.length).toBeGreaterThan(0);
+    for (const request of sites.thirdPartyRequests) {
+      expect(request.headers.authorization).toBeUndefined();
+      expect(request.headers[HEADER_NAME.toLowerCase()]).toBeUndefined();
+    }
+  });
+
+  it('leave the credentials in no stored row, log line or Temporal history', async () => {
+    const rows = await stack.api.db.knex('scans').whereIn('public_id', [ids.basic!, ids.header!]);
+    expect(rows.every((row: { auth_secret: string | null }) => row.auth_secret === null)).toBe(true);
+    const secrets = new RegExp(`${BASIC_PASSWORD}|${HEADER_VALUE}|${Buffer.from(`${BASIC_USER}:${BASIC_PASSWORD}`).toString('base64')}`);
+    expect(JSON.stringify(rows)).not.toMatch(secrets);
+    expect(stack.worker.output()).not.toMatch(secrets);
+    expect(stack.api.logs()).not.toMatch(secrets);
+    const connection = await Connection.connect({ address: stack.api.config.temporal.address });
+    try {
+      const client = new Client({ connection, namespace: stack.api.config.temporal.namespace });
+      for (const id of [ids.basic!, ids.header!]) {
+        const history = await client.workflow.getHandle(`scan-${id}`).fetchHistory();
+        const text = JSON.stringify(history, (_k, v: unknown) => (v instanceof Uint8Array ? Buffer.from(v).toString('utf8') : v));
+        expect(text).toContain(id);
+        expect(text).not.toMatch(secrets);
+      }
+    } finally {
+      await connection.close();
+    }
+  });
+});
+
+describe('reuse of results', () => {
+  it('a second request within 24 hours returns the finished scan with 200 and cached: true', async () => {
+    const again = await call(stack.api, '/scans', { token, method: 'POST', body: { url: `${sites.origin}/fast/` } });
+    expect(again.status).toBe(200);
+    expect(again.body.data).toEqual({ id: ids.fast, status: 'finished', url: `${sites.origin}/fast/`, cached: true, auth_type: null });
+  });
+
+  it('force starts a fresh scan', async () => {
+    const forced = await call(stack.api, '/scans', { token, method: 'POST', body: { url: `${sites.origin}/fast/`, force: true } });
+    expect(forced.status).toBe(202);
+    expect((forced.body.data as { id: string; cached: boolean }).cached).toBe(false);
+    expect((forced.body.data as { id: string }).id).not.toBe(ids.fast);
+  });
+
+  it('never reuses an authenticated scan, nor another user’s scan', async () => {
+    const auth = await call(stack.api, '/scans', { token, method: 'POST', body: { url: `${sites.origin}/basic/`, auth: { type: 'basic', username: BASIC_USER, password: BASIC_PASSWORD } } });
+    expect(auth.status).toBe(202);
+    expect((auth.body.data as { id: string }).id).not.toBe(ids.basic);
+    const other = await createTestUser(stack.api, 'pro');
+    const theirs = await call(stack.api, '/scans', { token: other.token, method: 'POST', body: { url: `${sites.origin}/fast/` } });
+    expect(theirs.status).toBe(202);
+    expect((theirs.body.data as { id: string }).id).not.toBe(ids.fast);
+    expect((await call(stack.api, `/scans/${ids.fast}`, { token: other.token })).status).toBe(404);
+  });
+
+  it('identical requests arriving together create one scan', async () => {
+    const url = `${sites.origin}/fast/?together=1`;
+    const answers = await Promise.all(Array.from({ length: 8 }, () => call(stack.api, '/scans', { token, method: 'POST', body: { url } })));
+    expect(answers.map((a) => a.status)).toEqual(Array(8).fill(202));
+    expect(new Set(answers.map((a) => (a.body.data as { id: string }).id)).size).toBe(1);
+    expect(await stack.api.db.knex('scans').where({ url })).toHaveLength(1);
+  });
+});

@@ -1,0 +1,66 @@
+import { execFileSync } from 'node:child_process';
+import { Client, Connection } from '@temporalio/client';
+import { isAlive, waitUntil } from '../../stack/proc.ts';
+import { call, createTestUser } from '../harness/api.ts';
+import { startFixtureSites, type FixtureSites } from '../fixtures/sites.ts';
+import { startReady, type RunningService } from '../harness/processes.ts';
+import { startScanStack, waitForScan, type ScanStack } from '../harness/scans.ts';
+
+/** Kill -9 the worker in the middle of a scan, start another: the scan still finishes, exactly once. */
+let stack: ScanStack;
+let sites: FixtureSites;
+let replacement: RunningService | null = null;
+
+beforeAll(async () => {
+  sites = await startFixtureSites();
+  stack = await startScanStack();
+}, 120_000);
+afterAll(async () => {
+  await replacement?.stop();
+  await stack.close();
+  await sites.close();
+});
+
+function runnerChildren(pid: number): number[] {
+  try {
+    return execFileSync('pgrep', ['-P', String(pid), '-f', 'lighthouse/runner.ts'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+it('finishes a scan whose worker was killed mid-run, once, on the restarted worker', async () => {
+  const { token } = await createTestUser(stack.api, 'pro');
+  const created = await call(stack.api, '/scans', { token, method: 'POST', body: { url: `${sites.origin}/slow/?crash=1` } });
+  expect(created.status).toBe(202);
+  const id = (created.body.data as { id: string }).id;
+
+  const workerPid = stack.worker.child.pid!;
+  let runners: number[] = [];
+  await waitUntil('a Lighthouse runner under the worker', async () => (runners = runnerChildren(workerPid)).length > 0, 60_000, 100);
+  await new Promise((r) => setTimeout(r, 2500)); // well inside the Lighthouse run
+  expect((await call(stack.api, `/scans/${id}`, { token })).body.data).toMatchObject({ status: 'running' });
+
+  stack.worker.child.kill('SIGKILL');
+  // The orphaned runner notices its parent is gone and takes its Chromium with it.
+  await waitUntil('the orphaned runner to exit', async () => runners.every((pid) => !isAlive(pid)), 15_000, 200);
+
+  replacement = await startReady('worker', stack.workerEnv);
+  const scan = await waitForScan(stack.api, token, id);
+  expect(scan.status).toBe('finished');
+  expect(await stack.api.db.knex('scans').where({ public_id: id })).toHaveLength(1);
+
+  const connection = await Connection.connect({ address: stack.api.config.temporal.address });
+  try {
+    const history = await new Client({ connection, namespace: stack.api.config.temporal.namespace }).workflow.getHandle(`scan-${id}`).fetchHistory();
+    const events = history.events ?? [];
+    const scheduled = events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'scanPage');
+    expect(scheduled).toHaveLength(1);
+    const started = events.find((e) => e.activityTaskStartedEventAttributes && Number(e.activityTaskStartedEventAttributes.scheduledEventId) === Number(scheduled[0]!.eventId));
+    expect(started?.activityTaskStartedEventAttributes?.attempt).toBeGreaterThanOrEqual(2);
+    expect(events.filter((e) => e.activityTaskCompletedEventAttributes && Number(e.activityTaskCompletedEventAttributes.scheduledEventId) === Number(scheduled[0]!.eventId))).toHaveLength(1);
+    expect(events.some((e) => e.workflowExecutionCompletedEventAttributes)).toBe(true);
+  } finally {
+    await connection.close();
+  }
+}, 300_000);

@@ -1,0 +1,93 @@
+import type { Locale } from '../core/i18n/locale.ts';
+import { localiseFinding } from '../core/i18n/findings.ts';
+import { summarise } from '../core/i18n/summaries.ts';
+import { FORM_FACTORS } from '../core/scan/observation.ts';
+import type { Scan } from '../db/models/Scan.ts';
+import { html, layout, SafeHtml } from './html.ts';
+
+const LABELS = {
+  en: {
+    report: 'Performance report', overall: 'Overall', speed: 'Speed', images: 'Images', caching: 'Caching', technical: 'Technical', wordpress: 'WordPress',
+    metrics: 'Metrics', metric: 'Metric', desktop: 'Desktop', mobile: 'Mobile', screenshots: 'Screenshots', filmstrip: 'Filmstrip', findings: 'Findings',
+    noFindings: 'Nothing to fix: no findings.', inProgress: 'This scan is still running; this page refreshes by itself.', failed: 'This scan failed.',
+    scanned: 'Scanned', finalUrl: 'Final URL', status: 'HTTP status', requests: 'Requests', bytes: 'Transfer size', recommendation: 'What to do',
+    notWordPress: 'not WordPress',
+  },
+  de: {
+    report: 'Performance-Bericht', overall: 'Gesamt', speed: 'Geschwindigkeit', images: 'Bilder', caching: 'Caching', technical: 'Technik', wordpress: 'WordPress',
+    metrics: 'Messwerte', metric: 'Messwert', desktop: 'Desktop', mobile: 'Mobil', screenshots: 'Screenshots', filmstrip: 'Filmstreifen', findings: 'Befunde',
+    noFindings: 'Nichts zu tun: keine Befunde.', inProgress: 'Dieser Scan läuft noch; die Seite aktualisiert sich von selbst.', failed: 'Dieser Scan ist fehlgeschlagen.',
+    scanned: 'Gescannt', finalUrl: 'Endgültige URL', status: 'HTTP-Status', requests: 'Anfragen', bytes: 'Übertragene Daten', recommendation: 'Was zu tun ist',
+    notWordPress: 'kein WordPress',
+  },
+} as const;
+
+const SCORE_KEYS = ['overall', 'speed', 'images', 'caching', 'technical', 'wordpress'] as const;
+const CATEGORY_ORDER = ['speed', 'images', 'caching', 'technical', 'wordpress'] as const;
+
+const scoreClass = (score: number) => (score >= 90 ? 'good' : score >= 50 ? 'average' : 'poor');
+
+const REPORT_STYLE = new SafeHtml(`<style>
+  .scores { display: flex; flex-wrap: wrap; gap: 1rem; } .score { text-align: center; width: 6.5rem; }
+  .score b { display: block; font-size: 1.8rem; border-radius: 50%; width: 4.2rem; height: 4.2rem; line-height: 4.2rem; margin: 0 auto .3rem; border: 4px solid; }
+  .good b { color: #0a7d33; border-color: #0cce6b; } .average b { color: #a35a00; border-color: #ffa400; } .poor b { color: #b3261e; border-color: #ff4e42; }
+  .shots { display: flex; gap: 1.5rem; flex-wrap: wrap; align-items: flex-start; } .shots img { border: 1px solid #d0d7de; max-width: 100%; }
+  .filmstrip { display: flex; gap: .4rem; flex-wrap: wrap; } .frame { text-align: center; font-size: .8rem; }
+  .frame img { height: 120px; border: 2px solid #d0d7de; } .frame.fcp img { border-color: #ffa400; } .frame.lcp img { border-color: #0cce6b; }
+  .marker { font-weight: 700; } .severity-critical { color: #b3261e; } .severity-warning { color: #a35a00; } .severity-info { color: #57606a; }
+  .finding { border-top: 1px solid #eaeef2; padding: .6rem 0; }
+</style>`);
+
+export interface ReportInput {
+  scan: Scan;
+  locale: Locale;
+  imageUrl: (name: string) => string;
+  signedInAs?: string;
+  csrf?: string;
+}
+
+export function reportPage({ scan, locale, imageUrl, signedInAs, csrf }: ReportInput): string {
+  const t = LABELS[locale];
+  const header = html`<h1>${t.report}</h1><p><strong>${scan.url}</strong> · ${scan.region}${scan.finished_at ? html` · ${t.scanned} ${scan.finished_at.toISOString().replace('T', ' ').slice(0, 16)} UTC` : html``}</p>`;
+  if (scan.status === 'queued' || scan.status === 'running') {
+    return layout(t.report, html`${new SafeHtml('<meta http-equiv="refresh" content="5">')}${header}<section id="in-progress"><p>${t.inProgress}</p></section>`, { signedInAs, csrf });
+  }
+  if (scan.status === 'failed' || !scan.result) {
+    return layout(t.report, html`${header}<section id="failed"><p class="error">${t.failed}</p><p><code>${scan.failure_code ?? 'scan_error'}</code>: ${scan.failure_message ?? ''}</p></section>`, { signedInAs, csrf });
+  }
+  const r = scan.result;
+  const summary = summarise(r.scores, r.findings, locale);
+  const scores = SCORE_KEYS.map((key) => {
+    const label = key === 'wordpress' && !r.isWordPress ? `${t.wordpress} (${t.notWordPress})` : t[key];
+    return html`<div class="score ${scoreClass(r.scores[key])}" data-score="${key}"><b>${r.scores[key]}</b>${label}</div>`;
+  });
+  const metricRows: Array<[string, (f: 'desktop' | 'mobile') => string]> = [
+    ['First Contentful Paint', (f) => `${r.metrics[f].fcp_ms} ms`],
+    ['Largest Contentful Paint', (f) => `${r.metrics[f].lcp_ms} ms`],
+    ['Cumulative Layout Shift', (f) => String(r.metrics[f].cls)],
+    ['Total Blocking Time', (f) => `${r.metrics[f].tbt_ms} ms`],
+    [t.requests, (f) => String(r.metrics[f].request_count)],
+    [t.bytes, (f) => `${Math.round(r.metrics[f].total_bytes / 1024)} KB`],
+  ];
+  const findings = r.findings.map((f) => localiseFinding(f, locale));
+  const grouped = CATEGORY_ORDER.map((category) => [category, findings.filter((f) => f.category === category)] as const).filter(([, list]) => list.length);
+  const body = html`${REPORT_STYLE}${header}
+    <section><div class="scores" id="scores">${scores}</div><p id="summary">${summary.long}</p>
+      <p>${t.finalUrl}: ${r.finalUrl} · ${t.status}: ${r.httpStatus} · TTFB: ${r.ttfbMs} ms</p></section>
+    <section><h2>${t.metrics}</h2><table id="metrics"><thead><tr><th>${t.metric}</th><th>${t.desktop}</th><th>${t.mobile}</th></tr></thead>
+      <tbody>${metricRows.map(([label, value]) => html`<tr><td>${label}</td><td>${value('desktop')}</td><td>${value('mobile')}</td></tr>`)}</tbody></table></section>
+    <section><h2>${t.screenshots}</h2><div class="shots">${FORM_FACTORS.map((f) =>
+      r.screenshots[f] ? html`<figure><img id="screenshot-${f}" src="${imageUrl(r.screenshots[f]!)}" alt="${t[f]}" style="max-height:360px"><figcaption>${t[f]}</figcaption></figure>` : html``,
+    )}</div></section>
+    <section><h2>${t.filmstrip}</h2>${FORM_FACTORS.map(
+      (f) => html`<h3>${t[f]}</h3><div class="filmstrip" id="filmstrip-${f}">${r.filmstrip[f].map(
+        (frame) => html`<div class="frame ${frame.event ?? ''}"><img src="${imageUrl(frame.asset)}" alt="${frame.ms} ms"><div>${frame.ms} ms</div>${frame.event ? html`<div class="marker">${frame.event.toUpperCase()}</div>` : html``}</div>`,
+      )}</div>`,
+    )}</section>
+    <section id="findings"><h2>${t.findings}</h2>${grouped.length === 0 ? html`<p>${t.noFindings}</p>` : grouped.map(
+      ([category, list]) => html`<h3>${t[category]}</h3>${list.map(
+        (f) => html`<div class="finding" data-code="${f.code}"><strong class="severity-${f.severity}">${f.title}</strong><p>${f.message}</p><p><em>${t.recommendation}:</em> ${f.recommendation}</p></div>`,
+      )}`,
+    )}</section>`;
+  return layout(t.report, body, { signedInAs, csrf });
+}
