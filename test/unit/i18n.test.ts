@@ -1,0 +1,34 @@
+import { negotiateLocale } from '../../core/i18n/locale.ts';
+import { summarise } from '../../core/i18n/summaries.ts';
+import { scoreScan } from '../../core/scoring/index.ts';
+import { cleanObservation } from './observation-builder.ts';
+
+describe('language negotiation', () => {
+  it.each([
+    [undefined, 'en'], ['', 'en'], ['de', 'de'], ['de-AT,de;q=0.9', 'de'], ['fr-CH, fr;q=0.9, de;q=0.8, en;q=0.7', 'de'],
+    ['en-US,en;q=0.9,de;q=0.8', 'en'], ['de;q=0.1, en;q=0.5', 'en'], ['de;q=0', 'en'], ['*', 'en'], ['garbage;;;', 'en'],
+  ])('%j → %s', (header, locale) => {
+    expect(negotiateLocale(header)).toBe(locale);
+  });
+});
+
+describe('summaries', () => {
+  it('name the overall score and the biggest issue, in both languages', () => {
+    const scored = scoreScan(cleanObservation({ ttfbMs: 2500 }));
+    const en = summarise(scored.scores, scored.findings, 'en');
+    const de = summarise(scored.scores, scored.findings, 'de');
+    expect(en.short).toContain(`${scored.scores.overall}/100`);
+    expect(en.short).toContain('slow server response');
+    expect(de.short).toContain(`${scored.scores.overall}/100`);
+    expect(de.short).toContain('Langsame Serverantwort');
+    expect(en.long).toContain(`speed ${scored.scores.speed}`);
+    expect(de.long).toContain(`Geschwindigkeit ${scored.scores.speed}`);
+    expect(en.long).not.toContain('WordPress');
+  });
+
+  it('say there is nothing significant on a clean page', () => {
+    const scored = scoreScan(cleanObservation());
+    expect(summarise(scored.scores, scored.findings, 'en').short).toMatch(/no significant issues/);
+    expect(summarise(scored.scores, scored.findings, 'de').short).toMatch(/keine wesentlichen Probleme/);
+  });
+});
