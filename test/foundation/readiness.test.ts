@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { loadConfig } from '../../core/config.ts';
@@ -64,6 +65,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([api, worker, ingest].filter(Boolean).map((s) => s.stop()));
   await stopClickHouse(clickhouse);
+  rmSync(clickhouse.dir, { recursive: true, force: true });
   await pgProxy.cut();
   await temporalProxy.cut();
   await db.drop();

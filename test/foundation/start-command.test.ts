@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfig, PROJECT_ROOT } from '../../core/config.ts';
 import { createClickHouse } from '../../db/clickhouse/client.ts';
@@ -44,6 +44,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  rmSync(stateDir, { recursive: true, force: true });
   await dropDatabase(base.databaseUrl, database).catch(() => undefined);
   await dropDatabase(base.databaseUrl, `${database}_test`).catch(() => undefined);
 });

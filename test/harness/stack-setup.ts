@@ -3,7 +3,10 @@ import { resolve } from 'node:path';
 import { loadConfig } from '../../core/config.ts';
 import { createKnex } from '../../db/knex.ts';
 import { migrateLatest } from '../../db/migrate.ts';
-import { withDatabase } from '../../stack/postgres.ts';
+import pg from 'pg';
+import { createClickHouse } from '../../db/clickhouse/client.ts';
+import { dropClickHouseDatabase } from '../../db/clickhouse/schema.ts';
+import { dropDatabase, withDatabase } from '../../stack/postgres.ts';
 import { stackUp, stopBackingServices, testDatabaseName } from '../../stack/stack.ts';
 import { buildWorkflowBundle } from '../../worker/build-bundle.ts';
 import { baseTestEnv, HARNESS_DIR, HARNESS_FILE, type HarnessInfo } from './shared.ts';
@@ -16,9 +19,35 @@ import { baseTestEnv, HARNESS_DIR, HARNESS_FILE, type HarnessInfo } from './shar
 const config = loadConfig(baseTestEnv());
 const log = (msg: string) => process.stderr.write(`[harness] ${msg}\n`);
 
+/** Databases named by uniqueName('t') carry their creation time; ones left by interrupted runs are dropped. */
+const STALE_MS = 6 * 3600_000;
+const isStale = (name: string) => {
+  const match = /^t_([0-9a-z]+)_[0-9a-f]{6}$/.exec(name);
+  return match !== null && Date.now() - parseInt(match[1]!, 36) > STALE_MS;
+};
+
+async function dropStaleTestDatabases(): Promise<void> {
+  const pgClient = new pg.Client({ connectionString: withDatabase(config.databaseUrl, 'postgres') });
+  await pgClient.connect();
+  try {
+    const { rows } = await pgClient.query<{ datname: string }>("select datname from pg_database where datname like 't\\_%'");
+    for (const { datname } of rows.filter((r) => isStale(r.datname))) await dropDatabase(config.databaseUrl, datname);
+  } finally {
+    await pgClient.end();
+  }
+  const clickhouse = createClickHouse(config, 'default');
+  try {
+    const dbs = await (await clickhouse.query({ query: 'SHOW DATABASES', format: 'JSONEachRow' })).json<{ name: string }>();
+    for (const { name } of dbs.filter((d) => isStale(d.name))) await dropClickHouseDatabase(clickhouse, name);
+  } finally {
+    await clickhouse.close();
+  }
+}
+
 async function up(): Promise<void> {
   const stack = await stackUp(config, log);
   if (stack.started.length) log(`started ${stack.started.join(', ')} for this run`);
+  await dropStaleTestDatabases();
   const templateDatabase = testDatabaseName(config);
   const knex = createKnex(withDatabase(config.databaseUrl, templateDatabase), { min: 0, max: 1 });
   try {

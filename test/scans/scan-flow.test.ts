@@ -235,3 +235,45 @@ describe('reuse of results', () => {
     expect(await stack.api.db.knex('scans').where({ url })).toHaveLength(1);
   });
 });
+
+describe('the report in a real browser', () => {
+  it('shows scores, metrics, screenshots, the filmstrip with FCP/LCP marked and grouped findings, through the share link', async () => {
+    const { launchBrowser } = await import('../harness/browser.ts');
+    const { mkdirSync } = await import('node:fs');
+    const { resolve } = await import('node:path');
+    const { HARNESS_DIR } = await import('../harness/shared.ts');
+    const enabled = await call(stack.api, `/scans/${ids.wp}/share/enable`, { token, method: 'POST' });
+    const shareUrl = (enabled.body.data as { share_url: string }).share_url;
+    const { browser, close } = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      await page.setViewport({ width: 1100, height: 900 });
+      const res = await page.goto(`${stack.api.url}${new URL(shareUrl).pathname}`, { waitUntil: 'networkidle0' });
+      expect(res?.status()).toBe(200);
+      expect(await page.$$eval('#scores .score', (els) => els.map((e) => e.getAttribute('data-score')))).toEqual(['overall', 'speed', 'images', 'caching', 'technical', 'wordpress']);
+      expect(await page.$eval('#screenshot-desktop', (img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(100);
+      expect(await page.$$eval('#filmstrip-desktop .frame img', (imgs) => imgs.every((i) => (i as unknown as { naturalWidth: number }).naturalWidth > 0))).toBe(true);
+      expect(await page.$$eval('#filmstrip-desktop .frame.lcp, #filmstrip-desktop .frame.fcp', (els) => els.length)).toBeGreaterThan(0);
+      expect(await page.$$eval('#findings .finding', (els) => els.map((e) => e.getAttribute('data-code')))).toEqual(expect.arrayContaining(['wordpress.version-exposed', 'wordpress.many-plugins']));
+      const dir = resolve(HARNESS_DIR, 'screenshots');
+      mkdirSync(dir, { recursive: true });
+      await page.screenshot({ path: resolve(dir, 'report-wordpress.png'), fullPage: true });
+
+      await page.setExtraHTTPHeaders({ 'Accept-Language': 'de-DE,de;q=0.9' });
+      await page.reload();
+      expect(await page.$eval('h1', (h) => h.textContent)).toBe('Performance-Bericht');
+      expect(await page.content()).toContain('WordPress-Version sichtbar');
+    } finally {
+      await close();
+    }
+    await call(stack.api, `/scans/${ids.wp}/share/disable`, { token, method: 'POST' });
+    expect((await fetch(`${stack.api.url}${new URL(shareUrl).pathname}`)).status).toBe(404);
+  }, 60_000);
+
+  it('serves German findings and summaries to the API by Accept-Language', async () => {
+    const de = await call(stack.api, `/scans/${ids.slow}`, { token, headers: { 'accept-language': 'de' } });
+    const r = (de.body.data as { result: Result }).result;
+    expect(r.summary_short).toMatch(/\/100 insgesamt/);
+    expect(r.findings.find((f) => f.code === 'technical.slow-server-response')!.title).toBe('Langsame Serverantwort');
+  });
+});
