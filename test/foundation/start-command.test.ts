@@ -43,7 +43,11 @@ beforeAll(async () => {
   };
 });
 
+const running = new Set<ChildProcess>();
+
 afterAll(async () => {
+  // A failed assertion skips the test's own Ctrl-C: stop whatever is still running before removing its state.
+  for (const child of running) if (child.exitCode === null && child.signalCode === null) await interruptAndWait(child);
   rmSync(stateDir, { recursive: true, force: true });
   await dropDatabase(base.databaseUrl, database).catch(() => undefined);
   await dropDatabase(base.databaseUrl, `${database}_test`).catch(() => undefined);
@@ -51,6 +55,7 @@ afterAll(async () => {
 
 function start(): { child: ChildProcess; output: () => string; up: Promise<void> } {
   const child = spawn(process.execPath, [resolve(PROJECT_ROOT, 'stack/cli.ts'), 'start'], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
   let output = '';
   const up = new Promise<void>((resolveUp, reject) => {
     const onData = (chunk: Buffer) => {
