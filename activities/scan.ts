@@ -29,11 +29,14 @@ const RUNNER_TIMEOUT_MS = 3 * 60_000;
 function runLighthouse(input: RunnerInput, onProgress: (step: string) => void, cancelled: Promise<unknown>): Promise<RunnerMessage> {
   return new Promise((resolveRun, reject) => {
     const child = spawn(process.execPath, [RUNNER], { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    let browserPid: number | undefined;
     const killGroup = () => {
-      try {
-        if (child.pid) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        /* already gone */
+      for (const pid of [child.pid, browserPid]) {
+        try {
+          if (pid) process.kill(-pid, 'SIGKILL');
+        } catch {
+          /* already gone */
+        }
       }
     };
     let result: RunnerMessage | null = null;
@@ -56,6 +59,7 @@ function runLighthouse(input: RunnerInput, onProgress: (step: string) => void, c
         if (!line.trim()) continue;
         const message = JSON.parse(line) as RunnerMessage;
         if (message.kind === 'progress') onProgress(message.step);
+        else if (message.kind === 'browser') browserPid = message.pid;
         else result = message;
       }
     });

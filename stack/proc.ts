@@ -35,12 +35,18 @@ export async function waitUntil(what: string, check: () => Promise<boolean>, tim
   throw new StackError(`${what} did not become ready within ${Math.round(timeoutMs / 1000)} s${reason}`);
 }
 
+/** Whether the process exists and is not a zombie (an exited child nobody has reaped yet). */
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true; // no /proc: trust kill(0)
   }
 }
 

@@ -15,5 +15,7 @@ export interface RunnerInput {
 /** One JSON object per line on the runner's stdout. */
 export type RunnerMessage =
   | { kind: 'progress'; step: string }
+  /** Chromium runs in a process group of its own (puppeteer detaches it); the parent kills that group too. */
+  | { kind: 'browser'; pid: number }
   | { kind: 'observation'; observation: ScanObservation }
   | { kind: 'page_failure'; code: FailureCode; message: string };

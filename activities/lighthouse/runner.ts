@@ -1,7 +1,8 @@
 /**
  * One scan, desktop then mobile, in its own process (Lighthouse runs cannot share a process) and its own
  * Chromium with a fresh profile. Reads RunnerInput on stdin, writes RunnerMessage lines on stdout, exits.
- * The parent kills this process group on cancellation; the profile folder is removed on every way out.
+ * The parent kills this process group and Chromium's on cancellation; Chromium talks to us over a pipe, so it
+ * also exits when this process dies; the profile folder is removed on every way out.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -135,12 +136,23 @@ async function runFormFactor(browser: Browser, input: RunnerInput, factor: FormF
   }
 }
 
-/** A runner whose worker died must not keep Chromium busy: when the parent goes, the whole group goes. */
+let browserPid: number | undefined;
+
+function killBrowser(): void {
+  try {
+    if (browserPid) process.kill(-browserPid, 'SIGKILL');
+  } catch {
+    /* already gone */
+  }
+}
+
+/** A runner whose worker died must not keep Chromium busy: when the parent goes, Chromium and we go. */
 function exitWithParent(): void {
   const parent = process.ppid;
   setInterval(() => {
     if (process.ppid !== parent) {
       try {
+        killBrowser();
         process.kill(-process.pid, 'SIGKILL');
       } finally {
         process.exit(1);
@@ -166,7 +178,9 @@ async function main(): Promise<void> {
   const cleanUp = () => rmSync(profile, { recursive: true, force: true });
   process.once('exit', cleanUp);
   try {
-    browser = await puppeteer.launch({ executablePath: input.chromiumPath, args: [...CHROMIUM_FLAGS, `--user-data-dir=${profile}`], headless: true });
+    browser = await puppeteer.launch({ executablePath: input.chromiumPath, args: [...CHROMIUM_FLAGS, `--user-data-dir=${profile}`], headless: true, pipe: true });
+    browserPid = browser.process()?.pid;
+    if (browserPid) send({ kind: 'browser', pid: browserPid });
     const perFactor = {} as Record<FormFactor, FormFactorObservation>;
     let desktop: Awaited<ReturnType<typeof runFormFactor>> | null = null;
     for (const factor of FORM_FACTORS) {
@@ -195,6 +209,7 @@ async function main(): Promise<void> {
     send({ kind: 'observation', observation });
   } finally {
     await browser?.close().catch(() => undefined);
+    killBrowser();
     cleanUp();
   }
 }

@@ -21,9 +21,9 @@ afterAll(async () => {
   await sites.close();
 });
 
-function runnerChildren(pid: number): number[] {
+function children(pid: number, pattern: string): number[] {
   try {
-    return execFileSync('pgrep', ['-P', String(pid), '-f', 'lighthouse/runner.ts'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
+    return execFileSync('pgrep', ['-P', String(pid), '-f', pattern], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
   } catch {
     return [];
   }
@@ -37,13 +37,16 @@ it('finishes a scan whose worker was killed mid-run, once, on the restarted work
 
   const workerPid = stack.worker.child.pid!;
   let runners: number[] = [];
-  await waitUntil('a Lighthouse runner under the worker', async () => (runners = runnerChildren(workerPid)).length > 0, 60_000, 100);
+  await waitUntil('a Lighthouse runner under the worker', async () => (runners = children(workerPid, 'lighthouse/runner.ts')).length > 0, 60_000, 100);
+  let browsers: number[] = [];
+  await waitUntil("the runner's Chromium", async () => (browsers = runners.flatMap((pid) => children(pid, 'chromium'))).length > 0, 60_000, 100);
   await new Promise((r) => setTimeout(r, 2500)); // well inside the Lighthouse run
   expect((await call(stack.api, `/scans/${id}`, { token })).body.data).toMatchObject({ status: 'running' });
 
   stack.worker.child.kill('SIGKILL');
   // The orphaned runner notices its parent is gone and takes its Chromium with it.
   await waitUntil('the orphaned runner to exit', async () => runners.every((pid) => !isAlive(pid)), 15_000, 200);
+  await waitUntil("the orphaned runner's Chromium to exit", async () => browsers.every((pid) => !isAlive(pid)), 15_000, 200);
 
   replacement = await startReady('worker', stack.workerEnv);
   const scan = await waitForScan(stack.api, token, id);
