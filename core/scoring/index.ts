@@ -15,7 +15,7 @@ export const CHECKS: readonly Check[] = [...SPEED_CHECKS, ...IMAGE_CHECKS, ...CA
 /** Every finding code any check can emit. */
 export const FINDING_CODES: readonly string[] = CHECKS.flatMap((c) => c.codes);
 
-const OVERALL_WEIGHTS: Record<ScoreCategory, number> = { speed: 0.5, images: 0.15, caching: 0.15, technical: 0.2, wordpress: 0.1 };
+export const OVERALL_WEIGHTS: Record<ScoreCategory, number> = { speed: 0.5, images: 0.15, caching: 0.15, technical: 0.2, wordpress: 0.1 };
 const SEVERITY_ORDER: Record<Severity, number> = { critical: 0, warning: 1, info: 2 };
 const CATEGORY_ORDER: Record<ScoreCategory, number> = { speed: 0, images: 1, caching: 2, technical: 3, wordpress: 4 };
 

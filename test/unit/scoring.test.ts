@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { CATALOGUE } from '../../core/i18n/catalogue.ts';
 import { localiseFinding } from '../../core/i18n/findings.ts';
 import { LOCALES } from '../../core/i18n/locale.ts';
 import { cacheLifetimeSeconds } from '../../core/scoring/checks/caching.ts';
 import { CHECKS, FINDING_CODES, scoreScan } from '../../core/scoring/index.ts';
+import { withReference } from '../../core/scoring/reference.ts';
 import { cleanObservation, formFactor, response } from './observation-builder.ts';
 
 const clean = scoreScan(cleanObservation());
@@ -125,5 +127,13 @@ describe('cache lifetime parsing', () => {
     [{ expires: new Date(Date.now() + 3_600_000).toUTCString() }, 3600],
   ])('%j → %i s', (headers, seconds) => {
     expect(Math.abs(cacheLifetimeSeconds(headers) - seconds)).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('the scoring README', () => {
+  it('carries the check tables generated from the checks themselves (npm run docs:scoring)', () => {
+    const readme = readFileSync(new URL('../../core/scoring/README.md', import.meta.url), 'utf8');
+    expect(withReference(readme)).toBe(readme);
+    for (const check of CHECKS) expect(readme).toContain(`\`${check.id}\``);
   });
 });
