@@ -4,6 +4,9 @@
  * Also the latency of a cached POST /scans against GET /livez on the same server.
  * Both sides run the same Lighthouse settings (performance only, no full-page screenshot, bf-cache audit
  * skipped, default mobile and the desktop preset), so the ratio measures the service's own overhead and savings.
+ * Where the difference comes from (measured): the CLI launches Chromium once per form factor and then waits
+ * ~4.5 s per run for it to shut down (chrome-launcher); the service's runner uses one Chromium for both form
+ * factors and kills it when done.
  * Prints ratios (lower is better). Target: scan ratio <= 0.75.
  *
  *   ./svc stack up && npm run bench:scan -- --runs 3

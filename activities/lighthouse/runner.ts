@@ -16,6 +16,7 @@ import { FORM_FACTORS, type FormFactor, type FormFactorObservation, type ScanObs
 import type { FailureCode } from '../../core/scan/failures.ts';
 import { localAssetStore } from '../../services/assets.ts';
 import type { ScanCredentials } from '../../services/scans.ts';
+import { startEgressProxy, type EgressProxy } from './egress-proxy.ts';
 import { formFactorObservation, responseObservations, type LighthouseResult } from './extract.ts';
 import type { RunnerInput, RunnerMessage } from './protocol.ts';
 
@@ -60,14 +61,17 @@ async function addOriginCredentials(session: CDPSession, origin: string, credent
 
 interface Capture {
   headersByUrl: Map<string, Record<string, string>>;
+  /** The last main-document URL the browser asked for (after redirects). */
+  documentUrl: string | null;
   documentRequestIds: string[];
   redirects: Array<{ url: string; status: number }>;
 }
 
 /** Response headers of every request and the main document's redirect hops, from the page's own CDP session. */
 async function captureNetwork(session: CDPSession): Promise<Capture> {
-  const capture: Capture = { headersByUrl: new Map(), documentRequestIds: [], redirects: [] };
-  session.on('Network.requestWillBeSent', (event: { requestId: string; type?: string; redirectResponse?: { url: string; status: number } }) => {
+  const capture: Capture = { headersByUrl: new Map(), documentUrl: null, documentRequestIds: [], redirects: [] };
+  session.on('Network.requestWillBeSent', (event: { requestId: string; type?: string; request: { url: string }; redirectResponse?: { url: string; status: number } }) => {
+    if (event.type === 'Document') capture.documentUrl = event.request.url;
     if (event.type === 'Document' && event.redirectResponse) capture.redirects.push({ url: event.redirectResponse.url, status: event.redirectResponse.status });
   });
   session.on('Network.responseReceived', (event: { requestId: string; type?: string; response: { url: string; headers: Record<string, string> } }) => {
@@ -104,7 +108,7 @@ function failureFrom(lhr: LighthouseResult): PageFailure | null {
   }
 }
 
-async function runFormFactor(browser: Browser, input: RunnerInput, factor: FormFactor) {
+async function runFormFactor(browser: Browser, proxy: EgressProxy, input: RunnerInput, factor: FormFactor) {
   const page: Page = await browser.newPage();
   try {
     const session = await page.createCDPSession();
@@ -120,6 +124,9 @@ async function runFormFactor(browser: Browser, input: RunnerInput, factor: FormF
     const result = await lighthouse(input.url, flags, factor === 'desktop' ? desktopConfig : undefined, page);
     if (!result) throw new Error('Lighthouse returned no result');
     const lhr = result.lhr as unknown as LighthouseResult;
+    // The egress proxy knows why a document request failed better than the browser's error page does.
+    const refused = lhr.runtimeError && capture.documentUrl ? proxy.failureFor(capture.documentUrl) : undefined;
+    if (refused) throw new PageFailure(refused.code, refused.message);
     const failure = failureFrom(lhr);
     if (failure) throw failure;
     if (lhr.runtimeError) throw new Error(`Lighthouse ${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
@@ -135,6 +142,9 @@ async function runFormFactor(browser: Browser, input: RunnerInput, factor: FormF
     await page.close().catch(() => undefined);
   }
 }
+
+/** Every request through the egress proxy, loopback included (Chromium bypasses proxies for it by default); WebRTC too. */
+const egressFlags = (proxy: EgressProxy) => [`--proxy-server=${proxy.url}`, '--proxy-bypass-list=<-loopback>', '--force-webrtc-ip-handling-policy=disable_non_proxied_udp'];
 
 let browserPid: number | undefined;
 
@@ -175,17 +185,18 @@ async function main(): Promise<void> {
   const store = localAssetStore(input.assetsDir);
   const profile = mkdtempSync(join(tmpdir(), 'webperf-scan-'));
   let browser: Browser | null = null;
+  const proxy = await startEgressProxy({ allowLoopback: input.allowLoopback });
   const cleanUp = () => rmSync(profile, { recursive: true, force: true });
   process.once('exit', cleanUp);
   try {
-    browser = await puppeteer.launch({ executablePath: input.chromiumPath, args: [...CHROMIUM_FLAGS, `--user-data-dir=${profile}`], headless: true, pipe: true });
+    browser = await puppeteer.launch({ executablePath: input.chromiumPath, args: [...CHROMIUM_FLAGS, ...egressFlags(proxy), `--user-data-dir=${profile}`], headless: true, pipe: true });
     browserPid = browser.process()?.pid;
     if (browserPid) send({ kind: 'browser', pid: browserPid });
     const perFactor = {} as Record<FormFactor, FormFactorObservation>;
     let desktop: Awaited<ReturnType<typeof runFormFactor>> | null = null;
     for (const factor of FORM_FACTORS) {
       send({ kind: 'progress', step: factor });
-      const run = await runFormFactor(browser, input, factor);
+      const run = await runFormFactor(browser, proxy, input, factor);
       if (factor === 'desktop') desktop = run;
       const { observation, images } = formFactorObservation(run.lhr, factor);
       for (const image of images) await store.put(input.publicId, image.name, image.bytes);
@@ -210,6 +221,7 @@ async function main(): Promise<void> {
   } finally {
     await browser?.close().catch(() => undefined);
     killBrowser();
+    await proxy.close();
     cleanUp();
   }
 }

@@ -35,6 +35,8 @@ const FIXTURES = {
   wp: '/wp/',
   thirdParty: '/third-party/',
   missing: '/missing',
+  toInternal: '/to-internal/',
+  embedsInternal: '/embeds-internal/',
 } as const;
 
 beforeAll(async () => {
@@ -157,6 +159,19 @@ describe('pages that cannot be scanned', () => {
 
   it('a refused connection fails with connection_failed', () => {
     expect(results.refused).toMatchObject({ status: 'failed', error: { code: 'connection_failed' } });
+  });
+});
+
+describe('the internal network stays out of reach', () => {
+  it('a redirect to a special-use address fails with blocked_address and never reaches that host', () => {
+    expect(results.toInternal).toMatchObject({ status: 'failed', error: { code: 'blocked_address', message: expect.stringContaining('0.0.0.0') } });
+    expect(sites.internalRequests.filter((r) => r.path === '/admin/')).toEqual([]);
+  });
+
+  it('a page embedding an internal address is scanned, without that request ever being made', () => {
+    expect(results.embedsInternal!.status).toBe('finished');
+    expect(sites.siteRequests.some((r) => r.path === '/fast/logo.svg')).toBe(true);
+    expect(sites.internalRequests).toEqual([]);
   });
 });
 
