@@ -14,3 +14,7 @@ export const TargetIdAttribute = defineSearchAttributeKey('TargetId', SearchAttr
 export const SEARCH_ATTRIBUTES = [ScanIdAttribute, HostAttribute, TargetIdAttribute] as const;
 
 export const healthCheckWorkflowId = (nonce: string): string => `health-check-${nonce}`;
+
+export const scanWorkflowId = (publicId: string): string => `scan-${publicId}`;
+/** The schedule that runs the scan reconciler; one per task-queue prefix. */
+export const scanReconcilerScheduleId = (prefix: string): string => `${prefix}-scan-reconciler`;

@@ -2,16 +2,18 @@ import { createServer } from 'node:http';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Connection } from '@temporalio/client';
+import { Client, Connection, ScheduleAlreadyRunning, ScheduleOverlapPolicy, type ScheduleOptions } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities/index.ts';
+import { createReconcileActivities } from '../activities/reconcile.ts';
 import { createScanActivities } from '../activities/scan.ts';
 import { systemClock } from '../core/clock.ts';
 import { loadConfig, PROJECT_ROOT } from '../core/config.ts';
 import { HealthState, serveHealth } from '../core/health.ts';
 import { createLogger } from '../core/logger.ts';
 import { assertNodeVersion } from '../core/runtime.ts';
-import { mainTaskQueue, scanTaskQueue } from '../core/temporal.ts';
+import { RECONCILE_EVERY } from '../core/scan/lifecycle.ts';
+import { mainTaskQueue, scanReconcilerScheduleId, scanTaskQueue } from '../core/temporal.ts';
 import { createKnex, postgresReady } from '../db/knex.ts';
 
 assertNodeVersion();
@@ -34,6 +36,7 @@ Runtime.install({
 
 const knex = createKnex(config.databaseUrl, { min: 0, max: 5 });
 const temporalClient = Connection.lazy({ address: config.temporal.address });
+const client = new Client({ connection: temporalClient, namespace: config.temporal.namespace });
 let workers: Worker[] = [];
 let stopping = false;
 
@@ -72,6 +75,24 @@ async function connectWithRetry(): Promise<NativeConnection | null> {
   return null;
 }
 
+/** The reconciler's schedule: created on first start, brought up to date on every later one. */
+async function ensureReconcilerSchedule(): Promise<void> {
+  const scheduleId = scanReconcilerScheduleId(config.temporal.taskQueuePrefix);
+  const options = {
+    scheduleId,
+    spec: { intervals: [{ every: RECONCILE_EVERY }] },
+    action: { type: 'startWorkflow' as const, workflowType: 'reconcileScansWorkflow', taskQueue, workflowId: `${scheduleId}-run` },
+    policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 minute' },
+  } satisfies ScheduleOptions;
+  try {
+    await client.schedule.create(options);
+    log.info({ scheduleId, every: RECONCILE_EVERY }, 'scan reconciler scheduled');
+  } catch (error) {
+    if (!(error instanceof ScheduleAlreadyRunning)) throw error;
+    await client.schedule.getHandle(scheduleId).update((previous) => ({ ...previous, spec: options.spec, action: options.action, policies: { ...previous.policies, ...options.policies } }));
+  }
+}
+
 async function main(): Promise<void> {
   await new Promise<void>((ready) => healthServer.listen(config.worker.healthPort, config.worker.healthHost, ready));
   log.info({ url: `http://${config.worker.healthHost}:${config.worker.healthPort}` }, 'worker health endpoints listening');
@@ -89,7 +110,11 @@ async function main(): Promise<void> {
     namespace: config.temporal.namespace,
     taskQueue,
     identity,
-    activities: { ...createActivities({ knex, workerIdentity: identity }), ...scanActivities },
+    activities: {
+      ...createActivities({ knex, workerIdentity: identity }),
+      ...scanActivities,
+      ...createReconcileActivities({ knex, temporal: () => client, clock: systemClock, log }),
+    },
     shutdownGraceTime: '30 seconds',
     ...workflowSource,
   });
@@ -108,6 +133,7 @@ async function main(): Promise<void> {
     ),
   );
   workers = [main, ...scanWorkers];
+  await ensureReconcilerSchedule().catch((error: unknown) => log.error({ err: error }, 'could not create or update the scan reconciler schedule; stale scans wait for the next start'));
   log.info({ taskQueue, scanRegions: config.worker.scanRegions, identity, bundle: config.worker.workflowBundlePath }, 'worker polling');
   try {
     await Promise.all(workers.map((w) => w.run()));

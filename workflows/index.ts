@@ -1,3 +1,4 @@
 /** Every workflow the worker registers. Deterministic code only: see the eslint rules for workflows/. */
 export { healthCheckWorkflow } from './health.ts';
 export { scanWorkflow } from './scan.ts';
+export { reconcileScansWorkflow } from './reconcile.ts';

@@ -1,5 +1,6 @@
 import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
 import type { ScanActivities, ScanOutcome } from '../activities/scan.ts';
+import { SCAN_RUN_LIMIT } from '../core/scan/lifecycle.ts';
 
 export interface ScanWorkflowInput {
   publicId: string;
@@ -15,15 +16,15 @@ const { markScanRunning, markScanFailed } = proxyActivities<ScanActivities>({
 /**
  * queued → running → finished | failed, each step stored in Postgres by an activity. Lighthouse runs on the
  * region's queue, one at a time per worker process; crashes are retried (3 attempts), page failures are not.
- * If no attempt succeeds, or no worker serves the region within 15 minutes, the scan is failed with
- * `scan_error`, so a scan never stays running for ever.
+ * If no attempt succeeds, or no worker serves the region within SCAN_RUN_LIMIT, the scan is failed with
+ * `scan_error`; the reconciler (workflows/reconcile.ts) catches workflows that ended any other way.
  */
 export async function scanWorkflow(input: ScanWorkflowInput): Promise<ScanOutcome> {
   const { scanPage } = proxyActivities<ScanActivities>({
     taskQueue: input.scanTaskQueue,
     startToCloseTimeout: '4 minutes',
     heartbeatTimeout: '20 seconds',
-    scheduleToCloseTimeout: '15 minutes',
+    scheduleToCloseTimeout: SCAN_RUN_LIMIT,
     retry: { maximumAttempts: 3, initialInterval: '5 seconds', backoffCoefficient: 2 },
   });
   await markScanRunning(input.publicId);

@@ -7,7 +7,7 @@ import { negotiateLocale } from '../../core/i18n/locale.ts';
 import { PUBLIC_ID_PATTERN } from '../../core/ids.ts';
 import { classifyAddress } from '../../core/outbound.ts';
 import { cheapestPlanWith, hasFeature } from '../../core/plans.ts';
-import { HostAttribute, mainTaskQueue, ScanIdAttribute, scanTaskQueue } from '../../core/temporal.ts';
+import { HostAttribute, mainTaskQueue, ScanIdAttribute, scanTaskQueue, scanWorkflowId } from '../../core/temporal.ts';
 import { normaliseScanUrl } from '../../core/url.ts';
 import type { ScanStatus } from '../../db/models/Scan.ts';
 import { createOrReuseScan, findUserScan, markFailed, setSharing, userScansQuery, type ScanCredentials } from '../../services/scans.ts';
@@ -143,7 +143,7 @@ export function scanRoutes(deps: ScanRouteDeps): AnyRoute[] {
       if (outcome.kind === 'created') {
         try {
           await temporal.workflow.start('scanWorkflow', {
-            workflowId: `scan-${outcome.scan.public_id}`,
+            workflowId: scanWorkflowId(outcome.scan.public_id),
             taskQueue: mainTaskQueue(config.temporal.taskQueuePrefix),
             args: [{ publicId: outcome.scan.public_id, scanTaskQueue: scanTaskQueue(config.temporal.taskQueuePrefix, outcome.scan.region) }],
             typedSearchAttributes: [

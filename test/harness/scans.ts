@@ -15,9 +15,9 @@ export interface ScanStack {
 }
 
 /** The in-process API and a real worker process (Lighthouse in Chromium), sharing a database and an asset folder. */
-export async function startScanStack(options: { clock?: TestClock } = {}): Promise<ScanStack> {
+export async function startScanStack(options: { clock?: TestClock; env?: Record<string, string> } = {}): Promise<ScanStack> {
   const assetsDir = mkdtempSync(join(tmpdir(), 'webperf-assets-'));
-  const api = await startTestApi({ clock: options.clock, env: { ASSETS_DIR: assetsDir } });
+  const api = await startTestApi({ clock: options.clock, env: { ASSETS_DIR: assetsDir, ...options.env } });
   const workerEnv = {
     ...baseTestEnv(),
     DATABASE_URL: api.db.databaseUrl,
@@ -26,6 +26,7 @@ export async function startScanStack(options: { clock?: TestClock } = {}): Promi
     WORKFLOW_BUNDLE_PATH: harnessInfo().workflowBundlePath,
     ASSETS_DIR: assetsDir,
     LOG_LEVEL: 'info',
+    ...options.env,
   };
   const worker = await startReady('worker', workerEnv);
   return {

@@ -1,0 +1,54 @@
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { Knex } from 'knex';
+import type { Clock } from '../core/clock.ts';
+import type { Logger } from '../core/logger.ts';
+import { STALE_SCAN_AFTER_MS } from '../core/scan/lifecycle.ts';
+import { scanWorkflowId } from '../core/temporal.ts';
+import { Scan } from '../db/models/Scan.ts';
+import { markFailed } from '../services/scans.ts';
+
+export interface ReconcileDeps {
+  knex: Knex;
+  temporal: () => Client;
+  clock: Clock;
+  log: Logger;
+}
+
+export interface ReconcileReport {
+  checked: number;
+  failed: string[];
+}
+
+/** Activities of the scan reconciler: scans whose workflow ended without recording an outcome are failed. */
+export function createReconcileActivities(deps: ReconcileDeps) {
+  return {
+    async reconcileStaleScans(): Promise<ReconcileReport> {
+      const now = deps.clock();
+      const stale = await Scan.query(deps.knex)
+        .select('public_id')
+        .whereIn('status', ['queued', 'running'])
+        .where('requested_at', '<', new Date(now.getTime() - STALE_SCAN_AFTER_MS))
+        .orderBy('id')
+        .limit(500);
+      const failed: string[] = [];
+      for (const { public_id: publicId } of stale) {
+        let ended: string;
+        try {
+          const { status } = await deps.temporal().workflow.getHandle(scanWorkflowId(publicId)).describe();
+          if (status.name === 'RUNNING') continue; // its own timeouts will end it, through its failure path
+          ended = `its workflow ended (${status.name}) without recording a result`;
+        } catch (error) {
+          if (!(error instanceof WorkflowNotFoundError)) throw error;
+          ended = 'no workflow exists for it';
+        }
+        if (await markFailed(deps.knex, publicId, 'scan_error', `The scan was stopped: ${ended}.`, deps.clock())) {
+          failed.push(publicId);
+          deps.log.warn({ scanId: publicId, reason: ended }, 'stale scan failed by the reconciler');
+        }
+      }
+      return { checked: stale.length, failed };
+    },
+  };
+}
+
+export type ReconcileActivities = ReturnType<typeof createReconcileActivities>;
