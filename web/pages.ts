@@ -7,13 +7,14 @@ export type FormErrors = Record<string, string>;
 
 const fieldError = (errors: FormErrors, name: string) => (errors[name] ? html`<div class="error" id="${name}-error">${errors[name]}</div>` : html``);
 
-export function loginPage(csrf: string, email = '', errors: FormErrors = {}): string {
+export function loginPage(csrf: string, email = '', errors: FormErrors = {}, next = '/account/api'): string {
   return layout(
     'Sign in',
     html`<section><h1>Sign in</h1>
       ${errors.form ? html`<p class="error" id="form-error">${errors.form}</p>` : html``}
       <form method="post" action="/login">
         <input type="hidden" name="_csrf" value="${csrf}">
+        <input type="hidden" name="next" value="${next}">
         <label for="email">E-mail</label><input id="email" name="email" type="email" autocomplete="username" required value="${email}">
         <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
         <button type="submit" id="sign-in">Sign in</button>

@@ -40,6 +40,10 @@ export function webRouter(deps: WebDeps): Router {
   const router = new Router();
   router.use(loadSession({ knex, clock }));
 
+  /** Where sign-in leads: a path on this site that was asked for, else the API page (no open redirects). */
+  const afterSignIn = (value: unknown): string =>
+    typeof value === 'string' && /^\/(?![/\\])[^\s\\]*$/.test(value) && value.length <= 300 ? value : '/account/api';
+
   const requireUser = (ctx: Context) => {
     const user = webUser(ctx);
     if (!user) ctx.redirect('/login');
@@ -49,18 +53,20 @@ export function webRouter(deps: WebDeps): Router {
   router.get('/', (ctx) => ctx.redirect(webUser(ctx) ? '/account/api' : '/login'));
 
   router.get('/login', (ctx) => {
-    if (webUser(ctx)) return ctx.redirect('/account/api');
-    page(ctx, loginPage(csrfToken(ctx, config)));
+    const next = afterSignIn(ctx.query.next);
+    if (webUser(ctx)) return ctx.redirect(next);
+    page(ctx, loginPage(csrfToken(ctx, config), '', {}, next));
   });
 
   router.post('/login', async (ctx) => {
     const form = await readForm(ctx, config);
     const email = (form.get('email') ?? '').trim();
     const user = email ? await authenticate(knex, email, form.get('password') ?? '') : undefined;
-    if (!user) return page(ctx, loginPage(csrfToken(ctx, config), email, { form: 'These credentials do not match our records.' }), 422);
+    const next = afterSignIn(form.get('next'));
+    if (!user) return page(ctx, loginPage(csrfToken(ctx, config), email, { form: 'These credentials do not match our records.' }, next), 422);
     await startSession(ctx, deps, user.id);
     ctx.status = 303;
-    ctx.redirect('/account/api');
+    ctx.redirect(next);
   });
 
   router.get('/signup', (ctx) => page(ctx, signupPage(csrfToken(ctx, config))));
@@ -137,7 +143,7 @@ export function webRouter(deps: WebDeps): Router {
     const visible = scan && (scan.is_public || (user && user.id === scan.user_id));
     if (!visible) {
       // Not signed in: sign in first (the same answer whether or not such a scan exists).
-      if (!user) return ctx.redirect(`/login`);
+      if (!user) return ctx.redirect(`/login?next=${encodeURIComponent(ctx.path)}`);
       throw notFound();
     }
     page(ctx, reportPage({ scan, locale: negotiateLocale(ctx.get('accept-language')), imageUrl: imageUrlFor(scan), signedInAs: user?.email, csrf: user ? csrfToken(ctx, config) : undefined }));

@@ -13,6 +13,7 @@ export async function launchBrowser(): Promise<{ browser: Browser; close(): Prom
     executablePath: loadConfig(baseTestEnv()).chromiumPath,
     args: [...CHROMIUM_FLAGS, `--user-data-dir=${profile}`],
     headless: true,
+    pipe: true, // Chromium exits with the test process, however that ends
   });
   return {
     browser,

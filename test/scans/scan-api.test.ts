@@ -158,7 +158,10 @@ describe('share links', () => {
     const pub = ((await post(token, { url: 'https://report-public.example/', public: true })).body.data as { id: string }).id;
     const privRes = await fetch(`${api.url}/reports/${priv}`, { redirect: 'manual' });
     expect(privRes.status).toBe(302);
-    expect(privRes.headers.get('location')).toBe('/login');
+    expect(privRes.headers.get('location')).toBe(`/login?next=${encodeURIComponent(`/reports/${priv}`)}`);
+    // The same answer for an id that does not exist: signed out, nobody learns which scans exist.
+    const unknown = await fetch(`${api.url}/reports/01jd0000000000000000000000`, { redirect: 'manual' });
+    expect([unknown.status, unknown.headers.get('location')]).toEqual([302, `/login?next=${encodeURIComponent('/reports/01jd0000000000000000000000')}`]);
     const pubRes = await fetch(`${api.url}/reports/${pub}`);
     expect(pubRes.status).toBe(200);
     expect(await pubRes.text()).toContain('https://report-public.example/');

@@ -1,3 +1,4 @@
+import type { Page } from 'puppeteer-core';
 import { Client, Connection } from '@temporalio/client';
 import { createTestUser, call } from '../harness/api.ts';
 import { startFixtureSites, BASIC_PASSWORD, BASIC_USER, HEADER_NAME, HEADER_VALUE, type FixtureSites } from '../fixtures/sites.ts';
@@ -10,6 +11,8 @@ import { startScanStack, waitForScan, type ScanDetail, type ScanStack } from '..
 let stack: ScanStack;
 let sites: FixtureSites;
 let token: string;
+let ownerEmail: string;
+const OWNER_PASSWORD = 'owner-password-1';
 const ids: Record<string, string> = {};
 const results: Record<string, ScanDetail> = {};
 
@@ -42,7 +45,9 @@ const FIXTURES = {
 beforeAll(async () => {
   sites = await startFixtureSites();
   stack = await startScanStack();
-  ({ token } = await createTestUser(stack.api, 'pro'));
+  const owner = await createTestUser(stack.api, 'pro', OWNER_PASSWORD);
+  token = owner.token;
+  ownerEmail = owner.user.email;
   const submit = async (name: string, body: Record<string, unknown>) => {
     const res = await call(stack.api, '/scans', { token, method: 'POST', body });
     if (res.status !== 202) throw new Error(`${name}: ${res.status} ${JSON.stringify(res.body)}`);
@@ -283,6 +288,51 @@ describe('the report in a real browser', () => {
     }
     await call(stack.api, `/scans/${ids.wp}/share/disable`, { token, method: 'POST' });
     expect((await fetch(`${stack.api.url}${new URL(shareUrl).pathname}`)).status).toBe(404);
+  }, 60_000);
+
+  it('shows a private report only to its signed-in owner, who comes back to it after signing in', async () => {
+    const { launchBrowser } = await import('../harness/browser.ts');
+    const reportPath = `/reports/${ids.heavy}`;
+    expect(results.heavy).toMatchObject({ is_public: false, report_url: `${stack.api.config.baseUrl}${reportPath}` });
+    const other = await createTestUser(stack.api, 'pro', 'other-password-1');
+    const { browser, close } = await launchBrowser();
+    try {
+      const signIn = async (page: Page, email: string, password: string) => {
+        await page.type('#email', email);
+        await page.type('#password', password);
+        const [landed] = await Promise.all([page.waitForNavigation(), page.click('#sign-in')]);
+        return landed?.status();
+      };
+      const stranger = await browser.createBrowserContext();
+      const page = await stranger.newPage();
+      await page.goto(`${stack.api.url}${reportPath}`);
+      expect(new URL(page.url()).pathname).toBe('/login');
+      expect(await signIn(page, other.user.email, 'other-password-1')).toBe(404);
+      expect(new URL(page.url()).pathname).toBe(reportPath);
+      expect(await page.content()).not.toContain('Performance report');
+      await stranger.close();
+
+      const ownerContext = await browser.createBrowserContext();
+      const ownerPage = await ownerContext.newPage();
+      await ownerPage.goto(`${stack.api.url}${reportPath}`);
+      expect(await signIn(ownerPage, ownerEmail, OWNER_PASSWORD)).toBe(200);
+      expect(new URL(ownerPage.url()).pathname).toBe(reportPath);
+      await ownerPage.waitForNetworkIdle();
+      expect(await ownerPage.$eval('h1', (h) => h.textContent)).toBe('Performance report');
+      expect(await ownerPage.$eval('#screenshot-mobile', (img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(100);
+      expect(await ownerPage.$$eval('#findings .finding', (els) => els.map((e) => e.getAttribute('data-code')))).toContain('images.large-payload');
+      await ownerContext.close();
+
+      // Sign-in never leads off the site, whatever `next` says.
+      const probe = await browser.createBrowserContext();
+      const probePage = await probe.newPage();
+      await probePage.goto(`${stack.api.url}/login?next=${encodeURIComponent('//evil.example/x')}`);
+      await signIn(probePage, ownerEmail, OWNER_PASSWORD);
+      expect(new URL(probePage.url())).toMatchObject({ host: new URL(stack.api.url).host, pathname: '/account/api' });
+      await probe.close();
+    } finally {
+      await close();
+    }
   }, 60_000);
 
   it('serves German findings and summaries to the API by Accept-Language', async () => {
