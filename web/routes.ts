@@ -6,6 +6,7 @@ import type { Config } from '../core/config.ts';
 import { planFor } from '../core/plans.ts';
 import { notFound } from '../api/errors.ts';
 import { AccountError, authenticate, createUser } from '../services/accounts.ts';
+import { throttledSignIn } from '../services/sign-in-throttle.ts';
 import { deleteToken, listTokens, mintToken } from '../services/tokens.ts';
 import { negotiateLocale } from '../core/i18n/locale.ts';
 import type { Scan } from '../db/models/Scan.ts';
@@ -61,9 +62,16 @@ export function webRouter(deps: WebDeps): Router {
   router.post('/login', async (ctx) => {
     const form = await readForm(ctx, config);
     const email = (form.get('email') ?? '').trim();
-    const user = email ? await authenticate(knex, email, form.get('password') ?? '') : undefined;
     const next = afterSignIn(form.get('next'));
-    if (!user) return page(ctx, loginPage(csrfToken(ctx, config), email, { form: 'These credentials do not match our records.' }, next), 422);
+    const now = clock();
+    const outcome = email ? await throttledSignIn(knex, email, ctx.ip, now, (db) => authenticate(db, email, form.get('password') ?? '')) : ({ kind: 'wrong_credentials' } as const);
+    if (outcome.kind === 'throttled') {
+      const seconds = Math.max(1, Math.ceil((outcome.until.getTime() - now.getTime()) / 1000));
+      ctx.set('Retry-After', String(seconds));
+      return page(ctx, loginPage(csrfToken(ctx, config), email, { form: `Too many failed sign-in attempts. Try again in ${Math.ceil(seconds / 60)} minute(s).` }, next), 429);
+    }
+    if (outcome.kind === 'wrong_credentials') return page(ctx, loginPage(csrfToken(ctx, config), email, { form: 'These credentials do not match our records.' }, next), 422);
+    const user = outcome.user;
     await startSession(ctx, deps, user.id);
     ctx.status = 303;
     ctx.redirect(next);

@@ -214,6 +214,7 @@ async function main(): Promise<void> {
       desktop: perFactor.desktop,
       mobile: perFactor.mobile,
       lighthouseVersion: lhr.lighthouseVersion,
+      blockedRequests: [...new Set(proxy.failures.filter((f) => f.code === 'blocked_address').map((f) => f.target))].slice(0, 20),
     };
     const main = observation.responses.find((r) => r.url === observation.finalUrl);
     if (main) observation.httpStatus = main.status;

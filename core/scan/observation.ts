@@ -102,4 +102,6 @@ export interface ScanObservation {
   desktop: FormFactorObservation;
   mobile: FormFactorObservation;
   lighthouseVersion: string;
+  /** host:port of requests the egress proxy refused as private or special-use addresses (first 20). */
+  blockedRequests: string[];
 }

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import * as accounts from './20261122_001_accounts.ts';
 import * as webSessions from './20261122_002_web_sessions.ts';
 import * as scans from './20261122_003_scans.ts';
+import * as signInFailures from './20261123_004_sign_in_failures.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -13,6 +14,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261122_001_accounts', accounts],
   ['20261122_002_web_sessions', webSessions],
   ['20261122_003_scans', scans],
+  ['20261123_004_sign_in_failures', signInFailures],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { migrateLatest, migrateRollbackAll, migrationStatus } from '../../db/migrate.ts';
 import { MIGRATIONS } from '../../db/migrations/index.ts';
 import { isolatedPostgres, type IsolatedPostgres } from '../harness/isolated.ts';
@@ -18,6 +19,11 @@ async function tables(): Promise<string[]> {
 }
 
 describe('Postgres migrations', () => {
+  it('are all registered, in file-name order (the list is static so bundles carry it)', () => {
+    const files = readdirSync(new URL('../../db/migrations/', import.meta.url)).filter((f) => /^\d{8}_\d{3}_.+\.ts$/.test(f)).map((f) => f.replace(/\.ts$/, '')).sort();
+    expect(MIGRATIONS.map(([name]) => name)).toEqual(files);
+  });
+
   it('go up from an empty database, down to nothing, and up again', async () => {
     expect(await tables()).toEqual([]);
     const applied = await migrateLatest(db.knex);

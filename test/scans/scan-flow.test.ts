@@ -175,6 +175,7 @@ describe('the internal network stays out of reach', () => {
 
   it('a page embedding an internal address is scanned, without that request ever being made', () => {
     expect(results.embedsInternal!.status).toBe('finished');
+    expect(result('embedsInternal').findings).toContainEqual(expect.objectContaining({ code: 'technical.blocked-requests', severity: 'info', message: expect.stringContaining(new URL(sites.internal).host) }));
     expect(sites.siteRequests.some((r) => r.path === '/fast/logo.svg')).toBe(true);
     expect(sites.internalRequests).toEqual([]);
   });

@@ -48,6 +48,7 @@ export function cleanObservation(overrides: Partial<ScanObservation> = {}): Scan
     desktop: formFactor(),
     mobile: formFactor({ performanceScore: 0.92, screenshot: 'mobile-final.jpg' }),
     lighthouseVersion: '13.5.0',
+    blockedRequests: [],
     ...overrides,
   };
 }

@@ -21,6 +21,14 @@ describe('scoring a clean page', () => {
 });
 
 describe('each fault moves its category and is reported', () => {
+  it('requests refused as internal are reported, without moving a score (the site may not be at fault)', () => {
+    const obs = cleanObservation();
+    obs.blockedRequests = ['10.0.0.7:80', '169.254.169.254:80'];
+    const scored = scoreScan(obs);
+    expect(scored.findings).toContainEqual({ category: 'technical', code: 'technical.blocked-requests', severity: 'info', params: { count: 2, first_target: '10.0.0.7:80' } });
+    expect(scored.scores).toEqual(clean.scores);
+  });
+
   it('heavy legacy images lower images', () => {
     const obs = cleanObservation();
     obs.responses.push(...[1, 2, 3].map((i) => response(`/photo-${i}.png`, { mimeType: 'image/png', resourceType: 'Image', transferBytes: 1_500_000, resourceBytes: 1_500_000 })));
@@ -98,7 +106,7 @@ describe('the catalogue', () => {
     expect(FINDING_CODES.length).toBeGreaterThan(20);
     expect(new Set(FINDING_CODES).size).toBe(FINDING_CODES.length);
     for (const locale of LOCALES) expect(Object.keys(CATALOGUE[locale]).sort()).toEqual([...FINDING_CODES].sort());
-    const params = { form_factor: 'mobile', value_ms: 4200, target_ms: 2500, value: 0.3, target: 0.1, benchmark_index: 300, total_bytes: 3_500_000, wasted_bytes: 900_000, count: 3, total: 5, status: 404, first_url: 'http://a.example/', version: '6.4.2' };
+    const params = { form_factor: 'mobile', value_ms: 4200, target_ms: 2500, value: 0.3, target: 0.1, benchmark_index: 300, total_bytes: 3_500_000, wasted_bytes: 900_000, count: 3, total: 5, status: 404, first_url: 'http://a.example/', first_target: '10.0.0.7:80', version: '6.4.2' };
     for (const locale of LOCALES) {
       for (const code of FINDING_CODES) {
         const text = localiseFinding({ category: CHECKS.find((c) => c.codes.includes(code))!.category, code, severity: 'warning', params }, locale);

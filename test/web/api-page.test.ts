@@ -3,6 +3,7 @@ import { request } from 'node:http';
 import { resolve } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { createUser } from '../../services/accounts.ts';
+import { emailHash, SIGN_IN_THROTTLE } from '../../services/sign-in-throttle.ts';
 import { mintToken } from '../../services/tokens.ts';
 import { call, startTestApi, type TestApi } from '../harness/api.ts';
 import { launchBrowser } from '../harness/browser.ts';
@@ -159,5 +160,59 @@ describe('web area protections', () => {
     });
     expect(res.status).toBe(404);
     expect((await call(api, '/me', { token })).status).toBe(200);
+  });
+
+  describe('sign-in throttle', () => {
+    async function loginForm(): Promise<(email: string, password: string) => Promise<{ status: number; retryAfter: string | null; text: string }>> {
+      const login = await fetch(`${api.url}/login`);
+      const csrf = /name="_csrf" value="([^"]+)"/.exec(await login.text())![1]!;
+      const cookie = login.headers.getSetCookie().find((c) => c.startsWith('wps_csrf='))!.split(';')[0]!;
+      return async (email, password) => {
+        const res = await fetch(`${api.url}/login`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+          body: new URLSearchParams({ _csrf: csrf, email, password }),
+        });
+        return { status: res.status, retryAfter: res.headers.get('retry-after'), text: await res.text() };
+      };
+    }
+
+    it(`refuses an e-mail address after ${SIGN_IN_THROTTLE.perEmail} failures, even with the right password, until the window has passed`, async () => {
+      const email = `${uniqueName('guess')}@example.com`;
+      await createUser(api.db.knex, { name: 'G', email, password: 'correct horse battery', plan: 'pro' });
+      const submit = await loginForm();
+      for (let i = 0; i < SIGN_IN_THROTTLE.perEmail; i++) expect((await submit(email, `wrong-${i}`)).status).toBe(422);
+      const refused = await submit(email.toUpperCase(), 'correct horse battery');
+      expect(refused.status).toBe(429);
+      expect(Number(refused.retryAfter)).toBe(SIGN_IN_THROTTLE.windowMs / 1000);
+      expect(refused.text).toContain('Too many failed sign-in attempts');
+      // Another account from the same address is not affected.
+      const other = `${uniqueName('other')}@example.com`;
+      await createUser(api.db.knex, { name: 'O', email: other, password: 'correct horse battery', plan: 'pro' });
+      expect((await submit(other, 'correct horse battery')).status).toBe(303);
+
+      api.clock.set(new Date(api.clock.now.getTime() + SIGN_IN_THROTTLE.windowMs + 1000));
+      expect((await submit(email, 'correct horse battery')).status).toBe(303);
+      // Success clears the count: one more failure is an ordinary one.
+      expect((await submit(email, 'wrong-again')).status).toBe(422);
+    });
+
+    it('counts exactly under parallel guessing: overlapping attempts are refused, never queued or miscounted', async () => {
+      const email = `${uniqueName('burst')}@example.com`;
+      await createUser(api.db.knex, { name: 'B', email, password: 'correct horse battery', plan: 'pro' });
+      const submit = await loginForm();
+      let wrong = 0;
+      for (let round = 0; round < 10 && wrong < SIGN_IN_THROTTLE.perEmail + 1; round++) {
+        const statuses = (await Promise.all(Array.from({ length: 25 }, (_, i) => submit(email, `burst-${round}-${i}`)))).map((r) => r.status);
+        expect(statuses.every((s) => s === 422 || s === 429)).toBe(true);
+        wrong += statuses.filter((s) => s === 422).length;
+        if (statuses.every((s) => s === 429) && wrong === SIGN_IN_THROTTLE.perEmail) break;
+      }
+      expect(wrong).toBe(SIGN_IN_THROTTLE.perEmail);
+      const stored = (await api.db.knex('sign_in_failures').where({ email_hash: emailHash(email) }).count({ n: '*' }).first()) as { n: number | string };
+      expect(Number(stored.n)).toBe(SIGN_IN_THROTTLE.perEmail);
+      expect((await submit(email, 'correct horse battery')).status).toBe(429);
+    });
   });
 });

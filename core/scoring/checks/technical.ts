@@ -91,4 +91,16 @@ export const viewport = insightCheck('technical.viewport', 'viewport-insight', '
 export const legacyJs = insightCheck('technical.legacy-javascript', 'legacy-javascript-insight', 'technical.legacy-javascript', 'Polyfills and transforms shipped to browsers that do not need them.', 0.3, 'info');
 export const unusedJs = insightCheck('technical.unused-javascript', 'unused-javascript', 'technical.unused-javascript', 'JavaScript downloaded but not run during load.', 0.3, 'info');
 
-export const TECHNICAL_CHECKS = [httpStatus, redirects, serverResponse, httpVersion, https, renderBlocking, domSize, viewport, legacyJs, unusedJs];
+export const blockedRequests: Check = {
+  id: 'technical.blocked-requests',
+  category: 'technical',
+  measures: 'Requests the page makes to private or special-use addresses, which scans refuse to make (so the result misses them).',
+  weight: 0,
+  codes: ['technical.blocked-requests'],
+  run(obs) {
+    if (obs.blockedRequests.length === 0) return pass();
+    return fail(1, { category: 'technical', code: 'technical.blocked-requests', severity: 'info', params: { count: obs.blockedRequests.length, first_target: obs.blockedRequests[0]! } });
+  },
+};
+
+export const TECHNICAL_CHECKS = [httpStatus, redirects, serverResponse, httpVersion, https, renderBlocking, domSize, viewport, legacyJs, unusedJs, blockedRequests];
