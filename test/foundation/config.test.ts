@@ -1,9 +1,17 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../../core/config.ts';
 
-const tempState = () => mkdtempSync(join(tmpdir(), 'webperf-config-'));
+const made: string[] = [];
+const tempState = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'webperf-config-'));
+  made.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
 
 describe('configuration', () => {
   it('defaults match the local stack', () => {

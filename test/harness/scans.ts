@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestClock} from './api.ts';
@@ -36,6 +36,7 @@ export async function startScanStack(options: { clock?: TestClock; env?: Record<
     close: async () => {
       await worker.stop();
       await api.close();
+      rmSync(assetsDir, { recursive: true, force: true });
     },
   };
 }
