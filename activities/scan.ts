@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Context } from '@temporalio/activity';
 import type { Knex } from 'knex';
@@ -30,6 +32,7 @@ function runLighthouse(input: RunnerInput, onProgress: (step: string) => void, c
   return new Promise((resolveRun, reject) => {
     const child = spawn(process.execPath, [RUNNER], { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     let browserPid: number | undefined;
+    let profile: string | undefined;
     const killGroup = () => {
       for (const pid of [child.pid, browserPid]) {
         try {
@@ -59,7 +62,7 @@ function runLighthouse(input: RunnerInput, onProgress: (step: string) => void, c
         if (!line.trim()) continue;
         const message = JSON.parse(line) as RunnerMessage;
         if (message.kind === 'progress') onProgress(message.step);
-        else if (message.kind === 'browser') browserPid = message.pid;
+        else if (message.kind === 'browser') ({ pid: browserPid, profile } = message);
         else result = message;
       }
     });
@@ -73,6 +76,7 @@ function runLighthouse(input: RunnerInput, onProgress: (step: string) => void, c
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
       killGroup(); // Chromium, if the runner left any behind
+      if (profile?.startsWith(tmpdir())) rmSync(profile, { recursive: true, force: true, maxRetries: 3 });
       if (result) resolveRun(result);
       else reject(new Error(`Lighthouse runner exited with ${code ?? signal} and no result: ${stderr.trim().split('\n').slice(-5).join(' | ')}`));
     });

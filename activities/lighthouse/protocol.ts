@@ -16,6 +16,6 @@ export interface RunnerInput {
 export type RunnerMessage =
   | { kind: 'progress'; step: string }
   /** Chromium runs in a process group of its own (puppeteer detaches it); the parent kills that group too. */
-  | { kind: 'browser'; pid: number }
+  | { kind: 'browser'; pid: number; profile: string }
   | { kind: 'observation'; observation: ScanObservation }
   | { kind: 'page_failure'; code: FailureCode; message: string };

@@ -1,10 +1,11 @@
 /**
  * One scan, desktop then mobile, in its own process (Lighthouse runs cannot share a process) and its own
  * Chromium with a fresh profile. Reads RunnerInput on stdin, writes RunnerMessage lines on stdout, exits.
- * The parent kills this process group and Chromium's on cancellation; Chromium talks to us over a pipe, so it
- * also exits when this process dies; the profile folder is removed on every way out.
+ * The parent kills this process group and Chromium's on cancellation and removes the profile folder (named
+ * in the `browser` message); Chromium talks to us over a pipe, so it also exits when this process dies; an
+ * orphaned runner removes the profile itself before it goes.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import lighthouse from 'lighthouse';
@@ -147,6 +148,12 @@ async function runFormFactor(browser: Browser, proxy: EgressProxy, input: Runner
 const egressFlags = (proxy: EgressProxy) => [`--proxy-server=${proxy.url}`, '--proxy-bypass-list=<-loopback>', '--force-webrtc-ip-handling-policy=disable_non_proxied_udp'];
 
 let browserPid: number | undefined;
+let profileDir: string | undefined;
+
+/** Synchronous, so it also runs on the way out of exitWithParent and on process exit. */
+function removeProfile(): void {
+  if (profileDir) rmSync(profileDir, { recursive: true, force: true, maxRetries: 3 });
+}
 
 function killBrowser(): void {
   try {
@@ -163,6 +170,7 @@ function exitWithParent(): void {
     if (process.ppid !== parent) {
       try {
         killBrowser();
+        removeProfile();
         process.kill(-process.pid, 'SIGKILL');
       } finally {
         process.exit(1);
@@ -184,14 +192,23 @@ async function main(): Promise<void> {
   }
   const store = localAssetStore(input.assetsDir);
   const profile = mkdtempSync(join(tmpdir(), 'webperf-scan-'));
+  profileDir = profile;
+  process.once('exit', removeProfile);
+  // Chromium's own temporary files (shared memory, with --disable-dev-shm-usage) go inside the profile too.
+  const chromiumTmp = join(profile, 'tmp');
+  mkdirSync(chromiumTmp);
   let browser: Browser | null = null;
   const proxy = await startEgressProxy({ allowLoopback: input.allowLoopback });
-  const cleanUp = () => rmSync(profile, { recursive: true, force: true });
-  process.once('exit', cleanUp);
   try {
-    browser = await puppeteer.launch({ executablePath: input.chromiumPath, args: [...CHROMIUM_FLAGS, ...egressFlags(proxy), `--user-data-dir=${profile}`], headless: true, pipe: true });
+    browser = await puppeteer.launch({
+      executablePath: input.chromiumPath,
+      args: [...CHROMIUM_FLAGS, ...egressFlags(proxy), `--user-data-dir=${join(profile, 'user-data')}`],
+      env: { ...process.env, TMPDIR: chromiumTmp },
+      headless: true,
+      pipe: true,
+    });
     browserPid = browser.process()?.pid;
-    if (browserPid) send({ kind: 'browser', pid: browserPid });
+    if (browserPid) send({ kind: 'browser', pid: browserPid, profile });
     const perFactor = {} as Record<FormFactor, FormFactorObservation>;
     let desktop: Awaited<ReturnType<typeof runFormFactor>> | null = null;
     for (const factor of FORM_FACTORS) {
@@ -223,7 +240,7 @@ async function main(): Promise<void> {
     await browser?.close().catch(() => undefined);
     killBrowser();
     await proxy.close();
-    cleanUp();
+    removeProfile();
   }
 }
 

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { Client, Connection } from '@temporalio/client';
 import { isAlive, waitUntil } from '../../stack/proc.ts';
 import { call, createTestUser } from '../harness/api.ts';
@@ -40,6 +41,8 @@ it('finishes a scan whose worker was killed mid-run, once, on the restarted work
   await waitUntil('a Lighthouse runner under the worker', async () => (runners = children(workerPid, 'lighthouse/runner.ts')).length > 0, 60_000, 100);
   let browsers: number[] = [];
   await waitUntil("the runner's Chromium", async () => (browsers = runners.flatMap((pid) => children(pid, 'chromium'))).length > 0, 60_000, 100);
+  const profiles = browsers.map((pid) => /--user-data-dir=(\/\S+?)\/user-data/.exec(readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' '))?.[1]);
+  expect(profiles.every((p) => p && existsSync(p))).toBe(true);
   await new Promise((r) => setTimeout(r, 2500)); // well inside the Lighthouse run
   expect((await call(stack.api, `/scans/${id}`, { token })).body.data).toMatchObject({ status: 'running' });
 
@@ -47,6 +50,7 @@ it('finishes a scan whose worker was killed mid-run, once, on the restarted work
   // The orphaned runner notices its parent is gone and takes its Chromium with it.
   await waitUntil('the orphaned runner to exit', async () => runners.every((pid) => !isAlive(pid)), 15_000, 200);
   await waitUntil("the orphaned runner's Chromium to exit", async () => browsers.every((pid) => !isAlive(pid)), 15_000, 200);
+  expect(profiles.filter((p) => existsSync(p!))).toEqual([]);
 
   replacement = await startReady('worker', stack.workerEnv);
   const scan = await waitForScan(stack.api, token, id);
