@@ -34,6 +34,8 @@ export interface ApiRoute<Q = Record<string, unknown>, B = undefined> {
   requiredQuery?: string[];
   body?: JsonSchema;
   responses: Record<number, { description: string; schema?: JsonSchema }>;
+  /** Runs on the raw body before validation: for rules the spec ranks above 422 (a plan's 403, say). */
+  guard?(ctx: ApiContext, rawBody: unknown): void;
   handle(ctx: ApiContext, input: RouteInput<Q, B>): Promise<void> | void;
 }
 
@@ -57,10 +59,12 @@ export function mountRoutes(router: Router, routes: AnyRoute[], authenticate: Mi
       for (const [name, pattern] of patterns) {
         if (!pattern.test(ctx.params[name] ?? '')) throw notFound();
       }
+      const rawBody: unknown = route.body ? ((await readJsonBody(ctx)) ?? {}) : undefined;
+      route.guard?.(ctx as ApiContext, rawBody);
       const input = {
         params: ctx.params as Record<string, string>,
         query: query ? validate('query', query, { ...ctx.query }) : {},
-        body: route.body ? validate('body', route.body, (await readJsonBody(ctx)) ?? {}) : undefined,
+        body: route.body ? validate('body', route.body, rawBody) : undefined,
       };
       await route.handle(ctx as ApiContext, input);
     };

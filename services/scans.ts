@@ -32,11 +32,12 @@ export type CreateOutcome =
   | { kind: 'hourly_limit'; limit: number; resetAt: Date };
 
 /**
- * The cache key: owner, normalised URL and region. The owner is part of it so no user is ever handed
- * another user's scan; authenticated scans have none and are never reused.
+ * The cache key: owner, normalised URL, region and visibility. The owner is part of it so no user is ever
+ * handed another user's scan, visibility so a request for a private scan never gets a public one (or the
+ * reverse); authenticated scans have none and are never reused.
  */
-export const cacheKey = (userId: number, url: string, region: string): string =>
-  createHash('sha256').update(`${userId}\n${region}\n${url}`).digest('hex');
+export const cacheKey = (userId: number, url: string, region: string, isPublic: boolean): string =>
+  createHash('sha256').update(`${userId}\n${region}\n${isPublic ? 'public' : 'private'}\n${url}`).digest('hex');
 
 export const credentialsContext = (publicId: string): string => `scan-credentials:${publicId}`;
 
@@ -48,7 +49,7 @@ export const credentialsContext = (publicId: string): string => `scan-credential
 export async function createOrReuseScan(knex: Knex, request: ScanRequest, now: Date, secretKey: Buffer): Promise<CreateOutcome> {
   return knex.transaction(async (trx) => {
     await trx.raw('select pg_advisory_xact_lock(?, ?)', [LOCK_NAMESPACE, request.userId]);
-    const key = request.auth ? null : cacheKey(request.userId, request.url, request.region);
+    const key = request.auth ? null : cacheKey(request.userId, request.url, request.region, request.isPublic);
     if (key) {
       if (!request.force) {
         const cached = await Scan.query(trx)

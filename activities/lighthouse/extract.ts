@@ -87,7 +87,8 @@ export function formFactorObservation(lhr: LighthouseResult, prefix: string): { 
       totalBytes: num(lhr, 'total-byte-weight'),
       benchmarkIndex: lhr.environment?.benchmarkIndex ?? null,
       audits,
-      screenshot: final ? `${prefix}-final.jpg` : null,
+      // Without Lighthouse's final screenshot, the last filmstrip frame is the page as it was last seen.
+      screenshot: final ? `${prefix}-final.jpg` : (filmstrip.at(-1)?.asset ?? null),
       filmstrip,
     },
   };

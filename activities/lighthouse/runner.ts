@@ -93,7 +93,8 @@ function failureFrom(lhr: LighthouseResult): PageFailure | null {
     case 'ERRORED_DOCUMENT_REQUEST':
       return new PageFailure('http_error', status ? `The page answered with HTTP ${status}.` : 'The page answered with an HTTP error status.');
     case 'FAILED_DOCUMENT_REQUEST':
-      return new PageFailure('connection_failed', /ERR_NAME_NOT_RESOLVED/.test(error.message) ? 'The host name could not be resolved.' : `The page could not be loaded: ${error.message.slice(0, 300)}`);
+      if (/ERR_NAME_NOT_RESOLVED/.test(error.message)) return new PageFailure('dns_failed', 'The host name could not be resolved.');
+      return new PageFailure('connection_failed', `The page could not be loaded: ${error.message.slice(0, 300)}`);
     case 'CHROME_INTERSTITIAL_ERROR':
       // What Chromium shows for a refused or reset connection (and for certificate errors).
       return new PageFailure('connection_failed', 'The page could not be loaded: the connection was refused, reset or not secure.');

@@ -101,6 +101,13 @@ export function scanRoutes(deps: ScanRouteDeps): AnyRoute[] {
     description:
       '202 with `cached: false` for a new scan (or one already queued/running for the same URL and region); 200 with `cached: true` for a finished result under 24 hours old, unless `force` is true. Results are reused only within one account, never across accounts, and never for authenticated scans. 429 when the hourly scan limit of the plan is reached.',
     body: createBodySchema(config.regions.available),
+    // The spec: "When the plan lacks the scan_auth feature and auth is sent, the response is 403", whatever else is wrong.
+    guard(ctx, rawBody) {
+      if (typeof rawBody === 'object' && rawBody !== null && 'auth' in rawBody && !hasFeature(ctx.state.plan, 'scan_auth')) {
+        const needed = cheapestPlanWith('scan_auth');
+        throw new HttpError(403, { message: `Authenticated scans need the ${needed.label} plan or higher.`, required_plan: needed.key });
+      }
+    },
     responses: {
       200: { description: 'Cached result.', schema: envelope({ type: 'object' }) },
       202: { description: 'Scan queued.', schema: envelope({ type: 'object' }) },
@@ -115,10 +122,6 @@ export function scanRoutes(deps: ScanRouteDeps): AnyRoute[] {
       const { plan, user } = ctx.state;
       let credentials: ScanCredentials | null = null;
       if (body.auth) {
-        if (!hasFeature(plan, 'scan_auth')) {
-          const needed = cheapestPlanWith('scan_auth');
-          throw new HttpError(403, { message: `Authenticated scans need the ${needed.label} plan or higher.`, required_plan: needed.key });
-        }
         if (body.auth.type === 'header' && FORBIDDEN_HEADERS.test(body.auth.header_name!)) {
           throw validationFailed({ 'auth.header_name': [`The auth.header_name may not be ${body.auth.header_name}.`] });
         }
@@ -182,6 +185,7 @@ export function scanRoutes(deps: ScanRouteDeps): AnyRoute[] {
     tag: 'Share links',
     summary: enabled ? 'Enable the share link (Starter plan or higher); the same URL every time.' : 'Disable the share link; the token is kept for re-enabling.',
     params: idParam,
+    body: { type: 'object', additionalProperties: false, properties: {}, description: 'No fields; send no body or `{}`.' },
     responses: { 200: { description: 'Sharing state.', schema: envelope({ type: 'object' }) } },
     async handle(ctx, { params }) {
       const scan = await findUserScan(knex, ctx.state.user.id, params.id!);

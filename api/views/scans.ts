@@ -15,7 +15,6 @@ export interface ViewContext {
 
 export const reportUrl = (baseUrl: string, scan: Scan): string => `${baseUrl}/reports/${scan.public_id}`;
 export const shareUrl = (baseUrl: string, scan: Scan): string | null => (scan.share_enabled && scan.share_token ? `${baseUrl}/share/${scan.share_token}` : null);
-const ts = (value: Date | null) => (value ? isoTimestamp(value) : null);
 
 /** POST /scans response. */
 export function creationView(scan: Scan, cached: boolean) {
@@ -34,7 +33,7 @@ function commonEnded(scan: Scan, ctx: ViewContext) {
     share_enabled: scan.share_enabled,
     share_url: shareUrl(ctx.baseUrl, scan),
     requested_at: isoTimestamp(scan.requested_at),
-    finished_at: ts(scan.finished_at),
+    ...(scan.finished_at ? { finished_at: isoTimestamp(scan.finished_at) } : {}),
   };
 }
 
@@ -71,7 +70,10 @@ export function detailView(scan: Scan, ctx: ViewContext) {
   return { ...commonEnded(scan, ctx), result: resultView(scan, ctx) };
 }
 
-/** GET /scans items: `result` carries only the scores (null until finished). */
+/** GET /scans items: `result` (only the scores) on finished scans, `finished_at` once ended, `error` on failed ones. */
 export function listItemView(scan: Scan, ctx: ViewContext) {
-  return { ...commonEnded(scan, ctx), result: scan.status === 'finished' && scan.result ? { scores: scan.result.scores } : null };
+  const base = commonEnded(scan, ctx);
+  if (scan.status === 'finished' && scan.result) return { ...base, result: { scores: scan.result.scores } };
+  if (scan.status === 'failed') return { ...base, error: { code: scan.failure_code ?? 'scan_error', message: scan.failure_message ?? '' } };
+  return base;
 }

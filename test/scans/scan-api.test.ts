@@ -78,6 +78,21 @@ describe('POST /scans validation', () => {
     const res = await post(starter.token, { url: 'https://example.com/', auth: { type: 'basic', username: 'u', password: 'p' } });
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ message: 'Authenticated scans need the Pro plan or higher.', required_plan: 'pro' });
+    // The plan's 403 comes first, whatever else is wrong with the request.
+    for (const body of [{ auth: { type: 'basic' } }, { url: 'nope', region: 'mars', auth: 5 }, { url: 'https://example.com/', auth: null }]) {
+      expect(await post(starter.token, body)).toMatchObject({ status: 403, body: { required_plan: 'pro' } });
+    }
+    expect(await api.db.knex('scans').where({ user_id: starter.user.id })).toHaveLength(0);
+  });
+
+  it('never hands back a scan of the other visibility: public and private requests are separate scans', async () => {
+    const { token } = await createTestUser(api, 'pro');
+    const url = 'https://visibility.example/';
+    const pub = (await post(token, { url, public: true })).body.data as { id: string };
+    const priv = (await post(token, { url })).body.data as { id: string };
+    expect(priv.id).not.toBe(pub.id);
+    expect((await post(token, { url, public: true })).body.data).toMatchObject({ id: pub.id });
+    expect((await post(token, { url, public: false })).body.data).toMatchObject({ id: priv.id });
   });
 
   it('404 for unknown and malformed ids, and for another user’s scan', async () => {
@@ -123,7 +138,10 @@ describe('GET /scans', () => {
     const page2 = await call(api, '/scans?limit=2&page=2', { token });
     expect((page2.body.data as Array<{ public_id: string }>).map((s) => s.public_id)).toEqual([made[0]]);
     const item = (page2.body.data as Array<Record<string, unknown>>)[0]!;
-    expect(item).toMatchObject({ status: 'queued', submitted_url: 'https://one.example/', result: null, finished_at: null, share_url: null });
+    expect(item).toMatchObject({ status: 'queued', submitted_url: 'https://one.example/', share_url: null });
+    // `result` only on finished scans, `finished_at` only once a scan has ended.
+    expect(item).not.toHaveProperty('result');
+    expect(item).not.toHaveProperty('finished_at');
 
     expect((await call(api, '/scans?domain=two', { token })).body.meta).toMatchObject({ total: 1 });
     expect((await call(api, '/scans?domain=%25', { token })).body.meta).toMatchObject({ total: 0 });
@@ -147,6 +165,10 @@ describe('share links', () => {
     const sharePath = new URL(shareUrl).pathname;
     expect((await fetch(`${api.url}${sharePath}`)).status).toBe(200);
 
+    // No fields: an empty object or no body; anything else is refused like any other body.
+    expect((await call(api, `/scans/${id}/share/enable`, { token, method: 'POST', body: { x: 1 } })).status).toBe(422);
+    expect((await call(api, `/scans/${id}/share/enable`, { token, method: 'POST', body: {} })).status).toBe(200);
+    expect((await call(api, `/scans/${id}/share/disable`, { token, method: 'POST', body: 'plain', headers: { 'content-type': 'text/plain' } })).status).toBe(415);
     expect((await call(api, `/scans/${id}/share/disable`, { token, method: 'POST' })).body.data).toEqual({ share_enabled: false });
     expect((await fetch(`${api.url}${sharePath}`)).status).toBe(404);
     expect((await call(api, `/scans/${id}/share/enable`, { token, method: 'POST' })).body.data).toEqual({ share_enabled: true, share_url: shareUrl });
