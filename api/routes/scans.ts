@@ -16,6 +16,7 @@ import { paginate, pageMetaSchema, pageQuerySchema, type PageQuery } from '../pa
 import type { ApiContext, ApiRoute, AnyRoute } from '../route.ts';
 import type { JsonSchema } from '../validation.ts';
 import { creationView, detailView, listItemView, shareUrl, type ViewContext } from '../views/scans.ts';
+import { scanCreationSchema, scanDetailSchema, scanListItemSchema, shareStateSchema } from '../views/scan-schemas.ts';
 
 export interface ScanRouteDeps {
   knex: Knex;
@@ -68,7 +69,6 @@ function createBodySchema(regions: string[]): JsonSchema {
   };
 }
 
-const scanObject = { type: 'object', description: 'A scan: running shape, finished shape or failed shape (see README).' };
 const envelope = (data: JsonSchema, meta?: JsonSchema) => ({ type: 'object', required: ['data'], properties: { data, ...(meta ? { meta } : {}) } });
 
 export function scanRoutes(deps: ScanRouteDeps): AnyRoute[] {
@@ -85,7 +85,7 @@ export function scanRoutes(deps: ScanRouteDeps): AnyRoute[] {
       domain: { type: 'string', maxLength: 2048, description: 'Only scans whose URL contains this text.' },
       status: { type: 'string', enum: [...STATUSES] },
     },
-    responses: { 200: { description: 'A page of scans; `result` carries only `scores`.', schema: envelope({ type: 'array', items: scanObject }, pageMetaSchema) } },
+    responses: { 200: { description: 'A page of scans; `result` carries only `scores`.', schema: envelope({ type: 'array', items: scanListItemSchema }, pageMetaSchema) } },
     async handle(ctx, { query }) {
       const { rows, meta } = await paginate(userScansQuery(knex, ctx.state.user.id, { domain: query.domain, status: query.status }), query);
       const view = viewContext(ctx);
@@ -109,8 +109,8 @@ export function scanRoutes(deps: ScanRouteDeps): AnyRoute[] {
       }
     },
     responses: {
-      200: { description: 'Cached result.', schema: envelope({ type: 'object' }) },
-      202: { description: 'Scan queued.', schema: envelope({ type: 'object' }) },
+      200: { description: 'Cached result.', schema: envelope(scanCreationSchema) },
+      202: { description: 'Scan queued.', schema: envelope(scanCreationSchema) },
     },
     async handle(ctx, { body }) {
       const normalised = normaliseScanUrl(body.url);
@@ -171,7 +171,7 @@ export function scanRoutes(deps: ScanRouteDeps): AnyRoute[] {
     tag: 'Scans',
     summary: 'One scan by public_id: the running, finished or failed shape.',
     params: idParam,
-    responses: { 200: { description: 'The scan.', schema: envelope(scanObject) } },
+    responses: { 200: { description: 'The scan.', schema: envelope(scanDetailSchema) } },
     async handle(ctx, { params }) {
       const scan = await findUserScan(knex, ctx.state.user.id, params.id!);
       if (!scan) throw notFound();
@@ -186,7 +186,7 @@ export function scanRoutes(deps: ScanRouteDeps): AnyRoute[] {
     summary: enabled ? 'Enable the share link (Starter plan or higher); the same URL every time.' : 'Disable the share link; the token is kept for re-enabling.',
     params: idParam,
     body: { type: 'object', additionalProperties: false, properties: {}, description: 'No fields; send no body or `{}`.' },
-    responses: { 200: { description: 'Sharing state.', schema: envelope({ type: 'object' }) } },
+    responses: { 200: { description: 'Sharing state.', schema: envelope(shareStateSchema) } },
     async handle(ctx, { params }) {
       const scan = await findUserScan(knex, ctx.state.user.id, params.id!);
       if (!scan) throw notFound();

@@ -153,6 +153,29 @@ describe('GET /scans', () => {
   });
 });
 
+describe('the OpenAPI document describes what the API sends', () => {
+  it('for creation, queued scans, lists and share state, and the check catches drift', async () => {
+    const { openApiContract } = await import('../harness/contract.ts');
+    const conforms = await openApiContract(api);
+    const { token } = await createTestUser(api, 'pro');
+    const created = await post(token, { url: 'https://contract.example/' });
+    expect(conforms('post', '/scans', created)).toEqual([]);
+    expect(conforms('post', '/scans', await post(token, { url: 'https://contract-auth.example/', auth: { type: 'basic', username: 'u', password: 'p' } }))).toEqual([]);
+    const id = (created.body.data as { id: string }).id;
+    const detail = await call(api, `/scans/${id}`, { token });
+    expect(conforms('get', '/scans/{id}', detail)).toEqual([]);
+    expect(conforms('get', '/scans', await call(api, '/scans', { token }))).toEqual([]);
+    expect(conforms('post', '/scans/{id}/share/enable', await call(api, `/scans/${id}/share/enable`, { token, method: 'POST' }))).toEqual([]);
+    expect(conforms('post', '/scans/{id}/share/disable', await call(api, `/scans/${id}/share/disable`, { token, method: 'POST' }))).toEqual([]);
+    expect(conforms('get', '/me', await call(api, '/me', { token }))).toEqual([]);
+    // A body that drifted from the document is caught: an extra field, a missing one, a wrong type.
+    const data = detail.body.data as Record<string, unknown>;
+    expect(conforms('get', '/scans/{id}', { status: 200, body: { data: { ...data, extra: 1 } } })).not.toEqual([]);
+    expect(conforms('get', '/scans/{id}', { status: 200, body: { data: { ...data, region: undefined } } })).not.toEqual([]);
+    expect(conforms('get', '/scans/{id}', { status: 200, body: { data: { ...data, status: 'finished' } } })).not.toEqual([]);
+  });
+});
+
 describe('share links', () => {
   it('are created once, kept when disabled, the same URL when re-enabled, and the share page follows the state', async () => {
     const { token } = await createTestUser(api, 'starter');

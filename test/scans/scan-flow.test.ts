@@ -156,6 +156,21 @@ describe('pages with known faults', () => {
   });
 });
 
+describe('the OpenAPI document describes what the API sends', () => {
+  it('for finished and failed scans, in detail and in the list', async () => {
+    const { openApiContract } = await import('../harness/contract.ts');
+    const conforms = await openApiContract(stack.api);
+    for (const name of ['fast', 'wp', 'missing', 'refused', 'basic']) {
+      expect(conforms('get', '/scans/{id}', await call(stack.api, `/scans/${ids[name]!}`, { token }))).toEqual([]);
+      expect(conforms('get', '/scans/{id}', await call(stack.api, `/scans/${ids[name]!}`, { token, headers: { 'accept-language': 'de' } }))).toEqual([]);
+    }
+    const list = await call(stack.api, '/scans?limit=50', { token });
+    expect((list.body.data as Array<{ status: string }>).map((s) => s.status)).toEqual(expect.arrayContaining(['finished', 'failed']));
+    expect(conforms('get', '/scans', list)).toEqual([]);
+    expect(conforms('post', '/scans', await call(stack.api, '/scans', { token, method: 'POST', body: { url: `${sites.origin}/fast/` } }))).toEqual([]);
+  });
+});
+
 describe('pages that cannot be scanned', () => {
   it('404 fails once with http_error and the status, without retries', () => {
     expect(results.missing).toMatchObject({ status: 'failed', error: { code: 'http_error', message: expect.stringContaining('404') } });

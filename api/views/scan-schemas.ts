@@ -1,0 +1,100 @@
+import { FAILURE_CODES } from '../../core/scan/failures.ts';
+import type { JsonSchema } from '../validation.ts';
+
+/**
+ * JSON Schemas of what the scan views (scans.ts) return, published in the OpenAPI document. Closed objects
+ * (no other fields), so the contract tests that check real responses against them catch any drift.
+ */
+const closed = (properties: Record<string, JsonSchema>, required = Object.keys(properties)): JsonSchema => ({ type: 'object', additionalProperties: false, required, properties });
+const timestamp = { type: 'string', format: 'date-time' };
+const url = { type: 'string', format: 'uri' };
+const nullable = (schema: JsonSchema) => ({ oneOf: [schema, { type: 'null' }] });
+const score = { type: 'integer', minimum: 0, maximum: 100 };
+const authType = { enum: ['basic', 'header', null], description: 'How an authenticated scan signed in; the credentials never come back.' };
+
+export const scoresSchema = closed(Object.fromEntries(['overall', 'speed', 'images', 'caching', 'wordpress', 'technical'].map((k) => [k, score])));
+
+const formFactorMetrics = closed({
+  fcp_ms: { type: 'number', minimum: 0 },
+  lcp_ms: { type: 'number', minimum: 0 },
+  cls: { type: 'number', minimum: 0 },
+  tbt_ms: { type: 'number', minimum: 0 },
+  request_count: { type: 'integer', minimum: 0 },
+  total_bytes: { type: 'number', minimum: 0 },
+});
+const perFormFactor = (schema: JsonSchema) => closed({ desktop: schema, mobile: schema });
+const frame = closed({ url, ms: { type: 'number', minimum: 0 }, event: { enum: ['fcp', 'lcp', null] } });
+const finding = closed({
+  category: { enum: ['speed', 'images', 'caching', 'technical', 'wordpress'] },
+  code: { type: 'string', description: 'Stable, machine-readable; see core/scoring/README.md.' },
+  severity: { enum: ['critical', 'warning', 'info'] },
+  title: { type: 'string' },
+  message: { type: 'string' },
+  recommendation: { type: 'string' },
+});
+
+export const resultSchema = closed({
+  final_url: url,
+  final_host: { type: 'string' },
+  http_status: { type: 'integer' },
+  scores: scoresSchema,
+  summary_short: { type: 'string' },
+  summary_long: { type: 'string' },
+  metrics: closed({ ttfb_ms: { type: 'number', minimum: 0 }, desktop: formFactorMetrics, mobile: formFactorMetrics }),
+  screenshots: closed({
+    desktop_url: nullable(url),
+    mobile_url: nullable(url),
+    filmstrip: perFormFactor({ type: 'array', items: url }),
+    filmstrip_frames: perFormFactor({ type: 'array', items: frame }),
+  }),
+  findings: { type: 'array', items: finding },
+});
+
+const runningFields = {
+  public_id: { type: 'string', pattern: '^[0-9a-z]{26}$' },
+  report_url: url,
+  status: { enum: ['queued', 'running'] },
+  submitted_url: url,
+  region: { type: 'string' },
+  auth_type: authType,
+};
+const endedFields = {
+  ...runningFields,
+  is_public: { type: 'boolean' },
+  share_enabled: { type: 'boolean' },
+  share_url: nullable(url),
+  requested_at: timestamp,
+  finished_at: timestamp,
+};
+const failure = closed({ code: { enum: Object.keys(FAILURE_CODES) }, message: { type: 'string' } });
+
+const runningShape = { title: 'Running scan', ...closed(runningFields) };
+const finishedShape = { title: 'Finished scan', ...closed({ ...endedFields, status: { const: 'finished' }, result: resultSchema }) };
+const failedShape = { title: 'Failed scan', ...closed({ ...endedFields, status: { const: 'failed' }, error: failure }) };
+
+/** GET /scans/{id}: the running, finished or failed shape. */
+export const scanDetailSchema: JsonSchema = { oneOf: [runningShape, finishedShape, failedShape] };
+
+const { finished_at: finishedAt, ...listFields } = endedFields;
+/** GET /scans items. */
+export const scanListItemSchema: JsonSchema = {
+  oneOf: [
+    { title: 'Queued or running scan', ...closed(listFields) },
+    { title: 'Finished scan', ...closed({ ...listFields, finished_at: finishedAt, status: { const: 'finished' }, result: closed({ scores: scoresSchema }) }) },
+    { title: 'Failed scan', ...closed({ ...listFields, finished_at: finishedAt, status: { const: 'failed' }, error: failure }) },
+  ],
+};
+
+/** POST /scans. */
+export const scanCreationSchema = closed({
+  id: runningFields.public_id,
+  status: { enum: ['queued', 'running', 'finished', 'failed'] },
+  url,
+  cached: { type: 'boolean' },
+  auth_type: authType,
+});
+
+/** POST /scans/{id}/share/enable and /disable. */
+export const shareStateSchema: JsonSchema = {
+  oneOf: [closed({ share_enabled: { const: true }, share_url: url }), closed({ share_enabled: { const: false } })],
+};
