@@ -12,6 +12,8 @@ const LABELS = {
     noFindings: 'Nothing to fix: no findings.', inProgress: 'This scan is still running; this page refreshes by itself.', failed: 'This scan failed.',
     scanned: 'Scanned', finalUrl: 'Final URL', status: 'HTTP status', requests: 'Requests', bytes: 'Transfer size', recommendation: 'What to do',
     notWordPress: 'not WordPress',
+    metricsNote: "Lighthouse's values with its simulated throttling (mobile: a mid-range phone on a slow 4G network).",
+    filmstripNote: 'Frames of the real, unthrottled page load; FCP and LCP mark when they happened in it, so they come earlier than the simulated metrics above.',
   },
   de: {
     report: 'Performance-Bericht', overall: 'Gesamt', speed: 'Geschwindigkeit', images: 'Bilder', caching: 'Caching', technical: 'Technik', wordpress: 'WordPress',
@@ -19,6 +21,8 @@ const LABELS = {
     noFindings: 'Nichts zu tun: keine Befunde.', inProgress: 'Dieser Scan läuft noch; die Seite aktualisiert sich von selbst.', failed: 'Dieser Scan ist fehlgeschlagen.',
     scanned: 'Gescannt', finalUrl: 'Endgültige URL', status: 'HTTP-Status', requests: 'Anfragen', bytes: 'Übertragene Daten', recommendation: 'Was zu tun ist',
     notWordPress: 'kein WordPress',
+    metricsNote: 'Werte von Lighthouse mit simulierter Drosselung (mobil: ein Mittelklasse-Smartphone in einem langsamen 4G-Netz).',
+    filmstripNote: 'Bilder des echten, ungedrosselten Seitenaufbaus; FCP und LCP markieren, wann sie dort eintraten, daher früher als in den simulierten Messwerten oben.',
   },
 } as const;
 
@@ -32,6 +36,7 @@ const REPORT_STYLE = new SafeHtml(`<style>
   .score b { display: block; font-size: 1.8rem; border-radius: 50%; width: 4.2rem; height: 4.2rem; line-height: 4.2rem; margin: 0 auto .3rem; border: 4px solid; }
   .good b { color: #0a7d33; border-color: #0cce6b; } .average b { color: #a35a00; border-color: #ffa400; } .poor b { color: #b3261e; border-color: #ff4e42; }
   .shots { display: flex; gap: 1.5rem; flex-wrap: wrap; align-items: flex-start; } .shots img { border: 1px solid #d0d7de; max-width: 100%; }
+  .note { color: #555; font-size: .85rem; }
   .filmstrip { display: flex; gap: .4rem; flex-wrap: wrap; } .frame { text-align: center; font-size: .8rem; }
   .frame img { height: 120px; border: 2px solid #d0d7de; } .frame.fcp img { border-color: #ffa400; } .frame.lcp img { border-color: #0cce6b; }
   .marker { font-weight: 700; } .severity-critical { color: #b3261e; } .severity-warning { color: #a35a00; } .severity-info { color: #57606a; }
@@ -75,11 +80,12 @@ export function reportPage({ scan, locale, imageUrl, signedInAs, csrf }: ReportI
     <section><div class="scores" id="scores">${scores}</div><p id="summary">${summary.long}</p>
       <p>${t.finalUrl}: ${r.finalUrl} · ${t.status}: ${r.httpStatus} · TTFB: ${r.ttfbMs} ms</p></section>
     <section><h2>${t.metrics}</h2><table id="metrics"><thead><tr><th>${t.metric}</th><th>${t.desktop}</th><th>${t.mobile}</th></tr></thead>
-      <tbody>${metricRows.map(([label, value]) => html`<tr><td>${label}</td><td>${value('desktop')}</td><td>${value('mobile')}</td></tr>`)}</tbody></table></section>
+      <tbody>${metricRows.map(([label, value]) => html`<tr><td>${label}</td><td>${value('desktop')}</td><td>${value('mobile')}</td></tr>`)}</tbody></table>
+      <p class="note">${t.metricsNote}</p></section>
     <section><h2>${t.screenshots}</h2><div class="shots">${FORM_FACTORS.map((f) =>
       r.screenshots[f] ? html`<figure><img id="screenshot-${f}" src="${imageUrl(r.screenshots[f]!)}" alt="${t[f]}" style="max-height:360px"><figcaption>${t[f]}</figcaption></figure>` : html``,
     )}</div></section>
-    <section><h2>${t.filmstrip}</h2>${FORM_FACTORS.map(
+    <section><h2>${t.filmstrip}</h2><p class="note">${t.filmstripNote}</p>${FORM_FACTORS.map(
       (f) => html`<h3>${t[f]}</h3><div class="filmstrip" id="filmstrip-${f}">${r.filmstrip[f].map(
         (frame) => html`<div class="frame ${frame.event ?? ''}"><img src="${imageUrl(frame.asset)}" alt="${frame.ms} ms"><div>${frame.ms} ms</div>${frame.event ? html`<div class="marker">${frame.event.toUpperCase()}</div>` : html``}</div>`,
       )}</div>`,
