@@ -14,7 +14,8 @@ ENV npm_config_update_notifier=false npm_config_fund=false npm_config_audit=fals
 # Dependencies first, so code changes do not reinstall them. Install scripts must run: the `node`
 # package's preinstall fetches the pinned Node binary, @swc/core and protobufjs set themselves up.
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+# npm install from the lockfile: npm ci insists on other platforms' optional packages the lockfile lacks.
+RUN npm install --no-audit --no-fund
 
 COPY . .
 # Build the bundle with the dev tree present, then drop dev dependencies here, before the runtime stage

@@ -10,7 +10,22 @@ assertNodeVersion();
 const log = (msg: string) => console.log(`[stack] ${msg}`);
 
 async function start(config: Config): Promise<number> {
+  // Ctrl-C while the backing services come up: they run in process groups of their own, so stop them here.
+  let interrupted = false;
+  const interruptStartup = () => {
+    interrupted = true;
+    log('interrupted: stopping what was started as soon as the backing services answer');
+  };
+  process.on('SIGINT', interruptStartup);
+  process.on('SIGTERM', interruptStartup);
   const stack = await stackUp(config, log);
+  process.off('SIGINT', interruptStartup);
+  process.off('SIGTERM', interruptStartup);
+  if (interrupted) {
+    await stack.stop();
+    log('stopped');
+    return 130;
+  }
   log(stack.started.length ? `started ${stack.started.join(', ')}` : 'all backing services were already running');
   const services: ServiceProcess[] = [];
   let shuttingDown: Promise<number> | null = null;

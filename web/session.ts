@@ -29,17 +29,26 @@ export function cookieOptions(config: Config, maxAgeMs?: number) {
   };
 }
 
+/**
+ * Sets a cookie with our options. Secure is about the browser's connection to BASE_URL, not about the hop
+ * that reaches us (TLS usually ends at a proxy), so the cookie jar is told the connection is secure.
+ */
+function setCookie(ctx: Context, name: string, value: string, options: Omit<ReturnType<typeof cookieOptions>, 'sameSite'> & { sameSite: 'lax' | 'strict' }): void {
+  if (options.secure) ctx.cookies.secure = true;
+  ctx.cookies.set(name, value, options);
+}
+
 export async function startSession(ctx: Context, deps: { knex: Knex; config: Config; clock: Clock }, userId: number): Promise<void> {
   const value = randomBytes(32).toString('base64url');
   const maxAge = SESSION_DAYS * 86_400_000;
   await deps.knex('web_sessions').insert({ id_hash: sha256(value), user_id: userId, expires_at: new Date(deps.clock().getTime() + maxAge) });
-  ctx.cookies.set(SESSION_COOKIE, value, cookieOptions(deps.config, maxAge));
+  setCookie(ctx, SESSION_COOKIE, value, cookieOptions(deps.config, maxAge));
 }
 
 export async function endSession(ctx: Context, deps: { knex: Knex; config: Config }): Promise<void> {
   const value = ctx.cookies.get(SESSION_COOKIE);
   if (value) await deps.knex('web_sessions').where({ id_hash: sha256(value) }).delete();
-  ctx.cookies.set(SESSION_COOKIE, '', { ...cookieOptions(deps.config), maxAge: 0 });
+  setCookie(ctx, SESSION_COOKIE, '', { ...cookieOptions(deps.config), maxAge: 0 });
 }
 
 /** Sets ctx.state.webUser when the session cookie names a live session. */
@@ -62,7 +71,7 @@ export function csrfToken(ctx: Context, config: Config): string {
   const existing = ctx.cookies.get(CSRF_COOKIE);
   if (existing && /^[A-Za-z0-9_-]{32}$/.test(existing)) return existing;
   const value = randomBytes(24).toString('base64url');
-  ctx.cookies.set(CSRF_COOKIE, value, { ...cookieOptions(config), sameSite: 'strict' });
+  setCookie(ctx, CSRF_COOKIE, value, { ...cookieOptions(config), sameSite: 'strict' });
   return value;
 }
 

@@ -128,7 +128,9 @@ async function main(): Promise<void> {
         identity,
         activities: scanActivities,
         maxConcurrentActivityTaskExecutions: 1,
-        shutdownGraceTime: '3 minutes',
+        // Like the main queue: within the stop grace of ./svc (35 s) and compose (45 s). A Lighthouse run cut
+        // short by it is not lost: its heartbeat times out and Temporal retries it on another worker.
+        shutdownGraceTime: '30 seconds',
       }),
     ),
   );
@@ -136,7 +138,10 @@ async function main(): Promise<void> {
   await ensureReconcilerSchedule().catch((error: unknown) => log.error({ err: error }, 'could not create or update the scan reconciler schedule; stale scans wait for the next start'));
   log.info({ taskQueue, scanRegions: config.worker.scanRegions, identity, bundle: config.worker.workflowBundlePath }, 'worker polling');
   try {
-    await Promise.all(workers.map((w) => w.run()));
+    const running = Promise.all(workers.map((w) => w.run()));
+    // A signal that arrived while the workers were being created (bundling takes seconds): stop now.
+    if (stopping) for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
+    await running;
   } finally {
     await connection.close();
   }

@@ -162,6 +162,29 @@ describe('web area protections', () => {
     expect((await call(api, '/me', { token })).status).toBe(200);
   });
 
+  it('marks cookies Secure when the public URL is not plain-http loopback, even behind a TLS-terminating proxy', async () => {
+    const tls = await startTestApi({ env: { BASE_URL: 'https://perf.example.com' } });
+    try {
+      const email = `${uniqueName('tls')}@example.com`;
+      await createUser(tls.db.knex, { name: 'T', email, password: 'correct horse battery', plan: 'pro' });
+      const login = await fetch(`${tls.url}/login`);
+      expect(login.status).toBe(200);
+      const csrfCookie = login.headers.getSetCookie().find((c) => c.startsWith('wps_csrf='))!;
+      expect(csrfCookie).toMatch(/;\s*secure/i);
+      const csrf = /name="_csrf" value="([^"]+)"/.exec(await login.text())![1]!;
+      const res = await fetch(`${tls.url}/login`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: csrfCookie.split(';')[0]! },
+        body: new URLSearchParams({ _csrf: csrf, email, password: 'correct horse battery' }),
+      });
+      expect(res.status).toBe(303);
+      expect(res.headers.getSetCookie().find((c) => c.startsWith('wps_session='))).toMatch(/;\s*secure/i);
+    } finally {
+      await tls.close();
+    }
+  });
+
   describe('sign-in throttle', () => {
     async function loginForm(): Promise<(email: string, password: string) => Promise<{ status: number; retryAfter: string | null; text: string }>> {
       const login = await fetch(`${api.url}/login`);
