@@ -4,7 +4,7 @@ import Koa from 'koa';
 import type { Knex } from 'knex';
 import { systemClock, type Clock } from '../core/clock.ts';
 import type { Config } from '../core/config.ts';
-import { HealthState } from '../core/health.ts';
+import { HealthState, sharedCheck } from '../core/health.ts';
 import type { Logger } from '../core/logger.ts';
 import { healthCheckWorkflowId, mainTaskQueue } from '../core/temporal.ts';
 import { postgresReady } from '../db/knex.ts';
@@ -44,14 +44,15 @@ export function createApp(deps: AppDeps): App {
     },
   });
 
+  const roundTrip = sharedCheck(() => runHealthWorkflow(temporal, mainTaskQueue(deps.config.temporal.taskQueuePrefix)), 5000);
   const ops = new Router();
   ops.get('/livez', (ctx) => {
     ctx.body = { status: 'alive' };
   });
   ops.get('/readyz', async (ctx) => {
-    // ?full=1 also runs a workflow through a worker and back, proving the whole path, not only the connections.
-    const extra: Record<string, () => Promise<void>> =
-      ctx.query.full === '1' ? { worker_round_trip: () => runHealthWorkflow(temporal, mainTaskQueue(deps.config.temporal.taskQueuePrefix)) } : {};
+    // ?full=1 also runs a workflow through a worker and back, proving the whole path, not only the connections
+    // (one run at most every 5 s, shared by all who ask meanwhile).
+    const extra: Record<string, () => Promise<void>> = ctx.query.full === '1' ? { worker_round_trip: roundTrip } : {};
     const readiness = await health.readiness(extra);
     ctx.status = readiness.ready ? 200 : 503;
     ctx.body = readiness;

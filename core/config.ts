@@ -92,6 +92,14 @@ function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], 
   return raw as T;
 }
 
+/** host:port, as Temporal's clients take it (no scheme). */
+function hostPort(env: Env, name: string, fallback: string | undefined): string {
+  const value = str(env, name, fallback);
+  const match = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(value);
+  if (!match || Number(match[2]) < 1 || Number(match[2]) > 65535) throw new ConfigError(name, `must be host:port (for example 127.0.0.1:7233), got "${value}"`);
+  return value;
+}
+
 function identifier(env: Env, name: string, fallback: string): string {
   const value = str(env, name, fallback);
   if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(value)) throw new ConfigError(name, `must be a plain identifier, got "${value}"`);
@@ -177,7 +185,7 @@ export function loadConfig(env: Env = process.env): Config {
       tcpPort: port(env, 'CLICKHOUSE_TCP_PORT', 9000),
     },
     temporal: {
-      address: str(env, 'TEMPORAL_ADDRESS', required('127.0.0.1:7233')),
+      address: hostPort(env, 'TEMPORAL_ADDRESS', required('127.0.0.1:7233')),
       namespace: str(env, 'TEMPORAL_NAMESPACE', 'default'),
       uiUrl: url(env, 'TEMPORAL_UI_URL', 'http://127.0.0.1:8233', ['http:', 'https:']),
       cliPath: env.TEMPORAL_BIN?.trim() || null,

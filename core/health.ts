@@ -69,3 +69,16 @@ export async function serveHealth(state: HealthState, path: string, respond: (st
   }
   return false;
 }
+
+/**
+ * A costly check shared by everyone who asks within `windowMs`: callers get the same run, so a public
+ * endpoint cannot be used to start work (a Temporal workflow per request) at the caller's pace.
+ */
+export function sharedCheck(check: Check, windowMs: number, now: () => number = Date.now): Check {
+  let last: { at: number; run: Promise<void> } | null = null;
+  return () => {
+    const at = now();
+    if (!last || at - last.at >= windowMs) last = { at, run: check() };
+    return last.run;
+  };
+}

@@ -2,7 +2,7 @@ import { loadConfig } from '../core/config.ts';
 import { assertNodeVersion } from '../core/runtime.ts';
 import { prepareSchemas } from './prepare.ts';
 import { createKnex } from './knex.ts';
-import { migrateLatest, migrateRollbackAll, migrationStatus } from './migrate.ts';
+import { migrateLatest, migrateRollbackAll, migrateRollbackLast, migrationStatus } from './migrate.ts';
 
 /** Schema operations for deployments (docker-compose's migrate service) and operators. */
 assertNodeVersion();
@@ -23,7 +23,8 @@ async function main(): Promise<number> {
         return 0;
       }
       case 'rollback': {
-        const reverted = await migrateRollbackAll(knex);
+        // The last batch only; `rollback --all` reverts every migration (and drops every table).
+        const reverted = process.argv.includes('--all') ? await migrateRollbackAll(knex) : await migrateRollbackLast(knex);
         console.log(reverted.length ? `rolled back: ${reverted.join(', ')}` : 'nothing to roll back');
         return 0;
       }
@@ -33,7 +34,7 @@ async function main(): Promise<number> {
         return 0;
       }
       default:
-        console.error('usage: node db/cli.ts all|latest|rollback|status  (all = Postgres migrations + ClickHouse schema)');
+        console.error('usage: npm run migrate -- all|latest|rollback [--all]|status  (all = Postgres migrations + ClickHouse schema)');
         return 2;
     }
   } finally {

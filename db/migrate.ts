@@ -8,6 +8,12 @@ export async function migrateLatest(knex: Knex): Promise<string[]> {
   return applied;
 }
 
+/** Reverts the last batch of migrations (what the last `latest` applied). */
+export async function migrateRollbackLast(knex: Knex): Promise<string[]> {
+  const [, reverted] = (await knex.migrate.rollback(options, false)) as [number, string[]];
+  return reverted;
+}
+
 export async function migrateRollbackAll(knex: Knex): Promise<string[]> {
   const [, reverted] = (await knex.migrate.rollback(options, true)) as [number, string[]];
   return reverted;

@@ -15,7 +15,7 @@ import { deleteToken, listTokens, mintToken } from '../services/tokens.ts';
  *   node ops/cli.ts token:list --email a@b.c
  *   node ops/cli.ts token:revoke --email a@b.c --id 12
  */
-const USAGE = `usage: node ops/cli.ts user:create|user:plan|token:create|token:list|token:revoke [--email E] [--name N] [--plan ${PLAN_KEYS.join('|')}] [--password P] [--expires YYYY-MM-DD] [--id N]`;
+const USAGE = `usage: npm run ops -- user:create|user:plan|token:create|token:list|token:revoke [--email E] [--name N] [--plan ${PLAN_KEYS.join('|')}] [--password P] [--expires YYYY-MM-DD] [--id N]`;
 
 export async function runOperatorCommand(knex: Knex, argv: string[], out: (line: string) => void): Promise<number> {
   const { positionals, values } = parseArgs({
@@ -61,6 +61,7 @@ export async function runOperatorCommand(knex: Knex, argv: string[], out: (line:
       if (values.expires) {
         expiresAt = new Date(values.expires);
         if (Number.isNaN(expiresAt.getTime())) throw new AccountError('expires', '--expires must be a date (YYYY-MM-DD or ISO 8601)');
+        if (expiresAt.getTime() <= Date.now()) throw new AccountError('expires', '--expires must be in the future');
       }
       const { token, record } = await mintToken(knex, user.id, need('name'), expiresAt);
       out(`token ${record.id} "${record.name}" for <${user.email}>${expiresAt ? `, expires ${expiresAt.toISOString()}` : ''}:`);
@@ -77,6 +78,7 @@ export async function runOperatorCommand(knex: Knex, argv: string[], out: (line:
     case 'token:revoke': {
       const user = await userByEmail();
       const id = Number(need('id'));
+      if (!Number.isSafeInteger(id) || id < 1) throw new AccountError('id', '--id must be a token id, a positive integer (see token:list)');
       if (!(await deleteToken(knex, user.id, id))) throw new AccountError('id', `<${user.email}> has no token ${values.id}`);
       out(`token ${id} revoked`);
       return 0;

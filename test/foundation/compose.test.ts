@@ -48,7 +48,7 @@ const configSource = readFileSync(resolve(PROJECT_ROOT, 'core/config.ts'), 'utf8
 /** Every environment variable name core/config.ts reads: helper calls like str(env, 'NAME', ...) and env.NAME. */
 function variablesReadByConfig(source: string): Set<string> {
   const names = new Set<string>();
-  for (const match of source.matchAll(/\b(?:str|port|url|bool|oneOf|identifier)\(\s*env,\s*'([A-Z][A-Z0-9_]*)'/g)) names.add(match[1]!);
+  for (const match of source.matchAll(/\b(?:str|port|url|bool|oneOf|identifier|hostPort)\(\s*env,\s*'([A-Z][A-Z0-9_]*)'/g)) names.add(match[1]!);
   for (const match of source.matchAll(/\benv\.([A-Z][A-Z0-9_]*)\b/g)) names.add(match[1]!);
   return names;
 }

@@ -34,6 +34,7 @@ describe('configuration', () => {
     ['LOG_LEVEL', 'loud', /LOG_LEVEL must be one of/],
     ['OUTBOUND_ALLOW_LOOPBACK', 'maybe', /OUTBOUND_ALLOW_LOOPBACK must be true or false/],
     ['CLICKHOUSE_DATABASE', 'x; drop', /CLICKHOUSE_DATABASE must be a plain identifier/],
+    ['TEMPORAL_ADDRESS', 'http://temporal:7233', /TEMPORAL_ADDRESS must be host:port/],
     ['SCAN_REGIONS', 'eu-west,US EAST', /SCAN_REGIONS has an invalid region code/],
     ['SECRET_KEY', 'dG9vIHNob3J0', /SECRET_KEY must be 32 bytes/],
   ])('names the bad variable %s=%s', (name, value, message) => {

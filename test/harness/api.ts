@@ -28,6 +28,8 @@ export interface TestApi {
   config: Config;
   db: IsolatedPostgres;
   clock: TestClock;
+  /** The app's own Temporal client. */
+  temporal: Client;
   /** Everything the app logged, as JSON lines. */
   logs(): string;
   close(): Promise<void>;
@@ -58,6 +60,7 @@ export async function startTestApi(options: { clock?: TestClock; env?: Record<st
     config,
     db,
     clock,
+    temporal,
     logs: () => logs,
     close: async () => {
       server.closeAllConnections();

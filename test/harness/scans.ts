@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestClock} from './api.ts';
 import { call, startTestApi, type TestApi } from './api.ts';
+import { scanReconcilerScheduleId } from '../../core/temporal.ts';
 import { freePort } from './isolated.ts';
 import { startReady, type RunningService } from './processes.ts';
 import { baseTestEnv, harnessInfo } from './shared.ts';
@@ -35,6 +36,7 @@ export async function startScanStack(options: { clock?: TestClock; env?: Record<
     workerEnv,
     close: async () => {
       await worker.stop();
+      await api.temporal.schedule.getHandle(scanReconcilerScheduleId(api.config.temporal.taskQueuePrefix)).delete().catch(() => undefined);
       await api.close();
       rmSync(assetsDir, { recursive: true, force: true });
     },

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { loadConfig } from '../../core/config.ts';
 import { createKnex } from '../../db/knex.ts';
 import { migrateLatest } from '../../db/migrate.ts';
+import { Client, Connection } from '@temporalio/client';
 import pg from 'pg';
 import { createClickHouse } from '../../db/clickhouse/client.ts';
 import { dropClickHouseDatabase } from '../../db/clickhouse/schema.ts';
@@ -44,10 +45,25 @@ async function dropStaleTestDatabases(): Promise<void> {
   }
 }
 
+/** Reconciler schedules of test workers (prefix `api_<time>_<hex>`) left by runs that ended over an hour ago. */
+async function deleteStaleTestSchedules(): Promise<void> {
+  const connection = await Connection.connect({ address: config.temporal.address });
+  try {
+    const client = new Client({ connection, namespace: config.temporal.namespace });
+    for await (const schedule of client.schedule.list()) {
+      const match = /^api_([0-9a-z]+)_[0-9a-f]{6}-scan-reconciler$/.exec(schedule.scheduleId);
+      if (match && Date.now() - parseInt(match[1]!, 36) > 3600_000) await client.schedule.getHandle(schedule.scheduleId).delete().catch(() => undefined);
+    }
+  } finally {
+    await connection.close();
+  }
+}
+
 async function up(): Promise<void> {
   const stack = await stackUp(config, log);
   if (stack.started.length) log(`started ${stack.started.join(', ')} for this run`);
   await dropStaleTestDatabases();
+  await deleteStaleTestSchedules();
   const templateDatabase = testDatabaseName(config);
   const knex = createKnex(withDatabase(config.databaseUrl, templateDatabase), { min: 0, max: 1 });
   try {

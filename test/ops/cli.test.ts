@@ -48,6 +48,11 @@ describe('operator command line', () => {
     await expect(run('token:create', '--email', 'nobody@example.com', '--name', 'x')).rejects.toThrow(/no user with e-mail/);
     await expect(run('token:create', '--email', 'x@example.com')).rejects.toThrow(/no user|--name is required/);
     expect(await api.db.knex('users').where({ email: 'x@example.com' })).toHaveLength(0);
+    const email = `${uniqueName('bad')}@example.com`;
+    await run('user:create', '--email', email, '--name', 'B', '--plan', 'pro');
+    await expect(run('token:revoke', '--email', email, '--id', 'abc')).rejects.toThrow(/--id must be a token id/);
+    await expect(run('token:create', '--email', email, '--name', 'old', '--expires', '2020-01-01')).rejects.toThrow(/--expires must be in the future/);
+    expect((await run('token:list', '--email', email)).lines).toEqual([]);
     expect((await run('nonsense')).code).toBe(2);
   });
 });
