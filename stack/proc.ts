@@ -50,10 +50,27 @@ export function isAlive(pid: number): boolean {
   }
 }
 
+/** When the process started (clock ticks since boot, /proc/PID/stat field 22); null without /proc. */
+export function processStartTime(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The pid a pid file names, if that very process still runs. The file also records the process's start
+ * time, so a pid reused by an unrelated process after a reboot or crash is not taken for ours.
+ */
 export function readPid(pidFile: string): number | null {
   if (!existsSync(pidFile)) return null;
-  const pid = Number(readFileSync(pidFile, 'utf8').trim());
-  return Number.isInteger(pid) && pid > 0 && isAlive(pid) ? pid : null;
+  const [pidText, started] = readFileSync(pidFile, 'utf8').trim().split(/\s+/);
+  const pid = Number(pidText);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return null;
+  if (started && processStartTime(pid) !== started) return null;
+  return pid;
 }
 
 /** Starts a long-running daemon in its own process group, output appended to `logFile`, pid recorded. */
@@ -64,7 +81,7 @@ export function startDaemon(command: string, args: string[], opts: { pidFile: st
   closeSync(log);
   if (child.pid === undefined) throw new StackError(`could not start ${command}`);
   child.unref();
-  writeFileSync(opts.pidFile, `${child.pid}\n`);
+  writeFileSync(opts.pidFile, `${child.pid} ${processStartTime(child.pid) ?? ''}\n`);
   return child.pid;
 }
 

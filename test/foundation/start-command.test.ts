@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfig, PROJECT_ROOT } from '../../core/config.ts';
@@ -69,7 +69,7 @@ function start(): { child: ChildProcess; output: () => string; up: Promise<void>
   return { child, output: () => output, up };
 }
 
-const pidOf = (file: string) => Number(readFileSync(resolve(stateDir, file), 'utf8').trim());
+const pidOf = (file: string) => Number(readFileSync(resolve(stateDir, file), 'utf8').trim().split(/\s+/)[0]);
 
 async function interruptAndWait(child: ChildProcess): Promise<number | null> {
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
@@ -127,5 +127,24 @@ describe('the start command', () => {
     await ch.close();
     expect(Number(row!.n)).toBe(1);
     expect(await interruptAndWait(run.child)).toBe(0);
+  }, 180_000);
+
+  it('uses backing services that are already up, and leaves them running on Ctrl-C', async () => {
+    const stackCli = (command: string) => execFileSync(process.execPath, [resolve(PROJECT_ROOT, 'stack/cli.ts'), command], { cwd: PROJECT_ROOT, env, encoding: 'utf8' });
+    expect(stackCli('up')).toContain('started clickhouse, temporal');
+    try {
+      const backingPids = [pidOf('clickhouse/server.pid'), pidOf('temporal/server.pid')];
+      const run = start();
+      await run.up;
+      expect(run.output()).toContain('all backing services were already running');
+      expect((await readiness(`http://127.0.0.1:${ports.api}/readyz`)).status).toBe(200);
+      expect(await interruptAndWait(run.child)).toBe(0);
+      for (const port of [ports.api, ports.worker, ports.ingest]) expect(await isPortOpen('127.0.0.1', port)).toBe(false);
+      expect(backingPids.every(isAlive)).toBe(true);
+      expect(await isPortOpen('127.0.0.1', ports.temporal)).toBe(true);
+    } finally {
+      stackCli('down');
+    }
+    expect(await isPortOpen('127.0.0.1', ports.temporal)).toBe(false);
   }, 180_000);
 });

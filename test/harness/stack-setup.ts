@@ -62,9 +62,12 @@ async function deleteStaleTestSchedules(): Promise<void> {
 async function up(): Promise<void> {
   const stack = await stackUp(config, log);
   if (stack.started.length) log(`started ${stack.started.join(', ')} for this run`);
+  const templateDatabase = testDatabaseName(config);
+  // Recorded at once, so that `down` stops what this run started even if the rest of the setup fails.
+  mkdirSync(HARNESS_DIR, { recursive: true });
+  writeFileSync(HARNESS_FILE, JSON.stringify({ templateDatabase, workflowBundlePath: '', startedServices: stack.started } satisfies HarnessInfo, null, 2));
   await dropStaleTestDatabases();
   await deleteStaleTestSchedules();
-  const templateDatabase = testDatabaseName(config);
   const knex = createKnex(withDatabase(config.databaseUrl, templateDatabase), { min: 0, max: 1 });
   try {
     await migrateLatest(knex);
@@ -86,6 +89,7 @@ async function down(): Promise<void> {
     return;
   }
   await stopBackingServices(config, info.startedServices, log);
+  writeFileSync(HARNESS_FILE, JSON.stringify({ ...info, startedServices: [] }, null, 2));
 }
 
 await (process.argv[2] === 'down' ? down() : up());
