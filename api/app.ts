@@ -4,7 +4,7 @@ import Koa from 'koa';
 import type { Knex } from 'knex';
 import { systemClock, type Clock } from '../core/clock.ts';
 import type { Config } from '../core/config.ts';
-import { HealthState, sharedCheck } from '../core/health.ts';
+import { FULL_CHECK_SHARED_MS, HealthState, sharedCheck } from '../core/health.ts';
 import type { Logger } from '../core/logger.ts';
 import { healthCheckWorkflowId, mainTaskQueue } from '../core/temporal.ts';
 import { postgresReady } from '../db/knex.ts';
@@ -44,7 +44,7 @@ export function createApp(deps: AppDeps): App {
     },
   });
 
-  const roundTrip = sharedCheck(() => runHealthWorkflow(temporal, mainTaskQueue(deps.config.temporal.taskQueuePrefix)), 5000);
+  const roundTrip = sharedCheck(() => runHealthWorkflow(temporal, mainTaskQueue(deps.config.temporal.taskQueuePrefix)), FULL_CHECK_SHARED_MS);
   const ops = new Router();
   ops.get('/livez', (ctx) => {
     ctx.body = { status: 'alive' };

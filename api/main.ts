@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import { Client, Connection } from '@temporalio/client';
 import { loadConfig } from '../core/config.ts';
+import { closeGracefully } from '../core/http-shutdown.ts';
 import { createLogger } from '../core/logger.ts';
 import { assertNodeVersion } from '../core/runtime.ts';
 import { createKnex } from '../db/knex.ts';
@@ -27,17 +28,11 @@ async function shutdown(signal: string): Promise<void> {
   stopping = true;
   log.info({ signal }, 'shutting down: no new connections, finishing open requests');
   app.health.startDraining();
-  server.close();
-  server.closeIdleConnections();
-  const forceExit = setTimeout(() => {
-    log.warn('open requests did not finish within 20 s; exiting');
-    process.exit(1);
-  }, 20_000);
-  forceExit.unref();
-  await new Promise<void>((done) => server.once('close', done));
+  const clean = await closeGracefully(server, 20_000);
+  if (!clean) log.warn('open requests did not finish within 20 s; they were cut');
   await Promise.allSettled([knex.destroy(), connection.close()]);
   log.info('api stopped');
-  process.exit(0);
+  process.exit(clean ? 0 : 1);
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -70,6 +70,9 @@ export async function serveHealth(state: HealthState, path: string, respond: (st
   return false;
 }
 
+/** How long one run of the API's full readiness check (a workflow round trip) answers for everyone. */
+export const FULL_CHECK_SHARED_MS = 5000;
+
 /**
  * A costly check shared by everyone who asks within `windowMs`: callers get the same run, so a public
  * endpoint cannot be used to start work (a Temporal workflow per request) at the caller's pace.

@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import { loadConfig } from '../core/config.ts';
+import { closeGracefully } from '../core/http-shutdown.ts';
 import { createLogger } from '../core/logger.ts';
 import { assertNodeVersion } from '../core/runtime.ts';
 import { createClickHouse } from '../db/clickhouse/client.ts';
@@ -23,12 +24,11 @@ async function shutdown(signal: string): Promise<void> {
   stopping = true;
   log.info({ signal }, 'shutting down');
   health.startDraining();
-  server.close();
-  server.closeIdleConnections();
-  await new Promise<void>((done) => server.once('close', done));
+  const clean = await closeGracefully(server, 20_000);
+  if (!clean) log.warn('open requests did not finish within 20 s; they were cut');
   await clickhouse.close();
   log.info('ingest stopped');
-  process.exit(0);
+  process.exit(clean ? 0 : 1);
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
