@@ -63,9 +63,11 @@ export async function createOrReuseScan(knex: Knex, request: ScanRequest, now: D
       if (inFlight) return { kind: 'in_progress', scan: inFlight };
     }
 
+    // Scans we failed to start (`not_started`, our fault) do not count; every other scan used a browser.
     const recent = await trx('scans')
       .where({ user_id: request.userId })
       .where('requested_at', '>', new Date(now.getTime() - HOUR_MS))
+      .where((q) => q.whereNull('failure_code').orWhereNot('failure_code', 'not_started'))
       .orderBy('requested_at', 'asc')
       .select<Array<{ requested_at: Date }>>('requested_at');
     if (recent.length >= request.plan.hourlyScanLimit) {

@@ -71,6 +71,8 @@ function createBodySchema(regions: string[]): JsonSchema {
 
 const envelope = (data: JsonSchema, meta?: JsonSchema) => ({ type: 'object', required: ['data'], properties: { data, ...(meta ? { meta } : {}) } });
 
+const START_DEADLINE_MS = 5000;
+
 export function scanRoutes(deps: ScanRouteDeps): AnyRoute[] {
   const { knex, temporal, config, clock } = deps;
   const viewContext = (ctx: ApiContext): ViewContext => ({ baseUrl: config.baseUrl, secretKey: config.secretKey, locale: negotiateLocale(ctx.get('accept-language')), now: clock() });
@@ -145,7 +147,8 @@ export function scanRoutes(deps: ScanRouteDeps): AnyRoute[] {
       }
       if (outcome.kind === 'created') {
         try {
-          await temporal.workflow.start('scanWorkflow', {
+          // Bounded: with Temporal away, the client would keep retrying while the caller waits.
+          await temporal.connection.withDeadline(Date.now() + START_DEADLINE_MS, () => temporal.workflow.start('scanWorkflow', {
             workflowId: scanWorkflowId(outcome.scan.public_id),
             taskQueue: mainTaskQueue(config.temporal.taskQueuePrefix),
             args: [{ publicId: outcome.scan.public_id, scanTaskQueue: scanTaskQueue(config.temporal.taskQueuePrefix, outcome.scan.region) }],
@@ -153,7 +156,7 @@ export function scanRoutes(deps: ScanRouteDeps): AnyRoute[] {
               { key: ScanIdAttribute, value: outcome.scan.public_id },
               { key: HostAttribute, value: outcome.scan.host },
             ],
-          });
+          }));
         } catch (error) {
           await markFailed(knex, outcome.scan.public_id, 'not_started', 'The scan could not be scheduled.', clock());
           throw new HttpError(503, { message: 'Scans cannot be started right now; try again shortly.' }, { 'Retry-After': '30' }, error);

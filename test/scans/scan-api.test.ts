@@ -1,4 +1,5 @@
 import { call, createTestUser, startTestApi, TestClock, type TestApi } from '../harness/api.ts';
+import { freePort } from '../harness/isolated.ts';
 
 /**
  * The scan endpoints without a worker: scans stay queued, which is what these tests need (validation,
@@ -211,4 +212,30 @@ describe('share links', () => {
     expect(pubRes.status).toBe(200);
     expect(await pubRes.text()).toContain('https://report-public.example/');
   });
+});
+
+describe('when Temporal cannot be reached', () => {
+  it('answers 503 with Retry-After, records the scan as failed with not_started, and does not count it', async () => {
+    const closed = await freePort();
+    const cut = await startTestApi({ env: { TEMPORAL_ADDRESS: `127.0.0.1:${closed}` } });
+    try {
+      const { token, user } = await createTestUser(cut, 'starter');
+      const res = await call(cut, '/scans', { token, method: 'POST', body: { url: 'https://unreachable-temporal.example/' } });
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('30');
+      expect(res.body).toEqual({ message: 'Scans cannot be started right now; try again shortly.' });
+      const [row] = await cut.db.knex('scans').where({ user_id: user.id });
+      expect(row).toMatchObject({ status: 'failed', failure_code: 'not_started' });
+      const detail = await call(cut, `/scans/${row.public_id}`, { token });
+      expect(detail.body.data).toMatchObject({ status: 'failed', error: { code: 'not_started' } });
+      // Not counted against the hourly limit: with a full hour's worth of such scans, the next request is still
+      // refused only by Temporal (503), never by the limit (429).
+      await cut.db.knex('scans').insert(
+        Array.from({ length: 30 }, (_, i) => ({ ...row, id: undefined, public_id: `${row.public_id.slice(0, 20)}${String(i).padStart(6, '0')}`, url: `https://unreachable-temporal.example/${i}`, cache_key: null })),
+      );
+      expect((await call(cut, '/scans', { token, method: 'POST', body: { url: 'https://unreachable-temporal.example/again' } })).status).toBe(503);
+    } finally {
+      await cut.close();
+    }
+  }, 120_000);
 });

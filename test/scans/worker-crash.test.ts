@@ -59,7 +59,10 @@ it('finishes a scan whose worker was killed mid-run, once, on the restarted work
 
   const connection = await Connection.connect({ address: stack.api.config.temporal.address });
   try {
-    const history = await new Client({ connection, namespace: stack.api.config.temporal.namespace }).workflow.getHandle(`scan-${id}`).fetchHistory();
+    const handle = new Client({ connection, namespace: stack.api.config.temporal.namespace }).workflow.getHandle(`scan-${id}`);
+    // The row says finished as soon as the activity stored the result; the workflow completes just after.
+    expect(await handle.result()).toEqual({ status: 'finished' });
+    const history = await handle.fetchHistory();
     const events = history.events ?? [];
     const scheduled = events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'scanPage');
     expect(scheduled).toHaveLength(1);
