@@ -49,6 +49,8 @@ it('a scan for a region is run only by that region’s worker', async () => {
   farWorker = await startReady('worker', { ...stack.workerEnv, WORKER_SCAN_REGIONS: 'far', WORKER_HEALTH_PORT: String(await freePort()) });
   expect((await waitForScan(stack.api, token, id)).status).toBe('finished');
 
+  // The row says finished while the activity is still returning; its started event is written when it completes.
+  expect(await handle.result()).toEqual({ status: 'finished' });
   const history = await handle.fetchHistory();
   const started = (history.events ?? []).filter((e) => e.activityTaskStartedEventAttributes);
   const scanStarted = started.find((e) => {
