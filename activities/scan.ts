@@ -13,6 +13,7 @@ import { buildResultRecord } from '../core/scan/result.ts';
 import { decryptSecret } from '../core/secrets.ts';
 import { scoreScan } from '../core/scoring/index.ts';
 import { credentialsContext, findScan, markFailed, markFinished, markRunning, type ScanCredentials } from '../services/scans.ts';
+import { killProcessGroup } from './lighthouse/process-group.ts';
 import type { RunnerInput, RunnerMessage } from './lighthouse/protocol.ts';
 
 export interface ScanActivityDeps {
@@ -34,13 +35,8 @@ function runLighthouse(input: RunnerInput, onProgress: (step: string) => void, c
     let browserPid: number | undefined;
     let profile: string | undefined;
     const killGroup = () => {
-      for (const pid of [child.pid, browserPid]) {
-        try {
-          if (pid) process.kill(-pid, 'SIGKILL');
-        } catch {
-          /* already gone */
-        }
-      }
+      killProcessGroup(child.pid);
+      killProcessGroup(browserPid);
     };
     let result: RunnerMessage | null = null;
     let stderr = '';

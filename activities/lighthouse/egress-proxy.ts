@@ -38,6 +38,8 @@ type Resolution = { addresses: string[] } | { failure: Omit<EgressFailure, 'targ
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'upgrade']);
 
 const targetOf = (host: string, port: string | number) => `${host.toLowerCase()}:${port}`;
+/** An IPv6 literal without its URL brackets. */
+const bare = (host: string) => host.replace(/^\[|\]$/g, '');
 
 function defaultPort(protocol: string): number {
   return protocol === 'https:' ? 443 : 80;
@@ -48,7 +50,8 @@ export async function startEgressProxy(options: { allowLoopback: boolean }): Pro
   // One answer per host for the whole run: what was checked is what is used.
   const resolutions = new Map<string, Promise<Resolution>>();
 
-  const resolveHost = (host: string): Promise<Resolution> => {
+  const resolveHost = (hostname: string): Promise<Resolution> => {
+    const host = bare(hostname);
     let pending = resolutions.get(host);
     if (!pending) {
       pending = assertAllowedHost(host, options).then(
@@ -67,26 +70,29 @@ export async function startEgressProxy(options: { allowLoopback: boolean }): Pro
     failures.push({ target, ...failure });
   };
 
-  /** Connects to the first checked address that answers. */
+  // Every upstream connection resolves through here: only the addresses resolveHost checked.
+  const pinnedLookup: LookupFunction = (hostname, lookupOptions, callback) => {
+    void resolveHost(hostname).then((resolution) => {
+      if ('failure' in resolution) return callback(Object.assign(new Error(resolution.failure.message), { code: 'EREFUSED' }), '', 4);
+      const all = resolution.addresses.map((address) => ({ address, family: isIP(address) }));
+      if (lookupOptions.all) return (callback as unknown as (e: null, a: typeof all) => void)(null, all);
+      callback(null, all[0]!.address, all[0]!.family);
+    });
+  };
+
+  /** A tunnel's upstream: the first checked address that answers. */
   async function open(host: string, port: number): Promise<Socket | Omit<EgressFailure, 'target'>> {
-    const resolution = await resolveHost(host.replace(/^\[|\]$/g, ''));
+    const resolution = await resolveHost(host);
     if ('failure' in resolution) return resolution.failure;
-    let lastError = '';
-    for (const address of resolution.addresses) {
-      try {
-        return await new Promise<Socket>((resolveSocket, reject) => {
-          const socket = connect({ host: address, port });
-          socket.once('connect', () => {
-            socket.removeListener('error', reject);
-            resolveSocket(socket);
-          });
-          socket.once('error', reject);
-        });
-      } catch (error) {
-        lastError = (error as NodeJS.ErrnoException).code ?? String(error);
-      }
-    }
-    return { code: 'connection_failed', message: `The connection to ${host}:${port} failed (${lastError}).` };
+    return new Promise((done) => {
+      const socket = connect({ host: bare(host), port, lookup: pinnedLookup });
+      const failed = (error: NodeJS.ErrnoException) => done({ code: 'connection_failed', message: `The connection to ${host}:${port} failed (${error.code ?? error.message}).` });
+      socket.once('error', failed);
+      socket.once('connect', () => {
+        socket.removeListener('error', failed);
+        done(socket);
+      });
+    });
   }
 
   async function handleConnect(req: IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
@@ -112,15 +118,7 @@ export async function startEgressProxy(options: { allowLoopback: boolean }): Pro
     client.pipe(upstream);
   }
 
-  // Plain HTTP: kept-alive upstream connections, six per origin as a browser would open, to checked addresses only.
-  const pinnedLookup: LookupFunction = (hostname, lookupOptions, callback) => {
-    void resolveHost(hostname).then((resolution) => {
-      if ('failure' in resolution) return callback(Object.assign(new Error(resolution.failure.message), { code: 'EREFUSED' }), '', 4);
-      const all = resolution.addresses.map((address) => ({ address, family: isIP(address) }));
-      if (lookupOptions.all) return (callback as unknown as (e: null, a: typeof all) => void)(null, all);
-      callback(null, all[0]!.address, all[0]!.family);
-    });
-  };
+  // Plain HTTP: kept-alive upstream connections, six per origin as a browser would open.
   const agent = new Agent({ keepAlive: true, maxSockets: 6, lookup: pinnedLookup });
 
   async function handleRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -137,11 +135,11 @@ export async function startEgressProxy(options: { allowLoopback: boolean }): Pro
       record(targetOf(target.hostname, port), failure);
       res.socket?.destroy(); // no response of ours that the browser could take for the site's
     };
-    const resolution = await resolveHost(target.hostname.replace(/^\[|\]$/g, ''));
+    const resolution = await resolveHost(target.hostname);
     if ('failure' in resolution) return refuse(resolution.failure);
     const headers: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
-    const forward = httpRequest({ host: target.hostname.replace(/^\[|\]$/g, ''), port, method: req.method, path: `${target.pathname}${target.search}`, headers, agent });
+    const forward = httpRequest({ host: bare(target.hostname), port, method: req.method, path: `${target.pathname}${target.search}`, headers, agent });
     forward.on('response', (upstream) => {
       const raw: string[] = [];
       for (let i = 0; i < upstream.rawHeaders.length; i += 2) {

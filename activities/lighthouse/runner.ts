@@ -18,6 +18,7 @@ import type { FailureCode } from '../../core/scan/failures.ts';
 import { localAssetStore } from '../../services/assets.ts';
 import type { ScanCredentials } from '../../services/scans.ts';
 import { startEgressProxy, type EgressProxy } from './egress-proxy.ts';
+import { killProcessGroup } from './process-group.ts';
 import { formFactorObservation, responseObservations, type LighthouseResult } from './extract.ts';
 import type { RunnerInput, RunnerMessage } from './protocol.ts';
 
@@ -156,21 +157,13 @@ function removeProfile(): void {
   if (profileDir) rmSync(profileDir, { recursive: true, force: true, maxRetries: 3 });
 }
 
-function killBrowser(): void {
-  try {
-    if (browserPid) process.kill(-browserPid, 'SIGKILL');
-  } catch {
-    /* already gone */
-  }
-}
-
 /** A runner whose worker died must not keep Chromium busy: when the parent goes, Chromium and we go. */
 function exitWithParent(): void {
   const parent = process.ppid;
   setInterval(() => {
     if (process.ppid !== parent) {
       try {
-        killBrowser();
+        killProcessGroup(browserPid);
         removeProfile();
         process.kill(-process.pid, 'SIGKILL');
       } finally {
@@ -239,7 +232,7 @@ async function main(): Promise<void> {
     send({ kind: 'observation', observation });
   } finally {
     await browser?.close().catch(() => undefined);
-    killBrowser();
+    killProcessGroup(browserPid);
     await proxy.close();
     removeProfile();
   }

@@ -6,12 +6,12 @@ import type { Config } from '../../core/config.ts';
 import { negotiateLocale } from '../../core/i18n/locale.ts';
 import { PUBLIC_ID_PATTERN } from '../../core/ids.ts';
 import { classifyAddress } from '../../core/outbound.ts';
-import { cheapestPlanWith, hasFeature } from '../../core/plans.ts';
+import { hasFeature } from '../../core/plans.ts';
 import { HostAttribute, mainTaskQueue, ScanIdAttribute, scanTaskQueue, scanWorkflowId } from '../../core/temporal.ts';
 import { normaliseScanUrl } from '../../core/url.ts';
 import type { ScanStatus } from '../../db/models/Scan.ts';
 import { createOrReuseScan, findUserScan, markFailed, setSharing, userScansQuery, type ScanCredentials } from '../../services/scans.ts';
-import { HttpError, notFound, validationFailed } from '../errors.ts';
+import { featureRequired, HttpError, notFound, validationFailed } from '../errors.ts';
 import { paginate, pageMetaSchema, pageQuerySchema, type PageQuery } from '../pagination.ts';
 import type { ApiContext, ApiRoute, AnyRoute } from '../route.ts';
 import type { JsonSchema } from '../validation.ts';
@@ -106,8 +106,7 @@ export function scanRoutes(deps: ScanRouteDeps): AnyRoute[] {
     // The spec: "When the plan lacks the scan_auth feature and auth is sent, the response is 403", whatever else is wrong.
     guard(ctx, rawBody) {
       if (typeof rawBody === 'object' && rawBody !== null && 'auth' in rawBody && !hasFeature(ctx.state.plan, 'scan_auth')) {
-        const needed = cheapestPlanWith('scan_auth');
-        throw new HttpError(403, { message: `Authenticated scans need the ${needed.label} plan or higher.`, required_plan: needed.key });
+        throw featureRequired('scan_auth', 'Authenticated scans');
       }
     },
     responses: {
@@ -193,10 +192,7 @@ export function scanRoutes(deps: ScanRouteDeps): AnyRoute[] {
     async handle(ctx, { params }) {
       const scan = await findUserScan(knex, ctx.state.user.id, params.id!);
       if (!scan) throw notFound();
-      if (enabled && !hasFeature(ctx.state.plan, 'share_links')) {
-        const needed = cheapestPlanWith('share_links');
-        throw new HttpError(403, { message: `Share links need the ${needed.label} plan or higher.`, required_plan: needed.key });
-      }
+      if (enabled && !hasFeature(ctx.state.plan, 'share_links')) throw featureRequired('share_links', 'Share links');
       const updated = await setSharing(knex, scan, enabled);
       ctx.body = { data: enabled ? { share_enabled: true, share_url: shareUrl(config.baseUrl, updated) } : { share_enabled: false } };
     },

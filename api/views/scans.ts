@@ -61,11 +61,14 @@ export function resultView(scan: Scan, ctx: ViewContext) {
   };
 }
 
+/** Why a failed scan failed: a stable code and a message. */
+const failureView = (scan: Scan) => ({ code: scan.failure_code ?? 'scan_error', message: scan.failure_message ?? '' });
+
 /** GET /scans/{id}: the running shape, the finished shape, or our failed shape (with `error`). */
 export function detailView(scan: Scan, ctx: ViewContext) {
   if (scan.status === 'queued' || scan.status === 'running') return runningView(scan, ctx);
   if (scan.status === 'failed') {
-    return { ...commonEnded(scan, ctx), error: { code: scan.failure_code ?? 'scan_error', message: scan.failure_message ?? '' } };
+    return { ...commonEnded(scan, ctx), error: failureView(scan) };
   }
   return { ...commonEnded(scan, ctx), result: resultView(scan, ctx) };
 }
@@ -74,6 +77,6 @@ export function detailView(scan: Scan, ctx: ViewContext) {
 export function listItemView(scan: Scan, ctx: ViewContext) {
   const base = commonEnded(scan, ctx);
   if (scan.status === 'finished' && scan.result) return { ...base, result: { scores: scan.result.scores } };
-  if (scan.status === 'failed') return { ...base, error: { code: scan.failure_code ?? 'scan_error', message: scan.failure_message ?? '' } };
+  if (scan.status === 'failed') return { ...base, error: failureView(scan) };
   return base;
 }

@@ -108,6 +108,10 @@ it('tunnels CONNECT to an allowed host and carries bytes both ways', async () =>
   const result = await tunnel(egress.url, `127.0.0.1:${tunnelPort}`);
   expect(result.statusLine).toMatch(/^HTTP\/1\.1 200/);
   expect(result.echo).toBe('ping through the tunnel');
+  // By name: the upstream is reached through the proxy's own checked resolution, not the system's.
+  const byName = await tunnel(egress.url, `localhost:${tunnelPort}`);
+  expect(byName.statusLine).toMatch(/^HTTP\/1\.1 200/);
+  expect(byName.echo).toBe('ping through the tunnel');
 });
 
 it('refuses special-use and private addresses without connecting, and says why', async () => {
