@@ -42,22 +42,23 @@ export function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
+  const stat = statFields(pid);
+  return stat === null || stat[0] !== 'Z'; // without /proc, trust kill(0)
+}
+
+/** /proc/PID/stat after the command name (which may hold spaces): state first, start time at index 19. */
+function statFields(pid: number): string[] | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
-    return true; // no /proc: trust kill(0)
+    return null;
   }
 }
 
 /** When the process started (clock ticks since boot, /proc/PID/stat field 22); null without /proc. */
 export function processStartTime(pid: number): string | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
-  } catch {
-    return null;
-  }
+  return statFields(pid)?.[19] ?? null;
 }
 
 /**
