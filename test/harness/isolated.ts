@@ -11,6 +11,12 @@ import { baseTestEnv, harnessInfo } from './shared.ts';
 
 export const uniqueName = (prefix: string): string => `${prefix}_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
 
+/** How long ago uniqueName(prefix) made the name at the start of `text` (ms), or null if it is not one of them. */
+export function uniqueNameAge(text: string, prefix: string): number | null {
+  const match = new RegExp(`^${prefix}_([0-9a-z]+)_[0-9a-f]{6}`).exec(text);
+  return match ? Date.now() - parseInt(match[1]!, 36) : null;
+}
+
 export function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const server = createServer();

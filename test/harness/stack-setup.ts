@@ -10,6 +10,7 @@ import { dropClickHouseDatabase } from '../../db/clickhouse/schema.ts';
 import { dropDatabase, withDatabase } from '../../stack/postgres.ts';
 import { stackUp, stopBackingServices, testDatabaseName } from '../../stack/stack.ts';
 import { buildWorkflowBundle } from '../../worker/build-bundle.ts';
+import { uniqueNameAge } from './isolated.ts';
 import { baseTestEnv, HARNESS_DIR, HARNESS_FILE, type HarnessInfo } from './shared.ts';
 
 /**
@@ -22,10 +23,7 @@ const log = (msg: string) => process.stderr.write(`[harness] ${msg}\n`);
 
 /** Databases named by uniqueName('t') carry their creation time; ones left by interrupted runs are dropped. */
 const STALE_MS = 6 * 3600_000;
-const isStale = (name: string) => {
-  const match = /^t_([0-9a-z]+)_[0-9a-f]{6}$/.exec(name);
-  return match !== null && Date.now() - parseInt(match[1]!, 36) > STALE_MS;
-};
+const isStale = (name: string) => /^t_[0-9a-z]+_[0-9a-f]{6}$/.test(name) && uniqueNameAge(name, 't')! > STALE_MS;
 
 async function dropStaleTestDatabases(): Promise<void> {
   const pgClient = new pg.Client({ connectionString: withDatabase(config.databaseUrl, 'postgres') });
@@ -51,8 +49,8 @@ async function deleteStaleTestSchedules(): Promise<void> {
   try {
     const client = new Client({ connection, namespace: config.temporal.namespace });
     for await (const schedule of client.schedule.list()) {
-      const match = /^api_([0-9a-z]+)_[0-9a-f]{6}-scan-reconciler$/.exec(schedule.scheduleId);
-      if (match && Date.now() - parseInt(match[1]!, 36) > 3600_000) await client.schedule.getHandle(schedule.scheduleId).delete().catch(() => undefined);
+      const age = schedule.scheduleId.endsWith('-scan-reconciler') ? uniqueNameAge(schedule.scheduleId, 'api') : null;
+      if (age !== null && age > 3600_000) await client.schedule.getHandle(schedule.scheduleId).delete().catch(() => undefined);
     }
   } finally {
     await connection.close();
