@@ -5,7 +5,9 @@
  * nor a DNS answer that changes between check and connect (DNS rebinding) can reach the internal network.
  * Chromium never resolves names itself while a proxy is set.
  *
- * HTTPS goes through CONNECT tunnels (end to end TLS, HTTP/2 kept); plain HTTP is forwarded byte for byte
+ * HTTPS goes through CONNECT tunnels (end to end TLS, HTTP/2 kept), to ports 443 and 80 and the scanned URL's
+ * port only, so a page cannot open a raw byte stream to any other service of a host; plain HTTP (framed by
+ * the proxy itself as HTTP requests) goes to any port of an allowed host and is forwarded byte for byte
  * (no decompression, headers as sent, hop-by-hop headers dropped). A refused destination gets no HTTP answer
  * of ours that could pass for the site's own: the tunnel is refused or the socket closed, and the failure is
  * recorded so the runner can report the real reason.
@@ -45,8 +47,13 @@ function defaultPort(protocol: string): number {
   return protocol === 'https:' ? 443 : 80;
 }
 
-export async function startEgressProxy(options: { allowLoopback: boolean }): Promise<EgressProxy> {
+/** CONNECT goes to these ports and to the scanned URL's own. */
+const TUNNEL_PORTS = [443, 80];
+
+export async function startEgressProxy(options: { allowLoopback: boolean; scannedUrl: string }): Promise<EgressProxy> {
   const failures: EgressFailure[] = [];
+  const scanned = new URL(options.scannedUrl);
+  const tunnelPorts = new Set([...TUNNEL_PORTS, Number(scanned.port) || defaultPort(scanned.protocol)]);
   // One answer per host for the whole run: what was checked is what is used.
   const resolutions = new Map<string, Promise<Resolution>>();
 
@@ -103,6 +110,11 @@ export async function startEgressProxy(options: { allowLoopback: boolean }): Pro
       return;
     }
     const [, host, port] = match as unknown as [string, string, string];
+    if (!tunnelPorts.has(Number(port))) {
+      record(targetOf(host, port), { code: 'blocked_address', message: `Port ${port} is not allowed for HTTPS (only ${[...tunnelPorts].join(', ')}).` });
+      client.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+      return;
+    }
     const upstream = await open(host, Number(port));
     if (!(upstream instanceof Socket)) {
       record(targetOf(host, port), upstream);

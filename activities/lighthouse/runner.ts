@@ -192,7 +192,7 @@ async function main(): Promise<void> {
   const chromiumTmp = join(profile, 'tmp');
   mkdirSync(chromiumTmp);
   let browser: Browser | null = null;
-  const proxy = await startEgressProxy({ allowLoopback: input.allowLoopback });
+  const proxy = await startEgressProxy({ allowLoopback: input.allowLoopback, scannedUrl: input.url });
   try {
     browser = await puppeteer.launch({
       executablePath: input.chromiumPath,

@@ -7,11 +7,11 @@ import { loadConfig } from '../../core/config.ts';
 import { baseTestEnv } from './shared.ts';
 
 /** Debian's Chromium through puppeteer-core, with a fresh profile that is removed on close. */
-export async function launchBrowser(): Promise<{ browser: Browser; close(): Promise<void> }> {
+export async function launchBrowser(extraArgs: string[] = []): Promise<{ browser: Browser; close(): Promise<void> }> {
   const profile = mkdtempSync(join(tmpdir(), 'webperf-chromium-'));
   const browser = await puppeteer.launch({
     executablePath: loadConfig(baseTestEnv()).chromiumPath,
-    args: [...CHROMIUM_FLAGS, `--user-data-dir=${profile}`],
+    args: [...CHROMIUM_FLAGS, ...extraArgs, `--user-data-dir=${profile}`],
     headless: true,
     pipe: true, // Chromium exits with the test process, however that ends
   });

@@ -2,6 +2,7 @@ import { createServer as createHttpServer, request, type IncomingHttpHeaders, ty
 import { connect, createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { startEgressProxy, type EgressProxy } from '../../activities/lighthouse/egress-proxy.ts';
+import { launchBrowser } from '../harness/browser.ts';
 
 /** The scan browser's egress proxy on real sockets: what it lets through, byte for byte, and what it refuses. */
 const GZIPPED = gzipSync(Buffer.from('<p>compressed body</p>'));
@@ -45,8 +46,9 @@ afterAll(async () => {
   await new Promise((r) => tunnelTarget.close(r));
 });
 
-async function proxy(allowLoopback: boolean): Promise<EgressProxy> {
-  const started = await startEgressProxy({ allowLoopback });
+/** A proxy for a scan of `scannedUrl` (by default one whose port is the echo server's, so tunnels to it are allowed). */
+async function proxy(allowLoopback: boolean, scannedUrl = `https://127.0.0.1:${tunnelPort}/`): Promise<EgressProxy> {
+  const started = await startEgressProxy({ allowLoopback, scannedUrl });
   proxies.push(started);
   return started;
 }
@@ -145,5 +147,57 @@ it('records a refused connection as connection_failed, not as an answer from the
   await new Promise((r) => closed.close(r));
   expect(await get(egress.url, `http://127.0.0.1:${port}/`)).toHaveProperty('error');
   expect(egress.failureFor(`http://127.0.0.1:${port}/`)).toMatchObject({ code: 'connection_failed' });
-  expect((await tunnel(egress.url, `127.0.0.1:${port}`)).statusLine).toMatch(/^HTTP\/1\.1 502/);
+  const forThatPort = await proxy(true, `https://127.0.0.1:${port}/`);
+  expect((await tunnel(forThatPort.url, `127.0.0.1:${port}`)).statusLine).toMatch(/^HTTP\/1\.1 502/);
+});
+
+describe('CONNECT ports', () => {
+  it('tunnels only to 443, 80 and the scanned URL\'s port, without connecting elsewhere', async () => {
+    const egress = await proxy(true, `http://127.0.0.1:${originPort}/`);
+    const connectionsBefore = tunnelConnections;
+    const refused = await tunnel(egress.url, `127.0.0.1:${tunnelPort}`);
+    expect(refused.statusLine).toMatch(/^HTTP\/1\.1 403/);
+    expect(tunnelConnections).toBe(connectionsBefore);
+    expect(egress.failureFor(`https://127.0.0.1:${tunnelPort}/`)).toMatchObject({ code: 'blocked_address', message: expect.stringContaining(`Port ${tunnelPort} is not allowed`) });
+    // The scanned origin's own port is allowed (the origin is plain HTTP, the tunnel does not care).
+    expect((await tunnel(egress.url, `127.0.0.1:${originPort}`)).statusLine).toMatch(/^HTTP\/1\.1 200/);
+    // A scan of an https URL without a port: 443 and 80 only.
+    const defaultPorts = await proxy(true, 'https://example.com/');
+    expect((await tunnel(defaultPorts.url, `127.0.0.1:${tunnelPort}`)).statusLine).toMatch(/^HTTP\/1\.1 403/);
+    expect(tunnelConnections).toBe(connectionsBefore);
+  });
+
+  it('a scanned page that fetches https on another port of an allowed host reaches nothing', async () => {
+    const page = createHttpServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(`<!doctype html><title>loading</title><script>
+        fetch('https://127.0.0.1:${tunnelPort}/probe', { mode: 'no-cors' }).catch(() => undefined).finally(() => { document.title = 'done'; });
+      </script>`);
+    });
+    const pagePort = await listen(page, '127.0.0.1');
+    const visit = async (scannedUrl: string) => {
+      const egress = await proxy(true, scannedUrl);
+      const { browser, close } = await launchBrowser([`--proxy-server=${egress.url}`, '--proxy-bypass-list=<-loopback>']);
+      try {
+        const tab = await browser.newPage();
+        await tab.goto(`http://127.0.0.1:${pagePort}/`);
+        await tab.waitForFunction('document.title === "done"', { timeout: 60_000 });
+      } finally {
+        await close();
+      }
+      return egress;
+    };
+    try {
+      const before = tunnelConnections;
+      const egress = await visit(`http://127.0.0.1:${pagePort}/`);
+      expect(tunnelConnections).toBe(before);
+      expect(egress.failureFor(`https://127.0.0.1:${tunnelPort}/`)).toMatchObject({ code: 'blocked_address' });
+      // The same page, scanned on the listener's port: the browser does get through (so the test can see a connection).
+      await visit(`https://127.0.0.1:${tunnelPort}/`);
+      expect(tunnelConnections).toBeGreaterThan(before);
+    } finally {
+      page.closeAllConnections();
+      await new Promise((r) => page.close(r));
+    }
+  }, 120_000);
 });
