@@ -102,7 +102,7 @@ export function createScanActivities(deps: ScanActivityDeps) {
       if (!scan) throw new Error(`scan ${publicId} not found`);
       if (scan.status === 'finished') return { status: 'finished' };
       if (scan.status === 'failed') return { status: 'failed', code: (scan.failure_code as FailureCode | null) ?? 'scan_error' };
-      const credentials = scan.auth_secret ? (JSON.parse(decryptSecret(config.secretKey, scan.auth_secret, credentialsContext(publicId))) as ScanCredentials) : null;
+      const credentials = scan.auth_secret ? (JSON.parse(decryptSecret(config.keys, 'scan-credentials', scan.auth_secret, credentialsContext(publicId))) as ScanCredentials) : null;
 
       const context = Context.current();
       const heartbeat = setInterval(() => context.heartbeat({ step: 'running' }), 5000);

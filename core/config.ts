@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { masterKey, type Keyring } from './keys.ts';
 
 /**
  * The one place that reads the environment. Every process (api, worker, ingest, stack tooling, tests)
@@ -29,9 +30,16 @@ export interface Config {
   temporal: { address: string; namespace: string; uiUrl: string; cliPath: string | null; taskQueuePrefix: string };
   chromiumPath: string;
   regions: { available: string[]; default: string };
-  /** 32-byte key for encrypting stored secrets (webhook header values, scan credentials). */
-  secretKey: Buffer;
-  /** Outgoing requests to loopback addresses are refused unless this is set (tests and local demos set it). */
+  /**
+   * SECRET_KEY (32 bytes) and, while rotating, SECRET_KEY_PREVIOUS: every purpose's key is derived from
+   * them (core/keys.ts). Only the api and worker load them (see loadConfig's `keys` option).
+   */
+  keys: Keyring;
+  /**
+   * Outgoing requests to loopback addresses are refused unless this is set, whatever APP_ENV says (a
+   * deployment that forgets APP_ENV must not let scanned pages reach its own ports). The start command and
+   * the tests set it explicitly.
+   */
   outboundAllowLoopback: boolean;
 }
 
@@ -123,13 +131,25 @@ function regions(env: Env): Config['regions'] {
   return { available, default: chosen };
 }
 
+/** The variables that hold secret keys: given only to processes that use them (not ingest, not migrate). */
+export const SECRET_KEY_VARIABLES = ['SECRET_KEY', 'SECRET_KEY_PREVIOUS'];
+
+function base64Key(name: string, raw: string): Buffer {
+  const key = Buffer.from(raw, 'base64');
+  if (key.length !== 32) throw new ConfigError(name, 'must be 32 bytes, base64-encoded (openssl rand -base64 32)');
+  return key;
+}
+
+function keyring(env: Env, appEnv: AppEnv, stateDir: string): Keyring {
+  const current = masterKey(secretKey(env, appEnv, stateDir));
+  const previousRaw = env.SECRET_KEY_PREVIOUS?.trim();
+  const previous = previousRaw ? masterKey(base64Key('SECRET_KEY_PREVIOUS', previousRaw)) : null;
+  return { current, previous: previous && previous.id !== current.id ? previous : null };
+}
+
 function secretKey(env: Env, appEnv: AppEnv, stateDir: string): Buffer {
   const raw = env.SECRET_KEY?.trim();
-  if (raw) {
-    const key = Buffer.from(raw, 'base64');
-    if (key.length !== 32) throw new ConfigError('SECRET_KEY', 'must be 32 bytes, base64-encoded (openssl rand -base64 32)');
-    return key;
-  }
+  if (raw) return base64Key('SECRET_KEY', raw);
   if (appEnv === 'production') throw new ConfigError('SECRET_KEY', 'is required in production (openssl rand -base64 32)');
   // Development and tests: one key per state folder, made on first start, so stored secrets survive restarts.
   const file = resolve(stateDir, 'secret.key');
@@ -142,7 +162,12 @@ function secretKey(env: Env, appEnv: AppEnv, stateDir: string): Buffer {
   return key;
 }
 
-export function loadConfig(env: Env = process.env): Config {
+/** Config without the secret keys: for processes that handle no secrets (ingest, migrations). */
+export type KeylessConfig = Omit<Config, 'keys'>;
+
+export function loadConfig(env?: Env): Config;
+export function loadConfig(env: Env, options: { keys: false }): KeylessConfig;
+export function loadConfig(env: Env = process.env, options: { keys?: false } = {}): Config | KeylessConfig {
   const appEnv = oneOf(env, 'APP_ENV', ['development', 'test', 'production'] as const, 'development');
   const stateDir = resolve(PROJECT_ROOT, str(env, 'STATE_DIR', '.state'));
   const apiPort = port(env, 'API_PORT', 3000);
@@ -158,7 +183,7 @@ export function loadConfig(env: Env = process.env): Config {
   for (const region of workerScanRegions) {
     if (!scanRegions.available.includes(region)) throw new ConfigError('WORKER_SCAN_REGIONS', `names "${region}", which is not in SCAN_REGIONS`);
   }
-  return {
+  const config: KeylessConfig = {
     env: appEnv,
     assetsDir: resolve(stateDir, str(env, 'ASSETS_DIR', 'assets')),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
@@ -193,17 +218,17 @@ export function loadConfig(env: Env = process.env): Config {
     },
     chromiumPath: str(env, 'CHROMIUM_PATH', '/usr/bin/chromium'),
     regions: scanRegions,
-    secretKey: secretKey(env, appEnv, stateDir),
-    outboundAllowLoopback: bool(env, 'OUTBOUND_ALLOW_LOOPBACK', !production),
+    outboundAllowLoopback: bool(env, 'OUTBOUND_ALLOW_LOOPBACK', false),
   };
+  return options.keys === false ? config : { ...config, keys: keyring(env, appEnv, stateDir) };
 }
 
 /** Variables loadConfig() demands in production, for every process. */
-const REQUIRED_EVERYWHERE = ['APP_ENV', 'BASE_URL', 'INGEST_URL', 'DATABASE_URL', 'CLICKHOUSE_URL', 'TEMPORAL_ADDRESS', 'SECRET_KEY'];
+const REQUIRED_EVERYWHERE = ['APP_ENV', 'BASE_URL', 'INGEST_URL', 'DATABASE_URL', 'CLICKHOUSE_URL', 'TEMPORAL_ADDRESS'];
 
 /** Variables a production deployment must set explicitly (checked against docker-compose.yml by a test). */
 export const REQUIRED_IN_PRODUCTION: Record<'api' | 'worker' | 'ingest', string[]> = {
-  api: [...REQUIRED_EVERYWHERE, 'API_HOST'],
-  worker: [...REQUIRED_EVERYWHERE, 'CHROMIUM_PATH', 'WORKFLOW_BUNDLE_PATH', 'WORKER_HEALTH_HOST'],
+  api: [...REQUIRED_EVERYWHERE, 'SECRET_KEY', 'API_HOST'],
+  worker: [...REQUIRED_EVERYWHERE, 'SECRET_KEY', 'CHROMIUM_PATH', 'WORKFLOW_BUNDLE_PATH', 'WORKER_HEALTH_HOST'],
   ingest: [...REQUIRED_EVERYWHERE, 'CLICKHOUSE_DATABASE', 'INGEST_HOST'],
 };

@@ -6,7 +6,7 @@ import { migrateLatest, migrateRollbackAll, migrateRollbackLast, migrationStatus
 
 /** Schema operations for deployments (docker-compose's migrate service) and operators. */
 assertNodeVersion();
-const config = loadConfig();
+const config = loadConfig(process.env, { keys: false });
 const command = process.argv[2];
 
 async function main(): Promise<number> {

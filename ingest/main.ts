@@ -7,7 +7,7 @@ import { createClickHouse } from '../db/clickhouse/client.ts';
 import { createIngestHandler } from './app.ts';
 
 assertNodeVersion();
-const config = loadConfig();
+const config = loadConfig(process.env, { keys: false });
 const log = createLogger(config, 'ingest');
 const clickhouse = createClickHouse(config);
 const { handler, health } = createIngestHandler({ clickhouse, database: config.clickhouse.database, log });

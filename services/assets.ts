@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PUBLIC_ID_PATTERN } from '../core/ids.ts';
+import { keyWithId, purposeKey, type Keyring } from '../core/keys.ts';
 
 /** Where scan images live. The local folder is the default; another store (object storage) fits the same shape. */
 export interface AssetStore {
@@ -41,25 +42,48 @@ export function localAssetStore(root: string): AssetStore {
 /** How long a signed image URL of a private scan works. */
 export const SIGNED_URL_TTL_S = 24 * 3600;
 
-function signature(key: Buffer, scanId: string, name: string, expires: number): string {
-  return createHmac('sha256', key).update(`asset\n${scanId}\n${name}\n${expires}`).digest('base64url');
+/**
+ * Who a private scan's image URL is signed for. `owner`: the owner (API responses, the report page); such
+ * URLs work until they expire. `share`: visitors of the share page; their signature covers the share token
+ * and is accepted only while sharing is enabled, so disabling sharing stops them at once (re-enabling,
+ * which brings back the same share URL, brings them back too).
+ */
+export type ImageAudience = 'owner' | 'share';
+
+type SignedScan = { public_id: string; share_enabled: boolean; share_token: string | null };
+
+function signature(key: Buffer, scope: string, scanId: string, name: string, expires: number): string {
+  return createHmac('sha256', key).update(`asset\n${scope}\n${scanId}\n${name}\n${expires}`).digest('base64url');
 }
+
+const scopeOf = (audience: ImageAudience, scan: SignedScan): string | null =>
+  audience === 'owner' ? 'owner' : scan.share_enabled && scan.share_token ? `share:${scan.share_token}` : null;
 
 /**
- * Image URLs: permanent for public scans; for private scans signed with an expiry, so only whoever was
- * handed the URL (the owner through the API or report, a share-link holder through the share page) sees them.
+ * Image URLs: permanent for public scans; for private scans signed for an audience, with an expiry, so only
+ * whoever was handed the URL sees them. The signature names the key it was made with (`<key id>.<mac>`).
  */
-export function assetUrl(baseUrl: string, key: Buffer, scan: { public_id: string; is_public: boolean }, name: string, now: Date): string {
+export function assetUrl(baseUrl: string, keys: Keyring, scan: SignedScan & { is_public: boolean }, name: string, now: Date, audience: ImageAudience): string {
   const url = `${baseUrl}/assets/${scan.public_id}/${name}`;
   if (scan.is_public) return url;
+  const scope = scopeOf(audience, scan);
+  if (!scope) throw new Error(`scan ${scan.public_id} is not shared; no share image URL can be made`);
   const expires = Math.floor(now.getTime() / 1000) + SIGNED_URL_TTL_S;
-  return `${url}?expires=${expires}&signature=${signature(key, scan.public_id, name, expires)}`;
+  const mac = signature(purposeKey(keys.current, 'image-url'), scope, scan.public_id, name, expires);
+  return `${url}?expires=${expires}&signature=${keys.current.id}.${mac}`;
 }
 
-export function verifyAssetSignature(key: Buffer, scanId: string, name: string, expires: string | undefined, given: string | undefined, now: Date): boolean {
+export function verifyAssetSignature(keys: Keyring, scan: SignedScan, name: string, expires: string | undefined, given: string | undefined, now: Date): boolean {
   if (!expires || !given || !/^\d{1,12}$/.test(expires)) return false;
   if (Number(expires) < now.getTime() / 1000) return false;
-  const expected = Buffer.from(signature(key, scanId, name, Number(expires)));
-  const actual = Buffer.from(given);
-  return expected.length === actual.length && timingSafeEqual(expected, actual);
+  const [keyId = '', mac = ''] = given.split('.', 2);
+  const master = keyWithId(keys, keyId);
+  if (!master) return false;
+  const key = purposeKey(master, 'image-url');
+  const actual = Buffer.from(mac);
+  return (['owner', 'share'] as const).some((audience) => {
+    const scope = scopeOf(audience, scan);
+    const expected = scope && Buffer.from(signature(key, scope, scan.public_id, name, Number(expires)));
+    return !!expected && expected.length === actual.length && timingSafeEqual(expected, actual);
+  });
 }

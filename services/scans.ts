@@ -4,6 +4,7 @@ import { newPublicId } from '../core/ids.ts';
 import type { Plan } from '../core/plans.ts';
 import type { FailureCode } from '../core/scan/failures.ts';
 import type { ScanResultRecord } from '../core/scan/result.ts';
+import type { Keyring } from '../core/keys.ts';
 import { encryptSecret } from '../core/secrets.ts';
 import { Scan, type AuthType, type ScanStatus } from '../db/models/Scan.ts';
 
@@ -46,7 +47,7 @@ export const credentialsContext = (publicId: string): string => `scan-credential
  * already queued or running for the same key, is over the hourly limit, or creates a new scan. The lock
  * makes two identical requests arriving together produce one scan, and keeps the hourly count exact.
  */
-export async function createOrReuseScan(knex: Knex, request: ScanRequest, now: Date, secretKey: Buffer): Promise<CreateOutcome> {
+export async function createOrReuseScan(knex: Knex, request: ScanRequest, now: Date, keys: Keyring): Promise<CreateOutcome> {
   return knex.transaction(async (trx) => {
     await trx.raw('select pg_advisory_xact_lock(?, ?)', [LOCK_NAMESPACE, request.userId]);
     const key = request.auth ? null : cacheKey(request.userId, request.url, request.region, request.isPublic);
@@ -86,7 +87,7 @@ export async function createOrReuseScan(knex: Knex, request: ScanRequest, now: D
       is_public: request.auth ? false : request.isPublic,
       status: 'queued',
       auth_type: request.auth?.type ?? null,
-      auth_secret: request.auth ? encryptSecret(secretKey, JSON.stringify(request.auth), credentialsContext(publicId)) : null,
+      auth_secret: request.auth ? encryptSecret(keys, 'scan-credentials', JSON.stringify(request.auth), credentialsContext(publicId)) : null,
       cache_key: key,
       requested_at: now,
     });

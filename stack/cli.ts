@@ -3,13 +3,16 @@ import { assertNodeVersion } from '../core/runtime.ts';
 import { createKnex } from '../db/knex.ts';
 import { prepareSchemas } from '../db/prepare.ts';
 import { ensureDemoAccess } from '../services/demo.ts';
-import { serviceDefinitions, spawnService, stopService, waitReady, type ServiceProcess } from './services.ts';
+import { localDemoEnvironment, serviceDefinitions, spawnService, stopService, waitReady, type ServiceProcess } from './services.ts';
 import { stackDown, stackStatus, stackUp } from './stack.ts';
 
 assertNodeVersion();
 const log = (msg: string) => console.log(`[stack] ${msg}`);
+const LOOPBACK_NOTICE = 'Scans may reach loopback addresses (OUTBOUND_ALLOW_LOOPBACK=true) because this is a local demo; deployments refuse them.';
 
-async function start(config: Config): Promise<number> {
+async function start(env: NodeJS.ProcessEnv): Promise<number> {
+  const serviceEnv = localDemoEnvironment(env);
+  const config = loadConfig(serviceEnv);
   // Ctrl-C while the backing services come up: they run in process groups of their own, so stop them here.
   let interrupted = false;
   const interruptStartup = () => {
@@ -44,7 +47,7 @@ async function start(config: Config): Promise<number> {
   try {
     await prepareSchemas(config, log);
     for (const def of serviceDefinitions(config)) {
-      const service = spawnService(def.name, def.entry, def.readyUrl, process.env);
+      const service = spawnService(def.name, def.entry, def.readyUrl, serviceEnv);
       service.child.once('exit', (code, signal) => {
         if (shuttingDown) return;
         log(`${def.name} exited unexpectedly (${code ?? signal}); stopping everything`);
@@ -67,6 +70,7 @@ async function start(config: Config): Promise<number> {
       `  Ingest       ${config.ingest.publicUrl}   (ready: ${ingest!.readyUrl})`,
       `  Worker       ready: ${worker!.readyUrl}`,
       `  Temporal UI  ${config.temporal.uiUrl}`,
+      ...(config.outboundAllowLoopback ? ['', LOOPBACK_NOTICE] : []),
       ...(demo
         ? [
             '',
@@ -108,7 +112,7 @@ async function main(command: string | undefined): Promise<number> {
       return rows.every((r) => r.up) ? 0 : 1;
     }
     case 'start':
-      return start(config);
+      return start(process.env);
     default:
       console.error('usage: node stack/cli.ts up|down|status|start');
       return 2;

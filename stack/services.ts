@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
-import { PROJECT_ROOT, type Config } from '../core/config.ts';
+import { PROJECT_ROOT, SECRET_KEY_VARIABLES, type Config } from '../core/config.ts';
 import { waitUntil } from './proc.ts';
 
 export interface ServiceProcess {
@@ -9,7 +9,7 @@ export interface ServiceProcess {
   readyUrl: string;
 }
 
-export function serviceDefinitions(config: Config): Array<{ name: string; entry: string; readyUrl: string }> {
+export function serviceDefinitions(config: Pick<Config, 'api' | 'worker' | 'ingest'>): Array<{ name: string; entry: string; readyUrl: string }> {
   return [
     { name: 'api', entry: 'api/main.ts', readyUrl: `http://${config.api.host}:${config.api.port}/readyz` },
     { name: 'worker', entry: 'worker/main.ts', readyUrl: `http://${config.worker.healthHost}:${config.worker.healthPort}/readyz` },
@@ -17,9 +17,23 @@ export function serviceDefinitions(config: Config): Array<{ name: string; entry:
   ];
 }
 
+/** What a process is given: ingest handles no secrets, so the secret keys are left out of its environment. */
+export function serviceEnvironment(name: string, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  if (name !== 'ingest') return env;
+  return Object.fromEntries(Object.entries(env).filter(([key]) => !SECRET_KEY_VARIABLES.includes(key)));
+}
+
+/**
+ * `./svc start` is a local demo whose scans target the developer's own pages, so it opts in to loopback
+ * destinations (off by default everywhere) unless the variable is already set either way.
+ */
+export function localDemoEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return env.OUTBOUND_ALLOW_LOOPBACK?.trim() ? env : { ...env, OUTBOUND_ALLOW_LOOPBACK: 'true' };
+}
+
 /** Starts one of the project's processes on the same (pinned) Node, with the given environment. */
 export function spawnService(name: string, entry: string, readyUrl: string, env: NodeJS.ProcessEnv, stdio: 'inherit' | 'pipe' = 'inherit'): ServiceProcess {
-  const child = spawn(process.execPath, [resolve(PROJECT_ROOT, entry)], { cwd: PROJECT_ROOT, env, stdio: ['ignore', stdio, stdio] });
+  const child = spawn(process.execPath, [resolve(PROJECT_ROOT, entry)], { cwd: PROJECT_ROOT, env: serviceEnvironment(name, env), stdio: ['ignore', stdio, stdio] });
   return { name, child, readyUrl };
 }
 

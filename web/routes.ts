@@ -10,7 +10,7 @@ import { throttledSignIn } from '../services/sign-in-throttle.ts';
 import { deleteToken, listTokens, mintToken } from '../services/tokens.ts';
 import { negotiateLocale } from '../core/i18n/locale.ts';
 import type { Scan } from '../db/models/Scan.ts';
-import { assetUrl, verifyAssetSignature, type AssetStore } from '../services/assets.ts';
+import { assetUrl, verifyAssetSignature, type AssetStore, type ImageAudience } from '../services/assets.ts';
 import { findScan, findSharedScan } from '../services/scans.ts';
 import { apiPage, loginPage, signupPage, type FormErrors } from './pages.ts';
 import { reportPage } from './report.ts';
@@ -154,7 +154,7 @@ export function webRouter(deps: WebDeps): Router {
       if (!user) return ctx.redirect(`/login?next=${encodeURIComponent(ctx.path)}`);
       throw notFound();
     }
-    page(ctx, reportPage({ scan, locale: negotiateLocale(ctx.get('accept-language')), imageUrl: imageUrlFor(scan), signedInAs: user?.email, csrf: user ? csrfToken(ctx, config) : undefined }));
+    page(ctx, reportPage({ scan, locale: negotiateLocale(ctx.get('accept-language')), imageUrl: imageUrlFor(scan, 'owner'), signedInAs: user?.email, csrf: user ? csrfToken(ctx, config) : undefined }));
   });
 
   router.get('/share/:token', async (ctx) => {
@@ -162,7 +162,7 @@ export function webRouter(deps: WebDeps): Router {
     const scan = /^[A-Za-z0-9_-]{32}$/.test(token) ? await findSharedScan(knex, token) : undefined;
     if (!scan) throw notFound();
     ctx.set('X-Robots-Tag', 'noindex');
-    page(ctx, reportPage({ scan, locale: negotiateLocale(ctx.get('accept-language')), imageUrl: imageUrlFor(scan) }));
+    page(ctx, reportPage({ scan, locale: negotiateLocale(ctx.get('accept-language')), imageUrl: imageUrlFor(scan, 'share') }));
   });
 
   /** Images of public scans for anyone; of private scans with a valid signature (or to their signed-in owner). */
@@ -171,7 +171,7 @@ export function webRouter(deps: WebDeps): Router {
     const scan = await findScan(knex, id);
     if (!scan) throw notFound();
     const query = ctx.query as Record<string, string | undefined>;
-    const allowed = scan.is_public || verifyAssetSignature(config.secretKey, id, name, query.expires, query.signature, clock()) || webUser(ctx)?.id === scan.user_id;
+    const allowed = scan.is_public || verifyAssetSignature(config.keys, scan, name, query.expires, query.signature, clock()) || webUser(ctx)?.id === scan.user_id;
     const bytes = allowed ? await deps.assets.get(id, name) : null;
     if (!bytes) throw notFound();
     ctx.type = 'image/jpeg';
@@ -180,7 +180,7 @@ export function webRouter(deps: WebDeps): Router {
     ctx.body = bytes;
   });
 
-  const imageUrlFor = (scan: Scan) => (name: string) => assetUrl(config.baseUrl, config.secretKey, scan, name, clock());
+  const imageUrlFor = (scan: Scan, audience: ImageAudience) => (name: string) => assetUrl(config.baseUrl, config.keys, scan, name, clock(), audience);
 
   return router;
 }

@@ -75,7 +75,7 @@ const START_DEADLINE_MS = 5000;
 
 export function scanRoutes(deps: ScanRouteDeps): AnyRoute[] {
   const { knex, temporal, config, clock } = deps;
-  const viewContext = (ctx: ApiContext): ViewContext => ({ baseUrl: config.baseUrl, secretKey: config.secretKey, locale: negotiateLocale(ctx.get('accept-language')), now: clock() });
+  const viewContext = (ctx: ApiContext): ViewContext => ({ baseUrl: config.baseUrl, keys: config.keys, locale: negotiateLocale(ctx.get('accept-language')), now: clock() });
 
   const list: ApiRoute<PageQuery & { domain?: string; status?: ScanStatus }> = {
     method: 'get',
@@ -135,7 +135,7 @@ export function scanRoutes(deps: ScanRouteDeps): AnyRoute[] {
         knex,
         { userId: user.id, plan, url: normalised.url, host: normalised.host, region: body.region ?? config.regions.default, isPublic: body.public ?? false, force: body.force ?? false, auth: credentials },
         now,
-        config.secretKey,
+        config.keys,
       );
       if (outcome.kind === 'hourly_limit') {
         throw new HttpError(

@@ -5,10 +5,11 @@ import { summarise } from '../../core/i18n/summaries.ts';
 import { FORM_FACTORS, type FormFactor } from '../../core/scan/observation.ts';
 import type { Scan } from '../../db/models/Scan.ts';
 import { assetUrl } from '../../services/assets.ts';
+import type { Keyring } from '../../core/keys.ts';
 
 export interface ViewContext {
   baseUrl: string;
-  secretKey: Buffer;
+  keys: Keyring;
   locale: Locale;
   now: Date;
 }
@@ -40,7 +41,7 @@ function commonEnded(scan: Scan, ctx: ViewContext) {
 /** The full result of a finished scan, localised, with image URLs the caller may load. */
 export function resultView(scan: Scan, ctx: ViewContext) {
   const r = scan.result!;
-  const url = (name: string) => assetUrl(ctx.baseUrl, ctx.secretKey, scan, name, ctx.now);
+  const url = (name: string) => assetUrl(ctx.baseUrl, ctx.keys, scan, name, ctx.now, 'owner');
   const perFactor = <T>(fn: (f: FormFactor) => T) => Object.fromEntries(FORM_FACTORS.map((f) => [f, fn(f)])) as Record<FormFactor, T>;
   const summary = summarise(r.scores, r.findings, ctx.locale);
   return {

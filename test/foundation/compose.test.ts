@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse } from 'yaml';
-import { loadConfig, PROJECT_ROOT, REQUIRED_IN_PRODUCTION } from '../../core/config.ts';
+import { loadConfig, PROJECT_ROOT, REQUIRED_IN_PRODUCTION, SECRET_KEY_VARIABLES } from '../../core/config.ts';
 import { SEARCH_ATTRIBUTES } from '../../core/temporal.ts';
 
 /**
@@ -30,6 +30,8 @@ interface Compose {
 }
 
 const ROLES: Role[] = ['api', 'worker', 'ingest'];
+/** The services that use the secret key (ingest/main.ts and db/cli.ts load their config without keys). */
+const KEY_HOLDERS: string[] = ['api', 'worker'];
 const ENTRY: Record<Role, string> = { api: 'api/main.ts', worker: 'worker/main.ts', ingest: 'ingest/main.ts' };
 const PORT_VARIABLE: Record<Role, string> = { api: 'API_PORT', worker: 'WORKER_HEALTH_PORT', ingest: 'INGEST_PORT' };
 const HOST_VARIABLE: Record<Role, string> = { api: 'API_HOST', worker: 'WORKER_HEALTH_HOST', ingest: 'INGEST_HOST' };
@@ -164,12 +166,22 @@ describe('docker-compose.yml', () => {
   it('secrets come from the operator, never from the file', () => {
     for (const [name, svc] of appServices) {
       const raw = rawEnvironment(svc);
-      expect({ name, SECRET_KEY: raw.SECRET_KEY }).toEqual({ name, SECRET_KEY: expect.stringMatching(/^\$\{SECRET_KEY:\?[^}]+\}$/) });
       expect({ name, CLICKHOUSE_PASSWORD: raw.CLICKHOUSE_PASSWORD }).toEqual({ name, CLICKHOUSE_PASSWORD: expect.stringMatching(/^\$\{CLICKHOUSE_PASSWORD:\?[^}]+\}$/) });
       expect(raw.DATABASE_URL).toMatch(/\$\{POSTGRES_PASSWORD:\?[^}]+\}@/);
-      // Compose refuses to start without them.
-      const { SECRET_KEY: _omitted, ...withoutSecretKey } = OPERATOR_ENV;
-      expect(() => environment(svc, withoutSecretKey)).toThrow(/SECRET_KEY/);
+    }
+  });
+
+  it('gives the secret key to api and worker only (compose refuses to start them without it), never to ingest or migrate', () => {
+    const { SECRET_KEY: _omitted, ...withoutSecretKey } = OPERATOR_ENV;
+    for (const name of KEY_HOLDERS) {
+      const raw = rawEnvironment(service(name));
+      expect({ name, SECRET_KEY: raw.SECRET_KEY }).toEqual({ name, SECRET_KEY: expect.stringMatching(/^\$\{SECRET_KEY:\?[^}]+\}$/) });
+      expect({ name, SECRET_KEY_PREVIOUS: raw.SECRET_KEY_PREVIOUS }).toEqual({ name, SECRET_KEY_PREVIOUS: '${SECRET_KEY_PREVIOUS:-}' });
+      expect(() => environment(service(name), withoutSecretKey)).toThrow(/SECRET_KEY/);
+    }
+    for (const name of ['ingest', 'migrate']) {
+      const env = environment(service(name), withoutSecretKey);
+      expect({ name, keys: SECRET_KEY_VARIABLES.filter((key) => key in env) }).toEqual({ name, keys: [] });
     }
   });
 
@@ -190,7 +202,7 @@ describe('docker-compose.yml', () => {
 
     it('runs in production mode, and its configuration loads', () => {
       expect(env.APP_ENV).toBe('production');
-      const config = loadConfig(env);
+      const config = KEY_HOLDERS.includes(role) ? loadConfig(env) : loadConfig(env, { keys: false });
       expect(config.env).toBe('production');
       expect(config.outboundAllowLoopback).toBe(false);
       // The hosts it connects to are services of this file.
@@ -241,7 +253,7 @@ describe('docker-compose.yml', () => {
     const offered = new Set([...cli.matchAll(/(?:case\s+|command === )'(\w+)'/g)].map((m) => m[1]!));
     expect(used.filter((sub) => !offered.has(sub))).toEqual([]);
     expect(dependsOn(migrate)).toMatchObject({ postgres: 'service_healthy', clickhouse: 'service_healthy' });
-    expect(loadConfig(environment(migrate, OPERATOR_ENV)).env).toBe('production');
+    expect(loadConfig(environment(migrate, OPERATOR_ENV), { keys: false }).env).toBe('production');
   });
 
   it('temporal registers the namespace and search attributes the code uses', () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../../core/config.ts';
@@ -13,6 +13,14 @@ afterAll(() => {
   for (const dir of made) rmSync(dir, { recursive: true, force: true });
 });
 
+const PRODUCTION_ADDRESSES = {
+  BASE_URL: 'https://scan.example',
+  INGEST_URL: 'https://rum.example',
+  DATABASE_URL: 'postgres://app@db/webperf',
+  CLICKHOUSE_URL: 'http://clickhouse:8123',
+  TEMPORAL_ADDRESS: 'temporal:7233',
+};
+
 describe('configuration', () => {
   it('defaults match the local stack', () => {
     const config = loadConfig({ STATE_DIR: tempState() });
@@ -22,8 +30,15 @@ describe('configuration', () => {
     expect(config.temporal.address).toBe('127.0.0.1:7233');
     expect(config.baseUrl).toBe('http://127.0.0.1:3000');
     expect(config.regions).toEqual({ available: ['local'], default: 'local' });
-    expect(config.outboundAllowLoopback).toBe(true);
-    expect(config.secretKey).toHaveLength(32);
+    expect(config.outboundAllowLoopback).toBe(false);
+    expect(config.keys.current.secret).toHaveLength(32);
+    expect(config.keys.previous).toBeNull();
+  });
+
+  it.each([undefined, 'development', 'test', 'production'])('refuses loopback destinations by default (APP_ENV=%s); only an explicit opt-in allows them', (appEnv) => {
+    const env = { STATE_DIR: tempState(), APP_ENV: appEnv, SECRET_KEY: Buffer.alloc(32, 1).toString('base64'), ...(appEnv === 'production' ? PRODUCTION_ADDRESSES : {}) };
+    expect(loadConfig(env).outboundAllowLoopback).toBe(false);
+    expect(loadConfig({ ...env, OUTBOUND_ALLOW_LOOPBACK: 'true' }).outboundAllowLoopback).toBe(true);
   });
 
   it.each([
@@ -53,15 +68,7 @@ describe('configuration', () => {
 
   it('production refuses to fall back to local defaults or a generated key', () => {
     expect(() => loadConfig({ APP_ENV: 'production', STATE_DIR: tempState() })).toThrow(ConfigError);
-    const full = {
-      APP_ENV: 'production',
-      STATE_DIR: tempState(),
-      BASE_URL: 'https://scan.example',
-      INGEST_URL: 'https://rum.example',
-      DATABASE_URL: 'postgres://app@db/webperf',
-      CLICKHOUSE_URL: 'http://clickhouse:8123',
-      TEMPORAL_ADDRESS: 'temporal:7233',
-    };
+    const full = { APP_ENV: 'production', STATE_DIR: tempState(), ...PRODUCTION_ADDRESSES };
     expect(() => loadConfig(full)).toThrow(/SECRET_KEY is required in production/);
     const config = loadConfig({ ...full, SECRET_KEY: Buffer.alloc(32, 7).toString('base64') });
     expect(config.env).toBe('production');
@@ -70,10 +77,29 @@ describe('configuration', () => {
 
   it('generates the secret key once per state folder and reuses it', () => {
     const stateDir = tempState();
-    const first = loadConfig({ STATE_DIR: stateDir }).secretKey;
-    const second = loadConfig({ STATE_DIR: stateDir }).secretKey;
+    const first = loadConfig({ STATE_DIR: stateDir }).keys.current.secret;
+    const second = loadConfig({ STATE_DIR: stateDir }).keys.current.secret;
     expect(second.equals(first)).toBe(true);
     expect(Buffer.from(readFileSync(join(stateDir, 'secret.key'), 'utf8').trim(), 'base64').equals(first)).toBe(true);
-    expect(loadConfig({ STATE_DIR: tempState() }).secretKey.equals(first)).toBe(false);
+    expect(loadConfig({ STATE_DIR: tempState() }).keys.current.secret.equals(first)).toBe(false);
+  });
+
+  it('reads SECRET_KEY_PREVIOUS for rotation, each key with its own id', () => {
+    const [current, previous] = [Buffer.alloc(32, 1), Buffer.alloc(32, 2)];
+    const { keys } = loadConfig({ STATE_DIR: tempState(), SECRET_KEY: current.toString('base64'), SECRET_KEY_PREVIOUS: previous.toString('base64') });
+    expect(keys.current.secret.equals(current)).toBe(true);
+    expect(keys.previous?.secret.equals(previous)).toBe(true);
+    expect(keys.current.id).toMatch(/^[A-Za-z0-9_-]{8}$/);
+    expect(keys.previous?.id).not.toBe(keys.current.id);
+    expect(() => loadConfig({ STATE_DIR: tempState(), SECRET_KEY_PREVIOUS: 'c2hvcnQ=' })).toThrow(/SECRET_KEY_PREVIOUS must be 32 bytes/);
+  });
+
+  it('loads without any key for processes that handle no secrets (ingest), in production too, and makes no key file', () => {
+    const stateDir = tempState();
+    const config = loadConfig({ APP_ENV: 'production', STATE_DIR: stateDir, ...PRODUCTION_ADDRESSES }, { keys: false });
+    expect(config.env).toBe('production');
+    expect(config).not.toHaveProperty('keys');
+    expect(loadConfig({ STATE_DIR: stateDir }, { keys: false })).not.toHaveProperty('keys');
+    expect(existsSync(join(stateDir, 'secret.key'))).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfig, PROJECT_ROOT } from '../../core/config.ts';
 import { createClickHouse } from '../../db/clickhouse/client.ts';
@@ -19,6 +19,7 @@ import { baseTestEnv, HARNESS_DIR } from '../harness/shared.ts';
 const base = loadConfig(baseTestEnv());
 const database = uniqueName('start');
 const stateDir = resolve(HARNESS_DIR, uniqueName('state'));
+const CANARY_KEY = Buffer.alloc(32, 0x5c).toString('base64');
 let env: Record<string, string | undefined>;
 let ports: Record<'api' | 'ingest' | 'worker' | 'chHttp' | 'chTcp' | 'temporal' | 'temporalUi', number>;
 
@@ -40,6 +41,9 @@ beforeAll(async () => {
     API_PORT: String(ports.api),
     INGEST_PORT: String(ports.ingest),
     WORKER_HEALTH_PORT: String(ports.worker),
+    // Unset: the start command opts in to loopback scanning itself (and says so).
+    OUTBOUND_ALLOW_LOOPBACK: undefined,
+    SECRET_KEY: CANARY_KEY,
   };
 });
 
@@ -69,6 +73,20 @@ function start(): { child: ChildProcess; output: () => string; up: Promise<void>
   return { child, output: () => output, up };
 }
 
+/** The environment of each process the start command spawned, by its entry file (api/main.ts, ...). */
+function childEnvironments(pid: number): Map<string, Map<string, string>> {
+  const found = new Map<string, Map<string, string>>();
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    for (const child of readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(/\s+/).filter(Boolean)) {
+      const entry = readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0').find((arg) => /\/(api|worker|ingest)\/main\.ts$/.test(arg));
+      if (!entry) continue;
+      const vars = readFileSync(`/proc/${child}/environ`, 'utf8').split('\0').filter(Boolean).map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)] as [string, string]);
+      found.set(entry.split('/').slice(-2).join('/'), new Map(vars));
+    }
+  }
+  return found;
+}
+
 const pidOf = (file: string) => Number(readFileSync(resolve(stateDir, file), 'utf8').trim().split(/\s+/)[0]);
 
 async function interruptAndWait(child: ChildProcess): Promise<number | null> {
@@ -89,6 +107,17 @@ describe('the start command', () => {
     }
     expect((await readiness(`http://127.0.0.1:${ports.api}/readyz?full=1`)).body.checks.worker_round_trip).toBe('ok');
     expect((await fetch(`http://127.0.0.1:${ports.temporalUi}/`)).status).toBe(200);
+
+    // Loopback scanning is off by default; this local demo turns it on and says so.
+    expect(run.output()).toMatch(/Scans may reach loopback addresses \(OUTBOUND_ALLOW_LOOPBACK=true\) because this is a local demo/);
+    const children = childEnvironments(run.child.pid!);
+    expect([...children.keys()].sort()).toEqual(['api/main.ts', 'ingest/main.ts', 'worker/main.ts']);
+    expect(children.get('worker/main.ts')!.get('OUTBOUND_ALLOW_LOOPBACK')).toBe('true');
+    expect(children.get('api/main.ts')!.get('OUTBOUND_ALLOW_LOOPBACK')).toBe('true');
+    // The secret key goes to the processes that use it, never to ingest.
+    expect(children.get('api/main.ts')!.get('SECRET_KEY')).toBe(CANARY_KEY);
+    expect(children.get('worker/main.ts')!.get('SECRET_KEY')).toBe(CANARY_KEY);
+    expect(children.get('ingest/main.ts')!.has('SECRET_KEY')).toBe(false);
 
     // The printed demo token works at once.
     const token = /Demo API token \(new at every start\): (wpt_\S+)/.exec(run.output())?.[1];

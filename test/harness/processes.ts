@@ -11,7 +11,7 @@ export interface RunningService extends ServiceProcess {
 
 /** Starts a real api/worker/ingest process with the given environment, as `./svc start` does. */
 export function startService(name: ServiceName, env: Record<string, string | undefined>): RunningService {
-  const config = loadConfig(env);
+  const config = loadConfig(env, { keys: false });
   const def = serviceDefinitions(config).find((d) => d.name === name)!;
   const service = spawnService(def.name, def.entry, def.readyUrl, env as NodeJS.ProcessEnv, 'pipe');
   let output = '';

@@ -70,7 +70,8 @@ describe('POST /scans validation', () => {
     expect(JSON.stringify(res.body)).not.toContain('do-not-return');
     const row = await api.db.knex('scans').where({ public_id: (res.body.data as { id: string }).id }).first();
     expect(row.is_public).toBe(false);
-    expect(row.auth_secret).toMatch(/^v1\./);
+    // Encrypted with the scan-credentials key, naming the master key it came from (for rotation).
+    expect(row.auth_secret).toMatch(new RegExp(`^v2\\.${api.config.keys.current.id}\\.`));
     expect(row.auth_secret).not.toContain('do-not-return');
   });
 
