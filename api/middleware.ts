@@ -38,12 +38,18 @@ export function errorHandler(log: Logger) {
         ctx.body = { message: (error as Error).message };
         return;
       }
-      log.error({ err: error, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'unhandled error');
+      log.error({ err: error, requestId: ctx.state.requestId, method: ctx.method, path: loggedPath(ctx.path) }, 'unhandled error');
       ctx.status = 500;
       ctx.body = { message: 'Server error.', request_id: ctx.state.requestId };
     }
   };
 }
+
+/**
+ * The path as logged. A share token is a bearer secret (whoever has the link sees the report), so it is
+ * replaced in every variant the router accepts; query strings (image URL signatures) are never logged.
+ */
+export const loggedPath = (path: string): string => path.replace(/^\/share\/[^/]*/i, '/share/[redacted]');
 
 export function accessLog(log: Logger) {
   return async (ctx: Context, next: Next) => {
@@ -52,7 +58,7 @@ export function accessLog(log: Logger) {
       await next();
     } finally {
       log.info(
-        { requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) },
+        { requestId: ctx.state.requestId, method: ctx.method, path: loggedPath(ctx.path), status: ctx.status, ms: Math.round(performance.now() - started) },
         'request',
       );
     }
