@@ -52,7 +52,7 @@ export function accessLog(log: Logger) {
       await next();
     } finally {
       log.info(
-        { requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) },
+        { requestId: ctx.state.requestId, ip: ctx.ip, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) },
         'request',
       );
     }

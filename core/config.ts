@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -33,6 +34,8 @@ export interface Config {
   secretKey: Buffer;
   /** Outgoing requests to loopback addresses are refused unless this is set (tests and local demos set it). */
   outboundAllowLoopback: boolean;
+  /** Reverse proxies (addresses or CIDR blocks) whose X-Forwarded-For is believed; none by default. */
+  trustedProxies: string[];
 }
 
 export class ConfigError extends Error {
@@ -142,6 +145,23 @@ function secretKey(env: Env, appEnv: AppEnv, stateDir: string): Buffer {
   return key;
 }
 
+/** TRUSTED_PROXIES: comma-separated IPv4/IPv6 addresses or CIDR blocks, normalised to address/prefix. */
+function trustedProxies(raw: string | undefined): string[] {
+  return (raw ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const [address = '', prefix, extra] = entry.split('/');
+      const family = isIP(address);
+      const bits = prefix === undefined ? (family === 6 ? 128 : 32) : /^\d{1,3}$/.test(prefix) ? Number(prefix) : NaN;
+      if (!family || extra !== undefined || !(bits >= 0 && bits <= (family === 6 ? 128 : 32))) {
+        throw new ConfigError('TRUSTED_PROXIES', `must list IP addresses or CIDR blocks (10.0.0.0/8, ::1), got "${entry}"`);
+      }
+      return `${address}/${bits}`;
+    });
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const appEnv = oneOf(env, 'APP_ENV', ['development', 'test', 'production'] as const, 'development');
   const stateDir = resolve(PROJECT_ROOT, str(env, 'STATE_DIR', '.state'));
@@ -195,6 +215,7 @@ export function loadConfig(env: Env = process.env): Config {
     regions: scanRegions,
     secretKey: secretKey(env, appEnv, stateDir),
     outboundAllowLoopback: bool(env, 'OUTBOUND_ALLOW_LOOPBACK', !production),
+    trustedProxies: trustedProxies(env.TRUSTED_PROXIES),
   };
 }
 

@@ -24,6 +24,11 @@ describe('configuration', () => {
     expect(config.regions).toEqual({ available: ['local'], default: 'local' });
     expect(config.outboundAllowLoopback).toBe(true);
     expect(config.secretKey).toHaveLength(32);
+    expect(config.trustedProxies).toEqual([]);
+  });
+
+  it('reads TRUSTED_PROXIES as addresses and CIDR blocks', () => {
+    expect(loadConfig({ STATE_DIR: tempState(), TRUSTED_PROXIES: ' 10.0.0.0/8, 192.0.2.7 ,fd00::/8' }).trustedProxies).toEqual(['10.0.0.0/8', '192.0.2.7/32', 'fd00::/8']);
   });
 
   it.each([
@@ -37,6 +42,8 @@ describe('configuration', () => {
     ['TEMPORAL_ADDRESS', 'http://temporal:7233', /TEMPORAL_ADDRESS must be host:port/],
     ['SCAN_REGIONS', 'eu-west,US EAST', /SCAN_REGIONS has an invalid region code/],
     ['SECRET_KEY', 'dG9vIHNob3J0', /SECRET_KEY must be 32 bytes/],
+    ['TRUSTED_PROXIES', 'proxy.internal', /TRUSTED_PROXIES must list IP addresses or CIDR blocks/],
+    ['TRUSTED_PROXIES', '10.0.0.0/33', /TRUSTED_PROXIES must list IP addresses or CIDR blocks/],
   ])('names the bad variable %s=%s', (name, value, message) => {
     expect(() => loadConfig({ STATE_DIR: tempState(), [name]: value })).toThrow(message);
     try {
