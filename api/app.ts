@@ -9,6 +9,7 @@ import type { Logger } from '../core/logger.ts';
 import { healthCheckWorkflowId, mainTaskQueue } from '../core/temporal.ts';
 import { postgresReady } from '../db/knex.ts';
 import { authenticateApi, personalTokenVerifier, type TokenVerifier } from './auth.ts';
+import { clientAddress } from './client-address.ts';
 import { accessLog, errorHandler, requestId } from './middleware.ts';
 import { openApiDocument } from './openapi.ts';
 import { mountRoutes, type AnyRoute } from './route.ts';
@@ -33,7 +34,9 @@ export interface App {
 
 export function createApp(deps: AppDeps): App {
   const { knex, temporal, log } = deps;
-  const koa = new Koa({ proxy: deps.config.env === 'production' });
+  // Koa's own proxy support believes the left-most X-Forwarded-For, which the client writes; clientAddress()
+  // reads the header only through the configured proxies (TRUSTED_PROXIES).
+  const koa = new Koa({ proxy: false });
   const health = new HealthState({
     postgres: () => postgresReady(knex),
     temporal: async () => {
@@ -77,6 +80,7 @@ export function createApp(deps: AppDeps): App {
   const document = openApiDocument(routes, deps.config.baseUrl);
   mountRoutes(v1, routes, authenticate);
 
+  koa.use(clientAddress(deps.config.trustedProxies));
   koa.use(requestId());
   koa.use(accessLog(log));
   koa.use(errorHandler(log));

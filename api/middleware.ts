@@ -58,7 +58,7 @@ export function accessLog(log: Logger) {
       await next();
     } finally {
       log.info(
-        { requestId: ctx.state.requestId, method: ctx.method, path: loggedPath(ctx.path), status: ctx.status, ms: Math.round(performance.now() - started) },
+        { requestId: ctx.state.requestId, ip: ctx.ip, method: ctx.method, path: loggedPath(ctx.path), status: ctx.status, ms: Math.round(performance.now() - started) },
         'request',
       );
     }

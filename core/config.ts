@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { masterKey, type Keyring } from './keys.ts';
@@ -41,6 +42,8 @@ export interface Config {
    * the tests set it explicitly.
    */
   outboundAllowLoopback: boolean;
+  /** Reverse proxies (addresses or CIDR blocks) whose X-Forwarded-For is believed; none by default. */
+  trustedProxies: string[];
 }
 
 export class ConfigError extends Error {
@@ -162,6 +165,23 @@ function secretKey(env: Env, appEnv: AppEnv, stateDir: string): Buffer {
   return key;
 }
 
+/** TRUSTED_PROXIES: comma-separated IPv4/IPv6 addresses or CIDR blocks, normalised to address/prefix. */
+function trustedProxies(raw: string | undefined): string[] {
+  return (raw ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const [address = '', prefix, extra] = entry.split('/');
+      const family = isIP(address);
+      const bits = prefix === undefined ? (family === 6 ? 128 : 32) : /^\d{1,3}$/.test(prefix) ? Number(prefix) : NaN;
+      if (!family || extra !== undefined || !(bits >= 0 && bits <= (family === 6 ? 128 : 32))) {
+        throw new ConfigError('TRUSTED_PROXIES', `must list IP addresses or CIDR blocks (10.0.0.0/8, ::1), got "${entry}"`);
+      }
+      return `${address}/${bits}`;
+    });
+}
+
 /** Config without the secret keys: for processes that handle no secrets (ingest, migrations). */
 export type KeylessConfig = Omit<Config, 'keys'>;
 
@@ -219,6 +239,7 @@ export function loadConfig(env: Env = process.env, options: { keys?: false } = {
     chromiumPath: str(env, 'CHROMIUM_PATH', '/usr/bin/chromium'),
     regions: scanRegions,
     outboundAllowLoopback: bool(env, 'OUTBOUND_ALLOW_LOOPBACK', false),
+    trustedProxies: trustedProxies(env.TRUSTED_PROXIES),
   };
   return options.keys === false ? config : { ...config, keys: keyring(env, appEnv, stateDir) };
 }

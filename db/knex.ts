@@ -11,8 +11,11 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => {
 
 export type { Knex };
 
+/** The pool of each service process. */
+export const DEFAULT_POOL = { min: 0, max: 10 } as const;
+
 /** One pool per process; Objection models are bound to it. */
-export function createKnex(databaseUrl: string, pool: { min: number; max: number } = { min: 0, max: 10 }): Knex {
+export function createKnex(databaseUrl: string, pool: { min: number; max: number } = DEFAULT_POOL): Knex {
   const knex = knexFactory({
     client: 'pg',
     connection: { connectionString: databaseUrl, connectionTimeoutMillis: 5000 },

@@ -27,6 +27,7 @@ export function signupPage(csrf: string, values: { name?: string; email?: string
   return layout(
     'Sign up',
     html`<section><h1>Create an account</h1>
+      ${errors.form ? html`<p class="error" id="form-error">${errors.form}</p>` : html``}
       <form method="post" action="/signup">
         <input type="hidden" name="_csrf" value="${csrf}">
         <label for="name">Name</label><input id="name" name="name" type="text" required maxlength="100" value="${values.name ?? ''}">${fieldError(errors, 'name')}

@@ -7,6 +7,7 @@ import { planFor } from '../core/plans.ts';
 import { notFound } from '../api/errors.ts';
 import { AccountError, authenticate, createUser } from '../services/accounts.ts';
 import { throttledSignIn } from '../services/sign-in-throttle.ts';
+import { reserveSignUp } from '../services/sign-up-throttle.ts';
 import { deleteToken, listTokens, mintToken } from '../services/tokens.ts';
 import { negotiateLocale } from '../core/i18n/locale.ts';
 import type { Scan } from '../db/models/Scan.ts';
@@ -14,7 +15,8 @@ import { assetUrl, verifyAssetSignature, type AssetStore, type ImageAudience } f
 import { findScan, findSharedScan } from '../services/scans.ts';
 import { apiPage, loginPage, signupPage, type FormErrors } from './pages.ts';
 import { reportPage } from './report.ts';
-import { csrfToken, endSession, loadSession, readForm, startSession, webUser } from './session.ts';
+import { issueDeviceCookie, trustedDevice } from './device-cookie.ts';
+import { csrfToken, endSession, loadSession, readForm, sameOriginOnly, startSession, webUser } from './session.ts';
 
 export interface WebDeps {
   knex: Knex;
@@ -35,11 +37,19 @@ function page(ctx: Context, body: string, status = 200): void {
   ctx.body = body;
 }
 
+/** Sets Retry-After for a throttled form and says how long in words. */
+function retryAfter(ctx: Context, until: Date, now: Date): string {
+  const seconds = Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
+  ctx.set('Retry-After', String(seconds));
+  return `Try again in ${Math.ceil(seconds / 60)} minute(s).`;
+}
+
 /** The server-rendered web area: sign-up, sign-in, sign-out and the API and apps page. */
 export function webRouter(deps: WebDeps): Router {
   const { knex, config, clock } = deps;
   const router = new Router();
-  router.use(loadSession({ knex, clock }));
+  router.use(sameOriginOnly(config));
+  router.use(loadSession({ knex, config, clock }));
 
   /** Where sign-in leads: a path on this site that was asked for, else the API page (no open redirects). */
   const afterSignIn = (value: unknown): string =>
@@ -64,15 +74,15 @@ export function webRouter(deps: WebDeps): Router {
     const email = (form.get('email') ?? '').trim();
     const next = afterSignIn(form.get('next'));
     const now = clock();
-    const outcome = email ? await throttledSignIn(knex, email, ctx.ip, now, (db) => authenticate(db, email, form.get('password') ?? '')) : ({ kind: 'wrong_credentials' } as const);
+    const client = { ip: ctx.ip, device: email ? trustedDevice(ctx, config, email) : null };
+    const outcome = email ? await throttledSignIn(knex, email, client, now, () => authenticate(knex, email, form.get('password') ?? '')) : ({ kind: 'wrong_credentials' } as const);
     if (outcome.kind === 'throttled') {
-      const seconds = Math.max(1, Math.ceil((outcome.until.getTime() - now.getTime()) / 1000));
-      ctx.set('Retry-After', String(seconds));
-      return page(ctx, loginPage(csrfToken(ctx, config), email, { form: `Too many failed sign-in attempts. Try again in ${Math.ceil(seconds / 60)} minute(s).` }, next), 429);
+      return page(ctx, loginPage(csrfToken(ctx, config), email, { form: `Too many failed sign-in attempts. ${retryAfter(ctx, outcome.until, now)}` }, next), 429);
     }
     if (outcome.kind === 'wrong_credentials') return page(ctx, loginPage(csrfToken(ctx, config), email, { form: 'These credentials do not match our records.' }, next), 422);
     const user = outcome.user;
     await startSession(ctx, deps, user.id);
+    issueDeviceCookie(ctx, config, user.email);
     ctx.status = 303;
     ctx.redirect(next);
   });
@@ -86,13 +96,20 @@ export function webRouter(deps: WebDeps): Router {
     if (!values.name) errors.name = 'The name field is required.';
     else if (values.name.length > MAX_NAME) errors.name = `The name may not be greater than ${MAX_NAME} characters.`;
     if (Object.keys(errors).length === 0) {
+      const now = clock();
+      const slot = await reserveSignUp(knex, ctx.ip, now);
+      if (slot.kind === 'throttled') {
+        return page(ctx, signupPage(csrfToken(ctx, config), values, { form: `Too many sign-ups from your network. ${retryAfter(ctx, slot.until, now)}` }), 429);
+      }
       try {
         const user = await createUser(knex, { ...values, password: form.get('password') ?? '', plan: 'free' });
         await startSession(ctx, deps, user.id);
+        issueDeviceCookie(ctx, config, user.email);
         ctx.status = 303;
         return ctx.redirect('/account/api');
       } catch (error) {
         if (!(error instanceof AccountError)) throw error;
+        await slot.release();
         errors[error.field] = error.message;
       }
     }

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Context, Next } from 'koa';
 import getRawBody from 'raw-body';
@@ -7,15 +7,25 @@ import type { Config } from '../core/config.ts';
 import type { User } from '../db/models/User.ts';
 import { findUser } from '../services/accounts.ts';
 import { HttpError } from '../api/errors.ts';
+import { purposeKey } from '../core/keys.ts';
 
 export const SESSION_COOKIE = 'wps_session';
-export const CSRF_COOKIE = 'wps_csrf';
+/** A random id for a visitor who is not signed in, so their forms' CSRF tokens have something to be bound to. */
+export const PRE_SESSION_COOKIE = 'wps_presession';
 const SESSION_DAYS = 14;
 const FORM_LIMIT_BYTES = 16 * 1024;
+const COOKIE_VALUE = /^[A-Za-z0-9_-]{43}$/;
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+const isHttps = (config: Config) => new URL(config.baseUrl).protocol === 'https:';
 
-/** Cookies are Secure everywhere except plain-http loopback development. */
+/**
+ * Our cookies' names: under https with the `__Host-` prefix, which browsers accept only from a secure origin,
+ * with Secure, Path=/ and no Domain, so a sibling subdomain cannot plant or shadow them.
+ */
+export const cookieName = (config: Config, name: string): string => (isHttps(config) ? `__Host-${name}` : name);
+
+/** Cookies are Secure everywhere except plain-http loopback development; always Path=/ and host-only. */
 export function cookieOptions(config: Config, maxAgeMs?: number) {
   const base = new URL(config.baseUrl);
   const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(base.hostname);
@@ -33,32 +43,38 @@ export function cookieOptions(config: Config, maxAgeMs?: number) {
  * Sets a cookie with our options. Secure is about the browser's connection to BASE_URL, not about the hop
  * that reaches us (TLS usually ends at a proxy), so the cookie jar is told the connection is secure.
  */
-function setCookie(ctx: Context, name: string, value: string, options: Omit<ReturnType<typeof cookieOptions>, 'sameSite'> & { sameSite: 'lax' | 'strict' }): void {
+export function setCookie(ctx: Context, config: Config, name: string, value: string, options: Omit<ReturnType<typeof cookieOptions>, 'sameSite'> & { sameSite: 'lax' | 'strict' }): void {
   if (options.secure) ctx.cookies.secure = true;
-  ctx.cookies.set(name, value, options);
+  ctx.cookies.set(cookieName(config, name), value, options);
 }
+
+export const getCookie = (ctx: Context, config: Config, name: string): string | undefined => ctx.cookies.get(cookieName(config, name));
 
 export async function startSession(ctx: Context, deps: { knex: Knex; config: Config; clock: Clock }, userId: number): Promise<void> {
   const value = randomBytes(32).toString('base64url');
   const maxAge = SESSION_DAYS * 86_400_000;
   await deps.knex('web_sessions').insert({ id_hash: sha256(value), user_id: userId, expires_at: new Date(deps.clock().getTime() + maxAge) });
-  setCookie(ctx, SESSION_COOKIE, value, cookieOptions(deps.config, maxAge));
+  setCookie(ctx, deps.config, SESSION_COOKIE, value, cookieOptions(deps.config, maxAge));
 }
 
 export async function endSession(ctx: Context, deps: { knex: Knex; config: Config }): Promise<void> {
-  const value = ctx.cookies.get(SESSION_COOKIE);
+  const value = getCookie(ctx, deps.config, SESSION_COOKIE);
   if (value) await deps.knex('web_sessions').where({ id_hash: sha256(value) }).delete();
-  setCookie(ctx, SESSION_COOKIE, '', { ...cookieOptions(deps.config), maxAge: 0 });
+  setCookie(ctx, deps.config, SESSION_COOKIE, '', { ...cookieOptions(deps.config), maxAge: 0 });
 }
 
-/** Sets ctx.state.webUser when the session cookie names a live session. */
-export function loadSession(deps: { knex: Knex; clock: Clock }) {
+/** Sets ctx.state.webUser (and the session's id hash, for CSRF) when the session cookie names a live session. */
+export function loadSession(deps: { knex: Knex; config: Config; clock: Clock }) {
   return async (ctx: Context, next: Next) => {
-    const value = ctx.cookies.get(SESSION_COOKIE);
-    if (value && /^[A-Za-z0-9_-]{43}$/.test(value)) {
-      const row = await deps.knex('web_sessions').where({ id_hash: sha256(value) }).where('expires_at', '>', deps.clock()).first<{ user_id: number } | undefined>('user_id');
+    const value = getCookie(ctx, deps.config, SESSION_COOKIE);
+    if (value && COOKIE_VALUE.test(value)) {
+      const idHash = sha256(value);
+      const row = await deps.knex('web_sessions').where({ id_hash: idHash }).where('expires_at', '>', deps.clock()).first<{ user_id: number } | undefined>('user_id');
       const user = row && (await findUser(deps.knex, row.user_id));
-      if (user) ctx.state.webUser = user;
+      if (user) {
+        ctx.state.webUser = user;
+        ctx.state.webSessionHash = idHash;
+      }
     }
     await next();
   };
@@ -66,24 +82,60 @@ export function loadSession(deps: { knex: Knex; clock: Clock }) {
 
 export const webUser = (ctx: Context): User | undefined => ctx.state.webUser as User | undefined;
 
-/** The CSRF token for forms: a random value in an HttpOnly SameSite=Strict cookie, echoed in a hidden field. */
-export function csrfToken(ctx: Context, config: Config): string {
-  const existing = ctx.cookies.get(CSRF_COOKIE);
-  if (existing && /^[A-Za-z0-9_-]{32}$/.test(existing)) return existing;
-  const value = randomBytes(24).toString('base64url');
-  setCookie(ctx, CSRF_COOKIE, value, { ...cookieOptions(config), sameSite: 'strict' });
-  return value;
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+const originOf = (url: string): string | null => {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * Unsafe requests must show they come from our own pages: an Origin of BASE_URL's origin, or, from a client
+ * that sends no Origin, a Referer on it. Neither (or "null"): 403 before anything is read or changed.
+ */
+export function sameOriginOnly(config: Config) {
+  const own = new URL(config.baseUrl).origin;
+  return async (ctx: Context, next: Next) => {
+    if (!SAFE_METHODS.has(ctx.method)) {
+      const origin = ctx.get('origin');
+      const referer = ctx.get('referer');
+      const ok = origin ? origin === own : referer ? originOf(referer) === own : false;
+      if (!ok) throw new HttpError(403, { message: 'Cross-site form submission refused.' });
+    }
+    await next();
+  };
 }
 
 /**
- * Reads an urlencoded form and checks CSRF: the hidden field must equal the cookie (double submit), and a
- * browser's Origin, when sent, must be our own. Any failure is a 403 before anything changes.
+ * What this visitor's CSRF tokens are bound to: the live session, else the pre-session id (created here when
+ * `create` and missing). A token made for one session is refused in any other.
+ */
+function csrfBinding(ctx: Context, config: Config, create: boolean): string | null {
+  const sessionHash = ctx.state.webSessionHash as string | undefined;
+  if (sessionHash) return `session:${sessionHash}`;
+  const existing = getCookie(ctx, config, PRE_SESSION_COOKIE);
+  if (existing && COOKIE_VALUE.test(existing)) return `visitor:${sha256(existing)}`;
+  if (!create) return null;
+  const value = randomBytes(32).toString('base64url');
+  setCookie(ctx, config, PRE_SESSION_COOKIE, value, { ...cookieOptions(config), sameSite: 'strict' });
+  return `visitor:${sha256(value)}`;
+}
+
+const csrfFor = (config: Config, binding: string) => createHmac('sha256', purposeKey(config.keys.current, 'csrf')).update(binding).digest('base64url');
+
+/** The CSRF token for this visitor's forms: an HMAC of their session (or pre-session) id, in a hidden field. */
+export function csrfToken(ctx: Context, config: Config): string {
+  return csrfFor(config, csrfBinding(ctx, config, true)!);
+}
+
+/**
+ * Reads an urlencoded form and checks its CSRF token against the one this visitor's session (or pre-session)
+ * would get. Any failure is a 403 before anything changes. (Origin is checked by sameOriginOnly.)
  */
 export async function readForm(ctx: Context, config: Config): Promise<URLSearchParams> {
-  const origin = ctx.get('origin');
-  if (origin && origin !== new URL(config.baseUrl).origin) {
-    throw new HttpError(403, { message: 'Cross-site form submission refused.' });
-  }
   if (!ctx.is('application/x-www-form-urlencoded')) throw new HttpError(415, { message: 'Forms must be sent as application/x-www-form-urlencoded.' });
   let text: string;
   try {
@@ -92,9 +144,10 @@ export async function readForm(ctx: Context, config: Config): Promise<URLSearchP
     throw new HttpError(413, { message: 'The form is too large.' });
   }
   const form = new URLSearchParams(text);
-  const cookie = ctx.cookies.get(CSRF_COOKIE) ?? '';
-  const field = form.get('_csrf') ?? '';
-  const ok = cookie.length > 0 && cookie.length === field.length && timingSafeEqual(Buffer.from(cookie), Buffer.from(field));
+  const binding = csrfBinding(ctx, config, false);
+  const expected = Buffer.from(binding ? csrfFor(config, binding) : '');
+  const field = Buffer.from(form.get('_csrf') ?? '');
+  const ok = expected.length > 0 && expected.length === field.length && timingSafeEqual(expected, field);
   if (!ok) throw new HttpError(403, { message: 'The form has expired or did not come from this site. Reload the page and try again.' });
   return form;
 }

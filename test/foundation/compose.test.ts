@@ -205,6 +205,7 @@ describe('docker-compose.yml', () => {
       const config = KEY_HOLDERS.includes(role) ? loadConfig(env) : loadConfig(env, { keys: false });
       expect(config.env).toBe('production');
       expect(config.outboundAllowLoopback).toBe(false);
+      expect(config.trustedProxies).toEqual([]);
       // The hosts it connects to are services of this file.
       expect(compose.services).toHaveProperty([new URL(config.databaseUrl).hostname]);
       expect(compose.services).toHaveProperty([new URL(config.clickhouse.url).hostname]);

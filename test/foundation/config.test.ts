@@ -33,12 +33,17 @@ describe('configuration', () => {
     expect(config.outboundAllowLoopback).toBe(false);
     expect(config.keys.current.secret).toHaveLength(32);
     expect(config.keys.previous).toBeNull();
+    expect(config.trustedProxies).toEqual([]);
   });
 
   it.each([undefined, 'development', 'test', 'production'])('refuses loopback destinations by default (APP_ENV=%s); only an explicit opt-in allows them', (appEnv) => {
     const env = { STATE_DIR: tempState(), APP_ENV: appEnv, SECRET_KEY: Buffer.alloc(32, 1).toString('base64'), ...(appEnv === 'production' ? PRODUCTION_ADDRESSES : {}) };
     expect(loadConfig(env).outboundAllowLoopback).toBe(false);
     expect(loadConfig({ ...env, OUTBOUND_ALLOW_LOOPBACK: 'true' }).outboundAllowLoopback).toBe(true);
+  });
+
+  it('reads TRUSTED_PROXIES as addresses and CIDR blocks', () => {
+    expect(loadConfig({ STATE_DIR: tempState(), TRUSTED_PROXIES: ' 10.0.0.0/8, 192.0.2.7 ,fd00::/8' }).trustedProxies).toEqual(['10.0.0.0/8', '192.0.2.7/32', 'fd00::/8']);
   });
 
   it.each([
@@ -52,6 +57,8 @@ describe('configuration', () => {
     ['TEMPORAL_ADDRESS', 'http://temporal:7233', /TEMPORAL_ADDRESS must be host:port/],
     ['SCAN_REGIONS', 'eu-west,US EAST', /SCAN_REGIONS has an invalid region code/],
     ['SECRET_KEY', 'dG9vIHNob3J0', /SECRET_KEY must be 32 bytes/],
+    ['TRUSTED_PROXIES', 'proxy.internal', /TRUSTED_PROXIES must list IP addresses or CIDR blocks/],
+    ['TRUSTED_PROXIES', '10.0.0.0/33', /TRUSTED_PROXIES must list IP addresses or CIDR blocks/],
   ])('names the bad variable %s=%s', (name, value, message) => {
     expect(() => loadConfig({ STATE_DIR: tempState(), [name]: value })).toThrow(message);
     try {

@@ -6,6 +6,7 @@ import { loadConfig, type Config } from '../../core/config.ts';
 import { createLogger } from '../../core/logger.ts';
 import type { PlanKey } from '../../core/plans.ts';
 import type { User } from '../../db/models/User.ts';
+import { createKnex } from '../../db/knex.ts';
 import { createUser } from '../../services/accounts.ts';
 import { mintToken } from '../../services/tokens.ts';
 import { freePort, isolatedPostgres, uniqueName, type IsolatedPostgres } from './isolated.ts';
@@ -36,7 +37,8 @@ export interface TestApi {
 }
 
 /** The real Koa app on a real port (0), against an isolated copy of the migrated database. */
-export async function startTestApi(options: { clock?: TestClock; env?: Record<string, string> } = {}): Promise<TestApi> {
+/** pool: give the app its own pool of this size instead of the test's small shared one (pool-exhaustion tests). */
+export async function startTestApi(options: { clock?: TestClock; env?: Record<string, string>; pool?: { min: number; max: number } } = {}): Promise<TestApi> {
   const db = await isolatedPostgres();
   const port = await freePort();
   const config = loadConfig({
@@ -51,7 +53,8 @@ export async function startTestApi(options: { clock?: TestClock; env?: Record<st
   const connection = Connection.lazy({ address: config.temporal.address });
   const temporal = new Client({ connection, namespace: config.temporal.namespace });
   const clock = options.clock ?? new TestClock();
-  const app = createApp({ config, knex: db.knex, temporal, log, clock: clock.read });
+  const appKnex = options.pool ? createKnex(db.databaseUrl, options.pool) : db.knex;
+  const app = createApp({ config, knex: appKnex, temporal, log, clock: clock.read });
   const server: Server = createServer(app.koa.callback());
   await new Promise<void>((ready) => server.listen(port, '127.0.0.1', ready));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -66,6 +69,7 @@ export async function startTestApi(options: { clock?: TestClock; env?: Record<st
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));
       await connection.close();
+      if (appKnex !== db.knex) await appKnex.destroy();
       await db.drop();
     },
   };
