@@ -129,7 +129,7 @@ export function createScanActivities(deps: ScanActivityDeps) {
   };
 
   async function finish(publicId: string, observation: ScanObservation): Promise<void> {
-    const scored = scoreScan(observation);
+    const scored = scoreScan(observation, clock());
     await markFinished(knex, publicId, buildResultRecord(observation, scored), clock());
   }
 }

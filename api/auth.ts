@@ -3,7 +3,6 @@ import type { Context, Next } from 'koa';
 import { isoTimestamp, type Clock } from '../core/clock.ts';
 import { cheapestPlanWith, hasFeature, isUnlimited, planFor, type Plan } from '../core/plans.ts';
 import type { User } from '../db/models/User.ts';
-import { findUser } from '../services/accounts.ts';
 import { verifyPersonalToken } from '../services/tokens.ts';
 import { countApiCall, type DailyUsage } from '../services/usage.ts';
 import { HttpError, unauthenticated } from './errors.ts';
@@ -15,13 +14,16 @@ export interface Principal {
   tokenId: number | string;
 }
 
-/** The seam for token kinds: each verifier recognises its own tokens and returns null for anything else. */
-export type TokenVerifier = (token: string, now: Date) => Promise<Principal | null>;
+/**
+ * The seam for token kinds: each verifier recognises its own tokens and returns null for anything else. It
+ * returns the user too, so that a verifier can read token and user in one query.
+ */
+export type TokenVerifier = (token: string, now: Date) => Promise<{ principal: Principal; user: User } | null>;
 
 export function personalTokenVerifier(knex: Knex): TokenVerifier {
   return async (token, now) => {
     const owner = await verifyPersonalToken(knex, token, now);
-    return owner && { userId: owner.userId, kind: 'personal', tokenId: owner.tokenId };
+    return owner && { principal: { userId: owner.user.id, kind: 'personal', tokenId: owner.tokenId }, user: owner.user };
   };
 }
 
@@ -44,13 +46,13 @@ export function authenticateApi(deps: { knex: Knex; clock: Clock; verifiers: Tok
     const match = BEARER.exec(ctx.get('authorization'));
     if (!match) throw withChallenge(unauthenticated());
     const now = deps.clock();
-    let principal: Principal | null = null;
+    let verified: Awaited<ReturnType<TokenVerifier>> = null;
     for (const verify of deps.verifiers) {
-      principal = await verify(match[1]!, now);
-      if (principal) break;
+      verified = await verify(match[1]!, now);
+      if (verified) break;
     }
-    const user = principal && (await findUser(deps.knex, principal.userId));
-    if (!principal || !user) throw withChallenge(unauthenticated(), 'invalid_token');
+    if (!verified) throw withChallenge(unauthenticated(), 'invalid_token');
+    const { principal, user } = verified;
 
     const plan = planFor(user.plan);
     if (!hasFeature(plan, 'api')) {

@@ -7,14 +7,17 @@
  * Where the difference comes from (measured): the CLI launches Chromium once per form factor and then waits
  * ~4.5 s per run for it to shut down (chrome-launcher); the service's runner uses one Chromium for both form
  * factors and kills it when done.
- * Prints ratios (lower is better). Target: scan ratio <= 0.75.
+ * A second baseline is the floor: Lighthouse's Node API in one long-lived process driving one Chromium that
+ * is already running (bench/lighthouse-floor.ts), both form factors, same settings.
+ * Prints ratios (lower is better). Targets: api/cli <= 0.75, api/floor <= 1.15.
  *
  *   ./svc stack up && npm run bench:scan -- --runs 3
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import { parseArgs, promisify } from 'node:util';
 import { CHROMIUM_FLAGS } from '../core/chromium.ts';
 import { PROJECT_ROOT } from '../core/config.ts';
@@ -45,30 +48,51 @@ async function lighthouseCli(url: string): Promise<number> {
   return performance.now() - started;
 }
 
+/** The floor: Lighthouse's Node API in a long-lived process with Chromium already running (bench/lighthouse-floor.ts). */
+function startFloor(): { measure(url: string): Promise<number>; close(): void } {
+  const child = spawn(process.execPath, [resolve(PROJECT_ROOT, 'bench/lighthouse-floor.ts')], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  return {
+    async measure(url) {
+      child.stdin.write(`${url}\n`);
+      const line = await lines.next();
+      if (line.done) throw new Error('the floor process ended');
+      return Number(line.value);
+    },
+    close: () => child.stdin.end(),
+  };
+}
+
 // The same preparation the test suite does: stack up, template database, workflow bundle.
 execFileSync(process.execPath, [resolve(PROJECT_ROOT, 'test/harness/stack-setup.ts'), 'up'], { stdio: 'inherit' });
 const sites = await startFixtureSites();
 const stack = await startScanStack();
+const floor = startFloor();
 try {
   const { token } = await createTestUser(stack.api, 'agency');
   const url = `${sites.origin}/fast/`;
   // Warm-up, not measured: the first scan of a fresh worker pays for loading code.
   await waitForScan(stack.api, token, ((await call(stack.api, '/scans', { token, method: 'POST', body: { url: `${url}?warm` } })).body.data as { id: string }).id);
   await lighthouseCli(`${url}?warm`);
+  await floor.measure(`${url}?warm`);
 
   const api: number[] = [];
   const cli: number[] = [];
+  const floorTimes: number[] = [];
   for (let i = 0; i < runs; i++) {
     const started = performance.now();
     const res = await call(stack.api, '/scans', { token, method: 'POST', body: { url: `${url}?run=${i}`, force: true } });
     await waitForScanFast(res.body.data as { id: string });
     api.push(performance.now() - started);
     cli.push(await lighthouseCli(`${url}?run=${i}`));
+    floorTimes.push(await floor.measure(`${url}?run=${i}`));
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   console.log(`scan through the API (desktop+mobile): median ${(median(api) / 1000).toFixed(1)} s over ${runs} runs (${api.map((x) => (x / 1000).toFixed(1)).join(', ')})`);
   console.log(`bare lighthouse CLI, both form factors: median ${(median(cli) / 1000).toFixed(1)} s (${cli.map((x) => (x / 1000).toFixed(1)).join(', ')})`);
   console.log(`ratio api/cli: ${(median(api) / median(cli)).toFixed(2)} (target <= 0.75)`);
+  console.log(`floor, Lighthouse Node API with Chromium already running: median ${(median(floorTimes) / 1000).toFixed(1)} s (${floorTimes.map((x) => (x / 1000).toFixed(1)).join(', ')})`);
+  console.log(`ratio api/floor: ${(median(api) / median(floorTimes)).toFixed(2)} (target <= 1.15)`);
 
   const cachedTimes: number[] = [];
   const liveTimes: number[] = [];
@@ -97,6 +121,7 @@ try {
     }
   }
 } finally {
+  floor.close();
   await stack.close();
   await sites.close();
 }

@@ -2,12 +2,13 @@ import type { Locale } from '../core/i18n/locale.ts';
 import { localiseFinding } from '../core/i18n/findings.ts';
 import { summarise } from '../core/i18n/summaries.ts';
 import { FORM_FACTORS } from '../core/scan/observation.ts';
+import { CATEGORY_KEYS, categoryOf, SCORE_KEYS, scoreLabel } from '../core/scoring/categories.ts';
 import type { Scan } from '../db/models/Scan.ts';
 import { html, layout, SafeHtml } from './html.ts';
 
 const LABELS = {
   en: {
-    report: 'Performance report', overall: 'Overall', speed: 'Speed', images: 'Images', caching: 'Caching', technical: 'Technical', wordpress: 'WordPress',
+    report: 'Performance report',
     metrics: 'Metrics', metric: 'Metric', desktop: 'Desktop', mobile: 'Mobile', screenshots: 'Screenshots', filmstrip: 'Filmstrip', findings: 'Findings',
     noFindings: 'Nothing to fix: no findings.', inProgress: 'This scan is still running; this page refreshes by itself.', failed: 'This scan failed.',
     scanned: 'Scanned', finalUrl: 'Final URL', status: 'HTTP status', requests: 'Requests', bytes: 'Transfer size', recommendation: 'What to do',
@@ -16,7 +17,7 @@ const LABELS = {
     filmstripNote: 'Frames of the real, unthrottled page load; FCP and LCP mark when they happened in it, so they come earlier than the simulated metrics above.',
   },
   de: {
-    report: 'Performance-Bericht', overall: 'Gesamt', speed: 'Geschwindigkeit', images: 'Bilder', caching: 'Caching', technical: 'Technik', wordpress: 'WordPress',
+    report: 'Performance-Bericht',
     metrics: 'Messwerte', metric: 'Messwert', desktop: 'Desktop', mobile: 'Mobil', screenshots: 'Screenshots', filmstrip: 'Filmstreifen', findings: 'Befunde',
     noFindings: 'Nichts zu tun: keine Befunde.', inProgress: 'Dieser Scan läuft noch; die Seite aktualisiert sich von selbst.', failed: 'Dieser Scan ist fehlgeschlagen.',
     scanned: 'Gescannt', finalUrl: 'Endgültige URL', status: 'HTTP-Status', requests: 'Anfragen', bytes: 'Übertragene Daten', recommendation: 'Was zu tun ist',
@@ -26,8 +27,6 @@ const LABELS = {
   },
 } as const;
 
-const SCORE_KEYS = ['overall', 'speed', 'images', 'caching', 'technical', 'wordpress'] as const;
-const CATEGORY_ORDER = ['speed', 'images', 'caching', 'technical', 'wordpress'] as const;
 
 const scoreClass = (score: number) => (score >= 90 ? 'good' : score >= 50 ? 'average' : 'poor');
 
@@ -63,7 +62,8 @@ export function reportPage({ scan, locale, imageUrl, signedInAs, csrf }: ReportI
   const r = scan.result;
   const summary = summarise(r.scores, r.findings, locale);
   const scores = SCORE_KEYS.map((key) => {
-    const label = key === 'wordpress' && !r.isWordPress ? `${t.wordpress} (${t.notWordPress})` : t[key];
+    const notApplicable = key !== 'overall' && categoryOf(key).wordpressOnly && !r.isWordPress;
+    const label = notApplicable ? `${scoreLabel(key, locale)} (${t.notWordPress})` : scoreLabel(key, locale);
     return html`<div class="score ${scoreClass(r.scores[key])}" data-score="${key}"><b>${r.scores[key]}</b>${label}</div>`;
   });
   const metricRows: Array<[string, (f: 'desktop' | 'mobile') => string]> = [
@@ -75,7 +75,7 @@ export function reportPage({ scan, locale, imageUrl, signedInAs, csrf }: ReportI
     [t.bytes, (f) => `${Math.round(r.metrics[f].total_bytes / 1024)} KB`],
   ];
   const findings = r.findings.map((f) => localiseFinding(f, locale));
-  const grouped = CATEGORY_ORDER.map((category) => [category, findings.filter((f) => f.category === category)] as const).filter(([, list]) => list.length);
+  const grouped = CATEGORY_KEYS.map((category) => [category, findings.filter((f) => f.category === category)] as const).filter(([, list]) => list.length);
   const body = html`${REPORT_STYLE}${header}
     <section><div class="scores" id="scores">${scores}</div><p id="summary">${summary.long}</p>
       <p>${t.finalUrl}: ${r.finalUrl} · ${t.status}: ${r.httpStatus} · TTFB: ${r.ttfbMs} ms</p></section>
@@ -91,7 +91,7 @@ export function reportPage({ scan, locale, imageUrl, signedInAs, csrf }: ReportI
       )}</div>`,
     )}</section>
     <section id="findings"><h2>${t.findings}</h2>${grouped.length === 0 ? html`<p>${t.noFindings}</p>` : grouped.map(
-      ([category, list]) => html`<h3>${t[category]}</h3>${list.map(
+      ([category, list]) => html`<h3>${scoreLabel(category, locale)}</h3>${list.map(
         (f) => html`<div class="finding" data-code="${f.code}"><strong class="severity-${f.severity}">${f.title}</strong><p>${f.message}</p><p><em>${t.recommendation}:</em> ${f.recommendation}</p></div>`,
       )}`,
     )}</section>`;

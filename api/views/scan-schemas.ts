@@ -1,4 +1,5 @@
 import { FAILURE_CODES } from '../../core/scan/failures.ts';
+import { CATEGORY_KEYS, SCORE_KEYS } from '../../core/scoring/categories.ts';
 import type { JsonSchema } from '../validation.ts';
 
 /**
@@ -12,7 +13,7 @@ const nullable = (schema: JsonSchema) => ({ oneOf: [schema, { type: 'null' }] })
 const score = { type: 'integer', minimum: 0, maximum: 100 };
 const authType = { enum: ['basic', 'header', null], description: 'How an authenticated scan signed in; the credentials never come back.' };
 
-export const scoresSchema = closed(Object.fromEntries(['overall', 'speed', 'images', 'caching', 'wordpress', 'technical'].map((k) => [k, score])));
+export const scoresSchema = closed(Object.fromEntries(SCORE_KEYS.map((k) => [k, score])));
 
 const formFactorMetrics = closed({
   fcp_ms: { type: 'number', minimum: 0 },
@@ -25,7 +26,7 @@ const formFactorMetrics = closed({
 const perFormFactor = (schema: JsonSchema) => closed({ desktop: schema, mobile: schema });
 const frame = closed({ url, ms: { type: 'number', minimum: 0 }, event: { enum: ['fcp', 'lcp', null] } });
 const finding = closed({
-  category: { enum: ['speed', 'images', 'caching', 'technical', 'wordpress'] },
+  category: { enum: [...CATEGORY_KEYS] },
   code: { type: 'string', description: 'Stable, machine-readable; see core/scoring/README.md.' },
   severity: { enum: ['critical', 'warning', 'info'] },
   title: { type: 'string' },

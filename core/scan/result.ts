@@ -1,4 +1,7 @@
+import type { ScanScores } from '../scoring/categories.ts';
 import type { Finding } from '../scoring/types.ts';
+
+export type { ScanScores };
 import { FORM_FACTORS, type FormFactor, type ScanObservation } from './observation.ts';
 
 /**
@@ -22,14 +25,6 @@ export interface FilmstripFrame {
   event: FrameEvent;
 }
 
-export interface ScanScores {
-  overall: number;
-  speed: number;
-  images: number;
-  caching: number;
-  wordpress: number;
-  technical: number;
-}
 
 export interface ScanResultRecord {
   scoringVersion: number;

@@ -1,11 +1,11 @@
 import type { ScanObservation } from '../scan/observation.ts';
-import type { ScanScores } from '../scan/result.ts';
+import { CATEGORY_KEYS, categoryRank, SCORE_CATEGORIES, type ScanScores, type ScoreCategory } from './categories.ts';
 import { CACHING_CHECKS } from './checks/caching.ts';
 import { IMAGE_CHECKS } from './checks/images.ts';
 import { SPEED_CHECKS } from './checks/speed.ts';
 import { TECHNICAL_CHECKS } from './checks/technical.ts';
 import { detectWordPress, WORDPRESS_CHECKS } from './checks/wordpress.ts';
-import type { Check, Finding, ScoreCategory, Severity } from './types.ts';
+import type { Check, Finding, Severity } from './types.ts';
 
 /** Bumped whenever a check or weight changes, and stored with each result. */
 export const SCORING_VERSION = 2;
@@ -15,9 +15,8 @@ export const CHECKS: readonly Check[] = [...SPEED_CHECKS, ...IMAGE_CHECKS, ...CA
 /** Every finding code any check can emit. */
 export const FINDING_CODES: readonly string[] = CHECKS.flatMap((c) => c.codes);
 
-export const OVERALL_WEIGHTS: Record<ScoreCategory, number> = { speed: 0.5, images: 0.15, caching: 0.15, technical: 0.2, wordpress: 0.1 };
+export const OVERALL_WEIGHTS = Object.fromEntries(SCORE_CATEGORIES.map((c) => [c.key, c.weight])) as Record<ScoreCategory, number>;
 const SEVERITY_ORDER: Record<Severity, number> = { critical: 0, warning: 1, info: 2 };
-const CATEGORY_ORDER: Record<ScoreCategory, number> = { speed: 0, images: 1, caching: 2, technical: 3, wordpress: 4 };
 
 export interface Scored {
   version: number;
@@ -27,27 +26,28 @@ export interface Scored {
 }
 
 /**
- * Each category: the weighted mean of its applicable checks (100 with none). `overall`: speed 50 %, images
- * 15 %, caching 15 %, technical 20 %, and WordPress 10 % only for WordPress sites, renormalised.
+ * Each category: the weighted mean of its applicable checks (100 with none). `overall`: the categories'
+ * weighted mean (`core/scoring/categories.ts`); WordPress-only categories count for WordPress sites only
+ * (elsewhere they score 100 and drop out), renormalised. `scannedAt` is when the page was loaded.
  */
-export function scoreScan(obs: ScanObservation): Scored {
+export function scoreScan(obs: ScanObservation, scannedAt: Date): Scored {
   const isWordPress = detectWordPress(obs);
-  const totals: Record<ScoreCategory, { sum: number; weight: number }> = {
-    speed: { sum: 0, weight: 0 }, images: { sum: 0, weight: 0 }, caching: { sum: 0, weight: 0 }, technical: { sum: 0, weight: 0 }, wordpress: { sum: 0, weight: 0 },
-  };
+  const totals = Object.fromEntries(CATEGORY_KEYS.map((c) => [c, { sum: 0, weight: 0 }])) as Record<ScoreCategory, { sum: number; weight: number }>;
   const findings: Finding[] = [];
   for (const check of CHECKS) {
-    const result = check.run(obs, { isWordPress });
+    const result = check.run(obs, { isWordPress, scannedAt });
     findings.push(...result.findings);
     if (!result.applicable || check.weight === 0) continue;
     totals[check.category].sum += Math.max(0, Math.min(1, result.score)) * check.weight;
     totals[check.category].weight += check.weight;
   }
-  const category = (c: ScoreCategory) => (totals[c].weight === 0 ? 100 : Math.round((100 * totals[c].sum) / totals[c].weight));
-  const scores = { speed: category('speed'), images: category('images'), caching: category('caching'), technical: category('technical'), wordpress: isWordPress ? category('wordpress') : 100 };
-  const counted = (Object.keys(OVERALL_WEIGHTS) as ScoreCategory[]).filter((c) => c !== 'wordpress' || isWordPress);
-  const weightSum = counted.reduce((s, c) => s + OVERALL_WEIGHTS[c], 0);
-  const overall = Math.round(counted.reduce((s, c) => s + scores[c] * OVERALL_WEIGHTS[c], 0) / weightSum);
-  findings.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || CATEGORY_ORDER[a.category] - CATEGORY_ORDER[b.category] || a.code.localeCompare(b.code));
-  return { version: SCORING_VERSION, scores: { overall, ...scores }, findings, isWordPress };
+  const counts = (c: (typeof SCORE_CATEGORIES)[number]) => !c.wordpressOnly || isWordPress;
+  const category = (c: (typeof SCORE_CATEGORIES)[number]) =>
+    !counts(c) || totals[c.key].weight === 0 ? 100 : Math.round((100 * totals[c.key].sum) / totals[c.key].weight);
+  const byCategory = Object.fromEntries(SCORE_CATEGORIES.map((c) => [c.key, category(c)])) as Record<ScoreCategory, number>;
+  const counted = SCORE_CATEGORIES.filter(counts);
+  const weightSum = counted.reduce((s, c) => s + c.weight, 0);
+  const overall = Math.round(counted.reduce((s, c) => s + byCategory[c.key] * c.weight, 0) / weightSum);
+  findings.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || categoryRank(a.category) - categoryRank(b.category) || a.code.localeCompare(b.code));
+  return { version: SCORING_VERSION, scores: { overall, ...byCategory }, findings, isWordPress };
 }

@@ -1,14 +1,12 @@
-import { CHECKS, OVERALL_WEIGHTS, SCORING_VERSION } from './index.ts';
-import type { ScoreCategory } from './types.ts';
-
-const CATEGORIES: readonly ScoreCategory[] = ['speed', 'images', 'caching', 'technical', 'wordpress'];
+import { SCORE_CATEGORIES } from './categories.ts';
+import { CHECKS, SCORING_VERSION } from './index.ts';
 const percent = (w: number) => `${Math.round(w * 100)} %`;
 
 /** The check tables of core/scoring/README.md, made from the checks themselves so the two cannot drift. */
 export function scoringReference(): string {
-  const weights = CATEGORIES.map((c) => `${c} ${percent(OVERALL_WEIGHTS[c])}${c === 'wordpress' ? ' (WordPress sites only)' : ''}`).join(', ');
+  const weights = SCORE_CATEGORIES.map((c) => `${c.key} ${percent(c.weight)}${c.wordpressOnly ? ' (WordPress sites only)' : ''}`).join(', ');
   const lines = [`Scoring version ${SCORING_VERSION}. Overall weights: ${weights}, renormalised to sum to 1.`, ''];
-  for (const category of CATEGORIES) {
+  for (const { key: category } of SCORE_CATEGORIES) {
     lines.push(`### ${category}`, '', '| check | weight | measures | finding codes |', '|---|---|---|---|');
     for (const check of CHECKS.filter((c) => c.category === category)) {
       const codes = check.codes.map((c) => `\`${c}\``).join(', ') || '(none)';

@@ -1,6 +1,7 @@
 import type { ScanObservation } from '../scan/observation.ts';
+import type { ScoreCategory } from './categories.ts';
 
-export type ScoreCategory = 'speed' | 'images' | 'caching' | 'technical' | 'wordpress';
+export type { ScoreCategory };
 
 /**
  * critical: users feel it now (errors, very slow, very heavy); fix first.
@@ -26,6 +27,8 @@ export interface CheckResult {
 
 export interface CheckContext {
   isWordPress: boolean;
+  /** When the page was scanned: checks read time from here, never from the system clock, so they stay pure. */
+  scannedAt: Date;
 }
 
 /** One check: what it measures, the finding codes it can emit, and a pure function of the observation. */
@@ -37,6 +40,23 @@ export interface Check {
   weight: number;
   codes: readonly string[];
   run(obs: ScanObservation, ctx: CheckContext): CheckResult;
+}
+
+/** Builds a finding of the check that emits it: its category, and only one of its own codes. */
+export type FindingOf<Code extends string> = (code: Code, severity: Severity, params?: Record<string, string | number>) => Finding;
+
+export interface CheckDefinition<Code extends string> {
+  id: string;
+  category: ScoreCategory;
+  measures: string;
+  weight: number;
+  codes: readonly Code[];
+  run(obs: ScanObservation, ctx: CheckContext & { finding: FindingOf<Code> }): CheckResult;
+}
+
+export function defineCheck<const Code extends string>(definition: CheckDefinition<Code>): Check {
+  const finding: FindingOf<Code> = (code, severity, params = {}) => ({ category: definition.category, code, severity, params });
+  return { ...definition, run: (obs, ctx) => definition.run(obs, { ...ctx, finding }) };
 }
 
 export const pass = (score = 1): CheckResult => ({ score, applicable: true, findings: [] });

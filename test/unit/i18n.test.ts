@@ -1,7 +1,7 @@
 import { negotiateLocale } from '../../core/i18n/locale.ts';
 import { summarise } from '../../core/i18n/summaries.ts';
 import { scoreScan } from '../../core/scoring/index.ts';
-import { cleanObservation } from './observation-builder.ts';
+import { cleanObservation, SCANNED_AT } from './observation-builder.ts';
 
 describe('language negotiation', () => {
   it.each([
@@ -14,7 +14,7 @@ describe('language negotiation', () => {
 
 describe('summaries', () => {
   it('name the overall score and the biggest issue, in both languages', () => {
-    const scored = scoreScan(cleanObservation({ ttfbMs: 2500 }));
+    const scored = scoreScan(cleanObservation({ ttfbMs: 2500 }), SCANNED_AT);
     const en = summarise(scored.scores, scored.findings, 'en');
     const de = summarise(scored.scores, scored.findings, 'de');
     expect(en.short).toContain(`${scored.scores.overall}/100`);
@@ -27,7 +27,7 @@ describe('summaries', () => {
   });
 
   it('say there is nothing significant on a clean page', () => {
-    const scored = scoreScan(cleanObservation());
+    const scored = scoreScan(cleanObservation(), SCANNED_AT);
     expect(summarise(scored.scores, scored.findings, 'en').short).toMatch(/no significant issues/);
     expect(summarise(scored.scores, scored.findings, 'de').short).toMatch(/keine wesentlichen Probleme/);
   });

@@ -2,6 +2,9 @@ import type { FormFactorObservation, ResponseObservation, ScanObservation } from
 
 const ORIGIN = 'https://shop.example';
 
+/** When the fixture observations were "scanned": checks read time only from their context. */
+export const SCANNED_AT = new Date('2026-03-01T12:00:00Z');
+
 export function response(path: string, overrides: Partial<ResponseObservation> = {}): ResponseObservation {
   return {
     url: `${ORIGIN}${path}`,

@@ -5,10 +5,10 @@ import { LOCALES } from '../../core/i18n/locale.ts';
 import { cacheLifetimeSeconds } from '../../core/scoring/checks/caching.ts';
 import { CHECKS, FINDING_CODES, scoreScan } from '../../core/scoring/index.ts';
 import { withReference } from '../../core/scoring/reference.ts';
-import { cleanObservation, formFactor, response } from './observation-builder.ts';
+import { cleanObservation, formFactor, response, SCANNED_AT } from './observation-builder.ts';
 
-const clean = scoreScan(cleanObservation());
-const codesOf = (obs: Parameters<typeof scoreScan>[0]) => scoreScan(obs).findings.map((f) => f.code);
+const clean = scoreScan(cleanObservation(), SCANNED_AT);
+const codesOf = (obs: Parameters<typeof scoreScan>[0]) => scoreScan(obs, SCANNED_AT).findings.map((f) => f.code);
 
 describe('scoring a clean page', () => {
   it('gives high scores, no findings above info, and 100 for wordpress on a site that is not WordPress', () => {
@@ -24,7 +24,7 @@ describe('each fault moves its category and is reported', () => {
   it('requests refused as internal are reported, without moving a score (the site may not be at fault)', () => {
     const obs = cleanObservation();
     obs.blockedRequests = ['10.0.0.7:80', '169.254.169.254:80'];
-    const scored = scoreScan(obs);
+    const scored = scoreScan(obs, SCANNED_AT);
     expect(scored.findings).toContainEqual({ category: 'technical', code: 'technical.blocked-requests', severity: 'info', params: { count: 2, first_target: '10.0.0.7:80' } });
     expect(scored.scores).toEqual(clean.scores);
   });
@@ -32,7 +32,7 @@ describe('each fault moves its category and is reported', () => {
   it('heavy legacy images lower images', () => {
     const obs = cleanObservation();
     obs.responses.push(...[1, 2, 3].map((i) => response(`/photo-${i}.png`, { mimeType: 'image/png', resourceType: 'Image', transferBytes: 1_500_000, resourceBytes: 1_500_000 })));
-    const scored = scoreScan(obs);
+    const scored = scoreScan(obs, SCANNED_AT);
     expect(scored.scores.images).toBeLessThan(clean.scores.images);
     expect(scored.findings.map((f) => f.code)).toEqual(expect.arrayContaining(['images.large-payload', 'images.modern-format']));
     expect(scored.findings.find((f) => f.code === 'images.large-payload')!.severity).toBe('critical');
@@ -41,27 +41,27 @@ describe('each fault moves its category and is reported', () => {
   it('missing cache headers and compression lower caching', () => {
     const obs = cleanObservation();
     obs.responses.push(response('/vendor.js', { mimeType: 'application/javascript', resourceType: 'Script', resourceBytes: 200_000, transferBytes: 200_000, headers: {} }));
-    const scored = scoreScan(obs);
+    const scored = scoreScan(obs, SCANNED_AT);
     expect(scored.scores.caching).toBeLessThan(clean.scores.caching);
     expect(scored.findings.map((f) => f.code)).toEqual(expect.arrayContaining(['caching.short-lifetime', 'caching.no-compression', 'caching.no-validators']));
   });
 
   it('redirects, a slow server and an error status lower technical, each with its severity', () => {
-    const one = scoreScan(cleanObservation({ redirects: [{ url: 'http://shop.example/', status: 301 }] }));
-    const two = scoreScan(cleanObservation({ redirects: [{ url: 'http://shop.example/', status: 301 }, { url: 'https://www.shop.example/', status: 302 }] }));
+    const one = scoreScan(cleanObservation({ redirects: [{ url: 'http://shop.example/', status: 301 }] }), SCANNED_AT);
+    const two = scoreScan(cleanObservation({ redirects: [{ url: 'http://shop.example/', status: 301 }, { url: 'https://www.shop.example/', status: 302 }] }), SCANNED_AT);
     expect(one.scores.technical).toBeLessThan(clean.scores.technical);
     expect(two.scores.technical).toBeLessThan(one.scores.technical);
     expect(one.findings.find((f) => f.code === 'technical.redirect-chain')!.severity).toBe('warning');
     expect(two.findings.find((f) => f.code === 'technical.redirect-chain')!.severity).toBe('critical');
-    expect(scoreScan(cleanObservation({ ttfbMs: 900 })).findings.find((f) => f.code === 'technical.slow-server-response')!.severity).toBe('warning');
-    expect(scoreScan(cleanObservation({ ttfbMs: 2500 })).findings.find((f) => f.code === 'technical.slow-server-response')!.severity).toBe('critical');
+    expect(scoreScan(cleanObservation({ ttfbMs: 900 }), SCANNED_AT).findings.find((f) => f.code === 'technical.slow-server-response')!.severity).toBe('warning');
+    expect(scoreScan(cleanObservation({ ttfbMs: 2500 }), SCANNED_AT).findings.find((f) => f.code === 'technical.slow-server-response')!.severity).toBe('critical');
     expect(codesOf(cleanObservation({ ttfbMs: 500 }))).not.toContain('technical.slow-server-response');
-    expect(scoreScan(cleanObservation({ httpStatus: 500 })).findings[0]!.code).toBe('technical.http-error');
+    expect(scoreScan(cleanObservation({ httpStatus: 500 }), SCANNED_AT).findings[0]!.code).toBe('technical.http-error');
   });
 
   it('slow metrics are reported per form factor against the Web Vitals thresholds', () => {
     const obs = cleanObservation({ mobile: formFactor({ performanceScore: 0.3, metrics: { fcpMs: 3500, lcpMs: 4500, cls: 0.3, tbtMs: 700, speedIndexMs: 5000 } }) });
-    const scored = scoreScan(obs);
+    const scored = scoreScan(obs, SCANNED_AT);
     expect(scored.scores.speed).toBe(Math.round(((0.98 + 0.3) / 2) * 100));
     for (const code of ['speed.lcp-slow', 'speed.fcp-slow', 'speed.tbt-high', 'speed.cls-high']) {
       const finding = scored.findings.find((f) => f.code === code)!;
@@ -85,7 +85,7 @@ describe('WordPress', () => {
   };
 
   it('is detected, reported, scored below 100 and counted in overall', () => {
-    const scored = scoreScan(wordpress());
+    const scored = scoreScan(wordpress(), SCANNED_AT);
     expect(scored.isWordPress).toBe(true);
     expect(scored.scores.wordpress).toBeLessThan(100);
     expect(scored.findings.filter((f) => f.category === 'wordpress').map((f) => f.code).sort()).toEqual(
@@ -96,8 +96,8 @@ describe('WordPress', () => {
   });
 
   it('is detected from wp-content URLs or the REST API link header without a generator tag', () => {
-    expect(scoreScan(cleanObservation({ responses: [response('/'), response('/wp-content/themes/a/style.css', { resourceType: 'Stylesheet' })] })).isWordPress).toBe(true);
-    expect(scoreScan(cleanObservation({ responses: [response('/', { headers: { link: '<https://shop.example/wp-json/>; rel="https://api.w.org/"' } })] })).isWordPress).toBe(true);
+    expect(scoreScan(cleanObservation({ responses: [response('/'), response('/wp-content/themes/a/style.css', { resourceType: 'Stylesheet' })] }), SCANNED_AT).isWordPress).toBe(true);
+    expect(scoreScan(cleanObservation({ responses: [response('/', { headers: { link: '<https://shop.example/wp-json/>; rel="https://api.w.org/"' } })] }), SCANNED_AT).isWordPress).toBe(true);
   });
 });
 
@@ -132,9 +132,10 @@ describe('cache lifetime parsing', () => {
     [{ 'cache-control': 'no-store' }, 0],
     [{ 'cache-control': 'no-cache, max-age=999' }, 0],
     [{}, 0],
-    [{ expires: new Date(Date.now() + 3_600_000).toUTCString() }, 3600],
+    [{ expires: new Date(SCANNED_AT.getTime() + 3_600_000).toUTCString() }, 3600],
+    [{ expires: new Date(SCANNED_AT.getTime() - 3_600_000).toUTCString() }, 0],
   ])('%j → %i s', (headers, seconds) => {
-    expect(Math.abs(cacheLifetimeSeconds(headers) - seconds)).toBeLessThanOrEqual(1);
+    expect(cacheLifetimeSeconds(headers, SCANNED_AT)).toBe(seconds);
   });
 });
 

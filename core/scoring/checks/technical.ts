@@ -1,88 +1,88 @@
-import type { KeptAudit, ScanObservation } from '../../scan/observation.ts';
-import { type Check, fail, pass } from '../types.ts';
+import type { KeptAudit } from '../../scan/observation.ts';
+import { type Check, defineCheck, fail, pass } from '../types.ts';
 
-export const httpStatus: Check = {
+export const httpStatus = defineCheck({
   id: 'technical.http-status',
   category: 'technical',
   measures: 'HTTP status of the main document.',
   weight: 3,
   codes: ['technical.http-error'],
-  run(obs) {
+  run(obs, { finding }) {
     if (obs.httpStatus < 400) return pass();
-    return fail(0, { category: 'technical', code: 'technical.http-error', severity: 'critical', params: { status: obs.httpStatus } });
+    return fail(0, finding('technical.http-error', 'critical', { status: obs.httpStatus }));
   },
-};
+});
 
-export const redirects: Check = {
+export const redirects = defineCheck({
   id: 'technical.redirects',
   category: 'technical',
   measures: 'Redirects before the page (one: warning; two or more: critical).',
   weight: 2,
   codes: ['technical.redirect-chain'],
-  run(obs) {
+  run(obs, { finding }) {
     const hops = obs.redirects.length;
     if (hops === 0) return pass();
-    return fail(hops === 1 ? 0.6 : 0.2, { category: 'technical', code: 'technical.redirect-chain', severity: hops === 1 ? 'warning' : 'critical', params: { count: hops, first_url: obs.redirects[0]!.url } });
+    return fail(hops === 1 ? 0.6 : 0.2, finding('technical.redirect-chain', hops === 1 ? 'warning' : 'critical', { count: hops, first_url: obs.redirects[0]!.url }));
   },
-};
+});
 
-export const serverResponse: Check = {
+export const serverResponse = defineCheck({
   id: 'technical.server-response',
   category: 'technical',
   measures: 'Server response time of the main document (warning above 600 ms, critical above 1.8 s).',
   weight: 2,
   codes: ['technical.slow-server-response'],
-  run(obs) {
+  run(obs, { finding }) {
     if (obs.ttfbMs <= 600) return pass();
     const critical = obs.ttfbMs > 1800;
-    return fail(critical ? 0.1 : 0.5, { category: 'technical', code: 'technical.slow-server-response', severity: critical ? 'critical' : 'warning', params: { value_ms: Math.round(obs.ttfbMs) } });
+    return fail(critical ? 0.1 : 0.5, finding('technical.slow-server-response', critical ? 'critical' : 'warning', { value_ms: Math.round(obs.ttfbMs) }));
   },
-};
+});
 
-export const httpVersion: Check = {
+export const httpVersion = defineCheck({
   id: 'technical.http-version',
   category: 'technical',
   measures: 'Requests to the site itself served over HTTP/1.x instead of HTTP/2 or HTTP/3.',
   weight: 0.5,
   codes: ['technical.old-http'],
-  run(obs) {
+  run(obs, { finding }) {
     const host = new URL(obs.finalUrl).host;
     const own = obs.responses.filter((r) => r.protocol && URL.canParse(r.url) && new URL(r.url).host === host);
     const old = own.filter((r) => /^http\/1/i.test(r.protocol));
     if (own.length === 0 || old.length === 0) return pass();
-    return fail(1 - (old.length / own.length) * 0.5, { category: 'technical', code: 'technical.old-http', severity: 'info', params: { count: old.length } });
+    return fail(1 - (old.length / own.length) * 0.5, finding('technical.old-http', 'info', { count: old.length }));
   },
-};
+});
 
-export const https: Check = {
+export const https = defineCheck({
   id: 'technical.https',
   category: 'technical',
   measures: 'Whether the page is served over HTTPS, and with HSTS.',
   weight: 1,
   codes: ['technical.no-https', 'technical.no-hsts'],
-  run(obs) {
-    if (obs.finalUrl.startsWith('http:')) return fail(0.5, { category: 'technical', code: 'technical.no-https', severity: 'warning', params: {} });
+  run(obs, { finding }) {
+    if (obs.finalUrl.startsWith('http:')) return fail(0.5, finding('technical.no-https', 'warning'));
     const main = obs.responses.find((r) => r.url === obs.finalUrl);
-    if (main && !main.headers['strict-transport-security']) return fail(0.9, { category: 'technical', code: 'technical.no-hsts', severity: 'info', params: {} });
+    if (main && !main.headers['strict-transport-security']) return fail(0.9, finding('technical.no-hsts', 'info'));
     return pass();
   },
-};
+});
 
 /** Findings straight from a Lighthouse 13 insight that failed on either form factor. */
-function insightCheck(id: string, audit: KeptAudit, code: string, measures: string, weight: number, severity: 'warning' | 'info'): Check {
-  return {
+function insightCheck<const Code extends string>(id: string, audit: KeptAudit, code: Code, measures: string, weight: number, severity: 'warning' | 'info'): Check {
+  return defineCheck({
     id,
     category: 'technical',
     measures,
     weight,
     codes: [code],
-    run(obs: ScanObservation) {
+    run(obs, { finding }) {
       const worst = Math.min(obs.desktop.audits[audit]?.score ?? 1, obs.mobile.audits[audit]?.score ?? 1);
       if (worst >= 0.9) return pass();
       const count = Math.max(obs.desktop.audits[audit]?.items.length ?? 0, obs.mobile.audits[audit]?.items.length ?? 0);
-      return fail(Math.max(0.3, worst), { category: 'technical', code, severity, params: { count } });
+      return fail(Math.max(0.3, worst), finding(code, severity, { count }));
     },
-  };
+  });
 }
 
 export const renderBlocking = insightCheck('technical.render-blocking', 'render-blocking-insight', 'technical.render-blocking', 'Stylesheets and scripts that block the first render.', 1, 'warning');
@@ -91,16 +91,16 @@ export const viewport = insightCheck('technical.viewport', 'viewport-insight', '
 export const legacyJs = insightCheck('technical.legacy-javascript', 'legacy-javascript-insight', 'technical.legacy-javascript', 'Polyfills and transforms shipped to browsers that do not need them.', 0.3, 'info');
 export const unusedJs = insightCheck('technical.unused-javascript', 'unused-javascript', 'technical.unused-javascript', 'JavaScript downloaded but not run during load.', 0.3, 'info');
 
-export const blockedRequests: Check = {
+export const blockedRequests = defineCheck({
   id: 'technical.blocked-requests',
   category: 'technical',
   measures: 'Requests the page makes to private or special-use addresses, which scans refuse to make (so the result misses them).',
   weight: 0,
   codes: ['technical.blocked-requests'],
-  run(obs) {
+  run(obs, { finding }) {
     if (obs.blockedRequests.length === 0) return pass();
-    return fail(1, { category: 'technical', code: 'technical.blocked-requests', severity: 'info', params: { count: obs.blockedRequests.length, first_target: obs.blockedRequests[0]! } });
+    return fail(1, finding('technical.blocked-requests', 'info', { count: obs.blockedRequests.length, first_target: obs.blockedRequests[0]! }));
   },
-};
+});
 
 export const TECHNICAL_CHECKS = [httpStatus, redirects, serverResponse, httpVersion, https, renderBlocking, domSize, viewport, legacyJs, unusedJs, blockedRequests];

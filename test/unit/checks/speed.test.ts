@@ -1,0 +1,91 @@
+import { cls, fcp, lcp, performanceScore, tbt, unreliable } from '../../../core/scoring/checks/speed.ts';
+import { type FixtureSet, PASS, run } from './fixtures/common.ts';
+import { SPEED_FIXTURES } from './fixtures/speed.ts';
+
+describe('speed.performance', () => {
+  const F = SPEED_FIXTURES['speed.performance'];
+  const scored = (score: number) => ({ score: expect.closeTo(score, 12), applicable: true, findings: [] });
+
+  it('scores 1 when Lighthouse scores 1 on both form factors', () => {
+    expect(run(performanceScore, F.perfect)).toEqual(PASS);
+  });
+
+  it('is the mean of the desktop and mobile scores, and emits no findings', () => {
+    expect(performanceScore.codes).toEqual([]);
+    expect(run(performanceScore, F.clean)).toEqual(scored(0.95));
+    expect(run(performanceScore, F.representative)).toEqual(scored(0.4));
+  });
+
+  it('uses the one form factor Lighthouse could score, and 0 when neither', () => {
+    expect(run(performanceScore, F.mobileMissing)).toEqual(scored(0.8));
+    expect(run(performanceScore, F.bothMissing)).toEqual({ score: 0, applicable: true, findings: [] });
+  });
+});
+
+/** The Web Vitals checks: weight 0, score always 1, one finding per form factor past the good threshold. */
+const METRICS = [
+  { check: lcp, code: 'speed.lcp-slow', good: 2500, poor: 4000, value: 'value_ms', target: 'target_ms' },
+  { check: fcp, code: 'speed.fcp-slow', good: 1800, poor: 3000, value: 'value_ms', target: 'target_ms' },
+  { check: tbt, code: 'speed.tbt-high', good: 200, poor: 600, value: 'value_ms', target: 'target_ms' },
+  { check: cls, code: 'speed.cls-high', good: 0.1, poor: 0.25, value: 'value', target: 'target' },
+] as const;
+
+for (const { check, code, good, poor, value, target } of METRICS) {
+  describe(check.id, () => {
+    const F: FixtureSet = SPEED_FIXTURES[check.id as keyof typeof SPEED_FIXTURES];
+    const step = value === 'value' ? 0.001 : 1;
+    const finding = (severity: string, formFactor: string, v: number) => ({ category: 'speed', code, severity, params: { form_factor: formFactor, [value]: v, [target]: good } });
+    const reported = (...findings: ReturnType<typeof finding>[]) => ({ score: 1, applicable: true, findings });
+
+    it('only reports, never moves the score (weight 0)', () => {
+      expect(check.weight).toBe(0);
+      expect(check.codes).toEqual([code]);
+    });
+
+    it(`passes up to the good threshold (${good})`, () => {
+      expect(run(check, F.clean!)).toEqual(PASS);
+      expect(run(check, F.atGood!)).toEqual(PASS);
+    });
+
+    it(`warns just above ${good} and up to the poor threshold (${poor})`, () => {
+      expect(run(check, F.justOverGood!)).toEqual(reported(finding('warning', 'mobile', good + step)));
+      expect(run(check, F.atPoor!)).toEqual(reported(finding('warning', 'mobile', poor)));
+    });
+
+    it(`is critical above ${poor}`, () => {
+      expect(run(check, F.justOverPoor!)).toEqual(reported(finding('critical', 'mobile', poor + step)));
+    });
+
+    it('reports each form factor on its own, desktop first', () => {
+      expect(run(check, F.bothFormFactors!)).toEqual(reported(finding('critical', 'desktop', poor + 100 * step), finding('warning', 'mobile', good + 100 * step)));
+    });
+
+    if (F.roundedToTarget) {
+      it('rounds the value it reports, so a value just over the target can read as the target (current behaviour)', () => {
+        expect(run(check, F.roundedToTarget!)).toEqual(reported(finding('warning', 'mobile', good)));
+      });
+    }
+  });
+}
+
+describe('speed.unreliable', () => {
+  const F = SPEED_FIXTURES['speed.unreliable'];
+  const busy = (index: number) => ({ score: 1, applicable: true, findings: [{ category: 'speed', code: 'speed.unreliable-measurement', severity: 'info', params: { benchmark_index: index } }] });
+
+  it('passes with a benchmark index of 500 or more on both runs, or none reported', () => {
+    expect(run(unreliable, F.clean)).toEqual(PASS);
+    expect(run(unreliable, F.at500)).toEqual(PASS);
+    expect(run(unreliable, F.bothMissing)).toEqual(PASS);
+  });
+
+  it('reports, as info and without moving the score, a run below 500', () => {
+    expect(unreliable.weight).toBe(0);
+    expect(run(unreliable, F.justUnder500)).toEqual(busy(499));
+    expect(run(unreliable, F.oneMissing)).toEqual(busy(300));
+  });
+
+  it('reports the lowest index, rounded (so 499.6 reads as 500: current behaviour)', () => {
+    expect(run(unreliable, F.lowestCounts)).toEqual(busy(200));
+    expect(run(unreliable, F.roundsUpTo500)).toEqual(busy(500));
+  });
+});
