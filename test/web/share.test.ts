@@ -6,7 +6,7 @@ import { scoreScan } from '../../core/scoring/index.ts';
 import { localAssetStore } from '../../services/assets.ts';
 import { markFinished } from '../../services/scans.ts';
 import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
-import { cleanObservation } from '../unit/observation-builder.ts';
+import { cleanObservation, SCANNED_AT } from '../unit/observation-builder.ts';
 
 /**
  * Share links are bearer secrets: they stay out of the access log, and the image URLs a share page hands
@@ -25,7 +25,7 @@ beforeAll(async () => {
   scanId = (created.body.data as { id: string }).id;
   // A finished private scan with its images in the store, as the worker leaves it.
   const observation = cleanObservation();
-  await markFinished(api.db.knex, scanId, buildResultRecord(observation, scoreScan(observation)), api.clock.read());
+  await markFinished(api.db.knex, scanId, buildResultRecord(observation, scoreScan(observation, SCANNED_AT)), api.clock.read());
   const store = localAssetStore(assetsDir);
   for (const name of ['desktop-final.jpg', 'mobile-final.jpg']) await store.put(scanId, name, JPEG);
 });
