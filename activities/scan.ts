@@ -1,6 +1,7 @@
-import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { chownSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Context } from '@temporalio/activity';
 import type { Knex } from 'knex';
@@ -10,11 +11,13 @@ import type { Logger } from '../core/logger.ts';
 import { FAILURE_CODES, type FailureCode } from '../core/scan/failures.ts';
 import type { ScanObservation } from '../core/scan/observation.ts';
 import { buildResultRecord } from '../core/scan/result.ts';
+import { runnerIdentity, type UserIds } from '../core/scan-user.ts';
 import { decryptSecret } from '../core/secrets.ts';
 import { scoreScan } from '../core/scoring/index.ts';
+import { localAssetStore } from '../services/assets.ts';
 import { credentialsContext, findScan, markFailed, markFinished, markRunning, type ScanCredentials } from '../services/scans.ts';
 import { killProcessGroup } from './lighthouse/process-group.ts';
-import type { RunnerInput, RunnerMessage } from './lighthouse/protocol.ts';
+import { runnerEnvironment, type RunnerInput, type RunnerMessage } from './lighthouse/protocol.ts';
 
 export interface ScanActivityDeps {
   knex: Knex;
@@ -27,20 +30,65 @@ export type ScanOutcome = { status: 'finished' } | { status: 'failed'; code: Fai
 
 const RUNNER = fileURLToPath(new URL('./lighthouse/runner.ts', import.meta.url));
 const RUNNER_TIMEOUT_MS = 3 * 60_000;
+// What a runner may hand back: desktop and mobile, a final screenshot and up to ~10 frames each.
+const MAX_IMAGES = 64;
+const MAX_LINE_CHARS = 16 * 1024 * 1024;
 
-/** Runs the runner process; resolves with what it reported, rejects (retryably) when it crashed or hung. */
-function runLighthouse(input: RunnerInput, onProgress: (step: string) => void, cancelled: Promise<unknown>): Promise<RunnerMessage> {
+type RunnerOutcome = { message: RunnerMessage; images: Array<{ name: string; bytes: Buffer }> };
+
+/**
+ * The runner's own folder (its HOME and TMPDIR, Chromium's profile), in the worker's temporary folder,
+ * private to the runner's user. Removed by the runner on its way out and by the activity after it.
+ */
+function makeWorkDir(identity: UserIds | null): string {
+  const dir = mkdtempSync(join(tmpdir(), 'webperf-scan-'));
+  if (identity) chownSync(dir, identity.uid, identity.gid);
+  return dir;
+}
+
+/**
+ * A root worker refuses to start when its scan user cannot run the runner (a checkout in a folder only root
+ * can read, say), instead of failing every scan later.
+ */
+function checkRunnerIdentity(identity: UserIds | null, scanUser: string): void {
+  if (!identity) return;
+  const workDir = makeWorkDir(identity);
+  try {
+    const check = spawnSync(process.execPath, ['--check', RUNNER], { uid: identity.uid, gid: identity.gid, cwd: workDir, env: runnerEnvironment(workDir), encoding: 'utf8' });
+    if (check.status !== 0) throw new Error(`the scan user ${scanUser} (SCAN_USER) cannot run ${RUNNER}: make the checkout and Node readable by it (${(check.stderr || String(check.error)).trim().slice(0, 300)})`);
+  } finally {
+    rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Runs the runner process, as the scan user when the worker is root, with nothing of the worker's
+ * environment; resolves with what it reported, rejects (retryably) when it crashed or hung.
+ */
+function runLighthouse(input: Omit<RunnerInput, 'workDir'>, identity: UserIds | null, onProgress: (step: string) => void, cancelled: Promise<unknown>): Promise<RunnerOutcome> {
   return new Promise((resolveRun, reject) => {
-    const child = spawn(process.execPath, [RUNNER], { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const workDir = makeWorkDir(identity);
+    const child = spawn(process.execPath, [RUNNER], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+      cwd: workDir,
+      env: runnerEnvironment(workDir),
+      ...(identity ? { uid: identity.uid, gid: identity.gid } : {}),
+    });
     let browserPid: number | undefined;
-    let profile: string | undefined;
     const killGroup = () => {
       killProcessGroup(child.pid);
       killProcessGroup(browserPid);
     };
     let result: RunnerMessage | null = null;
+    const images: RunnerOutcome['images'] = [];
     let stderr = '';
     let buffer = '';
+    let broken: Error | null = null;
+    const fail = (error: Error) => {
+      broken ??= error;
+      killGroup();
+    };
     const timer = setTimeout(() => {
       killGroup();
       reject(new Error(`Lighthouse runner did not finish within ${RUNNER_TIMEOUT_MS / 1000} s`));
@@ -50,16 +98,26 @@ function runLighthouse(input: RunnerInput, onProgress: (step: string) => void, c
       reject(error);
     });
     child.stdout.on('data', (chunk: Buffer) => {
+      if (broken) return;
       buffer += chunk.toString();
+      if (buffer.length > MAX_LINE_CHARS) return fail(new Error('the runner wrote an over-long line'));
       let newline: number;
       while ((newline = buffer.indexOf('\n')) >= 0) {
         const line = buffer.slice(0, newline);
         buffer = buffer.slice(newline + 1);
         if (!line.trim()) continue;
-        const message = JSON.parse(line) as RunnerMessage;
+        let message: RunnerMessage;
+        try {
+          message = JSON.parse(line) as RunnerMessage;
+        } catch {
+          return fail(new Error('the runner wrote a line that is not JSON'));
+        }
         if (message.kind === 'progress') onProgress(message.step);
-        else if (message.kind === 'browser') ({ pid: browserPid, profile } = message);
-        else result = message;
+        else if (message.kind === 'browser') browserPid = message.pid;
+        else if (message.kind === 'image') {
+          if (images.length >= MAX_IMAGES) return fail(new Error(`the runner sent more than ${MAX_IMAGES} images`));
+          images.push({ name: message.name, bytes: Buffer.from(message.base64, 'base64') });
+        } else result = message;
       }
     });
     child.stderr.on('data', (chunk: Buffer) => {
@@ -67,22 +125,27 @@ function runLighthouse(input: RunnerInput, onProgress: (step: string) => void, c
     });
     child.on('error', (error) => {
       clearTimeout(timer);
+      rmSync(workDir, { recursive: true, force: true, maxRetries: 3 });
       reject(error);
     });
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
       killGroup(); // Chromium, if the runner left any behind
-      if (profile?.startsWith(tmpdir())) rmSync(profile, { recursive: true, force: true, maxRetries: 3 });
-      if (result) resolveRun(result);
+      rmSync(workDir, { recursive: true, force: true, maxRetries: 3 });
+      if (broken) reject(broken);
+      else if (result) resolveRun({ message: result, images });
       else reject(new Error(`Lighthouse runner exited with ${code ?? signal} and no result: ${stderr.trim().split('\n').slice(-5).join(' | ')}`));
     });
-    child.stdin.end(JSON.stringify(input));
+    child.stdin.end(JSON.stringify({ ...input, workDir } satisfies RunnerInput));
   });
 }
 
 /** The scan workflow's activities. Built by a factory from their dependencies; wired in worker/main.ts. */
 export function createScanActivities(deps: ScanActivityDeps) {
   const { knex, config, clock, log } = deps;
+  const identity = runnerIdentity(config.scanUser);
+  checkRunnerIdentity(identity, config.scanUser);
+  const store = localAssetStore(config.assetsDir);
   return {
     async markScanRunning(publicId: string): Promise<void> {
       await markRunning(knex, publicId, clock());
@@ -108,8 +171,9 @@ export function createScanActivities(deps: ScanActivityDeps) {
       const heartbeat = setInterval(() => context.heartbeat({ step: 'running' }), 5000);
       const started = performance.now();
       try {
-        const message = await runLighthouse(
-          { publicId, url: scan.url, chromiumPath: config.chromiumPath, assetsDir: config.assetsDir, allowLoopback: config.outboundAllowLoopback, credentials },
+        const { message, images } = await runLighthouse(
+          { publicId, url: scan.url, chromiumPath: config.chromiumPath, allowLoopback: config.outboundAllowLoopback, credentials },
+          identity,
           (step) => context.heartbeat({ step }),
           context.cancelled,
         );
@@ -119,6 +183,7 @@ export function createScanActivities(deps: ScanActivityDeps) {
           return { status: 'failed', code: message.code };
         }
         if (message.kind !== 'observation') throw new Error('runner sent no observation');
+        for (const image of images) await store.put(publicId, image.name, image.bytes);
         await finish(publicId, message.observation);
         log.info({ scanId: publicId, ms: Math.round(performance.now() - started) }, 'scan finished');
         return { status: 'finished' };

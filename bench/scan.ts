@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs, promisify } from 'node:util';
-import { CHROMIUM_FLAGS } from '../core/chromium.ts';
+import { CHROMIUM_FLAGS, sandboxFlags } from '../core/chromium.ts';
 import { PROJECT_ROOT } from '../core/config.ts';
 import { startFixtureSites } from '../test/fixtures/sites.ts';
 import { call, createTestUser } from '../test/harness/api.ts';
@@ -41,7 +41,7 @@ async function lighthouseCli(url: string): Promise<number> {
     const profile = mkdtempSync(join(tmpdir(), 'bench-lh-'));
     await run(resolve(PROJECT_ROOT, 'node_modules/.bin/lighthouse'), [
       url, '--only-categories=performance', '--output=json', '--output-path=/dev/null', '--quiet', '--disable-full-page-screenshot', '--skip-audits=bf-cache', '--max-wait-for-load=45000',
-      `--chrome-flags=${[...CHROMIUM_FLAGS, `--user-data-dir=${profile}`].join(' ')}`, ...preset,
+      `--chrome-flags=${[...CHROMIUM_FLAGS, ...sandboxFlags(), `--user-data-dir=${profile}`].join(' ')}`, ...preset,
     ], { env: { ...process.env, CHROME_PATH: '/usr/bin/chromium' }, maxBuffer: 64 * 1024 * 1024 });
     rmSync(profile, { recursive: true, force: true });
   }

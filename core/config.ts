@@ -30,6 +30,8 @@ export interface Config {
   clickhouse: { url: string; database: string; user: string; password: string; tcpPort: number };
   temporal: { address: string; namespace: string; uiUrl: string; cliPath: string | null; taskQueuePrefix: string };
   chromiumPath: string;
+  /** The unprivileged system user a worker running as root runs scan browsers as (core/scan-user.ts). */
+  scanUser: string;
   regions: { available: string[]; default: string };
   /**
    * SECRET_KEY (32 bytes) and, while rotating, SECRET_KEY_PREVIOUS: every purpose's key is derived from
@@ -114,6 +116,12 @@ function hostPort(env: Env, name: string, fallback: string | undefined): string 
 function identifier(env: Env, name: string, fallback: string): string {
   const value = str(env, name, fallback);
   if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(value)) throw new ConfigError(name, `must be a plain identifier, got "${value}"`);
+  return value;
+}
+
+function userName(env: Env, name: string, fallback: string): string {
+  const value = str(env, name, fallback);
+  if (!/^[a-z_][a-z0-9_-]{0,31}$/.test(value)) throw new ConfigError(name, `must be a system user name (lower-case letters, digits, - and _), got "${value}"`);
   return value;
 }
 
@@ -237,6 +245,7 @@ export function loadConfig(env: Env = process.env, options: { keys?: false } = {
       taskQueuePrefix: identifier(env, 'TEMPORAL_TASK_QUEUE_PREFIX', 'webperf'),
     },
     chromiumPath: str(env, 'CHROMIUM_PATH', '/usr/bin/chromium'),
+    scanUser: userName(env, 'SCAN_USER', 'webperf-scan'),
     regions: scanRegions,
     outboundAllowLoopback: bool(env, 'OUTBOUND_ALLOW_LOOPBACK', false),
     trustedProxies: trustedProxies(env.TRUSTED_PROXIES),

@@ -3,6 +3,7 @@ import type { Config } from '../core/config.ts';
 import { clickhouseAnswers, clickhouseInstance, clickhousePid, startClickHouse, stopClickHouse } from './clickhouse.ts';
 import { ensureDatabase, ensurePostgres, parseDatabaseUrl, postgresAnswers, stopPostgres } from './postgres.ts';
 import { aptInstall } from './proc.ts';
+import { ensureScanUser } from './scan-user.ts';
 import { ensureSearchAttributes, ensureTemporalCli, startTemporal, stopTemporal, temporalAnswers, temporalInstance, temporalPid } from './temporal.ts';
 
 export type Log = (msg: string) => void;
@@ -46,6 +47,7 @@ export async function stackUp(config: Config, log: Log): Promise<RunningStack> {
       if (config.chromiumPath !== '/usr/bin/chromium') throw new Error(`CHROMIUM_PATH ${config.chromiumPath} does not exist`);
       aptInstall(['chromium'], log);
     }
+    ensureScanUser(config.scanUser, log);
   } catch (error) {
     await stop();
     throw error;

@@ -7,7 +7,8 @@ export interface RunnerInput {
   publicId: string;
   url: string;
   chromiumPath: string;
-  assetsDir: string;
+  /** The runner's own folder (made by the activity, owned by the runner's user): Chromium's profile and temporary files. */
+  workDir: string;
   allowLoopback: boolean;
   credentials: ScanCredentials | null;
 }
@@ -16,6 +17,18 @@ export interface RunnerInput {
 export type RunnerMessage =
   | { kind: 'progress'; step: string }
   /** Chromium runs in a process group of its own (puppeteer detaches it); the parent kills that group too. */
-  | { kind: 'browser'; pid: number; profile: string }
+  | { kind: 'browser'; pid: number }
+  /** A screenshot or filmstrip frame; the activity stores it (the runner's user cannot write the asset store). */
+  | { kind: 'image'; name: string; base64: string }
   | { kind: 'observation'; observation: ScanObservation }
   | { kind: 'page_failure'; code: FailureCode; message: string };
+
+const SYSTEM_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
+/**
+ * The whole environment of the runner and its Chromium: nothing of the worker's (which holds the
+ * service's configuration and secrets). Inputs arrive on stdin.
+ */
+export function runnerEnvironment(workDir: string): Record<string, string> {
+  return { PATH: SYSTEM_PATH, HOME: workDir, TMPDIR: workDir, LANG: 'C.UTF-8' };
+}

@@ -1,21 +1,20 @@
 /**
  * One scan, desktop then mobile, in its own process (Lighthouse runs cannot share a process) and its own
  * Chromium with a fresh profile. Reads RunnerInput on stdin, writes RunnerMessage lines on stdout, exits.
- * The parent kills this process group and Chromium's on cancellation and removes the profile folder (named
- * in the `browser` message); Chromium talks to us over a pipe, so it also exits when this process dies; an
- * orphaned runner removes the profile itself before it goes.
+ * It runs with a minimal environment, as an unprivileged user when the worker is root, in a folder the
+ * activity made for it (`workDir`, its HOME and TMPDIR); images go back to the activity on stdout. The
+ * parent kills this process group and Chromium's on cancellation and removes the folder; Chromium talks to
+ * us over a pipe, so it also exits when this process dies; an orphaned runner removes the folder itself.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import puppeteer, { type Browser, type CDPSession, type Page } from 'puppeteer-core';
-import { CHROMIUM_FLAGS } from '../../core/chromium.ts';
+import { CHROMIUM_FLAGS, sandboxFlags } from '../../core/chromium.ts';
 import { assertAllowedHost, BlockedAddressError } from '../../core/outbound.ts';
 import { FORM_FACTORS, type FormFactor, type FormFactorObservation, type ScanObservation } from '../../core/scan/observation.ts';
 import type { FailureCode } from '../../core/scan/failures.ts';
-import { localAssetStore } from '../../services/assets.ts';
 import type { ScanCredentials } from '../../services/scans.ts';
 import { startEgressProxy, type EgressProxy } from './egress-proxy.ts';
 import { killProcessGroup } from './process-group.ts';
@@ -47,18 +46,35 @@ function credentialHeader(credentials: ScanCredentials): { name: string; value: 
 /**
  * Adds the credentials to requests for the scanned origin only. Requests to any other origin are never
  * paused (the interception pattern names the origin) and are checked again before the header is added.
+ * A paused request is always released: when Chromium refuses the modified request (a header it cannot
+ * send), a request for the scanned origin fails and any other goes on unmodified, so no load waits forever.
  */
-async function addOriginCredentials(session: CDPSession, origin: string, credentials: ScanCredentials): Promise<void> {
+async function addOriginCredentials(session: CDPSession, origin: string, credentials: ScanCredentials): Promise<{ refused(): boolean }> {
   const header = credentialHeader(credentials);
-  session.on('Fetch.requestPaused', (event: { requestId: string; request: { url: string; headers: Record<string, string> } }) => {
+  let refused = false;
+  const release = async (event: { requestId: string; request: { url: string; headers: Record<string, string> } }) => {
     const sameOrigin = new URL(event.request.url).origin === origin;
     const headers = Object.entries(event.request.headers)
       .filter(([name]) => name.toLowerCase() !== header.name.toLowerCase())
       .map(([name, value]) => ({ name, value }));
     if (sameOrigin) headers.push(header);
-    session.send('Fetch.continueRequest', { requestId: event.requestId, headers }).catch(() => undefined);
-  });
+    try {
+      await session.send('Fetch.continueRequest', { requestId: event.requestId, headers });
+      return;
+    } catch {
+      if (sameOrigin) refused = true;
+    }
+    try {
+      if (sameOrigin) await session.send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'AccessDenied' });
+      else await session.send('Fetch.continueRequest', { requestId: event.requestId });
+    } catch {
+      // The request went away meanwhile (page closed or navigated), or continuing it failed too: fail it.
+      await session.send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'Failed' }).catch(() => undefined);
+    }
+  };
+  session.on('Fetch.requestPaused', (event: { requestId: string; request: { url: string; headers: Record<string, string> } }) => void release(event));
   await session.send('Fetch.enable', { patterns: [{ urlPattern: `${origin}/*`, requestStage: 'Request' }] });
+  return { refused: () => refused };
 }
 
 interface Capture {
@@ -116,7 +132,7 @@ async function runFormFactor(browser: Browser, proxy: EgressProxy, input: Runner
   try {
     const session = await page.createCDPSession();
     const capture = await captureNetwork(session);
-    if (input.credentials) await addOriginCredentials(session, new URL(input.url).origin, input.credentials);
+    const credentials = input.credentials ? await addOriginCredentials(session, new URL(input.url).origin, input.credentials) : null;
     const flags = {
       onlyCategories: ['performance'],
       disableFullPageScreenshot: true,
@@ -130,6 +146,7 @@ async function runFormFactor(browser: Browser, proxy: EgressProxy, input: Runner
     // The egress proxy knows why a document request failed better than the browser's error page does.
     const refused = lhr.runtimeError && capture.documentUrl ? proxy.failureFor(capture.documentUrl) : undefined;
     if (refused) throw new PageFailure(refused.code, refused.message);
+    if (lhr.runtimeError && credentials?.refused()) throw new PageFailure('scan_error', 'The credentials could not be added to the requests for the page.');
     const failure = failureFrom(lhr);
     if (failure) throw failure;
     if (lhr.runtimeError) throw new Error(`Lighthouse ${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
@@ -146,15 +163,23 @@ async function runFormFactor(browser: Browser, proxy: EgressProxy, input: Runner
   }
 }
 
-/** Every request through the egress proxy, loopback included (Chromium bypasses proxies for it by default); WebRTC too. */
-const egressFlags = (proxy: EgressProxy) => [`--proxy-server=${proxy.url}`, '--proxy-bypass-list=<-loopback>', '--force-webrtc-ip-handling-policy=disable_non_proxied_udp'];
+/**
+ * Every request through the egress proxy, loopback included (Chromium bypasses proxies for it by default),
+ * and no WebRTC UDP that does not go through a proxy (Chromium has no UDP proxying, so none at all): a
+ * page's STUN/TURN servers would otherwise receive datagrams straight from this machine.
+ */
+const egressFlags = (proxy: EgressProxy) => [`--proxy-server=${proxy.url}`, '--proxy-bypass-list=<-loopback>', '--webrtc-ip-handling-policy=disable_non_proxied_udp'];
 
 let browserPid: number | undefined;
-let profileDir: string | undefined;
+let workDir: string | undefined;
 
-/** Synchronous, so it also runs on the way out of exitWithParent and on process exit. */
-function removeProfile(): void {
-  if (profileDir) rmSync(profileDir, { recursive: true, force: true, maxRetries: 3 });
+/**
+ * Chromium first (a browser that outlives us shuts down gracefully and writes its profile while we delete
+ * it), then our folder. Synchronous, so it also runs on process exit, however we exit.
+ */
+function cleanUp(): void {
+  killProcessGroup(browserPid);
+  if (workDir) rmSync(workDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
 }
 
 /** A runner whose worker died must not keep Chromium busy: when the parent goes, Chromium and we go. */
@@ -163,8 +188,7 @@ function exitWithParent(): void {
   setInterval(() => {
     if (process.ppid !== parent) {
       try {
-        killProcessGroup(browserPid);
-        removeProfile();
+        cleanUp();
         process.kill(-process.pid, 'SIGKILL');
       } finally {
         process.exit(1);
@@ -184,25 +208,24 @@ async function main(): Promise<void> {
     if ((error as { code?: string }).code === 'ENOTFOUND') throw new PageFailure('dns_failed', `The host name ${target.hostname} could not be resolved.`);
     throw error;
   }
-  const store = localAssetStore(input.assetsDir);
-  const profile = mkdtempSync(join(tmpdir(), 'webperf-scan-'));
-  profileDir = profile;
-  process.once('exit', removeProfile);
-  // Chromium's own temporary files (shared memory, with --disable-dev-shm-usage) go inside the profile too.
-  const chromiumTmp = join(profile, 'tmp');
+  workDir = input.workDir;
+  process.once('exit', cleanUp);
+  // Chromium's own temporary files (shared memory, with --disable-dev-shm-usage) go inside the folder too.
+  const chromiumTmp = join(workDir, 'tmp');
   mkdirSync(chromiumTmp);
   let browser: Browser | null = null;
   const proxy = await startEgressProxy({ allowLoopback: input.allowLoopback, scannedUrl: input.url });
   try {
     browser = await puppeteer.launch({
       executablePath: input.chromiumPath,
-      args: [...CHROMIUM_FLAGS, ...egressFlags(proxy), `--user-data-dir=${join(profile, 'user-data')}`],
+      args: [...CHROMIUM_FLAGS, ...sandboxFlags(), ...egressFlags(proxy), `--user-data-dir=${join(workDir, 'user-data')}`],
+      // Our own environment is already the minimal one the activity gave us (protocol.ts).
       env: { ...process.env, TMPDIR: chromiumTmp },
       headless: true,
       pipe: true,
     });
     browserPid = browser.process()?.pid;
-    if (browserPid) send({ kind: 'browser', pid: browserPid, profile });
+    if (browserPid) send({ kind: 'browser', pid: browserPid });
     const perFactor = {} as Record<FormFactor, FormFactorObservation>;
     let desktop: Awaited<ReturnType<typeof runFormFactor>> | null = null;
     for (const factor of FORM_FACTORS) {
@@ -210,7 +233,7 @@ async function main(): Promise<void> {
       const run = await runFormFactor(browser, proxy, input, factor);
       if (factor === 'desktop') desktop = run;
       const { observation, images } = formFactorObservation(run.lhr, factor);
-      for (const image of images) await store.put(input.publicId, image.name, image.bytes);
+      for (const image of images) send({ kind: 'image', name: image.name, base64: image.bytes.toString('base64') });
       perFactor[factor] = observation;
     }
     const lhr = desktop!.lhr;
@@ -232,9 +255,8 @@ async function main(): Promise<void> {
     send({ kind: 'observation', observation });
   } finally {
     await browser?.close().catch(() => undefined);
-    killProcessGroup(browserPid);
     await proxy.close();
-    removeProfile();
+    cleanUp();
   }
 }
 

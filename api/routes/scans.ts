@@ -30,6 +30,14 @@ const idParam = { id: { pattern: PUBLIC_ID_PATTERN, description: 'The scan publi
 // Headers that would break the request or the browser's connection handling if set by a user.
 const FORBIDDEN_HEADERS = /^(host|content-length|connection|transfer-encoding|upgrade|te|trailer|keep-alive|expect|proxy-.*)$/i;
 
+// Credentials become an HTTP header: RFC 9110 field syntax, so nothing can end the header or start another.
+const HEADER_NAME = "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$";
+const HEADER_VALUE = '^[\\x21-\\x7E](?:[\\t\\x20-\\x7E]*[\\x21-\\x7E])?$';
+// Basic credentials are base64-encoded, so any text is safe on the wire; control characters and, in the
+// user name, the colon that separates it from the password are refused (RFC 7617).
+const BASIC_USERNAME = '^[^\\x00-\\x1F\\x7F-\\x9F:]+$';
+const BASIC_PASSWORD = '^[^\\x00-\\x1F\\x7F-\\x9F]*$';
+
 interface CreateBody {
   url: string;
   region?: string;
@@ -55,10 +63,10 @@ function createBodySchema(regions: string[]): JsonSchema {
         description: 'Credentials for protected pages (Pro plan or higher). Sent only to the scanned origin; never returned.',
         properties: {
           type: { type: 'string', enum: ['basic', 'header'] },
-          username: { type: 'string', minLength: 1, maxLength: 256 },
-          password: { type: 'string', maxLength: 1024 },
-          header_name: { type: 'string', minLength: 1, maxLength: 100, pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" },
-          header_value: { type: 'string', minLength: 1, maxLength: 4096 },
+          username: { type: 'string', minLength: 1, maxLength: 256, pattern: BASIC_USERNAME, description: 'No control characters and no colon (RFC 7617).' },
+          password: { type: 'string', maxLength: 1024, pattern: BASIC_PASSWORD, description: 'No control characters.' },
+          header_name: { type: 'string', minLength: 1, maxLength: 100, pattern: HEADER_NAME, description: 'An HTTP field name (an RFC 9110 token).' },
+          header_value: { type: 'string', minLength: 1, maxLength: 4096, pattern: HEADER_VALUE, description: 'Visible ASCII characters, with spaces and tabs only between them (RFC 9110 field value; no CR, LF or other control characters).' },
         },
         allOf: [
           { if: { properties: { type: { const: 'basic' } } }, then: { required: ['username', 'password'] } },

@@ -50,7 +50,7 @@ const configSource = readFileSync(resolve(PROJECT_ROOT, 'core/config.ts'), 'utf8
 /** Every environment variable name core/config.ts reads: helper calls like str(env, 'NAME', ...) and env.NAME. */
 function variablesReadByConfig(source: string): Set<string> {
   const names = new Set<string>();
-  for (const match of source.matchAll(/\b(?:str|port|url|bool|oneOf|identifier|hostPort)\(\s*env,\s*'([A-Z][A-Z0-9_]*)'/g)) names.add(match[1]!);
+  for (const match of source.matchAll(/\b(?:str|port|url|bool|oneOf|identifier|hostPort|userName)\(\s*env,\s*'([A-Z][A-Z0-9_]*)'/g)) names.add(match[1]!);
   for (const match of source.matchAll(/\benv\.([A-Z][A-Z0-9_]*)\b/g)) names.add(match[1]!);
   return names;
 }
@@ -243,6 +243,11 @@ describe('docker-compose.yml', () => {
     const env = environment(service('worker'), OPERATOR_ENV);
     expect(env.CHROMIUM_PATH).toBe('/usr/bin/chromium');
     expect((service('worker') as Service & { shm_size?: string }).shm_size).toBeDefined();
+  });
+
+  it("lets the worker's Chromium start its namespace sandbox, which Docker's default seccomp profile refuses", () => {
+    expect((service('worker') as Service & { security_opt?: string[] }).security_opt).toEqual(expect.arrayContaining(['seccomp=unconfined', 'no-new-privileges:true']));
+    expect(readFileSync(resolve(PROJECT_ROOT, 'core/chromium.ts'), 'utf8')).not.toMatch(/^\s*'--no-sandbox',/m);
   });
 
   it('migrate runs db/cli.ts subcommands that exist, with a loadable production config', () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
-import { CHROMIUM_FLAGS } from '../../core/chromium.ts';
+import { CHROMIUM_FLAGS, sandboxFlags } from '../../core/chromium.ts';
 import { loadConfig } from '../../core/config.ts';
 import { baseTestEnv } from './shared.ts';
 
@@ -11,7 +11,7 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<{ browser
   const profile = mkdtempSync(join(tmpdir(), 'webperf-chromium-'));
   const browser = await puppeteer.launch({
     executablePath: loadConfig(baseTestEnv()).chromiumPath,
-    args: [...CHROMIUM_FLAGS, ...extraArgs, `--user-data-dir=${profile}`],
+    args: [...CHROMIUM_FLAGS, ...sandboxFlags(), ...extraArgs, `--user-data-dir=${profile}`],
     headless: true,
     pipe: true, // Chromium exits with the test process, however that ends
   });

@@ -49,6 +49,35 @@ describe('POST /scans validation', () => {
     expect(typeof res.body.message).toBe('string');
   });
 
+  const header = (header_name: string, header_value: string) => ({ url: 'https://example.com/', auth: { type: 'header', header_name, header_value } });
+  const basic = (username: string, password: string) => ({ url: 'https://example.com/', auth: { type: 'basic', username, password } });
+  it.each([
+    ['a header value with CR LF', header('X-Key', 'secret\r\nX-Injected: 1'), 'auth.header_value'],
+    ['a header value with LF', header('X-Key', 'secret\nmore'), 'auth.header_value'],
+    ['a header value with NUL', header('X-Key', 'sec\u0000ret'), 'auth.header_value'],
+    ['a header value with DEL', header('X-Key', 'sec\u007fret'), 'auth.header_value'],
+    ['a header value with a C1 control', header('X-Key', 'sec\u0085ret'), 'auth.header_value'],
+    ['a header value with leading white space', header('X-Key', ' secret'), 'auth.header_value'],
+    ['a header name with CR LF', header('X-Key\r\nX-Injected', 'secret'), 'auth.header_name'],
+    ['a header name with a colon', header('X-Key:', 'secret'), 'auth.header_name'],
+    ['a basic user name with a colon', basic('user:name', 'pw'), 'auth.username'],
+    ['a basic user name with LF', basic('user\nname', 'pw'), 'auth.username'],
+    ['a basic password with CR LF', basic('user', 'pw\r\nX-Injected: 1'), 'auth.password'],
+    ['a basic password with NUL', basic('user', 'p\u0000w'), 'auth.password'],
+  ])('422 for %s', async (_, body, field) => {
+    const res = await post(token, body);
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({ message: expect.any(String), errors: { [field]: [`The ${field} format is invalid.`] } });
+  });
+
+  it.each([
+    ['a header value with inner spaces and tabs', header('Authorization', 'Bearer abc\tdef ghi')],
+    ['a basic password with spaces, colons and non-ASCII letters', basic('user name', 'pä ss:wörd')],
+    ['an empty basic password', basic('user', '')],
+  ])('accepts %s', async (_, body) => {
+    expect((await post(token, body)).status).toBe(202);
+  });
+
   it('normalises the URL it stores and returns', async () => {
     const res = await post(token, { url: '  HTTP://Example.COM:80/a/../b?x=1#section ' });
     expect(res.status).toBe(202);
