@@ -47,6 +47,16 @@ describe('configuration', () => {
     }
   });
 
+  it('reads the scans each region runs at once: one number, per-region entries, or both', () => {
+    const slots = (value?: string) => loadConfig({ STATE_DIR: tempState(), SCAN_REGIONS: 'eu,us', SCAN_REGION_SLOTS: value }).regions.slots;
+    expect(slots()).toEqual({ eu: 1, us: 1 });
+    expect(slots('3')).toEqual({ eu: 3, us: 3 });
+    expect(slots('2, us=4')).toEqual({ eu: 2, us: 4 });
+    for (const bad of ['0', 'two', 'ap=2', 'eu=', '1,2']) {
+      expect(() => slots(bad)).toThrow(/SCAN_REGION_SLOTS/);
+    }
+  });
+
   it('rejects a default region that is not offered', () => {
     expect(() => loadConfig({ STATE_DIR: tempState(), SCAN_REGIONS: 'eu,us', DEFAULT_REGION: 'ap' })).toThrow(/DEFAULT_REGION must be one of/);
   });
