@@ -1,4 +1,5 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
 import type { Knex } from 'knex';
 import type { Config } from '../core/config.ts';
 import { planFor } from '../core/plans.ts';
@@ -24,10 +25,10 @@ export function createScanSlotActivities(deps: ScanSlotDeps) {
      * Safe to repeat: the dispatcher keeps one request per scan.
      */
     async requestScanSlot(publicId: string): Promise<{ dispatcherId: string }> {
+      // The request is retried without limit (Temporal or the database may be away for a while), except this.
       const scan = await Scan.query(knex).findOne({ public_id: publicId });
-      if (!scan) throw new Error(`scan ${publicId} not found`);
-      const user = await User.query(knex).findById(scan.user_id);
-      if (!user) throw new Error(`user of scan ${publicId} not found`);
+      const user = scan && (await User.query(knex).findById(scan.user_id));
+      if (!scan || !user) throw ApplicationFailure.nonRetryable(`scan ${publicId} or its account not found`);
       const dispatcherId = scanDispatcherWorkflowId(prefix, scan.region);
       const request: SlotRequest = {
         scanId: publicId,
