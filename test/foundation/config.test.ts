@@ -21,7 +21,7 @@ describe('configuration', () => {
     expect(config.clickhouse.url).toBe('http://127.0.0.1:8123');
     expect(config.temporal.address).toBe('127.0.0.1:7233');
     expect(config.baseUrl).toBe('http://127.0.0.1:3000');
-    expect(config.regions).toEqual({ available: ['local'], default: 'local' });
+    expect(config.regions).toEqual({ available: ['local'], default: 'local', slots: { local: 1 } });
     expect(config.outboundAllowLoopback).toBe(true);
     expect(config.secretKey).toHaveLength(32);
   });
