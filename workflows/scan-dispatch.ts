@@ -25,9 +25,14 @@ const { findEndedScanWorkflows } = proxyActivities<ScanSlotActivities>({
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
 });
 
-/** Well under Temporal's own warning (10k events); every signal and grant adds a few. */
-const MAX_HISTORY_EVENTS = 4000;
-const historyIsLong = (): boolean => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > MAX_HISTORY_EVENTS;
+export interface DispatcherInput {
+  /** The state carried over from the previous run. */
+  slots?: SlotState;
+  /** History length at which a run continues as new; well under Temporal's warning (10k events). Tests lower it. */
+  continueAfterEvents?: number;
+}
+
+const CONTINUE_AFTER_EVENTS = 4000;
 
 /**
  * One per region (`<prefix>-scan-dispatch-<region>`), started by the first slot request (signal-with-start).
@@ -36,8 +41,10 @@ const historyIsLong = (): boolean => workflowInfo().continueAsNewSuggested || wo
  * releasing (terminated) loses its slot at the next holder check, or at once when its grant cannot be
  * delivered. Its state travels through continue-as-new; it ends after DISPATCHER_IDLE_EXIT with nothing to do.
  */
-export async function scanDispatcherWorkflow(carried?: SlotState): Promise<void> {
-  const state = carried ?? emptySlots();
+export async function scanDispatcherWorkflow(input: DispatcherInput = {}): Promise<void> {
+  const state = input.slots ?? emptySlots();
+  const continueAfter = input.continueAfterEvents ?? CONTINUE_AFTER_EVENTS;
+  const historyIsLong = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > continueAfter;
   const regrant = new Set<string>();
   setHandler(requestSlotSignal, (request) => {
     if (requestSlot(state, request) === 'already_granted') regrant.add(request.scanId);
@@ -63,7 +70,7 @@ export async function scanDispatcherWorkflow(carried?: SlotState): Promise<void>
     await Promise.all(grants.map(deliver));
     if (historyIsLong()) {
       await condition(allHandlersFinished);
-      return continueAsNew<typeof scanDispatcherWorkflow>(state);
+      return continueAsNew<typeof scanDispatcherWorkflow>({ slots: state, continueAfterEvents: input.continueAfterEvents });
     }
   }
 }

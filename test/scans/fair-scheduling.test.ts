@@ -11,7 +11,7 @@ import { startScanStack, waitForScan, type ScanStack } from '../harness/scans.ts
 /**
  * One account cannot monopolise a region's scan workers: each region's dispatcher workflow hands its slots
  * out fairly between accounts, within each plan's cap on scans in flight. Region `local` has one worker
- * and one slot; region `far` has five slots and no worker, so its scans wait in Temporal untouched.
+ * and one slot; regions `far` (five slots) and `near` (one) have no worker, so their scans wait in Temporal.
  */
 let stack: ScanStack;
 let sites: FixtureSites;
@@ -19,7 +19,7 @@ let temporal: Client;
 
 beforeAll(async () => {
   sites = await startFixtureSites();
-  stack = await startScanStack({ env: { SCAN_REGIONS: 'local,far', WORKER_SCAN_REGIONS: 'local', SCAN_REGION_SLOTS: '1,far=5' } });
+  stack = await startScanStack({ env: { SCAN_REGIONS: 'local,far,near', WORKER_SCAN_REGIONS: 'local', SCAN_REGION_SLOTS: '1,far=5' } });
   temporal = stack.api.temporal;
 }, 120_000);
 
@@ -69,6 +69,31 @@ it('caps an account’s scans in flight per region, frees the slot of a terminat
   await waitUntil('the cancelled scan to leave the queue', async () => (await slots('far')).waiting[user.id] === undefined, 30_000, 200);
 
   for (const id of [second, third]) await temporal.workflow.getHandle(scanWorkflowId(id)).terminate('test finished');
+}, 240_000);
+
+it('keeps its queue and the slots it granted through continue-as-new', async () => {
+  const prefix = stack.api.config.temporal.taskQueuePrefix;
+  const dispatcherId = scanDispatcherWorkflowId(prefix, 'near');
+  // Started ahead of the first request, so that it continues as new after a few signals.
+  const first = await temporal.workflow.start('scanDispatcherWorkflow', { workflowId: dispatcherId, taskQueue: mainTaskQueue(prefix), args: [{ continueAfterEvents: 20 }] });
+  const { user, token } = await createTestUser(stack.api, 'starter');
+  const ids: string[] = [];
+  for (let i = 1; i <= 4; i++) ids.push(await submit(token, { url: `https://example.com/near-${i}`, region: 'near' }));
+
+  await waitUntil('a later run to hold all four scans', async () => {
+    const { runId } = await temporal.workflow.getHandle(dispatcherId).describe();
+    const view = await slots('near');
+    return runId !== first.firstExecutionRunId && view.inFlight[user.id] === 1 && view.waiting[user.id] === 3;
+  }, 60_000, 500);
+  expect((await temporal.workflow.getHandle(dispatcherId, first.firstExecutionRunId).describe()).status.name).toBe('CONTINUED_AS_NEW');
+
+  // The new run still knows who holds the slot: once that scan's workflow is terminated, the next scan gets it.
+  const [holder, next] = ids as [string, string];
+  expect(await hasPendingScan(holder)).toBe(true);
+  await temporal.workflow.getHandle(scanWorkflowId(holder)).terminate('operator stopped it');
+  await waitUntil('the next scan to get the slot', () => hasPendingScan(next), 120_000, 500);
+  expect(await slots('near')).toEqual({ capacity: 1, inFlight: { [user.id]: 1 }, waiting: { [user.id]: 2 } });
+  for (const id of ids.slice(1)) await temporal.workflow.getHandle(scanWorkflowId(id)).terminate('test finished');
 }, 240_000);
 
 it('with one worker, a second account’s scan runs before most of the first account’s ten; every scan runs once', async () => {
