@@ -32,7 +32,8 @@ export interface Config {
   chromiumPath: string;
   /** The unprivileged system user a worker running as root runs scan browsers as (core/scan-user.ts). */
   scanUser: string;
-  regions: { available: string[]; default: string };
+  /** slots: scans each region runs at once, i.e. its workers' Lighthouse capacity (SCAN_REGION_SLOTS). */
+  regions: { available: string[]; default: string; slots: Record<string, number> };
   /**
    * SECRET_KEY (32 bytes) and, while rotating, SECRET_KEY_PREVIOUS: every purpose's key is derived from
    * them (core/keys.ts). Only the api and worker load them (see loadConfig's `keys` option).
@@ -139,7 +140,26 @@ function regions(env: Env): Config['regions'] {
   if (fallback === undefined) throw new ConfigError('SCAN_REGIONS', 'must list at least one region');
   const chosen = str(env, 'DEFAULT_REGION', fallback);
   if (!available.includes(chosen)) throw new ConfigError('DEFAULT_REGION', `must be one of SCAN_REGIONS (${available.join(', ')})`);
-  return { available, default: chosen };
+  return { available, default: chosen, slots: regionSlots(env, available) };
+}
+
+/** SCAN_REGION_SLOTS: `N` for every region, `region=N` entries, or both (`2,eu=4`); default 1 each. */
+function regionSlots(env: Env, available: string[]): Record<string, number> {
+  const entries = str(env, 'SCAN_REGION_SLOTS', '1').split(',').map((e) => e.trim()).filter(Boolean);
+  const count = (raw: string) => {
+    if (!/^\d{1,4}$/.test(raw) || Number(raw) < 1) throw new ConfigError('SCAN_REGION_SLOTS', `needs whole numbers of at least 1, got "${raw}"`);
+    return Number(raw);
+  };
+  const bare = entries.filter((e) => !e.includes('='));
+  if (bare.length > 1) throw new ConfigError('SCAN_REGION_SLOTS', 'may give one number for every region, and region=N entries');
+  const fallback = bare[0] === undefined ? 1 : count(bare[0]);
+  const slots = Object.fromEntries(available.map((region) => [region, fallback]));
+  for (const entry of entries.filter((e) => e.includes('='))) {
+    const [region = '', value = ''] = entry.split('=').map((part) => part.trim());
+    if (!available.includes(region)) throw new ConfigError('SCAN_REGION_SLOTS', `names "${region}", which is not in SCAN_REGIONS`);
+    slots[region] = count(value);
+  }
+  return slots;
 }
 
 /** The variables that hold secret keys: given only to processes that use them (not ingest, not migrate). */

@@ -19,6 +19,11 @@ export interface Plan {
   apiDailyLimit: number;
   /** Scans a user may start per rolling hour (the spec leaves the number open). */
   hourlyScanLimit: number;
+  /**
+   * Scans of one account a region runs or has handed to its workers at once; the rest wait their turn
+   * (`queued`) so other accounts' scans keep moving (see the region dispatcher, workflows/scan-dispatch.ts).
+   */
+  scansInFlightPerRegion: number;
   features: ReadonlySet<Feature>;
 }
 
@@ -26,10 +31,10 @@ const STARTER_FEATURES: Feature[] = ['api', 'share_links', 'live_data', 'oauth_a
 const PRO_FEATURES: Feature[] = [...STARTER_FEATURES, 'scan_auth', 'webhooks'];
 
 export const PLANS: Readonly<Record<PlanKey, Plan>> = {
-  free: { key: 'free', label: 'Free', apiDailyLimit: 0, hourlyScanLimit: 5, features: new Set() },
-  starter: { key: 'starter', label: 'Starter', apiDailyLimit: 500, hourlyScanLimit: 30, features: new Set(STARTER_FEATURES) },
-  pro: { key: 'pro', label: 'Pro', apiDailyLimit: 5000, hourlyScanLimit: 120, features: new Set(PRO_FEATURES) },
-  agency: { key: 'agency', label: 'Agency', apiDailyLimit: UNLIMITED, hourlyScanLimit: 600, features: new Set(PRO_FEATURES) },
+  free: { key: 'free', label: 'Free', apiDailyLimit: 0, hourlyScanLimit: 5, scansInFlightPerRegion: 1, features: new Set() },
+  starter: { key: 'starter', label: 'Starter', apiDailyLimit: 500, hourlyScanLimit: 30, scansInFlightPerRegion: 2, features: new Set(STARTER_FEATURES) },
+  pro: { key: 'pro', label: 'Pro', apiDailyLimit: 5000, hourlyScanLimit: 120, scansInFlightPerRegion: 3, features: new Set(PRO_FEATURES) },
+  agency: { key: 'agency', label: 'Agency', apiDailyLimit: UNLIMITED, hourlyScanLimit: 600, scansInFlightPerRegion: 6, features: new Set(PRO_FEATURES) },
 };
 
 export function isPlanKey(value: string): value is PlanKey {

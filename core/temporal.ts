@@ -18,3 +18,8 @@ export const healthCheckWorkflowId = (nonce: string): string => `health-check-${
 export const scanWorkflowId = (publicId: string): string => `scan-${publicId}`;
 /** The schedule that runs the scan reconciler; one per task-queue prefix. */
 export const scanReconcilerScheduleId = (prefix: string): string => `${prefix}-scan-reconciler`;
+
+/** One per region: hands the region's Lighthouse slots out fairly between accounts (workflows/scan-dispatch.ts). */
+export const scanDispatcherWorkflowId = (prefix: string, region: string): string => `${prefix}-scan-dispatch-${region}`;
+/** Signal names between scan workflows and their region's dispatcher; activities signal by name too. */
+export const SCAN_SLOT_SIGNALS = { request: 'requestScanSlot', release: 'releaseScanSlot', granted: 'scanSlotGranted' } as const;

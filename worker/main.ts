@@ -7,6 +7,7 @@ import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities/index.ts';
 import { createReconcileActivities } from '../activities/reconcile.ts';
 import { createScanActivities } from '../activities/scan.ts';
+import { createScanSlotActivities } from '../activities/scan-slots.ts';
 import { systemClock } from '../core/clock.ts';
 import { loadConfig, PROJECT_ROOT } from '../core/config.ts';
 import { HealthState, serveHealth } from '../core/health.ts';
@@ -114,6 +115,7 @@ async function main(): Promise<void> {
       ...createActivities({ knex, workerIdentity: identity }),
       ...scanActivities,
       ...createReconcileActivities({ knex, temporal: () => client, clock: systemClock, log }),
+      ...createScanSlotActivities({ knex, temporal: () => client, config }),
     },
     shutdownGraceTime: '30 seconds',
     ...workflowSource,

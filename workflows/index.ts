@@ -1,4 +1,5 @@
 /** Every workflow the worker registers. Deterministic code only: see the eslint rules for workflows/. */
 export { healthCheckWorkflow } from './health.ts';
 export { scanWorkflow } from './scan.ts';
+export { scanDispatcherWorkflow } from './scan-dispatch.ts';
 export { reconcileScansWorkflow } from './reconcile.ts';

@@ -1,6 +1,8 @@
-import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, CancellationScope, condition, getExternalWorkflowHandle, patched, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { ScanActivities, ScanOutcome } from '../activities/scan.ts';
-import { SCAN_RUN_LIMIT } from '../core/scan/lifecycle.ts';
+import type { ScanSlotActivities } from '../activities/scan-slots.ts';
+import { SCAN_RUN_LIMIT, SLOT_REQUEST_REPEAT } from '../core/scan/lifecycle.ts';
+import { releaseSlotSignal, slotGrantedSignal } from './scan-dispatch.ts';
 
 export interface ScanWorkflowInput {
   publicId: string;
@@ -13,13 +15,45 @@ const { markScanRunning, markScanFailed } = proxyActivities<ScanActivities>({
   retry: { maximumAttempts: 10, initialInterval: '1 second', maximumInterval: '30 seconds' },
 });
 
+const { requestScanSlot } = proxyActivities<ScanSlotActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
+});
+
+/** Scan workflows started before fair slots existed replay without them. */
+const FAIR_SLOTS_PATCH = 'scan-fair-slots';
+
 /**
- * queued → running → finished | failed, each step stored in Postgres by an activity. Lighthouse runs on the
- * region's queue, one at a time per worker process; crashes are retried (3 attempts), page failures are not.
- * If no attempt succeeds, or no worker serves the region within SCAN_RUN_LIMIT, the scan is failed with
- * `scan_error`; the reconciler (workflows/reconcile.ts) catches workflows that ended any other way.
+ * queued → (a slot in the region, from its dispatcher) → running → finished | failed, each step stored in
+ * Postgres by an activity. The scan stays `queued` while it waits for its slot, however long that takes.
  */
 export async function scanWorkflow(input: ScanWorkflowInput): Promise<ScanOutcome> {
+  if (!patched(FAIR_SLOTS_PATCH)) return runScan(input);
+  let granted = false;
+  setHandler(slotGrantedSignal, () => void (granted = true));
+  let dispatcherId: string | null = null;
+  try {
+    // Repeated while waiting: a dispatcher that was terminated meanwhile is started again with this request.
+    while (!granted) {
+      ({ dispatcherId } = await requestScanSlot(input.publicId));
+      await condition(() => granted, SLOT_REQUEST_REPEAT);
+    }
+    return await runScan(input);
+  } finally {
+    // Also when cancelled, or when the scan failed: the slot (or the place in the queue) goes to the next scan.
+    const dispatcher = dispatcherId;
+    if (dispatcher) {
+      await CancellationScope.nonCancellable(() => getExternalWorkflowHandle(dispatcher).signal(releaseSlotSignal, input.publicId)).catch(() => undefined);
+    }
+  }
+}
+
+/**
+ * Lighthouse runs on the region's queue, one at a time per worker process; crashes are retried (3 attempts),
+ * page failures are not. If no attempt succeeds, or no worker serves the region within SCAN_RUN_LIMIT, the
+ * scan is failed with `scan_error`; the reconciler (workflows/reconcile.ts) catches workflows that ended any other way.
+ */
+async function runScan(input: ScanWorkflowInput): Promise<ScanOutcome> {
   const { scanPage } = proxyActivities<ScanActivities>({
     taskQueue: input.scanTaskQueue,
     startToCloseTimeout: '4 minutes',

@@ -1,11 +1,20 @@
 /**
  * How long a scan may take, in one place for the workflow, the reconciler and the docs.
- * The workflow gives the Lighthouse activity RUN_LIMIT, retries included; when no worker serves the region
- * within it, or every attempt fails, the workflow records `scan_error`. A scan still queued or running
- * STALE_AFTER_MS after it was requested has outlived that limit, which only happens when its workflow
- * ended without reaching its failure path (an operator terminated it, it timed out, the database was down
- * while it tried): the reconciler, every RECONCILE_EVERY, records those as failed.
+ * A scan first waits `queued` for a slot in its region (the region's dispatcher hands slots out fairly
+ * between accounts, core/scan/slots.ts); that wait has no limit, since it only depends on how much other
+ * work is ahead. Once it has a slot, the workflow gives the Lighthouse activity RUN_LIMIT, retries
+ * included; when no worker serves the region within it, or every attempt fails, the workflow records
+ * `scan_error`. The reconciler, every RECONCILE_EVERY, fails scans still queued or running STALE_AFTER_MS
+ * after they were requested only when their workflow is gone (an operator terminated it, it timed out):
+ * a scan whose workflow still runs is waiting its turn or inside RUN_LIMIT, and is left alone.
  */
 export const SCAN_RUN_LIMIT = '15 minutes';
 export const STALE_SCAN_AFTER_MS = 30 * 60_000;
 export const RECONCILE_EVERY = '10 minutes';
+
+/** A waiting scan repeats its slot request this often, so a dispatcher that was terminated is started again. */
+export const SLOT_REQUEST_REPEAT = '10 minutes';
+/** How often a dispatcher holding slots asks Temporal whether their scan workflows still run (terminated ones never release). */
+export const SLOT_HOLDER_CHECK_EVERY = '30 seconds';
+/** A dispatcher with nothing waiting or in flight for this long ends; the next request starts it again. */
+export const DISPATCHER_IDLE_EXIT = '10 minutes';

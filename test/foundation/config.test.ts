@@ -29,7 +29,7 @@ describe('configuration', () => {
     expect(config.clickhouse.url).toBe('http://127.0.0.1:8123');
     expect(config.temporal.address).toBe('127.0.0.1:7233');
     expect(config.baseUrl).toBe('http://127.0.0.1:3000');
-    expect(config.regions).toEqual({ available: ['local'], default: 'local' });
+    expect(config.regions).toEqual({ available: ['local'], default: 'local', slots: { local: 1 } });
     expect(config.outboundAllowLoopback).toBe(false);
     expect(config.keys.current.secret).toHaveLength(32);
     expect(config.keys.previous).toBeNull();
@@ -66,6 +66,16 @@ describe('configuration', () => {
     } catch (error) {
       expect(error).toBeInstanceOf(ConfigError);
       expect((error as ConfigError).variable).toBe(name);
+    }
+  });
+
+  it('reads the scans each region runs at once: one number, per-region entries, or both', () => {
+    const slots = (value?: string) => loadConfig({ STATE_DIR: tempState(), SCAN_REGIONS: 'eu,us', SCAN_REGION_SLOTS: value }).regions.slots;
+    expect(slots()).toEqual({ eu: 1, us: 1 });
+    expect(slots('3')).toEqual({ eu: 3, us: 3 });
+    expect(slots('2, us=4')).toEqual({ eu: 2, us: 4 });
+    for (const bad of ['0', 'two', 'ap=2', 'eu=', '1,2']) {
+      expect(() => slots(bad)).toThrow(/SCAN_REGION_SLOTS/);
     }
   });
 

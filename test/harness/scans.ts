@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestClock} from './api.ts';
 import { call, startTestApi, type TestApi } from './api.ts';
-import { scanReconcilerScheduleId } from '../../core/temporal.ts';
+import { scanDispatcherWorkflowId, scanReconcilerScheduleId } from '../../core/temporal.ts';
 import { freePort } from './isolated.ts';
 import { startReady, type RunningService } from './processes.ts';
 import { baseTestEnv, harnessInfo } from './shared.ts';
@@ -36,7 +36,12 @@ export async function startScanStack(options: { clock?: TestClock; env?: Record<
     workerEnv,
     close: async () => {
       await worker.stop();
-      await api.temporal.schedule.getHandle(scanReconcilerScheduleId(api.config.temporal.taskQueuePrefix)).delete().catch(() => undefined);
+      const prefix = api.config.temporal.taskQueuePrefix;
+      await api.temporal.schedule.getHandle(scanReconcilerScheduleId(prefix)).delete().catch(() => undefined);
+      // Region dispatchers would wait on a queue no worker serves any more.
+      for (const region of api.config.regions.available) {
+        await api.temporal.workflow.getHandle(scanDispatcherWorkflowId(prefix, region)).terminate('test finished').catch(() => undefined);
+      }
       await api.close();
       rmSync(assetsDir, { recursive: true, force: true });
     },

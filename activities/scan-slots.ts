@@ -1,0 +1,66 @@
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import type { Knex } from 'knex';
+import type { Config } from '../core/config.ts';
+import { planFor } from '../core/plans.ts';
+import type { SlotRequest } from '../core/scan/slots.ts';
+import { mainTaskQueue, SCAN_SLOT_SIGNALS, scanDispatcherWorkflowId, scanWorkflowId } from '../core/temporal.ts';
+import { Scan } from '../db/models/Scan.ts';
+import { User } from '../db/models/User.ts';
+
+export interface ScanSlotDeps {
+  knex: Knex;
+  temporal: () => Client;
+  config: Config;
+}
+
+/** Activities between scan workflows and their region's dispatcher (workflows/scan-dispatch.ts). */
+export function createScanSlotActivities(deps: ScanSlotDeps) {
+  const { knex, config } = deps;
+  const prefix = config.temporal.taskQueuePrefix;
+  return {
+    /**
+     * Asks the scan's region dispatcher for a slot, starting the dispatcher if it does not run (signal-with-
+     * start). The account's cap comes from its plan now, so a plan change applies to the next request.
+     * Safe to repeat: the dispatcher keeps one request per scan.
+     */
+    async requestScanSlot(publicId: string): Promise<{ dispatcherId: string }> {
+      // The request is retried without limit (Temporal or the database may be away for a while), except this.
+      const scan = await Scan.query(knex).findOne({ public_id: publicId });
+      const user = scan && (await User.query(knex).findById(scan.user_id));
+      if (!scan || !user) throw ApplicationFailure.nonRetryable(`scan ${publicId} or its account not found`);
+      const dispatcherId = scanDispatcherWorkflowId(prefix, scan.region);
+      const request: SlotRequest = {
+        scanId: publicId,
+        accountId: user.id,
+        accountCap: planFor(user.plan).scansInFlightPerRegion,
+        capacity: config.regions.slots[scan.region] ?? 1,
+      };
+      await deps.temporal().workflow.signalWithStart('scanDispatcherWorkflow', {
+        workflowId: dispatcherId,
+        taskQueue: mainTaskQueue(prefix),
+        args: [],
+        signal: SCAN_SLOT_SIGNALS.request,
+        signalArgs: [request],
+      });
+      return { dispatcherId };
+    },
+
+    /** Of the given scans, those whose workflow no longer runs (terminated, timed out, or never existed). */
+    async findEndedScanWorkflows(publicIds: string[]): Promise<string[]> {
+      const ended: string[] = [];
+      for (const publicId of publicIds) {
+        try {
+          const { status } = await deps.temporal().workflow.getHandle(scanWorkflowId(publicId)).describe();
+          if (status.name !== 'RUNNING') ended.push(publicId);
+        } catch (error) {
+          if (!(error instanceof WorkflowNotFoundError)) throw error;
+          ended.push(publicId);
+        }
+      }
+      return ended;
+    },
+  };
+}
+
+export type ScanSlotActivities = ReturnType<typeof createScanSlotActivities>;

@@ -1,0 +1,136 @@
+import type { Client } from '@temporalio/client';
+import type { ReconcileReport } from '../../activities/reconcile.ts';
+import { STALE_SCAN_AFTER_MS } from '../../core/scan/lifecycle.ts';
+import type { SlotsView } from '../../core/scan/slots.ts';
+import { mainTaskQueue, scanDispatcherWorkflowId, scanWorkflowId } from '../../core/temporal.ts';
+import { waitUntil } from '../../stack/proc.ts';
+import { startFixtureSites, type FixtureSites } from '../fixtures/sites.ts';
+import { call, createTestUser } from '../harness/api.ts';
+import { startScanStack, waitForScan, type ScanStack } from '../harness/scans.ts';
+
+/**
+ * One account cannot monopolise a region's scan workers: each region's dispatcher workflow hands its slots
+ * out fairly between accounts, within each plan's cap on scans in flight. Region `local` has one worker
+ * and one slot; regions `far` (five slots) and `near` (one) have no worker, so their scans wait in Temporal.
+ */
+let stack: ScanStack;
+let sites: FixtureSites;
+let temporal: Client;
+
+beforeAll(async () => {
+  sites = await startFixtureSites();
+  stack = await startScanStack({ env: { SCAN_REGIONS: 'local,far,near', WORKER_SCAN_REGIONS: 'local', SCAN_REGION_SLOTS: '1,far=5' } });
+  temporal = stack.api.temporal;
+}, 120_000);
+
+afterAll(async () => {
+  await stack?.close();
+  await sites?.close();
+});
+
+async function submit(token: string, body: Record<string, unknown>): Promise<string> {
+  const res = await call(stack.api, '/scans', { token, method: 'POST', body });
+  if (res.status !== 202) throw new Error(`${res.status} ${JSON.stringify(res.body)}`);
+  return (res.body.data as { id: string }).id;
+}
+
+const slots = (region: string) => temporal.workflow.getHandle(scanDispatcherWorkflowId(stack.api.config.temporal.taskQueuePrefix, region)).query<SlotsView>('slots');
+const statusOf = async (id: string) => ((await stack.api.db.knex('scans').where({ public_id: id }).first()) as { status: string }).status;
+const hasPendingScan = async (id: string) => ((await temporal.workflow.getHandle(scanWorkflowId(id)).describe()).raw.pendingActivities ?? []).some((a) => a.activityType?.name === 'scanPage');
+
+it('caps an account’s scans in flight per region, frees the slot of a terminated scan, and keeps waiting scans queued', async () => {
+  const { user, token } = await createTestUser(stack.api, 'starter'); // 2 in flight per region
+  const ids: string[] = [];
+  for (let i = 1; i <= 4; i++) ids.push(await submit(token, { url: `https://example.com/cap-${i}`, region: 'far' }));
+
+  await waitUntil('two scans to get a slot', async () => (await slots('far')).inFlight[user.id] === 2, 30_000, 200);
+  expect(await slots('far')).toEqual({ capacity: 5, inFlight: { [user.id]: 2 }, waiting: { [user.id]: 2 } });
+  const [first, second, third, fourth] = ids as [string, string, string, string];
+  await waitUntil('the granted scans to reach the far queue', async () => (await hasPendingScan(first)) && (await hasPendingScan(second)), 30_000, 200);
+  expect([await statusOf(first), await statusOf(second), await statusOf(third), await statusOf(fourth)]).toEqual(['running', 'running', 'queued', 'queued']);
+  expect(await hasPendingScan(third)).toBe(false);
+
+  // Terminated scans never release their slot; the dispatcher notices and hands it to the next in line.
+  await temporal.workflow.getHandle(scanWorkflowId(first)).terminate('operator stopped it');
+  await waitUntil('the third scan to get the freed slot', () => hasPendingScan(third), 120_000, 500);
+  expect(await slots('far')).toEqual({ capacity: 5, inFlight: { [user.id]: 2 }, waiting: { [user.id]: 1 } });
+
+  // A scan waiting its turn for long is not failed by the reconciler: its workflow still runs.
+  await stack.api.db.knex('scans').where({ public_id: fourth }).update({ requested_at: new Date(Date.now() - STALE_SCAN_AFTER_MS - 60_000) });
+  const report = (await temporal.workflow.execute('reconcileScansWorkflow', {
+    taskQueue: mainTaskQueue(stack.api.config.temporal.taskQueuePrefix),
+    workflowId: `reconcile-fair-${Date.now()}`,
+  })) as ReconcileReport;
+  expect(report.failed).not.toContain(fourth);
+  expect(await statusOf(fourth)).toBe('queued');
+
+  // A cancelled scan gives its place in the queue back.
+  await temporal.workflow.getHandle(scanWorkflowId(fourth)).cancel();
+  await waitUntil('the cancelled scan to leave the queue', async () => (await slots('far')).waiting[user.id] === undefined, 30_000, 200);
+
+  for (const id of [second, third]) await temporal.workflow.getHandle(scanWorkflowId(id)).terminate('test finished');
+}, 240_000);
+
+it('keeps its queue and the slots it granted through continue-as-new', async () => {
+  const prefix = stack.api.config.temporal.taskQueuePrefix;
+  const dispatcherId = scanDispatcherWorkflowId(prefix, 'near');
+  // Started ahead of the first request, so that it continues as new after a few signals.
+  const first = await temporal.workflow.start('scanDispatcherWorkflow', { workflowId: dispatcherId, taskQueue: mainTaskQueue(prefix), args: [{ continueAfterEvents: 20 }] });
+  const { user, token } = await createTestUser(stack.api, 'starter');
+  const ids: string[] = [];
+  for (let i = 1; i <= 4; i++) ids.push(await submit(token, { url: `https://example.com/near-${i}`, region: 'near' }));
+
+  await waitUntil('a later run to hold all four scans', async () => {
+    const { runId } = await temporal.workflow.getHandle(dispatcherId).describe();
+    const view = await slots('near');
+    return runId !== first.firstExecutionRunId && view.inFlight[user.id] === 1 && view.waiting[user.id] === 3;
+  }, 60_000, 500);
+  expect((await temporal.workflow.getHandle(dispatcherId, first.firstExecutionRunId).describe()).status.name).toBe('CONTINUED_AS_NEW');
+
+  // The new run still knows who holds the slot: once that scan's workflow is terminated, the next scan gets it.
+  const [holder, next] = ids as [string, string];
+  expect(await hasPendingScan(holder)).toBe(true);
+  await temporal.workflow.getHandle(scanWorkflowId(holder)).terminate('operator stopped it');
+  await waitUntil('the next scan to get the slot', () => hasPendingScan(next), 120_000, 500);
+  expect(await slots('near')).toEqual({ capacity: 1, inFlight: { [user.id]: 1 }, waiting: { [user.id]: 2 } });
+  for (const id of ids.slice(1)) await temporal.workflow.getHandle(scanWorkflowId(id)).terminate('test finished');
+}, 240_000);
+
+it('with one worker, a second account’s scan runs before most of the first account’s ten; every scan runs once', async () => {
+  const a = await createTestUser(stack.api, 'starter'); // 30 scans an hour, 2 in flight per region
+  const b = await createTestUser(stack.api, 'starter');
+  const aIds: string[] = [];
+  for (let i = 1; i <= 10; i++) aIds.push(await submit(a.token, { url: `${sites.origin}/fast/?a=${i}` }));
+  const bId = await submit(b.token, { url: `${sites.origin}/fast/?b=1` });
+
+  // The region runs one scan at a time, so the rest wait in the dispatcher, visibly queued.
+  await waitUntil('B’s scan to wait for a slot', async () => (await slots('local')).waiting[b.user.id] === 1, 30_000, 200);
+  const view = await slots('local');
+  expect(view.capacity).toBe(1);
+  expect(Object.values(view.inFlight).reduce((n, c) => n + c, 0)).toBeLessThanOrEqual(1);
+  expect((await call(stack.api, `/scans/${bId}`, { token: b.token })).body.data).toMatchObject({ status: 'queued' });
+
+  for (const id of aIds) expect((await waitForScan(stack.api, a.token, id, 900_000)).status).toBe('finished');
+  expect((await waitForScan(stack.api, b.token, bId, 60_000)).status).toBe('finished');
+
+  const rows = (await stack.api.db.knex('scans').whereIn('public_id', [...aIds, bId]).select('public_id', 'finished_at')) as Array<{ public_id: string; finished_at: Date }>;
+  const finishedAt = new Map(rows.map((r) => [r.public_id, r.finished_at.getTime()]));
+  const aBeforeB = aIds.filter((id) => finishedAt.get(id)! < finishedAt.get(bId)!).length;
+  // B waits only for the scan of A that was running when it asked (two if that one had just finished).
+  expect(aBeforeB).toBeLessThanOrEqual(2);
+
+  // Durable and exactly once: each scan's Lighthouse activity was scheduled once and started once.
+  for (const id of [...aIds, bId]) {
+    const handle = temporal.workflow.getHandle(scanWorkflowId(id));
+    expect(await handle.result()).toEqual({ status: 'finished' });
+    const events = (await handle.fetchHistory()).events ?? [];
+    const scheduled = events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'scanPage');
+    expect(scheduled).toHaveLength(1);
+    const started = events.filter((e) => Number(e.activityTaskStartedEventAttributes?.scheduledEventId) === Number(scheduled[0]!.eventId));
+    expect(started.map((e) => e.activityTaskStartedEventAttributes!.attempt)).toEqual([1]);
+  }
+  await waitUntil('the dispatcher to hold nothing', async () => {
+    const after = await slots('local');
+    return Object.keys(after.inFlight).length === 0 && Object.keys(after.waiting).length === 0;
+  }, 30_000, 200);
+}, 1_200_000);
