@@ -9,6 +9,7 @@ import type { Logger } from '../core/logger.ts';
 import { healthCheckWorkflowId, mainTaskQueue } from '../core/temporal.ts';
 import { postgresReady } from '../db/knex.ts';
 import { authenticateApi, personalTokenVerifier, type TokenVerifier } from './auth.ts';
+import { isApiPath, refuseUnstorableInput } from './input-guard.ts';
 import { accessLog, errorHandler, requestId } from './middleware.ts';
 import { openApiDocument } from './openapi.ts';
 import { mountRoutes, type AnyRoute } from './route.ts';
@@ -30,6 +31,8 @@ export interface App {
   koa: Koa;
   health: HealthState;
 }
+
+const OPS_PATHS = new Set(['/livez', '/readyz']);
 
 export function createApp(deps: AppDeps): App {
   const { knex, temporal, log } = deps;
@@ -79,7 +82,9 @@ export function createApp(deps: AppDeps): App {
 
   koa.use(requestId());
   koa.use(accessLog(log));
-  koa.use(errorHandler(log));
+  // Errors of the web area are HTML pages; the API and the health endpoints answer JSON.
+  koa.use(errorHandler(log, { htmlFor: (path) => !isApiPath(path) && !OPS_PATHS.has(path) }));
+  koa.use(refuseUnstorableInput());
   koa.use(ops.routes());
   const web = webRouter({ knex, config: deps.config, clock, assets: localAssetStore(deps.config.assetsDir) });
   koa.use(web.routes());

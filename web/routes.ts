@@ -13,6 +13,7 @@ import type { Scan } from '../db/models/Scan.ts';
 import { assetUrl, verifyAssetSignature, type AssetStore } from '../services/assets.ts';
 import { findScan, findSharedScan } from '../services/scans.ts';
 import { apiPage, loginPage, signupPage, type FormErrors } from './pages.ts';
+import { setPageHeaders } from './error-page.ts';
 import { reportPage } from './report.ts';
 import { csrfToken, endSession, loadSession, readForm, startSession, webUser } from './session.ts';
 
@@ -28,10 +29,7 @@ const MAX_NAME = 100;
 function page(ctx: Context, body: string, status = 200): void {
   ctx.status = status;
   ctx.type = 'html';
-  ctx.set('Cache-Control', 'no-store');
-  ctx.set('Content-Security-Policy', "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
-  ctx.set('X-Content-Type-Options', 'nosniff');
-  ctx.set('Referrer-Policy', 'same-origin');
+  setPageHeaders(ctx);
   ctx.body = body;
 }
 

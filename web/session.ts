@@ -7,6 +7,7 @@ import type { Config } from '../core/config.ts';
 import type { User } from '../db/models/User.ts';
 import { findUser } from '../services/accounts.ts';
 import { HttpError } from '../api/errors.ts';
+import { unstorableField, unstorableMessage } from '../api/input-guard.ts';
 
 export const SESSION_COOKIE = 'wps_session';
 export const CSRF_COOKIE = 'wps_csrf';
@@ -93,8 +94,12 @@ export async function readForm(ctx: Context, config: Config): Promise<URLSearchP
   }
   const form = new URLSearchParams(text);
   const cookie = ctx.cookies.get(CSRF_COOKIE) ?? '';
-  const field = form.get('_csrf') ?? '';
-  const ok = cookie.length > 0 && cookie.length === field.length && timingSafeEqual(Buffer.from(cookie), Buffer.from(field));
+  const [expected, given] = [Buffer.from(cookie), Buffer.from(form.get('_csrf') ?? '')];
+  // Byte lengths: a field of the cookie's length in characters but not in bytes would make timingSafeEqual throw.
+  const ok = expected.length > 0 && expected.length === given.length && timingSafeEqual(expected, given);
   if (!ok) throw new HttpError(403, { message: 'The form has expired or did not come from this site. Reload the page and try again.' });
+  // Every occurrence: a repeated field could hide a NUL in the copy that form.get() returns.
+  const unstorable = [...form].map(([name, value]) => unstorableField({ [name]: value }, 'form')).find(Boolean);
+  if (unstorable) throw new HttpError(400, { message: unstorableMessage(`${unstorable} field`) });
   return form;
 }
