@@ -45,7 +45,7 @@ export function createApp(deps: AppDeps): App {
         connection.workflowService.describeNamespace({ namespace: deps.config.temporal.namespace }),
       );
     },
-  });
+  }, log);
 
   const roundTrip = sharedCheck(() => runHealthWorkflow(temporal, mainTaskQueue(deps.config.temporal.taskQueuePrefix)), FULL_CHECK_SHARED_MS);
   const ops = new Router();

@@ -49,7 +49,7 @@ const health = new HealthState({
     if (workers.length === 0) throw new Error('worker is CONNECTING');
     for (const w of workers) if (w.getState() !== 'RUNNING') throw new Error(`worker is ${w.getState()}`);
   },
-});
+}, log);
 
 const healthServer = createServer((req, res) => {
   const respond = (status: number, body: unknown) => {
