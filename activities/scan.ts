@@ -7,7 +7,7 @@ import type { Knex } from 'knex';
 import type { Clock } from '../core/clock.ts';
 import type { Config } from '../core/config.ts';
 import type { Logger } from '../core/logger.ts';
-import { FAILURE_CODES, type FailureCode } from '../core/scan/failures.ts';
+import type { FailureCode } from '../core/scan/failures.ts';
 import type { ScanObservation } from '../core/scan/observation.ts';
 import { buildResultRecord } from '../core/scan/result.ts';
 import { decryptSecret } from '../core/secrets.ts';
@@ -88,8 +88,9 @@ export function createScanActivities(deps: ScanActivityDeps) {
       await markRunning(knex, publicId, clock());
     },
 
-    async markScanFailed(publicId: string, code: FailureCode, message: string): Promise<void> {
-      await markFailed(knex, publicId, code, message, clock());
+    /** `detail` is for operators: logged with the scan id and kept in the row, never shown to users. */
+    async markScanFailed(publicId: string, code: FailureCode, detail: string): Promise<void> {
+      if (await markFailed(knex, publicId, code, detail, clock())) log.warn({ scanId: publicId, code, detail }, 'scan failed');
     },
 
     /**
@@ -114,14 +115,18 @@ export function createScanActivities(deps: ScanActivityDeps) {
           context.cancelled,
         );
         if (message.kind === 'page_failure') {
-          await markFailed(knex, publicId, message.code, message.message || FAILURE_CODES[message.code], clock());
-          log.info({ scanId: publicId, code: message.code }, 'scan failed: page');
+          await markFailed(knex, publicId, message.code, message.detail, clock(), message.httpStatus ?? null);
+          log.info({ scanId: publicId, code: message.code, httpStatus: message.httpStatus, detail: message.detail }, 'scan failed: page');
           return { status: 'failed', code: message.code };
         }
         if (message.kind !== 'observation') throw new Error('runner sent no observation');
         await finish(publicId, message.observation);
         log.info({ scanId: publicId, ms: Math.round(performance.now() - started) }, 'scan finished');
         return { status: 'finished' };
+      } catch (error) {
+        // The runner's stderr (stack, paths) is for operators: here, with the scan id; Temporal retries.
+        log.warn({ scanId: publicId, attempt: context.info.attempt, err: error }, 'scan attempt failed');
+        throw error;
       } finally {
         clearInterval(heartbeat);
       }

@@ -18,4 +18,5 @@ export type RunnerMessage =
   /** Chromium runs in a process group of its own (puppeteer detaches it); the parent kills that group too. */
   | { kind: 'browser'; pid: number; profile: string }
   | { kind: 'observation'; observation: ScanObservation }
-  | { kind: 'page_failure'; code: FailureCode; message: string };
+  /** `detail` is for the logs; `httpStatus` is the main document's status of an http_error. */
+  | { kind: 'page_failure'; code: FailureCode; detail: string; httpStatus?: number };

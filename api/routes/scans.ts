@@ -157,7 +157,7 @@ export function scanRoutes(deps: ScanRouteDeps): AnyRoute[] {
             ],
           }));
         } catch (error) {
-          await markFailed(knex, outcome.scan.public_id, 'not_started', 'The scan could not be scheduled.', clock());
+          await markFailed(knex, outcome.scan.public_id, 'not_started', `Temporal did not start the workflow: ${(error as Error).message}`, clock());
           throw new HttpError(503, { message: 'Scans cannot be started right now; try again shortly.' }, { 'Retry-After': '30' }, error);
         }
       }

@@ -3,6 +3,7 @@ import * as accounts from './20261122_001_accounts.ts';
 import * as webSessions from './20261122_002_web_sessions.ts';
 import * as scans from './20261122_003_scans.ts';
 import * as signInFailures from './20261123_004_sign_in_failures.ts';
+import * as scanFailureHttpStatus from './20261124_005_scan_failure_http_status.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -15,6 +16,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261122_002_web_sessions', webSessions],
   ['20261122_003_scans', scans],
   ['20261123_004_sign_in_failures', signInFailures],
+  ['20261124_005_scan_failure_http_status', scanFailureHttpStatus],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
