@@ -8,10 +8,10 @@ import type { Clock } from '../core/clock.ts';
 import type { Config } from '../core/config.ts';
 import type { Logger } from '../core/logger.ts';
 import type { FailureCode } from '../core/scan/failures.ts';
-import type { ScanObservation } from '../core/scan/observation.ts';
 import { buildResultRecord } from '../core/scan/result.ts';
 import { decryptSecret } from '../core/secrets.ts';
 import { scoreScan } from '../core/scoring/index.ts';
+import { retryWhileDatabaseUnavailable } from '../db/knex.ts';
 import { credentialsContext, findScan, markFailed, markFinished, markRunning, type ScanCredentials } from '../services/scans.ts';
 import { killProcessGroup } from './lighthouse/process-group.ts';
 import type { RunnerInput, RunnerMessage } from './lighthouse/protocol.ts';
@@ -27,6 +27,8 @@ export type ScanOutcome = { status: 'finished' } | { status: 'failed'; code: Fai
 
 const RUNNER = fileURLToPath(new URL('./lighthouse/runner.ts', import.meta.url));
 const RUNNER_TIMEOUT_MS = 3 * 60_000;
+/** How long a scan's Postgres steps wait for an unreachable database before the attempt fails (and Temporal retries). */
+const DATABASE_WAIT_MS = 90_000;
 
 /** Runs the runner process; resolves with what it reported, rejects (retryably) when it crashed or hung. */
 function runLighthouse(input: RunnerInput, onProgress: (step: string) => void, cancelled: Promise<unknown>): Promise<RunnerMessage> {
@@ -99,28 +101,35 @@ export function createScanActivities(deps: ScanActivityDeps) {
      * throw, and Temporal retries them. A scan that already ended is not run again.
      */
     async scanPage(publicId: string): Promise<ScanOutcome> {
-      const scan = await findScan(knex, publicId);
-      if (!scan) throw new Error(`scan ${publicId} not found`);
-      if (scan.status === 'finished') return { status: 'finished' };
-      if (scan.status === 'failed') return { status: 'failed', code: (scan.failure_code as FailureCode | null) ?? 'scan_error' };
-      const credentials = scan.auth_secret ? (JSON.parse(decryptSecret(config.secretKey, scan.auth_secret, credentialsContext(publicId))) as ScanCredentials) : null;
-
       const context = Context.current();
       const heartbeat = setInterval(() => context.heartbeat({ step: 'running' }), 5000);
       const started = performance.now();
+      // Postgres briefly away must cost neither a Lighthouse attempt (3 in all) nor a result already measured.
+      const whenDatabaseAnswers = <T>(step: () => Promise<T>) =>
+        retryWhileDatabaseUnavailable(step, {
+          waitMs: DATABASE_WAIT_MS,
+          sleep: (ms) => context.sleep(ms),
+          onUnavailable: (error) => log.warn({ scanId: publicId, err: error }, 'database unavailable; the scan waits for it'),
+        });
       try {
+        const scan = await whenDatabaseAnswers(() => findScan(knex, publicId));
+        if (!scan) throw new Error(`scan ${publicId} not found`);
+        if (scan.status === 'finished') return { status: 'finished' };
+        if (scan.status === 'failed') return { status: 'failed', code: (scan.failure_code as FailureCode | null) ?? 'scan_error' };
+        const credentials = scan.auth_secret ? (JSON.parse(decryptSecret(config.secretKey, scan.auth_secret, credentialsContext(publicId))) as ScanCredentials) : null;
         const message = await runLighthouse(
           { publicId, url: scan.url, chromiumPath: config.chromiumPath, assetsDir: config.assetsDir, allowLoopback: config.outboundAllowLoopback, credentials },
           (step) => context.heartbeat({ step }),
           context.cancelled,
         );
         if (message.kind === 'page_failure') {
-          await markFailed(knex, publicId, message.code, message.detail, clock(), message.httpStatus ?? null);
+          await whenDatabaseAnswers(() => markFailed(knex, publicId, message.code, message.detail, clock(), message.httpStatus ?? null));
           log.info({ scanId: publicId, code: message.code, httpStatus: message.httpStatus, detail: message.detail }, 'scan failed: page');
           return { status: 'failed', code: message.code };
         }
         if (message.kind !== 'observation') throw new Error('runner sent no observation');
-        await finish(publicId, message.observation);
+        const result = buildResultRecord(message.observation, scoreScan(message.observation));
+        await whenDatabaseAnswers(() => markFinished(knex, publicId, result, clock()));
         log.info({ scanId: publicId, ms: Math.round(performance.now() - started) }, 'scan finished');
         return { status: 'finished' };
       } catch (error) {
@@ -132,11 +141,6 @@ export function createScanActivities(deps: ScanActivityDeps) {
       }
     },
   };
-
-  async function finish(publicId: string, observation: ScanObservation): Promise<void> {
-    const scored = scoreScan(observation);
-    await markFinished(knex, publicId, buildResultRecord(observation, scored), clock());
-  }
 }
 
 export type ScanActivities = ReturnType<typeof createScanActivities>;

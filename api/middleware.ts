@@ -46,6 +46,8 @@ export function errorHandler(log: Logger, options: ErrorHandlerOptions = {}) {
       if (ctx.status === 501 && ctx.body == null) ctx.body = { message: 'Method not implemented.' };
     } catch (error) {
       if (error instanceof HttpError) {
+        // A 503 (a dependency away) is expected, but operators want its cause.
+        if (error.status >= 500) log.warn({ err: error.cause ?? error, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, error.message);
         ctx.set(error.headers);
         return respond(ctx, error.status, error.body);
       }

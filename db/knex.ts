@@ -42,3 +42,23 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * Runs a database step, and again (with backoff) while Postgres cannot be reached, until `waitMs` has
+ * passed; any other error is thrown at once. `onUnavailable` hears of the first failure.
+ */
+export async function retryWhileDatabaseUnavailable<T>(
+  step: () => Promise<T>,
+  options: { waitMs: number; sleep: (ms: number) => Promise<void>; onUnavailable?: (error: unknown) => void },
+): Promise<T> {
+  const deadline = Date.now() + options.waitMs;
+  for (let retry = 1; ; retry++) {
+    try {
+      return await step();
+    } catch (error) {
+      if (!isDatabaseUnavailable(error) || Date.now() > deadline) throw error;
+      if (retry === 1) options.onUnavailable?.(error);
+      await options.sleep(Math.min(5000, 250 * 2 ** retry));
+    }
+  }
+}
