@@ -8,13 +8,13 @@ import type { Knex } from 'knex';
 import type { Clock } from '../core/clock.ts';
 import type { Config } from '../core/config.ts';
 import type { Logger } from '../core/logger.ts';
-import { FAILURE_CODES, type FailureCode } from '../core/scan/failures.ts';
-import type { ScanObservation } from '../core/scan/observation.ts';
+import type { FailureCode } from '../core/scan/failures.ts';
 import { buildResultRecord } from '../core/scan/result.ts';
 import { runnerIdentity, type UserIds } from '../core/scan-user.ts';
 import { decryptSecret } from '../core/secrets.ts';
 import { scoreScan } from '../core/scoring/index.ts';
 import { localAssetStore } from '../services/assets.ts';
+import { retryWhileDatabaseUnavailable } from '../db/knex.ts';
 import { credentialsContext, findScan, markFailed, markFinished, markRunning, type ScanCredentials } from '../services/scans.ts';
 import { killProcessGroup } from './lighthouse/process-group.ts';
 import { runnerEnvironment, type RunnerInput, type RunnerMessage } from './lighthouse/protocol.ts';
@@ -33,6 +33,8 @@ const RUNNER_TIMEOUT_MS = 3 * 60_000;
 // What a runner may hand back: desktop and mobile, a final screenshot and up to ~10 frames each.
 const MAX_IMAGES = 64;
 const MAX_LINE_CHARS = 16 * 1024 * 1024;
+/** How long a scan's Postgres steps wait for an unreachable database before the attempt fails (and Temporal retries). */
+const DATABASE_WAIT_MS = 90_000;
 
 type RunnerOutcome = { message: RunnerMessage; images: Array<{ name: string; bytes: Buffer }> };
 
@@ -151,8 +153,9 @@ export function createScanActivities(deps: ScanActivityDeps) {
       await markRunning(knex, publicId, clock());
     },
 
-    async markScanFailed(publicId: string, code: FailureCode, message: string): Promise<void> {
-      await markFailed(knex, publicId, code, message, clock());
+    /** `detail` is for operators: logged with the scan id and kept in the row, never shown to users. */
+    async markScanFailed(publicId: string, code: FailureCode, detail: string): Promise<void> {
+      if (await markFailed(knex, publicId, code, detail, clock())) log.warn({ scanId: publicId, code, detail }, 'scan failed');
     },
 
     /**
@@ -161,16 +164,22 @@ export function createScanActivities(deps: ScanActivityDeps) {
      * throw, and Temporal retries them. A scan that already ended is not run again.
      */
     async scanPage(publicId: string): Promise<ScanOutcome> {
-      const scan = await findScan(knex, publicId);
-      if (!scan) throw new Error(`scan ${publicId} not found`);
-      if (scan.status === 'finished') return { status: 'finished' };
-      if (scan.status === 'failed') return { status: 'failed', code: (scan.failure_code as FailureCode | null) ?? 'scan_error' };
-      const credentials = scan.auth_secret ? (JSON.parse(decryptSecret(config.keys, 'scan-credentials', scan.auth_secret, credentialsContext(publicId))) as ScanCredentials) : null;
-
       const context = Context.current();
       const heartbeat = setInterval(() => context.heartbeat({ step: 'running' }), 5000);
       const started = performance.now();
+      // Postgres briefly away must cost neither a Lighthouse attempt (3 in all) nor a result already measured.
+      const whenDatabaseAnswers = <T>(step: () => Promise<T>) =>
+        retryWhileDatabaseUnavailable(step, {
+          waitMs: DATABASE_WAIT_MS,
+          sleep: (ms) => context.sleep(ms),
+          onUnavailable: (error) => log.warn({ scanId: publicId, err: error }, 'database unavailable; the scan waits for it'),
+        });
       try {
+        const scan = await whenDatabaseAnswers(() => findScan(knex, publicId));
+        if (!scan) throw new Error(`scan ${publicId} not found`);
+        if (scan.status === 'finished') return { status: 'finished' };
+        if (scan.status === 'failed') return { status: 'failed', code: (scan.failure_code as FailureCode | null) ?? 'scan_error' };
+        const credentials = scan.auth_secret ? (JSON.parse(decryptSecret(config.keys, 'scan-credentials', scan.auth_secret, credentialsContext(publicId))) as ScanCredentials) : null;
         const { message, images } = await runLighthouse(
           { publicId, url: scan.url, chromiumPath: config.chromiumPath, allowLoopback: config.outboundAllowLoopback, credentials },
           identity,
@@ -178,25 +187,25 @@ export function createScanActivities(deps: ScanActivityDeps) {
           context.cancelled,
         );
         if (message.kind === 'page_failure') {
-          await markFailed(knex, publicId, message.code, message.message || FAILURE_CODES[message.code], clock());
-          log.info({ scanId: publicId, code: message.code }, 'scan failed: page');
+          await whenDatabaseAnswers(() => markFailed(knex, publicId, message.code, message.detail, clock(), message.httpStatus ?? null));
+          log.info({ scanId: publicId, code: message.code, httpStatus: message.httpStatus, detail: message.detail }, 'scan failed: page');
           return { status: 'failed', code: message.code };
         }
         if (message.kind !== 'observation') throw new Error('runner sent no observation');
         for (const image of images) await store.put(publicId, image.name, image.bytes);
-        await finish(publicId, message.observation);
+        const result = buildResultRecord(message.observation, scoreScan(message.observation, clock()));
+        await whenDatabaseAnswers(() => markFinished(knex, publicId, result, clock()));
         log.info({ scanId: publicId, ms: Math.round(performance.now() - started) }, 'scan finished');
         return { status: 'finished' };
+      } catch (error) {
+        // The runner's stderr (stack, paths) is for operators: here, with the scan id; Temporal retries.
+        log.warn({ scanId: publicId, attempt: context.info.attempt, err: error }, 'scan attempt failed');
+        throw error;
       } finally {
         clearInterval(heartbeat);
       }
     },
   };
-
-  async function finish(publicId: string, observation: ScanObservation): Promise<void> {
-    const scored = scoreScan(observation, clock());
-    await markFinished(knex, publicId, buildResultRecord(observation, scored), clock());
-  }
 }
 
 export type ScanActivities = ReturnType<typeof createScanActivities>;

@@ -10,6 +10,7 @@ import { healthCheckWorkflowId, mainTaskQueue } from '../core/temporal.ts';
 import { postgresReady } from '../db/knex.ts';
 import { authenticateApi, personalTokenVerifier, type TokenVerifier } from './auth.ts';
 import { clientAddress } from './client-address.ts';
+import { isApiPath, refuseUnstorableInput } from './input-guard.ts';
 import { accessLog, errorHandler, requestId } from './middleware.ts';
 import { openApiDocument } from './openapi.ts';
 import { mountRoutes, type AnyRoute } from './route.ts';
@@ -32,6 +33,8 @@ export interface App {
   health: HealthState;
 }
 
+const OPS_PATHS = new Set(['/livez', '/readyz']);
+
 export function createApp(deps: AppDeps): App {
   const { knex, temporal, log } = deps;
   // Koa's own proxy support believes the left-most X-Forwarded-For, which the client writes; clientAddress()
@@ -45,7 +48,7 @@ export function createApp(deps: AppDeps): App {
         connection.workflowService.describeNamespace({ namespace: deps.config.temporal.namespace }),
       );
     },
-  });
+  }, log);
 
   const roundTrip = sharedCheck(() => runHealthWorkflow(temporal, mainTaskQueue(deps.config.temporal.taskQueuePrefix)), FULL_CHECK_SHARED_MS);
   const ops = new Router();
@@ -83,7 +86,9 @@ export function createApp(deps: AppDeps): App {
   koa.use(clientAddress(deps.config.trustedProxies));
   koa.use(requestId());
   koa.use(accessLog(log));
-  koa.use(errorHandler(log));
+  // Errors of the web area are HTML pages; the API and the health endpoints answer JSON.
+  koa.use(errorHandler(log, { htmlFor: (path) => !isApiPath(path) && !OPS_PATHS.has(path) }));
+  koa.use(refuseUnstorableInput());
   koa.use(ops.routes());
   const web = webRouter({ knex, config: deps.config, clock, assets: localAssetStore(deps.config.assetsDir) });
   koa.use(web.routes());

@@ -4,6 +4,7 @@ import { loadConfig } from '../core/config.ts';
 import { closeGracefully } from '../core/http-shutdown.ts';
 import { createLogger } from '../core/logger.ts';
 import { assertNodeVersion } from '../core/runtime.ts';
+import { TEMPORAL_CHANNEL_ARGS } from '../core/temporal.ts';
 import { createKnex } from '../db/knex.ts';
 import { createApp } from './app.ts';
 
@@ -12,7 +13,7 @@ const config = loadConfig();
 const log = createLogger(config, 'api');
 const knex = createKnex(config.databaseUrl);
 // Lazy: the API starts (and reports not ready) while Temporal is still coming up.
-const connection = Connection.lazy({ address: config.temporal.address });
+const connection = Connection.lazy({ address: config.temporal.address, channelArgs: TEMPORAL_CHANNEL_ARGS });
 const temporal = new Client({ connection, namespace: config.temporal.namespace });
 const app = createApp({ config, knex, temporal, log });
 

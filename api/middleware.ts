@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { Logger } from '../core/logger.ts';
+import { isDatabaseUnavailable } from '../db/knex.ts';
+import { renderErrorPage } from '../web/error-page.ts';
 import { HttpError, notFound } from './errors.ts';
 
 /** Every response carries a request id; the log lines of that request carry it too. */
@@ -13,11 +15,28 @@ export function requestId() {
   };
 }
 
+export interface ErrorHandlerOptions {
+  /** Paths whose errors are HTML pages (the web area's); every other path answers JSON. */
+  htmlFor?: (path: string) => boolean;
+}
+
+/** How long a client should wait before retrying while the database is unreachable. */
+const DATABASE_RETRY_AFTER_S = 5;
+
 /**
- * Known errors render their own body; anything else is logged with its stack and answered with a generic 500
- * that carries only the request id.
+ * Known errors render their own body; an unreachable database is a 503 (it recovers by itself, the client
+ * may retry); anything else is logged with its stack and answered with a generic 500 that carries only the
+ * request id. JSON bodies, or for `htmlFor` paths an HTML page with the same message.
  */
-export function errorHandler(log: Logger) {
+export function errorHandler(log: Logger, options: ErrorHandlerOptions = {}) {
+  const respond = (ctx: Context, status: number, body: Record<string, unknown>): void => {
+    if (options.htmlFor?.(ctx.path)) {
+      renderErrorPage(ctx, status, typeof body.message === 'string' ? body.message : 'Something went wrong.', body.request_id as string | undefined);
+    } else {
+      ctx.status = status;
+      ctx.body = body;
+    }
+  };
   return async (ctx: Context, next: Next) => {
     try {
       await next();
@@ -27,20 +46,22 @@ export function errorHandler(log: Logger) {
       if (ctx.status === 501 && ctx.body == null) ctx.body = { message: 'Method not implemented.' };
     } catch (error) {
       if (error instanceof HttpError) {
-        ctx.status = error.status;
+        // A 503 (a dependency away) is expected, but operators want its cause.
+        if (error.status >= 500) log.warn({ err: error.cause ?? error, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, error.message);
         ctx.set(error.headers);
-        ctx.body = error.body;
-        return;
+        return respond(ctx, error.status, error.body);
       }
       const status = (error as { status?: number; expose?: boolean }).status;
       if (typeof status === 'number' && status >= 400 && status < 500 && (error as { expose?: boolean }).expose) {
-        ctx.status = status;
-        ctx.body = { message: (error as Error).message };
-        return;
+        return respond(ctx, status, { message: (error as Error).message });
+      }
+      if (isDatabaseUnavailable(error)) {
+        log.warn({ err: error, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'database unavailable');
+        ctx.set('Retry-After', String(DATABASE_RETRY_AFTER_S));
+        return respond(ctx, 503, { message: 'The service is temporarily unavailable; try again shortly.' });
       }
       log.error({ err: error, requestId: ctx.state.requestId, method: ctx.method, path: loggedPath(ctx.path) }, 'unhandled error');
-      ctx.status = 500;
-      ctx.body = { message: 'Server error.', request_id: ctx.state.requestId };
+      respond(ctx, 500, { message: 'Server error.', request_id: ctx.state.requestId });
     }
   };
 }

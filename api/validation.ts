@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { validationFailed } from './errors.ts';
+import { assertStorable } from './input-guard.ts';
 
 /** A JSON Schema as plain data; the same objects validate requests and are published in the OpenAPI document. */
 export type JsonSchema = Record<string, unknown>;
@@ -92,10 +93,14 @@ function compile(ajv: Ajv, schema: JsonSchema): ValidateFunction {
   return validate;
 }
 
-/** Validates (and, for queries, coerces and defaults in place); throws the spec's 422 on failure. */
+/** Validates (and, for queries, coerces and defaults in place); throws the spec's 422 on failure, unstorable text included. */
 export function validate<T>(kind: 'body' | 'query', schema: JsonSchema, value: unknown): T {
+  assertStorable(value, kind);
   const fn = compile(kind === 'body' ? bodyAjv : queryAjv, schema);
   if (!fn(value)) throw validationFailed(formatErrors(fn.errors ?? [], kind));
+  // A query's '1e309' (coerced) or a body's 1e309 (parsed) is Infinity, and ajv skips range checks for it.
+  const infinite = Object.entries(typeof value === 'object' && value !== null ? value : {}).filter(([, v]) => typeof v === 'number' && !Number.isFinite(v));
+  if (infinite.length) throw validationFailed(Object.fromEntries(infinite.map(([name]) => [name, [`The ${name} must be a finite number.`]])));
   return value as T;
 }
 

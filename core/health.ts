@@ -1,23 +1,37 @@
 /**
  * Liveness and readiness, the same for every process. Liveness says the process runs; readiness runs each
  * named dependency check (real queries against Postgres, Temporal, ClickHouse) and is false while draining.
+ * The body anyone may read names the checks and their state only: the reasons (they name hosts, ports and
+ * database users) go to the log, once when a check starts failing or fails differently, and never over HTTP.
  */
 
 export type Check = () => Promise<void>;
 
+export type CheckState = 'ok' | 'failing';
+
 export interface Readiness {
   ready: boolean;
   status: 'ready' | 'not_ready' | 'draining';
-  checks: Record<string, 'ok' | string>;
+  checks: Record<string, CheckState>;
+}
+
+/** Where failing checks are reported (a pino logger fits). */
+export interface HealthLog {
+  warn(details: Record<string, unknown>, message: string): void;
+  info(details: Record<string, unknown>, message: string): void;
 }
 
 export class HealthState {
   private draining = false;
   private readonly checks: Record<string, Check>;
+  private readonly log: HealthLog | undefined;
   private readonly timeoutMs: number;
+  /** The last reason each check failed for, so the log gets one line per change rather than one per probe. */
+  private readonly lastFailure = new Map<string, string>();
 
-  constructor(checks: Record<string, Check>, timeoutMs = 3000) {
+  constructor(checks: Record<string, Check>, log?: HealthLog, timeoutMs = 3000) {
     this.checks = checks;
+    this.log = log;
     this.timeoutMs = timeoutMs;
   }
 
@@ -31,14 +45,14 @@ export class HealthState {
 
   async readiness(extra: Record<string, Check> = {}): Promise<Readiness> {
     const entries = Object.entries({ ...this.checks, ...extra });
-    const results = await Promise.all(entries.map(async ([name, check]) => [name, await this.runCheck(check)] as const));
+    const results = await Promise.all(entries.map(async ([name, check]) => [name, await this.runCheck(name, check)] as const));
     const checks = Object.fromEntries(results);
     const allOk = results.every(([, result]) => result === 'ok');
     if (this.draining) return { ready: false, status: 'draining', checks };
     return { ready: allOk, status: allOk ? 'ready' : 'not_ready', checks };
   }
 
-  private async runCheck(check: Check): Promise<string> {
+  private async runCheck(name: string, check: Check): Promise<CheckState> {
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
@@ -47,9 +61,13 @@ export class HealthState {
           timer = setTimeout(() => reject(new Error(`timed out after ${this.timeoutMs} ms`)), this.timeoutMs);
         }),
       ]);
+      if (this.lastFailure.delete(name)) this.log?.info({ check: name }, 'readiness check ok again');
       return 'ok';
     } catch (error) {
-      return `error: ${error instanceof Error ? error.message || error.name : String(error)}`;
+      const reason = error instanceof Error ? error.message || error.name : String(error);
+      if (this.lastFailure.get(name) !== reason) this.log?.warn({ check: name, reason }, 'readiness check failing');
+      this.lastFailure.set(name, reason);
+      return 'failing';
     } finally {
       clearTimeout(timer);
     }

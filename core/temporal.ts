@@ -13,6 +13,13 @@ export const HostAttribute = defineSearchAttributeKey('Host', SearchAttributeTyp
 export const TargetIdAttribute = defineSearchAttributeKey('TargetId', SearchAttributeType.KEYWORD);
 export const SEARCH_ATTRIBUTES = [ScanIdAttribute, HostAttribute, TargetIdAttribute] as const;
 
+/**
+ * gRPC channel options of our Temporal clients. gRPC's reconnect backoff grows to 2 minutes while the server
+ * is away, so after an outage the API would refuse scans (503) for up to that long after Temporal is back;
+ * capped at 5 s, it is back within seconds.
+ */
+export const TEMPORAL_CHANNEL_ARGS = { 'grpc.initial_reconnect_backoff_ms': 500, 'grpc.max_reconnect_backoff_ms': 5000 } as const;
+
 export const healthCheckWorkflowId = (nonce: string): string => `health-check-${nonce}`;
 
 export const scanWorkflowId = (publicId: string): string => `scan-${publicId}`;

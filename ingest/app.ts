@@ -24,7 +24,7 @@ export function createIngestHandler(deps: IngestDeps) {
       const [row] = await result.json<{ version: number }>();
       if (Number(row?.version ?? 0) < LATEST_CLICKHOUSE_VERSION) throw new Error(`schema version ${row?.version ?? 0}, need ${LATEST_CLICKHOUSE_VERSION}`);
     },
-  });
+  }, deps.log);
 
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     const respond = (status: number, body: unknown) => {

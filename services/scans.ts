@@ -140,9 +140,10 @@ export async function markFinished(knex: Knex, publicId: string, result: ScanRes
   return updated > 0;
 }
 
-export async function markFailed(knex: Knex, publicId: string, code: FailureCode, message: string, now: Date): Promise<boolean> {
+/** `detail` is for operators (never shown: users see the code's text); `httpStatus` names the status of an http_error. */
+export async function markFailed(knex: Knex, publicId: string, code: FailureCode, detail: string, now: Date, httpStatus: number | null = null): Promise<boolean> {
   const updated = await Scan.query(knex)
-    .patch({ status: 'failed', finished_at: now, failure_code: code, failure_message: message.slice(0, 1000), auth_secret: null })
+    .patch({ status: 'failed', finished_at: now, failure_code: code, failure_message: detail.slice(0, 1000), failure_http_status: httpStatus, auth_secret: null })
     .where({ public_id: publicId })
     .whereIn('status', ['queued', 'running']);
   return updated > 0;

@@ -14,6 +14,7 @@ import type { Scan } from '../db/models/Scan.ts';
 import { assetUrl, verifyAssetSignature, type AssetStore, type ImageAudience } from '../services/assets.ts';
 import { findScan, findSharedScan } from '../services/scans.ts';
 import { apiPage, loginPage, signupPage, type FormErrors } from './pages.ts';
+import { setPageHeaders } from './error-page.ts';
 import { reportPage } from './report.ts';
 import { issueDeviceCookie, trustedDevice } from './device-cookie.ts';
 import { csrfToken, endSession, loadSession, readForm, sameOriginOnly, startSession, webUser } from './session.ts';
@@ -30,10 +31,7 @@ const MAX_NAME = 100;
 function page(ctx: Context, body: string, status = 200): void {
   ctx.status = status;
   ctx.type = 'html';
-  ctx.set('Cache-Control', 'no-store');
-  ctx.set('Content-Security-Policy', "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
-  ctx.set('X-Content-Type-Options', 'nosniff');
-  ctx.set('Referrer-Policy', 'same-origin');
+  setPageHeaders(ctx);
   ctx.body = body;
 }
 

@@ -8,6 +8,7 @@ import type { User } from '../db/models/User.ts';
 import { findUser } from '../services/accounts.ts';
 import { HttpError } from '../api/errors.ts';
 import { purposeKey } from '../core/keys.ts';
+import { unstorableField, unstorableMessage } from '../api/input-guard.ts';
 
 export const SESSION_COOKIE = 'wps_session';
 /** A random id for a visitor who is not signed in, so their forms' CSRF tokens have something to be bound to. */
@@ -146,8 +147,12 @@ export async function readForm(ctx: Context, config: Config): Promise<URLSearchP
   const form = new URLSearchParams(text);
   const binding = csrfBinding(ctx, config, false);
   const expected = Buffer.from(binding ? csrfFor(config, binding) : '');
+  // Byte lengths: a field of the token's length in characters but not in bytes would make timingSafeEqual throw.
   const field = Buffer.from(form.get('_csrf') ?? '');
   const ok = expected.length > 0 && expected.length === field.length && timingSafeEqual(expected, field);
   if (!ok) throw new HttpError(403, { message: 'The form has expired or did not come from this site. Reload the page and try again.' });
+  // Every occurrence: a repeated field could hide a NUL in the copy that form.get() returns.
+  const unstorable = [...form].map(([name, value]) => unstorableField({ [name]: value }, 'form')).find(Boolean);
+  if (unstorable) throw new HttpError(400, { message: unstorableMessage(`${unstorable} field`) });
   return form;
 }

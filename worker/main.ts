@@ -14,7 +14,7 @@ import { HealthState, serveHealth } from '../core/health.ts';
 import { createLogger } from '../core/logger.ts';
 import { assertNodeVersion } from '../core/runtime.ts';
 import { RECONCILE_EVERY } from '../core/scan/lifecycle.ts';
-import { mainTaskQueue, scanReconcilerScheduleId, scanTaskQueue } from '../core/temporal.ts';
+import { mainTaskQueue, scanReconcilerScheduleId, scanTaskQueue, TEMPORAL_CHANNEL_ARGS } from '../core/temporal.ts';
 import { createKnex, postgresReady } from '../db/knex.ts';
 
 assertNodeVersion();
@@ -36,7 +36,7 @@ Runtime.install({
 });
 
 const knex = createKnex(config.databaseUrl, { min: 0, max: 5 });
-const temporalClient = Connection.lazy({ address: config.temporal.address });
+const temporalClient = Connection.lazy({ address: config.temporal.address, channelArgs: TEMPORAL_CHANNEL_ARGS });
 const client = new Client({ connection: temporalClient, namespace: config.temporal.namespace });
 let workers: Worker[] = [];
 let stopping = false;
@@ -50,7 +50,7 @@ const health = new HealthState({
     if (workers.length === 0) throw new Error('worker is CONNECTING');
     for (const w of workers) if (w.getState() !== 'RUNNING') throw new Error(`worker is ${w.getState()}`);
   },
-});
+}, log);
 
 const healthServer = createServer((req, res) => {
   const respond = (status: number, body: unknown) => {

@@ -21,7 +21,8 @@ export type RunnerMessage =
   /** A screenshot or filmstrip frame; the activity stores it (the runner's user cannot write the asset store). */
   | { kind: 'image'; name: string; base64: string }
   | { kind: 'observation'; observation: ScanObservation }
-  | { kind: 'page_failure'; code: FailureCode; message: string };
+  /** `detail` is for the logs; `httpStatus` is the main document's status of an http_error. */
+  | { kind: 'page_failure'; code: FailureCode; detail: string; httpStatus?: number };
 
 const SYSTEM_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 

@@ -23,9 +23,11 @@ import type { RunnerInput, RunnerMessage } from './protocol.ts';
 
 class PageFailure extends Error {
   readonly code: FailureCode;
-  constructor(code: FailureCode, message: string) {
-    super(message);
+  readonly httpStatus: number | undefined;
+  constructor(code: FailureCode, detail: string, httpStatus?: number) {
+    super(detail);
     this.code = code;
+    this.httpStatus = httpStatus;
   }
 }
 
@@ -102,29 +104,34 @@ async function captureNetwork(session: CDPSession): Promise<Capture> {
   return capture;
 }
 
-function failureFrom(lhr: LighthouseResult): PageFailure | null {
-  const error = lhr.runtimeError;
-  if (!error) return null;
-  const status = /status code: (\d{3})/i.exec(error.message)?.[1];
+/** The page's own failures, by Lighthouse's runtime error; null for ours (thrown as a plain error, so Temporal retries it). */
+function pageFailureCode(error: { code: string; message: string }): FailureCode | null {
   switch (error.code) {
     case 'ERRORED_DOCUMENT_REQUEST':
-      return new PageFailure('http_error', status ? `The page answered with HTTP ${status}.` : 'The page answered with an HTTP error status.');
+      return 'http_error';
     case 'FAILED_DOCUMENT_REQUEST':
-      if (/ERR_NAME_NOT_RESOLVED/.test(error.message)) return new PageFailure('dns_failed', 'The host name could not be resolved.');
-      return new PageFailure('connection_failed', `The page could not be loaded: ${error.message.slice(0, 300)}`);
+      return /ERR_NAME_NOT_RESOLVED/.test(error.message) ? 'dns_failed' : 'connection_failed';
     case 'CHROME_INTERSTITIAL_ERROR':
       // What Chromium shows for a refused or reset connection (and for certificate errors).
-      return new PageFailure('connection_failed', 'The page could not be loaded: the connection was refused, reset or not secure.');
+      return 'connection_failed';
     case 'DNS_FAILURE':
-      return new PageFailure('dns_failed', 'The host name could not be resolved.');
+      return 'dns_failed';
     case 'PAGE_HUNG':
     case 'NO_DOCUMENT_REQUEST':
-      return new PageFailure('timeout', 'The page did not finish loading in time.');
+      return 'timeout';
     case 'NO_FCP':
-      return new PageFailure('no_paint', 'The page loaded but painted no content.');
+      return 'no_paint';
     default:
-      return null; // ours: thrown as a plain error below, so Temporal retries it
+      return null;
   }
+}
+
+function failureFrom(lhr: LighthouseResult): PageFailure | null {
+  const error = lhr.runtimeError;
+  const code = error ? pageFailureCode(error) : null;
+  if (!error || !code) return null;
+  const status = code === 'http_error' ? /status code: (\d{3})/i.exec(error.message)?.[1] : undefined;
+  return new PageFailure(code, `Lighthouse ${error.code}: ${error.message.slice(0, 500)}`, status ? Number(status) : undefined);
 }
 
 async function runFormFactor(browser: Browser, proxy: EgressProxy, input: RunnerInput, factor: FormFactor) {
@@ -264,7 +271,7 @@ main()
   .then(() => process.exit(0))
   .catch((error: unknown) => {
     if (error instanceof PageFailure) {
-      send({ kind: 'page_failure', code: error.code, message: error.message });
+      send({ kind: 'page_failure', code: error.code, detail: error.message, ...(error.httpStatus ? { httpStatus: error.httpStatus } : {}) });
       process.exit(0);
     }
     process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

@@ -81,6 +81,13 @@ const envelope = (data: JsonSchema, meta?: JsonSchema) => ({ type: 'object', req
 
 const START_DEADLINE_MS = 5000;
 
+/** An error and the causes it wraps ("Failed to start Workflow" says little on its own), for operators. */
+const describeError = (error: unknown): string => {
+  const parts: string[] = [];
+  for (let current = error; current instanceof Error && parts.length < 4; current = current.cause) parts.push(current.message);
+  return parts.join(': ');
+};
+
 export function scanRoutes(deps: ScanRouteDeps): AnyRoute[] {
   const { knex, temporal, config, clock } = deps;
   const viewContext = (ctx: ApiContext): ViewContext => ({ baseUrl: config.baseUrl, keys: config.keys, locale: negotiateLocale(ctx.get('accept-language')), now: clock() });
@@ -165,7 +172,7 @@ export function scanRoutes(deps: ScanRouteDeps): AnyRoute[] {
             ],
           }));
         } catch (error) {
-          await markFailed(knex, outcome.scan.public_id, 'not_started', 'The scan could not be scheduled.', clock());
+          await markFailed(knex, outcome.scan.public_id, 'not_started', `Temporal did not start the workflow: ${describeError(error)}`, clock());
           throw new HttpError(503, { message: 'Scans cannot be started right now; try again shortly.' }, { 'Retry-After': '30' }, error);
         }
       }

@@ -67,7 +67,7 @@ const endedFields = {
   requested_at: timestamp,
   finished_at: timestamp,
 };
-const failure = closed({ code: { enum: Object.keys(FAILURE_CODES) }, message: { type: 'string' } });
+const failure = closed({ code: { enum: [...FAILURE_CODES] }, message: { type: 'string' } });
 
 const runningShape = { title: 'Running scan', ...closed(runningFields) };
 const finishedShape = { title: 'Finished scan', ...closed({ ...endedFields, status: { const: 'finished' }, result: resultSchema }) };

@@ -1,7 +1,9 @@
 import { isoTimestamp } from '../../core/clock.ts';
 import type { Locale } from '../../core/i18n/locale.ts';
+import { failureMessage } from '../../core/i18n/failures.ts';
 import { localiseFinding } from '../../core/i18n/findings.ts';
 import { summarise } from '../../core/i18n/summaries.ts';
+import { isFailureCode } from '../../core/scan/failures.ts';
 import { FORM_FACTORS, type FormFactor } from '../../core/scan/observation.ts';
 import type { Scan } from '../../db/models/Scan.ts';
 import { assetUrl } from '../../services/assets.ts';
@@ -62,14 +64,17 @@ export function resultView(scan: Scan, ctx: ViewContext) {
   };
 }
 
-/** Why a failed scan failed: a stable code and a message. */
-const failureView = (scan: Scan) => ({ code: scan.failure_code ?? 'scan_error', message: scan.failure_message ?? '' });
+/** Why a failed scan failed: a stable code and that code's text in the caller's language (never the run's details). */
+export function failureView(scan: Scan, locale: Locale) {
+  const code = scan.failure_code && isFailureCode(scan.failure_code) ? scan.failure_code : 'scan_error';
+  return { code, message: failureMessage(code, locale, scan.failure_http_status) };
+}
 
 /** GET /scans/{id}: the running shape, the finished shape, or our failed shape (with `error`). */
 export function detailView(scan: Scan, ctx: ViewContext) {
   if (scan.status === 'queued' || scan.status === 'running') return runningView(scan, ctx);
   if (scan.status === 'failed') {
-    return { ...commonEnded(scan, ctx), error: failureView(scan) };
+    return { ...commonEnded(scan, ctx), error: failureView(scan, ctx.locale) };
   }
   return { ...commonEnded(scan, ctx), result: resultView(scan, ctx) };
 }
@@ -78,6 +83,6 @@ export function detailView(scan: Scan, ctx: ViewContext) {
 export function listItemView(scan: Scan, ctx: ViewContext) {
   const base = commonEnded(scan, ctx);
   if (scan.status === 'finished' && scan.result) return { ...base, result: { scores: scan.result.scores } };
-  if (scan.status === 'failed') return { ...base, error: failureView(scan) };
+  if (scan.status === 'failed') return { ...base, error: failureView(scan, ctx.locale) };
   return base;
 }

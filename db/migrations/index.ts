@@ -4,6 +4,7 @@ import * as webSessions from './20261122_002_web_sessions.ts';
 import * as scans from './20261122_003_scans.ts';
 import * as signInFailures from './20261123_004_sign_in_failures.ts';
 import * as signInDevices from './20261124_005_sign_in_devices.ts';
+import * as scanFailureHttpStatus from './20261124_006_scan_failure_http_status.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -17,6 +18,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261122_003_scans', scans],
   ['20261123_004_sign_in_failures', signInFailures],
   ['20261124_005_sign_in_devices', signInDevices],
+  ['20261124_006_scan_failure_http_status', scanFailureHttpStatus],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -25,6 +25,9 @@ export class Scan extends Model {
   declare started_at: Date | null;
   declare finished_at: Date | null;
   declare failure_code: string | null;
+  /** For operators only (runner output, resolved addresses): never shown to users, who see the code's own text. */
   declare failure_message: string | null;
+  /** The main document's status of an `http_error`, the one detail users are shown. */
+  declare failure_http_status: number | null;
   declare result: ScanResultRecord | null;
 }

@@ -1,4 +1,4 @@
-import { createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
+import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
 
 /**
  * Random hostile input against every endpoint that exists: random JSON, wrong types, huge strings, unicode,
@@ -62,4 +62,68 @@ describe('fuzzed input on every endpoint', () => {
     }
     expect(failures).toEqual([]);
   }, 60_000);
+
+  it('never answers 500 to odd query parameters, on every endpoint and method', async () => {
+    const doc = (await (await fetch(`${api.url}/api/v1/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string }> }>>;
+    };
+    const { token: pro } = await createTestUser(api, 'pro');
+    const created = await call(api, '/scans', { token: pro, method: 'POST', body: { url: 'https://fuzz-query.example/' } });
+    const scanId = (created.body.data as { id: string }).id;
+    const VALUES = ['\u0000', 'a\u0000b', '%00', '\ud800', 'x'.repeat(5000), '-1', '1e309', '[]', '💩', '\\', "'", '%'];
+    const failures: string[] = [];
+    for (const [template, operations] of Object.entries(doc.paths)) {
+      const path = template.replace(/\{[a-z_]+\}/g, scanId);
+      for (const [method, operation] of Object.entries(operations)) {
+        const names = [...(operation.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name), 'unknown', '\u0000'];
+        for (const name of names) {
+          for (const value of VALUES) {
+            // Arrays for scalars too: the same parameter twice.
+            for (const query of [new URLSearchParams([[name, value]]), new URLSearchParams([[name, value], [name, 'x']])]) {
+              const res = await fetch(`${api.url}/api/v1${path}?${query}`, { method: method.toUpperCase(), headers: { authorization: `Bearer ${pro}` } });
+              const text = await res.text();
+              if (res.status >= 500 || !text.startsWith('{')) failures.push(`${method} ${path}?${query.toString().slice(0, 80)} -> ${res.status} ${text.slice(0, 120)}`);
+            }
+          }
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 120_000);
+});
+
+describe('text Postgres cannot store', () => {
+  let pro: string;
+  beforeAll(async () => {
+    ({ token: pro } = await createTestUser(api, 'pro'));
+  });
+
+  it('a NUL in a query parameter is a 422 naming the parameter', async () => {
+    const res = await call(api, '/scans?domain=%00', { token: pro });
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({ message: expect.any(String), errors: { domain: [expect.stringContaining('domain')] } });
+  });
+
+  it.each([
+    ['a NUL', { url: 'https://nul.example/\u0000' }, 'url'],
+    ['a lone surrogate', { url: 'https://surrogate.example/\ud800' }, 'url'],
+    ['a NUL in a nested field', { url: 'https://nested.example/', auth: { type: 'header', header_name: 'X-Key', header_value: 'a\u0000b' } }, 'auth.header_value'],
+    ['a NUL in a field name', { url: 'https://key.example/', 'x\u0000': 1 }, 'x\ufffd'],
+  ])('%s in a JSON body is a 422 naming the field', async (_what, body, field) => {
+    const res = await call(api, '/scans', { token: pro, method: 'POST', body });
+    expect(res.status).toBe(422);
+    expect(Object.keys(res.body.errors as object)).toEqual([field]);
+  });
+
+  it('a number too large for a number is a 422, not a page without a limit', async () => {
+    for (const name of ['limit', 'page']) {
+      const res = await call(api, `/scans?${name}=1e309`, { token: pro });
+      expect([res.status, Object.keys(res.body.errors as object)]).toEqual([422, [name]]);
+    }
+  });
+
+  it('an id path segment with a NUL is a 404', async () => {
+    const res = await call(api, '/scans/%00', { token: pro });
+    expect([res.status, res.body]).toEqual([404, { message: 'Not found.' }]);
+  });
 });

@@ -3,6 +3,7 @@ import { msToNumber } from '@temporalio/common';
 import { STALE_SCAN_AFTER_MS, RECONCILE_EVERY } from '../../core/scan/lifecycle.ts';
 import { mainTaskQueue, scanReconcilerScheduleId, scanWorkflowId } from '../../core/temporal.ts';
 import type { ReconcileReport } from '../../activities/reconcile.ts';
+import { FAILURE_TEXTS } from '../../core/i18n/failures.ts';
 import { call, createTestUser } from '../harness/api.ts';
 import { startScanStack, type ScanStack } from '../harness/scans.ts';
 
@@ -62,7 +63,9 @@ it('fails a stale scan whose workflow was terminated, and one that has no workfl
   expect(report.failed.sort()).toEqual([terminated, `${orphan}x`].sort());
 
   const failed = await call(stack.api, `/scans/${terminated}`, { token });
-  expect(failed.body.data).toMatchObject({ status: 'failed', error: { code: 'scan_error', message: expect.stringContaining('TERMINATED') } });
+  // Users read the code's own text; the reason is for operators, in the row (and the worker's log).
+  expect(failed.body.data).toMatchObject({ status: 'failed', error: { code: 'scan_error', message: FAILURE_TEXTS.en.scan_error } });
+  expect(await scanRow(terminated)).toMatchObject({ failure_message: expect.stringContaining('TERMINATED') });
   expect(await scanRow(`${orphan}x`)).toMatchObject({ status: 'failed', failure_code: 'scan_error', failure_message: expect.stringContaining('no workflow') });
   // Still running in Temporal: its own timeouts end it, through the workflow's failure path.
   expect((await scanRow(waiting)).status).toMatch(/queued|running/);

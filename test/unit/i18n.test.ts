@@ -1,4 +1,6 @@
-import { negotiateLocale } from '../../core/i18n/locale.ts';
+import { FAILURE_TEXTS, failureMessage } from '../../core/i18n/failures.ts';
+import { LOCALES, negotiateLocale } from '../../core/i18n/locale.ts';
+import { FAILURE_CODES } from '../../core/scan/failures.ts';
 import { summarise } from '../../core/i18n/summaries.ts';
 import { scoreScan } from '../../core/scoring/index.ts';
 import { cleanObservation, SCANNED_AT } from './observation-builder.ts';
@@ -30,5 +32,15 @@ describe('summaries', () => {
     const scored = scoreScan(cleanObservation(), SCANNED_AT);
     expect(summarise(scored.scores, scored.findings, 'en').short).toMatch(/no significant issues/);
     expect(summarise(scored.scores, scored.findings, 'de').short).toMatch(/keine wesentlichen Probleme/);
+  });
+});
+
+describe('failure messages', () => {
+  it("are the code's own text in each language; an http_error names the status, and nothing else is ever filled in", () => {
+    expect(failureMessage('http_error', 'en', 404)).toBe('The page answered with HTTP 404.');
+    expect(failureMessage('http_error', 'de', 503)).toBe('Die Seite antwortete mit HTTP 503.');
+    expect(failureMessage('http_error', 'en')).toBe(FAILURE_TEXTS.en.http_error);
+    expect(failureMessage('blocked_address', 'de', 404)).toBe(FAILURE_TEXTS.de.blocked_address);
+    for (const code of FAILURE_CODES) expect(new Set(LOCALES.map((locale) => failureMessage(code, locale))).size).toBe(LOCALES.length);
   });
 });
