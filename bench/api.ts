@@ -18,36 +18,20 @@ import Koa from 'koa';
 import { pino } from 'pino';
 import { createApp } from '../api/app.ts';
 import { loadConfig } from '../core/config.ts';
-import { createKnex } from '../db/knex.ts';
-import { migrateLatest } from '../db/migrate.ts';
-import { createUser } from '../services/accounts.ts';
-import { mintToken } from '../services/tokens.ts';
-import { dropDatabase, ensureDatabase, withDatabase } from '../stack/postgres.ts';
 import type { LoadResult } from './load.ts';
+import { benchDatabase, benchUser } from './support.ts';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '32' } } });
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 
-const base = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });
-const database = `${new URL(base.databaseUrl).pathname.slice(1)}_bench_api`;
-await dropDatabase(base.databaseUrl, database).catch(() => undefined);
-await ensureDatabase(base.databaseUrl, database);
-const databaseUrl = withDatabase(base.databaseUrl, database);
-const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl });
-const knex = createKnex(databaseUrl);
-await migrateLatest(knex);
+const db = await benchDatabase('api');
+const knex = db.knex;
+const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: db.databaseUrl });
 
-const tokens: string[] = [];
-for (let i = 0; i < 8; i++) {
-  const user = await createUser(knex, { name: `Bench ${i}`, email: `bench-${i}@example.com`, password: null, plan: 'agency' });
-  tokens.push((await mintToken(knex, user.id, 'bench', null)).token);
-}
-const userIdByToken = new Map<string, number>();
-for (const row of await knex('api_tokens').select<Array<{ user_id: number; prefix: string }>>('user_id', 'prefix')) {
-  const token = tokens.find((t) => t.startsWith(row.prefix))!;
-  userIdByToken.set(token, row.user_id);
-}
+const users = await Promise.all(Array.from({ length: 8 }, () => benchUser(knex, 'agency')));
+const tokens = users.map((u) => u.token);
+const userIdByToken = new Map(users.map((u) => [u.token, u.userId]));
 
 const temporalConnection = Connection.lazy({ address: config.temporal.address });
 const app = createApp({ config, knex, temporal: new Client({ connection: temporalConnection }), log: pino({ level: 'silent' }) });
@@ -92,6 +76,5 @@ try {
     server.close();
   }
   await temporalConnection.close();
-  await knex.destroy();
-  await dropDatabase(base.databaseUrl, database);
+  await db.drop();
 }

@@ -11,12 +11,12 @@ import { createInterface } from 'node:readline';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import puppeteer from 'puppeteer-core';
-import { CHROMIUM_FLAGS } from '../core/chromium.ts';
+import { CHROMIUM_FLAGS, sandboxFlags } from '../core/chromium.ts';
 
 const profile = mkdtempSync(join(tmpdir(), 'bench-floor-'));
 const browser = await puppeteer.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [...CHROMIUM_FLAGS, `--user-data-dir=${profile}`],
+  args: [...CHROMIUM_FLAGS, ...sandboxFlags(), `--user-data-dir=${profile}`],
   headless: true,
 });
 const flags = { onlyCategories: ['performance'], disableFullPageScreenshot: true, skipAudits: ['bf-cache'], maxWaitForLoad: 45_000, logLevel: 'error' as const };

@@ -13,7 +13,7 @@
  *
  *   ./svc stack up && npm run bench:scan -- --runs 3
  */
-import { execFile, execFileSync, spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -21,9 +21,8 @@ import { createInterface } from 'node:readline';
 import { parseArgs, promisify } from 'node:util';
 import { CHROMIUM_FLAGS, sandboxFlags } from '../core/chromium.ts';
 import { PROJECT_ROOT } from '../core/config.ts';
-import { startFixtureSites } from '../test/fixtures/sites.ts';
-import { call, createTestUser } from '../test/harness/api.ts';
-import { startScanStack, waitForScan } from '../test/harness/scans.ts';
+import { startFixtureSites } from '../fixtures/sites.ts';
+import { benchDatabase, benchUser, startBenchServices } from './support.ts';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '2' } } });
 const runs = Number(values.runs);
@@ -63,16 +62,37 @@ function startFloor(): { measure(url: string): Promise<number>; close(): void } 
   };
 }
 
-// The same preparation the test suite does: stack up, template database, workflow bundle.
-execFileSync(process.execPath, [resolve(PROJECT_ROOT, 'test/harness/stack-setup.ts'), 'up'], { stdio: 'inherit' });
 const sites = await startFixtureSites();
-const stack = await startScanStack();
+const db = await benchDatabase('scan');
+const assetsDir = mkdtempSync(join(tmpdir(), 'bench-assets-'));
+const services = await startBenchServices(db.databaseUrl, assetsDir);
 const floor = startFloor();
+
+async function call(path: string, token: string, body?: unknown): Promise<{ status: number; data: Record<string, unknown> }> {
+  const res = await fetch(`${services.apiUrl}/api/v1${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, data: ((await res.json()) as { data: Record<string, unknown> }).data };
+}
+
+/** Polls every 100 ms until the scan has finished; a failed scan ends the benchmark. */
+async function scanToEnd(token: string, url: string, force = false): Promise<void> {
+  const created = await call('/scans', token, { url, force });
+  for (;;) {
+    const { data } = await call(`/scans/${created.data.id as string}`, token);
+    if (data.status === 'finished') return;
+    if (data.status === 'failed') throw new Error(`benchmark scan failed: ${JSON.stringify(data)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 try {
-  const { token } = await createTestUser(stack.api, 'agency');
+  const { token } = await benchUser(db.knex, 'agency');
   const url = `${sites.origin}/fast/`;
   // Warm-up, not measured: the first scan of a fresh worker pays for loading code.
-  await waitForScan(stack.api, token, ((await call(stack.api, '/scans', { token, method: 'POST', body: { url: `${url}?warm` } })).body.data as { id: string }).id);
+  await scanToEnd(token, `${url}?warm`);
   await lighthouseCli(`${url}?warm`);
   await floor.measure(`${url}?warm`);
 
@@ -81,8 +101,7 @@ try {
   const floorTimes: number[] = [];
   for (let i = 0; i < runs; i++) {
     const started = performance.now();
-    const res = await call(stack.api, '/scans', { token, method: 'POST', body: { url: `${url}?run=${i}`, force: true } });
-    await waitForScanFast(res.body.data as { id: string });
+    await scanToEnd(token, `${url}?run=${i}`, true);
     api.push(performance.now() - started);
     cli.push(await lighthouseCli(`${url}?run=${i}`));
     floorTimes.push(await floor.measure(`${url}?run=${i}`));
@@ -98,11 +117,11 @@ try {
   const liveTimes: number[] = [];
   for (let i = 0; i < 300; i++) {
     let t = performance.now();
-    const res = await call(stack.api, '/scans', { token, method: 'POST', body: { url: `${url}?warm` } });
+    const res = await call('/scans', token, { url: `${url}?warm` });
     cachedTimes.push(performance.now() - t);
     if (res.status !== 200) throw new Error(`expected a cache hit, got ${res.status}`);
     t = performance.now();
-    await fetch(`${stack.api.url}/livez`).then((r) => r.text());
+    await fetch(`${services.apiUrl}/livez`).then((r) => r.text());
     liveTimes.push(performance.now() - t);
   }
   cachedTimes.sort((a, b) => a - b);
@@ -110,18 +129,10 @@ try {
   console.log(`cached POST /scans: p50 ${percentile(cachedTimes, 50).toFixed(2)} ms, p99 ${percentile(cachedTimes, 99).toFixed(2)} ms (300 requests)`);
   console.log(`GET /livez baseline: p50 ${percentile(liveTimes, 50).toFixed(2)} ms, p99 ${percentile(liveTimes, 99).toFixed(2)} ms`);
   console.log(`ratio cached-post/livez p50: ${(percentile(cachedTimes, 50) / percentile(liveTimes, 50)).toFixed(1)}`);
-
-  async function waitForScanFast(data: { id: string }): Promise<void> {
-    for (;;) {
-      const detail = await call(stack.api, `/scans/${data.id}`, { token });
-      const status = (detail.body.data as { status: string }).status;
-      if (status === 'finished') return;
-      if (status === 'failed') throw new Error(`benchmark scan failed: ${JSON.stringify(detail.body.data)}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
 } finally {
   floor.close();
-  await stack.close();
+  await services.close();
+  await db.drop();
+  rmSync(assetsDir, { recursive: true, force: true });
   await sites.close();
 }

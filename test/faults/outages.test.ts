@@ -9,7 +9,7 @@ import { createUser } from '../../services/accounts.ts';
 import { mintToken } from '../../services/tokens.ts';
 import { parseDatabaseUrl } from '../../stack/postgres.ts';
 import { waitUntil } from '../../stack/proc.ts';
-import { startFixtureSites, type FixtureSites } from '../fixtures/sites.ts';
+import { startFixtureSites, type FixtureSites } from '../../fixtures/sites.ts';
 import { freePort, isolatedPostgres, uniqueName, type IsolatedPostgres } from '../harness/isolated.ts';
 import { startPrivateTemporal, type PrivateTemporal } from '../harness/private-temporal.ts';
 import { startReady, type RunningService } from '../harness/processes.ts';

@@ -1,6 +1,6 @@
 import { FAILURE_TEXTS } from '../../core/i18n/failures.ts';
 import { call, createTestUser } from '../harness/api.ts';
-import { startFixtureSites, type FixtureSites } from '../fixtures/sites.ts';
+import { startFixtureSites, type FixtureSites } from '../../fixtures/sites.ts';
 import { startScanStack, waitForScan, type ScanStack } from '../harness/scans.ts';
 
 /**

@@ -4,7 +4,7 @@ import { STALE_SCAN_AFTER_MS } from '../../core/scan/lifecycle.ts';
 import type { SlotsView } from '../../core/scan/slots.ts';
 import { mainTaskQueue, scanDispatcherWorkflowId, scanWorkflowId } from '../../core/temporal.ts';
 import { waitUntil } from '../../stack/proc.ts';
-import { startFixtureSites, type FixtureSites } from '../fixtures/sites.ts';
+import { startFixtureSites, type FixtureSites } from '../../fixtures/sites.ts';
 import { call, createTestUser } from '../harness/api.ts';
 import { startScanStack, waitForScan, type ScanStack } from '../harness/scans.ts';
 

@@ -2,7 +2,7 @@ import { Client, Connection } from '@temporalio/client';
 import { temporal as proto } from '@temporalio/proto';
 import { scanTaskQueue, scanWorkflowId } from '../../core/temporal.ts';
 import { waitUntil } from '../../stack/proc.ts';
-import { startFixtureSites, type FixtureSites } from '../fixtures/sites.ts';
+import { startFixtureSites, type FixtureSites } from '../../fixtures/sites.ts';
 import { call, createTestUser } from '../harness/api.ts';
 import { freePort } from '../harness/isolated.ts';
 import { startReady, type RunningService } from '../harness/processes.ts';

@@ -2,7 +2,7 @@ import type { Page } from 'puppeteer-core';
 import { Client, Connection } from '@temporalio/client';
 import { FAILURE_TEXTS } from '../../core/i18n/failures.ts';
 import { createTestUser, call } from '../harness/api.ts';
-import { startFixtureSites, BASIC_PASSWORD, BASIC_USER, HEADER_NAME, HEADER_VALUE, type FixtureSites } from '../fixtures/sites.ts';
+import { startFixtureSites, BASIC_PASSWORD, BASIC_USER, HEADER_NAME, HEADER_VALUE, type FixtureSites } from '../../fixtures/sites.ts';
 import { startScanStack, waitForScan, type ScanDetail, type ScanStack } from '../harness/scans.ts';
 
 /**

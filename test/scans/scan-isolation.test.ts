@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { waitUntil } from '../../stack/proc.ts';
 import { call, createTestUser } from '../harness/api.ts';
-import { startFixtureSites, type FixtureSites } from '../fixtures/sites.ts';
+import { startFixtureSites, type FixtureSites } from '../../fixtures/sites.ts';
 import { startScanStack, waitForScan, type ScanStack } from '../harness/scans.ts';
 
 /**

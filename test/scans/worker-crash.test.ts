@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { Client, Connection } from '@temporalio/client';
 import { isAlive, waitUntil } from '../../stack/proc.ts';
 import { call, createTestUser } from '../harness/api.ts';
-import { startFixtureSites, type FixtureSites } from '../fixtures/sites.ts';
+import { startFixtureSites, type FixtureSites } from '../../fixtures/sites.ts';
 import { startReady, type RunningService } from '../harness/processes.ts';
 import { startScanStack, waitForScan, type ScanStack } from '../harness/scans.ts';
 
