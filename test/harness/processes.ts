@@ -1,5 +1,6 @@
 import { serviceDefinitions, spawnService, stopService, waitReady, type ServiceProcess } from '../../stack/services.ts';
 import { loadConfig } from '../../core/config.ts';
+import { freePort } from './isolated.ts';
 
 export type ServiceName = 'api' | 'worker' | 'ingest';
 
@@ -20,15 +21,28 @@ export function startService(name: ServiceName, env: Record<string, string | und
   return { ...service, output: () => output, stop: () => stopService(service) };
 }
 
+/**
+ * Starts a service and waits until it is ready. A port chosen by freePort() can be taken by someone else
+ * before the service binds it (another test's outgoing connection, say): then the service is started again
+ * on a new port, up to three times.
+ */
 export async function startReady(name: ServiceName, env: Record<string, string | undefined>): Promise<RunningService> {
-  const service = startService(name, env);
-  try {
-    await waitReady(service, 90_000);
-  } catch (error) {
-    await service.stop();
-    throw new Error(`${(error as Error).message}\n--- ${name} output ---\n${service.output().slice(-4000)}`, { cause: error });
+  for (let attempt = 1; ; attempt++) {
+    const service = startService(name, env);
+    try {
+      await waitReady(service, 90_000);
+      return service;
+    } catch (error) {
+      await service.stop();
+      const busyPort = /EADDRINUSE: address already in use \S+:(\d+)/.exec(service.output())?.[1];
+      const variable = busyPort && Object.keys(env).find((key) => key.endsWith('_PORT') && env[key] === busyPort);
+      if (variable && attempt < 3) {
+        env = { ...env, [variable]: String(await freePort()) };
+        continue;
+      }
+      throw new Error(`${(error as Error).message}\n--- ${name} output ---\n${service.output().slice(-4000)}`, { cause: error });
+    }
   }
-  return service;
 }
 
 export async function readiness(url: string): Promise<{ status: number; body: { ready: boolean; status: string; checks: Record<string, string> } }> {
