@@ -52,7 +52,7 @@ it('caps an account’s scans in flight per region, frees the slot of a terminat
 
   // Terminated scans never release their slot; the dispatcher notices and hands it to the next in line.
   await temporal.workflow.getHandle(scanWorkflowId(first)).terminate('operator stopped it');
-  await waitUntil('the third scan to get the freed slot', () => hasPendingScan(third), 120_000, 500);
+  await waitUntil('the third scan to get the freed slot', () => hasPendingScan(third), 200_000, 500);
   expect(await slots('far')).toEqual({ capacity: 5, inFlight: { [user.id]: 2 }, waiting: { [user.id]: 1 } });
 
   // A scan waiting its turn for long is not failed by the reconciler: its workflow still runs.
@@ -69,7 +69,7 @@ it('caps an account’s scans in flight per region, frees the slot of a terminat
   await waitUntil('the cancelled scan to leave the queue', async () => (await slots('far')).waiting[user.id] === undefined, 30_000, 200);
 
   for (const id of [second, third]) await temporal.workflow.getHandle(scanWorkflowId(id)).terminate('test finished');
-}, 240_000);
+}, 360_000);
 
 it('keeps its queue and the slots it granted through continue-as-new', async () => {
   const prefix = stack.api.config.temporal.taskQueuePrefix;
