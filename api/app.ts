@@ -21,6 +21,8 @@ import { localAssetStore } from '../services/assets.ts';
 export interface AppDeps {
   config: Config;
   knex: Knex;
+  /** The pool for the daily API counter (db/knex.ts createCounterKnex); the main pool when not given. */
+  counterKnex?: Knex;
   temporal: Client;
   log: Logger;
   clock?: Clock;
@@ -66,7 +68,7 @@ export function createApp(deps: AppDeps): App {
 
   const clock = deps.clock ?? systemClock;
   const v1 = new Router({ prefix: '/api/v1' });
-  const authenticate = authenticateApi({ knex, clock, verifiers: [personalTokenVerifier(knex), ...(deps.extraVerifiers ?? [])] });
+  const authenticate = authenticateApi({ knex, counterKnex: deps.counterKnex ?? knex, clock, verifiers: [personalTokenVerifier(knex), ...(deps.extraVerifiers ?? [])] });
   const openApiRoute: AnyRoute = {
     method: 'get',
     path: '/openapi.json',

@@ -41,7 +41,7 @@ const BEARER = /^Bearer +([\x21-\x7e]+) *$/i;
  * Every /api/v1 call: a valid bearer token (401), a plan with API access (403), then one unit of the daily
  * limit (429). Rate-limit headers follow GitHub's X-RateLimit-* convention; unlimited plans get none.
  */
-export function authenticateApi(deps: { knex: Knex; clock: Clock; verifiers: TokenVerifier[] }) {
+export function authenticateApi(deps: { knex: Knex; counterKnex: Knex; clock: Clock; verifiers: TokenVerifier[] }) {
   return async (ctx: Context, next: Next) => {
     const match = BEARER.exec(ctx.get('authorization'));
     if (!match) throw withChallenge(unauthenticated());
@@ -63,7 +63,7 @@ export function authenticateApi(deps: { knex: Knex; clock: Clock; verifiers: Tok
       });
     }
 
-    const usage = await countApiCall(deps.knex, user.id, plan, now);
+    const usage = await countApiCall(deps.counterKnex, user.id, plan, now);
     const headers = rateLimitHeaders(usage);
     ctx.set(headers);
     if (!usage.allowed) {

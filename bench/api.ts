@@ -18,6 +18,7 @@ import Koa from 'koa';
 import { pino } from 'pino';
 import { createApp } from '../api/app.ts';
 import { loadConfig } from '../core/config.ts';
+import { createCounterKnex } from '../db/knex.ts';
 import type { LoadResult } from './load.ts';
 import { benchDatabase, benchUser } from './support.ts';
 
@@ -34,7 +35,8 @@ const tokens = users.map((u) => u.token);
 const userIdByToken = new Map(users.map((u) => [u.token, u.userId]));
 
 const temporalConnection = Connection.lazy({ address: config.temporal.address });
-const app = createApp({ config, knex, temporal: new Client({ connection: temporalConnection }), log: pino({ level: 'silent' }) });
+const counterKnex = createCounterKnex(db.databaseUrl);
+const app = createApp({ config, knex, counterKnex, temporal: new Client({ connection: temporalConnection }), log: pino({ level: 'silent' }) });
 
 const bare = new Koa();
 bare.use(async (ctx) => {
@@ -76,5 +78,6 @@ try {
     server.close();
   }
   await temporalConnection.close();
+  await counterKnex.destroy();
   await db.drop();
 }

@@ -25,6 +25,23 @@ export function createKnex(databaseUrl: string, pool: { min: number; max: number
   return knex;
 }
 
+/** The API's small second pool for the daily API counter (see services/usage.ts). */
+export const COUNTER_POOL = { min: 0, max: 4 } as const;
+
+/**
+ * A pool whose commits do not wait for the disk (synchronous_commit off): for the daily API counter only,
+ * where a Postgres crash may forget the last fraction of a second of increments, and every call is then
+ * not held up by a disk flush. Row locks and constraints work as usual, so the limit stays exact while the
+ * database runs. Models are not bound to it.
+ */
+export function createCounterKnex(databaseUrl: string, pool: { min: number; max: number } = COUNTER_POOL): Knex {
+  return knexFactory({
+    client: 'pg',
+    connection: { connectionString: databaseUrl, connectionTimeoutMillis: 5000, options: '-c synchronous_commit=off' },
+    pool: { ...pool, acquireTimeoutMillis: 5000 },
+  });
+}
+
 export async function postgresReady(knex: Knex): Promise<void> {
   await knex.raw('select 1');
 }

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { ApiToken } from '../db/models/ApiToken.ts';
 import { User } from '../db/models/User.ts';
+import { preparedQuery } from '../db/prepared.ts';
 
 /**
  * Personal API tokens. The value is shown once; only its SHA-256 is stored (the value has 240 bits of
@@ -46,18 +47,16 @@ export interface TokenOwner {
   user: User;
 }
 
+const OWNER_OF_TOKEN = `select u.*, t.id as token_id, t.expires_at as token_expires_at, t.last_used_at as token_last_used_at
+  from api_tokens t join users u on u.id = t.user_id where t.token_hash = $1`;
+
 /**
- * The owner of a valid, unexpired personal token, or null. Token and user come back in one query (a join),
+ * The owner of a valid, unexpired personal token, or null. Token and user come back in one prepared query,
  * so an authenticated API call costs two round trips in all: this one and the daily counter.
  */
 export async function verifyPersonalToken(knex: Knex, value: string, now: Date): Promise<TokenOwner | null> {
   if (!TOKEN_PATTERN.test(value)) return null;
-  const row = await User.query(knex)
-    .select('users.*', 'api_tokens.id as token_id', 'api_tokens.expires_at as token_expires_at', 'api_tokens.last_used_at as token_last_used_at')
-    .join('api_tokens', 'api_tokens.user_id', 'users.id')
-    .where('api_tokens.token_hash', hashToken(value))
-    .first()
-    .castTo<User & TokenColumns>();
+  const [row] = await preparedQuery<Record<string, unknown> & TokenColumns>(knex, 'owner-of-token', OWNER_OF_TOKEN, [hashToken(value)]);
   if (!row) return null;
   const { token_id: tokenId, token_expires_at: expiresAt, token_last_used_at: lastUsedAt, ...user } = row;
   if (expiresAt && expiresAt.getTime() <= now.getTime()) return null;

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { utcDay } from '../core/clock.ts';
 import { isUnlimited, type Plan } from '../core/plans.ts';
+import { preparedQuery } from '../db/prepared.ts';
 
 export interface DailyUsage {
   allowed: boolean;
@@ -9,6 +10,11 @@ export interface DailyUsage {
   limit: number;
   resetAt: Date;
 }
+
+const COUNT_API_CALL = `insert into api_usage_daily (user_id, day, used) values ($1, $2, 1)
+  on conflict (user_id, day) do update set used = api_usage_daily.used + 1
+  where $3 or api_usage_daily.used < $4
+  returning used`;
 
 /**
  * Counts one API call against the user's daily limit, atomically: the row lock taken by the upsert makes
@@ -20,14 +26,7 @@ export async function countApiCall(knex: Knex, userId: number, plan: Plan, now: 
   const limit = plan.apiDailyLimit;
   const unlimited = isUnlimited(limit);
   if (limit === 0) return { allowed: false, used: await usedToday(knex, userId, now), limit, resetAt };
-  const result = await knex.raw<{ rows: Array<{ used: number }> }>(
-    `insert into api_usage_daily (user_id, day, used) values (?, ?, 1)
-     on conflict (user_id, day) do update set used = api_usage_daily.used + 1
-     where ? or api_usage_daily.used < ?
-     returning used`,
-    [userId, day, unlimited, limit],
-  );
-  const row = result.rows[0];
+  const [row] = await preparedQuery<{ used: number }>(knex, 'count-api-call', COUNT_API_CALL, [userId, day, unlimited, limit]);
   if (row) return { allowed: true, used: row.used, limit, resetAt };
   return { allowed: false, used: await usedToday(knex, userId, now), limit, resetAt };
 }
