@@ -3,6 +3,7 @@ import { createUser } from '../../services/accounts.ts';
 import { mintToken } from '../../services/tokens.ts';
 import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
 import { uniqueName } from '../harness/isolated.ts';
+import { rawRequest } from '../harness/web.ts';
 
 /**
  * Hostile input against every route and form of the web area: odd paths and query parameters on the pages,
@@ -17,21 +18,16 @@ let session: { cookie: string; csrf: string };
 
 let userId: number;
 
-let csrfPair: { cookie: string; csrf: string };
-
 /**
  * A signed-in browser: a session row as sign-in makes it (sign-in itself is throttled, and the fuzz trips
- * the throttle) and the CSRF pair of the sign-up page.
+ * the throttle) and the CSRF token its pages carry (bound to that session).
  */
 async function newSession(): Promise<{ cookie: string; csrf: string }> {
-  if (!csrfPair) {
-    const signup = await fetch(`${api.url}/signup`);
-    const csrf = /name="_csrf" value="([^"]+)"/.exec(await signup.text())![1]!;
-    csrfPair = { cookie: signup.headers.getSetCookie().find((c) => c.startsWith('wps_csrf='))!.split(';')[0]!, csrf };
-  }
   const value = randomBytes(32).toString('base64url');
   await api.db.knex('web_sessions').insert({ id_hash: createHash('sha256').update(value).digest('hex'), user_id: userId, expires_at: new Date(Date.now() + 3600_000) });
-  return { cookie: `${csrfPair.cookie}; wps_session=${value}`, csrf: csrfPair.csrf };
+  const cookie = `wps_session=${value}`;
+  const page = await rawRequest(`${api.url}/account/api`, { headers: { cookie } });
+  return { cookie, csrf: /name="_csrf" value="([^"]+)"/.exec(page.text)![1]! };
 }
 
 beforeAll(async () => {
@@ -55,12 +51,14 @@ interface Answer {
   text: string;
 }
 
+/** Forms carry the site's Origin (else every POST is a 403 before the form is read); node:http, as fetch in jest drops it. */
 async function send(method: string, path: string, options: { cookie?: string; body?: string; type?: string } = {}): Promise<Answer> {
   const headers: Record<string, string> = {};
   if (options.cookie) headers.cookie = options.cookie;
+  if (method === 'POST') headers.origin = new URL(api.config.baseUrl).origin;
   if (options.body !== undefined) headers['content-type'] = options.type ?? 'application/x-www-form-urlencoded';
-  const res = await fetch(`${api.url}${path}`, { method, redirect: 'manual', headers, body: options.body });
-  return { status: res.status, type: res.headers.get('content-type') ?? '', text: await res.text() };
+  const res = await rawRequest(`${api.url}${path}`, { method, headers, body: options.body });
+  return { status: res.status, type: String(res.headers['content-type'] ?? ''), text: res.text };
 }
 
 /** 5xx, or an error (4xx) that is not an HTML page. */
