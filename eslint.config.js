@@ -1,6 +1,9 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/** Import patterns for a top-level folder, from files up to three folders deep. */
+const under = (folder) => ['../', '../../', '../../../'].map((up) => `${up}${folder}/*`);
+
 export default tseslint.config(
   { ignores: ['node_modules/**', '.state/**', 'coverage/**'] },
   js.configs.recommended,
@@ -38,6 +41,25 @@ export default tseslint.config(
   {
     // Activities never reach into the HTTP layer.
     files: ['activities/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: ['../api/*', '../../api/*'] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [...under('api'), ...under('http'), ...under('web')] }] },
+  },
+  {
+    // The API and the web area share only http/; the app factory (http/app.ts) is the one module that mounts both.
+    files: ['api/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: under('web'), message: 'api/ and web/ share code through http/ or core/ only.' }] }] },
+  },
+  {
+    files: ['web/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: under('api'), message: 'api/ and web/ share code through http/ or core/ only.' }] }] },
+  },
+  {
+    files: ['http/**/*.ts'],
+    ignores: ['http/app.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: [...under('api'), ...under('web')], message: 'http/ is what api/ and web/ share; only the app factory imports them.' }] }] },
+  },
+  {
+    // Domain rules and operations know nothing of HTTP.
+    files: ['core/**/*.ts', 'services/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [...under('api'), ...under('http'), ...under('web')] }] },
   },
 );

@@ -4,7 +4,8 @@ import type { Knex } from 'knex';
 import type { Config } from '../core/config.ts';
 import { planFor } from '../core/plans.ts';
 import type { SlotRequest } from '../core/scan/slots.ts';
-import { mainTaskQueue, SCAN_SLOT_SIGNALS, scanDispatcherWorkflowId, scanWorkflowId } from '../core/temporal.ts';
+import { scanWorkflowId } from '../core/temporal.ts';
+import { requestScanSlot } from '../core/temporal-client.ts';
 import { Scan } from '../db/models/Scan.ts';
 import { User } from '../db/models/User.ts';
 
@@ -29,21 +30,13 @@ export function createScanSlotActivities(deps: ScanSlotDeps) {
       const scan = await Scan.query(knex).findOne({ public_id: publicId });
       const user = scan && (await User.query(knex).findById(scan.user_id));
       if (!scan || !user) throw ApplicationFailure.nonRetryable(`scan ${publicId} or its account not found`);
-      const dispatcherId = scanDispatcherWorkflowId(prefix, scan.region);
       const request: SlotRequest = {
         scanId: publicId,
         accountId: user.id,
         accountCap: planFor(user.plan).scansInFlightPerRegion,
         capacity: config.regions.slots[scan.region] ?? 1,
       };
-      await deps.temporal().workflow.signalWithStart('scanDispatcherWorkflow', {
-        workflowId: dispatcherId,
-        taskQueue: mainTaskQueue(prefix),
-        args: [],
-        signal: SCAN_SLOT_SIGNALS.request,
-        signalArgs: [request],
-      });
-      return { dispatcherId };
+      return requestScanSlot(deps.temporal(), prefix, scan.region, request);
     },
 
     /** Of the given scans, those whose workflow no longer runs (terminated, timed out, or never existed). */

@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
 import type { Context, Next } from 'koa';
 import { isoTimestamp, type Clock } from '../core/clock.ts';
-import { cheapestPlanWith, hasFeature, isUnlimited, planFor, type Plan } from '../core/plans.ts';
+import { hasFeature, isUnlimited, planFor, type Plan } from '../core/plans.ts';
 import type { User } from '../db/models/User.ts';
 import { verifyPersonalToken } from '../services/tokens.ts';
 import { countApiCall, type DailyUsage } from '../services/usage.ts';
-import { HttpError, unauthenticated } from './errors.ts';
+import { planRequired, tooManyRequests, unauthenticated, type HttpError } from '../http/errors.ts';
 
 export interface Principal {
   userId: number;
@@ -56,23 +56,14 @@ export function authenticateApi(deps: { knex: Knex; counterKnex: Knex; clock: Cl
 
     const plan = planFor(user.plan);
     if (!hasFeature(plan, 'api')) {
-      const needed = cheapestPlanWith('api');
-      throw new HttpError(403, {
-        message: `Your plan (${plan.label}) does not include API access. Upgrade to ${needed.label} or higher.`,
-        required_plan: needed.key,
-      });
+      throw planRequired('api', (needed) => `Your plan (${plan.label}) does not include API access. Upgrade to ${needed.label} or higher.`);
     }
 
     const usage = await countApiCall(deps.counterKnex, user.id, plan, now);
     const headers = rateLimitHeaders(usage);
     ctx.set(headers);
     if (!usage.allowed) {
-      const retryAfter = Math.max(1, Math.ceil((usage.resetAt.getTime() - now.getTime()) / 1000));
-      throw new HttpError(
-        429,
-        { error: 'Daily API request limit exceeded.', limit: usage.limit, reset_at: isoTimestamp(usage.resetAt) },
-        { ...headers, 'Retry-After': String(retryAfter) },
-      );
+      throw tooManyRequests({ error: 'Daily API request limit exceeded.', limit: usage.limit, reset_at: isoTimestamp(usage.resetAt) }, usage.resetAt, now, headers);
     }
     Object.assign(ctx.state, { principal, user, plan, usage } satisfies Omit<ApiState, 'requestId'>);
     await next();

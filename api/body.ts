@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import getRawBody from 'raw-body';
-import { HttpError } from './errors.ts';
+import { HttpError } from '../http/errors.ts';
 
 /** Largest JSON body the API accepts (the spec leaves it open); documented in the API reference. */
 export const MAX_BODY_BYTES = 64 * 1024;

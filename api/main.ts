@@ -1,21 +1,18 @@
 import { createServer } from 'node:http';
-import { Client, Connection } from '@temporalio/client';
 import { loadConfig } from '../core/config.ts';
 import { closeGracefully } from '../core/http-shutdown.ts';
 import { createLogger } from '../core/logger.ts';
 import { assertNodeVersion } from '../core/runtime.ts';
-import { TEMPORAL_CHANNEL_ARGS } from '../core/temporal.ts';
+import { createTemporalClient } from '../core/temporal-client.ts';
 import { createCounterKnex, createKnex } from '../db/knex.ts';
-import { createApp } from './app.ts';
+import { createApp } from '../http/app.ts';
 
 assertNodeVersion();
 const config = loadConfig();
 const log = createLogger(config, 'api');
 const knex = createKnex(config.databaseUrl);
 const counterKnex = createCounterKnex(config.databaseUrl);
-// Lazy: the API starts (and reports not ready) while Temporal is still coming up.
-const connection = Connection.lazy({ address: config.temporal.address, channelArgs: TEMPORAL_CHANNEL_ARGS });
-const temporal = new Client({ connection, namespace: config.temporal.namespace });
+const temporal = createTemporalClient(config.temporal);
 const app = createApp({ config, knex, counterKnex, temporal, log });
 
 const server = createServer(app.koa.callback());
@@ -32,7 +29,7 @@ async function shutdown(signal: string): Promise<void> {
   app.health.startDraining();
   const clean = await closeGracefully(server, 20_000);
   if (!clean) log.warn('open requests did not finish within 20 s; they were cut');
-  await Promise.allSettled([knex.destroy(), counterKnex.destroy(), connection.close()]);
+  await Promise.allSettled([knex.destroy(), counterKnex.destroy(), temporal.connection.close()]);
   log.info('api stopped');
   process.exit(clean ? 0 : 1);
 }

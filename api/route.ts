@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { ApiState } from './auth.ts';
 import { readJsonBody } from './body.ts';
-import { notFound } from './errors.ts';
+import { notFound } from '../http/errors.ts';
 import { precompile, validate, type JsonSchema } from './validation.ts';
 
 export type ApiContext = Context & { state: ApiState };

@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { validationFailed } from './errors.ts';
-import { assertStorable } from './input-guard.ts';
+import { validationFailed } from '../http/errors.ts';
+import { assertStorable } from '../http/input-guard.ts';
 
 /** A JSON Schema as plain data; the same objects validate requests and are published in the OpenAPI document. */
 export type JsonSchema = Record<string, unknown>;

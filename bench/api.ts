@@ -16,7 +16,7 @@ import { Worker } from 'node:worker_threads';
 import { Client, Connection } from '@temporalio/client';
 import Koa from 'koa';
 import { pino } from 'pino';
-import { createApp } from '../api/app.ts';
+import { createApp } from '../http/app.ts';
 import { loadConfig } from '../core/config.ts';
 import { createCounterKnex } from '../db/knex.ts';
 import type { LoadResult } from './load.ts';

@@ -1,10 +1,9 @@
-import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 
 /**
  * Outgoing requests (scans, webhooks, client metadata documents) refuse private and special-use addresses,
  * so the service cannot be used to reach its own network. Loopback is allowed only when configured
- * (OUTBOUND_ALLOW_LOOPBACK, which tests and the local demo set).
+ * (OUTBOUND_ALLOW_LOOPBACK, which tests and the local demo set). Scans apply this through core/scan-target.ts.
  */
 
 export type AddressVerdict = 'public' | 'loopback' | 'private';
@@ -97,22 +96,4 @@ export function classifyAddress(address: string): AddressVerdict {
   if (!range) return 'public';
   if (range.kind === 'embedded-ipv4') return classifyAddress(embeddedIpv4(ip));
   return range.kind === 'loopback' ? 'loopback' : 'private';
-}
-
-export class BlockedAddressError extends Error {
-  constructor(host: string, address: string) {
-    super(`${host} resolves to ${address}, a private or special-use address`);
-    this.name = 'BlockedAddressError';
-  }
-}
-
-/** Resolves the host and refuses it when any of its addresses is not allowed. Returns the addresses. */
-export async function assertAllowedHost(host: string, options: { allowLoopback: boolean }): Promise<string[]> {
-  const bare = host.replace(/^\[|\]$/g, '');
-  const addresses = isIP(bare) ? [bare] : (await lookup(bare, { all: true, verbatim: true })).map((a) => a.address);
-  for (const address of addresses) {
-    const verdict = classifyAddress(address);
-    if (verdict === 'private' || (verdict === 'loopback' && !options.allowLoopback)) throw new BlockedAddressError(host, address);
-  }
-  return addresses;
 }

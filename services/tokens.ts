@@ -47,11 +47,12 @@ export interface TokenOwner {
   user: User;
 }
 
-const OWNER_OF_TOKEN = `select u.*, t.id as token_id, t.expires_at as token_expires_at, t.last_used_at as token_last_used_at
+const OWNER_OF_TOKEN = `select u.id, u.name, u.email, u.plan, u.created_at, u.updated_at, t.id as token_id, t.expires_at as token_expires_at, t.last_used_at as token_last_used_at
   from api_tokens t join users u on u.id = t.user_id where t.token_hash = $1`;
 
 /**
- * The owner of a valid, unexpired personal token, or null. Token and user come back in one prepared query,
+ * The owner of a valid, unexpired personal token, or null. Token and user come back in one prepared query
+ * (named columns, not `u.*`: a prepared plan must keep its result shape when a migration adds a column),
  * so an authenticated API call costs two round trips in all: this one and the daily counter.
  */
 export async function verifyPersonalToken(knex: Knex, value: string, now: Date): Promise<TokenOwner | null> {

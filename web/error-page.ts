@@ -13,6 +13,7 @@ const TITLES: Record<number, string> = {
   400: 'Bad request',
   403: 'Not allowed',
   404: 'Page not found',
+  405: 'Method not allowed',
   413: 'Too large',
   415: 'Unsupported form',
   429: 'Too many requests',

@@ -1,10 +1,10 @@
 import type { Locale } from '../core/i18n/locale.ts';
+import { scanFailureView } from '../core/i18n/failures.ts';
 import { localiseFinding } from '../core/i18n/findings.ts';
 import { summarise } from '../core/i18n/summaries.ts';
 import { FORM_FACTORS } from '../core/scan/observation.ts';
 import { CATEGORY_KEYS, categoryOf, SCORE_KEYS, scoreLabel } from '../core/scoring/categories.ts';
 import type { Scan } from '../db/models/Scan.ts';
-import { failureView } from '../api/views/scans.ts';
 import { html, layout, SafeHtml } from './html.ts';
 
 const LABELS = {
@@ -58,7 +58,7 @@ export function reportPage({ scan, locale, imageUrl, signedInAs, csrf }: ReportI
     return layout(t.report, html`${new SafeHtml('<meta http-equiv="refresh" content="5">')}${header}<section id="in-progress"><p>${t.inProgress}</p></section>`, { signedInAs, csrf });
   }
   if (scan.status === 'failed' || !scan.result) {
-    const failure = failureView(scan, locale);
+    const failure = scanFailureView(scan.failure_code, scan.failure_http_status, locale);
     return layout(t.report, html`${header}<section id="failed"><p class="error">${t.failed}</p><p><code>${failure.code}</code>: ${failure.message}</p></section>`, { signedInAs, csrf });
   }
   const r = scan.result;

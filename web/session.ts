@@ -6,9 +6,9 @@ import type { Clock } from '../core/clock.ts';
 import type { Config } from '../core/config.ts';
 import type { User } from '../db/models/User.ts';
 import { findUser } from '../services/accounts.ts';
-import { HttpError } from '../api/errors.ts';
+import { forbidden, HttpError } from '../http/errors.ts';
 import { purposeKey } from '../core/keys.ts';
-import { unstorableField, unstorableMessage } from '../api/input-guard.ts';
+import { unstorableField, unstorableMessage } from '../http/input-guard.ts';
 
 export const SESSION_COOKIE = 'wps_session';
 /** A random id for a visitor who is not signed in, so their forms' CSRF tokens have something to be bound to. */
@@ -104,7 +104,7 @@ export function sameOriginOnly(config: Config) {
       const origin = ctx.get('origin');
       const referer = ctx.get('referer');
       const ok = origin ? origin === own : referer ? originOf(referer) === own : false;
-      if (!ok) throw new HttpError(403, { message: 'Cross-site form submission refused.' });
+      if (!ok) throw forbidden('Cross-site form submission refused.');
     }
     await next();
   };
@@ -150,7 +150,7 @@ export async function readForm(ctx: Context, config: Config): Promise<URLSearchP
   // Byte lengths: a field of the token's length in characters but not in bytes would make timingSafeEqual throw.
   const field = Buffer.from(form.get('_csrf') ?? '');
   const ok = expected.length > 0 && expected.length === field.length && timingSafeEqual(expected, field);
-  if (!ok) throw new HttpError(403, { message: 'The form has expired or did not come from this site. Reload the page and try again.' });
+  if (!ok) throw forbidden('The form has expired or did not come from this site. Reload the page and try again.');
   // Every occurrence: a repeated field could hide a NUL in the copy that form.get() returns.
   const unstorable = [...form].map(([name, value]) => unstorableField({ [name]: value }, 'form')).find(Boolean);
   if (unstorable) throw new HttpError(400, { message: unstorableMessage(`${unstorable} field`) });

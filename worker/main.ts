@@ -2,7 +2,6 @@ import { createServer } from 'node:http';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client, Connection, ScheduleAlreadyRunning, ScheduleOverlapPolicy, type ScheduleOptions } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities/index.ts';
 import { createReconcileActivities } from '../activities/reconcile.ts';
@@ -13,8 +12,8 @@ import { loadConfig, PROJECT_ROOT } from '../core/config.ts';
 import { HealthState, serveHealth } from '../core/health.ts';
 import { createLogger } from '../core/logger.ts';
 import { assertNodeVersion } from '../core/runtime.ts';
-import { RECONCILE_EVERY } from '../core/scan/lifecycle.ts';
-import { mainTaskQueue, scanReconcilerScheduleId, scanTaskQueue, TEMPORAL_CHANNEL_ARGS } from '../core/temporal.ts';
+import { mainTaskQueue, scanTaskQueue } from '../core/temporal.ts';
+import { createTemporalClient, ensureReconcilerSchedule, temporalReachable } from '../core/temporal-client.ts';
 import { createKnex, postgresReady } from '../db/knex.ts';
 
 assertNodeVersion();
@@ -36,16 +35,13 @@ Runtime.install({
 });
 
 const knex = createKnex(config.databaseUrl, { min: 0, max: 5 });
-const temporalClient = Connection.lazy({ address: config.temporal.address, channelArgs: TEMPORAL_CHANNEL_ARGS });
-const client = new Client({ connection: temporalClient, namespace: config.temporal.namespace });
+const client = createTemporalClient(config.temporal);
 let workers: Worker[] = [];
 let stopping = false;
 
 const health = new HealthState({
   postgres: () => postgresReady(knex),
-  temporal: async () => {
-    await temporalClient.withDeadline(Date.now() + 2000, () => temporalClient.workflowService.describeNamespace({ namespace: config.temporal.namespace }));
-  },
+  temporal: () => temporalReachable(client),
   worker: async () => {
     if (workers.length === 0) throw new Error('worker is CONNECTING');
     for (const w of workers) if (w.getState() !== 'RUNNING') throw new Error(`worker is ${w.getState()}`);
@@ -74,24 +70,6 @@ async function connectWithRetry(): Promise<NativeConnection | null> {
     }
   }
   return null;
-}
-
-/** The reconciler's schedule: created on first start, brought up to date on every later one. */
-async function ensureReconcilerSchedule(): Promise<void> {
-  const scheduleId = scanReconcilerScheduleId(config.temporal.taskQueuePrefix);
-  const options = {
-    scheduleId,
-    spec: { intervals: [{ every: RECONCILE_EVERY }] },
-    action: { type: 'startWorkflow' as const, workflowType: 'reconcileScansWorkflow', taskQueue, workflowId: `${scheduleId}-run` },
-    policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 minute' },
-  } satisfies ScheduleOptions;
-  try {
-    await client.schedule.create(options);
-    log.info({ scheduleId, every: RECONCILE_EVERY }, 'scan reconciler scheduled');
-  } catch (error) {
-    if (!(error instanceof ScheduleAlreadyRunning)) throw error;
-    await client.schedule.getHandle(scheduleId).update((previous) => ({ ...previous, spec: options.spec, action: options.action, policies: { ...previous.policies, ...options.policies } }));
-  }
 }
 
 async function main(): Promise<void> {
@@ -137,7 +115,10 @@ async function main(): Promise<void> {
     ),
   );
   workers = [main, ...scanWorkers];
-  await ensureReconcilerSchedule().catch((error: unknown) => log.error({ err: error }, 'could not create or update the scan reconciler schedule; stale scans wait for the next start'));
+  await ensureReconcilerSchedule(client, config.temporal.taskQueuePrefix).then(
+    ({ scheduleId, created }) => created && log.info({ scheduleId }, 'scan reconciler scheduled'),
+    (error: unknown) => log.error({ err: error }, 'could not create or update the scan reconciler schedule; stale scans wait for the next start'),
+  );
   log.info({ taskQueue, scanRegions: config.worker.scanRegions, identity, bundle: config.worker.workflowBundlePath }, 'worker polling');
   try {
     const running = Promise.all(workers.map((w) => w.run()));
@@ -163,13 +144,13 @@ process.on('SIGINT', () => void shutdown('SIGINT'));
 main()
   .then(async () => {
     healthServer.close();
-    await Promise.allSettled([knex.destroy(), temporalClient.close()]);
+    await Promise.allSettled([knex.destroy(), client.connection.close()]);
     log.info('worker stopped');
     process.exit(0);
   })
   .catch(async (error: unknown) => {
     log.fatal({ err: error }, 'worker failed');
     healthServer.close();
-    await Promise.allSettled([knex.destroy(), temporalClient.close()]);
+    await Promise.allSettled([knex.destroy(), client.connection.close()]);
     process.exit(1);
   });

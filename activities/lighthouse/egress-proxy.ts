@@ -15,7 +15,7 @@
 import { Agent, createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect, isIP, Socket, type AddressInfo, type LookupFunction } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { assertAllowedHost, BlockedAddressError } from '../../core/outbound.ts';
+import { checkScanTarget } from '../../core/scan-target.ts';
 
 export type EgressFailureCode = 'blocked_address' | 'dns_failed' | 'connection_failed';
 
@@ -61,12 +61,8 @@ export async function startEgressProxy(options: { allowLoopback: boolean; scanne
     const host = bare(hostname);
     let pending = resolutions.get(host);
     if (!pending) {
-      pending = assertAllowedHost(host, options).then(
-        (addresses) => ({ addresses }),
-        (error: unknown): Resolution => {
-          if (error instanceof BlockedAddressError) return { failure: { code: 'blocked_address', message: error.message } };
-          return { failure: { code: 'dns_failed', message: `The host name ${host} could not be resolved.` } };
-        },
+      pending = checkScanTarget(host, { allowLoopback: options.allowLoopback }).then((verdict): Resolution =>
+        verdict.allowed ? { addresses: verdict.addresses } : { failure: { code: verdict.code, message: verdict.reason } },
       );
       resolutions.set(host, pending);
     }

@@ -12,7 +12,7 @@ import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import puppeteer, { type Browser, type CDPSession, type Page } from 'puppeteer-core';
 import { CHROMIUM_FLAGS, sandboxFlags } from '../../core/chromium.ts';
-import { assertAllowedHost, BlockedAddressError } from '../../core/outbound.ts';
+import { checkScanTarget } from '../../core/scan-target.ts';
 import { FORM_FACTORS, type FormFactor, type FormFactorObservation, type ScanObservation } from '../../core/scan/observation.ts';
 import type { FailureCode } from '../../core/scan/failures.ts';
 import type { ScanCredentials } from '../../services/scans.ts';
@@ -208,12 +208,11 @@ async function main(): Promise<void> {
   exitWithParent();
   const input = await readInput();
   const target = new URL(input.url);
-  try {
-    await assertAllowedHost(target.hostname, { allowLoopback: input.allowLoopback });
-  } catch (error) {
-    if (error instanceof BlockedAddressError) throw new PageFailure('blocked_address', error.message);
-    if ((error as { code?: string }).code === 'ENOTFOUND') throw new PageFailure('dns_failed', `The host name ${target.hostname} could not be resolved.`);
-    throw error;
+  const verdict = await checkScanTarget(target.hostname, { allowLoopback: input.allowLoopback });
+  if (!verdict.allowed) {
+    // A resolver failure of ours is retried (by Temporal); a name that does not exist is the page's failure.
+    if (verdict.code === 'dns_failed' && verdict.temporary) throw new Error(verdict.reason);
+    throw new PageFailure(verdict.code, verdict.reason);
   }
   workDir = input.workDir;
   process.once('exit', cleanUp);

@@ -1,6 +1,6 @@
 import { isoTimestamp } from '../../core/clock.ts';
 import { planView } from '../../core/plans.ts';
-import type { ApiRoute } from '../route.ts';
+import type { ApiContext, ApiRoute } from '../route.ts';
 
 export const accountSchema = {
   type: 'object',
@@ -43,16 +43,18 @@ export const getMe: ApiRoute = {
   tag: 'Account',
   summary: 'The account behind the token, its plan and today’s API usage.',
   responses: { 200: { description: 'The account.', schema: accountSchema } },
-  handle(ctx) {
-    const { user, plan, usage } = ctx.state;
-    ctx.body = {
-      data: {
-        id: user.id,
-        name: user.name,
-        email: user.email,
-        plan: planView(plan),
-        api_usage: { used_today: usage.used, limit_today: usage.limit, reset_at: isoTimestamp(usage.resetAt) },
-      },
-    };
-  },
+  handle: showAccount,
 };
+
+function showAccount(ctx: ApiContext): void {
+  const { user, plan, usage } = ctx.state;
+  ctx.body = {
+    data: {
+      id: user.id,
+      name: user.name,
+      email: user.email,
+      plan: planView(plan),
+      api_usage: { used_today: usage.used, limit_today: usage.limit, reset_at: isoTimestamp(usage.resetAt) },
+    },
+  };
+}

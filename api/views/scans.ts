@@ -1,9 +1,8 @@
 import { isoTimestamp } from '../../core/clock.ts';
 import type { Locale } from '../../core/i18n/locale.ts';
-import { failureMessage } from '../../core/i18n/failures.ts';
+import { scanFailureView } from '../../core/i18n/failures.ts';
 import { localiseFinding } from '../../core/i18n/findings.ts';
 import { summarise } from '../../core/i18n/summaries.ts';
-import { isFailureCode } from '../../core/scan/failures.ts';
 import { FORM_FACTORS, type FormFactor } from '../../core/scan/observation.ts';
 import type { Scan } from '../../db/models/Scan.ts';
 import { assetUrl } from '../../services/assets.ts';
@@ -65,10 +64,7 @@ export function resultView(scan: Scan, ctx: ViewContext) {
 }
 
 /** Why a failed scan failed: a stable code and that code's text in the caller's language (never the run's details). */
-export function failureView(scan: Scan, locale: Locale) {
-  const code = scan.failure_code && isFailureCode(scan.failure_code) ? scan.failure_code : 'scan_error';
-  return { code, message: failureMessage(code, locale, scan.failure_http_status) };
-}
+const failureView = (scan: Scan, locale: Locale) => scanFailureView(scan.failure_code, scan.failure_http_status, locale);
 
 /** GET /scans/{id}: the running shape, the finished shape, or our failed shape (with `error`). */
 export function detailView(scan: Scan, ctx: ViewContext) {

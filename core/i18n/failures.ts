@@ -1,4 +1,4 @@
-import type { FailureCode } from '../scan/failures.ts';
+import { isFailureCode, type FailureCode } from '../scan/failures.ts';
 import type { Locale } from './locale.ts';
 
 /**
@@ -37,4 +37,10 @@ const HTTP_STATUS_TEXTS: Record<Locale, (status: number) => string> = {
 export function failureMessage(code: FailureCode, locale: Locale, httpStatus: number | null = null): string {
   if (code === 'http_error' && httpStatus !== null) return HTTP_STATUS_TEXTS[locale](httpStatus);
   return FAILURE_TEXTS[locale][code];
+}
+
+/** A failed scan as users see it, in the API and on the report page: its code (unknown ones read as `scan_error`) and that code's text. */
+export function scanFailureView(code: string | null, httpStatus: number | null, locale: Locale): { code: FailureCode; message: string } {
+  const known = code && isFailureCode(code) ? code : 'scan_error';
+  return { code: known, message: failureMessage(known, locale, httpStatus) };
 }

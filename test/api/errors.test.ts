@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { MAX_BODY_BYTES } from '../../api/body.ts';
-import { errorHandler, requestId } from '../../api/middleware.ts';
+import { errorHandler, requestId } from '../../http/middleware.ts';
 import { mountRoutes, type ApiRoute } from '../../api/route.ts';
 import { createLogger } from '../../core/logger.ts';
 import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';

@@ -1,12 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
-import { createApp } from '../../api/app.ts';
+import { createApp } from '../../http/app.ts';
 import { loadConfig, type Config } from '../../core/config.ts';
 import { createLogger } from '../../core/logger.ts';
 import type { PlanKey } from '../../core/plans.ts';
 import type { User } from '../../db/models/User.ts';
-import { createKnex } from '../../db/knex.ts';
+import { createCounterKnex, createKnex } from '../../db/knex.ts';
 import { createUser } from '../../services/accounts.ts';
 import { mintToken } from '../../services/tokens.ts';
 import { freePort, isolatedPostgres, uniqueName, type IsolatedPostgres } from './isolated.ts';
@@ -54,7 +54,9 @@ export async function startTestApi(options: { clock?: TestClock; env?: Record<st
   const temporal = new Client({ connection, namespace: config.temporal.namespace });
   const clock = options.clock ?? new TestClock();
   const appKnex = options.pool ? createKnex(db.databaseUrl, options.pool) : db.knex;
-  const app = createApp({ config, knex: appKnex, temporal, log, clock: clock.read });
+  // The daily counter's own pool, as in production (api/main.ts).
+  const counterKnex = createCounterKnex(db.databaseUrl);
+  const app = createApp({ config, knex: appKnex, counterKnex, temporal, log, clock: clock.read });
   const server: Server = createServer(app.koa.callback());
   await new Promise<void>((ready) => server.listen(port, '127.0.0.1', ready));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -70,6 +72,7 @@ export async function startTestApi(options: { clock?: TestClock; env?: Record<st
       await new Promise<void>((done) => server.close(() => done()));
       await connection.close();
       if (appKnex !== db.knex) await appKnex.destroy();
+      await counterKnex.destroy();
       await db.drop();
     },
   };

@@ -1,4 +1,4 @@
-import { clientAddressResolver } from '../../api/client-address.ts';
+import { clientAddressResolver } from '../../http/client-address.ts';
 
 describe('client address behind trusted proxies', () => {
   it('trusts no X-Forwarded-For without configured proxies', () => {

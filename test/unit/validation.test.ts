@@ -1,6 +1,6 @@
 import { validate } from '../../api/validation.ts';
 import { pageQuerySchema } from '../../api/pagination.ts';
-import { HttpError } from '../../api/errors.ts';
+import { HttpError } from '../../http/errors.ts';
 
 const schema = { type: 'object', properties: pageQuerySchema({ max: 50, default: 20 }), required: [] };
 

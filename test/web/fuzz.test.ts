@@ -20,7 +20,7 @@ let userId: number;
 
 /**
  * A signed-in browser: a session row as sign-in makes it (sign-in itself is throttled, and the fuzz trips
- * the throttle) and the CSRF token bound to that session, read from a page as a browser would.
+ * the throttle) and the CSRF token its pages carry (bound to that session).
  */
 async function newSession(): Promise<{ cookie: string; csrf: string }> {
   const value = randomBytes(32).toString('base64url');
@@ -51,15 +51,14 @@ interface Answer {
   text: string;
 }
 
-/** Unsafe methods carry our Origin, as a browser's form post does (else they stop at the CSRF check). */
+/** Forms carry the site's Origin (else every POST is a 403 before the form is read); node:http, as fetch in jest drops it. */
 async function send(method: string, path: string, options: { cookie?: string; body?: string; type?: string } = {}): Promise<Answer> {
   const headers: Record<string, string> = {};
   if (options.cookie) headers.cookie = options.cookie;
-  if (method !== 'GET') headers.origin = new URL(api.config.baseUrl).origin;
+  if (method === 'POST') headers.origin = new URL(api.config.baseUrl).origin;
   if (options.body !== undefined) headers['content-type'] = options.type ?? 'application/x-www-form-urlencoded';
   const res = await rawRequest(`${api.url}${path}`, { method, headers, body: options.body });
-  const type = res.headers['content-type'];
-  return { status: res.status, type: typeof type === 'string' ? type : '', text: res.text };
+  return { status: res.status, type: String(res.headers['content-type'] ?? ''), text: res.text };
 }
 
 /** 5xx, or an error (4xx) that is not an HTML page. */

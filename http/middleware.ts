@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { Logger } from '../core/logger.ts';
 import { isDatabaseUnavailable } from '../db/knex.ts';
-import { renderErrorPage } from '../web/error-page.ts';
-import { HttpError, notFound } from './errors.ts';
+import { HttpError, notFound, serviceUnavailable } from './errors.ts';
 
 /** Every response carries a request id; the log lines of that request carry it too. */
 export function requestId() {
@@ -15,9 +14,12 @@ export function requestId() {
   };
 }
 
+/** Renders an error as an HTML page (the web area's); `requestId` only on a 500. */
+export type ErrorPageRenderer = (ctx: Context, status: number, message: string, requestId?: string) => void;
+
 export interface ErrorHandlerOptions {
-  /** Paths whose errors are HTML pages (the web area's); every other path answers JSON. */
-  htmlFor?: (path: string) => boolean;
+  /** Paths whose errors are HTML pages (the web area's), and how to render them; every other path answers JSON. */
+  html?: { for: (path: string) => boolean; render: ErrorPageRenderer };
 }
 
 /** How long a client should wait before retrying while the database is unreachable. */
@@ -26,12 +28,12 @@ const DATABASE_RETRY_AFTER_S = 5;
 /**
  * Known errors render their own body; an unreachable database is a 503 (it recovers by itself, the client
  * may retry); anything else is logged with its stack and answered with a generic 500 that carries only the
- * request id. JSON bodies, or for `htmlFor` paths an HTML page with the same message.
+ * request id. JSON bodies, or for the web area's paths an HTML page with the same message.
  */
 export function errorHandler(log: Logger, options: ErrorHandlerOptions = {}) {
   const respond = (ctx: Context, status: number, body: Record<string, unknown>): void => {
-    if (options.htmlFor?.(ctx.path)) {
-      renderErrorPage(ctx, status, typeof body.message === 'string' ? body.message : 'Something went wrong.', body.request_id as string | undefined);
+    if (options.html?.for(ctx.path)) {
+      options.html.render(ctx, status, typeof body.message === 'string' ? body.message : 'Something went wrong.', body.request_id as string | undefined);
     } else {
       ctx.status = status;
       ctx.body = body;
@@ -42,12 +44,15 @@ export function errorHandler(log: Logger, options: ErrorHandlerOptions = {}) {
       await next();
       // Nothing answered: an unknown route, or a known one without this method (the router set Allow).
       if (ctx.status === 404 && ctx.body == null) throw notFound();
-      if (ctx.status === 405 && ctx.body == null) ctx.body = { message: 'Method not allowed.' };
-      if (ctx.status === 501 && ctx.body == null) ctx.body = { message: 'Method not implemented.' };
-    } catch (error) {
+      if (ctx.status === 405 && ctx.body == null) return respond(ctx, 405, { message: 'Method not allowed.' });
+      if (ctx.status === 501 && ctx.body == null) return respond(ctx, 501, { message: 'Method not implemented.' });
+    } catch (caught) {
+      const where = { requestId: ctx.state.requestId, method: ctx.method, path: loggedPath(ctx.path) };
+      const databaseAway = isDatabaseUnavailable(caught);
+      const error = databaseAway ? serviceUnavailable('The service is temporarily unavailable; try again shortly.', DATABASE_RETRY_AFTER_S, caught) : caught;
       if (error instanceof HttpError) {
         // A 503 (a dependency away) is expected, but operators want its cause.
-        if (error.status >= 500) log.warn({ err: error.cause ?? error, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, error.message);
+        if (error.status >= 500) log.warn({ err: error.cause ?? error, ...where }, databaseAway ? 'database unavailable' : error.message);
         ctx.set(error.headers);
         return respond(ctx, error.status, error.body);
       }
@@ -55,12 +60,7 @@ export function errorHandler(log: Logger, options: ErrorHandlerOptions = {}) {
       if (typeof status === 'number' && status >= 400 && status < 500 && (error as { expose?: boolean }).expose) {
         return respond(ctx, status, { message: (error as Error).message });
       }
-      if (isDatabaseUnavailable(error)) {
-        log.warn({ err: error, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'database unavailable');
-        ctx.set('Retry-After', String(DATABASE_RETRY_AFTER_S));
-        return respond(ctx, 503, { message: 'The service is temporarily unavailable; try again shortly.' });
-      }
-      log.error({ err: error, requestId: ctx.state.requestId, method: ctx.method, path: loggedPath(ctx.path) }, 'unhandled error');
+      log.error({ err: error, ...where }, 'unhandled error');
       respond(ctx, 500, { message: 'Server error.', request_id: ctx.state.requestId });
     }
   };

@@ -1,0 +1,46 @@
+import Router from '@koa/router';
+import type { Client } from '@temporalio/client';
+import type { Knex } from 'knex';
+import type { Context } from 'koa';
+import type { Clock } from '../core/clock.ts';
+import type { Config } from '../core/config.ts';
+import { authenticateApi, personalTokenVerifier, type TokenVerifier } from './auth.ts';
+import { openApiDocument } from './openapi.ts';
+import { mountRoutes, type AnyRoute } from './route.ts';
+import { apiRoutes } from './routes/index.ts';
+
+export interface ApiDeps {
+  knex: Knex;
+  counterKnex: Knex;
+  temporal: Client;
+  config: Config;
+  clock: Clock;
+  /** Extra bearer-token kinds (OAuth access tokens) tried after personal tokens. */
+  extraVerifiers?: TokenVerifier[];
+}
+
+/** Everything under /api/v1: the endpoints of routes/, behind authentication, and their OpenAPI document. */
+export function apiRouter(deps: ApiDeps): Router {
+  const { knex, clock } = deps;
+  const router = new Router({ prefix: '/api/v1' });
+  const authenticate = authenticateApi({ knex, counterKnex: deps.counterKnex, clock, verifiers: [personalTokenVerifier(knex), ...(deps.extraVerifiers ?? [])] });
+  const routes = [...apiRoutes(deps), openApiRoute(() => document)];
+  const document = openApiDocument(routes, deps.config.baseUrl);
+  mountRoutes(router, routes, authenticate);
+  return router;
+}
+
+function openApiRoute(document: () => unknown): AnyRoute {
+  return {
+    method: 'get',
+    path: '/openapi.json',
+    tag: 'Meta',
+    summary: 'This OpenAPI 3.1 document. Public; not counted against the daily limit.',
+    auth: false,
+    extension: true,
+    responses: { 200: { description: 'The document.' } },
+    handle: function showOpenApiDocument(ctx: Context) {
+      ctx.body = document();
+    },
+  };
+}

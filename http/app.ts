@@ -1,0 +1,80 @@
+import Router from '@koa/router';
+import type { Client } from '@temporalio/client';
+import Koa, { type Context } from 'koa';
+import type { Knex } from 'knex';
+import { apiRouter } from '../api/router.ts';
+import type { TokenVerifier } from '../api/auth.ts';
+import { systemClock, type Clock } from '../core/clock.ts';
+import type { Config } from '../core/config.ts';
+import { FULL_CHECK_SHARED_MS, HealthState, sharedCheck } from '../core/health.ts';
+import type { Logger } from '../core/logger.ts';
+import { runHealthWorkflow, temporalReachable } from '../core/temporal-client.ts';
+import { postgresReady } from '../db/knex.ts';
+import { localAssetStore } from '../services/assets.ts';
+import { renderErrorPage } from '../web/error-page.ts';
+import { webRouter } from '../web/routes.ts';
+import { clientAddress } from './client-address.ts';
+import { isApiPath, refuseUnstorableInput } from './input-guard.ts';
+import { accessLog, errorHandler, requestId } from './middleware.ts';
+
+export interface AppDeps {
+  config: Config;
+  knex: Knex;
+  /** The pool for the daily API counter (db/knex.ts createCounterKnex); the main pool when not given. */
+  counterKnex?: Knex;
+  temporal: Client;
+  log: Logger;
+  clock?: Clock;
+  /** Extra bearer-token kinds (OAuth access tokens) tried after personal tokens. */
+  extraVerifiers?: TokenVerifier[];
+}
+
+export interface App {
+  koa: Koa;
+  health: HealthState;
+}
+
+const HEALTH_PATHS = new Set(['/livez', '/readyz']);
+
+/**
+ * The API process's one Koa app: the request edge (client address, request id, access log, errors, input
+ * guard), then the health endpoints, the web area and the API. The two areas share only http/; errors are
+ * JSON for the API and the health endpoints, HTML pages for the web area.
+ */
+export function createApp(deps: AppDeps): App {
+  const { knex, temporal, log, config } = deps;
+  const clock = deps.clock ?? systemClock;
+  const health = new HealthState({ postgres: () => postgresReady(knex), temporal: () => temporalReachable(temporal) }, log);
+
+  // Koa's own proxy support believes the left-most X-Forwarded-For, which the client writes; clientAddress()
+  // reads the header only through the configured proxies (TRUSTED_PROXIES).
+  const koa = new Koa({ proxy: false });
+  koa.use(clientAddress(config.trustedProxies));
+  koa.use(requestId());
+  koa.use(accessLog(log));
+  koa.use(errorHandler(log, { html: { for: (path) => !isApiPath(path) && !HEALTH_PATHS.has(path), render: renderErrorPage } }));
+  koa.use(refuseUnstorableInput());
+  koa.use(healthRouter(health, temporal, config).routes());
+  koa.use(webRouter({ knex, config, clock, assets: localAssetStore(config.assetsDir) }).routes());
+  const api = apiRouter({ knex, counterKnex: deps.counterKnex ?? knex, temporal, config, clock, extraVerifiers: deps.extraVerifiers });
+  koa.use(api.routes());
+  koa.use(api.allowedMethods());
+  return { koa, health };
+}
+
+/** `/livez` and `/readyz` (with `?full=1`, also a workflow through a worker and back). */
+function healthRouter(health: HealthState, temporal: Client, config: Config): Router {
+  // One round trip at most every 5 s, shared by all who ask meanwhile.
+  const roundTrip = sharedCheck(() => runHealthWorkflow(temporal, config.temporal.taskQueuePrefix), FULL_CHECK_SHARED_MS);
+  const router = new Router();
+  router.get('/livez', function alive(ctx: Context) {
+    ctx.body = { status: 'alive' };
+  });
+  router.get('/readyz', async function ready(ctx: Context) {
+    const extra: Record<string, () => Promise<void>> = ctx.query.full === '1' ? { worker_round_trip: roundTrip } : {};
+    const readiness = await health.readiness(extra);
+    ctx.status = readiness.ready ? 200 : 503;
+    ctx.body = readiness;
+  });
+  return router;
+}

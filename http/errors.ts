@@ -1,0 +1,50 @@
+import { cheapestPlanWith, type Feature, type Plan } from '../core/plans.ts';
+
+/**
+ * Errors that carry their HTTP status and a body in the spec's shapes; one middleware renders them (JSON for
+ * the API, an HTML page for the web area). Shared by both areas, so neither imports the other.
+ */
+export class HttpError extends Error {
+  readonly status: number;
+  readonly body: Record<string, unknown>;
+  readonly headers: Record<string, string>;
+  constructor(status: number, body: Record<string, unknown>, headers: Record<string, string> = {}, cause?: unknown) {
+    super(typeof body.message === 'string' ? body.message : `HTTP ${status}`, cause === undefined ? undefined : { cause });
+    this.status = status;
+    this.body = body;
+    this.headers = headers;
+  }
+}
+
+export const notFound = (): HttpError => new HttpError(404, { message: 'Not found.' });
+export const unauthenticated = (): HttpError => new HttpError(401, { message: 'Unauthenticated.' });
+export const forbidden = (message: string): HttpError => new HttpError(403, { message });
+
+/**
+ * The 403 for a feature the caller's plan lacks: `{"message", "required_plan"}`, naming the cheapest plan
+ * that has it. `message` words it for the caller, given that plan.
+ */
+export function planRequired(feature: Feature, message: (needed: Plan) => string): HttpError {
+  const needed = cheapestPlanWith(feature);
+  return new HttpError(403, { message: message(needed), required_plan: needed.key });
+}
+
+export const validationFailed = (errors: Record<string, string[]>): HttpError =>
+  new HttpError(422, { message: firstMessage(errors) ?? 'The given data was invalid.', errors });
+
+function firstMessage(errors: Record<string, string[]>): string | undefined {
+  const all = Object.values(errors).flat();
+  if (all.length === 0) return undefined;
+  return all.length === 1 ? all[0] : `${all[0]} (and ${all.length - 1} more error${all.length > 2 ? 's' : ''})`;
+}
+
+/** The `Retry-After` value (whole seconds, at least 1) for a limit that lifts at `until`. */
+export const retryAfterSeconds = (until: Date, now: Date): number => Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
+
+/** A 429 whose limit lifts at `until`: the body as given, plus `Retry-After` (and any other headers). */
+export const tooManyRequests = (body: Record<string, unknown>, until: Date, now: Date, headers: Record<string, string> = {}): HttpError =>
+  new HttpError(429, body, { ...headers, 'Retry-After': String(retryAfterSeconds(until, now)) });
+
+/** A 503 for a dependency that is away for now: the client may retry after `retryAfterS` seconds. */
+export const serviceUnavailable = (message: string, retryAfterS: number, cause?: unknown): HttpError =>
+  new HttpError(503, { message }, { 'Retry-After': String(retryAfterS) }, cause);

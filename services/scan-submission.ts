@@ -1,0 +1,97 @@
+import type { Client } from '@temporalio/client';
+import type { Knex } from 'knex';
+import type { Clock } from '../core/clock.ts';
+import type { Config } from '../core/config.ts';
+import type { Plan } from '../core/plans.ts';
+import { checkScanTarget } from '../core/scan-target.ts';
+import { startScanWorkflow } from '../core/temporal-client.ts';
+import { normaliseScanUrl } from '../core/url.ts';
+import type { Scan } from '../db/models/Scan.ts';
+import { createOrReuseScan, markFailed, type ScanCredentials } from './scans.ts';
+
+export interface ScanSubmissionDeps {
+  knex: Knex;
+  temporal: Client;
+  config: Pick<Config, 'keys' | 'outboundAllowLoopback' | 'regions' | 'temporal'>;
+  clock: Clock;
+}
+
+/** A scan as asked for (the API's request body, already checked against its schema). */
+export interface ScanSubmission {
+  url: string;
+  region?: string;
+  public?: boolean;
+  force?: boolean;
+  auth?: { type: 'basic' | 'header'; username?: string; password?: string; header_name?: string; header_value?: string };
+}
+
+export type SubmissionOutcome =
+  | { kind: 'accepted'; scan: Scan; cached: boolean }
+  | { kind: 'invalid'; errors: Record<string, string[]> }
+  | { kind: 'hourly_limit'; limit: number; resetAt: Date }
+  /** Temporal did not take the workflow; the scan is stored as failed (`not_started`). */
+  | { kind: 'not_started'; cause: unknown };
+
+/**
+ * Submitting a scan, top to bottom: normalise the URL, check the address, reuse a recent or running scan or
+ * (under the account's lock) count the hourly limit and store a new one, start its workflow, and when that
+ * fails, record the scan as `not_started` so it neither hangs nor counts against the limit.
+ */
+export async function submitScan(deps: ScanSubmissionDeps, user: { id: number; plan: Plan }, submission: ScanSubmission): Promise<SubmissionOutcome> {
+  const { config } = deps;
+  const normalised = normaliseScanUrl(submission.url);
+  if (!normalised.ok) return invalid('url', normalised.error);
+  // Names are judged when the scan runs, against the addresses actually used (the runner and its egress proxy).
+  const target = await checkScanTarget(normalised.host, { allowLoopback: config.outboundAllowLoopback, resolveNames: false });
+  if (!target.allowed) return invalid('url', 'The url must point to a public address.');
+  const { auth } = submission;
+  if (auth?.type === 'header' && FORBIDDEN_HEADERS.test(auth.header_name!)) return invalid('auth.header_name', `The auth.header_name may not be ${auth.header_name}.`);
+  const credentials = auth ? scanCredentials(auth) : null;
+
+  const now = deps.clock();
+  const stored = await createOrReuseScan(
+    deps.knex,
+    {
+      userId: user.id,
+      plan: user.plan,
+      url: normalised.url,
+      host: normalised.host,
+      region: submission.region ?? config.regions.default,
+      isPublic: submission.public ?? false,
+      force: submission.force ?? false,
+      auth: credentials,
+    },
+    now,
+    config.keys,
+  );
+  if (stored.kind === 'hourly_limit') return stored;
+  if (stored.kind !== 'created') return { kind: 'accepted', scan: stored.scan, cached: stored.kind === 'cached' };
+
+  const { scan } = stored;
+  try {
+    await startScanWorkflow(deps.temporal, config.temporal.taskQueuePrefix, { publicId: scan.public_id, host: scan.host, region: scan.region });
+  } catch (error) {
+    await markFailed(deps.knex, scan.public_id, 'not_started', `Temporal did not start the workflow: ${describeError(error)}`, deps.clock());
+    return { kind: 'not_started', cause: error };
+  }
+  return { kind: 'accepted', scan, cached: false };
+}
+
+const invalid = (field: string, message: string): SubmissionOutcome => ({ kind: 'invalid', errors: { [field]: [message] } });
+
+// Headers that would break the request or the browser's connection handling if set by a user.
+const FORBIDDEN_HEADERS = /^(host|content-length|connection|transfer-encoding|upgrade|te|trailer|keep-alive|expect|proxy-.*)$/i;
+
+/** The stored form of the credentials (the request schema made sure the fields of their type are there). */
+function scanCredentials(auth: NonNullable<ScanSubmission['auth']>): ScanCredentials {
+  return auth.type === 'basic'
+    ? { type: 'basic', username: auth.username!, password: auth.password! }
+    : { type: 'header', header_name: auth.header_name!, header_value: auth.header_value! };
+}
+
+/** An error and the causes it wraps ("Failed to start Workflow" says little on its own), for operators. */
+function describeError(error: unknown): string {
+  const parts: string[] = [];
+  for (let current = error; current instanceof Error && parts.length < 4; current = current.cause) parts.push(current.message);
+  return parts.join(': ');
+}
