@@ -73,7 +73,7 @@ export async function startBenchServices(databaseUrl: string, assetsDir: string)
     DATABASE_URL: databaseUrl,
     API_PORT: String(await freePort()),
     WORKER_HEALTH_PORT: String(await freePort()),
-    TEMPORAL_TASK_QUEUE_PREFIX: `bench-${randomBytes(3).toString('hex')}`,
+    TEMPORAL_TASK_QUEUE_PREFIX: `bench_${randomBytes(3).toString('hex')}`,
     ASSETS_DIR: assetsDir,
     OUTBOUND_ALLOW_LOOPBACK: 'true',
     LOG_LEVEL: 'warn',
