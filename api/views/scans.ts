@@ -3,7 +3,6 @@ import type { Locale } from '../../core/i18n/locale.ts';
 import { failureMessage } from '../../core/i18n/failures.ts';
 import { localiseFinding } from '../../core/i18n/findings.ts';
 import { summarise } from '../../core/i18n/summaries.ts';
-import { isFailureCode } from '../../core/scan/failures.ts';
 import { FORM_FACTORS, type FormFactor } from '../../core/scan/observation.ts';
 import type { Scan } from '../../db/models/Scan.ts';
 import { assetUrl } from '../../services/assets.ts';
@@ -66,7 +65,7 @@ export function resultView(scan: Scan, ctx: ViewContext) {
 
 /** Why a failed scan failed: a stable code and that code's text in the caller's language (never the run's details). */
 export function failureView(scan: Scan, locale: Locale) {
-  const code = scan.failure_code && isFailureCode(scan.failure_code) ? scan.failure_code : 'scan_error';
+  const code = scan.failure_code ?? 'scan_error';
   return { code, message: failureMessage(code, locale, scan.failure_http_status) };
 }
 

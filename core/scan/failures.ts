@@ -6,10 +6,3 @@
 export const FAILURE_CODES = ['dns_failed', 'connection_failed', 'http_error', 'timeout', 'no_paint', 'blocked_address', 'not_started', 'scan_error'] as const;
 
 export type FailureCode = (typeof FAILURE_CODES)[number];
-
-export function isFailureCode(value: string): value is FailureCode {
-  return (FAILURE_CODES as readonly string[]).includes(value);
-}
-
-/** Thrown by the Lighthouse activity for failures of the page itself; the workflow does not retry these. */
-export const PAGE_FAILURE_ERROR_TYPE = 'ScanPageFailure';
