@@ -16,6 +16,7 @@ import { Agent, createServer, request as httpRequest, type IncomingMessage, type
 import { connect, isIP, Socket, type AddressInfo, type LookupFunction } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { assertAllowedHost, BlockedAddressError } from '../../core/outbound.ts';
+import { FAILURE_DETAILS } from '../../core/scan/failures.ts';
 
 export type EgressFailureCode = 'blocked_address' | 'dns_failed' | 'connection_failed';
 
@@ -65,7 +66,7 @@ export async function startEgressProxy(options: { allowLoopback: boolean; scanne
         (addresses) => ({ addresses }),
         (error: unknown): Resolution => {
           if (error instanceof BlockedAddressError) return { failure: { code: 'blocked_address', message: error.message } };
-          return { failure: { code: 'dns_failed', message: `The host name ${host} could not be resolved.` } };
+          return { failure: { code: 'dns_failed', message: FAILURE_DETAILS.unresolvedHost(host) } };
         },
       );
       resolutions.set(host, pending);
@@ -93,7 +94,7 @@ export async function startEgressProxy(options: { allowLoopback: boolean; scanne
     if ('failure' in resolution) return resolution.failure;
     return new Promise((done) => {
       const socket = connect({ host: bare(host), port, lookup: pinnedLookup });
-      const failed = (error: NodeJS.ErrnoException) => done({ code: 'connection_failed', message: `The connection to ${host}:${port} failed (${error.code ?? error.message}).` });
+      const failed = (error: NodeJS.ErrnoException) => done({ code: 'connection_failed', message: FAILURE_DETAILS.connectionFailed(`${host}:${port}`, error.code ?? error.message) });
       socket.once('error', failed);
       socket.once('connect', () => {
         socket.removeListener('error', failed);
@@ -111,7 +112,7 @@ export async function startEgressProxy(options: { allowLoopback: boolean; scanne
     }
     const [, host, port] = match as unknown as [string, string, string];
     if (!tunnelPorts.has(Number(port))) {
-      record(targetOf(host, port), { code: 'blocked_address', message: `Port ${port} is not allowed for HTTPS (only ${[...tunnelPorts].join(', ')}).` });
+      record(targetOf(host, port), { code: 'blocked_address', message: FAILURE_DETAILS.tunnelPortRefused(Number(port), [...tunnelPorts]) });
       client.end('HTTP/1.1 403 Forbidden\r\n\r\n');
       return;
     }
@@ -163,7 +164,7 @@ export async function startEgressProxy(options: { allowLoopback: boolean; scanne
     });
     forward.on('error', (error: NodeJS.ErrnoException) => {
       if (res.headersSent) res.destroy();
-      else refuse({ code: 'connection_failed', message: `The connection to ${target.host} failed (${error.code ?? error.message}).` });
+      else refuse({ code: 'connection_failed', message: FAILURE_DETAILS.connectionFailed(target.host, error.code ?? error.message) });
     });
     req.pipe(forward);
   }

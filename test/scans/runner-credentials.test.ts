@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runnerEnvironment, type RunnerInput, type RunnerMessage } from '../../activities/lighthouse/protocol.ts';
 import { loadConfig, PROJECT_ROOT } from '../../core/config.ts';
+import { FAILURE_DETAILS } from '../../core/scan/failures.ts';
 import { startFixtureSites, HEADER_NAME, type FixtureSites } from '../fixtures/sites.ts';
 import { baseTestEnv } from '../harness/shared.ts';
 
@@ -46,6 +47,6 @@ it('fails the scan at once when Chromium refuses the credential header, instead 
   });
   expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
   // A request left paused held the page load: without the fix the runner had not ended after 3 minutes.
-  expect(messages.at(-1)).toEqual({ kind: 'page_failure', code: 'scan_error', message: 'The credentials could not be added to the requests for the page.' });
+  expect(messages.at(-1)).toEqual({ kind: 'page_failure', code: 'scan_error', detail: FAILURE_DETAILS.credentialsRefused() });
   expect(sites.siteRequests.filter((r) => r.path.startsWith('/header/'))).toEqual([]);
 }, 180_000);
