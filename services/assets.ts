@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PUBLIC_ID_PATTERN } from '../core/ids.ts';
 import { keyWithId, purposeKey, type Keyring } from '../core/keys.ts';
@@ -8,7 +8,6 @@ import { keyWithId, purposeKey, type Keyring } from '../core/keys.ts';
 export interface AssetStore {
   put(scanId: string, name: string, bytes: Buffer): Promise<void>;
   get(scanId: string, name: string): Promise<Buffer | null>;
-  removeScan(scanId: string): Promise<void>;
 }
 
 const ASSET_NAME = /^[a-z0-9-]{1,64}\.jpg$/;
@@ -32,9 +31,6 @@ export function localAssetStore(root: string): AssetStore {
       } catch {
         return null;
       }
-    },
-    async removeScan(scanId) {
-      if (SCAN_ID.test(scanId)) await rm(join(root, scanId), { recursive: true, force: true });
     },
   };
 }

@@ -5,7 +5,7 @@ import type { Plan } from '../core/plans.ts';
 import type { FailureCode } from '../core/scan/failures.ts';
 import type { ScanResultRecord } from '../core/scan/result.ts';
 import type { Keyring } from '../core/keys.ts';
-import { encryptSecret } from '../core/secrets.ts';
+import { encryptScanCredentials, type ScanCredentials } from '../core/scan/credentials.ts';
 import { Scan, type AuthType, type ScanStatus } from '../db/models/Scan.ts';
 
 /** A finished result for the same owner, URL and region is reused for this long unless `force` is set. */
@@ -13,7 +13,8 @@ export const CACHE_WINDOW_MS = 24 * 3600_000;
 const HOUR_MS = 3600_000;
 const LOCK_NAMESPACE = 4201;
 
-export type ScanCredentials = { type: 'basic'; username: string; password: string } | { type: 'header'; header_name: string; header_value: string };
+/** Still exported for api/routes/scans.ts, which predates core/scan/credentials.ts; import it from there. */
+export type { ScanCredentials };
 
 export interface ScanRequest {
   userId: number;
@@ -39,8 +40,6 @@ export type CreateOutcome =
  */
 export const cacheKey = (userId: number, url: string, region: string, isPublic: boolean): string =>
   createHash('sha256').update(`${userId}\n${region}\n${isPublic ? 'public' : 'private'}\n${url}`).digest('hex');
-
-export const credentialsContext = (publicId: string): string => `scan-credentials:${publicId}`;
 
 /**
  * Decides, under a per-user lock, whether a request reuses a finished scan (< 24 h, no force), joins one
@@ -87,7 +86,7 @@ export async function createOrReuseScan(knex: Knex, request: ScanRequest, now: D
       is_public: request.auth ? false : request.isPublic,
       status: 'queued',
       auth_type: request.auth?.type ?? null,
-      auth_secret: request.auth ? encryptSecret(keys, 'scan-credentials', JSON.stringify(request.auth), credentialsContext(publicId)) : null,
+      auth_secret: request.auth ? encryptScanCredentials(keys, publicId, request.auth) : null,
       cache_key: key,
       requested_at: now,
     });

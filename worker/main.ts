@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities/index.ts';
 import { createReconcileActivities } from '../activities/reconcile.ts';
+import { processRunner } from '../activities/lighthouse/process-runner.ts';
 import { createScanActivities } from '../activities/scan.ts';
 import { createScanSlotActivities } from '../activities/scan-slots.ts';
 import { systemClock } from '../core/clock.ts';
@@ -83,7 +84,9 @@ async function main(): Promise<void> {
     : { workflowsPath: resolve(PROJECT_ROOT, 'workflows/index.ts') };
   if (config.env === 'production' && !config.worker.workflowBundlePath) throw new Error('WORKFLOW_BUNDLE_PATH is required in production');
 
-  const scanActivities = createScanActivities({ knex, config, clock: systemClock, log });
+  // Throws when a root worker's SCAN_USER cannot run the runner, so the worker does not start.
+  const runner = processRunner({ chromiumPath: config.chromiumPath, allowLoopback: config.outboundAllowLoopback, scanUser: config.scanUser });
+  const scanActivities = createScanActivities({ knex, config, clock: systemClock, log, runner });
   const main = await Worker.create({
     connection,
     namespace: config.temporal.namespace,

@@ -15,6 +15,7 @@
 import { Agent, createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect, isIP, Socket, type AddressInfo, type LookupFunction } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { FAILURE_DETAILS } from '../../core/scan/failures.ts';
 import { checkScanTarget } from '../../core/scan-target.ts';
 
 export type EgressFailureCode = 'blocked_address' | 'dns_failed' | 'connection_failed';
@@ -89,7 +90,7 @@ export async function startEgressProxy(options: { allowLoopback: boolean; scanne
     if ('failure' in resolution) return resolution.failure;
     return new Promise((done) => {
       const socket = connect({ host: bare(host), port, lookup: pinnedLookup });
-      const failed = (error: NodeJS.ErrnoException) => done({ code: 'connection_failed', message: `The connection to ${host}:${port} failed (${error.code ?? error.message}).` });
+      const failed = (error: NodeJS.ErrnoException) => done({ code: 'connection_failed', message: FAILURE_DETAILS.connectionFailed(`${host}:${port}`, error.code ?? error.message) });
       socket.once('error', failed);
       socket.once('connect', () => {
         socket.removeListener('error', failed);
@@ -107,7 +108,7 @@ export async function startEgressProxy(options: { allowLoopback: boolean; scanne
     }
     const [, host, port] = match as unknown as [string, string, string];
     if (!tunnelPorts.has(Number(port))) {
-      record(targetOf(host, port), { code: 'blocked_address', message: `Port ${port} is not allowed for HTTPS (only ${[...tunnelPorts].join(', ')}).` });
+      record(targetOf(host, port), { code: 'blocked_address', message: FAILURE_DETAILS.tunnelPortRefused(Number(port), [...tunnelPorts]) });
       client.end('HTTP/1.1 403 Forbidden\r\n\r\n');
       return;
     }
@@ -159,7 +160,7 @@ export async function startEgressProxy(options: { allowLoopback: boolean; scanne
     });
     forward.on('error', (error: NodeJS.ErrnoException) => {
       if (res.headersSent) res.destroy();
-      else refuse({ code: 'connection_failed', message: `The connection to ${target.host} failed (${error.code ?? error.message}).` });
+      else refuse({ code: 'connection_failed', message: FAILURE_DETAILS.connectionFailed(target.host, error.code ?? error.message) });
     });
     req.pipe(forward);
   }

@@ -1,13 +1,17 @@
-import type { FailureCode } from '../../core/scan/failures.ts';
+/**
+ * Between the worker (process-runner.ts) and the runner process (runner.ts): RunnerInput as JSON on the
+ * runner's stdin, RunnerMessage lines on its stdout, and the runner's whole environment.
+ */
+import type { ScanCredentials } from '../../core/scan/credentials.ts';
+import { FAILURE_CODES, type FailureCode } from '../../core/scan/failures.ts';
 import type { ScanObservation } from '../../core/scan/observation.ts';
-import type { ScanCredentials } from '../../services/scans.ts';
 
-/** What the activity writes to the runner's stdin (credentials travel here, never in argv or the environment). */
+/** What the worker writes to the runner's stdin (credentials travel here, never in argv or the environment). */
 export interface RunnerInput {
   publicId: string;
   url: string;
   chromiumPath: string;
-  /** The runner's own folder (made by the activity, owned by the runner's user): Chromium's profile and temporary files. */
+  /** The runner's own folder (made by the worker, owned by the runner's user): Chromium's profile and temporary files. */
   workDir: string;
   allowLoopback: boolean;
   credentials: ScanCredentials | null;
@@ -18,11 +22,39 @@ export type RunnerMessage =
   | { kind: 'progress'; step: string }
   /** Chromium runs in a process group of its own (puppeteer detaches it); the parent kills that group too. */
   | { kind: 'browser'; pid: number }
-  /** A screenshot or filmstrip frame; the activity stores it (the runner's user cannot write the asset store). */
+  /** A screenshot or filmstrip frame; the worker stores it (the runner's user cannot write the asset store). */
   | { kind: 'image'; name: string; base64: string }
   | { kind: 'observation'; observation: ScanObservation }
   /** `detail` is for the logs; `httpStatus` is the main document's status of an http_error. */
   | { kind: 'page_failure'; code: FailureCode; detail: string; httpStatus?: number };
+
+export class RunnerProtocolError extends Error {}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * One stdout line as a message, or a RunnerProtocolError. The shape is checked as far as the worker relies
+ * on it; the observation's insides are the runner's own work (core/scan/observation.ts).
+ */
+export function parseRunnerMessage(line: string): RunnerMessage {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    throw new RunnerProtocolError('the runner wrote a line that is not JSON');
+  }
+  const m = isObject(value) ? value : {};
+  const valid =
+    (m.kind === 'progress' && typeof m.step === 'string') ||
+    (m.kind === 'browser' && Number.isSafeInteger(m.pid) && (m.pid as number) > 0) ||
+    (m.kind === 'image' && typeof m.name === 'string' && typeof m.base64 === 'string') ||
+    (m.kind === 'observation' && isObject(m.observation)) ||
+    (m.kind === 'page_failure' && (FAILURE_CODES as readonly unknown[]).includes(m.code) && typeof m.detail === 'string' && (m.httpStatus === undefined || Number.isSafeInteger(m.httpStatus)));
+  if (!valid) throw new RunnerProtocolError(`the runner wrote a message the worker does not know (${String(m.kind).slice(0, 40)})`);
+  return m as RunnerMessage;
+}
+
+export const sendMessage = (message: RunnerMessage): void => void process.stdout.write(`${JSON.stringify(message)}\n`);
 
 const SYSTEM_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 

@@ -1,4 +1,4 @@
-import { isFailureCode, type FailureCode } from '../scan/failures.ts';
+import type { FailureCode } from '../scan/failures.ts';
 import type { Locale } from './locale.ts';
 
 /**
@@ -39,8 +39,8 @@ export function failureMessage(code: FailureCode, locale: Locale, httpStatus: nu
   return FAILURE_TEXTS[locale][code];
 }
 
-/** A failed scan as users see it, in the API and on the report page: its code (unknown ones read as `scan_error`) and that code's text. */
-export function scanFailureView(code: string | null, httpStatus: number | null, locale: Locale): { code: FailureCode; message: string } {
-  const known = code && isFailureCode(code) ? code : 'scan_error';
+/** A failed scan as users see it, in the API and on the report page: its code (none recorded reads as `scan_error`) and that code's text. */
+export function scanFailureView(code: FailureCode | null, httpStatus: number | null, locale: Locale): { code: FailureCode; message: string } {
+  const known = code ?? 'scan_error';
   return { code: known, message: failureMessage(known, locale, httpStatus) };
 }

@@ -7,9 +7,14 @@ export const FAILURE_CODES = ['dns_failed', 'connection_failed', 'http_error', '
 
 export type FailureCode = (typeof FAILURE_CODES)[number];
 
-export function isFailureCode(value: string): value is FailureCode {
-  return (FAILURE_CODES as readonly string[]).includes(value);
-}
-
-/** Thrown by the Lighthouse activity for failures of the page itself; the workflow does not retry these. */
-export const PAGE_FAILURE_ERROR_TYPE = 'ScanPageFailure';
+/**
+ * What operators read about a failure the runner found (logged with the scan id, kept in the row's
+ * `failure_message`, never shown to users). English, and free to name hosts, addresses and Lighthouse's codes.
+ */
+export const FAILURE_DETAILS = {
+  unresolvedHost: (host: string) => `The host name ${host} could not be resolved.`,
+  connectionFailed: (target: string, reason: string) => `The connection to ${target} failed (${reason}).`,
+  tunnelPortRefused: (port: number, allowed: readonly number[]) => `Port ${port} is not allowed for HTTPS (only ${allowed.join(', ')}).`,
+  credentialsRefused: () => 'The credentials could not be added to the requests for the page.',
+  lighthouse: (code: string, message: string) => `Lighthouse ${code}: ${message.slice(0, 500)}`,
+} as const;

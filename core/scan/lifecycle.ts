@@ -9,6 +9,8 @@
  * a scan whose workflow still runs is waiting its turn or inside RUN_LIMIT, and is left alone.
  */
 export const SCAN_RUN_LIMIT = '15 minutes';
+/** One Lighthouse attempt (both form factors); the activity's start-to-close timeout in workflows/scan.ts is a minute longer. */
+export const LIGHTHOUSE_ATTEMPT_LIMIT_MS = 3 * 60_000;
 export const STALE_SCAN_AFTER_MS = 30 * 60_000;
 export const RECONCILE_EVERY = '10 minutes';
 

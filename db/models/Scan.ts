@@ -1,4 +1,5 @@
 import { Model } from 'objection';
+import type { FailureCode } from '../../core/scan/failures.ts';
 import type { ScanResultRecord } from '../../core/scan/result.ts';
 
 export type ScanStatus = 'queued' | 'running' | 'finished' | 'failed';
@@ -24,7 +25,8 @@ export class Scan extends Model {
   declare requested_at: Date;
   declare started_at: Date | null;
   declare finished_at: Date | null;
-  declare failure_code: string | null;
+  /** Written only through markFailed (services/scans.ts), which takes a FailureCode. */
+  declare failure_code: FailureCode | null;
   /** For operators only (runner output, resolved addresses): never shown to users, who see the code's own text. */
   declare failure_message: string | null;
   /** The main document's status of an `http_error`, the one detail users are shown. */

@@ -1,0 +1,155 @@
+/**
+ * The real ScanRunner: each scan in a runner process of its own (runner.ts), with its own Chromium, as the
+ * scan user when the worker is root, with nothing of the worker's environment, in a private work folder.
+ * The worker kills the runner's process group and Chromium's when the run ends or is aborted, and removes
+ * the folder.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { chownSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runnerIdentity, type UserIds } from '../../core/scan-user.ts';
+import type { RunnerResult, ScanImage, ScanRunInput, ScanRunner } from '../scan-runner.ts';
+import { killProcessGroup } from './process-group.ts';
+import { parseRunnerMessage, runnerEnvironment, RunnerProtocolError, type RunnerInput, type RunnerMessage } from './protocol.ts';
+
+export interface ProcessRunnerConfig {
+  chromiumPath: string;
+  allowLoopback: boolean;
+  /** SCAN_USER: who runs the runner when the worker is root. */
+  scanUser: string;
+  /** The runner script; tests give stand-ins that misbehave. */
+  script?: string;
+}
+
+export const RUNNER_SCRIPT = fileURLToPath(new URL('./runner.ts', import.meta.url));
+// What a runner may hand back: desktop and mobile, a final screenshot and up to ~10 frames each.
+const MAX_IMAGES = 64;
+const MAX_LINE_CHARS = 16 * 1024 * 1024;
+
+/**
+ * The runner's own folder (its HOME and TMPDIR, Chromium's profile), in the worker's temporary folder,
+ * private to the runner's user. Removed by the runner on its way out and by the worker after it.
+ */
+function makeWorkDir(identity: UserIds | null): string {
+  const dir = mkdtempSync(join(tmpdir(), 'webperf-scan-'));
+  if (identity) chownSync(dir, identity.uid, identity.gid);
+  return dir;
+}
+
+/**
+ * A root worker refuses to start when its scan user cannot run the runner (a checkout in a folder only root
+ * can read, say), instead of failing every scan later.
+ */
+function checkRunnerIdentity(identity: UserIds | null, scanUser: string, script: string): void {
+  if (!identity) return;
+  const workDir = makeWorkDir(identity);
+  try {
+    const check = spawnSync(process.execPath, ['--check', script], { uid: identity.uid, gid: identity.gid, cwd: workDir, env: runnerEnvironment(workDir), encoding: 'utf8' });
+    if (check.status !== 0) throw new Error(`the scan user ${scanUser} (SCAN_USER) cannot run ${script}: make the checkout and Node readable by it (${(check.stderr || String(check.error)).trim().slice(0, 300)})`);
+  } finally {
+    rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+/** Splits stdout into messages; throws RunnerProtocolError on anything that is not the protocol. */
+function messageReader(onMessage: (message: RunnerMessage) => void): (chunk: Buffer) => void {
+  let buffer = '';
+  return (chunk) => {
+    buffer += chunk.toString();
+    let newline: number;
+    while ((newline = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, newline);
+      buffer = buffer.slice(newline + 1);
+      if (line.trim()) onMessage(parseRunnerMessage(line));
+    }
+    if (buffer.length > MAX_LINE_CHARS) throw new RunnerProtocolError('the runner wrote an over-long line');
+  };
+}
+
+/** The final message as a result; anything else at the end is a broken run. */
+function resultOf(final: RunnerMessage | null, images: ScanImage[]): RunnerResult | null {
+  if (final?.kind === 'observation') return { kind: 'observation', observation: final.observation, images };
+  if (final?.kind === 'page_failure') return { kind: 'page_failure', failure: { code: final.code, detail: final.detail, httpStatus: final.httpStatus ?? null } };
+  return null;
+}
+
+export function processRunner(config: ProcessRunnerConfig): ScanRunner {
+  const script = config.script ?? RUNNER_SCRIPT;
+  const identity = runnerIdentity(config.scanUser);
+  checkRunnerIdentity(identity, config.scanUser, script);
+
+  function run(input: ScanRunInput, { onProgress, signal }: Parameters<ScanRunner['run']>[1]): Promise<RunnerResult> {
+    return new Promise((resolveRun, reject) => {
+      signal.throwIfAborted();
+      const workDir = makeWorkDir(identity);
+      const child = spawn(process.execPath, [script], {
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: true,
+        cwd: workDir,
+        env: runnerEnvironment(workDir),
+        ...(identity ? { uid: identity.uid, gid: identity.gid } : {}),
+      });
+      let browserPid: number | undefined;
+      const killGroups = () => {
+        killProcessGroup(child.pid);
+        killProcessGroup(browserPid);
+      };
+      let final: RunnerMessage | null = null;
+      const images: ScanImage[] = [];
+      let stderr = '';
+      let broken: Error | null = null;
+      const fail = (error: Error) => {
+        broken ??= error;
+        killGroups();
+      };
+      const onAbort = () => fail(signal.reason instanceof Error ? signal.reason : new Error('the run was aborted'));
+      signal.addEventListener('abort', onAbort, { once: true });
+
+      const read = messageReader((message) => {
+        if (message.kind === 'progress') onProgress(message.step);
+        else if (message.kind === 'browser') browserPid = message.pid;
+        else if (message.kind === 'image') {
+          if (images.length >= MAX_IMAGES) throw new RunnerProtocolError(`the runner sent more than ${MAX_IMAGES} images`);
+          images.push({ name: message.name, bytes: Buffer.from(message.base64, 'base64') });
+        } else final = message;
+      });
+      child.stdout.on('data', (chunk: Buffer) => {
+        if (broken) return;
+        try {
+          read(chunk);
+        } catch (error) {
+          fail(error as Error);
+        }
+      });
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr = (stderr + chunk.toString()).slice(-4000);
+      });
+      let settled = false;
+      const settle = (outcome: () => void) => {
+        if (settled) return;
+        settled = true;
+        signal.removeEventListener('abort', onAbort);
+        killGroups(); // Chromium, if the runner left any behind
+        rmSync(workDir, { recursive: true, force: true, maxRetries: 3 });
+        outcome();
+      };
+      child.stdin.on('error', () => undefined); // a runner that died before reading its input: its exit says so
+      child.on('error', (error) => (child.pid === undefined ? settle(() => reject(error)) : fail(error)));
+      // Whatever still holds the runner's stdout goes with its group, so 'close' (all output read) follows.
+      child.on('exit', killGroups);
+      child.on('close', (code, signalName) => {
+        const result = resultOf(final, images);
+        settle(() => {
+          if (broken) reject(broken);
+          // A result is whole (one line); whatever failed after it was the runner's cleanup, which the worker redid.
+          else if (result) resolveRun(result);
+          else reject(new Error(`Lighthouse runner exited with ${code ?? signalName} and no result: ${stderr.trim().split('\n').slice(-5).join(' | ')}`));
+        });
+      });
+      child.stdin.end(JSON.stringify({ ...input, chromiumPath: config.chromiumPath, allowLoopback: config.allowLoopback, workDir } satisfies RunnerInput));
+    });
+  }
+  return { run };
+}

@@ -1,0 +1,64 @@
+/**
+ * The runner process's lifetime: its Chromium (profile and temporary files inside the work folder the
+ * worker made), and leaving nothing behind, however the runner ends. The worker kills both process groups
+ * and removes the folder too; this covers a worker that died first.
+ */
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import puppeteer, { type Browser } from 'puppeteer-core';
+import { CHROMIUM_FLAGS, sandboxFlags } from '../../core/chromium.ts';
+import type { EgressProxy } from './egress-proxy.ts';
+import { killProcessGroup } from './process-group.ts';
+
+let browserPid: number | undefined;
+let workDir: string | undefined;
+
+/**
+ * Chromium first (a browser that outlives us shuts down gracefully and writes its profile while we delete
+ * it), then our folder. Synchronous, so it also runs on process exit, however we exit.
+ */
+export function cleanUp(): void {
+  killProcessGroup(browserPid);
+  if (workDir) rmSync(workDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
+}
+
+/** A runner whose worker died must not keep Chromium busy: when the parent goes, Chromium and we go. */
+export function exitWithParent(): void {
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) {
+      try {
+        cleanUp();
+        process.kill(-process.pid, 'SIGKILL');
+      } finally {
+        process.exit(1);
+      }
+    }
+  }, 1000).unref();
+}
+
+/**
+ * Every request through the egress proxy, loopback included (Chromium bypasses proxies for it by default),
+ * and no WebRTC UDP that does not go through a proxy (Chromium has no UDP proxying, so none at all): a
+ * page's STUN/TURN servers would otherwise receive datagrams straight from this machine.
+ */
+const egressFlags = (proxy: EgressProxy) => [`--proxy-server=${proxy.url}`, '--proxy-bypass-list=<-loopback>', '--webrtc-ip-handling-policy=disable_non_proxied_udp'];
+
+/** Chromium with a fresh profile in `folder`, reaching the network only through `proxy`; removed with the folder on exit. */
+export async function launchBrowser(chromiumPath: string, folder: string, proxy: EgressProxy): Promise<Browser> {
+  workDir = folder;
+  process.once('exit', cleanUp);
+  // Chromium's own temporary files (shared memory, with --disable-dev-shm-usage) go inside the folder too.
+  const chromiumTmp = join(folder, 'tmp');
+  mkdirSync(chromiumTmp);
+  const browser = await puppeteer.launch({
+    executablePath: chromiumPath,
+    args: [...CHROMIUM_FLAGS, ...sandboxFlags(), ...egressFlags(proxy), `--user-data-dir=${join(folder, 'user-data')}`],
+    // Our own environment is already the minimal one the worker gave us (protocol.ts).
+    env: { ...process.env, TMPDIR: chromiumTmp },
+    headless: true,
+    pipe: true,
+  });
+  browserPid = browser.process()?.pid;
+  return browser;
+}

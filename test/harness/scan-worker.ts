@@ -1,0 +1,54 @@
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import type { ScanRunner } from '../../activities/scan-runner.ts';
+import { createScanActivities } from '../../activities/scan.ts';
+import { createScanSlotActivities } from '../../activities/scan-slots.ts';
+import { createLogger } from '../../core/logger.ts';
+import { mainTaskQueue, scanDispatcherWorkflowId, scanTaskQueue } from '../../core/temporal.ts';
+import type { TestApi } from './api.ts';
+import { harnessInfo } from './shared.ts';
+
+export interface InProcessWorker {
+  /** Everything the scan activities logged, as JSON lines. */
+  logs(): string;
+  close(): Promise<void>;
+}
+
+/**
+ * A worker in the test's own process, serving the API's task queues like worker/main.ts does (scan
+ * workflows, slots, and every region's Lighthouse queue), with the runner the test hands it.
+ */
+export async function startInProcessWorker(api: TestApi, options: { runner: ScanRunner; attemptLimitMs?: number }): Promise<InProcessWorker> {
+  try {
+    Runtime.install({ logger: new DefaultLogger('ERROR') });
+  } catch {
+    // Installed already in this process (the SDK logs failed attempts as warnings; the tests look at them).
+  }
+  let logs = '';
+  const log = createLogger({ logLevel: 'info' }, 'worker', { write: (line: string) => void (logs += line) });
+  const { config } = api;
+  const prefix = config.temporal.taskQueuePrefix;
+  const connection = await NativeConnection.connect({ address: config.temporal.address });
+  const scanActivities = createScanActivities({ knex: api.db.knex, config, clock: api.clock.read, log, runner: options.runner, attemptLimitMs: options.attemptLimitMs });
+  const common = { connection, namespace: config.temporal.namespace, shutdownGraceTime: '2 seconds' } as const;
+  const workers = [
+    await Worker.create({
+      ...common,
+      taskQueue: mainTaskQueue(prefix),
+      workflowBundle: { codePath: harnessInfo().workflowBundlePath },
+      activities: { ...scanActivities, ...createScanSlotActivities({ knex: api.db.knex, temporal: () => api.temporal, config }) },
+    }),
+    ...(await Promise.all(config.regions.available.map((region) => Worker.create({ ...common, taskQueue: scanTaskQueue(prefix, region), activities: scanActivities, maxConcurrentActivityTaskExecutions: 1 })))),
+  ];
+  const running = Promise.all(workers.map((worker) => worker.run()));
+  return {
+    logs: () => logs,
+    close: async () => {
+      for (const region of config.regions.available) {
+        await api.temporal.workflow.getHandle(scanDispatcherWorkflowId(prefix, region)).terminate('test finished').catch(() => undefined);
+      }
+      for (const worker of workers) worker.shutdown();
+      await running;
+      await connection.close();
+    },
+  };
+}

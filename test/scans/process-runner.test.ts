@@ -1,0 +1,88 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { processRunner } from '../../activities/lighthouse/process-runner.ts';
+import { runnerEnvironment } from '../../activities/lighthouse/protocol.ts';
+import type { RunnerResult } from '../../activities/scan-runner.ts';
+import { PROJECT_ROOT } from '../../core/config.ts';
+import { lookupUser, runnerIdentity } from '../../core/scan-user.ts';
+import { isAlive, waitUntil } from '../../stack/proc.ts';
+
+/**
+ * The process runner with a stand-in runner script (fixtures/fake-runner.ts) for what a real
+ * Lighthouse run rarely does: print garbage, crash, exit without a result, hang. Every way it ends, the
+ * runner's process group and its "browser's" are gone and the work folder is removed.
+ */
+const SCAN_USER = 'webperf-scan';
+const runner = processRunner({ chromiumPath: '/nonexistent/chromium', allowLoopback: false, scanUser: SCAN_USER, script: resolve(PROJECT_ROOT, 'fixtures/fake-runner.ts') });
+
+interface Started {
+  uid: number;
+  env: string[];
+  workDir: string;
+  cwd: string;
+}
+
+async function run(path: string, signal = new AbortController().signal): Promise<{ outcome: PromiseSettledResult<RunnerResult>; started: Started; steps: string[] }> {
+  const steps: string[] = [];
+  const outcome = (await Promise.allSettled([runner.run({ publicId: 'fakerunnertest000000000000', url: `https://fake.example${path}`, credentials: null }, { onProgress: (step) => steps.push(step), signal })]))[0]!;
+  const started = JSON.parse(steps[0] ?? 'null') as Started;
+  return { outcome, started, steps: steps.slice(1) };
+}
+
+const rejection = (outcome: PromiseSettledResult<RunnerResult>): string => (outcome.status === 'rejected' ? String((outcome.reason as Error).message) : `resolved ${JSON.stringify(outcome.value)}`);
+
+it('runs the runner as the scan user (when root) with only the minimal environment, in a work folder it removes', async () => {
+  const { outcome, started } = await run('/observation');
+  expect(outcome.status).toBe('fulfilled');
+  expect(started.env).toEqual(Object.keys(runnerEnvironment(started.workDir)).sort());
+  expect(started.cwd).toBe(started.workDir);
+  const identity = runnerIdentity(SCAN_USER);
+  expect(started.uid).toBe(identity ? lookupUser(SCAN_USER)!.uid : process.getuid!());
+  expect(existsSync(started.workDir)).toBe(false);
+});
+
+it('resolves with the observation and its images, or with the page failure', async () => {
+  const observed = await run('/observation');
+  expect(observed.outcome).toEqual({
+    status: 'fulfilled',
+    value: { kind: 'observation', observation: { requestedUrl: 'https://fake.example/observation', finalUrl: 'https://fake.example/observation' }, images: [{ name: 'desktop-final.jpg', bytes: Buffer.from('jpeg bytes') }] },
+  });
+  // A result is whole; a runner that crashed after it (tidying up) still measured the page.
+  expect((await run('/result-then-crash')).outcome).toMatchObject({ status: 'fulfilled', value: { kind: 'observation' } });
+  const failed = await run('/page-failure');
+  expect(failed.outcome).toEqual({ status: 'fulfilled', value: { kind: 'page_failure', failure: { code: 'http_error', detail: 'Lighthouse ERRORED_DOCUMENT_REQUEST: status code: 503', httpStatus: 503 } } });
+});
+
+it('rejects output that is not the protocol: a line that is not JSON, a message it does not know', async () => {
+  const garbage = await run('/garbage');
+  expect(rejection(garbage.outcome)).toBe('the runner wrote a line that is not JSON');
+  expect(existsSync(garbage.started.workDir)).toBe(false);
+  expect(rejection((await run('/unknown-message')).outcome)).toMatch(/message the worker does not know \(verdict\)/);
+});
+
+it('rejects a crash with the end of its stderr, and an exit without a result', async () => {
+  const crash = await run('/crash');
+  expect(rejection(crash.outcome)).toBe('Lighthouse runner exited with 3 and no result: Error: the browser went away |     at runner.ts:1:1');
+  expect(existsSync(crash.started.workDir)).toBe(false);
+  expect(rejection((await run('/no-result')).outcome)).toMatch(/^Lighthouse runner exited with 0 and no result/);
+});
+
+it('on abort kills the hanging runner and its browser group, removes the work folder, and rejects with the reason', async () => {
+  const abort = new AbortController();
+  const steps: string[] = [];
+  const running = runner.run({ publicId: 'fakerunnertest000000000000', url: 'https://fake.example/hang', credentials: null }, { onProgress: (step) => steps.push(step), signal: abort.signal });
+  await waitUntil('the fake browser to start', async () => steps.some((s) => s.startsWith('sleeping:')), 30_000, 50);
+  const browserPid = Number(steps.find((s) => s.startsWith('sleeping:'))!.split(':')[1]);
+  const { workDir } = JSON.parse(steps[0]!) as Started;
+  expect(isAlive(browserPid)).toBe(true);
+  abort.abort(new Error('the Lighthouse run did not finish in time'));
+  await expect(running).rejects.toThrow('the Lighthouse run did not finish in time');
+  await waitUntil('the fake browser to be killed', async () => !isAlive(browserPid), 5000, 50);
+  expect(existsSync(workDir)).toBe(false);
+});
+
+it('does not start a runner for an attempt already aborted', async () => {
+  const abort = new AbortController();
+  abort.abort(new Error('cancelled'));
+  await expect(runner.run({ publicId: 'fakerunnertest000000000000', url: 'https://fake.example/observation', credentials: null }, { onProgress: () => undefined, signal: abort.signal })).rejects.toThrow('cancelled');
+});
