@@ -4,12 +4,14 @@ import type { Knex } from 'knex';
 import type { Context } from 'koa';
 import type { Clock } from '../core/clock.ts';
 import type { Config } from '../core/config.ts';
+import type { Storage } from '../db/store/index.ts';
 import { authenticateApi, personalTokenVerifier, type TokenVerifier } from './auth.ts';
 import { openApiDocument } from './openapi.ts';
 import { mountRoutes, type AnyRoute } from './route.ts';
 import { apiRoutes } from './routes/index.ts';
 
 export interface ApiDeps {
+  storage: Storage;
   knex: Knex;
   counterKnex: Knex;
   temporal: Client;
@@ -24,7 +26,7 @@ export function apiRouter(deps: ApiDeps): Router {
   const { knex, clock } = deps;
   const router = new Router({ prefix: '/api/v1' });
   const authenticate = authenticateApi({ knex, counterKnex: deps.counterKnex, clock, verifiers: [personalTokenVerifier(knex), ...(deps.extraVerifiers ?? [])] });
-  const routes = [...apiRoutes(deps), openApiRoute(() => document)];
+  const routes = [...apiRoutes({ scans: deps.storage.scans, temporal: deps.temporal, config: deps.config, clock }), openApiRoute(() => document)];
   const document = openApiDocument(routes, deps.config.baseUrl);
   mountRoutes(router, routes, authenticate);
   return router;

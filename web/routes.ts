@@ -5,11 +5,11 @@ import type { Clock } from '../core/clock.ts';
 import type { Config } from '../core/config.ts';
 import { negotiateLocale } from '../core/i18n/locale.ts';
 import { planFor } from '../core/plans.ts';
-import type { Scan } from '../db/models/Scan.ts';
+import type { Scan } from '../core/scan/scan.ts';
+import type { Storage } from '../db/store/index.ts';
 import { notFound, retryAfterSeconds } from '../http/errors.ts';
 import { AccountError, authenticate, createUser } from '../services/accounts.ts';
 import { assetUrl, verifyAssetSignature, type AssetStore, type ImageAudience } from '../services/assets.ts';
-import { findScan, findSharedScan } from '../services/scans.ts';
 import { throttledSignIn } from '../services/sign-in-throttle.ts';
 import { reserveSignUp } from '../services/sign-up-throttle.ts';
 import { deleteToken, listTokens, mintToken } from '../services/tokens.ts';
@@ -20,6 +20,7 @@ import { reportPage } from './report.ts';
 import { csrfToken, endSession, loadSession, readForm, sameOriginOnly, startSession, webUser } from './session.ts';
 
 export interface WebDeps {
+  storage: Storage;
   knex: Knex;
   config: Config;
   clock: Clock;
@@ -191,8 +192,8 @@ const imageUrlFor = (deps: WebDeps, scan: Scan, audience: ImageAudience) => (nam
 
 async function showReport(deps: WebDeps, ctx: WebContext): Promise<void> {
   const user = webUser(ctx);
-  const scan = await findScan(deps.knex, ctx.params.id ?? '');
-  const visible = scan && (scan.is_public || (user && user.id === scan.user_id));
+  const scan = await deps.storage.scans.find(ctx.params.id ?? '');
+  const visible = scan && (scan.isPublic || (user && user.id === scan.userId));
   if (!visible) {
     // Not signed in: sign in first (the same answer whether or not such a scan exists).
     if (!user) return ctx.redirect(`/login?next=${encodeURIComponent(ctx.path)}`);
@@ -204,7 +205,7 @@ async function showReport(deps: WebDeps, ctx: WebContext): Promise<void> {
 
 async function showSharedReport(deps: WebDeps, ctx: WebContext): Promise<void> {
   const token = ctx.params.token ?? '';
-  const scan = /^[A-Za-z0-9_-]{32}$/.test(token) ? await findSharedScan(deps.knex, token) : undefined;
+  const scan = /^[A-Za-z0-9_-]{32}$/.test(token) ? await deps.storage.scans.findShared(token) : undefined;
   if (!scan) throw notFound();
   ctx.set('X-Robots-Tag', 'noindex');
   page(ctx, reportPage({ scan, locale: negotiateLocale(ctx.get('accept-language')), imageUrl: imageUrlFor(deps, scan, 'share') }));
@@ -213,14 +214,14 @@ async function showSharedReport(deps: WebDeps, ctx: WebContext): Promise<void> {
 /** Images of public scans for anyone; of private scans with a valid signature (or to their signed-in owner). */
 async function serveImage(deps: WebDeps, ctx: WebContext): Promise<void> {
   const { id = '', name = '' } = ctx.params;
-  const scan = await findScan(deps.knex, id);
+  const scan = await deps.storage.scans.find(id);
   if (!scan) throw notFound();
   const query = ctx.query as Record<string, string | undefined>;
-  const allowed = scan.is_public || verifyAssetSignature(deps.config.keys, scan, name, query.expires, query.signature, deps.clock()) || webUser(ctx)?.id === scan.user_id;
+  const allowed = scan.isPublic || verifyAssetSignature(deps.config.keys, scan, name, query.expires, query.signature, deps.clock()) || webUser(ctx)?.id === scan.userId;
   const bytes = allowed ? await deps.assets.get(id, name) : null;
   if (!bytes) throw notFound();
   ctx.type = 'image/jpeg';
-  ctx.set('Cache-Control', scan.is_public ? 'public, max-age=86400' : 'private, max-age=3600');
+  ctx.set('Cache-Control', scan.isPublic ? 'public, max-age=86400' : 'private, max-age=3600');
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.body = bytes;
 }
