@@ -1,6 +1,5 @@
 import Router from '@koa/router';
 import type { Client } from '@temporalio/client';
-import type { Knex } from 'knex';
 import type { Context } from 'koa';
 import type { Clock } from '../core/clock.ts';
 import type { Config } from '../core/config.ts';
@@ -12,8 +11,6 @@ import { apiRoutes } from './routes/index.ts';
 
 export interface ApiDeps {
   storage: Storage;
-  knex: Knex;
-  counterKnex: Knex;
   temporal: Client;
   config: Config;
   clock: Clock;
@@ -23,10 +20,10 @@ export interface ApiDeps {
 
 /** Everything under /api/v1: the endpoints of routes/, behind authentication, and their OpenAPI document. */
 export function apiRouter(deps: ApiDeps): Router {
-  const { knex, clock } = deps;
+  const { storage, clock } = deps;
   const router = new Router({ prefix: '/api/v1' });
-  const authenticate = authenticateApi({ knex, counterKnex: deps.counterKnex, clock, verifiers: [personalTokenVerifier(knex), ...(deps.extraVerifiers ?? [])] });
-  const routes = [...apiRoutes({ scans: deps.storage.scans, temporal: deps.temporal, config: deps.config, clock }), openApiRoute(() => document)];
+  const authenticate = authenticateApi({ usage: storage.usage, clock, verifiers: [personalTokenVerifier(storage.tokens), ...(deps.extraVerifiers ?? [])] });
+  const routes = [...apiRoutes({ scans: storage.scans, temporal: deps.temporal, config: deps.config, clock }), openApiRoute(() => document)];
   const document = openApiDocument(routes, deps.config.baseUrl);
   mountRoutes(router, routes, authenticate);
   return router;

@@ -1,5 +1,4 @@
 import knexFactory, { type Knex } from 'knex';
-import { Model } from 'objection';
 import pg from 'pg';
 
 // bigint ids and count(*) arrive as strings by default; every value we store in int8 is far below 2^53.
@@ -14,14 +13,13 @@ export type { Knex };
 /** The pool of each service process. */
 export const DEFAULT_POOL = { min: 0, max: 10 } as const;
 
-/** One pool per process; Objection models are bound to it. */
+/** One pool per process; the stores (db/store/) query through it. */
 export function createKnex(databaseUrl: string, pool: { min: number; max: number } = DEFAULT_POOL): Knex {
   const knex = knexFactory({
     client: 'pg',
     connection: { connectionString: databaseUrl, connectionTimeoutMillis: 5000 },
     pool: { ...pool, acquireTimeoutMillis: 5000 },
   });
-  Model.knex(knex);
   return knex;
 }
 
@@ -32,7 +30,7 @@ export const COUNTER_POOL = { min: 0, max: 4 } as const;
  * A pool whose commits do not wait for the disk (synchronous_commit off): for the daily API counter only,
  * where a Postgres crash may forget the last fraction of a second of increments, and every call is then
  * not held up by a disk flush. Row locks and constraints work as usual, so the limit stays exact while the
- * database runs. Models are not bound to it.
+ * database runs. Only the usage store (db/store/usage.ts) uses it.
  */
 export function createCounterKnex(databaseUrl: string, pool: { min: number; max: number } = COUNTER_POOL): Knex {
   return knexFactory({
@@ -50,7 +48,7 @@ export async function postgresReady(knex: Knex): Promise<void> {
 const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', '57P01', '57P02', '57P03', '53300']);
 const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Timeout acquiring a connection|Client has encountered a connection error|Connection ended/i;
 
-/** True when an error (or one it wraps: Objection's DBError, a cause) says Postgres cannot be reached, not that a query was wrong. */
+/** True when an error (or one it wraps, as its cause) says Postgres cannot be reached, not that a query was wrong. */
 export function isDatabaseUnavailable(error: unknown): boolean {
   let current: unknown = error;
   for (let depth = 0; current && typeof current === 'object' && depth < 5; depth++) {

@@ -44,7 +44,7 @@ const HEALTH_PATHS = new Set(['/livez', '/readyz']);
 export function createApp(deps: AppDeps): App {
   const { knex, temporal, log, config } = deps;
   const clock = deps.clock ?? systemClock;
-  const storage = createStorage(knex);
+  const storage = createStorage(knex, deps.counterKnex);
   const health = new HealthState({ postgres: storage.ping, temporal: () => temporalReachable(temporal) }, log);
 
   // Koa's own proxy support believes the left-most X-Forwarded-For, which the client writes; clientAddress()
@@ -56,8 +56,8 @@ export function createApp(deps: AppDeps): App {
   koa.use(errorHandler(log, { html: { for: (path) => !isApiPath(path) && !HEALTH_PATHS.has(path), render: renderErrorPage } }));
   koa.use(refuseUnstorableInput());
   koa.use(healthRouter(health, temporal, config).routes());
-  koa.use(webRouter({ knex, storage, config, clock, assets: localAssetStore(config.assetsDir) }).routes());
-  const api = apiRouter({ storage, knex, counterKnex: deps.counterKnex ?? knex, temporal, config, clock, extraVerifiers: deps.extraVerifiers });
+  koa.use(webRouter({ storage, config, clock, assets: localAssetStore(config.assetsDir) }).routes());
+  const api = apiRouter({ storage, temporal, config, clock, extraVerifiers: deps.extraVerifiers });
   koa.use(api.routes());
   koa.use(api.allowedMethods());
   return { koa, health };

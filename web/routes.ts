@@ -1,5 +1,4 @@
 import Router, { type RouterContext } from '@koa/router';
-import type { Knex } from 'knex';
 import type { Context } from 'koa';
 import type { Clock } from '../core/clock.ts';
 import type { Config } from '../core/config.ts';
@@ -21,7 +20,6 @@ import { csrfToken, endSession, loadSession, readForm, sameOriginOnly, startSess
 
 export interface WebDeps {
   storage: Storage;
-  knex: Knex;
   config: Config;
   clock: Clock;
   assets: AssetStore;
@@ -92,13 +90,13 @@ function showSignIn({ config }: WebDeps, ctx: WebContext): void {
 }
 
 async function signIn(deps: WebDeps, ctx: WebContext): Promise<void> {
-  const { knex, config } = deps;
+  const { storage, config } = deps;
   const form = await readForm(ctx, config);
   const email = (form.get('email') ?? '').trim();
   const next = afterSignIn(form.get('next'));
   const now = deps.clock();
   const client = { ip: ctx.ip, device: email ? trustedDevice(ctx, config, email) : null };
-  const outcome = email ? await throttledSignIn(knex, email, client, now, () => authenticate(knex, email, form.get('password') ?? '')) : ({ kind: 'wrong_credentials' } as const);
+  const outcome = email ? await throttledSignIn(storage.throttles, email, client, now, () => authenticate(storage.users, email, form.get('password') ?? '')) : ({ kind: 'wrong_credentials' } as const);
   if (outcome.kind === 'throttled') {
     return page(ctx, loginPage(csrfToken(ctx, config), email, { form: `Too many failed sign-in attempts. ${retryAfter(ctx, outcome.until, now)}` }, next), 429);
   }
@@ -114,7 +112,7 @@ function showSignUp({ config }: WebDeps, ctx: WebContext): void {
 }
 
 async function signUp(deps: WebDeps, ctx: WebContext): Promise<void> {
-  const { knex, config } = deps;
+  const { storage, config } = deps;
   const form = await readForm(ctx, config);
   const values = { name: (form.get('name') ?? '').trim(), email: (form.get('email') ?? '').trim() };
   const errors: FormErrors = {};
@@ -122,12 +120,12 @@ async function signUp(deps: WebDeps, ctx: WebContext): Promise<void> {
   if (invalidName) errors.name = invalidName;
   else {
     const now = deps.clock();
-    const slot = await reserveSignUp(knex, ctx.ip, now);
+    const slot = await reserveSignUp(storage.throttles, ctx.ip, now);
     if (slot.kind === 'throttled') {
       return page(ctx, signupPage(csrfToken(ctx, config), values, { form: `Too many sign-ups from your network. ${retryAfter(ctx, slot.until, now)}` }), 429);
     }
     try {
-      const user = await createUser(knex, { ...values, password: form.get('password') ?? '', plan: 'free' });
+      const user = await createUser(storage.users, { ...values, password: form.get('password') ?? '', plan: 'free' });
       await startSession(ctx, deps, user.id);
       issueDeviceCookie(ctx, config, user.email);
       ctx.status = 303;
@@ -150,7 +148,7 @@ async function signOut(deps: WebDeps, ctx: WebContext): Promise<void> {
 
 async function renderApiPage(deps: WebDeps, ctx: WebContext, extra: Partial<ApiPageInput> = {}, status = 200): Promise<void> {
   const user = webUser(ctx)!;
-  page(ctx, apiPage({ email: user.email, plan: planFor(user.plan), csrf: csrfToken(ctx, deps.config), tokens: await listTokens(deps.knex, user.id), ...extra }), status);
+  page(ctx, apiPage({ email: user.email, plan: planFor(user.plan), csrf: csrfToken(ctx, deps.config), tokens: await listTokens(deps.storage.tokens, user.id), ...extra }), status);
 }
 
 async function showApiPage(deps: WebDeps, ctx: WebContext): Promise<void> {
@@ -172,7 +170,7 @@ async function createToken(deps: WebDeps, ctx: WebContext): Promise<void> {
     else if (expiresAt.getTime() <= deps.clock().getTime()) errors.expires = 'The expiry must be a date in the future.';
   }
   if (Object.keys(errors).length) return renderApiPage(deps, ctx, { values, errors }, 422);
-  const { token } = await mintToken(deps.knex, user.id, values.name, expiresAt);
+  const { token } = await mintToken(deps.storage.tokens, user.id, values.name, expiresAt);
   // Rendered directly, not redirected: the value exists only in this response.
   await renderApiPage(deps, ctx, { newToken: { name: values.name, value: token } }, 201);
 }
@@ -182,7 +180,7 @@ async function removeToken(deps: WebDeps, ctx: WebContext): Promise<void> {
   if (!user) return;
   await readForm(ctx, deps.config);
   const id = /^\d{1,15}$/.test(ctx.params.id ?? '') ? Number(ctx.params.id) : NaN;
-  if (!Number.isSafeInteger(id) || !(await deleteToken(deps.knex, user.id, id))) throw notFound();
+  if (!Number.isSafeInteger(id) || !(await deleteToken(deps.storage.tokens, user.id, id))) throw notFound();
   ctx.status = 303;
   ctx.redirect('/account/api');
 }
