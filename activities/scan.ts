@@ -7,7 +7,7 @@ import type { FailureCode } from '../core/scan/failures.ts';
 import { LIGHTHOUSE_ATTEMPT_LIMIT_MS } from '../core/scan/lifecycle.ts';
 import { buildResultRecord } from '../core/scan/result.ts';
 import { scoreScan } from '../core/scoring/index.ts';
-import { retryWhileDatabaseUnavailable } from '../db/knex.ts';
+import { retryWhileDatabaseUnavailable } from '../db/store/availability.ts';
 import { localAssetStore } from '../services/assets.ts';
 import type { ScanStore } from '../db/store/scans.ts';
 import { markFailed, markFinished, markRunning } from '../services/scans.ts';
