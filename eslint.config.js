@@ -58,6 +58,27 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: [...under('api'), ...under('web')], message: 'http/ is what api/ and web/ share; only the app factory imports them.' }] }] },
   },
   {
+    // Postgres has one home, the stores (db/store/, one per aggregate, returning plain objects): HTTP, web,
+    // activities and services never see knex, pg, a query builder or the pools. Only the process entry points
+    // (api/main.ts, the app factory) build the pools and the stores. A rule of its own name, so that the
+    // folders' no-restricted-imports rules above stay in force alongside it.
+    files: ['api/**/*.ts', 'http/**/*.ts', 'web/**/*.ts', 'activities/**/*.ts', 'services/**/*.ts'],
+    ignores: ['api/main.ts', 'http/app.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['knex', 'objection', 'pg', ...under('db'), ...under('db').map((p) => `!${p.replace('*', 'store')}`)],
+              message: 'Postgres is reached through the stores in db/store/ only.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Domain rules and operations know nothing of HTTP.
     files: ['core/**/*.ts', 'services/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [...under('api'), ...under('http'), ...under('web')] }] },

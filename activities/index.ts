@@ -1,7 +1,6 @@
-import type { Knex } from 'knex';
-
 export interface ActivityDeps {
-  knex: Knex;
+  /** Throws unless Postgres answers (db/store: Storage.ping). */
+  pingPostgres: () => Promise<void>;
   workerIdentity: string;
 }
 
@@ -16,7 +15,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     /** Proves that a worker polls the main task queue and reaches Postgres. */
     async workerHealth(): Promise<WorkerHealth> {
-      await deps.knex.raw('select 1');
+      await deps.pingPostgres();
       return { worker: deps.workerIdentity, postgres: 'ok', checkedAt: new Date().toISOString() };
     },
   };

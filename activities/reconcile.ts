@@ -1,14 +1,13 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import type { Knex } from 'knex';
 import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
 import { STALE_SCAN_AFTER_MS } from '../core/scan/lifecycle.ts';
 import { scanWorkflowId } from '../core/temporal.ts';
-import { Scan } from '../db/models/Scan.ts';
+import type { ScanStore } from '../db/store/scans.ts';
 import { markFailed } from '../services/scans.ts';
 
 export interface ReconcileDeps {
-  knex: Knex;
+  scans: ScanStore;
   temporal: () => Client;
   clock: Clock;
   log: Logger;
@@ -24,14 +23,9 @@ export function createReconcileActivities(deps: ReconcileDeps) {
   return {
     async reconcileStaleScans(): Promise<ReconcileReport> {
       const now = deps.clock();
-      const stale = await Scan.query(deps.knex)
-        .select('public_id')
-        .whereIn('status', ['queued', 'running'])
-        .where('requested_at', '<', new Date(now.getTime() - STALE_SCAN_AFTER_MS))
-        .orderBy('id')
-        .limit(500);
+      const stale = await deps.scans.staleInFlight(new Date(now.getTime() - STALE_SCAN_AFTER_MS), 500);
       const failed: string[] = [];
-      for (const { public_id: publicId } of stale) {
+      for (const publicId of stale) {
         let ended: string;
         try {
           const { status } = await deps.temporal().workflow.getHandle(scanWorkflowId(publicId)).describe();
@@ -41,7 +35,7 @@ export function createReconcileActivities(deps: ReconcileDeps) {
           if (!(error instanceof WorkflowNotFoundError)) throw error;
           ended = 'no workflow exists for it';
         }
-        if (await markFailed(deps.knex, publicId, 'scan_error', `The scan was stopped: ${ended}.`, deps.clock())) {
+        if (await markFailed(deps.scans, publicId, 'scan_error', `The scan was stopped: ${ended}.`, deps.clock())) {
           failed.push(publicId);
           deps.log.warn({ scanId: publicId, reason: ended }, 'stale scan failed by the reconciler');
         }

@@ -1,23 +1,23 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import type { Knex } from 'knex';
 import type { Config } from '../core/config.ts';
 import { planFor } from '../core/plans.ts';
 import type { SlotRequest } from '../core/scan/slots.ts';
 import { scanWorkflowId } from '../core/temporal.ts';
 import { requestScanSlot } from '../core/temporal-client.ts';
-import { Scan } from '../db/models/Scan.ts';
-import { User } from '../db/models/User.ts';
+import type { ScanStore } from '../db/store/scans.ts';
+import type { UserStore } from '../db/store/users.ts';
 
 export interface ScanSlotDeps {
-  knex: Knex;
+  scans: ScanStore;
+  users: UserStore;
   temporal: () => Client;
   config: Config;
 }
 
 /** Activities between scan workflows and their region's dispatcher (workflows/scan-dispatch.ts). */
 export function createScanSlotActivities(deps: ScanSlotDeps) {
-  const { knex, config } = deps;
+  const { scans, users, config } = deps;
   const prefix = config.temporal.taskQueuePrefix;
   return {
     /**
@@ -27,8 +27,8 @@ export function createScanSlotActivities(deps: ScanSlotDeps) {
      */
     async requestScanSlot(publicId: string): Promise<{ dispatcherId: string }> {
       // The request is retried without limit (Temporal or the database may be away for a while), except this.
-      const scan = await Scan.query(knex).findOne({ public_id: publicId });
-      const user = scan && (await User.query(knex).findById(scan.user_id));
+      const scan = await scans.find(publicId);
+      const user = scan && (await users.findById(scan.userId));
       if (!scan || !user) throw ApplicationFailure.nonRetryable(`scan ${publicId} or its account not found`);
       const request: SlotRequest = {
         scanId: publicId,

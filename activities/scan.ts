@@ -1,5 +1,4 @@
 import { Context } from '@temporalio/activity';
-import type { Knex } from 'knex';
 import type { Clock } from '../core/clock.ts';
 import type { Config } from '../core/config.ts';
 import type { Logger } from '../core/logger.ts';
@@ -8,13 +7,14 @@ import type { FailureCode } from '../core/scan/failures.ts';
 import { LIGHTHOUSE_ATTEMPT_LIMIT_MS } from '../core/scan/lifecycle.ts';
 import { buildResultRecord } from '../core/scan/result.ts';
 import { scoreScan } from '../core/scoring/index.ts';
-import { retryWhileDatabaseUnavailable } from '../db/knex.ts';
+import { retryWhileDatabaseUnavailable } from '../db/store/availability.ts';
 import { localAssetStore } from '../services/assets.ts';
-import { findScan, markFailed, markFinished, markRunning } from '../services/scans.ts';
+import type { ScanStore } from '../db/store/scans.ts';
+import { markFailed, markFinished, markRunning } from '../services/scans.ts';
 import type { ScanRunner } from './scan-runner.ts';
 
 export interface ScanActivityDeps {
-  knex: Knex;
+  scans: ScanStore;
   config: Config;
   clock: Clock;
   log: Logger;
@@ -49,17 +49,17 @@ function untilAborted<T>(run: Promise<T>, signal: AbortSignal): Promise<T> {
 
 /** The scan workflow's activities. Built by a factory from their dependencies; wired in worker/main.ts. */
 export function createScanActivities(deps: ScanActivityDeps) {
-  const { knex, config, clock, log, runner } = deps;
+  const { scans, config, clock, log, runner } = deps;
   const attemptLimitMs = deps.attemptLimitMs ?? LIGHTHOUSE_ATTEMPT_LIMIT_MS;
   const store = localAssetStore(config.assetsDir);
   return {
     async markScanRunning(publicId: string): Promise<void> {
-      await markRunning(knex, publicId, clock());
+      await markRunning(scans, publicId, clock());
     },
 
     /** `detail` is for operators: logged with the scan id and kept in the row, never shown to users. */
     async markScanFailed(publicId: string, code: FailureCode, detail: string): Promise<void> {
-      if (await markFailed(knex, publicId, code, detail, clock())) log.warn({ scanId: publicId, code, detail }, 'scan failed');
+      if (await markFailed(scans, publicId, code, detail, clock())) log.warn({ scanId: publicId, code, detail }, 'scan failed');
     },
 
     /**
@@ -80,26 +80,26 @@ export function createScanActivities(deps: ScanActivityDeps) {
           onUnavailable: (error) => log.warn({ scanId: publicId, err: error }, 'database unavailable; the scan waits for it'),
         });
       try {
-        const scan = await whenDatabaseAnswers(() => findScan(knex, publicId));
+        const scan = await whenDatabaseAnswers(() => scans.find(publicId));
         if (!scan) throw new Error(`scan ${publicId} not found`);
         if (scan.status === 'finished') return { status: 'finished' };
-        if (scan.status === 'failed') return { status: 'failed', code: scan.failure_code ?? 'scan_error' };
+        if (scan.status === 'failed') return { status: 'failed', code: scan.failureCode ?? 'scan_error' };
 
-        const credentials = scan.auth_secret ? decryptScanCredentials(config.keys, publicId, scan.auth_secret) : null;
+        const credentials = scan.authSecret ? decryptScanCredentials(config.keys, publicId, scan.authSecret) : null;
         const run = await untilAborted(
           runner.run({ publicId, url: scan.url, credentials }, { onProgress: (step) => context.heartbeat({ step }), signal: attempt.signal }),
           attempt.signal,
         );
         if (run.kind === 'page_failure') {
           const { code, detail, httpStatus } = run.failure;
-          await whenDatabaseAnswers(() => markFailed(knex, publicId, code, detail, clock(), httpStatus));
+          await whenDatabaseAnswers(() => markFailed(scans, publicId, code, detail, clock(), httpStatus));
           log.info({ scanId: publicId, code, httpStatus, detail }, 'scan failed: page');
           return { status: 'failed', code };
         }
 
         for (const image of run.images) await store.put(publicId, image.name, image.bytes);
         const result = buildResultRecord(run.observation, scoreScan(run.observation, clock()));
-        await whenDatabaseAnswers(() => markFinished(knex, publicId, result, clock()));
+        await whenDatabaseAnswers(() => markFinished(scans, publicId, result, clock()));
         log.info({ scanId: publicId, ms: Math.round(performance.now() - started) }, 'scan finished');
         return { status: 'finished' };
       } catch (error) {

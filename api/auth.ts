@@ -1,8 +1,9 @@
-import type { Knex } from 'knex';
 import type { Context, Next } from 'koa';
 import { isoTimestamp, type Clock } from '../core/clock.ts';
 import { hasFeature, isUnlimited, planFor, type Plan } from '../core/plans.ts';
-import type { User } from '../db/models/User.ts';
+import type { User } from '../core/user.ts';
+import type { TokenStore } from '../db/store/tokens.ts';
+import type { UsageStore } from '../db/store/usage.ts';
 import { verifyPersonalToken } from '../services/tokens.ts';
 import { countApiCall, type DailyUsage } from '../services/usage.ts';
 import { planRequired, tooManyRequests, unauthenticated, type HttpError } from '../http/errors.ts';
@@ -20,9 +21,9 @@ export interface Principal {
  */
 export type TokenVerifier = (token: string, now: Date) => Promise<{ principal: Principal; user: User } | null>;
 
-export function personalTokenVerifier(knex: Knex): TokenVerifier {
+export function personalTokenVerifier(tokens: TokenStore): TokenVerifier {
   return async (token, now) => {
-    const owner = await verifyPersonalToken(knex, token, now);
+    const owner = await verifyPersonalToken(tokens, token, now);
     return owner && { principal: { userId: owner.user.id, kind: 'personal', tokenId: owner.tokenId }, user: owner.user };
   };
 }
@@ -41,7 +42,7 @@ const BEARER = /^Bearer +([\x21-\x7e]+) *$/i;
  * Every /api/v1 call: a valid bearer token (401), a plan with API access (403), then one unit of the daily
  * limit (429). Rate-limit headers follow GitHub's X-RateLimit-* convention; unlimited plans get none.
  */
-export function authenticateApi(deps: { knex: Knex; counterKnex: Knex; clock: Clock; verifiers: TokenVerifier[] }) {
+export function authenticateApi(deps: { usage: UsageStore; clock: Clock; verifiers: TokenVerifier[] }) {
   return async (ctx: Context, next: Next) => {
     const match = BEARER.exec(ctx.get('authorization'));
     if (!match) throw withChallenge(unauthenticated());
@@ -59,7 +60,7 @@ export function authenticateApi(deps: { knex: Knex; counterKnex: Knex; clock: Cl
       throw planRequired('api', (needed) => `Your plan (${plan.label}) does not include API access. Upgrade to ${needed.label} or higher.`);
     }
 
-    const usage = await countApiCall(deps.counterKnex, user.id, plan, now);
+    const usage = await countApiCall(deps.usage, user.id, plan, now);
     const headers = rateLimitHeaders(usage);
     ctx.set(headers);
     if (!usage.allowed) {

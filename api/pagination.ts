@@ -1,17 +1,6 @@
-import type { QueryBuilder, Model } from 'objection';
 import type { JsonSchema } from './validation.ts';
 
-export interface PageQuery {
-  limit: number;
-  page: number;
-}
-
-export interface PageMeta {
-  current_page: number;
-  per_page: number;
-  total: number;
-  last_page: number;
-}
+export type { PageMeta, PageQuery } from '../core/pagination.ts';
 
 /**
  * The one pagination rule for every list: `limit` 1..max (default per endpoint) and `page` >= 1 (default 1).
@@ -34,8 +23,3 @@ export const pageMetaSchema: JsonSchema = {
     last_page: { type: 'integer' },
   },
 };
-
-export async function paginate<M extends Model>(query: QueryBuilder<M>, { limit, page }: PageQuery): Promise<{ rows: M[]; meta: PageMeta }> {
-  const { results, total } = await query.page(page - 1, limit);
-  return { rows: results, meta: { current_page: page, per_page: limit, total, last_page: Math.max(1, Math.ceil(total / limit)) } };
-}

@@ -1,17 +1,16 @@
 import Router from '@koa/router';
 import type { Client } from '@temporalio/client';
-import type { Knex } from 'knex';
 import type { Context } from 'koa';
 import type { Clock } from '../core/clock.ts';
 import type { Config } from '../core/config.ts';
+import type { Storage } from '../db/store/index.ts';
 import { authenticateApi, personalTokenVerifier, type TokenVerifier } from './auth.ts';
 import { openApiDocument } from './openapi.ts';
 import { mountRoutes, type AnyRoute } from './route.ts';
 import { apiRoutes } from './routes/index.ts';
 
 export interface ApiDeps {
-  knex: Knex;
-  counterKnex: Knex;
+  storage: Storage;
   temporal: Client;
   config: Config;
   clock: Clock;
@@ -21,10 +20,10 @@ export interface ApiDeps {
 
 /** Everything under /api/v1: the endpoints of routes/, behind authentication, and their OpenAPI document. */
 export function apiRouter(deps: ApiDeps): Router {
-  const { knex, clock } = deps;
+  const { storage, clock } = deps;
   const router = new Router({ prefix: '/api/v1' });
-  const authenticate = authenticateApi({ knex, counterKnex: deps.counterKnex, clock, verifiers: [personalTokenVerifier(knex), ...(deps.extraVerifiers ?? [])] });
-  const routes = [...apiRoutes(deps), openApiRoute(() => document)];
+  const authenticate = authenticateApi({ usage: storage.usage, clock, verifiers: [personalTokenVerifier(storage.tokens), ...(deps.extraVerifiers ?? [])] });
+  const routes = [...apiRoutes({ scans: storage.scans, temporal: deps.temporal, config: deps.config, clock }), openApiRoute(() => document)];
   const document = openApiDocument(routes, deps.config.baseUrl);
   mountRoutes(router, routes, authenticate);
   return router;

@@ -10,6 +10,7 @@ import { loadConfig, type Config } from '../core/config.ts';
 import type { PlanKey } from '../core/plans.ts';
 import { scanDispatcherWorkflowId, scanReconcilerScheduleId } from '../core/temporal.ts';
 import { createKnex, type Knex } from '../db/knex.ts';
+import { createStorage } from '../db/store/index.ts';
 import { migrateLatest } from '../db/migrate.ts';
 import { createUser } from '../services/accounts.ts';
 import { mintToken } from '../services/tokens.ts';
@@ -42,8 +43,9 @@ export async function benchDatabase(name: string): Promise<BenchDatabase> {
 }
 
 export async function benchUser(knex: Knex, plan: PlanKey): Promise<{ userId: number; token: string }> {
-  const user = await createUser(knex, { name: 'Bench', email: `bench-${randomBytes(4).toString('hex')}@example.com`, password: null, plan });
-  return { userId: user.id, token: (await mintToken(knex, user.id, 'bench', null)).token };
+  const { users, tokens } = createStorage(knex);
+  const user = await createUser(users, { name: 'Bench', email: `bench-${randomBytes(4).toString('hex')}@example.com`, password: null, plan });
+  return { userId: user.id, token: (await mintToken(tokens, user.id, 'bench', null)).token };
 }
 
 function freePort(): Promise<number> {

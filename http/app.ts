@@ -9,7 +9,7 @@ import type { Config } from '../core/config.ts';
 import { FULL_CHECK_SHARED_MS, HealthState, sharedCheck } from '../core/health.ts';
 import type { Logger } from '../core/logger.ts';
 import { runHealthWorkflow, temporalReachable } from '../core/temporal-client.ts';
-import { postgresReady } from '../db/knex.ts';
+import { createStorage } from '../db/store/index.ts';
 import { localAssetStore } from '../services/assets.ts';
 import { renderErrorPage } from '../web/error-page.ts';
 import { webRouter } from '../web/routes.ts';
@@ -44,7 +44,8 @@ const HEALTH_PATHS = new Set(['/livez', '/readyz']);
 export function createApp(deps: AppDeps): App {
   const { knex, temporal, log, config } = deps;
   const clock = deps.clock ?? systemClock;
-  const health = new HealthState({ postgres: () => postgresReady(knex), temporal: () => temporalReachable(temporal) }, log);
+  const storage = createStorage(knex, deps.counterKnex);
+  const health = new HealthState({ postgres: storage.ping, temporal: () => temporalReachable(temporal) }, log);
 
   // Koa's own proxy support believes the left-most X-Forwarded-For, which the client writes; clientAddress()
   // reads the header only through the configured proxies (TRUSTED_PROXIES).
@@ -55,8 +56,8 @@ export function createApp(deps: AppDeps): App {
   koa.use(errorHandler(log, { html: { for: (path) => !isApiPath(path) && !HEALTH_PATHS.has(path), render: renderErrorPage } }));
   koa.use(refuseUnstorableInput());
   koa.use(healthRouter(health, temporal, config).routes());
-  koa.use(webRouter({ knex, config, clock, assets: localAssetStore(config.assetsDir) }).routes());
-  const api = apiRouter({ knex, counterKnex: deps.counterKnex ?? knex, temporal, config, clock, extraVerifiers: deps.extraVerifiers });
+  koa.use(webRouter({ storage, config, clock, assets: localAssetStore(config.assetsDir) }).routes());
+  const api = apiRouter({ storage, temporal, config, clock, extraVerifiers: deps.extraVerifiers });
   koa.use(api.routes());
   koa.use(api.allowedMethods());
   return { koa, health };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { Logger } from '../core/logger.ts';
-import { isDatabaseUnavailable } from '../db/knex.ts';
+import { isDatabaseUnavailable } from '../db/store/availability.ts';
 import { HttpError, notFound, serviceUnavailable } from './errors.ts';
 
 /** Every response carries a request id; the log lines of that request carry it too. */

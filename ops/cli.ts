@@ -3,6 +3,7 @@ import { loadConfig } from '../core/config.ts';
 import { PLAN_KEYS } from '../core/plans.ts';
 import { assertNodeVersion } from '../core/runtime.ts';
 import { createKnex, type Knex } from '../db/knex.ts';
+import { createStorage } from '../db/store/index.ts';
 import { AccountError, createUser, findUserByEmail, setPlan } from '../services/accounts.ts';
 import { deleteToken, listTokens, mintToken } from '../services/tokens.ts';
 
@@ -18,6 +19,7 @@ import { deleteToken, listTokens, mintToken } from '../services/tokens.ts';
 const USAGE = `usage: npm run ops -- user:create|user:plan|token:create|token:list|token:revoke [--email E] [--name N] [--plan ${PLAN_KEYS.join('|')}] [--password P] [--expires YYYY-MM-DD] [--id N]`;
 
 export async function runOperatorCommand(knex: Knex, argv: string[], out: (line: string) => void): Promise<number> {
+  const { users, tokens } = createStorage(knex);
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -37,7 +39,7 @@ export async function runOperatorCommand(knex: Knex, argv: string[], out: (line:
     return value;
   };
   const userByEmail = async () => {
-    const user = await findUserByEmail(knex, need('email'));
+    const user = await findUserByEmail(users, need('email'));
     if (!user) throw new AccountError('email', `no user with e-mail ${values.email}`);
     return user;
   };
@@ -46,12 +48,12 @@ export async function runOperatorCommand(knex: Knex, argv: string[], out: (line:
     case 'user:create': {
       const plan = need('plan');
       if (!(PLAN_KEYS as readonly string[]).includes(plan)) throw new AccountError('plan', `--plan must be one of ${PLAN_KEYS.join(', ')}`);
-      const user = await createUser(knex, { email: need('email'), name: need('name'), plan: plan as (typeof PLAN_KEYS)[number], password: values.password ?? null });
+      const user = await createUser(users, { email: need('email'), name: need('name'), plan: plan as (typeof PLAN_KEYS)[number], password: values.password ?? null });
       out(`created user ${user.id} <${user.email}> on plan ${user.plan}`);
       return 0;
     }
     case 'user:plan': {
-      const user = await setPlan(knex, (await userByEmail()).id, need('plan'));
+      const user = await setPlan(users, (await userByEmail()).id, need('plan'));
       out(`user ${user.id} <${user.email}> is now on plan ${user.plan}`);
       return 0;
     }
@@ -63,15 +65,15 @@ export async function runOperatorCommand(knex: Knex, argv: string[], out: (line:
         if (Number.isNaN(expiresAt.getTime())) throw new AccountError('expires', '--expires must be a date (YYYY-MM-DD or ISO 8601)');
         if (expiresAt.getTime() <= Date.now()) throw new AccountError('expires', '--expires must be in the future');
       }
-      const { token, record } = await mintToken(knex, user.id, need('name'), expiresAt);
+      const { token, record } = await mintToken(tokens, user.id, need('name'), expiresAt);
       out(`token ${record.id} "${record.name}" for <${user.email}>${expiresAt ? `, expires ${expiresAt.toISOString()}` : ''}:`);
       out(token);
       return 0;
     }
     case 'token:list': {
       const user = await userByEmail();
-      for (const t of await listTokens(knex, user.id)) {
-        out(`${t.id}\t${t.prefix}…\t${t.name}\tcreated ${t.created_at.toISOString()}\tlast used ${t.last_used_at?.toISOString() ?? 'never'}\texpires ${t.expires_at?.toISOString() ?? 'never'}`);
+      for (const t of await listTokens(tokens, user.id)) {
+        out(`${t.id}\t${t.prefix}…\t${t.name}\tcreated ${t.createdAt.toISOString()}\tlast used ${t.lastUsedAt?.toISOString() ?? 'never'}\texpires ${t.expiresAt?.toISOString() ?? 'never'}`);
       }
       return 0;
     }
@@ -79,7 +81,7 @@ export async function runOperatorCommand(knex: Knex, argv: string[], out: (line:
       const user = await userByEmail();
       const id = Number(need('id'));
       if (!Number.isSafeInteger(id) || id < 1) throw new AccountError('id', '--id must be a token id, a positive integer (see token:list)');
-      if (!(await deleteToken(knex, user.id, id))) throw new AccountError('id', `<${user.email}> has no token ${values.id}`);
+      if (!(await deleteToken(tokens, user.id, id))) throw new AccountError('id', `<${user.email}> has no token ${values.id}`);
       out(`token ${id} revoked`);
       return 0;
     }

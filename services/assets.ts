@@ -3,6 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PUBLIC_ID_PATTERN } from '../core/ids.ts';
 import { keyWithId, purposeKey, type Keyring } from '../core/keys.ts';
+import type { Scan } from '../core/scan/scan.ts';
 
 /** Where scan images live. The local folder is the default; another store (object storage) fits the same shape. */
 export interface AssetStore {
@@ -46,26 +47,26 @@ export const SIGNED_URL_TTL_S = 24 * 3600;
  */
 export type ImageAudience = 'owner' | 'share';
 
-type SignedScan = { public_id: string; share_enabled: boolean; share_token: string | null };
+type SignedScan = Pick<Scan, 'publicId' | 'shareEnabled' | 'shareToken'>;
 
 function signature(key: Buffer, scope: string, scanId: string, name: string, expires: number): string {
   return createHmac('sha256', key).update(`asset\n${scope}\n${scanId}\n${name}\n${expires}`).digest('base64url');
 }
 
 const scopeOf = (audience: ImageAudience, scan: SignedScan): string | null =>
-  audience === 'owner' ? 'owner' : scan.share_enabled && scan.share_token ? `share:${scan.share_token}` : null;
+  audience === 'owner' ? 'owner' : scan.shareEnabled && scan.shareToken ? `share:${scan.shareToken}` : null;
 
 /**
  * Image URLs: permanent for public scans; for private scans signed for an audience, with an expiry, so only
  * whoever was handed the URL sees them. The signature names the key it was made with (`<key id>.<mac>`).
  */
-export function assetUrl(baseUrl: string, keys: Keyring, scan: SignedScan & { is_public: boolean }, name: string, now: Date, audience: ImageAudience): string {
-  const url = `${baseUrl}/assets/${scan.public_id}/${name}`;
-  if (scan.is_public) return url;
+export function assetUrl(baseUrl: string, keys: Keyring, scan: SignedScan & Pick<Scan, 'isPublic'>, name: string, now: Date, audience: ImageAudience): string {
+  const url = `${baseUrl}/assets/${scan.publicId}/${name}`;
+  if (scan.isPublic) return url;
   const scope = scopeOf(audience, scan);
-  if (!scope) throw new Error(`scan ${scan.public_id} is not shared; no share image URL can be made`);
+  if (!scope) throw new Error(`scan ${scan.publicId} is not shared; no share image URL can be made`);
   const expires = Math.floor(now.getTime() / 1000) + SIGNED_URL_TTL_S;
-  const mac = signature(purposeKey(keys.current, 'image-url'), scope, scan.public_id, name, expires);
+  const mac = signature(purposeKey(keys.current, 'image-url'), scope, scan.publicId, name, expires);
   return `${url}?expires=${expires}&signature=${keys.current.id}.${mac}`;
 }
 
@@ -79,7 +80,7 @@ export function verifyAssetSignature(keys: Keyring, scan: SignedScan, name: stri
   const actual = Buffer.from(mac);
   return (['owner', 'share'] as const).some((audience) => {
     const scope = scopeOf(audience, scan);
-    const expected = scope && Buffer.from(signature(key, scope, scan.public_id, name, Number(expires)));
+    const expected = scope && Buffer.from(signature(key, scope, scan.publicId, name, Number(expires)));
     return !!expected && expected.length === actual.length && timingSafeEqual(expected, actual);
   });
 }

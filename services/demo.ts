@@ -1,6 +1,5 @@
-import type { Knex } from 'knex';
+import type { Storage } from '../db/store/index.ts';
 import { createUser, findUserByEmail } from './accounts.ts';
-import { ApiToken } from '../db/models/ApiToken.ts';
 import { mintToken } from './tokens.ts';
 
 export const DEMO_EMAIL = 'demo@example.com';
@@ -11,9 +10,9 @@ const DEMO_TOKEN_NAME = 'local demo (replaced at every start)';
  * Local development only: a Pro demo account, and a fresh token for it at every start (the previous demo
  * token is revoked, so tokens do not pile up). The start command prints both.
  */
-export async function ensureDemoAccess(knex: Knex): Promise<{ email: string; password: string; token: string }> {
-  const user = (await findUserByEmail(knex, DEMO_EMAIL)) ?? (await createUser(knex, { name: 'Demo User', email: DEMO_EMAIL, password: DEMO_PASSWORD, plan: 'pro' }));
-  await ApiToken.query(knex).delete().where({ user_id: user.id, name: DEMO_TOKEN_NAME });
-  const { token } = await mintToken(knex, user.id, DEMO_TOKEN_NAME, null);
+export async function ensureDemoAccess(storage: Pick<Storage, 'users' | 'tokens'>): Promise<{ email: string; password: string; token: string }> {
+  const user = (await findUserByEmail(storage.users, DEMO_EMAIL)) ?? (await createUser(storage.users, { name: 'Demo User', email: DEMO_EMAIL, password: DEMO_PASSWORD, plan: 'pro' }));
+  await storage.tokens.deleteNamed(user.id, DEMO_TOKEN_NAME);
+  const { token } = await mintToken(storage.tokens, user.id, DEMO_TOKEN_NAME, null);
   return { email: DEMO_EMAIL, password: DEMO_PASSWORD, token };
 }

@@ -1,16 +1,17 @@
 import type { Client } from '@temporalio/client';
-import type { Knex } from 'knex';
 import type { Clock } from '../core/clock.ts';
 import type { Config } from '../core/config.ts';
 import type { Plan } from '../core/plans.ts';
 import { checkScanTarget } from '../core/scan-target.ts';
 import { startScanWorkflow } from '../core/temporal-client.ts';
 import { normaliseScanUrl } from '../core/url.ts';
-import type { Scan } from '../db/models/Scan.ts';
-import { createOrReuseScan, markFailed, type ScanCredentials } from './scans.ts';
+import type { ScanCredentials } from '../core/scan/credentials.ts';
+import type { Scan } from '../core/scan/scan.ts';
+import type { ScanStore } from '../db/store/scans.ts';
+import { createOrReuseScan, markFailed } from './scans.ts';
 
 export interface ScanSubmissionDeps {
-  knex: Knex;
+  scans: ScanStore;
   temporal: Client;
   config: Pick<Config, 'keys' | 'outboundAllowLoopback' | 'regions' | 'temporal'>;
   clock: Clock;
@@ -50,7 +51,7 @@ export async function submitScan(deps: ScanSubmissionDeps, user: { id: number; p
 
   const now = deps.clock();
   const stored = await createOrReuseScan(
-    deps.knex,
+    deps.scans,
     {
       userId: user.id,
       plan: user.plan,
@@ -69,9 +70,9 @@ export async function submitScan(deps: ScanSubmissionDeps, user: { id: number; p
 
   const { scan } = stored;
   try {
-    await startScanWorkflow(deps.temporal, config.temporal.taskQueuePrefix, { publicId: scan.public_id, host: scan.host, region: scan.region });
+    await startScanWorkflow(deps.temporal, config.temporal.taskQueuePrefix, { publicId: scan.publicId, host: scan.host, region: scan.region });
   } catch (error) {
-    await markFailed(deps.knex, scan.public_id, 'not_started', `Temporal did not start the workflow: ${describeError(error)}`, deps.clock());
+    await markFailed(deps.scans, scan.publicId, 'not_started', `Temporal did not start the workflow: ${describeError(error)}`, deps.clock());
     return { kind: 'not_started', cause: error };
   }
   return { kind: 'accepted', scan, cached: false };

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Knex } from 'knex';
+import type { FailureScope, ThrottleStore } from '../db/store/throttles.ts';
 
 /**
  * Slows down password guessing on the web sign-in form without letting a stranger lock an account's owner
@@ -28,40 +28,38 @@ export type SignInOutcome<U> = { kind: 'signed_in'; user: U } | { kind: 'wrong_c
  * and the counts include it, so parallel attempts see each other and no more than the limit are ever checked;
  * it is taken back when refused or successful. The password check (scrypt) holds no connection.
  */
-export async function throttledSignIn<U>(knex: Knex, email: string, client: SignInClient, now: Date, verify: () => Promise<U | undefined>): Promise<SignInOutcome<U>> {
+export async function throttledSignIn<U>(throttles: ThrottleStore, email: string, client: SignInClient, now: Date, verify: () => Promise<U | undefined>): Promise<SignInOutcome<U>> {
   const hash = emailHash(email);
-  const [row] = await knex('sign_in_failures').insert({ email_hash: hash, ip: client.ip, device: client.device, failed_at: now }).returning<Array<{ id: number }>>('id');
+  const attempt = await throttles.recordSignInFailure({ emailHash: hash, ip: client.ip, device: client.device, at: now });
   let failed = false;
   try {
-    const until = await blockedUntil(knex, hash, client, now);
+    const until = await blockedUntil(throttles, hash, client, now);
     if (until) return { kind: 'throttled', until };
     const user = await verify();
     if (!user) {
       failed = true;
       // Old rows are of no use to anyone: trim them as we go.
-      await knex('sign_in_failures').where('failed_at', '<', new Date(now.getTime() - SIGN_IN_THROTTLE.windowMs)).delete();
+      await throttles.deleteSignInFailuresBefore(new Date(now.getTime() - SIGN_IN_THROTTLE.windowMs));
       return { kind: 'wrong_credentials' };
     }
-    await (client.device ? knex('sign_in_failures').where({ device: client.device }) : knex('sign_in_failures').where({ email_hash: hash, ip: client.ip }).whereNull('device')).delete();
+    await throttles.clearSignInFailures(client.device ? { device: client.device } : { emailHash: hash, ip: client.ip });
     return { kind: 'signed_in', user };
   } finally {
-    if (!failed) await knex('sign_in_failures').where({ id: row!.id }).delete();
+    if (!failed) await throttles.deleteSignInFailure(attempt);
   }
 }
 
 /** When sign-in opens again for this client and e-mail, or null when it is open now (counting this attempt). */
-async function blockedUntil(knex: Knex, hash: string, client: SignInClient, now: Date): Promise<Date | null> {
+async function blockedUntil(throttles: ThrottleStore, hash: string, client: SignInClient, now: Date): Promise<Date | null> {
   const since = new Date(now.getTime() - SIGN_IN_THROTTLE.windowMs);
-  const blockedBy = async (where: Record<string, string>, trusted: boolean, limit: number): Promise<Date | null> => {
-    const query = knex('sign_in_failures').where(where).where('failed_at', '>', since);
-    if (!trusted) query.whereNull('device');
-    const rows = await query.orderBy([{ column: 'failed_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit + 1).select<Array<{ failed_at: Date }>>('failed_at');
+  const blockedBy = async (scope: FailureScope, limit: number): Promise<Date | null> => {
+    const times = await throttles.signInFailureTimes(scope, since, limit + 1);
     // Over the limit with this attempt: open again when the limit-th failure before it leaves the window.
-    return rows.length > limit ? new Date(rows.at(-1)!.failed_at.getTime() + SIGN_IN_THROTTLE.windowMs) : null;
+    return times.length > limit ? new Date(times.at(-1)!.getTime() + SIGN_IN_THROTTLE.windowMs) : null;
   };
   const until = client.device
-    ? [await blockedBy({ device: client.device }, true, SIGN_IN_THROTTLE.perDevice)]
-    : [await blockedBy({ email_hash: hash }, false, SIGN_IN_THROTTLE.perEmail), await blockedBy({ ip: client.ip }, false, SIGN_IN_THROTTLE.perAddress)];
+    ? [await blockedBy({ device: client.device }, SIGN_IN_THROTTLE.perDevice)]
+    : [await blockedBy({ emailHash: hash }, SIGN_IN_THROTTLE.perEmail), await blockedBy({ ip: client.ip }, SIGN_IN_THROTTLE.perAddress)];
   const dates = until.filter((d): d is Date => d !== null);
   return dates.length ? new Date(Math.max(...dates.map((d) => d.getTime()))) : null;
 }

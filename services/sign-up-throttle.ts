@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { ThrottleStore } from '../db/store/throttles.ts';
 
 /**
  * Sign-ups cost a password hash each (scrypt, ~100 ms of a core and 32 MiB): at most PER_ADDRESS per client
@@ -10,20 +10,15 @@ export const SIGN_UP_THROTTLE = { windowMs: 60 * 60_000, perAddress: 10 } as con
 export type SignUpSlot = { kind: 'reserved'; release: () => Promise<void> } | { kind: 'throttled'; until: Date };
 
 /** Counts this sign-up against its address (recorded first, so parallel ones see each other), or refuses it. */
-export async function reserveSignUp(knex: Knex, ip: string, now: Date): Promise<SignUpSlot> {
-  const [row] = await knex('sign_up_attempts').insert({ ip, attempted_at: now }).returning<Array<{ id: number }>>('id');
-  const release = async () => void (await knex('sign_up_attempts').where({ id: row!.id }).delete());
+export async function reserveSignUp(throttles: ThrottleStore, ip: string, now: Date): Promise<SignUpSlot> {
+  const attempt = await throttles.recordSignUpAttempt(ip, now);
+  const release = () => throttles.deleteSignUpAttempt(attempt);
   const since = new Date(now.getTime() - SIGN_UP_THROTTLE.windowMs);
-  const rows = await knex('sign_up_attempts')
-    .where({ ip })
-    .where('attempted_at', '>', since)
-    .orderBy([{ column: 'attempted_at', order: 'desc' }, { column: 'id', order: 'desc' }])
-    .limit(SIGN_UP_THROTTLE.perAddress + 1)
-    .select<Array<{ attempted_at: Date }>>('attempted_at');
-  if (rows.length <= SIGN_UP_THROTTLE.perAddress) {
-    await knex('sign_up_attempts').where('attempted_at', '<', since).delete();
+  const times = await throttles.signUpAttemptTimes(ip, since, SIGN_UP_THROTTLE.perAddress + 1);
+  if (times.length <= SIGN_UP_THROTTLE.perAddress) {
+    await throttles.deleteSignUpAttemptsBefore(since);
     return { kind: 'reserved', release };
   }
   await release();
-  return { kind: 'throttled', until: new Date(rows.at(-1)!.attempted_at.getTime() + SIGN_UP_THROTTLE.windowMs) };
+  return { kind: 'throttled', until: new Date(times.at(-1)!.getTime() + SIGN_UP_THROTTLE.windowMs) };
 }

@@ -1,8 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Knex } from 'knex';
-import { ApiToken } from '../db/models/ApiToken.ts';
-import { User } from '../db/models/User.ts';
-import { preparedQuery } from '../db/prepared.ts';
+import type { ApiToken } from '../core/api-token.ts';
+import type { User } from '../core/user.ts';
+import type { TokenStore } from '../db/store/tokens.ts';
 
 /**
  * Personal API tokens. The value is shown once; only its SHA-256 is stored (the value has 240 bits of
@@ -21,25 +20,19 @@ export interface MintedToken {
   record: ApiToken;
 }
 
-export async function mintToken(knex: Knex, userId: number, name: string, expiresAt: Date | null): Promise<MintedToken> {
+export async function mintToken(tokens: TokenStore, userId: number, name: string, expiresAt: Date | null): Promise<MintedToken> {
   const token = TOKEN_PREFIX + randomBytes(30).toString('base64url');
-  const record = await ApiToken.query(knex).insertAndFetch({
-    user_id: userId,
-    name,
-    prefix: token.slice(0, TOKEN_PREFIX.length + 8),
-    token_hash: hashToken(token),
-    expires_at: expiresAt,
-  });
+  const record = await tokens.insert({ userId, name, prefix: token.slice(0, TOKEN_PREFIX.length + 8), hash: hashToken(token), expiresAt });
   return { token, record };
 }
 
-export async function listTokens(knex: Knex, userId: number): Promise<ApiToken[]> {
-  return ApiToken.query(knex).where({ user_id: userId }).orderBy('created_at', 'desc').orderBy('id', 'desc');
+export async function listTokens(tokens: TokenStore, userId: number): Promise<ApiToken[]> {
+  return tokens.listForUser(userId);
 }
 
 /** Deleting revokes at once: the next request with that token finds no row. Another user's token: false. */
-export async function deleteToken(knex: Knex, userId: number, tokenId: number): Promise<boolean> {
-  return (await ApiToken.query(knex).delete().where({ id: tokenId, user_id: userId })) > 0;
+export async function deleteToken(tokens: TokenStore, userId: number, tokenId: number): Promise<boolean> {
+  return tokens.deleteOwned(userId, tokenId);
 }
 
 export interface TokenOwner {
@@ -47,31 +40,18 @@ export interface TokenOwner {
   user: User;
 }
 
-const OWNER_OF_TOKEN = `select u.id, u.name, u.email, u.plan, u.created_at, u.updated_at, t.id as token_id, t.expires_at as token_expires_at, t.last_used_at as token_last_used_at
-  from api_tokens t join users u on u.id = t.user_id where t.token_hash = $1`;
-
 /**
- * The owner of a valid, unexpired personal token, or null. Token and user come back in one prepared query
- * (named columns, not `u.*`: a prepared plan must keep its result shape when a migration adds a column),
+ * The owner of a valid, unexpired personal token, or null. Token and user come back in one prepared query,
  * so an authenticated API call costs two round trips in all: this one and the daily counter.
  */
-export async function verifyPersonalToken(knex: Knex, value: string, now: Date): Promise<TokenOwner | null> {
+export async function verifyPersonalToken(tokens: TokenStore, value: string, now: Date): Promise<TokenOwner | null> {
   if (!TOKEN_PATTERN.test(value)) return null;
-  const [row] = await preparedQuery<Record<string, unknown> & TokenColumns>(knex, 'owner-of-token', OWNER_OF_TOKEN, [hashToken(value)]);
-  if (!row) return null;
-  const { token_id: tokenId, token_expires_at: expiresAt, token_last_used_at: lastUsedAt, ...user } = row;
+  const found = await tokens.findWithOwner(hashToken(value));
+  if (!found) return null;
+  const { tokenId, expiresAt, lastUsedAt, user } = found;
   if (expiresAt && expiresAt.getTime() <= now.getTime()) return null;
   if (!lastUsedAt || now.getTime() - lastUsedAt.getTime() >= LAST_USED_GRANULARITY_MS) {
-    await ApiToken.query(knex)
-      .patch({ last_used_at: now })
-      .where({ id: tokenId })
-      .where((q) => q.whereNull('last_used_at').orWhere('last_used_at', '<', new Date(now.getTime() - LAST_USED_GRANULARITY_MS)));
+    await tokens.touch(tokenId, now, new Date(now.getTime() - LAST_USED_GRANULARITY_MS));
   }
-  return { tokenId, user: User.fromJson(user, { skipValidation: true }) };
-}
-
-interface TokenColumns {
-  token_id: number;
-  token_expires_at: Date | null;
-  token_last_used_at: Date | null;
+  return { tokenId, user };
 }

@@ -1,6 +1,7 @@
 import { loadConfig, type Config } from '../core/config.ts';
 import { assertNodeVersion } from '../core/runtime.ts';
 import { createKnex } from '../db/knex.ts';
+import { createStorage } from '../db/store/index.ts';
 import { prepareSchemas } from '../db/prepare.ts';
 import { ensureDemoAccess } from '../services/demo.ts';
 import { localDemoEnvironment, serviceDefinitions, spawnService, stopService, waitReady, type ServiceProcess } from './services.ts';
@@ -88,7 +89,7 @@ async function start(env: NodeJS.ProcessEnv): Promise<number> {
 async function demoAccess(config: Config) {
   const knex = createKnex(config.databaseUrl, { min: 0, max: 1 });
   try {
-    return await ensureDemoAccess(knex);
+    return await ensureDemoAccess(createStorage(knex));
   } finally {
     await knex.destroy();
   }

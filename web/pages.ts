@@ -1,6 +1,6 @@
 import { isoTimestamp } from '../core/clock.ts';
 import { hasFeature, type Plan } from '../core/plans.ts';
-import type { ApiToken } from '../db/models/ApiToken.ts';
+import type { ApiToken } from '../core/api-token.ts';
 import { html, layout, type SafeHtml } from './html.ts';
 
 export type FormErrors = Record<string, string>;
@@ -54,8 +54,8 @@ export function apiPage(input: ApiPageInput): string {
   const errors = input.errors ?? {};
   const rows = input.tokens.map(
     (t) => html`<tr data-token-id="${t.id}">
-      <td class="token-name">${t.name}</td><td><code>${t.prefix}…</code></td><td>${when(t.created_at)}</td>
-      <td class="last-used">${t.last_used_at ? when(t.last_used_at) : 'never'}</td><td>${t.expires_at ? when(t.expires_at) : 'never'}</td>
+      <td class="token-name">${t.name}</td><td><code>${t.prefix}…</code></td><td>${when(t.createdAt)}</td>
+      <td class="last-used">${t.lastUsedAt ? when(t.lastUsedAt) : 'never'}</td><td>${t.expiresAt ? when(t.expiresAt) : 'never'}</td>
       <td><form class="inline" method="post" action="/account/api/tokens/${t.id}/delete">
         <input type="hidden" name="_csrf" value="${input.csrf}"><button type="submit" class="delete-token">Delete</button></form></td></tr>`,
   );

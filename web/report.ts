@@ -4,7 +4,7 @@ import { localiseFinding } from '../core/i18n/findings.ts';
 import { summarise } from '../core/i18n/summaries.ts';
 import { FORM_FACTORS } from '../core/scan/observation.ts';
 import { CATEGORY_KEYS, categoryOf, SCORE_KEYS, scoreLabel } from '../core/scoring/categories.ts';
-import type { Scan } from '../db/models/Scan.ts';
+import type { Scan } from '../core/scan/scan.ts';
 import { html, layout, SafeHtml } from './html.ts';
 
 const LABELS = {
@@ -53,12 +53,12 @@ export interface ReportInput {
 
 export function reportPage({ scan, locale, imageUrl, signedInAs, csrf }: ReportInput): string {
   const t = LABELS[locale];
-  const header = html`<h1>${t.report}</h1><p><strong>${scan.url}</strong> · ${scan.region}${scan.finished_at ? html` · ${t.scanned} ${scan.finished_at.toISOString().replace('T', ' ').slice(0, 16)} UTC` : html``}</p>`;
+  const header = html`<h1>${t.report}</h1><p><strong>${scan.url}</strong> · ${scan.region}${scan.finishedAt ? html` · ${t.scanned} ${scan.finishedAt.toISOString().replace('T', ' ').slice(0, 16)} UTC` : html``}</p>`;
   if (scan.status === 'queued' || scan.status === 'running') {
     return layout(t.report, html`${new SafeHtml('<meta http-equiv="refresh" content="5">')}${header}<section id="in-progress"><p>${t.inProgress}</p></section>`, { signedInAs, csrf });
   }
   if (scan.status === 'failed' || !scan.result) {
-    const failure = scanFailureView(scan.failure_code, scan.failure_http_status, locale);
+    const failure = scanFailureView(scan.failureCode, scan.failureHttpStatus, locale);
     return layout(t.report, html`${header}<section id="failed"><p class="error">${t.failed}</p><p><code>${failure.code}</code>: ${failure.message}</p></section>`, { signedInAs, csrf });
   }
   const r = scan.result;

@@ -1,15 +1,14 @@
 import Router, { type RouterContext } from '@koa/router';
-import type { Knex } from 'knex';
 import type { Context } from 'koa';
 import type { Clock } from '../core/clock.ts';
 import type { Config } from '../core/config.ts';
 import { negotiateLocale } from '../core/i18n/locale.ts';
 import { planFor } from '../core/plans.ts';
-import type { Scan } from '../db/models/Scan.ts';
+import type { Scan } from '../core/scan/scan.ts';
+import type { Storage } from '../db/store/index.ts';
 import { notFound, retryAfterSeconds } from '../http/errors.ts';
 import { AccountError, authenticate, createUser } from '../services/accounts.ts';
 import { assetUrl, verifyAssetSignature, type AssetStore, type ImageAudience } from '../services/assets.ts';
-import { findScan, findSharedScan } from '../services/scans.ts';
 import { throttledSignIn } from '../services/sign-in-throttle.ts';
 import { reserveSignUp } from '../services/sign-up-throttle.ts';
 import { deleteToken, listTokens, mintToken } from '../services/tokens.ts';
@@ -20,7 +19,7 @@ import { reportPage } from './report.ts';
 import { csrfToken, endSession, loadSession, readForm, sameOriginOnly, startSession, webUser } from './session.ts';
 
 export interface WebDeps {
-  knex: Knex;
+  storage: Storage;
   config: Config;
   clock: Clock;
   assets: AssetStore;
@@ -91,13 +90,13 @@ function showSignIn({ config }: WebDeps, ctx: WebContext): void {
 }
 
 async function signIn(deps: WebDeps, ctx: WebContext): Promise<void> {
-  const { knex, config } = deps;
+  const { storage, config } = deps;
   const form = await readForm(ctx, config);
   const email = (form.get('email') ?? '').trim();
   const next = afterSignIn(form.get('next'));
   const now = deps.clock();
   const client = { ip: ctx.ip, device: email ? trustedDevice(ctx, config, email) : null };
-  const outcome = email ? await throttledSignIn(knex, email, client, now, () => authenticate(knex, email, form.get('password') ?? '')) : ({ kind: 'wrong_credentials' } as const);
+  const outcome = email ? await throttledSignIn(storage.throttles, email, client, now, () => authenticate(storage.users, email, form.get('password') ?? '')) : ({ kind: 'wrong_credentials' } as const);
   if (outcome.kind === 'throttled') {
     return page(ctx, loginPage(csrfToken(ctx, config), email, { form: `Too many failed sign-in attempts. ${retryAfter(ctx, outcome.until, now)}` }, next), 429);
   }
@@ -113,7 +112,7 @@ function showSignUp({ config }: WebDeps, ctx: WebContext): void {
 }
 
 async function signUp(deps: WebDeps, ctx: WebContext): Promise<void> {
-  const { knex, config } = deps;
+  const { storage, config } = deps;
   const form = await readForm(ctx, config);
   const values = { name: (form.get('name') ?? '').trim(), email: (form.get('email') ?? '').trim() };
   const errors: FormErrors = {};
@@ -121,12 +120,12 @@ async function signUp(deps: WebDeps, ctx: WebContext): Promise<void> {
   if (invalidName) errors.name = invalidName;
   else {
     const now = deps.clock();
-    const slot = await reserveSignUp(knex, ctx.ip, now);
+    const slot = await reserveSignUp(storage.throttles, ctx.ip, now);
     if (slot.kind === 'throttled') {
       return page(ctx, signupPage(csrfToken(ctx, config), values, { form: `Too many sign-ups from your network. ${retryAfter(ctx, slot.until, now)}` }), 429);
     }
     try {
-      const user = await createUser(knex, { ...values, password: form.get('password') ?? '', plan: 'free' });
+      const user = await createUser(storage.users, { ...values, password: form.get('password') ?? '', plan: 'free' });
       await startSession(ctx, deps, user.id);
       issueDeviceCookie(ctx, config, user.email);
       ctx.status = 303;
@@ -149,7 +148,7 @@ async function signOut(deps: WebDeps, ctx: WebContext): Promise<void> {
 
 async function renderApiPage(deps: WebDeps, ctx: WebContext, extra: Partial<ApiPageInput> = {}, status = 200): Promise<void> {
   const user = webUser(ctx)!;
-  page(ctx, apiPage({ email: user.email, plan: planFor(user.plan), csrf: csrfToken(ctx, deps.config), tokens: await listTokens(deps.knex, user.id), ...extra }), status);
+  page(ctx, apiPage({ email: user.email, plan: planFor(user.plan), csrf: csrfToken(ctx, deps.config), tokens: await listTokens(deps.storage.tokens, user.id), ...extra }), status);
 }
 
 async function showApiPage(deps: WebDeps, ctx: WebContext): Promise<void> {
@@ -171,7 +170,7 @@ async function createToken(deps: WebDeps, ctx: WebContext): Promise<void> {
     else if (expiresAt.getTime() <= deps.clock().getTime()) errors.expires = 'The expiry must be a date in the future.';
   }
   if (Object.keys(errors).length) return renderApiPage(deps, ctx, { values, errors }, 422);
-  const { token } = await mintToken(deps.knex, user.id, values.name, expiresAt);
+  const { token } = await mintToken(deps.storage.tokens, user.id, values.name, expiresAt);
   // Rendered directly, not redirected: the value exists only in this response.
   await renderApiPage(deps, ctx, { newToken: { name: values.name, value: token } }, 201);
 }
@@ -181,7 +180,7 @@ async function removeToken(deps: WebDeps, ctx: WebContext): Promise<void> {
   if (!user) return;
   await readForm(ctx, deps.config);
   const id = /^\d{1,15}$/.test(ctx.params.id ?? '') ? Number(ctx.params.id) : NaN;
-  if (!Number.isSafeInteger(id) || !(await deleteToken(deps.knex, user.id, id))) throw notFound();
+  if (!Number.isSafeInteger(id) || !(await deleteToken(deps.storage.tokens, user.id, id))) throw notFound();
   ctx.status = 303;
   ctx.redirect('/account/api');
 }
@@ -191,8 +190,8 @@ const imageUrlFor = (deps: WebDeps, scan: Scan, audience: ImageAudience) => (nam
 
 async function showReport(deps: WebDeps, ctx: WebContext): Promise<void> {
   const user = webUser(ctx);
-  const scan = await findScan(deps.knex, ctx.params.id ?? '');
-  const visible = scan && (scan.is_public || (user && user.id === scan.user_id));
+  const scan = await deps.storage.scans.find(ctx.params.id ?? '');
+  const visible = scan && (scan.isPublic || (user && user.id === scan.userId));
   if (!visible) {
     // Not signed in: sign in first (the same answer whether or not such a scan exists).
     if (!user) return ctx.redirect(`/login?next=${encodeURIComponent(ctx.path)}`);
@@ -204,7 +203,7 @@ async function showReport(deps: WebDeps, ctx: WebContext): Promise<void> {
 
 async function showSharedReport(deps: WebDeps, ctx: WebContext): Promise<void> {
   const token = ctx.params.token ?? '';
-  const scan = /^[A-Za-z0-9_-]{32}$/.test(token) ? await findSharedScan(deps.knex, token) : undefined;
+  const scan = /^[A-Za-z0-9_-]{32}$/.test(token) ? await deps.storage.scans.findShared(token) : undefined;
   if (!scan) throw notFound();
   ctx.set('X-Robots-Tag', 'noindex');
   page(ctx, reportPage({ scan, locale: negotiateLocale(ctx.get('accept-language')), imageUrl: imageUrlFor(deps, scan, 'share') }));
@@ -213,14 +212,14 @@ async function showSharedReport(deps: WebDeps, ctx: WebContext): Promise<void> {
 /** Images of public scans for anyone; of private scans with a valid signature (or to their signed-in owner). */
 async function serveImage(deps: WebDeps, ctx: WebContext): Promise<void> {
   const { id = '', name = '' } = ctx.params;
-  const scan = await findScan(deps.knex, id);
+  const scan = await deps.storage.scans.find(id);
   if (!scan) throw notFound();
   const query = ctx.query as Record<string, string | undefined>;
-  const allowed = scan.is_public || verifyAssetSignature(deps.config.keys, scan, name, query.expires, query.signature, deps.clock()) || webUser(ctx)?.id === scan.user_id;
+  const allowed = scan.isPublic || verifyAssetSignature(deps.config.keys, scan, name, query.expires, query.signature, deps.clock()) || webUser(ctx)?.id === scan.userId;
   const bytes = allowed ? await deps.assets.get(id, name) : null;
   if (!bytes) throw notFound();
   ctx.type = 'image/jpeg';
-  ctx.set('Cache-Control', scan.is_public ? 'public, max-age=86400' : 'private, max-age=3600');
+  ctx.set('Cache-Control', scan.isPublic ? 'public, max-age=86400' : 'private, max-age=3600');
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.body = bytes;
 }

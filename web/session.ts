@@ -1,11 +1,10 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Knex } from 'knex';
 import type { Context, Next } from 'koa';
 import getRawBody from 'raw-body';
 import type { Clock } from '../core/clock.ts';
 import type { Config } from '../core/config.ts';
-import type { User } from '../db/models/User.ts';
-import { findUser } from '../services/accounts.ts';
+import type { User } from '../core/user.ts';
+import type { SessionStore } from '../db/store/sessions.ts';
 import { forbidden, HttpError } from '../http/errors.ts';
 import { purposeKey } from '../core/keys.ts';
 import { unstorableField, unstorableMessage } from '../http/input-guard.ts';
@@ -51,27 +50,32 @@ export function setCookie(ctx: Context, config: Config, name: string, value: str
 
 export const getCookie = (ctx: Context, config: Config, name: string): string | undefined => ctx.cookies.get(cookieName(config, name));
 
-export async function startSession(ctx: Context, deps: { knex: Knex; config: Config; clock: Clock }, userId: number): Promise<void> {
+interface SessionDeps {
+  storage: { sessions: SessionStore };
+  config: Config;
+  clock: Clock;
+}
+
+export async function startSession(ctx: Context, deps: SessionDeps, userId: number): Promise<void> {
   const value = randomBytes(32).toString('base64url');
   const maxAge = SESSION_DAYS * 86_400_000;
-  await deps.knex('web_sessions').insert({ id_hash: sha256(value), user_id: userId, expires_at: new Date(deps.clock().getTime() + maxAge) });
+  await deps.storage.sessions.create(sha256(value), userId, new Date(deps.clock().getTime() + maxAge));
   setCookie(ctx, deps.config, SESSION_COOKIE, value, cookieOptions(deps.config, maxAge));
 }
 
-export async function endSession(ctx: Context, deps: { knex: Knex; config: Config }): Promise<void> {
+export async function endSession(ctx: Context, deps: Omit<SessionDeps, 'clock'>): Promise<void> {
   const value = getCookie(ctx, deps.config, SESSION_COOKIE);
-  if (value) await deps.knex('web_sessions').where({ id_hash: sha256(value) }).delete();
+  if (value) await deps.storage.sessions.delete(sha256(value));
   setCookie(ctx, deps.config, SESSION_COOKIE, '', { ...cookieOptions(deps.config), maxAge: 0 });
 }
 
 /** Sets ctx.state.webUser (and the session's id hash, for CSRF) when the session cookie names a live session. */
-export function loadSession(deps: { knex: Knex; config: Config; clock: Clock }) {
+export function loadSession(deps: SessionDeps) {
   return async (ctx: Context, next: Next) => {
     const value = getCookie(ctx, deps.config, SESSION_COOKIE);
     if (value && COOKIE_VALUE.test(value)) {
       const idHash = sha256(value);
-      const row = await deps.knex('web_sessions').where({ id_hash: idHash }).where('expires_at', '>', deps.clock()).first<{ user_id: number } | undefined>('user_id');
-      const user = row && (await findUser(deps.knex, row.user_id));
+      const user = await deps.storage.sessions.findLiveUser(idHash, deps.clock());
       if (user) {
         ctx.state.webUser = user;
         ctx.state.webSessionHash = idHash;

@@ -15,7 +15,8 @@ import { createLogger } from '../core/logger.ts';
 import { assertNodeVersion } from '../core/runtime.ts';
 import { mainTaskQueue, scanTaskQueue } from '../core/temporal.ts';
 import { createTemporalClient, ensureReconcilerSchedule, temporalReachable } from '../core/temporal-client.ts';
-import { createKnex, postgresReady } from '../db/knex.ts';
+import { createKnex } from '../db/knex.ts';
+import { createStorage } from '../db/store/index.ts';
 
 assertNodeVersion();
 const config = loadConfig();
@@ -36,12 +37,13 @@ Runtime.install({
 });
 
 const knex = createKnex(config.databaseUrl, { min: 0, max: 5 });
+const storage = createStorage(knex);
 const client = createTemporalClient(config.temporal);
 let workers: Worker[] = [];
 let stopping = false;
 
 const health = new HealthState({
-  postgres: () => postgresReady(knex),
+  postgres: storage.ping,
   temporal: () => temporalReachable(client),
   worker: async () => {
     if (workers.length === 0) throw new Error('worker is CONNECTING');
@@ -86,17 +88,17 @@ async function main(): Promise<void> {
 
   // Throws when a root worker's SCAN_USER cannot run the runner, so the worker does not start.
   const runner = processRunner({ chromiumPath: config.chromiumPath, allowLoopback: config.outboundAllowLoopback, scanUser: config.scanUser });
-  const scanActivities = createScanActivities({ knex, config, clock: systemClock, log, runner });
+  const scanActivities = createScanActivities({ scans: storage.scans, config, clock: systemClock, log, runner });
   const main = await Worker.create({
     connection,
     namespace: config.temporal.namespace,
     taskQueue,
     identity,
     activities: {
-      ...createActivities({ knex, workerIdentity: identity }),
+      ...createActivities({ pingPostgres: storage.ping, workerIdentity: identity }),
       ...scanActivities,
-      ...createReconcileActivities({ knex, temporal: () => client, clock: systemClock, log }),
-      ...createScanSlotActivities({ knex, temporal: () => client, config }),
+      ...createReconcileActivities({ scans: storage.scans, temporal: () => client, clock: systemClock, log }),
+      ...createScanSlotActivities({ scans: storage.scans, users: storage.users, temporal: () => client, config }),
     },
     shutdownGraceTime: '30 seconds',
     ...workflowSource,

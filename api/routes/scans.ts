@@ -1,23 +1,23 @@
 import type { Client } from '@temporalio/client';
-import type { Knex } from 'knex';
 import type { Clock } from '../../core/clock.ts';
 import { isoTimestamp } from '../../core/clock.ts';
 import type { Config } from '../../core/config.ts';
 import { negotiateLocale } from '../../core/i18n/locale.ts';
 import { PUBLIC_ID_PATTERN } from '../../core/ids.ts';
 import { hasFeature } from '../../core/plans.ts';
-import type { ScanStatus } from '../../db/models/Scan.ts';
+import type { ScanStatus } from '../../core/scan/scan.ts';
+import type { ScanStore } from '../../db/store/scans.ts';
 import { notFound, planRequired, serviceUnavailable, tooManyRequests, validationFailed } from '../../http/errors.ts';
 import { submitScan, type ScanSubmission } from '../../services/scan-submission.ts';
-import { findUserScan, setSharing, userScansQuery } from '../../services/scans.ts';
-import { paginate, pageMetaSchema, pageQuerySchema, type PageQuery } from '../pagination.ts';
+import { setSharing } from '../../services/scans.ts';
+import { pageMetaSchema, pageQuerySchema, type PageQuery } from '../pagination.ts';
 import type { ApiContext, ApiRoute, AnyRoute, RouteInput } from '../route.ts';
 import type { JsonSchema } from '../validation.ts';
 import { creationView, detailView, listItemView, shareUrl, type ViewContext } from '../views/scans.ts';
 import { scanCreationSchema, scanDetailSchema, scanListItemSchema, shareStateSchema } from '../views/scan-schemas.ts';
 
 export interface ScanRouteDeps {
-  knex: Knex;
+  scans: ScanStore;
   temporal: Client;
   config: Config;
   clock: Clock;
@@ -133,9 +133,9 @@ const viewContext = (deps: ScanRouteDeps, ctx: ApiContext): ViewContext => ({
 });
 
 async function listScans(deps: ScanRouteDeps, ctx: ApiContext, { query }: RouteInput<ListQuery, undefined>): Promise<void> {
-  const { rows, meta } = await paginate(userScansQuery(deps.knex, ctx.state.user.id, { domain: query.domain, status: query.status }), query);
+  const { items, meta } = await deps.scans.listOwned(ctx.state.user.id, { domain: query.domain, status: query.status }, { limit: query.limit, page: query.page });
   const view = viewContext(deps, ctx);
-  ctx.body = { data: rows.map((scan) => listItemView(scan, view)), meta };
+  ctx.body = { data: items.map((scan) => listItemView(scan, view)), meta };
 }
 
 /** The spec: "When the plan lacks the scan_auth feature and auth is sent, the response is 403", whatever else is wrong. */
@@ -166,22 +166,22 @@ async function createScan(deps: ScanRouteDeps, ctx: ApiContext, { body }: RouteI
 }
 
 async function showScan(deps: ScanRouteDeps, ctx: ApiContext, { params }: RouteInput<Record<string, unknown>, undefined>): Promise<void> {
-  const scan = await findUserScan(deps.knex, ctx.state.user.id, params.id!);
+  const scan = await deps.scans.findOwned(ctx.state.user.id, params.id!);
   if (!scan) throw notFound();
   ctx.body = { data: detailView(scan, viewContext(deps, ctx)) };
 }
 
 async function enableSharing(deps: ScanRouteDeps, ctx: ApiContext, { params }: RouteInput<Record<string, unknown>, undefined>): Promise<void> {
-  const scan = await findUserScan(deps.knex, ctx.state.user.id, params.id!);
+  const scan = await deps.scans.findOwned(ctx.state.user.id, params.id!);
   if (!scan) throw notFound();
   if (!hasFeature(ctx.state.plan, 'share_links')) throw planRequired('share_links', (needed) => `Share links need the ${needed.label} plan or higher.`);
-  const updated = await setSharing(deps.knex, scan, true);
+  const updated = await setSharing(deps.scans, scan, true);
   ctx.body = { data: { share_enabled: true, share_url: shareUrl(deps.config.baseUrl, updated) } };
 }
 
 async function disableSharing(deps: ScanRouteDeps, ctx: ApiContext, { params }: RouteInput<Record<string, unknown>, undefined>): Promise<void> {
-  const scan = await findUserScan(deps.knex, ctx.state.user.id, params.id!);
+  const scan = await deps.scans.findOwned(ctx.state.user.id, params.id!);
   if (!scan) throw notFound();
-  await setSharing(deps.knex, scan, false);
+  await setSharing(deps.scans, scan, false);
   ctx.body = { data: { share_enabled: false } };
 }

@@ -4,7 +4,7 @@ import { scanFailureView } from '../../core/i18n/failures.ts';
 import { localiseFinding } from '../../core/i18n/findings.ts';
 import { summarise } from '../../core/i18n/summaries.ts';
 import { FORM_FACTORS, type FormFactor } from '../../core/scan/observation.ts';
-import type { Scan } from '../../db/models/Scan.ts';
+import type { Scan } from '../../core/scan/scan.ts';
 import { assetUrl } from '../../services/assets.ts';
 import type { Keyring } from '../../core/keys.ts';
 
@@ -15,27 +15,27 @@ export interface ViewContext {
   now: Date;
 }
 
-export const reportUrl = (baseUrl: string, scan: Scan): string => `${baseUrl}/reports/${scan.public_id}`;
-export const shareUrl = (baseUrl: string, scan: Scan): string | null => (scan.share_enabled && scan.share_token ? `${baseUrl}/share/${scan.share_token}` : null);
+export const reportUrl = (baseUrl: string, scan: Scan): string => `${baseUrl}/reports/${scan.publicId}`;
+export const shareUrl = (baseUrl: string, scan: Scan): string | null => (scan.shareEnabled && scan.shareToken ? `${baseUrl}/share/${scan.shareToken}` : null);
 
 /** POST /scans response. */
 export function creationView(scan: Scan, cached: boolean) {
-  return { id: scan.public_id, status: scan.status, url: scan.url, cached, auth_type: scan.auth_type };
+  return { id: scan.publicId, status: scan.status, url: scan.url, cached, auth_type: scan.authType };
 }
 
 /** Queued and running scans show only these fields (the spec's running shape). */
 function runningView(scan: Scan, ctx: ViewContext) {
-  return { public_id: scan.public_id, report_url: reportUrl(ctx.baseUrl, scan), status: scan.status, submitted_url: scan.url, region: scan.region, auth_type: scan.auth_type };
+  return { public_id: scan.publicId, report_url: reportUrl(ctx.baseUrl, scan), status: scan.status, submitted_url: scan.url, region: scan.region, auth_type: scan.authType };
 }
 
 function commonEnded(scan: Scan, ctx: ViewContext) {
   return {
     ...runningView(scan, ctx),
-    is_public: scan.is_public,
-    share_enabled: scan.share_enabled,
+    is_public: scan.isPublic,
+    share_enabled: scan.shareEnabled,
     share_url: shareUrl(ctx.baseUrl, scan),
-    requested_at: isoTimestamp(scan.requested_at),
-    ...(scan.finished_at ? { finished_at: isoTimestamp(scan.finished_at) } : {}),
+    requested_at: isoTimestamp(scan.requestedAt),
+    ...(scan.finishedAt ? { finished_at: isoTimestamp(scan.finishedAt) } : {}),
   };
 }
 
@@ -64,7 +64,7 @@ export function resultView(scan: Scan, ctx: ViewContext) {
 }
 
 /** Why a failed scan failed: a stable code and that code's text in the caller's language (never the run's details). */
-const failureView = (scan: Scan, locale: Locale) => scanFailureView(scan.failure_code, scan.failure_http_status, locale);
+const failureView = (scan: Scan, locale: Locale) => scanFailureView(scan.failureCode, scan.failureHttpStatus, locale);
 
 /** GET /scans/{id}: the running shape, the finished shape, or our failed shape (with `error`). */
 export function detailView(scan: Scan, ctx: ViewContext) {

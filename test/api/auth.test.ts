@@ -1,6 +1,6 @@
-import { ApiToken } from '../../db/models/ApiToken.ts';
 import { mintToken } from '../../services/tokens.ts';
 import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
+import { createStorage } from '../../db/store/index.ts';
 
 let api: TestApi;
 beforeAll(async () => {
@@ -57,7 +57,7 @@ describe('bearer authentication on /api/v1', () => {
   it('401 once a token has expired', async () => {
     const { user } = await createTestUser(api, 'pro');
     const expiresAt = new Date(api.clock.now.getTime() + 60_000);
-    const { token } = await mintToken(api.db.knex, user.id, 'short-lived', expiresAt);
+    const { token } = await mintToken(createStorage(api.db.knex).tokens, user.id, 'short-lived', expiresAt);
     expect((await call(api, '/me', { token })).status).toBe(200);
     const saved = api.clock.now;
     api.clock.set(expiresAt);
@@ -71,7 +71,7 @@ describe('bearer authentication on /api/v1', () => {
   it('401 at once after the token is deleted (revoked)', async () => {
     const { user, token } = await createTestUser(api, 'pro');
     expect((await call(api, '/me', { token })).status).toBe(200);
-    await ApiToken.query(api.db.knex).delete().where({ user_id: user.id });
+    await api.db.knex('api_tokens').where({ user_id: user.id }).delete();
     expect(await call(api, '/me', { token })).toMatchObject({ status: 401, body: UNAUTHENTICATED });
   });
 
@@ -105,7 +105,7 @@ describe('bearer authentication on /api/v1', () => {
 
   it('records last use at most once a minute per token', async () => {
     const { user, token } = await createTestUser(api, 'pro');
-    const lastUsed = async () => (await ApiToken.query(api.db.knex).findOne({ user_id: user.id }))!.last_used_at;
+    const lastUsed = async () => (await api.db.knex('api_tokens').where({ user_id: user.id }).first<{ last_used_at: Date | null }>('last_used_at'))!.last_used_at;
     expect(await lastUsed()).toBeNull();
     await call(api, '/me', { token });
     const first = await lastUsed();

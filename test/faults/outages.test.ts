@@ -15,6 +15,7 @@ import { startPrivateTemporal, type PrivateTemporal } from '../harness/private-t
 import { startReady, type RunningService } from '../harness/processes.ts';
 import { baseTestEnv, harnessInfo } from '../harness/shared.ts';
 import { TcpProxy } from '../harness/tcp-proxy.ts';
+import { createStorage } from '../../db/store/index.ts';
 
 /**
  * Dependencies going away in the middle of a scan, for 30 s each, with real processes: the api and a worker
@@ -55,8 +56,8 @@ beforeAll(async () => {
     LOG_LEVEL: 'info',
   };
   [api, worker] = await Promise.all([startReady('api', env), startReady('worker', env)]);
-  const user = await createUser(db.knex, { name: 'Faults', email: `${uniqueName('faults')}@example.com`, password: null, plan: 'pro' });
-  ({ token } = await mintToken(db.knex, user.id, 'faults', null));
+  const user = await createUser(createStorage(db.knex).users, { name: 'Faults', email: `${uniqueName('faults')}@example.com`, password: null, plan: 'pro' });
+  ({ token } = await mintToken(createStorage(db.knex).tokens, user.id, 'faults', null));
 }, 180_000);
 
 afterAll(async () => {

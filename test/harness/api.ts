@@ -5,12 +5,13 @@ import { createApp } from '../../http/app.ts';
 import { loadConfig, type Config } from '../../core/config.ts';
 import { createLogger } from '../../core/logger.ts';
 import type { PlanKey } from '../../core/plans.ts';
-import type { User } from '../../db/models/User.ts';
+import type { User } from '../../core/user.ts';
 import { createCounterKnex, createKnex } from '../../db/knex.ts';
 import { createUser } from '../../services/accounts.ts';
 import { mintToken } from '../../services/tokens.ts';
 import { freePort, isolatedPostgres, uniqueName, type IsolatedPostgres } from './isolated.ts';
 import { baseTestEnv } from './shared.ts';
+import { createStorage } from '../../db/store/index.ts';
 
 /** A clock the test moves by hand. */
 export class TestClock {
@@ -81,8 +82,8 @@ export async function startTestApi(options: { clock?: TestClock; env?: Record<st
 let userCounter = 0;
 export async function createTestUser(api: TestApi, plan: PlanKey, password: string | null = null): Promise<{ user: User; token: string }> {
   userCounter += 1;
-  const user = await createUser(api.db.knex, { name: `User ${userCounter}`, email: `${uniqueName('u')}@example.com`, password, plan });
-  const { token } = await mintToken(api.db.knex, user.id, 'test', null);
+  const user = await createUser(createStorage(api.db.knex).users, { name: `User ${userCounter}`, email: `${uniqueName('u')}@example.com`, password, plan });
+  const { token } = await mintToken(createStorage(api.db.knex).tokens, user.id, 'test', null);
   return { user, token };
 }
 

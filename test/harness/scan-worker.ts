@@ -2,6 +2,8 @@ import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/wo
 import type { ScanRunner } from '../../activities/scan-runner.ts';
 import { createScanActivities } from '../../activities/scan.ts';
 import { createScanSlotActivities } from '../../activities/scan-slots.ts';
+import { createScanStore } from '../../db/store/scans.ts';
+import { createUserStore } from '../../db/store/users.ts';
 import { createLogger } from '../../core/logger.ts';
 import { mainTaskQueue, scanDispatcherWorkflowId, scanTaskQueue } from '../../core/temporal.ts';
 import type { TestApi } from './api.ts';
@@ -28,14 +30,14 @@ export async function startInProcessWorker(api: TestApi, options: { runner: Scan
   const { config } = api;
   const prefix = config.temporal.taskQueuePrefix;
   const connection = await NativeConnection.connect({ address: config.temporal.address });
-  const scanActivities = createScanActivities({ knex: api.db.knex, config, clock: api.clock.read, log, runner: options.runner, attemptLimitMs: options.attemptLimitMs });
+  const scanActivities = createScanActivities({ scans: createScanStore(api.db.knex), config, clock: api.clock.read, log, runner: options.runner, attemptLimitMs: options.attemptLimitMs });
   const common = { connection, namespace: config.temporal.namespace, shutdownGraceTime: '2 seconds' } as const;
   const workers = [
     await Worker.create({
       ...common,
       taskQueue: mainTaskQueue(prefix),
       workflowBundle: { codePath: harnessInfo().workflowBundlePath },
-      activities: { ...scanActivities, ...createScanSlotActivities({ knex: api.db.knex, temporal: () => api.temporal, config }) },
+      activities: { ...scanActivities, ...createScanSlotActivities({ scans: createScanStore(api.db.knex), users: createUserStore(api.db.knex), temporal: () => api.temporal, config }) },
     }),
     ...(await Promise.all(config.regions.available.map((region) => Worker.create({ ...common, taskQueue: scanTaskQueue(prefix, region), activities: scanActivities, maxConcurrentActivityTaskExecutions: 1 })))),
   ];

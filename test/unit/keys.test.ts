@@ -63,14 +63,14 @@ describe('secrets at rest', () => {
 
 describe('signed image URLs', () => {
   const now = new Date('2026-11-22T10:00:00Z');
-  const shared = { public_id: '01jd0000000000000000000000', is_public: false, share_enabled: true, share_token: 'T'.repeat(32) };
+  const shared = { publicId: '01jd0000000000000000000000', isPublic: false, shareEnabled: true, shareToken: 'T'.repeat(32) };
   const query = (url: string) => Object.fromEntries(new URL(url).searchParams) as { expires: string; signature: string };
   const verify = (keys: Keyring, scan: typeof shared, url: string, at = now) => verifyAssetSignature(keys, scan, 'shot.jpg', query(url).expires, query(url).signature, at);
 
   it('are signed with the image-url key, not SECRET_KEY itself, and name the key', () => {
     const url = assetUrl('https://x.example', only(), shared, 'shot.jpg', now, 'owner');
     const { expires, signature } = query(url);
-    const rawMac = createHmac('sha256', newKey.secret).update(`asset\nowner\n${shared.public_id}\nshot.jpg\n${expires}`).digest('base64url');
+    const rawMac = createHmac('sha256', newKey.secret).update(`asset\nowner\n${shared.publicId}\nshot.jpg\n${expires}`).digest('base64url');
     expect(signature.startsWith(`${newKey.id}.`)).toBe(true);
     expect(signature).not.toContain(rawMac);
     expect(verify(only(), shared, url)).toBe(true);
@@ -82,10 +82,10 @@ describe('signed image URLs', () => {
     const owner = assetUrl('https://x.example', only(), shared, 'shot.jpg', now, 'owner');
     const share = assetUrl('https://x.example', only(), shared, 'shot.jpg', now, 'share');
     expect(verify(only(), shared, share)).toBe(true);
-    const disabled = { ...shared, share_enabled: false };
+    const disabled = { ...shared, shareEnabled: false };
     expect(verify(only(), disabled, owner)).toBe(true);
     expect(verify(only(), disabled, share)).toBe(false);
-    expect(verify(only(), { ...shared, share_token: 'U'.repeat(32) }, share)).toBe(false);
+    expect(verify(only(), { ...shared, shareToken: 'U'.repeat(32) }, share)).toBe(false);
   });
 
   it('made with the previous key verify during rotation, and not after it', () => {
@@ -95,6 +95,6 @@ describe('signed image URLs', () => {
   });
 
   it('are plain for public scans', () => {
-    expect(assetUrl('https://x.example', only(), { ...shared, is_public: true }, 'shot.jpg', now, 'share')).toBe(`https://x.example/assets/${shared.public_id}/shot.jpg`);
+    expect(assetUrl('https://x.example', only(), { ...shared, isPublic: true }, 'shot.jpg', now, 'share')).toBe(`https://x.example/assets/${shared.publicId}/shot.jpg`);
   });
 });

@@ -9,6 +9,7 @@ import { launchBrowser } from '../harness/browser.ts';
 import { uniqueName } from '../harness/isolated.ts';
 import { HARNESS_DIR } from '../harness/shared.ts';
 import { WebClient } from '../harness/web.ts';
+import { createStorage } from '../../db/store/index.ts';
 
 let api: TestApi;
 let browser: Browser;
@@ -35,7 +36,7 @@ async function signIn(page: Page, email: string, password: string): Promise<void
 describe('the API and apps page in a real browser', () => {
   it('signs in, creates a token shown once, uses it, deletes it, and the token stops working', async () => {
     const email = `${uniqueName('web')}@example.com`;
-    await createUser(api.db.knex, { name: 'Web User', email, password: 'correct horse battery', plan: 'starter' });
+    await createUser(createStorage(api.db.knex).users, { name: 'Web User', email, password: 'correct horse battery', plan: 'starter' });
     const page = await browser.newPage();
 
     await signIn(page, email, 'correct horse battery');
@@ -77,7 +78,7 @@ describe('the API and apps page in a real browser', () => {
 
   it('rejects wrong credentials with the same message for unknown e-mail and wrong password', async () => {
     const email = `${uniqueName('web')}@example.com`;
-    await createUser(api.db.knex, { name: 'W', email, password: 'correct horse battery', plan: 'pro' });
+    await createUser(createStorage(api.db.knex).users, { name: 'W', email, password: 'correct horse battery', plan: 'pro' });
     const page = await browser.newPage();
     for (const [e, p] of [[email, 'wrong password!'], [`nobody-${email}`, 'correct horse battery']] as const) {
       await signIn(page, e, p);
@@ -117,7 +118,7 @@ describe('web area protections', () => {
 
   it('refuses a form without the CSRF token, or from another origin, and changes nothing', async () => {
     const email = `${uniqueName('csrf')}@example.com`;
-    const user = await createUser(api.db.knex, { name: 'C', email, password: 'correct horse battery', plan: 'pro' });
+    const user = await createUser(createStorage(api.db.knex).users, { name: 'C', email, password: 'correct horse battery', plan: 'pro' });
     const client = await sessionFor(email);
     expect((await client.post('/account/api/tokens', { name: 'x', _csrf: '' })).status).toBe(403);
     expect((await client.post('/account/api/tokens', { name: 'x', _csrf: 'A'.repeat(43) })).status).toBe(403);
@@ -128,9 +129,9 @@ describe('web area protections', () => {
   });
 
   it("gives 404 for deleting another user's token, which keeps working", async () => {
-    const a = await createUser(api.db.knex, { name: 'A', email: `${uniqueName('a')}@example.com`, password: 'correct horse battery', plan: 'pro' });
-    const b = await createUser(api.db.knex, { name: 'B', email: `${uniqueName('b')}@example.com`, password: 'correct horse battery', plan: 'pro' });
-    const { token, record } = await mintToken(api.db.knex, a.id, 'a-token', null);
+    const a = await createUser(createStorage(api.db.knex).users, { name: 'A', email: `${uniqueName('a')}@example.com`, password: 'correct horse battery', plan: 'pro' });
+    const b = await createUser(createStorage(api.db.knex).users, { name: 'B', email: `${uniqueName('b')}@example.com`, password: 'correct horse battery', plan: 'pro' });
+    const { token, record } = await mintToken(createStorage(api.db.knex).tokens, a.id, 'a-token', null);
     const client = await sessionFor(b.email);
     expect((await client.post(`/account/api/tokens/${record.id}/delete`, {})).status).toBe(404);
     expect((await call(api, '/me', { token })).status).toBe(200);
@@ -140,7 +141,7 @@ describe('web area protections', () => {
     const tls = await startTestApi({ env: { BASE_URL: 'https://perf.example.com' } });
     try {
       const email = `${uniqueName('tls')}@example.com`;
-      await createUser(tls.db.knex, { name: 'T', email, password: 'correct horse battery', plan: 'pro' });
+      await createUser(createStorage(tls.db.knex).users, { name: 'T', email, password: 'correct horse battery', plan: 'pro' });
       const client = new WebClient(tls.url, tls.config.baseUrl);
       const login = await client.get('/login');
       expect(login.status).toBe(200);
@@ -168,7 +169,7 @@ describe('web area protections', () => {
 
     it(`refuses an e-mail address after ${SIGN_IN_THROTTLE.perEmail} failures, even with the right password, until the window has passed`, async () => {
       const email = `${uniqueName('guess')}@example.com`;
-      await createUser(api.db.knex, { name: 'G', email, password: 'correct horse battery', plan: 'pro' });
+      await createUser(createStorage(api.db.knex).users, { name: 'G', email, password: 'correct horse battery', plan: 'pro' });
       const submit = await loginForm();
       for (let i = 0; i < SIGN_IN_THROTTLE.perEmail; i++) expect((await submit(email, `wrong-${i}`)).status).toBe(422);
       const refused = await submit(email.toUpperCase(), 'correct horse battery');
@@ -177,7 +178,7 @@ describe('web area protections', () => {
       expect(refused.text).toContain('Too many failed sign-in attempts');
       // Another account from the same address is not affected.
       const other = `${uniqueName('other')}@example.com`;
-      await createUser(api.db.knex, { name: 'O', email: other, password: 'correct horse battery', plan: 'pro' });
+      await createUser(createStorage(api.db.knex).users, { name: 'O', email: other, password: 'correct horse battery', plan: 'pro' });
       expect((await submit(other, 'correct horse battery')).status).toBe(303);
 
       api.clock.set(new Date(api.clock.now.getTime() + SIGN_IN_THROTTLE.windowMs + 1000));
@@ -188,7 +189,7 @@ describe('web area protections', () => {
 
     it('checks no more passwords than the limit, however many attempts run in parallel', async () => {
       const email = `${uniqueName('burst')}@example.com`;
-      await createUser(api.db.knex, { name: 'B', email, password: 'correct horse battery', plan: 'pro' });
+      await createUser(createStorage(api.db.knex).users, { name: 'B', email, password: 'correct horse battery', plan: 'pro' });
       const submit = await loginForm();
       let wrong = 0;
       for (let round = 0; round < 3; round++) {

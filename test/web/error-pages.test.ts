@@ -3,6 +3,7 @@ import { SIGN_IN_THROTTLE } from '../../services/sign-in-throttle.ts';
 import { startTestApi, type TestApi } from '../harness/api.ts';
 import { uniqueName } from '../harness/isolated.ts';
 import { rawRequest, WebClient, type RawResponse } from '../harness/web.ts';
+import { createStorage } from '../../db/store/index.ts';
 
 let api: TestApi;
 beforeAll(async () => {
@@ -54,7 +55,7 @@ describe('error pages of the web area (HTML, while the API keeps answering JSON)
 
   it('429 with Retry-After once the sign-in throttle refuses an e-mail address: the sign-in page says how long', async () => {
     const email = `${uniqueName('locked')}@example.com`;
-    await createUser(api.db.knex, { name: 'Locked', email, password: 'correct horse battery', plan: 'free' });
+    await createUser(createStorage(api.db.knex).users, { name: 'Locked', email, password: 'correct horse battery', plan: 'free' });
     const client = browser();
     await client.get('/login');
     for (let i = 0; i < SIGN_IN_THROTTLE.perEmail; i++) expect((await client.post('/login', { email, password: `wrong-${i}` })).status).toBe(422);

@@ -4,6 +4,7 @@ import { mintToken } from '../../services/tokens.ts';
 import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
 import { uniqueName } from '../harness/isolated.ts';
 import { rawRequest } from '../harness/web.ts';
+import { createStorage } from '../../db/store/index.ts';
 
 /**
  * Hostile input against every route and form of the web area: odd paths and query parameters on the pages,
@@ -33,9 +34,9 @@ async function newSession(): Promise<{ cookie: string; csrf: string }> {
 beforeAll(async () => {
   api = await startTestApi();
   const email = `${uniqueName('fuzz')}@example.com`;
-  const user = await createUser(api.db.knex, { name: 'Fuzz', email, password: 'correct horse battery', plan: 'pro' });
+  const user = await createUser(createStorage(api.db.knex).users, { name: 'Fuzz', email, password: 'correct horse battery', plan: 'pro' });
   userId = user.id;
-  ({ record: { id: tokenId } } = await mintToken(api.db.knex, user.id, 'fuzz', null));
+  ({ record: { id: tokenId } } = await mintToken(createStorage(api.db.knex).tokens, user.id, 'fuzz', null));
   const { token } = await createTestUser(api, 'pro');
   scanId = ((await call(api, '/scans', { token, method: 'POST', body: { url: 'https://web-fuzz.example/', public: true } })).body.data as { id: string }).id;
   shareToken = ((await call(api, `/scans/${scanId}/share/enable`, { token, method: 'POST' })).body.data as { share_url: string }).share_url.split('/').at(-1)!;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { buildResultRecord } from '../../core/scan/result.ts';
 import { scoreScan } from '../../core/scoring/index.ts';
 import { localAssetStore } from '../../services/assets.ts';
+import { createScanStore } from '../../db/store/scans.ts';
 import { markFinished } from '../../services/scans.ts';
 import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
 import { cleanObservation, SCANNED_AT } from '../unit/observation-builder.ts';
@@ -25,7 +26,7 @@ beforeAll(async () => {
   scanId = (created.body.data as { id: string }).id;
   // A finished private scan with its images in the store, as the worker leaves it.
   const observation = cleanObservation();
-  await markFinished(api.db.knex, scanId, buildResultRecord(observation, scoreScan(observation, SCANNED_AT)), api.clock.read());
+  await markFinished(createScanStore(api.db.knex), scanId, buildResultRecord(observation, scoreScan(observation, SCANNED_AT)), api.clock.read());
   const store = localAssetStore(assetsDir);
   for (const name of ['desktop-final.jpg', 'mobile-final.jpg']) await store.put(scanId, name, JPEG);
 });

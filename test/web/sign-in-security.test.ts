@@ -6,6 +6,7 @@ import { SIGN_UP_THROTTLE } from '../../services/sign-up-throttle.ts';
 import { startTestApi, type TestApi } from '../harness/api.ts';
 import { uniqueName } from '../harness/isolated.ts';
 import { WebClient } from '../harness/web.ts';
+import { createStorage } from '../../db/store/index.ts';
 
 const PASSWORD = 'correct horse battery';
 
@@ -27,7 +28,7 @@ function browser(target: TestApi = api): WebClient {
 
 async function newUser(target: TestApi = api): Promise<string> {
   const email = `${uniqueName('owner')}@example.com`;
-  await createUser(target.db.knex, { name: 'Owner', email, password: PASSWORD, plan: 'pro' });
+  await createUser(createStorage(target.db.knex).users, { name: 'Owner', email, password: PASSWORD, plan: 'pro' });
   return email;
 }
 
@@ -126,7 +127,7 @@ describe('unknown e-mails cost the same work', () => {
   it('runs one scrypt derivation for an unknown e-mail, an account without a password, and a wrong password alike', async () => {
     const known = await newUser();
     const passwordless = `${uniqueName('nopass')}@example.com`;
-    await createUser(api.db.knex, { name: 'No password', email: passwordless, password: null, plan: 'pro' });
+    await createUser(createStorage(api.db.knex).users, { name: 'No password', email: passwordless, password: null, plan: 'pro' });
     for (const email of [`${uniqueName('unknown')}@example.com`, passwordless, known]) {
       const client = browser();
       await client.get('/login');

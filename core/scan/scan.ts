@@ -1,0 +1,38 @@
+import type { FailureCode } from './failures.ts';
+import type { ScanResultRecord } from './result.ts';
+
+export type ScanStatus = 'queued' | 'running' | 'finished' | 'failed';
+export type AuthType = 'basic' | 'header';
+
+/** A scan as the rest of the code sees it (db/store/scans.ts maps it from and to its row). */
+export interface Scan {
+  publicId: string;
+  userId: number;
+  url: string;
+  host: string;
+  region: string;
+  isPublic: boolean;
+  status: ScanStatus;
+  authType: AuthType | null;
+  /** Encrypted credentials (core/scan/credentials.ts) while an authenticated scan is queued or running. */
+  authSecret: string | null;
+  shareToken: string | null;
+  shareEnabled: boolean;
+  requestedAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  failureCode: FailureCode | null;
+  /** The main document's status of an `http_error`, the one failure detail users are shown. */
+  failureHttpStatus: number | null;
+  result: ScanResultRecord | null;
+}
+
+/** What a new scan is stored with; the rest starts empty. */
+export type NewScan = Pick<Scan, 'publicId' | 'userId' | 'url' | 'host' | 'region' | 'isPublic' | 'authType' | 'authSecret' | 'requestedAt'> & { cacheKey: string | null };
+
+/** How a scan failed: `detail` is for operators (never shown to users, who see the code's own text). */
+export interface ScanFailure {
+  code: FailureCode;
+  detail: string;
+  httpStatus: number | null;
+}

@@ -1,0 +1,35 @@
+import type { Knex } from 'knex';
+import { postgresReady } from '../knex.ts';
+import { createScanStore, type ScanStore } from './scans.ts';
+import { createSessionStore, type SessionStore } from './sessions.ts';
+import { createThrottleStore, type ThrottleStore } from './throttles.ts';
+import { createTokenStore, type TokenStore } from './tokens.ts';
+import { createUsageStore, type UsageStore } from './usage.ts';
+import { createUserStore, type UserStore } from './users.ts';
+
+/** Every Postgres query of the service, one store per aggregate, each returning plain objects. */
+export interface Storage {
+  scans: ScanStore;
+  users: UserStore;
+  sessions: SessionStore;
+  tokens: TokenStore;
+  /** The sign-in and sign-up throttles' records. */
+  throttles: ThrottleStore;
+  /** The daily API counter, on its own pool when one is given. */
+  usage: UsageStore;
+  /** Throws unless Postgres answers a query (readiness checks). */
+  ping(): Promise<void>;
+}
+
+/** `counterKnex`: the daily counter's pool (db/knex.ts createCounterKnex); the main pool when not given. */
+export function createStorage(knex: Knex, counterKnex: Knex = knex): Storage {
+  return {
+    scans: createScanStore(knex),
+    users: createUserStore(knex),
+    sessions: createSessionStore(knex),
+    tokens: createTokenStore(knex),
+    throttles: createThrottleStore(knex),
+    usage: createUsageStore(counterKnex),
+    ping: () => postgresReady(knex),
+  };
+}

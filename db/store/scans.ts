@@ -1,0 +1,196 @@
+import type { Knex } from 'knex';
+import { pageMeta, pageOffset, type Page, type PageQuery } from '../../core/pagination.ts';
+import type { FailureCode } from '../../core/scan/failures.ts';
+import type { ScanResultRecord } from '../../core/scan/result.ts';
+import type { AuthType, NewScan, Scan, ScanFailure, ScanStatus } from '../../core/scan/scan.ts';
+
+const LOCK_NAMESPACE = 4201;
+const IN_FLIGHT: ScanStatus[] = ['queued', 'running'];
+
+interface ScanRow {
+  id: number;
+  public_id: string;
+  user_id: number;
+  url: string;
+  host: string;
+  region: string;
+  is_public: boolean;
+  status: ScanStatus;
+  auth_type: AuthType | null;
+  auth_secret: string | null;
+  cache_key: string | null;
+  share_token: string | null;
+  share_enabled: boolean;
+  requested_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+  failure_code: FailureCode | null;
+  failure_message: string | null;
+  failure_http_status: number | null;
+  result: ScanResultRecord | null;
+}
+
+const toScan = (row: ScanRow): Scan => ({
+  publicId: row.public_id,
+  userId: row.user_id,
+  url: row.url,
+  host: row.host,
+  region: row.region,
+  isPublic: row.is_public,
+  status: row.status,
+  authType: row.auth_type,
+  authSecret: row.auth_secret,
+  shareToken: row.share_token,
+  shareEnabled: row.share_enabled,
+  requestedAt: row.requested_at,
+  startedAt: row.started_at,
+  finishedAt: row.finished_at,
+  failureCode: row.failure_code,
+  failureHttpStatus: row.failure_http_status,
+  result: row.result,
+});
+
+const maybeScan = (row: ScanRow | undefined): Scan | undefined => (row ? toScan(row) : undefined);
+
+export interface ScanListFilters {
+  /** Only scans whose URL contains this text. */
+  domain?: string;
+  status?: ScanStatus;
+}
+
+export interface ScanStore {
+  /** Runs `work` in one transaction holding the owner's lock, so two requests of one owner are decided one after the other. */
+  underOwnerLock<T>(userId: number, work: (locked: ScanStore) => Promise<T>): Promise<T>;
+  latestFinished(cacheKey: string, finishedAfter: Date): Promise<Scan | undefined>;
+  latestInFlight(cacheKey: string): Promise<Scan | undefined>;
+  /** When the owner's scans since `since` were requested, oldest first, leaving out those that failed as `not_started`. */
+  requestTimesSince(userId: number, since: Date): Promise<Date[]>;
+  insert(scan: NewScan): Promise<Scan>;
+  find(publicId: string): Promise<Scan | undefined>;
+  findOwned(userId: number, publicId: string): Promise<Scan | undefined>;
+  findShared(shareToken: string): Promise<Scan | undefined>;
+  /** The owner's scans, newest first. */
+  listOwned(userId: number, filters: ScanListFilters, page: PageQuery): Promise<Page<Scan>>;
+  /** Public ids of scans still queued or running that were requested before `requestedBefore`, oldest first. */
+  staleInFlight(requestedBefore: Date, limit: number): Promise<string[]>;
+  /** Turns sharing on; a token already there is kept (two enables at once keep whichever was written first). */
+  enableSharing(publicId: string, newToken: string): Promise<Scan | undefined>;
+  disableSharing(publicId: string): Promise<Scan | undefined>;
+  // State transitions: each changes only a scan in the expected state, so retries are harmless.
+  markRunning(publicId: string, now: Date): Promise<boolean>;
+  markFinished(publicId: string, result: ScanResultRecord, now: Date): Promise<boolean>;
+  markFailed(publicId: string, failure: ScanFailure, now: Date): Promise<boolean>;
+}
+
+/** Every query on `scans`. Scans go in and out as plain objects (core/scan/scan.ts), never as rows. */
+export function createScanStore(knex: Knex | Knex.Transaction): ScanStore {
+  const scans = () => knex<ScanRow>('scans');
+  const inFlight = (publicId: string) => scans().where({ public_id: publicId }).whereIn('status', IN_FLIGHT);
+  return {
+    async underOwnerLock<T>(userId: number, work: (locked: ScanStore) => Promise<T>): Promise<T> {
+      return knex.transaction(async (trx) => {
+        await trx.raw('select pg_advisory_xact_lock(?, ?)', [LOCK_NAMESPACE, userId]);
+        return work(createScanStore(trx));
+      });
+    },
+
+    async latestFinished(cacheKey: string, finishedAfter: Date): Promise<Scan | undefined> {
+      return maybeScan(await scans().where({ cache_key: cacheKey, status: 'finished' }).where('finished_at', '>', finishedAfter).orderBy('finished_at', 'desc').first());
+    },
+
+    async latestInFlight(cacheKey: string): Promise<Scan | undefined> {
+      return maybeScan(await scans().where({ cache_key: cacheKey }).whereIn('status', IN_FLIGHT).orderBy('id', 'desc').first());
+    },
+
+    async requestTimesSince(userId: number, since: Date): Promise<Date[]> {
+      const rows = await scans()
+        .where({ user_id: userId })
+        .where('requested_at', '>', since)
+        .where((q) => q.whereNull('failure_code').orWhereNot('failure_code', 'not_started'))
+        .orderBy('requested_at', 'asc')
+        .select('requested_at');
+      return rows.map((row) => row.requested_at);
+    },
+
+    async insert(scan: NewScan): Promise<Scan> {
+      const [row] = await scans()
+        .insert({
+          public_id: scan.publicId,
+          user_id: scan.userId,
+          url: scan.url,
+          host: scan.host,
+          region: scan.region,
+          is_public: scan.isPublic,
+          status: 'queued',
+          auth_type: scan.authType,
+          auth_secret: scan.authSecret,
+          cache_key: scan.cacheKey,
+          requested_at: scan.requestedAt,
+        })
+        .returning('*');
+      return toScan(row as ScanRow);
+    },
+
+    async find(publicId: string): Promise<Scan | undefined> {
+      return maybeScan(await scans().where({ public_id: publicId }).first());
+    },
+
+    async findOwned(userId: number, publicId: string): Promise<Scan | undefined> {
+      return maybeScan(await scans().where({ public_id: publicId, user_id: userId }).first());
+    },
+
+    async findShared(shareToken: string): Promise<Scan | undefined> {
+      return maybeScan(await scans().where({ share_token: shareToken, share_enabled: true }).first());
+    },
+
+    async listOwned(userId: number, filters: ScanListFilters, page: PageQuery): Promise<Page<Scan>> {
+      const query = scans().where({ user_id: userId });
+      if (filters.domain) query.where('url', 'ilike', `%${filters.domain.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      if (filters.status) query.where({ status: filters.status });
+      const [counted, rows] = await Promise.all([
+        query.clone().count<Array<{ count: number }>>('* as count'),
+        query.clone().orderBy('id', 'desc').limit(page.limit).offset(pageOffset(page)),
+      ]);
+      return { items: rows.map((row) => toScan(row as ScanRow)), meta: pageMeta(page, Number(counted[0]?.count ?? 0)) };
+    },
+
+    async staleInFlight(requestedBefore: Date, limit: number): Promise<string[]> {
+      const rows = await scans().whereIn('status', IN_FLIGHT).where('requested_at', '<', requestedBefore).orderBy('id').limit(limit).select('public_id');
+      return rows.map((row) => row.public_id);
+    },
+
+    async enableSharing(publicId: string, newToken: string): Promise<Scan | undefined> {
+      const [row] = await scans()
+        .where({ public_id: publicId })
+        .update({ share_enabled: true, share_token: knex.raw('coalesce(share_token, ?)', [newToken]) as unknown as string })
+        .returning('*');
+      return maybeScan(row as ScanRow | undefined);
+    },
+
+    async disableSharing(publicId: string): Promise<Scan | undefined> {
+      const [row] = await scans().where({ public_id: publicId }).update({ share_enabled: false }).returning('*');
+      return maybeScan(row as ScanRow | undefined);
+    },
+
+    async markRunning(publicId: string, now: Date): Promise<boolean> {
+      return (await scans().where({ public_id: publicId, status: 'queued' }).update({ status: 'running', started_at: now })) > 0;
+    },
+
+    async markFinished(publicId: string, result: ScanResultRecord, now: Date): Promise<boolean> {
+      const updated = await inFlight(publicId).update({ status: 'finished', finished_at: now, result: JSON.stringify(result) as unknown as ScanResultRecord, auth_secret: null });
+      return updated > 0;
+    },
+
+    async markFailed(publicId: string, failure: ScanFailure, now: Date): Promise<boolean> {
+      const updated = await inFlight(publicId).update({
+        status: 'failed',
+        finished_at: now,
+        failure_code: failure.code,
+        failure_message: failure.detail,
+        failure_http_status: failure.httpStatus,
+        auth_secret: null,
+      });
+      return updated > 0;
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import type { Knex } from 'knex';
+import type { User } from '../../core/user.ts';
+import { toUser, type UserRow } from './users.ts';
+
+export interface SessionStore {
+  create(idHash: string, userId: number, expiresAt: Date): Promise<void>;
+  delete(idHash: string): Promise<void>;
+  /** The user of a session that has not expired at `now`. */
+  findLiveUser(idHash: string, now: Date): Promise<User | undefined>;
+}
+
+/** Every query on `web_sessions` (keyed by the SHA-256 of the cookie value, never the value itself). */
+export function createSessionStore(knex: Knex): SessionStore {
+  const sessions = () => knex('web_sessions');
+  return {
+    async create(idHash, userId, expiresAt) {
+      await sessions().insert({ id_hash: idHash, user_id: userId, expires_at: expiresAt });
+    },
+
+    async delete(idHash) {
+      await sessions().where({ id_hash: idHash }).delete();
+    },
+
+    async findLiveUser(idHash, now) {
+      const row = await sessions()
+        .join('users', 'users.id', 'web_sessions.user_id')
+        .where({ 'web_sessions.id_hash': idHash })
+        .where('web_sessions.expires_at', '>', now)
+        .first<Pick<UserRow, 'id' | 'name' | 'email' | 'plan'> | undefined>('users.id', 'users.name', 'users.email', 'users.plan');
+      return row && toUser(row);
+    },
+  };
+}

@@ -1,0 +1,63 @@
+import type { Knex } from 'knex';
+import type { PlanKey } from '../../core/plans.ts';
+import type { User } from '../../core/user.ts';
+
+export interface UserRow {
+  id: number;
+  name: string;
+  email: string;
+  password_hash: string | null;
+  plan: PlanKey;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export const toUser = (row: Pick<UserRow, 'id' | 'name' | 'email' | 'plan'>): User => ({ id: row.id, name: row.name, email: row.email, plan: row.plan });
+
+export interface UserStore {
+  findById(id: number): Promise<User | undefined>;
+  /** E-mail addresses match whatever their case. */
+  findByEmail(email: string): Promise<User | undefined>;
+  /** The user and their password hash (null: no password set), for checking a password. */
+  findWithPasswordHash(email: string): Promise<{ user: User; passwordHash: string | null } | undefined>;
+  /** The new user, or `email_taken` when the (case-insensitively) unique e-mail is already used. */
+  insert(user: { name: string; email: string; plan: PlanKey; passwordHash: string | null }): Promise<User | 'email_taken'>;
+  setPlan(id: number, plan: PlanKey, now: Date): Promise<User | undefined>;
+}
+
+/** Every query on `users`. */
+export function createUserStore(knex: Knex): UserStore {
+  const users = () => knex<UserRow>('users');
+  const byEmail = (email: string) => users().whereRaw('lower(email) = lower(?)', [email]).first();
+  return {
+    async findById(id) {
+      const row = await users().where({ id }).first();
+      return row && toUser(row as UserRow);
+    },
+
+    async findByEmail(email) {
+      const row = await byEmail(email);
+      return row && toUser(row as UserRow);
+    },
+
+    async findWithPasswordHash(email) {
+      const row = (await byEmail(email)) as UserRow | undefined;
+      return row && { user: toUser(row), passwordHash: row.password_hash };
+    },
+
+    async insert(user) {
+      try {
+        const [row] = await users().insert({ name: user.name, email: user.email, plan: user.plan, password_hash: user.passwordHash }).returning('*');
+        return toUser(row as UserRow);
+      } catch (error) {
+        if ((error as { constraint?: string }).constraint === 'users_email_unique') return 'email_taken';
+        throw error;
+      }
+    },
+
+    async setPlan(id, plan, now) {
+      const [row] = await users().where({ id }).update({ plan, updated_at: now }).returning('*');
+      return row && toUser(row as UserRow);
+    },
+  };
+}
