@@ -160,22 +160,6 @@ export function processRunner(config: ProcessRunnerConfig): ScanRunner & { close
       const onAbort = () => fail(signal.reason instanceof Error ? signal.reason : new Error('the run was aborted'));
       signal.addEventListener('abort', onAbort, { once: true });
 
-      const read = messageReader((message) => {
-        if (message.kind === 'progress') onProgress(message.step);
-        else if (message.kind === 'browser') browserPid = message.pid;
-        else if (message.kind === 'image') {
-          if (images.length >= MAX_IMAGES) throw new RunnerProtocolError(`the runner sent more than ${MAX_IMAGES} images`);
-          images.push({ name: message.name, bytes: Buffer.from(message.base64, 'base64') });
-        } else final = message;
-      });
-      child.stdout.on('data', (chunk: Buffer) => {
-        if (broken) return;
-        try {
-          read(chunk);
-        } catch (error) {
-          fail(error as Error);
-        }
-      });
       let settled = false;
       const settle = (outcome: () => void) => {
         if (settled) return;
@@ -186,6 +170,28 @@ export function processRunner(config: ProcessRunnerConfig): ScanRunner & { close
         outcome();
         startNext();
       };
+      const read = messageReader((message) => {
+        if (message.kind === 'progress') onProgress(message.step);
+        else if (message.kind === 'browser') browserPid = message.pid;
+        else if (message.kind === 'image') {
+          if (images.length >= MAX_IMAGES) throw new RunnerProtocolError(`the runner sent more than ${MAX_IMAGES} images`);
+          images.push({ name: message.name, bytes: Buffer.from(message.base64, 'base64') });
+        } else {
+          final = message;
+          // The last message, and whole: the run is over without waiting for Chromium's graceful shutdown and
+          // the runner's tidying up, which settling redoes (both groups killed, the folder removed).
+          const result = resultOf(final, images);
+          if (result) settle(() => resolveRun(result));
+        }
+      });
+      child.stdout.on('data', (chunk: Buffer) => {
+        if (broken) return;
+        try {
+          read(chunk);
+        } catch (error) {
+          fail(error as Error);
+        }
+      });
       child.on('error', (error) => (child.pid === undefined ? settle(() => reject(error)) : fail(error)));
       // Whatever still holds the runner's stdout goes with its group, so 'close' (all output read) follows.
       child.on('exit', killGroups);

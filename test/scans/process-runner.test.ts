@@ -90,11 +90,14 @@ it('does not start a runner for an attempt already aborted', async () => {
   await expect(runner.run({ publicId: 'fakerunnertest000000000000', url: 'https://fake.example/observation', credentials: null }, { onProgress: () => undefined, signal: abort.signal })).rejects.toThrow('cancelled');
 });
 
-/** Runner processes started by `parent` whose command line matches `pattern`, with their work folder (the last argument). */
-function runnersOf(parent: number, pattern: string): { pid: number; workDir: string }[] {
+/**
+ * Runner processes of `script` started by `parent`, with their work folder (their one argument; which also
+ * tells them from the worker's `node --check` of the script).
+ */
+function runnersOf(parent: number, script: string): { pid: number; workDir: string }[] {
   let pids: number[];
   try {
-    pids = execFileSync('pgrep', ['-P', String(parent), '-f', pattern], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
+    pids = execFileSync('pgrep', ['-P', String(parent), '-f', `${script.replaceAll('.', '\\.')} /`], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
   } catch {
     return [];
   }
