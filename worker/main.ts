@@ -88,6 +88,8 @@ async function main(): Promise<void> {
 
   // Throws when a root worker's SCAN_USER cannot run the runner, so the worker does not start.
   const runner = processRunner({ chromiumPath: config.chromiumPath, allowLoopback: config.outboundAllowLoopback, scanUser: config.scanUser });
+  // The runner started ahead for the next scan goes with us, however we exit (if killed, it goes by itself).
+  process.once('exit', () => runner.close());
   const scanActivities = createScanActivities({ scans: storage.scans, config, clock: systemClock, log, runner });
   const main = await Worker.create({
     connection,

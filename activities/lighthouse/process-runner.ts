@@ -2,9 +2,9 @@
  * The real ScanRunner: each scan in a runner process of its own (runner.ts), with its own Chromium, as the
  * scan user when the worker is root, with nothing of the worker's environment, in a private work folder.
  * The worker kills the runner's process group and Chromium's when the run ends or is aborted, and removes
- * the folder.
+ * the folder. The next runner is started ahead, so it has loaded Lighthouse when its scan comes.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { chownSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -75,22 +75,76 @@ function resultOf(final: RunnerMessage | null, images: ScanImage[]): RunnerResul
   return null;
 }
 
-export function processRunner(config: ProcessRunnerConfig): ScanRunner {
+/** A runner process started ahead of its scan: imports done, waiting for its input on stdin. */
+interface StartedRunner {
+  child: ChildProcessWithoutNullStreams;
+  workDir: string;
+  /** The end of its stderr, for the error of a run that ended without a result. */
+  stderr: string;
+}
+
+const isRunning = (child: ChildProcessWithoutNullStreams) => child.pid !== undefined && child.exitCode === null && child.signalCode === null;
+
+/**
+ * The real runner. One process per scan, never reused; but the next one is started as soon as the last run
+ * is over (not during a run, whose timings it would disturb), so that a scan does not wait for Node to start
+ * and load Lighthouse (over a second). `close()` kills the waiting one; a waiting runner whose worker died
+ * exits by itself (its stdin closes) and removes its folder.
+ */
+export function processRunner(config: ProcessRunnerConfig): ScanRunner & { close(): void } {
   const script = config.script ?? RUNNER_SCRIPT;
   const identity = runnerIdentity(config.scanUser);
   checkRunnerIdentity(identity, config.scanUser, script);
+  let waiting: StartedRunner | null = null;
+  let closed = false;
+
+  function startRunner(): StartedRunner {
+    const workDir = makeWorkDir(identity);
+    // The work folder is an argument (not a secret) so the runner can remove it even if no input ever comes.
+    const child = spawn(process.execPath, [script, workDir], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+      cwd: workDir,
+      env: runnerEnvironment(workDir),
+      ...(identity ? { uid: identity.uid, gid: identity.gid } : {}),
+    });
+    const started: StartedRunner = { child, workDir, stderr: '' };
+    child.stderr.on('data', (chunk: Buffer) => {
+      started.stderr = (started.stderr + chunk.toString()).slice(-4000);
+    });
+    child.stdin.on('error', () => undefined); // a runner that died before reading its input: its exit says so
+    child.on('error', () => undefined); // spawning failed: the run that takes it starts another, which reports it
+    return started;
+  }
+
+  function discard(started: StartedRunner): void {
+    killProcessGroup(started.child.pid);
+    rmSync(started.workDir, { recursive: true, force: true, maxRetries: 3 });
+  }
+
+  function startNext(): void {
+    if (closed || waiting) return;
+    try {
+      waiting = startRunner();
+    } catch {
+      waiting = null; // the next run starts its own, and fails with the reason
+    }
+  }
+
+  /** The waiting runner if it is still alive, or a new one. */
+  function takeRunner(): StartedRunner {
+    const started = waiting;
+    waiting = null;
+    if (started && isRunning(started.child)) return started;
+    if (started) discard(started);
+    return startRunner();
+  }
 
   function run(input: ScanRunInput, { onProgress, signal }: Parameters<ScanRunner['run']>[1]): Promise<RunnerResult> {
     return new Promise((resolveRun, reject) => {
       signal.throwIfAborted();
-      const workDir = makeWorkDir(identity);
-      const child = spawn(process.execPath, [script], {
-        stdio: ['pipe', 'pipe', 'pipe'],
-        detached: true,
-        cwd: workDir,
-        env: runnerEnvironment(workDir),
-        ...(identity ? { uid: identity.uid, gid: identity.gid } : {}),
-      });
+      const started = takeRunner();
+      const { child, workDir } = started;
       let browserPid: number | undefined;
       const killGroups = () => {
         killProcessGroup(child.pid);
@@ -98,7 +152,6 @@ export function processRunner(config: ProcessRunnerConfig): ScanRunner {
       };
       let final: RunnerMessage | null = null;
       const images: ScanImage[] = [];
-      let stderr = '';
       let broken: Error | null = null;
       const fail = (error: Error) => {
         broken ??= error;
@@ -107,13 +160,29 @@ export function processRunner(config: ProcessRunnerConfig): ScanRunner {
       const onAbort = () => fail(signal.reason instanceof Error ? signal.reason : new Error('the run was aborted'));
       signal.addEventListener('abort', onAbort, { once: true });
 
+      let settled = false;
+      const settle = (outcome: () => void) => {
+        if (settled) return;
+        settled = true;
+        signal.removeEventListener('abort', onAbort);
+        killGroups(); // Chromium, if the runner left any behind
+        rmSync(workDir, { recursive: true, force: true, maxRetries: 3 });
+        outcome();
+        startNext();
+      };
       const read = messageReader((message) => {
         if (message.kind === 'progress') onProgress(message.step);
         else if (message.kind === 'browser') browserPid = message.pid;
         else if (message.kind === 'image') {
           if (images.length >= MAX_IMAGES) throw new RunnerProtocolError(`the runner sent more than ${MAX_IMAGES} images`);
           images.push({ name: message.name, bytes: Buffer.from(message.base64, 'base64') });
-        } else final = message;
+        } else {
+          final = message;
+          // The last message, and whole: the run is over without waiting for Chromium's graceful shutdown and
+          // the runner's tidying up, which settling redoes (both groups killed, the folder removed).
+          const result = resultOf(final, images);
+          if (result) settle(() => resolveRun(result));
+        }
       });
       child.stdout.on('data', (chunk: Buffer) => {
         if (broken) return;
@@ -123,19 +192,6 @@ export function processRunner(config: ProcessRunnerConfig): ScanRunner {
           fail(error as Error);
         }
       });
-      child.stderr.on('data', (chunk: Buffer) => {
-        stderr = (stderr + chunk.toString()).slice(-4000);
-      });
-      let settled = false;
-      const settle = (outcome: () => void) => {
-        if (settled) return;
-        settled = true;
-        signal.removeEventListener('abort', onAbort);
-        killGroups(); // Chromium, if the runner left any behind
-        rmSync(workDir, { recursive: true, force: true, maxRetries: 3 });
-        outcome();
-      };
-      child.stdin.on('error', () => undefined); // a runner that died before reading its input: its exit says so
       child.on('error', (error) => (child.pid === undefined ? settle(() => reject(error)) : fail(error)));
       // Whatever still holds the runner's stdout goes with its group, so 'close' (all output read) follows.
       child.on('exit', killGroups);
@@ -145,11 +201,20 @@ export function processRunner(config: ProcessRunnerConfig): ScanRunner {
           if (broken) reject(broken);
           // A result is whole (one line); whatever failed after it was the runner's cleanup, which the worker redid.
           else if (result) resolveRun(result);
-          else reject(new Error(`Lighthouse runner exited with ${code ?? signalName} and no result: ${stderr.trim().split('\n').slice(-5).join(' | ')}`));
+          else reject(new Error(`Lighthouse runner exited with ${code ?? signalName} and no result: ${started.stderr.trim().split('\n').slice(-5).join(' | ')}`));
         });
       });
-      child.stdin.end(JSON.stringify({ ...input, chromiumPath: config.chromiumPath, allowLoopback: config.allowLoopback, workDir } satisfies RunnerInput));
+      child.stdin.end(JSON.stringify({ ...input, chromiumPath: config.chromiumPath, allowLoopback: config.allowLoopback } satisfies RunnerInput));
     });
   }
-  return { run };
+
+  startNext();
+  return {
+    run,
+    close() {
+      closed = true;
+      if (waiting) discard(waiting);
+      waiting = null;
+    },
+  };
 }

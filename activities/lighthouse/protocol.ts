@@ -1,6 +1,7 @@
 /**
- * Between the worker (process-runner.ts) and the runner process (runner.ts): RunnerInput as JSON on the
- * runner's stdin, RunnerMessage lines on its stdout, and the runner's whole environment.
+ * Between the worker (process-runner.ts) and the runner process (runner.ts): the runner's work folder as
+ * its one argument, RunnerInput as JSON on its stdin, RunnerMessage lines on its stdout, and its whole
+ * environment.
  */
 import type { ScanCredentials } from '../../core/scan/credentials.ts';
 import { FAILURE_CODES, type FailureCode } from '../../core/scan/failures.ts';
@@ -11,8 +12,6 @@ export interface RunnerInput {
   publicId: string;
   url: string;
   chromiumPath: string;
-  /** The runner's own folder (made by the worker, owned by the runner's user): Chromium's profile and temporary files. */
-  workDir: string;
   allowLoopback: boolean;
   credentials: ScanCredentials | null;
 }

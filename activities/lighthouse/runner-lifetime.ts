@@ -1,7 +1,8 @@
 /**
- * The runner process's lifetime: its Chromium (profile and temporary files inside the work folder the
- * worker made), and leaving nothing behind, however the runner ends. The worker kills both process groups
- * and removes the folder too; this covers a worker that died first.
+ * The runner process's lifetime: its work folder (made by the worker, named as the runner's one argument),
+ * its Chromium (profile and temporary files inside that folder), and leaving nothing behind, however the
+ * runner ends, also when its worker goes before the scan comes. The worker kills both process groups and
+ * removes the folder too; this covers a worker that died first.
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,7 +24,7 @@ export function cleanUp(): void {
 }
 
 /** A runner whose worker died must not keep Chromium busy: when the parent goes, Chromium and we go. */
-export function exitWithParent(): void {
+function exitWithParent(): void {
   const parent = process.ppid;
   setInterval(() => {
     if (process.ppid !== parent) {
@@ -38,16 +39,27 @@ export function exitWithParent(): void {
 }
 
 /**
+ * Takes charge of the work folder the worker started us in: from here on, however we exit, it goes, and we
+ * go with our worker. Returns the folder.
+ */
+export function startLifetime(): string {
+  const folder = process.argv[2];
+  if (!folder) throw new Error('usage: runner.ts WORK_FOLDER (the worker starts it; see process-runner.ts)');
+  workDir = folder;
+  process.once('exit', cleanUp);
+  exitWithParent();
+  return folder;
+}
+
+/**
  * Every request through the egress proxy, loopback included (Chromium bypasses proxies for it by default),
  * and no WebRTC UDP that does not go through a proxy (Chromium has no UDP proxying, so none at all): a
  * page's STUN/TURN servers would otherwise receive datagrams straight from this machine.
  */
 const egressFlags = (proxy: EgressProxy) => [`--proxy-server=${proxy.url}`, '--proxy-bypass-list=<-loopback>', '--webrtc-ip-handling-policy=disable_non_proxied_udp'];
 
-/** Chromium with a fresh profile in `folder`, reaching the network only through `proxy`; removed with the folder on exit. */
+/** Chromium with a fresh profile in `folder` (the work folder), reaching the network only through `proxy`; removed with the folder on exit. */
 export async function launchBrowser(chromiumPath: string, folder: string, proxy: EgressProxy): Promise<Browser> {
-  workDir = folder;
-  process.once('exit', cleanUp);
   // Chromium's own temporary files (shared memory, with --disable-dev-shm-usage) go inside the folder too.
   const chromiumTmp = join(folder, 'tmp');
   mkdirSync(chromiumTmp);

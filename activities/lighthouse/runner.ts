@@ -2,7 +2,8 @@
  * One scan, desktop then mobile, in its own process (Lighthouse runs cannot share a process) and its own
  * Chromium with a fresh profile. Reads RunnerInput on stdin, writes RunnerMessage lines on stdout, exits:
  * 0 with an observation or a page failure as the last line, non-zero when it crashed. Started by
- * process-runner.ts (as the scan user, with a minimal environment, in a work folder made for it); process
+ * process-runner.ts ahead of its scan (as the scan user, with a minimal environment, in a work folder made
+ * for it and named as its argument), so Lighthouse is loaded by the time the input comes; process
  * lifetime in runner-lifetime.ts, credentials in origin-credentials.ts, what it records of the network in
  * network-capture.ts, which failures are the page's in page-failures.ts.
  */
@@ -16,7 +17,7 @@ import { captureNetwork, documentGenerator } from './network-capture.ts';
 import { addOriginCredentials } from './origin-credentials.ts';
 import { checkScannedHost, PageFailureError, throwIfFailed } from './page-failures.ts';
 import { sendMessage, type RunnerInput } from './protocol.ts';
-import { cleanUp, exitWithParent, launchBrowser } from './runner-lifetime.ts';
+import { cleanUp, launchBrowser, startLifetime } from './runner-lifetime.ts';
 
 const LIGHTHOUSE_FLAGS = {
   onlyCategories: ['performance'],
@@ -29,6 +30,7 @@ const LIGHTHOUSE_FLAGS = {
 async function readInput(): Promise<RunnerInput> {
   let text = '';
   for await (const chunk of process.stdin) text += chunk;
+  if (!text) throw new Error('no input: the worker went away before the scan came');
   return JSON.parse(text) as RunnerInput;
 }
 
@@ -49,13 +51,13 @@ async function runFormFactor(browser: Browser, proxy: EgressProxy, input: Runner
 }
 
 async function main(): Promise<void> {
-  exitWithParent();
+  const workDir = startLifetime();
   const input = await readInput();
   await checkScannedHost(input.url, input.allowLoopback);
   const proxy = await startEgressProxy({ allowLoopback: input.allowLoopback, scannedUrl: input.url });
   let browser: Browser | null = null;
   try {
-    browser = await launchBrowser(input.chromiumPath, input.workDir, proxy);
+    browser = await launchBrowser(input.chromiumPath, workDir, proxy);
     const browserPid = browser.process()?.pid;
     if (browserPid) sendMessage({ kind: 'browser', pid: browserPid });
     const perFactor = {} as Record<FormFactor, FormFactorObservation>;

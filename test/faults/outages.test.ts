@@ -99,13 +99,16 @@ async function submit(path: string): Promise<string> {
 
 const scanStatus = async (id: string) => ((await request(`/api/v1/scans/${id}`)).body.data as { status?: string } | undefined)?.status;
 
-function lighthouseRunning(): boolean {
+const childrenOf = (pid: number | string, pattern: string): string[] => {
   try {
-    return execFileSync('pgrep', ['-P', String(worker.child.pid), '-f', 'lighthouse/runner.ts'], { encoding: 'utf8' }).trim() !== '';
+    return execFileSync('pgrep', ['-P', String(pid), '-f', pattern], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
   } catch {
-    return false;
+    return [];
   }
-}
+};
+
+/** A runner with its Chromium (the worker keeps the next runner started ahead, idle, so a runner alone says nothing). */
+const lighthouseRunning = (): boolean => childrenOf(worker.child.pid!, 'lighthouse/runner.ts').some((runner) => childrenOf(runner, 'chromium').length > 0);
 
 /** The scan is running and its Lighthouse runner is at work: an outage from now on lands mid-scan. */
 async function midScan(id: string): Promise<void> {

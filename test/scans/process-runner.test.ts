@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { processRunner } from '../../activities/lighthouse/process-runner.ts';
 import { runnerEnvironment } from '../../activities/lighthouse/protocol.ts';
@@ -14,8 +15,10 @@ import { isAlive, waitUntil } from '../../stack/proc.ts';
  */
 const SCAN_USER = 'webperf-scan';
 const runner = processRunner({ chromiumPath: '/nonexistent/chromium', allowLoopback: false, scanUser: SCAN_USER, script: resolve(PROJECT_ROOT, 'fixtures/fake-runner.ts') });
+afterAll(() => runner.close());
 
 interface Started {
+  pid: number;
   uid: number;
   env: string[];
   workDir: string;
@@ -85,4 +88,57 @@ it('does not start a runner for an attempt already aborted', async () => {
   const abort = new AbortController();
   abort.abort(new Error('cancelled'));
   await expect(runner.run({ publicId: 'fakerunnertest000000000000', url: 'https://fake.example/observation', credentials: null }, { onProgress: () => undefined, signal: abort.signal })).rejects.toThrow('cancelled');
+});
+
+/**
+ * Runner processes of `script` started by `parent`, with their work folder (their one argument; which also
+ * tells them from the worker's `node --check` of the script).
+ */
+function runnersOf(parent: number, script: string): { pid: number; workDir: string }[] {
+  let pids: number[];
+  try {
+    pids = execFileSync('pgrep', ['-P', String(parent), '-f', `${script.replaceAll('.', '\\.')} /`], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+  return pids.map((pid) => ({ pid, workDir: readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).at(-1)! }));
+}
+
+it('starts the next runner ahead of its scan, a new process for every scan, and close() ends the waiting one', async () => {
+  const waiting = () => runnersOf(process.pid, 'fake-runner.ts');
+  await waitUntil('a runner waiting for its scan', async () => waiting().length === 1, 10_000, 50);
+  const [ahead] = waiting();
+  expect(existsSync(ahead!.workDir)).toBe(true);
+  const first = await run('/observation');
+  expect(first.started.pid).toBe(ahead!.pid);
+  expect(first.started.workDir).toBe(ahead!.workDir);
+  const second = await run('/observation');
+  expect(second.started.pid).not.toBe(first.started.pid);
+  expect(second.started.workDir).not.toBe(first.started.workDir);
+
+  const before = new Set(waiting().map((r) => r.pid));
+  const other = processRunner({ chromiumPath: '/nonexistent/chromium', allowLoopback: false, scanUser: SCAN_USER, script: resolve(PROJECT_ROOT, 'fixtures/fake-runner.ts') });
+  let next: { pid: number; workDir: string } | undefined;
+  await waitUntil("the other runner's waiting one", async () => (next = waiting().find((r) => !before.has(r.pid))) !== undefined, 10_000, 50);
+  other.close();
+  await waitUntil('the waiting runner to be killed', async () => !isAlive(next!.pid), 5000, 50);
+  expect(existsSync(next!.workDir)).toBe(false);
+});
+
+it('a waiting runner whose worker died exits and removes its work folder', async () => {
+  // A stand-in worker holding a real runner (runner.ts) that waits for its scan; killed with SIGKILL.
+  const code = `import { processRunner } from ${JSON.stringify(resolve(PROJECT_ROOT, 'activities/lighthouse/process-runner.ts'))};
+processRunner({ chromiumPath: '/nonexistent/chromium', allowLoopback: false, scanUser: ${JSON.stringify(SCAN_USER)} });
+setInterval(() => undefined, 60_000);`;
+  const worker = spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: 'ignore' });
+  try {
+    let waiting: { pid: number; workDir: string }[] = [];
+    await waitUntil('the waiting runner', async () => (waiting = runnersOf(worker.pid!, 'lighthouse/runner.ts')).length === 1, 30_000, 50);
+    expect(existsSync(waiting[0]!.workDir)).toBe(true);
+    worker.kill('SIGKILL');
+    await waitUntil('the waiting runner to exit', async () => !isAlive(waiting[0]!.pid), 15_000, 100);
+    await waitUntil('its work folder to be removed', async () => !existsSync(waiting[0]!.workDir), 5000, 100);
+  } finally {
+    worker.kill('SIGKILL');
+  }
 });

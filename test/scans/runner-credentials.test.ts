@@ -20,14 +20,14 @@ afterAll(async () => {
   await sites.close();
 });
 
-function runRunner(input: Omit<RunnerInput, 'workDir'>): Promise<{ code: number | null; messages: RunnerMessage[]; stderr: string }> {
+function runRunner(input: RunnerInput): Promise<{ code: number | null; messages: RunnerMessage[]; stderr: string }> {
   const workDir = mkdtempSync(join(tmpdir(), 'webperf-scan-test-'));
-  const child = spawn(process.execPath, [resolve(PROJECT_ROOT, 'activities/lighthouse/runner.ts')], { stdio: ['pipe', 'pipe', 'pipe'], env: runnerEnvironment(workDir), cwd: workDir });
+  const child = spawn(process.execPath, [resolve(PROJECT_ROOT, 'activities/lighthouse/runner.ts'), workDir], { stdio: ['pipe', 'pipe', 'pipe'], env: runnerEnvironment(workDir), cwd: workDir });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  child.stdin.end(JSON.stringify({ ...input, workDir } satisfies RunnerInput));
+  child.stdin.end(JSON.stringify(input satisfies RunnerInput));
   return new Promise((resolveRun) =>
     child.on('exit', (code) => {
       rmSync(workDir, { recursive: true, force: true });

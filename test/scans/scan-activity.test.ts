@@ -77,6 +77,7 @@ beforeAll(async () => {
   ({ token } = await createTestUser(api, 'pro'));
 }, 60_000);
 afterAll(async () => {
+  fakeProcess.close();
   await worker?.close();
   await api?.close();
   rmSync(assetsDir, { recursive: true, force: true });
