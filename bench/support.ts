@@ -4,7 +4,7 @@
  * services (Postgres, ClickHouse, Temporal) must be up: `./svc stack up`.
  */
 import { randomBytes } from 'node:crypto';
-import { createServer, type AddressInfo } from 'node:net';
+import { freePort } from '../stack/ports.ts';
 import { Client, Connection } from '@temporalio/client';
 import { loadConfig, type Config } from '../core/config.ts';
 import type { PlanKey } from '../core/plans.ts';
@@ -46,17 +46,6 @@ export async function benchUser(knex: Knex, plan: PlanKey): Promise<{ userId: nu
   const { users, tokens } = createStorage(knex);
   const user = await createUser(users, { name: 'Bench', email: `bench-${randomBytes(4).toString('hex')}@example.com`, password: null, plan });
   return { userId: user.id, token: (await mintToken(tokens, user.id, 'bench', null)).token };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolvePort(port));
-    });
-  });
 }
 
 export interface BenchServices {

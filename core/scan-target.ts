@@ -1,6 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { classifyAddress } from './outbound.ts';
+import { FAILURE_DETAILS } from './scan/failures.ts';
 
 /**
  * The one rule for "may a scan fetch this host": every address it stands for must be public (core/outbound.ts),
@@ -37,9 +38,9 @@ export async function checkScanTarget(host: string, options: ScanTargetOptions):
     addresses = literal ? [bare] : await (options.lookup ?? systemLookup)(bare);
   } catch (error) {
     const missing = (error as { code?: string }).code === 'ENOTFOUND';
-    return { allowed: false, code: 'dns_failed', temporary: !missing, reason: `The host name ${bare} could not be resolved${missing ? '' : ` (${(error as Error).message})`}.` };
+    return { allowed: false, code: 'dns_failed', temporary: !missing, reason: FAILURE_DETAILS.unresolvedHost(bare, missing ? undefined : (error as Error).message) };
   }
-  if (addresses.length === 0) return { allowed: false, code: 'dns_failed', temporary: false, reason: `The host name ${bare} has no addresses.` };
+  if (addresses.length === 0) return { allowed: false, code: 'dns_failed', temporary: false, reason: FAILURE_DETAILS.noAddresses(bare) };
   for (const address of addresses) {
     const verdict = classifyAddress(address);
     if (verdict === 'private' || (verdict === 'loopback' && !options.allowLoopback)) {

@@ -15,12 +15,16 @@ export const DEFAULT_POOL = { min: 0, max: 10 } as const;
 
 /** One pool per process; the stores (db/store/) query through it. */
 export function createKnex(databaseUrl: string, pool: { min: number; max: number } = DEFAULT_POOL): Knex {
-  const knex = knexFactory({
+  return pgPool(databaseUrl, pool);
+}
+
+/** Connecting and waiting for a free connection both give up after 5 s, so requests fail fast (503) when Postgres is away. */
+function pgPool(databaseUrl: string, pool: { min: number; max: number }, options?: string): Knex {
+  return knexFactory({
     client: 'pg',
-    connection: { connectionString: databaseUrl, connectionTimeoutMillis: 5000 },
+    connection: { connectionString: databaseUrl, connectionTimeoutMillis: 5000, ...(options ? { options } : {}) },
     pool: { ...pool, acquireTimeoutMillis: 5000 },
   });
-  return knex;
 }
 
 /** The API's small second pool for the daily API counter (see services/usage.ts). */
@@ -33,11 +37,7 @@ export const COUNTER_POOL = { min: 0, max: 4 } as const;
  * database runs. Only the usage store (db/store/usage.ts) uses it.
  */
 export function createCounterKnex(databaseUrl: string, pool: { min: number; max: number } = COUNTER_POOL): Knex {
-  return knexFactory({
-    client: 'pg',
-    connection: { connectionString: databaseUrl, connectionTimeoutMillis: 5000, options: '-c synchronous_commit=off' },
-    pool: { ...pool, acquireTimeoutMillis: 5000 },
-  });
+  return pgPool(databaseUrl, pool, '-c synchronous_commit=off');
 }
 
 export async function postgresReady(knex: Knex): Promise<void> {

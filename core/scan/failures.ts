@@ -12,7 +12,8 @@ export type FailureCode = (typeof FAILURE_CODES)[number];
  * `failure_message`, never shown to users). English, and free to name hosts, addresses and Lighthouse's codes.
  */
 export const FAILURE_DETAILS = {
-  unresolvedHost: (host: string) => `The host name ${host} could not be resolved.`,
+  unresolvedHost: (host: string, cause?: string) => `The host name ${host} could not be resolved${cause ? ` (${cause})` : ''}.`,
+  noAddresses: (host: string) => `The host name ${host} has no addresses.`,
   connectionFailed: (target: string, reason: string) => `The connection to ${target} failed (${reason}).`,
   tunnelPortRefused: (port: number, allowed: readonly number[]) => `Port ${port} is not allowed for HTTPS (only ${allowed.join(', ')}).`,
   credentialsRefused: () => 'The credentials could not be added to the requests for the page.',

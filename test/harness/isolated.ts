@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type AddressInfo } from 'node:net';
+export { freePort } from '../../stack/ports.ts';
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Knex } from 'knex';
 import { loadConfig, type Config } from '../../core/config.ts';
@@ -15,17 +15,6 @@ export const uniqueName = (prefix: string): string => `${prefix}_${Date.now().to
 export function uniqueNameAge(text: string, prefix: string): number | null {
   const match = new RegExp(`^${prefix}_([0-9a-z]+)_[0-9a-f]{6}`).exec(text);
   return match ? Date.now() - parseInt(match[1]!, 36) : null;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolvePort(port));
-    });
-  });
 }
 
 export interface IsolatedPostgres {
