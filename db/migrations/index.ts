@@ -5,6 +5,8 @@ import * as scans from './20261122_003_scans.ts';
 import * as signInFailures from './20261123_004_sign_in_failures.ts';
 import * as signInDevices from './20261124_005_sign_in_devices.ts';
 import * as scanFailureHttpStatus from './20261124_006_scan_failure_http_status.ts';
+import * as scanTargets from './20261125_007_scan_targets.ts';
+import * as alerts from './20261125_008_alerts.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -19,6 +21,8 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261123_004_sign_in_failures', signInFailures],
   ['20261124_005_sign_in_devices', signInDevices],
   ['20261124_006_scan_failure_http_status', scanFailureHttpStatus],
+  ['20261125_007_scan_targets', scanTargets],
+  ['20261125_008_alerts', alerts],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
