@@ -9,6 +9,7 @@ import { Client, Connection } from '@temporalio/client';
 import { loadConfig, type Config } from '../core/config.ts';
 import type { PlanKey } from '../core/plans.ts';
 import { scanDispatcherWorkflowId, scanReconcilerScheduleId } from '../core/temporal.ts';
+import { deleteTargetSchedulesOf } from '../core/temporal-client.ts';
 import { createKnex, type Knex } from '../db/knex.ts';
 import { createStorage } from '../db/store/index.ts';
 import { migrateLatest } from '../db/migrate.ts';
@@ -95,6 +96,7 @@ export async function startBenchServices(databaseUrl: string, assetsDir: string)
       const temporal = new Client({ connection, namespace: config.temporal.namespace });
       const prefix = config.temporal.taskQueuePrefix;
       await temporal.schedule.getHandle(scanReconcilerScheduleId(prefix)).delete().catch(() => undefined);
+      await deleteTargetSchedulesOf(temporal, prefix);
       for (const region of config.regions.available) {
         await temporal.workflow.getHandle(scanDispatcherWorkflowId(prefix, region)).terminate('benchmark finished').catch(() => undefined);
       }

@@ -24,6 +24,15 @@ export interface Plan {
    * (`queued`) so other accounts' scans keep moving (see the region dispatcher, workflows/scan-dispatch.ts).
    */
   scansInFlightPerRegion: number;
+  /**
+   * Monitored scan targets (the spec's domains) an account may keep, active or paused. Free keeps one, managed
+   * in the web area (Free has no API). A downgrade keeps the targets already there; only new ones are refused.
+   */
+  maxTargets: number;
+  /** Page loads per scheduled scan of a target (the median run is kept). */
+  scheduledRuns: number;
+  /** The most page loads an on-demand scan may ask for (`runs` in POST /scans). */
+  maxRunsPerScan: number;
   features: ReadonlySet<Feature>;
 }
 
@@ -31,10 +40,10 @@ const STARTER_FEATURES: Feature[] = ['api', 'share_links', 'live_data', 'oauth_a
 const PRO_FEATURES: Feature[] = [...STARTER_FEATURES, 'scan_auth', 'webhooks'];
 
 export const PLANS: Readonly<Record<PlanKey, Plan>> = {
-  free: { key: 'free', label: 'Free', apiDailyLimit: 0, hourlyScanLimit: 5, scansInFlightPerRegion: 1, features: new Set() },
-  starter: { key: 'starter', label: 'Starter', apiDailyLimit: 500, hourlyScanLimit: 30, scansInFlightPerRegion: 2, features: new Set(STARTER_FEATURES) },
-  pro: { key: 'pro', label: 'Pro', apiDailyLimit: 5000, hourlyScanLimit: 120, scansInFlightPerRegion: 3, features: new Set(PRO_FEATURES) },
-  agency: { key: 'agency', label: 'Agency', apiDailyLimit: UNLIMITED, hourlyScanLimit: 600, scansInFlightPerRegion: 6, features: new Set(PRO_FEATURES) },
+  free: { key: 'free', label: 'Free', apiDailyLimit: 0, hourlyScanLimit: 5, scansInFlightPerRegion: 1, maxTargets: 1, scheduledRuns: 1, maxRunsPerScan: 1, features: new Set() },
+  starter: { key: 'starter', label: 'Starter', apiDailyLimit: 500, hourlyScanLimit: 30, scansInFlightPerRegion: 2, maxTargets: 5, scheduledRuns: 3, maxRunsPerScan: 3, features: new Set(STARTER_FEATURES) },
+  pro: { key: 'pro', label: 'Pro', apiDailyLimit: 5000, hourlyScanLimit: 120, scansInFlightPerRegion: 3, maxTargets: 25, scheduledRuns: 3, maxRunsPerScan: 5, features: new Set(PRO_FEATURES) },
+  agency: { key: 'agency', label: 'Agency', apiDailyLimit: UNLIMITED, hourlyScanLimit: 600, scansInFlightPerRegion: 6, maxTargets: 1000, scheduledRuns: 5, maxRunsPerScan: 5, features: new Set(PRO_FEATURES) },
 };
 
 export function isPlanKey(value: string): value is PlanKey {
@@ -59,6 +68,11 @@ export function cheapestPlanWith(feature: Feature): Plan {
   const plan = PLAN_KEYS.map((key) => PLANS[key]).find((p) => hasFeature(p, feature));
   if (!plan) throw new Error(`no plan has ${feature}`);
   return plan;
+}
+
+/** The cheapest plan that keeps more than `count` targets (for "upgrade to Pro"); undefined when none does. */
+export function cheapestPlanWithMoreTargets(count: number): Plan | undefined {
+  return PLAN_KEYS.map((key) => PLANS[key]).find((p) => p.maxTargets > count);
 }
 
 /** The spec's `plan` object in GET /me. */

@@ -1,5 +1,6 @@
-import { Client, Connection, ScheduleAlreadyRunning, ScheduleOverlapPolicy, type ScheduleOptions } from '@temporalio/client';
+import { Client, Connection, ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, type ScheduleDescription, type ScheduleOptions } from '@temporalio/client';
 import type { Config } from './config.ts';
+import { TARGET_RECONCILE_EVERY, targetScheduleOptions } from './monitoring/schedule.ts';
 import { RECONCILE_EVERY } from './scan/lifecycle.ts';
 import type { SlotRequest } from './scan/slots.ts';
 import {
@@ -12,12 +13,15 @@ import {
   scanReconcilerScheduleId,
   scanTaskQueue,
   scanWorkflowId,
+  targetIdOfSchedule,
+  targetReconcilerScheduleId,
+  targetScheduleId,
   TEMPORAL_CHANNEL_ARGS,
 } from './temporal.ts';
 
 /**
  * The one place that talks to Temporal as a client: connecting, and every workflow we start (scans, the
- * health round trip, the region dispatchers, the reconciler's schedule). Workflow ids, queues and search
+ * health round trip, the region dispatchers, the reconcilers' schedules) and every target schedule. Workflow ids, queues and search
  * attributes come from core/temporal.ts.
  */
 
@@ -36,6 +40,9 @@ export async function temporalReachable(client: Client): Promise<void> {
 
 /** With Temporal away the client would keep retrying while the caller waits; a start gives up after this. */
 const START_DEADLINE_MS = 5000;
+
+/** Runs calls to Temporal made by a request under the same deadline as a start, so an outage fails fast (503). */
+const withinDeadline = <T>(client: Client, call: () => Promise<T>): Promise<T> => client.connection.withDeadline(Date.now() + START_DEADLINE_MS, call);
 
 /** Starts `scan-<public id>` on the main queue; its Lighthouse activity goes to the region's scan queue. */
 export async function startScanWorkflow(client: Client, prefix: string, scan: { publicId: string; host: string; region: string }): Promise<void> {
@@ -92,4 +99,112 @@ export async function ensureReconcilerSchedule(client: Client, prefix: string): 
     await client.schedule.getHandle(scheduleId).update((previous) => ({ ...previous, spec: options.spec, action: options.action, policies: { ...previous.policies, ...options.policies } }));
     return { scheduleId, created: false };
   }
+}
+
+/** The target reconciler's schedule (workflows/reconcile.ts), created or brought up to date like the scan reconciler's. */
+export async function ensureTargetReconcilerSchedule(client: Client, prefix: string): Promise<{ scheduleId: string; created: boolean }> {
+  const scheduleId = targetReconcilerScheduleId(prefix);
+  const options = {
+    scheduleId,
+    spec: { intervals: [{ every: TARGET_RECONCILE_EVERY }] },
+    action: { type: 'startWorkflow' as const, workflowType: 'reconcileTargetsWorkflow', taskQueue: mainTaskQueue(prefix), workflowId: `${scheduleId}-run` },
+    policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 minute' },
+  } satisfies ScheduleOptions;
+  try {
+    await client.schedule.create(options);
+    return { scheduleId, created: true };
+  } catch (error) {
+    if (!(error instanceof ScheduleAlreadyRunning)) throw error;
+    await client.schedule.getHandle(scheduleId).update((previous) => ({ ...previous, spec: options.spec, action: options.action, policies: { ...previous.policies, ...options.policies } }));
+    return { scheduleId, created: false };
+  }
+}
+
+/** Runs the target reconciler now (the worker does at start), unless a run is still going. */
+export async function triggerTargetReconciler(client: Client, prefix: string): Promise<void> {
+  await client.schedule.getHandle(targetReconcilerScheduleId(prefix)).trigger(ScheduleOverlapPolicy.SKIP);
+}
+
+// ---- target schedules (rules: core/monitoring/schedule.ts) ----
+
+export interface TargetScheduleTarget {
+  id: number;
+  isActive: boolean;
+}
+
+/**
+ * Creates the target's schedule, paused when the target is. Idempotent: a schedule already there (a retried
+ * request, a reconciler run) is brought to the same definition and state.
+ */
+export async function createTargetSchedule(client: Client, prefix: string, target: TargetScheduleTarget): Promise<void> {
+  const options = targetScheduleOptions(prefix, target);
+  await withinDeadline(client, async () => {
+    try {
+      await client.schedule.create(options);
+    } catch (error) {
+      if (!(error instanceof ScheduleAlreadyRunning)) throw error;
+      await client.schedule.getHandle(options.scheduleId).update((previous) => ({
+        ...previous,
+        spec: options.spec,
+        action: options.action,
+        policies: options.policies,
+        state: { ...previous.state, paused: options.state.paused, note: options.state.note },
+      }));
+    }
+  });
+}
+
+/** Pauses or resumes the target's schedule; one that is missing is created in the wanted state. */
+export async function setTargetSchedulePaused(client: Client, prefix: string, target: TargetScheduleTarget): Promise<void> {
+  const handle = client.schedule.getHandle(targetScheduleId(prefix, target.id));
+  try {
+    await withinDeadline(client, () => (target.isActive ? handle.unpause('resumed by its owner') : handle.pause('paused by its owner')));
+  } catch (error) {
+    if (!(error instanceof ScheduleNotFoundError)) throw error;
+    await createTargetSchedule(client, prefix, target);
+  }
+}
+
+/** Deletes the target's schedule; one that is already gone counts as deleted. */
+export async function deleteTargetSchedule(client: Client, prefix: string, targetId: number): Promise<void> {
+  try {
+    await withinDeadline(client, () => client.schedule.getHandle(targetScheduleId(prefix, targetId)).delete());
+  } catch (error) {
+    if (!(error instanceof ScheduleNotFoundError)) throw error;
+  }
+}
+
+/** The target's schedule as Temporal has it, or null when there is none. */
+export async function describeTargetSchedule(client: Client, prefix: string, targetId: number): Promise<ScheduleDescription | null> {
+  try {
+    return await withinDeadline(client, () => client.schedule.getHandle(targetScheduleId(prefix, targetId)).describe());
+  } catch (error) {
+    if (error instanceof ScheduleNotFoundError) return null;
+    throw error;
+  }
+}
+
+/**
+ * Every target schedule of this prefix with its paused state, from Temporal's schedule list. The list is
+ * eventually consistent (a schedule made a moment ago may be missing, a state may lag): the reconciler
+ * describes a schedule before it acts on what the list said.
+ */
+export async function listTargetSchedules(client: Client, prefix: string): Promise<Map<number, { paused: boolean }>> {
+  const schedules = new Map<number, { paused: boolean }>();
+  for await (const summary of client.schedule.list({ pageSize: 1000 })) {
+    const targetId = targetIdOfSchedule(prefix, summary.scheduleId);
+    if (targetId !== null) schedules.set(targetId, { paused: summary.state.paused });
+  }
+  return schedules;
+}
+
+/**
+ * Deletes every target schedule of a task-queue prefix and its reconciler's schedule: the clean-up of a test
+ * run or a benchmark, whose prefix is its own. Returns how many target schedules went.
+ */
+export async function deleteTargetSchedulesOf(client: Client, prefix: string): Promise<number> {
+  await client.schedule.getHandle(targetReconcilerScheduleId(prefix)).delete().catch(() => undefined);
+  const ids = [...(await listTargetSchedules(client, prefix)).keys()];
+  for (const id of ids) await deleteTargetSchedule(client, prefix, id);
+  return ids.length;
 }

@@ -30,3 +30,16 @@ export const scanReconcilerScheduleId = (prefix: string): string => `${prefix}-s
 export const scanDispatcherWorkflowId = (prefix: string, region: string): string => `${prefix}-scan-dispatch-${region}`;
 /** Signal names between scan workflows and their region's dispatcher; activities signal by name too. */
 export const SCAN_SLOT_SIGNALS = { request: 'requestScanSlot', release: 'releaseScanSlot', granted: 'scanSlotGranted' } as const;
+
+/**
+ * One Temporal Schedule per monitored target. The task-queue prefix is part of the id (like the reconciler's),
+ * so that deployments and test runs sharing a namespace, whose target ids all start at 1, never meet.
+ */
+export const targetScheduleId = (prefix: string, targetId: number): string => `${prefix}-target-${targetId}`;
+/** The target id of one of our target schedules' ids, or null for any other schedule. */
+export function targetIdOfSchedule(prefix: string, scheduleId: string): number | null {
+  const rest = scheduleId.startsWith(`${prefix}-target-`) ? scheduleId.slice(prefix.length + '-target-'.length) : '';
+  return /^[1-9][0-9]{0,14}$/.test(rest) ? Number(rest) : null;
+}
+/** The schedule that runs the target-schedule reconciler; one per task-queue prefix. */
+export const targetReconcilerScheduleId = (prefix: string): string => `${prefix}-target-reconciler`;

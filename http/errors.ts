@@ -29,6 +29,14 @@ export function planRequired(feature: Feature, message: (needed: Plan) => string
   return new HttpError(403, { message: message(needed), required_plan: needed.key });
 }
 
+/**
+ * The 403 for a plan's limit (as many targets as the plan keeps, say), in the same shape: `required_plan`
+ * names the cheapest plan that allows more, and is left out when no plan does.
+ */
+export function planLimitReached(message: string, upgrade: Plan | undefined): HttpError {
+  return new HttpError(403, upgrade ? { message, required_plan: upgrade.key } : { message });
+}
+
 export const validationFailed = (errors: Record<string, string[]>): HttpError =>
   new HttpError(422, { message: firstMessage(errors) ?? 'The given data was invalid.', errors });
 

@@ -8,13 +8,14 @@ import { createReconcileActivities } from '../activities/reconcile.ts';
 import { processRunner } from '../activities/lighthouse/process-runner.ts';
 import { createScanActivities } from '../activities/scan.ts';
 import { createScanSlotActivities } from '../activities/scan-slots.ts';
+import { createTargetActivities } from '../activities/targets.ts';
 import { systemClock } from '../core/clock.ts';
 import { loadConfig, PROJECT_ROOT } from '../core/config.ts';
 import { HealthState, serveHealth } from '../core/health.ts';
 import { createLogger } from '../core/logger.ts';
 import { assertNodeVersion } from '../core/runtime.ts';
 import { mainTaskQueue, scanTaskQueue } from '../core/temporal.ts';
-import { createTemporalClient, ensureReconcilerSchedule, temporalReachable } from '../core/temporal-client.ts';
+import { createTemporalClient, ensureReconcilerSchedule, ensureTargetReconcilerSchedule, temporalReachable, triggerTargetReconciler } from '../core/temporal-client.ts';
 import { createKnex } from '../db/knex.ts';
 import { createStorage } from '../db/store/index.ts';
 
@@ -101,6 +102,7 @@ async function main(): Promise<void> {
       ...scanActivities,
       ...createReconcileActivities({ scans: storage.scans, temporal: () => client, clock: systemClock, log }),
       ...createScanSlotActivities({ scans: storage.scans, users: storage.users, temporal: () => client, config }),
+      ...createTargetActivities({ targets: storage.targets, users: storage.users, temporal: () => client, config, clock: systemClock, log }),
     },
     shutdownGraceTime: '30 seconds',
     ...workflowSource,
@@ -126,6 +128,13 @@ async function main(): Promise<void> {
     ({ scheduleId, created }) => created && log.info({ scheduleId }, 'scan reconciler scheduled'),
     (error: unknown) => log.error({ err: error }, 'could not create or update the scan reconciler schedule; stale scans wait for the next start'),
   );
+  // Target schedules: reconciled now (a worker starts after deployments and outages, when drift is likeliest) and on a timer.
+  await ensureTargetReconcilerSchedule(client, config.temporal.taskQueuePrefix)
+    .then(async ({ scheduleId, created }) => {
+      if (created) log.info({ scheduleId }, 'target reconciler scheduled');
+      await triggerTargetReconciler(client, config.temporal.taskQueuePrefix);
+    })
+    .catch((error: unknown) => log.error({ err: error }, 'could not schedule or start the target reconciler; target schedules are repaired at the next start'));
   log.info({ taskQueue, scanRegions: config.worker.scanRegions, identity, bundle: config.worker.workflowBundlePath }, 'worker polling');
   try {
     const running = Promise.all(workers.map((w) => w.run()));

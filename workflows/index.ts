@@ -2,4 +2,5 @@
 export { healthCheckWorkflow } from './health.ts';
 export { scanWorkflow } from './scan.ts';
 export { scanDispatcherWorkflow } from './scan-dispatch.ts';
-export { reconcileScansWorkflow } from './reconcile.ts';
+export { reconcileScansWorkflow, reconcileTargetsWorkflow } from './reconcile.ts';
+export { targetScanWorkflow } from './target-scan.ts';

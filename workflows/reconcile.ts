@@ -1,5 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { ReconcileActivities, ReconcileReport } from '../activities/reconcile.ts';
+import type { TargetActivities, TargetReconcileReport } from '../activities/targets.ts';
 
 const { reconcileStaleScans } = proxyActivities<ReconcileActivities>({
   startToCloseTimeout: '5 minutes',
@@ -9,4 +10,17 @@ const { reconcileStaleScans } = proxyActivities<ReconcileActivities>({
 /** Run by a Temporal schedule (RECONCILE_EVERY): scans left queued or running past their limit are failed. */
 export async function reconcileScansWorkflow(): Promise<ReconcileReport> {
   return reconcileStaleScans();
+}
+
+const { reconcileTargetSchedules } = proxyActivities<TargetActivities>({
+  startToCloseTimeout: '10 minutes',
+  retry: { maximumAttempts: 3, initialInterval: '10 seconds' },
+});
+
+/**
+ * Run by a Temporal schedule (TARGET_RECONCILE_EVERY) and at every worker start: target schedules missing,
+ * orphaned or in the wrong paused state are repaired from the rows.
+ */
+export async function reconcileTargetsWorkflow(): Promise<TargetReconcileReport> {
+  return reconcileTargetSchedules();
 }

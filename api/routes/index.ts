@@ -1,10 +1,11 @@
 import type { AnyRoute } from '../route.ts';
+import { domainRoutes, type DomainRouteDeps } from './domains.ts';
 import { getMe } from './me.ts';
 import { scanRoutes, type ScanRouteDeps } from './scans.ts';
 
-export type RouteDeps = ScanRouteDeps;
+export type RouteDeps = ScanRouteDeps & DomainRouteDeps;
 
 /** Every /api/v1 endpoint; the router and the OpenAPI document are both built from this list. */
 export function apiRoutes(deps: RouteDeps): AnyRoute[] {
-  return [getMe, ...scanRoutes(deps)];
+  return [getMe, ...scanRoutes(deps), ...domainRoutes(deps)];
 }

@@ -66,6 +66,7 @@ const endedFields = {
   share_url: nullable(url),
   requested_at: timestamp,
   finished_at: timestamp,
+  target_id: { oneOf: [{ type: 'integer' }, { type: 'null' }], description: 'Extension: the monitored target (GET /domains) whose schedule started this scan; null for scans started by hand.' },
 };
 const failure = closed({ code: { enum: [...FAILURE_CODES] }, message: { type: 'string' } });
 

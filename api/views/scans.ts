@@ -36,6 +36,7 @@ function commonEnded(scan: Scan, ctx: ViewContext) {
     share_url: shareUrl(ctx.baseUrl, scan),
     requested_at: isoTimestamp(scan.requestedAt),
     ...(scan.finishedAt ? { finished_at: isoTimestamp(scan.finishedAt) } : {}),
+    target_id: scan.targetId,
   };
 }
 

@@ -18,3 +18,20 @@ export interface ScanTarget {
   createdAt: Date;
   updatedAt: Date;
 }
+
+/** What a new target is stored with. */
+export type NewScanTarget = Pick<ScanTarget, 'userId' | 'url' | 'host' | 'region' | 'isActive' | 'thresholds'> & { createdAt: Date };
+
+/** What an owner may change on a target (not its URL: another URL is another target, with a history of its own). */
+export type ScanTargetChanges = Partial<Pick<ScanTarget, 'isActive' | 'thresholds' | 'region'>>;
+
+/** How many finished scans a target's history holds (the spec's GET /domains/{id}/history). */
+export const TARGET_HISTORY_LENGTH = 30;
+
+/** One finished scan in a target's history. `createdAt` is when its result was made (the scan's finished_at). */
+export interface TargetHistoryItem {
+  scanId: string;
+  score: number;
+  createdAt: Date;
+  region: string;
+}

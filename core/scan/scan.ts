@@ -25,6 +25,8 @@ export interface Scan {
   /** The main document's status of an `http_error`, the one failure detail users are shown. */
   failureHttpStatus: number | null;
   result: ScanResultRecord | null;
+  /** The monitored target whose schedule dispatched the scan; null for scans asked for by hand. */
+  targetId: number | null;
 }
 
 /** What a new scan is stored with; the rest starts empty. */

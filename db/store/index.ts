@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { postgresReady } from '../knex.ts';
 import { createScanStore, type ScanStore } from './scans.ts';
 import { createSessionStore, type SessionStore } from './sessions.ts';
+import { createTargetStore, type TargetStore } from './targets.ts';
 import { createThrottleStore, type ThrottleStore } from './throttles.ts';
 import { createTokenStore, type TokenStore } from './tokens.ts';
 import { createUsageStore, type UsageStore } from './usage.ts';
@@ -10,6 +11,8 @@ import { createUserStore, type UserStore } from './users.ts';
 /** Every Postgres query of the service, one store per aggregate, each returning plain objects. */
 export interface Storage {
   scans: ScanStore;
+  /** Monitored scan targets (the spec's domains). */
+  targets: TargetStore;
   users: UserStore;
   sessions: SessionStore;
   tokens: TokenStore;
@@ -25,6 +28,7 @@ export interface Storage {
 export function createStorage(knex: Knex, counterKnex: Knex = knex): Storage {
   return {
     scans: createScanStore(knex),
+    targets: createTargetStore(knex),
     users: createUserStore(knex),
     sessions: createSessionStore(knex),
     tokens: createTokenStore(knex),

@@ -7,7 +7,7 @@ import type { AuthType, NewScan, Scan, ScanFailure, ScanStatus } from '../../cor
 const LOCK_NAMESPACE = 4201;
 const IN_FLIGHT: ScanStatus[] = ['queued', 'running'];
 
-interface ScanRow {
+export interface ScanRow {
   id: number;
   public_id: string;
   user_id: number;
@@ -28,9 +28,10 @@ interface ScanRow {
   failure_message: string | null;
   failure_http_status: number | null;
   result: ScanResultRecord | null;
+  target_id: number | null;
 }
 
-const toScan = (row: ScanRow): Scan => ({
+export const toScan = (row: ScanRow): Scan => ({
   publicId: row.public_id,
   userId: row.user_id,
   url: row.url,
@@ -48,6 +49,7 @@ const toScan = (row: ScanRow): Scan => ({
   failureCode: row.failure_code,
   failureHttpStatus: row.failure_http_status,
   result: row.result,
+  targetId: row.target_id,
 });
 
 const maybeScan = (row: ScanRow | undefined): Scan | undefined => (row ? toScan(row) : undefined);
@@ -63,7 +65,10 @@ export interface ScanStore {
   underOwnerLock<T>(userId: number, work: (locked: ScanStore) => Promise<T>): Promise<T>;
   latestFinished(cacheKey: string, finishedAfter: Date): Promise<Scan | undefined>;
   latestInFlight(cacheKey: string): Promise<Scan | undefined>;
-  /** When the owner's scans since `since` were requested, oldest first, leaving out those that failed as `not_started`. */
+  /**
+   * When the owner's scans since `since` were requested, oldest first (the hourly limit), leaving out those that
+   * failed as `not_started` and those a target's schedule dispatched (bounded by the plan's target count instead).
+   */
   requestTimesSince(userId: number, since: Date): Promise<Date[]>;
   insert(scan: NewScan): Promise<Scan>;
   find(publicId: string): Promise<Scan | undefined>;
@@ -106,6 +111,7 @@ export function createScanStore(knex: Knex | Knex.Transaction): ScanStore {
       const rows = await scans()
         .where({ user_id: userId })
         .where('requested_at', '>', since)
+        .whereNull('target_id')
         .where((q) => q.whereNull('failure_code').orWhereNot('failure_code', 'not_started'))
         .orderBy('requested_at', 'asc')
         .select('requested_at');

@@ -18,6 +18,7 @@ describe('OpenAPI document', () => {
     const SPEC_ENDPOINTS = [
       ['get', '/me'], ['get', '/scans'], ['post', '/scans'], ['get', '/scans/{id}'],
       ['post', '/scans/{id}/share/enable'], ['post', '/scans/{id}/share/disable'],
+      ['get', '/domains'], ['get', '/domains/{id}/history'],
     ] as const;
     for (const [method, path] of SPEC_ENDPOINTS) {
       const op = doc.paths[path]?.[method];
@@ -27,6 +28,11 @@ describe('OpenAPI document', () => {
     }
     expect(doc.paths['/openapi.json']!.get!['x-extension']).toBe(true);
     expect(doc.paths['/me']!.get!['x-extension']).toBeUndefined();
+    expect(doc.paths['/domains']!.get!['x-extension']).toBeUndefined();
+    // Managing targets through the API is our extension of the spec.
+    for (const [method, path] of [['post', '/domains'], ['patch', '/domains/{id}'], ['delete', '/domains/{id}']] as const) {
+      expect([method, path, doc.paths[path]?.[method]?.['x-extension']]).toEqual([method, path, true]);
+    }
     const create = doc.paths['/scans']!.post! as { requestBody: { content: { 'application/json': { schema: { required: string[] } } } }; responses: Record<string, unknown> };
     expect(create.requestBody.content['application/json'].schema.required).toEqual(['url']);
     expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(['200', '202', '422']));

@@ -5,6 +5,7 @@ import { createApp } from '../../http/app.ts';
 import { loadConfig, type Config } from '../../core/config.ts';
 import { createLogger } from '../../core/logger.ts';
 import type { PlanKey } from '../../core/plans.ts';
+import { TEMPORAL_CHANNEL_ARGS } from '../../core/temporal.ts';
 import type { User } from '../../core/user.ts';
 import { createCounterKnex, createKnex } from '../../db/knex.ts';
 import { createUser } from '../../services/accounts.ts';
@@ -51,7 +52,8 @@ export async function startTestApi(options: { clock?: TestClock; env?: Record<st
   });
   let logs = '';
   const log = createLogger({ logLevel: 'info' }, 'api', { write: (line: string) => void (logs += line) });
-  const connection = Connection.lazy({ address: config.temporal.address });
+  // As the API process connects (core/temporal-client.ts): back within seconds after a Temporal outage.
+  const connection = Connection.lazy({ address: config.temporal.address, channelArgs: TEMPORAL_CHANNEL_ARGS });
   const temporal = new Client({ connection, namespace: config.temporal.namespace });
   const clock = options.clock ?? new TestClock();
   const appKnex = options.pool ? createKnex(db.databaseUrl, options.pool) : db.knex;

@@ -2,6 +2,8 @@ import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/wo
 import type { ScanRunner } from '../../activities/scan-runner.ts';
 import { createScanActivities } from '../../activities/scan.ts';
 import { createScanSlotActivities } from '../../activities/scan-slots.ts';
+import { createTargetActivities } from '../../activities/targets.ts';
+import { createTargetStore } from '../../db/store/targets.ts';
 import { createScanStore } from '../../db/store/scans.ts';
 import { createUserStore } from '../../db/store/users.ts';
 import { createLogger } from '../../core/logger.ts';
@@ -37,7 +39,11 @@ export async function startInProcessWorker(api: TestApi, options: { runner: Scan
       ...common,
       taskQueue: mainTaskQueue(prefix),
       workflowBundle: { codePath: harnessInfo().workflowBundlePath },
-      activities: { ...scanActivities, ...createScanSlotActivities({ scans: createScanStore(api.db.knex), users: createUserStore(api.db.knex), temporal: () => api.temporal, config }) },
+      activities: {
+        ...scanActivities,
+        ...createScanSlotActivities({ scans: createScanStore(api.db.knex), users: createUserStore(api.db.knex), temporal: () => api.temporal, config }),
+        ...createTargetActivities({ targets: createTargetStore(api.db.knex), users: createUserStore(api.db.knex), temporal: () => api.temporal, config, clock: api.clock.read, log }),
+      },
     }),
     ...(await Promise.all(config.regions.available.map((region) => Worker.create({ ...common, taskQueue: scanTaskQueue(prefix, region), activities: scanActivities, maxConcurrentActivityTaskExecutions: 1 })))),
   ];

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { TestClock} from './api.ts';
 import { call, startTestApi, type TestApi } from './api.ts';
 import { scanDispatcherWorkflowId, scanReconcilerScheduleId } from '../../core/temporal.ts';
+import { deleteTargetSchedulesOf } from '../../core/temporal-client.ts';
 import { freePort } from './isolated.ts';
 import { startReady, type RunningService } from './processes.ts';
 import { baseTestEnv, harnessInfo } from './shared.ts';
@@ -38,6 +39,7 @@ export async function startScanStack(options: { clock?: TestClock; env?: Record<
       await worker.stop();
       const prefix = api.config.temporal.taskQueuePrefix;
       await api.temporal.schedule.getHandle(scanReconcilerScheduleId(prefix)).delete().catch(() => undefined);
+      await deleteTargetSchedulesOf(api.temporal, prefix);
       // Region dispatchers would wait on a queue no worker serves any more.
       for (const region of api.config.regions.available) {
         await api.temporal.workflow.getHandle(scanDispatcherWorkflowId(prefix, region)).terminate('test finished').catch(() => undefined);

@@ -43,13 +43,14 @@ async function dropStaleTestDatabases(): Promise<void> {
   }
 }
 
-/** Reconciler schedules of test workers (prefix `api_<time>_<hex>`) left by runs that ended over an hour ago. */
+/** Reconciler and target schedules of tests (prefix `api_<time>_<hex>`) left by runs that ended over an hour ago. */
 async function deleteStaleTestSchedules(): Promise<void> {
   const connection = await Connection.connect({ address: config.temporal.address });
   try {
     const client = new Client({ connection, namespace: config.temporal.namespace });
     for await (const schedule of client.schedule.list()) {
-      const age = schedule.scheduleId.endsWith('-scan-reconciler') ? uniqueNameAge(schedule.scheduleId, 'api') : null;
+      const ours = /-(scan-reconciler|target-reconciler|target-\d+)$/.test(schedule.scheduleId);
+      const age = ours ? uniqueNameAge(schedule.scheduleId, 'api') : null;
       if (age !== null && age > 3600_000) await client.schedule.getHandle(schedule.scheduleId).delete().catch(() => undefined);
     }
   } finally {

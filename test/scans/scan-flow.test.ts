@@ -88,9 +88,9 @@ describe('a fast, small page', () => {
   it('has the spec shape of a finished scan', () => {
     const scan = results.fast!;
     expect(Object.keys(scan).sort()).toEqual(
-      ['auth_type', 'finished_at', 'is_public', 'public_id', 'region', 'report_url', 'requested_at', 'result', 'share_enabled', 'share_url', 'status', 'submitted_url'].sort(),
+      ['auth_type', 'finished_at', 'is_public', 'public_id', 'region', 'report_url', 'requested_at', 'result', 'share_enabled', 'share_url', 'status', 'submitted_url', 'target_id'].sort(),
     );
-    expect(scan).toMatchObject({ is_public: false, auth_type: null, share_enabled: false, share_url: null, region: 'local' });
+    expect(scan).toMatchObject({ is_public: false, auth_type: null, share_enabled: false, share_url: null, region: 'local', target_id: null });
     expect(scan.requested_at).toMatch(/\+00:00$/);
   });
 

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { PROJECT_ROOT } from '../../core/config.ts';
-import { cheapestPlanWith, hasFeature, PLANS, planView, UNLIMITED } from '../../core/plans.ts';
+import { cheapestPlanWith, cheapestPlanWithMoreTargets, hasFeature, PLANS, planView, UNLIMITED } from '../../core/plans.ts';
 
 describe('plans', () => {
   it('gate each capability at the plan the spec names', () => {
@@ -26,6 +26,27 @@ describe('plans', () => {
     expect(PLANS.pro.apiDailyLimit).toBe(5000);
     expect(PLANS.agency.apiDailyLimit).toBe(UNLIMITED);
     expect(UNLIMITED).toBe(-1);
+  });
+
+  it('keep targets, scheduled runs and on-demand runs per plan, growing with the plan', () => {
+    const table = Object.values(PLANS).map((p) => [p.key, p.maxTargets, p.scheduledRuns, p.maxRunsPerScan]);
+    expect(table).toEqual([
+      ['free', 1, 1, 1],
+      ['starter', 5, 3, 3],
+      ['pro', 25, 3, 5],
+      ['agency', 1000, 5, 5],
+    ]);
+    const order = [PLANS.free, PLANS.starter, PLANS.pro, PLANS.agency];
+    for (let i = 1; i < order.length; i++) {
+      expect(order[i]!.maxTargets).toBeGreaterThan(order[i - 1]!.maxTargets);
+      expect(order[i]!.scheduledRuns).toBeGreaterThanOrEqual(order[i - 1]!.scheduledRuns);
+      expect(order[i]!.maxRunsPerScan).toBeGreaterThanOrEqual(order[i - 1]!.maxRunsPerScan);
+    }
+    // Lighthouse's own advice: 5 runs at most make the median about twice as stable as one; more only cost time.
+    for (const plan of order) expect(plan.maxRunsPerScan).toBeLessThanOrEqual(5);
+    expect(cheapestPlanWithMoreTargets(0)?.key).toBe('free');
+    expect(cheapestPlanWithMoreTargets(5)?.key).toBe('pro');
+    expect(cheapestPlanWithMoreTargets(1000)).toBeUndefined();
   });
 
   it('are the only place that compares plan names', () => {

@@ -1,0 +1,21 @@
+import { isoTimestamp } from '../../core/clock.ts';
+import type { ScanTarget, TargetHistoryItem } from '../../core/monitoring/target.ts';
+
+/** A target (the spec's domain): the spec's fields, then the extensions `region`, `thresholds`, `created_at`. */
+export function targetView(target: ScanTarget) {
+  return {
+    id: target.id,
+    host: target.host,
+    url: target.url,
+    schedule: target.schedule,
+    is_active: target.isActive,
+    last_dispatched_at: target.lastDispatchedAt ? isoTimestamp(target.lastDispatchedAt) : null,
+    region: target.region,
+    thresholds: target.thresholds,
+    created_at: isoTimestamp(target.createdAt),
+  };
+}
+
+export function historyItemView(item: TargetHistoryItem) {
+  return { score: item.score, created_at: isoTimestamp(item.createdAt), region: item.region };
+}

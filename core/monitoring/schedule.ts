@@ -1,0 +1,74 @@
+import { ScheduleOverlapPolicy, type ScheduleOptions } from '@temporalio/client';
+import { mainTaskQueue, TargetIdAttribute, targetScheduleId } from '../temporal.ts';
+
+/**
+ * The rules of a target's daily Temporal Schedule, in one place: when it starts, what it runs, and what
+ * happens to runs that overlap or were missed. core/temporal-client.ts applies them.
+ */
+
+const SECONDS_PER_DAY = 86_400;
+/**
+ * Start times are spread over the day by Fibonacci hashing of the target id: second of day = id × K mod 86,400,
+ * with K ≈ 86,400 / φ and coprime to 86,400. Consecutive ids land about 0.618 days apart and fill the gaps
+ * evenly (three-distance theorem): among any 1,000 consecutive ids, two start times are at least 65 s apart,
+ * so no minute holds more than one of them (test/unit/target-schedule.test.ts); any 86,400 consecutive ids
+ * take every second once. No random jitter on top: it would only make that bound a probability.
+ */
+const SPREAD_MULTIPLIER = 53_399n;
+
+/** Second of the UTC day (0–86,399) at which the target's daily scan starts; deterministic. */
+export function dailyStartSecond(targetId: number): number {
+  return Number((BigInt(targetId) * SPREAD_MULTIPLIER) % BigInt(SECONDS_PER_DAY));
+}
+
+export function dailyStartTime(targetId: number): { hour: number; minute: number; second: number } {
+  const s = dailyStartSecond(targetId);
+  return { hour: Math.floor(s / 3600), minute: Math.floor((s % 3600) / 60), second: s % 60 };
+}
+
+/**
+ * A run missed while Temporal was down is still taken if it is less than this late. Under a day, so after any
+ * outage at most one missed run of a daily schedule qualifies: one catch-up run, never a burst; a later one
+ * is dropped and the next day's runs as usual.
+ */
+export const TARGET_CATCHUP_WINDOW = '12 hours';
+
+/** How often the reconciler compares target rows with their schedules (and once at every worker start). */
+export const TARGET_RECONCILE_EVERY = '10 minutes';
+
+/**
+ * A schedule without a row younger than this may belong to a target being created right now (its row is
+ * committed only after the schedule exists), so the reconciler leaves it alone until it is older.
+ */
+export const ORPHAN_SCHEDULE_GRACE_MS = 10 * 60_000;
+
+/** What the target scan workflow is started with. */
+export interface TargetScanInput {
+  targetId: number;
+}
+
+/**
+ * A target's schedule: daily at its spread start time (UTC), starting `targetScanWorkflow` on the main queue.
+ * Overlap SKIP: a day's run is skipped while the previous one still runs (its scan may wait for a slot).
+ * Paused exactly when the target is. `TargetId` is set on the schedule and on the workflows it starts.
+ */
+export function targetScheduleOptions(prefix: string, target: { id: number; isActive: boolean }) {
+  const scheduleId = targetScheduleId(prefix, target.id);
+  const targetIdAttribute = [{ key: TargetIdAttribute, value: String(target.id) }];
+  return {
+    scheduleId,
+    spec: { calendars: [{ ...dailyStartTime(target.id), comment: 'daily; start time spread by target id' }] },
+    action: {
+      type: 'startWorkflow' as const,
+      workflowType: 'targetScanWorkflow',
+      args: [{ targetId: target.id } satisfies TargetScanInput],
+      taskQueue: mainTaskQueue(prefix),
+      // Temporal appends the scheduled time, so each day's run has an id of its own.
+      workflowId: scheduleId,
+      typedSearchAttributes: targetIdAttribute,
+    },
+    policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: TARGET_CATCHUP_WINDOW, pauseOnFailure: false },
+    typedSearchAttributes: targetIdAttribute,
+    state: { paused: !target.isActive, note: target.isActive ? 'active' : 'paused by its owner' },
+  } satisfies ScheduleOptions;
+}

@@ -1,0 +1,202 @@
+import type { Knex } from 'knex';
+import { pageMeta, pageOffset, type Page, type PageQuery } from '../../core/pagination.ts';
+import type { Scan } from '../../core/scan/scan.ts';
+import type { NewScanTarget, ScanTarget, ScanTargetChanges, TargetHistoryItem, TargetSchedule } from '../../core/monitoring/target.ts';
+import type { Thresholds } from '../../core/monitoring/thresholds.ts';
+import { toScan, type ScanRow } from './scans.ts';
+
+// Scans use 4201 for their owner lock; targets have their own, so the two never wait for each other.
+const LOCK_NAMESPACE = 4202;
+
+interface TargetRow {
+  id: number;
+  user_id: number;
+  url: string;
+  host: string;
+  region: string;
+  schedule: TargetSchedule;
+  is_active: boolean;
+  thresholds: Thresholds;
+  last_dispatched_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const toTarget = (row: TargetRow): ScanTarget => ({
+  id: row.id,
+  userId: row.user_id,
+  url: row.url,
+  host: row.host,
+  region: row.region,
+  schedule: row.schedule,
+  isActive: row.is_active,
+  thresholds: row.thresholds,
+  lastDispatchedAt: row.last_dispatched_at,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+const maybeTarget = (row: TargetRow | undefined): ScanTarget | undefined => (row ? toTarget(row) : undefined);
+
+/** A scheduled scan as the dispatch stores it; the rest comes from its target. */
+export interface DispatchedScan {
+  publicId: string;
+  requestedAt: Date;
+  runs: number;
+}
+
+export interface TargetStore {
+  /**
+   * Runs `work` in one transaction holding the owner's target lock, so one owner's changes are decided one
+   * after the other (the plan's count, duplicates). The transaction commits only when `work` resolves, which
+   * is how a target's row and its Temporal schedule change together (services/targets.ts).
+   */
+  underOwnerLock<T>(userId: number, work: (locked: TargetStore) => Promise<T>): Promise<T>;
+  /** Runs `work` in one transaction holding the target's row lock (undefined: no such target). */
+  withTargetLocked<T>(id: number, work: (target: ScanTarget | undefined, locked: TargetStore) => Promise<T>): Promise<T>;
+  find(id: number): Promise<ScanTarget | undefined>;
+  /** The owner's target, row-locked until the transaction ends when called under a lock. */
+  findOwned(userId: number, id: number): Promise<ScanTarget | undefined>;
+  findByUrl(userId: number, url: string, region: string): Promise<ScanTarget | undefined>;
+  /** The owner's targets, oldest first (ids are stable in pagination). */
+  listOwned(userId: number, page: PageQuery): Promise<Page<ScanTarget>>;
+  countOwned(userId: number): Promise<number>;
+  insert(target: NewScanTarget): Promise<ScanTarget>;
+  update(id: number, changes: ScanTargetChanges, now: Date): Promise<ScanTarget | undefined>;
+  delete(id: number): Promise<boolean>;
+  /** Every target's id and whether it is active, for the reconciler. */
+  scheduleStates(): Promise<Array<{ id: number; isActive: boolean }>>;
+  /** The last finished scans of the target with an overall score, newest first. */
+  history(targetId: number, limit: number): Promise<TargetHistoryItem[]>;
+  /**
+   * Stores a scheduled scan of an active target (queued, `target_id` set, never reused, so no cache key) and sets
+   * the target's `last_dispatched_at`, in one transaction under the target's row lock. Idempotent: a scan with
+   * this public id already stored for the target is returned as it is. Null when the target is gone or paused.
+   */
+  dispatchScan(targetId: number, scan: DispatchedScan): Promise<Scan | null>;
+}
+
+/** Every query on `scan_targets` (and the scheduled scan's insert, which must commit with the dispatch). */
+export function createTargetStore(knex: Knex | Knex.Transaction): TargetStore {
+  const targets = () => knex<TargetRow>('scan_targets');
+  const inTransaction = 'isTransaction' in knex && knex.isTransaction === true;
+  const owned = (userId: number, id: number) => {
+    const query = targets().where({ id, user_id: userId });
+    return inTransaction ? query.forUpdate() : query;
+  };
+  return {
+    async underOwnerLock<T>(userId: number, work: (locked: TargetStore) => Promise<T>): Promise<T> {
+      return knex.transaction(async (trx) => {
+        await trx.raw('select pg_advisory_xact_lock(?, ?)', [LOCK_NAMESPACE, userId]);
+        return work(createTargetStore(trx));
+      });
+    },
+
+    async withTargetLocked<T>(id: number, work: (target: ScanTarget | undefined, locked: TargetStore) => Promise<T>): Promise<T> {
+      return knex.transaction(async (trx) => {
+        const row = (await trx<TargetRow>('scan_targets').where({ id }).forUpdate().first()) as TargetRow | undefined;
+        return work(maybeTarget(row), createTargetStore(trx));
+      });
+    },
+
+    async find(id) {
+      return maybeTarget((await targets().where({ id }).first()) as TargetRow | undefined);
+    },
+
+    async findOwned(userId, id) {
+      return maybeTarget((await owned(userId, id).first()) as TargetRow | undefined);
+    },
+
+    async findByUrl(userId, url, region) {
+      return maybeTarget((await targets().where({ user_id: userId, url, region }).first()) as TargetRow | undefined);
+    },
+
+    async listOwned(userId, page) {
+      const query = targets().where({ user_id: userId });
+      const [counted, rows] = await Promise.all([
+        query.clone().count<Array<{ count: number }>>('* as count'),
+        query.clone().orderBy('id', 'asc').limit(page.limit).offset(pageOffset(page)),
+      ]);
+      return { items: rows.map((row) => toTarget(row as TargetRow)), meta: pageMeta(page, Number(counted[0]?.count ?? 0)) };
+    },
+
+    async countOwned(userId) {
+      const [counted] = await targets().where({ user_id: userId }).count<Array<{ count: number }>>('* as count');
+      return Number(counted?.count ?? 0);
+    },
+
+    async insert(target) {
+      const [row] = await targets()
+        .insert({
+          user_id: target.userId,
+          url: target.url,
+          host: target.host,
+          region: target.region,
+          schedule: 'daily',
+          is_active: target.isActive,
+          thresholds: JSON.stringify(target.thresholds) as unknown as Thresholds,
+          created_at: target.createdAt,
+          updated_at: target.createdAt,
+        })
+        .returning('*');
+      return toTarget(row as TargetRow);
+    },
+
+    async update(id, changes, now) {
+      const values: Partial<TargetRow> = { updated_at: now };
+      if (changes.isActive !== undefined) values.is_active = changes.isActive;
+      if (changes.region !== undefined) values.region = changes.region;
+      if (changes.thresholds !== undefined) values.thresholds = JSON.stringify(changes.thresholds) as unknown as Thresholds;
+      const [row] = await targets().where({ id }).update(values).returning('*');
+      return maybeTarget(row as TargetRow | undefined);
+    },
+
+    async delete(id) {
+      return (await targets().where({ id }).delete()) > 0;
+    },
+
+    async scheduleStates() {
+      const rows = await targets().orderBy('id').select('id', 'is_active');
+      return rows.map((row) => ({ id: row.id, isActive: row.is_active }));
+    },
+
+    async history(targetId, limit) {
+      const rows = await knex<ScanRow>('scans')
+        .where({ target_id: targetId, status: 'finished' })
+        .whereRaw("result->'scores'->'overall' is not null")
+        .orderBy('finished_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .select<Array<{ public_id: string; score: number; finished_at: Date; region: string }>>('public_id', knex.raw("(result->'scores'->>'overall')::int as score"), 'finished_at', 'region');
+      return rows.map((row) => ({ scanId: row.public_id, score: row.score, createdAt: row.finished_at, region: row.region }));
+    },
+
+    async dispatchScan(targetId, scan) {
+      return knex.transaction(async (trx) => {
+        const target = (await trx<TargetRow>('scan_targets').where({ id: targetId }).forUpdate().first()) as TargetRow | undefined;
+        const [existing] = await trx<ScanRow>('scans').where({ public_id: scan.publicId });
+        if (existing) return existing.target_id === targetId ? toScan(existing as ScanRow) : null;
+        if (!target?.is_active) return null;
+        const [row] = await trx<ScanRow>('scans')
+          .insert({
+            public_id: scan.publicId,
+            user_id: target.user_id,
+            url: target.url,
+            host: target.host,
+            region: target.region,
+            is_public: false,
+            status: 'queued',
+            auth_type: null,
+            auth_secret: null,
+            cache_key: null,
+            requested_at: scan.requestedAt,
+            target_id: targetId,
+            runs: scan.runs,
+          } as Partial<ScanRow>)
+          .returning('*');
+        await trx<TargetRow>('scan_targets').where({ id: targetId }).update({ last_dispatched_at: scan.requestedAt });
+        return toScan(row as ScanRow);
+      });
+    },
+  };
+}

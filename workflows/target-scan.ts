@@ -1,0 +1,49 @@
+import { executeChild, ParentClosePolicy, proxyActivities, uuid4, workflowInfo } from '@temporalio/workflow';
+import type { TargetActivities } from '../activities/targets.ts';
+import type { ScanOutcome } from '../activities/scan.ts';
+import { publicIdFrom } from '../core/ids.ts';
+import type { TargetScanInput } from '../core/monitoring/schedule.ts';
+import { HostAttribute, ScanIdAttribute, TargetIdAttribute, scanWorkflowId } from '../core/temporal.ts';
+import { scanWorkflow } from './scan.ts';
+
+const { dispatchTargetScan } = proxyActivities<TargetActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumAttempts: 10, initialInterval: '1 second', maximumInterval: '30 seconds' },
+});
+
+export type TargetScanOutcome = { dispatched: false } | { dispatched: true; scanId: string; outcome: ScanOutcome };
+
+/**
+ * Started by a target's schedule (core/monitoring/schedule.ts): stores the day's scan of the target and runs
+ * it as an ordinary scan, a child `scanWorkflow` with the id and search attributes any scan gets (plus
+ * TargetId). Nothing runs for a target that is gone or paused. The schedule's overlap policy (SKIP) keeps
+ * one of these per target at a time.
+ */
+export async function targetScanWorkflow(input: TargetScanInput): Promise<TargetScanOutcome> {
+  const publicId = scanIdOfThisRun();
+  const dispatched = await dispatchTargetScan({ targetId: input.targetId, publicId });
+  if (!dispatched) return { dispatched: false };
+  const outcome = await executeChild(scanWorkflow, {
+    workflowId: scanWorkflowId(publicId),
+    args: [{ publicId, scanTaskQueue: dispatched.scanTaskQueue }],
+    typedSearchAttributes: [
+      { key: ScanIdAttribute, value: publicId },
+      { key: HostAttribute, value: dispatched.host },
+      { key: TargetIdAttribute, value: String(input.targetId) },
+    ],
+    // The scan is the user's like any other: should this workflow be terminated, the scan still ends properly.
+    parentClosePolicy: ParentClosePolicy.ABANDON,
+  });
+  return { dispatched: true, scanId: publicId, outcome };
+}
+
+/**
+ * The scan's public id, from this run's start time and its deterministic randomness: the same on every
+ * replay and every retry of the dispatch, different for every run (manual triggers included).
+ */
+function scanIdOfThisRun(): string {
+  const hex = uuid4().replaceAll('-', '');
+  // Bytes 6 and 8 of a UUIDv4 carry its version and variant; the 10 taken here are all random.
+  const bytes = [0, 1, 2, 3, 4, 5, 9, 10, 11, 12].map((i) => parseInt(hex.slice(i * 2, i * 2 + 2), 16));
+  return publicIdFrom(workflowInfo().runStartTime.getTime(), Uint8Array.from(bytes));
+}
