@@ -59,9 +59,10 @@ export interface BenchServices {
  * The api and worker processes on free ports, on the benchmark's database, with task queues of their own;
  * loopback scans allowed (the fixture sites are on 127.0.0.1).
  */
-export async function startBenchServices(databaseUrl: string, assetsDir: string): Promise<BenchServices> {
+export async function startBenchServices(databaseUrl: string, assetsDir: string, extraEnv: Record<string, string> = {}): Promise<BenchServices> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
+    ...extraEnv,
     DATABASE_URL: databaseUrl,
     API_PORT: String(await freePort()),
     WORKER_HEALTH_PORT: String(await freePort()),
