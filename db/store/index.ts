@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { postgresReady } from '../knex.ts';
+import { createAlertStore, type AlertStore } from './alerts.ts';
 import { createScanStore, type ScanStore } from './scans.ts';
 import { createSessionStore, type SessionStore } from './sessions.ts';
 import { createThrottleStore, type ThrottleStore } from './throttles.ts';
@@ -10,6 +11,8 @@ import { createUserStore, type UserStore } from './users.ts';
 /** Every Postgres query of the service, one store per aggregate, each returning plain objects. */
 export interface Storage {
   scans: ScanStore;
+  /** Score alerts of monitored targets, and what evaluating them reads. */
+  alerts: AlertStore;
   users: UserStore;
   sessions: SessionStore;
   tokens: TokenStore;
@@ -25,6 +28,7 @@ export interface Storage {
 export function createStorage(knex: Knex, counterKnex: Knex = knex): Storage {
   return {
     scans: createScanStore(knex),
+    alerts: createAlertStore(knex),
     users: createUserStore(knex),
     sessions: createSessionStore(knex),
     tokens: createTokenStore(knex),
