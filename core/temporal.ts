@@ -30,3 +30,6 @@ export const scanReconcilerScheduleId = (prefix: string): string => `${prefix}-s
 export const scanDispatcherWorkflowId = (prefix: string, region: string): string => `${prefix}-scan-dispatch-${region}`;
 /** Signal names between scan workflows and their region's dispatcher; activities signal by name too. */
 export const SCAN_SLOT_SIGNALS = { request: 'requestScanSlot', release: 'releaseScanSlot', granted: 'scanSlotGranted' } as const;
+
+/** One per alert and change: a second start while one runs is refused, so an e-mail is never sent twice at once. */
+export const alertEmailWorkflowId = (mainQueue: string, alertId: number, change: string): string => `${mainQueue}-alert-email-${alertId}-${change}`;

@@ -3,3 +3,4 @@ export { healthCheckWorkflow } from './health.ts';
 export { scanWorkflow } from './scan.ts';
 export { scanDispatcherWorkflow } from './scan-dispatch.ts';
 export { reconcileScansWorkflow } from './reconcile.ts';
+export { alertEmailWorkflow, targetAlertsWorkflow } from './target-alerts.ts';
