@@ -1,10 +1,11 @@
 import type { AnyRoute } from '../route.ts';
+import { alertRoutes, type AlertRouteDeps } from './alerts.ts';
 import { getMe } from './me.ts';
 import { scanRoutes, type ScanRouteDeps } from './scans.ts';
 
-export type RouteDeps = ScanRouteDeps;
+export type RouteDeps = ScanRouteDeps & AlertRouteDeps;
 
 /** Every /api/v1 endpoint; the router and the OpenAPI document are both built from this list. */
 export function apiRoutes(deps: RouteDeps): AnyRoute[] {
-  return [getMe, ...scanRoutes(deps)];
+  return [getMe, ...scanRoutes(deps), ...alertRoutes(deps)];
 }
