@@ -18,6 +18,7 @@ describe('OpenAPI document', () => {
     const SPEC_ENDPOINTS = [
       ['get', '/me'], ['get', '/scans'], ['post', '/scans'], ['get', '/scans/{id}'],
       ['post', '/scans/{id}/share/enable'], ['post', '/scans/{id}/share/disable'],
+      ['get', '/alerts'], ['get', '/alerts/{id}'], ['post', '/alerts/mark-read'],
     ] as const;
     for (const [method, path] of SPEC_ENDPOINTS) {
       const op = doc.paths[path]?.[method];
@@ -27,6 +28,8 @@ describe('OpenAPI document', () => {
     }
     expect(doc.paths['/openapi.json']!.get!['x-extension']).toBe(true);
     expect(doc.paths['/me']!.get!['x-extension']).toBeUndefined();
+    expect(doc.paths['/alerts/{id}/dismiss']!.post!['x-extension']).toBe(true);
+    expect(Object.keys(doc.paths['/alerts']!.get!.responses as object)).toContain('422');
     const create = doc.paths['/scans']!.post! as { requestBody: { content: { 'application/json': { schema: { required: string[] } } } }; responses: Record<string, unknown> };
     expect(create.requestBody.content['application/json'].schema.required).toEqual(['url']);
     expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(['200', '202', '422']));
