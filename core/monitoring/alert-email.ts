@@ -1,5 +1,6 @@
 import { alertText, SEVERITY_NAMES } from '../i18n/alerts.ts';
 import type { Locale } from '../i18n/locale.ts';
+import { alertsPageUrl, scanReportUrl } from '../links.ts';
 import type { Alert, AlertChange } from './alert.ts';
 
 /**
@@ -29,9 +30,6 @@ export interface AlertEmail {
   html: string;
 }
 
-export const reportUrl = (baseUrl: string, scanPublicId: string): string => `${baseUrl}/reports/${scanPublicId}`;
-/** The web area's alerts page. */
-export const alertsPageUrl = (baseUrl: string): string => `${baseUrl}/alerts`;
 
 const WORDS = {
   en: {
@@ -70,7 +68,7 @@ export function composeAlertEmail(alert: Alert, change: AlertChange, recipient: 
   const scan = change === 'resolved' && alert.resolvedScanPublicId ? alert.resolvedScanPublicId : alert.scanPublicId;
   const links = [
     [`${words.page}`, alert.url, `${alert.url} (${words.region} ${alert.region})`],
-    [words.report, reportUrl(baseUrl, scan), reportUrl(baseUrl, scan)],
+    [words.report, scanReportUrl(baseUrl, scan), scanReportUrl(baseUrl, scan)],
     [words.alerts, alertsPageUrl(baseUrl), alertsPageUrl(baseUrl)],
   ] as const;
   return {

@@ -166,3 +166,28 @@ it('keeps the alert while SMTP is down and sends its e-mail once the server is b
     await down.stop();
   }
 });
+
+it('does not retry an e-mail the SMTP server refuses for good (5xx); the alert stays', async () => {
+  const refusing = testSmtpServer(await freePort(), { refuseRecipients: true });
+  await refusing.start();
+  const otherApi = await startTestApi({ clock, env: { SMTP_URL: `smtp://127.0.0.1:${refusing.port}` } });
+  const otherWorker = await startInProcessWorker(otherApi, { runner: NO_SCANS });
+  try {
+    const { user } = await createTestUser(otherApi, 'starter');
+    const target = await insertTarget(otherApi.db.knex, user.id);
+    const scanId = await insertFinishedScan(otherApi.db.knex, user.id, target, scoresOf(60), at(20));
+    const queued = mainTaskQueue(otherApi.config.temporal.taskQueuePrefix);
+    const evaluation = (await otherApi.temporal.workflow.execute('targetAlertsWorkflow', { taskQueue: queued, workflowId: uniqueName('alerts'), args: [{ scanPublicId: scanId, emailRetry: FAST_RETRY }] })) as AlertEvaluation;
+    const alertId = evaluation.changes[0]!.alertId;
+    const email = otherApi.temporal.workflow.getHandle(alertEmailWorkflowId(queued, alertId, 'raised'));
+    await expect(email.result()).rejects.toThrow();
+    const history = await email.fetchHistory();
+    expect(history.events!.filter((e) => e.activityTaskStartedEventAttributes).map((e) => e.activityTaskStartedEventAttributes!.attempt)).toEqual([1]);
+    expect(otherWorker.logs()).toMatch(/"responseCode":550},"msg":"alert e-mail not sent"/);
+    expect(await otherApi.db.knex('alerts').where({ id: alertId }).first()).toMatchObject({ severity: 'warning', raised_emailed_at: null, resolved_at: null });
+  } finally {
+    await otherWorker.close();
+    await otherApi.close();
+    await refusing.stop();
+  }
+});

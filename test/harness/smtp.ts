@@ -25,7 +25,8 @@ export interface TestSmtpServer {
  * A real SMTP server (smtp-server) on 127.0.0.1:`port`, keeping every message it accepts. Not started until
  * `start()`, so a test can let the first sends fail on a refused connection.
  */
-export function testSmtpServer(port: number): TestSmtpServer {
+/** `refuseRecipients`: answer every RCPT TO with 550 (no such mailbox), a reply no retry changes. */
+export function testSmtpServer(port: number, options: { refuseRecipients?: boolean } = {}): TestSmtpServer {
   const messages: ReceivedMail[] = [];
   let server: SMTPServer | null = null;
   const create = () =>
@@ -33,6 +34,10 @@ export function testSmtpServer(port: number): TestSmtpServer {
       authOptional: true,
       disabledCommands: ['STARTTLS'],
       logger: false,
+      onRcptTo(_address, _session, callback) {
+        if (!options.refuseRecipients) return callback();
+        callback(Object.assign(new Error('No such mailbox'), { responseCode: 550 }));
+      },
       onData(stream, session, callback) {
         const chunks: Buffer[] = [];
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
