@@ -107,6 +107,11 @@ export interface AlertStore {
   /** Records that the e-mail about `change` was accepted by the SMTP server; false when it was recorded already. */
   recordEmailed(id: number, change: AlertChange, at: Date): Promise<boolean>;
   recipient(alertId: number): Promise<AlertRecipient | undefined>;
+  /**
+   * For deleting a target (its alerts stay, as history): its unresolved alerts are dismissed, so none lingers
+   * in the open list with nothing left to resolve it. Returns how many.
+   */
+  dismissUnresolvedOfTarget(targetId: number, now: Date): Promise<number>;
 
   // Evaluation (services/alert-evaluation.ts). The scan and target queries live here until the scan and target
   // stores carry target ids and thresholds themselves.
@@ -180,6 +185,10 @@ export function createAlertStore(knex: Knex | Knex.Transaction): AlertStore {
         | { email: string; name: string; locale: Locale | null }
         | undefined;
       return row && { email: row.email, name: row.name, locale: row.locale ?? 'en' };
+    },
+
+    async dismissUnresolvedOfTarget(targetId, now) {
+      return alerts().where({ target_id: targetId, is_dismissed: false }).whereNull('resolved_at').update({ is_dismissed: true, dismissed_at: now, updated_at: now });
     },
 
     async scanForEvaluation(publicId) {

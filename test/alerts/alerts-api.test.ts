@@ -156,6 +156,15 @@ describe('dismissing', () => {
     expect((await scan(alice.user.id, target, 60, 14)).evaluation.changes).toEqual([{ alertId: expect.any(Number), type: 'score_below_threshold', change: 'raised' }]);
   });
 
+  it('dismisses the unresolved alerts of a target that is being deleted, and no others', async () => {
+    const target = await insertTarget(api.db.knex, alice.user.id);
+    const first = (await scan(alice.user.id, target, 60, 15)).evaluation.changes[0]!.alertId;
+    await scan(alice.user.id, target, 90, 16);
+    const second = (await scan(alice.user.id, target, 60, 17)).evaluation.changes[0]!.alertId;
+    expect(await store.dismissUnresolvedOfTarget(target.id, at(18))).toBe(1);
+    expect(await api.db.knex('alerts').whereIn('id', [first, second]).orderBy('id').select('is_dismissed')).toEqual([{ is_dismissed: false }, { is_dismissed: true }]);
+  });
+
   it('is 404 for another user\'s alert or an unknown one, and refuses body fields', async () => {
     const target = await insertTarget(api.db.knex, bob.user.id);
     const bobs = (await scan(bob.user.id, target, 65, 20)).evaluation.changes[0]!.alertId;
