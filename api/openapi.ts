@@ -52,7 +52,7 @@ export function openApiDocument(routes: AnyRoute[], baseUrl: string): Record<str
     for (const [status, r] of Object.entries(route.responses)) {
       responses[status] = r.schema ? { description: r.description, content: json(r.schema) } : { description: r.description };
     }
-    if (route.body) responses[422] = { description: 'Validation error.', content: json(ref('ValidationError')) };
+    if (route.body || route.query) responses[422] = { description: 'Validation error.', content: json(ref('ValidationError')) };
     if (route.params) responses[404] = { description: 'Unknown id, or a resource of another user.', content: json(ref('Message')) };
     if (route.auth !== false) Object.assign(responses, STANDARD_ERRORS);
     else responses[500] = STANDARD_ERRORS[500];

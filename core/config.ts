@@ -47,6 +47,12 @@ export interface Config {
   outboundAllowLoopback: boolean;
   /** Reverse proxies (addresses or CIDR blocks) whose X-Forwarded-For is believed; none by default. */
   trustedProxies: string[];
+  /**
+   * Alert e-mail (sent by the worker): SMTP_URL (`smtp://` or `smtps://`, credentials in the URL when the
+   * server wants them; default the local sink `./svc start` runs, smtp://127.0.0.1:2525; required in production,
+   * where it has no default: see `requireSmtpUrl`) and MAIL_FROM (default `WebPerf alerts <alerts@BASE_URL's host>`).
+   */
+  mail: { smtpUrl: string | null; from: string };
 }
 
 export class ConfigError extends Error {
@@ -193,6 +199,21 @@ function secretKey(env: Env, appEnv: AppEnv, stateDir: string): Buffer {
   return key;
 }
 
+/** The default sender: alerts@ the public host (localhost when BASE_URL names an IP address). */
+function mailFrom(env: Env, baseUrl: string): string {
+  const host = new URL(baseUrl).hostname;
+  const domain = isIP(host.replace(/^\[|\]$/g, '')) ? 'localhost' : host;
+  const value = str(env, 'MAIL_FROM', `WebPerf alerts <alerts@${domain}>`);
+  if (/[\r\n]/.test(value) || !/@/.test(value)) throw new ConfigError('MAIL_FROM', `must be an e-mail address, optionally with a name (Name <address>), got "${value}"`);
+  return value;
+}
+
+/** The worker sends alert e-mail, so it needs SMTP_URL; in production there is no default. */
+export function requireSmtpUrl(config: Pick<Config, 'mail'>): string {
+  if (!config.mail.smtpUrl) throw new ConfigError('SMTP_URL', 'is required in production for the worker (alert e-mail), e.g. smtps://user:password@smtp.example.com:465');
+  return config.mail.smtpUrl;
+}
+
 /** TRUSTED_PROXIES: comma-separated IPv4/IPv6 addresses or CIDR blocks, normalised to address/prefix. */
 function trustedProxies(raw: string | undefined): string[] {
   return (raw ?? '')
@@ -224,6 +245,7 @@ export function loadConfig(env: Env = process.env, options: { keys?: false } = {
   const required = (fallback: string) => (production ? undefined : fallback);
 
   const scanRegions = regions(env);
+  const baseUrl = url(env, 'BASE_URL', required(`http://127.0.0.1:${apiPort}`), ['http:', 'https:']);
   const workerScanRegions = (env.WORKER_SCAN_REGIONS?.trim() ?? scanRegions.available.join(','))
     .split(',')
     .map((r) => r.trim())
@@ -236,7 +258,7 @@ export function loadConfig(env: Env = process.env, options: { keys?: false } = {
     assetsDir: resolve(stateDir, str(env, 'ASSETS_DIR', 'assets')),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     stateDir,
-    baseUrl: url(env, 'BASE_URL', required(`http://127.0.0.1:${apiPort}`), ['http:', 'https:']),
+    baseUrl,
     api: { host: str(env, 'API_HOST', '127.0.0.1'), port: apiPort },
     ingest: {
       host: str(env, 'INGEST_HOST', '127.0.0.1'),
@@ -269,6 +291,10 @@ export function loadConfig(env: Env = process.env, options: { keys?: false } = {
     regions: scanRegions,
     outboundAllowLoopback: bool(env, 'OUTBOUND_ALLOW_LOOPBACK', false),
     trustedProxies: trustedProxies(env.TRUSTED_PROXIES),
+    mail: {
+      smtpUrl: env.SMTP_URL?.trim() ? url(env, 'SMTP_URL', undefined, ['smtp:', 'smtps:']) : production ? null : 'smtp://127.0.0.1:2525',
+      from: mailFrom(env, baseUrl),
+    },
   };
   return options.keys === false ? config : { ...config, keys: keyring(env, appEnv, stateDir) };
 }
@@ -279,6 +305,6 @@ const REQUIRED_EVERYWHERE = ['APP_ENV', 'BASE_URL', 'INGEST_URL', 'DATABASE_URL'
 /** Variables a production deployment must set explicitly (checked against docker-compose.yml by a test). */
 export const REQUIRED_IN_PRODUCTION: Record<'api' | 'worker' | 'ingest', string[]> = {
   api: [...REQUIRED_EVERYWHERE, 'SECRET_KEY', 'API_HOST'],
-  worker: [...REQUIRED_EVERYWHERE, 'SECRET_KEY', 'CHROMIUM_PATH', 'WORKFLOW_BUNDLE_PATH', 'WORKER_HEALTH_HOST'],
+  worker: [...REQUIRED_EVERYWHERE, 'SECRET_KEY', 'CHROMIUM_PATH', 'WORKFLOW_BUNDLE_PATH', 'WORKER_HEALTH_HOST', 'SMTP_URL'],
   ingest: [...REQUIRED_EVERYWHERE, 'CLICKHOUSE_DATABASE', 'INGEST_HOST'],
 };

@@ -43,3 +43,5 @@ export function targetIdOfSchedule(prefix: string, scheduleId: string): number |
 }
 /** The schedule that runs the target-schedule reconciler; one per task-queue prefix. */
 export const targetReconcilerScheduleId = (prefix: string): string => `${prefix}-target-reconciler`;
+/** One per alert and change: a second start while one runs is refused, so an e-mail is never sent twice at once. */
+export const alertEmailWorkflowId = (mainQueue: string, alertId: number, change: string): string => `${mainQueue}-alert-email-${alertId}-${change}`;

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../core/config.ts';
+import { LOCALES, type Locale } from '../core/i18n/locale.ts';
 import { PLAN_KEYS } from '../core/plans.ts';
 import { assertNodeVersion } from '../core/runtime.ts';
 import { createKnex, type Knex } from '../db/knex.ts';
@@ -10,13 +11,13 @@ import { deleteToken, listTokens, mintToken } from '../services/tokens.ts';
 /**
  * What operators do without the web area. Token values are printed once, on stdout, and nowhere else.
  *
- *   node ops/cli.ts user:create --email a@b.c --name "A B" --plan pro [--password ...]
+ *   node ops/cli.ts user:create --email a@b.c --name "A B" --plan pro [--password ...] [--locale de]
  *   node ops/cli.ts user:plan --email a@b.c --plan agency
  *   node ops/cli.ts token:create --email a@b.c --name ci [--expires 2027-01-01]
  *   node ops/cli.ts token:list --email a@b.c
  *   node ops/cli.ts token:revoke --email a@b.c --id 12
  */
-const USAGE = `usage: npm run ops -- user:create|user:plan|token:create|token:list|token:revoke [--email E] [--name N] [--plan ${PLAN_KEYS.join('|')}] [--password P] [--expires YYYY-MM-DD] [--id N]`;
+const USAGE = `usage: npm run ops -- user:create|user:plan|token:create|token:list|token:revoke [--email E] [--name N] [--plan ${PLAN_KEYS.join('|')}] [--password P] [--locale ${LOCALES.join('|')}] [--expires YYYY-MM-DD] [--id N]`;
 
 export async function runOperatorCommand(knex: Knex, argv: string[], out: (line: string) => void): Promise<number> {
   const { users, tokens } = createStorage(knex);
@@ -28,6 +29,7 @@ export async function runOperatorCommand(knex: Knex, argv: string[], out: (line:
       name: { type: 'string' },
       plan: { type: 'string' },
       password: { type: 'string' },
+      locale: { type: 'string' },
       expires: { type: 'string' },
       id: { type: 'string' },
     },
@@ -48,7 +50,9 @@ export async function runOperatorCommand(knex: Knex, argv: string[], out: (line:
     case 'user:create': {
       const plan = need('plan');
       if (!(PLAN_KEYS as readonly string[]).includes(plan)) throw new AccountError('plan', `--plan must be one of ${PLAN_KEYS.join(', ')}`);
-      const user = await createUser(users, { email: need('email'), name: need('name'), plan: plan as (typeof PLAN_KEYS)[number], password: values.password ?? null });
+      if (values.locale !== undefined && !(LOCALES as readonly string[]).includes(values.locale)) throw new AccountError('locale', `--locale must be one of ${LOCALES.join(', ')}`);
+      const locale = values.locale as Locale | undefined;
+      const user = await createUser(users, { email: need('email'), name: need('name'), plan: plan as (typeof PLAN_KEYS)[number], password: values.password ?? null, locale });
       out(`created user ${user.id} <${user.email}> on plan ${user.plan}`);
       return 0;
     }

@@ -1,3 +1,4 @@
+import type { Locale } from '../core/i18n/locale.ts';
 import { isPlanKey, type PlanKey } from '../core/plans.ts';
 import type { User } from '../core/user.ts';
 import type { UserStore } from '../db/store/users.ts';
@@ -14,7 +15,8 @@ export class AccountError extends Error {
 export const EMAIL_PATTERN = '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$';
 export const MIN_PASSWORD_LENGTH = 10;
 
-export async function createUser(users: UserStore, input: { name: string; email: string; password: string | null; plan: PlanKey }): Promise<User> {
+/** `locale`: the language of the user's e-mails (alerts); English when not given. */
+export async function createUser(users: UserStore, input: { name: string; email: string; password: string | null; plan: PlanKey; locale?: Locale }): Promise<User> {
   if (!new RegExp(EMAIL_PATTERN).test(input.email)) throw new AccountError('email', 'The email must be a valid email address.');
   if (input.password !== null && input.password.length < MIN_PASSWORD_LENGTH) {
     throw new AccountError('password', `The password must be at least ${MIN_PASSWORD_LENGTH} characters.`);
@@ -25,6 +27,7 @@ export async function createUser(users: UserStore, input: { name: string; email:
     email: input.email.trim(),
     plan: input.plan,
     passwordHash: input.password === null ? null : await hashPassword(input.password),
+    locale: input.locale ?? null,
   });
   if (user === 'email_taken') throw new AccountError('email', 'The email has already been taken.');
   return user;

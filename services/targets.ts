@@ -152,7 +152,7 @@ export async function deleteTarget(deps: TargetServiceDeps, owner: Owner, id: nu
   return changeWithSchedule(deps, owner.id, async (locked, undo) => {
     const target = await locked.findOwned(owner.id, id);
     if (!target) return { kind: 'not_found' };
-    await locked.delete(id);
+    await locked.delete(id, deps.clock());
     await scheduleCall(() => deleteTargetSchedule(temporal, config.temporal.taskQueuePrefix, id));
     undo(() => createTargetSchedule(temporal, config.temporal.taskQueuePrefix, target));
     return { kind: 'ok', target };

@@ -4,6 +4,7 @@ import { createKnex } from '../db/knex.ts';
 import { createStorage } from '../db/store/index.ts';
 import { prepareSchemas } from '../db/prepare.ts';
 import { ensureDemoAccess } from '../services/demo.ts';
+import { startMailSink, type MailSink } from './mail-sink.ts';
 import { localDemoEnvironment, serviceDefinitions, spawnService, stopService, waitReady, type ServiceProcess } from './services.ts';
 import { stackDown, stackStatus, stackUp } from './stack.ts';
 
@@ -32,11 +33,13 @@ async function start(env: NodeJS.ProcessEnv): Promise<number> {
   }
   log(stack.started.length ? `started ${stack.started.join(', ')}` : 'all backing services were already running');
   const services: ServiceProcess[] = [];
+  let mailSink: MailSink | null = null;
   let shuttingDown: Promise<number> | null = null;
   const shutdown = (code: number) =>
     (shuttingDown ??= (async () => {
       log('stopping api, worker, ingest');
       await Promise.all(services.map((s) => stopService(s)));
+      await mailSink?.close();
       await stack.stop();
       log('stopped');
       return code;
@@ -47,6 +50,7 @@ async function start(env: NodeJS.ProcessEnv): Promise<number> {
 
   try {
     await prepareSchemas(config, log);
+    mailSink = await startMailSink(config, log);
     for (const def of serviceDefinitions(config)) {
       const service = spawnService(def.name, def.entry, def.readyUrl, serviceEnv);
       service.child.once('exit', (code, signal) => {
@@ -71,6 +75,7 @@ async function start(env: NodeJS.ProcessEnv): Promise<number> {
       `  Ingest       ${config.ingest.publicUrl}   (ready: ${ingest!.readyUrl})`,
       `  Worker       ready: ${worker!.readyUrl}`,
       `  Temporal UI  ${config.temporal.uiUrl}`,
+      ...(mailSink ? [`  Mail         ${mailSink.url} (a local sink: every alert e-mail is written to ${mailSink.dir} as an .eml file)`] : []),
       ...(config.outboundAllowLoopback ? ['', LOOPBACK_NOTICE] : []),
       ...(demo
         ? [

@@ -4,13 +4,14 @@ import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities/index.ts';
+import { createAlertActivities } from '../activities/alerts.ts';
 import { createReconcileActivities } from '../activities/reconcile.ts';
 import { processRunner } from '../activities/lighthouse/process-runner.ts';
 import { createScanActivities } from '../activities/scan.ts';
 import { createScanSlotActivities } from '../activities/scan-slots.ts';
 import { createTargetActivities } from '../activities/targets.ts';
 import { systemClock } from '../core/clock.ts';
-import { loadConfig, PROJECT_ROOT } from '../core/config.ts';
+import { loadConfig, PROJECT_ROOT, requireSmtpUrl } from '../core/config.ts';
 import { HealthState, serveHealth } from '../core/health.ts';
 import { createLogger } from '../core/logger.ts';
 import { assertNodeVersion } from '../core/runtime.ts';
@@ -18,6 +19,7 @@ import { mainTaskQueue, scanTaskQueue } from '../core/temporal.ts';
 import { createTemporalClient, ensureReconcilerSchedule, ensureTargetReconcilerSchedule, temporalReachable, triggerTargetReconciler } from '../core/temporal-client.ts';
 import { createKnex } from '../db/knex.ts';
 import { createStorage } from '../db/store/index.ts';
+import { smtpMailer } from '../services/mailer.ts';
 
 assertNodeVersion();
 const config = loadConfig();
@@ -37,6 +39,8 @@ Runtime.install({
   shutdownSignals: [],
 });
 
+// Refused at start rather than at the first alert: a worker that cannot send e-mail is misconfigured.
+const mailer = smtpMailer({ url: requireSmtpUrl(config), from: config.mail.from });
 const knex = createKnex(config.databaseUrl, { min: 0, max: 5 });
 const storage = createStorage(knex);
 const client = createTemporalClient(config.temporal);
@@ -103,6 +107,7 @@ async function main(): Promise<void> {
       ...createReconcileActivities({ scans: storage.scans, temporal: () => client, clock: systemClock, log }),
       ...createScanSlotActivities({ scans: storage.scans, users: storage.users, temporal: () => client, config }),
       ...createTargetActivities({ targets: storage.targets, users: storage.users, temporal: () => client, config, clock: systemClock, log }),
+      ...createAlertActivities({ alerts: storage.alerts, mailer, baseUrl: config.baseUrl, clock: systemClock, log }),
     },
     shutdownGraceTime: '30 seconds',
     ...workflowSource,
@@ -160,6 +165,7 @@ process.on('SIGINT', () => void shutdown('SIGINT'));
 main()
   .then(async () => {
     healthServer.close();
+    mailer.close();
     await Promise.allSettled([knex.destroy(), client.connection.close()]);
     log.info('worker stopped');
     process.exit(0);

@@ -4,3 +4,4 @@ export { scanWorkflow } from './scan.ts';
 export { scanDispatcherWorkflow } from './scan-dispatch.ts';
 export { reconcileScansWorkflow, reconcileTargetsWorkflow } from './reconcile.ts';
 export { targetScanWorkflow } from './target-scan.ts';
+export { alertEmailWorkflow, targetAlertsWorkflow } from './target-alerts.ts';

@@ -1,15 +1,18 @@
-import { executeChild, ParentClosePolicy, proxyActivities, uuid4, workflowInfo } from '@temporalio/workflow';
+import { executeChild, ParentClosePolicy, patched, proxyActivities, uuid4, workflowInfo } from '@temporalio/workflow';
 import type { TargetActivities } from '../activities/targets.ts';
 import type { ScanOutcome } from '../activities/scan.ts';
 import { publicIdFrom } from '../core/ids.ts';
 import type { TargetScanInput } from '../core/monitoring/schedule.ts';
 import { HostAttribute, ScanIdAttribute, TargetIdAttribute, scanWorkflowId } from '../core/temporal.ts';
 import { scanWorkflow } from './scan.ts';
+import { evaluateAfterScan } from './target-alerts.ts';
 
 const { dispatchTargetScan } = proxyActivities<TargetActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { maximumAttempts: 10, initialInterval: '1 second', maximumInterval: '30 seconds' },
 });
+
+const TARGET_ALERTS_PATCH = 'target-alerts';
 
 export type TargetScanOutcome = { dispatched: false } | { dispatched: true; scanId: string; outcome: ScanOutcome };
 
@@ -17,7 +20,8 @@ export type TargetScanOutcome = { dispatched: false } | { dispatched: true; scan
  * Started by a target's schedule (core/monitoring/schedule.ts): stores the day's scan of the target and runs
  * it as an ordinary scan, a child `scanWorkflow` with the id and search attributes any scan gets (plus
  * TargetId). Nothing runs for a target that is gone or paused. The schedule's overlap policy (SKIP) keeps
- * one of these per target at a time.
+ * one of these per target at a time. When the scan has finished, the target's alerts are evaluated
+ * (workflows/target-alerts.ts).
  */
 export async function targetScanWorkflow(input: TargetScanInput): Promise<TargetScanOutcome> {
   const publicId = scanIdOfThisRun();
@@ -34,6 +38,8 @@ export async function targetScanWorkflow(input: TargetScanInput): Promise<Target
     // The scan is the user's like any other: should this workflow be terminated, the scan still ends properly.
     parentClosePolicy: ParentClosePolicy.ABANDON,
   });
+  // Runs started before alerts existed replay without this step. It never throws and skips failed scans.
+  if (patched(TARGET_ALERTS_PATCH)) await evaluateAfterScan(publicId);
   return { dispatched: true, scanId: publicId, outcome };
 }
 

@@ -1,4 +1,5 @@
 import { isoTimestamp } from '../../core/clock.ts';
+import { scanReportUrl } from '../../core/links.ts';
 import type { Locale } from '../../core/i18n/locale.ts';
 import { scanFailureView } from '../../core/i18n/failures.ts';
 import { localiseFinding } from '../../core/i18n/findings.ts';
@@ -15,7 +16,7 @@ export interface ViewContext {
   now: Date;
 }
 
-export const reportUrl = (baseUrl: string, scan: Scan): string => `${baseUrl}/reports/${scan.publicId}`;
+export const reportUrl = (baseUrl: string, scan: Scan): string => scanReportUrl(baseUrl, scan.publicId);
 export const shareUrl = (baseUrl: string, scan: Scan): string | null => (scan.shareEnabled && scan.shareToken ? `${baseUrl}/share/${scan.shareToken}` : null);
 
 /** POST /scans response. */

@@ -1,3 +1,5 @@
+import type { ScoreKey } from '../scoring/categories.ts';
+
 export const ALERT_TYPES = ['score_below_threshold', 'score_regression'] as const;
 export type AlertType = (typeof ALERT_TYPES)[number];
 
@@ -8,16 +10,45 @@ export type AlertSeverity = (typeof ALERT_SEVERITIES)[number];
 export const ALERT_STATUS_FILTERS = ['open', 'resolved', 'unread'] as const;
 export type AlertStatusFilter = (typeof ALERT_STATUS_FILTERS)[number];
 
+/** What happened to an alert, and so which e-mail tells its owner: each is sent at most once per alert. */
+export const ALERT_CHANGES = ['raised', 'escalated', 'resolved'] as const;
+export type AlertChange = (typeof ALERT_CHANGES)[number];
+
+/** One score below its warning threshold. */
+export interface ScoreCrossing {
+  score: ScoreKey;
+  value: number;
+  /** The threshold crossed: the critical one for severity critical, else the warning one. */
+  threshold: number;
+  severity: AlertSeverity;
+}
+
 /**
- * What an alert's title and message are rendered from, in the reader's language (core/monitoring/alerts.ts):
- * the score that crossed, the threshold or the baseline it was compared with.
+ * How an alert was resolved: `recovered` (the score is back), or, for a regression, `settled` (the score
+ * stayed at its new level for a whole baseline window, so that level is now the baseline).
+ */
+export interface AlertResolution {
+  kind: 'recovered' | 'settled';
+  /** The score at resolution. */
+  value: number;
+}
+
+/**
+ * What an alert's title and message are rendered from, in the reader's language (core/i18n/alerts.ts):
+ * the score that crossed, the threshold or the baseline it was compared with. They describe the scan that
+ * raised the alert, or the one that escalated it (`Alert.scanPublicId`).
  */
 export interface AlertDetails {
-  /** `overall` or a category. */
-  score: string;
+  /** `overall` or a category; a regression is always about `overall`. */
+  score: ScoreKey;
   value: number;
   /** score_below_threshold: the threshold crossed; score_regression: the baseline median. */
   reference: number;
+  /** score_below_threshold: every score below its warning threshold, worst first (the first is the one named above). */
+  crossings?: ScoreCrossing[];
+  /** score_regression: how many previous scheduled scans the baseline median was taken from. */
+  baselineScans?: number;
+  resolution?: AlertResolution;
 }
 
 /** An alert as the rest of the code sees it (db/store/alerts.ts maps the row). */
@@ -31,13 +62,17 @@ export interface Alert {
   url: string;
   host: string;
   region: string;
+  /** The scan the title and message describe: the one that raised the alert, then the one that escalated it. */
   scanPublicId: string;
+  resolvedScanPublicId: string | null;
   isRead: boolean;
   isDismissed: boolean;
   createdAt: Date;
   updatedAt: Date;
+  escalatedAt: Date | null;
   resolvedAt: Date | null;
   dismissedAt: Date | null;
   raisedEmailedAt: Date | null;
+  escalatedEmailedAt: Date | null;
   resolvedEmailedAt: Date | null;
 }

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 
 /**
  * Score alerts of monitored targets. Title and message are rendered in the reader's language from `type`,
- * `severity` and `details` (core/monitoring/alerts.ts), so one row serves English and German readers.
+ * `severity` and `details` (core/i18n/alerts.ts), so one row serves English and German readers.
  * At most one unresolved alert per target and type (dismissed or not): a worse score escalates that one.
  */
 export async function up(knex: Knex): Promise<void> {
@@ -17,7 +17,8 @@ export async function up(knex: Knex): Promise<void> {
     t.text('url').notNullable();
     t.text('host').notNullable();
     t.text('region').notNullable();
-    // The scan that raised the alert, then the one that last changed it (escalated or resolved it).
+    // The scan the title and message describe: the one that raised the alert, then the one that escalated it
+    // (the resolving scan has its own column since 20261125_010).
     t.text('scan_public_id').notNullable();
     t.boolean('is_read').notNullable().defaultTo(false);
     t.boolean('is_dismissed').notNullable().defaultTo(false);

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { postgresReady } from '../knex.ts';
+import { createAlertStore, type AlertStore } from './alerts.ts';
 import { createScanStore, type ScanStore } from './scans.ts';
 import { createSessionStore, type SessionStore } from './sessions.ts';
 import { createTargetStore, type TargetStore } from './targets.ts';
@@ -13,6 +14,8 @@ export interface Storage {
   scans: ScanStore;
   /** Monitored scan targets (the spec's domains). */
   targets: TargetStore;
+  /** Score alerts of monitored targets, and what evaluating them reads. */
+  alerts: AlertStore;
   users: UserStore;
   sessions: SessionStore;
   tokens: TokenStore;
@@ -29,6 +32,7 @@ export function createStorage(knex: Knex, counterKnex: Knex = knex): Storage {
   return {
     scans: createScanStore(knex),
     targets: createTargetStore(knex),
+    alerts: createAlertStore(knex),
     users: createUserStore(knex),
     sessions: createSessionStore(knex),
     tokens: createTokenStore(knex),

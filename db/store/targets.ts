@@ -63,7 +63,8 @@ export interface TargetStore {
   countOwned(userId: number): Promise<number>;
   insert(target: NewScanTarget): Promise<ScanTarget>;
   update(id: number, changes: ScanTargetChanges, now: Date): Promise<ScanTarget | undefined>;
-  delete(id: number): Promise<boolean>;
+  /** Deletes the target; its unresolved alerts are dismissed first (kept as history, nothing left to resolve them). */
+  delete(id: number, now: Date): Promise<boolean>;
   /** Every target's id and whether it is active, for the reconciler. */
   scheduleStates(): Promise<Array<{ id: number; isActive: boolean }>>;
   /** The last finished scans of the target with an overall score, newest first. */
@@ -151,7 +152,8 @@ export function createTargetStore(knex: Knex | Knex.Transaction): TargetStore {
       return maybeTarget(row as TargetRow | undefined);
     },
 
-    async delete(id) {
+    async delete(id, now) {
+      await knex('alerts').where({ target_id: id, is_dismissed: false }).whereNull('resolved_at').update({ is_dismissed: true, dismissed_at: now, updated_at: now });
       return (await targets().where({ id }).delete()) > 0;
     },
 

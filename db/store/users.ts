@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { Locale } from '../../core/i18n/locale.ts';
 import type { PlanKey } from '../../core/plans.ts';
 import type { User } from '../../core/user.ts';
 
@@ -8,6 +9,8 @@ export interface UserRow {
   email: string;
   password_hash: string | null;
   plan: PlanKey;
+  /** The language of the user's e-mails; null reads as English. */
+  locale: Locale | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -21,7 +24,8 @@ export interface UserStore {
   /** The user and their password hash (null: no password set), for checking a password. */
   findWithPasswordHash(email: string): Promise<{ user: User; passwordHash: string | null } | undefined>;
   /** The new user, or `email_taken` when the (case-insensitively) unique e-mail is already used. */
-  insert(user: { name: string; email: string; plan: PlanKey; passwordHash: string | null }): Promise<User | 'email_taken'>;
+  /** `locale`: the language of the user's e-mails (null: English). */
+  insert(user: { name: string; email: string; plan: PlanKey; passwordHash: string | null; locale?: Locale | null }): Promise<User | 'email_taken'>;
   setPlan(id: number, plan: PlanKey, now: Date): Promise<User | undefined>;
 }
 
@@ -47,7 +51,7 @@ export function createUserStore(knex: Knex): UserStore {
 
     async insert(user) {
       try {
-        const [row] = await users().insert({ name: user.name, email: user.email, plan: user.plan, password_hash: user.passwordHash }).returning('*');
+        const [row] = await users().insert({ name: user.name, email: user.email, plan: user.plan, password_hash: user.passwordHash, locale: user.locale ?? null }).returning('*');
         return toUser(row as UserRow);
       } catch (error) {
         if ((error as { constraint?: string }).constraint === 'users_email_unique') return 'email_taken';

@@ -19,6 +19,7 @@ describe('OpenAPI document', () => {
       ['get', '/me'], ['get', '/scans'], ['post', '/scans'], ['get', '/scans/{id}'],
       ['post', '/scans/{id}/share/enable'], ['post', '/scans/{id}/share/disable'],
       ['get', '/domains'], ['get', '/domains/{id}/history'],
+      ['get', '/alerts'], ['get', '/alerts/{id}'], ['post', '/alerts/mark-read'],
     ] as const;
     for (const [method, path] of SPEC_ENDPOINTS) {
       const op = doc.paths[path]?.[method];
@@ -33,6 +34,8 @@ describe('OpenAPI document', () => {
     for (const [method, path] of [['post', '/domains'], ['patch', '/domains/{id}'], ['delete', '/domains/{id}']] as const) {
       expect([method, path, doc.paths[path]?.[method]?.['x-extension']]).toEqual([method, path, true]);
     }
+    expect(doc.paths['/alerts/{id}/dismiss']!.post!['x-extension']).toBe(true);
+    expect(Object.keys(doc.paths['/alerts']!.get!.responses as object)).toContain('422');
     const create = doc.paths['/scans']!.post! as { requestBody: { content: { 'application/json': { schema: { required: string[] } } } }; responses: Record<string, unknown> };
     expect(create.requestBody.content['application/json'].schema.required).toEqual(['url']);
     expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(['200', '202', '422']));

@@ -114,6 +114,7 @@ const OPERATOR_ENV: Record<string, string> = {
   CLICKHOUSE_PASSWORD: randomBytes(12).toString('hex'),
   BASE_URL: 'https://perf.example.test',
   INGEST_URL: 'https://rum.example.test',
+  SMTP_URL: 'smtps://alerts:secret@smtp.example.test:465',
 };
 
 const appServices = Object.entries(compose.services).filter(([, svc]) => svc.build !== undefined);

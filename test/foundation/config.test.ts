@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, loadConfig } from '../../core/config.ts';
+import { ConfigError, loadConfig, requireSmtpUrl } from '../../core/config.ts';
 
 const made: string[] = [];
 const tempState = () => {
@@ -90,6 +90,19 @@ describe('configuration', () => {
     const config = loadConfig({ ...full, SECRET_KEY: Buffer.alloc(32, 7).toString('base64') });
     expect(config.env).toBe('production');
     expect(config.outboundAllowLoopback).toBe(false);
+  });
+
+  it('reads the alert e-mail settings: the local sink by default, no default SMTP server in production (the worker refuses to start)', () => {
+    const local = loadConfig({ STATE_DIR: tempState() });
+    expect(local.mail).toEqual({ smtpUrl: 'smtp://127.0.0.1:2525', from: 'WebPerf alerts <alerts@localhost>' });
+    expect(requireSmtpUrl(local)).toBe('smtp://127.0.0.1:2525');
+    const production = { APP_ENV: 'production', STATE_DIR: tempState(), ...PRODUCTION_ADDRESSES, SECRET_KEY: Buffer.alloc(32, 7).toString('base64') };
+    const withoutSmtp = loadConfig(production);
+    expect(withoutSmtp.mail).toEqual({ smtpUrl: null, from: 'WebPerf alerts <alerts@scan.example>' });
+    expect(() => requireSmtpUrl(withoutSmtp)).toThrow(/SMTP_URL is required in production/);
+    expect(loadConfig({ ...production, SMTP_URL: 'smtps://u:p@mail.example:465', MAIL_FROM: 'Ops <ops@scan.example>' }).mail).toEqual({ smtpUrl: 'smtps://u:p@mail.example:465', from: 'Ops <ops@scan.example>' });
+    expect(() => loadConfig({ STATE_DIR: tempState(), SMTP_URL: 'http://mail.example' })).toThrow(/SMTP_URL must use smtp: or smtps:/);
+    expect(() => loadConfig({ STATE_DIR: tempState(), MAIL_FROM: 'nobody' })).toThrow(/MAIL_FROM must be an e-mail address/);
   });
 
   it('generates the secret key once per state folder and reuses it', () => {

@@ -7,6 +7,7 @@ import { createKnex } from '../../db/knex.ts';
 import { dropDatabase, withDatabase } from '../../stack/postgres.ts';
 import { isAlive, isPortOpen } from '../../stack/proc.ts';
 import { ensureTemporalCli } from '../../stack/temporal.ts';
+import { smtpMailer } from '../../services/mailer.ts';
 import { freePort, uniqueName } from '../harness/isolated.ts';
 import { readiness } from '../harness/processes.ts';
 import { baseTestEnv, HARNESS_DIR } from '../harness/shared.ts';
@@ -21,12 +22,12 @@ const database = uniqueName('start');
 const stateDir = resolve(HARNESS_DIR, uniqueName('state'));
 const CANARY_KEY = Buffer.alloc(32, 0x5c).toString('base64');
 let env: Record<string, string | undefined>;
-let ports: Record<'api' | 'ingest' | 'worker' | 'chHttp' | 'chTcp' | 'temporal' | 'temporalUi', number>;
+let ports: Record<'api' | 'ingest' | 'worker' | 'chHttp' | 'chTcp' | 'temporal' | 'temporalUi' | 'smtp', number>;
 
 beforeAll(async () => {
   ports = {
     api: await freePort(), ingest: await freePort(), worker: await freePort(), chHttp: await freePort(),
-    chTcp: await freePort(), temporal: await freePort(), temporalUi: await freePort(),
+    chTcp: await freePort(), temporal: await freePort(), temporalUi: await freePort(), smtp: await freePort(),
   };
   env = {
     ...baseTestEnv(),
@@ -41,6 +42,7 @@ beforeAll(async () => {
     API_PORT: String(ports.api),
     INGEST_PORT: String(ports.ingest),
     WORKER_HEALTH_PORT: String(ports.worker),
+    SMTP_URL: `smtp://127.0.0.1:${ports.smtp}`,
     // Unset: the start command opts in to loopback scanning itself (and says so).
     OUTBOUND_ALLOW_LOOPBACK: undefined,
     SECRET_KEY: CANARY_KEY,
@@ -118,6 +120,15 @@ describe('the start command', () => {
     expect(children.get('api/main.ts')!.get('SECRET_KEY')).toBe(CANARY_KEY);
     expect(children.get('worker/main.ts')!.get('SECRET_KEY')).toBe(CANARY_KEY);
     expect(children.get('ingest/main.ts')!.has('SECRET_KEY')).toBe(false);
+
+    // The local mail sink writes each message to the state folder and says where.
+    expect(run.output()).toContain(`Mail         smtp://127.0.0.1:${ports.smtp} (a local sink: every alert e-mail is written to ${resolve(stateDir, 'mail')} as an .eml file)`);
+    const mailer = smtpMailer({ url: env.SMTP_URL!, from: 'alerts@localhost' });
+    await mailer.send({ to: 'newcomer@example.com', subject: 'Sink check', text: 'Hello', html: '<p>Hello</p>' });
+    mailer.close();
+    const mails = readdirSync(resolve(stateDir, 'mail')).filter((f) => f.endsWith('.eml'));
+    expect(mails).toHaveLength(1);
+    expect(readFileSync(resolve(stateDir, 'mail', mails[0]!), 'utf8')).toContain('Subject: Sink check');
 
     // The printed demo token works at once.
     const token = /Demo API token \(new at every start\): (wpt_\S+)/.exec(run.output())?.[1];

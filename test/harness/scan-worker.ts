@@ -1,13 +1,17 @@
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { createAlertActivities } from '../../activities/alerts.ts';
 import type { ScanRunner } from '../../activities/scan-runner.ts';
 import { createScanActivities } from '../../activities/scan.ts';
 import { createScanSlotActivities } from '../../activities/scan-slots.ts';
 import { createTargetActivities } from '../../activities/targets.ts';
 import { createTargetStore } from '../../db/store/targets.ts';
+import { createAlertStore } from '../../db/store/alerts.ts';
 import { createScanStore } from '../../db/store/scans.ts';
 import { createUserStore } from '../../db/store/users.ts';
+import { requireSmtpUrl } from '../../core/config.ts';
 import { createLogger } from '../../core/logger.ts';
 import { mainTaskQueue, scanDispatcherWorkflowId, scanTaskQueue } from '../../core/temporal.ts';
+import { smtpMailer } from '../../services/mailer.ts';
 import type { TestApi } from './api.ts';
 import { harnessInfo } from './shared.ts';
 
@@ -19,7 +23,8 @@ export interface InProcessWorker {
 
 /**
  * A worker in the test's own process, serving the API's task queues like worker/main.ts does (scan
- * workflows, slots, and every region's Lighthouse queue), with the runner the test hands it.
+ * workflows, slots, alerts and their e-mail through the API's SMTP_URL, and every region's Lighthouse queue),
+ * with the runner the test hands it.
  */
 export async function startInProcessWorker(api: TestApi, options: { runner: ScanRunner; attemptLimitMs?: number }): Promise<InProcessWorker> {
   try {
@@ -33,6 +38,8 @@ export async function startInProcessWorker(api: TestApi, options: { runner: Scan
   const prefix = config.temporal.taskQueuePrefix;
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   const scanActivities = createScanActivities({ scans: createScanStore(api.db.knex), config, clock: api.clock.read, log, runner: options.runner, attemptLimitMs: options.attemptLimitMs });
+  const mailer = smtpMailer({ url: requireSmtpUrl(config), from: config.mail.from });
+  const alertActivities = createAlertActivities({ alerts: createAlertStore(api.db.knex), mailer, baseUrl: config.baseUrl, clock: api.clock.read, log });
   const common = { connection, namespace: config.temporal.namespace, shutdownGraceTime: '2 seconds' } as const;
   const workers = [
     await Worker.create({
@@ -43,6 +50,7 @@ export async function startInProcessWorker(api: TestApi, options: { runner: Scan
         ...scanActivities,
         ...createScanSlotActivities({ scans: createScanStore(api.db.knex), users: createUserStore(api.db.knex), temporal: () => api.temporal, config }),
         ...createTargetActivities({ targets: createTargetStore(api.db.knex), users: createUserStore(api.db.knex), temporal: () => api.temporal, config, clock: api.clock.read, log }),
+        ...alertActivities,
       },
     }),
     ...(await Promise.all(config.regions.available.map((region) => Worker.create({ ...common, taskQueue: scanTaskQueue(prefix, region), activities: scanActivities, maxConcurrentActivityTaskExecutions: 1 })))),
@@ -56,6 +64,7 @@ export async function startInProcessWorker(api: TestApi, options: { runner: Scan
       }
       for (const worker of workers) worker.shutdown();
       await running;
+      mailer.close();
       await connection.close();
     },
   };

@@ -55,4 +55,11 @@ describe('operator command line', () => {
     expect((await run('token:list', '--email', email)).lines).toEqual([]);
     expect((await run('nonsense')).code).toBe(2);
   });
+
+  it('records the language of a user\'s e-mails (English when not given)', async () => {
+    const german = `${uniqueName('de')}@example.com`;
+    await run('user:create', '--email', german, '--name', 'D', '--plan', 'pro', '--locale', 'de');
+    expect(await api.db.knex('users').where({ email: german }).first('locale')).toEqual({ locale: 'de' });
+    await expect(run('user:create', '--email', `${uniqueName('fr')}@example.com`, '--name', 'F', '--plan', 'pro', '--locale', 'fr')).rejects.toThrow(/--locale must be one of en, de/);
+  });
 });

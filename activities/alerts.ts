@@ -1,0 +1,57 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import type { Clock } from '../core/clock.ts';
+import type { Logger } from '../core/logger.ts';
+import type { AlertChange } from '../core/monitoring/alert.ts';
+import { composeAlertEmail, emailDue } from '../core/monitoring/alert-email.ts';
+import type { AlertStore } from '../db/store/alerts.ts';
+import { evaluateScanAlerts, type AlertEvaluation } from '../services/alert-evaluation.ts';
+import { PermanentMailError, type Mailer } from '../services/mailer.ts';
+
+export interface AlertActivityDeps {
+  alerts: AlertStore;
+  mailer: Mailer;
+  /** BASE_URL: the e-mails link to reports and the alerts page there. */
+  baseUrl: string;
+  clock: Clock;
+  log: Logger;
+}
+
+export type AlertEmailOutcome = 'sent' | 'sent_before' | 'not_due';
+
+/** Alert evaluation and e-mail (workflows/target-alerts.ts). Built from their dependencies; wired in worker/main.ts. */
+export function createAlertActivities(deps: AlertActivityDeps) {
+  const { alerts, mailer, clock, log } = deps;
+  return {
+    /** Applies the alert rules to a finished scan of a target; returns what changed and the e-mails due. */
+    async evaluateTargetAlerts(scanPublicId: string): Promise<AlertEvaluation> {
+      const evaluation = await evaluateScanAlerts(alerts, scanPublicId, clock());
+      if (evaluation.changes.length) log.info({ scanId: scanPublicId, changes: evaluation.changes }, 'alerts changed');
+      return evaluation;
+    },
+
+    /**
+     * Sends the e-mail about one change of an alert and records when the SMTP server accepted it; does nothing
+     * when it was recorded before or is no longer due (core/monitoring/alert-email.ts). Failures throw and
+     * Temporal retries them, except SMTP 5xx replies, which no retry changes.
+     */
+    async sendAlertEmail(alertId: number, change: AlertChange): Promise<AlertEmailOutcome> {
+      const alert = await alerts.find(alertId);
+      const due = alert ? emailDue(alert, change) : 'not_due';
+      if (due !== 'send') return due === 'sent' ? 'sent_before' : 'not_due';
+      const recipient = await alerts.recipient(alertId);
+      if (!recipient) return 'not_due';
+      try {
+        await mailer.send(composeAlertEmail(alert!, change, recipient, deps.baseUrl));
+      } catch (error) {
+        log.warn({ alertId, change, err: error }, 'alert e-mail not sent');
+        if (error instanceof PermanentMailError) throw ApplicationFailure.nonRetryable(error.message, 'PermanentMailError');
+        throw error;
+      }
+      await alerts.recordEmailed(alertId, change, clock());
+      log.info({ alertId, change }, 'alert e-mail sent');
+      return 'sent';
+    },
+  };
+}
+
+export type AlertActivities = ReturnType<typeof createAlertActivities>;

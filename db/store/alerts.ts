@@ -1,0 +1,279 @@
+import type { Knex } from 'knex';
+import type { Locale } from '../../core/i18n/locale.ts';
+import type { Alert, AlertChange, AlertDetails, AlertSeverity, AlertStatusFilter, AlertType } from '../../core/monitoring/alert.ts';
+import type { PreviousScan } from '../../core/monitoring/alert-rules.ts';
+import type { Thresholds } from '../../core/monitoring/thresholds.ts';
+import { pageMeta, pageOffset, type Page, type PageQuery } from '../../core/pagination.ts';
+import type { ScanStatus } from '../../core/scan/scan.ts';
+import type { ScanScores } from '../../core/scoring/categories.ts';
+
+interface AlertRow {
+  id: string | number;
+  user_id: string | number;
+  target_id: string | number | null;
+  type: AlertType;
+  severity: AlertSeverity;
+  details: AlertDetails;
+  url: string;
+  host: string;
+  region: string;
+  scan_public_id: string;
+  resolved_scan_public_id: string | null;
+  is_read: boolean;
+  is_dismissed: boolean;
+  created_at: Date;
+  updated_at: Date;
+  escalated_at: Date | null;
+  resolved_at: Date | null;
+  dismissed_at: Date | null;
+  raised_emailed_at: Date | null;
+  escalated_emailed_at: Date | null;
+  resolved_emailed_at: Date | null;
+}
+
+const toAlert = (row: AlertRow): Alert => ({
+  id: Number(row.id),
+  userId: Number(row.user_id),
+  targetId: row.target_id === null ? null : Number(row.target_id),
+  type: row.type,
+  severity: row.severity,
+  details: row.details,
+  url: row.url,
+  host: row.host,
+  region: row.region,
+  scanPublicId: row.scan_public_id,
+  resolvedScanPublicId: row.resolved_scan_public_id,
+  isRead: row.is_read,
+  isDismissed: row.is_dismissed,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  escalatedAt: row.escalated_at,
+  resolvedAt: row.resolved_at,
+  dismissedAt: row.dismissed_at,
+  raisedEmailedAt: row.raised_emailed_at,
+  escalatedEmailedAt: row.escalated_emailed_at,
+  resolvedEmailedAt: row.resolved_emailed_at,
+});
+
+const EMAILED_COLUMN: Record<AlertChange, 'raised_emailed_at' | 'escalated_emailed_at' | 'resolved_emailed_at'> = {
+  raised: 'raised_emailed_at',
+  escalated: 'escalated_emailed_at',
+  resolved: 'resolved_emailed_at',
+};
+
+export interface AlertListFilters {
+  status?: AlertStatusFilter;
+  severity?: AlertSeverity;
+}
+
+/** A scan as alert evaluation sees it. */
+export interface EvaluatedScan {
+  id: number;
+  publicId: string;
+  targetId: number | null;
+  status: ScanStatus;
+  finishedAt: Date | null;
+  scores: ScanScores | null;
+}
+
+/** What alerts need of a target: whose it is, what it watches and what is copied into its alerts. */
+export interface AlertTarget {
+  id: number;
+  userId: number;
+  url: string;
+  host: string;
+  region: string;
+  thresholds: Thresholds;
+}
+
+/** Whom an alert's e-mail goes to, and in which language. */
+export interface AlertRecipient {
+  email: string;
+  name: string;
+  locale: Locale;
+}
+
+export type NewAlert = Pick<Alert, 'userId' | 'targetId' | 'type' | 'severity' | 'details' | 'url' | 'host' | 'region' | 'scanPublicId' | 'createdAt'>;
+
+export interface AlertStore {
+  /** The owner's alerts, newest first. */
+  listOwned(userId: number, filters: AlertListFilters, page: PageQuery): Promise<Page<Alert>>;
+  findOwned(userId: number, id: number): Promise<Alert | undefined>;
+  find(id: number): Promise<Alert | undefined>;
+  /** Marks the owner's unread alerts read (only those in `ids` when given; others' and unknown ids are ignored); how many changed. */
+  markRead(userId: number, ids: number[] | null, now: Date): Promise<number>;
+  /** Dismissed (and read); the alert, or undefined when the owner has no such alert. Dismissing twice keeps the first time. */
+  dismiss(userId: number, id: number, now: Date): Promise<Alert | undefined>;
+  /** Records that the e-mail about `change` was accepted by the SMTP server; false when it was recorded already. */
+  recordEmailed(id: number, change: AlertChange, at: Date): Promise<boolean>;
+  recipient(alertId: number): Promise<AlertRecipient | undefined>;
+
+  // Evaluation (services/alert-evaluation.ts). The scan and target queries live here until the scan and target
+  // stores carry target ids and thresholds themselves.
+  scanForEvaluation(publicId: string): Promise<EvaluatedScan | undefined>;
+  /**
+   * Runs `work` in one transaction holding the target's row lock, so evaluations of one target happen one
+   * after the other (the unique index on unresolved alerts is the backstop); undefined when the target is gone.
+   */
+  underTargetLock<T>(targetId: number, work: (locked: AlertStore, target: AlertTarget) => Promise<T>): Promise<T | undefined>;
+  unresolvedOfTarget(targetId: number): Promise<Alert[]>;
+  /** The target's finished scheduled scans before `scan` (by finish time), newest first. */
+  previousScheduledScans(targetId: number, scan: EvaluatedScan, limit: number): Promise<PreviousScan[]>;
+  /** Whether a scheduled scan of the target finished after `scan`: then `scan`'s verdict is out of date. */
+  laterScheduledScanFinished(targetId: number, scan: EvaluatedScan): Promise<boolean>;
+  insert(alert: NewAlert): Promise<Alert>;
+  escalate(id: number, change: { severity: AlertSeverity; details: AlertDetails; scanPublicId: string }, now: Date): Promise<void>;
+  resolve(id: number, change: { details: AlertDetails; scanPublicId: string }, now: Date): Promise<void>;
+  /** The target's alerts that `scanPublicId` raised, escalated or resolved. */
+  changedByScan(targetId: number, scanPublicId: string): Promise<Alert[]>;
+}
+
+/** Every query on `alerts`, plus what evaluating them reads of scans, targets and owners. */
+export function createAlertStore(knex: Knex | Knex.Transaction): AlertStore {
+  const alerts = () => knex<AlertRow>('alerts');
+  const one = (row: AlertRow | undefined) => (row ? toAlert(row) : undefined);
+  const scheduledFinished = (targetId: number) => knex('scans').where({ target_id: targetId, status: 'finished' });
+  return {
+    async listOwned(userId, filters, page) {
+      const query = alerts().where({ user_id: userId });
+      if (filters.status === 'open') query.whereNull('resolved_at').where({ is_dismissed: false });
+      if (filters.status === 'resolved') query.whereNotNull('resolved_at');
+      if (filters.status === 'unread') query.where({ is_read: false });
+      if (filters.severity) query.where({ severity: filters.severity });
+      const [counted, rows] = await Promise.all([
+        query.clone().count<Array<{ count: string }>>('* as count'),
+        query.clone().orderBy('id', 'desc').limit(page.limit).offset(pageOffset(page)),
+      ]);
+      return { items: (rows as AlertRow[]).map(toAlert), meta: pageMeta(page, Number(counted[0]?.count ?? 0)) };
+    },
+
+    async findOwned(userId, id) {
+      return one(await alerts().where({ id, user_id: userId }).first());
+    },
+
+    async find(id) {
+      return one(await alerts().where({ id }).first());
+    },
+
+    async markRead(userId, ids, now) {
+      if (ids !== null && ids.length === 0) return 0;
+      const query = alerts().where({ user_id: userId, is_read: false });
+      if (ids !== null) query.whereIn('id', ids);
+      return query.update({ is_read: true, updated_at: now });
+    },
+
+    async dismiss(userId, id, now) {
+      const [row] = await alerts()
+        .where({ id, user_id: userId })
+        .update({ is_dismissed: true, is_read: true, dismissed_at: knex.raw('coalesce(dismissed_at, ?)', [now]) as unknown as Date, updated_at: now })
+        .returning('*');
+      return one(row as AlertRow | undefined);
+    },
+
+    async recordEmailed(id, change, at) {
+      const column = EMAILED_COLUMN[change];
+      return (await alerts().where({ id }).whereNull(column).update({ [column]: at })) > 0;
+    },
+
+    async recipient(alertId) {
+      const row = (await knex('alerts').join('users', 'users.id', 'alerts.user_id').where('alerts.id', alertId).first('users.email', 'users.name', 'users.locale')) as
+        | { email: string; name: string; locale: Locale | null }
+        | undefined;
+      return row && { email: row.email, name: row.name, locale: row.locale ?? 'en' };
+    },
+
+    async scanForEvaluation(publicId) {
+      const row = (await knex('scans').where({ public_id: publicId }).first('id', 'public_id', 'target_id', 'status', 'finished_at', knex.raw(`result->'scores' as scores`))) as
+        | { id: string; public_id: string; target_id: string | null; status: ScanStatus; finished_at: Date | null; scores: ScanScores | null }
+        | undefined;
+      return (
+        row && {
+          id: Number(row.id),
+          publicId: row.public_id,
+          targetId: row.target_id === null ? null : Number(row.target_id),
+          status: row.status,
+          finishedAt: row.finished_at,
+          scores: row.scores,
+        }
+      );
+    },
+
+    async underTargetLock(targetId, work) {
+      return knex.transaction(async (trx) => {
+        const row = (await trx('scan_targets').where({ id: targetId }).forUpdate().first('id', 'user_id', 'url', 'host', 'region', 'thresholds')) as
+          | { id: string; user_id: string; url: string; host: string; region: string; thresholds: Thresholds }
+          | undefined;
+        if (!row) return undefined;
+        const target: AlertTarget = { id: Number(row.id), userId: Number(row.user_id), url: row.url, host: row.host, region: row.region, thresholds: row.thresholds };
+        return work(createAlertStore(trx), target);
+      });
+    },
+
+    async unresolvedOfTarget(targetId) {
+      return ((await alerts().where({ target_id: targetId }).whereNull('resolved_at').orderBy('id')) as AlertRow[]).map(toAlert);
+    },
+
+    async previousScheduledScans(targetId, scan, limit) {
+      const rows = (await scheduledFinished(targetId)
+        .whereRaw('(finished_at, id) < (?, ?)', [scan.finishedAt, scan.id])
+        .orderBy([{ column: 'finished_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+        .limit(limit)
+        .select('finished_at', knex.raw(`(result->'scores'->>'overall')::int as overall`))) as Array<{ finished_at: Date; overall: number | null }>;
+      return rows.filter((row) => row.overall !== null).map((row) => ({ overall: row.overall!, finishedAt: row.finished_at }));
+    },
+
+    async laterScheduledScanFinished(targetId, scan) {
+      const row = await scheduledFinished(targetId).whereRaw('(finished_at, id) > (?, ?)', [scan.finishedAt, scan.id]).first('id');
+      return row !== undefined;
+    },
+
+    async insert(alert) {
+      const [row] = await alerts()
+        .insert({
+          user_id: alert.userId,
+          target_id: alert.targetId,
+          type: alert.type,
+          severity: alert.severity,
+          details: JSON.stringify(alert.details) as unknown as AlertDetails,
+          url: alert.url,
+          host: alert.host,
+          region: alert.region,
+          scan_public_id: alert.scanPublicId,
+          created_at: alert.createdAt,
+          updated_at: alert.createdAt,
+        })
+        .returning('*');
+      return toAlert(row as AlertRow);
+    },
+
+    async escalate(id, change, now) {
+      await alerts()
+        .where({ id })
+        .whereNull('resolved_at')
+        .update({
+          severity: change.severity,
+          details: JSON.stringify(change.details) as unknown as AlertDetails,
+          scan_public_id: change.scanPublicId,
+          escalated_at: now,
+          // Worse news than what was read: unread again.
+          is_read: false,
+          updated_at: now,
+        });
+    },
+
+    async resolve(id, change, now) {
+      await alerts()
+        .where({ id })
+        .whereNull('resolved_at')
+        .update({ details: JSON.stringify(change.details) as unknown as AlertDetails, resolved_scan_public_id: change.scanPublicId, resolved_at: now, updated_at: now });
+    },
+
+    async changedByScan(targetId, scanPublicId) {
+      const rows = await alerts()
+        .where({ target_id: targetId })
+        .where((q) => q.where({ scan_public_id: scanPublicId }).orWhere({ resolved_scan_public_id: scanPublicId }))
+        .orderBy('id');
+      return (rows as AlertRow[]).map(toAlert);
+    },
+  };
+}

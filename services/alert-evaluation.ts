@@ -1,0 +1,83 @@
+import { ALERT_CHANGES, type Alert, type AlertChange, type AlertType } from '../core/monitoring/alert.ts';
+import { emailDue } from '../core/monitoring/alert-email.ts';
+import { decideAlertTransitions, REGRESSION_WINDOW, type AlertTransition } from '../core/monitoring/alert-rules.ts';
+import { DEFAULT_THRESHOLDS } from '../core/monitoring/thresholds.ts';
+import type { AlertStore, AlertTarget, EvaluatedScan } from '../db/store/alerts.ts';
+
+export interface AlertEmailJob {
+  alertId: number;
+  change: AlertChange;
+}
+
+export interface AlertEvaluation {
+  /**
+   * `evaluated`; or why nothing was decided: the scan is unknown, not finished, not a target's scan, its
+   * target is gone, or a later scan of the target has finished (`superseded`: a late verdict would undo a newer one).
+   */
+  outcome: 'evaluated' | 'scan_not_found' | 'not_finished' | 'not_scheduled' | 'target_gone' | 'superseded';
+  changes: Array<{ alertId: number; type: AlertType; change: AlertChange }>;
+  /**
+   * The e-mails still due for alerts this scan raised, escalated or resolved: computed from the rows, not from
+   * this run's changes, so a retry after the transaction committed still sends them.
+   */
+  emails: AlertEmailJob[];
+}
+
+const nothing = (outcome: AlertEvaluation['outcome']): AlertEvaluation => ({ outcome, changes: [], emails: [] });
+
+/**
+ * Compares a finished scan of a target with the target's thresholds and history (core/monitoring/alert-rules.ts)
+ * and applies the transitions, in one transaction under the target's row lock. Evaluating the same scan again
+ * changes nothing (the rules reach a fixed point), so activity retries are harmless.
+ */
+export async function evaluateScanAlerts(alerts: AlertStore, publicId: string, now: Date): Promise<AlertEvaluation> {
+  const scan = await alerts.scanForEvaluation(publicId);
+  if (!scan) return nothing('scan_not_found');
+  if (scan.status !== 'finished' || !scan.scores || !scan.finishedAt) return nothing('not_finished');
+  const targetId = scan.targetId;
+  if (targetId === null) return nothing('not_scheduled');
+  const evaluation = await alerts.underTargetLock(targetId, async (locked, target): Promise<AlertEvaluation> => {
+    const superseded = await locked.laterScheduledScanFinished(targetId, scan);
+    const changes = superseded ? [] : await applyRules(locked, target, scan, now);
+    const emails = (await locked.changedByScan(targetId, publicId)).flatMap((alert) =>
+      ALERT_CHANGES.filter((change) => emailDue(alert, change) === 'send').map((change) => ({ alertId: alert.id, change })),
+    );
+    return { outcome: superseded ? 'superseded' : 'evaluated', changes, emails };
+  });
+  return evaluation ?? nothing('target_gone');
+}
+
+async function applyRules(locked: AlertStore, target: AlertTarget, scan: EvaluatedScan, now: Date): Promise<AlertEvaluation['changes']> {
+  const unresolved = await locked.unresolvedOfTarget(target.id);
+  const previous = await locked.previousScheduledScans(target.id, scan, REGRESSION_WINDOW);
+  const transitions = decideAlertTransitions({ thresholds: { ...DEFAULT_THRESHOLDS, ...target.thresholds }, scores: scan.scores!, previous, unresolved });
+  const changes: AlertEvaluation['changes'] = [];
+  for (const transition of transitions) {
+    const alertId = await apply(locked, transition, { target, scanPublicId: scan.publicId, now, unresolved });
+    changes.push({ alertId, type: transition.type, change: transition.change });
+  }
+  return changes;
+}
+
+async function apply(
+  locked: AlertStore,
+  transition: AlertTransition,
+  context: { target: AlertTarget; scanPublicId: string; now: Date; unresolved: Alert[] },
+): Promise<number> {
+  const { target, scanPublicId, now } = context;
+  switch (transition.change) {
+    case 'raised': {
+      const { type, severity, details } = transition;
+      const alert = await locked.insert({ userId: target.userId, targetId: target.id, type, severity, details, url: target.url, host: target.host, region: target.region, scanPublicId, createdAt: now });
+      return alert.id;
+    }
+    case 'escalated':
+      await locked.escalate(transition.alertId, { severity: transition.severity, details: transition.details, scanPublicId }, now);
+      return transition.alertId;
+    case 'resolved': {
+      const alert = context.unresolved.find((a) => a.id === transition.alertId)!;
+      await locked.resolve(transition.alertId, { details: { ...alert.details, resolution: transition.resolution }, scanPublicId }, now);
+      return transition.alertId;
+    }
+  }
+}
