@@ -12,13 +12,12 @@ const daily = (scores: Array<number | null>, extra: (i: number) => Partial<Score
 
 /** Every rendered point: its link, coordinates and score. */
 const renderedPoints = (markup: string) =>
-  [...markup.matchAll(/<a class="point" href="([^"]*)" aria-label="([^"]*)" data-x="([^"]*)" data-y="([^"]*)" data-score="([^"]*)"><title>([^<]*)<\/title>/g)].map((m) => ({
+  [...markup.matchAll(/<a class="point" href="([^"]*)" data-x="([^"]*)" data-y="([^"]*)" data-score="([^"]*)"><title>([^<]*)<\/title>/g)].map((m) => ({
     href: m[1],
-    label: m[2],
-    x: Number(m[3]),
-    y: Number(m[4]),
-    score: Number(m[5]),
-    title: m[6],
+    x: Number(m[2]),
+    y: Number(m[3]),
+    score: Number(m[4]),
+    title: m[5],
   }));
 
 describe('score-history chart geometry', () => {
@@ -93,7 +92,7 @@ describe('score-history chart geometry', () => {
     expect(g.segments).toEqual([]);
     expect(g.ticks).toEqual([{ x: VIEW_WIDTH / 2, label: '21 Oct, 04:12' }]);
     const markup = scoreHistoryChart(daily([85]), { locale: 'en', thresholds: THRESHOLDS }).value;
-    expect(renderedPoints(markup)).toEqual([{ href: '/reports/s0', label: '21 Oct 2026, 04:12 UTC: overall score 85', x: 500, y: 15, score: 85, title: '21 Oct 2026, 04:12 UTC: overall score 85' }]);
+    expect(renderedPoints(markup)).toEqual([{ href: '/reports/s0', x: 500, y: 15, score: 85, title: '21 Oct 2026, 04:12 UTC: overall score 85' }]);
     expect(markup).toContain('<desc id="score-history-desc">Overall score 85 from one scan on 21 Oct 2026.</desc>');
   });
 

@@ -179,7 +179,7 @@ export function scoreHistoryChart(points: readonly ScorePoint[], { locale, thres
 function pointMark(p: PlottedPoint): SafeHtml {
   const marks = new SafeHtml(`<path class="dot dot-${p.status}" d="${dot(p.x, p.y)}" stroke="${C[p.status]}" stroke-width="8" stroke-linecap="round" vector-effect="non-scaling-stroke"/>`);
   if (!p.href) return html`<g class="point" data-x="${p.x}" data-y="${p.y}" data-score="${p.score}"><title>${p.label}</title>${marks}</g>`;
-  return html`<a class="point" href="${p.href}" aria-label="${p.label}" data-x="${p.x}" data-y="${p.y}" data-score="${p.score}"><title>${p.label}</title>
+  return html`<a class="point" href="${p.href}" data-x="${p.x}" data-y="${p.y}" data-score="${p.score}"><title>${p.label}</title>
     <path class="hit" d="${dot(p.x, p.y)}" stroke="transparent" stroke-width="24" stroke-linecap="round" vector-effect="non-scaling-stroke"/>${marks}</a>`;
 }
 
@@ -199,7 +199,9 @@ export const CHART_STYLE = `
   .threshold-label-warning { color: ${C.warning}; transform: translateY(calc(-100% - 2px)); }
   .threshold-label-critical { color: ${C.critical}; transform: translateY(2px); }
   .chart a.point:focus { outline: none; }
-  .chart a.point:focus-visible .hit { stroke: ${C.line}; stroke-opacity: .3; }
+  /* Focus: a dark ring around a white centre (the hit area's stroke under the recoloured dot). */
+  .chart a.point:focus-visible .hit { stroke: #1b1f24; stroke-width: 18; }
+  .chart a.point:focus-visible .dot { stroke: #fff; stroke-width: 7; }
   .chart a.point:hover .dot { stroke-width: 11; }
   @media (max-width: 40rem) { .chart .dot { stroke-width: 6; } .chart .spread { stroke-width: 5; } }
   .chart-legend { list-style: none; display: flex; flex-wrap: wrap; gap: .25rem 1rem; padding: 0; margin: .25rem 0 0; font-size: .8rem; color: ${C.axis}; }

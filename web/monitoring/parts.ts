@@ -18,6 +18,20 @@ export function field(options: { id: string; name: string; label: string; errors
   return html`<div class="field"><label for="${options.id}">${options.label}</label>${options.input(attributes)}${error ? html`<p class="error field-error" id="${errorId}">${error}</p>` : html``}</div>`;
 }
 
+/** The warning and critical threshold inputs (ids `${prefix}-warning`, `${prefix}-critical`) and their hint. */
+export function thresholdFields(prefix: string, values: { warning: string; critical: string }, errors: FieldErrors, locale: Locale): SafeHtml {
+  const t = LABELS[locale];
+  const number = (name: 'warning' | 'critical', label: string) =>
+    field({
+      id: `${prefix}-${name}`,
+      name,
+      label,
+      errors,
+      input: (attributes) => html`<input id="${prefix}-${name}" name="${name}" type="number" min="0" max="100" step="1" required value="${values[name]}" ${attributes}>`,
+    });
+  return html`<div class="field-row">${number('warning', t.warningBelow)}${number('critical', t.criticalBelow)}</div><p class="hint">${t.thresholdsHint}</p>`;
+}
+
 export const formError = (errors: FieldErrors) => (errors.form ? html`<p class="error form-error" role="alert">${errors.form}</p>` : html``);
 
 export const noticeBox = (notice: Notice | undefined, locale: Locale) =>
@@ -106,9 +120,10 @@ export const MONITORING_STYLE = new SafeHtml(`<style>${CHART_STYLE}
   .pagination { display: flex; flex-wrap: wrap; gap: .75rem; align-items: center; justify-content: center; margin-top: 1rem; }
   .pagination a, .pagination span.disabled { padding: .4rem .8rem; border: 1px solid #d0d7de; border-radius: 6px; text-decoration: none; }
   .pagination span.disabled { color: ${C.axis}; }
-  .scans-table td, .scans-table th { white-space: nowrap; } .scans-table td.spread { white-space: normal; }
+  .scans-table td:nth-child(2) { white-space: nowrap; }
   .facts { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; margin: 0; }
   .facts dt { color: ${C.axis}; } .facts dd { margin: 0; }
+  @media (max-width: 30rem) { .facts { grid-template-columns: 1fr; } .facts dt { margin-top: .35rem; } }
   .back { display: inline-block; margin-bottom: .75rem; }
   @media (max-width: 30rem) { main { padding: 0 .75rem; margin-top: 1rem; } section { padding: 1rem; } header { padding: .75rem; } }
 </style>`);

@@ -3,8 +3,8 @@ import { scoreHistoryChart } from '../charts/score-history.ts';
 import { chronological, runSpread } from '../charts/series.ts';
 import { html, layout, type SafeHtml } from '../html.ts';
 import { LABELS, type Notice } from './labels.ts';
-import { MONITORING_PATHS as P, type AlertRow, type HistoryScan, type SignedInPage, type TargetSummary } from './model.ts';
-import { alertItem, formFields, MONITORING_STYLE, noticeBox, scoreBadge } from './parts.ts';
+import { MONITORING_PATHS as P, type AlertRow, type FieldErrors, type HistoryScan, type SignedInPage, type TargetSummary } from './model.ts';
+import { alertItem, formError, formFields, MONITORING_STYLE, noticeBox, scoreBadge, thresholdFields } from './parts.ts';
 
 export interface TargetPageModel extends SignedInPage {
   target: TargetSummary;
@@ -14,6 +14,8 @@ export interface TargetPageModel extends SignedInPage {
   openAlerts: readonly AlertRow[];
   /** Its latest resolved or dismissed alerts (a handful, newest first). */
   recentAlerts: readonly AlertRow[];
+  /** After a rejected threshold edit posted from this page: the values typed and the errors (warning, critical, form). */
+  edit?: { values: { warning: string; critical: string }; errors: FieldErrors };
   notice?: Notice;
 }
 
@@ -40,7 +42,10 @@ export function targetPage(model: TargetPageModel): string {
       <div class="actions">
         <form class="inline" method="post" action="${target.isActive ? P.pauseTarget(target.id) : P.resumeTarget(target.id)}">${formFields(model.csrf, next)}
           <button type="submit" class="${target.isActive ? 'pause' : 'resume'}">${target.isActive ? t.pause : t.resume}</button></form>
-        <a href="${P.targets}#target-${target.id}">${t.editThresholds}</a>
+        <details class="edit-thresholds"${model.edit ? html` open` : html``}><summary>${t.editThresholds}</summary>
+          <form method="post" action="${P.targetThresholds(target.id)}">${formFields(model.csrf, next)}${formError(model.edit?.errors ?? {})}
+            ${thresholdFields('edit', model.edit?.values ?? { warning: String(thresholds.warning), critical: String(thresholds.critical) }, model.edit?.errors ?? {}, locale)}
+            <button type="submit" class="primary">${t.saveThresholds}</button></form></details>
       </div>
     </section>
     <section aria-labelledby="history-heading"><h2 id="history-heading">${t.scoreHistory}</h2>

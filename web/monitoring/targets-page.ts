@@ -5,7 +5,7 @@ import { chronological } from '../charts/series.ts';
 import { html, layout, type SafeHtml } from '../html.ts';
 import { LABELS, type Notice } from './labels.ts';
 import { MONITORING_PATHS as P, type FieldErrors, type HistoryScan, type SignedInPage, type TargetSummary } from './model.ts';
-import { field, formError, formFields, MONITORING_STYLE, noticeBox, scoreBadge } from './parts.ts';
+import { field, formError, formFields, MONITORING_STYLE, noticeBox, scoreBadge, thresholdFields } from './parts.ts';
 
 /** One target in the list. */
 export interface TargetRow extends TargetSummary {
@@ -79,25 +79,12 @@ function targetItem(target: TargetRow, model: TargetsPageModel): SafeHtml {
         <button type="submit" class="${target.isActive ? 'pause' : 'resume'}">${target.isActive ? t.pause : t.resume}</button></form>
       <details class="edit-thresholds"${editing ? html` open` : html``}><summary>${t.editThresholds}</summary>
         <form method="post" action="${P.targetThresholds(target.id)}">${formFields(model.csrf, next)}${formError(editing?.errors ?? {})}
-          ${thresholdFields(`t${target.id}`, editing?.values ?? { warning: String(thresholds.warning), critical: String(thresholds.critical) }, editing?.errors ?? {}, model)}
+          ${thresholdFields(`t${target.id}`, editing?.values ?? { warning: String(thresholds.warning), critical: String(thresholds.critical) }, editing?.errors ?? {}, model.locale)}
           <button type="submit" class="primary">${t.saveThresholds}</button></form></details>
       <details class="remove"><summary>${t.remove}</summary>
         <form method="post" action="${P.removeTarget(target.id)}">${formFields(model.csrf, next)}<p class="url">${t.removeQuestion(target.url)}</p>
           <button type="submit" class="danger">${t.removeConfirm}</button></form></details>
     </div></li>`;
-}
-
-function thresholdFields(prefix: string, values: { warning: string; critical: string }, errors: FieldErrors, model: TargetsPageModel): SafeHtml {
-  const t = LABELS[model.locale];
-  const number = (name: 'warning' | 'critical', label: string) =>
-    field({
-      id: `${prefix}-${name}`,
-      name,
-      label,
-      errors,
-      input: (attributes) => html`<input id="${prefix}-${name}" name="${name}" type="number" min="0" max="100" step="1" required value="${values[name]}" ${attributes}>`,
-    });
-  return html`<div class="field-row">${number('warning', t.warningBelow)}${number('critical', t.criticalBelow)}</div><p class="hint">${t.thresholdsHint}</p>`;
 }
 
 function addForm(model: TargetsPageModel): SafeHtml {
@@ -113,6 +100,6 @@ function addForm(model: TargetsPageModel): SafeHtml {
       errors,
       input: (a) => html`<select id="target-region" name="region" ${a}>${model.regions.map((region) => html`<option value="${region}"${region === values.region ? html` selected` : html``}>${region}</option>`)}</select>`,
     })}
-    ${thresholdFields('new', values, errors, model)}
+    ${thresholdFields('new', values, errors, model.locale)}
     <button type="submit" class="primary" id="add-target-button">${t.addButton}</button></form>`;
 }
