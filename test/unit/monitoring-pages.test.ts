@@ -25,7 +25,8 @@ describe('the targets page', () => {
     const page = targetsPage(sampleTargetsPage('en'));
     const shop = /<li class="target" id="target-11"[\s\S]*?<\/li>/.exec(page)![0];
     const newest = sampleTargets()[0]!.history[0]!;
-    expect(shop).toContain('<a class="url" href="/targets/11">https://www.example-shop.de/</a>');
+    expect(shop).toContain('<a class="url" id="target-11-url" href="/targets/11">https://www.example-shop.de/</a>');
+    expect(shop).toContain('<button type="submit" class="pause" aria-describedby="target-11-url">Pause</button>');
     expect(shop).toContain('Region eu-central · Daily · <span class="state state-active">Active</span>');
     expect(shop).toContain(`<a href="/reports/${newest.scanId}" class="latest"`);
     expect(shop).toContain(`score-badge large score-warning">${newest.score}</b>`);
@@ -41,7 +42,7 @@ describe('the targets page', () => {
     expect(page).not.toContain('<script>');
     expect(page).not.toContain(HOSTILE_URL);
     const escaped = HOSTILE_URL.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-    expect(page).toContain(`<a class="url" href="/targets/12">${escaped}</a>`);
+    expect(page).toContain(`<a class="url" id="target-12-url" href="/targets/12">${escaped}</a>`);
     expect(page).toContain(`Remove ${escaped}?`);
   });
 
@@ -50,7 +51,7 @@ describe('the targets page', () => {
     expectEveryPostFormHasCsrf(page);
     const remove = forms(page).find((f) => f.attributes.includes('action="/targets/11/delete"'))!;
     expect(remove.body).toContain('<button type="submit" class="danger">Yes, remove this target</button>');
-    expect(page).toMatch(/<details class="remove"><summary>Remove<\/summary>\s*<form method="post" action="\/targets\/11\/delete">/);
+    expect(page).toMatch(/<details class="remove"><summary aria-describedby="target-11-url">Remove<\/summary>\s*<form method="post" action="\/targets\/11\/delete">/);
   });
 
   it('shows the add form with defaults, and after a rejected add the values typed with each error next to its field', () => {
@@ -88,6 +89,9 @@ describe('the targets page', () => {
     expect(full).not.toContain('id="add-target-form"');
     expect(full).toContain('Your plan (Starter) keeps up to 4 targets; you have 4.');
     expect(full).toContain('id="limit-reached"');
+    const free = targetsPage(sampleTargetsPage('en', { targets: [], limit: { max: 0, planLabel: 'Free' } }));
+    expect(free).toContain('<p class="error" id="limit-reached">Your plan (Free) does not include monitored targets; upgrade to add one.</p>');
+    expect(free).not.toContain('id="add-target-form"');
     const none = targetsPage(sampleTargetsPage('en', { targets: [], limit: null }));
     expect(none).toContain('<p id="no-targets">No targets yet. Add the first one below.</p>');
     expect(none).toContain('id="add-target-form"');

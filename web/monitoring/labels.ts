@@ -33,6 +33,7 @@ const en = {
   addButton: 'Add target',
   limit: (used: number, max: number, plan: string) => `Your plan (${plan}) keeps up to ${max} ${max === 1 ? 'target' : 'targets'}; you have ${used}.`,
   limitReached: 'Remove a target or upgrade your plan to add another.',
+  notOnPlan: (plan: string) => `Your plan (${plan}) does not include monitored targets; upgrade to add one.`,
   notices: {
     added: 'Target added. Its first scan runs today.',
     removed: 'Target removed.',
@@ -119,6 +120,7 @@ const de: Labels = {
   addButton: 'Ziel hinzufügen',
   limit: (used, max, plan) => `Ihr Tarif (${plan}) umfasst bis zu ${max} ${max === 1 ? 'Ziel' : 'Ziele'}; Sie haben ${used}.`,
   limitReached: 'Entfernen Sie ein Ziel oder wechseln Sie den Tarif, um weitere hinzuzufügen.',
+  notOnPlan: (plan) => `Ihr Tarif (${plan}) enthält keine überwachten Ziele; wechseln Sie den Tarif, um eines hinzuzufügen.`,
   notices: {
     added: 'Ziel hinzugefügt. Der erste Scan läuft heute.',
     removed: 'Ziel entfernt.',

@@ -49,8 +49,10 @@ export function targetsPage(model: TargetsPageModel): string {
       ${model.targets.length === 0 ? html`<p id="no-targets">${t.noTargets}</p>` : html`<ul class="cards" id="targets">${model.targets.map((target) => targetItem(target, model))}</ul>`}
     </section>
     <section aria-labelledby="add-heading" id="add-target"><h2 id="add-heading">${t.addTarget}</h2>
-      ${model.limit ? html`<p id="target-limit">${t.limit(model.targets.length, model.limit.max, model.limit.planLabel)}</p>` : html``}
-      ${atLimit ? html`<p class="error" id="limit-reached">${t.limitReached}</p>` : addForm(model)}
+      ${model.limit?.max === 0
+        ? html`<p class="error" id="limit-reached">${t.notOnPlan(model.limit.planLabel)}</p>`
+        : html`${model.limit ? html`<p id="target-limit">${t.limit(model.targets.length, model.limit.max, model.limit.planLabel)}</p>` : html``}
+          ${atLimit ? html`<p class="error" id="limit-reached">${t.limitReached}</p>` : addForm(model)}`}
     </section>`;
   return layout(t.targetsTitle, body, { signedInAs: model.email, csrf: model.csrf, lang: model.locale });
 }
@@ -64,9 +66,10 @@ function targetItem(target: TargetRow, model: TargetsPageModel): SafeHtml {
   const thresholds = thresholdsOf(target);
   const next = P.targets;
   const editing = model.edit?.targetId === target.id ? model.edit : undefined;
+  // The buttons repeat on every target; each is described by its target's URL for screen readers.
   const state = target.isActive ? html`<span class="state state-active">${t.active}</span>` : html`<span class="state state-paused">${t.paused}</span>`;
   return html`<li class="target" id="target-${target.id}" data-target-id="${target.id}">
-    <div class="target-head"><h3><a class="url" href="${P.target(target.id)}">${target.url}</a></h3>
+    <div class="target-head"><h3><a class="url" id="target-${target.id}-url" href="${P.target(target.id)}">${target.url}</a></h3>
       <p class="target-meta">${t.region} ${target.region} · ${t.schedules[target.schedule] ?? target.schedule} · ${state} · ${t.thresholds}: ${t.thresholdsText(thresholds.warning, thresholds.critical)}</p></div>
     <div class="target-score">${latest
       ? html`<a href="${latest.href}" class="latest" aria-label="${t.latestScore} ${latest.score}. ${t.latestReport(formatDate(latest.at, model.locale))}">${scoreBadge(latest.score!, thresholds)}</a>
@@ -76,12 +79,12 @@ function targetItem(target: TargetRow, model: TargetsPageModel): SafeHtml {
     <div class="target-alerts ${target.openAlerts > 0 ? 'has-open' : ''}">${target.openAlerts > 0 ? html`<a href="${P.target(target.id)}#open-alerts">${t.openAlerts(target.openAlerts)}</a>` : t.openAlerts(0)}</div>
     <div class="target-actions actions">
       <form class="inline" method="post" action="${target.isActive ? P.pauseTarget(target.id) : P.resumeTarget(target.id)}">${formFields(model.csrf, next)}
-        <button type="submit" class="${target.isActive ? 'pause' : 'resume'}">${target.isActive ? t.pause : t.resume}</button></form>
-      <details class="edit-thresholds"${editing ? html` open` : html``}><summary>${t.editThresholds}</summary>
+        <button type="submit" class="${target.isActive ? 'pause' : 'resume'}" aria-describedby="target-${target.id}-url">${target.isActive ? t.pause : t.resume}</button></form>
+      <details class="edit-thresholds"${editing ? html` open` : html``}><summary aria-describedby="target-${target.id}-url">${t.editThresholds}</summary>
         <form method="post" action="${P.targetThresholds(target.id)}">${formFields(model.csrf, next)}${formError(editing?.errors ?? {})}
           ${thresholdFields(`t${target.id}`, editing?.values ?? { warning: String(thresholds.warning), critical: String(thresholds.critical) }, editing?.errors ?? {}, model.locale)}
           <button type="submit" class="primary">${t.saveThresholds}</button></form></details>
-      <details class="remove"><summary>${t.remove}</summary>
+      <details class="remove"><summary aria-describedby="target-${target.id}-url">${t.remove}</summary>
         <form method="post" action="${P.removeTarget(target.id)}">${formFields(model.csrf, next)}<p class="url">${t.removeQuestion(target.url)}</p>
           <button type="submit" class="danger">${t.removeConfirm}</button></form></details>
     </div></li>`;
