@@ -42,12 +42,13 @@ const STYLE = `
   .inline { display: inline; } .inline button { margin: 0; }
 `;
 
-export function layout(title: string, body: SafeHtml, options: { signedInAs?: string; csrf?: string } = {}): string {
+/** `lang`: the page's language for <html lang> (screen readers pick their voice from it); English by default. */
+export function layout(title: string, body: SafeHtml, options: { signedInAs?: string; csrf?: string; lang?: string } = {}): string {
   const nav = options.signedInAs
     ? html`<span>${options.signedInAs} · <a href="/account/api">API and apps</a>
         <form class="inline" method="post" action="/logout"><input type="hidden" name="_csrf" value="${options.csrf ?? ''}"><button type="submit">Sign out</button></form></span>`
     : html`<span><a href="/login">Sign in</a> · <a href="/signup">Sign up</a></span>`;
-  return `<!doctype html>${html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+  return `<!doctype html>${html`<html lang="${options.lang ?? 'en'}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · WebPerf</title><style>${new SafeHtml(STYLE)}</style></head>
 <body><header><strong>WebPerf</strong>${nav}</header><main>${body}</main></body></html>`.value}`;
 }

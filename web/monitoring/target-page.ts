@@ -1,0 +1,70 @@
+import { formatDateTime } from '../../core/i18n/dates.ts';
+import { scoreHistoryChart } from '../charts/score-history.ts';
+import { chronological, runSpread } from '../charts/series.ts';
+import { html, layout, type SafeHtml } from '../html.ts';
+import { LABELS, type Notice } from './labels.ts';
+import { MONITORING_PATHS as P, type AlertRow, type FieldErrors, type HistoryScan, type SignedInPage, type TargetSummary } from './model.ts';
+import { alertItem, formError, formFields, MONITORING_STYLE, noticeBox, scoreBadge, thresholdFields } from './parts.ts';
+
+export interface TargetPageModel extends SignedInPage {
+  target: TargetSummary;
+  /** The last 30 finished scans (any order): the chart and the table. */
+  scans: readonly HistoryScan[];
+  /** Its alerts neither resolved nor dismissed. */
+  openAlerts: readonly AlertRow[];
+  /** Its latest resolved or dismissed alerts (a handful, newest first). */
+  recentAlerts: readonly AlertRow[];
+  /** After a rejected threshold edit posted from this page: the values typed and the errors (warning, critical, form). */
+  edit?: { values: { warning: string; critical: string }; errors: FieldErrors };
+  notice?: Notice;
+}
+
+export function targetPage(model: TargetPageModel): string {
+  const t = LABELS[model.locale];
+  const { target, locale } = model;
+  const thresholds = target.thresholds.overall;
+  const points = model.scans.map((scan) => ({ ...scan, href: P.report(scan.scanId) }));
+  const newestFirst = chronological(points).reverse();
+  const next = P.target(target.id);
+  const alerts = (list: readonly AlertRow[], id: string) =>
+    list.length ? html`<ul class="cards" id="${id}">${list.map((alert) => alertItem(alert, { locale, csrf: model.csrf, next }))}</ul>` : html`<p id="${id}">${t.none}</p>`;
+  const body = html`${MONITORING_STYLE}
+    <a class="back" href="${P.targets}">← ${t.allTargets}</a>
+    <h1 class="url">${target.url}</h1>
+    ${noticeBox(model.notice, locale)}
+    <section aria-labelledby="facts-heading"><h2 id="facts-heading">${t.settings}</h2>
+      <dl class="facts">
+        <dt>${t.region}</dt><dd>${target.region}</dd>
+        <dt>${t.schedule}</dt><dd>${t.schedules[target.schedule] ?? target.schedule} · ${target.isActive ? html`<span class="state state-active">${t.active}</span>` : html`<span class="state state-paused">${t.paused}</span>`}</dd>
+        <dt>${t.thresholds}</dt><dd>${t.thresholdsText(thresholds.warning, thresholds.critical)}</dd>
+        <dt>${t.lastDispatched}</dt><dd>${target.lastDispatchedAt ? formatDateTime(target.lastDispatchedAt, locale) : t.never}</dd>
+      </dl>
+      <div class="actions">
+        <form class="inline" method="post" action="${target.isActive ? P.pauseTarget(target.id) : P.resumeTarget(target.id)}">${formFields(model.csrf, next)}
+          <button type="submit" class="${target.isActive ? 'pause' : 'resume'}">${target.isActive ? t.pause : t.resume}</button></form>
+        <details class="edit-thresholds"${model.edit ? html` open` : html``}><summary>${t.editThresholds}</summary>
+          <form method="post" action="${P.targetThresholds(target.id)}">${formFields(model.csrf, next)}${formError(model.edit?.errors ?? {})}
+            ${thresholdFields('edit', model.edit?.values ?? { warning: String(thresholds.warning), critical: String(thresholds.critical) }, model.edit?.errors ?? {}, locale)}
+            <button type="submit" class="primary">${t.saveThresholds}</button></form></details>
+      </div>
+    </section>
+    <section aria-labelledby="history-heading"><h2 id="history-heading">${t.scoreHistory}</h2>
+      ${scoreHistoryChart(points, { locale, thresholds, id: 'history-chart' })}</section>
+    <section aria-labelledby="scans-heading"><h2 id="scans-heading">${t.lastScans}</h2>
+      ${newestFirst.length === 0
+        ? html`<p id="no-scans">${t.noScans}</p>`
+        : html`<table class="scans-table" id="scans"><thead><tr><th scope="col">${t.scanned}</th><th scope="col">${t.score}</th><th scope="col">${t.runs}</th></tr></thead>
+          <tbody>${newestFirst.map((scan) => scanRow(scan, model))}</tbody></table>`}
+    </section>
+    <section aria-labelledby="open-alerts-heading" id="open-alerts"><h2 id="open-alerts-heading">${t.openAlertsTitle}</h2>${alerts(model.openAlerts, 'open-alerts-list')}</section>
+    <section aria-labelledby="recent-alerts-heading"><h2 id="recent-alerts-heading">${t.recentAlertsTitle}</h2>${alerts(model.recentAlerts, 'recent-alerts-list')}</section>`;
+  return layout(target.url, body, { signedInAs: model.email, csrf: model.csrf, lang: locale });
+}
+
+function scanRow(scan: HistoryScan & { href: string }, model: TargetPageModel): SafeHtml {
+  const t = LABELS[model.locale];
+  const spread = runSpread(scan);
+  return html`<tr data-scan-id="${scan.scanId}"><td><a href="${scan.href}">${formatDateTime(scan.at, model.locale)}</a></td>
+    <td>${scan.score === null ? '—' : scoreBadge(scan.score, model.target.thresholds.overall, 'small')}</td>
+    <td class="spread">${spread ? t.runSpread(spread.count, spread.min, spread.max) : t.oneRun}</td></tr>`;
+}
