@@ -25,6 +25,8 @@ export interface Scan {
   /** The main document's status of an `http_error`, the one failure detail users are shown. */
   failureHttpStatus: number | null;
   result: ScanResultRecord | null;
+  /** While running: what the scan is doing (`desktop`, `mobile`, `desktop 2/3`), for the progress page. */
+  progress: string | null;
 }
 
 /** What a new scan is stored with; the rest starts empty. */

@@ -7,6 +7,7 @@ import * as signInDevices from './20261124_005_sign_in_devices.ts';
 import * as scanFailureHttpStatus from './20261124_006_scan_failure_http_status.ts';
 import * as scanTargets from './20261125_007_scan_targets.ts';
 import * as alerts from './20261125_008_alerts.ts';
+import * as scanProgress from './20261125_011_scan_progress.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -23,6 +24,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261124_006_scan_failure_http_status', scanFailureHttpStatus],
   ['20261125_007_scan_targets', scanTargets],
   ['20261125_008_alerts', alerts],
+  ['20261125_011_scan_progress', scanProgress],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
