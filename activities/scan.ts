@@ -85,9 +85,14 @@ export function createScanActivities(deps: ScanActivityDeps) {
         if (scan.status === 'finished') return { status: 'finished' };
         if (scan.status === 'failed') return { status: 'failed', code: scan.failureCode ?? 'scan_error' };
 
+        // The progress page reads the step from the row; a failed write costs only that display.
+        const reportProgress = (step: string) => {
+          context.heartbeat({ step });
+          scans.recordProgress(publicId, step).catch((error: unknown) => log.warn({ scanId: publicId, err: error }, 'scan progress not recorded'));
+        };
         const credentials = scan.authSecret ? decryptScanCredentials(config.keys, publicId, scan.authSecret) : null;
         const run = await untilAborted(
-          runner.run({ publicId, url: scan.url, credentials }, { onProgress: (step) => context.heartbeat({ step }), signal: attempt.signal }),
+          runner.run({ publicId, url: scan.url, credentials }, { onProgress: (step) => reportProgress(step), signal: attempt.signal }),
           attempt.signal,
         );
         if (run.kind === 'page_failure') {

@@ -12,7 +12,7 @@ import { runHealthWorkflow, temporalReachable } from '../core/temporal-client.ts
 import { createStorage } from '../db/store/index.ts';
 import { localAssetStore } from '../services/assets.ts';
 import { renderErrorPage } from '../web/error-page.ts';
-import { webRouter } from '../web/routes.ts';
+import { webRouter, webVisitor } from '../web/routes.ts';
 import { clientAddress } from './client-address.ts';
 import { isApiPath, refuseUnstorableInput } from './input-guard.ts';
 import { accessLog, errorHandler, requestId } from './middleware.ts';
@@ -56,7 +56,9 @@ export function createApp(deps: AppDeps): App {
   koa.use(errorHandler(log, { html: { for: (path) => !isApiPath(path) && !HEALTH_PATHS.has(path), render: renderErrorPage } }));
   koa.use(refuseUnstorableInput());
   koa.use(healthRouter(health, temporal, config).routes());
-  koa.use(webRouter({ storage, config, clock, assets: localAssetStore(config.assetsDir) }).routes());
+  const visitor = webVisitor({ storage, config, clock });
+  koa.use((ctx, next) => (isApiPath(ctx.path) || HEALTH_PATHS.has(ctx.path) ? next() : visitor(ctx, next)));
+  koa.use(webRouter({ storage, config, clock, temporal, assets: localAssetStore(config.assetsDir) }).routes());
   const api = apiRouter({ storage, temporal, config, clock, extraVerifiers: deps.extraVerifiers });
   koa.use(api.routes());
   koa.use(api.allowedMethods());

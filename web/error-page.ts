@@ -1,10 +1,12 @@
 import type { Context } from 'koa';
-import { html, layout } from './html.ts';
+import { negotiateLocale, type Locale } from '../core/i18n/locale.ts';
+import { html } from './html.ts';
+import { layout } from './layout.ts';
 
 /** Headers of every HTML page: never cached, a strict CSP, no type sniffing, no referrer outside the site. */
 export function setPageHeaders(ctx: Context): void {
   ctx.set('Cache-Control', 'no-store');
-  ctx.set('Content-Security-Policy', "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+  ctx.set('Content-Security-Policy', "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; script-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.set('Referrer-Policy', 'same-origin');
 }
@@ -26,5 +28,8 @@ export function renderErrorPage(ctx: Context, status: number, message: string, r
   ctx.status = status;
   setPageHeaders(ctx);
   ctx.type = 'html';
-  ctx.body = layout(title, html`<section id="error"><h1>${title}</h1><p class="error">${message}</p>${requestId ? html`<p>Request id: <code>${requestId}</code></p>` : html``}</section>`);
+  // The web router records the visitor and the language it chose; errors raised before it fall back to the browser's.
+  const locale = (ctx.state.locale as Locale | undefined) ?? negotiateLocale(ctx.get('accept-language'));
+  const user = ctx.state.webUser as { email: string } | undefined;
+  ctx.body = layout(title, html`<section id="error"><h1>${title}</h1><p class="error">${message}</p>${requestId ? html`<p>Request id: <code>${requestId}</code></p>` : html``}</section>`, { locale, user: user ? { email: user.email } : undefined, csrf: ctx.state.csrf as string | undefined, path: ctx.url });
 }

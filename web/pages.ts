@@ -1,45 +1,54 @@
 import { isoTimestamp } from '../core/clock.ts';
 import { hasFeature, type Plan } from '../core/plans.ts';
 import type { ApiToken } from '../core/api-token.ts';
-import { html, layout, type SafeHtml } from './html.ts';
+import { html, type SafeHtml } from './html.ts';
+import { layout, type Chrome } from './layout.ts';
+import { t } from './text.ts';
 
 export type FormErrors = Record<string, string>;
 
 const fieldError = (errors: FormErrors, name: string) => (errors[name] ? html`<div class="error" id="${name}-error">${errors[name]}</div>` : html``);
 
-export function loginPage(csrf: string, email = '', errors: FormErrors = {}, next = '/account/api'): string {
+/** `next`: where to continue after signing in (or up); carried by both forms and the link between them. */
+export function loginPage(chrome: Chrome, csrf: string, email = '', errors: FormErrors = {}, next = '/'): string {
+  const text = t(chrome.locale);
   return layout(
-    'Sign in',
-    html`<section><h1>Sign in</h1>
+    text.signInTitle,
+    html`<section><h1>${text.signInTitle}</h1>
       ${errors.form ? html`<p class="error" id="form-error">${errors.form}</p>` : html``}
       <form method="post" action="/login">
         <input type="hidden" name="_csrf" value="${csrf}">
         <input type="hidden" name="next" value="${next}">
-        <label for="email">E-mail</label><input id="email" name="email" type="email" autocomplete="username" required value="${email}">
-        <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
-        <button type="submit" id="sign-in">Sign in</button>
+        <label for="email">${text.email}</label><input id="email" name="email" type="email" autocomplete="username" required value="${email}">
+        <label for="password">${text.password}</label><input id="password" name="password" type="password" autocomplete="current-password" required>
+        <button type="submit" id="sign-in">${text.signIn}</button>
       </form>
-      <p>No account yet? <a href="/signup">Sign up</a>.</p></section>`,
+      <p>${text.noAccount} <a href="/signup${next === '/' ? '' : `?next=${encodeURIComponent(next)}`}" id="to-sign-up">${text.signUp}</a>.</p></section>`,
+    chrome,
   );
 }
 
-export function signupPage(csrf: string, values: { name?: string; email?: string } = {}, errors: FormErrors = {}): string {
+export function signupPage(chrome: Chrome, csrf: string, values: { name?: string; email?: string } = {}, errors: FormErrors = {}, next = '/'): string {
+  const text = t(chrome.locale);
   return layout(
-    'Sign up',
-    html`<section><h1>Create an account</h1>
+    text.signUpTitle,
+    html`<section><h1>${text.signUpTitle}</h1>
       ${errors.form ? html`<p class="error" id="form-error">${errors.form}</p>` : html``}
       <form method="post" action="/signup">
         <input type="hidden" name="_csrf" value="${csrf}">
-        <label for="name">Name</label><input id="name" name="name" type="text" required maxlength="100" value="${values.name ?? ''}">${fieldError(errors, 'name')}
-        <label for="email">E-mail</label><input id="email" name="email" type="email" required value="${values.email ?? ''}">${fieldError(errors, 'email')}
-        <label for="password">Password (at least 10 characters)</label><input id="password" name="password" type="password" autocomplete="new-password" required>${fieldError(errors, 'password')}
-        <button type="submit" id="sign-up">Create account</button>
-      </form></section>`,
+        <input type="hidden" name="next" value="${next}">
+        <label for="name">${text.name}</label><input id="name" name="name" type="text" autocomplete="name" required maxlength="100" value="${values.name ?? ''}">${fieldError(errors, 'name')}
+        <label for="email">${text.email}</label><input id="email" name="email" type="email" autocomplete="email" required value="${values.email ?? ''}">${fieldError(errors, 'email')}
+        <label for="password">${text.passwordRule}</label><input id="password" name="password" type="password" autocomplete="new-password" required>${fieldError(errors, 'password')}
+        <button type="submit" id="sign-up">${text.createAccount}</button>
+      </form>
+      <p>${text.haveAccount} <a href="/login${next === '/' ? '' : `?next=${encodeURIComponent(next)}`}">${text.signIn}</a>.</p></section>`,
+    chrome,
   );
 }
 
 export interface ApiPageInput {
-  email: string;
+  chrome: Chrome;
   plan: Plan;
   csrf: string;
   tokens: ApiToken[];
@@ -57,7 +66,7 @@ export function apiPage(input: ApiPageInput): string {
       <td class="token-name">${t.name}</td><td><code>${t.prefix}…</code></td><td>${when(t.createdAt)}</td>
       <td class="last-used">${t.lastUsedAt ? when(t.lastUsedAt) : 'never'}</td><td>${t.expiresAt ? when(t.expiresAt) : 'never'}</td>
       <td><form class="inline" method="post" action="/account/api/tokens/${t.id}/delete">
-        <input type="hidden" name="_csrf" value="${input.csrf}"><button type="submit" class="delete-token">Delete</button></form></td></tr>`,
+        <input type="hidden" name="_csrf" value="${input.csrf}"><button type="submit" class="delete-token secondary" aria-label="Delete ${t.name}">Delete</button></form></td></tr>`,
   );
   const apiNote: SafeHtml = hasFeature(input.plan, 'api')
     ? html`<p>Your plan (${input.plan.label}) includes API access: ${input.plan.apiDailyLimit === -1 ? 'unlimited requests' : `${input.plan.apiDailyLimit} requests per day (UTC)`}.</p>`
@@ -71,7 +80,7 @@ export function apiPage(input: ApiPageInput): string {
         : html``}
       <section><h2>Personal API tokens</h2>${apiNote}
         ${rows.length
-          ? html`<table id="tokens"><thead><tr><th>Name</th><th>Token</th><th>Created</th><th>Last used</th><th>Expires</th><th></th></tr></thead><tbody>${rows}</tbody></table>`
+          ? html`<table id="tokens"><thead><tr><th scope="col">Name</th><th scope="col">Token</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Expires</th><th scope="col"><span class="muted">Actions</span></th></tr></thead><tbody>${rows}</tbody></table>`
           : html`<p id="no-tokens">No tokens yet.</p>`}
         <h3>Create a token</h3>
         <form method="post" action="/account/api/tokens" id="create-token">
@@ -81,6 +90,6 @@ export function apiPage(input: ApiPageInput): string {
           <button type="submit" id="create-token-button">Create token</button>
         </form></section>
       <section id="apps"><h2>Authorised apps</h2><p>Apps you authorise through OAuth appear here, and you can revoke them. None yet.</p></section>`,
-    { signedInAs: input.email, csrf: input.csrf },
+    input.chrome,
   );
 }

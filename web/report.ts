@@ -5,7 +5,8 @@ import { summarise } from '../core/i18n/summaries.ts';
 import { FORM_FACTORS } from '../core/scan/observation.ts';
 import { CATEGORY_KEYS, categoryOf, SCORE_KEYS, scoreLabel } from '../core/scoring/categories.ts';
 import type { Scan } from '../core/scan/scan.ts';
-import { html, layout, SafeHtml } from './html.ts';
+import { html, SafeHtml } from './html.ts';
+import { layout, type Chrome } from './layout.ts';
 
 const LABELS = {
   en: {
@@ -45,21 +46,20 @@ const REPORT_STYLE = new SafeHtml(`<style>
 
 export interface ReportInput {
   scan: Scan;
-  locale: Locale;
+  chrome: Chrome;
   imageUrl: (name: string) => string;
-  signedInAs?: string;
-  csrf?: string;
 }
 
-export function reportPage({ scan, locale, imageUrl, signedInAs, csrf }: ReportInput): string {
+export function reportPage({ scan, chrome, imageUrl }: ReportInput): string {
+  const locale: Locale = chrome.locale;
   const t = LABELS[locale];
   const header = html`<h1>${t.report}</h1><p><strong>${scan.url}</strong> · ${scan.region}${scan.finishedAt ? html` · ${t.scanned} ${scan.finishedAt.toISOString().replace('T', ' ').slice(0, 16)} UTC` : html``}</p>`;
   if (scan.status === 'queued' || scan.status === 'running') {
-    return layout(t.report, html`${new SafeHtml('<meta http-equiv="refresh" content="5">')}${header}<section id="in-progress"><p>${t.inProgress}</p></section>`, { signedInAs, csrf });
+    return layout(t.report, html`${header}<section id="in-progress"><p>${t.inProgress}</p></section>`, { ...chrome, head: new SafeHtml('<meta http-equiv="refresh" content="5">') });
   }
   if (scan.status === 'failed' || !scan.result) {
     const failure = scanFailureView(scan.failureCode, scan.failureHttpStatus, locale);
-    return layout(t.report, html`${header}<section id="failed"><p class="error">${t.failed}</p><p><code>${failure.code}</code>: ${failure.message}</p></section>`, { signedInAs, csrf });
+    return layout(t.report, html`${header}<section id="failed"><p class="error">${t.failed}</p><p><code>${failure.code}</code>: ${failure.message}</p></section>`, chrome);
   }
   const r = scan.result;
   const summary = summarise(r.scores, r.findings, locale);
@@ -97,5 +97,5 @@ export function reportPage({ scan, locale, imageUrl, signedInAs, csrf }: ReportI
         (f) => html`<div class="finding" data-code="${f.code}"><strong class="severity-${f.severity}">${f.title}</strong><p>${f.message}</p><p><em>${t.recommendation}:</em> ${f.recommendation}</p></div>`,
       )}`,
     )}</section>`;
-  return layout(t.report, body, { signedInAs, csrf });
+  return layout(t.report, body, chrome);
 }

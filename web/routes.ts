@@ -1,8 +1,9 @@
 import Router, { type RouterContext } from '@koa/router';
-import type { Context } from 'koa';
+import type { Client } from '@temporalio/client';
+import type Koa from 'koa';
+import type { Context, Next } from 'koa';
 import type { Clock } from '../core/clock.ts';
 import type { Config } from '../core/config.ts';
-import { negotiateLocale } from '../core/i18n/locale.ts';
 import { planFor } from '../core/plans.ts';
 import type { Scan } from '../core/scan/scan.ts';
 import type { Storage } from '../db/store/index.ts';
@@ -14,6 +15,8 @@ import { reserveSignUp } from '../services/sign-up-throttle.ts';
 import { deleteToken, listTokens, mintToken } from '../services/tokens.ts';
 import { issueDeviceCookie, trustedDevice } from './device-cookie.ts';
 import { setPageHeaders } from './error-page.ts';
+import { localPath, pageLocale } from './locale.ts';
+import { chromeFor, mountScanPages } from './scan-routes.ts';
 import { apiPage, loginPage, signupPage, type ApiPageInput, type FormErrors } from './pages.ts';
 import { reportPage } from './report.ts';
 import { csrfToken, endSession, loadSession, readForm, sameOriginOnly, startSession, webUser } from './session.ts';
@@ -23,19 +26,34 @@ export interface WebDeps {
   config: Config;
   clock: Clock;
   assets: AssetStore;
+  temporal: Client;
 }
 
 type WebContext = RouterContext;
 type Handler = (deps: WebDeps, ctx: WebContext) => Promise<void> | void;
 
-/** The server-rendered web area: sign-up, sign-in, sign-out, the API and apps page, reports, share pages, images. */
+/**
+ * Runs before the web area's routes and also for paths none of them match, so that every page, error pages
+ * included, knows the visitor, their language and their sign-out token. Unsafe requests must come from our pages.
+ */
+export function webVisitor(deps: Pick<WebDeps, 'storage' | 'config' | 'clock'>): Koa.Middleware {
+  const session = loadSession(deps);
+  const sameOrigin = sameOriginOnly(deps.config);
+  return (ctx: Context, next: Next) =>
+    sameOrigin(ctx, () =>
+      session(ctx, async () => {
+        ctx.state.locale = pageLocale(ctx, deps.config);
+        if (webUser(ctx)) ctx.state.csrf = csrfToken(ctx, deps.config);
+        await next();
+      }),
+    );
+}
+
+/** The server-rendered web area (after webVisitor): sign-up, sign-in, sign-out, the API and apps page, reports, share pages, images. */
 export function webRouter(deps: WebDeps): Router {
   const router = new Router();
   const on = (handler: Handler) => (ctx: WebContext) => handler(deps, ctx);
-  router.use(sameOriginOnly(deps.config));
-  router.use(loadSession(deps));
-
-  router.get('/', home);
+  mountScanPages(router, deps);
   router.get('/login', on(showSignIn));
   router.post('/login', on(signIn));
   router.get('/signup', on(showSignUp));
@@ -66,9 +84,8 @@ function retryAfter(ctx: Context, until: Date, now: Date): string {
   return `Try again in ${Math.ceil(seconds / 60)} minute(s).`;
 }
 
-/** Where sign-in leads: a path on this site that was asked for, else the API page (no open redirects). */
-const afterSignIn = (value: unknown): string =>
-  typeof value === 'string' && /^\/(?![/\\])[^\s\\]*$/.test(value) && value.length <= 300 ? value : '/account/api';
+/** Where sign-in (or sign-up) leads: a path on this site that was asked for, else the dashboard (no open redirects). */
+const afterSignIn = (value: unknown): string => localPath(value, '/');
 
 function requireUser(ctx: Context) {
   const user = webUser(ctx);
@@ -79,14 +96,11 @@ function requireUser(ctx: Context) {
 const nameError = (name: string): string | undefined =>
   !name ? 'The name field is required.' : name.length > MAX_NAME ? `The name may not be greater than ${MAX_NAME} characters.` : undefined;
 
-function home(ctx: WebContext): void {
-  ctx.redirect(webUser(ctx) ? '/account/api' : '/login');
-}
-
-function showSignIn({ config }: WebDeps, ctx: WebContext): void {
+function showSignIn(deps: WebDeps, ctx: WebContext): void {
+  const { config } = deps;
   const next = afterSignIn(ctx.query.next);
   if (webUser(ctx)) return ctx.redirect(next);
-  page(ctx, loginPage(csrfToken(ctx, config), '', {}, next));
+  page(ctx, loginPage(chromeFor(deps, ctx), csrfToken(ctx, config), '', {}, next));
 }
 
 async function signIn(deps: WebDeps, ctx: WebContext): Promise<void> {
@@ -98,23 +112,26 @@ async function signIn(deps: WebDeps, ctx: WebContext): Promise<void> {
   const client = { ip: ctx.ip, device: email ? trustedDevice(ctx, config, email) : null };
   const outcome = email ? await throttledSignIn(storage.throttles, email, client, now, () => authenticate(storage.users, email, form.get('password') ?? '')) : ({ kind: 'wrong_credentials' } as const);
   if (outcome.kind === 'throttled') {
-    return page(ctx, loginPage(csrfToken(ctx, config), email, { form: `Too many failed sign-in attempts. ${retryAfter(ctx, outcome.until, now)}` }, next), 429);
+    return page(ctx, loginPage(chromeFor(deps, ctx), csrfToken(ctx, config), email, { form: `Too many failed sign-in attempts. ${retryAfter(ctx, outcome.until, now)}` }, next), 429);
   }
-  if (outcome.kind === 'wrong_credentials') return page(ctx, loginPage(csrfToken(ctx, config), email, { form: 'These credentials do not match our records.' }, next), 422);
+  if (outcome.kind === 'wrong_credentials') return page(ctx, loginPage(chromeFor(deps, ctx), csrfToken(ctx, config), email, { form: 'These credentials do not match our records.' }, next), 422);
   await startSession(ctx, deps, outcome.user.id);
   issueDeviceCookie(ctx, config, outcome.user.email);
   ctx.status = 303;
   ctx.redirect(next);
 }
 
-function showSignUp({ config }: WebDeps, ctx: WebContext): void {
-  page(ctx, signupPage(csrfToken(ctx, config)));
+function showSignUp(deps: WebDeps, ctx: WebContext): void {
+  const next = afterSignIn(ctx.query.next);
+  if (webUser(ctx)) return ctx.redirect(next);
+  page(ctx, signupPage(chromeFor(deps, ctx), csrfToken(ctx, deps.config), {}, {}, next));
 }
 
 async function signUp(deps: WebDeps, ctx: WebContext): Promise<void> {
   const { storage, config } = deps;
   const form = await readForm(ctx, config);
   const values = { name: (form.get('name') ?? '').trim(), email: (form.get('email') ?? '').trim() };
+  const next = afterSignIn(form.get('next'));
   const errors: FormErrors = {};
   const invalidName = nameError(values.name);
   if (invalidName) errors.name = invalidName;
@@ -122,21 +139,21 @@ async function signUp(deps: WebDeps, ctx: WebContext): Promise<void> {
     const now = deps.clock();
     const slot = await reserveSignUp(storage.throttles, ctx.ip, now);
     if (slot.kind === 'throttled') {
-      return page(ctx, signupPage(csrfToken(ctx, config), values, { form: `Too many sign-ups from your network. ${retryAfter(ctx, slot.until, now)}` }), 429);
+      return page(ctx, signupPage(chromeFor(deps, ctx), csrfToken(ctx, config), values, { form: `Too many sign-ups from your network. ${retryAfter(ctx, slot.until, now)}` }), 429);
     }
     try {
       const user = await createUser(storage.users, { ...values, password: form.get('password') ?? '', plan: 'free' });
       await startSession(ctx, deps, user.id);
       issueDeviceCookie(ctx, config, user.email);
       ctx.status = 303;
-      return ctx.redirect('/account/api');
+      return ctx.redirect(next);
     } catch (error) {
       if (!(error instanceof AccountError)) throw error;
       await slot.release();
       errors[error.field] = error.message;
     }
   }
-  page(ctx, signupPage(csrfToken(ctx, config), values, errors), 422);
+  page(ctx, signupPage(chromeFor(deps, ctx), csrfToken(ctx, config), values, errors, next), 422);
 }
 
 async function signOut(deps: WebDeps, ctx: WebContext): Promise<void> {
@@ -148,7 +165,7 @@ async function signOut(deps: WebDeps, ctx: WebContext): Promise<void> {
 
 async function renderApiPage(deps: WebDeps, ctx: WebContext, extra: Partial<ApiPageInput> = {}, status = 200): Promise<void> {
   const user = webUser(ctx)!;
-  page(ctx, apiPage({ email: user.email, plan: planFor(user.plan), csrf: csrfToken(ctx, deps.config), tokens: await listTokens(deps.storage.tokens, user.id), ...extra }), status);
+  page(ctx, apiPage({ chrome: chromeFor(deps, ctx, 'settings'), plan: planFor(user.plan), csrf: csrfToken(ctx, deps.config), tokens: await listTokens(deps.storage.tokens, user.id), ...extra }), status);
 }
 
 async function showApiPage(deps: WebDeps, ctx: WebContext): Promise<void> {
@@ -197,8 +214,7 @@ async function showReport(deps: WebDeps, ctx: WebContext): Promise<void> {
     if (!user) return ctx.redirect(`/login?next=${encodeURIComponent(ctx.path)}`);
     throw notFound();
   }
-  const locale = negotiateLocale(ctx.get('accept-language'));
-  page(ctx, reportPage({ scan, locale, imageUrl: imageUrlFor(deps, scan, 'owner'), signedInAs: user?.email, csrf: user ? csrfToken(ctx, deps.config) : undefined }));
+  page(ctx, reportPage({ scan, chrome: chromeFor(deps, ctx, 'scans'), imageUrl: imageUrlFor(deps, scan, 'owner') }));
 }
 
 async function showSharedReport(deps: WebDeps, ctx: WebContext): Promise<void> {
@@ -206,7 +222,8 @@ async function showSharedReport(deps: WebDeps, ctx: WebContext): Promise<void> {
   const scan = /^[A-Za-z0-9_-]{32}$/.test(token) ? await deps.storage.scans.findShared(token) : undefined;
   if (!scan) throw notFound();
   ctx.set('X-Robots-Tag', 'noindex');
-  page(ctx, reportPage({ scan, locale: negotiateLocale(ctx.get('accept-language')), imageUrl: imageUrlFor(deps, scan, 'share') }));
+  // A share page is for anyone: no navigation of the owner's account, whoever is signed in.
+  page(ctx, reportPage({ scan, chrome: { locale: pageLocale(ctx, deps.config), path: ctx.url }, imageUrl: imageUrlFor(deps, scan, 'share') }));
 }
 
 /** Images of public scans for anyone; of private scans with a valid signature (or to their signed-in owner). */

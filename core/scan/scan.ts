@@ -27,6 +27,8 @@ export interface Scan {
   result: ScanResultRecord | null;
   /** The monitored target whose schedule dispatched the scan; null for scans asked for by hand. */
   targetId: number | null;
+  /** While running: what the scan is doing (`desktop`, `mobile`, `desktop 2/3`), for the progress page. */
+  progress: string | null;
 }
 
 /** What a new scan is stored with; the rest starts empty. */

@@ -8,6 +8,7 @@ import * as scanFailureHttpStatus from './20261124_006_scan_failure_http_status.
 import * as scanTargets from './20261125_007_scan_targets.ts';
 import * as alerts from './20261125_008_alerts.ts';
 import * as alertEmails from './20261125_010_alert_emails.ts';
+import * as scanProgress from './20261125_011_scan_progress.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -25,6 +26,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261125_007_scan_targets', scanTargets],
   ['20261125_008_alerts', alerts],
   ['20261125_010_alert_emails', alertEmails],
+  ['20261125_011_scan_progress', scanProgress],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -29,6 +29,7 @@ export interface ScanRow {
   failure_http_status: number | null;
   result: ScanResultRecord | null;
   target_id: number | null;
+  progress: string | null;
 }
 
 export const toScan = (row: ScanRow): Scan => ({
@@ -50,6 +51,7 @@ export const toScan = (row: ScanRow): Scan => ({
   failureHttpStatus: row.failure_http_status,
   result: row.result,
   targetId: row.target_id,
+  progress: row.progress,
 });
 
 const maybeScan = (row: ScanRow | undefined): Scan | undefined => (row ? toScan(row) : undefined);
@@ -83,6 +85,8 @@ export interface ScanStore {
   disableSharing(publicId: string): Promise<Scan | undefined>;
   // State transitions: each changes only a scan in the expected state, so retries are harmless.
   markRunning(publicId: string, now: Date): Promise<boolean>;
+  /** What a running scan is doing now; ignored once it has ended. */
+  recordProgress(publicId: string, step: string): Promise<void>;
   markFinished(publicId: string, result: ScanResultRecord, now: Date): Promise<boolean>;
   markFailed(publicId: string, failure: ScanFailure, now: Date): Promise<boolean>;
 }
@@ -182,8 +186,12 @@ export function createScanStore(knex: Knex | Knex.Transaction): ScanStore {
       return (await scans().where({ public_id: publicId, status: 'queued' }).update({ status: 'running', started_at: now })) > 0;
     },
 
+    async recordProgress(publicId: string, step: string): Promise<void> {
+      await scans().where({ public_id: publicId, status: 'running' }).update({ progress: step.slice(0, 100) });
+    },
+
     async markFinished(publicId: string, result: ScanResultRecord, now: Date): Promise<boolean> {
-      const updated = await inFlight(publicId).update({ status: 'finished', finished_at: now, result: JSON.stringify(result) as unknown as ScanResultRecord, auth_secret: null });
+      const updated = await inFlight(publicId).update({ status: 'finished', finished_at: now, progress: null, result: JSON.stringify(result) as unknown as ScanResultRecord, auth_secret: null });
       return updated > 0;
     },
 
@@ -191,6 +199,7 @@ export function createScanStore(knex: Knex | Knex.Transaction): ScanStore {
       const updated = await inFlight(publicId).update({
         status: 'failed',
         finished_at: now,
+        progress: null,
         failure_code: failure.code,
         failure_message: failure.detail,
         failure_http_status: failure.httpStatus,

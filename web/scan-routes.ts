@@ -1,0 +1,250 @@
+import type Router from '@koa/router';
+import type { RouterContext } from '@koa/router';
+import type { Client } from '@temporalio/client';
+import { PassThrough } from 'node:stream';
+import { utcDay, type Clock } from '../core/clock.ts';
+import type { Config } from '../core/config.ts';
+import { PUBLIC_ID_PATTERN } from '../core/ids.ts';
+import { hasFeature, isUnlimited, planFor } from '../core/plans.ts';
+import type { Scan, ScanStatus } from '../core/scan/scan.ts';
+import type { Storage } from '../db/store/index.ts';
+import { notFound, retryAfterSeconds } from '../http/errors.ts';
+import { assetUrl } from '../services/assets.ts';
+import { submitScan } from '../services/scan-submission.ts';
+import { setPageHeaders } from './error-page.ts';
+import type { Chrome, NavKey } from './layout.ts';
+import { isLocale, localPath, pageLocale, rememberLocale } from './locale.ts';
+import { comparePage, dashboardPage, homePage, livePage, progressPage, progressState, PROGRESS_SCRIPT, scanListPage, type UrlBox } from './scan-pages.ts';
+import { csrfToken, readForm, webUser } from './session.ts';
+import { t } from './text.ts';
+
+export interface ScanPageDeps {
+  storage: Storage;
+  config: Config;
+  clock: Clock;
+  temporal: Client;
+}
+
+type Ctx = RouterContext;
+const SCAN_ID = new RegExp(PUBLIC_ID_PATTERN);
+const STATUSES: readonly ScanStatus[] = ['queued', 'running', 'finished', 'failed'];
+
+/** The product's pages around scanning: home and dashboard with the URL box, progress, the scans list, compare, language. */
+export function mountScanPages(router: Router, deps: ScanPageDeps): void {
+  const on = (handler: (deps: ScanPageDeps, ctx: Ctx) => Promise<void> | void) => (ctx: Ctx) => handler(deps, ctx);
+  router.get('/', on(home));
+  router.get('/scans/new', on(newScan));
+  router.post('/scans', on(startScan));
+  router.get('/scans', on(listScans));
+  router.get('/scans/:id', on(showProgress));
+  router.get('/scans/:id/events', on(streamProgress));
+  router.get('/compare', on(compare));
+  router.get('/live', on(showLive));
+  router.get('/language/:locale', on(switchLanguage));
+  router.get('/static/progress.js', serveProgressScript);
+}
+
+export function html(ctx: Ctx, body: string, status = 200): void {
+  ctx.status = status;
+  ctx.type = 'html';
+  setPageHeaders(ctx);
+  ctx.body = body;
+}
+
+/** The frame's data for this request: language, the signed-in user, the CSRF token for sign-out, where we are. */
+export function chromeFor(deps: Pick<ScanPageDeps, 'config'>, ctx: Ctx, current?: NavKey): Chrome {
+  const user = webUser(ctx);
+  return {
+    locale: pageLocale(ctx, deps.config),
+    user: user ? { email: user.email, unreadAlerts: ctx.state.unreadAlerts as number | undefined } : undefined,
+    csrf: user ? csrfToken(ctx, deps.config) : undefined,
+    current,
+    path: ctx.url,
+  };
+}
+
+function signedIn(ctx: Ctx) {
+  const user = webUser(ctx);
+  if (!user) ctx.redirect(`/login?next=${encodeURIComponent(ctx.url)}`);
+  return user;
+}
+
+const box = (deps: ScanPageDeps, csrf: string | undefined, values: UrlBox['values'] = {}, errors?: UrlBox['errors']): UrlBox => ({
+  csrf,
+  regions: deps.config.regions.available,
+  values: { region: deps.config.regions.default, ...values },
+  errors,
+});
+
+async function renderDashboard(deps: ScanPageDeps, ctx: Ctx, values: UrlBox['values'] = {}, errors?: UrlBox['errors'], status = 200): Promise<void> {
+  const user = webUser(ctx)!;
+  const chrome = chromeFor(deps, ctx, 'dashboard');
+  const plan = planFor(user.plan);
+  const latest = await deps.storage.scans.listOwned(user.id, {}, { limit: 5, page: 1 });
+  const used = await deps.storage.usage.usedOn(user.id, utcDay(deps.clock()).day);
+  html(
+    ctx,
+    dashboardPage({
+      chrome,
+      box: box(deps, chrome.csrf, values, errors),
+      latestScans: latest.items,
+      usage: { used, limit: isUnlimited(plan.apiDailyLimit) ? null : plan.apiDailyLimit, hasApi: hasFeature(plan, 'api') },
+    }),
+    status,
+  );
+}
+
+async function home(deps: ScanPageDeps, ctx: Ctx): Promise<void> {
+  if (webUser(ctx)) return renderDashboard(deps, ctx);
+  html(ctx, homePage(chromeFor(deps, ctx, 'dashboard'), box(deps, undefined)));
+}
+
+/** The signed-out URL box lands here: sign in (or up) first, then the dashboard with the address filled in. */
+async function newScan(deps: ScanPageDeps, ctx: Ctx): Promise<void> {
+  const url = typeof ctx.query.url === 'string' ? ctx.query.url.slice(0, 2048) : '';
+  if (!webUser(ctx)) {
+    const chrome = chromeFor(deps, ctx);
+    return html(ctx, homePage(chrome, box(deps, undefined, { url }), t(chrome.locale).signInToScan).replace(/href="\/(login|signup)"/g, (_, page: string) => `href="/${page}?next=${encodeURIComponent(ctx.url)}"`));
+  }
+  await renderDashboard(deps, ctx, { url });
+}
+
+async function startScan(deps: ScanPageDeps, ctx: Ctx): Promise<void> {
+  const user = signedIn(ctx);
+  if (!user) return;
+  const form = await readForm(ctx, deps.config);
+  const locale = pageLocale(ctx, deps.config);
+  const region = form.get('region') || deps.config.regions.default;
+  const values = { url: (form.get('url') ?? '').trim(), region, isPublic: form.get('public') === '1' };
+  if (!deps.config.regions.available.includes(region)) return renderDashboard(deps, ctx, values, { region: `Unknown region ${region}.` }, 422);
+  const outcome = await submitScan({ scans: deps.storage.scans, temporal: deps.temporal, config: deps.config, clock: deps.clock }, { id: user.id, plan: planFor(user.plan) }, { url: values.url, region, public: values.isPublic, force: form.get('force') === '1' });
+  switch (outcome.kind) {
+    case 'invalid':
+      return renderDashboard(deps, ctx, values, Object.fromEntries(Object.entries(outcome.errors).map(([field, messages]) => [field.split('.')[0]!, messages[0] ?? ''])), 422);
+    case 'hourly_limit': {
+      const seconds = retryAfterSeconds(outcome.resetAt, deps.clock());
+      ctx.set('Retry-After', String(seconds));
+      return renderDashboard(deps, ctx, values, { form: t(locale).hourlyLimit(outcome.limit, Math.ceil(seconds / 60)) }, 429);
+    }
+    case 'not_started':
+      return renderDashboard(deps, ctx, values, { form: t(locale).notStarted }, 503);
+    case 'accepted':
+      ctx.status = 303;
+      return ctx.redirect(outcome.cached ? `/reports/${outcome.scan.publicId}` : `/scans/${outcome.scan.publicId}`);
+  }
+}
+
+async function listScans(deps: ScanPageDeps, ctx: Ctx): Promise<void> {
+  const user = signedIn(ctx);
+  if (!user) return;
+  const query = ctx.query as Record<string, string | string[] | undefined>;
+  const text = (name: string) => (typeof query[name] === 'string' ? (query[name] as string) : '');
+  const domain = text('domain').trim().slice(0, 2048) || undefined;
+  const statusValue = text('status');
+  const status = (STATUSES as readonly string[]).includes(statusValue) ? (statusValue as ScanStatus) : undefined;
+  const page = /^\d{1,6}$/.test(text('page')) && Number(text('page')) > 0 ? Number(text('page')) : 1;
+  const found = await deps.storage.scans.listOwned(user.id, { domain, status }, { limit: 20, page });
+  const invalid = statusValue !== '' && !status;
+  html(ctx, scanListPage({ chrome: chromeFor(deps, ctx, 'scans'), page: found, filters: { domain, status }, errors: invalid ? { filters: `Unknown status ${statusValue}.` } : undefined }), invalid ? 422 : 200);
+}
+
+async function ownedScan(deps: ScanPageDeps, ctx: Ctx, userId: number, id: string | undefined): Promise<Scan> {
+  const scan = id && SCAN_ID.test(id) ? await deps.storage.scans.findOwned(userId, id) : undefined;
+  if (!scan) throw notFound();
+  return scan;
+}
+
+async function showProgress(deps: ScanPageDeps, ctx: Ctx): Promise<void> {
+  const user = signedIn(ctx);
+  if (!user) return;
+  const scan = await ownedScan(deps, ctx, user.id, ctx.params.id);
+  // Without JavaScript the page refreshes itself; once the scan has finished, the refresh lands on the report.
+  if (scan.status === 'finished') {
+    ctx.status = 303;
+    return ctx.redirect(`/reports/${scan.publicId}`);
+  }
+  const chrome = chromeFor(deps, ctx, 'scans');
+  html(ctx, progressPage(chrome, scan, chrome.csrf!));
+}
+
+const POLL_MS = 1000;
+const STREAM_LIMIT_MS = 15 * 60_000;
+
+/** Server-sent events: the scan's state whenever it changes (read from Postgres once a second), until it ends. */
+async function streamProgress(deps: ScanPageDeps, ctx: Ctx): Promise<void> {
+  const user = webUser(ctx);
+  if (!user) throw notFound();
+  const first = await ownedScan(deps, ctx, user.id, ctx.params.id);
+  const locale = pageLocale(ctx, deps.config);
+  const stream = new PassThrough();
+  ctx.status = 200;
+  ctx.type = 'text/event-stream';
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set('X-Accel-Buffering', 'no');
+  ctx.body = stream;
+  ctx.req.socket.setTimeout(0);
+  let last = '';
+  let closed = false;
+  const started = Date.now();
+  const send = (scan: Scan) => {
+    const data = JSON.stringify(progressState(scan, locale));
+    if (data === last) return false;
+    last = data;
+    stream.write(`event: progress\ndata: ${data}\n\n`);
+    return scan.status === 'finished' || scan.status === 'failed';
+  };
+  const stop = () => {
+    closed = true;
+    stream.end();
+  };
+  ctx.req.on('close', stop);
+  stream.write('retry: 2000\n\n');
+  let ended = send(first);
+  void (async () => {
+    while (!ended && !closed && Date.now() - started < STREAM_LIMIT_MS) {
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      if (closed) break;
+      const scan = await deps.storage.scans.findOwned(user.id, first.publicId).catch(() => undefined);
+      if (scan) ended = send(scan);
+      else stream.write(': waiting\n\n');
+    }
+    stop();
+  })();
+}
+
+function serveProgressScript(ctx: Ctx): void {
+  ctx.type = 'application/javascript';
+  ctx.set('Cache-Control', 'public, max-age=3600');
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.body = PROGRESS_SCRIPT;
+}
+
+async function compare(deps: ScanPageDeps, ctx: Ctx): Promise<void> {
+  const user = signedIn(ctx);
+  if (!user) return;
+  const picked = ([] as string[]).concat(ctx.query.scan ?? [], ctx.query.a ?? [], ctx.query.b ?? []);
+  const chrome = chromeFor(deps, ctx, 'scans');
+  const problem = (message: string) => html(ctx, scanListPageError(chrome, message), 422);
+  if (picked.length !== 2 || picked[0] === picked[1]) return problem(t(chrome.locale).pickTwo);
+  const scans = await Promise.all(picked.map((id) => ownedScan(deps, ctx, user.id, id)));
+  if (scans.some((s) => s.status !== 'finished' || !s.result)) return problem(t(chrome.locale).notFinished);
+  const [before, after] = scans.sort((x, y) => (x.finishedAt?.getTime() ?? 0) - (y.finishedAt?.getTime() ?? 0)) as [Scan, Scan];
+  const imageUrl = (scan: Scan, asset: string) => assetUrl(deps.config.baseUrl, deps.config.keys, scan, asset, deps.clock(), 'owner');
+  html(ctx, comparePage({ chrome, before, after, imageUrl }));
+}
+
+function scanListPageError(chrome: Chrome, message: string): string {
+  return scanListPage({ chrome, page: { items: [], meta: { current_page: 1, per_page: 20, total: 0, last_page: 1 } }, filters: {}, errors: { filters: message } });
+}
+
+function showLive(deps: ScanPageDeps, ctx: Ctx): void {
+  if (signedIn(ctx)) html(ctx, livePage(chromeFor(deps, ctx, 'live')));
+}
+
+function switchLanguage(deps: ScanPageDeps, ctx: Ctx): void {
+  const locale = ctx.params.locale;
+  if (!isLocale(locale)) throw notFound();
+  rememberLocale(ctx, deps.config, locale);
+  ctx.status = 303;
+  ctx.redirect(localPath(ctx.query.next));
+}
