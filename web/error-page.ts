@@ -31,5 +31,5 @@ export function renderErrorPage(ctx: Context, status: number, message: string, r
   // The web router records the visitor and the language it chose; errors raised before it fall back to the browser's.
   const locale = (ctx.state.locale as Locale | undefined) ?? negotiateLocale(ctx.get('accept-language'));
   const user = ctx.state.webUser as { email: string } | undefined;
-  ctx.body = layout(title, html`<section id="error"><h1>${title}</h1><p class="error">${message}</p>${requestId ? html`<p>Request id: <code>${requestId}</code></p>` : html``}</section>`, { locale, user: user ? { email: user.email } : undefined, csrf: ctx.state.csrf as string | undefined, path: ctx.url });
+  ctx.body = layout(title, html`<section id="error"><h1>${title}</h1><p class="error">${message}</p>${requestId ? html`<p>Request id: <code>${requestId}</code></p>` : html``}</section>`, { locale, user: user ? { email: user.email, unreadAlerts: ctx.state.unreadAlerts as number | undefined } : undefined, csrf: ctx.state.csrf as string | undefined, path: ctx.url });
 }

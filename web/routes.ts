@@ -16,6 +16,7 @@ import { deleteToken, listTokens, mintToken } from '../services/tokens.ts';
 import { issueDeviceCookie, trustedDevice } from './device-cookie.ts';
 import { setPageHeaders } from './error-page.ts';
 import { localPath, pageLocale } from './locale.ts';
+import { mountMonitoringPages } from './monitoring-routes.ts';
 import { chromeFor, mountScanPages } from './scan-routes.ts';
 import { apiPage, loginPage, signupPage, type ApiPageInput, type FormErrors } from './pages.ts';
 import { reportPage } from './report.ts';
@@ -43,7 +44,11 @@ export function webVisitor(deps: Pick<WebDeps, 'storage' | 'config' | 'clock'>):
     sameOrigin(ctx, () =>
       session(ctx, async () => {
         ctx.state.locale = pageLocale(ctx, deps.config);
-        if (webUser(ctx)) ctx.state.csrf = csrfToken(ctx, deps.config);
+        const user = webUser(ctx);
+        if (user) {
+          ctx.state.csrf = csrfToken(ctx, deps.config);
+          ctx.state.unreadAlerts = await deps.storage.alerts.countUnread(user.id);
+        }
         await next();
       }),
     );
@@ -54,6 +59,7 @@ export function webRouter(deps: WebDeps): Router {
   const router = new Router();
   const on = (handler: Handler) => (ctx: WebContext) => handler(deps, ctx);
   mountScanPages(router, deps);
+  mountMonitoringPages(router, deps);
   router.get('/login', on(showSignIn));
   router.post('/login', on(signIn));
   router.get('/signup', on(showSignUp));
@@ -142,7 +148,8 @@ async function signUp(deps: WebDeps, ctx: WebContext): Promise<void> {
       return page(ctx, signupPage(chromeFor(deps, ctx), csrfToken(ctx, config), values, { form: `Too many sign-ups from your network. ${retryAfter(ctx, slot.until, now)}` }), 429);
     }
     try {
-      const user = await createUser(storage.users, { ...values, password: form.get('password') ?? '', plan: 'free' });
+      // The language the visitor reads the site in is the language of their alert e-mails.
+      const user = await createUser(storage.users, { ...values, password: form.get('password') ?? '', plan: 'free', locale: pageLocale(ctx, config) });
       await startSession(ctx, deps, user.id);
       issueDeviceCookie(ctx, config, user.email);
       ctx.status = 303;

@@ -99,6 +99,8 @@ export interface AlertStore {
   /** The owner's alerts, newest first. */
   listOwned(userId: number, filters: AlertListFilters, page: PageQuery): Promise<Page<Alert>>;
   findOwned(userId: number, id: number): Promise<Alert | undefined>;
+  /** How many of the owner's alerts are unread (the navigation's badge). */
+  countUnread(userId: number): Promise<number>;
   find(id: number): Promise<Alert | undefined>;
   /** Marks the owner's unread alerts read (only those in `ids` when given; others' and unknown ids are ignored); how many changed. */
   markRead(userId: number, ids: number[] | null, now: Date): Promise<number>;
@@ -145,6 +147,11 @@ export function createAlertStore(knex: Knex | Knex.Transaction): AlertStore {
         query.clone().orderBy('id', 'desc').limit(page.limit).offset(pageOffset(page)),
       ]);
       return { items: (rows as AlertRow[]).map(toAlert), meta: pageMeta(page, Number(counted[0]?.count ?? 0)) };
+    },
+
+    async countUnread(userId) {
+      const [row] = await alerts().where({ user_id: userId, is_read: false }).count<Array<{ count: string }>>('* as count');
+      return Number(row?.count ?? 0);
     },
 
     async findOwned(userId, id) {

@@ -1,6 +1,7 @@
 import { ALERT_SEVERITIES, ALERT_STATUS_FILTERS, type AlertSeverity, type AlertStatusFilter } from '../../core/monitoring/alert.ts';
 import type { PageMeta } from '../../core/pagination.ts';
-import { html, layout, type SafeHtml } from '../html.ts';
+import { html, type SafeHtml } from '../html.ts';
+import { layout } from '../layout.ts';
 import { LABELS, type Notice } from './labels.ts';
 import { MONITORING_PATHS as P, type AlertRow, type FieldErrors, type SignedInPage } from './model.ts';
 import { alertItem, field, formFields, MONITORING_STYLE, noticeBox } from './parts.ts';
@@ -75,7 +76,7 @@ export function alertsPage(model: AlertsPageModel): string {
         : html`<ul class="cards" id="alerts">${model.alerts.map((alert) => alertItem(alert, { locale: model.locale, csrf: model.csrf, next: here }))}</ul>`}
       ${pagination(model)}
     </section>`;
-  return layout(t.alertsTitle, body, { signedInAs: model.email, csrf: model.csrf, lang: model.locale });
+  return layout(t.alertsTitle, body, { ...model.chrome, current: 'alerts' });
 }
 
 function pagination(model: AlertsPageModel): SafeHtml {

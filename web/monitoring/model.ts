@@ -1,3 +1,4 @@
+import type { Chrome } from '../layout.ts';
 import type { Locale } from '../../core/i18n/locale.ts';
 import type { Alert } from '../../core/monitoring/alert.ts';
 import type { ScanTarget } from '../../core/monitoring/target.ts';
@@ -11,8 +12,8 @@ import type { ScanTarget } from '../../core/monitoring/target.ts';
 /** What every signed-in page of the area gets. */
 export interface SignedInPage {
   locale: Locale;
-  /** The signed-in user's e-mail, shown in the header. */
-  email: string;
+  /** The page's frame (web/layout.ts): the signed-in user, navigation, language switch. */
+  chrome: Chrome;
   /** The visitor's CSRF token (web/session.ts csrfToken), put in every form that posts. */
   csrf: string;
 }

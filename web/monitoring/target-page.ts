@@ -1,7 +1,8 @@
 import { formatDateTime } from '../../core/i18n/dates.ts';
 import { scoreHistoryChart } from '../charts/score-history.ts';
 import { chronological, runSpread } from '../charts/series.ts';
-import { html, layout, type SafeHtml } from '../html.ts';
+import { html, type SafeHtml } from '../html.ts';
+import { layout } from '../layout.ts';
 import { LABELS, type Notice } from './labels.ts';
 import { MONITORING_PATHS as P, type AlertRow, type FieldErrors, type HistoryScan, type SignedInPage, type TargetSummary } from './model.ts';
 import { alertItem, formError, formFields, MONITORING_STYLE, noticeBox, scoreBadge, thresholdFields } from './parts.ts';
@@ -58,7 +59,7 @@ export function targetPage(model: TargetPageModel): string {
     </section>
     <section aria-labelledby="open-alerts-heading" id="open-alerts"><h2 id="open-alerts-heading">${t.openAlertsTitle}</h2>${alerts(model.openAlerts, 'open-alerts-list')}</section>
     <section aria-labelledby="recent-alerts-heading"><h2 id="recent-alerts-heading">${t.recentAlertsTitle}</h2>${alerts(model.recentAlerts, 'recent-alerts-list')}</section>`;
-  return layout(target.url, body, { signedInAs: model.email, csrf: model.csrf, lang: locale });
+  return layout(target.url, body, { ...model.chrome, current: 'targets' });
 }
 
 function scanRow(scan: HistoryScan & { href: string }, model: TargetPageModel): SafeHtml {

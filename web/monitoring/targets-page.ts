@@ -2,7 +2,8 @@ import { formatDate } from '../../core/i18n/dates.ts';
 import type { ScoreThreshold } from '../../core/monitoring/thresholds.ts';
 import { sparkline } from '../charts/sparkline.ts';
 import { chronological } from '../charts/series.ts';
-import { html, layout, type SafeHtml } from '../html.ts';
+import { html, type SafeHtml } from '../html.ts';
+import { layout } from '../layout.ts';
 import { LABELS, type Notice } from './labels.ts';
 import { MONITORING_PATHS as P, type FieldErrors, type HistoryScan, type SignedInPage, type TargetSummary } from './model.ts';
 import { field, formError, formFields, MONITORING_STYLE, noticeBox, scoreBadge, thresholdFields } from './parts.ts';
@@ -54,7 +55,7 @@ export function targetsPage(model: TargetsPageModel): string {
         : html`${model.limit ? html`<p id="target-limit">${t.limit(model.targets.length, model.limit.max, model.limit.planLabel)}</p>` : html``}
           ${atLimit ? html`<p class="error" id="limit-reached">${t.limitReached}</p>` : addForm(model)}`}
     </section>`;
-  return layout(t.targetsTitle, body, { signedInAs: model.email, csrf: model.csrf, lang: model.locale });
+  return layout(t.targetsTitle, body, { ...model.chrome, current: 'targets' });
 }
 
 const thresholdsOf = (target: TargetSummary): ScoreThreshold => target.thresholds.overall;

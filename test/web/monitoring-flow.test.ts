@@ -1,0 +1,123 @@
+import type { Browser, Page } from 'puppeteer-core';
+import { deleteTargetSchedulesOf, describeTargetSchedule } from '../../core/temporal-client.ts';
+import { createStorage } from '../../db/store/index.ts';
+import { createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
+import { insertFinishedScan, scoresOf } from '../harness/alerts.ts';
+import { launchBrowser } from '../harness/browser.ts';
+
+/**
+ * The monitoring pages wired to the real stores and Temporal, driven in Chromium without JavaScript: a
+ * target added from the form gets its schedule, pause and thresholds change it, its page charts its scans
+ * and links to their reports, and the alerts page reads, dismisses and marks all read, with the badge
+ * in the navigation following.
+ */
+let api: TestApi;
+let browser: Browser;
+let closeBrowser: () => Promise<void>;
+const PASSWORD = 'a-long-password-1';
+
+beforeAll(async () => {
+  api = await startTestApi({ env: { OUTBOUND_ALLOW_LOOPBACK: 'true' } });
+  ({ browser, close: closeBrowser } = await launchBrowser());
+});
+
+afterAll(async () => {
+  await closeBrowser?.();
+  await deleteTargetSchedulesOf(api.temporal, api.config.temporal.taskQueuePrefix).catch(() => undefined);
+  await api?.close();
+});
+
+async function signedInPage(email: string): Promise<Page> {
+  const context = await browser.createBrowserContext();
+  const page = await context.newPage();
+  await page.setJavaScriptEnabled(false);
+  await page.goto(`${api.url}/login`);
+  await page.type('#email', email);
+  await page.type('#password', PASSWORD);
+  await Promise.all([page.waitForNavigation(), page.click('#sign-in')]);
+  return page;
+}
+
+async function submit(page: Page, selector: string): Promise<number | undefined> {
+  const [response] = await Promise.all([page.waitForNavigation(), page.click(selector)]);
+  return response?.status();
+}
+
+const prefix = () => api.config.temporal.taskQueuePrefix;
+
+describe('monitoring in the browser', () => {
+  it('adds a target with its schedule, refuses bad thresholds next to the field, pauses and resumes it', async () => {
+    const { user } = await createTestUser(api, 'starter', PASSWORD);
+    const page = await signedInPage(user.email);
+    await page.goto(`${api.url}/targets`);
+    expect(await page.$('#no-targets')).not.toBeNull();
+
+    await page.type('#target-url', 'https://monitored.example/pricing');
+    await page.$eval('#new-critical', (el) => ((el as unknown as { value: string }).value = '80'));
+    expect(await submit(page, '#add-target-button')).toBe(422);
+    expect(await page.$eval('#new-critical-error', (el) => el.textContent)).toContain('may not be above the warning');
+    expect(await page.$eval('#target-url', (el) => (el as unknown as { value: string }).value)).toBe('https://monitored.example/pricing');
+
+    await page.$eval('#new-critical', (el) => ((el as unknown as { value: string }).value = '40'));
+    expect(await submit(page, '#add-target-button')).toBe(200);
+    const [target] = (await createStorage(api.db.knex).targets.listOwned(user.id, { limit: 10, page: 1 })).items;
+    expect(target).toMatchObject({ url: 'https://monitored.example/pricing', thresholds: { overall: { warning: 70, critical: 40 } }, isActive: true });
+    expect(await describeTargetSchedule(api.temporal, prefix(), target!.id)).toMatchObject({ state: { paused: false } });
+
+    const card = `[data-target-id="${target!.id}"]`;
+    expect(await page.$(card)).not.toBeNull();
+    expect(await submit(page, `${card} form[action$="/pause"] button`)).toBe(200);
+    expect(await describeTargetSchedule(api.temporal, prefix(), target!.id)).toMatchObject({ state: { paused: true } });
+    expect(await submit(page, `${card} form[action$="/resume"] button`)).toBe(200);
+    expect(await describeTargetSchedule(api.temporal, prefix(), target!.id)).toMatchObject({ state: { paused: false } });
+    await page.browserContext().close();
+  });
+
+  it("charts a target's finished scans on its page, each point leading to the scan's report", async () => {
+    const { user } = await createTestUser(api, 'starter', PASSWORD);
+    const storage = createStorage(api.db.knex);
+    const target = await storage.targets.insert({ userId: user.id, url: 'https://charted.example/', host: 'charted.example', region: api.config.regions.default, isActive: true, thresholds: { overall: { warning: 70, critical: 50 } }, createdAt: new Date() });
+    const base = Date.now() - 5 * 86_400_000;
+    const ids: string[] = [];
+    for (const [day, score] of [92, 88, 64, 81].entries()) ids.push(await insertFinishedScan(api.db.knex, user.id, target, scoresOf(score), new Date(base + day * 86_400_000)));
+    const page = await signedInPage(user.email);
+    expect((await page.goto(`${api.url}/targets/${target.id}`))?.status()).toBe(200);
+    const links = await page.$$eval('svg a', (as) => as.map((a) => a.getAttribute('href')));
+    expect(links.sort()).toEqual(ids.map((id) => `/reports/${id}`).sort());
+    expect(await page.$eval('svg desc', (el) => el.textContent)).toMatch(/92.*81/);
+    // Another user's target is not found.
+    const other = await createTestUser(api, 'starter', PASSWORD);
+    const stranger = await signedInPage(other.user.email);
+    expect((await stranger.goto(`${api.url}/targets/${target.id}`))?.status()).toBe(404);
+    await page.browserContext().close();
+    await stranger.browserContext().close();
+  });
+
+  it('reads and dismisses alerts, and the badge in the navigation counts what is unread', async () => {
+    const { user } = await createTestUser(api, 'starter', PASSWORD);
+    const storage = createStorage(api.db.knex);
+    const target = await storage.targets.insert({ userId: user.id, url: 'https://alerting.example/', host: 'alerting.example', region: api.config.regions.default, isActive: true, thresholds: { overall: { warning: 70, critical: 50 } }, createdAt: new Date() });
+    const alertIds: number[] = [];
+    for (const [i, type] of (['score_below_threshold', 'score_regression'] as const).entries()) {
+      const scanId = await insertFinishedScan(api.db.knex, user.id, target, scoresOf(60), new Date(Date.now() - (3 - i) * 3600_000));
+      const alert = await storage.alerts.insert({ userId: user.id, targetId: target.id, type, severity: 'warning', details: { score: 'overall', value: 60, reference: type === 'score_regression' ? 90 : 70 }, url: target.url, host: target.host, region: target.region, scanPublicId: scanId, createdAt: new Date() });
+      alertIds.push(alert.id);
+    }
+    const page = await signedInPage(user.email);
+    const badge = () => page.$eval('nav a[href="/alerts"] .badge', (el) => el.textContent).catch(() => null);
+    expect(await badge()).toBe('2');
+    await page.goto(`${api.url}/alerts`);
+    expect(await page.$$eval('[data-alert-id]', (items) => items.length)).toBe(2);
+
+    expect(await submit(page, `[data-alert-id="${alertIds[0]}"] form[action$="/read"] button`)).toBe(200);
+    expect(await badge()).toBe('1');
+    expect(await submit(page, `[data-alert-id="${alertIds[1]}"] form[action$="/dismiss"] button`)).toBe(200);
+    expect(await badge()).toBeNull();
+    expect(await storage.alerts.findOwned(user.id, alertIds[1]!)).toMatchObject({ isDismissed: true, isRead: true });
+
+    expect((await page.goto(`${api.url}/alerts?status=open`))?.status()).toBe(200);
+    expect(await page.$$eval('[data-alert-id]', (items) => items.map((item) => Number(item.getAttribute('data-alert-id'))))).toEqual([alertIds[0]]);
+    expect((await page.goto(`${api.url}/alerts?status=bogus`))?.status()).toBe(422);
+    await page.browserContext().close();
+  });
+});

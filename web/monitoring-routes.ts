@@ -1,0 +1,317 @@
+import type Router from '@koa/router';
+import type { RouterContext } from '@koa/router';
+import type { Client } from '@temporalio/client';
+import type { Clock } from '../core/clock.ts';
+import type { Config } from '../core/config.ts';
+import { alertText } from '../core/i18n/alerts.ts';
+import type { Locale } from '../core/i18n/locale.ts';
+import { ALERT_SEVERITIES, ALERT_STATUS_FILTERS, type Alert, type AlertSeverity, type AlertStatusFilter } from '../core/monitoring/alert.ts';
+import type { ScanTarget } from '../core/monitoring/target.ts';
+import { DEFAULT_THRESHOLDS, type Thresholds } from '../core/monitoring/thresholds.ts';
+import { planFor } from '../core/plans.ts';
+import type { Storage } from '../db/store/index.ts';
+import { notFound } from '../http/errors.ts';
+import { createTarget, deleteTarget, updateTarget, type TargetOutcome } from '../services/targets.ts';
+import { alertsPage } from './monitoring/alerts-page.ts';
+import { LABELS, type Notice } from './monitoring/labels.ts';
+import type { AlertRow, FieldErrors, HistoryScan, TargetSummary } from './monitoring/model.ts';
+import { targetPage } from './monitoring/target-page.ts';
+import { targetsPage, type TargetFormValues } from './monitoring/targets-page.ts';
+import { localPath } from './locale.ts';
+import { chromeFor, html } from './scan-routes.ts';
+import { readForm, webUser } from './session.ts';
+
+export interface MonitoringPageDeps {
+  storage: Storage;
+  config: Config;
+  clock: Clock;
+  temporal: Client;
+}
+
+type Ctx = RouterContext;
+const HISTORY_LENGTH = 30;
+const ALERTS_PER_PAGE = 20;
+
+/** Targets, a target's history and the alerts, in the browser: the same services as the API's /domains and /alerts. */
+export function mountMonitoringPages(router: Router, deps: MonitoringPageDeps): void {
+  const on = (handler: (deps: MonitoringPageDeps, ctx: Ctx) => Promise<void>) => (ctx: Ctx) => handler(deps, ctx);
+  router.get('/targets', on(showTargets));
+  router.post('/targets', on(addTarget));
+  router.get('/targets/:id', on(showTarget));
+  router.post('/targets/:id/pause', on((d, ctx) => changeActive(d, ctx, false)));
+  router.post('/targets/:id/resume', on((d, ctx) => changeActive(d, ctx, true)));
+  router.post('/targets/:id/delete', on(removeTarget));
+  router.post('/targets/:id/thresholds', on(changeThresholds));
+  router.get('/alerts', on(showAlerts));
+  router.post('/alerts/read-all', on(markAllRead));
+  router.post('/alerts/:id/read', on(markRead));
+  router.post('/alerts/:id/dismiss', on(dismiss));
+}
+
+/** The signed-in user (with their plan), or a redirect to sign-in. */
+function signedIn(ctx: Ctx) {
+  const user = webUser(ctx);
+  if (!user) ctx.redirect(`/login?next=${encodeURIComponent(ctx.method === 'GET' ? ctx.url : '/targets')}`);
+  return user && { id: user.id, plan: planFor(user.plan) };
+}
+
+const idParam = (ctx: Ctx): number => {
+  const id = /^[1-9]\d{0,14}$/.test(ctx.params.id ?? '') ? Number(ctx.params.id) : NaN;
+  if (!Number.isSafeInteger(id)) throw notFound();
+  return id;
+};
+
+const noticeOf = (ctx: Ctx, locale: Locale): Notice | undefined => {
+  const value = ctx.query.notice;
+  return typeof value === 'string' && value in LABELS[locale].notices ? (value as Notice) : undefined;
+};
+
+function backTo(ctx: Ctx, form: URLSearchParams, fallback: string, notice: Notice): void {
+  const path = localPath(form.get('next'), fallback);
+  ctx.status = 303;
+  ctx.redirect(`${path}${path.includes('?') ? '&' : '?'}notice=${notice}`);
+}
+
+const summary = (target: ScanTarget): TargetSummary => target;
+
+async function history(deps: MonitoringPageDeps, targetId: number): Promise<HistoryScan[]> {
+  const items = await deps.storage.targets.history(targetId, HISTORY_LENGTH);
+  return items.map((item) => ({ scanId: item.scanId, at: item.createdAt, score: item.score }));
+}
+
+const alertRow = (alert: Alert, locale: Locale): AlertRow => ({ ...alert, ...alertText(alert, locale) });
+
+async function openAlertCounts(deps: MonitoringPageDeps, userId: number): Promise<Map<number, number>> {
+  const open = await deps.storage.alerts.listOwned(userId, { status: 'open' }, { limit: 1000, page: 1 });
+  const counts = new Map<number, number>();
+  for (const alert of open.items) if (alert.targetId !== null) counts.set(alert.targetId, (counts.get(alert.targetId) ?? 0) + 1);
+  return counts;
+}
+
+type TargetsExtra = { add?: { values: TargetFormValues; errors: FieldErrors }; edit?: { targetId: number; values: { warning: string; critical: string }; errors: FieldErrors } };
+
+async function renderTargets(deps: MonitoringPageDeps, ctx: Ctx, user: { id: number; plan: ReturnType<typeof planFor> }, extra: TargetsExtra = {}, status = 200): Promise<void> {
+  const chrome = chromeFor(deps, ctx, 'targets');
+  const owned = await deps.storage.targets.listOwned(user.id, { limit: Math.max(1, user.plan.maxTargets), page: 1 });
+  const counts = await openAlertCounts(deps, user.id);
+  const targets = await Promise.all(owned.items.map(async (target) => ({ ...summary(target), history: await history(deps, target.id), openAlerts: counts.get(target.id) ?? 0 })));
+  html(
+    ctx,
+    targetsPage({
+      locale: chrome.locale,
+      chrome,
+      csrf: chrome.csrf!,
+      targets,
+      regions: deps.config.regions.available,
+      defaultRegion: deps.config.regions.default,
+      defaultThresholds: DEFAULT_THRESHOLDS.overall,
+      limit: { max: user.plan.maxTargets, planLabel: user.plan.label },
+      notice: noticeOf(ctx, chrome.locale),
+      ...extra,
+    }),
+    status,
+  );
+}
+
+async function showTargets(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
+  const user = signedIn(ctx);
+  if (user) await renderTargets(deps, ctx, user);
+}
+
+/** Threshold fields of a form: integers 0–100; errors by field name. */
+function readThresholds(form: URLSearchParams): { values: { warning: string; critical: string }; thresholds?: Thresholds; errors: FieldErrors } {
+  const values = { warning: (form.get('warning') ?? '').trim(), critical: (form.get('critical') ?? '').trim() };
+  const errors: FieldErrors = {};
+  const parse = (name: 'warning' | 'critical') => {
+    const value = values[name];
+    if (!/^\d{1,3}$/.test(value) || Number(value) > 100) errors[name] = 'Enter a whole number from 0 to 100.';
+    return Number(value);
+  };
+  const warning = parse('warning');
+  const critical = parse('critical');
+  if (!errors.warning && !errors.critical && critical > warning) errors.critical = 'The critical threshold may not be above the warning threshold.';
+  return Object.keys(errors).length ? { values, errors } : { values, errors, thresholds: { overall: { warning, critical } } };
+}
+
+/** A service's field errors (`thresholds.overall.critical`, `url`) on the form's fields. */
+function formErrors(outcome: Extract<TargetOutcome, { kind: 'invalid' }>): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const [field, messages] of Object.entries(outcome.errors)) {
+    const name = field.endsWith('.critical') ? 'critical' : field.endsWith('.warning') ? 'warning' : ['url', 'region'].includes(field) ? field : 'form';
+    errors[name] ??= messages[0] ?? '';
+  }
+  return errors;
+}
+
+const serviceDeps = (deps: MonitoringPageDeps) => ({ targets: deps.storage.targets, temporal: deps.temporal, config: deps.config, clock: deps.clock });
+
+function failureMessage(outcome: TargetOutcome): string | null {
+  switch (outcome.kind) {
+    case 'plan_limit':
+      return `Your plan (${outcome.plan.label}) keeps ${outcome.limit} target(s).${outcome.upgrade ? ` ${outcome.upgrade.label} keeps ${outcome.upgrade.maxTargets}.` : ''}`;
+    case 'schedule_unavailable':
+      return 'The scheduler is not reachable just now; nothing was changed. Please try again in a minute.';
+    default:
+      return null;
+  }
+}
+
+const failureStatus = (outcome: TargetOutcome): number => (outcome.kind === 'plan_limit' ? 403 : outcome.kind === 'schedule_unavailable' ? 503 : 422);
+
+async function addTarget(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
+  const user = signedIn(ctx);
+  if (!user) return;
+  const form = await readForm(ctx, deps.config);
+  const region = form.get('region') ?? deps.config.regions.default;
+  const read = readThresholds(form);
+  const values: TargetFormValues = { url: (form.get('url') ?? '').trim(), region, ...read.values };
+  if (!deps.config.regions.available.includes(region)) read.errors.region = `Unknown region ${region}.`;
+  if (!read.thresholds || read.errors.region) return renderTargets(deps, ctx, user, { add: { values, errors: read.errors } }, 422);
+  const outcome = await createTarget(serviceDeps(deps), user, { url: values.url, region, thresholds: read.thresholds });
+  if (outcome.kind === 'ok') return backTo(ctx, form, '/targets', 'added');
+  if (outcome.kind === 'not_found') throw notFound();
+  const errors = outcome.kind === 'invalid' ? formErrors(outcome) : { form: failureMessage(outcome)! };
+  if (outcome.kind === 'schedule_unavailable') ctx.set('Retry-After', '30');
+  await renderTargets(deps, ctx, user, { add: { values, errors } }, failureStatus(outcome));
+}
+
+async function showTarget(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
+  const user = signedIn(ctx);
+  if (!user) return;
+  await renderTarget(deps, ctx, user.id, idParam(ctx));
+}
+
+async function renderTarget(deps: MonitoringPageDeps, ctx: Ctx, userId: number, id: number, edit?: { values: { warning: string; critical: string }; errors: FieldErrors }, status = 200): Promise<void> {
+  const target = await deps.storage.targets.findOwned(userId, id);
+  if (!target) throw notFound();
+  const chrome = chromeFor(deps, ctx, 'targets');
+  const alerts = (await deps.storage.alerts.listOwned(userId, {}, { limit: 200, page: 1 })).items.filter((alert) => alert.targetId === id);
+  const isOpen = (alert: Alert) => !alert.resolvedAt && !alert.isDismissed;
+  html(
+    ctx,
+    targetPage({
+      locale: chrome.locale,
+      chrome,
+      csrf: chrome.csrf!,
+      target: summary(target),
+      scans: await history(deps, id),
+      openAlerts: alerts.filter(isOpen).map((alert) => alertRow(alert, chrome.locale)),
+      recentAlerts: alerts.filter((alert) => !isOpen(alert)).slice(0, 5).map((alert) => alertRow(alert, chrome.locale)),
+      notice: noticeOf(ctx, chrome.locale),
+      edit,
+    }),
+    status,
+  );
+}
+
+async function changeActive(deps: MonitoringPageDeps, ctx: Ctx, active: boolean): Promise<void> {
+  const user = signedIn(ctx);
+  if (!user) return;
+  const id = idParam(ctx);
+  const form = await readForm(ctx, deps.config);
+  const outcome = await updateTarget(serviceDeps(deps), user, id, { is_active: active });
+  await afterChange(deps, ctx, form, outcome, active ? 'resumed' : 'paused');
+}
+
+async function removeTarget(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
+  const user = signedIn(ctx);
+  if (!user) return;
+  const id = idParam(ctx);
+  const form = await readForm(ctx, deps.config);
+  const outcome = await deleteTarget(serviceDeps(deps), user, id);
+  // The target's own page is gone: back to the list.
+  if (outcome.kind === 'ok') return backTo(ctx, new URLSearchParams({ next: '/targets' }), '/targets', 'removed');
+  await afterChange(deps, ctx, form, outcome, 'removed');
+}
+
+async function afterChange(deps: MonitoringPageDeps, ctx: Ctx, form: URLSearchParams, outcome: TargetOutcome, notice: Notice): Promise<void> {
+  if (outcome.kind === 'ok') return backTo(ctx, form, '/targets', notice);
+  if (outcome.kind === 'not_found') throw notFound();
+  const user = signedIn(ctx)!;
+  if (outcome.kind === 'schedule_unavailable') ctx.set('Retry-After', '30');
+  const message = failureMessage(outcome) ?? (outcome.kind === 'invalid' ? Object.values(outcome.errors).flat()[0] ?? '' : '');
+  await renderTargets(deps, ctx, user, { add: { values: { url: '', region: deps.config.regions.default, warning: '70', critical: '50' }, errors: { form: message } } }, failureStatus(outcome));
+}
+
+async function changeThresholds(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
+  const user = signedIn(ctx);
+  if (!user) return;
+  const id = idParam(ctx);
+  const form = await readForm(ctx, deps.config);
+  const read = readThresholds(form);
+  const fromTargetPage = localPath(form.get('next'), '/targets').startsWith(`/targets/${id}`);
+  const rejected = (errors: FieldErrors, status: number) =>
+    fromTargetPage ? renderTarget(deps, ctx, user.id, id, { values: read.values, errors }, status) : renderTargets(deps, ctx, user, { edit: { targetId: id, values: read.values, errors } }, status);
+  if (!read.thresholds) {
+    if (!(await deps.storage.targets.findOwned(user.id, id))) throw notFound();
+    return rejected(read.errors, 422);
+  }
+  const current = await deps.storage.targets.findOwned(user.id, id);
+  if (!current) throw notFound();
+  // The page edits `overall`; category thresholds set through the API are kept.
+  const outcome = await updateTarget(serviceDeps(deps), user, id, { thresholds: { ...current.thresholds, overall: read.thresholds.overall } });
+  if (outcome.kind === 'ok') return backTo(ctx, form, '/targets', 'thresholds');
+  if (outcome.kind === 'not_found') throw notFound();
+  return rejected(outcome.kind === 'invalid' ? formErrors(outcome) : { form: failureMessage(outcome)! }, failureStatus(outcome));
+}
+
+async function showAlerts(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
+  const user = signedIn(ctx);
+  if (!user) return;
+  const chrome = chromeFor(deps, ctx, 'alerts');
+  const query = ctx.query as Record<string, unknown>;
+  const text = (name: string) => (typeof query[name] === 'string' ? (query[name] as string) : '');
+  const errors: FieldErrors = {};
+  const statusValue = text('status');
+  const severityValue = text('severity');
+  const pageValue = text('page');
+  const status = (ALERT_STATUS_FILTERS as readonly string[]).includes(statusValue) ? (statusValue as AlertStatusFilter) : null;
+  const severity = (ALERT_SEVERITIES as readonly string[]).includes(severityValue) ? (severityValue as AlertSeverity) : null;
+  if (statusValue && !status) errors.status = `Unknown status ${statusValue}.`;
+  if (severityValue && !severity) errors.severity = `Unknown severity ${severityValue}.`;
+  const page = /^[1-9]\d{0,5}$/.test(pageValue) ? Number(pageValue) : 1;
+  if (pageValue && page === 1 && pageValue !== '1') errors.page = 'The page must be a positive whole number.';
+  const found = await deps.storage.alerts.listOwned(user.id, { status: status ?? undefined, severity: severity ?? undefined }, { limit: ALERTS_PER_PAGE, page });
+  html(
+    ctx,
+    alertsPage({
+      locale: chrome.locale,
+      chrome,
+      csrf: chrome.csrf!,
+      alerts: found.items.map((alert) => alertRow(alert, chrome.locale)),
+      filters: { status, severity },
+      meta: found.meta,
+      unreadCount: await deps.storage.alerts.countUnread(user.id),
+      errors: Object.keys(errors).length ? errors : undefined,
+      notice: noticeOf(ctx, chrome.locale),
+    }),
+    Object.keys(errors).length ? 422 : 200,
+  );
+}
+
+async function markRead(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
+  const user = signedIn(ctx);
+  if (!user) return;
+  const id = idParam(ctx);
+  const form = await readForm(ctx, deps.config);
+  if (!(await deps.storage.alerts.findOwned(user.id, id))) throw notFound();
+  await deps.storage.alerts.markRead(user.id, [id], deps.clock());
+  backTo(ctx, form, '/alerts', 'read');
+}
+
+async function markAllRead(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
+  const user = signedIn(ctx);
+  if (!user) return;
+  const form = await readForm(ctx, deps.config);
+  await deps.storage.alerts.markRead(user.id, null, deps.clock());
+  backTo(ctx, form, '/alerts', 'readAll');
+}
+
+async function dismiss(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
+  const user = signedIn(ctx);
+  if (!user) return;
+  const id = idParam(ctx);
+  const form = await readForm(ctx, deps.config);
+  if (!(await deps.storage.alerts.dismiss(user.id, id, deps.clock()))) throw notFound();
+  backTo(ctx, form, '/alerts', 'dismissed');
+}
