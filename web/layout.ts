@@ -59,6 +59,8 @@ const STYLE = `
   code.token { display: block; font-size: 1.05rem; padding: .5rem; background: #fff8c5; word-break: break-all; }
   .score-pill { display: inline-block; min-width: 2.4rem; text-align: center; border-radius: 999px; padding: 0 .4rem; font-weight: 700; border: 2px solid; }
   .score-good { color: #0a6b2c; border-color: #1a7f37; } .score-average { color: #8a4600; border-color: #bf8700; } .score-poor { color: #b3261e; border-color: #cf222e; }
+  .dash-list { list-style: none; padding: 0; margin: 0; } .dash-list li { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; padding: .4rem 0; border-bottom: 1px solid #eaeef2; word-break: break-all; }
+  .severity-critical { color: #b3261e; } .severity-warning { color: #8a4600; }
   footer { max-width: 64rem; margin: 0 auto 2rem; padding: 0 1rem; font-size: .9rem; color: var(--muted); }
   footer a { color: var(--muted); }
   @media (max-width: 40rem) { main { margin-top: 1rem; } section { padding: .75rem; } h1 { font-size: 1.35rem; } }

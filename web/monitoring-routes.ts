@@ -18,7 +18,9 @@ import type { AlertRow, FieldErrors, HistoryScan, TargetSummary } from './monito
 import { targetPage } from './monitoring/target-page.ts';
 import { targetsPage, type TargetFormValues } from './monitoring/targets-page.ts';
 import { localPath } from './locale.ts';
-import { chromeFor, html } from './scan-routes.ts';
+import { chromeFor, html } from './chrome.ts';
+import type { SafeHtml } from './html.ts';
+import { dashboardAlerts, dashboardTargets } from './monitoring/dashboard-sections.ts';
 import { readForm, webUser } from './session.ts';
 
 export interface MonitoringPageDeps {
@@ -314,4 +316,16 @@ async function dismiss(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
   const form = await readForm(ctx, deps.config);
   if (!(await deps.storage.alerts.dismiss(user.id, id, deps.clock()))) throw notFound();
   backTo(ctx, form, '/alerts', 'dismissed');
+}
+
+const DASHBOARD_ITEMS = 5;
+
+/** The dashboard's monitoring sections: the first targets with their history, and the newest open alerts. */
+export async function dashboardSections(deps: MonitoringPageDeps, userId: number, locale: Locale): Promise<SafeHtml[]> {
+  const owned = await deps.storage.targets.listOwned(userId, { limit: DASHBOARD_ITEMS, page: 1 });
+  const open = await deps.storage.alerts.listOwned(userId, { status: 'open' }, { limit: DASHBOARD_ITEMS, page: 1 });
+  const counts = new Map<number, number>();
+  for (const alert of open.items) if (alert.targetId !== null) counts.set(alert.targetId, (counts.get(alert.targetId) ?? 0) + 1);
+  const targets = await Promise.all(owned.items.map(async (target) => ({ ...target, history: await history(deps, target.id), openAlerts: counts.get(target.id) ?? 0 })));
+  return [dashboardTargets(targets, owned.meta.total, locale), dashboardAlerts(open.items.map((alert) => alertRow(alert, locale)), locale)];
 }

@@ -11,11 +11,12 @@ import type { Storage } from '../db/store/index.ts';
 import { notFound, retryAfterSeconds } from '../http/errors.ts';
 import { assetUrl } from '../services/assets.ts';
 import { submitScan } from '../services/scan-submission.ts';
-import { setPageHeaders } from './error-page.ts';
-import type { Chrome, NavKey } from './layout.ts';
+import type { Chrome } from './layout.ts';
+import { chromeFor, html } from './chrome.ts';
+import { dashboardSections } from './monitoring-routes.ts';
 import { isLocale, localPath, pageLocale, rememberLocale } from './locale.ts';
 import { comparePage, dashboardPage, homePage, livePage, progressPage, progressState, PROGRESS_SCRIPT, scanListPage, type UrlBox } from './scan-pages.ts';
-import { csrfToken, readForm, webUser } from './session.ts';
+import { readForm, webUser } from './session.ts';
 import { t } from './text.ts';
 
 export interface ScanPageDeps {
@@ -44,25 +45,6 @@ export function mountScanPages(router: Router, deps: ScanPageDeps): void {
   router.get('/static/progress.js', serveProgressScript);
 }
 
-export function html(ctx: Ctx, body: string, status = 200): void {
-  ctx.status = status;
-  ctx.type = 'html';
-  setPageHeaders(ctx);
-  ctx.body = body;
-}
-
-/** The frame's data for this request: language, the signed-in user, the CSRF token for sign-out, where we are. */
-export function chromeFor(deps: Pick<ScanPageDeps, 'config'>, ctx: Ctx, current?: NavKey): Chrome {
-  const user = webUser(ctx);
-  return {
-    locale: pageLocale(ctx, deps.config),
-    user: user ? { email: user.email, unreadAlerts: ctx.state.unreadAlerts as number | undefined } : undefined,
-    csrf: user ? csrfToken(ctx, deps.config) : undefined,
-    current,
-    path: ctx.url,
-  };
-}
-
 function signedIn(ctx: Ctx) {
   const user = webUser(ctx);
   if (!user) ctx.redirect(`/login?next=${encodeURIComponent(ctx.url)}`);
@@ -89,6 +71,7 @@ async function renderDashboard(deps: ScanPageDeps, ctx: Ctx, values: UrlBox['val
       box: box(deps, chrome.csrf, values, errors),
       latestScans: latest.items,
       usage: { used, limit: isUnlimited(plan.apiDailyLimit) ? null : plan.apiDailyLimit, hasApi: hasFeature(plan, 'api') },
+      sections: await dashboardSections(deps, user.id, chrome.locale),
     }),
     status,
   );

@@ -37,7 +37,7 @@ export type WebText = Text;
 
 const DE: Text = {
   tagline: 'Web-Performance-Scans mit Lighthouse: Bewertungen, Messwerte, Filmstreifen und was zu verbessern ist.',
-  navLabel: 'Haupt', navDashboard: 'Übersicht', navScans: 'Scans', navTargets: 'Ziele', navAlerts: 'Warnungen', navLive: 'Live-Daten', navSettings: 'Einstellungen',
+  navLabel: 'Haupt', navDashboard: 'Übersicht', navScans: 'Scans', navTargets: 'Ziele', navAlerts: 'Alarme', navLive: 'Live-Daten', navSettings: 'Einstellungen',
   signIn: 'Anmelden', signUp: 'Registrieren', signOut: 'Abmelden', skip: 'Zum Inhalt', switchTo: 'English',
   unread: (n: number) => `${n} ungelesen`,
   signInTitle: 'Anmelden', email: 'E-Mail', password: 'Passwort', noAccount: 'Noch kein Konto?', haveAccount: 'Schon ein Konto?',

@@ -121,3 +121,18 @@ describe('monitoring in the browser', () => {
     await page.browserContext().close();
   });
 });
+
+describe('the dashboard', () => {
+  it("shows the user's targets with their latest score and open alerts", async () => {
+    const { user } = await createTestUser(api, 'starter', PASSWORD);
+    const storage = createStorage(api.db.knex);
+    const target = await storage.targets.insert({ userId: user.id, url: 'https://dashboard.example/', host: 'dashboard.example', region: api.config.regions.default, isActive: true, thresholds: { overall: { warning: 70, critical: 50 } }, createdAt: new Date() });
+    const scanId = await insertFinishedScan(api.db.knex, user.id, target, scoresOf(64), new Date(Date.now() - 3600_000));
+    const alert = await storage.alerts.insert({ userId: user.id, targetId: target.id, type: 'score_below_threshold', severity: 'warning', details: { score: 'overall', value: 64, reference: 70 }, url: target.url, host: target.host, region: target.region, scanPublicId: scanId, createdAt: new Date() });
+    const page = await signedInPage(user.email);
+    expect(await page.$eval(`#dashboard-targets [data-target-id="${target.id}"] .score-pill`, (el) => el.textContent)).toBe('64');
+    expect(await page.$(`#dashboard-targets [data-target-id="${target.id}"] svg`)).not.toBeNull();
+    expect(await page.$eval(`#dashboard-alerts [data-alert-id="${alert.id}"] a`, (el) => el.getAttribute('href'))).toBe(`/reports/${scanId}`);
+    await page.browserContext().close();
+  });
+});

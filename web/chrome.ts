@@ -1,0 +1,28 @@
+import type { RouterContext } from '@koa/router';
+import type { Config } from '../core/config.ts';
+import { setPageHeaders } from './error-page.ts';
+import type { Chrome, NavKey } from './layout.ts';
+import { pageLocale } from './locale.ts';
+import { csrfToken, webUser } from './session.ts';
+
+type Ctx = RouterContext;
+
+/** Answers with a page of the web area, with the headers every page gets. */
+export function html(ctx: Ctx, body: string, status = 200): void {
+  ctx.status = status;
+  ctx.type = 'html';
+  setPageHeaders(ctx);
+  ctx.body = body;
+}
+
+/** The frame's data for this request: language, the signed-in user, the CSRF token for sign-out, where we are. */
+export function chromeFor(deps: { config: Config }, ctx: Ctx, current?: NavKey): Chrome {
+  const user = webUser(ctx);
+  return {
+    locale: pageLocale(ctx, deps.config),
+    user: user ? { email: user.email, unreadAlerts: ctx.state.unreadAlerts as number | undefined } : undefined,
+    csrf: user ? csrfToken(ctx, deps.config) : undefined,
+    current,
+    path: ctx.url,
+  };
+}
