@@ -24,6 +24,10 @@ export interface Plan {
    * (`queued`) so other accounts' scans keep moving (see the region dispatcher, workflows/scan-dispatch.ts).
    */
   scansInFlightPerRegion: number;
+  /** Page loads per form factor of a target's scheduled scan (median of runs, core/scan/median-run.ts). */
+  scheduledRuns: number;
+  /** The most page loads per form factor an on-demand scan may ask for (`runs` in POST /scans). */
+  maxRunsPerScan: number;
   features: ReadonlySet<Feature>;
 }
 
@@ -31,10 +35,10 @@ const STARTER_FEATURES: Feature[] = ['api', 'share_links', 'live_data', 'oauth_a
 const PRO_FEATURES: Feature[] = [...STARTER_FEATURES, 'scan_auth', 'webhooks'];
 
 export const PLANS: Readonly<Record<PlanKey, Plan>> = {
-  free: { key: 'free', label: 'Free', apiDailyLimit: 0, hourlyScanLimit: 5, scansInFlightPerRegion: 1, features: new Set() },
-  starter: { key: 'starter', label: 'Starter', apiDailyLimit: 500, hourlyScanLimit: 30, scansInFlightPerRegion: 2, features: new Set(STARTER_FEATURES) },
-  pro: { key: 'pro', label: 'Pro', apiDailyLimit: 5000, hourlyScanLimit: 120, scansInFlightPerRegion: 3, features: new Set(PRO_FEATURES) },
-  agency: { key: 'agency', label: 'Agency', apiDailyLimit: UNLIMITED, hourlyScanLimit: 600, scansInFlightPerRegion: 6, features: new Set(PRO_FEATURES) },
+  free: { key: 'free', label: 'Free', apiDailyLimit: 0, hourlyScanLimit: 5, scansInFlightPerRegion: 1, scheduledRuns: 1, maxRunsPerScan: 1, features: new Set() },
+  starter: { key: 'starter', label: 'Starter', apiDailyLimit: 500, hourlyScanLimit: 30, scansInFlightPerRegion: 2, scheduledRuns: 3, maxRunsPerScan: 3, features: new Set(STARTER_FEATURES) },
+  pro: { key: 'pro', label: 'Pro', apiDailyLimit: 5000, hourlyScanLimit: 120, scansInFlightPerRegion: 3, scheduledRuns: 3, maxRunsPerScan: 5, features: new Set(PRO_FEATURES) },
+  agency: { key: 'agency', label: 'Agency', apiDailyLimit: UNLIMITED, hourlyScanLimit: 600, scansInFlightPerRegion: 6, scheduledRuns: 5, maxRunsPerScan: 5, features: new Set(PRO_FEATURES) },
 };
 
 export function isPlanKey(value: string): value is PlanKey {
@@ -59,6 +63,11 @@ export function cheapestPlanWith(feature: Feature): Plan {
   const plan = PLAN_KEYS.map((key) => PLANS[key]).find((p) => hasFeature(p, feature));
   if (!plan) throw new Error(`no plan has ${feature}`);
   return plan;
+}
+
+/** The cheapest plan whose on-demand scans may ask for `runs` page loads, or null when none may. */
+export function cheapestPlanAllowingRuns(runs: number): Plan | null {
+  return PLAN_KEYS.map((key) => PLANS[key]).find((p) => p.maxRunsPerScan >= runs) ?? null;
 }
 
 /** The spec's `plan` object in GET /me. */
