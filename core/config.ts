@@ -134,7 +134,7 @@ function userName(env: Env, name: string, fallback: string): string {
 function wholeNumber(env: Env, name: string, fallback: number, max: number): number {
   const raw = env[name]?.trim();
   if (!raw) return fallback;
-  if (!/^\d{1,9}$/.test(raw) || Number(raw) > max) throw new ConfigError(name, `must be a whole number from 0 to ${max}, got "${raw}"`);
+  if (!/^\d{1,7}$/.test(raw) || Number(raw) > max) throw new ConfigError(name, `must be a whole number from 0 to ${max}, got "${raw}"`);
   return Number(raw);
 }
 
@@ -284,7 +284,7 @@ export function loadConfig(env: Env = process.env, options: { keys?: false } = {
     },
     chromiumPath: str(env, 'CHROMIUM_PATH', '/usr/bin/chromium'),
     scanUser: userName(env, 'SCAN_USER', 'webperf-scan'),
-    scanMinBenchmarkIndex: wholeNumber(env, 'SCAN_MIN_BENCHMARK_INDEX', DEFAULT_MIN_BENCHMARK_INDEX, 1_000_000_000),
+    scanMinBenchmarkIndex: wholeNumber(env, 'SCAN_MIN_BENCHMARK_INDEX', DEFAULT_MIN_BENCHMARK_INDEX, 1_000_000),
     regions: scanRegions,
     outboundAllowLoopback: bool(env, 'OUTBOUND_ALLOW_LOOPBACK', false),
     trustedProxies: trustedProxies(env.TRUSTED_PROXIES),
