@@ -40,10 +40,21 @@ export interface MeasureOptions {
   minBenchmarkIndex: number;
   /** When the attempt's time is up (performance.now() scale): a repeat is made only when it leaves room for the rest. */
   deadline: number;
-  /** The step of the heartbeat: "desktop run 2 of 3". */
-  onProgress(step: string): void;
+  /** A form factor of a run starts (see `describeStep`). */
+  onProgress(step: RunStep): void;
   signal: AbortSignal;
 }
+
+/** Where a scan of several runs is: the runner's form factor, in run `run` of `runs`, or in the repeat of that run. */
+export interface RunStep {
+  formFactor: string;
+  run: number;
+  runs: number;
+  repeat: boolean;
+}
+
+/** The step in words, for the activity's heartbeat (Temporal's UI) and the logs: "desktop run 2 of 3". */
+export const describeStep = (step: RunStep): string => `${step.formFactor} run ${step.run} of ${step.runs}${step.repeat ? ' (repeated: the machine was busy)' : ''}`;
 
 /**
  * A repeat is made only if, after it, every run still to do could take twice as long as the slowest so far:
@@ -60,9 +71,10 @@ export async function measureRuns(runner: ScanRunner, page: Omit<ScanRunInput, '
   let slowestRunMs = 0;
 
   type Loaded = { failure: PageFailure } | { byFactor: Map<FormFactor, Omit<KeptRun, 'overloaded' | 'repeated'>> };
-  async function load(asked: readonly FormFactor[], label: string): Promise<Loaded> {
+  async function load(asked: readonly FormFactor[], run: number, repeat: boolean): Promise<Loaded> {
     const started = performance.now();
-    const result = await runner.run({ ...page, formFactors: [...asked] }, { onProgress: (step) => options.onProgress(`${step} ${label}`), signal: options.signal });
+    const onProgress = (formFactor: string) => options.onProgress({ formFactor, run, runs: options.runs, repeat });
+    const result = await runner.run({ ...page, formFactors: [...asked] }, { onProgress, signal: options.signal });
     slowestRunMs = Math.max(slowestRunMs, performance.now() - started);
     if (result.kind === 'page_failure') return { failure: result.failure };
     const { observation, images } = result;
@@ -77,15 +89,14 @@ export async function measureRuns(runner: ScanRunner, page: Omit<ScanRunInput, '
   }
 
   for (let run = 1; run <= options.runs; run++) {
-    const label = `run ${run} of ${options.runs}`;
-    const first = await load(factors, label);
+    const first = await load(factors, run, false);
     if ('failure' in first) return { kind: 'page_failure', failure: first.failure };
     const busy = factors.filter((f) => isOverloaded(first.byFactor.get(f)!.observation, options.minBenchmarkIndex));
     const runsLeftWithRepeat = options.runs - run + 1;
     const timeForRepeat = options.deadline - performance.now() >= runsLeftWithRepeat * slowestRunMs * REPEAT_TIME_MARGIN;
     let again = new Map<FormFactor, Omit<KeptRun, 'overloaded' | 'repeated'>>();
     if (busy.length > 0 && timeForRepeat) {
-      const repeat = await load(busy, `${label} (repeated: the machine was busy)`);
+      const repeat = await load(busy, run, true);
       if ('failure' in repeat) return { kind: 'page_failure', failure: repeat.failure };
       again = repeat.byFactor;
     }

@@ -12,7 +12,7 @@ import { localAssetStore } from '../services/assets.ts';
 import type { ScanStore } from '../db/store/scans.ts';
 import { markFailed, markFinished, markRunning } from '../services/scans.ts';
 import type { ScanRunner } from './scan-runner.ts';
-import { measureRuns, medianScan } from './scan-runs.ts';
+import { describeStep, measureRuns, medianScan } from './scan-runs.ts';
 
 export interface ScanActivityDeps {
   scans: ScanStore;
@@ -98,7 +98,7 @@ export function createScanActivities(deps: ScanActivityDeps) {
             minBenchmarkIndex: config.scanMinBenchmarkIndex,
             deadline: performance.now() + limitMs,
             onProgress: (next) => {
-              step = next;
+              step = describeStep(next);
               context.heartbeat({ step });
             },
             signal: attempt.signal,

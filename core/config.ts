@@ -223,8 +223,10 @@ function trustedProxies(raw: string | undefined): string[] {
 }
 
 /**
- * A run whose benchmark index is below this was measured on a machine too busy to trust (README, "Median of
- * runs"): measured here, TODO.
+ * A run whose benchmark index is below this was measured on a machine too busy to trust. 1000 is
+ * Lighthouse's own threshold for warning that the host CPU is slower than it expects. Measured on a 2-core
+ * development box (README, "Median of runs"): 1360-2900 with little else running, 1250-2400 with two
+ * Lighthouse runs at once, below 1000 only in moments of four runs at once or a load of 8-18 on 2 cores.
  */
 export const DEFAULT_MIN_BENCHMARK_INDEX = 1000;
 

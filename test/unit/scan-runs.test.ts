@@ -1,4 +1,4 @@
-import { measureRuns, medianScan, type MeasureOptions } from '../../activities/scan-runs.ts';
+import { describeStep, measureRuns, medianScan, type MeasureOptions } from '../../activities/scan-runs.ts';
 import type { RunnerResult, ScanRunInput, ScanRunner } from '../../activities/scan-runner.ts';
 import type { FormFactor, RunObservation } from '../../core/scan/observation.ts';
 import { cleanObservation, formFactor } from './observation-builder.ts';
@@ -43,7 +43,7 @@ const options = (overrides: Partial<MeasureOptions>): MeasureOptions => ({
   runs: 3,
   minBenchmarkIndex: 1000,
   deadline: Number.POSITIVE_INFINITY,
-  onProgress: (step) => steps.push(step),
+  onProgress: (step) => steps.push(describeStep(step)),
   signal: new AbortController().signal,
   ...overrides,
 });
