@@ -54,8 +54,11 @@ export function createScanActivities(deps: ScanActivityDeps) {
   const runLimitMs = deps.attemptLimitMs ?? RUN_ATTEMPT_LIMIT_MS;
   const store = localAssetStore(config.assetsDir);
   return {
-    async markScanRunning(publicId: string): Promise<void> {
+    /** Also tells the workflow the scan's runs (from its row), which its Lighthouse activity's time limits grow with. */
+    async markScanRunning(publicId: string): Promise<{ runs: number }> {
       await markRunning(scans, publicId, clock());
+      // A scan that is gone fails in scanPage, as it always has.
+      return { runs: (await scans.find(publicId))?.runs ?? 1 };
     },
 
     /** `detail` is for operators: logged with the scan id and kept in the row, never shown to users. */

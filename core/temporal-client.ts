@@ -38,12 +38,12 @@ export async function temporalReachable(client: Client): Promise<void> {
 const START_DEADLINE_MS = 5000;
 
 /** Starts `scan-<public id>` on the main queue; its Lighthouse activity goes to the region's scan queue. */
-export async function startScanWorkflow(client: Client, prefix: string, scan: { publicId: string; host: string; region: string; runs: number }): Promise<void> {
+export async function startScanWorkflow(client: Client, prefix: string, scan: { publicId: string; host: string; region: string }): Promise<void> {
   await client.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
     client.workflow.start('scanWorkflow', {
       workflowId: scanWorkflowId(scan.publicId),
       taskQueue: mainTaskQueue(prefix),
-      args: [{ publicId: scan.publicId, scanTaskQueue: scanTaskQueue(prefix, scan.region), runs: scan.runs }],
+      args: [{ publicId: scan.publicId, scanTaskQueue: scanTaskQueue(prefix, scan.region) }],
       typedSearchAttributes: [
         { key: ScanIdAttribute, value: scan.publicId },
         { key: HostAttribute, value: scan.host },

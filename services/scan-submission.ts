@@ -81,7 +81,7 @@ export async function submitScan(deps: ScanSubmissionDeps, user: { id: number; p
 
   const { scan } = stored;
   try {
-    await startScanWorkflow(deps.temporal, config.temporal.taskQueuePrefix, { publicId: scan.publicId, host: scan.host, region: scan.region, runs: scan.runs });
+    await startScanWorkflow(deps.temporal, config.temporal.taskQueuePrefix, { publicId: scan.publicId, host: scan.host, region: scan.region });
   } catch (error) {
     await markFailed(deps.scans, scan.publicId, 'not_started', `Temporal did not start the workflow: ${describeError(error)}`, deps.clock());
     return { kind: 'not_started', cause: error };

@@ -8,11 +8,6 @@ export interface ScanWorkflowInput {
   publicId: string;
   /** The region's task queue, served by the workers deployed there. */
   scanTaskQueue: string;
-  /**
-   * The scan's runs (page loads per form factor; its row says the same), for the activity's timeouts.
-   * Absent from workflows started before scans had runs: those are one-run scans, and replay unchanged.
-   */
-  runs?: number;
 }
 
 const { markScanRunning, markScanFailed } = proxyActivities<ScanActivities>({
@@ -60,7 +55,10 @@ export async function scanWorkflow(input: ScanWorkflowInput): Promise<ScanOutcom
  * (workflows/reconcile.ts) catches workflows that ended any other way.
  */
 async function runScan(input: ScanWorkflowInput): Promise<ScanOutcome> {
-  const runs = input.runs ?? 1;
+  // The scan's row says how many runs it has, whoever started it (the API, a target's schedule). Workflows
+  // recorded before scans had runs got nothing back here: one-run scans, replayed with the limits they had.
+  const marked = (await markScanRunning(input.publicId)) as { runs: number } | undefined;
+  const runs = marked?.runs ?? 1;
   const { scanPage } = proxyActivities<ScanActivities>({
     taskQueue: input.scanTaskQueue,
     startToCloseTimeout: scanActivityTimeoutMs(runs),
@@ -68,7 +66,6 @@ async function runScan(input: ScanWorkflowInput): Promise<ScanOutcome> {
     scheduleToCloseTimeout: scanRunLimitMs(runs),
     retry: { maximumAttempts: SCAN_ATTEMPTS, initialInterval: '5 seconds', backoffCoefficient: 2 },
   });
-  await markScanRunning(input.publicId);
   try {
     return await scanPage(input.publicId);
   } catch (error) {

@@ -1,3 +1,5 @@
+import { msToNumber } from '@temporalio/common';
+import { scanActivityTimeoutMs, scanRunLimitMs } from '../../core/scan/lifecycle.ts';
 import { scanWorkflowId } from '../../core/temporal.ts';
 import type { RunRecord } from '../../core/scan/result.ts';
 import { startFixtureSites, type FixtureSites } from '../../fixtures/sites.ts';
@@ -14,6 +16,7 @@ let stack: ScanStack;
 let sites: FixtureSites;
 let token: string;
 let detail: Record<string, unknown>;
+let scanId: string;
 const steps = new Set<string>();
 const PATH = '/fast/?overloaded';
 
@@ -23,7 +26,7 @@ beforeAll(async () => {
   ({ token } = await createTestUser(stack.api, 'pro'));
   const created = await call(stack.api, '/scans', { token, method: 'POST', body: { url: `${sites.origin}${PATH}`, runs: 2 } });
   expect(created.status).toBe(202);
-  const id = (created.body.data as { id: string }).id;
+  const id = (scanId = (created.body.data as { id: string }).id);
   // The steps the activity heartbeats while it runs, as Temporal shows them.
   const handle = stack.api.temporal.workflow.getHandle(scanWorkflowId(id));
   const watching = (async () => {
@@ -88,4 +91,14 @@ it('lists every run with its metrics, benchmark index and versions, and takes th
 
 it('reports in its heartbeat which run of which form factor it is on', () => {
   expect([...steps].some((step) => /^(desktop|mobile) run [12] of 2( \(repeated: the machine was busy\))?$/.test(step))).toBe(true);
+});
+
+it('gives the Lighthouse activity the time limits of two runs', async () => {
+  const history = await stack.api.temporal.workflow.getHandle(scanWorkflowId(scanId)).fetchHistory();
+  const scheduled = history.events!.map((e) => e.activityTaskScheduledEventAttributes).find((a) => a?.activityType?.name === 'scanPage')!;
+  const ms = (duration: { seconds?: unknown; nanos?: number | null } | null | undefined) => Number(duration?.seconds ?? 0) * 1000 + Math.round((duration?.nanos ?? 0) / 1e6);
+  expect(ms(scheduled.startToCloseTimeout)).toBe(scanActivityTimeoutMs(2));
+  expect(ms(scheduled.scheduleToCloseTimeout)).toBe(scanRunLimitMs(2));
+  expect(ms(scheduled.heartbeatTimeout)).toBe(msToNumber('20 seconds'));
+  expect(scanActivityTimeoutMs(2)).toBeGreaterThan(scanActivityTimeoutMs(1));
 });
