@@ -113,20 +113,29 @@ export async function measureRuns(runner: ScanRunner, page: Omit<ScanRunInput, '
   return { kind: 'measured', perFactor };
 }
 
-/** The scan as scored and stored: each form factor's median run, the page as the desktop median's run saw it, every run's record. */
-export function medianScan(perFactor: Partial<Record<FormFactor, FormFactorRuns>>): { observation: ScanObservation; images: ScanImage[]; runs: Record<FormFactor, RunRecord[]> } {
+/**
+ * The scan as scored and stored: each form factor's median run, the page as the desktop median's run saw
+ * it, the medians' images, every run's record, and every run as a whole scan of its own (run i's desktop
+ * and mobile loads, the page as its desktop load saw it), to be scored for the spread.
+ */
+export function medianScan(perFactor: Partial<Record<FormFactor, FormFactorRuns>>): {
+  observation: ScanObservation;
+  images: ScanImage[];
+  records: Record<FormFactor, RunRecord[]>;
+  wholeRuns: ScanObservation[];
+} {
   const whole = (factor: FormFactor): FormFactorRuns => {
     const measured = perFactor[factor];
     if (!measured) throw new Error(`no ${factor} runs were measured`);
     return measured;
   };
-  const medians = Object.fromEntries(FORM_FACTORS.map((f) => [f, whole(f).runs[whole(f).median]!])) as Record<FormFactor, KeptRun>;
-  const runs = Object.fromEntries(
-    FORM_FACTORS.map((f) => [f, whole(f).runs.map((run, i) => runRecord(run.observation, run.page, { overloaded: run.overloaded, repeated: run.repeated, median: i === whole(f).median }))]),
-  ) as Record<FormFactor, RunRecord[]>;
+  const { desktop, mobile } = { desktop: whole('desktop'), mobile: whole('mobile') };
+  const medians = { desktop: desktop.runs[desktop.median]!, mobile: mobile.runs[mobile.median]! };
+  const records = (runs: FormFactorRuns) => runs.runs.map((run, i) => runRecord(run.observation, run.page, { overloaded: run.overloaded, repeated: run.repeated, median: i === runs.median }));
   return {
     observation: { ...medians.desktop.page, desktop: medians.desktop.observation, mobile: medians.mobile.observation },
-    images: FORM_FACTORS.flatMap((f) => medians[f].images),
-    runs,
+    images: [...medians.desktop.images, ...medians.mobile.images],
+    records: { desktop: records(desktop), mobile: records(mobile) },
+    wholeRuns: desktop.runs.map((run, i) => ({ ...run.page, desktop: run.observation, mobile: mobile.runs[i]!.observation })),
   };
 }

@@ -115,11 +115,13 @@ export function createScanActivities(deps: ScanActivityDeps) {
           return { status: 'failed', code };
         }
 
-        const { observation, images, runs } = medianScan(measured.perFactor);
+        const { observation, images, records, wholeRuns } = medianScan(measured.perFactor);
         for (const image of images) await store.put(publicId, image.name, image.bytes);
-        const result = buildResultRecord(observation, scoreScan(observation, clock()), runs);
+        const now = clock();
+        const runs = { ...records, overall: wholeRuns.map((run) => scoreScan(run, now).scores.overall) };
+        const result = buildResultRecord(observation, scoreScan(observation, now), runs);
         await whenDatabaseAnswers(() => markFinished(scans, publicId, result, clock()));
-        const overloaded = Object.values(runs).flat().filter((run) => run.overloaded).length;
+        const overloaded = [...records.desktop, ...records.mobile].filter((run) => run.overloaded).length;
         log.info({ scanId: publicId, runs: scan.runs, overloaded, ms: Math.round(performance.now() - started) }, 'scan finished');
         return { status: 'finished' };
       } catch (error) {

@@ -51,9 +51,13 @@ const run = closed({
   median: { type: 'boolean', description: 'The run the result (metrics, findings, screenshots) comes from.' },
 });
 const runs = {
-  ...perFormFactor({ type: 'array', minItems: 1, items: run }),
+  ...closed({
+    desktop: { type: 'array', minItems: 1, items: run },
+    mobile: { type: 'array', minItems: 1, items: run },
+    overall: { type: 'array', minItems: 1, items: score, description: 'The overall score of each run on its own (its desktop and mobile loads scored together), in order: the spread around `scores.overall`.' },
+  }),
   description:
-    'Extension: every run (page load) of each form factor, in the order loaded, one of them marked `median`. A scan has as many as its `runs` (POST /scans); absent from results stored before runs existed.',
+    'Extension: every run (page load) of each form factor, in the order loaded, one of them marked `median` (the scan’s metrics, findings and images are its). A scan has as many runs as asked for in POST /scans; absent from results stored before runs existed.',
 };
 
 const resultFields = {

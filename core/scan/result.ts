@@ -49,6 +49,12 @@ export interface RunRecord {
   median: boolean;
 }
 
+/** Every run of a scan, in the order loaded: each form factor's records, and each run's own overall score. */
+export interface ScanRuns extends Record<FormFactor, RunRecord[]> {
+  /** Run i scored as a whole scan (its desktop and mobile loads together), for the spread of the overall score. */
+  overall: number[];
+}
+
 export interface ScanResultRecord {
   scoringVersion: number;
   finalUrl: string;
@@ -64,7 +70,7 @@ export interface ScanResultRecord {
   lighthouseVersion: string;
   benchmarkIndex: Record<FormFactor, number | null>;
   /** Every run, in the order loaded; absent from results stored before scans had runs. */
-  runs?: Record<FormFactor, RunRecord[]>;
+  runs?: ScanRuns;
 }
 
 /** The stored record of one run. */
@@ -104,11 +110,11 @@ export function markFrames(frames: Array<{ asset: string; ms: number }>, fcpMs: 
 export function buildResultRecord(
   obs: ScanObservation,
   scored: { version: number; scores: ScanScores; findings: Finding[]; isWordPress: boolean },
-  runs?: Record<FormFactor, RunRecord[]>,
+  runs?: ScanRuns,
 ): ScanResultRecord {
   const perFactor = <T>(fn: (factor: FormFactor) => T) => Object.fromEntries(FORM_FACTORS.map((f) => [f, fn(f)])) as Record<FormFactor, T>;
   // A single run is its own median.
-  runs ??= perFactor((f) => [runRecord(obs[f], obs, { overloaded: false, repeated: false, median: true })]);
+  runs ??= { ...perFactor((f) => [runRecord(obs[f], obs, { overloaded: false, repeated: false, median: true })]), overall: [scored.scores.overall] };
   return {
     scoringVersion: scored.version,
     finalUrl: obs.finalUrl,

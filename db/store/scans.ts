@@ -129,7 +129,7 @@ export function createScanStore(knex: Knex | Knex.Transaction): ScanStore {
           region: scan.region,
           is_public: scan.isPublic,
           status: 'queued',
-          runs: scan.runs,
+          runs: scan.runs ?? 1,
           auth_type: scan.authType,
           auth_secret: scan.authSecret,
           cache_key: scan.cacheKey,

@@ -47,7 +47,7 @@ afterAll(async () => {
   await sites?.close();
 });
 
-type Result = { metrics: Record<'desktop' | 'mobile', { fcp_ms: number; tbt_ms: number; lcp_ms: number }>; runs: Record<'desktop' | 'mobile', RunRecord[]> };
+type Result = { metrics: Record<'desktop' | 'mobile', { fcp_ms: number; tbt_ms: number; lcp_ms: number }>; runs: Record<'desktop' | 'mobile', RunRecord[]> & { overall: number[] } };
 
 it('repeats each overloaded run once, then keeps it flagged', () => {
   expect(detail.status).toBe('finished');
@@ -87,6 +87,9 @@ it('lists every run with its metrics, benchmark index and versions, and takes th
     expect(medians).toHaveLength(1);
     expect(metrics[factor]).toMatchObject({ fcp_ms: medians[0]!.fcp_ms, lcp_ms: medians[0]!.lcp_ms, tbt_ms: medians[0]!.tbt_ms });
   }
+  // Each run's own overall score, for the spread around the scan's.
+  expect(runs.overall).toEqual([expect.any(Number), expect.any(Number)]);
+  expect(runs.overall.every((score) => score >= 0 && score <= 100)).toBe(true);
 });
 
 it('reports in its heartbeat which run of which form factor it is on', () => {

@@ -1,4 +1,4 @@
-import { runRecord, buildResultRecord, type RunRecord } from '../../core/scan/result.ts';
+import { runRecord, buildResultRecord, type RunRecord, type ScanRuns } from '../../core/scan/result.ts';
 import { scoreScan } from '../../core/scoring/index.ts';
 import { createScanStore } from '../../db/store/scans.ts';
 import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
@@ -22,7 +22,7 @@ const idOf = (res: { body: Record<string, unknown> }) => (res.body.data as { id:
 const row = async (id: string) => (await api.db.knex('scans').where({ public_id: id }).first()) as { runs: number; status: string };
 
 /** Stores the scan as finished, as the scan activity would with these runs (one run when none are given). */
-async function finish(id: string, runs?: Record<'desktop' | 'mobile', RunRecord[]>): Promise<void> {
+async function finish(id: string, runs?: ScanRuns): Promise<void> {
   const observation = cleanObservation();
   await createScanStore(api.db.knex).markFinished(id, buildResultRecord(observation, scoreScan(observation, SCANNED_AT), runs), new Date());
 }
@@ -98,9 +98,11 @@ describe('the runs of a finished scan', () => {
     await finish(id, {
       desktop: [run(1300, { ...plain, median: true }), run(1900, { overloaded: true, repeated: true, median: false })],
       mobile: [run(2500, { ...plain, median: false }), run(2400, { ...plain, median: true })],
+      overall: [91, 84],
     });
     const detail = await call(api, `/scans/${id}`, { token });
     const runs = (detail.body.data as { result: { runs: Record<string, unknown[]> } }).result.runs;
+    expect(runs.overall).toEqual([91, 84]);
     expect(runs.desktop).toEqual([
       {
         performance_score: 98, fcp_ms: 800, lcp_ms: 1200, tbt_ms: 300, cls: 0.01, si_ms: 900, interactive_ms: 1300,
@@ -109,6 +111,14 @@ describe('the runs of a finished scan', () => {
       expect.objectContaining({ interactive_ms: 1900, overloaded: true, repeated: true, median: false }),
     ]);
     expect(runs.mobile!.map((r) => (r as RunRecord).median)).toEqual([false, true]);
+
+    // A one-run scan lists its one run, its own median, and the scan's overall score as that run's.
+    const single = idOf(await post(token, { url: 'https://runs-single.example/' }));
+    await finish(single);
+    const singleResult = ((await call(api, `/scans/${single}`, { token })).body.data as { result: { scores: { overall: number }; runs: ScanRuns } }).result;
+    expect(singleResult.runs.desktop.map((r) => r.median)).toEqual([true]);
+    expect(singleResult.runs.mobile).toHaveLength(1);
+    expect(singleResult.runs.overall).toEqual([singleResult.scores.overall]);
 
     const { openApiContract } = await import('../harness/contract.ts');
     const conforms = await openApiContract(api);

@@ -66,13 +66,19 @@ it('loads every form factor once per run, one runner call per run, and keeps eac
   expect(steps).toEqual(['desktop run 1 of 3', 'mobile run 1 of 3', 'desktop run 2 of 3', 'mobile run 2 of 3', 'desktop run 3 of 3', 'mobile run 3 of 3']);
 
   // The scan is scored on the medians; the page as the desktop median's run saw it; only the medians' images.
-  const { observation, images, runs } = medianScan(measured.perFactor);
+  const { observation, images, records: runs, wholeRuns } = medianScan(measured.perFactor);
   expect(observation.desktop.metrics.interactiveMs).toBe(1500);
   expect(observation.mobile.metrics.interactiveMs).toBe(6000);
   expect(observation.finalUrl).toBe('https://shop.example/?call=2');
   expect(images.map((i) => i.bytes.toString())).toEqual(['desktop of call 2', 'mobile of call 0']);
   expect(runs.desktop.map((r) => [r.interactive_ms, r.median])).toEqual([[2500, false], [1000, false], [1500, true]]);
   expect(runs.mobile.map((r) => r.median)).toEqual([true, false, false]);
+  // Each run as a scan of its own, for its overall score: run i's loads of both form factors, its own page.
+  expect(wholeRuns.map((run) => [run.desktop.metrics.interactiveMs, run.mobile.metrics.interactiveMs, run.finalUrl])).toEqual([
+    [2500, 6000, 'https://shop.example/?call=0'],
+    [1000, 4000, 'https://shop.example/?call=1'],
+    [1500, 9000, 'https://shop.example/?call=2'],
+  ]);
   expect(runs.desktop[1]).toEqual({
     performance_score: 98, fcp_ms: 400, lcp_ms: 400, tbt_ms: 600, cls: 0, si_ms: 400, interactive_ms: 1000,
     benchmark_index: 2000, lighthouse_version: '13.5.0', chromium_version: 'Chrome/156.0.1', overloaded: false, repeated: false, median: false,
@@ -83,7 +89,7 @@ it('keeps a single run as its own median', async () => {
   const { runner, calls } = scripted([{ desktop: [500, 900, 2000], mobile: [900, 2000, 2000] }]);
   const measured = await measureRuns(runner, page, options({ runs: 1 }));
   expect(calls).toHaveLength(1);
-  const { runs } = medianScan(measured.kind === 'measured' ? measured.perFactor : {});
+  const { records: runs } = medianScan(measured.kind === 'measured' ? measured.perFactor : {});
   expect(runs.desktop).toHaveLength(1);
   expect(runs.desktop[0]!.median).toBe(true);
 });
@@ -97,7 +103,7 @@ it('repeats only the form factor whose benchmark index was low, once, and keeps 
   const measured = await measureRuns(runner, page, options({ runs: 2 }));
   expect(asked(calls)).toEqual(['desktop+mobile', 'desktop', 'desktop+mobile']);
   expect(steps).toContain('desktop run 1 of 2 (repeated: the machine was busy)');
-  const { runs } = medianScan(measured.kind === 'measured' ? measured.perFactor : {});
+  const { records: runs } = medianScan(measured.kind === 'measured' ? measured.perFactor : {});
   expect(runs.desktop.map((r) => [r.benchmark_index, r.repeated, r.overloaded])).toEqual([[1800, true, false], [2000, false, false]]);
   expect(runs.mobile.map((r) => [r.benchmark_index, r.repeated, r.overloaded])).toEqual([[2000, false, false], [2000, false, false]]);
 });
@@ -107,7 +113,7 @@ it('flags a run whose repeat is still below the minimum, and repeats no more tha
   const { runner, calls } = scripted([busy, busy, busy, busy]);
   const measured = await measureRuns(runner, page, options({ runs: 2 }));
   expect(asked(calls)).toEqual(['desktop+mobile', 'desktop+mobile', 'desktop+mobile', 'desktop+mobile']);
-  const { runs } = medianScan(measured.kind === 'measured' ? measured.perFactor : {});
+  const { records: runs } = medianScan(measured.kind === 'measured' ? measured.perFactor : {});
   for (const factor of ['desktop', 'mobile'] as FormFactor[]) {
     expect(runs[factor].map((r) => [r.repeated, r.overloaded])).toEqual([[true, true], [true, true]]);
   }
@@ -118,12 +124,12 @@ it('repeats nothing when the minimum is 0, nor when the attempt has no time left
   const off = scripted([busy, busy]);
   const unchecked = await measureRuns(off.runner, page, options({ runs: 2, minBenchmarkIndex: 0 }));
   expect(off.calls).toHaveLength(2);
-  expect(medianScan(unchecked.kind === 'measured' ? unchecked.perFactor : {}).runs.desktop.map((r) => r.overloaded)).toEqual([false, false]);
+  expect(medianScan(unchecked.kind === 'measured' ? unchecked.perFactor : {}).records.desktop.map((r) => r.overloaded)).toEqual([false, false]);
 
   const late = scripted([busy, busy]);
   const hurried = await measureRuns(late.runner, page, options({ runs: 2, deadline: performance.now() }));
   expect(late.calls).toHaveLength(2);
-  expect(medianScan(hurried.kind === 'measured' ? hurried.perFactor : {}).runs.desktop.map((r) => [r.repeated, r.overloaded])).toEqual([[false, true], [false, true]]);
+  expect(medianScan(hurried.kind === 'measured' ? hurried.perFactor : {}).records.desktop.map((r) => [r.repeated, r.overloaded])).toEqual([[false, true], [false, true]]);
 });
 
 it('ends at the first page failure, in any run or repeat', async () => {
