@@ -1,7 +1,6 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
-import { STALE_SCAN_AFTER_MS } from '../core/scan/lifecycle.ts';
 import { scanWorkflowId } from '../core/temporal.ts';
 import type { ScanStore } from '../db/store/scans.ts';
 import { markFailed } from '../services/scans.ts';
@@ -23,7 +22,7 @@ export function createReconcileActivities(deps: ReconcileDeps) {
   return {
     async reconcileStaleScans(): Promise<ReconcileReport> {
       const now = deps.clock();
-      const stale = await deps.scans.staleInFlight(new Date(now.getTime() - STALE_SCAN_AFTER_MS), 500);
+      const stale = await deps.scans.staleInFlight(now, 500);
       const failed: string[] = [];
       for (const publicId of stale) {
         let ended: string;

@@ -1,12 +1,14 @@
 import type { ScanCredentials } from '../core/scan/credentials.ts';
 import type { FailureCode } from '../core/scan/failures.ts';
-import type { ScanObservation } from '../core/scan/observation.ts';
+import type { FormFactor, RunObservation } from '../core/scan/observation.ts';
 
 /** What a runner needs to scan one page (the credentials already decrypted). */
 export interface ScanRunInput {
   publicId: string;
   url: string;
   credentials: ScanCredentials | null;
+  /** The form factors of this run, loaded in this order in one Chromium with a fresh profile. */
+  formFactors: FormFactor[];
 }
 
 /** A screenshot or filmstrip frame (JPEG), under the name the observation refers to it by. */
@@ -23,7 +25,7 @@ export interface PageFailure {
   httpStatus: number | null;
 }
 
-export type RunnerResult = { kind: 'observation'; observation: ScanObservation; images: ScanImage[] } | { kind: 'page_failure'; failure: PageFailure };
+export type RunnerResult = { kind: 'observation'; observation: RunObservation; images: ScanImage[] } | { kind: 'page_failure'; failure: PageFailure };
 
 export interface RunOptions {
   /** Called as the run moves on (a form factor starts). */
@@ -33,7 +35,8 @@ export interface RunOptions {
 }
 
 /**
- * Runs Lighthouse on one page, desktop then mobile. Resolves with the observation and its images, or with
+ * One run: Lighthouse on one page, for the form factors asked (desktop then mobile for a whole run), in a
+ * Chromium with a fresh profile. Resolves with the observation and its images, or with
  * the page's failure; rejects when the run crashed, was aborted, or answered something that is neither,
  * which the scan activity throws on for Temporal to retry. The worker wires the real one
  * (activities/lighthouse/process-runner.ts); tests hand the activity stand-ins.

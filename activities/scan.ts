@@ -4,7 +4,7 @@ import type { Config } from '../core/config.ts';
 import type { Logger } from '../core/logger.ts';
 import { decryptScanCredentials } from '../core/scan/credentials.ts';
 import type { FailureCode } from '../core/scan/failures.ts';
-import { LIGHTHOUSE_ATTEMPT_LIMIT_MS } from '../core/scan/lifecycle.ts';
+import { lighthouseAttemptLimitMs, RUN_ATTEMPT_LIMIT_MS } from '../core/scan/lifecycle.ts';
 import { buildResultRecord } from '../core/scan/result.ts';
 import { scoreScan } from '../core/scoring/index.ts';
 import { retryWhileDatabaseUnavailable } from '../db/store/availability.ts';
@@ -12,6 +12,7 @@ import { localAssetStore } from '../services/assets.ts';
 import type { ScanStore } from '../db/store/scans.ts';
 import { markFailed, markFinished, markRunning } from '../services/scans.ts';
 import type { ScanRunner } from './scan-runner.ts';
+import { describeStep, measureRuns, medianScan } from './scan-runs.ts';
 
 export interface ScanActivityDeps {
   scans: ScanStore;
@@ -20,7 +21,7 @@ export interface ScanActivityDeps {
   log: Logger;
   /** Lighthouse: activities/lighthouse/process-runner.ts in the worker, stand-ins in tests. */
   runner: ScanRunner;
-  /** How long one Lighthouse attempt may take before it is aborted (and retried); tests shorten it. */
+  /** How long one run of an attempt may take (an attempt of N runs gets N times it) before it is aborted and retried; tests shorten it. */
   attemptLimitMs?: number;
 }
 
@@ -50,11 +51,14 @@ function untilAborted<T>(run: Promise<T>, signal: AbortSignal): Promise<T> {
 /** The scan workflow's activities. Built by a factory from their dependencies; wired in worker/main.ts. */
 export function createScanActivities(deps: ScanActivityDeps) {
   const { scans, config, clock, log, runner } = deps;
-  const attemptLimitMs = deps.attemptLimitMs ?? LIGHTHOUSE_ATTEMPT_LIMIT_MS;
+  const runLimitMs = deps.attemptLimitMs ?? RUN_ATTEMPT_LIMIT_MS;
   const store = localAssetStore(config.assetsDir);
   return {
-    async markScanRunning(publicId: string): Promise<void> {
+    /** Also tells the workflow the scan's runs (from its row), which its Lighthouse activity's time limits grow with. */
+    async markScanRunning(publicId: string): Promise<{ runs: number }> {
       await markRunning(scans, publicId, clock());
+      // A scan that is gone fails in scanPage, as it always has.
+      return { runs: (await scans.find(publicId))?.runs ?? 1 };
     },
 
     /** `detail` is for operators: logged with the scan id and kept in the row, never shown to users. */
@@ -63,18 +67,21 @@ export function createScanActivities(deps: ScanActivityDeps) {
     },
 
     /**
-     * Loads the page with Lighthouse (desktop, then mobile), scores it and stores the result. Page failures
-     * (the site's answer) are recorded and returned, not thrown, so they use up no retries; crashes, hangs
-     * and nonsense from the runner throw, and Temporal retries them. A scan that already ended is not run again.
+     * Loads the page with Lighthouse as many times as the scan has runs (each run desktop, then mobile, in a
+     * fresh Chromium), keeps each form factor's median run, scores it and stores the result with every run's
+     * record. Page failures (the site's answer) are recorded and returned, not thrown, so they use up no
+     * retries; crashes, hangs and nonsense from the runner throw, and Temporal retries them (all runs again).
+     * A scan that already ended is not run again.
      */
     async scanPage(publicId: string): Promise<ScanOutcome> {
       const context = Context.current();
-      const heartbeat = setInterval(() => context.heartbeat({ step: 'running' }), HEARTBEAT_EVERY_MS);
-      const attempt = attemptSignal(context.cancellationSignal, attemptLimitMs);
+      let step = 'starting';
+      const heartbeat = setInterval(() => context.heartbeat({ step }), HEARTBEAT_EVERY_MS);
+      let attempt: ReturnType<typeof attemptSignal> | null = null;
       const started = performance.now();
       // Postgres briefly away must cost neither a Lighthouse attempt (3 in all) nor a result already measured.
-      const whenDatabaseAnswers = <T>(step: () => Promise<T>) =>
-        retryWhileDatabaseUnavailable(step, {
+      const whenDatabaseAnswers = <T>(work: () => Promise<T>) =>
+        retryWhileDatabaseUnavailable(work, {
           waitMs: DATABASE_WAIT_MS,
           sleep: (ms) => context.sleep(ms),
           onUnavailable: (error) => log.warn({ scanId: publicId, err: error }, 'database unavailable; the scan waits for it'),
@@ -85,27 +92,40 @@ export function createScanActivities(deps: ScanActivityDeps) {
         if (scan.status === 'finished') return { status: 'finished' };
         if (scan.status === 'failed') return { status: 'failed', code: scan.failureCode ?? 'scan_error' };
 
-        // The progress page reads the step from the row; a failed write costs only that display.
-        const reportProgress = (step: string) => {
-          context.heartbeat({ step });
-          scans.recordProgress(publicId, step).catch((error: unknown) => log.warn({ scanId: publicId, err: error }, 'scan progress not recorded'));
-        };
+        const limitMs = lighthouseAttemptLimitMs(scan.runs, runLimitMs);
+        attempt = attemptSignal(context.cancellationSignal, limitMs);
         const credentials = scan.authSecret ? decryptScanCredentials(config.keys, publicId, scan.authSecret) : null;
-        const run = await untilAborted(
-          runner.run({ publicId, url: scan.url, credentials }, { onProgress: (step) => reportProgress(step), signal: attempt.signal }),
+        const measured = await untilAborted(
+          measureRuns(runner, { publicId, url: scan.url, credentials }, {
+            runs: scan.runs,
+            minBenchmarkIndex: config.scanMinBenchmarkIndex,
+            deadline: performance.now() + limitMs,
+            onProgress: (next) => {
+              step = describeStep(next);
+              context.heartbeat({ step });
+              // The progress page reads the step from the row (`desktop`, or `desktop 2/3` of several runs); a failed write costs only that display.
+              const shown = next.runs === 1 ? next.formFactor : `${next.formFactor} ${next.run}/${next.runs}`;
+              scans.recordProgress(publicId, shown).catch((error: unknown) => log.warn({ scanId: publicId, err: error }, 'scan progress not recorded'));
+            },
+            signal: attempt.signal,
+          }),
           attempt.signal,
         );
-        if (run.kind === 'page_failure') {
-          const { code, detail, httpStatus } = run.failure;
+        if (measured.kind === 'page_failure') {
+          const { code, detail, httpStatus } = measured.failure;
           await whenDatabaseAnswers(() => markFailed(scans, publicId, code, detail, clock(), httpStatus));
           log.info({ scanId: publicId, code, httpStatus, detail }, 'scan failed: page');
           return { status: 'failed', code };
         }
 
-        for (const image of run.images) await store.put(publicId, image.name, image.bytes);
-        const result = buildResultRecord(run.observation, scoreScan(run.observation, clock()));
+        const { observation, images, records, wholeRuns } = medianScan(measured.perFactor);
+        for (const image of images) await store.put(publicId, image.name, image.bytes);
+        const now = clock();
+        const runs = { ...records, overall: wholeRuns.map((run) => scoreScan(run, now).scores.overall) };
+        const result = buildResultRecord(observation, scoreScan(observation, now), runs);
         await whenDatabaseAnswers(() => markFinished(scans, publicId, result, clock()));
-        log.info({ scanId: publicId, ms: Math.round(performance.now() - started) }, 'scan finished');
+        const overloaded = [...records.desktop, ...records.mobile].filter((run) => run.overloaded).length;
+        log.info({ scanId: publicId, runs: scan.runs, overloaded, ms: Math.round(performance.now() - started) }, 'scan finished');
         return { status: 'finished' };
       } catch (error) {
         // The runner's stderr (stack, paths) is for operators: here, with the scan id; Temporal retries.
@@ -113,7 +133,7 @@ export function createScanActivities(deps: ScanActivityDeps) {
         throw error;
       } finally {
         clearInterval(heartbeat);
-        attempt.end();
+        attempt?.end();
       }
     },
   };

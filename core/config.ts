@@ -32,6 +32,11 @@ export interface Config {
   chromiumPath: string;
   /** The unprivileged system user a worker running as root runs scan browsers as (core/scan-user.ts). */
   scanUser: string;
+  /**
+   * SCAN_MIN_BENCHMARK_INDEX: a run whose Lighthouse benchmark index is below it was measured on an
+   * overloaded machine, and is repeated once (then kept, flagged); 0 turns the check off.
+   */
+  scanMinBenchmarkIndex: number;
   /** slots: scans each region runs at once, i.e. its workers' Lighthouse capacity (SCAN_REGION_SLOTS). */
   regions: { available: string[]; default: string; slots: Record<string, number> };
   /**
@@ -130,6 +135,13 @@ function userName(env: Env, name: string, fallback: string): string {
   const value = str(env, name, fallback);
   if (!/^[a-z_][a-z0-9_-]{0,31}$/.test(value)) throw new ConfigError(name, `must be a system user name (lower-case letters, digits, - and _), got "${value}"`);
   return value;
+}
+
+function wholeNumber(env: Env, name: string, fallback: number, max: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  if (!/^\d{1,7}$/.test(raw) || Number(raw) > max) throw new ConfigError(name, `must be a whole number from 0 to ${max}, got "${raw}"`);
+  return Number(raw);
 }
 
 function regions(env: Env): Config['regions'] {
@@ -231,6 +243,14 @@ function trustedProxies(raw: string | undefined): string[] {
     });
 }
 
+/**
+ * A run whose benchmark index is below this was measured on a machine too busy to trust. 1000 is
+ * Lighthouse's own threshold for warning that the host CPU is slower than it expects. Measured on a 2-core
+ * development box (README, "Median of runs"): 1360-2900 with little else running, 1250-2400 with two
+ * Lighthouse runs at once, below 1000 only in moments of four runs at once or a load of 8-18 on 2 cores.
+ */
+export const DEFAULT_MIN_BENCHMARK_INDEX = 1000;
+
 /** Config without the secret keys: for processes that handle no secrets (ingest, migrations). */
 export type KeylessConfig = Omit<Config, 'keys'>;
 
@@ -288,6 +308,7 @@ export function loadConfig(env: Env = process.env, options: { keys?: false } = {
     },
     chromiumPath: str(env, 'CHROMIUM_PATH', '/usr/bin/chromium'),
     scanUser: userName(env, 'SCAN_USER', 'webperf-scan'),
+    scanMinBenchmarkIndex: wholeNumber(env, 'SCAN_MIN_BENCHMARK_INDEX', DEFAULT_MIN_BENCHMARK_INDEX, 1_000_000),
     regions: scanRegions,
     outboundAllowLoopback: bool(env, 'OUTBOUND_ALLOW_LOOPBACK', false),
     trustedProxies: trustedProxies(env.TRUSTED_PROXIES),

@@ -29,9 +29,9 @@ export interface Plan {
    * in the web area (Free has no API). A downgrade keeps the targets already there; only new ones are refused.
    */
   maxTargets: number;
-  /** Page loads per scheduled scan of a target (the median run is kept). */
+  /** Page loads per form factor of a target's scheduled scan (median of runs, core/scan/median-run.ts). */
   scheduledRuns: number;
-  /** The most page loads an on-demand scan may ask for (`runs` in POST /scans). */
+  /** The most page loads per form factor an on-demand scan may ask for (`runs` in POST /scans). */
   maxRunsPerScan: number;
   features: ReadonlySet<Feature>;
 }
@@ -73,6 +73,11 @@ export function cheapestPlanWith(feature: Feature): Plan {
 /** The cheapest plan that keeps more than `count` targets (for "upgrade to Pro"); undefined when none does. */
 export function cheapestPlanWithMoreTargets(count: number): Plan | undefined {
   return PLAN_KEYS.map((key) => PLANS[key]).find((p) => p.maxTargets > count);
+}
+
+/** The cheapest plan whose on-demand scans may ask for `runs` page loads, or null when none may. */
+export function cheapestPlanAllowingRuns(runs: number): Plan | null {
+  return PLAN_KEYS.map((key) => PLANS[key]).find((p) => p.maxRunsPerScan >= runs) ?? null;
 }
 
 /** The spec's `plan` object in GET /me. */

@@ -25,7 +25,11 @@ export const forbidden = (message: string): HttpError => new HttpError(403, { me
  * that has it. `message` words it for the caller, given that plan.
  */
 export function planRequired(feature: Feature, message: (needed: Plan) => string): HttpError {
-  const needed = cheapestPlanWith(feature);
+  return upgradeRequired(cheapestPlanWith(feature), message);
+}
+
+/** The same 403 for a limit rather than a feature: `needed` is the cheapest plan whose limit allows the request. */
+export function upgradeRequired(needed: Plan, message: (needed: Plan) => string): HttpError {
   return new HttpError(403, { message: message(needed), required_plan: needed.key });
 }
 

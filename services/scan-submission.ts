@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { Clock } from '../core/clock.ts';
 import type { Config } from '../core/config.ts';
-import type { Plan } from '../core/plans.ts';
+import { cheapestPlanAllowingRuns, type Plan } from '../core/plans.ts';
 import { checkScanTarget } from '../core/scan-target.ts';
 import { startScanWorkflow } from '../core/temporal-client.ts';
 import { normaliseScanUrl } from '../core/url.ts';
@@ -23,6 +23,8 @@ export interface ScanSubmission {
   region?: string;
   public?: boolean;
   force?: boolean;
+  /** Page loads per form factor, 1-5 (the request schema's range); the plan may allow fewer. */
+  runs?: number;
   auth?: { type: 'basic' | 'header'; username?: string; password?: string; header_name?: string; header_value?: string };
 }
 
@@ -30,11 +32,13 @@ export type SubmissionOutcome =
   | { kind: 'accepted'; scan: Scan; cached: boolean }
   | { kind: 'invalid'; errors: Record<string, string[]> }
   | { kind: 'hourly_limit'; limit: number; resetAt: Date }
+  /** More runs than the plan's maxRunsPerScan; `needed` is the cheapest plan that allows them. */
+  | { kind: 'runs_over_plan'; runs: number; allowed: number; needed: Plan }
   /** Temporal did not take the workflow; the scan is stored as failed (`not_started`). */
   | { kind: 'not_started'; cause: unknown };
 
 /**
- * Submitting a scan, top to bottom: normalise the URL, check the address, reuse a recent or running scan or
+ * Submitting a scan, top to bottom: normalise the URL, check the address, check the runs against the plan, reuse a recent or running scan or
  * (under the account's lock) count the hourly limit and store a new one, start its workflow, and when that
  * fails, record the scan as `not_started` so it neither hangs nor counts against the limit.
  */
@@ -48,6 +52,12 @@ export async function submitScan(deps: ScanSubmissionDeps, user: { id: number; p
   const { auth } = submission;
   if (auth?.type === 'header' && FORBIDDEN_HEADERS.test(auth.header_name!)) return invalid('auth.header_name', `The auth.header_name may not be ${auth.header_name}.`);
   const credentials = auth ? scanCredentials(auth) : null;
+  const runs = submission.runs ?? 1;
+  if (runs > user.plan.maxRunsPerScan) {
+    const needed = cheapestPlanAllowingRuns(runs);
+    if (!needed) throw new Error(`no plan allows ${runs} runs, yet the request schema let them through`);
+    return { kind: 'runs_over_plan', runs, allowed: user.plan.maxRunsPerScan, needed };
+  }
 
   const now = deps.clock();
   const stored = await createOrReuseScan(
@@ -60,6 +70,7 @@ export async function submitScan(deps: ScanSubmissionDeps, user: { id: number; p
       region: submission.region ?? config.regions.default,
       isPublic: submission.public ?? false,
       force: submission.force ?? false,
+      runs,
       auth: credentials,
     },
     now,

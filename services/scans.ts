@@ -20,6 +20,8 @@ export interface ScanRequest {
   region: string;
   isPublic: boolean;
   force: boolean;
+  /** Page loads per form factor (median of runs), already checked against the plan. */
+  runs: number;
   auth: ScanCredentials | null;
 }
 
@@ -41,16 +43,18 @@ export const cacheKey = (userId: number, url: string, region: string, isPublic: 
  * Decides, under a per-user lock, whether a request reuses a finished scan (< 24 h, no force), joins one
  * already queued or running for the same key, is over the hourly limit, or creates a new scan. The lock
  * makes two identical requests arriving together produce one scan, and keeps the hourly count exact.
+ * A scan is reused or joined only when it has at least the runs asked for: a median of 3 answers a request
+ * for one run, a single run never answers a request for 3.
  */
 export async function createOrReuseScan(store: ScanStore, request: ScanRequest, now: Date, keys: Keyring): Promise<CreateOutcome> {
   return store.underOwnerLock(request.userId, async (scans) => {
     const key = request.auth ? null : cacheKey(request.userId, request.url, request.region, request.isPublic);
     if (key) {
       if (!request.force) {
-        const cached = await scans.latestFinished(key, new Date(now.getTime() - CACHE_WINDOW_MS));
+        const cached = await scans.latestFinished(key, new Date(now.getTime() - CACHE_WINDOW_MS), request.runs);
         if (cached) return { kind: 'cached', scan: cached };
       }
-      const inFlight = await scans.latestInFlight(key);
+      const inFlight = await scans.latestInFlight(key, request.runs);
       if (inFlight) return { kind: 'in_progress', scan: inFlight };
     }
 
@@ -70,6 +74,7 @@ export async function createOrReuseScan(store: ScanStore, request: ScanRequest, 
       region: request.region,
       // Authenticated scans are always private.
       isPublic: request.auth ? false : request.isPublic,
+      runs: request.runs,
       authType: request.auth?.type ?? null,
       authSecret: request.auth ? encryptScanCredentials(keys, publicId, request.auth) : null,
       cacheKey: key,

@@ -1,7 +1,7 @@
 import { ActivityFailure, CancellationScope, condition, getExternalWorkflowHandle, patched, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { ScanActivities, ScanOutcome } from '../activities/scan.ts';
 import type { ScanSlotActivities } from '../activities/scan-slots.ts';
-import { SCAN_RUN_LIMIT, SLOT_REQUEST_REPEAT } from '../core/scan/lifecycle.ts';
+import { SCAN_ATTEMPTS, scanActivityTimeoutMs, scanRunLimitMs, SLOT_REQUEST_REPEAT } from '../core/scan/lifecycle.ts';
 import { releaseSlotSignal, slotGrantedSignal } from './scan-dispatch.ts';
 
 export interface ScanWorkflowInput {
@@ -50,18 +50,22 @@ export async function scanWorkflow(input: ScanWorkflowInput): Promise<ScanOutcom
 
 /**
  * Lighthouse runs on the region's queue, one at a time per worker process; crashes are retried (3 attempts),
- * page failures are not. If no attempt succeeds, or no worker serves the region within SCAN_RUN_LIMIT, the
- * scan is failed with `scan_error`; the reconciler (workflows/reconcile.ts) catches workflows that ended any other way.
+ * page failures are not. If no attempt succeeds, or no worker serves the region within the scan's run limit
+ * (core/scan/lifecycle.ts, longer for more runs), the scan is failed with `scan_error`; the reconciler
+ * (workflows/reconcile.ts) catches workflows that ended any other way.
  */
 async function runScan(input: ScanWorkflowInput): Promise<ScanOutcome> {
+  // The scan's row says how many runs it has, whoever started it (the API, a target's schedule). Workflows
+  // recorded before scans had runs got nothing back here: one-run scans, replayed with the limits they had.
+  const marked = (await markScanRunning(input.publicId)) as { runs: number } | undefined;
+  const runs = marked?.runs ?? 1;
   const { scanPage } = proxyActivities<ScanActivities>({
     taskQueue: input.scanTaskQueue,
-    startToCloseTimeout: '4 minutes',
+    startToCloseTimeout: scanActivityTimeoutMs(runs),
     heartbeatTimeout: '20 seconds',
-    scheduleToCloseTimeout: SCAN_RUN_LIMIT,
-    retry: { maximumAttempts: 3, initialInterval: '5 seconds', backoffCoefficient: 2 },
+    scheduleToCloseTimeout: scanRunLimitMs(runs),
+    retry: { maximumAttempts: SCAN_ATTEMPTS, initialInterval: '5 seconds', backoffCoefficient: 2 },
   });
-  await markScanRunning(input.publicId);
   try {
     return await scanPage(input.publicId);
   } catch (error) {

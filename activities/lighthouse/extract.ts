@@ -81,6 +81,7 @@ export function formFactorObservation(lhr: LighthouseResult, prefix: string): { 
         cls: num(lhr, 'cumulative-layout-shift'),
         tbtMs: num(lhr, 'total-blocking-time'),
         speedIndexMs: num(lhr, 'speed-index'),
+        interactiveMs: num(lhr, 'interactive'),
       },
       observed: { fcpMs: metricsItem.observedFirstContentfulPaint ?? null, lcpMs: metricsItem.observedLargestContentfulPaint ?? null },
       requestCount: requests.length,

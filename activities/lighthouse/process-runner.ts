@@ -1,8 +1,9 @@
 /**
- * The real ScanRunner: each scan in a runner process of its own (runner.ts), with its own Chromium, as the
- * scan user when the worker is root, with nothing of the worker's environment, in a private work folder.
+ * The real ScanRunner: each run of a scan in a runner process of its own (runner.ts), with its own
+ * Chromium, as the scan user when the worker is root, with nothing of the worker's environment, in a
+ * private work folder.
  * The worker kills the runner's process group and Chromium's when the run ends or is aborted, and removes
- * the folder. The next runner is started ahead, so it has loaded Lighthouse when its scan comes.
+ * the folder. The next runner is started ahead, so it has loaded Lighthouse when its run comes.
  */
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { chownSync, mkdtempSync, rmSync } from 'node:fs';
@@ -86,7 +87,7 @@ interface StartedRunner {
 const isRunning = (child: ChildProcessWithoutNullStreams) => child.pid !== undefined && child.exitCode === null && child.signalCode === null;
 
 /**
- * The real runner. One process per scan, never reused; but the next one is started as soon as the last run
+ * The real runner. One process per run (a scan of N runs uses N), never reused; but the next one is started as soon as the last run
  * is over (not during a run, whose timings it would disturb), so that a scan does not wait for Node to start
  * and load Lighthouse (over a second). `close()` kills the waiting one; a waiting runner whose worker died
  * exits by itself (its stdin closes) and removes its folder.

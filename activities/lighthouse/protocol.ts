@@ -5,7 +5,7 @@
  */
 import type { ScanCredentials } from '../../core/scan/credentials.ts';
 import { FAILURE_CODES, type FailureCode } from '../../core/scan/failures.ts';
-import type { ScanObservation } from '../../core/scan/observation.ts';
+import type { FormFactor, RunObservation } from '../../core/scan/observation.ts';
 
 /** What the worker writes to the runner's stdin (credentials travel here, never in argv or the environment). */
 export interface RunnerInput {
@@ -14,6 +14,8 @@ export interface RunnerInput {
   chromiumPath: string;
   allowLoopback: boolean;
   credentials: ScanCredentials | null;
+  /** Loaded in this order, in one Chromium; the observation has exactly these. */
+  formFactors: FormFactor[];
 }
 
 /** One JSON object per line on the runner's stdout. */
@@ -23,7 +25,7 @@ export type RunnerMessage =
   | { kind: 'browser'; pid: number }
   /** A screenshot or filmstrip frame; the worker stores it (the runner's user cannot write the asset store). */
   | { kind: 'image'; name: string; base64: string }
-  | { kind: 'observation'; observation: ScanObservation }
+  | { kind: 'observation'; observation: RunObservation }
   /** `detail` is for the logs; `httpStatus` is the main document's status of an http_error. */
   | { kind: 'page_failure'; code: FailureCode; detail: string; httpStatus?: number };
 

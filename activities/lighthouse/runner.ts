@@ -1,6 +1,6 @@
 /**
- * One scan, desktop then mobile, in its own process (Lighthouse runs cannot share a process) and its own
- * Chromium with a fresh profile. Reads RunnerInput on stdin, writes RunnerMessage lines on stdout, exits:
+ * One run of a scan, desktop then mobile (or the form factors asked for), in its own process (Lighthouse
+ * runs cannot share a process) and its own Chromium with a fresh profile. Reads RunnerInput on stdin, writes RunnerMessage lines on stdout, exits:
  * 0 with an observation or a page failure as the last line, non-zero when it crashed. Started by
  * process-runner.ts ahead of its scan (as the scan user, with a minimal environment, in a work folder made
  * for it and named as its argument), so Lighthouse is loaded by the time the input comes; process
@@ -10,7 +10,7 @@
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import type { Browser } from 'puppeteer-core';
-import { FORM_FACTORS, type FormFactor, type FormFactorObservation, type ScanObservation } from '../../core/scan/observation.ts';
+import { FORM_FACTORS, type FormFactor, type FormFactorObservation, type RunObservation } from '../../core/scan/observation.ts';
 import { startEgressProxy, type EgressProxy } from './egress-proxy.ts';
 import { formFactorObservation, responseObservations, type LighthouseResult } from './extract.ts';
 import { captureNetwork, documentGenerator } from './network-capture.ts';
@@ -50,9 +50,18 @@ async function runFormFactor(browser: Browser, proxy: EgressProxy, input: Runner
   }
 }
 
+/** The form factors asked for, each at most once, in the order asked; anything else is the worker's bug. */
+function formFactorsOf(input: RunnerInput): FormFactor[] {
+  const asked = input.formFactors;
+  const known = Array.isArray(asked) && asked.length > 0 && asked.every((f) => (FORM_FACTORS as readonly unknown[]).includes(f)) && new Set(asked).size === asked.length;
+  if (!known) throw new Error(`the runner was asked for form factors it does not know: ${JSON.stringify(asked)}`);
+  return asked;
+}
+
 async function main(): Promise<void> {
   const workDir = startLifetime();
   const input = await readInput();
+  const factors = formFactorsOf(input);
   await checkScannedHost(input.url, input.allowLoopback);
   const proxy = await startEgressProxy({ allowLoopback: input.allowLoopback, scannedUrl: input.url });
   let browser: Browser | null = null;
@@ -60,28 +69,30 @@ async function main(): Promise<void> {
     browser = await launchBrowser(input.chromiumPath, workDir, proxy);
     const browserPid = browser.process()?.pid;
     if (browserPid) sendMessage({ kind: 'browser', pid: browserPid });
-    const perFactor = {} as Record<FormFactor, FormFactorObservation>;
-    let desktop: Awaited<ReturnType<typeof runFormFactor>> | null = null;
-    for (const factor of FORM_FACTORS) {
+    const chromiumVersion = await browser.version();
+    const perFactor: Partial<Record<FormFactor, FormFactorObservation>> = {};
+    // The page itself (responses, headers, redirects, TTFB) as the first form factor loaded it: desktop in a whole run.
+    let first: Awaited<ReturnType<typeof runFormFactor>> | null = null;
+    for (const factor of factors) {
       sendMessage({ kind: 'progress', step: factor });
       const run = await runFormFactor(browser, proxy, input, factor);
-      if (factor === 'desktop') desktop = run;
+      first ??= run;
       const { observation, images } = formFactorObservation(run.lhr, factor);
       for (const image of images) sendMessage({ kind: 'image', name: image.name, base64: image.bytes.toString('base64') });
       perFactor[factor] = observation;
     }
-    const lhr = desktop!.lhr;
-    const observation: ScanObservation = {
+    const { lhr, capture, generator } = first!;
+    const observation: RunObservation = {
       requestedUrl: input.url,
       finalUrl: lhr.mainDocumentUrl ?? lhr.finalDisplayedUrl,
       httpStatus: 200,
-      redirects: desktop!.capture.redirects,
+      redirects: capture.redirects,
       ttfbMs: lhr.audits['server-response-time']?.numericValue ?? 0,
-      generator: desktop!.generator,
-      responses: responseObservations(lhr, desktop!.capture.headersByUrl),
-      desktop: perFactor.desktop,
-      mobile: perFactor.mobile,
+      generator,
+      responses: responseObservations(lhr, capture.headersByUrl),
+      ...perFactor,
       lighthouseVersion: lhr.lighthouseVersion,
+      chromiumVersion,
       blockedRequests: [...new Set(proxy.failures.filter((f) => f.code === 'blocked_address').map((f) => f.target))].slice(0, 20),
     };
     const mainResponse = observation.responses.find((r) => r.url === observation.finalUrl);

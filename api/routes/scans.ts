@@ -4,10 +4,11 @@ import { isoTimestamp } from '../../core/clock.ts';
 import type { Config } from '../../core/config.ts';
 import { negotiateLocale } from '../../core/i18n/locale.ts';
 import { PUBLIC_ID_PATTERN } from '../../core/ids.ts';
-import { hasFeature } from '../../core/plans.ts';
+import { hasFeature, PLAN_KEYS, PLANS } from '../../core/plans.ts';
+import { MAX_RUNS } from '../../core/scan/lifecycle.ts';
 import type { ScanStatus } from '../../core/scan/scan.ts';
 import type { ScanStore } from '../../db/store/scans.ts';
-import { notFound, planRequired, serviceUnavailable, tooManyRequests, validationFailed } from '../../http/errors.ts';
+import { notFound, planRequired, serviceUnavailable, tooManyRequests, upgradeRequired, validationFailed } from '../../http/errors.ts';
 import { submitScan, type ScanSubmission } from '../../services/scan-submission.ts';
 import { setSharing } from '../../services/scans.ts';
 import { pageMetaSchema, pageQuerySchema, type PageQuery } from '../pagination.ts';
@@ -44,6 +45,14 @@ function createBodySchema(regions: string[]): JsonSchema {
       region: { type: 'string', enum: regions, description: 'Scan location code.' },
       public: { type: 'boolean', default: false },
       force: { type: 'boolean', default: false },
+      runs: {
+        type: 'integer',
+        minimum: 1,
+        maximum: MAX_RUNS,
+        default: 1,
+        description:
+          `Extension: page loads per form factor, each in a fresh browser profile; the result is the median run (closest to the median FCP and TTI, as Lighthouse CI picks it), every run is listed in \`result.runs\`. Plans allow up to: ${PLAN_KEYS.map((key) => `${PLANS[key].label} ${PLANS[key].maxRunsPerScan}`).join(', ')} (403 with \`required_plan\` above that). A cached result is reused only if it had at least as many runs.`,
+      },
       auth: {
         type: 'object',
         additionalProperties: false,
@@ -157,6 +166,8 @@ async function createScan(deps: ScanRouteDeps, ctx: ApiContext, { body }: RouteI
         outcome.resetAt,
         now,
       );
+    case 'runs_over_plan':
+      throw upgradeRequired(outcome.needed, (needed) => `${outcome.runs} runs per scan need the ${needed.label} plan or higher (your plan allows ${outcome.allowed}).`);
     case 'not_started':
       throw serviceUnavailable('Scans cannot be started right now; try again shortly.', 30, outcome.cause);
     case 'accepted':

@@ -34,7 +34,33 @@ const finding = closed({
   recommendation: { type: 'string' },
 });
 
-export const resultSchema = closed({
+const ms = { type: 'number', minimum: 0 };
+const run = closed({
+  performance_score: { ...nullable(score), description: "Lighthouse's performance score of this run, 0-100." },
+  fcp_ms: ms,
+  lcp_ms: ms,
+  tbt_ms: ms,
+  cls: { type: 'number', minimum: 0 },
+  si_ms: ms,
+  interactive_ms: ms,
+  benchmark_index: { ...nullable({ type: 'number' }), description: "Lighthouse's CPU benchmark of the machine during the run; lower is busier." },
+  lighthouse_version: { type: 'string' },
+  chromium_version: { type: 'string' },
+  overloaded: { type: 'boolean', description: 'The benchmark index stayed below the minimum after one repeat: the machine was too busy to trust this run.' },
+  repeated: { type: 'boolean', description: 'This run replaced one whose benchmark index was below the minimum.' },
+  median: { type: 'boolean', description: 'The run the result (metrics, findings, screenshots) comes from.' },
+});
+const runs = {
+  ...closed({
+    desktop: { type: 'array', minItems: 1, items: run },
+    mobile: { type: 'array', minItems: 1, items: run },
+    overall: { type: 'array', minItems: 1, items: score, description: 'The overall score of each run on its own (its desktop and mobile loads scored together), in order: the spread around `scores.overall`.' },
+  }),
+  description:
+    'Extension: every run (page load) of each form factor, in the order loaded, one of them marked `median` (the scan’s metrics, findings and images are its). A scan has as many runs as asked for in POST /scans; absent from results stored before runs existed.',
+};
+
+const resultFields = {
   final_url: url,
   final_host: { type: 'string' },
   http_status: { type: 'integer' },
@@ -49,7 +75,10 @@ export const resultSchema = closed({
     filmstrip_frames: perFormFactor({ type: 'array', items: frame }),
   }),
   findings: { type: 'array', items: finding },
-});
+  runs,
+};
+const { runs: _runs, ...requiredResultFields } = resultFields;
+export const resultSchema = closed(resultFields, Object.keys(requiredResultFields));
 
 const runningFields = {
   public_id: { type: 'string', pattern: '^[0-9a-z]{26}$' },

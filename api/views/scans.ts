@@ -62,6 +62,7 @@ export function resultView(scan: Scan, ctx: ViewContext) {
       filmstrip_frames: perFactor((f) => r.filmstrip[f].map((frame) => ({ url: url(frame.asset), ms: frame.ms, event: frame.event }))),
     },
     findings: r.findings.map((finding) => localiseFinding(finding, ctx.locale)),
+    ...(r.runs ? { runs: r.runs } : {}),
   };
 }
 

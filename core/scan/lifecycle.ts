@@ -2,16 +2,46 @@
  * How long a scan may take, in one place for the workflow, the reconciler and the docs.
  * A scan first waits `queued` for a slot in its region (the region's dispatcher hands slots out fairly
  * between accounts, core/scan/slots.ts); that wait has no limit, since it only depends on how much other
- * work is ahead. Once it has a slot, the workflow gives the Lighthouse activity RUN_LIMIT, retries
+ * work is ahead. Once it has a slot, the workflow gives the Lighthouse activity its run limit, retries
  * included; when no worker serves the region within it, or every attempt fails, the workflow records
- * `scan_error`. The reconciler, every RECONCILE_EVERY, fails scans still queued or running STALE_AFTER_MS
- * after they were requested only when their workflow is gone (an operator terminated it, it timed out):
- * a scan whose workflow still runs is waiting its turn or inside RUN_LIMIT, and is left alone.
+ * `scan_error`. The reconciler, every RECONCILE_EVERY, fails scans still queued or running their stale
+ * threshold after they were requested only when their workflow is gone (an operator terminated it, it
+ * timed out): a scan whose workflow still runs is waiting its turn or inside its run limit, and is left alone.
+ *
+ * A scan of N runs (median of runs) loads the page N times per form factor, one run after the other in
+ * one activity attempt, so every limit grows with N; a one-run scan has the limits scans always had
+ * (3-minute attempt, 4-minute activity, 15 minutes in all, stale after 30).
  */
-export const SCAN_RUN_LIMIT = '15 minutes';
-/** One Lighthouse attempt (both form factors); the activity's start-to-close timeout in workflows/scan.ts is a minute longer. */
-export const LIGHTHOUSE_ATTEMPT_LIMIT_MS = 3 * 60_000;
-export const STALE_SCAN_AFTER_MS = 30 * 60_000;
+
+/** The most runs a scan may have (the API's `runs`; plans allow fewer, core/plans.ts). */
+export const MAX_RUNS = 5;
+
+/** One run (desktop and mobile, overload repeats included) within an attempt. */
+export const RUN_ATTEMPT_LIMIT_MS = 3 * 60_000;
+/** How often Temporal runs the Lighthouse activity before the scan fails with `scan_error`. */
+export const SCAN_ATTEMPTS = 3;
+/** The activity's start-to-close timeout is this much longer than the attempt's own limit, which ends the runner first. */
+const ACTIVITY_MARGIN_MS = 60_000;
+/** Backoff between attempts (5 s, 10 s) and a wait for a worker of the region to take the task. */
+const RUN_LIMIT_MARGIN_MS = 3 * 60_000;
+
+/** One Lighthouse attempt of a scan of `runs` runs; `perRunMs` is shortened by tests. */
+export const lighthouseAttemptLimitMs = (runs: number, perRunMs = RUN_ATTEMPT_LIMIT_MS): number => runs * perRunMs;
+/** The Lighthouse activity's start-to-close timeout (workflows/scan.ts). */
+export const scanActivityTimeoutMs = (runs: number): number => lighthouseAttemptLimitMs(runs) + ACTIVITY_MARGIN_MS;
+/** The Lighthouse activity's schedule-to-close timeout: every attempt, retries and the wait for a worker. */
+export const scanRunLimitMs = (runs: number): number => SCAN_ATTEMPTS * scanActivityTimeoutMs(runs) + RUN_LIMIT_MARGIN_MS;
+
+/**
+ * The reconciler looks at a scan of N runs this long after it was requested: base + N × per run, at least
+ * twice its run limit (test/unit/scan-lifecycle.test.ts). Linear in N so the store can compare it in SQL.
+ */
+export const STALE_SCAN_AFTER = { baseMs: 12 * 60_000, perRunMs: 18 * 60_000 } as const;
+export const staleScanAfterMs = (runs: number): number => STALE_SCAN_AFTER.baseMs + runs * STALE_SCAN_AFTER.perRunMs;
+
+/** A one-run scan's limits, as they were before scans had runs. */
+export const LIGHTHOUSE_ATTEMPT_LIMIT_MS = lighthouseAttemptLimitMs(1);
+export const STALE_SCAN_AFTER_MS = staleScanAfterMs(1);
 export const RECONCILE_EVERY = '10 minutes';
 
 /** A waiting scan repeats its slot request this often, so a dispatcher that was terminated is started again. */

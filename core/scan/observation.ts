@@ -43,8 +43,8 @@ export type KeptAudit = (typeof KEPT_AUDITS)[number];
 export interface FormFactorObservation {
   /** Lighthouse performance category score, 0..1; null when Lighthouse could not compute it. */
   performanceScore: number | null;
-  /** Lighthouse's metric values (simulated for throttled runs), milliseconds; cls unitless. */
-  metrics: { fcpMs: number; lcpMs: number; cls: number; tbtMs: number; speedIndexMs: number };
+  /** Lighthouse's metric values (simulated for throttled runs), milliseconds; cls unitless; 0 when Lighthouse had none. */
+  metrics: { fcpMs: number; lcpMs: number; cls: number; tbtMs: number; speedIndexMs: number; interactiveMs: number };
   /** Observed (unthrottled trace) paint times, on the same time base as the filmstrip frames. */
   observed: { fcpMs: number | null; lcpMs: number | null };
   requestCount: number;
@@ -86,7 +86,8 @@ export const RESPONSE_HEADERS = [
   'vary',
 ] as const;
 
-export interface ScanObservation {
+/** What one runner process saw of the page itself, from the first form factor it loaded (desktop when it loaded both). */
+export interface PageObservation {
   requestedUrl: string;
   finalUrl: string;
   /** HTTP status of the main document (after redirects). */
@@ -99,9 +100,18 @@ export interface ScanObservation {
   generator: string | null;
   /** Every response of the desktop page load, main document first. */
   responses: ResponseObservation[];
-  desktop: FormFactorObservation;
-  mobile: FormFactorObservation;
   lighthouseVersion: string;
+  /** The browser's own version (e.g. `HeadlessChrome/156.0.7444.59`): the user agent only names the major. */
+  chromiumVersion: string;
   /** host:port of requests the egress proxy refused as private or special-use addresses (first 20). */
   blockedRequests: string[];
 }
+
+/**
+ * One run: one runner process, one Chromium with a fresh profile, the form factors it was asked for (one
+ * after the other). A scan of N runs is N of these, and the median run of each form factor stands for it.
+ */
+export type RunObservation = PageObservation & Partial<Record<FormFactor, FormFactorObservation>>;
+
+/** The scan as scored: the page and each form factor's median run (core/scan/median-run.ts). */
+export type ScanObservation = PageObservation & Record<FormFactor, FormFactorObservation>;

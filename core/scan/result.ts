@@ -2,7 +2,7 @@ import type { ScanScores } from '../scoring/categories.ts';
 import type { Finding } from '../scoring/types.ts';
 
 export type { ScanScores };
-import { FORM_FACTORS, type FormFactor, type ScanObservation } from './observation.ts';
+import { FORM_FACTORS, type FormFactor, type FormFactorObservation, type PageObservation, type ScanObservation } from './observation.ts';
 
 /**
  * What is stored for a finished scan: language-neutral (findings as codes and parameters, images as asset
@@ -25,6 +25,35 @@ export interface FilmstripFrame {
   event: FrameEvent;
 }
 
+/**
+ * One page load of a form factor (a run), kept beside the result so the spread shows; the scan's own
+ * metrics, findings and images are those of the run marked `median`.
+ */
+export interface RunRecord {
+  /** Lighthouse's performance score, 0-100; null when it could not compute one. */
+  performance_score: number | null;
+  fcp_ms: number;
+  lcp_ms: number;
+  tbt_ms: number;
+  cls: number;
+  si_ms: number;
+  interactive_ms: number;
+  /** Lighthouse's CPU benchmark of the machine during the run (lower: busier). */
+  benchmark_index: number | null;
+  lighthouse_version: string;
+  chromium_version: string;
+  /** The benchmark index stayed below SCAN_MIN_BENCHMARK_INDEX: the machine was too busy to trust this run. */
+  overloaded: boolean;
+  /** This run is the repeat of one whose benchmark index was below the minimum. */
+  repeated: boolean;
+  median: boolean;
+}
+
+/** Every run of a scan, in the order loaded: each form factor's records, and each run's own overall score. */
+export interface ScanRuns extends Record<FormFactor, RunRecord[]> {
+  /** Run i scored as a whole scan (its desktop and mobile loads together), for the spread of the overall score. */
+  overall: number[];
+}
 
 export interface ScanResultRecord {
   scoringVersion: number;
@@ -40,6 +69,26 @@ export interface ScanResultRecord {
   filmstrip: Record<FormFactor, FilmstripFrame[]>;
   lighthouseVersion: string;
   benchmarkIndex: Record<FormFactor, number | null>;
+  /** Every run, in the order loaded; absent from results stored before scans had runs. */
+  runs?: ScanRuns;
+}
+
+/** The stored record of one run. */
+export function runRecord(observation: FormFactorObservation, page: Pick<PageObservation, 'lighthouseVersion' | 'chromiumVersion'>, flags: Pick<RunRecord, 'overloaded' | 'repeated' | 'median'>): RunRecord {
+  const { metrics } = observation;
+  return {
+    performance_score: observation.performanceScore === null ? null : Math.round(observation.performanceScore * 100),
+    fcp_ms: Math.round(metrics.fcpMs),
+    lcp_ms: Math.round(metrics.lcpMs),
+    tbt_ms: Math.round(metrics.tbtMs),
+    cls: Math.round(metrics.cls * 1000) / 1000,
+    si_ms: Math.round(metrics.speedIndexMs),
+    interactive_ms: Math.round(metrics.interactiveMs),
+    benchmark_index: observation.benchmarkIndex === null ? null : Math.round(observation.benchmarkIndex),
+    lighthouse_version: page.lighthouseVersion,
+    chromium_version: page.chromiumVersion,
+    ...flags,
+  };
 }
 
 /**
@@ -61,8 +110,11 @@ export function markFrames(frames: Array<{ asset: string; ms: number }>, fcpMs: 
 export function buildResultRecord(
   obs: ScanObservation,
   scored: { version: number; scores: ScanScores; findings: Finding[]; isWordPress: boolean },
+  runs?: ScanRuns,
 ): ScanResultRecord {
   const perFactor = <T>(fn: (factor: FormFactor) => T) => Object.fromEntries(FORM_FACTORS.map((f) => [f, fn(f)])) as Record<FormFactor, T>;
+  // A single run is its own median.
+  runs ??= { ...perFactor((f) => [runRecord(obs[f], obs, { overloaded: false, repeated: false, median: true })]), overall: [scored.scores.overall] };
   return {
     scoringVersion: scored.version,
     finalUrl: obs.finalUrl,
@@ -84,5 +136,6 @@ export function buildResultRecord(
     filmstrip: perFactor((f) => markFrames(obs[f].filmstrip, obs[f].observed.fcpMs, obs[f].observed.lcpMs)),
     lighthouseVersion: obs.lighthouseVersion,
     benchmarkIndex: perFactor((f) => obs[f].benchmarkIndex),
+    runs,
   };
 }

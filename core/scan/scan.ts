@@ -13,6 +13,8 @@ export interface Scan {
   region: string;
   isPublic: boolean;
   status: ScanStatus;
+  /** Page loads per form factor; the result is the median run (core/scan/median-run.ts). 1 for a single run. */
+  runs: number;
   authType: AuthType | null;
   /** Encrypted credentials (core/scan/credentials.ts) while an authenticated scan is queued or running. */
   authSecret: string | null;
@@ -31,8 +33,8 @@ export interface Scan {
   progress: string | null;
 }
 
-/** What a new scan is stored with; the rest starts empty. */
-export type NewScan = Pick<Scan, 'publicId' | 'userId' | 'url' | 'host' | 'region' | 'isPublic' | 'authType' | 'authSecret' | 'requestedAt'> & { cacheKey: string | null };
+/** What a new scan is stored with (one run unless it says otherwise); the rest starts empty. */
+export type NewScan = Pick<Scan, 'publicId' | 'userId' | 'url' | 'host' | 'region' | 'isPublic' | 'authType' | 'authSecret' | 'requestedAt'> & { cacheKey: string | null; runs?: number };
 
 /** How a scan failed: `detail` is for operators (never shown to users, who see the code's own text). */
 export interface ScanFailure {

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { pageMeta, pageOffset, type Page, type PageQuery } from '../../core/pagination.ts';
 import type { FailureCode } from '../../core/scan/failures.ts';
+import { STALE_SCAN_AFTER } from '../../core/scan/lifecycle.ts';
 import type { ScanResultRecord } from '../../core/scan/result.ts';
 import type { AuthType, NewScan, Scan, ScanFailure, ScanStatus } from '../../core/scan/scan.ts';
 
@@ -16,6 +17,7 @@ export interface ScanRow {
   region: string;
   is_public: boolean;
   status: ScanStatus;
+  runs: number;
   auth_type: AuthType | null;
   auth_secret: string | null;
   cache_key: string | null;
@@ -40,6 +42,7 @@ export const toScan = (row: ScanRow): Scan => ({
   region: row.region,
   isPublic: row.is_public,
   status: row.status,
+  runs: row.runs,
   authType: row.auth_type,
   authSecret: row.auth_secret,
   shareToken: row.share_token,
@@ -65,8 +68,10 @@ export interface ScanListFilters {
 export interface ScanStore {
   /** Runs `work` in one transaction holding the owner's lock, so two requests of one owner are decided one after the other. */
   underOwnerLock<T>(userId: number, work: (locked: ScanStore) => Promise<T>): Promise<T>;
-  latestFinished(cacheKey: string, finishedAfter: Date): Promise<Scan | undefined>;
-  latestInFlight(cacheKey: string): Promise<Scan | undefined>;
+  /** The newest finished scan of the key after `finishedAfter` with at least `minRuns` runs. */
+  latestFinished(cacheKey: string, finishedAfter: Date, minRuns: number): Promise<Scan | undefined>;
+  /** The newest queued or running scan of the key with at least `minRuns` runs. */
+  latestInFlight(cacheKey: string, minRuns: number): Promise<Scan | undefined>;
   /**
    * When the owner's scans since `since` were requested, oldest first (the hourly limit), leaving out those that
    * failed as `not_started` and those a target's schedule dispatched (bounded by the plan's target count instead).
@@ -78,8 +83,8 @@ export interface ScanStore {
   findShared(shareToken: string): Promise<Scan | undefined>;
   /** The owner's scans, newest first. */
   listOwned(userId: number, filters: ScanListFilters, page: PageQuery): Promise<Page<Scan>>;
-  /** Public ids of scans still queued or running that were requested before `requestedBefore`, oldest first. */
-  staleInFlight(requestedBefore: Date, limit: number): Promise<string[]>;
+  /** Public ids of scans still queued or running longer after their request than their runs allow (core/scan/lifecycle.ts), oldest first. */
+  staleInFlight(now: Date, limit: number): Promise<string[]>;
   /** Turns sharing on; a token already there is kept (two enables at once keep whichever was written first). */
   enableSharing(publicId: string, newToken: string): Promise<Scan | undefined>;
   disableSharing(publicId: string): Promise<Scan | undefined>;
@@ -103,12 +108,14 @@ export function createScanStore(knex: Knex | Knex.Transaction): ScanStore {
       });
     },
 
-    async latestFinished(cacheKey: string, finishedAfter: Date): Promise<Scan | undefined> {
-      return maybeScan(await scans().where({ cache_key: cacheKey, status: 'finished' }).where('finished_at', '>', finishedAfter).orderBy('finished_at', 'desc').first());
+    async latestFinished(cacheKey: string, finishedAfter: Date, minRuns: number): Promise<Scan | undefined> {
+      return maybeScan(
+        await scans().where({ cache_key: cacheKey, status: 'finished' }).where('finished_at', '>', finishedAfter).where('runs', '>=', minRuns).orderBy('finished_at', 'desc').first(),
+      );
     },
 
-    async latestInFlight(cacheKey: string): Promise<Scan | undefined> {
-      return maybeScan(await scans().where({ cache_key: cacheKey }).whereIn('status', IN_FLIGHT).orderBy('id', 'desc').first());
+    async latestInFlight(cacheKey: string, minRuns: number): Promise<Scan | undefined> {
+      return maybeScan(await scans().where({ cache_key: cacheKey }).whereIn('status', IN_FLIGHT).where('runs', '>=', minRuns).orderBy('id', 'desc').first());
     },
 
     async requestTimesSince(userId: number, since: Date): Promise<Date[]> {
@@ -132,6 +139,7 @@ export function createScanStore(knex: Knex | Knex.Transaction): ScanStore {
           region: scan.region,
           is_public: scan.isPublic,
           status: 'queued',
+          runs: scan.runs ?? 1,
           auth_type: scan.authType,
           auth_secret: scan.authSecret,
           cache_key: scan.cacheKey,
@@ -164,8 +172,13 @@ export function createScanStore(knex: Knex | Knex.Transaction): ScanStore {
       return { items: rows.map((row) => toScan(row as ScanRow)), meta: pageMeta(page, Number(counted[0]?.count ?? 0)) };
     },
 
-    async staleInFlight(requestedBefore: Date, limit: number): Promise<string[]> {
-      const rows = await scans().whereIn('status', IN_FLIGHT).where('requested_at', '<', requestedBefore).orderBy('id').limit(limit).select('public_id');
+    async staleInFlight(now: Date, limit: number): Promise<string[]> {
+      const rows = await scans()
+        .whereIn('status', IN_FLIGHT)
+        .whereRaw(`requested_at < ?::timestamptz - runs * interval '1 millisecond' * ?`, [new Date(now.getTime() - STALE_SCAN_AFTER.baseMs), STALE_SCAN_AFTER.perRunMs])
+        .orderBy('id')
+        .limit(limit)
+        .select('public_id');
       return rows.map((row) => row.public_id);
     },
 

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, loadConfig, requireSmtpUrl } from '../../core/config.ts';
+import { ConfigError, DEFAULT_MIN_BENCHMARK_INDEX, loadConfig, requireSmtpUrl } from '../../core/config.ts';
 
 const made: string[] = [];
 const tempState = () => {
@@ -77,6 +77,14 @@ describe('configuration', () => {
     for (const bad of ['0', 'two', 'ap=2', 'eu=', '1,2']) {
       expect(() => slots(bad)).toThrow(/SCAN_REGION_SLOTS/);
     }
+  });
+
+  it('reads the minimum benchmark index of a trusted run (0 turns the check off)', () => {
+    const minimum = (value?: string) => loadConfig({ STATE_DIR: tempState(), SCAN_MIN_BENCHMARK_INDEX: value }).scanMinBenchmarkIndex;
+    expect(minimum()).toBe(DEFAULT_MIN_BENCHMARK_INDEX);
+    expect(minimum('0')).toBe(0);
+    expect(minimum(' 1500 ')).toBe(1500);
+    for (const bad of ['-1', '1.5', 'high', '1000001']) expect(() => minimum(bad)).toThrow(/SCAN_MIN_BENCHMARK_INDEX/);
   });
 
   it('rejects a default region that is not offered', () => {

@@ -27,7 +27,7 @@ interface Started {
 
 async function run(path: string, signal = new AbortController().signal): Promise<{ outcome: PromiseSettledResult<RunnerResult>; started: Started; steps: string[] }> {
   const steps: string[] = [];
-  const outcome = (await Promise.allSettled([runner.run({ publicId: 'fakerunnertest000000000000', url: `https://fake.example${path}`, credentials: null }, { onProgress: (step) => steps.push(step), signal })]))[0]!;
+  const outcome = (await Promise.allSettled([runner.run({ publicId: 'fakerunnertest000000000000', url: `https://fake.example${path}`, credentials: null, formFactors: ['desktop', 'mobile'] }, { onProgress: (step) => steps.push(step), signal })]))[0]!;
   const started = JSON.parse(steps[0] ?? 'null') as Started;
   return { outcome, started, steps: steps.slice(1) };
 }
@@ -73,7 +73,7 @@ it('rejects a crash with the end of its stderr, and an exit without a result', a
 it('on abort kills the hanging runner and its browser group, removes the work folder, and rejects with the reason', async () => {
   const abort = new AbortController();
   const steps: string[] = [];
-  const running = runner.run({ publicId: 'fakerunnertest000000000000', url: 'https://fake.example/hang', credentials: null }, { onProgress: (step) => steps.push(step), signal: abort.signal });
+  const running = runner.run({ publicId: 'fakerunnertest000000000000', url: 'https://fake.example/hang', credentials: null, formFactors: ['desktop', 'mobile'] }, { onProgress: (step) => steps.push(step), signal: abort.signal });
   await waitUntil('the fake browser to start', async () => steps.some((s) => s.startsWith('sleeping:')), 30_000, 50);
   const browserPid = Number(steps.find((s) => s.startsWith('sleeping:'))!.split(':')[1]);
   const { workDir } = JSON.parse(steps[0]!) as Started;
@@ -87,7 +87,7 @@ it('on abort kills the hanging runner and its browser group, removes the work fo
 it('does not start a runner for an attempt already aborted', async () => {
   const abort = new AbortController();
   abort.abort(new Error('cancelled'));
-  await expect(runner.run({ publicId: 'fakerunnertest000000000000', url: 'https://fake.example/observation', credentials: null }, { onProgress: () => undefined, signal: abort.signal })).rejects.toThrow('cancelled');
+  await expect(runner.run({ publicId: 'fakerunnertest000000000000', url: 'https://fake.example/observation', credentials: null, formFactors: ['desktop', 'mobile'] }, { onProgress: () => undefined, signal: abort.signal })).rejects.toThrow('cancelled');
 });
 
 /**

@@ -1,6 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import { msToNumber } from '@temporalio/common';
-import { STALE_SCAN_AFTER_MS, RECONCILE_EVERY } from '../../core/scan/lifecycle.ts';
+import { STALE_SCAN_AFTER_MS, RECONCILE_EVERY, staleScanAfterMs } from '../../core/scan/lifecycle.ts';
 import { mainTaskQueue, scanReconcilerScheduleId, scanWorkflowId } from '../../core/temporal.ts';
 import type { ReconcileReport } from '../../activities/reconcile.ts';
 import { FAILURE_TEXTS } from '../../core/i18n/failures.ts';
@@ -29,8 +29,8 @@ afterAll(async () => {
   await stack?.close();
 });
 
-async function submitFar(path: string): Promise<string> {
-  const res = await call(stack.api, '/scans', { token, method: 'POST', body: { url: `https://example.com/${path}`, region: 'far' } });
+async function submitFar(path: string, runs = 1): Promise<string> {
+  const res = await call(stack.api, '/scans', { token, method: 'POST', body: { url: `https://example.com/${path}`, region: 'far', runs } });
   expect(res.status).toBe(202);
   return (res.body.data as { id: string }).id;
 }
@@ -74,4 +74,13 @@ it('fails a stale scan whose workflow was terminated, and one that has no workfl
 
   // Running it again changes nothing.
   expect((await runReconciler()).failed).toEqual([]);
+}, 120_000);
+
+it('gives a scan of more runs longer before it counts as stale', async () => {
+  const fiveRuns = await submitFar('five-runs', 5);
+  await temporal.workflow.getHandle(scanWorkflowId(fiveRuns)).terminate('operator stopped it in the Temporal UI');
+  await ageScan(fiveRuns, STALE_SCAN_AFTER_MS + 60_000);
+  expect((await runReconciler()).failed).toEqual([]);
+  await ageScan(fiveRuns, staleScanAfterMs(5) + 60_000);
+  expect((await runReconciler()).failed).toEqual([fiveRuns]);
 }, 120_000);

@@ -43,6 +43,7 @@ it('fails the scan at once when Chromium refuses the credential header, instead 
     chromiumPath: loadConfig(baseTestEnv()).chromiumPath,
     allowLoopback: true,
     credentials: { type: 'header', header_name: HEADER_NAME, header_value: 'secret\r\nX-Injected: 1' },
+    formFactors: ['desktop', 'mobile'],
   });
   expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
   // A request left paused held the page load: without the fix the runner had not ended after 3 minutes.

@@ -22,7 +22,7 @@ export function response(path: string, overrides: Partial<ResponseObservation> =
 export function formFactor(overrides: Partial<FormFactorObservation> = {}): FormFactorObservation {
   return {
     performanceScore: 0.98,
-    metrics: { fcpMs: 800, lcpMs: 1200, cls: 0.01, tbtMs: 20, speedIndexMs: 900 },
+    metrics: { fcpMs: 800, lcpMs: 1200, cls: 0.01, tbtMs: 20, speedIndexMs: 900, interactiveMs: 1300 },
     observed: { fcpMs: 300, lcpMs: 400 },
     requestCount: 3,
     totalBytes: 60_000,
@@ -51,6 +51,7 @@ export function cleanObservation(overrides: Partial<ScanObservation> = {}): Scan
     desktop: formFactor(),
     mobile: formFactor({ performanceScore: 0.92, screenshot: 'mobile-final.jpg' }),
     lighthouseVersion: '13.5.0',
+    chromiumVersion: 'HeadlessChrome/156.0.7444.59',
     blockedRequests: [],
     ...overrides,
   };

@@ -60,7 +60,7 @@ describe('each fault moves its category and is reported', () => {
   });
 
   it('slow metrics are reported per form factor against the Web Vitals thresholds', () => {
-    const obs = cleanObservation({ mobile: formFactor({ performanceScore: 0.3, metrics: { fcpMs: 3500, lcpMs: 4500, cls: 0.3, tbtMs: 700, speedIndexMs: 5000 } }) });
+    const obs = cleanObservation({ mobile: formFactor({ performanceScore: 0.3, metrics: { fcpMs: 3500, lcpMs: 4500, cls: 0.3, tbtMs: 700, speedIndexMs: 5000, interactiveMs: 6000 } }) });
     const scored = scoreScan(obs, SCANNED_AT);
     expect(scored.scores.speed).toBe(Math.round(((0.98 + 0.3) / 2) * 100));
     for (const code of ['speed.lcp-slow', 'speed.fcp-slow', 'speed.tbt-high', 'speed.cls-high']) {

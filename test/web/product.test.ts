@@ -104,7 +104,7 @@ describe('the web area as a product', () => {
   it('compares two scans of a page that got slower, with every difference pointing the right way', async () => {
     const { user } = await createTestUser(stack.api, 'starter', 'a-long-password-1');
     const fast = cleanObservation();
-    const slow = cleanObservation({ desktop: formFactor({ performanceScore: 0.55, metrics: { fcpMs: 2600, lcpMs: 4800, cls: 0.01, tbtMs: 900, speedIndexMs: 3000 } }) });
+    const slow = cleanObservation({ desktop: formFactor({ performanceScore: 0.55, metrics: { fcpMs: 2600, lcpMs: 4800, cls: 0.01, tbtMs: 900, speedIndexMs: 3000, interactiveMs: 3500 } }) });
     const ids: string[] = [];
     for (const [i, observation] of [fast, slow].entries()) {
       const at = new Date(stack.api.clock.read().getTime() - (2 - i) * 3600_000);
