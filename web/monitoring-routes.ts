@@ -78,7 +78,7 @@ const summary = (target: ScanTarget): TargetSummary => target;
 
 async function history(deps: MonitoringPageDeps, targetId: number): Promise<HistoryScan[]> {
   const items = await deps.storage.targets.history(targetId, HISTORY_LENGTH);
-  return items.map((item) => ({ scanId: item.scanId, at: item.createdAt, score: item.score }));
+  return items.map((item) => ({ scanId: item.scanId, at: item.createdAt, score: item.score, runs: item.runOveralls.length > 1 ? item.runOveralls : undefined }));
 }
 
 const alertRow = (alert: Alert, locale: Locale): AlertRow => ({ ...alert, ...alertText(alert, locale) });

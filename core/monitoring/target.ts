@@ -34,4 +34,6 @@ export interface TargetHistoryItem {
   score: number;
   createdAt: Date;
   region: string;
+  /** Each run's own overall score when the scan ran several (median of runs); empty for one run or older scans. */
+  runOveralls: number[];
 }

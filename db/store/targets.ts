@@ -169,8 +169,14 @@ export function createTargetStore(knex: Knex | Knex.Transaction): TargetStore {
         .orderBy('finished_at', 'desc')
         .orderBy('id', 'desc')
         .limit(limit)
-        .select<Array<{ public_id: string; score: number; finished_at: Date; region: string }>>('public_id', knex.raw("(result->'scores'->>'overall')::int as score"), 'finished_at', 'region');
-      return rows.map((row) => ({ scanId: row.public_id, score: row.score, createdAt: row.finished_at, region: row.region }));
+        .select<Array<{ public_id: string; score: number; finished_at: Date; region: string; runs: number[] | null }>>(
+          'public_id',
+          knex.raw("(result->'scores'->>'overall')::int as score"),
+          'finished_at',
+          'region',
+          knex.raw("result->'runs'->'overall' as runs"),
+        );
+      return rows.map((row) => ({ scanId: row.public_id, score: row.score, createdAt: row.finished_at, region: row.region, runOveralls: Array.isArray(row.runs) ? row.runs : [] }));
     },
 
     async dispatchScan(targetId, scan) {

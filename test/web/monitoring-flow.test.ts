@@ -80,8 +80,11 @@ describe('monitoring in the browser', () => {
     const base = Date.now() - 5 * 86_400_000;
     const ids: string[] = [];
     for (const [day, score] of [92, 88, 64, 81].entries()) ids.push(await insertFinishedScan(api.db.knex, user.id, target, scoresOf(score), new Date(base + day * 86_400_000)));
+    // The newest scan ran three times: its runs' own overall scores are drawn as its spread.
+    await api.db.knex('scans').where({ public_id: ids[3] }).update({ result: api.db.knex.raw(`jsonb_set(result, '{runs}', '{"desktop": [], "mobile": [], "overall": [74, 81, 88]}')`) });
     const page = await signedInPage(user.email);
     expect((await page.goto(`${api.url}/targets/${target.id}`))?.status()).toBe(200);
+    expect(await page.$$eval('svg line.spread', (lines) => lines.length)).toBe(1);
     const links = await page.$$eval('svg a', (as) => as.map((a) => a.getAttribute('href')));
     expect(links.sort()).toEqual(ids.map((id) => `/reports/${id}`).sort());
     expect(await page.$eval('svg desc', (el) => el.textContent)).toMatch(/92.*81/);
