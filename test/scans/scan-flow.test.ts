@@ -347,7 +347,7 @@ describe('the report in a real browser', () => {
       const probePage = await probe.newPage();
       await probePage.goto(`${stack.api.url}/login?next=${encodeURIComponent('//evil.example/x')}`);
       await signIn(probePage, ownerEmail, OWNER_PASSWORD);
-      expect(new URL(probePage.url())).toMatchObject({ host: new URL(stack.api.url).host, pathname: '/account/api' });
+      expect(new URL(probePage.url())).toMatchObject({ host: new URL(stack.api.url).host, pathname: '/' });
       await probe.close();
     } finally {
       await close();
