@@ -10,7 +10,8 @@ import { scoreScan } from '../core/scoring/index.ts';
 import { retryWhileDatabaseUnavailable } from '../db/store/availability.ts';
 import { localAssetStore } from '../services/assets.ts';
 import type { ScanStore } from '../db/store/scans.ts';
-import { markFailed, markFinished, markRunning } from '../services/scans.ts';
+import { finishScan, markFailed, markRunning } from '../services/scans.ts';
+import type { WebhookDispatch } from '../services/webhook-dispatch.ts';
 import type { ScanRunner } from './scan-runner.ts';
 
 export interface ScanActivityDeps {
@@ -22,6 +23,8 @@ export interface ScanActivityDeps {
   runner: ScanRunner;
   /** How long one Lighthouse attempt may take before it is aborted (and retried); tests shorten it. */
   attemptLimitMs?: number;
+  /** Starts the scan.completed webhook's workflow after the scan's end commits (the outbox sweeper catches misses). */
+  webhookDispatch?: WebhookDispatch;
 }
 
 export type ScanOutcome = { status: 'finished' } | { status: 'failed'; code: FailureCode };
@@ -104,7 +107,8 @@ export function createScanActivities(deps: ScanActivityDeps) {
 
         for (const image of run.images) await store.put(publicId, image.name, image.bytes);
         const result = buildResultRecord(run.observation, scoreScan(run.observation, clock()));
-        await whenDatabaseAnswers(() => markFinished(scans, publicId, result, clock()));
+        const { webhooks } = await whenDatabaseAnswers(() => finishScan(scans, publicId, result, clock(), config.baseUrl));
+        if (webhooks.length) await deps.webhookDispatch?.start(webhooks);
         log.info({ scanId: publicId, ms: Math.round(performance.now() - started) }, 'scan finished');
         return { status: 'finished' };
       } catch (error) {
