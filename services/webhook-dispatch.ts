@@ -7,8 +7,13 @@ import type { WebhookStore } from '../db/store/webhooks.ts';
 
 /** Starts delivery workflows (workflows/webhook-delivery.ts) for outbox rows, after the transaction that wrote them. */
 export interface WebhookDispatch {
-  /** Starts each delivery's workflow unless it was started before; failures are logged (the sweeper retries). */
-  start(deliveries: WebhookDelivery[]): Promise<void>;
+  /**
+   * Starts each delivery's workflow unless it was started before; failures are logged (the sweeper retries).
+   * `single`: one attempt, no retries (the settings page's test event, whose result the page waits for).
+   */
+  start(deliveries: Array<Pick<WebhookDelivery, 'id' | 'userId' | 'event'>>, options?: { single?: boolean }): Promise<void>;
+  /** The outcome of a delivery's workflow (webhookDeliveryWorkflowId), once it has ended. */
+  result(deliveryId: number): Promise<string>;
   /** One more attempt at a delivery, whatever became of it (the settings page's resend and replay). */
   resend(delivery: WebhookDelivery): Promise<void>;
 }
@@ -17,14 +22,14 @@ export interface WebhookDispatchDeps {
   temporal: () => Client;
   webhooks: WebhookStore;
   taskQueuePrefix: string;
-  log: Logger;
+  log: Pick<Logger, 'warn'>;
   /** Tests shorten the retry schedule. */
   schedule?: number[];
 }
 
 export function temporalWebhookDispatch(deps: WebhookDispatchDeps): WebhookDispatch {
   const taskQueue = mainTaskQueue(deps.taskQueuePrefix);
-  const startOptions = (delivery: WebhookDelivery) => ({
+  const startOptions = (delivery: Pick<WebhookDelivery, 'userId' | 'event'>) => ({
     taskQueue,
     typedSearchAttributes: [
       { key: UserIdAttribute, value: String(delivery.userId) },
@@ -32,7 +37,7 @@ export function temporalWebhookDispatch(deps: WebhookDispatchDeps): WebhookDispa
     ],
   });
   return {
-    async start(deliveries) {
+    async start(deliveries, options = {}) {
       const started: number[] = [];
       await Promise.all(
         deliveries.map(async (delivery) => {
@@ -42,7 +47,7 @@ export function temporalWebhookDispatch(deps: WebhookDispatchDeps): WebhookDispa
               workflowId: webhookDeliveryWorkflowId(taskQueue, delivery.id),
               // Never a second run for one delivery, even after the first has ended.
               workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-              args: [{ deliveryId: delivery.id, schedule: deps.schedule }],
+              args: [{ deliveryId: delivery.id, schedule: deps.schedule, single: options.single }],
             });
             started.push(delivery.id);
           } catch (error) {
@@ -52,6 +57,10 @@ export function temporalWebhookDispatch(deps: WebhookDispatchDeps): WebhookDispa
         }),
       );
       await deps.webhooks.markWorkflowStarted(started, new Date());
+    },
+
+    async result(deliveryId) {
+      return deps.temporal().workflow.getHandle(webhookDeliveryWorkflowId(taskQueue, deliveryId)).result() as Promise<string>;
     },
 
     async resend(delivery) {
