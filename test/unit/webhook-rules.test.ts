@@ -2,6 +2,8 @@ import { Webhook } from 'standardwebhooks';
 import { nextDelayMs, parseRetryAfter, RETRY_DELAYS_MS } from '../../core/webhooks/delivery.ts';
 import { decideSettingsChange } from '../../core/webhooks/endpoint.ts';
 import { newSigningSecret, signedHeaders } from '../../core/webhooks/signing.ts';
+import { payloadProblems } from '../../core/webhooks/schemas.ts';
+import type { RumAlertPayload } from '../../core/webhooks/events.ts';
 
 const form = (overrides: Partial<Parameters<typeof decideSettingsChange>[0]> = {}) => ({ url: 'https://hooks.example.com/in', headerName: '', headerValue: '', events: [], ...overrides });
 
@@ -60,5 +62,35 @@ describe('settings save rules', () => {
     expect(decideSettingsChange(form({ url: '  ', events: ['alert.triggered', 'alert.triggered', 'rum.alert.resolved'] }), false)).toEqual({
       change: { url: null, headerName: null, headerValue: { kind: 'clear' }, events: ['alert.triggered', 'rum.alert.resolved'] },
     });
+  });
+});
+
+describe('payload schemas', () => {
+  const rum: RumAlertPayload = {
+    event: 'rum.alert.triggered',
+    alert_name: 'Slow LCP',
+    domain: 'shop.example.com',
+    metric: 'LCP',
+    p75: 3120.5,
+    threshold: 2500,
+    unit: 'ms',
+    samples: 412,
+    window_minutes: 30,
+    triggered_at: '2026-11-26T10:00:00+00:00',
+    rum_dashboard_url: 'https://perf.example.com/live/3',
+  };
+
+  test('the live-data payloads (defined now, sent once the live-data alert check exists) validate', () => {
+    expect(payloadProblems('rum.alert.triggered', rum)).toBeNull();
+    const { triggered_at: _, ...rest } = rum;
+    expect(payloadProblems('rum.alert.resolved', { ...rest, event: 'rum.alert.resolved', resolved_at: '2026-11-26T11:00:00+00:00' })).toBeNull();
+    // resolved_at instead of triggered_at, not beside it.
+    expect(payloadProblems('rum.alert.resolved', { ...rum, event: 'rum.alert.resolved', resolved_at: '2026-11-26T11:00:00+00:00' })).toMatch(/additional properties/);
+  });
+
+  test('a payload off its schema is caught before sending', () => {
+    expect(payloadProblems('rum.alert.triggered', { ...rum, samples: 1.5 })).toMatch(/samples must be integer/);
+    expect(payloadProblems('rum.alert.triggered', { ...rum, event: 'rum.alert.resolved' })).toMatch(/event must be equal to constant/);
+    expect(payloadProblems('ping', { event: 'ping', message: 'hi', sent_at: 'yesterday' })).toMatch(/date-time/);
   });
 });
