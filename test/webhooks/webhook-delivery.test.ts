@@ -299,3 +299,23 @@ test('the sweeper starts workflows for outbox rows left without one (a crash bet
   expect(await sweepWebhookOutbox(storage.webhooks, worker.webhookDispatch, new Date(clock.read().getTime() + 31_000))).toBe(0);
   expect(receiver.received.filter((r) => r.headers['webhook-id'] === orphan!.messageId)).toHaveLength(1);
 });
+
+test('Retry-After on 429 sets the wait before the next attempt (longer than the schedule\'s)', async () => {
+  const { user } = await proUserWithEndpoint();
+  receiver.answer([{ status: 429, headers: { 'retry-after': '2' } }, { status: 200 }]);
+  const { delivery, outcome } = await deliverPing(user.id);
+  expect(outcome).toBe('succeeded');
+  const history = await api.temporal.workflow.getHandle(webhookDeliveryWorkflowId(mainTaskQueue(api.config.temporal.taskQueuePrefix), delivery.id)).fetchHistory();
+  const timers = (history.events ?? []).filter((e) => e.timerStartedEventAttributes).map((e) => Number(e.timerStartedEventAttributes!.startToFireTimeout!.seconds));
+  expect(timers).toEqual([2]);
+  expect(await storage.webhooks.attemptsOf(delivery.id)).toMatchObject([{ responseCode: 429 }, { responseCode: 200 }]);
+});
+
+test('an alert raised by the evaluation workflow reaches the receiver without further help (the activity starts the delivery)', async () => {
+  const { user, secret } = await proUserWithEndpoint({ events: ['alert.triggered'] });
+  const target = await insertTarget(api.db.knex, user.id);
+  const scanId = await insertFinishedScan(api.db.knex, user.id, target, scoresOf(20), new Date(Date.UTC(2026, 10, 10, 6)));
+  await api.temporal.workflow.execute('targetAlertsWorkflow', { taskQueue: mainTaskQueue(api.config.temporal.taskQueuePrefix), workflowId: `alerts-${scanId}`, args: [{ scanPublicId: scanId }] });
+  const [request] = await receiver.waitFor(1);
+  expect(verify(secret, request!)).toMatchObject({ event: 'alert.triggered', scan_public_id: scanId, host: target.host });
+});
