@@ -4,8 +4,9 @@ import type { Logger } from '../core/logger.ts';
 import type { AlertChange } from '../core/monitoring/alert.ts';
 import { composeAlertEmail, emailDue } from '../core/monitoring/alert-email.ts';
 import type { AlertStore } from '../db/store/alerts.ts';
-import { evaluateScanAlerts, type AlertEvaluation } from '../services/alert-evaluation.ts';
+import { evaluateScanAlertsWithWebhooks, type AlertEvaluation } from '../services/alert-evaluation.ts';
 import { PermanentMailError, type Mailer } from '../services/mailer.ts';
+import type { WebhookDispatch } from '../services/webhook-dispatch.ts';
 
 export interface AlertActivityDeps {
   alerts: AlertStore;
@@ -14,6 +15,8 @@ export interface AlertActivityDeps {
   baseUrl: string;
   clock: Clock;
   log: Logger;
+  /** Starts the workflows of the webhook deliveries an evaluation wrote (the outbox sweeper catches any it misses). */
+  webhookDispatch?: WebhookDispatch;
 }
 
 export type AlertEmailOutcome = 'sent' | 'sent_before' | 'not_due';
@@ -24,8 +27,9 @@ export function createAlertActivities(deps: AlertActivityDeps) {
   return {
     /** Applies the alert rules to a finished scan of a target; returns what changed and the e-mails due. */
     async evaluateTargetAlerts(scanPublicId: string): Promise<AlertEvaluation> {
-      const evaluation = await evaluateScanAlerts(alerts, scanPublicId, clock());
+      const { evaluation, webhooks } = await evaluateScanAlertsWithWebhooks(alerts, scanPublicId, clock());
       if (evaluation.changes.length) log.info({ scanId: scanPublicId, changes: evaluation.changes }, 'alerts changed');
+      if (webhooks.length) await deps.webhookDispatch?.start(webhooks);
       return evaluation;
     },
 

@@ -10,7 +10,8 @@ import { scoreScan } from '../core/scoring/index.ts';
 import { retryWhileDatabaseUnavailable } from '../db/store/availability.ts';
 import { localAssetStore } from '../services/assets.ts';
 import type { ScanStore } from '../db/store/scans.ts';
-import { markFailed, markFinished, markRunning } from '../services/scans.ts';
+import { finishScan, markFailed, markRunning } from '../services/scans.ts';
+import type { WebhookDispatch } from '../services/webhook-dispatch.ts';
 import type { ScanRunner } from './scan-runner.ts';
 import { describeStep, measureRuns, medianScan } from './scan-runs.ts';
 
@@ -23,6 +24,8 @@ export interface ScanActivityDeps {
   runner: ScanRunner;
   /** How long one run of an attempt may take (an attempt of N runs gets N times it) before it is aborted and retried; tests shorten it. */
   attemptLimitMs?: number;
+  /** Starts the scan.completed webhook's workflow after the scan's end commits (the outbox sweeper catches misses). */
+  webhookDispatch?: WebhookDispatch;
 }
 
 export type ScanOutcome = { status: 'finished' } | { status: 'failed'; code: FailureCode };
@@ -123,7 +126,9 @@ export function createScanActivities(deps: ScanActivityDeps) {
         const now = clock();
         const runs = { ...records, overall: wholeRuns.map((run) => scoreScan(run, now).scores.overall) };
         const result = buildResultRecord(observation, scoreScan(observation, now), runs);
-        await whenDatabaseAnswers(() => markFinished(scans, publicId, result, clock()));
+        // The scan.completed webhook's outbox row commits with the result; its delivery starts after the commit.
+        const { webhooks } = await whenDatabaseAnswers(() => finishScan(scans, publicId, result, clock(), config.baseUrl));
+        if (webhooks.length) await deps.webhookDispatch?.start(webhooks);
         const overloaded = [...records.desktop, ...records.mobile].filter((run) => run.overloaded).length;
         log.info({ scanId: publicId, runs: scan.runs, overloaded, ms: Math.round(performance.now() - started) }, 'scan finished');
         return { status: 'finished' };

@@ -1,6 +1,7 @@
 import { MAX_BODY_BYTES } from './body.ts';
 import { querySchema, type AnyRoute } from './route.ts';
 import type { JsonSchema } from './validation.ts';
+import { webhookOperations } from './webhook-docs.ts';
 
 const ERROR_SCHEMAS: Record<string, JsonSchema> = {
   Message: { type: 'object', required: ['message'], properties: { message: { type: 'string' } } },
@@ -90,5 +91,6 @@ export function openApiDocument(routes: AnyRoute[], baseUrl: string): Record<str
       schemas: ERROR_SCHEMAS,
     },
     paths,
+    webhooks: webhookOperations(),
   };
 }

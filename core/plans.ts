@@ -63,6 +63,11 @@ export function isUnlimited(limit: number): boolean {
   return limit === UNLIMITED;
 }
 
+/** Every plan that has a feature (for queries that filter users by plan, such as the webhook outbox). */
+export function plansWith(feature: Feature): PlanKey[] {
+  return PLAN_KEYS.filter((key) => hasFeature(PLANS[key], feature));
+}
+
 /** The cheapest plan that has a feature, for error messages ("upgrade to Pro"). */
 export function cheapestPlanWith(feature: Feature): Plan {
   const plan = PLAN_KEYS.map((key) => PLANS[key]).find((p) => hasFeature(p, feature));

@@ -11,7 +11,10 @@ export const scanTaskQueue = (prefix: string, region: string): string => `${pref
 export const ScanIdAttribute = defineSearchAttributeKey('ScanId', SearchAttributeType.KEYWORD);
 export const HostAttribute = defineSearchAttributeKey('Host', SearchAttributeType.KEYWORD);
 export const TargetIdAttribute = defineSearchAttributeKey('TargetId', SearchAttributeType.KEYWORD);
-export const SEARCH_ATTRIBUTES = [ScanIdAttribute, HostAttribute, TargetIdAttribute] as const;
+/** Webhook deliveries: whose, and which event. */
+export const UserIdAttribute = defineSearchAttributeKey('UserId', SearchAttributeType.KEYWORD);
+export const WebhookEventAttribute = defineSearchAttributeKey('WebhookEvent', SearchAttributeType.KEYWORD);
+export const SEARCH_ATTRIBUTES = [ScanIdAttribute, HostAttribute, TargetIdAttribute, UserIdAttribute, WebhookEventAttribute] as const;
 
 /**
  * gRPC channel options of our Temporal clients. gRPC's reconnect backoff grows to 2 minutes while the server
@@ -45,3 +48,10 @@ export function targetIdOfSchedule(prefix: string, scheduleId: string): number |
 export const targetReconcilerScheduleId = (prefix: string): string => `${prefix}-target-reconciler`;
 /** One per alert and change: a second start while one runs is refused, so an e-mail is never sent twice at once. */
 export const alertEmailWorkflowId = (mainQueue: string, alertId: number, change: string): string => `${mainQueue}-alert-email-${alertId}-${change}`;
+
+/**
+ * One workflow per webhook delivery, its id from the delivery's, so a second start (the sweeper, a retried
+ * start) is refused instead of sending twice. A resend (one more attempt, asked for in the settings) has an id of its own.
+ */
+export const webhookDeliveryWorkflowId = (mainQueue: string, deliveryId: number): string => `${mainQueue}-webhook-${deliveryId}`;
+export const webhookResendWorkflowId = (mainQueue: string, deliveryId: number, nonce: string): string => `${mainQueue}-webhook-${deliveryId}-resend-${nonce}`;

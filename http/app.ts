@@ -58,7 +58,7 @@ export function createApp(deps: AppDeps): App {
   koa.use(healthRouter(health, temporal, config).routes());
   const visitor = webVisitor({ storage, config, clock });
   koa.use((ctx, next) => (isApiPath(ctx.path) || HEALTH_PATHS.has(ctx.path) ? next() : visitor(ctx, next)));
-  koa.use(webRouter({ storage, config, clock, temporal, assets: localAssetStore(config.assetsDir) }).routes());
+  koa.use(webRouter({ storage, config, clock, temporal, log, assets: localAssetStore(config.assetsDir) }).routes());
   const api = apiRouter({ storage, temporal, config, clock, extraVerifiers: deps.extraVerifiers });
   koa.use(api.routes());
   koa.use(api.allowedMethods());

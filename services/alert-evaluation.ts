@@ -2,7 +2,11 @@ import { ALERT_CHANGES, type Alert, type AlertChange, type AlertType } from '../
 import { emailDue } from '../core/monitoring/alert-email.ts';
 import { decideAlertTransitions, REGRESSION_WINDOW, type AlertTransition } from '../core/monitoring/alert-rules.ts';
 import { DEFAULT_THRESHOLDS } from '../core/monitoring/thresholds.ts';
+import { alertPayload } from '../core/webhooks/payloads.ts';
+import type { WebhookDelivery } from '../core/webhooks/delivery.ts';
 import type { AlertStore, AlertTarget, EvaluatedScan } from '../db/store/alerts.ts';
+import type { WebhookStore } from '../db/store/webhooks.ts';
+import { enqueueWebhook } from './webhook-delivery.ts';
 
 export interface AlertEmailJob {
   alertId: number;
@@ -31,20 +35,44 @@ const nothing = (outcome: AlertEvaluation['outcome']): AlertEvaluation => ({ out
  * changes nothing (the rules reach a fixed point), so activity retries are harmless.
  */
 export async function evaluateScanAlerts(alerts: AlertStore, publicId: string, now: Date): Promise<AlertEvaluation> {
+  return (await evaluateScanAlertsWithWebhooks(alerts, publicId, now)).evaluation;
+}
+
+/**
+ * As evaluateScanAlerts, plus the webhook deliveries (alert.triggered, alert.resolved) written in the same
+ * transaction as the changes: the caller starts their workflows once it has committed.
+ */
+export async function evaluateScanAlertsWithWebhooks(alerts: AlertStore, publicId: string, now: Date): Promise<{ evaluation: AlertEvaluation; webhooks: WebhookDelivery[] }> {
+  const none = (outcome: AlertEvaluation['outcome']) => ({ evaluation: nothing(outcome), webhooks: [] });
   const scan = await alerts.scanForEvaluation(publicId);
-  if (!scan) return nothing('scan_not_found');
-  if (scan.status !== 'finished' || !scan.scores || !scan.finishedAt) return nothing('not_finished');
+  if (!scan) return none('scan_not_found');
+  if (scan.status !== 'finished' || !scan.scores || !scan.finishedAt) return none('not_finished');
   const targetId = scan.targetId;
-  if (targetId === null) return nothing('not_scheduled');
-  const evaluation = await alerts.underTargetLock(targetId, async (locked, target): Promise<AlertEvaluation> => {
+  if (targetId === null) return none('not_scheduled');
+  const result = await alerts.underTargetLock(targetId, async (locked, target, outbox) => {
     const superseded = await locked.laterScheduledScanFinished(targetId, scan);
     const changes = superseded ? [] : await applyRules(locked, target, scan, now);
     const emails = (await locked.changedByScan(targetId, publicId)).flatMap((alert) =>
       ALERT_CHANGES.filter((change) => emailDue(alert, change) === 'send').map((change) => ({ alertId: alert.id, change })),
     );
-    return { outcome: superseded ? 'superseded' : 'evaluated', changes, emails };
+    const webhooks = await enqueueAlertWebhooks(locked, outbox, changes, now);
+    return { evaluation: { outcome: superseded ? 'superseded' : 'evaluated', changes, emails } satisfies AlertEvaluation, webhooks };
   });
-  return evaluation ?? nothing('target_gone');
+  return result ?? none('target_gone');
+}
+
+/** alert.triggered for each raised alert, alert.resolved for each resolved one (an escalation is no new alert: no event). */
+async function enqueueAlertWebhooks(locked: AlertStore, outbox: WebhookStore, changes: AlertEvaluation['changes'], now: Date): Promise<WebhookDelivery[]> {
+  const deliveries: WebhookDelivery[] = [];
+  for (const { alertId, change } of changes) {
+    if (change === 'escalated') continue;
+    const [alert, recipient] = await Promise.all([locked.find(alertId), locked.recipient(alertId)]);
+    if (!alert) continue;
+    const event = change === 'raised' ? 'alert.triggered' : 'alert.resolved';
+    const delivery = await enqueueWebhook(outbox, alert.userId, event, alertPayload(alert, event, recipient?.locale ?? 'en'), now);
+    if (delivery) deliveries.push(delivery);
+  }
+  return deliveries;
 }
 
 async function applyRules(locked: AlertStore, target: AlertTarget, scan: EvaluatedScan, now: Date): Promise<AlertEvaluation['changes']> {

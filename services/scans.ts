@@ -6,7 +6,10 @@ import type { ScanResultRecord } from '../core/scan/result.ts';
 import type { Keyring } from '../core/keys.ts';
 import { encryptScanCredentials, type ScanCredentials } from '../core/scan/credentials.ts';
 import type { Scan } from '../core/scan/scan.ts';
+import type { WebhookDelivery } from '../core/webhooks/delivery.ts';
+import { scanCompletedPayload } from '../core/webhooks/payloads.ts';
 import type { ScanStore } from '../db/store/scans.ts';
+import { enqueueWebhook } from './webhook-delivery.ts';
 
 /** A finished result for the same owner, URL and region is reused for this long unless `force` is set. */
 export const CACHE_WINDOW_MS = 24 * 3600_000;
@@ -96,6 +99,18 @@ export async function setSharing(store: ScanStore, scan: Scan, enabled: boolean)
 export const markRunning = (store: ScanStore, publicId: string, now: Date): Promise<boolean> => store.markRunning(publicId, now);
 
 export const markFinished = (store: ScanStore, publicId: string, result: ScanResultRecord, now: Date): Promise<boolean> => store.markFinished(publicId, result, now);
+
+/**
+ * The scan's end with its scan.completed webhook (when the owner gets one) in one transaction. Returns
+ * whether it finished now (false: it had ended before) and the delivery whose workflow the caller starts.
+ */
+export async function finishScan(store: ScanStore, publicId: string, result: ScanResultRecord, now: Date, baseUrl: string): Promise<{ finished: boolean; webhooks: WebhookDelivery[] }> {
+  const webhooks = await store.markFinishedWithOutbox(publicId, result, now, async (scan, outbox) => {
+    const delivery = await enqueueWebhook(outbox, scan.userId, 'scan.completed', scanCompletedPayload({ publicId: scan.publicId, url: scan.url, finishedAt: now }, result, baseUrl), now);
+    return delivery ? [delivery] : [];
+  });
+  return { finished: webhooks !== null, webhooks: webhooks ?? [] };
+}
 
 /** `detail` is for operators (never shown: users see the code's text); `httpStatus` names the status of an http_error. */
 export async function markFailed(store: ScanStore, publicId: string, code: FailureCode, detail: string, now: Date, httpStatus: number | null = null): Promise<boolean> {

@@ -89,6 +89,7 @@ export function apiPage(input: ApiPageInput): string {
           <label for="token-expires">Expires (optional, UTC date)</label><input id="token-expires" name="expires" type="date" value="${input.values?.expires ?? ''}">${fieldError(errors, 'expires')}
           <button type="submit" id="create-token-button">Create token</button>
         </form></section>
+      <section id="notifications"><h2>Notifications</h2><p><a href="/account/notifications" id="notifications-link">Webhook notification settings</a></p></section>
       <section id="apps"><h2>Authorised apps</h2><p>Apps you authorise through OAuth appear here, and you can revoke them. None yet.</p></section>`,
     input.chrome,
   );

@@ -4,6 +4,7 @@ import type Koa from 'koa';
 import type { Context, Next } from 'koa';
 import type { Clock } from '../core/clock.ts';
 import type { Config } from '../core/config.ts';
+import type { Logger } from '../core/logger.ts';
 import { planFor } from '../core/plans.ts';
 import type { Scan } from '../core/scan/scan.ts';
 import type { Storage } from '../db/store/index.ts';
@@ -19,6 +20,7 @@ import { localPath, pageLocale } from './locale.ts';
 import { mountMonitoringPages } from './monitoring-routes.ts';
 import { chromeFor } from './chrome.ts';
 import { mountScanPages } from './scan-routes.ts';
+import { mountWebhookPages } from './webhook-routes.ts';
 import { apiPage, loginPage, signupPage, type ApiPageInput, type FormErrors } from './pages.ts';
 import { reportPage } from './report.ts';
 import { csrfToken, endSession, loadSession, readForm, sameOriginOnly, startSession, webUser } from './session.ts';
@@ -29,6 +31,7 @@ export interface WebDeps {
   clock: Clock;
   assets: AssetStore;
   temporal: Client;
+  log?: Logger;
 }
 
 type WebContext = RouterContext;
@@ -61,6 +64,7 @@ export function webRouter(deps: WebDeps): Router {
   const on = (handler: Handler) => (ctx: WebContext) => handler(deps, ctx);
   mountScanPages(router, deps);
   mountMonitoringPages(router, deps);
+  mountWebhookPages(router, deps);
   router.get('/login', on(showSignIn));
   router.post('/login', on(signIn));
   router.get('/signup', on(showSignUp));

@@ -10,6 +10,7 @@ import { processRunner } from '../activities/lighthouse/process-runner.ts';
 import { createScanActivities } from '../activities/scan.ts';
 import { createScanSlotActivities } from '../activities/scan-slots.ts';
 import { createTargetActivities } from '../activities/targets.ts';
+import { createWebhookActivities } from '../activities/webhooks.ts';
 import { systemClock } from '../core/clock.ts';
 import { loadConfig, PROJECT_ROOT, requireSmtpUrl } from '../core/config.ts';
 import { HealthState, serveHealth } from '../core/health.ts';
@@ -20,6 +21,7 @@ import { createTemporalClient, ensureReconcilerSchedule, ensureTargetReconcilerS
 import { createKnex } from '../db/knex.ts';
 import { createStorage } from '../db/store/index.ts';
 import { smtpMailer } from '../services/mailer.ts';
+import { sweepWebhookOutbox, temporalWebhookDispatch } from '../services/webhook-dispatch.ts';
 
 assertNodeVersion();
 const config = loadConfig();
@@ -46,6 +48,9 @@ const storage = createStorage(knex);
 const client = createTemporalClient(config.temporal);
 let workers: Worker[] = [];
 let stopping = false;
+const webhookDispatch = temporalWebhookDispatch({ temporal: () => client, webhooks: storage.webhooks, taskQueuePrefix: config.temporal.taskQueuePrefix, log });
+/** How often the webhook outbox is swept for rows a crash left without a workflow. */
+const WEBHOOK_SWEEP_EVERY_MS = 30_000;
 
 const health = new HealthState({
   postgres: storage.ping,
@@ -95,7 +100,7 @@ async function main(): Promise<void> {
   const runner = processRunner({ chromiumPath: config.chromiumPath, allowLoopback: config.outboundAllowLoopback, scanUser: config.scanUser });
   // The runner started ahead for the next scan goes with us, however we exit (if killed, it goes by itself).
   process.once('exit', () => runner.close());
-  const scanActivities = createScanActivities({ scans: storage.scans, config, clock: systemClock, log, runner });
+  const scanActivities = createScanActivities({ scans: storage.scans, config, clock: systemClock, log, runner, webhookDispatch });
   const main = await Worker.create({
     connection,
     namespace: config.temporal.namespace,
@@ -107,7 +112,8 @@ async function main(): Promise<void> {
       ...createReconcileActivities({ scans: storage.scans, temporal: () => client, clock: systemClock, log }),
       ...createScanSlotActivities({ scans: storage.scans, users: storage.users, temporal: () => client, config }),
       ...createTargetActivities({ targets: storage.targets, users: storage.users, temporal: () => client, config, clock: systemClock, log }),
-      ...createAlertActivities({ alerts: storage.alerts, mailer, baseUrl: config.baseUrl, clock: systemClock, log }),
+      ...createAlertActivities({ alerts: storage.alerts, mailer, baseUrl: config.baseUrl, clock: systemClock, log, webhookDispatch }),
+      ...createWebhookActivities({ webhooks: storage.webhooks, users: storage.users, mailer, keys: config.keys, allowLoopback: config.outboundAllowLoopback, baseUrl: config.baseUrl, clock: systemClock }),
     },
     shutdownGraceTime: '30 seconds',
     ...workflowSource,
@@ -140,6 +146,13 @@ async function main(): Promise<void> {
       await triggerTargetReconciler(client, config.temporal.taskQueuePrefix);
     })
     .catch((error: unknown) => log.error({ err: error }, 'could not schedule or start the target reconciler; target schedules are repaired at the next start'));
+  // Every worker sweeps; the delivery workflow ids keep two sweeps from sending one event twice.
+  const sweeper = setInterval(() => {
+    sweepWebhookOutbox(storage.webhooks, webhookDispatch, new Date())
+      .then((found) => found && log.info({ found }, 'webhook outbox: started workflows for deliveries left without one'))
+      .catch((error: unknown) => log.warn({ err: error }, 'webhook outbox sweep failed'));
+  }, WEBHOOK_SWEEP_EVERY_MS);
+  sweeper.unref();
   log.info({ taskQueue, scanRegions: config.worker.scanRegions, identity, bundle: config.worker.workflowBundlePath }, 'worker polling');
   try {
     const running = Promise.all(workers.map((w) => w.run()));

@@ -5,3 +5,4 @@ export { scanDispatcherWorkflow } from './scan-dispatch.ts';
 export { reconcileScansWorkflow, reconcileTargetsWorkflow } from './reconcile.ts';
 export { targetScanWorkflow } from './target-scan.ts';
 export { alertEmailWorkflow, targetAlertsWorkflow } from './target-alerts.ts';
+export { webhookDeliveryWorkflow } from './webhook-delivery.ts';

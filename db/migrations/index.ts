@@ -9,6 +9,7 @@ import * as scanTargets from './20261125_007_scan_targets.ts';
 import * as alerts from './20261125_008_alerts.ts';
 import * as alertEmails from './20261125_010_alert_emails.ts';
 import * as scanProgress from './20261125_011_scan_progress.ts';
+import * as webhooks from './20261126_012_webhooks.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -27,6 +28,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261125_008_alerts', alerts],
   ['20261125_010_alert_emails', alertEmails],
   ['20261125_011_scan_progress', scanProgress],
+  ['20261126_012_webhooks', webhooks],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

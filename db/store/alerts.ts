@@ -6,6 +6,7 @@ import type { Thresholds } from '../../core/monitoring/thresholds.ts';
 import { pageMeta, pageOffset, type Page, type PageQuery } from '../../core/pagination.ts';
 import type { ScanStatus } from '../../core/scan/scan.ts';
 import type { ScanScores } from '../../core/scoring/categories.ts';
+import { createWebhookStore, type WebhookStore } from './webhooks.ts';
 
 interface AlertRow {
   id: string | number;
@@ -116,8 +117,9 @@ export interface AlertStore {
   /**
    * Runs `work` in one transaction holding the target's row lock, so evaluations of one target happen one
    * after the other (the unique index on unresolved alerts is the backstop); undefined when the target is gone.
+   * `outbox`: the webhook store in the same transaction, so webhook events commit with the alert changes.
    */
-  underTargetLock<T>(targetId: number, work: (locked: AlertStore, target: AlertTarget) => Promise<T>): Promise<T | undefined>;
+  underTargetLock<T>(targetId: number, work: (locked: AlertStore, target: AlertTarget, outbox: WebhookStore) => Promise<T>): Promise<T | undefined>;
   unresolvedOfTarget(targetId: number): Promise<Alert[]>;
   /** The target's finished scheduled scans before `scan` (by finish time), newest first. */
   previousScheduledScans(targetId: number, scan: EvaluatedScan, limit: number): Promise<PreviousScan[]>;
@@ -212,7 +214,7 @@ export function createAlertStore(knex: Knex | Knex.Transaction): AlertStore {
           | undefined;
         if (!row) return undefined;
         const target: AlertTarget = { id: Number(row.id), userId: Number(row.user_id), url: row.url, host: row.host, region: row.region, thresholds: row.thresholds };
-        return work(createAlertStore(trx), target);
+        return work(createAlertStore(trx), target, createWebhookStore(trx));
       });
     },
 

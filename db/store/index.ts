@@ -8,6 +8,7 @@ import { createThrottleStore, type ThrottleStore } from './throttles.ts';
 import { createTokenStore, type TokenStore } from './tokens.ts';
 import { createUsageStore, type UsageStore } from './usage.ts';
 import { createUserStore, type UserStore } from './users.ts';
+import { createWebhookStore, type WebhookStore } from './webhooks.ts';
 
 /** Every Postgres query of the service, one store per aggregate, each returning plain objects. */
 export interface Storage {
@@ -17,6 +18,8 @@ export interface Storage {
   /** Score alerts of monitored targets, and what evaluating them reads. */
   alerts: AlertStore;
   users: UserStore;
+  /** Outgoing webhooks: endpoints (notification settings), the delivery outbox and attempts. */
+  webhooks: WebhookStore;
   sessions: SessionStore;
   tokens: TokenStore;
   /** The sign-in and sign-up throttles' records. */
@@ -34,6 +37,7 @@ export function createStorage(knex: Knex, counterKnex: Knex = knex): Storage {
     targets: createTargetStore(knex),
     alerts: createAlertStore(knex),
     users: createUserStore(knex),
+    webhooks: createWebhookStore(knex),
     sessions: createSessionStore(knex),
     tokens: createTokenStore(knex),
     throttles: createThrottleStore(knex),

@@ -4,6 +4,7 @@ import type { FailureCode } from '../../core/scan/failures.ts';
 import { STALE_SCAN_AFTER } from '../../core/scan/lifecycle.ts';
 import type { ScanResultRecord } from '../../core/scan/result.ts';
 import type { AuthType, NewScan, Scan, ScanFailure, ScanStatus } from '../../core/scan/scan.ts';
+import { createWebhookStore, type WebhookStore } from './webhooks.ts';
 
 const LOCK_NAMESPACE = 4201;
 const IN_FLIGHT: ScanStatus[] = ['queued', 'running'];
@@ -93,6 +94,11 @@ export interface ScanStore {
   /** What a running scan is doing now; ignored once it has ended. */
   recordProgress(publicId: string, step: string): Promise<void>;
   markFinished(publicId: string, result: ScanResultRecord, now: Date): Promise<boolean>;
+  /**
+   * markFinished, and `outbox` with the finished scan and a webhook store in the same transaction (the outbox
+   * rows of scan.completed commit with the scan's end, or not at all). Null when the scan had ended already.
+   */
+  markFinishedWithOutbox<T>(publicId: string, result: ScanResultRecord, now: Date, outbox: (scan: Scan, webhooks: WebhookStore) => Promise<T>): Promise<T | null>;
   markFailed(publicId: string, failure: ScanFailure, now: Date): Promise<boolean>;
 }
 
@@ -206,6 +212,17 @@ export function createScanStore(knex: Knex | Knex.Transaction): ScanStore {
     async markFinished(publicId: string, result: ScanResultRecord, now: Date): Promise<boolean> {
       const updated = await inFlight(publicId).update({ status: 'finished', finished_at: now, progress: null, result: JSON.stringify(result) as unknown as ScanResultRecord, auth_secret: null });
       return updated > 0;
+    },
+
+    async markFinishedWithOutbox(publicId, result, now, outbox) {
+      return knex.transaction(async (trx) => {
+        const [row] = (await trx<ScanRow>('scans')
+          .where({ public_id: publicId })
+          .whereIn('status', IN_FLIGHT)
+          .update({ status: 'finished', finished_at: now, progress: null, result: JSON.stringify(result) as unknown as ScanResultRecord, auth_secret: null })
+          .returning('*')) as ScanRow[];
+        return row ? outbox(toScan(row), createWebhookStore(trx)) : null;
+      });
     },
 
     async markFailed(publicId: string, failure: ScanFailure, now: Date): Promise<boolean> {

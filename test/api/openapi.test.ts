@@ -9,6 +9,18 @@ afterAll(async () => {
 });
 
 describe('OpenAPI document', () => {
+  it('publishes every webhook event with its payload schema and the Standard Webhooks headers', async () => {
+    const doc = (await (await fetch(`${api.url}/api/v1/openapi.json`)).json()) as { webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: { required: string[]; properties: Record<string, unknown> } }> }; parameters: Array<{ name: string }> } }> };
+    expect(Object.keys(doc.webhooks).sort()).toEqual(['alert.resolved', 'alert.triggered', 'ping', 'rum.alert.resolved', 'rum.alert.triggered', 'scan.completed']);
+    const schema = (event: string) => doc.webhooks[event]!.post.requestBody.content['application/json']!.schema;
+    expect(schema('alert.resolved').required).toEqual(expect.arrayContaining(['alert_id', 'severity', 'target_url', 'resolved_at']));
+    expect(schema('alert.triggered').properties).not.toHaveProperty('resolved_at');
+    expect(Object.keys(schema('scan.completed').properties)).toEqual(['event', 'url', 'score', 'score_speed', 'score_images', 'score_caching', 'score_tech', 'lcp_ms', 'ttfb_ms', 'cls', 'tbt_ms', 'scan_url', 'scanned_at']);
+    expect(schema('rum.alert.triggered').required).toContain('triggered_at');
+    expect(schema('rum.alert.resolved').required).toContain('resolved_at');
+    expect(doc.webhooks['scan.completed']!.post.parameters.map((p) => p.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+  });
+
   it('is public, OpenAPI 3.1, and lists every endpoint with the schemas that validate it', async () => {
     const res = await fetch(`${api.url}/api/v1/openapi.json`);
     expect(res.status).toBe(200);

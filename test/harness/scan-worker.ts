@@ -12,12 +12,18 @@ import { requireSmtpUrl } from '../../core/config.ts';
 import { createLogger } from '../../core/logger.ts';
 import { mainTaskQueue, scanDispatcherWorkflowId, scanTaskQueue } from '../../core/temporal.ts';
 import { smtpMailer } from '../../services/mailer.ts';
+import { createWebhookActivities } from '../../activities/webhooks.ts';
+import { createWebhookStore } from '../../db/store/webhooks.ts';
+import type { HostLookup } from '../../core/scan-target.ts';
+import { temporalWebhookDispatch, type WebhookDispatch } from '../../services/webhook-dispatch.ts';
 import type { TestApi } from './api.ts';
 import { harnessInfo } from './shared.ts';
 
 export interface InProcessWorker {
   /** Everything the scan activities logged, as JSON lines. */
   logs(): string;
+  /** Starts webhook delivery workflows as the worker does (with the test's retry schedule). */
+  webhookDispatch: WebhookDispatch;
   close(): Promise<void>;
 }
 
@@ -26,7 +32,14 @@ export interface InProcessWorker {
  * workflows, slots, alerts and their e-mail through the API's SMTP_URL, and every region's Lighthouse queue),
  * with the runner the test hands it.
  */
-export async function startInProcessWorker(api: TestApi, options: { runner: ScanRunner; attemptLimitMs?: number }): Promise<InProcessWorker> {
+export interface WorkerWebhookOptions {
+  /** Waits between delivery attempts (ms); the documented schedule when not given. */
+  schedule?: number[];
+  lookup?: HostLookup;
+  timeoutMs?: number;
+}
+
+export async function startInProcessWorker(api: TestApi, options: { runner: ScanRunner; attemptLimitMs?: number; webhooks?: WorkerWebhookOptions }): Promise<InProcessWorker> {
   try {
     Runtime.install({ logger: new DefaultLogger('ERROR') });
   } catch {
@@ -37,9 +50,22 @@ export async function startInProcessWorker(api: TestApi, options: { runner: Scan
   const { config } = api;
   const prefix = config.temporal.taskQueuePrefix;
   const connection = await NativeConnection.connect({ address: config.temporal.address });
-  const scanActivities = createScanActivities({ scans: createScanStore(api.db.knex), config, clock: api.clock.read, log, runner: options.runner, attemptLimitMs: options.attemptLimitMs });
+  const webhooks = createWebhookStore(api.db.knex);
+  const webhookDispatch = temporalWebhookDispatch({ temporal: () => api.temporal, webhooks, taskQueuePrefix: prefix, log, schedule: options.webhooks?.schedule });
+  const scanActivities = createScanActivities({ scans: createScanStore(api.db.knex), config, clock: api.clock.read, log, runner: options.runner, attemptLimitMs: options.attemptLimitMs, webhookDispatch });
   const mailer = smtpMailer({ url: requireSmtpUrl(config), from: config.mail.from });
-  const alertActivities = createAlertActivities({ alerts: createAlertStore(api.db.knex), mailer, baseUrl: config.baseUrl, clock: api.clock.read, log });
+  const alertActivities = createAlertActivities({ alerts: createAlertStore(api.db.knex), mailer, baseUrl: config.baseUrl, clock: api.clock.read, log, webhookDispatch });
+  const webhookActivities = createWebhookActivities({
+    webhooks,
+    users: createUserStore(api.db.knex),
+    mailer,
+    keys: config.keys,
+    allowLoopback: config.outboundAllowLoopback,
+    baseUrl: config.baseUrl,
+    clock: api.clock.read,
+    lookup: options.webhooks?.lookup,
+    timeoutMs: options.webhooks?.timeoutMs,
+  });
   const common = { connection, namespace: config.temporal.namespace, shutdownGraceTime: '2 seconds' } as const;
   const workers = [
     await Worker.create({
@@ -51,6 +77,7 @@ export async function startInProcessWorker(api: TestApi, options: { runner: Scan
         ...createScanSlotActivities({ scans: createScanStore(api.db.knex), users: createUserStore(api.db.knex), temporal: () => api.temporal, config }),
         ...createTargetActivities({ targets: createTargetStore(api.db.knex), users: createUserStore(api.db.knex), temporal: () => api.temporal, config, clock: api.clock.read, log }),
         ...alertActivities,
+        ...webhookActivities,
       },
     }),
     ...(await Promise.all(config.regions.available.map((region) => Worker.create({ ...common, taskQueue: scanTaskQueue(prefix, region), activities: scanActivities, maxConcurrentActivityTaskExecutions: 1 })))),
@@ -58,6 +85,7 @@ export async function startInProcessWorker(api: TestApi, options: { runner: Scan
   const running = Promise.all(workers.map((worker) => worker.run()));
   return {
     logs: () => logs,
+    webhookDispatch,
     close: async () => {
       for (const region of config.regions.available) {
         await api.temporal.workflow.getHandle(scanDispatcherWorkflowId(prefix, region)).terminate('test finished').catch(() => undefined);

@@ -1,0 +1,105 @@
+/**
+ * Webhooks benchmark. 500 events raised as fast as possible the way the service raises them (an outbox row
+ * per event, committed, then its delivery workflow started: what the scan and alert activities do after their
+ * transaction), delivered by the real worker process through Temporal to a local receiver. Prints the latency
+ * from raising an event to the receiver's first request for it (p50/p95; target p95 < 1 s), the sustained
+ * deliveries per second, and how many events were lost (must be 0) or delivered more than once.
+ *
+ *   ./svc stack up && npm run bench:webhooks -- --events 500 --concurrency 25
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Client, Connection } from '@temporalio/client';
+import { isoTimestamp } from '../core/clock.ts';
+import { createStorage } from '../db/store/index.ts';
+import { enqueueWebhook } from '../services/webhook-delivery.ts';
+import { temporalWebhookDispatch } from '../services/webhook-dispatch.ts';
+import { saveWebhookSettings } from '../services/webhook-settings.ts';
+import { benchDatabase, benchUser, startBenchServices } from './support.ts';
+
+const { values } = parseArgs({ options: { events: { type: 'string', default: '500' }, concurrency: { type: 'string', default: '25' }, 'deadline-s': { type: 'string', default: '120' } } });
+const eventCount = Number(values.events);
+const concurrency = Number(values.concurrency);
+
+const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+// The receiver: the first arrival of each webhook-id, and how many arrived in all.
+const firstArrival = new Map<string, number>();
+let arrivals = 0;
+const receiver = createServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    arrivals += 1;
+    const id = String(req.headers['webhook-id']);
+    if (!firstArrival.has(id)) firstArrival.set(id, performance.now());
+    res.writeHead(200).end('ok');
+  });
+});
+await new Promise<void>((ready) => receiver.listen(0, '127.0.0.1', ready));
+const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+
+const db = await benchDatabase('webhooks');
+const assetsDir = mkdtempSync(join(tmpdir(), 'bench-webhooks-'));
+const services = await startBenchServices(db.databaseUrl, assetsDir);
+const connection = await Connection.connect({ address: services.config.temporal.address });
+const temporal = new Client({ connection, namespace: services.config.temporal.namespace });
+const storage = createStorage(db.knex);
+const dispatch = temporalWebhookDispatch({ temporal: () => temporal, webhooks: storage.webhooks, taskQueuePrefix: services.config.temporal.taskQueuePrefix, log: console });
+
+try {
+  const { userId } = await benchUser(db.knex, 'pro');
+  const saved = await saveWebhookSettings({ webhooks: storage.webhooks, keys: services.config.keys, allowLoopback: true, clock: () => new Date() }, { id: userId, plan: 'pro' }, { url: receiverUrl, headerName: 'X-Bench', headerValue: 'secret', events: ['scan.completed'] });
+  if (saved.status !== 'saved') throw new Error(`settings not saved: ${JSON.stringify(saved)}`);
+
+  const raisedAt = new Map<string, number>();
+  const payload = (n: number) => ({
+    event: 'scan.completed' as const,
+    url: `https://bench-${n}.example/`,
+    score: 90, score_speed: 91, score_images: 92, score_caching: 93, score_tech: 94,
+    lcp_ms: 1800, ttfb_ms: 200, cls: 0.02, tbt_ms: 120,
+    scan_url: `${services.apiUrl}/reports/bench${n}`,
+    scanned_at: isoTimestamp(new Date()),
+  });
+  const started = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < eventCount) {
+        const n = next++;
+        const at = performance.now();
+        const delivery = await db.knex.transaction(async (trx) => enqueueWebhook(createStorage(trx).webhooks, userId, 'scan.completed', payload(n), new Date()));
+        if (!delivery) throw new Error('event not enqueued');
+        raisedAt.set(delivery.messageId, at);
+        await dispatch.start([delivery]);
+      }
+    }),
+  );
+  const raisedIn = performance.now() - started;
+
+  const deadline = Date.now() + Number(values['deadline-s']) * 1000;
+  while (firstArrival.size < eventCount && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  const latencies = [...raisedAt].filter(([id]) => firstArrival.has(id)).map(([id, at]) => firstArrival.get(id)! - at).sort((a, b) => a - b);
+  const lastArrival = Math.max(...firstArrival.values());
+  const lost = eventCount - latencies.length;
+  console.log(`webhooks: ${eventCount} events raised in ${(raisedIn / 1000).toFixed(2)} s (${(eventCount / (raisedIn / 1000)).toFixed(0)}/s, concurrency ${concurrency})`);
+  console.log(`event to first request: p50 ${percentile(latencies, 50).toFixed(0)} ms, p95 ${percentile(latencies, 95).toFixed(0)} ms, max ${latencies.at(-1)!.toFixed(0)} ms (target p95 < 1000 ms)`);
+  console.log(`sustained: ${(latencies.length / ((lastArrival - started) / 1000)).toFixed(1)} deliveries/s`);
+  console.log(`lost: ${lost}, duplicated: ${arrivals - firstArrival.size}`);
+  // Where the time goes: from the outbox row to its attempt's start (Temporal and the worker), and the request itself.
+  const [split] = (await db.knex.raw(`select percentile_cont(0.5) within group (order by extract(epoch from a.attempted_at - d.created_at) * 1000) as wait_p50,
+      percentile_cont(0.95) within group (order by extract(epoch from a.attempted_at - d.created_at) * 1000) as wait_p95,
+      percentile_cont(0.5) within group (order by a.duration_ms) as request_p50
+    from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id`)).rows as Array<{ wait_p50: number; wait_p95: number; request_p50: number }>;
+  console.log(`outbox row to attempt start: p50 ${Number(split!.wait_p50).toFixed(0)} ms, p95 ${Number(split!.wait_p95).toFixed(0)} ms; request p50 ${Number(split!.request_p50).toFixed(0)} ms`);
+  if (lost > 0) process.exitCode = 1;
+} finally {
+  await connection.close();
+  await services.close();
+  await db.drop();
+  rmSync(assetsDir, { recursive: true, force: true });
+  receiver.close();
+}

@@ -1,0 +1,60 @@
+import type { DeliveryEvent, WebhookPayload } from './events.ts';
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
+
+/** One event for one endpoint (the outbox row) with the spec's per-delivery fields. */
+export interface WebhookDelivery {
+  id: number;
+  /** `webhook-id`: the same for every attempt and resend. */
+  messageId: string;
+  userId: number;
+  event: DeliveryEvent;
+  payload: WebhookPayload;
+  status: DeliveryStatus;
+  webhookAttempts: number;
+  webhookResponseCode: number | null;
+  webhookLastError: string | null;
+  workflowStartedAt: Date | null;
+  createdAt: Date;
+  completedAt: Date | null;
+}
+
+export interface WebhookAttempt {
+  id: number;
+  deliveryId: number;
+  attemptedAt: Date;
+  durationMs: number;
+  responseCode: number | null;
+  /** The first 1 KB of the response body. */
+  responseBody: string | null;
+  error: string | null;
+}
+
+export type NewWebhookAttempt = Omit<WebhookAttempt, 'id'>;
+
+/** Kept of a response body: enough to tell an error page from another. */
+export const RESPONSE_BODY_LIMIT = 1024;
+
+/**
+ * When the attempts after the first are made, counted from the failure before (Svix's schedule: immediately,
+ * 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; about 28 hours in all).
+ */
+export const RETRY_DELAYS_MS: readonly number[] = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
+/** A Retry-After (429/503) is followed when it asks for longer than the schedule, up to this. */
+export const MAX_RETRY_AFTER_MS = 36_000_000;
+
+/** The wait before the next attempt, or null when the schedule is over. `retryAfterMs`: the receiver's wish, if any. */
+export function nextDelayMs(failedAttempts: number, retryAfterMs: number | null, schedule: readonly number[] = RETRY_DELAYS_MS): number | null {
+  const scheduled = schedule[failedAttempts - 1];
+  if (scheduled === undefined) return null;
+  if (retryAfterMs === null) return scheduled;
+  return Math.max(scheduled, Math.min(retryAfterMs, MAX_RETRY_AFTER_MS));
+}
+
+/** Retry-After as delay-seconds or an HTTP date; null when absent or unreadable. */
+export function parseRetryAfter(value: string | null, now: Date): number | null {
+  if (!value) return null;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, date - now.getTime());
+}

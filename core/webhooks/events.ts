@@ -1,0 +1,65 @@
+/**
+ * The events outgoing webhooks report (spec: Events) and `ping`, the settings page's test event. The rum.*
+ * events have their payloads here (and their JSON Schemas in core/webhooks/schemas.ts) but nothing raises
+ * them yet: the live-data alert check comes with the live-data issue.
+ */
+export const WEBHOOK_EVENTS = ['alert.triggered', 'alert.resolved', 'scan.completed', 'rum.alert.triggered', 'rum.alert.resolved'] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+export type DeliveryEvent = WebhookEvent | 'ping';
+
+export const isWebhookEvent = (value: string): value is WebhookEvent => (WEBHOOK_EVENTS as readonly string[]).includes(value);
+
+export interface AlertEventPayload {
+  event: 'alert.triggered' | 'alert.resolved';
+  alert_id: number;
+  type: string;
+  severity: 'critical' | 'warning';
+  title: string;
+  message: string;
+  target_url: string;
+  host: string;
+  region: string;
+  scan_public_id: string;
+  created_at: string;
+  /** Only in alert.resolved. */
+  resolved_at?: string;
+}
+
+export interface ScanCompletedPayload {
+  event: 'scan.completed';
+  url: string;
+  score: number;
+  score_speed: number;
+  score_images: number;
+  score_caching: number;
+  score_tech: number;
+  lcp_ms: number;
+  ttfb_ms: number;
+  cls: number;
+  tbt_ms: number;
+  scan_url: string;
+  scanned_at: string;
+}
+
+export interface RumAlertPayload {
+  event: 'rum.alert.triggered' | 'rum.alert.resolved';
+  alert_name: string;
+  domain: string;
+  metric: string;
+  p75: number;
+  threshold: number;
+  unit: string;
+  samples: number;
+  window_minutes: number;
+  triggered_at?: string;
+  resolved_at?: string;
+  rum_dashboard_url: string;
+}
+
+export interface PingPayload {
+  event: 'ping';
+  message: string;
+  sent_at: string;
+}
+
+export type WebhookPayload = AlertEventPayload | ScanCompletedPayload | RumAlertPayload | PingPayload;

@@ -1,0 +1,86 @@
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { DeliveryEvent, WebhookPayload } from './events.ts';
+
+/**
+ * One JSON Schema per event's payload (spec: Payloads). Every body is validated against its schema before
+ * it is sent, and the same objects are published in the OpenAPI document's `webhooks` section.
+ */
+type Schema = Record<string, unknown>;
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+const ajv = addFormats(new Ajv({ allErrors: true, strict: true }));
+
+const string = { type: 'string' };
+const url = { type: 'string', format: 'uri' };
+const timestamp = { type: 'string', format: 'date-time' };
+const integer = { type: 'integer' };
+const score = { type: 'integer', minimum: 0, maximum: 100 };
+const closed = (event: string, properties: Record<string, Schema>, required: string[]): Schema => ({
+  type: 'object',
+  additionalProperties: false,
+  required: ['event', ...required],
+  properties: { event: { type: 'string', const: event }, ...properties },
+});
+
+const alertProperties = {
+  alert_id: integer,
+  type: string,
+  severity: { type: 'string', enum: ['critical', 'warning'] },
+  title: string,
+  message: string,
+  target_url: url,
+  host: string,
+  region: string,
+  scan_public_id: string,
+  created_at: timestamp,
+};
+const alertRequired = Object.keys(alertProperties);
+
+const rumProperties = {
+  alert_name: string,
+  domain: string,
+  metric: string,
+  p75: { type: 'number' },
+  threshold: { type: 'number' },
+  unit: string,
+  samples: integer,
+  window_minutes: integer,
+  rum_dashboard_url: url,
+};
+const rumRequired = Object.keys(rumProperties);
+
+export const WEBHOOK_PAYLOAD_SCHEMAS: Record<DeliveryEvent, Schema> = {
+  'alert.triggered': closed('alert.triggered', alertProperties, alertRequired),
+  'alert.resolved': closed('alert.resolved', { ...alertProperties, resolved_at: timestamp }, [...alertRequired, 'resolved_at']),
+  'scan.completed': closed(
+    'scan.completed',
+    {
+      url,
+      score,
+      score_speed: score,
+      score_images: score,
+      score_caching: score,
+      score_tech: score,
+      lcp_ms: { type: 'integer', minimum: 0 },
+      ttfb_ms: { type: 'integer', minimum: 0 },
+      cls: { type: 'number', minimum: 0 },
+      tbt_ms: { type: 'integer', minimum: 0 },
+      scan_url: url,
+      scanned_at: timestamp,
+    },
+    ['url', 'score', 'score_speed', 'score_images', 'score_caching', 'score_tech', 'lcp_ms', 'ttfb_ms', 'cls', 'tbt_ms', 'scan_url', 'scanned_at'],
+  ),
+  'rum.alert.triggered': closed('rum.alert.triggered', { ...rumProperties, triggered_at: timestamp }, [...rumRequired, 'triggered_at']),
+  'rum.alert.resolved': closed('rum.alert.resolved', { ...rumProperties, resolved_at: timestamp }, [...rumRequired, 'resolved_at']),
+  ping: closed('ping', { message: string, sent_at: timestamp }, ['message', 'sent_at']),
+};
+
+const validators = Object.fromEntries(Object.entries(WEBHOOK_PAYLOAD_SCHEMAS).map(([event, schema]) => [event, ajv.compile(schema)])) as Record<DeliveryEvent, ValidateFunction>;
+
+/** Null when the payload matches its event's schema; the problems otherwise. */
+export function payloadProblems(event: DeliveryEvent, payload: WebhookPayload): string | null {
+  const validate = validators[event];
+  if (validate(payload)) return null;
+  return ajv.errorsText(validate.errors);
+}

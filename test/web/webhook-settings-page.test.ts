@@ -1,0 +1,151 @@
+import type { Browser, Page } from 'puppeteer-core';
+import { Webhook } from 'standardwebhooks';
+import type { ScanRunner } from '../../activities/scan-runner.ts';
+import { createStorage } from '../../db/store/index.ts';
+import { createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
+import { launchBrowser } from '../harness/browser.ts';
+import { freePort } from '../harness/isolated.ts';
+import { startInProcessWorker, type InProcessWorker } from '../harness/scan-worker.ts';
+import { testSmtpServer, type TestSmtpServer } from '../harness/smtp.ts';
+import { webhookReceiver, type WebhookReceiver } from '../harness/webhook-receiver.ts';
+
+/**
+ * The notification settings page in Chromium (no JavaScript), against the real API, Postgres, Temporal and a
+ * worker: save rules on the form, the secret and its rotation, a test event through the delivery workflow
+ * with its result on the page, the history with attempts, resend, re-enable and replay.
+ */
+let api: TestApi;
+let worker: InProcessWorker;
+let smtp: TestSmtpServer;
+let browser: Browser;
+let closeBrowser: () => Promise<void>;
+let receiver: WebhookReceiver;
+const PASSWORD = 'a-long-password-1';
+const NO_SCANS: ScanRunner = { run: () => Promise.reject(new Error('no scans here')) };
+
+beforeAll(async () => {
+  smtp = testSmtpServer(await freePort());
+  await smtp.start();
+  api = await startTestApi({ env: { OUTBOUND_ALLOW_LOOPBACK: 'true', SMTP_URL: `smtp://127.0.0.1:${smtp.port}` } });
+  worker = await startInProcessWorker(api, { runner: NO_SCANS, webhooks: { schedule: [20, 20, 20, 20, 20, 20, 20] } });
+  receiver = await webhookReceiver();
+  ({ browser, close: closeBrowser } = await launchBrowser());
+}, 60_000);
+
+afterAll(async () => {
+  await closeBrowser?.();
+  await receiver?.close();
+  await worker?.close();
+  await api?.close();
+  await smtp?.stop();
+});
+
+async function signedInPage(email: string): Promise<Page> {
+  const context = await browser.createBrowserContext();
+  const page = await context.newPage();
+  await page.setJavaScriptEnabled(false);
+  await page.goto(`${api.url}/login`);
+  await page.type('#email', email);
+  await page.type('#password', PASSWORD);
+  await Promise.all([page.waitForNavigation(), page.click('#sign-in')]);
+  return page;
+}
+
+async function submit(page: Page, selector: string): Promise<number | undefined> {
+  const [response] = await Promise.all([page.waitForNavigation(), page.click(selector)]);
+  return response?.status();
+}
+
+const text = (page: Page, selector: string) => page.$eval(selector, (el) => el.textContent ?? '');
+const setValue = (page: Page, selector: string, value: string) => page.$eval(selector, (el, v) => ((el as unknown as { value: string }).value = v), value);
+
+it('below Pro the page says which plan has webhooks and offers no form', async () => {
+  const { user } = await createTestUser(api, 'starter', PASSWORD);
+  const page = await signedInPage(user.email);
+  await page.goto(`${api.url}/account/notifications`);
+  expect(await text(page, '#plan-required')).toContain('Pro');
+  expect(await page.$('#webhook-settings')).toBeNull();
+  await page.browserContext().close();
+});
+
+it('settings, secret rotation, test event, history, resend, re-enable and replay', async () => {
+  const { user } = await createTestUser(api, 'pro', PASSWORD);
+  const page = await signedInPage(user.email);
+  await page.goto(`${api.url}/account/api`);
+  await Promise.all([page.waitForNavigation(), page.click('#notifications-link')]);
+  expect(new URL(page.url()).pathname).toBe('/account/notifications');
+
+  // A private address is refused next to the field.
+  await page.type('#url', 'http://10.0.0.1/hook');
+  expect(await submit(page, '#save-settings')).toBe(422);
+  expect(await text(page, '#url-error')).toContain('private');
+
+  await setValue(page, '#url', receiver.url);
+  await page.type('#header_name', 'X-Secret');
+  await page.type('#header_value', 'header-value-123');
+  await page.click('#event-alert\\.triggered');
+  expect(await submit(page, '#save-settings')).toBe(200);
+  expect(await text(page, '#notice')).toBe('Settings saved.');
+  expect(await text(page, '#header-value-state')).toContain('A value is set');
+  expect(await page.content()).not.toContain('header-value-123');
+  expect(await page.$eval('#event-alert\\.triggered', (el) => (el as unknown as { checked: boolean }).checked)).toBe(true);
+
+  // Saving with an empty value keeps it.
+  expect(await submit(page, '#save-settings')).toBe(200);
+  expect(await text(page, '#header-value-state')).toContain('A value is set');
+
+  const firstSecret = await text(page, '#signing-secret');
+  expect(firstSecret).toMatch(/^whsec_/);
+  expect(await submit(page, '#rotate-secret')).toBe(200);
+  const secret = await text(page, '#signing-secret');
+  expect(secret).not.toBe(firstSecret);
+  expect(await text(page, '#previous-secret')).toContain(firstSecret);
+
+  // Test event: delivered, signed with both secrets, with the header.
+  expect(await submit(page, '#send-test')).toBe(200);
+  expect(await text(page, '#notice')).toBe('Test event delivered: HTTP 200.');
+  const ping = receiver.received.at(-1)!;
+  expect(ping.headers['x-secret']).toBe('header-value-123');
+  for (const key of [secret, firstSecret]) expect(new Webhook(key).verify(ping.body, ping.headers as Record<string, string>)).toMatchObject({ event: 'ping' });
+
+  // A failing receiver: the result and the history say so; the attempts page shows the answer.
+  receiver.answer([{ status: 500, body: 'receiver broke' }]);
+  expect(await submit(page, '#send-test')).toBe(200);
+  expect(await text(page, '#notice')).toBe('Test event failed: HTTP 500.');
+  const failedRow = await page.$eval('#delivery-table tbody tr', (el) => el.getAttribute('data-delivery-id'));
+  const row = `tr[data-delivery-id="${failedRow}"]`;
+  expect(await text(page, `${row} .status`)).toBe('failed');
+  expect(await text(page, `${row} .code`)).toBe('500');
+  await Promise.all([page.waitForNavigation(), page.click(`${row} a`)]);
+  expect(await text(page, '#attempts')).toContain('receiver broke');
+  await page.goBack();
+
+  // Resend: one more attempt with the same webhook-id.
+  receiver.answer([{ status: 200 }]);
+  const before = receiver.received.length;
+  expect(await submit(page, `${row} button.resend`)).toBe(200);
+  await receiver.waitFor(before + 1);
+  const storage = createStorage(api.db.knex);
+  const deadline = Date.now() + 30_000;
+  while ((await storage.webhooks.findDelivery(Number(failedRow)))!.status !== 'succeeded' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  await page.reload();
+  expect(await text(page, `${row} .status`)).toBe('succeeded');
+  expect(await text(page, `${row} .attempts`)).toBe('2');
+  expect(receiver.received.at(-1)!.headers['webhook-id']).toBe((await storage.webhooks.findDelivery(Number(failedRow)))!.messageId);
+
+  // 410 disables the endpoint; one button enables it again.
+  receiver.answer([{ status: 410 }]);
+  expect(await submit(page, '#send-test')).toBe(200);
+  expect(await text(page, '#endpoint-disabled')).toContain('410 Gone');
+  expect(await submit(page, '#enable-endpoint')).toBe(200);
+  expect(await page.$('#endpoint-disabled')).toBeNull();
+
+  // Replay every failed delivery since an hour ago: the 410 one goes out again.
+  receiver.answer([{ status: 200 }]);
+  const beforeReplay = receiver.received.length;
+  await setValue(page, '#since', new Date(Date.now() - 3600_000).toISOString().slice(0, 16));
+  expect(await submit(page, '#replay-button')).toBe(200);
+  expect(await text(page, '#notice')).toBe('Replaying 1 failed delivery.');
+  await receiver.waitFor(beforeReplay + 1);
+  await page.browserContext().close();
+});
