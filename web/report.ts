@@ -1,5 +1,5 @@
 import { formatDateTime } from '../core/i18n/dates.ts';
-import type { Locale } from '../core/i18n/locale.ts';
+import { formatBytes, formatMs, formatNumber, type Locale } from '../core/i18n/locale.ts';
 import { scanFailureView } from '../core/i18n/failures.ts';
 import { localiseFinding } from '../core/i18n/findings.ts';
 import { summarise } from '../core/i18n/summaries.ts';
@@ -78,18 +78,18 @@ export function reportPage({ scan, chrome, imageUrl }: ReportInput): string {
     return html`<div class="score ${scoreClass(r.scores[key])}" data-score="${key}"><b>${r.scores[key]}</b>${label}</div>`;
   });
   const metricRows: Array<[string, (f: 'desktop' | 'mobile') => string]> = [
-    ['First Contentful Paint', (f) => `${r.metrics[f].fcp_ms} ms`],
-    ['Largest Contentful Paint', (f) => `${r.metrics[f].lcp_ms} ms`],
-    ['Cumulative Layout Shift', (f) => String(r.metrics[f].cls)],
-    ['Total Blocking Time', (f) => `${r.metrics[f].tbt_ms} ms`],
-    [t.requests, (f) => String(r.metrics[f].request_count)],
-    [t.bytes, (f) => `${Math.round(r.metrics[f].total_bytes / 1024)} KB`],
+    ['First Contentful Paint', (f) => formatMs(r.metrics[f].fcp_ms, locale)],
+    ['Largest Contentful Paint', (f) => formatMs(r.metrics[f].lcp_ms, locale)],
+    ['Cumulative Layout Shift', (f) => formatNumber(r.metrics[f].cls, locale, 3)],
+    ['Total Blocking Time', (f) => formatMs(r.metrics[f].tbt_ms, locale)],
+    [t.requests, (f) => formatNumber(r.metrics[f].request_count, locale)],
+    [t.bytes, (f) => formatBytes(r.metrics[f].total_bytes, locale)],
   ];
   const findings = r.findings.map((f) => localiseFinding(f, locale));
   const grouped = CATEGORY_KEYS.map((category) => [category, findings.filter((f) => f.category === category)] as const).filter(([, list]) => list.length);
   const body = html`${REPORT_STYLE}${header}
     <section><div class="scores" id="scores">${scores}</div><p id="summary">${summary.long}</p>
-      <p>${t.finalUrl}: ${r.finalUrl} · ${t.status}: ${r.httpStatus} · TTFB: ${r.ttfbMs} ms</p></section>
+      <p>${t.finalUrl}: <span class="url">${r.finalUrl}</span> · ${t.status}: ${r.httpStatus} · TTFB: ${formatMs(r.ttfbMs, locale)}</p></section>
     <section><h2>${t.metrics}</h2><table id="metrics"><thead><tr><th>${t.metric}</th><th>${t.desktop}</th><th>${t.mobile}</th></tr></thead>
       <tbody>${metricRows.map(([label, value]) => html`<tr><td>${label}</td><td>${value('desktop')}</td><td>${value('mobile')}</td></tr>`)}</tbody></table>
       <p class="note">${t.metricsNote}</p></section>

@@ -194,17 +194,26 @@ export function progressPage(chrome: Chrome, scan: Scan, csrf: string): string {
   const text = t(chrome.locale);
   const state = progressState(scan, chrome.locale);
   const ended = scan.status === 'finished' || scan.status === 'failed';
+  const failed = scan.status === 'failed';
   const order: ScanStatus[] = ['queued', 'running', 'finished'];
-  const reached = scan.status === 'failed' ? 1 : order.indexOf(scan.status);
+  const reached = failed ? 1 : order.indexOf(scan.status);
   const head = ended ? undefined : html`<noscript><meta http-equiv="refresh" content="3"></noscript><script src="${PROGRESS_SCRIPT_PATH}" defer></script>`;
+  // A failed scan stopped where it was running: that step says so, and nothing after it is reached.
+  const step = (s: ScanStatus, i: number) => {
+    const now = i === reached;
+    const state = i < reached ? 'done' : now ? (failed ? 'failed' : 'now') : '';
+    return html`<li class="${state}" data-step="${s}"${now ? new SafeHtml(' aria-current="step"') : ''}>${statusText(now && failed ? 'failed' : s, chrome.locale)}</li>`;
+  };
+  const title = failed ? text.failedTitle : text.progressTitle;
   return layout(
-    text.progressTitle,
+    title,
     html`<style>.steps { list-style: none; padding: 0; display: flex; gap: .5rem; flex-wrap: wrap; } .steps li { padding: .3rem .7rem; border-radius: 999px; border: 1px solid #8c959f; }
-      .steps li.done { background: #dafbe1; border-color: #1a7f37; } .steps li.now { background: #ddf4ff; border-color: #0550ae; font-weight: 600; }</style>
-      <h1>${text.progressTitle}</h1>
+      .steps li.done { background: #dafbe1; border-color: #1a7f37; } .steps li.now { background: #ddf4ff; border-color: #0550ae; font-weight: 600; }
+      .steps li.failed { background: #ffebe9; border-color: #cf222e; color: #b3261e; font-weight: 600; }</style>
+      <h1>${title}</h1>
       <section id="progress" data-scan-id="${scan.publicId}" data-status="${scan.status}" data-events="/scans/${scan.publicId}/events" aria-live="polite">
-        <p><strong>${scan.url}</strong> · ${scan.region}</p>
-        <ol class="steps">${order.map((s, i) => html`<li class="${i < reached ? 'done' : i === reached ? 'now' : ''}" data-step="${s}">${statusText(s, chrome.locale)}</li>`)}</ol>
+        <p><strong class="url">${scan.url}</strong> · ${scan.region}</p>
+        <ol class="steps">${order.map(step)}</ol>
         <p id="progress-message" class="${scan.status === 'failed' ? 'error' : ''}">${state.message}</p>
         ${scan.status === 'finished' ? html`<p><a class="button" href="${state.reportUrl}" id="open-report">${text.openReport}</a></p>` : ''}
         ${scan.status === 'failed'
@@ -230,7 +239,10 @@ export const PROGRESS_SCRIPT = `(() => {
     message.textContent = state.message;
     box.dataset.status = state.status;
     const reached = state.status === 'failed' ? 1 : order.indexOf(state.status);
-    box.querySelectorAll('.steps li').forEach((li, i) => { li.className = i < reached ? 'done' : i === reached ? 'now' : ''; });
+    box.querySelectorAll('.steps li').forEach((li, i) => {
+      li.className = i < reached ? 'done' : i === reached ? 'now' : '';
+      if (i === reached) li.setAttribute('aria-current', 'step'); else li.removeAttribute('aria-current');
+    });
     if (state.status === 'finished') { source.close(); window.location.assign(state.reportUrl); }
     if (state.status === 'failed') { source.close(); window.location.reload(); }
   });
