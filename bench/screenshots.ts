@@ -1,9 +1,10 @@
 /**
  * Screenshots of every page of the web area (fixtures/web-area.ts) at 360 and 1280 px, in English and German,
  * full page, under .state/screenshots/pages/{page}-{lang}-{width}.png; says which pages scroll sideways.
- * `--parts` also cuts each page into 1200 px high slices (parts/), to read long pages at their real size.
+ * `--parts` also cuts each page into 1200 px high slices (parts/), to read long pages at their real size;
+ * `--readme` writes the README's few (docs/screenshots/, the top of the page only).
  *
- *   ./svc stack up && npm run screenshots:pages [-- --parts] [-- page ...]
+ *   ./svc stack up && npm run screenshots:pages [-- --parts] [-- --readme] [-- page ...]
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,17 @@ import { startWebArea } from './web-area.ts';
 
 const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const parts = process.argv.includes('--parts');
+const readme = process.argv.includes('--readme');
+const README_DIR = resolve(import.meta.dirname, '..', 'docs', 'screenshots');
+/** The README's screenshots: page, language, width and how much of the page's top. */
+const README_SHOTS = [
+  { name: 'dashboard', lang: 'en', width: 1280, height: 1000 },
+  { name: 'progress-running', lang: 'en', width: 360, height: 560 },
+  { name: 'report', lang: 'en', width: 1280, height: 1100 },
+  { name: 'target', lang: 'en', width: 360, height: 1150 },
+  { name: 'compare', lang: 'de', width: 1280, height: 1000 },
+  { name: 'alerts', lang: 'en', width: 1280, height: 900 },
+] as const;
 const outDir = resolve(import.meta.dirname, '..', '.state', 'screenshots', 'pages');
 const partsDir = resolve(outDir, 'parts');
 mkdirSync(partsDir, { recursive: true });
@@ -59,6 +71,12 @@ try {
           }
         }
         console.log(`${file}${overflow > 0 ? `  (scrolls sideways by ${overflow} px)` : ''}`);
+        const shot = readme ? README_SHOTS.find((s) => s.name === name && s.lang === lang && s.width === width) : undefined;
+        if (shot) {
+          mkdirSync(README_DIR, { recursive: true });
+          // PNG: flat interface colours compress better than in JPEG (each stays well under 200 KB) and stay sharp.
+          await page.screenshot({ path: resolve(README_DIR, `${name}-${lang}-${width}.png`), captureBeyondViewport: true, clip: { x: 0, y: 0, width, height: shot.height } });
+        }
         await page.close();
       }
     }

@@ -123,5 +123,5 @@ export const MONITORING_STYLE = new SafeHtml(`<style>${CHART_STYLE}
   .facts { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; margin: 0; }
   .facts dt { color: ${C.axis}; } .facts dd { margin: 0; }
   @media (max-width: 30rem) { .facts { grid-template-columns: 1fr; } .facts dt { margin-top: .35rem; } }
-  .back { display: inline-block; margin-bottom: .75rem; }
+  .back { display: inline-block; margin-bottom: .75rem; } .facts + .actions { margin-top: .75rem; }
 </style>`);
