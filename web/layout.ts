@@ -33,7 +33,7 @@ const STYLE = `
   * { box-sizing: border-box; }
   body { font: 16px/1.5 system-ui, sans-serif; margin: 0; color: var(--ink); background: var(--bg); }
   a { color: #0550ae; } a:hover { text-decoration-thickness: 2px; }
-  :focus-visible, input:focus, select:focus { outline: 3px solid var(--focus); outline-offset: 2px; box-shadow: 0 0 0 5px var(--ink); }
+  :focus-visible, input:focus-within, select:focus { outline: 3px solid var(--focus); outline-offset: 2px; box-shadow: 0 0 0 5px var(--ink); }
   .skip { position: absolute; left: -999px; } .skip:focus { left: .5rem; top: .5rem; background: #fff; padding: .5rem; z-index: 2; }
   header { background: var(--brand); color: #fff; padding: .5rem 1rem; display: flex; flex-wrap: wrap; gap: .35rem 1rem; align-items: center; }
   header a, header button { color: #fff; }
