@@ -28,6 +28,12 @@ export interface Chrome {
   head?: SafeHtml;
 }
 
+/**
+ * The one stylesheet. Below 48rem the navigation takes the header's second row and the account a line of its
+ * own. Below 40rem a `table.stack` becomes one block per row: `.wide` cells take a line of their own, a cell's
+ * `data-label` is written before it (for cells whose meaning the column heading gave), `td.select` holds a
+ * row's checkbox.
+ */
 const STYLE = `
   :root { --ink: #1b1f24; --muted: #57606a; --line: #d0d7de; --brand: #0b3d91; --bg: #f6f8fa; --focus: #ffbf47; }
   * { box-sizing: border-box; }

@@ -89,12 +89,12 @@ function scanRows(scans: Scan[], locale: Locale, selectable: boolean): SafeHtml 
               : ''}</td>`
           : ''}
         <td class="url wide"><a href="${scanHref(scan)}">${scan.url}</a></td><td>${scorePill(scan.result?.scores.overall)}</td>
-        <td class="status">${statusText(scan.status, locale)}</td><td data-label="${text.regionColumn}">${scan.region}</td><td>${when(scan.requestedAt, locale)}</td></tr>`,
+        <td class="status">${statusText(scan.status, locale)}</td><td data-label="${text.regionColumn}">${scan.region}</td><td class="when">${when(scan.requestedAt, locale)}</td></tr>`,
     )}</tbody></table>`;
 }
 
 const TABLE_STYLE = new SafeHtml(`<style>
-  .scans td.url { min-width: 10rem; } .scans td.select { width: 2rem; }
+  .scans td.url { min-width: 10rem; } .scans td.select { width: 2rem; } .scans td.when { white-space: nowrap; }
   .filters { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; } .filters label { margin-top: 0; } .filters input { width: 14rem; }
   .pager { display: flex; gap: 1rem; align-items: center; margin-top: .75rem; }
 </style>`);
