@@ -4,6 +4,7 @@ import { setPageHeaders } from './error-page.ts';
 import type { Chrome, NavKey } from './layout.ts';
 import { pageLocale } from './locale.ts';
 import { csrfToken, webUser } from './session.ts';
+import { t, type WebText } from './text.ts';
 
 type Ctx = RouterContext;
 
@@ -26,3 +27,6 @@ export function chromeFor(deps: { config: Config }, ctx: Ctx, current?: NavKey):
     path: ctx.url,
   };
 }
+
+/** The web area's words in this request's language. */
+export const pageText = (deps: { config: Config }, ctx: Ctx): WebText => t(pageLocale(ctx, deps.config));

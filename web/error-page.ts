@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import { negotiateLocale, type Locale } from '../core/i18n/locale.ts';
 import { html } from './html.ts';
 import { layout } from './layout.ts';
+import { t } from './text.ts';
 
 /** Headers of every HTML page: never cached, a strict CSP, no type sniffing, no referrer outside the site. */
 export function setPageHeaders(ctx: Context): void {
@@ -11,25 +12,17 @@ export function setPageHeaders(ctx: Context): void {
   ctx.set('Referrer-Policy', 'same-origin');
 }
 
-const TITLES: Record<number, string> = {
-  400: 'Bad request',
-  403: 'Not allowed',
-  404: 'Page not found',
-  405: 'Method not allowed',
-  413: 'Too large',
-  415: 'Unsupported form',
-  429: 'Too many requests',
-  503: 'Unavailable',
-};
-
 /** The web area's answer to an error: an HTML page with the error's message (the API answers JSON instead). */
 export function renderErrorPage(ctx: Context, status: number, message: string, requestId?: string): void {
-  const title = TITLES[status] ?? (status >= 500 ? 'Server error' : 'Error');
   ctx.status = status;
   setPageHeaders(ctx);
   ctx.type = 'html';
   // The web router records the visitor and the language it chose; errors raised before it fall back to the browser's.
   const locale = (ctx.state.locale as Locale | undefined) ?? negotiateLocale(ctx.get('accept-language'));
+  const text = t(locale);
+  const title = text.errorTitles[status] ?? (status >= 500 ? text.serverError : text.error);
   const user = ctx.state.webUser as { email: string } | undefined;
-  ctx.body = layout(title, html`<section id="error"><h1>${title}</h1><p class="error">${message}</p>${requestId ? html`<p>Request id: <code>${requestId}</code></p>` : html``}</section>`, { locale, user: user ? { email: user.email, unreadAlerts: ctx.state.unreadAlerts as number | undefined } : undefined, csrf: ctx.state.csrf as string | undefined, path: ctx.url });
+  const body = html`<section id="error"><h1>${title}</h1><p class="error">${Object.hasOwn(text.errorMessages, message) ? text.errorMessages[message] : message}</p>${requestId ? html`<p>${text.requestId}: <code>${requestId}</code></p>` : html``}
+    <p><a href="/">${text.backHome}</a></p></section>`;
+  ctx.body = layout(title, body, { locale, user: user ? { email: user.email, unreadAlerts: ctx.state.unreadAlerts as number | undefined } : undefined, csrf: ctx.state.csrf as string | undefined, path: ctx.url });
 }

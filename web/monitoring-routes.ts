@@ -17,11 +17,12 @@ import { LABELS, type Notice } from './monitoring/labels.ts';
 import type { AlertRow, FieldErrors, HistoryScan, TargetSummary } from './monitoring/model.ts';
 import { targetPage } from './monitoring/target-page.ts';
 import { targetsPage, type TargetFormValues } from './monitoring/targets-page.ts';
-import { localPath } from './locale.ts';
-import { chromeFor, html } from './chrome.ts';
+import { chromeFor, html, pageText } from './chrome.ts';
 import type { SafeHtml } from './html.ts';
 import { dashboardAlerts, dashboardTargets } from './monitoring/dashboard-sections.ts';
+import { localPath } from './locale.ts';
 import { readForm, webUser } from './session.ts';
+import { t, type WebText } from './text.ts';
 
 export interface MonitoringPageDeps {
   storage: Storage;
@@ -120,18 +121,18 @@ async function showTargets(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
   if (user) await renderTargets(deps, ctx, user);
 }
 
-/** Threshold fields of a form: integers 0–100; errors by field name. */
-function readThresholds(form: URLSearchParams): { values: { warning: string; critical: string }; thresholds?: Thresholds; errors: FieldErrors } {
+/** Threshold fields of a form: integers 0–100; errors by field name, in the page's words. */
+function readThresholds(form: URLSearchParams, text: WebText): { values: { warning: string; critical: string }; thresholds?: Thresholds; errors: FieldErrors } {
   const values = { warning: (form.get('warning') ?? '').trim(), critical: (form.get('critical') ?? '').trim() };
   const errors: FieldErrors = {};
   const parse = (name: 'warning' | 'critical') => {
     const value = values[name];
-    if (!/^\d{1,3}$/.test(value) || Number(value) > 100) errors[name] = 'Enter a whole number from 0 to 100.';
+    if (!/^\d{1,3}$/.test(value) || Number(value) > 100) errors[name] = text.thresholdNumber;
     return Number(value);
   };
   const warning = parse('warning');
   const critical = parse('critical');
-  if (!errors.warning && !errors.critical && critical > warning) errors.critical = 'The critical threshold may not be above the warning threshold.';
+  if (!errors.warning && !errors.critical && critical > warning) errors.critical = text.criticalAboveWarning;
   return Object.keys(errors).length ? { values, errors } : { values, errors, thresholds: { overall: { warning, critical } } };
 }
 
@@ -147,12 +148,12 @@ function formErrors(outcome: Extract<TargetOutcome, { kind: 'invalid' }>): Field
 
 const serviceDeps = (deps: MonitoringPageDeps) => ({ targets: deps.storage.targets, temporal: deps.temporal, config: deps.config, clock: deps.clock });
 
-function failureMessage(outcome: TargetOutcome): string | null {
+function failureMessage(outcome: TargetOutcome, text: WebText): string | null {
   switch (outcome.kind) {
     case 'plan_limit':
-      return `Your plan (${outcome.plan.label}) keeps ${outcome.limit} target(s).${outcome.upgrade ? ` ${outcome.upgrade.label} keeps ${outcome.upgrade.maxTargets}.` : ''}`;
+      return text.targetPlanLimit(outcome.plan.label, outcome.limit, outcome.upgrade);
     case 'schedule_unavailable':
-      return 'The scheduler is not reachable just now; nothing was changed. Please try again in a minute.';
+      return text.scheduleUnavailable;
     default:
       return null;
   }
@@ -164,15 +165,16 @@ async function addTarget(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
   const user = signedIn(ctx);
   if (!user) return;
   const form = await readForm(ctx, deps.config);
+  const text = pageText(deps, ctx);
   const region = form.get('region') ?? deps.config.regions.default;
-  const read = readThresholds(form);
+  const read = readThresholds(form, text);
   const values: TargetFormValues = { url: (form.get('url') ?? '').trim(), region, ...read.values };
-  if (!deps.config.regions.available.includes(region)) read.errors.region = `Unknown region ${region}.`;
+  if (!deps.config.regions.available.includes(region)) read.errors.region = text.unknownRegion(region);
   if (!read.thresholds || read.errors.region) return renderTargets(deps, ctx, user, { add: { values, errors: read.errors } }, 422);
   const outcome = await createTarget(serviceDeps(deps), user, { url: values.url, region, thresholds: read.thresholds });
   if (outcome.kind === 'ok') return backTo(ctx, form, '/targets', 'added');
   if (outcome.kind === 'not_found') throw notFound();
-  const errors = outcome.kind === 'invalid' ? formErrors(outcome) : { form: failureMessage(outcome)! };
+  const errors = outcome.kind === 'invalid' ? formErrors(outcome) : { form: failureMessage(outcome, text)! };
   if (outcome.kind === 'schedule_unavailable') ctx.set('Retry-After', '30');
   await renderTargets(deps, ctx, user, { add: { values, errors } }, failureStatus(outcome));
 }
@@ -231,7 +233,7 @@ async function afterChange(deps: MonitoringPageDeps, ctx: Ctx, form: URLSearchPa
   if (outcome.kind === 'not_found') throw notFound();
   const user = signedIn(ctx)!;
   if (outcome.kind === 'schedule_unavailable') ctx.set('Retry-After', '30');
-  const message = failureMessage(outcome) ?? (outcome.kind === 'invalid' ? Object.values(outcome.errors).flat()[0] ?? '' : '');
+  const message = failureMessage(outcome, pageText(deps, ctx)) ?? (outcome.kind === 'invalid' ? Object.values(outcome.errors).flat()[0] ?? '' : '');
   await renderTargets(deps, ctx, user, { add: { values: { url: '', region: deps.config.regions.default, warning: '70', critical: '50' }, errors: { form: message } } }, failureStatus(outcome));
 }
 
@@ -240,7 +242,8 @@ async function changeThresholds(deps: MonitoringPageDeps, ctx: Ctx): Promise<voi
   if (!user) return;
   const id = idParam(ctx);
   const form = await readForm(ctx, deps.config);
-  const read = readThresholds(form);
+  const text = pageText(deps, ctx);
+  const read = readThresholds(form, text);
   const fromTargetPage = localPath(form.get('next'), '/targets').startsWith(`/targets/${id}`);
   const rejected = (errors: FieldErrors, status: number) =>
     fromTargetPage ? renderTarget(deps, ctx, user.id, id, { values: read.values, errors }, status) : renderTargets(deps, ctx, user, { edit: { targetId: id, values: read.values, errors } }, status);
@@ -254,7 +257,7 @@ async function changeThresholds(deps: MonitoringPageDeps, ctx: Ctx): Promise<voi
   const outcome = await updateTarget(serviceDeps(deps), user, id, { thresholds: { ...current.thresholds, overall: read.thresholds.overall } });
   if (outcome.kind === 'ok') return backTo(ctx, form, '/targets', 'thresholds');
   if (outcome.kind === 'not_found') throw notFound();
-  return rejected(outcome.kind === 'invalid' ? formErrors(outcome) : { form: failureMessage(outcome)! }, failureStatus(outcome));
+  return rejected(outcome.kind === 'invalid' ? formErrors(outcome) : { form: failureMessage(outcome, text)! }, failureStatus(outcome));
 }
 
 async function showAlerts(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
@@ -269,10 +272,11 @@ async function showAlerts(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
   const pageValue = text('page');
   const status = (ALERT_STATUS_FILTERS as readonly string[]).includes(statusValue) ? (statusValue as AlertStatusFilter) : null;
   const severity = (ALERT_SEVERITIES as readonly string[]).includes(severityValue) ? (severityValue as AlertSeverity) : null;
-  if (statusValue && !status) errors.status = `Unknown status ${statusValue}.`;
-  if (severityValue && !severity) errors.severity = `Unknown severity ${severityValue}.`;
+  const words = t(chrome.locale);
+  if (statusValue && !status) errors.status = words.unknownStatus(statusValue);
+  if (severityValue && !severity) errors.severity = words.unknownSeverity(severityValue);
   const page = /^[1-9]\d{0,5}$/.test(pageValue) ? Number(pageValue) : 1;
-  if (pageValue && page === 1 && pageValue !== '1') errors.page = 'The page must be a positive whole number.';
+  if (pageValue && page === 1 && pageValue !== '1') errors.page = words.pagePositive;
   const found = await deps.storage.alerts.listOwned(user.id, { status: status ?? undefined, severity: severity ?? undefined }, { limit: ALERTS_PER_PAGE, page });
   html(
     ctx,

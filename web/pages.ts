@@ -1,13 +1,17 @@
 import { isoTimestamp } from '../core/clock.ts';
 import { hasFeature, type Plan } from '../core/plans.ts';
 import type { ApiToken } from '../core/api-token.ts';
-import { html, type SafeHtml } from './html.ts';
+import { formatDateTime } from '../core/i18n/dates.ts';
+import type { Locale } from '../core/i18n/locale.ts';
+import { html, SafeHtml } from './html.ts';
 import { layout, type Chrome } from './layout.ts';
 import { t } from './text.ts';
 
 export type FormErrors = Record<string, string>;
 
-const fieldError = (errors: FormErrors, name: string) => (errors[name] ? html`<div class="error" id="${name}-error">${errors[name]}</div>` : html``);
+/** A field's error right after it (id `${id}-error`, which the field names in aria-describedby). */
+const fieldError = (errors: FormErrors, name: string, id = name) => (errors[name] ? html`<p class="error field-error" id="${id}-error">${errors[name]}</p>` : html``);
+const described = (errors: FormErrors, name: string, id = name) => (errors[name] ? new SafeHtml(` aria-invalid="true" aria-describedby="${id}-error"`) : '');
 
 /** `next`: where to continue after signing in (or up); carried by both forms and the link between them. */
 export function loginPage(chrome: Chrome, csrf: string, email = '', errors: FormErrors = {}, next = '/'): string {
@@ -15,7 +19,7 @@ export function loginPage(chrome: Chrome, csrf: string, email = '', errors: Form
   return layout(
     text.signInTitle,
     html`<section><h1>${text.signInTitle}</h1>
-      ${errors.form ? html`<p class="error" id="form-error">${errors.form}</p>` : html``}
+      ${errors.form ? html`<p class="error" id="form-error" role="alert">${errors.form}</p>` : html``}
       <form method="post" action="/login">
         <input type="hidden" name="_csrf" value="${csrf}">
         <input type="hidden" name="next" value="${next}">
@@ -33,13 +37,13 @@ export function signupPage(chrome: Chrome, csrf: string, values: { name?: string
   return layout(
     text.signUpTitle,
     html`<section><h1>${text.signUpTitle}</h1>
-      ${errors.form ? html`<p class="error" id="form-error">${errors.form}</p>` : html``}
+      ${errors.form ? html`<p class="error" id="form-error" role="alert">${errors.form}</p>` : html``}
       <form method="post" action="/signup">
         <input type="hidden" name="_csrf" value="${csrf}">
         <input type="hidden" name="next" value="${next}">
-        <label for="name">${text.name}</label><input id="name" name="name" type="text" autocomplete="name" required maxlength="100" value="${values.name ?? ''}">${fieldError(errors, 'name')}
-        <label for="email">${text.email}</label><input id="email" name="email" type="email" autocomplete="email" required value="${values.email ?? ''}">${fieldError(errors, 'email')}
-        <label for="password">${text.passwordRule}</label><input id="password" name="password" type="password" autocomplete="new-password" required>${fieldError(errors, 'password')}
+        <label for="name">${text.name}</label><input id="name" name="name" type="text" autocomplete="name" required maxlength="100" value="${values.name ?? ''}"${described(errors, 'name')}>${fieldError(errors, 'name')}
+        <label for="email">${text.email}</label><input id="email" name="email" type="email" autocomplete="email" required value="${values.email ?? ''}"${described(errors, 'email')}>${fieldError(errors, 'email')}
+        <label for="password">${text.passwordRule}</label><input id="password" name="password" type="password" autocomplete="new-password" required${described(errors, 'password')}>${fieldError(errors, 'password')}
         <button type="submit" id="sign-up">${text.createAccount}</button>
       </form>
       <p>${text.haveAccount} <a href="/login${next === '/' ? '' : `?next=${encodeURIComponent(next)}`}">${text.signIn}</a>.</p></section>`,
@@ -57,40 +61,43 @@ export interface ApiPageInput {
   errors?: FormErrors;
 }
 
-const when = (value: Date | null) => (value ? isoTimestamp(value) : '—');
+/** A time as the pages show it, with the exact UTC instant in its `datetime`. */
+const when = (value: Date, locale: Locale) => html`<time datetime="${isoTimestamp(value)}">${formatDateTime(value, locale)}</time>`;
 
 export function apiPage(input: ApiPageInput): string {
   const errors = input.errors ?? {};
+  const { locale } = input.chrome;
+  const text = t(locale);
   const rows = input.tokens.map(
-    (t) => html`<tr data-token-id="${t.id}">
-      <td class="token-name">${t.name}</td><td><code>${t.prefix}…</code></td><td>${when(t.createdAt)}</td>
-      <td class="last-used">${t.lastUsedAt ? when(t.lastUsedAt) : 'never'}</td><td>${t.expiresAt ? when(t.expiresAt) : 'never'}</td>
-      <td><form class="inline" method="post" action="/account/api/tokens/${t.id}/delete">
-        <input type="hidden" name="_csrf" value="${input.csrf}"><button type="submit" class="delete-token secondary" aria-label="Delete ${t.name}">Delete</button></form></td></tr>`,
+    (token) => html`<tr data-token-id="${token.id}">
+      <td class="token-name wide">${token.name}</td><td><code>${token.prefix}…</code></td><td data-label="${text.colCreated}">${when(token.createdAt, locale)}</td>
+      <td class="last-used" data-label="${text.colLastUsed}">${token.lastUsedAt ? when(token.lastUsedAt, locale) : text.never}</td><td data-label="${text.colExpires}">${token.expiresAt ? when(token.expiresAt, locale) : text.never}</td>
+      <td><form class="inline" method="post" action="/account/api/tokens/${token.id}/delete">
+        <input type="hidden" name="_csrf" value="${input.csrf}"><button type="submit" class="delete-token secondary" aria-label="${text.deleteTokenNamed(token.name)}">${text.deleteToken}</button></form></td></tr>`,
   );
   const apiNote: SafeHtml = hasFeature(input.plan, 'api')
-    ? html`<p>Your plan (${input.plan.label}) includes API access: ${input.plan.apiDailyLimit === -1 ? 'unlimited requests' : `${input.plan.apiDailyLimit} requests per day (UTC)`}.</p>`
-    : html`<p class="error">Your plan (${input.plan.label}) has no API access; tokens work once you upgrade to Starter or higher.</p>`;
+    ? html`<p>${text.apiIncluded(input.plan.label, input.plan.apiDailyLimit === -1 ? null : input.plan.apiDailyLimit)}</p>`
+    : html`<p class="error">${text.apiMissing(input.plan.label)}</p>`;
   return layout(
-    'API and apps',
-    html`<h1>API and apps</h1>
+    text.apiTitle,
+    html`<style>#tokens td.token-name { font-weight: 600; } #tokens td { vertical-align: middle; }</style><h1>${text.apiTitle}</h1>
       ${input.newToken
-        ? html`<section class="notice" id="new-token"><strong>Token “${input.newToken.name}” created.</strong> Copy it now: it is shown only this once.
+        ? html`<section class="notice" id="new-token"><strong>${text.tokenCreated(input.newToken.name)}</strong> ${text.tokenShownOnce}
             <code class="token" id="new-token-value">${input.newToken.value}</code></section>`
         : html``}
-      <section><h2>Personal API tokens</h2>${apiNote}
+      <section><h2>${text.tokensTitle}</h2>${apiNote}
         ${rows.length
-          ? html`<table id="tokens"><thead><tr><th scope="col">Name</th><th scope="col">Token</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Expires</th><th scope="col"><span class="muted">Actions</span></th></tr></thead><tbody>${rows}</tbody></table>`
-          : html`<p id="no-tokens">No tokens yet.</p>`}
-        <h3>Create a token</h3>
+          ? html`<table id="tokens" class="stack"><thead><tr><th scope="col">${text.colName}</th><th scope="col">${text.colToken}</th><th scope="col">${text.colCreated}</th><th scope="col">${text.colLastUsed}</th><th scope="col">${text.colExpires}</th><th scope="col"><span class="visually-hidden">${text.colActions}</span></th></tr></thead><tbody>${rows}</tbody></table>`
+          : html`<p id="no-tokens">${text.noTokens}</p>`}
+        <h3>${text.createToken}</h3>
         <form method="post" action="/account/api/tokens" id="create-token">
           <input type="hidden" name="_csrf" value="${input.csrf}">
-          <label for="token-name">Name</label><input id="token-name" name="name" type="text" required maxlength="100" value="${input.values?.name ?? ''}">${fieldError(errors, 'name')}
-          <label for="token-expires">Expires (optional, UTC date)</label><input id="token-expires" name="expires" type="date" value="${input.values?.expires ?? ''}">${fieldError(errors, 'expires')}
-          <button type="submit" id="create-token-button">Create token</button>
+          <label for="token-name">${text.tokenName}</label><input id="token-name" name="name" type="text" required maxlength="100" value="${input.values?.name ?? ''}"${described(errors, 'name', 'token-name')}>${fieldError(errors, 'name', 'token-name')}
+          <label for="token-expires">${text.tokenExpires}</label><input id="token-expires" name="expires" type="date" value="${input.values?.expires ?? ''}"${described(errors, 'expires', 'token-expires')}>${fieldError(errors, 'expires', 'token-expires')}
+          <button type="submit" id="create-token-button">${text.createTokenButton}</button>
         </form></section>
-      <section id="notifications"><h2>Notifications</h2><p><a href="/account/notifications" id="notifications-link">Webhook notification settings</a></p></section>
-      <section id="apps"><h2>Authorised apps</h2><p>Apps you authorise through OAuth appear here, and you can revoke them. None yet.</p></section>`,
+      <section id="notifications"><h2>${text.notificationsTitle}</h2><p><a href="/account/notifications" id="notifications-link">${text.notificationsLink}</a></p></section>
+      <section id="apps"><h2>${text.appsTitle}</h2><p>${text.appsNone}</p></section>`,
     input.chrome,
   );
 }

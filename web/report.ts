@@ -1,4 +1,5 @@
-import type { Locale } from '../core/i18n/locale.ts';
+import { formatDateTime } from '../core/i18n/dates.ts';
+import { formatBytes, formatMs, formatNumber, type Locale } from '../core/i18n/locale.ts';
 import { scanFailureView } from '../core/i18n/failures.ts';
 import { localiseFinding } from '../core/i18n/findings.ts';
 import { summarise } from '../core/i18n/summaries.ts';
@@ -30,16 +31,24 @@ const LABELS = {
 } as const;
 
 
+/**
+ * The viewports Lighthouse emulates (its desktop config and default phone), the shape of a scan's screenshots
+ * and frames: given as the images' width and height so that the page keeps their place while they load.
+ */
+const VIEWPORT = { desktop: { width: 1350, height: 940 }, mobile: { width: 412, height: 823 } } as const;
+
 const scoreClass = (score: number) => (score >= 90 ? 'good' : score >= 50 ? 'average' : 'poor');
 
 const REPORT_STYLE = new SafeHtml(`<style>
-  .scores { display: flex; flex-wrap: wrap; gap: 1rem; } .score { text-align: center; width: 6.5rem; }
-  .score b { display: block; font-size: 1.8rem; border-radius: 50%; width: 4.2rem; height: 4.2rem; line-height: 4.2rem; margin: 0 auto .3rem; border: 4px solid; }
+  .scores { display: grid; grid-template-columns: repeat(auto-fill, minmax(7.5rem, 1fr)); gap: 1rem .5rem; max-width: 56rem; } .score { text-align: center; }
+  .score b { display: block; font-size: 1.6rem; border-radius: 50%; width: 4.2rem; height: 4.2rem; line-height: 3.7rem; margin: 0 auto .3rem; border: 4px solid; }
   .good b { color: #0a7d33; border-color: #0cce6b; } .average b { color: #a35a00; border-color: #ffa400; } .poor b { color: #b3261e; border-color: #ff4e42; }
-  .shots { display: flex; gap: 1.5rem; flex-wrap: wrap; align-items: flex-start; } .shots img { border: 1px solid #d0d7de; max-width: 100%; }
+  .shots { display: flex; gap: 1.5rem; flex-wrap: wrap; align-items: flex-start; } .shots figure { margin: 0; }
+  .shots img { border: 1px solid #d0d7de; max-width: 100%; max-height: 360px; width: auto; height: auto; display: block; }
   .note { color: #555; font-size: .85rem; }
   .filmstrip { display: flex; gap: .4rem; flex-wrap: wrap; } .frame { text-align: center; font-size: .8rem; }
-  .frame img { height: 120px; border: 2px solid #d0d7de; } .frame.fcp img { border-color: #ffa400; } .frame.lcp img { border-color: #0cce6b; }
+  .frame img { height: 120px; width: auto; border: 2px solid #d0d7de; display: block; }
+  @media (max-width: 40rem) { .frame img { height: 80px; } } .frame.fcp img { border-color: #ffa400; } .frame.lcp img { border-color: #0cce6b; }
   .marker { font-weight: 700; } .severity-critical { color: #b3261e; } .severity-warning { color: #a35a00; } .severity-info { color: #57606a; }
   .finding { border-top: 1px solid #eaeef2; padding: .6rem 0; }
 </style>`);
@@ -53,7 +62,7 @@ export interface ReportInput {
 export function reportPage({ scan, chrome, imageUrl }: ReportInput): string {
   const locale: Locale = chrome.locale;
   const t = LABELS[locale];
-  const header = html`<h1>${t.report}</h1><p><strong>${scan.url}</strong> · ${scan.region}${scan.finishedAt ? html` · ${t.scanned} ${scan.finishedAt.toISOString().replace('T', ' ').slice(0, 16)} UTC` : html``}</p>`;
+  const header = html`<h1>${t.report}</h1><p><strong class="url">${scan.url}</strong> · ${scan.region}${scan.finishedAt ? html` · ${t.scanned} <time datetime="${scan.finishedAt.toISOString()}">${formatDateTime(scan.finishedAt, locale)}</time>` : html``}</p>`;
   if (scan.status === 'queued' || scan.status === 'running') {
     return layout(t.report, html`${header}<section id="in-progress"><p>${t.inProgress}</p></section>`, { ...chrome, head: new SafeHtml('<meta http-equiv="refresh" content="5">') });
   }
@@ -69,27 +78,27 @@ export function reportPage({ scan, chrome, imageUrl }: ReportInput): string {
     return html`<div class="score ${scoreClass(r.scores[key])}" data-score="${key}"><b>${r.scores[key]}</b>${label}</div>`;
   });
   const metricRows: Array<[string, (f: 'desktop' | 'mobile') => string]> = [
-    ['First Contentful Paint', (f) => `${r.metrics[f].fcp_ms} ms`],
-    ['Largest Contentful Paint', (f) => `${r.metrics[f].lcp_ms} ms`],
-    ['Cumulative Layout Shift', (f) => String(r.metrics[f].cls)],
-    ['Total Blocking Time', (f) => `${r.metrics[f].tbt_ms} ms`],
-    [t.requests, (f) => String(r.metrics[f].request_count)],
-    [t.bytes, (f) => `${Math.round(r.metrics[f].total_bytes / 1024)} KB`],
+    ['First Contentful Paint', (f) => formatMs(r.metrics[f].fcp_ms, locale)],
+    ['Largest Contentful Paint', (f) => formatMs(r.metrics[f].lcp_ms, locale)],
+    ['Cumulative Layout Shift', (f) => formatNumber(r.metrics[f].cls, locale, 3)],
+    ['Total Blocking Time', (f) => formatMs(r.metrics[f].tbt_ms, locale)],
+    [t.requests, (f) => formatNumber(r.metrics[f].request_count, locale)],
+    [t.bytes, (f) => formatBytes(r.metrics[f].total_bytes, locale)],
   ];
   const findings = r.findings.map((f) => localiseFinding(f, locale));
   const grouped = CATEGORY_KEYS.map((category) => [category, findings.filter((f) => f.category === category)] as const).filter(([, list]) => list.length);
   const body = html`${REPORT_STYLE}${header}
     <section><div class="scores" id="scores">${scores}</div><p id="summary">${summary.long}</p>
-      <p>${t.finalUrl}: ${r.finalUrl} · ${t.status}: ${r.httpStatus} · TTFB: ${r.ttfbMs} ms</p></section>
+      <p>${t.finalUrl}: <span class="url">${r.finalUrl}</span> · ${t.status}: ${r.httpStatus} · TTFB: ${formatMs(r.ttfbMs, locale)}</p></section>
     <section><h2>${t.metrics}</h2><table id="metrics"><thead><tr><th>${t.metric}</th><th>${t.desktop}</th><th>${t.mobile}</th></tr></thead>
       <tbody>${metricRows.map(([label, value]) => html`<tr><td>${label}</td><td>${value('desktop')}</td><td>${value('mobile')}</td></tr>`)}</tbody></table>
       <p class="note">${t.metricsNote}</p></section>
     <section><h2>${t.screenshots}</h2><div class="shots">${FORM_FACTORS.map((f) =>
-      r.screenshots[f] ? html`<figure><img id="screenshot-${f}" src="${imageUrl(r.screenshots[f]!)}" alt="${t[f]}" style="max-height:360px"><figcaption>${t[f]}</figcaption></figure>` : html``,
+      r.screenshots[f] ? html`<figure><img id="screenshot-${f}" src="${imageUrl(r.screenshots[f]!)}" alt="${t[f]}" width="${VIEWPORT[f].width}" height="${VIEWPORT[f].height}"><figcaption>${t[f]}</figcaption></figure>` : html``,
     )}</div></section>
     <section><h2>${t.filmstrip}</h2><p class="note">${t.filmstripNote}</p>${FORM_FACTORS.map(
       (f) => html`<h3>${t[f]}</h3><div class="filmstrip" id="filmstrip-${f}">${r.filmstrip[f].map(
-        (frame) => html`<div class="frame ${frame.event ?? ''}"><img src="${imageUrl(frame.asset)}" alt="${frame.ms} ms"><div>${frame.ms} ms</div>${frame.event ? html`<div class="marker">${frame.event.toUpperCase()}</div>` : html``}</div>`,
+        (frame) => html`<div class="frame ${frame.event ?? ''}"><img src="${imageUrl(frame.asset)}" alt="${t[f]}, ${frame.ms} ms" width="${VIEWPORT[f].width}" height="${VIEWPORT[f].height}"><div>${frame.ms} ms</div>${frame.event ? html`<div class="marker">${frame.event.toUpperCase()}</div>` : html``}</div>`,
       )}</div>`,
     )}</section>
     <section id="findings"><h2>${t.findings}</h2>${grouped.length === 0 ? html`<p>${t.noFindings}</p>` : grouped.map(

@@ -18,12 +18,13 @@ import { issueDeviceCookie, trustedDevice } from './device-cookie.ts';
 import { setPageHeaders } from './error-page.ts';
 import { localPath, pageLocale } from './locale.ts';
 import { mountMonitoringPages } from './monitoring-routes.ts';
-import { chromeFor } from './chrome.ts';
+import { chromeFor, pageText } from './chrome.ts';
 import { mountScanPages } from './scan-routes.ts';
 import { mountWebhookPages } from './webhook-routes.ts';
 import { apiPage, loginPage, signupPage, type ApiPageInput, type FormErrors } from './pages.ts';
 import { reportPage } from './report.ts';
 import { csrfToken, endSession, loadSession, readForm, sameOriginOnly, startSession, webUser } from './session.ts';
+import type { WebText } from './text.ts';
 
 export interface WebDeps {
   storage: Storage;
@@ -89,10 +90,10 @@ function page(ctx: Context, body: string, status = 200): void {
 }
 
 /** Sets Retry-After for a throttled form and says how long in words. */
-function retryAfter(ctx: Context, until: Date, now: Date): string {
+function retryAfter(ctx: Context, text: WebText, until: Date, now: Date): string {
   const seconds = retryAfterSeconds(until, now);
   ctx.set('Retry-After', String(seconds));
-  return `Try again in ${Math.ceil(seconds / 60)} minute(s).`;
+  return text.tryAgainIn(Math.ceil(seconds / 60));
 }
 
 /** Where sign-in (or sign-up) leads: a path on this site that was asked for, else the dashboard (no open redirects). */
@@ -104,8 +105,8 @@ function requireUser(ctx: Context) {
   return user;
 }
 
-const nameError = (name: string): string | undefined =>
-  !name ? 'The name field is required.' : name.length > MAX_NAME ? `The name may not be greater than ${MAX_NAME} characters.` : undefined;
+const nameError = (name: string, text: WebText): string | undefined => (!name ? text.nameRequired : name.length > MAX_NAME ? text.nameTooLong(MAX_NAME) : undefined);
+
 
 function showSignIn(deps: WebDeps, ctx: WebContext): void {
   const { config } = deps;
@@ -122,10 +123,11 @@ async function signIn(deps: WebDeps, ctx: WebContext): Promise<void> {
   const now = deps.clock();
   const client = { ip: ctx.ip, device: email ? trustedDevice(ctx, config, email) : null };
   const outcome = email ? await throttledSignIn(storage.throttles, email, client, now, () => authenticate(storage.users, email, form.get('password') ?? '')) : ({ kind: 'wrong_credentials' } as const);
+  const text = pageText(deps, ctx);
   if (outcome.kind === 'throttled') {
-    return page(ctx, loginPage(chromeFor(deps, ctx), csrfToken(ctx, config), email, { form: `Too many failed sign-in attempts. ${retryAfter(ctx, outcome.until, now)}` }, next), 429);
+    return page(ctx, loginPage(chromeFor(deps, ctx), csrfToken(ctx, config), email, { form: `${text.signInThrottled} ${retryAfter(ctx, text, outcome.until, now)}` }, next), 429);
   }
-  if (outcome.kind === 'wrong_credentials') return page(ctx, loginPage(chromeFor(deps, ctx), csrfToken(ctx, config), email, { form: 'These credentials do not match our records.' }, next), 422);
+  if (outcome.kind === 'wrong_credentials') return page(ctx, loginPage(chromeFor(deps, ctx), csrfToken(ctx, config), email, { form: text.wrongCredentials }, next), 422);
   await startSession(ctx, deps, outcome.user.id);
   issueDeviceCookie(ctx, config, outcome.user.email);
   ctx.status = 303;
@@ -144,13 +146,14 @@ async function signUp(deps: WebDeps, ctx: WebContext): Promise<void> {
   const values = { name: (form.get('name') ?? '').trim(), email: (form.get('email') ?? '').trim() };
   const next = afterSignIn(form.get('next'));
   const errors: FormErrors = {};
-  const invalidName = nameError(values.name);
+  const text = pageText(deps, ctx);
+  const invalidName = nameError(values.name, text);
   if (invalidName) errors.name = invalidName;
   else {
     const now = deps.clock();
     const slot = await reserveSignUp(storage.throttles, ctx.ip, now);
     if (slot.kind === 'throttled') {
-      return page(ctx, signupPage(chromeFor(deps, ctx), csrfToken(ctx, config), values, { form: `Too many sign-ups from your network. ${retryAfter(ctx, slot.until, now)}` }), 429);
+      return page(ctx, signupPage(chromeFor(deps, ctx), csrfToken(ctx, config), values, { form: `${text.signUpThrottled} ${retryAfter(ctx, text, slot.until, now)}` }), 429);
     }
     try {
       // The language the visitor reads the site in is the language of their alert e-mails.
@@ -190,13 +193,14 @@ async function createToken(deps: WebDeps, ctx: WebContext): Promise<void> {
   const form = await readForm(ctx, deps.config);
   const values = { name: (form.get('name') ?? '').trim(), expires: (form.get('expires') ?? '').trim() };
   const errors: FormErrors = {};
-  const invalidName = nameError(values.name);
+  const text = pageText(deps, ctx);
+  const invalidName = nameError(values.name, text);
   if (invalidName) errors.name = invalidName;
   let expiresAt: Date | null = null;
   if (values.expires) {
     expiresAt = /^\d{4}-\d{2}-\d{2}$/.test(values.expires) ? new Date(`${values.expires}T00:00:00Z`) : null;
-    if (!expiresAt || Number.isNaN(expiresAt.getTime())) errors.expires = 'The expiry must be a date (YYYY-MM-DD).';
-    else if (expiresAt.getTime() <= deps.clock().getTime()) errors.expires = 'The expiry must be a date in the future.';
+    if (!expiresAt || Number.isNaN(expiresAt.getTime())) errors.expires = text.expiryNotDate;
+    else if (expiresAt.getTime() <= deps.clock().getTime()) errors.expires = text.expiryPast;
   }
   if (Object.keys(errors).length) return renderApiPage(deps, ctx, { values, errors }, 422);
   const { token } = await mintToken(deps.storage.tokens, user.id, values.name, expiresAt);

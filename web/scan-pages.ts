@@ -1,7 +1,7 @@
-
+import { createHash } from 'node:crypto';
 import { scanFailureView } from '../core/i18n/failures.ts';
 import { localiseFinding } from '../core/i18n/findings.ts';
-import { formatBytes, formatMs, type Locale } from '../core/i18n/locale.ts';
+import { formatBytes, formatMs, formatNumber, type Locale } from '../core/i18n/locale.ts';
 import type { Page } from '../core/pagination.ts';
 import { FORM_FACTORS, type FormFactor } from '../core/scan/observation.ts';
 import type { FormFactorMetrics } from '../core/scan/result.ts';
@@ -81,21 +81,20 @@ export const scanHref = (scan: Scan): string => (scan.status === 'queued' || sca
 
 function scanRows(scans: Scan[], locale: Locale, selectable: boolean): SafeHtml {
   const text = t(locale);
-  return html`<table class="scans"><thead><tr>${selectable ? html`<th scope="col"><span class="visually-hidden">${text.colSelect}</span></th>` : ''}<th scope="col">${text.colUrl}</th><th scope="col">${text.colScore}</th>
+  return html`<table class="scans stack"><thead><tr>${selectable ? html`<th scope="col"><span class="visually-hidden">${text.colSelect}</span></th>` : ''}<th scope="col">${text.colUrl}</th><th scope="col">${text.colScore}</th>
     <th scope="col">${text.colStatus}</th><th scope="col">${text.colRegion}</th><th scope="col">${text.colRequested}</th></tr></thead><tbody>${scans.map(
       (scan) => html`<tr data-scan-id="${scan.publicId}">${selectable
-          ? html`<td>${scan.status === 'finished'
+          ? html`<td class="select">${scan.status === 'finished'
               ? html`<input type="checkbox" name="scan" value="${scan.publicId}" id="pick-${scan.publicId}" aria-label="${text.colSelect}: ${scan.url}">`
               : ''}</td>`
           : ''}
-        <td class="url"><a href="${scanHref(scan)}">${scan.url}</a></td><td>${scorePill(scan.result?.scores.overall)}</td>
-        <td class="status">${statusText(scan.status, locale)}</td><td>${scan.region}</td><td>${when(scan.requestedAt, locale)}</td></tr>`,
+        <td class="url wide"><a href="${scanHref(scan)}">${scan.url}</a></td><td>${scorePill(scan.result?.scores.overall)}</td>
+        <td class="status">${statusText(scan.status, locale)}</td><td data-label="${text.regionColumn}">${scan.region}</td><td class="when">${when(scan.requestedAt, locale)}</td></tr>`,
     )}</tbody></table>`;
 }
 
 const TABLE_STYLE = new SafeHtml(`<style>
-  .scans td.url { word-break: break-all; min-width: 10rem; }
-  .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+  .scans td.url { min-width: 10rem; } .scans td.select { width: 2rem; } .scans td.when { white-space: nowrap; }
   .filters { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; } .filters label { margin-top: 0; } .filters input { width: 14rem; }
   .pager { display: flex; gap: 1rem; align-items: center; margin-top: .75rem; }
 </style>`);
@@ -195,17 +194,26 @@ export function progressPage(chrome: Chrome, scan: Scan, csrf: string): string {
   const text = t(chrome.locale);
   const state = progressState(scan, chrome.locale);
   const ended = scan.status === 'finished' || scan.status === 'failed';
+  const failed = scan.status === 'failed';
   const order: ScanStatus[] = ['queued', 'running', 'finished'];
-  const reached = scan.status === 'failed' ? 1 : order.indexOf(scan.status);
-  const head = ended ? undefined : html`<noscript><meta http-equiv="refresh" content="3"></noscript><script src="/static/progress.js" defer></script>`;
+  const reached = failed ? 1 : order.indexOf(scan.status);
+  const head = ended ? undefined : html`<noscript><meta http-equiv="refresh" content="3"></noscript><script src="${PROGRESS_SCRIPT_PATH}" defer></script>`;
+  // A failed scan stopped where it was running: that step says so, and nothing after it is reached.
+  const step = (s: ScanStatus, i: number) => {
+    const now = i === reached;
+    const state = i < reached ? 'done' : now ? (failed ? 'failed' : 'now') : '';
+    return html`<li class="${state}" data-step="${s}"${now ? new SafeHtml(' aria-current="step"') : ''}>${statusText(now && failed ? 'failed' : s, chrome.locale)}</li>`;
+  };
+  const title = failed ? text.failedTitle : text.progressTitle;
   return layout(
-    text.progressTitle,
+    title,
     html`<style>.steps { list-style: none; padding: 0; display: flex; gap: .5rem; flex-wrap: wrap; } .steps li { padding: .3rem .7rem; border-radius: 999px; border: 1px solid #8c959f; }
-      .steps li.done { background: #dafbe1; border-color: #1a7f37; } .steps li.now { background: #ddf4ff; border-color: #0550ae; font-weight: 600; }</style>
-      <h1>${text.progressTitle}</h1>
+      .steps li.done { background: #dafbe1; border-color: #1a7f37; } .steps li.now { background: #ddf4ff; border-color: #0550ae; font-weight: 600; }
+      .steps li.failed { background: #ffebe9; border-color: #cf222e; color: #b3261e; font-weight: 600; }</style>
+      <h1>${title}</h1>
       <section id="progress" data-scan-id="${scan.publicId}" data-status="${scan.status}" data-events="/scans/${scan.publicId}/events" aria-live="polite">
-        <p><strong>${scan.url}</strong> · ${scan.region}</p>
-        <ol class="steps">${order.map((s, i) => html`<li class="${i < reached ? 'done' : i === reached ? 'now' : ''}" data-step="${s}">${statusText(s, chrome.locale)}</li>`)}</ol>
+        <p><strong class="url">${scan.url}</strong> · ${scan.region}</p>
+        <ol class="steps">${order.map(step)}</ol>
         <p id="progress-message" class="${scan.status === 'failed' ? 'error' : ''}">${state.message}</p>
         ${scan.status === 'finished' ? html`<p><a class="button" href="${state.reportUrl}" id="open-report">${text.openReport}</a></p>` : ''}
         ${scan.status === 'failed'
@@ -231,12 +239,19 @@ export const PROGRESS_SCRIPT = `(() => {
     message.textContent = state.message;
     box.dataset.status = state.status;
     const reached = state.status === 'failed' ? 1 : order.indexOf(state.status);
-    box.querySelectorAll('.steps li').forEach((li, i) => { li.className = i < reached ? 'done' : i === reached ? 'now' : ''; });
+    box.querySelectorAll('.steps li').forEach((li, i) => {
+      li.className = i < reached ? 'done' : i === reached ? 'now' : '';
+      if (i === reached) li.setAttribute('aria-current', 'step'); else li.removeAttribute('aria-current');
+    });
     if (state.status === 'finished') { source.close(); window.location.assign(state.reportUrl); }
     if (state.status === 'failed') { source.close(); window.location.reload(); }
   });
 })();
 `;
+
+/** The script's address carries a hash of its content, so browsers may keep it for a year and still get a changed one at once. */
+export const PROGRESS_SCRIPT_VERSION = createHash('sha256').update(PROGRESS_SCRIPT).digest('hex').slice(0, 12);
+export const PROGRESS_SCRIPT_PATH = `/static/progress.js?v=${PROGRESS_SCRIPT_VERSION}`;
 
 export interface CompareInput {
   chrome: Chrome;
@@ -246,13 +261,14 @@ export interface CompareInput {
 }
 
 type MetricKey = keyof FormFactorMetrics;
-const METRICS: Array<{ key: MetricKey; label: string; format: (v: number, locale: Locale) => string }> = [
-  { key: 'fcp_ms', label: 'First Contentful Paint', format: formatMs },
-  { key: 'lcp_ms', label: 'Largest Contentful Paint', format: formatMs },
-  { key: 'cls', label: 'Cumulative Layout Shift', format: (v) => String(Math.round(v * 1000) / 1000) },
-  { key: 'tbt_ms', label: 'Total Blocking Time', format: formatMs },
-  { key: 'request_count', label: 'Requests', format: (v) => String(v) },
-  { key: 'total_bytes', label: 'Bytes', format: formatBytes },
+// The metrics keep Lighthouse's English names in every language, as Lighthouse's own German report does.
+const METRICS: Array<{ key: MetricKey; label: (locale: Locale) => string; format: (v: number, locale: Locale) => string }> = [
+  { key: 'fcp_ms', label: () => 'First Contentful Paint', format: formatMs },
+  { key: 'lcp_ms', label: () => 'Largest Contentful Paint', format: formatMs },
+  { key: 'cls', label: () => 'Cumulative Layout Shift', format: (v, locale) => formatNumber(v, locale, 3) },
+  { key: 'tbt_ms', label: () => 'Total Blocking Time', format: formatMs },
+  { key: 'request_count', label: (locale) => t(locale).requests, format: (v) => String(v) },
+  { key: 'total_bytes', label: (locale) => t(locale).bytes, format: formatBytes },
 ];
 
 /** A change in words and sign: for scores higher is better, for metrics lower is. */
@@ -260,7 +276,7 @@ function delta(change: number, higherIsBetter: boolean, format: (v: number) => s
   const text = t(locale);
   if (change === 0) return html`<span class="same">±0</span>`;
   const good = higherIsBetter ? change > 0 : change < 0;
-  return html`<span class="${good ? 'better' : 'worse'}" data-change="${good ? 'better' : 'worse'}">${change > 0 ? '+' : '−'}${format(Math.abs(change))} (${good ? text.better : text.worse})</span>`;
+  return html`<span class="${good ? 'better' : 'worse'}" data-change="${good ? 'better' : 'worse'}">${change > 0 ? '+' : '−'}${format(Math.abs(change))} <span class="verdict">(${good ? text.better : text.worse})</span></span>`;
 }
 
 export function comparePage({ chrome, before, after, imageUrl }: CompareInput): string {
@@ -268,17 +284,17 @@ export function comparePage({ chrome, before, after, imageUrl }: CompareInput): 
   const { locale } = chrome;
   const a = before.result!;
   const b = after.result!;
-  const heading = (scan: Scan, label: string) => html`<th scope="col">${label}<br><a href="/reports/${scan.publicId}">${when(scan.finishedAt, locale)}</a></th>`;
+  const head = html`<thead><tr><th scope="col"><span class="visually-hidden">${text.metricsTitle}</span></th><th scope="col">${text.before}</th><th scope="col">${text.after}</th><th scope="col">${text.difference}</th></tr></thead>`;
   const scoreRows = SCORE_KEYS.map(
-    (key) => html`<tr data-score="${key}"><th scope="row">${scoreLabel(key, locale)}</th><td>${scorePill(a.scores[key])}</td><td>${scorePill(b.scores[key])}</td>
+    (key) => html`<tr data-score="${key}"><th scope="row" class="wide">${scoreLabel(key, locale)}</th><td data-label="${text.before}">${scorePill(a.scores[key])}</td><td data-label="${text.after}">${scorePill(b.scores[key])}</td>
       <td>${delta(b.scores[key] - a.scores[key], true, String, locale)}</td></tr>`,
   );
   const metricTables = FORM_FACTORS.map(
-    (factor) => html`<h3>${text.progressStep[factor]}</h3><table id="metrics-${factor}"><thead><tr><th scope="col"></th>${heading(before, text.before)}${heading(after, text.after)}<th scope="col">${text.difference}</th></tr></thead>
+    (factor) => html`<h3>${text.progressStep[factor]}</h3><table id="metrics-${factor}" class="compare stack">${head}
       <tbody>${METRICS.map(({ key, label, format }) => {
         const x = a.metrics[factor][key];
         const y = b.metrics[factor][key];
-        return html`<tr data-metric="${key}"><th scope="row">${label}</th><td>${format(x, locale)}</td><td>${format(y, locale)}</td><td>${delta(y - x, false, (v) => format(v, locale), locale)}</td></tr>`;
+        return html`<tr data-metric="${key}"><th scope="row" class="wide">${label(locale)}</th><td data-label="${text.before}">${format(x, locale)}</td><td data-label="${text.after}">${format(y, locale)}</td><td>${delta(y - x, false, (v) => format(v, locale), locale)}</td></tr>`;
       })}</tbody></table>`,
   );
   const filmstrips = FORM_FACTORS.map((factor) => filmstripPair(factor, before, after, imageUrl, locale));
@@ -289,32 +305,39 @@ export function comparePage({ chrome, before, after, imageUrl }: CompareInput): 
     const found = scan.result!.findings.filter((f) => keep(f.code) && !seen.has(f.code) && seen.add(f.code)).map((f) => localiseFinding(f, locale));
     return found.length ? html`<ul id="${id}">${found.map((f) => html`<li data-code="${f.code}"><strong>${f.title}</strong>: ${f.message}</li>`)}</ul>` : html`<p id="${id}">${text.none}</p>`;
   };
+  const which = (scan: Scan, label: string) =>
+    html`<li><strong>${label}:</strong> <a href="/reports/${scan.publicId}" aria-label="${text.openReportOf(label)}, ${when(scan.finishedAt, locale)}">${when(scan.finishedAt, locale)}</a> · <span class="url">${scan.url}</span></li>`;
   return layout(
     text.compareTitle,
     html`<style>.better { color: #0a6b2c; font-weight: 600; } .worse { color: #b3261e; font-weight: 600; }
-      .strip { position: relative; height: 96px; margin: .25rem 0 1rem; border-bottom: 1px solid #d0d7de; min-width: 36rem; }
+      .pair { list-style: none; padding: 0; margin: 0 0 1rem; } .pair li { margin-bottom: .25rem; }
+      table.compare td { white-space: nowrap; }
+      .strips { overflow-x: auto; } .strip { position: relative; height: 96px; margin: .25rem 0 1rem; border-bottom: 1px solid #d0d7de; min-width: 36rem; }
       .strip figure { position: absolute; top: 0; margin: 0; transform: translateX(-50%); text-align: center; font-size: .75rem; }
-      .strip img { height: 72px; border: 2px solid #d0d7de; display: block; } .strip .lcp img { border-color: #1a7f37; } .strip .fcp img { border-color: #bf8700; }</style>
+      .strip img { height: 72px; width: auto; border: 2px solid #d0d7de; display: block; } .strip .lcp img { border-color: #1a7f37; } .strip .fcp img { border-color: #bf8700; }
+</style>
       <h1>${text.compareTitle}</h1>
-      <section><p><strong>${text.before}:</strong> ${before.url}<br><strong>${text.after}:</strong> ${after.url}</p>
-        <table id="compare-scores"><thead><tr><th scope="col"></th>${heading(before, text.before)}${heading(after, text.after)}<th scope="col">${text.difference}</th></tr></thead><tbody>${scoreRows}</tbody></table></section>
-      <section><h2>Metrics</h2>${metricTables}</section>
-      <section><h2>Filmstrip</h2>${filmstrips}</section>
+      <section><h2>${text.compareScans}</h2><ul class="pair">${which(before, text.before)}${which(after, text.after)}</ul>
+        <table id="compare-scores" class="compare stack">${head}<tbody>${scoreRows}</tbody></table></section>
+      <section><h2>${text.metricsTitle}</h2>${metricTables}</section>
+      <section><h2>${text.filmstripTitle}</h2>${filmstrips}</section>
       <section><h2>${text.appeared}</h2>${listFindings(after, (code) => !beforeCodes.has(code), 'findings-appeared')}
         <h2>${text.disappeared}</h2>${listFindings(before, (code) => !afterCodes.has(code), 'findings-disappeared')}</section>`,
     chrome,
   );
 }
 
-/** Both scans' frames of one form factor on one time axis (the longer load sets its length). */
+/** Both scans' frames of one form factor on one time axis (the longer load sets its length); scrolls sideways on a phone. */
 function filmstripPair(factor: FormFactor, before: Scan, after: Scan, imageUrl: CompareInput['imageUrl'], locale: Locale): SafeHtml {
   const text = t(locale);
   const frames = (scan: Scan) => scan.result!.filmstrip[factor];
   const end = Math.max(1, ...[before, after].flatMap((scan) => frames(scan).map((f) => f.ms)));
+  const size = factor === 'desktop' ? 'width="1350" height="940"' : 'width="412" height="823"';
   const strip = (scan: Scan, label: string) => html`<p>${label}</p><div class="strip" data-factor="${factor}" data-scan-id="${scan.publicId}">${frames(scan).map(
-    (frame) => html`<figure class="${frame.event ?? ''}" style="left: ${((frame.ms / end) * 92 + 4).toFixed(2)}%" data-ms="${frame.ms}"><img src="${imageUrl(scan, frame.asset)}" alt="${formatMs(frame.ms, locale)}" loading="lazy"><figcaption>${formatMs(frame.ms, locale)}</figcaption></figure>`,
+    (frame) => html`<figure class="${frame.event ?? ''}" style="left: ${((frame.ms / end) * 92 + 4).toFixed(2)}%" data-ms="${frame.ms}"><img src="${imageUrl(scan, frame.asset)}" alt="${label}, ${formatMs(frame.ms, locale)}" ${new SafeHtml(size)} loading="lazy"><figcaption>${formatMs(frame.ms, locale)}</figcaption></figure>`,
   )}</div>`;
-  return html`<h3>${text.progressStep[factor]}</h3>${strip(before, text.before)}${strip(after, text.after)}`;
+  const title = text.progressStep[factor] ?? factor;
+  return html`<h3>${title}</h3><div class="strips" tabindex="0" role="group" aria-label="${text.stripLabel(title)}">${strip(before, text.before)}${strip(after, text.after)}</div>`;
 }
 
 export function livePage(chrome: Chrome): string {

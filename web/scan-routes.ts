@@ -1,7 +1,6 @@
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import type { Client } from '@temporalio/client';
-import { PassThrough } from 'node:stream';
 import { utcDay, type Clock } from '../core/clock.ts';
 import type { Config } from '../core/config.ts';
 import { PUBLIC_ID_PATTERN } from '../core/ids.ts';
@@ -15,7 +14,7 @@ import type { Chrome } from './layout.ts';
 import { chromeFor, html } from './chrome.ts';
 import { dashboardSections } from './monitoring-routes.ts';
 import { isLocale, localPath, pageLocale, rememberLocale } from './locale.ts';
-import { comparePage, dashboardPage, homePage, livePage, progressPage, progressState, PROGRESS_SCRIPT, scanListPage, type UrlBox } from './scan-pages.ts';
+import { comparePage, dashboardPage, homePage, livePage, progressPage, progressState, PROGRESS_SCRIPT, PROGRESS_SCRIPT_VERSION, scanListPage, type UrlBox } from './scan-pages.ts';
 import { readForm, webUser } from './session.ts';
 import { t } from './text.ts';
 
@@ -99,7 +98,7 @@ async function startScan(deps: ScanPageDeps, ctx: Ctx): Promise<void> {
   const locale = pageLocale(ctx, deps.config);
   const region = form.get('region') || deps.config.regions.default;
   const values = { url: (form.get('url') ?? '').trim(), region, isPublic: form.get('public') === '1' };
-  if (!deps.config.regions.available.includes(region)) return renderDashboard(deps, ctx, values, { region: `Unknown region ${region}.` }, 422);
+  if (!deps.config.regions.available.includes(region)) return renderDashboard(deps, ctx, values, { region: t(locale).unknownRegion(region) }, 422);
   const outcome = await submitScan({ scans: deps.storage.scans, temporal: deps.temporal, config: deps.config, clock: deps.clock }, { id: user.id, plan: planFor(user.plan) }, { url: values.url, region, public: values.isPublic, force: form.get('force') === '1' });
   switch (outcome.kind) {
     case 'invalid':
@@ -128,7 +127,7 @@ async function listScans(deps: ScanPageDeps, ctx: Ctx): Promise<void> {
   const page = /^\d{1,6}$/.test(text('page')) && Number(text('page')) > 0 ? Number(text('page')) : 1;
   const found = await deps.storage.scans.listOwned(user.id, { domain, status }, { limit: 20, page });
   const invalid = statusValue !== '' && !status;
-  html(ctx, scanListPage({ chrome: chromeFor(deps, ctx, 'scans'), page: found, filters: { domain, status }, errors: invalid ? { filters: `Unknown status ${statusValue}.` } : undefined }), invalid ? 422 : 200);
+  html(ctx, scanListPage({ chrome: chromeFor(deps, ctx, 'scans'), page: found, filters: { domain, status }, errors: invalid ? { filters: t(pageLocale(ctx, deps.config)).unknownStatus(statusValue) } : undefined }), invalid ? 422 : 200);
 }
 
 async function ownedScan(deps: ScanPageDeps, ctx: Ctx, userId: number, id: string | undefined): Promise<Scan> {
@@ -159,12 +158,14 @@ async function streamProgress(deps: ScanPageDeps, ctx: Ctx): Promise<void> {
   if (!user) throw notFound();
   const first = await ownedScan(deps, ctx, user.id, ctx.params.id);
   const locale = pageLocale(ctx, deps.config);
-  const stream = new PassThrough();
   ctx.status = 200;
   ctx.type = 'text/event-stream';
   ctx.set('Cache-Control', 'no-store');
   ctx.set('X-Accel-Buffering', 'no');
-  ctx.body = stream;
+  // The response is written here, not piped by Koa: a visitor leaving mid-scan closes it, which is no error to report.
+  ctx.respond = false;
+  const stream = ctx.res;
+  stream.flushHeaders();
   ctx.req.socket.setTimeout(0);
   let last = '';
   let closed = false;
@@ -177,10 +178,11 @@ async function streamProgress(deps: ScanPageDeps, ctx: Ctx): Promise<void> {
     return scan.status === 'finished' || scan.status === 'failed';
   };
   const stop = () => {
+    if (closed) return;
     closed = true;
     stream.end();
   };
-  ctx.req.on('close', stop);
+  stream.on('close', stop);
   stream.write('retry: 2000\n\n');
   let ended = send(first);
   void (async () => {
@@ -197,7 +199,7 @@ async function streamProgress(deps: ScanPageDeps, ctx: Ctx): Promise<void> {
 
 function serveProgressScript(ctx: Ctx): void {
   ctx.type = 'application/javascript';
-  ctx.set('Cache-Control', 'public, max-age=3600');
+  ctx.set('Cache-Control', ctx.query.v === PROGRESS_SCRIPT_VERSION ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.body = PROGRESS_SCRIPT;
 }

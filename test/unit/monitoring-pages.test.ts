@@ -122,13 +122,15 @@ describe('the target page', () => {
     expect(page).toContain('class="threshold threshold-warning" data-value="70"');
     expect(page.match(/<a class="point" href="\/reports\//g)).toHaveLength(30);
     expect(page.match(/<line class="spread"/g)!.length).toBeGreaterThan(20);
-    const rows = [...page.matchAll(/<tr data-scan-id="([^"]+)"><td><a href="\/reports\/([^"]+)">([^<]+)<\/a><\/td>\s*<td>[\s\S]*?<\/td>\s*<td class="spread">([^<]*)<\/td>/g)];
+    const rows = [...page.matchAll(/<tr data-scan-id="([^"]+)"><td class="wide"><a href="\/reports\/([^"]+)">([^<]+)<\/a><\/td>\s*<td>[\s\S]*?<\/td>\s*<td class="spread">([^<]*)<\/td>\s*<td>(?:<a class="compare" href="([^"]+)")?/g)];
     const newestFirst = [...model.scans].sort((a, b) => b.at.getTime() - a.at.getTime());
     expect(rows.map((r) => r[1])).toEqual(newestFirst.map((s) => s.scanId));
     expect(rows.every((r) => r[1] === r[2])).toBe(true);
     expect(rows[0]![3]).toBe('19 Nov 2026, 10:12 UTC');
     const runs = newestFirst[0]!.runs!;
     expect(rows[0]![4]).toBe(`3 runs: ${Math.min(...runs)}–${Math.max(...runs)}`);
+    // Each scan compares with the one before it; the oldest has none.
+    expect(rows.map((r) => r[5]?.replaceAll('&amp;', '&'))).toEqual(newestFirst.map((s, i) => (newestFirst[i + 1] ? `/compare?scan=${newestFirst[i + 1]!.scanId}&scan=${s.scanId}` : undefined)));
   });
 
   it("lists the target's open and recent alerts with their buttons, every form with its CSRF token", () => {

@@ -63,7 +63,8 @@ describe('the API and apps page in a real browser', () => {
     expect((me.body.data as { email: string }).email).toBe(email);
 
     await page.reload();
-    expect(await page.$eval('#tokens .last-used', (el) => el.textContent)).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(await page.$eval('#tokens .last-used time', (el) => el.getAttribute('datetime'))).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(await page.$eval('#tokens .last-used', (el) => el.textContent)).toMatch(/^\d{1,2} \w{3} \d{4}, \d\d:\d\d UTC$/);
     await page.screenshot({ path: resolve(screenshots, 'api-page-list.png'), fullPage: true });
 
     await Promise.all([page.waitForNavigation(), page.click('.delete-token')]);

@@ -37,6 +37,19 @@ describe('error pages of the web area (HTML, while the API keeps answering JSON)
     expect(JSON.parse(api404.text)).toEqual({ message: 'Not found.' });
   });
 
+  it('speaks German to a German browser: title, message, the form refusals, the sign-in throttle words', async () => {
+    const german = new WebClient(api.url, api.config.baseUrl, { 'accept-language': 'de-DE,de;q=0.9' });
+    const missing = await german.get('/no-such-page');
+    expectErrorPage(missing, 404, 'Seite nicht gefunden', 'Diese Seite gibt es nicht');
+    expect(missing.text).toContain('<html lang="de">');
+    expect(missing.text).not.toContain('Not found.');
+    expectErrorPage(await german.post('/login', { email: 'a@example.com', password: 'x', _csrf: 'forged' }), 403, 'Nicht erlaubt', 'Das Formular ist abgelaufen');
+    await german.get('/login');
+    const wrong = await german.post('/login', { email: 'nobody@example.com', password: 'wrong-password-1' });
+    expect(wrong.status).toBe(422);
+    expect(wrong.text).toContain('Diese Zugangsdaten passen zu keinem Konto.');
+  });
+
   it('405 (with Allow) for a web page asked with a method it does not have; the API answers the same as JSON', async () => {
     const res = await rawRequest(`${api.url}/login`, { method: 'PUT', headers: { origin: new URL(api.config.baseUrl).origin } });
     expectErrorPage(res, 405, 'Method not allowed', 'Method not allowed.');

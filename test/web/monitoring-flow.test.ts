@@ -88,6 +88,10 @@ describe('monitoring in the browser', () => {
     const links = await page.$$eval('svg a', (as) => as.map((a) => a.getAttribute('href')));
     expect(links.sort()).toEqual(ids.map((id) => `/reports/${id}`).sort());
     expect(await page.$eval('svg desc', (el) => el.textContent)).toMatch(/92.*81/);
+    // Each scan but the oldest compares with the one before it.
+    expect(await page.$$eval('#scans a.compare', (as) => as.length)).toBe(ids.length - 1);
+    expect(await submit(page, `#scans tr[data-scan-id="${ids[3]}"] a.compare`)).toBe(200);
+    expect(await page.$$eval('#compare-scores [data-score="overall"] td', (tds) => tds.map((td) => td.textContent?.trim()))).toEqual(['64', '81', '+17 (better)']);
     // Another user's target is not found.
     const other = await createTestUser(api, 'starter', PASSWORD);
     const stranger = await signedInPage(other.user.email);

@@ -64,7 +64,6 @@ export const MONITORING_STYLE = new SafeHtml(`<style>${CHART_STYLE}
   h1 { margin: 0 0 .5rem; font-size: 1.6rem; } h2 { margin-top: 0; font-size: 1.25rem; } h3 { font-size: 1.05rem; }
   .lead { color: ${C.axis}; margin-top: 0; }
   .url { overflow-wrap: anywhere; }
-  a { color: #0b3d91; } a:focus-visible, button:focus-visible, summary:focus-visible, input:focus-visible, select:focus-visible { outline: 3px solid #1f6feb; outline-offset: 2px; }
   button { font: inherit; font-size: .9rem; border: 1px solid #8c959f; border-radius: 6px; background: #f6f8fa; color: #1b1f24; min-height: 2.25rem; }
   button.primary { background: #0b3d91; border-color: #0b3d91; color: #fff; }
   button.danger { background: #b3261e; border-color: #b3261e; color: #fff; }
@@ -124,6 +123,5 @@ export const MONITORING_STYLE = new SafeHtml(`<style>${CHART_STYLE}
   .facts { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; margin: 0; }
   .facts dt { color: ${C.axis}; } .facts dd { margin: 0; }
   @media (max-width: 30rem) { .facts { grid-template-columns: 1fr; } .facts dt { margin-top: .35rem; } }
-  .back { display: inline-block; margin-bottom: .75rem; }
-  @media (max-width: 30rem) { main { padding: 0 .75rem; margin-top: 1rem; } section { padding: 1rem; } header { padding: .75rem; } }
+  .back { display: inline-block; margin-bottom: .75rem; } .facts + .actions { margin-top: .75rem; }
 </style>`);

@@ -54,18 +54,22 @@ export function targetPage(model: TargetPageModel): string {
     <section aria-labelledby="scans-heading"><h2 id="scans-heading">${t.lastScans}</h2>
       ${newestFirst.length === 0
         ? html`<p id="no-scans">${t.noScans}</p>`
-        : html`<table class="scans-table" id="scans"><thead><tr><th scope="col">${t.scanned}</th><th scope="col">${t.score}</th><th scope="col">${t.runs}</th></tr></thead>
-          <tbody>${newestFirst.map((scan) => scanRow(scan, model))}</tbody></table>`}
+        : html`<table class="scans-table stack" id="scans"><thead><tr><th scope="col">${t.scanned}</th><th scope="col">${t.score}</th><th scope="col">${t.runs}</th><th scope="col"><span class="visually-hidden">${t.compare}</span></th></tr></thead>
+          <tbody>${newestFirst.map((scan, i) => scanRow(scan, newestFirst[i + 1], model))}</tbody></table>`}
     </section>
     <section aria-labelledby="open-alerts-heading" id="open-alerts"><h2 id="open-alerts-heading">${t.openAlertsTitle}</h2>${alerts(model.openAlerts, 'open-alerts-list')}</section>
     <section aria-labelledby="recent-alerts-heading"><h2 id="recent-alerts-heading">${t.recentAlertsTitle}</h2>${alerts(model.recentAlerts, 'recent-alerts-list')}</section>`;
   return layout(target.url, body, { ...model.chrome, current: 'targets' });
 }
 
-function scanRow(scan: HistoryScan & { href: string }, model: TargetPageModel): SafeHtml {
+/** One scan of the history, with a link comparing it with the scan before it (the compare page, /compare). */
+function scanRow(scan: HistoryScan & { href: string }, before: HistoryScan | undefined, model: TargetPageModel): SafeHtml {
   const t = LABELS[model.locale];
   const spread = runSpread(scan);
-  return html`<tr data-scan-id="${scan.scanId}"><td><a href="${scan.href}">${formatDateTime(scan.at, model.locale)}</a></td>
+  const when = formatDateTime(scan.at, model.locale);
+  const compare = before ? `/compare?${new URLSearchParams([['scan', before.scanId], ['scan', scan.scanId]])}` : null;
+  return html`<tr data-scan-id="${scan.scanId}"><td class="wide"><a href="${scan.href}">${when}</a></td>
     <td>${scan.score === null ? '—' : scoreBadge(scan.score, model.target.thresholds.overall, 'small')}</td>
-    <td class="spread">${spread ? t.runSpread(spread.count, spread.min, spread.max) : t.oneRun}</td></tr>`;
+    <td class="spread">${spread ? t.runSpread(spread.count, spread.min, spread.max) : t.oneRun}</td>
+    <td>${compare ? html`<a class="compare" href="${compare}" aria-label="${t.compareWithBefore(when)}">${t.compare}</a>` : ''}</td></tr>`;
 }
