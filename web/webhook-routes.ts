@@ -13,6 +13,7 @@ import { temporalWebhookDispatch } from '../services/webhook-dispatch.ts';
 import { mayUseWebhooks, rotateSigningSecret, saveWebhookSettings, webhookSettings, type WebhookSettingsDeps } from '../services/webhook-settings.ts';
 import { chromeFor, html } from './chrome.ts';
 import { readForm, webUser } from './session.ts';
+import { WEBHOOK_LABELS, type WebhookNotice } from './webhook-labels.ts';
 import { deliveryPage, webhookPage } from './webhook-page.ts';
 
 export interface WebhookPageDeps {
@@ -27,13 +28,13 @@ type Ctx = RouterContext;
 const HISTORY_LENGTH = 50;
 const PAGE = '/account/notifications';
 
-const NOTICES = {
-  saved: 'Settings saved.',
-  rotated: 'A new signing secret is in use; the previous one keeps signing for 24 hours.',
-  enabled: 'The endpoint is enabled again.',
-  resent: 'The delivery is being sent again.',
-  not_configured: 'Set a webhook URL first (and re-enable the endpoint if it is disabled).',
-} as const;
+/** What an action's redirect tells the page to say: a fixed notice, or a test or replay result with its numbers. */
+type Outcome =
+  | { notice: WebhookNotice }
+  | { notice: 'test_pending'; delivery: number }
+  | { notice: 'test_delivered'; code: string }
+  | { notice: 'test_failed'; error: string | null }
+  | { notice: 'replaying'; count: number };
 
 /** The notification settings (webhooks) in the web area; the API has no operation for them (spec: Events). */
 export function mountWebhookPages(router: Router, deps: WebhookPageDeps): void {
@@ -58,15 +59,15 @@ export function mountWebhookPages(router: Router, deps: WebhookPageDeps): void {
     }
     return user;
   };
-  const back = (ctx: Ctx, notice: string) => {
+  const back = (ctx: Ctx, outcome: Outcome) => {
     ctx.status = 303;
-    ctx.redirect(`${PAGE}?notice=${encodeURIComponent(notice)}`);
+    const query = new URLSearchParams(Object.entries(outcome).flatMap(([key, value]): Array<[string, string]> => (value === null ? [] : [[key, String(value)]])));
+    ctx.redirect(`${PAGE}?${query}`);
   };
 
   async function render(ctx: Ctx, user: { id: number; plan: string }, extra: { values?: { url: string; headerName: string; events: string[] }; errors?: WebhookSettingsErrors; notice?: string }, status = 200) {
     const chrome = chromeFor(deps, ctx, 'settings');
     const allowed = mayUseWebhooks(user.plan as never);
-    const queryNotice = typeof ctx.query.notice === 'string' ? (NOTICES[ctx.query.notice as keyof typeof NOTICES] ?? (ctx.query.notice.startsWith('Test event') || ctx.query.notice.startsWith('Replaying') ? ctx.query.notice.slice(0, 300) : undefined)) : undefined;
     html(
       ctx,
       webhookPage({
@@ -75,7 +76,7 @@ export function mountWebhookPages(router: Router, deps: WebhookPageDeps): void {
         planLabel: planFor(user.plan).label,
         settings: allowed ? await webhookSettings(settingsDeps(), user.id) : null,
         deliveries: allowed ? await deps.storage.webhooks.listDeliveries(user.id, HISTORY_LENGTH) : [],
-        notice: extra.notice ?? queryNotice,
+        notice: extra.notice ?? noticeOf(ctx.query, WEBHOOK_LABELS[chrome.locale]),
         ...extra,
       }),
       status,
@@ -93,7 +94,7 @@ export function mountWebhookPages(router: Router, deps: WebhookPageDeps): void {
     if (!user) return;
     const values = { url: form.get('url') ?? '', headerName: form.get('header_name') ?? '', events: form.getAll('events') };
     const outcome = await saveWebhookSettings(settingsDeps(), user, { ...values, headerValue: form.get('header_value') ?? '' });
-    if (outcome.status === 'saved') return back(ctx, 'saved');
+    if (outcome.status === 'saved') return back(ctx, { notice: 'saved' });
     if (outcome.status === 'plan_required') return render(ctx, user, {}, 403);
     await render(ctx, user, { values, errors: outcome.errors }, 422);
   });
@@ -103,7 +104,7 @@ export function mountWebhookPages(router: Router, deps: WebhookPageDeps): void {
     const user = await proUser(ctx);
     if (!user) return;
     await rotateSigningSecret(settingsDeps(), user.id);
-    back(ctx, 'rotated');
+    back(ctx, { notice: 'rotated' });
   });
 
   router.post(`${PAGE}/enable`, async (ctx) => {
@@ -111,7 +112,7 @@ export function mountWebhookPages(router: Router, deps: WebhookPageDeps): void {
     const user = await proUser(ctx);
     if (!user) return;
     await deps.storage.webhooks.enable(user.id, deps.clock());
-    back(ctx, 'enabled');
+    back(ctx, { notice: 'enabled' });
   });
 
   router.post(`${PAGE}/test`, async (ctx) => {
@@ -119,10 +120,10 @@ export function mountWebhookPages(router: Router, deps: WebhookPageDeps): void {
     const user = await proUser(ctx);
     if (!user) return;
     const outcome = await sendTestEvent(actionDeps(), user.id);
-    if (outcome.status === 'not_configured') return back(ctx, 'not_configured');
+    if (outcome.status === 'not_configured') return back(ctx, { notice: 'not_configured' });
     const { delivery } = outcome;
-    if (outcome.status === 'pending') return back(ctx, `Test event sent; no result yet (delivery ${delivery.id}).`);
-    back(ctx, delivery.status === 'succeeded' ? `Test event delivered: HTTP ${delivery.webhookResponseCode}.` : `Test event failed: ${delivery.webhookLastError ?? 'unknown error'}.`);
+    if (outcome.status === 'pending') return back(ctx, { notice: 'test_pending', delivery: delivery.id });
+    back(ctx, delivery.status === 'succeeded' ? { notice: 'test_delivered', code: String(delivery.webhookResponseCode) } : { notice: 'test_failed', error: delivery.webhookLastError });
   });
 
   router.post(`${PAGE}/deliveries/:id/resend`, async (ctx) => {
@@ -130,7 +131,7 @@ export function mountWebhookPages(router: Router, deps: WebhookPageDeps): void {
     const user = await proUser(ctx);
     if (!user) return;
     if (!(await resendDelivery(actionDeps(), user.id, idParam(ctx)))) throw notFound();
-    back(ctx, 'resent');
+    back(ctx, { notice: 'resent' });
   });
 
   router.post(`${PAGE}/replay`, async (ctx) => {
@@ -138,9 +139,9 @@ export function mountWebhookPages(router: Router, deps: WebhookPageDeps): void {
     const user = await proUser(ctx);
     if (!user) return;
     const since = parseSince(form.get('since') ?? '');
-    if (!since) return render(ctx, user, { notice: 'Enter the time to replay from (UTC).' }, 422);
+    if (!since) return render(ctx, user, { notice: WEBHOOK_LABELS[chromeFor(deps, ctx, 'settings').locale].enterSince }, 422);
     const count = await replayFailedSince(actionDeps(), user.id, since);
-    back(ctx, `Replaying ${count} failed deliver${count === 1 ? 'y' : 'ies'}.`);
+    back(ctx, { notice: 'replaying', count });
   });
 
   router.get(`${PAGE}/deliveries/:id`, async (ctx) => {
@@ -163,4 +164,21 @@ function parseSince(value: string): Date | null {
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(value)) return null;
   const date = new Date(`${value}Z`);
   return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** The notice an action's redirect asked for, in the page's language; anything else in the query says nothing. */
+function noticeOf(query: Ctx['query'], text: (typeof WEBHOOK_LABELS)[keyof typeof WEBHOOK_LABELS]): string | undefined {
+  const param = (name: string) => (typeof query[name] === 'string' ? query[name] : undefined);
+  const whole = (name: string) => (/^\d{1,15}$/.test(param(name) ?? '') ? Number(param(name)) : undefined);
+  const notice = param('notice');
+  if (notice && Object.hasOwn(text.notices, notice)) return text.notices[notice as WebhookNotice];
+  const delivery = whole('delivery');
+  const code = whole('code');
+  const count = whole('count');
+  if (notice === 'test_pending' && delivery !== undefined) return text.testPending(delivery);
+  if (notice === 'test_delivered' && code !== undefined) return text.testDelivered(String(code));
+  // The receiver's error as the delivery recorded it (a service-level message), bounded.
+  if (notice === 'test_failed') return text.testFailed(param('error')?.slice(0, 300) ?? null);
+  if (notice === 'replaying' && count !== undefined) return text.replaying(count);
+  return undefined;
 }

@@ -68,6 +68,25 @@ it('below Pro the page says which plan has webhooks and offers no form', async (
   await page.browserContext().close();
 });
 
+it("in German the page and its actions' notices speak German", async () => {
+  const { user } = await createTestUser(api, 'pro', PASSWORD);
+  const page = await signedInPage(user.email);
+  await page.setExtraHTTPHeaders({ 'accept-language': 'de-DE,de;q=0.9' });
+  await page.goto(`${api.url}/account/notifications`);
+  expect(await page.$eval('html', (el) => el.getAttribute('lang'))).toBe('de');
+  expect(await text(page, 'h1')).toBe('Benachrichtigungen');
+  expect(await text(page, 'label[for="url"]')).toBe('Webhook-URL');
+  expect(await submit(page, '#send-test')).toBe(200);
+  expect(await text(page, '#notice')).toContain('Legen Sie zuerst eine Webhook-URL fest');
+  await page.type('#url', receiver.url);
+  expect(await submit(page, '#save-settings')).toBe(200);
+  expect(await text(page, '#notice')).toBe('Einstellungen gespeichert.');
+  expect(await submit(page, '#send-test')).toBe(200);
+  expect(await text(page, '#notice')).toBe('Testereignis zugestellt: HTTP 200.');
+  expect(await text(page, '#delivery-table tbody tr .status')).toBe('zugestellt');
+  await page.browserContext().close();
+});
+
 it('settings, secret rotation, test event, history, resend, re-enable and replay', async () => {
   const { user } = await createTestUser(api, 'pro', PASSWORD);
   const page = await signedInPage(user.email);
