@@ -6,6 +6,9 @@ import { assertStorable } from '../http/input-guard.ts';
 /** A JSON Schema as plain data; the same objects validate requests and are published in the OpenAPI document. */
 export type JsonSchema = Record<string, unknown>;
 
+/** The spec's response envelope: `{ data }`, with `meta` on paginated lists. */
+export const envelope = (data: JsonSchema, meta?: JsonSchema): JsonSchema => ({ type: 'object', required: ['data'], properties: { data, ...(meta ? { meta } : {}) } });
+
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
 // Bodies are JSON and must have the right types; query strings are text, so their values are coerced.

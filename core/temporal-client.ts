@@ -1,3 +1,4 @@
+import type { Duration } from '@temporalio/common';
 import { Client, Connection, ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, type ScheduleDescription, type ScheduleOptions } from '@temporalio/client';
 import type { Config } from './config.ts';
 import { TARGET_RECONCILE_EVERY, targetScheduleOptions } from './monitoring/schedule.ts';
@@ -83,31 +84,19 @@ export async function requestScanSlot(client: Client, prefix: string, region: st
 }
 
 /** The reconciler's schedule: created on first start, brought up to date on every later one. */
-export async function ensureReconcilerSchedule(client: Client, prefix: string): Promise<{ scheduleId: string; created: boolean }> {
-  const scheduleId = scanReconcilerScheduleId(prefix);
-  const options = {
-    scheduleId,
-    spec: { intervals: [{ every: RECONCILE_EVERY }] },
-    action: { type: 'startWorkflow' as const, workflowType: 'reconcileScansWorkflow', taskQueue: mainTaskQueue(prefix), workflowId: `${scheduleId}-run` },
-    policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 minute' },
-  } satisfies ScheduleOptions;
-  try {
-    await client.schedule.create(options);
-    return { scheduleId, created: true };
-  } catch (error) {
-    if (!(error instanceof ScheduleAlreadyRunning)) throw error;
-    await client.schedule.getHandle(scheduleId).update((previous) => ({ ...previous, spec: options.spec, action: options.action, policies: { ...previous.policies, ...options.policies } }));
-    return { scheduleId, created: false };
-  }
-}
+export const ensureReconcilerSchedule = (client: Client, prefix: string) =>
+  ensureRecurringSchedule(client, prefix, scanReconcilerScheduleId(prefix), 'reconcileScansWorkflow', RECONCILE_EVERY);
 
 /** The target reconciler's schedule (workflows/reconcile.ts), created or brought up to date like the scan reconciler's. */
-export async function ensureTargetReconcilerSchedule(client: Client, prefix: string): Promise<{ scheduleId: string; created: boolean }> {
-  const scheduleId = targetReconcilerScheduleId(prefix);
+export const ensureTargetReconcilerSchedule = (client: Client, prefix: string) =>
+  ensureRecurringSchedule(client, prefix, targetReconcilerScheduleId(prefix), 'reconcileTargetsWorkflow', TARGET_RECONCILE_EVERY);
+
+/** A schedule running `workflowType` on the main queue every `every`, skipping overlaps: created, or updated to this definition. */
+async function ensureRecurringSchedule(client: Client, prefix: string, scheduleId: string, workflowType: string, every: Duration): Promise<{ scheduleId: string; created: boolean }> {
   const options = {
     scheduleId,
-    spec: { intervals: [{ every: TARGET_RECONCILE_EVERY }] },
-    action: { type: 'startWorkflow' as const, workflowType: 'reconcileTargetsWorkflow', taskQueue: mainTaskQueue(prefix), workflowId: `${scheduleId}-run` },
+    spec: { intervals: [{ every }] },
+    action: { type: 'startWorkflow' as const, workflowType, taskQueue: mainTaskQueue(prefix), workflowId: `${scheduleId}-run` },
     policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 minute' },
   } satisfies ScheduleOptions;
   try {

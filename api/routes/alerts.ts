@@ -1,3 +1,4 @@
+import { envelope } from '../validation.ts';
 import type { Clock } from '../../core/clock.ts';
 import { negotiateLocale } from '../../core/i18n/locale.ts';
 import { ALERT_SEVERITIES, ALERT_STATUS_FILTERS, type AlertSeverity, type AlertStatusFilter } from '../../core/monitoring/alert.ts';
@@ -15,7 +16,6 @@ export interface AlertRouteDeps {
 /** Alert ids are positive integers of at most 15 digits (below 2^53); anything else names no alert: 404. */
 const idParam = { id: { pattern: '^[1-9][0-9]{0,14}$', description: 'The alert id.' } };
 const MAX_SAFE_ID = Number.MAX_SAFE_INTEGER;
-const envelope = (data: Record<string, unknown>, meta?: Record<string, unknown>) => ({ type: 'object', required: ['data'], properties: { data, ...(meta ? { meta } : {}) } });
 
 type ListQuery = PageQuery & { status?: AlertStatusFilter; severity?: AlertSeverity };
 type MarkReadBody = { ids?: number[] };

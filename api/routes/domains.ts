@@ -7,7 +7,7 @@ import { notFound, planLimitReached, serviceUnavailable, validationFailed } from
 import { createTarget, deleteTarget, updateTarget, type TargetInput, type TargetOutcome, type TargetUpdate } from '../../services/targets.ts';
 import { pageMetaSchema, pageQuerySchema, type PageQuery } from '../pagination.ts';
 import type { ApiContext, ApiRoute, AnyRoute, RouteInput } from '../route.ts';
-import type { JsonSchema } from '../validation.ts';
+import { envelope } from '../validation.ts';
 import { historyItemSchema, targetSchema, thresholdsSchema } from '../views/target-schemas.ts';
 import { historyItemView, targetView } from '../views/targets.ts';
 
@@ -20,7 +20,6 @@ export interface DomainRouteDeps {
 
 // Within the safe integer range, so that no id parses into something else; anything else is an unknown target.
 const idParam = { id: { pattern: '^[1-9][0-9]{0,14}$', description: 'The target id from GET /domains.' } };
-const envelope = (data: JsonSchema, meta?: JsonSchema) => ({ type: 'object', required: ['data'], properties: { data, ...(meta ? { meta } : {}) } });
 const unavailable = { description: 'Temporal is unreachable; nothing was changed. Retry after `Retry-After` seconds.', schema: { type: 'object', required: ['message'], properties: { message: { type: 'string' } } } };
 
 /** Every /domains endpoint (the spec's two, and the documented extensions that manage targets without the browser). */

@@ -13,7 +13,7 @@ import { submitScan, type ScanSubmission } from '../../services/scan-submission.
 import { setSharing } from '../../services/scans.ts';
 import { pageMetaSchema, pageQuerySchema, type PageQuery } from '../pagination.ts';
 import type { ApiContext, ApiRoute, AnyRoute, RouteInput } from '../route.ts';
-import type { JsonSchema } from '../validation.ts';
+import { envelope, type JsonSchema } from '../validation.ts';
 import { creationView, detailView, listItemView, shareUrl, type ViewContext } from '../views/scans.ts';
 import { scanCreationSchema, scanDetailSchema, scanListItemSchema, shareStateSchema } from '../views/scan-schemas.ts';
 
@@ -74,7 +74,6 @@ function createBodySchema(regions: string[]): JsonSchema {
   };
 }
 
-const envelope = (data: JsonSchema, meta?: JsonSchema) => ({ type: 'object', required: ['data'], properties: { data, ...(meta ? { meta } : {}) } });
 
 /** Every /scans endpoint: the router mounts these objects and the OpenAPI document is built from them. */
 export function scanRoutes(deps: ScanRouteDeps): AnyRoute[] {
