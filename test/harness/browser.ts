@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import puppeteer, { type Browser } from 'puppeteer-core';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { CHROMIUM_FLAGS, sandboxFlags } from '../../core/chromium.ts';
 import { loadConfig } from '../../core/config.ts';
 import { baseTestEnv } from './shared.ts';
@@ -22,4 +22,22 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<{ browser
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/** A fresh browser context signed in through the web area's own form (JavaScript off unless asked for). */
+export async function signedInPage(browser: Browser, appUrl: string, email: string, password: string, options: { javascript?: boolean } = {}): Promise<Page> {
+  const context = await browser.createBrowserContext();
+  const page = await context.newPage();
+  await page.setJavaScriptEnabled(options.javascript ?? false);
+  await page.goto(`${appUrl}/login`);
+  await page.type('#email', email);
+  await page.type('#password', password);
+  await Promise.all([page.waitForNavigation(), page.click('#sign-in')]);
+  return page;
+}
+
+/** Clicks what submits a form and answers the status of the page it leads to. */
+export async function submit(page: Page, selector: string): Promise<number | undefined> {
+  const [response] = await Promise.all([page.waitForNavigation(), page.click(selector)]);
+  return response?.status();
 }

@@ -3,7 +3,7 @@ import { deleteTargetSchedulesOf, describeTargetSchedule } from '../../core/temp
 import { createStorage } from '../../db/store/index.ts';
 import { createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
 import { insertFinishedScan, scoresOf } from '../harness/alerts.ts';
-import { launchBrowser } from '../harness/browser.ts';
+import { launchBrowser, signedInPage as signInWithForm, submit } from '../harness/browser.ts';
 
 /**
  * The monitoring pages wired to the real stores and Temporal, driven in Chromium without JavaScript: a
@@ -27,21 +27,7 @@ afterAll(async () => {
   await api?.close();
 });
 
-async function signedInPage(email: string): Promise<Page> {
-  const context = await browser.createBrowserContext();
-  const page = await context.newPage();
-  await page.setJavaScriptEnabled(false);
-  await page.goto(`${api.url}/login`);
-  await page.type('#email', email);
-  await page.type('#password', PASSWORD);
-  await Promise.all([page.waitForNavigation(), page.click('#sign-in')]);
-  return page;
-}
-
-async function submit(page: Page, selector: string): Promise<number | undefined> {
-  const [response] = await Promise.all([page.waitForNavigation(), page.click(selector)]);
-  return response?.status();
-}
+const signedInPage = (email: string): Promise<Page> => signInWithForm(browser, api.url, email, PASSWORD);
 
 const prefix = () => api.config.temporal.taskQueuePrefix;
 

@@ -3,7 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import type { ScanRunner } from '../../activities/scan-runner.ts';
 import { createStorage } from '../../db/store/index.ts';
 import { createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
-import { launchBrowser } from '../harness/browser.ts';
+import { launchBrowser, signedInPage as signInWithForm, submit } from '../harness/browser.ts';
 import { freePort } from '../harness/isolated.ts';
 import { startInProcessWorker, type InProcessWorker } from '../harness/scan-worker.ts';
 import { testSmtpServer, type TestSmtpServer } from '../harness/smtp.ts';
@@ -40,21 +40,7 @@ afterAll(async () => {
   await smtp?.stop();
 });
 
-async function signedInPage(email: string): Promise<Page> {
-  const context = await browser.createBrowserContext();
-  const page = await context.newPage();
-  await page.setJavaScriptEnabled(false);
-  await page.goto(`${api.url}/login`);
-  await page.type('#email', email);
-  await page.type('#password', PASSWORD);
-  await Promise.all([page.waitForNavigation(), page.click('#sign-in')]);
-  return page;
-}
-
-async function submit(page: Page, selector: string): Promise<number | undefined> {
-  const [response] = await Promise.all([page.waitForNavigation(), page.click(selector)]);
-  return response?.status();
-}
+const signedInPage = (email: string): Promise<Page> => signInWithForm(browser, api.url, email, PASSWORD);
 
 const text = (page: Page, selector: string) => page.$eval(selector, (el) => el.textContent ?? '');
 const setValue = (page: Page, selector: string, value: string) => page.$eval(selector, (el, v) => ((el as unknown as { value: string }).value = v), value);
