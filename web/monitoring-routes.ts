@@ -16,7 +16,7 @@ import { alertsPage } from './monitoring/alerts-page.ts';
 import { LABELS, type Notice } from './monitoring/labels.ts';
 import type { AlertRow, FieldErrors, HistoryScan, TargetSummary } from './monitoring/model.ts';
 import { targetPage } from './monitoring/target-page.ts';
-import { targetsPage, type TargetFormValues } from './monitoring/targets-page.ts';
+import { targetsPage, type TargetFormValues, type TargetRow } from './monitoring/targets-page.ts';
 import { chromeFor, html, pageText } from './chrome.ts';
 import type { SafeHtml } from './html.ts';
 import { dashboardAlerts, dashboardTargets } from './monitoring/dashboard-sections.ts';
@@ -84,11 +84,12 @@ async function history(deps: MonitoringPageDeps, targetId: number): Promise<Hist
 
 const alertRow = (alert: Alert, locale: Locale): AlertRow => ({ ...alert, ...alertText(alert, locale) });
 
-async function openAlertCounts(deps: MonitoringPageDeps, userId: number): Promise<Map<number, number>> {
+/** Targets as the pages list them: each with its history and how many of its alerts are open (all of them, not a page). */
+async function targetRows(deps: MonitoringPageDeps, userId: number, targets: ScanTarget[]): Promise<TargetRow[]> {
   const open = await deps.storage.alerts.listOwned(userId, { status: 'open' }, { limit: 1000, page: 1 });
   const counts = new Map<number, number>();
   for (const alert of open.items) if (alert.targetId !== null) counts.set(alert.targetId, (counts.get(alert.targetId) ?? 0) + 1);
-  return counts;
+  return Promise.all(targets.map(async (target) => ({ ...summary(target), history: await history(deps, target.id), openAlerts: counts.get(target.id) ?? 0 })));
 }
 
 type TargetsExtra = { add?: { values: TargetFormValues; errors: FieldErrors }; edit?: { targetId: number; values: { warning: string; critical: string }; errors: FieldErrors } };
@@ -96,8 +97,7 @@ type TargetsExtra = { add?: { values: TargetFormValues; errors: FieldErrors }; e
 async function renderTargets(deps: MonitoringPageDeps, ctx: Ctx, user: { id: number; plan: ReturnType<typeof planFor> }, extra: TargetsExtra = {}, status = 200): Promise<void> {
   const chrome = chromeFor(deps, ctx, 'targets');
   const owned = await deps.storage.targets.listOwned(user.id, { limit: Math.max(1, user.plan.maxTargets), page: 1 });
-  const counts = await openAlertCounts(deps, user.id);
-  const targets = await Promise.all(owned.items.map(async (target) => ({ ...summary(target), history: await history(deps, target.id), openAlerts: counts.get(target.id) ?? 0 })));
+  const targets = await targetRows(deps, user.id, owned.items);
   html(
     ctx,
     targetsPage({
@@ -287,7 +287,8 @@ async function showAlerts(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
       alerts: found.items.map((alert) => alertRow(alert, chrome.locale)),
       filters: { status, severity },
       meta: found.meta,
-      unreadCount: await deps.storage.alerts.countUnread(user.id),
+      // Counted once per request for the navigation's badge (web/routes.ts webVisitor).
+      unreadCount: (ctx.state.unreadAlerts as number | undefined) ?? (await deps.storage.alerts.countUnread(user.id)),
       errors: Object.keys(errors).length ? errors : undefined,
       notice: noticeOf(ctx, chrome.locale),
     }),
@@ -328,8 +329,5 @@ const DASHBOARD_ITEMS = 5;
 export async function dashboardSections(deps: MonitoringPageDeps, userId: number, locale: Locale): Promise<SafeHtml[]> {
   const owned = await deps.storage.targets.listOwned(userId, { limit: DASHBOARD_ITEMS, page: 1 });
   const open = await deps.storage.alerts.listOwned(userId, { status: 'open' }, { limit: DASHBOARD_ITEMS, page: 1 });
-  const counts = new Map<number, number>();
-  for (const alert of open.items) if (alert.targetId !== null) counts.set(alert.targetId, (counts.get(alert.targetId) ?? 0) + 1);
-  const targets = await Promise.all(owned.items.map(async (target) => ({ ...target, history: await history(deps, target.id), openAlerts: counts.get(target.id) ?? 0 })));
-  return [dashboardTargets(targets, owned.meta.total, locale), dashboardAlerts(open.items.map((alert) => alertRow(alert, locale)), locale)];
+  return [dashboardTargets(await targetRows(deps, userId, owned.items), owned.meta.total, locale), dashboardAlerts(open.items.map((alert) => alertRow(alert, locale)), locale)];
 }
