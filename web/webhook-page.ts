@@ -86,26 +86,26 @@ type Labels = (typeof WEBHOOK_LABELS)[keyof typeof WEBHOOK_LABELS];
 
 function deliveryTable(deliveries: WebhookDelivery[], csrf: string, text: Labels): SafeHtml {
   const rows = deliveries.map(
-    (d) => html`<tr data-delivery-id="${d.id}"><td><code>${d.event}</code></td><td>${when(d.createdAt)}</td><td class="status">${text.statuses[d.status]}</td>
-      <td class="attempts">${d.webhookAttempts}</td><td class="code">${d.webhookResponseCode ?? '—'}</td><td class="last-error">${d.webhookLastError ?? ''}</td>
-      <td><a href="/account/notifications/deliveries/${d.id}">${text.attemptsLink}</a>
+    (d) => html`<tr data-delivery-id="${d.id}"><td class="wide"><code>${d.event}</code></td><td data-label="${text.colCreated}">${when(d.createdAt)}</td><td class="status">${text.statuses[d.status]}</td>
+      <td data-label="${text.colAttempts}" class="attempts">${d.webhookAttempts}</td><td data-label="${text.colLastCode}" class="code">${d.webhookResponseCode ?? '—'}</td><td data-label="${text.colLastError}" class="last-error">${d.webhookLastError ?? ''}</td>
+      <td class="wide"><a href="/account/notifications/deliveries/${d.id}">${text.attemptsLink}</a>
         <form class="inline" method="post" action="/account/notifications/deliveries/${d.id}/resend">${hidden(csrf)}<button type="submit" class="secondary resend" aria-label="${text.resendNamed(d.id)}">${text.resend}</button></form></td></tr>`,
   );
-  return html`<table id="delivery-table"><thead><tr><th scope="col">${text.colEvent}</th><th scope="col">${text.colCreated}</th><th scope="col">${text.colStatus}</th><th scope="col">${text.colAttempts}</th><th scope="col">${text.colLastCode}</th><th scope="col">${text.colLastError}</th><th scope="col"><span class="muted">${text.colActions}</span></th></tr></thead><tbody>${rows}</tbody></table>`;
+  return html`<table id="delivery-table" class="stack"><thead><tr><th scope="col">${text.colEvent}</th><th scope="col">${text.colCreated}</th><th scope="col">${text.colStatus}</th><th scope="col">${text.colAttempts}</th><th scope="col">${text.colLastCode}</th><th scope="col">${text.colLastError}</th><th scope="col"><span class="muted">${text.colActions}</span></th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 export function deliveryPage(input: { chrome: Chrome; delivery: WebhookDelivery; attempts: WebhookAttempt[] }): string {
   const { delivery, attempts } = input;
   const text = WEBHOOK_LABELS[input.chrome.locale];
   const rows = attempts.map(
-    (a) => html`<tr><td>${when(a.attemptedAt)}</td><td>${a.durationMs} ms</td><td>${a.responseCode ?? '—'}</td><td>${a.error ?? ''}</td><td><pre>${a.responseBody ?? ''}</pre></td></tr>`,
+    (a) => html`<tr><td class="wide">${when(a.attemptedAt)}</td><td data-label="${text.colDuration}">${a.durationMs} ms</td><td data-label="${text.colCode}">${a.responseCode ?? '—'}</td><td class="wide" data-label="${text.colError}">${a.error ?? ''}</td><td class="wide"><pre>${a.responseBody ?? ''}</pre></td></tr>`,
   );
   return layout(
     text.deliveryTitle(delivery.id),
     html`<h1>${text.deliveryTitle(delivery.id)}: <code>${delivery.event}</code></h1>
       <section><p>webhook-id <code>${delivery.messageId}</code>, ${text.deliverySummary(text.statuses[delivery.status], delivery.webhookAttempts)} <a href="/account/notifications">${text.backToSettings}</a></p>
         <h2>${text.payload}</h2><pre id="payload">${JSON.stringify(delivery.payload, null, 2)}</pre>
-        <h2>${text.attemptsTitle}</h2><table id="attempts"><thead><tr><th scope="col">${text.colTime}</th><th scope="col">${text.colDuration}</th><th scope="col">${text.colCode}</th><th scope="col">${text.colError}</th><th scope="col">${text.colResponse}</th></tr></thead><tbody>${rows}</tbody></table></section>`,
+        <h2>${text.attemptsTitle}</h2><table id="attempts" class="stack"><thead><tr><th scope="col">${text.colTime}</th><th scope="col">${text.colDuration}</th><th scope="col">${text.colCode}</th><th scope="col">${text.colError}</th><th scope="col">${text.colResponse}</th></tr></thead><tbody>${rows}</tbody></table></section>`,
     input.chrome,
   );
 }
