@@ -22,6 +22,40 @@ const VERSIONS: ReadonlyArray<{ version: number; statements: (db: string) => str
       ) ENGINE = MergeTree PARTITION BY toYYYYMM(ts) ORDER BY (site_id, metric, ts)`,
     ],
   },
+  {
+    // Version 1's rum_events was never written to. rum_metrics holds one row per metric value a beacon
+    // carried (core/rum/beacon.ts); a value sent again (a later send of the page view, a retried request, a
+    // replayed spool file) is a second row with the same (page_view_id, metric_id), and every query keeps only
+    // the row with the highest seq of each pair (queries in db/clickhouse/rum-queries.ts), so nothing counts twice.
+    version: 2,
+    statements: (db) => [
+      sql`DROP TABLE IF EXISTS ${ident(db)}.rum_events`,
+      sql`CREATE TABLE IF NOT EXISTS ${ident(db)}.rum_metrics (
+        site_id UInt32,
+        ts DateTime('UTC'),
+        page_view_id String,
+        seq UInt16,
+        metric_id String,
+        metric Enum8('LCP' = 1, 'CLS' = 2, 'INP' = 3, 'FCP' = 4, 'TTFB' = 5),
+        value Float64,
+        device Enum8('desktop' = 1, 'mobile' = 2, 'tablet' = 3),
+        navigation Enum8('navigate' = 1, 'reload' = 2, 'back-forward' = 3, 'back-forward-cache' = 4, 'prerender' = 5, 'restore' = 6, 'soft-navigation' = 7),
+        path String,
+        sample_rate UInt8,
+        attr_target String,
+        attr_url String,
+        attr_type String
+      ) ENGINE = MergeTree PARTITION BY toYYYYMM(ts) ORDER BY (site_id, metric, ts)`,
+      // Beacons the ingest service refused for a known site, per day and reason (the owner sees the
+      // monthly-limit refusals in the dashboard). Summed on merge; queries sum anyway.
+      sql`CREATE TABLE IF NOT EXISTS ${ident(db)}.rum_rejections (
+        site_id UInt32,
+        day Date,
+        reason String,
+        beacons UInt64
+      ) ENGINE = SummingMergeTree(beacons) PARTITION BY toYYYYMM(day) ORDER BY (site_id, day, reason)`,
+    ],
+  },
 ];
 
 export const LATEST_CLICKHOUSE_VERSION = Math.max(...VERSIONS.map((v) => v.version));

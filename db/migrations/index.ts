@@ -10,6 +10,7 @@ import * as alerts from './20261125_008_alerts.ts';
 import * as alertEmails from './20261125_010_alert_emails.ts';
 import * as scanProgress from './20261125_011_scan_progress.ts';
 import * as webhooks from './20261126_012_webhooks.ts';
+import * as rum from './20261127_013_rum.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -29,6 +30,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261125_010_alert_emails', alertEmails],
   ['20261125_011_scan_progress', scanProgress],
   ['20261126_012_webhooks', webhooks],
+  ['20261127_013_rum', rum],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -15,7 +15,7 @@ afterAll(async () => {
 
 describe('ClickHouse schema', () => {
   it('is created once and is a no-op afterwards', async () => {
-    expect(await ensureClickHouseSchema(admin, database)).toEqual([LATEST_CLICKHOUSE_VERSION]);
+    expect(await ensureClickHouseSchema(admin, database)).toEqual(Array.from({ length: LATEST_CLICKHOUSE_VERSION }, (_, i) => i + 1));
     expect(await ensureClickHouseSchema(admin, database)).toEqual([]);
     const rows = await (await admin.query({ query: sql`SELECT count() AS n FROM ${ident(database)}.schema_versions`, format: 'JSONEachRow' })).json<{ n: string }>();
     expect(Number(rows[0]!.n)).toBe(LATEST_CLICKHOUSE_VERSION);
@@ -26,14 +26,14 @@ describe('ClickHouse schema', () => {
     const base = Date.UTC(2026, 10, 1) / 1000;
     const values = Array.from({ length: 100 }, (_, i) => i + 1);
     await client.insert({
-      table: 'rum_events',
+      table: 'rum_metrics',
       format: 'JSONEachRow',
-      columns: ['site_id', 'ts', 'metric', 'value', 'rating', 'device', 'path', 'metric_id', 'page_view_id'],
+      columns: ['site_id', 'ts', 'page_view_id', 'seq', 'metric_id', 'metric', 'value', 'device', 'navigation', 'path', 'sample_rate', 'attr_target', 'attr_url', 'attr_type'],
       values: values.map((v, i) => ({
-        site_id: 7, ts: base + i, metric: 'LCP', value: v * 100, rating: 'good', device: 'mobile', path: '/', metric_id: `m${i}`, page_view_id: `p${i}`,
+        site_id: 7, ts: base + i, page_view_id: `p${i}`, seq: 1, metric_id: `m${i}`, metric: 'LCP', value: v * 100, device: 'mobile', navigation: 'navigate', path: '/', sample_rate: 100, attr_target: '', attr_url: '', attr_type: '',
       })),
     });
-    const query = sql`SELECT quantileExact(0.75)(value) AS p75, count() AS n FROM rum_events
+    const query = sql`SELECT quantileExact(0.75)(value) AS p75, count() AS n FROM rum_metrics
       WHERE site_id = ${int(7, 0, 2 ** 32 - 1)} AND metric = ${oneOf('LCP', ['LCP', 'CLS'] as const)} AND ts >= ${timestamp(new Date(base * 1000))}`;
     const [row] = await (await client.query({ query, format: 'JSONEachRow' })).json<{ p75: number; n: string }>();
     expect(Number(row!.n)).toBe(100);

@@ -149,7 +149,7 @@ describe('readiness', () => {
     const url = `http://127.0.0.1:${clickhouse.httpPort}`;
     const client = () => createClickHouse({ clickhouse: { ...base.clickhouse, url } }, 'webperf');
     const before = client();
-    await before.command({ query: sql`INSERT INTO ${ident('webperf')}.rum_events (site_id, ts, metric, value, rating, device, path, metric_id, page_view_id) VALUES (1, now(), 'LCP', 1234, 'good', 'desktop', '/', 'm', 'p')` });
+    await before.command({ query: sql`INSERT INTO ${ident('webperf')}.rum_metrics (site_id, ts, page_view_id, seq, metric_id, metric, value, device, navigation, path, sample_rate, attr_target, attr_url, attr_type) VALUES (1, now(), 'p', 1, 'm', 'LCP', 1234, 'desktop', 'navigate', '/', 100, '', '', '')` });
     await before.close();
 
     await stopClickHouse(clickhouse);
@@ -160,7 +160,7 @@ describe('readiness', () => {
     await startClickHouse(clickhouse, () => undefined);
     await eventually('ingest ready after ClickHouse restarts', async () => (await readiness(urls.ingest)).status === 200);
     const after = client();
-    const [row] = await (await after.query({ query: 'SELECT count() AS n FROM rum_events', format: 'JSONEachRow' })).json<{ n: string }>();
+    const [row] = await (await after.query({ query: 'SELECT count() AS n FROM rum_metrics', format: 'JSONEachRow' })).json<{ n: string }>();
     await after.close();
     expect(Number(row!.n)).toBe(1);
   });

@@ -145,7 +145,7 @@ describe('the start command', () => {
     await knex('users').insert({ name: 'Kept', email: 'kept@example.com', plan: 'pro' });
     await knex.destroy();
     const ch = createClickHouse({ clickhouse: { ...base.clickhouse, url: env.CLICKHOUSE_URL! } }, 'webperf');
-    await ch.command({ query: "INSERT INTO rum_events (site_id, ts, metric, value, rating, device, path, metric_id, page_view_id) VALUES (9, now(), 'CLS', 0.05, 'good', 'mobile', '/', 'a', 'b')" });
+    await ch.command({ query: "INSERT INTO rum_metrics (site_id, ts, page_view_id, seq, metric_id, metric, value, device, navigation, path, sample_rate, attr_target, attr_url, attr_type) VALUES (9, now(), 'b', 1, 'a', 'CLS', 0.05, 'mobile', 'navigate', '/', 100, '', '', '')" });
     await ch.close();
 
     expect(await interruptAndWait(run.child)).toBe(0);
@@ -163,7 +163,7 @@ describe('the start command', () => {
     await knex.destroy();
     expect(users).toEqual([{ email: 'kept@example.com' }]);
     const ch = createClickHouse({ clickhouse: { ...base.clickhouse, url: env.CLICKHOUSE_URL! } }, 'webperf');
-    const [row] = await (await ch.query({ query: 'SELECT count() AS n FROM rum_events WHERE site_id = 9', format: 'JSONEachRow' })).json<{ n: string }>();
+    const [row] = await (await ch.query({ query: 'SELECT count() AS n FROM rum_metrics WHERE site_id = 9', format: 'JSONEachRow' })).json<{ n: string }>();
     await ch.close();
     expect(Number(row!.n)).toBe(1);
     expect(await interruptAndWait(run.child)).toBe(0);
