@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { postgresReady } from '../knex.ts';
 import { createAlertStore, type AlertStore } from './alerts.ts';
+import { createRumSiteStore, type RumSiteStore } from './rum-sites.ts';
 import { createScanStore, type ScanStore } from './scans.ts';
 import { createSessionStore, type SessionStore } from './sessions.ts';
 import { createTargetStore, type TargetStore } from './targets.ts';
@@ -17,6 +18,8 @@ export interface Storage {
   targets: TargetStore;
   /** Score alerts of monitored targets, and what evaluating them reads. */
   alerts: AlertStore;
+  /** Live-data (RUM) sites; their measurements are in ClickHouse. */
+  rumSites: RumSiteStore;
   users: UserStore;
   /** Outgoing webhooks: endpoints (notification settings), the delivery outbox and attempts. */
   webhooks: WebhookStore;
@@ -36,6 +39,7 @@ export function createStorage(knex: Knex, counterKnex: Knex = knex): Storage {
     scans: createScanStore(knex),
     targets: createTargetStore(knex),
     alerts: createAlertStore(knex),
+    rumSites: createRumSiteStore(knex),
     users: createUserStore(knex),
     webhooks: createWebhookStore(knex),
     sessions: createSessionStore(knex),
