@@ -17,7 +17,7 @@ export interface RumAlertRouteDeps {
 
 const ID = '^[1-9][0-9]{0,14}$';
 const siteParam = { id: { pattern: ID, description: 'The live-data site id from GET /rum/sites.' } };
-const alertParams = { ...siteParam, alertId: { pattern: ID, description: 'The alert configuration id.' } };
+const alertParams = { ...siteParam, alert_id: { pattern: ID, description: 'The alert configuration id.' } };
 
 const nullable = (schema: JsonSchema): JsonSchema => ({ oneOf: [schema, { type: 'null' }] });
 const timestampOrNull = nullable({ type: 'string', format: 'date-time' });
@@ -116,7 +116,7 @@ export function rumAlertRoutes(deps: RumAlertRouteDeps): AnyRoute[] {
 
   const update: ApiRoute<Record<string, never>, RumAlertUpdate> = {
     method: 'patch',
-    path: '/rum/sites/:id/alerts/:alertId',
+    path: '/rum/sites/:id/alerts/:alert_id',
     tag: 'Live data',
     extension: true,
     summary: 'Change a live-data alert configuration; a changed rule starts its streak again.',
@@ -125,12 +125,12 @@ export function rumAlertRoutes(deps: RumAlertRouteDeps): AnyRoute[] {
     body: { type: 'object', additionalProperties: false, properties: fields },
     guard: (ctx) => requireLiveData(ctx),
     responses: { 200: { description: 'The configuration.', schema: envelope(rumAlertSchema) } },
-    handle: async (ctx, { params, body }) => respond(ctx, 200, await updateRumAlert(deps, ctx.state.user.id, Number(params.id), Number(params.alertId), body)),
+    handle: async (ctx, { params, body }) => respond(ctx, 200, await updateRumAlert(deps, ctx.state.user.id, Number(params.id), Number(params.alert_id), body)),
   };
 
   const remove: ApiRoute = {
     method: 'delete',
-    path: '/rum/sites/:id/alerts/:alertId',
+    path: '/rum/sites/:id/alerts/:alert_id',
     tag: 'Live data',
     extension: true,
     summary: 'Remove a live-data alert configuration.',
@@ -138,7 +138,7 @@ export function rumAlertRoutes(deps: RumAlertRouteDeps): AnyRoute[] {
     responses: { 204: { description: 'Deleted.' } },
     handle: async (ctx, { params }) => {
       requireLiveData(ctx);
-      respond(ctx, 204, await deleteRumAlert(deps, ctx.state.user.id, Number(params.id), Number(params.alertId)));
+      respond(ctx, 204, await deleteRumAlert(deps, ctx.state.user.id, Number(params.id), Number(params.alert_id)));
     },
   };
 

@@ -199,7 +199,7 @@ it('the check runs from one schedule every 5 minutes that skips overlapping runs
     expect(created).toBe(true);
     expect(scheduleId).toBe(rumAlertCheckScheduleId(prefix));
     const described = await api.temporal.schedule.getHandle(scheduleId).describe();
-    expect(described.spec.intervals.map((interval) => interval.every)).toEqual([300_000]);
+    expect((described.spec.intervals ?? []).map((interval) => interval.every)).toEqual([300_000]);
     expect(described.policies.overlap).toBe(ScheduleOverlapPolicy.SKIP);
     expect(described.action).toMatchObject({ type: 'startWorkflow', workflowType: 'rumAlertCheckWorkflow', taskQueue: mainTaskQueue(prefix) });
     // A second start (another worker, a restart) keeps the one schedule.
