@@ -11,6 +11,7 @@ import { call, createTestUser, startTestApi, TestClock, type TestApi } from '../
 import { freePort, isolatedClickHouse, uniqueName, type IsolatedClickHouse } from '../harness/isolated.ts';
 import { testSmtpServer, type TestSmtpServer } from '../harness/smtp.ts';
 import { webhookReceiver, type WebhookReceiver } from '../harness/webhook-receiver.ts';
+import { waitUntil } from '../../stack/proc.ts';
 import { insertMetrics, insertSite, startRumAlertWorker } from './rum-alerts-harness.ts';
 
 /**
@@ -206,5 +207,35 @@ it('the check runs from one schedule every 5 minutes that skips overlapping runs
     expect((await ensureRumAlertCheckSchedule(api.temporal, prefix)).created).toBe(false);
   } finally {
     await api.temporal.schedule.getHandle(scheduleId).delete();
+  }
+});
+
+it('keeps the transition while SMTP is down and sends its e-mail once the server is back (Temporal retries)', async () => {
+  const down = testSmtpServer(await freePort());
+  const otherClock = new TestClock(T0);
+  const otherApi = await startTestApi({ clock: otherClock, env: { SMTP_URL: `smtp://127.0.0.1:${down.port}` } });
+  const otherWorker = await startRumAlertWorker(otherApi, clickhouse);
+  try {
+    const { user, token } = await createTestUser(otherApi, 'starter');
+    const site = await insertSite(otherApi, user.id);
+    const { id } = (await call(otherApi, `/rum/sites/${site.id}/alerts`, { token, method: 'POST', body: { title: 'TTFB', mode: 'manual', metric: 'TTFB', threshold: 800, window_minutes: 5, min_samples: 1, consecutive_threshold: 1 } })).body.data as { id: number };
+    await insertMetrics(clickhouse.client, [{ siteId: site.id, metric: 'TTFB', value: 2000, at: at(48) }]);
+    otherClock.set(at(50));
+    const otherQueue = mainTaskQueue(otherApi.config.temporal.taskQueuePrefix);
+    const result = (await otherApi.temporal.workflow.execute('rumAlertCheckWorkflow', { taskQueue: otherQueue, workflowId: uniqueName('rum-check'), args: [{ emailRetry: FAST_RETRY }] })) as RumAlertCheckResult;
+    expect(result.transitions).toEqual([{ alertId: id, change: 'triggered' }]);
+    // The alert is triggered at once, whatever the mail server does.
+    expect(await otherApi.db.knex('rum_alerts').where({ id }).first()).toMatchObject({ status: 'triggered', emailed_at: null });
+    const email = otherApi.temporal.workflow.getHandle(rumAlertEmailWorkflowId(otherQueue, id, 'triggered', at(50).getTime()));
+    await waitUntil('a failed e-mail attempt', async () => ((await email.describe()).raw.pendingActivities?.[0]?.attempt ?? 0) >= 2, 60_000, 100);
+    expect(otherWorker.logs()).toContain('live-data alert e-mail not sent');
+    await down.start();
+    expect(await email.result()).toBe('sent');
+    expect(down.messages.map((m) => m.subject)).toEqual([`[Live data] TTFB p75 above 800 ms – ${site.domain}`]);
+    expect(await otherApi.db.knex('rum_alerts').where({ id }).first()).toMatchObject({ status: 'triggered', emailed_at: at(50) });
+  } finally {
+    await otherWorker.close();
+    await otherApi.close();
+    await down.stop();
   }
 });
