@@ -42,8 +42,17 @@ function start(endpoint: string, siteId: string): void {
 
   const record = (metric: MetricWithAttribution) => {
     const entry: BeaconMetric = { name: metric.name, value: metric.value, id: metric.id, nav: metric.navigationType };
-    const a = metric.attribution as { target?: string; url?: string; interactionTarget?: string; interactionType?: string; largestShiftTarget?: string };
-    const target = a.target ?? a.interactionTarget ?? a.largestShiftTarget;
+    const a = metric.attribution as {
+      target?: string;
+      url?: string;
+      interactionTarget?: string;
+      interactionType?: string;
+      largestShiftTarget?: string;
+      processedEventEntries?: PerformanceEventTiming[];
+    };
+    // Chromium (148 and later) often gives the pointer events of a mouse click no target, and web-vitals then
+    // names none; the click in the same frame still has it.
+    const target = a.target ?? a.interactionTarget ?? a.largestShiftTarget ?? selector(a.processedEventEntries?.find((e) => e.target)?.target);
     if (target) entry.target = target.slice(0, BEACON_LIMITS.targetLength);
     const url = a.url && originAndPath(a.url);
     if (url) entry.url = url.slice(0, BEACON_LIMITS.urlLength);
@@ -63,22 +72,27 @@ function start(endpoint: string, siteId: string): void {
       // Every send repeats each metric's latest value; within the limits the newest changes come first, and
       // values left out were sent before (queries keep each metric id's highest seq).
       let metrics = recorded.sort((x, y) => y.change - x.change).slice(0, BEACON_LIMITS.metricsPerBeacon).map((r) => r.metric);
-      const body = (): string => JSON.stringify({ v: 1, site: siteId, pv, seq: seq + 1, path, device, rate, metrics } satisfies Beacon);
-      while (metrics.length > 1 && new Blob([body()]).size > BEACON_LIMITS.bodyBytes) metrics = metrics.slice(0, -1);
+      const body = (): string => JSON.stringify({ v: 1, site: siteId, pv, seq, path, device, rate, metrics } satisfies Beacon);
       seq++;
+      while (metrics.length > 1 && new Blob([body()]).size > BEACON_LIMITS.bodyBytes) metrics = metrics.slice(0, -1);
       send(endpoint, body());
     }
   };
 
-  const options = { reportSoftNavs: true };
+  // Every change, not only final values: the last interaction before the page is hidden reaches web-vitals
+  // after its forced report in the same visibilitychange and would otherwise be lost. Nothing is sent
+  // before the page is hidden either way.
+  const options = { reportSoftNavs: true, reportAllChanges: true };
   onLCP(record, options);
   onCLS(record, options);
   onINP(record, options);
   onFCP(record, options);
   onTTFB(record, options);
   // On window in the bubbling phase: after web-vitals' own capturing listeners have reported final values.
+  // Not on pagehide: browsers fire it before visibilitychange when leaving a page, so it would send a
+  // second, not yet final beacon per navigation (web-vitals dropped pagehide once browsers fixed
+  // visibilitychange on unload).
   addEventListener('visibilitychange', () => document.visibilityState === 'hidden' && flush());
-  addEventListener('pagehide', flush);
 }
 
 /** text/plain, so neither sendBeacon nor the fetch fallback needs a CORS preflight. */
@@ -86,6 +100,18 @@ function send(endpoint: string, body: string): void {
   if (!navigator.sendBeacon?.(endpoint, body)) {
     fetch(endpoint, { method: 'POST', body, keepalive: true, credentials: 'omit' }).catch(() => undefined);
   }
+}
+
+/** The element as web-vitals names it (id, else tag and sorted classes, up to an id or 100 characters). */
+function selector(node: Node | null | undefined): string | undefined {
+  let path = '';
+  for (let el = node as Element | null | undefined; el?.nodeType === 1; el = el.parentElement) {
+    const part = el.id ? '#' + el.id : [el.localName, ...Array.from(el.classList).sort()].join('.');
+    if (path.length + part.length > 99) return path || part;
+    path = path ? part + '>' + path : part;
+    if (el.id) break;
+  }
+  return path || undefined;
 }
 
 /** A resource URL without query or fragment (which may carry tokens); other schemes (data:, blob:) not at all. */
