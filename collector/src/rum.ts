@@ -39,6 +39,17 @@ function start(endpoint: string, siteId: string): void {
   let changes = 0;
   let sentChanges = 0;
   let seq = 0;
+  // Chromium (148 and later) often gives a mouse click's pointer entries no target, and web-vitals then names
+  // none: remember what recent presses hit, by timestamp (an interaction's start time is its event's).
+  const pressed = new Map<number, Node>();
+  addEventListener(
+    'pointerdown',
+    (event) => {
+      pressed.set(event.timeStamp, event.target as Node);
+      if (pressed.size > 50) pressed.delete(pressed.keys().next().value!);
+    },
+    { capture: true, passive: true },
+  );
 
   const record = (metric: MetricWithAttribution) => {
     const entry: BeaconMetric = { name: metric.name, value: metric.value, id: metric.id, nav: metric.navigationType };
@@ -48,11 +59,9 @@ function start(endpoint: string, siteId: string): void {
       interactionTarget?: string;
       interactionType?: string;
       largestShiftTarget?: string;
-      processedEventEntries?: PerformanceEventTiming[];
+      interactionTime?: number;
     };
-    // Chromium (148 and later) often gives the pointer events of a mouse click no target, and web-vitals then
-    // names none; the click in the same frame still has it.
-    const target = a.target ?? a.interactionTarget ?? a.largestShiftTarget ?? selector(a.processedEventEntries?.find((e) => e.target)?.target);
+    const target = a.target ?? a.interactionTarget ?? a.largestShiftTarget ?? selector(pressed.get(a.interactionTime!));
     if (target) entry.target = target.slice(0, BEACON_LIMITS.targetLength);
     const url = a.url && originAndPath(a.url);
     if (url) entry.url = url.slice(0, BEACON_LIMITS.urlLength);
