@@ -66,25 +66,30 @@ function start(endpoint: string, siteId: string): void {
     const url = a.url && originAndPath(a.url);
     if (url) entry.url = url.slice(0, BEACON_LIMITS.urlLength);
     if (a.interactionType) entry.type = a.interactionType;
-    if (latest.get(metric.id)?.metric.value === metric.value) return;
+    if (JSON.stringify(latest.get(metric.id)?.metric) === JSON.stringify(entry)) return;
     // Soft navigations report metrics for the URL they belong to, which may no longer be the current one.
     const path = new URL(metric.navigationURL || location.href).pathname.slice(0, BEACON_LIMITS.pathLength);
     latest.set(metric.id, { path, metric: entry, change: ++changes });
   };
 
+  /** One body per path (soft navigations give a page view several) that changed since the last send. */
   const flush = () => {
-    if (sentChanges === changes) return;
+    const since = sentChanges;
     sentChanges = changes;
     const byPath = new Map<string, Recorded[]>();
     for (const recorded of latest.values()) byPath.set(recorded.path, [...(byPath.get(recorded.path) ?? []), recorded]);
     for (const [path, recorded] of byPath) {
+      if (recorded.every((r) => r.change <= since)) continue;
       // Every send repeats each metric's latest value; within the limits the newest changes come first, and
       // values left out were sent before (queries keep each metric id's highest seq).
-      let metrics = recorded.sort((x, y) => y.change - x.change).slice(0, BEACON_LIMITS.metricsPerBeacon).map((r) => r.metric);
-      const body = (): string => JSON.stringify({ v: 1, site: siteId, pv, seq, path, device, rate, metrics } satisfies Beacon);
-      seq++;
-      while (metrics.length > 1 && new Blob([body()]).size > BEACON_LIMITS.bodyBytes) metrics = metrics.slice(0, -1);
-      send(endpoint, body());
+      const metrics = recorded.sort((x, y) => y.change - x.change).slice(0, BEACON_LIMITS.metricsPerBeacon).map((r) => r.metric);
+      const beacon: Beacon = { v: 1, site: siteId, pv, seq: ++seq, path, device, rate, metrics };
+      let body = JSON.stringify(beacon);
+      while (metrics.length > 1 && new Blob([body]).size > BEACON_LIMITS.bodyBytes) {
+        metrics.pop();
+        body = JSON.stringify(beacon);
+      }
+      send(endpoint, body);
     }
   };
 

@@ -187,6 +187,37 @@ describe('the collector script in Chromium', () => {
     for (const metric of repeated) expect(metric).toEqual(firstIds.get(metric.id));
   });
 
+  it('keeps each send within the 20-metric limit after many restores: the newest values first, the ones left out sent before', async () => {
+    const siteId = newSite();
+    const page = await browser.newPage();
+    await page.goto(`${site.origin}/rum/article?site=${siteId}`, { waitUntil: 'load' });
+    await leave(page);
+    const restores = 5; // 4 metrics per restore (no interaction): 4 + 5 × 4 = 24 metric ids in all
+    for (let i = 1; i <= restores; i++) {
+      await waitForBeacons(siteId, i);
+      await page.goBack();
+      expect(await page.evaluate('window.restores')).toBe(i); // the same document, from the bfcache
+      await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
+      await idle(page);
+      await leave(page);
+    }
+    const beacons = await waitForBeacons(siteId, restores + 1);
+    await page.close();
+
+    expect(beacons.map((b) => b.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+    const allIds = new Set(beacons.flatMap((b) => b.metrics.map((m) => m.id)));
+    expect(allIds.size).toBe(24);
+    const last = beacons.at(-1)!;
+    expect(last.metrics).toHaveLength(20);
+    expect(Buffer.byteLength(JSON.stringify(last))).toBeLessThanOrEqual(8192);
+    // The last restore's four metrics are in the last send; the four left out went in earlier sends.
+    const previous = new Set(beacons.slice(0, -1).flatMap((b) => b.metrics.map((m) => m.id)));
+    expect(last.metrics.slice(0, 4).every((m) => m.nav === 'back-forward-cache' && !previous.has(m.id))).toBe(true);
+    const omitted = [...allIds].filter((id) => !last.metrics.some((m) => m.id === id));
+    expect(omitted).toHaveLength(4);
+    for (const id of omitted) expect(previous.has(id)).toBe(true);
+  });
+
   it('reports a phone from client hints and a tablet from the user agent', async () => {
     const phone = newSite();
     const tablet = newSite();
