@@ -5,6 +5,7 @@ import type { Logger } from '../core/logger.ts';
 import { clickhouseReady } from '../db/clickhouse/client.ts';
 import { LATEST_CLICKHOUSE_VERSION } from '../db/clickhouse/schema.ts';
 import { ident, sql } from '../db/clickhouse/sql.ts';
+import { serveCollectorScript } from './collector-script.ts';
 
 export interface IngestDeps {
   clickhouse: ClickHouseClient;
@@ -27,6 +28,7 @@ export function createIngestHandler(deps: IngestDeps) {
   }, deps.log);
 
   const handler = (req: IncomingMessage, res: ServerResponse) => {
+    if (serveCollectorScript(req, res, deps.log)) return;
     const respond = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     };
