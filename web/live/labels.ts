@@ -1,6 +1,6 @@
 import type { Locale } from '../../core/i18n/locale.ts';
 import type { NavigationType, Rating, RumMetric } from '../../core/rum/metrics.ts';
-import type { DeviceFilter, Period } from './model.ts';
+import type { DeviceFilter, DomainError, Period } from './model.ts';
 
 /** The live-data pages' words in English and German (metric names and the snippet stay as they are). */
 const en = {
@@ -17,6 +17,13 @@ const en = {
   domain: 'Domain',
   domainHint: 'The host name, e.g. www.example.com. Pages on its subdomains are measured too.',
   addButton: 'Add site',
+  domainErrors: {
+    required: 'Enter the domain of the site.',
+    invalid: 'Enter a host name such as www.example.com (no path, no port).',
+    duplicate: 'You already measure this domain.',
+    limit: 'Your plan’s site limit is reached.',
+  } as Record<DomainError, string>,
+  sampleRateInvalid: 'Enter a whole number from 1 to 100.',
   active: 'Measuring',
   paused: 'Paused',
   pause: 'Pause',
@@ -140,6 +147,13 @@ const de: LiveLabels = {
   domain: 'Domain',
   domainHint: 'Der Hostname, z. B. www.example.com. Seiten auf ihren Subdomains werden mitgemessen.',
   addButton: 'Site anlegen',
+  domainErrors: {
+    required: 'Geben Sie die Domain der Site ein.',
+    invalid: 'Geben Sie einen Hostnamen wie www.example.com ein (ohne Pfad, ohne Port).',
+    duplicate: 'Diese Domain messen Sie bereits.',
+    limit: 'Die Zahl der Sites Ihres Tarifs ist erreicht.',
+  },
+  sampleRateInvalid: 'Geben Sie eine ganze Zahl von 1 bis 100 ein.',
   active: 'Misst',
   paused: 'Pausiert',
   pause: 'Pausieren',

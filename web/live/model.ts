@@ -20,6 +20,9 @@ export type Period = (typeof PERIODS)[number];
 export type DeviceFilter = 'all' | Device;
 export const DEVICE_FILTERS: readonly DeviceFilter[] = ['all', 'desktop', 'mobile', 'tablet'];
 
+/** Why a new site's domain was refused. */
+export type DomainError = 'required' | 'invalid' | 'duplicate' | 'limit';
+
 /** One site as the list and the dashboard show it. */
 export interface LiveSite {
   id: number;

@@ -1,0 +1,143 @@
+import type Router from '@koa/router';
+import type { RouterContext } from '@koa/router';
+import { planFor, type PlanKey } from '../core/plans.ts';
+import type { Config } from '../core/config.ts';
+import type { Clock } from '../core/clock.ts';
+import { notFound } from '../http/errors.ts';
+import { chromeFor, html } from './chrome.ts';
+import { dashboardPage } from './live/dashboard-page.ts';
+import { LIVE_LABELS, type LiveNotice } from './live/labels.ts';
+import { DEVICE_FILTERS, LIVE_PATHS as P, PERIODS, type DashboardModel, type DeviceFilter, type DomainError, type LiveSite, type Period } from './live/model.ts';
+import { COPY_SCRIPT, sitesPage } from './live/sites-page.ts';
+import { pageLocale } from './locale.ts';
+import { readForm, webUser } from './session.ts';
+
+/**
+ * What the live-data pages ask of the site service and the ClickHouse queries (web/live/source.ts builds it
+ * from them); owner-scoped throughout: another user's site is `undefined`, which the pages answer with 404.
+ */
+export interface LiveDataSource {
+  listSites(userId: number): Promise<LiveSite[]>;
+  getSite(userId: number, siteId: number): Promise<LiveSite | undefined>;
+  createSite(user: { id: number; plan: PlanKey }, domain: string): Promise<{ site: LiveSite } | { error: DomainError }>;
+  setActive(userId: number, siteId: number, active: boolean): Promise<boolean>;
+  setSampleRate(userId: number, siteId: number, sampleRate: number): Promise<boolean>;
+  deleteSite(userId: number, siteId: number): Promise<boolean>;
+  /** The dashboard's numbers for one site, period and device. */
+  dashboard(site: LiveSite, period: Period, device: DeviceFilter, now: Date): Promise<Omit<DashboardModel, 'locale' | 'chrome' | 'csrf' | 'site' | 'period' | 'device'>>;
+}
+
+export interface LivePageDeps {
+  config: Config;
+  clock: Clock;
+  live: () => LiveDataSource;
+}
+
+type Ctx = RouterContext;
+
+/** The live-data sites and their dashboards (`/live/{id}` is the `rum_dashboard_url` of the rum.alert.* webhooks). */
+export function mountLivePages(router: Router, deps: LivePageDeps): void {
+  const signedIn = (ctx: Ctx) => {
+    const user = webUser(ctx);
+    if (!user) ctx.redirect(`/login?next=${encodeURIComponent(ctx.method === 'GET' ? ctx.url : P.sites)}`);
+    return user && { id: user.id, plan: user.plan as PlanKey };
+  };
+  const back = (ctx: Ctx, notice: LiveNotice) => {
+    ctx.status = 303;
+    ctx.redirect(`${P.sites}?notice=${notice}`);
+  };
+  const hasLiveData = (plan: PlanKey) => planFor(plan).maxRumSites > 0;
+
+  async function renderSites(ctx: Ctx, user: { id: number; plan: PlanKey }, extra: { add?: { domain: string; error: string }; sampleRateError?: { siteId: number; value: string; error: string } } = {}, status = 200) {
+    const chrome = chromeFor(deps, ctx, 'live');
+    const locale = chrome.locale;
+    const plan = planFor(user.plan);
+    const allowed = hasLiveData(user.plan);
+    const notice = typeof ctx.query.notice === 'string' && Object.hasOwn(LIVE_LABELS[locale].notices, ctx.query.notice) ? LIVE_LABELS[locale].notices[ctx.query.notice as LiveNotice] : undefined;
+    html(
+      ctx,
+      sitesPage({ locale, chrome, csrf: chrome.csrf!, planLabel: plan.label, maxSites: allowed ? plan.maxRumSites : null, sites: allowed ? await deps.live().listSites(user.id) : [], notice, ...extra }),
+      status,
+    );
+  }
+
+  router.get(P.copyScript, (ctx) => {
+    ctx.type = 'application/javascript';
+    ctx.set('Cache-Control', 'public, max-age=3600');
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.body = COPY_SCRIPT;
+  });
+
+  router.get(P.sites, async (ctx) => {
+    const user = signedIn(ctx);
+    if (user) await renderSites(ctx, user);
+  });
+
+  router.post(P.sites, async (ctx) => {
+    const form = await readForm(ctx, deps.config);
+    const user = signedIn(ctx);
+    if (!user) return;
+    if (!hasLiveData(user.plan)) return renderSites(ctx, user, {}, 403);
+    const domain = (form.get('domain') ?? '').trim();
+    const outcome = domain ? await deps.live().createSite(user, domain) : { error: 'required' as const };
+    if ('site' in outcome) return back(ctx, 'added');
+    const text = LIVE_LABELS[pageLocale(ctx, deps.config)];
+    await renderSites(ctx, user, { add: { domain, error: text.domainErrors[outcome.error] } }, outcome.error === 'limit' ? 403 : 422);
+  });
+
+  router.post('/live/:id/active', async (ctx) => {
+    const form = await readForm(ctx, deps.config);
+    const user = signedIn(ctx);
+    if (!user) return;
+    const active = form.get('active') === 'true';
+    if (!(await deps.live().setActive(user.id, siteIdParam(ctx), active))) throw notFound();
+    back(ctx, active ? 'resumed' : 'paused');
+  });
+
+  router.post('/live/:id/sample-rate', async (ctx) => {
+    const form = await readForm(ctx, deps.config);
+    const user = signedIn(ctx);
+    if (!user) return;
+    const siteId = siteIdParam(ctx);
+    const value = (form.get('sample_rate') ?? '').trim();
+    const rate = /^\d{1,3}$/.test(value) ? Number(value) : NaN;
+    if (!(rate >= 1 && rate <= 100)) {
+      if (!(await deps.live().getSite(user.id, siteId))) throw notFound();
+      const text = LIVE_LABELS[pageLocale(ctx, deps.config)];
+      return renderSites(ctx, user, { sampleRateError: { siteId, value, error: text.sampleRateInvalid } }, 422);
+    }
+    if (!(await deps.live().setSampleRate(user.id, siteId, rate))) throw notFound();
+    back(ctx, 'sampleRate');
+  });
+
+  router.post('/live/:id/delete', async (ctx) => {
+    await readForm(ctx, deps.config);
+    const user = signedIn(ctx);
+    if (!user) return;
+    if (!(await deps.live().deleteSite(user.id, siteIdParam(ctx)))) throw notFound();
+    back(ctx, 'removed');
+  });
+
+  router.get('/live/:id', async (ctx) => {
+    const user = signedIn(ctx);
+    if (!user) return;
+    const site = await deps.live().getSite(user.id, siteIdParam(ctx));
+    if (!site) throw notFound();
+    const period = oneOf(ctx.query.period, PERIODS, '24h');
+    const device = oneOf(ctx.query.device, DEVICE_FILTERS, 'all');
+    const chrome = chromeFor(deps, ctx, 'live');
+    const numbers = await deps.live().dashboard(site, period, device, deps.clock());
+    html(ctx, dashboardPage({ locale: chrome.locale, chrome, csrf: chrome.csrf!, site, period, device, ...numbers }));
+  });
+}
+
+/** A filter value from the query; anything else (absent, repeated, unknown) is the default, as the links never send it. */
+function oneOf<T extends string>(value: unknown, allowed: readonly T[], fallback: T): T {
+  return typeof value === 'string' && (allowed as readonly string[]).includes(value) ? (value as T) : fallback;
+}
+
+function siteIdParam(ctx: Ctx): number {
+  const id = /^[1-9]\d{0,9}$/.test(ctx.params.id ?? '') ? Number(ctx.params.id) : NaN;
+  if (!Number.isSafeInteger(id) || id > 2_147_483_647) throw notFound();
+  return id;
+}
