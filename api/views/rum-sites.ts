@@ -1,0 +1,44 @@
+import { isoTimestamp } from '../../core/clock.ts';
+import type { Plan } from '../../core/plans.ts';
+import { collectorScriptUrl, embedSnippet, type RumSite } from '../../core/rum/site.ts';
+
+/** What a site view needs besides the site: the ingest service's public URL and the owner's plan. */
+export interface RumSiteViewContext {
+  ingestPublicUrl: string;
+  plan: Plan;
+}
+
+/**
+ * A live-data site, the spec's fields. `pageviews_this_month` is null while ClickHouse cannot be asked (the
+ * rest of the site is still useful then, the snippet above all); otherwise page views measured this UTC month,
+ * each counted 100 / sample_rate times.
+ */
+export function rumSiteView(site: RumSite, context: RumSiteViewContext, pageviewsThisMonth: number | null) {
+  return {
+    id: site.id,
+    domain: site.domain,
+    active: site.active,
+    embed_snippet: embedSnippet(collectorScriptUrl(context.ingestPublicUrl), site.publicId),
+    pageviews_this_month: pageviewsThisMonth,
+    monthly_limit: context.plan.rumMonthlyPageviews,
+    created_at: isoTimestamp(site.createdAt),
+  };
+}
+
+export interface RumSiteDetail {
+  alertCount: number;
+  /** Beacons refused this UTC month, by reason; null while ClickHouse cannot be asked. */
+  rejectedThisMonth: Record<string, number> | null;
+}
+
+/** GET /rum/sites/{id}: the list fields, then `sample_rate`, `public_id`, `alert_count`, `rejected_this_month`, `updated_at`. */
+export function rumSiteDetailView(site: RumSite, context: RumSiteViewContext, pageviewsThisMonth: number | null, detail: RumSiteDetail) {
+  return {
+    ...rumSiteView(site, context, pageviewsThisMonth),
+    public_id: site.publicId,
+    sample_rate: site.sampleRate,
+    alert_count: detail.alertCount,
+    rejected_this_month: detail.rejectedThisMonth,
+    updated_at: isoTimestamp(site.updatedAt),
+  };
+}
