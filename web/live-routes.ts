@@ -16,13 +16,18 @@ import { readForm, webUser } from './session.ts';
  * What the live-data pages ask of the site service and the ClickHouse queries (web/live/source.ts builds it
  * from them); owner-scoped throughout: another user's site is `undefined`, which the pages answer with 404.
  */
+export interface LiveUser {
+  id: number;
+  plan: PlanKey;
+}
+
 export interface LiveDataSource {
-  listSites(userId: number): Promise<LiveSite[]>;
-  getSite(userId: number, siteId: number): Promise<LiveSite | undefined>;
-  createSite(user: { id: number; plan: PlanKey }, domain: string): Promise<{ site: LiveSite } | { error: DomainError }>;
-  setActive(userId: number, siteId: number, active: boolean): Promise<boolean>;
-  setSampleRate(userId: number, siteId: number, sampleRate: number): Promise<boolean>;
-  deleteSite(userId: number, siteId: number): Promise<boolean>;
+  listSites(user: LiveUser): Promise<LiveSite[]>;
+  getSite(user: LiveUser, siteId: number): Promise<LiveSite | undefined>;
+  createSite(user: LiveUser, domain: string): Promise<{ site: LiveSite } | { error: DomainError }>;
+  setActive(user: LiveUser, siteId: number, active: boolean): Promise<boolean>;
+  setSampleRate(user: LiveUser, siteId: number, sampleRate: number): Promise<boolean>;
+  deleteSite(user: LiveUser, siteId: number): Promise<boolean>;
   /** The dashboard's numbers for one site, period and device. */
   dashboard(site: LiveSite, period: Period, device: DeviceFilter, now: Date): Promise<Omit<DashboardModel, 'locale' | 'chrome' | 'csrf' | 'site' | 'period' | 'device'>>;
 }
@@ -48,7 +53,7 @@ export function mountLivePages(router: Router, deps: LivePageDeps): void {
   };
   const hasLiveData = (plan: PlanKey) => planFor(plan).maxRumSites > 0;
 
-  async function renderSites(ctx: Ctx, user: { id: number; plan: PlanKey }, extra: { add?: { domain: string; error: string }; sampleRateError?: { siteId: number; value: string; error: string } } = {}, status = 200) {
+  async function renderSites(ctx: Ctx, user: LiveUser, extra: { add?: { domain: string; error: string }; sampleRateError?: { siteId: number; value: string; error: string } } = {}, status = 200) {
     const chrome = chromeFor(deps, ctx, 'live');
     const locale = chrome.locale;
     const plan = planFor(user.plan);
@@ -56,7 +61,7 @@ export function mountLivePages(router: Router, deps: LivePageDeps): void {
     const notice = typeof ctx.query.notice === 'string' && Object.hasOwn(LIVE_LABELS[locale].notices, ctx.query.notice) ? LIVE_LABELS[locale].notices[ctx.query.notice as LiveNotice] : undefined;
     html(
       ctx,
-      sitesPage({ locale, chrome, csrf: chrome.csrf!, planLabel: plan.label, maxSites: allowed ? plan.maxRumSites : null, sites: allowed ? await deps.live().listSites(user.id) : [], notice, ...extra }),
+      sitesPage({ locale, chrome, csrf: chrome.csrf!, planLabel: plan.label, maxSites: allowed ? plan.maxRumSites : null, sites: allowed ? await deps.live().listSites(user) : [], notice, ...extra }),
       status,
     );
   }
@@ -90,7 +95,7 @@ export function mountLivePages(router: Router, deps: LivePageDeps): void {
     const user = signedIn(ctx);
     if (!user) return;
     const active = form.get('active') === 'true';
-    if (!(await deps.live().setActive(user.id, siteIdParam(ctx), active))) throw notFound();
+    if (!(await deps.live().setActive(user, siteIdParam(ctx), active))) throw notFound();
     back(ctx, active ? 'resumed' : 'paused');
   });
 
@@ -102,11 +107,11 @@ export function mountLivePages(router: Router, deps: LivePageDeps): void {
     const value = (form.get('sample_rate') ?? '').trim();
     const rate = /^\d{1,3}$/.test(value) ? Number(value) : NaN;
     if (!(rate >= 1 && rate <= 100)) {
-      if (!(await deps.live().getSite(user.id, siteId))) throw notFound();
+      if (!(await deps.live().getSite(user, siteId))) throw notFound();
       const text = LIVE_LABELS[pageLocale(ctx, deps.config)];
       return renderSites(ctx, user, { sampleRateError: { siteId, value, error: text.sampleRateInvalid } }, 422);
     }
-    if (!(await deps.live().setSampleRate(user.id, siteId, rate))) throw notFound();
+    if (!(await deps.live().setSampleRate(user, siteId, rate))) throw notFound();
     back(ctx, 'sampleRate');
   });
 
@@ -114,14 +119,14 @@ export function mountLivePages(router: Router, deps: LivePageDeps): void {
     await readForm(ctx, deps.config);
     const user = signedIn(ctx);
     if (!user) return;
-    if (!(await deps.live().deleteSite(user.id, siteIdParam(ctx)))) throw notFound();
+    if (!(await deps.live().deleteSite(user, siteIdParam(ctx)))) throw notFound();
     back(ctx, 'removed');
   });
 
   router.get('/live/:id', async (ctx) => {
     const user = signedIn(ctx);
     if (!user) return;
-    const site = await deps.live().getSite(user.id, siteIdParam(ctx));
+    const site = await deps.live().getSite(user, siteIdParam(ctx));
     if (!site) throw notFound();
     const period = oneOf(ctx.query.period, PERIODS, '24h');
     const device = oneOf(ctx.query.device, DEVICE_FILTERS, 'all');

@@ -1,0 +1,68 @@
+import type { Clock } from '../../core/clock.ts';
+import { planFor, type PlanKey } from '../../core/plans.ts';
+import { collectorScriptUrl, embedSnippet, normaliseRumDomain, type RumSite } from '../../core/rum/site.ts';
+import type { RumSiteStore } from '../../db/store/rum-sites.ts';
+import { createRumSite, deleteRumSite, getRumSite, listRumSites, updateRumSite } from '../../services/rum-sites.ts';
+import type { LiveDataSource } from '../live-routes.ts';
+import type { LiveSite } from './model.ts';
+
+/** The ClickHouse side of the pages: page views this month per site, and the dashboard's numbers. */
+export interface LiveNumbers {
+  pageviewsThisMonth(siteIds: readonly number[], now: Date): Promise<Map<number, number>>;
+  dashboard: LiveDataSource['dashboard'];
+}
+
+export interface LiveSourceDeps {
+  rumSites: RumSiteStore;
+  clock: Clock;
+  ingestPublicUrl: string;
+  numbers: LiveNumbers;
+}
+
+const MAX_LISTED = 50;
+
+/** The pages' data source from the site service (services/rum-sites.ts) and the ClickHouse numbers. */
+export function liveDataSource(deps: LiveSourceDeps): LiveDataSource {
+  const service = { rumSites: deps.rumSites, clock: deps.clock };
+  const toView = (site: RumSite, plan: PlanKey, pageviews: number): LiveSite => ({
+    id: site.id,
+    domain: site.domain,
+    active: site.active,
+    sampleRate: site.sampleRate,
+    embedSnippet: embedSnippet(collectorScriptUrl(deps.ingestPublicUrl), site.publicId),
+    pageviewsThisMonth: pageviews,
+    monthlyLimit: planFor(plan).rumMonthlyPageviews,
+    createdAt: site.createdAt,
+  });
+  const views = async (sites: RumSite[], plan: PlanKey) => {
+    const counts = sites.length ? await deps.numbers.pageviewsThisMonth(sites.map((s) => s.id), deps.clock()) : new Map<number, number>();
+    return sites.map((site) => toView(site, plan, counts.get(site.id) ?? 0));
+  };
+  return {
+    async listSites(user) {
+      const page = await listRumSites(service, user, { page: 1, limit: MAX_LISTED });
+      return views(page.items, user.plan);
+    },
+    async getSite(user, siteId) {
+      const site = await getRumSite(service, user, siteId);
+      return site ? (await views([site], user.plan))[0] : undefined;
+    },
+    async createSite(user, domain) {
+      const outcome = await createRumSite(service, { id: user.id, plan: planFor(user.plan) }, { domain });
+      if (outcome.kind === 'ok') return { site: toView(outcome.site, user.plan, 0) };
+      if (outcome.kind === 'plan_limit' || outcome.kind === 'plan_required') return { error: 'limit' };
+      // The service refuses a well-formed domain only when the owner already has it.
+      return { error: normaliseRumDomain(domain).ok ? 'duplicate' : 'invalid' };
+    },
+    async setActive(user, siteId, active) {
+      return (await updateRumSite(service, { id: user.id, plan: planFor(user.plan) }, siteId, { active })).kind === 'ok';
+    },
+    async setSampleRate(user, siteId, sampleRate) {
+      return (await updateRumSite(service, { id: user.id, plan: planFor(user.plan) }, siteId, { sample_rate: sampleRate })).kind === 'ok';
+    },
+    async deleteSite(user, siteId) {
+      return (await deleteRumSite(service, { id: user.id, plan: planFor(user.plan) }, siteId)).kind === 'ok';
+    },
+    dashboard: deps.numbers.dashboard,
+  };
+}
