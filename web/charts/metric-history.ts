@@ -43,13 +43,14 @@ export interface MetricChartGeometry {
 }
 
 export function metricChartGeometry(metric: RumMetric, input: readonly MetricDay[], locale: Locale, days = 30, today?: string): MetricChartGeometry {
-  const sorted = [...input].filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d.date)).sort((a, b) => a.date.localeCompare(b.date));
+  const valid = [...input].filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d.date)).sort((a, b) => a.date.localeCompare(b.date));
+  // The x axis spans the whole window (today and the days before), so a site with three days of data shows where they fall.
+  const last = Date.parse(`${today ?? valid.at(-1)?.date ?? '1970-01-01'}T00:00:00Z`);
+  const first = last - (days - 1) * DAY_MS;
+  const sorted = valid.filter((d) => Date.parse(`${d.date}T00:00:00Z`) >= first && Date.parse(`${d.date}T00:00:00Z`) <= last);
   const rule = METRIC_RULES[metric];
   const top = niceCeiling(Math.max(rule.poor * 1.2, ...sorted.map((d) => d.p75 * 1.05)));
   const yOf = (value: number) => round(VIEW_HEIGHT - (Math.min(Math.max(value, 0), top) / top) * VIEW_HEIGHT);
-  // The x axis spans the whole window (today and the days before), so a site with three days of data shows where they fall.
-  const last = Date.parse(`${today ?? sorted.at(-1)?.date ?? '1970-01-01'}T00:00:00Z`);
-  const first = last - (days - 1) * DAY_MS;
   const xOf = (date: string) => round(((Date.parse(`${date}T00:00:00Z`) - first) / ((days - 1) * DAY_MS)) * VIEW_WIDTH);
   const points = sorted.map((day) => ({ x: xOf(day.date), y: yOf(day.p75), day, rating: rate(metric, day.p75) }));
   const path = points.map((p, i) => `${i === 0 ? 'M' : 'L'}${p.x},${p.y}`).join(' ');
@@ -113,9 +114,9 @@ export interface MetricHistoryOptions {
 
 export function metricHistoryChart(metric: RumMetric, days: readonly MetricDay[], { locale, id, days: windowDays = 30, today }: MetricHistoryOptions): SafeHtml {
   const t = TEXTS[locale];
-  const summary = describeMetricHistory(metric, days, locale);
-  if (days.length === 0) return html`<figure class="chart chart-empty metric-chart" id="${id}"><p class="chart-none">${summary}</p></figure>`;
   const g = metricChartGeometry(metric, days, locale, windowDays, today);
+  const summary = describeMetricHistory(metric, g.points.map((p) => p.day), locale);
+  if (g.points.length === 0) return html`<figure class="chart chart-empty metric-chart" id="${id}"><p class="chart-none">${summary}</p></figure>`;
   const dateLabel = (d: string) => formatDate(new Date(`${d}T00:00:00Z`), locale);
   const band = (rating: Rating) =>
     html`<rect class="band band-${rating}" x="0" width="${VIEW_WIDTH}" y="${g.bands[rating].y}" height="${g.bands[rating].height}" fill="${RATING_COLOURS[rating].band}"/>`;
@@ -147,7 +148,8 @@ export function metricHistoryChart(metric: RumMetric, days: readonly MetricDay[]
 
 /** On top of the score chart's CSS (CHART_STYLE): a wider y-axis column for values with units, a lower plot. */
 export const METRIC_CHART_STYLE = new SafeHtml(`
-  .metric-chart .chart-frame { grid-template-columns: 3.2rem 1fr; }
+  .metric-chart .chart-frame { grid-template-columns: 3.6rem 1fr; }
+  .metric-chart .chart-y span { white-space: nowrap; }
   .metric-chart .chart-plot { height: 9rem; }
   @media (min-width: 40rem) { .metric-chart .chart-plot { height: 11rem; } }
 `);

@@ -39,7 +39,8 @@ export const LIVE_STYLE = new SafeHtml(`${MONITORING_STYLE.value}<style>${METRIC
   .rating-shares li { display: flex; align-items: center; gap: .35rem; }
   .key { display: inline-block; width: .75rem; height: .75rem; border-radius: 2px; }
   .snippet { width: 100%; font: .85rem/1.4 ui-monospace, monospace; padding: .5rem; border: 1px solid #8c959f; border-radius: 6px; background: #f6f8fa; resize: vertical; }
-  .snippet-row .copy { margin: .35rem 0 0; }
+  .snippet-row { margin-bottom: .75rem; } .snippet-row .copy { margin: .35rem 0 0; } .snippet-row .copy[hidden] { display: none; }
+  .snippet-row label { margin-top: 0; }
   .site { padding: 1rem 0; border-top: 1px solid #eaeef2; } .site:first-child { border-top: 0; padding-top: 0; }
   .site h3 { margin: 0 0 .15rem; } .site-meta { margin: 0 0 .5rem; color: ${'#57606a'}; font-size: .9rem; }
   .metric-grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(11rem, 1fr)); gap: .75rem; list-style: none; padding: 0; margin: 0; }
