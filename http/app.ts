@@ -9,6 +9,8 @@ import type { Config } from '../core/config.ts';
 import { FULL_CHECK_SHARED_MS, HealthState, sharedCheck } from '../core/health.ts';
 import type { Logger } from '../core/logger.ts';
 import { runHealthWorkflow, temporalReachable } from '../core/temporal-client.ts';
+import { createClickHouse, type ClickHouseClient } from '../db/clickhouse/client.ts';
+import { clickhouseRumDashboard } from '../db/clickhouse/rum-dashboard.ts';
 import { createStorage } from '../db/store/index.ts';
 import { localAssetStore } from '../services/assets.ts';
 import { renderErrorPage } from '../web/error-page.ts';
@@ -25,6 +27,8 @@ export interface AppDeps {
   temporal: Client;
   log: Logger;
   clock?: Clock;
+  /** ClickHouse for the live-data pages; a client from the config when not given. */
+  clickhouse?: ClickHouseClient;
   /** Extra bearer-token kinds (OAuth access tokens) tried after personal tokens. */
   extraVerifiers?: TokenVerifier[];
 }
@@ -58,7 +62,8 @@ export function createApp(deps: AppDeps): App {
   koa.use(healthRouter(health, temporal, config).routes());
   const visitor = webVisitor({ storage, config, clock });
   koa.use((ctx, next) => (isApiPath(ctx.path) || HEALTH_PATHS.has(ctx.path) ? next() : visitor(ctx, next)));
-  koa.use(webRouter({ storage, config, clock, temporal, log, assets: localAssetStore(config.assetsDir) }).routes());
+  const liveNumbers = clickhouseRumDashboard(deps.clickhouse ?? createClickHouse(config));
+  koa.use(webRouter({ storage, config, clock, temporal, log, assets: localAssetStore(config.assetsDir), liveNumbers }).routes());
   const api = apiRouter({ storage, temporal, config, clock, extraVerifiers: deps.extraVerifiers });
   koa.use(api.routes());
   koa.use(api.allowedMethods());

@@ -35,7 +35,7 @@ export interface LiveDataSource {
 export interface LivePageDeps {
   config: Config;
   clock: Clock;
-  live: () => LiveDataSource;
+  live: LiveDataSource;
 }
 
 type Ctx = RouterContext;
@@ -61,7 +61,7 @@ export function mountLivePages(router: Router, deps: LivePageDeps): void {
     const notice = typeof ctx.query.notice === 'string' && Object.hasOwn(LIVE_LABELS[locale].notices, ctx.query.notice) ? LIVE_LABELS[locale].notices[ctx.query.notice as LiveNotice] : undefined;
     html(
       ctx,
-      sitesPage({ locale, chrome, csrf: chrome.csrf!, planLabel: plan.label, maxSites: allowed ? plan.maxRumSites : null, sites: allowed ? await deps.live().listSites(user) : [], notice, ...extra }),
+      sitesPage({ locale, chrome, csrf: chrome.csrf!, planLabel: plan.label, maxSites: allowed ? plan.maxRumSites : null, sites: allowed ? await deps.live.listSites(user) : [], notice, ...extra }),
       status,
     );
   }
@@ -84,7 +84,7 @@ export function mountLivePages(router: Router, deps: LivePageDeps): void {
     if (!user) return;
     if (!hasLiveData(user.plan)) return renderSites(ctx, user, {}, 403);
     const domain = (form.get('domain') ?? '').trim();
-    const outcome = domain ? await deps.live().createSite(user, domain) : { error: 'required' as const };
+    const outcome = domain ? await deps.live.createSite(user, domain) : { error: 'required' as const };
     if ('site' in outcome) return back(ctx, 'added');
     const text = LIVE_LABELS[pageLocale(ctx, deps.config)];
     await renderSites(ctx, user, { add: { domain, error: text.domainErrors[outcome.error] } }, outcome.error === 'limit' ? 403 : 422);
@@ -95,7 +95,7 @@ export function mountLivePages(router: Router, deps: LivePageDeps): void {
     const user = signedIn(ctx);
     if (!user) return;
     const active = form.get('active') === 'true';
-    if (!(await deps.live().setActive(user, siteIdParam(ctx), active))) throw notFound();
+    if (!(await deps.live.setActive(user, siteIdParam(ctx), active))) throw notFound();
     back(ctx, active ? 'resumed' : 'paused');
   });
 
@@ -107,11 +107,11 @@ export function mountLivePages(router: Router, deps: LivePageDeps): void {
     const value = (form.get('sample_rate') ?? '').trim();
     const rate = /^\d{1,3}$/.test(value) ? Number(value) : NaN;
     if (!(rate >= 1 && rate <= 100)) {
-      if (!(await deps.live().getSite(user, siteId))) throw notFound();
+      if (!(await deps.live.getSite(user, siteId))) throw notFound();
       const text = LIVE_LABELS[pageLocale(ctx, deps.config)];
       return renderSites(ctx, user, { sampleRateError: { siteId, value, error: text.sampleRateInvalid } }, 422);
     }
-    if (!(await deps.live().setSampleRate(user, siteId, rate))) throw notFound();
+    if (!(await deps.live.setSampleRate(user, siteId, rate))) throw notFound();
     back(ctx, 'sampleRate');
   });
 
@@ -119,19 +119,19 @@ export function mountLivePages(router: Router, deps: LivePageDeps): void {
     await readForm(ctx, deps.config);
     const user = signedIn(ctx);
     if (!user) return;
-    if (!(await deps.live().deleteSite(user, siteIdParam(ctx)))) throw notFound();
+    if (!(await deps.live.deleteSite(user, siteIdParam(ctx)))) throw notFound();
     back(ctx, 'removed');
   });
 
   router.get('/live/:id', async (ctx) => {
     const user = signedIn(ctx);
     if (!user) return;
-    const site = await deps.live().getSite(user, siteIdParam(ctx));
+    const site = await deps.live.getSite(user, siteIdParam(ctx));
     if (!site) throw notFound();
     const period = oneOf(ctx.query.period, PERIODS, '24h');
     const device = oneOf(ctx.query.device, DEVICE_FILTERS, 'all');
     const chrome = chromeFor(deps, ctx, 'live');
-    const numbers = await deps.live().dashboard(site, period, device, deps.clock());
+    const numbers = await deps.live.dashboard(site, period, device, deps.clock());
     html(ctx, dashboardPage({ locale: chrome.locale, chrome, csrf: chrome.csrf!, site, period, device, ...numbers }));
   });
 }

@@ -1,4 +1,4 @@
-import type { Device, NavigationType, Rating, RumMetric } from '../../core/rum/metrics.ts';
+import { RUM_DEVICE_FILTERS, RUM_PERIODS, type RumDashboardNumbers, type RumDeviceFilter, type RumHistoryDay, type RumMetricNumbers, type RumPeriod, type RumSlowPage } from '../../core/rum/dashboard.ts';
 import type { SignedInPage } from '../monitoring/model.ts';
 
 /**
@@ -15,10 +15,10 @@ export const LIVE_PATHS = {
   copyScript: '/live/copy.js',
 } as const;
 
-export const PERIODS = ['24h', '7d', '30d'] as const;
-export type Period = (typeof PERIODS)[number];
-export type DeviceFilter = 'all' | Device;
-export const DEVICE_FILTERS: readonly DeviceFilter[] = ['all', 'desktop', 'mobile', 'tablet'];
+export const PERIODS = RUM_PERIODS;
+export type Period = RumPeriod;
+export type DeviceFilter = RumDeviceFilter;
+export const DEVICE_FILTERS = RUM_DEVICE_FILTERS;
 
 /** Why a new site's domain was refused. */
 export type DomainError = 'required' | 'invalid' | 'duplicate' | 'limit';
@@ -49,42 +49,15 @@ export interface SitesPageModel extends SignedInPage {
   notice?: string;
 }
 
-export interface MetricNumbers {
-  p75: number | null;
-  samples: number;
-  /** Page views (samples) rated good, needs improvement and poor; they add up to `samples`. */
-  shares: Readonly<Record<Rating, number>>;
-}
+export type MetricNumbers = RumMetricNumbers;
+export type HistoryDay = RumHistoryDay;
+export type SlowPage = RumSlowPage;
 
-export interface HistoryDay {
-  /** YYYY-MM-DD (UTC). */
-  date: string;
-  p75: number;
-  samples: number;
-}
-
-export interface SlowPage {
-  path: string;
-  p75: number;
-  samples: number;
-  /** The most frequent attribution (LCP element, INP target), when the beacons carried one. */
-  target?: string | null;
-  url?: string | null;
-}
-
-export interface DashboardModel extends SignedInPage {
+export interface DashboardModel extends SignedInPage, RumDashboardNumbers {
   site: LiveSite;
   period: Period;
   device: DeviceFilter;
-  metrics: Readonly<Record<RumMetric, MetricNumbers>>;
   cwv: { pass: boolean | null; insufficient: boolean };
   /** Today (UTC, YYYY-MM-DD): the history charts end here. */
   today: string;
-  /** Daily p75 per metric over the last 30 days, any order. */
-  history: Readonly<Record<RumMetric, readonly HistoryDay[]>>;
-  /** Slowest paths by LCP p75 (with the LCP element) and by INP p75 (with the interaction target). */
-  slowest: { LCP: readonly SlowPage[]; INP: readonly SlowPage[] };
-  navigation: ReadonlyArray<{ type: NavigationType; pageviews: number }>;
-  /** Beacons the ingest service refused this month, by reason; empty when none. */
-  rejections: ReadonlyArray<{ reason: string; beacons: number }>;
 }

@@ -1,4 +1,6 @@
 import type { Clock } from '../../core/clock.ts';
+import type { RumDashboardSource } from '../../core/rum/dashboard.ts';
+import { cwvVerdict } from '../../core/rum/metrics.ts';
 import { planFor, type PlanKey } from '../../core/plans.ts';
 import { collectorScriptUrl, embedSnippet, normaliseRumDomain, type RumSite } from '../../core/rum/site.ts';
 import type { RumSiteStore } from '../../db/store/rum-sites.ts';
@@ -6,17 +8,12 @@ import { createRumSite, deleteRumSite, getRumSite, listRumSites, updateRumSite }
 import type { LiveDataSource } from '../live-routes.ts';
 import type { LiveSite } from './model.ts';
 
-/** The ClickHouse side of the pages: page views this month per site, and the dashboard's numbers. */
-export interface LiveNumbers {
-  pageviewsThisMonth(siteIds: readonly number[], now: Date): Promise<Map<number, number>>;
-  dashboard: LiveDataSource['dashboard'];
-}
-
 export interface LiveSourceDeps {
   rumSites: RumSiteStore;
   clock: Clock;
   ingestPublicUrl: string;
-  numbers: LiveNumbers;
+  /** The measurements (ClickHouse): page views this month, the dashboard's numbers. */
+  numbers: RumDashboardSource;
 }
 
 const MAX_LISTED = 50;
@@ -63,6 +60,10 @@ export function liveDataSource(deps: LiveSourceDeps): LiveDataSource {
     async deleteSite(user, siteId) {
       return (await deleteRumSite(service, { id: user.id, plan: planFor(user.plan) }, siteId)).kind === 'ok';
     },
-    dashboard: deps.numbers.dashboard,
+    async dashboard(site, period, device, now) {
+      const numbers = await deps.numbers.dashboard(site.id, period, device, now);
+      const verdict = cwvVerdict(numbers.metrics);
+      return { ...numbers, cwv: { pass: verdict.cwv_pass, insufficient: verdict.cwv_insufficient_data }, today: now.toISOString().slice(0, 10) };
+    },
   };
 }
