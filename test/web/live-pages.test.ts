@@ -182,7 +182,7 @@ describe('the dashboard', () => {
     ['7d', 7, 'all'],
     ['7d', 7, 'mobile'],
     ['30d', 30, 'desktop'],
-  ] as const)('period %s, device %s: p75 and samples per metric as computed from the rows', async (period, days, device) => {
+  ] as const)('period %s (%s days), device %s: p75 and samples per metric as computed from the rows', async (period, days, device) => {
     const query = new URLSearchParams({ period, device }).toString();
     const response = await owner.client.get(`/live/${siteId}?${query}`);
     expect(response.status).toBe(200);
@@ -274,6 +274,11 @@ describe('the dashboard', () => {
       const overflow = (await page.evaluate("[document.documentElement, ...document.querySelectorAll('section')].filter((el) => el.scrollWidth > el.clientWidth).map((el) => el.id || el.tagName)")) as string[];
       expect({ width, overflow }).toEqual({ width, overflow: [] });
       await page.screenshot({ path: `/tmp/live-dashboard-${width}.png`, fullPage: true });
+      // The phone page in screen-sized parts, to look at without scaling it down.
+      const height = (await page.evaluate('document.documentElement.scrollHeight')) as number;
+      for (let top = 0, part = 0; width === 360 && top < height; top += 1600, part++) {
+        await page.screenshot({ path: `/tmp/live-dashboard-360-part${part}.png`, clip: { x: 0, y: top, width, height: Math.min(1600, height - top) }, captureBeyondViewport: true });
+      }
     }
     await page.browserContext().close();
   });
