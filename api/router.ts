@@ -23,7 +23,7 @@ export function apiRouter(deps: ApiDeps): Router {
   const { storage, clock } = deps;
   const router = new Router({ prefix: '/api/v1' });
   const authenticate = authenticateApi({ usage: storage.usage, clock, verifiers: [personalTokenVerifier(storage.tokens), ...(deps.extraVerifiers ?? [])] });
-  const routes = [...apiRoutes({ scans: storage.scans, targets: storage.targets, alerts: storage.alerts, temporal: deps.temporal, config: deps.config, clock }), openApiRoute(() => document)];
+  const routes = [...apiRoutes({ scans: storage.scans, targets: storage.targets, alerts: storage.alerts, rumSites: storage.rumSites, rumAlerts: storage.rumAlerts, temporal: deps.temporal, config: deps.config, clock }), openApiRoute(() => document)];
   const document = openApiDocument(routes, deps.config.baseUrl);
   mountRoutes(router, routes, authenticate);
   return router;

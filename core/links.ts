@@ -1,3 +1,5 @@
 /** Addresses of the web area that other parts (API views, e-mails, webhooks) link to: one home for each. */
 export const scanReportUrl = (baseUrl: string, scanPublicId: string): string => `${baseUrl}/reports/${scanPublicId}`;
 export const alertsPageUrl = (baseUrl: string): string => `${baseUrl}/alerts`;
+/** A live-data site's dashboard in the web area (`rum_dashboard_url` of the rum.alert.* payloads). */
+export const liveDashboardUrl = (baseUrl: string, siteId: number): string => `${baseUrl}/live/${siteId}`;

@@ -2,10 +2,12 @@ import type { Duration } from '@temporalio/common';
 import { Client, Connection, ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, type ScheduleDescription, type ScheduleOptions } from '@temporalio/client';
 import type { Config } from './config.ts';
 import { TARGET_RECONCILE_EVERY, targetScheduleOptions } from './monitoring/schedule.ts';
+import { RUM_ALERT_CHECK_EVERY_MINUTES } from './rum/alert-check.ts';
 import { RECONCILE_EVERY } from './scan/lifecycle.ts';
 import type { SlotRequest } from './scan/slots.ts';
 import {
   healthCheckWorkflowId,
+  rumAlertCheckScheduleId,
   HostAttribute,
   mainTaskQueue,
   SCAN_SLOT_SIGNALS,
@@ -90,6 +92,10 @@ export const ensureReconcilerSchedule = (client: Client, prefix: string) =>
 /** The target reconciler's schedule (workflows/reconcile.ts), created or brought up to date like the scan reconciler's. */
 export const ensureTargetReconcilerSchedule = (client: Client, prefix: string) =>
   ensureRecurringSchedule(client, prefix, targetReconcilerScheduleId(prefix), 'reconcileTargetsWorkflow', TARGET_RECONCILE_EVERY);
+
+/** The live-data alert check's schedule: every 5 minutes, overlap SKIP (workflows/rum-alerts.ts). */
+export const ensureRumAlertCheckSchedule = (client: Client, prefix: string) =>
+  ensureRecurringSchedule(client, prefix, rumAlertCheckScheduleId(prefix), 'rumAlertCheckWorkflow', `${RUM_ALERT_CHECK_EVERY_MINUTES} minutes`);
 
 /** A schedule running `workflowType` on the main queue every `every`, skipping overlaps: created, or updated to this definition. */
 async function ensureRecurringSchedule(client: Client, prefix: string, scheduleId: string, workflowType: string, every: Duration): Promise<{ scheduleId: string; created: boolean }> {

@@ -46,6 +46,10 @@ export function targetIdOfSchedule(prefix: string, scheduleId: string): number |
 }
 /** The schedule that runs the target-schedule reconciler; one per task-queue prefix. */
 export const targetReconcilerScheduleId = (prefix: string): string => `${prefix}-target-reconciler`;
+/** The live-data alert check's schedule (every 5 minutes; workflows/rum-alerts.ts). */
+export const rumAlertCheckScheduleId = (prefix: string): string => `${prefix}-rum-alert-check`;
+/** One e-mail per live-data alert, change and occurrence (an alert can trigger again after it resolved). */
+export const rumAlertEmailWorkflowId = (mainQueue: string, alertId: number, change: string, occurrenceMs: number): string => `${mainQueue}-rum-alert-email-${alertId}-${change}-${occurrenceMs}`;
 /** One per alert and change: a second start while one runs is refused, so an e-mail is never sent twice at once. */
 export const alertEmailWorkflowId = (mainQueue: string, alertId: number, change: string): string => `${mainQueue}-alert-email-${alertId}-${change}`;
 

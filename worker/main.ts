@@ -6,6 +6,7 @@ import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities/index.ts';
 import { createAlertActivities } from '../activities/alerts.ts';
 import { createReconcileActivities } from '../activities/reconcile.ts';
+import { createRumAlertActivities } from '../activities/rum-alerts.ts';
 import { processRunner } from '../activities/lighthouse/process-runner.ts';
 import { createScanActivities } from '../activities/scan.ts';
 import { createScanSlotActivities } from '../activities/scan-slots.ts';
@@ -17,7 +18,9 @@ import { HealthState, serveHealth } from '../core/health.ts';
 import { createLogger } from '../core/logger.ts';
 import { assertNodeVersion } from '../core/runtime.ts';
 import { mainTaskQueue, scanTaskQueue } from '../core/temporal.ts';
-import { createTemporalClient, ensureReconcilerSchedule, ensureTargetReconcilerSchedule, temporalReachable, triggerTargetReconciler } from '../core/temporal-client.ts';
+import { createTemporalClient, ensureReconcilerSchedule, ensureRumAlertCheckSchedule, ensureTargetReconcilerSchedule, temporalReachable, triggerTargetReconciler } from '../core/temporal-client.ts';
+import { createClickHouse } from '../db/clickhouse/client.ts';
+import { siteWindows } from '../db/clickhouse/rum-alert-queries.ts';
 import { createKnex } from '../db/knex.ts';
 import { createStorage } from '../db/store/index.ts';
 import { smtpMailer } from '../services/mailer.ts';
@@ -46,6 +49,8 @@ const mailer = smtpMailer({ url: requireSmtpUrl(config), from: config.mail.from 
 const knex = createKnex(config.databaseUrl, { min: 0, max: 5 });
 const storage = createStorage(knex);
 const client = createTemporalClient(config.temporal);
+// The live-data alert check reads ClickHouse (one query per window length for every site).
+const clickhouse = createClickHouse(config);
 let workers: Worker[] = [];
 let stopping = false;
 const webhookDispatch = temporalWebhookDispatch({ temporal: () => client, webhooks: storage.webhooks, taskQueuePrefix: config.temporal.taskQueuePrefix, log });
@@ -113,6 +118,15 @@ async function main(): Promise<void> {
       ...createScanSlotActivities({ scans: storage.scans, users: storage.users, temporal: () => client, config }),
       ...createTargetActivities({ targets: storage.targets, users: storage.users, temporal: () => client, config, clock: systemClock, log }),
       ...createAlertActivities({ alerts: storage.alerts, mailer, baseUrl: config.baseUrl, clock: systemClock, log, webhookDispatch }),
+      ...createRumAlertActivities({
+        rumAlerts: storage.rumAlerts,
+        windows: (siteIds, minutes, now) => siteWindows(clickhouse, config.clickhouse.database, siteIds, minutes, now),
+        mailer,
+        baseUrl: config.baseUrl,
+        clock: systemClock,
+        log,
+        webhookDispatch,
+      }),
       ...createWebhookActivities({ webhooks: storage.webhooks, users: storage.users, mailer, keys: config.keys, allowLoopback: config.outboundAllowLoopback, baseUrl: config.baseUrl, clock: systemClock }),
     },
     shutdownGraceTime: '30 seconds',
@@ -146,6 +160,10 @@ async function main(): Promise<void> {
       await triggerTargetReconciler(client, config.temporal.taskQueuePrefix);
     })
     .catch((error: unknown) => log.error({ err: error }, 'could not schedule or start the target reconciler; target schedules are repaired at the next start'));
+  await ensureRumAlertCheckSchedule(client, config.temporal.taskQueuePrefix).then(
+    ({ scheduleId, created }) => created && log.info({ scheduleId }, 'live-data alert check scheduled'),
+    (error: unknown) => log.error({ err: error }, 'could not create or update the live-data alert check schedule; it is tried again at the next start'),
+  );
   // Every worker sweeps; the delivery workflow ids keep two sweeps from sending one event twice.
   const sweeper = setInterval(() => {
     sweepWebhookOutbox(storage.webhooks, webhookDispatch, new Date())
@@ -179,7 +197,7 @@ main()
   .then(async () => {
     healthServer.close();
     mailer.close();
-    await Promise.allSettled([knex.destroy(), client.connection.close()]);
+    await Promise.allSettled([knex.destroy(), client.connection.close(), clickhouse.close()]);
     log.info('worker stopped');
     process.exit(0);
   })

@@ -6,3 +6,4 @@ export { reconcileScansWorkflow, reconcileTargetsWorkflow } from './reconcile.ts
 export { targetScanWorkflow } from './target-scan.ts';
 export { alertEmailWorkflow, targetAlertsWorkflow } from './target-alerts.ts';
 export { webhookDeliveryWorkflow } from './webhook-delivery.ts';
+export { rumAlertCheckWorkflow, rumAlertEmailWorkflow } from './rum-alerts.ts';

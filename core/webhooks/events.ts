@@ -1,7 +1,6 @@
 /**
  * The events outgoing webhooks report (spec: Events) and `ping`, the settings page's test event. The rum.*
- * events have their payloads here (and their JSON Schemas in core/webhooks/schemas.ts) but nothing raises
- * them yet: the live-data alert check comes with the live-data issue.
+ * events are raised by the live-data alert check (services/rum-alert-check.ts).
  */
 export const WEBHOOK_EVENTS = ['alert.triggered', 'alert.resolved', 'scan.completed', 'rum.alert.triggered', 'rum.alert.resolved'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];

@@ -1,10 +1,11 @@
 import { isoTimestamp } from '../clock.ts';
 import { alertText } from '../i18n/alerts.ts';
 import type { Locale } from '../i18n/locale.ts';
-import { scanReportUrl } from '../links.ts';
+import { liveDashboardUrl, scanReportUrl } from '../links.ts';
+import { roundMetric, unitLabel, type RumMetric } from '../rum/metrics.ts';
 import type { Alert } from '../monitoring/alert.ts';
 import type { ScanResultRecord } from '../scan/result.ts';
-import type { AlertEventPayload, PingPayload, ScanCompletedPayload } from './events.ts';
+import type { AlertEventPayload, PingPayload, RumAlertPayload, ScanCompletedPayload } from './events.ts';
 
 /**
  * The spec's payloads (Events → Payloads), built when the event happens and stored with the delivery, so
@@ -48,6 +49,37 @@ export function scanCompletedPayload(scan: { publicId: string; url: string; fini
     tbt_ms: Math.round(mobile.tbt_ms),
     scan_url: scanReportUrl(baseUrl, scan.publicId),
     scanned_at: isoTimestamp(scan.finishedAt),
+  };
+}
+
+/** What a live-data alert's event reports (services/rum-alert-check.ts fills it from the check's reading). */
+export interface RumAlertNotice {
+  alertName: string;
+  domain: string;
+  siteId: number;
+  metric: RumMetric;
+  p75: number;
+  threshold: number;
+  samples: number;
+  windowMinutes: number;
+  /** When it triggered or resolved (ISO 8601, as isoTimestamp writes it: notices travel through Temporal as JSON). */
+  at: string;
+}
+
+/** rum.alert.triggered / rum.alert.resolved: p75 rounded as the API reports it, the unit as metrics.ts names it. */
+export function rumAlertPayload(notice: RumAlertNotice, event: 'rum.alert.triggered' | 'rum.alert.resolved', baseUrl: string): RumAlertPayload {
+  return {
+    event,
+    alert_name: notice.alertName,
+    domain: notice.domain,
+    metric: notice.metric,
+    p75: roundMetric(notice.metric, notice.p75),
+    threshold: notice.threshold,
+    unit: unitLabel(notice.metric),
+    samples: notice.samples,
+    window_minutes: notice.windowMinutes,
+    ...(event === 'rum.alert.triggered' ? { triggered_at: notice.at } : { resolved_at: notice.at }),
+    rum_dashboard_url: liveDashboardUrl(baseUrl, notice.siteId),
   };
 }
 

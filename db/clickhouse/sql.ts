@@ -26,6 +26,12 @@ export function int(value: number, min = Number.MIN_SAFE_INTEGER, max = Number.M
   return new Raw(String(value));
 }
 
+/** A non-empty list of integers in a declared range, for `IN (...)`; an empty list is refused (no `IN ()`). */
+export function intList(values: readonly number[], min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER): Raw {
+  if (values.length === 0) throw new ClickHouseSqlError('empty integer list');
+  return new Raw(values.map((value) => int(value, min, max).text).join(', '));
+}
+
 /** One of a fixed list of values (enum members), emitted as a quoted literal. */
 export function oneOf<T extends string>(value: string, allowed: readonly T[]): Raw {
   if (!(allowed as readonly string[]).includes(value)) throw new ClickHouseSqlError(`value not allowed: ${JSON.stringify(value)}`);

@@ -11,6 +11,7 @@ import * as alertEmails from './20261125_010_alert_emails.ts';
 import * as scanProgress from './20261125_011_scan_progress.ts';
 import * as webhooks from './20261126_012_webhooks.ts';
 import * as rum from './20261127_013_rum.ts';
+import * as rumAlertState from './20261127_014_rum_alert_state.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -31,6 +32,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261125_011_scan_progress', scanProgress],
   ['20261126_012_webhooks', webhooks],
   ['20261127_013_rum', rum],
+  ['20261127_014_rum_alert_state', rumAlertState],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

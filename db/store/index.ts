@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { postgresReady } from '../knex.ts';
 import { createAlertStore, type AlertStore } from './alerts.ts';
+import { createRumAlertStore, type RumAlertStore } from './rum-alerts.ts';
 import { createRumSiteStore, type RumSiteStore } from './rum-sites.ts';
 import { createScanStore, type ScanStore } from './scans.ts';
 import { createSessionStore, type SessionStore } from './sessions.ts';
@@ -20,6 +21,8 @@ export interface Storage {
   alerts: AlertStore;
   /** Live-data (RUM) sites; their measurements are in ClickHouse. */
   rumSites: RumSiteStore;
+  /** Live-data alert configurations and their state (the 5-minute check). */
+  rumAlerts: RumAlertStore;
   users: UserStore;
   /** Outgoing webhooks: endpoints (notification settings), the delivery outbox and attempts. */
   webhooks: WebhookStore;
@@ -40,6 +43,7 @@ export function createStorage(knex: Knex, counterKnex: Knex = knex): Storage {
     targets: createTargetStore(knex),
     alerts: createAlertStore(knex),
     rumSites: createRumSiteStore(knex),
+    rumAlerts: createRumAlertStore(knex),
     users: createUserStore(knex),
     webhooks: createWebhookStore(knex),
     sessions: createSessionStore(knex),

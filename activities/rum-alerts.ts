@@ -1,0 +1,65 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import type { Clock } from '../core/clock.ts';
+import type { Logger } from '../core/logger.ts';
+import { rumEmailDue, type SiteWindowsQuery, type Transition } from '../core/rum/alert-check.ts';
+import { composeRumAlertEmail } from '../core/rum/alert-email.ts';
+import type { RumAlertNotice } from '../core/webhooks/payloads.ts';
+import type { RumAlertStore } from '../db/store/rum-alerts.ts';
+import type { AlertEmailOutcome } from './alerts.ts';
+import { checkRumAlerts, type RumAlertCheckResult } from '../services/rum-alert-check.ts';
+import { PermanentMailError, type Mailer } from '../services/mailer.ts';
+import type { WebhookDispatch } from '../services/webhook-dispatch.ts';
+
+export interface RumAlertActivityDeps {
+  rumAlerts: RumAlertStore;
+  /** The ClickHouse query (db/clickhouse/rum-alert-queries.ts siteWindows), bound to a client and database. */
+  windows: SiteWindowsQuery;
+  mailer: Mailer;
+  baseUrl: string;
+  clock: Clock;
+  log: Logger;
+  /** Starts the delivery workflows of the webhook rows a check wrote (the outbox sweeper catches any it misses). */
+  webhookDispatch?: WebhookDispatch;
+}
+
+/** The live-data alert check and its e-mails (workflows/rum-alerts.ts). Wired in worker/main.ts. */
+export function createRumAlertActivities(deps: RumAlertActivityDeps) {
+  const { rumAlerts, mailer, clock, log } = deps;
+  return {
+    /** One check of every configuration (services/rum-alert-check.ts); returns what changed and the e-mails to send. */
+    async checkRumAlerts(): Promise<RumAlertCheckResult> {
+      const started = Date.now();
+      const { result, webhooks } = await checkRumAlerts({ rumAlerts, windows: deps.windows, baseUrl: deps.baseUrl }, clock());
+      if (webhooks.length) await deps.webhookDispatch?.start(webhooks);
+      const summary = { configurations: result.configurations, queries: result.queries, recorded: result.recorded, transitions: result.transitions, ms: Date.now() - started };
+      if (result.transitions.length) log.info(summary, 'live-data alerts changed');
+      else log.debug(summary, 'live-data alerts checked');
+      return result;
+    },
+
+    /**
+     * Sends the e-mail about one transition and records when the SMTP server accepted it; nothing when that was
+     * recorded before or the alert has moved on (core/rum/alert-check.ts rumEmailDue). SMTP 5xx is not retried.
+     */
+    async sendRumAlertEmail(alertId: number, change: Transition, occurrenceMs: number, notice: RumAlertNotice): Promise<AlertEmailOutcome> {
+      const alert = await rumAlerts.find(alertId);
+      const occurrence = new Date(occurrenceMs);
+      const due = alert ? rumEmailDue(alert, change, occurrence) : 'not_due';
+      if (due !== 'send') return due === 'sent' ? 'sent_before' : 'not_due';
+      const recipient = await rumAlerts.recipient(alertId);
+      if (!recipient) return 'not_due';
+      try {
+        await mailer.send(composeRumAlertEmail(notice, change, recipient, deps.baseUrl));
+      } catch (error) {
+        log.warn({ rumAlertId: alertId, change, err: error }, 'live-data alert e-mail not sent');
+        if (error instanceof PermanentMailError) throw ApplicationFailure.nonRetryable(error.message, 'PermanentMailError');
+        throw error;
+      }
+      await rumAlerts.recordEmailed(alertId, change, occurrence, clock());
+      log.info({ rumAlertId: alertId, change }, 'live-data alert e-mail sent');
+      return 'sent';
+    },
+  };
+}
+
+export type RumAlertActivities = ReturnType<typeof createRumAlertActivities>;

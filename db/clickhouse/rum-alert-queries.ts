@@ -1,0 +1,38 @@
+import type { ClickHouseClient } from '@clickhouse/client';
+import type { SiteWindow } from '../../core/rum/alert-check.ts';
+import { isRumMetric } from '../../core/rum/metrics.ts';
+import { ClickHouseSqlError, ident, intList, sql, timestamp } from './sql.ts';
+
+/**
+ * p75 and sample count per site and metric over the `windowMinutes` before `now`, for many sites in one
+ * query (the live-data alert check asks once per distinct window, never once per configuration). Values sent
+ * again (same page view and metric id: a later send, a retried request, a replayed spool file) count once,
+ * with the highest `seq` (db/clickhouse/schema.ts, version 2). p75 is `quantileExact` (core/rum/metrics.ts).
+ */
+export function siteWindowsSql(database: string, siteIds: readonly number[], windowMinutes: number, now: Date): string {
+  if (!Number.isSafeInteger(windowMinutes) || windowMinutes < 1) throw new ClickHouseSqlError(`invalid window: ${windowMinutes}`);
+  const from = new Date(now.getTime() - windowMinutes * 60_000);
+  return sql`SELECT site_id, metric, quantileExact(0.75)(value) AS p75, count() AS samples
+    FROM (
+      SELECT site_id, metric, argMax(value, seq) AS value
+      FROM ${ident(database)}.rum_metrics
+      WHERE site_id IN (${intList(siteIds, 0, 4_294_967_295)}) AND ts > ${timestamp(from)} AND ts <= ${timestamp(now)}
+      GROUP BY site_id, metric, page_view_id, metric_id
+    )
+    GROUP BY site_id, metric`;
+}
+
+/** Runs siteWindowsSql: a map from site id to what its window holds (sites without samples are absent). */
+export async function siteWindows(client: ClickHouseClient, database: string, siteIds: readonly number[], windowMinutes: number, now: Date): Promise<Map<number, SiteWindow>> {
+  const windows = new Map<number, SiteWindow>();
+  if (siteIds.length === 0) return windows;
+  const result = await client.query({ query: siteWindowsSql(database, siteIds, windowMinutes, now), format: 'JSONEachRow' });
+  for (const row of await result.json<{ site_id: number | string; metric: string; p75: number | string; samples: number | string }>()) {
+    if (!isRumMetric(row.metric)) continue;
+    const siteId = Number(row.site_id);
+    const window = windows.get(siteId) ?? {};
+    window[row.metric] = { p75: Number(row.p75), samples: Number(row.samples) };
+    windows.set(siteId, window);
+  }
+  return windows;
+}

@@ -1,0 +1,114 @@
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { createRumAlertActivities } from '../../activities/rum-alerts.ts';
+import { createWebhookActivities } from '../../activities/webhooks.ts';
+import { requireSmtpUrl } from '../../core/config.ts';
+import { createLogger } from '../../core/logger.ts';
+import type { RumMetric } from '../../core/rum/metrics.ts';
+import { newRumSitePublicId, type RumSite } from '../../core/rum/site.ts';
+import { mainTaskQueue } from '../../core/temporal.ts';
+import type { ClickHouseClient } from '../../db/clickhouse/client.ts';
+import { siteWindows } from '../../db/clickhouse/rum-alert-queries.ts';
+import { createRumAlertStore } from '../../db/store/rum-alerts.ts';
+import { createRumSiteStore } from '../../db/store/rum-sites.ts';
+import { createUserStore } from '../../db/store/users.ts';
+import { createWebhookStore } from '../../db/store/webhooks.ts';
+import { smtpMailer } from '../../services/mailer.ts';
+import { temporalWebhookDispatch } from '../../services/webhook-dispatch.ts';
+import type { TestApi } from '../harness/api.ts';
+import type { IsolatedClickHouse } from '../harness/isolated.ts';
+import { harnessInfo } from '../harness/shared.ts';
+
+/**
+ * A worker in the test's process serving the API's main queue with what the live-data alert check needs, as
+ * worker/main.ts wires it: the check and its e-mails (the API's SMTP_URL, its clock) against the test's
+ * ClickHouse database, and webhook delivery (fast retries) to a real receiver.
+ */
+export async function startRumAlertWorker(api: TestApi, clickhouse: IsolatedClickHouse): Promise<{ logs(): string; close(): Promise<void> }> {
+  try {
+    Runtime.install({ logger: new DefaultLogger('ERROR') });
+  } catch {
+    // Installed already in this process.
+  }
+  let logs = '';
+  const log = createLogger({ logLevel: 'info' }, 'worker', { write: (line: string) => void (logs += line) });
+  const { config } = api;
+  const connection = await NativeConnection.connect({ address: config.temporal.address });
+  const webhooks = createWebhookStore(api.db.knex);
+  const webhookDispatch = temporalWebhookDispatch({ temporal: () => api.temporal, webhooks, taskQueuePrefix: config.temporal.taskQueuePrefix, log, schedule: [200, 500, 1000] });
+  const mailer = smtpMailer({ url: requireSmtpUrl(config), from: config.mail.from });
+  const worker = await Worker.create({
+    connection,
+    namespace: config.temporal.namespace,
+    taskQueue: mainTaskQueue(config.temporal.taskQueuePrefix),
+    workflowBundle: { codePath: harnessInfo().workflowBundlePath },
+    shutdownGraceTime: '2 seconds',
+    activities: {
+      ...createRumAlertActivities({
+        rumAlerts: createRumAlertStore(api.db.knex),
+        windows: (siteIds, minutes, now) => siteWindows(clickhouse.client, clickhouse.database, siteIds, minutes, now),
+        mailer,
+        baseUrl: config.baseUrl,
+        clock: api.clock.read,
+        log,
+        webhookDispatch,
+      }),
+      ...createWebhookActivities({ webhooks, users: createUserStore(api.db.knex), mailer, keys: config.keys, allowLoopback: true, baseUrl: config.baseUrl, clock: api.clock.read }),
+    },
+  });
+  const running = worker.run();
+  return {
+    logs: () => logs,
+    close: async () => {
+      worker.shutdown();
+      await running;
+      mailer.close();
+      await connection.close();
+    },
+  };
+}
+
+let siteCounter = 0;
+
+/** A live-data site row of `userId`, through the site store. */
+export async function insertSite(api: TestApi, userId: number): Promise<RumSite> {
+  siteCounter += 1;
+  return createRumSiteStore(api.db.knex).insert({ userId, publicId: newRumSitePublicId(), domain: `live${siteCounter}-${Date.now().toString(36)}.example`, sampleRate: 100, createdAt: new Date() });
+}
+
+export interface MetricRow {
+  siteId: number;
+  metric: RumMetric;
+  value: number;
+  at: Date;
+  /** Same page view and metric id as another row: a resend or replay of it. */
+  pageView?: string;
+  metricId?: string;
+  seq?: number;
+}
+
+let rowCounter = 0;
+const clickhouseTime = (at: Date) => at.toISOString().slice(0, 19).replace('T', ' ');
+
+/** Rows written straight into rum_metrics, every column given (as the ingest service writes them). */
+export async function insertMetrics(client: ClickHouseClient, rows: readonly MetricRow[]): Promise<void> {
+  const values = rows.map((row) => {
+    rowCounter += 1;
+    return {
+      site_id: row.siteId,
+      ts: clickhouseTime(row.at),
+      page_view_id: row.pageView ?? `pv${rowCounter}`,
+      seq: row.seq ?? 1,
+      metric_id: row.metricId ?? `v5-${rowCounter}`,
+      metric: row.metric,
+      value: row.value,
+      device: 'mobile',
+      navigation: 'navigate',
+      path: '/',
+      sample_rate: 100,
+      attr_target: '',
+      attr_url: '',
+      attr_type: '',
+    };
+  });
+  await client.insert({ table: 'rum_metrics', values, format: 'JSONEachRow' });
+}
