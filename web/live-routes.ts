@@ -3,8 +3,13 @@ import type { RouterContext } from '@koa/router';
 import { planFor, type PlanKey } from '../core/plans.ts';
 import type { Config } from '../core/config.ts';
 import type { Clock } from '../core/clock.ts';
+import { RUM_ALERT_LIMITS, RUM_ALERT_MODES, type RumAlert, type RumAlertMode } from '../core/rum/alert-check.ts';
+import { isRumMetric, METRIC_RULES, type RumMetric } from '../core/rum/metrics.ts';
 import { notFound } from '../http/errors.ts';
+import type { RumAlertInput } from '../services/rum-alerts.ts';
 import { chromeFor, html } from './chrome.ts';
+import { ALERT_LABELS, type AlertNotice } from './live/alert-labels.ts';
+import { alertsPage, DEFAULT_ALERT_FORM, type AlertFormValues } from './live/alerts-page.ts';
 import { dashboardPage } from './live/dashboard-page.ts';
 import { LIVE_LABELS, type LiveNotice } from './live/labels.ts';
 import { DEVICE_FILTERS, LIVE_PATHS as P, PERIODS, type DashboardModel, type DeviceFilter, type DomainError, type LiveSite, type Period } from './live/model.ts';
@@ -28,6 +33,10 @@ export interface LiveDataSource {
   setActive(user: LiveUser, siteId: number, active: boolean): Promise<boolean>;
   setSampleRate(user: LiveUser, siteId: number, sampleRate: number): Promise<boolean>;
   deleteSite(user: LiveUser, siteId: number): Promise<boolean>;
+  /** The site's alert configurations; undefined for another user's site. */
+  listAlerts(user: LiveUser, siteId: number): Promise<RumAlert[] | undefined>;
+  createAlert(user: LiveUser, siteId: number, input: RumAlertInput): Promise<'created' | 'not_found' | { errors: Record<string, string[]> }>;
+  deleteAlert(user: LiveUser, siteId: number, alertId: number): Promise<boolean>;
   /** The dashboard's numbers for one site, period and device. */
   dashboard(site: LiveSite, period: Period, device: DeviceFilter, now: Date): Promise<Omit<DashboardModel, 'locale' | 'chrome' | 'csrf' | 'site' | 'period' | 'device'>>;
 }
@@ -123,6 +132,51 @@ export function mountLivePages(router: Router, deps: LivePageDeps): void {
     back(ctx, 'removed');
   });
 
+  async function renderAlerts(ctx: Ctx, user: LiveUser, siteId: number, extra: { values?: AlertFormValues; errors?: Record<string, string> } = {}, status = 200) {
+    const site = await deps.live.getSite(user, siteId);
+    const alerts = site && (await deps.live.listAlerts(user, siteId));
+    if (!site || !alerts) throw notFound();
+    const chrome = chromeFor(deps, ctx, 'live');
+    const labels = ALERT_LABELS[chrome.locale];
+    const notice = typeof ctx.query.notice === 'string' && Object.hasOwn(labels.notices, ctx.query.notice) ? labels.notices[ctx.query.notice as AlertNotice] : undefined;
+    html(ctx, alertsPage({ locale: chrome.locale, chrome, csrf: chrome.csrf!, site, alerts, notice, ...extra }), status);
+  }
+
+  router.get('/live/:id/alerts', async (ctx) => {
+    const user = signedIn(ctx);
+    if (user) await renderAlerts(ctx, user, siteIdParam(ctx));
+  });
+
+  router.post('/live/:id/alerts', async (ctx) => {
+    const form = await readForm(ctx, deps.config);
+    const user = signedIn(ctx);
+    if (!user) return;
+    const siteId = siteIdParam(ctx);
+    const labels = ALERT_LABELS[pageLocale(ctx, deps.config)];
+    const values = Object.fromEntries(Object.keys(DEFAULT_ALERT_FORM).map((name) => [name, (form.get(name) ?? '').trim()])) as unknown as AlertFormValues;
+    const parsed = parseAlertForm(values);
+    if ('errors' in parsed) return renderAlerts(ctx, user, siteId, { values, errors: Object.fromEntries(parsed.errors.map((field) => [field, labels.errors[field]!])) }, 422);
+    const outcome = await deps.live.createAlert(user, siteId, parsed.input);
+    if (outcome === 'not_found') throw notFound();
+    if (outcome !== 'created') {
+      const errors = Object.fromEntries(Object.entries(outcome.errors).map(([field, messages]) => (Object.hasOwn(labels.errors, field) ? [field, labels.errors[field]!] : ['form', messages.join(' ')])));
+      return renderAlerts(ctx, user, siteId, { values, errors }, 422);
+    }
+    ctx.status = 303;
+    ctx.redirect(`${P.alerts(siteId)}?notice=added`);
+  });
+
+  router.post('/live/:id/alerts/:alertId/delete', async (ctx) => {
+    await readForm(ctx, deps.config);
+    const user = signedIn(ctx);
+    if (!user) return;
+    const siteId = siteIdParam(ctx);
+    const alertId = /^[1-9]\d{0,9}$/.test(ctx.params.alertId ?? '') ? Number(ctx.params.alertId) : NaN;
+    if (!Number.isSafeInteger(alertId) || !(await deps.live.deleteAlert(user, siteId, alertId))) throw notFound();
+    ctx.status = 303;
+    ctx.redirect(`${P.alerts(siteId)}?notice=removed`);
+  });
+
   router.get('/live/:id', async (ctx) => {
     const user = signedIn(ctx);
     if (!user) return;
@@ -134,6 +188,31 @@ export function mountLivePages(router: Router, deps: LivePageDeps): void {
     const numbers = await deps.live.dashboard(site, period, device, deps.clock());
     html(ctx, dashboardPage({ locale: chrome.locale, chrome, csrf: chrome.csrf!, site, period, device, ...numbers }));
   });
+}
+
+/** The add form's fields as the alert service takes them, or the fields that are wrong. */
+function parseAlertForm(values: AlertFormValues): { input: RumAlertInput } | { errors: string[] } {
+  const errors: string[] = [];
+  const whole = (name: 'window_minutes' | 'min_samples' | 'consecutive_threshold', range: { min: number; max: number }) => {
+    const n = /^\d{1,6}$/.test(values[name]) ? Number(values[name]) : NaN;
+    if (!(n >= range.min && n <= range.max)) errors.push(name);
+    return n;
+  };
+  if (!values.title || values.title.length > RUM_ALERT_LIMITS.titleLength) errors.push('title');
+  const mode = (RUM_ALERT_MODES as readonly string[]).includes(values.mode) ? (values.mode as RumAlertMode) : 'auto';
+  const windowMinutes = whole('window_minutes', RUM_ALERT_LIMITS.windowMinutes);
+  const minSamples = whole('min_samples', RUM_ALERT_LIMITS.minSamples);
+  const consecutive = whole('consecutive_threshold', RUM_ALERT_LIMITS.consecutiveThreshold);
+  let manual: { metric: RumMetric; threshold: number } | undefined;
+  if (mode === 'manual') {
+    const metric = isRumMetric(values.metric) ? values.metric : undefined;
+    const threshold = /^\d+(\.\d+)?$/.test(values.threshold) ? Number(values.threshold) : NaN;
+    if (!metric) errors.push('metric');
+    if (!(threshold > 0) || (metric && threshold > METRIC_RULES[metric].max)) errors.push('threshold');
+    if (metric) manual = { metric, threshold };
+  }
+  if (errors.length) return { errors };
+  return { input: { title: values.title, mode, ...manual, window_minutes: windowMinutes, min_samples: minSamples, consecutive_threshold: consecutive } };
 }
 
 /** A filter value from the query; anything else (absent, repeated, unknown) is the default, as the links never send it. */

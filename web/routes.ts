@@ -71,7 +71,7 @@ export function webRouter(deps: WebDeps): Router {
   mountScanPages(router, deps);
   mountMonitoringPages(router, deps);
   mountWebhookPages(router, deps);
-  mountLivePages(router, { config: deps.config, clock: deps.clock, live: liveDataSource({ rumSites: deps.storage.rumSites, clock: deps.clock, ingestPublicUrl: deps.config.ingest.publicUrl, numbers: deps.liveNumbers }) });
+  mountLivePages(router, { config: deps.config, clock: deps.clock, live: liveDataSource({ rumSites: deps.storage.rumSites, rumAlerts: deps.storage.rumAlerts, clock: deps.clock, ingestPublicUrl: deps.config.ingest.publicUrl, numbers: deps.liveNumbers }) });
   router.get('/login', on(showSignIn));
   router.post('/login', on(signIn));
   router.get('/signup', on(showSignUp));

@@ -266,18 +266,19 @@ describe('the dashboard', () => {
   it('in Chromium at desktop and 360 px: the numbers are there and nothing scrolls sideways (screenshots in /tmp)', async () => {
     const user = await storage().users.findById(owner.userId);
     const page = await signInWithForm(browser, api.url, user!.email, PASSWORD);
-    for (const width of [1280, 360]) {
+    for (const [width, lang] of [[1280, 'en'], [360, 'de'], [360, 'en']] as const) {
       await page.setViewport({ width, height: 900 });
+      await page.setExtraHTTPHeaders({ 'accept-language': lang });
       await page.goto(`${api.url}/live/${siteId}?period=7d`);
       expect(await page.$eval('#metric-LCP .value', (el) => el.textContent)).toMatch(/\d/);
       expect(await page.$$eval('#history .metric-chart .point', (els) => els.length)).toBeGreaterThan(20);
       const overflow = (await page.evaluate("[document.documentElement, ...document.querySelectorAll('section')].filter((el) => el.scrollWidth > el.clientWidth).map((el) => el.id || el.tagName)")) as string[];
-      expect({ width, overflow }).toEqual({ width, overflow: [] });
-      await page.screenshot({ path: `/tmp/live-dashboard-${width}.png`, fullPage: true });
+      expect({ width, lang, overflow }).toEqual({ width, lang, overflow: [] });
+      await page.screenshot({ path: `/tmp/live-dashboard-${lang}-${width}.png`, fullPage: true });
       // The phone page in screen-sized parts, to look at without scaling it down.
       const height = (await page.evaluate('document.documentElement.scrollHeight')) as number;
       for (let top = 0, part = 0; width === 360 && top < height; top += 1600, part++) {
-        await page.screenshot({ path: `/tmp/live-dashboard-360-part${part}.png`, clip: { x: 0, y: top, width, height: Math.min(1600, height - top) }, captureBeyondViewport: true });
+        await page.screenshot({ path: `/tmp/live-dashboard-${lang}-360-part${part}.png`, clip: { x: 0, y: top, width, height: Math.min(1600, height - top) }, captureBeyondViewport: true });
       }
     }
     await page.browserContext().close();

@@ -3,6 +3,7 @@ import { CORE_WEB_VITALS, CWV_MIN_SAMPLES, METRIC_RULES, rate, RUM_METRICS, type
 import { metricHistoryChart } from '../charts/metric-history.ts';
 import { html, SafeHtml } from '../html.ts';
 import { layout } from '../layout.ts';
+import { ALERT_LABELS } from './alert-labels.ts';
 import { formatMetric, percent } from './format.ts';
 import { LIVE_LABELS, type LiveLabels } from './labels.ts';
 import { DEVICE_FILTERS, LIVE_PATHS as P, PERIODS, type DashboardModel, type DeviceFilter, type Period, type SlowPage } from './model.ts';
@@ -28,7 +29,8 @@ export function dashboardPage(model: DashboardModel): string {
   const hasHistory = RUM_METRICS.some((metric) => model.history[metric].length > 0);
   const body = html`${LIVE_STYLE}<a class="back" href="${P.sites}">${t.allSites}</a>
     <h1>${t.dashboardTitle(site.domain)}</h1>
-    <p class="lead"><span class="state ${site.active ? 'state-active' : 'state-paused'}">${site.active ? t.active : t.paused}</span> · ${t.periods[model.period]} · ${t.devices[model.device]}</p>
+    <p class="lead"><span class="state ${site.active ? 'state-active' : 'state-paused'}">${site.active ? t.active : t.paused}</span> · ${t.periods[model.period]} · ${t.devices[model.device]} ·
+      <a href="${P.alerts(site.id)}" id="alerts-link">${ALERT_LABELS[model.locale].alertsLink(site.alertCount)}</a></p>
     ${filters(model, t)}
     ${empty ? emptyState(model, t) : html`${verdict(model, t)}${summary(model, t)}${shares(model, t)}`}
     ${hasHistory ? history(model, t) : html``}

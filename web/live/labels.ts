@@ -196,7 +196,7 @@ const de: LiveLabels = {
   summaryTitle: 'Das 75. Perzentil je Metrik',
   summaryIntro: 'Drei von vier Seitenaufrufen waren so schnell oder schneller.',
   metricNames: en.metricNames,
-  ratings: { good: 'Gut', 'needs-improvement': 'Verbesserungswürdig', poor: 'Schlecht' },
+  ratings: { good: 'Gut', 'needs-improvement': 'Verbesserungs\u00adwürdig', poor: 'Schlecht' },
   noValue: 'Keine Daten',
   samples: (n) => `${n} ${n === '1' ? 'Messung' : 'Messungen'}`,
   thresholds: (good, poor) => `gut ≤ ${good}, schlecht > ${poor}`,

@@ -12,6 +12,8 @@ export const LIVE_PATHS = {
   active: (id: number) => `/live/${id}/active`,
   sampleRate: (id: number) => `/live/${id}/sample-rate`,
   remove: (id: number) => `/live/${id}/delete`,
+  alerts: (id: number) => `/live/${id}/alerts`,
+  alert: (id: number, alertId: number) => `/live/${id}/alerts/${alertId}`,
   copyScript: '/live/copy.js',
 } as const;
 
@@ -33,6 +35,8 @@ export interface LiveSite {
   embedSnippet: string;
   pageviewsThisMonth: number;
   monthlyLimit: number;
+  /** Its live-data alert configurations. */
+  alertCount: number;
   createdAt: Date;
 }
 

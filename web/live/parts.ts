@@ -44,7 +44,7 @@ export const LIVE_STYLE = new SafeHtml(`${MONITORING_STYLE.value}<style>${METRIC
   .site { padding: 1rem 0; border-top: 1px solid #eaeef2; } .site:first-child { border-top: 0; padding-top: 0; }
   .site h3 { margin: 0 0 .15rem; } .site-meta { margin: 0 0 .5rem; color: ${'#57606a'}; font-size: .9rem; }
   .metric-grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(8.5rem, 1fr)); gap: .75rem; list-style: none; padding: 0; margin: 0; }
-  .metric-card { border: 1px solid #d0d7de; border-top-width: 4px; border-radius: 6px; padding: .6rem .75rem; }
+  .metric-card { min-width: 0; overflow-wrap: anywhere; hyphens: auto; border: 1px solid #d0d7de; border-top-width: 4px; border-radius: 6px; padding: .6rem .75rem; }
   .metric-card.card-good { border-top-color: ${R.good.fill}; } .metric-card.card-needs-improvement { border-top-color: ${R['needs-improvement'].fill}; } .metric-card.card-poor { border-top-color: ${R.poor.fill}; }
   .metric-card h3 { margin: 0; font-size: 1rem; } .metric-card .name { display: block; font-size: .8rem; color: #57606a; font-weight: 400; }
   .metric-card .value { display: block; font-size: 1.6rem; font-weight: 700; line-height: 1.2; margin: .25rem 0 .1rem; }

@@ -1,6 +1,7 @@
 import { formatNumber, type Locale } from '../../core/i18n/locale.ts';
 import { html, SafeHtml } from '../html.ts';
 import { layout } from '../layout.ts';
+import { ALERT_LABELS } from './alert-labels.ts';
 import { LIVE_LABELS } from './labels.ts';
 import { LIVE_PATHS as P, type LiveSite, type SitesPageModel } from './model.ts';
 import { hiddenCsrf, LIVE_STYLE } from './parts.ts';
@@ -79,7 +80,8 @@ function siteItem(site: LiveSite, model: SitesPageModel): SafeHtml {
     <h3><a class="url" id="${nameId}" href="${P.dashboard(site.id)}">${site.domain}</a></h3>
     <p class="site-meta"><span class="state ${site.active ? 'state-active' : 'state-paused'}">${site.active ? t.active : t.paused}</span> ·
       <span class="pageviews">${t.pageviews(formatNumber(site.pageviewsThisMonth, locale), formatNumber(site.monthlyLimit, locale))}</span> ·
-      <a href="${P.dashboard(site.id)}" class="dashboard-link" aria-describedby="${nameId}">${t.openDashboard}</a></p>
+      <a href="${P.dashboard(site.id)}" class="dashboard-link" aria-describedby="${nameId}">${t.openDashboard}</a> ·
+      <a href="${P.alerts(site.id)}" class="alerts-link" aria-describedby="${nameId}">${ALERT_LABELS[locale].alertsLink(site.alertCount)}</a></p>
     ${snippetBlock(site, locale)}
     <div class="actions">
       <form class="inline" method="post" action="${P.active(site.id)}">${hiddenCsrf(model.csrf)}<input type="hidden" name="active" value="${site.active ? 'false' : 'true'}">
