@@ -284,3 +284,47 @@ describe('the dashboard', () => {
     await page.browserContext().close();
   });
 });
+
+describe('the alerts page', () => {
+  it('adds, lists and deletes alert configurations; refuses bad values in words; other users get 404', async () => {
+    const { user, client } = await signedInClient('starter');
+    const site = await siteFor(user.id, 'alerts.bean-and-brew.example');
+    const empty = await client.get(`/live/${site.id}/alerts`);
+    expect(empty.status).toBe(200);
+    expect(empty.text).toContain('id="no-alerts"');
+
+    const base = { title: 'Checkout slow', mode: 'manual', metric: 'INP', threshold: '', window_minutes: '30', min_samples: '50', consecutive_threshold: '2' };
+    const refused = await client.post(`/live/${site.id}/alerts`, { ...base, window_minutes: '2' });
+    expect(refused.status).toBe(422);
+    expect(refused.text).toContain('id="alert-threshold-error"');
+    expect(refused.text).toContain('id="alert-window_minutes-error"');
+    expect(refused.text).toContain('value="Checkout slow"');
+    expect(await storage().rumAlerts.listForSite(site.id)).toEqual([]);
+
+    const added = await client.post(`/live/${site.id}/alerts`, { ...base, threshold: '300' });
+    expect(added.status).toBe(303);
+    expect(added.headers.location).toBe(`/live/${site.id}/alerts?notice=added`);
+    expect((await client.post(`/live/${site.id}/alerts`, { ...base, title: 'Core Web Vitals', mode: 'auto' })).status).toBe(303);
+    const [manual, auto] = await storage().rumAlerts.listForSite(site.id);
+    expect(manual).toMatchObject({ title: 'Checkout slow', mode: 'manual', metric: 'INP', threshold: 300, windowMinutes: 30, minSamples: 50, consecutiveThreshold: 2, status: 'active' });
+    expect(auto).toMatchObject({ title: 'Core Web Vitals', mode: 'auto', metric: null, threshold: null });
+
+    const list = await client.get(`/live/${site.id}/alerts?notice=added`);
+    expect(list.text).toContain('Alert added.');
+    expect(list.text).toContain(`id="rum-alert-${manual!.id}" data-status="active"`);
+    expect(list.text).toContain('INP p75 above 300 ms over the last 30 minutes; at least 50 measurements, 2 checks in a row.');
+    expect(list.text).toContain('Watching');
+    expect((await client.get(`/live/${site.id}`)).text).toContain('id="alerts-link">Alerts (2)</a>');
+
+    const { client: stranger } = await signedInClient('pro');
+    await stranger.get('/live');
+    expect((await stranger.get(`/live/${site.id}/alerts`)).status).toBe(404);
+    expect((await stranger.post(`/live/${site.id}/alerts/${manual!.id}/delete`, {})).status).toBe(404);
+    expect((await stranger.post(`/live/${site.id}/alerts`, { ...base, threshold: '300' })).status).toBe(404);
+
+    const removed = await client.post(`/live/${site.id}/alerts/${manual!.id}/delete`, {});
+    expect(removed.status).toBe(303);
+    expect((await storage().rumAlerts.listForSite(site.id)).map((a) => a.id)).toEqual([auto!.id]);
+    expect((await client.post(`/live/${site.id}/alerts/${manual!.id}/delete`, {})).status).toBe(404);
+  });
+});
