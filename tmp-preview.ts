@@ -4,6 +4,7 @@ import { RUM_METRICS, rate, NAVIGATION_TYPES } from './core/rum/metrics.ts';
 import { loadConfig } from './core/config.ts';
 import { dashboardPage } from './web/live/dashboard-page.ts';
 import { sitesPage } from './web/live/sites-page.ts';
+import { alertsPage } from './web/live/alerts-page.ts';
 import { siteTraffic, selectRows, independentP75 } from './fixtures/rum-dashboard.ts';
 import { CHROMIUM_FLAGS } from './core/chromium.ts';
 
@@ -29,12 +30,15 @@ const slow = (m: 'LCP' | 'INP') => {
 };
 const nav = NAVIGATION_TYPES.map((type) => ({ type, pageviews: new Set(sel.filter((r) => r.navigation === type).map((r) => r.page_view_id)).size })).filter((n) => n.pageviews);
 const locale = (process.argv[2] ?? 'en') as 'en' | 'de';
-const site = { id: 1, domain: 'www.bean-and-brew.example', active: true, sampleRate: 100, embedSnippet: '<script src="http://127.0.0.1:3100/c/1/rum.js" data-site-id="abcdefghjkmnpqrstvwx" async></script>', pageviewsThisMonth: 2870, monthlyLimit: 100000, createdAt: now };
+const site = { id: 1, domain: 'www.bean-and-brew.example', active: true, sampleRate: 100, embedSnippet: '<script src="http://127.0.0.1:3100/c/1/rum.js" data-site-id="abcdefghjkmnpqrstvwx" async></script>', pageviewsThisMonth: 2870, monthlyLimit: 100000, alertCount: 2, createdAt: now };
 const chrome = { locale, user: { email: 'anna.schmidt@example.com' }, csrf: 'x', path: '/live/1' };
 const empty = process.argv[3] === 'empty';
 const zero = Object.fromEntries(RUM_METRICS.map((m) => [m, { p75: null, samples: 0, shares: { good: 0, 'needs-improvement': 0, poor: 0 } }])) as never;
 const emptyHist = Object.fromEntries(RUM_METRICS.map((m) => [m, []])) as never;
-const page = process.argv[3] === 'sites' ? sitesPage({ locale, chrome, csrf: 'x', planLabel: 'Starter', maxSites: 2, sites: [site, { ...site, id: 2, domain: 'blog.bean-and-brew.example', active: false }], notice: 'Site added.' })
+const alert = { id: 1, siteId: 1, title: 'Core Web Vitals', mode: 'auto', metric: null, threshold: null, minSamples: 20, windowMinutes: 60, consecutiveThreshold: 3, status: 'triggered', streak: 0, lastMetric: 'LCP', lastP75: 4210, lastSamples: 86, lastCheckedAt: now, triggeredMetric: 'LCP', triggeredAt: now, emailedAt: now, resolvedAt: null, resolvedEmailedAt: null, createdAt: now, updatedAt: now } as never;
+const alert2 = { ...(alert as object), id: 2, title: 'Checkout interactions', mode: 'manual', metric: 'INP', threshold: 300, status: 'active', lastCheckedAt: null, lastP75: null, triggeredAt: null, emailedAt: null, triggeredMetric: null } as never;
+const page = process.argv[3] === 'alerts' ? alertsPage({ locale, chrome, csrf: 'x', site, alerts: [alert, alert2], errors: { threshold: 'Enter a positive number within the metric’s range.' } })
+  : process.argv[3] === 'sites' ? sitesPage({ locale, chrome, csrf: 'x', planLabel: 'Starter', maxSites: 2, sites: [site, { ...site, id: 2, domain: 'blog.bean-and-brew.example', active: false }], notice: 'Site added.' })
   : dashboardPage({ locale, chrome, csrf: 'x', site, period: '7d', device: 'all', today: '2026-11-23', metrics: empty ? zero : metrics, cwv: { pass: false, insufficient: false }, history: empty ? emptyHist : history, slowest: { LCP: slow('LCP'), INP: slow('INP') }, navigation: nav, rejections: [{ reason: 'monthly_limit', beacons: 120 }, { reason: 'origin', beacons: 3 }] });
 writeFileSync('/tmp/live-preview.html', page);
 const browser = await puppeteer.launch({ executablePath: loadConfig(process.env as never).chromiumPath, args: [...CHROMIUM_FLAGS, '--no-sandbox'], headless: true });
