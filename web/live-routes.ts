@@ -5,7 +5,8 @@ import type { Config } from '../core/config.ts';
 import type { Clock } from '../core/clock.ts';
 import { RUM_ALERT_LIMITS, RUM_ALERT_MODES, type RumAlert, type RumAlertMode } from '../core/rum/alert-check.ts';
 import { isRumMetric, METRIC_RULES, type RumMetric } from '../core/rum/metrics.ts';
-import { notFound } from '../http/errors.ts';
+import { notFound, serviceUnavailable } from '../http/errors.ts';
+import { RumDataUnavailable } from '../core/rum/queries.ts';
 import type { RumAlertInput } from '../services/rum-alerts.ts';
 import { chromeFor, html } from './chrome.ts';
 import { ALERT_LABELS, type AlertNotice } from './live/alert-labels.ts';
@@ -185,7 +186,9 @@ export function mountLivePages(router: Router, deps: LivePageDeps): void {
     const period = oneOf(ctx.query.period, PERIODS, '24h');
     const device = oneOf(ctx.query.device, DEVICE_FILTERS, 'all');
     const chrome = chromeFor(deps, ctx, 'live');
-    const numbers = await deps.live.dashboard(site, period, device, deps.clock());
+    const numbers = await deps.live.dashboard(site, period, device, deps.clock()).catch((error: unknown) => {
+      throw error instanceof RumDataUnavailable ? serviceUnavailable(LIVE_LABELS[chrome.locale].unavailable, 30, error) : error;
+    });
     html(ctx, dashboardPage({ locale: chrome.locale, chrome, csrf: chrome.csrf!, site, period, device, ...numbers }));
   });
 }

@@ -1,5 +1,7 @@
 import { isoTimestamp } from '../../core/clock.ts';
 import type { Plan } from '../../core/plans.ts';
+import { cwvVerdict, rate, RUM_METRICS, type RumMetric } from '../../core/rum/metrics.ts';
+import type { HistoryDay, MetricStats, SlowPage } from '../../core/rum/queries.ts';
 import { collectorScriptUrl, embedSnippet, type RumSite } from '../../core/rum/site.ts';
 
 /** What a site view needs besides the site: the ingest service's public URL and the owner's plan. */
@@ -41,4 +43,30 @@ export function rumSiteDetailView(site: RumSite, context: RumSiteViewContext, pa
     rejected_this_month: detail.rejectedThisMonth,
     updated_at: isoTimestamp(site.updatedAt),
   };
+}
+
+/** The spec's summary object; metrics without samples have p75 and rating null. */
+export function rumSummaryView(site: RumSite, period: string, device: string, metrics: Readonly<Record<RumMetric, MetricStats>>) {
+  return {
+    domain: site.domain,
+    period,
+    device,
+    ...cwvVerdict(metrics),
+    metrics: Object.fromEntries(
+      RUM_METRICS.map((metric) => {
+        const { p75, samples } = metrics[metric];
+        return [metric, { p75, rating: p75 === null ? null : rate(metric, p75), samples }];
+      }),
+    ),
+  };
+}
+
+export function rumHistoryItemView(day: HistoryDay) {
+  return { date: day.date, p75: day.p75, p50: day.p50, samples: day.samples };
+}
+
+export function rumPageItemView(page: SlowPage) {
+  const item = { path: page.path, p75: page.p75, samples: page.samples };
+  const attribution = page.attribution && (page.attribution.target || page.attribution.url) ? { target: page.attribution.target || null, url: page.attribution.url || null } : null;
+  return attribution ? { ...item, attribution } : item;
 }

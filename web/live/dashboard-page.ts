@@ -136,7 +136,8 @@ function navigation(model: DashboardModel, t: LiveLabels): SafeHtml {
 
 function usage(model: DashboardModel, t: LiveLabels): SafeHtml {
   const locale = model.locale;
-  const { pageviewsThisMonth: used, monthlyLimit: limit } = model.site;
+  const { monthlyLimit: limit } = model.site;
+  const used = model.site.pageviewsThisMonth ?? 0;
   const share = limit > 0 ? Math.min(1, used / limit) : 1;
   const rejections = model.rejections.filter((row) => row.beacons > 0);
   return html`<section id="usage" aria-labelledby="usage-heading"><h2 id="usage-heading">${t.usageTitle}</h2>

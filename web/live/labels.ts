@@ -120,6 +120,7 @@ const en = {
     value_range: 'implausible value',
     invalid: 'malformed beacon',
   } as Record<string, string>,
+  unavailable: 'The live data cannot be read just now. Please try again in a minute.',
   emptyTitle: 'No data yet',
   emptyText: 'No measurements have arrived for this site in this period. Check that:',
   emptySteps: [
@@ -243,6 +244,7 @@ const de: LiveLabels = {
     value_range: 'unplausibler Wert',
     invalid: 'fehlerhafte Messung',
   },
+  unavailable: 'Die Live-Daten können gerade nicht gelesen werden. Bitte versuchen Sie es in einer Minute erneut.',
   emptyTitle: 'Noch keine Daten',
   emptyText: 'Für diese Site sind in diesem Zeitraum keine Messungen eingegangen. Prüfen Sie, ob',
   emptySteps: [

@@ -1,4 +1,6 @@
-import { RUM_DEVICE_FILTERS, RUM_PERIODS, type RumDashboardNumbers, type RumDeviceFilter, type RumHistoryDay, type RumMetricNumbers, type RumPeriod, type RumSlowPage } from '../../core/rum/dashboard.ts';
+import type { NavigationType, Rating, RumMetric } from '../../core/rum/metrics.ts';
+import { RUM_PERIODS, type RumPeriod } from '../../core/rum/periods.ts';
+import type { DeviceFilter as RumDeviceFilter } from '../../core/rum/queries.ts';
 import type { SignedInPage } from '../monitoring/model.ts';
 
 /**
@@ -20,7 +22,7 @@ export const LIVE_PATHS = {
 export const PERIODS = RUM_PERIODS;
 export type Period = RumPeriod;
 export type DeviceFilter = RumDeviceFilter;
-export const DEVICE_FILTERS = RUM_DEVICE_FILTERS;
+export const DEVICE_FILTERS: readonly DeviceFilter[] = ['all', 'desktop', 'mobile', 'tablet'];
 
 /** Why a new site's domain was refused. */
 export type DomainError = 'required' | 'invalid' | 'duplicate' | 'limit';
@@ -33,7 +35,8 @@ export interface LiveSite {
   /** 1–100 (%). */
   sampleRate: number;
   embedSnippet: string;
-  pageviewsThisMonth: number;
+  /** Null while the measurements cannot be read (ClickHouse away). */
+  pageviewsThisMonth: number | null;
   monthlyLimit: number;
   /** Its live-data alert configurations. */
   alertCount: number;
@@ -53,11 +56,44 @@ export interface SitesPageModel extends SignedInPage {
   notice?: string;
 }
 
-export type MetricNumbers = RumMetricNumbers;
-export type HistoryDay = RumHistoryDay;
-export type SlowPage = RumSlowPage;
+export interface MetricNumbers {
+  p75: number | null;
+  samples: number;
+  /** Measurements rated good, needs improvement and poor; they add up to `samples`. */
+  shares: Readonly<Record<Rating, number>>;
+}
 
-export interface DashboardModel extends SignedInPage, RumDashboardNumbers {
+export interface HistoryDay {
+  /** YYYY-MM-DD (UTC). */
+  date: string;
+  p75: number;
+  samples: number;
+}
+
+export interface SlowPage {
+  path: string;
+  p75: number;
+  samples: number;
+  /** The most frequent attribution on this path (LCP element, INP target), when the beacons carried one. */
+  target: string | null;
+  /** The LCP resource (origin + path), when there was one. */
+  url: string | null;
+}
+
+/** The numbers of one site's dashboard for one period and device (web/live/source.ts asks the live-data queries). */
+export interface DashboardNumbers {
+  metrics: Readonly<Record<RumMetric, MetricNumbers>>;
+  /** Daily p75 per metric over the last 30 days (UTC), any order. */
+  history: Readonly<Record<RumMetric, readonly HistoryDay[]>>;
+  /** Slowest paths by p75, with their LCP element or INP target. */
+  slowest: { LCP: readonly SlowPage[]; INP: readonly SlowPage[] };
+  /** Page views measured per navigation type. */
+  navigation: ReadonlyArray<{ type: NavigationType; pageviews: number }>;
+  /** Beacons refused this UTC month, by reason; empty when none. */
+  rejections: ReadonlyArray<{ reason: string; beacons: number }>;
+}
+
+export interface DashboardModel extends SignedInPage, DashboardNumbers {
   site: LiveSite;
   period: Period;
   device: DeviceFilter;

@@ -79,7 +79,7 @@ function siteItem(site: LiveSite, model: SitesPageModel): SafeHtml {
   return html`<li class="site" id="site-${site.id}" data-site-id="${site.id}" data-active="${String(site.active)}">
     <h3><a class="url" id="${nameId}" href="${P.dashboard(site.id)}">${site.domain}</a></h3>
     <p class="site-meta"><span class="state ${site.active ? 'state-active' : 'state-paused'}">${site.active ? t.active : t.paused}</span> ·
-      <span class="pageviews">${t.pageviews(formatNumber(site.pageviewsThisMonth, locale), formatNumber(site.monthlyLimit, locale))}</span> ·
+      <span class="pageviews">${t.pageviews(site.pageviewsThisMonth === null ? '—' : formatNumber(site.pageviewsThisMonth, locale), formatNumber(site.monthlyLimit, locale))}</span> ·
       <a href="${P.dashboard(site.id)}" class="dashboard-link" aria-describedby="${nameId}">${t.openDashboard}</a> ·
       <a href="${P.alerts(site.id)}" class="alerts-link" aria-describedby="${nameId}">${ALERT_LABELS[locale].alertsLink(site.alertCount)}</a></p>
     ${snippetBlock(site, locale)}
