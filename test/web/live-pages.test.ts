@@ -5,6 +5,7 @@ import { independentP75, insertRejections, insertRumRows, selectRows, siteTraffi
 import { createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
 import { launchBrowser, signedInPage as signInWithForm, submit } from '../harness/browser.ts';
 import { isolatedClickHouse, type IsolatedClickHouse } from '../harness/isolated.ts';
+import { TcpProxy } from '../harness/tcp-proxy.ts';
 import { WebClient } from '../harness/web.ts';
 
 /**
@@ -326,5 +327,35 @@ describe('the alerts page', () => {
     expect(removed.status).toBe(303);
     expect((await storage().rumAlerts.listForSite(site.id)).map((a) => a.id)).toEqual([auto!.id]);
     expect((await client.post(`/live/${site.id}/alerts/${manual!.id}/delete`, {})).status).toBe(404);
+  });
+});
+
+describe('with ClickHouse away', () => {
+  it('the list still shows the sites and their snippets (no counts); the dashboard answers a 503 page in words', async () => {
+    const upstream = new URL(api.config.clickhouse.url);
+    const proxy = new TcpProxy(upstream.hostname, Number(upstream.port));
+    await proxy.start();
+    const cut = await startTestApi({ env: { CLICKHOUSE_DATABASE: clickhouse.database, CLICKHOUSE_URL: `http://127.0.0.1:${proxy.port}` } });
+    try {
+      const { user } = await createTestUser(cut, 'starter', PASSWORD);
+      const site = await createStorage(cut.db.knex).rumSites.insert({ userId: user.id, publicId: 'awayaway000000000000', domain: 'away.example.com', sampleRate: 100, createdAt: cut.clock.read() });
+      const client = new WebClient(cut.url, cut.config.baseUrl);
+      expect((await client.signIn(user.email, PASSWORD)).status).toBe(303);
+      expect((await client.get(`/live/${site.id}`)).status).toBe(200);
+      await proxy.cut();
+      const list = await client.get('/live');
+      expect(list.status).toBe(200);
+      expect(list.text).toContain('data-site-id=&quot;awayaway000000000000&quot;');
+      expect(list.text).toContain('— of 100,000 page views this month');
+      const dashboard = await client.get(`/live/${site.id}`);
+      expect(dashboard.status).toBe(503);
+      expect(dashboard.headers['retry-after']).toBe('30');
+      expect(dashboard.text).toContain('The live data cannot be read just now.');
+      await proxy.restore();
+      expect((await client.get(`/live/${site.id}`)).status).toBe(200);
+    } finally {
+      await proxy.cut();
+      await cut.close();
+    }
   });
 });
