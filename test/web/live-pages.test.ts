@@ -359,3 +359,29 @@ describe('with ClickHouse away', () => {
     }
   });
 });
+
+describe('hostile input', () => {
+  it('odd query values fall back to the defaults; odd form values are refused in words, never a 500', async () => {
+    const { user, client } = await signedInClient('starter');
+    const site = await siteFor(user.id, 'hostile.example.com');
+    // A NUL byte is the input guard's 400 before any route (http/input-guard.ts).
+    expect((await client.get(`/live/${site.id}?period=%00`)).status).toBe(400);
+    for (const query of ['device=%F0%9F%92%A9', 'period=7d&period=30d', `device=${'x'.repeat(5000)}`, 'period=-1']) {
+      const page = await client.get(`/live/${site.id}?${query}`);
+      expect({ query, status: page.status }).toEqual({ query, status: 200 });
+      expect(page.text).toContain('class="filter-period" data-value="24h" aria-current="true"');
+    }
+    await client.get('/live');
+    for (const domain of ['a\u0000b.example.com', 'x'.repeat(3000), 'a b.example', 'javascript:alert(1)', '127.0.0.1', 'localhost']) {
+      const answer = await client.post('/live', { domain });
+      expect({ domain: domain.slice(0, 20), ok: [400, 422].includes(answer.status) }).toEqual({ domain: domain.slice(0, 20), ok: true });
+    }
+    const alert = { title: 'a\u0000b', mode: 'auto', metric: 'LCP', threshold: '', window_minutes: '60', min_samples: '20', consecutive_threshold: '3' };
+    for (const fields of [alert, { ...alert, title: 'x'.repeat(300) }, { ...alert, title: 'ok', mode: 'manual', metric: 'NOPE', threshold: '1e9' }, { ...alert, title: 'ok', window_minutes: '99999999999999' }]) {
+      const answer = await client.post(`/live/${site.id}/alerts`, fields);
+      expect([400, 422]).toContain(answer.status);
+    }
+    expect(await storage().rumAlerts.listForSite(site.id)).toEqual([]);
+    expect(await storage().rumSites.countOwned(user.id)).toBe(1);
+  });
+});
