@@ -2,6 +2,8 @@ import { judge, rumEmailDue, step, type AlertState, type RumAlert, type RumAlert
 import { composeRumAlertEmail } from '../../core/rum/alert-email.ts';
 import { rumAlertPayload, type RumAlertNotice } from '../../core/webhooks/payloads.ts';
 import { payloadProblems } from '../../core/webhooks/schemas.ts';
+import { siteWindowsSql } from '../../db/clickhouse/rum-alert-queries.ts';
+import { ClickHouseSqlError } from '../../db/clickhouse/sql.ts';
 
 const auto: RumAlertRule = { mode: 'auto', metric: null, threshold: null, minSamples: 20 };
 const manualInp: RumAlertRule = { mode: 'manual', metric: 'INP', threshold: 300, minSamples: 10 };
@@ -109,5 +111,23 @@ describe('e-mails and payloads', () => {
     expect(de.subject).toBe('[Behoben] CLS p75 wieder höchstens 0,25 – shop.example');
     expect(de.text).toContain('Das 75. Perzentil von CLS der letzten 30 Minuten beträgt 0,3123');
     expect(de.html).toContain('<a href="https://perf.example/live/7">');
+  });
+});
+
+describe('the check\'s ClickHouse query', () => {
+  it('asks for every site of a window at once, deduplicated by page view and metric id, over (now - window, now]', () => {
+    const text = siteWindowsSql('webperf', [3, 1, 2], 15, new Date('2026-11-23T10:15:00Z'));
+    expect(text).toContain('WHERE site_id IN (3, 1, 2) AND ts > toDateTime(1795428000, \'UTC\') AND ts <= toDateTime(1795428900, \'UTC\')');
+    expect(text).toContain('argMax(value, seq)');
+    expect(text).toContain('GROUP BY site_id, metric, page_view_id, metric_id');
+    expect(text).toContain('quantileExact(0.75)(value)');
+  });
+
+  it('refuses what it cannot format: no sites, an id out of range, a window that is not whole minutes', () => {
+    expect(() => siteWindowsSql('webperf', [], 15, new Date())).toThrow(ClickHouseSqlError);
+    expect(() => siteWindowsSql('webperf', [1.5], 15, new Date())).toThrow(ClickHouseSqlError);
+    expect(() => siteWindowsSql('webperf', [-1], 15, new Date())).toThrow(ClickHouseSqlError);
+    expect(() => siteWindowsSql('webperf', [1], 0.5, new Date())).toThrow(ClickHouseSqlError);
+    expect(() => siteWindowsSql('web perf', [1], 5, new Date())).toThrow(ClickHouseSqlError);
   });
 });
