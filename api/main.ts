@@ -4,6 +4,7 @@ import { closeGracefully } from '../core/http-shutdown.ts';
 import { createLogger } from '../core/logger.ts';
 import { assertNodeVersion } from '../core/runtime.ts';
 import { createTemporalClient } from '../core/temporal-client.ts';
+import { createClickHouse } from '../db/clickhouse/client.ts';
 import { createCounterKnex, createKnex } from '../db/knex.ts';
 import { createApp } from '../http/app.ts';
 
@@ -13,7 +14,8 @@ const log = createLogger(config, 'api');
 const knex = createKnex(config.databaseUrl);
 const counterKnex = createCounterKnex(config.databaseUrl);
 const temporal = createTemporalClient(config.temporal);
-const app = createApp({ config, knex, counterKnex, temporal, log });
+const clickhouse = createClickHouse(config);
+const app = createApp({ config, knex, counterKnex, temporal, clickhouse, log });
 
 const server = createServer(app.koa.callback());
 server.keepAliveTimeout = 65_000;
@@ -29,7 +31,7 @@ async function shutdown(signal: string): Promise<void> {
   app.health.startDraining();
   const clean = await closeGracefully(server, 20_000);
   if (!clean) log.warn('open requests did not finish within 20 s; they were cut');
-  await Promise.allSettled([knex.destroy(), counterKnex.destroy(), temporal.connection.close()]);
+  await Promise.allSettled([knex.destroy(), counterKnex.destroy(), temporal.connection.close(), clickhouse.close()]);
   log.info('api stopped');
   process.exit(clean ? 0 : 1);
 }

@@ -3,6 +3,7 @@ import type { Client } from '@temporalio/client';
 import type { Context } from 'koa';
 import type { Clock } from '../core/clock.ts';
 import type { Config } from '../core/config.ts';
+import type { RumQueries } from '../core/rum/queries.ts';
 import type { Storage } from '../db/store/index.ts';
 import { authenticateApi, personalTokenVerifier, type TokenVerifier } from './auth.ts';
 import { openApiDocument } from './openapi.ts';
@@ -14,6 +15,8 @@ export interface ApiDeps {
   temporal: Client;
   config: Config;
   clock: Clock;
+  /** Live-data queries (ClickHouse). */
+  rum: RumQueries;
   /** Extra bearer-token kinds (OAuth access tokens) tried after personal tokens. */
   extraVerifiers?: TokenVerifier[];
 }
@@ -23,7 +26,7 @@ export function apiRouter(deps: ApiDeps): Router {
   const { storage, clock } = deps;
   const router = new Router({ prefix: '/api/v1' });
   const authenticate = authenticateApi({ usage: storage.usage, clock, verifiers: [personalTokenVerifier(storage.tokens), ...(deps.extraVerifiers ?? [])] });
-  const routes = [...apiRoutes({ scans: storage.scans, targets: storage.targets, alerts: storage.alerts, rumSites: storage.rumSites, rumAlerts: storage.rumAlerts, temporal: deps.temporal, config: deps.config, clock }), openApiRoute(() => document)];
+  const routes = [...apiRoutes({ scans: storage.scans, targets: storage.targets, alerts: storage.alerts, rumSites: storage.rumSites, rumAlerts: storage.rumAlerts, rum: deps.rum, temporal: deps.temporal, config: deps.config, clock }), openApiRoute(() => document)];
   const document = openApiDocument(routes, deps.config.baseUrl);
   mountRoutes(router, routes, authenticate);
   return router;

@@ -84,6 +84,11 @@ export function cheapestPlanWithMoreTargets(count: number): Plan | undefined {
   return PLAN_KEYS.map((key) => PLANS[key]).find((p) => p.maxTargets > count);
 }
 
+/** The cheapest plan that keeps more than `count` live-data sites; undefined when none does. */
+export function cheapestPlanWithMoreRumSites(count: number): Plan | undefined {
+  return PLAN_KEYS.map((key) => PLANS[key]).find((p) => p.maxRumSites > count);
+}
+
 /** The cheapest plan whose on-demand scans may ask for `runs` page loads, or null when none may. */
 export function cheapestPlanAllowingRuns(runs: number): Plan | null {
   return PLAN_KEYS.map((key) => PLANS[key]).find((p) => p.maxRunsPerScan >= runs) ?? null;

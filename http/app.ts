@@ -9,6 +9,8 @@ import type { Config } from '../core/config.ts';
 import { FULL_CHECK_SHARED_MS, HealthState, sharedCheck } from '../core/health.ts';
 import type { Logger } from '../core/logger.ts';
 import { runHealthWorkflow, temporalReachable } from '../core/temporal-client.ts';
+import { createClickHouse, type ClickHouseClient } from '../db/clickhouse/client.ts';
+import { rumQueries } from '../db/clickhouse/rum-queries.ts';
 import { createStorage } from '../db/store/index.ts';
 import { localAssetStore } from '../services/assets.ts';
 import { renderErrorPage } from '../web/error-page.ts';
@@ -23,6 +25,8 @@ export interface AppDeps {
   /** The pool for the daily API counter (db/knex.ts createCounterKnex); the main pool when not given. */
   counterKnex?: Knex;
   temporal: Client;
+  /** ClickHouse (live data), on config.clickhouse.database; when not given the app makes one and close() closes it. */
+  clickhouse?: ClickHouseClient;
   log: Logger;
   clock?: Clock;
   /** Extra bearer-token kinds (OAuth access tokens) tried after personal tokens. */
@@ -32,6 +36,8 @@ export interface AppDeps {
 export interface App {
   koa: Koa;
   health: HealthState;
+  /** Closes what the app made itself (the ClickHouse client when none was given). */
+  close(): Promise<void>;
 }
 
 const HEALTH_PATHS = new Set(['/livez', '/readyz']);
@@ -45,6 +51,8 @@ export function createApp(deps: AppDeps): App {
   const { knex, temporal, log, config } = deps;
   const clock = deps.clock ?? systemClock;
   const storage = createStorage(knex, deps.counterKnex);
+  const clickhouse = deps.clickhouse ?? createClickHouse(config);
+  const rum = rumQueries({ client: clickhouse, database: config.clickhouse.database });
   const health = new HealthState({ postgres: storage.ping, temporal: () => temporalReachable(temporal) }, log);
 
   // Koa's own proxy support believes the left-most X-Forwarded-For, which the client writes; clientAddress()
@@ -58,11 +66,11 @@ export function createApp(deps: AppDeps): App {
   koa.use(healthRouter(health, temporal, config).routes());
   const visitor = webVisitor({ storage, config, clock });
   koa.use((ctx, next) => (isApiPath(ctx.path) || HEALTH_PATHS.has(ctx.path) ? next() : visitor(ctx, next)));
-  koa.use(webRouter({ storage, config, clock, temporal, log, assets: localAssetStore(config.assetsDir) }).routes());
-  const api = apiRouter({ storage, temporal, config, clock, extraVerifiers: deps.extraVerifiers });
+  koa.use(webRouter({ storage, config, clock, temporal, log, assets: localAssetStore(config.assetsDir), rum }).routes());
+  const api = apiRouter({ storage, temporal, config, clock, rum, extraVerifiers: deps.extraVerifiers });
   koa.use(api.routes());
   koa.use(api.allowedMethods());
-  return { koa, health };
+  return { koa, health, close: async () => (deps.clickhouse ? undefined : clickhouse.close()) };
 }
 
 /** `/livez` and `/readyz` (with `?full=1`, also a workflow through a worker and back). */

@@ -48,7 +48,8 @@ export function errorHandler(log: Logger, options: ErrorHandlerOptions = {}) {
       if (ctx.status === 501 && ctx.body == null) return respond(ctx, 501, { message: 'Method not implemented.' });
     } catch (caught) {
       const where = { requestId: ctx.state.requestId, method: ctx.method, path: loggedPath(ctx.path) };
-      const databaseAway = isDatabaseUnavailable(caught);
+      // An HttpError has chosen its answer already (a 503 for ClickHouse away, whose cause looks like a network error too).
+      const databaseAway = !(caught instanceof HttpError) && isDatabaseUnavailable(caught);
       const error = databaseAway ? serviceUnavailable('The service is temporarily unavailable; try again shortly.', DATABASE_RETRY_AFTER_S, caught) : caught;
       if (error instanceof HttpError) {
         // A 503 (a dependency away) is expected, but operators want its cause.

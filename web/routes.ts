@@ -4,6 +4,7 @@ import type Koa from 'koa';
 import type { Context, Next } from 'koa';
 import type { Clock } from '../core/clock.ts';
 import type { Config } from '../core/config.ts';
+import type { RumQueries } from '../core/rum/queries.ts';
 import type { Logger } from '../core/logger.ts';
 import { planFor } from '../core/plans.ts';
 import type { Scan } from '../core/scan/scan.ts';
@@ -17,6 +18,8 @@ import { deleteToken, listTokens, mintToken } from '../services/tokens.ts';
 import { issueDeviceCookie, trustedDevice } from './device-cookie.ts';
 import { setPageHeaders } from './error-page.ts';
 import { localPath, pageLocale } from './locale.ts';
+import { mountLivePages } from './live-routes.ts';
+import { liveDataSource } from './live/source.ts';
 import { mountMonitoringPages } from './monitoring-routes.ts';
 import { chromeFor, pageText } from './chrome.ts';
 import { mountScanPages } from './scan-routes.ts';
@@ -32,6 +35,8 @@ export interface WebDeps {
   clock: Clock;
   assets: AssetStore;
   temporal: Client;
+  /** The live-data queries (ClickHouse), for the live-data pages. */
+  rum: RumQueries;
   log?: Logger;
 }
 
@@ -66,6 +71,7 @@ export function webRouter(deps: WebDeps): Router {
   mountScanPages(router, deps);
   mountMonitoringPages(router, deps);
   mountWebhookPages(router, deps);
+  mountLivePages(router, { config: deps.config, clock: deps.clock, live: liveDataSource({ rumSites: deps.storage.rumSites, rumAlerts: deps.storage.rumAlerts, clock: deps.clock, ingestPublicUrl: deps.config.ingest.publicUrl, rum: deps.rum }) });
   router.get('/login', on(showSignIn));
   router.post('/login', on(signIn));
   router.get('/signup', on(showSignUp));

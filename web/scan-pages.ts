@@ -340,8 +340,3 @@ function filmstripPair(factor: FormFactor, before: Scan, after: Scan, imageUrl: 
   return html`<h3>${title}</h3><div class="strips" tabindex="0" role="group" aria-label="${text.stripLabel(title)}">${strip(before, text.before)}${strip(after, text.after)}</div>`;
 }
 
-export function livePage(chrome: Chrome): string {
-  const text = t(chrome.locale);
-  return layout(text.liveTitle, html`<h1>${text.liveTitle}</h1><section id="live-data"><p>${text.liveSoon}</p></section>`, chrome);
-}
-

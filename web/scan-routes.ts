@@ -14,7 +14,7 @@ import type { Chrome } from './layout.ts';
 import { chromeFor, html } from './chrome.ts';
 import { dashboardSections } from './monitoring-routes.ts';
 import { isLocale, localPath, pageLocale, rememberLocale } from './locale.ts';
-import { comparePage, dashboardPage, homePage, livePage, progressPage, progressState, PROGRESS_SCRIPT, PROGRESS_SCRIPT_VERSION, scanListPage, type UrlBox } from './scan-pages.ts';
+import { comparePage, dashboardPage, homePage, progressPage, progressState, PROGRESS_SCRIPT, PROGRESS_SCRIPT_VERSION, scanListPage, type UrlBox } from './scan-pages.ts';
 import { readForm, webUser } from './session.ts';
 import { t } from './text.ts';
 
@@ -39,7 +39,6 @@ export function mountScanPages(router: Router, deps: ScanPageDeps): void {
   router.get('/scans/:id', on(showProgress));
   router.get('/scans/:id/events', on(streamProgress));
   router.get('/compare', on(compare));
-  router.get('/live', on(showLive));
   router.get('/language/:locale', on(switchLanguage));
   router.get('/static/progress.js', serveProgressScript);
 }
@@ -220,10 +219,6 @@ async function compare(deps: ScanPageDeps, ctx: Ctx): Promise<void> {
 
 function scanListPageError(chrome: Chrome, message: string): string {
   return scanListPage({ chrome, page: { items: [], meta: { current_page: 1, per_page: 20, total: 0, last_page: 1 } }, filters: {}, errors: { filters: message } });
-}
-
-function showLive(deps: ScanPageDeps, ctx: Ctx): void {
-  if (signedIn(ctx)) html(ctx, livePage(chromeFor(deps, ctx, 'live')));
 }
 
 function switchLanguage(deps: ScanPageDeps, ctx: Ctx): void {

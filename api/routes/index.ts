@@ -3,11 +3,12 @@ import { alertRoutes, type AlertRouteDeps } from './alerts.ts';
 import { domainRoutes, type DomainRouteDeps } from './domains.ts';
 import { getMe } from './me.ts';
 import { rumAlertRoutes, type RumAlertRouteDeps } from './rum-alerts.ts';
+import { rumRoutes, type RumRouteDeps } from './rum.ts';
 import { scanRoutes, type ScanRouteDeps } from './scans.ts';
 
-export type RouteDeps = ScanRouteDeps & DomainRouteDeps & AlertRouteDeps & RumAlertRouteDeps;
+export type RouteDeps = ScanRouteDeps & DomainRouteDeps & AlertRouteDeps & RumRouteDeps & RumAlertRouteDeps;
 
 /** Every /api/v1 endpoint; the router and the OpenAPI document are both built from this list. */
 export function apiRoutes(deps: RouteDeps): AnyRoute[] {
-  return [getMe, ...scanRoutes(deps), ...domainRoutes(deps), ...alertRoutes(deps), ...rumAlertRoutes(deps)];
+  return [getMe, ...scanRoutes(deps), ...domainRoutes(deps), ...alertRoutes(deps), ...rumRoutes(deps), ...rumAlertRoutes(deps)];
 }

@@ -41,3 +41,42 @@ export function newRumSitePublicId(): string {
 }
 
 export const RUM_SITE_PUBLIC_ID_PATTERN = '^[0-9a-hjkmnp-tv-z]{20}$';
+
+export const MAX_RUM_DOMAIN_LENGTH = 253;
+
+export type NormalisedRumDomain = { ok: true; domain: string } | { ok: false; error: string };
+
+/**
+ * A live-data site's domain: the one rule. A host name, lower-case, IDN as punycode, without a trailing dot;
+ * a URL is accepted and reduced to its host (scheme, port, path, query dropped). Refused: IP addresses,
+ * `localhost` and `*.localhost`, single-label names, anything that is not a valid DNS name. Subdomains are
+ * covered by the site (the ingest service accepts beacons from the domain and its subdomains), so `www.` is
+ * kept as given.
+ */
+export function normaliseRumDomain(input: string): NormalisedRumDomain {
+  const text = input.trim();
+  if (text === '') return { ok: false, error: 'The domain field is required.' };
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(text);
+  if (scheme && !/^https?$/i.test(scheme[1]!)) return { ok: false, error: 'The domain must be a host name or an http(s) URL.' };
+  let host: string;
+  try {
+    const parsed = new URL(scheme ? text : `http://${text}`);
+    if (parsed.username || parsed.password) return { ok: false, error: 'The domain must be a host name or an http(s) URL.' };
+    host = parsed.hostname.replace(/\.$/, '');
+  } catch {
+    return { ok: false, error: 'The domain is not a valid domain name.' };
+  }
+  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(host) || host.startsWith('[')) return { ok: false, error: 'The domain must be a domain name, not an IP address.' };
+  if (host === 'localhost' || host.endsWith('.localhost')) return { ok: false, error: 'The domain must be a public domain name.' };
+  if (!host.includes('.')) return { ok: false, error: 'The domain must be a domain name with a dot.' };
+  const labels = host.split('.');
+  if (
+    host.length > MAX_RUM_DOMAIN_LENGTH ||
+    !/^[a-z0-9.-]+$/.test(host) ||
+    labels.some((label) => label === '' || label.length > 63 || label.startsWith('-') || label.endsWith('-')) ||
+    /^[0-9]+$/.test(labels[labels.length - 1]!)
+  ) {
+    return { ok: false, error: 'The domain is not a valid domain name.' };
+  }
+  return { ok: true, domain: host };
+}

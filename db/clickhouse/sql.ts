@@ -45,6 +45,26 @@ export function timestamp(value: Date): Raw {
   return new Raw(`toDateTime(${seconds}, 'UTC')`);
 }
 
+/** A finite number (a threshold, say), written so ClickHouse reads it as a Float64 literal. */
+export function num(value: number): Raw {
+  if (!Number.isFinite(value)) throw new ClickHouseSqlError(`not a finite number: ${value}`);
+  return new Raw(String(value));
+}
+
+/** A non-empty list of integers in a declared range, as `(1, 2, 3)` for `IN`. */
+export function ints(values: readonly number[], min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER): Raw {
+  if (values.length === 0) throw new ClickHouseSqlError('empty integer list');
+  return new Raw(`(${values.map((value) => int(value, min, max).text).join(', ')})`);
+}
+
+/** Typed fragments joined with `separator` (a fixed text of the caller's, never input). */
+export function join(parts: readonly Raw[], separator: ', ' | ' AND ' | ' OR ' = ', '): Raw {
+  parts.forEach((part, i) => {
+    if (!(part instanceof Raw)) throw new ClickHouseSqlError(`untyped value in ClickHouse SQL list at position ${i}`);
+  });
+  return new Raw(parts.map((part) => part.text).join(separator));
+}
+
 export function str(value: string): Raw {
   return new Raw(quote(value));
 }
@@ -53,7 +73,7 @@ function quote(value: string): string {
   return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
-/** Tagged template: every interpolation must be one of the typed values above. */
+/** Tagged template: every interpolation must be one of the typed values above (or a `part`). */
 export function sql(strings: TemplateStringsArray, ...values: Raw[]): string {
   let text = strings[0] ?? '';
   values.forEach((value, i) => {
@@ -61,4 +81,9 @@ export function sql(strings: TemplateStringsArray, ...values: Raw[]): string {
     text += value.text + (strings[i + 1] ?? '');
   });
   return text;
+}
+
+/** The same tagged template for a fragment (a condition, a subquery) that goes into another `sql` or `part`. */
+export function part(strings: TemplateStringsArray, ...values: Raw[]): Raw {
+  return new Raw(sql(strings, ...values));
 }

@@ -63,6 +63,8 @@ export interface RumSiteStore {
   findForIngest(publicId: string): Promise<IngestSite | undefined>;
   /** Sites by numeric id (the alert check and the dashboard join ClickHouse results back to them). */
   findMany(ids: readonly number[]): Promise<RumSite[]>;
+  /** How many live-data alert configurations the site has (the API's site detail). */
+  countAlerts(siteId: number): Promise<number>;
 }
 
 /** Every query on `rum_sites`. */
@@ -139,6 +141,11 @@ export function createRumSiteStore(knex: Knex | Knex.Transaction): RumSiteStore 
       if (ids.length === 0) return [];
       const rows = await sites().whereIn('id', [...ids]).orderBy('id', 'asc');
       return rows.map((row) => toSite(row as RumSiteRow));
+    },
+
+    async countAlerts(siteId) {
+      const [counted] = await knex('rum_alerts').where({ site_id: siteId }).count<Array<{ count: number }>>('* as count');
+      return Number(counted?.count ?? 0);
     },
   };
 }

@@ -74,6 +74,7 @@ export async function startTestApi(options: { clock?: TestClock; env?: Record<st
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));
       await connection.close();
+      await app.close();
       if (appKnex !== db.knex) await appKnex.destroy();
       await counterKnex.destroy();
       await db.drop();

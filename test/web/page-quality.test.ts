@@ -8,6 +8,7 @@ import { renderSampleImages, seedWebArea, WEB_AREA_PAGES, type SeededWebArea } f
 import { localAssetStore } from '../../services/assets.ts';
 import { startTestApi, type TestApi } from '../harness/api.ts';
 import { launchBrowser } from '../harness/browser.ts';
+import { isolatedClickHouse, type IsolatedClickHouse } from '../harness/isolated.ts';
 
 /**
  * Our own scanner on our own pages: Lighthouse's accessibility and best-practices audits on every page of the
@@ -20,13 +21,15 @@ let browser: Browser;
 let closeBrowser: () => Promise<void>;
 let auditor: PageAuditor;
 let seeded: SeededWebArea;
+let clickhouse: IsolatedClickHouse;
 const assetsDir = mkdtempSync(join(tmpdir(), 'webperf-page-quality-'));
 const MINIMUM = 95;
 
 beforeAll(async () => {
-  api = await startTestApi({ env: { ASSETS_DIR: assetsDir } });
+  clickhouse = await isolatedClickHouse();
+  api = await startTestApi({ env: { ASSETS_DIR: assetsDir, CLICKHOUSE_DATABASE: clickhouse.database } });
   ({ browser, close: closeBrowser } = await launchBrowser());
-  seeded = await seedWebArea({ storage: createStorage(api.db.knex), assets: localAssetStore(assetsDir), region: api.config.regions.default, now: api.clock.read(), images: await renderSampleImages(browser) });
+  seeded = await seedWebArea({ storage: createStorage(api.db.knex), assets: localAssetStore(assetsDir), region: api.config.regions.default, now: api.clock.read(), images: await renderSampleImages(browser), clickhouse: clickhouse.client });
   auditor = startPageAuditor({ chromiumPath: api.config.chromiumPath });
   await auditor.signIn(api.url, seeded.email, seeded.password);
 }, 60_000);
@@ -35,6 +38,7 @@ afterAll(async () => {
   await auditor?.close();
   await closeBrowser?.();
   await api?.close();
+  await clickhouse?.drop();
   rmSync(assetsDir, { recursive: true, force: true });
 });
 

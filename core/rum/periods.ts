@@ -1,0 +1,48 @@
+/**
+ * The time windows live-data queries look at. A window is [from, to): `from` included, `to` excluded, in UTC.
+ *  - periods (`24h`, `7d`, `30d`): rolling, the last 24 hours / 7 × 24 / 30 × 24 hours up to now;
+ *  - history (`days` 7, 30, 90): calendar days (UTC), today included, so `days` 30 is today and the 29 before;
+ *  - the month (page views, rejections, the monthly limit): the current UTC calendar month.
+ */
+
+export const RUM_PERIODS = ['24h', '7d', '30d'] as const;
+export type RumPeriod = (typeof RUM_PERIODS)[number];
+
+export const RUM_HISTORY_DAYS = [7, 30, 90] as const;
+export type RumHistoryDays = (typeof RUM_HISTORY_DAYS)[number];
+
+export interface TimeWindow {
+  from: Date;
+  to: Date;
+}
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+const PERIOD_HOURS: Record<RumPeriod, number> = { '24h': 24, '7d': 7 * 24, '30d': 30 * 24 };
+
+export function isRumPeriod(value: string): value is RumPeriod {
+  return (RUM_PERIODS as readonly string[]).includes(value);
+}
+
+/** The rolling window of a period ending now (the current second included). */
+export function periodWindow(period: RumPeriod, now: Date): TimeWindow {
+  const to = new Date(Math.floor(now.getTime() / 1000) * 1000 + 1000);
+  return { from: new Date(to.getTime() - PERIOD_HOURS[period] * HOUR_MS), to };
+}
+
+/** A rolling window of the last `minutes` ending now (the alert check's window_minutes). */
+export function minutesWindow(minutes: number, now: Date): TimeWindow {
+  const to = new Date(Math.floor(now.getTime() / 1000) * 1000 + 1000);
+  return { from: new Date(to.getTime() - minutes * 60_000), to };
+}
+
+/** `days` calendar days (UTC) ending with today. */
+export function historyWindow(days: number, now: Date): TimeWindow {
+  const tomorrow = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) + DAY_MS;
+  return { from: new Date(tomorrow - days * DAY_MS), to: new Date(tomorrow) };
+}
+
+/** The UTC calendar month `now` is in. */
+export function monthWindow(now: Date): TimeWindow {
+  return { from: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)), to: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)) };
+}

@@ -1,0 +1,103 @@
+import type { NavigationType, Rating, RumMetric } from '../../core/rum/metrics.ts';
+import { RUM_PERIODS, type RumPeriod } from '../../core/rum/periods.ts';
+import type { DeviceFilter as RumDeviceFilter } from '../../core/rum/queries.ts';
+import type { SignedInPage } from '../monitoring/model.ts';
+
+/**
+ * What the live-data pages draw, as plain objects. web/live-routes.ts maps the site service's views and the
+ * ClickHouse queries' results onto these, so the templates know nothing of either.
+ */
+
+export const LIVE_PATHS = {
+  sites: '/live',
+  dashboard: (id: number) => `/live/${id}`,
+  active: (id: number) => `/live/${id}/active`,
+  sampleRate: (id: number) => `/live/${id}/sample-rate`,
+  remove: (id: number) => `/live/${id}/delete`,
+  alerts: (id: number) => `/live/${id}/alerts`,
+  alert: (id: number, alertId: number) => `/live/${id}/alerts/${alertId}`,
+  copyScript: '/live/copy.js',
+} as const;
+
+export const PERIODS = RUM_PERIODS;
+export type Period = RumPeriod;
+export type DeviceFilter = RumDeviceFilter;
+export const DEVICE_FILTERS: readonly DeviceFilter[] = ['all', 'desktop', 'mobile', 'tablet'];
+
+/** Why a new site's domain was refused. */
+export type DomainError = 'required' | 'invalid' | 'duplicate' | 'limit';
+
+/** One site as the list and the dashboard show it. */
+export interface LiveSite {
+  id: number;
+  domain: string;
+  active: boolean;
+  /** 1–100 (%). */
+  sampleRate: number;
+  embedSnippet: string;
+  /** Null while the measurements cannot be read (ClickHouse away). */
+  pageviewsThisMonth: number | null;
+  monthlyLimit: number;
+  /** Its live-data alert configurations. */
+  alertCount: number;
+  createdAt: Date;
+}
+
+export interface SitesPageModel extends SignedInPage {
+  planLabel: string;
+  /** Null when the plan has no live data (Free): the page explains the upgrade instead. */
+  maxSites: number | null;
+  sites: readonly LiveSite[];
+  /** After a rejected add: the domain typed and why. */
+  add?: { domain: string; error: string };
+  /** After a rejected sample-rate change: which site, the value typed and why. */
+  sampleRateError?: { siteId: number; value: string; error: string };
+  /** What the last action did (already in the page's language). */
+  notice?: string;
+}
+
+export interface MetricNumbers {
+  p75: number | null;
+  samples: number;
+  /** Measurements rated good, needs improvement and poor; they add up to `samples`. */
+  shares: Readonly<Record<Rating, number>>;
+}
+
+export interface HistoryDay {
+  /** YYYY-MM-DD (UTC). */
+  date: string;
+  p75: number;
+  samples: number;
+}
+
+export interface SlowPage {
+  path: string;
+  p75: number;
+  samples: number;
+  /** The most frequent attribution on this path (LCP element, INP target), when the beacons carried one. */
+  target: string | null;
+  /** The LCP resource (origin + path), when there was one. */
+  url: string | null;
+}
+
+/** The numbers of one site's dashboard for one period and device (web/live/source.ts asks the live-data queries). */
+export interface DashboardNumbers {
+  metrics: Readonly<Record<RumMetric, MetricNumbers>>;
+  /** Daily p75 per metric over the last 30 days (UTC), any order. */
+  history: Readonly<Record<RumMetric, readonly HistoryDay[]>>;
+  /** Slowest paths by p75, with their LCP element or INP target. */
+  slowest: { LCP: readonly SlowPage[]; INP: readonly SlowPage[] };
+  /** Page views measured per navigation type. */
+  navigation: ReadonlyArray<{ type: NavigationType; pageviews: number }>;
+  /** Beacons refused this UTC month, by reason; empty when none. */
+  rejections: ReadonlyArray<{ reason: string; beacons: number }>;
+}
+
+export interface DashboardModel extends SignedInPage, DashboardNumbers {
+  site: LiveSite;
+  period: Period;
+  device: DeviceFilter;
+  cwv: { pass: boolean | null; insufficient: boolean };
+  /** Today (UTC, YYYY-MM-DD): the history charts end here. */
+  today: string;
+}
