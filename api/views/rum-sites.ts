@@ -20,7 +20,7 @@ export function rumSiteView(site: RumSite, context: RumSiteViewContext, pageview
     id: site.id,
     domain: site.domain,
     active: site.active,
-    embed_snippet: embedSnippet(collectorScriptUrl(context.ingestPublicUrl), site.publicId),
+    embed_snippet: embedSnippet(collectorScriptUrl(context.ingestPublicUrl), site.publicId, site.sampleRate),
     pageviews_this_month: pageviewsThisMonth,
     monthly_limit: context.plan.rumMonthlyPageviews,
     created_at: isoTimestamp(site.createdAt),

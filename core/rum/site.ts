@@ -23,10 +23,13 @@ export function collectorScriptUrl(ingestPublicUrl: string): string {
 
 /**
  * The spec's `embed_snippet`: a script tag with `src` at the service's collector script, `data-site-id` and
- * `async`. `collectorUrl` is the versioned script URL (ingest's public URL + collector path).
+ * `async`. `collectorUrl` is the versioned script URL (ingest's public URL + collector path). A sample rate
+ * below 100 % adds `data-sample`, which the script applies per page view (collector/src/rum.ts), so a changed
+ * rate takes effect once the new snippet is on the page; at 100 % the tag is exactly the spec's.
  */
-export function embedSnippet(collectorUrl: string, publicId: string): string {
-  return `<script src="${escapeAttribute(collectorUrl)}" data-site-id="${escapeAttribute(publicId)}" async></script>`;
+export function embedSnippet(collectorUrl: string, publicId: string, sampleRate = 100): string {
+  const sample = sampleRate < 100 ? ` data-sample="${Math.max(0, Math.round(sampleRate))}"` : '';
+  return `<script src="${escapeAttribute(collectorUrl)}" data-site-id="${escapeAttribute(publicId)}"${sample} async></script>`;
 }
 
 function escapeAttribute(value: string): string {

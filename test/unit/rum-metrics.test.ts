@@ -1,6 +1,6 @@
 import { cwvVerdict, exactQuantile, rate, roundMetric, RUM_METRICS, type MetricSummary, type RumMetric } from '../../core/rum/metrics.ts';
 import { historyWindow, monthWindow, periodWindow } from '../../core/rum/periods.ts';
-import { normaliseRumDomain } from '../../core/rum/site.ts';
+import { collectorScriptUrl, embedSnippet, normaliseRumDomain } from '../../core/rum/site.ts';
 
 describe('rate', () => {
   it.each([
@@ -80,4 +80,18 @@ describe('normaliseRumDomain', () => {
       expect(normaliseRumDomain(input).ok).toBe(false);
     },
   );
+});
+
+describe('embedSnippet', () => {
+  const src = collectorScriptUrl('https://rum.example.com/');
+  it('is the spec tag (src, data-site-id, async) at 100 %', () => {
+    expect(embedSnippet(src, 'abc123')).toBe('<script src="https://rum.example.com/c/1/rum.js" data-site-id="abc123" async></script>');
+    expect(embedSnippet(src, 'abc123', 100)).toBe(embedSnippet(src, 'abc123'));
+  });
+  it('carries a sample rate below 100 % for the script to apply', () => {
+    expect(embedSnippet(src, 'abc123', 25)).toBe('<script src="https://rum.example.com/c/1/rum.js" data-site-id="abc123" data-sample="25" async></script>');
+  });
+  it('escapes attribute values', () => {
+    expect(embedSnippet('https://x.example/"><b>', 'a"b')).toBe('<script src="https://x.example/&quot;>&lt;b>" data-site-id="a&quot;b" async></script>');
+  });
 });

@@ -63,7 +63,7 @@ export function liveDataSource(deps: LiveSourceDeps): LiveDataSource {
     domain: site.domain,
     active: site.active,
     sampleRate: site.sampleRate,
-    embedSnippet: embedSnippet(collectorScriptUrl(deps.ingestPublicUrl), site.publicId),
+    embedSnippet: embedSnippet(collectorScriptUrl(deps.ingestPublicUrl), site.publicId, site.sampleRate),
     pageviewsThisMonth: pageviews,
     monthlyLimit: planFor(plan).rumMonthlyPageviews,
     alertCount,
