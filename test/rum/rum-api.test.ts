@@ -67,7 +67,7 @@ describe('sites', () => {
     expect(site.sample_rate).toBe(40);
     expect(site.active).toBe(true);
     expect(site.public_id).toMatch(/^[0-9a-hjkmnp-tv-z]{20}$/);
-    expect(site.embed_snippet).toBe(`<script src="${api.config.ingest.publicUrl}/c/1/rum.js" data-site-id="${site.public_id}" async></script>`);
+    expect(site.embed_snippet).toBe(`<script src="${api.config.ingest.publicUrl}/c/1/rum.js" data-site-id="${site.public_id}" data-sample="40" async></script>`);
     expect(site.monthly_limit).toBe(PLANS.agency.rumMonthlyPageviews);
     expect(site).toMatchObject({ pageviews_this_month: 0, alert_count: 0, rejected_this_month: {} });
   });
