@@ -5,11 +5,13 @@ import type { Logger } from '../core/logger.ts';
 import { clickhouseReady } from '../db/clickhouse/client.ts';
 import { LATEST_CLICKHOUSE_VERSION } from '../db/clickhouse/schema.ts';
 import { ident, sql } from '../db/clickhouse/sql.ts';
+import { handleBeacon, type BeaconRouteDeps } from './beacon-route.ts';
 
 export interface IngestDeps {
   clickhouse: ClickHouseClient;
   database: string;
   log: Logger;
+  beacons: BeaconRouteDeps;
 }
 
 /** A bare node:http handler: beacons are small and many, so the hot path stays free of framework layers. */
@@ -27,11 +29,16 @@ export function createIngestHandler(deps: IngestDeps) {
   }, deps.log);
 
   const handler = (req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? '/').split('?', 1)[0];
+    if (path === '/b') {
+      handleBeacon(req, res, deps.beacons);
+      return;
+    }
+    // The collector script (ingest/collector-script.ts, /c/...) is served here.
     const respond = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     };
-    const path = new URL(req.url ?? '/', 'http://ingest').pathname;
-    serveHealth(health, path, respond)
+    serveHealth(health, path ?? '/', respond)
       .then((handled) => handled || respond(404, { message: 'Not found.' }))
       .catch((error: unknown) => {
         deps.log.error({ err: error }, 'ingest request failed');
