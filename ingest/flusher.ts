@@ -31,7 +31,8 @@ export class Flusher {
   private running = false;
   private loop: Promise<void> | null = null;
   private wake: (() => void) | null = null;
-  private lastFlush = Date.now();
+  /** 0: the first round runs at once (a spool left by an earlier process is replayed without waiting). */
+  private lastFlush = 0;
   private failures = 0;
   /** Whether ClickHouse answered the last insert (the log says when this changes). */
   private healthy = true;

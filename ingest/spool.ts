@@ -291,14 +291,15 @@ export class Spool {
     this.closed = true;
     await this.writer?.close();
     this.writer = null;
-    // An empty last file is not worth keeping.
+    // Everything inserted (a clean drain): nothing is worth keeping.
     const last = this.segments.at(-1);
-    if (last && last.size === 0 && this.segments.length === 1) {
-      try {
-        unlinkSync(join(this.dir, segmentName(last.id)));
-        unlinkSync(join(this.dir, 'cursor.json'));
-      } catch {
-        // Fine either way.
+    if (last && this.segments.length === 1 && this.cursor.segmentId === last.id && this.cursor.offset >= last.size) {
+      for (const name of [segmentName(last.id), 'cursor.json']) {
+        try {
+          unlinkSync(join(this.dir, name));
+        } catch {
+          // Fine either way.
+        }
       }
     }
     releaseLock(this.dir);
