@@ -39,6 +39,8 @@ export interface Config {
     metricsPort: number;
     batch: { rows: number; ms: number };
     spoolMaxBytes: number;
+    /** INGEST_SPOOL_FSYNC (default true): false acknowledges after the write to the page cache (see README). */
+    spoolFsync: boolean;
     acceptHeadless: boolean;
     keepMonths: number;
   };
@@ -313,6 +315,7 @@ export function loadConfig(env: Env = process.env, options: { keys?: false } = {
       metricsPort: port(env, 'INGEST_METRICS_PORT', ingestPort === 65535 ? 65534 : ingestPort + 1),
       batch: { rows: atLeastOne(env, 'INGEST_BATCH_ROWS', 5000, 100_000), ms: atLeastOne(env, 'INGEST_BATCH_MS', 1000, 60_000) },
       spoolMaxBytes: atLeastOne(env, 'INGEST_SPOOL_MAX_MB', 2048, 1_000_000) * 1024 * 1024,
+      spoolFsync: bool(env, 'INGEST_SPOOL_FSYNC', true),
       acceptHeadless: bool(env, 'RUM_ACCEPT_HEADLESS', false),
       keepMonths: atLeastOne(env, 'RUM_KEEP_MONTHS', 13, 120),
     },

@@ -68,15 +68,18 @@ export function handleBeacon(req: IncomingMessage, res: ServerResponse, deps: Be
   let size = 0;
   let tooBig = false;
   req.on('data', (chunk: Buffer) => {
+    if (tooBig) return;
     size += chunk.length;
-    if (size > BEACON_LIMITS.bodyBytes) tooBig = true;
-    else chunks.push(chunk);
-  });
-  req.on('end', () => {
-    if (tooBig) {
-      refuse(res, deps, 'oversize', null, false);
+    if (size <= BEACON_LIMITS.bodyBytes) {
+      chunks.push(chunk);
       return;
     }
+    // A body without Content-Length that grows past the limit: answer now and close, rather than read it all.
+    tooBig = true;
+    refuse(res, deps, 'oversize', null, true);
+  });
+  req.on('end', () => {
+    if (tooBig) return;
     accept(req, res, deps, Buffer.concat(chunks, size).toString('utf8')).catch((error: unknown) => {
       deps.log.error({ err: error }, 'beacon handling failed');
       refuse(res, deps, 'unavailable', null, false);

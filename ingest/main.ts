@@ -36,6 +36,8 @@ const metrics = createIngestMetrics({
 const spool = await Spool.open({
   dir: config.ingest.spoolDir,
   maxBytes: config.ingest.spoolMaxBytes,
+  fsync: config.ingest.spoolFsync,
+  onSync: (seconds) => metrics.syncSeconds.observe(seconds),
   onCorrupt: (file, offset) => {
     metrics.corruptRecords.inc();
     log.error({ file, offset }, 'damaged spool record; the rest of the file is skipped');

@@ -18,6 +18,12 @@ export function createIngestMetrics(source: { buffered: () => number; spooledRow
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [registry],
     }),
+    syncSeconds: new Histogram({
+      name: 'rum_ingest_spool_sync_duration_seconds',
+      help: 'Duration of each group write + fdatasync of the spool (beacons wait for it before their 204).',
+      buckets: [0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+      registers: [registry],
+    }),
     corruptRecords: new Counter({ name: 'rum_ingest_spool_corrupt_total', help: 'Damaged spool records found (the rest of that file is skipped).', registers: [registry] }),
   };
   new Gauge({ name: 'rum_ingest_buffered_beacons', help: 'Beacons in memory waiting for their spool sync.', registers: [registry], collect() { this.set(source.buffered()); } });
