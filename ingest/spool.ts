@@ -1,4 +1,4 @@
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -315,6 +315,11 @@ export class Spool {
       }
     }
     releaseLock(this.dir);
+    try {
+      rmdirSync(this.dir); // only when empty: a clean stop with everything inserted leaves nothing behind
+    } catch {
+      // Files remain for the next start.
+    }
   }
 }
 
