@@ -3,6 +3,8 @@ import type { IngestSite } from '../db/store/rum-sites.ts';
 
 /** How often a site's month count is read again from ClickHouse (other instances' page views come in then). */
 export const RESEED_MS = 5 * 60_000;
+/** A beacon waits at most this long for the month count; without it counting goes on from what this instance saw. */
+const SEED_TIMEOUT_MS = 2000;
 
 interface SiteMonth {
   month: string;
@@ -26,7 +28,7 @@ export function utcMonth(at: Date): string {
  *
  * Several instances each count their own page views and learn the others' only at a re-read, so together they
  * can accept more than the limit: at most what the other instances accept in one re-read interval (5 min) plus
- * what sits in their unflushed batches. If ClickHouse cannot be read, counting starts from what this
+ * what sits in their unflushed batches. If ClickHouse cannot be read within 2 s, counting starts from what this
  * instance saw and the read is tried again at the next beacon after 5 minutes.
  */
 export class PageviewLimit {
@@ -55,12 +57,18 @@ export class PageviewLimit {
   }
 
   private seed(siteId: number, state: SiteMonth): Promise<void> {
-    state.seeding ??= this.countPageviews(siteId, state.month)
+    if (state.seeding) return state.seeding;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('month count timed out')), SEED_TIMEOUT_MS);
+    });
+    state.seeding = Promise.race([this.countPageviews(siteId, state.month), timeout])
       .then((stored) => {
         state.pageviews = Math.max(state.pageviews, stored);
       })
       .catch(() => undefined)
       .finally(() => {
+        clearTimeout(timer);
         state.seededAt = this.now();
         state.seeding = null;
       });
