@@ -107,6 +107,12 @@ async function distinctPageViews(): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
+/** CPU seconds (user + system) a process has used so far. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100 per second)
+}
+
 /** The kernel's high-water mark of the process's resident memory (VmHWM), in MiB. */
 function peakRssMiB(pid: number): number {
   const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -128,11 +134,18 @@ try {
   // The three alternate, round after round, so a neighbour's burst on this shared machine hits all of them;
   // each reports its median round.
   const results: Record<'bare' | 'durable' | 'unsynced', LoadResult[]> = { bare: [], durable: [], unsynced: [] };
+  const cpu = { bare: 0, durable: 0, unsynced: 0 };
+  const measured = async (key: keyof typeof cpu, pid: number, url: string) => {
+    const before = cpuSeconds(pid);
+    results[key].push(await load(url, seconds));
+    cpu[key] += cpuSeconds(pid) - before;
+  };
   for (let round = 0; round < rounds; round++) {
-    results.bare.push(await load(bareUrl, seconds));
-    results.durable.push(await load(durable.url, seconds));
-    results.unsynced.push(await load(unsynced.url, seconds));
+    await measured('bare', bare.pid!, bareUrl);
+    await measured('durable', durable.service.child.pid!, durable.url);
+    await measured('unsynced', unsynced.service.child.pid!, unsynced.url);
   }
+  const cpuPerThousand = (key: keyof typeof cpu) => ((cpu[key] / results[key].reduce((sum, r) => sum + r.requests, 0)) * 1e6).toFixed(0);
   const median = (list: LoadResult[]) => [...list].sort((a, b) => a.perSecond - b.perSecond)[Math.floor(list.length / 2)]!;
   const [bareResult, durableResult, unsyncedResult] = [median(results.bare), median(results.durable), median(results.unsynced)];
   const acknowledged = [...warm, ...results.durable, ...results.unsynced].reduce((sum, r) => sum + r.acknowledged, 0);
@@ -143,6 +156,7 @@ try {
   console.log(`ingest (fsync, default):  ${format(durableResult)}`);
   console.log(`ingest (no fsync):        ${format(unsyncedResult)}`);
   console.log(`ratio ingest / bare = ${(durableResult.perSecond / bareResult.perSecond).toFixed(2)} with fsync, ${(unsyncedResult.perSecond / bareResult.perSecond).toFixed(2)} without (target >= 0.8)`);
+  console.log(`server CPU per 1000 beacons (the ingest's inserts included, ClickHouse's own work not): bare ${cpuPerThousand('bare')} ms, ingest ${cpuPerThousand('durable')} ms (fsync), ${cpuPerThousand('unsynced')} ms (no fsync)`);
   console.log(`acknowledged ${acknowledged}, in ClickHouse ${stored} distinct page views: lost ${acknowledged - Math.min(stored, acknowledged)}`);
   const metricsText = await (await fetch(durable.metricsUrl)).text();
   const sample = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(metricsText)?.[1] ?? NaN);

@@ -20,7 +20,7 @@ import { Spool } from './spool.ts';
 assertNodeVersion();
 const config = loadConfig(process.env, { keys: false });
 const log = createLogger(config, 'ingest');
-const clickhouse = createClickHouse(config);
+const clickhouse = createClickHouse(config, config.clickhouse.database, { compressRequests: false });
 const database = config.clickhouse.database;
 // A small pool: sites are cached, so Postgres sees about one query per site every 30 s.
 const knex = createKnex(config.databaseUrl, { min: 0, max: 3 });

@@ -15,7 +15,8 @@ interface SiteMonth {
 
 /** The UTC month of a moment, `YYYY-MM`. */
 export function utcMonth(at: Date): string {
-  return at.toISOString().slice(0, 7);
+  const month = at.getUTCMonth() + 1;
+  return `${at.getUTCFullYear()}-${month < 10 ? '0' : ''}${month}`;
 }
 
 /**

@@ -280,7 +280,22 @@ export class Spool {
     this.spooledBytes -= bytes;
     this.spooledRows = Math.max(0, this.spooledRows - rows);
     if (segment.closed && this.cursor.offset >= segment.size) this.dropSegment(segment);
-    else writeCursor(this.dir, this.cursor);
+    else this.saveCursorSoon();
+  }
+
+  private cursorTimer: NodeJS.Timeout | null = null;
+
+  /**
+   * The read position is saved at most once a second, off the hot path: a lost or stale one only means rows
+   * inserted again after a crash (identical copies, which queries dedupe).
+   */
+  private saveCursorSoon(): void {
+    if (this.cursorTimer || this.closed) return;
+    this.cursorTimer = setTimeout(() => {
+      this.cursorTimer = null;
+      if (!this.closed) writeCursor(this.dir, this.cursor);
+    }, 1000);
+    this.cursorTimer.unref();
   }
 
   private dropSegment(segment: Segment): void {
@@ -301,6 +316,9 @@ export class Spool {
   async close(): Promise<void> {
     while (this.syncing || this.pending.length > 0) await new Promise((r) => setTimeout(r, 5));
     this.closed = true;
+    if (this.cursorTimer) clearTimeout(this.cursorTimer);
+    this.cursorTimer = null;
+    writeCursor(this.dir, this.cursor);
     await this.writer?.close();
     this.writer = null;
     // Everything inserted (a clean drain): nothing is worth keeping.
