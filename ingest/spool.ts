@@ -19,6 +19,8 @@ import { crc32 } from 'node:zlib';
  */
 
 const HEADER_BYTES = 10;
+/** Records waiting for their sync, at most (beyond: 503 until the disk catches up). */
+const MAX_PENDING_BYTES = 32 * 1024 * 1024;
 const SEGMENT_PATTERN = /^seg-(\d{16})\.log$/;
 const segmentName = (id: number) => `seg-${String(id).padStart(16, '0')}.log`;
 
@@ -156,6 +158,8 @@ export class Spool {
   append(payload: Buffer, rows: number): Promise<void> {
     if (this.closed) return Promise.reject(new Error('spool closed'));
     if (this.spooledBytes + this.pendingBytes + payload.length > this.maxBytes) return Promise.reject(new SpoolFullError('spool full'));
+    // The in-memory buffer is bounded too: a disk that stops answering must not fill the heap.
+    if (this.pendingBytes > MAX_PENDING_BYTES) return Promise.reject(new SpoolFullError('spool sync behind'));
     const header = Buffer.allocUnsafe(HEADER_BYTES);
     header.writeUInt32BE(payload.length, 0);
     header.writeUInt16BE(rows, 4);
