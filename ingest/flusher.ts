@@ -75,10 +75,15 @@ export class Flusher {
     });
   }
 
-  /** Inserts batches until the spool has nothing synced left; false when an insert failed. */
-  private async flushAll(deadline = Infinity): Promise<boolean> {
-    for (;;) {
+  /**
+   * Inserts what is due: one batch, then more only while a full batch waits (so a busy spool does not turn
+   * into a stream of small inserts, each a part for ClickHouse to merge); with `untilEmpty`, everything.
+   * False when an insert failed.
+   */
+  private async flushAll(deadline = Infinity, untilEmpty = false): Promise<boolean> {
+    for (let first = true; ; first = false) {
       if (Date.now() > deadline) return false;
+      if (!first && !untilEmpty && this.o.spool.spooledRows < this.o.batchRows) return true;
       const batch = await this.o.spool.read(this.o.batchRows);
       if (!batch) return true;
       const started = performance.now();
@@ -122,7 +127,7 @@ export class Flusher {
     await this.loop;
     const deadline = Date.now() + graceMs;
     while (Date.now() < deadline) {
-      if ((await this.flushAll(deadline)) && (await this.flushRejections())) return true;
+      if ((await this.flushAll(deadline, true)) && (await this.flushRejections())) return true;
       await new Promise((r) => setTimeout(r, 250));
     }
     return false;
