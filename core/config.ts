@@ -23,7 +23,27 @@ export interface Config {
   /** Public address of the web/API service; report and share URLs are built on it. */
   baseUrl: string;
   api: { host: string; port: number };
-  ingest: { host: string; port: number; publicUrl: string };
+  /**
+   * The RUM ingest service (ingest/). spoolDir: its write-ahead spool (one directory per instance, never
+   * shared: the default is per port, and a lock file refuses a second process); metricsHost/Port: the operator port serving /metrics (never the public port; default INGEST_PORT + 1); batch: a ClickHouse insert at
+   * `rows` rows or every `ms`; spoolMaxBytes: beyond it beacons are refused with 503; acceptHeadless
+   * (RUM_ACCEPT_HEADLESS, tests only): headless browsers' beacons are accepted instead of dropped as bots;
+   * keepMonths: monthly ClickHouse partitions kept (older ones dropped once a day).
+   */
+  ingest: {
+    host: string;
+    port: number;
+    publicUrl: string;
+    spoolDir: string;
+    metricsHost: string;
+    metricsPort: number;
+    batch: { rows: number; ms: number };
+    spoolMaxBytes: number;
+    /** INGEST_SPOOL_FSYNC (default true): false acknowledges after the write to the page cache (see README). */
+    spoolFsync: boolean;
+    acceptHeadless: boolean;
+    keepMonths: number;
+  };
   /** scanRegions: the regions whose Lighthouse queue this worker process serves (none when empty). */
   worker: { healthHost: string; healthPort: number; workflowBundlePath: string | null; scanRegions: string[] };
   databaseUrl: string;
@@ -142,6 +162,12 @@ function wholeNumber(env: Env, name: string, fallback: number, max: number): num
   if (!raw) return fallback;
   if (!/^\d{1,7}$/.test(raw) || Number(raw) > max) throw new ConfigError(name, `must be a whole number from 0 to ${max}, got "${raw}"`);
   return Number(raw);
+}
+
+function atLeastOne(env: Env, name: string, fallback: number, max: number): number {
+  const value = wholeNumber(env, name, fallback, max);
+  if (value < 1) throw new ConfigError(name, `must be at least 1, got "${value}"`);
+  return value;
 }
 
 function regions(env: Env): Config['regions'] {
@@ -284,6 +310,14 @@ export function loadConfig(env: Env = process.env, options: { keys?: false } = {
       host: str(env, 'INGEST_HOST', '127.0.0.1'),
       port: ingestPort,
       publicUrl: url(env, 'INGEST_URL', required(`http://127.0.0.1:${ingestPort}`), ['http:', 'https:']),
+      spoolDir: resolve(stateDir, str(env, 'INGEST_SPOOL_DIR', `ingest-spool-${ingestPort}`)),
+      metricsHost: str(env, 'INGEST_METRICS_HOST', '127.0.0.1'),
+      metricsPort: port(env, 'INGEST_METRICS_PORT', ingestPort === 65535 ? 65534 : ingestPort + 1),
+      batch: { rows: atLeastOne(env, 'INGEST_BATCH_ROWS', 5000, 100_000), ms: atLeastOne(env, 'INGEST_BATCH_MS', 1000, 60_000) },
+      spoolMaxBytes: atLeastOne(env, 'INGEST_SPOOL_MAX_MB', 2048, 1_000_000) * 1024 * 1024,
+      spoolFsync: bool(env, 'INGEST_SPOOL_FSYNC', true),
+      acceptHeadless: bool(env, 'RUM_ACCEPT_HEADLESS', false),
+      keepMonths: atLeastOne(env, 'RUM_KEEP_MONTHS', 13, 120),
     },
     worker: {
       healthHost: str(env, 'WORKER_HEALTH_HOST', '127.0.0.1'),

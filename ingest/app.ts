@@ -6,11 +6,13 @@ import { clickhouseReady } from '../db/clickhouse/client.ts';
 import { LATEST_CLICKHOUSE_VERSION } from '../db/clickhouse/schema.ts';
 import { ident, sql } from '../db/clickhouse/sql.ts';
 import { serveCollectorScript } from './collector-script.ts';
+import { handleBeacon, type BeaconRouteDeps } from './beacon-route.ts';
 
 export interface IngestDeps {
   clickhouse: ClickHouseClient;
   database: string;
   log: Logger;
+  beacons: BeaconRouteDeps;
 }
 
 /** A bare node:http handler: beacons are small and many, so the hot path stays free of framework layers. */
@@ -28,12 +30,16 @@ export function createIngestHandler(deps: IngestDeps) {
   }, deps.log);
 
   const handler = (req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? '/').split('?', 1)[0];
+    if (path === '/b') {
+      handleBeacon(req, res, deps.beacons);
+      return;
+    }
     if (serveCollectorScript(req, res, deps.log)) return;
     const respond = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     };
-    const path = new URL(req.url ?? '/', 'http://ingest').pathname;
-    serveHealth(health, path, respond)
+    serveHealth(health, path ?? '/', respond)
       .then((handled) => handled || respond(404, { message: 'Not found.' }))
       .catch((error: unknown) => {
         deps.log.error({ err: error }, 'ingest request failed');

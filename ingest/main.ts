@@ -4,19 +4,99 @@ import { closeGracefully } from '../core/http-shutdown.ts';
 import { createLogger } from '../core/logger.ts';
 import { assertNodeVersion } from '../core/runtime.ts';
 import { createClickHouse } from '../db/clickhouse/client.ts';
+import { dropOldRumPartitions } from '../db/clickhouse/partitions.ts';
+import { countMonthPageviews } from '../db/clickhouse/rum-ingest.ts';
+import { createKnex } from '../db/knex.ts';
+import { createRumSiteStore } from '../db/store/rum-sites.ts';
 import { createIngestHandler } from './app.ts';
+import { botMatcher } from './bots.ts';
+import { Flusher } from './flusher.ts';
+import { createIngestMetrics } from './metrics.ts';
+import { PageviewLimit } from './pageview-limit.ts';
+import { RejectionTally } from './rejections.ts';
+import { SiteCache } from './site-cache.ts';
+import { Spool } from './spool.ts';
 
 assertNodeVersion();
 const config = loadConfig(process.env, { keys: false });
 const log = createLogger(config, 'ingest');
-const clickhouse = createClickHouse(config);
-const { handler, health } = createIngestHandler({ clickhouse, database: config.clickhouse.database, log });
+const clickhouse = createClickHouse(config, config.clickhouse.database, { compressRequests: false });
+const database = config.clickhouse.database;
+// A small pool: sites are cached, so Postgres sees about one query per site every 30 s.
+const knex = createKnex(config.databaseUrl, { min: 0, max: 3 });
+const siteStore = createRumSiteStore(knex);
+
+// The gauges read the spool, which is opened after the counters exist (it reports damaged records to them).
+const holder: { spool: Spool | null } = { spool: null };
+const metrics = createIngestMetrics({
+  buffered: () => holder.spool?.bufferedRecords ?? 0,
+  spooledRows: () => holder.spool?.spooledRows ?? 0,
+  spooledBytes: () => holder.spool?.spooledBytes ?? 0,
+});
+const spool = await Spool.open({
+  dir: config.ingest.spoolDir,
+  maxBytes: config.ingest.spoolMaxBytes,
+  fsync: config.ingest.spoolFsync,
+  onSync: (seconds) => metrics.syncSeconds.observe(seconds),
+  onCorrupt: (file, offset) => {
+    metrics.corruptRecords.inc();
+    log.error({ file, offset }, 'damaged spool record; the rest of the file is skipped');
+  },
+});
+holder.spool = spool;
+if (spool.spooledRows > 0) log.info({ rows: spool.spooledRows, dir: config.ingest.spoolDir }, 'replaying spooled beacons');
+const rejections = new RejectionTally();
+const flusher = new Flusher({ clickhouse, database, spool, rejections, metrics, log, batchRows: config.ingest.batch.rows, batchMs: config.ingest.batch.ms });
+flusher.start();
+
+const { handler, health } = createIngestHandler({
+  clickhouse,
+  database,
+  log,
+  beacons: {
+    sites: new SiteCache((publicId) => siteStore.findForIngest(publicId)),
+    limit: new PageviewLimit((siteId, month) => countMonthPageviews(clickhouse, database, siteId, month)),
+    spool,
+    rejections,
+    metrics,
+    isBot: botMatcher(config.ingest.acceptHeadless),
+    log,
+  },
+});
 
 const server = createServer(handler);
 server.keepAliveTimeout = 65_000;
 server.listen(config.ingest.port, config.ingest.host, () => {
-  log.info({ url: `http://${config.ingest.host}:${config.ingest.port}`, publicUrl: config.ingest.publicUrl }, 'ingest listening');
+  log.info({ url: `http://${config.ingest.host}:${config.ingest.port}`, publicUrl: config.ingest.publicUrl, spool: config.ingest.spoolDir }, 'ingest listening');
 });
+
+// Operator metrics on their own port (never the public one). Failing to bind it does not stop the beacons.
+const metricsRegistry = metrics.registry;
+const metricsServer = createServer((req, res) => {
+  if ((req.url ?? '').split('?', 1)[0] !== '/metrics') {
+    res.writeHead(404).end();
+    return;
+  }
+  metricsRegistry.metrics().then(
+    (text) => res.writeHead(200, { 'content-type': metricsRegistry.contentType }).end(text),
+    () => res.writeHead(500).end(),
+  );
+});
+metricsServer.on('error', (error) => log.error({ err: error, port: config.ingest.metricsPort }, 'metrics port not available; /metrics is not served'));
+metricsServer.listen(config.ingest.metricsPort, config.ingest.metricsHost, () => {
+  log.info({ url: `http://${config.ingest.metricsHost}:${config.ingest.metricsPort}/metrics` }, 'ingest metrics listening');
+});
+
+// Old monthly partitions go once a day (no TTL on 18.16). Every instance may do it; a second drop finds nothing.
+const DAY_MS = 24 * 60 * 60 * 1000;
+const dropOld = () => {
+  dropOldRumPartitions(clickhouse, database, config.ingest.keepMonths).then(
+    (dropped) => dropped.length > 0 && log.info({ dropped, keepMonths: config.ingest.keepMonths }, 'old RUM partitions dropped'),
+    (error: unknown) => log.warn({ err: error }, 'dropping old RUM partitions failed; trying again tomorrow'),
+  );
+};
+setTimeout(dropOld, 60_000).unref();
+setInterval(dropOld, DAY_MS).unref();
 
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
@@ -26,7 +106,12 @@ async function shutdown(signal: string): Promise<void> {
   health.startDraining();
   const clean = await closeGracefully(server, 20_000);
   if (!clean) log.warn('open requests did not finish within 20 s; they were cut');
+  const drained = await flusher.drain(10_000);
+  if (!drained) log.warn({ rows: spool.spooledRows }, 'ClickHouse did not take every spooled row; they stay in the spool for the next start');
+  await spool.close();
+  metricsServer.close();
   await clickhouse.close();
+  await knex.destroy();
   log.info('ingest stopped');
   process.exit(clean ? 0 : 1);
 }

@@ -27,6 +27,13 @@ const VERSIONS: ReadonlyArray<{ version: number; statements: (db: string) => str
     // carried (core/rum/beacon.ts); a value sent again (a later send of the page view, a retried request, a
     // replayed spool file) is a second row with the same (page_view_id, metric_id), and every query keeps only
     // the row with the highest seq of each pair (queries in db/clickhouse/rum-queries.ts), so nothing counts twice.
+    // The dedupe rule, for every query: GROUP BY site_id, page_view_id, metric_id and take argMax(<column>, seq)
+    // (the value, path, device, navigation, attributions of the latest send), min(ts) as the time. Rows the
+    // ingest spool replays (after a ClickHouse outage, an insert that timed out but had succeeded, or a crash)
+    // are byte-identical copies (same seq, same ts, written once into the spool), so argMax picks the same
+    // values whichever copy it meets. Page views of a month (the monthly limit and `pageviews_this_month`):
+    // distinct page_view_id in the month, each weighted 100 / its sample_rate (rum-ingest.ts countMonthPageviews).
+    // 18.16 has no insert deduplication for plain MergeTree, hence dedupe at query time.
     version: 2,
     statements: (db) => [
       sql`DROP TABLE IF EXISTS ${ident(db)}.rum_events`,

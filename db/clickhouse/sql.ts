@@ -20,6 +20,12 @@ export function ident(name: string): Raw {
   return new Raw(name);
 }
 
+/** A comma-separated list of names (an INSERT's column list). */
+export function identList(names: readonly string[]): Raw {
+  if (names.length === 0) throw new ClickHouseSqlError('empty identifier list');
+  return new Raw(names.map((name) => ident(name).text).join(', '));
+}
+
 /** An integer in a declared range. */
 export function int(value: number, min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER): Raw {
   if (!Number.isSafeInteger(value) || value < min || value > max) throw new ClickHouseSqlError(`integer out of range: ${value}`);

@@ -1,0 +1,135 @@
+import type { ClickHouseClient } from '@clickhouse/client';
+import type { Logger } from '../core/logger.ts';
+import { insertRumMetricRows, insertRumRejections } from '../db/clickhouse/rum-ingest.ts';
+import type { IngestMetrics } from './metrics.ts';
+import type { RejectionTally } from './rejections.ts';
+import type { Spool } from './spool.ts';
+import { RUM_METRIC_COLUMNS } from './validate.ts';
+
+export interface FlusherOptions {
+  clickhouse: ClickHouseClient;
+  database: string;
+  spool: Spool;
+  rejections: RejectionTally;
+  metrics: IngestMetrics;
+  log: Logger;
+  /** An insert at this many rows, or when the oldest row has waited `batchMs`. */
+  batchRows: number;
+  batchMs: number;
+}
+
+const MAX_BACKOFF_MS = 5000;
+
+/**
+ * Moves spooled rows into ClickHouse, in spool order, one insert at a time: at `batchRows` rows or every
+ * `batchMs`. A failed insert is retried (backoff up to 5 s) with the same rows; meanwhile new beacons keep
+ * going to the spool. An insert that failed after ClickHouse had in fact stored it is inserted again: the rows
+ * are identical (same page view, metric id and seq), and queries keep one row per key, so nothing counts twice.
+ */
+export class Flusher {
+  private readonly o: FlusherOptions;
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private wake: (() => void) | null = null;
+  /** 0: the first round runs at once (a spool left by an earlier process is replayed without waiting). */
+  private lastFlush = 0;
+  private failures = 0;
+  /** Whether ClickHouse answered the last insert (the log says when this changes). */
+  private healthy = true;
+
+  constructor(options: FlusherOptions) {
+    this.o = options;
+  }
+
+  start(): void {
+    this.running = true;
+    const unsubscribe = this.o.spool.onSynced(() => {
+      if (this.o.spool.spooledRows >= this.o.batchRows) this.wake?.();
+    });
+    this.loop = this.run().finally(unsubscribe);
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      const due = this.lastFlush + this.o.batchMs - Date.now();
+      if (this.o.spool.spooledRows < this.o.batchRows && due > 0) await this.sleep(due);
+      if (!this.running) break;
+      this.lastFlush = Date.now();
+      const ok = (await this.flushAll()) && (await this.flushRejections());
+      if (ok) this.failures = 0;
+      else await this.sleep(Math.min(MAX_BACKOFF_MS, 250 * 2 ** Math.min(this.failures++, 5)));
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise<void>((done) => {
+      const timer = setTimeout(finish, ms);
+      const wake = () => finish();
+      function finish(): void {
+        clearTimeout(timer);
+        done();
+      }
+      this.wake = wake;
+    }).finally(() => {
+      this.wake = null;
+    });
+  }
+
+  /**
+   * Inserts what is due: one batch, then more only while a full batch waits (so a busy spool does not turn
+   * into a stream of small inserts, each a part for ClickHouse to merge); with `untilEmpty`, everything.
+   * False when an insert failed.
+   */
+  private async flushAll(deadline = Infinity, untilEmpty = false): Promise<boolean> {
+    for (let first = true; ; first = false) {
+      if (Date.now() > deadline) return false;
+      if (!first && !untilEmpty && this.o.spool.spooledRows < this.o.batchRows) return true;
+      const batch = await this.o.spool.read(this.o.batchRows);
+      if (!batch) return true;
+      const started = performance.now();
+      try {
+        await insertRumMetricRows(this.o.clickhouse, this.o.database, RUM_METRIC_COLUMNS, batch.data);
+      } catch (error) {
+        this.o.metrics.insertErrors.inc({ table: 'rum_metrics' });
+        if (this.healthy) this.o.log.warn({ err: error, spooledRows: this.o.spool.spooledRows }, 'ClickHouse insert failing; beacons stay in the spool');
+        this.healthy = false;
+        return false;
+      }
+      this.o.metrics.flushSeconds.observe((performance.now() - started) / 1000);
+      this.o.metrics.inserted.inc(batch.rows);
+      this.o.spool.consumed(batch);
+      if (!this.healthy) this.o.log.info({ spooledRows: this.o.spool.spooledRows }, 'ClickHouse inserts work again; replaying the spool');
+      this.healthy = true;
+    }
+  }
+
+  private async flushRejections(): Promise<boolean> {
+    if (this.o.rejections.size === 0) return true;
+    const rows = this.o.rejections.take();
+    try {
+      await insertRumRejections(this.o.clickhouse, this.o.database, rows);
+      return true;
+    } catch (error) {
+      this.o.rejections.restore(rows);
+      this.o.metrics.insertErrors.inc({ table: 'rum_rejections' });
+      this.o.log.warn({ err: error }, 'rum_rejections insert failed; kept for the next flush');
+      return false;
+    }
+  }
+
+  /**
+   * Stops the timer loop, then inserts everything spooled (SIGTERM), giving up at `graceMs` when ClickHouse
+   * does not answer: what is left stays in the spool for the next start. Resolves true when nothing was left.
+   */
+  async drain(graceMs: number): Promise<boolean> {
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+    const deadline = Date.now() + graceMs;
+    while (Date.now() < deadline) {
+      if ((await this.flushAll(deadline, true)) && (await this.flushRejections())) return true;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    return false;
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * Why the ingest service refuses a beacon, and what it answers. Every refusal is counted by reason in
+ * /metrics; those for a known site also in ClickHouse `rum_rejections` (per site, UTC day and reason).
+ * Bots get the same 204 as accepted beacons, so a crawler learns nothing from the answer.
+ */
+export const REJECTION_STATUS = {
+  oversize: 413,
+  bad_json: 400,
+  bad_shape: 400,
+  bad_metric: 400,
+  value_range: 400,
+  bad_path: 400,
+  unknown_site: 404,
+  inactive_site: 403,
+  origin_mismatch: 403,
+  bot: 204,
+  monthly_limit: 429,
+  /** Not the client's fault: the spool is full or cannot be written, or the site lookup failed. 503, not stored. */
+  unavailable: 503,
+} as const;
+
+export type RejectionReason = keyof typeof REJECTION_STATUS;
+
+export const REJECTION_REASONS = Object.keys(REJECTION_STATUS) as RejectionReason[];
+
+export class Rejection {
+  readonly reason: RejectionReason;
+  constructor(reason: RejectionReason) {
+    this.reason = reason;
+  }
+}

@@ -1,0 +1,105 @@
+import { BEACON_LIMITS, type Beacon, type BeaconMetric } from '../core/rum/beacon.ts';
+import { DEVICES, isRumMetric, METRIC_RULES, NAVIGATION_TYPES, type Device, type NavigationType } from '../core/rum/metrics.ts';
+import { RUM_SITE_PUBLIC_ID_PATTERN } from '../core/rum/site.ts';
+import { Rejection } from './reasons.ts';
+
+/**
+ * Checks one beacon (core/rum/beacon.ts) completely before anything is written, so no row ClickHouse could
+ * refuse (an unknown Enum8 value fails a whole 18.16 batch) ever reaches a batch.
+ */
+
+const PAGE_VIEW_ID = /^[A-Za-z0-9_-]{16,32}$/;
+const METRIC_ID = /^[\x21-\x7e]+$/;
+const SITE_ID = new RegExp(RUM_SITE_PUBLIC_ID_PATTERN);
+// Control characters, and the separators a pathname never carries.
+// eslint-disable-next-line no-control-regex -- control characters are exactly what these refuse
+const BAD_PATH_CHARS = /[\x00-\x1f\x7f?#]/;
+// eslint-disable-next-line no-control-regex -- as above
+const CONTROL = /[\x00-\x1f\x7f]/;
+
+export function parseJson(body: string): unknown {
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    return new Rejection('bad_json');
+  }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isInt = (value: unknown, min: number, max: number): value is number => Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
+
+/** The public site id a parsed body names, when it looks like one (anything else cannot be a site). */
+export function beaconSiteId(value: unknown): string | null {
+  return isObject(value) && typeof value.site === 'string' && SITE_ID.test(value.site) ? value.site : null;
+}
+
+export function validateBeacon(value: unknown): Beacon | Rejection {
+  if (!isObject(value) || value.v !== 1 || typeof value.site !== 'string') return new Rejection('bad_shape');
+  if (typeof value.pv !== 'string' || !PAGE_VIEW_ID.test(value.pv)) return new Rejection('bad_shape');
+  if (!isInt(value.seq, 1, 65_535) || !isInt(value.rate, 1, 100)) return new Rejection('bad_shape');
+  if (typeof value.device !== 'string' || !(DEVICES as readonly string[]).includes(value.device)) return new Rejection('bad_shape');
+  if (typeof value.path !== 'string') return new Rejection('bad_shape');
+  if (value.path.length > BEACON_LIMITS.pathLength) return new Rejection('oversize');
+  if (!value.path.startsWith('/') || BAD_PATH_CHARS.test(value.path)) return new Rejection('bad_path');
+  if (!Array.isArray(value.metrics) || value.metrics.length === 0) return new Rejection('bad_shape');
+  if (value.metrics.length > BEACON_LIMITS.metricsPerBeacon) return new Rejection('oversize');
+  const metrics: BeaconMetric[] = [];
+  const ids = new Set<string>();
+  for (const item of value.metrics as unknown[]) {
+    const metric = validateMetric(item);
+    if (metric instanceof Rejection) return metric;
+    if (ids.has(metric.id)) return new Rejection('bad_shape');
+    ids.add(metric.id);
+    metrics.push(metric);
+  }
+  return { v: 1, site: value.site, pv: value.pv, seq: value.seq, path: value.path, device: value.device as Device, rate: value.rate, metrics };
+}
+
+function validateMetric(item: unknown): BeaconMetric | Rejection {
+  if (!isObject(item) || typeof item.name !== 'string') return new Rejection('bad_shape');
+  if (!isRumMetric(item.name)) return new Rejection('bad_metric');
+  if (typeof item.value !== 'number' || !Number.isFinite(item.value) || item.value < 0 || item.value > METRIC_RULES[item.name].max) {
+    return new Rejection('value_range');
+  }
+  if (typeof item.id !== 'string' || !METRIC_ID.test(item.id)) return new Rejection('bad_shape');
+  if (item.id.length > BEACON_LIMITS.idLength) return new Rejection('oversize');
+  if (typeof item.nav !== 'string' || !(NAVIGATION_TYPES as readonly string[]).includes(item.nav)) return new Rejection('bad_shape');
+  const metric: BeaconMetric = { name: item.name, value: item.value, id: item.id, nav: item.nav as NavigationType };
+  for (const [field, limit] of [['target', BEACON_LIMITS.targetLength], ['url', BEACON_LIMITS.urlLength], ['type', BEACON_LIMITS.typeLength]] as const) {
+    const text = item[field];
+    if (text === undefined) continue;
+    if (typeof text !== 'string' || CONTROL.test(text)) return new Rejection('bad_shape');
+    if (text.length > limit) return new Rejection('oversize');
+    // The collector sends origin + path only; a query string or fragment that slips through is cut here.
+    metric[field] = field === 'url' ? text.replace(/[?#].*$/s, '') : text;
+  }
+  return metric;
+}
+
+/** The columns of rum_metrics, in table order; every insert names all of them. */
+export const RUM_METRIC_COLUMNS = [
+  'site_id', 'ts', 'page_view_id', 'seq', 'metric_id', 'metric', 'value', 'device', 'navigation', 'path', 'sample_rate', 'attr_target', 'attr_url', 'attr_type',
+] as const;
+
+/** `YYYY-MM-DD hh:mm:ss` in UTC, which DateTime('UTC') reads the same on 18.16 and current ClickHouse. */
+export function clickhouseDateTime(at: Date): string {
+  const second = Math.floor(at.getTime() / 1000);
+  if (second !== lastSecond.second) lastSecond = { second, text: at.toISOString().slice(0, 19).replace('T', ' ') };
+  return lastSecond.text;
+}
+
+// Thousands of beacons share a second: format it once.
+let lastSecond = { second: -1, text: '' };
+
+/** The beacon's rows as JSONEachRow lines (every column, in RUM_METRIC_COLUMNS order). */
+export function beaconRows(beacon: Beacon, siteId: number, receivedAt: Date): string {
+  const ts = clickhouseDateTime(receivedAt);
+  let lines = '';
+  for (const m of beacon.metrics) {
+    lines += JSON.stringify({
+      site_id: siteId, ts, page_view_id: beacon.pv, seq: beacon.seq, metric_id: m.id, metric: m.name, value: m.value, device: beacon.device,
+      navigation: m.nav, path: beacon.path, sample_rate: beacon.rate, attr_target: m.target ?? '', attr_url: m.url ?? '', attr_type: m.type ?? '',
+    }) + '\n';
+  }
+  return lines;
+}
