@@ -48,7 +48,7 @@ RUN node -e "require('node:fs').accessSync(process.env.WORKFLOW_BUNDLE_PATH)" \
 # Scan images (screenshots, filmstrip frames): written by workers, served by the api; compose mounts one
 # shared volume here for both.
 ENV ASSETS_DIR=/data/assets
-RUN mkdir -p /data/assets && chown node:node /data/assets
+RUN mkdir -p /data/assets /data/ingest-spool && chown node:node /data/assets /data/ingest-spool
 
 # The official image's unprivileged user (uid 1000). A worker that is not root cannot switch users, so
 # its scan runner and Chromium run as `node` too, with Chromium's namespace sandbox on; that needs

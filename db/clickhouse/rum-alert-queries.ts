@@ -17,7 +17,7 @@ export function siteWindowsSql(database: string, siteIds: readonly number[], win
       SELECT site_id, metric, argMax(value, seq) AS value
       FROM ${ident(database)}.rum_metrics
       WHERE site_id IN (${intList(siteIds, 0, 4_294_967_295)}) AND ts > ${timestamp(from)} AND ts <= ${timestamp(now)}
-      GROUP BY site_id, metric, page_view_id, metric_id
+      GROUP BY site_id, metric, dedupe_key
     )
     GROUP BY site_id, metric`;
 }

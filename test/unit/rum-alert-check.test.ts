@@ -119,7 +119,7 @@ describe('the check\'s ClickHouse query', () => {
     const text = siteWindowsSql('webperf', [3, 1, 2], 15, new Date('2026-11-23T10:15:00Z'));
     expect(text).toContain('WHERE site_id IN (3, 1, 2) AND ts > toDateTime(1795428000, \'UTC\') AND ts <= toDateTime(1795428900, \'UTC\')');
     expect(text).toContain('argMax(value, seq)');
-    expect(text).toContain('GROUP BY site_id, metric, page_view_id, metric_id');
+    expect(text).toContain('GROUP BY site_id, metric, dedupe_key');
     expect(text).toContain('quantileExact(0.75)(value)');
   });
 
