@@ -26,13 +26,16 @@ export class HealthState {
   private readonly checks: Record<string, Check>;
   private readonly log: HealthLog | undefined;
   private readonly timeoutMs: number;
+  /** Checks reported in the body and the log that do not decide readiness (a dependency the process can do without for a while). */
+  private readonly informational: ReadonlySet<string>;
   /** The last reason each check failed for, so the log gets one line per change rather than one per probe. */
   private readonly lastFailure = new Map<string, string>();
 
-  constructor(checks: Record<string, Check>, log?: HealthLog, timeoutMs = 3000) {
+  constructor(checks: Record<string, Check>, log?: HealthLog, timeoutMs = 3000, informational: readonly string[] = []) {
     this.checks = checks;
     this.log = log;
     this.timeoutMs = timeoutMs;
+    this.informational = new Set(informational);
   }
 
   startDraining(): void {
@@ -47,7 +50,7 @@ export class HealthState {
     const entries = Object.entries({ ...this.checks, ...extra });
     const results = await Promise.all(entries.map(async ([name, check]) => [name, await this.runCheck(name, check)] as const));
     const checks = Object.fromEntries(results);
-    const allOk = results.every(([, result]) => result === 'ok');
+    const allOk = results.every(([name, result]) => result === 'ok' || this.informational.has(name));
     if (this.draining) return { ready: false, status: 'draining', checks };
     return { ready: allOk, status: allOk ? 'ready' : 'not_ready', checks };
   }

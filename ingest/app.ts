@@ -27,7 +27,12 @@ export function createIngestHandler(deps: IngestDeps) {
       const [row] = await result.json<{ version: number }>();
       if (Number(row?.version ?? 0) < LATEST_CLICKHOUSE_VERSION) throw new Error(`schema version ${row?.version ?? 0}, need ${LATEST_CLICKHOUSE_VERSION}`);
     },
-  }, deps.log);
+    spool: async () => {
+      if (!deps.beacons.spool.hasRoom) throw new Error('spool full or behind with its syncs');
+    },
+    // ClickHouse is reported but does not decide readiness: while it is away, beacons wait in the spool (the
+    // durability rule), so a load balancer must keep sending them here; only a full spool takes us out.
+  }, deps.log, 3000, ['clickhouse', 'clickhouse_schema']);
 
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?', 1)[0];

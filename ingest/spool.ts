@@ -149,6 +149,11 @@ export class Spool {
     this.segments.push({ id, size: 0, rows: 0, closed: false });
   }
 
+  /** Whether the spool can take beacons: below 90 % of its size bound and not behind with its syncs. */
+  get hasRoom(): boolean {
+    return !this.closed && this.spooledBytes + this.pendingBytes < this.maxBytes * 0.9 && this.pendingBytes <= MAX_PENDING_BYTES;
+  }
+
   /** Beacons waiting for their sync (the in-memory buffer). */
   get bufferedRecords(): number {
     return this.pendingWaiters.length;

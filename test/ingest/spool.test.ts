@@ -81,7 +81,11 @@ it('refuses a second process on the same directory, and refuses records beyond i
   writeFileSync(join(dir, 'lock'), String(process.ppid)); // a live process that is not this one
   await expect(Spool.open({ dir, maxBytes: 100 })).rejects.toThrow(/in use by process/);
   writeFileSync(join(dir, 'lock'), String(process.pid));
+  expect(spool.hasRoom).toBe(true);
   await spool.append(Buffer.alloc(60, 'a'), 1);
   await expect(spool.append(Buffer.alloc(60, 'b'), 1)).rejects.toBeInstanceOf(SpoolFullError);
+  expect(spool.hasRoom).toBe(true); // 70 of 100 bytes (a 10-byte header each): under the 90 % readiness asks for
+  await spool.append(Buffer.alloc(20, 'c'), 1); // 70 + 30 bytes with their headers
+  expect(spool.hasRoom).toBe(false); // the ingest's readiness check fails from here
   await spool.close();
 });

@@ -1,4 +1,4 @@
-import { sharedCheck } from '../../core/health.ts';
+import { HealthState, sharedCheck } from '../../core/health.ts';
 
 describe('sharedCheck', () => {
   it('runs a costly check at most once per window, sharing the run (and its failure) with every caller meanwhile', async () => {
@@ -20,5 +20,18 @@ describe('sharedCheck', () => {
     now = 6000;
     await expect(check()).rejects.toThrow('down');
     expect(runs).toBe(2);
+  });
+});
+
+describe('HealthState', () => {
+  it('reports an informational check without letting it decide readiness; the others still do', async () => {
+    let spoolOk = true;
+    const state = new HealthState({
+      clickhouse: async () => { throw new Error('connect ECONNREFUSED'); },
+      spool: async () => { if (!spoolOk) throw new Error('full'); },
+    }, undefined, 1000, ['clickhouse']);
+    expect(await state.readiness()).toEqual({ ready: true, status: 'ready', checks: { clickhouse: 'failing', spool: 'ok' } });
+    spoolOk = false;
+    expect(await state.readiness()).toEqual({ ready: false, status: 'not_ready', checks: { clickhouse: 'failing', spool: 'failing' } });
   });
 });
