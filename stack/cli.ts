@@ -72,7 +72,7 @@ async function start(env: NodeJS.ProcessEnv): Promise<number> {
       '',
       'The service is up. Ctrl-C stops everything this command started.',
       `  API          ${config.baseUrl}/api/v1   (ready: ${api!.readyUrl})`,
-      `  Ingest       ${config.ingest.publicUrl}   (ready: ${ingest!.readyUrl})`,
+      `  Ingest       ${config.ingest.publicUrl}   (ready: ${ingest!.readyUrl}; operator metrics: http://${config.ingest.metricsHost}:${config.ingest.metricsPort}/metrics)`,
       `  Worker       ready: ${worker!.readyUrl}`,
       `  Temporal UI  ${config.temporal.uiUrl}`,
       ...(mailSink ? [`  Mail         ${mailSink.url} (a local sink: every alert e-mail is written to ${mailSink.dir} as an .eml file)`] : []),
