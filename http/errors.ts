@@ -37,8 +37,11 @@ export function upgradeRequired(needed: Plan, message: (needed: Plan) => string)
  * The 403 for a plan's limit (as many targets as the plan keeps, say), in the same shape: `required_plan`
  * names the cheapest plan that allows more, and is left out when no plan does.
  */
-export function planLimitReached(message: string, upgrade: Plan | undefined): HttpError {
-  return new HttpError(403, upgrade ? { message, required_plan: upgrade.key } : { message });
+export function planLimitReached(limit: { plan: Plan; limit: number; upgrade: Plan | undefined }, things: string): HttpError {
+  const message = limit.upgrade
+    ? `Your plan (${limit.plan.label}) keeps at most ${limit.limit} ${things}. Upgrade to ${limit.upgrade.label} to keep more, or remove one first.`
+    : `Your plan (${limit.plan.label}) keeps at most ${limit.limit} ${things}; remove one first.`;
+  return new HttpError(403, limit.upgrade ? { message, required_plan: limit.upgrade.key } : { message });
 }
 
 export const validationFailed = (errors: Record<string, string[]>): HttpError =>

@@ -125,12 +125,7 @@ async function respond(ctx: ApiContext, status: 200 | 201 | 204, pending: Promis
     case 'not_found':
       throw notFound();
     case 'plan_limit':
-      throw planLimitReached(
-        outcome.upgrade
-          ? `Your plan (${outcome.plan.label}) keeps at most ${outcome.limit} monitored targets. Upgrade to ${outcome.upgrade.label} to keep more, or remove one first.`
-          : `Your plan (${outcome.plan.label}) keeps at most ${outcome.limit} monitored targets; remove one first.`,
-        outcome.upgrade,
-      );
+      throw planLimitReached(outcome, 'monitored targets');
     case 'schedule_unavailable':
       throw serviceUnavailable('Monitored targets cannot be changed right now; try again shortly.', 30, outcome.cause);
     case 'ok':

@@ -246,12 +246,7 @@ async function respond(deps: RumRouteDeps, ctx: ApiContext, status: 200 | 201 | 
     case 'plan_required':
       throw upgradeRequired(outcome.needed, (needed) => `Live data needs the ${needed.label} plan or higher. Your plan is ${outcome.plan.label}.`);
     case 'plan_limit':
-      throw planLimitReached(
-        outcome.upgrade
-          ? `Your plan (${outcome.plan.label}) keeps at most ${outcome.limit} live-data sites. Upgrade to ${outcome.upgrade.label} to keep more, or remove one first.`
-          : `Your plan (${outcome.plan.label}) keeps at most ${outcome.limit} live-data sites; remove one first.`,
-        outcome.upgrade,
-      );
+      throw planLimitReached(outcome, 'live-data sites');
     case 'ok':
       ctx.status = status;
       if (status !== 204) ctx.body = { data: await siteDetail(deps, ctx, outcome.site) };
