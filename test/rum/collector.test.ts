@@ -8,6 +8,7 @@ import { serveCollectorScript } from '../../ingest/collector-script.ts';
 import { createLogger } from '../../core/logger.ts';
 import { loadConfig } from '../../core/config.ts';
 import { launchBrowser } from '../harness/browser.ts';
+import { idle, loadArticleAndClick } from '../harness/rum-page.ts';
 import { baseTestEnv } from '../harness/shared.ts';
 
 /**
@@ -81,39 +82,9 @@ async function waitForBeacons(siteId: string, count: number): Promise<Beacon[]> 
   return beaconsOf(siteId).sort((a, b) => a.seq - b.seq);
 }
 
-/** In-page conditions (JavaScript source: the tests' TypeScript has no DOM types) on buffered performance entries. */
-const ENTRIES = {
-  'hero-lcp': ['largest-contentful-paint', "entry.element && entry.element.id === 'hero'"],
-  'layout-shift': ['layout-shift', 'entry.value > 0'],
-  click: ['event', "entry.name === 'click'"],
-} as const;
-
-/** Resolves once the page's buffered performance entries show the LCP image, the layout shift or the click. */
-async function waitForEntry(page: Page, what: keyof typeof ENTRIES): Promise<void> {
-  const [type, condition] = ENTRIES[what];
-  await page.evaluate(`new Promise((resolve) => {
-    new PerformanceObserver((list, observer) => {
-      if (list.getEntries().some((entry) => ${condition})) { observer.disconnect(); resolve(); }
-    }).observe({ type: '${type}', buffered: true, durationThreshold: 16 });
-  })`);
-}
-
-/**
- * web-vitals handles new entries in an idle callback bounded at 1 s (headless Chromium often has no idle
- * period after input, so the bound is what fires); one registered after it with the same bound runs after it.
- */
-async function idle(page: Page): Promise<void> {
-  await page.evaluate('new Promise((resolve) => requestIdleCallback(resolve, { timeout: 1000 }))');
-}
-
 /** Loads the article page (with a query and a fragment), waits for its LCP image and its layout shift, clicks the slow button. */
 async function loadAndInteract(page: Page, siteId: string): Promise<void> {
-  await page.goto(`${site.origin}/rum/article?site=${siteId}&q=1#x`, { waitUntil: 'load' });
-  await waitForEntry(page, 'hero-lcp');
-  await waitForEntry(page, 'layout-shift');
-  await page.click('#slow');
-  await waitForEntry(page, 'click');
-  await idle(page);
+  await loadArticleAndClick(page, `${site.origin}/rum/article?site=${siteId}&q=1#x`);
 }
 
 /** Leaves the page by a real navigation, which hides it. */

@@ -7,6 +7,7 @@ import { RUM_SLOW_CLICK_MS, startRumFixtureSite, type RumFixtureSite } from '../
 import { waitUntil } from '../../stack/proc.ts';
 import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
 import { launchBrowser } from '../harness/browser.ts';
+import { loadArticleAndClick } from '../harness/rum-page.ts';
 import { freePort, isolatedClickHouse, type IsolatedClickHouse } from '../harness/isolated.ts';
 import { baseTestEnv } from '../harness/shared.ts';
 import { metricCounts, queryRows, startIngest, type IngestProcess } from '../ingest/support.ts';
@@ -65,24 +66,9 @@ afterAll(async () => {
 
 const pageUrl = (path: string) => `http://www.${DOMAIN}:${new URL(site.origin).port}${path}`;
 
-/** Resolves once the page's buffered performance entries hold one of `type` matching `condition` (JavaScript source). */
-async function waitForEntry(page: Page, type: string, condition: string): Promise<void> {
-  await page.evaluate(`new Promise((resolve) => {
-    new PerformanceObserver((list, observer) => {
-      if (list.getEntries().some((entry) => ${condition})) { observer.disconnect(); resolve(); }
-    }).observe({ type: '${type}', buffered: true, durationThreshold: 16 });
-  })`);
-}
-
 /** One visit: the article (late image, layout shift), a click on the slow button, then away by a real navigation. */
 async function visit(page: Page): Promise<void> {
-  await page.goto(pageUrl('/rum/article?campaign=x#top'), { waitUntil: 'load' });
-  await waitForEntry(page, 'largest-contentful-paint', "entry.element && entry.element.id === 'hero'");
-  await waitForEntry(page, 'layout-shift', 'entry.value > 0');
-  await page.click('#slow');
-  await waitForEntry(page, 'event', "entry.name === 'click'");
-  // web-vitals handles new entries in an idle callback bounded at 1 s; one registered after it runs after it.
-  await page.evaluate('new Promise((resolve) => requestIdleCallback(resolve, { timeout: 1000 }))');
+  await loadArticleAndClick(page, pageUrl('/rum/article?campaign=x#top'));
   await page.goto(pageUrl('/rum/elsewhere'));
 }
 

@@ -1,0 +1,41 @@
+import type { Page } from 'puppeteer-core';
+
+/**
+ * Driving the live-data fixture's article page (fixtures/rum-site.ts) in Chromium like a person, for the
+ * collector and end-to-end tests: wait until what the collector measures has happened, then click.
+ */
+
+/** In-page conditions (JavaScript source: the tests' TypeScript has no DOM types) on buffered performance entries. */
+const ENTRIES = {
+  'hero-lcp': ['largest-contentful-paint', "entry.element && entry.element.id === 'hero'"],
+  'layout-shift': ['layout-shift', 'entry.value > 0'],
+  click: ['event', "entry.name === 'click'"],
+} as const;
+
+/** Resolves once the page's buffered performance entries show the LCP image, the layout shift or the click. */
+async function waitForEntry(page: Page, what: keyof typeof ENTRIES): Promise<void> {
+  const [type, condition] = ENTRIES[what];
+  await page.evaluate(`new Promise((resolve) => {
+    new PerformanceObserver((list, observer) => {
+      if (list.getEntries().some((entry) => ${condition})) { observer.disconnect(); resolve(); }
+    }).observe({ type: '${type}', buffered: true, durationThreshold: 16 });
+  })`);
+}
+
+/**
+ * web-vitals handles new entries in an idle callback bounded at 1 s (headless Chromium often has no idle
+ * period after input, so the bound is what fires); one registered after it with the same bound runs after it.
+ */
+export async function idle(page: Page): Promise<void> {
+  await page.evaluate('new Promise((resolve) => requestIdleCallback(resolve, { timeout: 1000 }))');
+}
+
+/** Loads the article page at `url`, waits for its LCP image and its layout shift, clicks the slow button, lets web-vitals see it. */
+export async function loadArticleAndClick(page: Page, url: string): Promise<void> {
+  await page.goto(url, { waitUntil: 'load' });
+  await waitForEntry(page, 'hero-lcp');
+  await waitForEntry(page, 'layout-shift');
+  await page.click('#slow');
+  await waitForEntry(page, 'click');
+  await idle(page);
+}
