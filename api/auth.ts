@@ -6,25 +6,38 @@ import type { TokenStore } from '../db/store/tokens.ts';
 import type { UsageStore } from '../db/store/usage.ts';
 import { verifyPersonalToken } from '../services/tokens.ts';
 import { countApiCall, type DailyUsage } from '../services/usage.ts';
-import { planRequired, tooManyRequests, unauthenticated, type HttpError } from '../http/errors.ts';
+import { forbidden, planRequired, tooManyRequests, unauthenticated, type HttpError } from '../http/errors.ts';
+import { allows, SCOPES, scopeForMethod, type Scope } from '../core/oauth/scopes.ts';
+import type { ResourceKind } from '../core/oauth/resources.ts';
 
 export interface Principal {
   userId: number;
   /** Which kind of bearer token authenticated the request. */
   kind: 'personal' | 'oauth';
   tokenId: number | string;
+  /** What the token may do: personal tokens everything, OAuth tokens what the user granted (core/oauth/scopes.ts). */
+  scopes: readonly Scope[];
+  /** The OAuth client the token was issued to (OAuth tokens only). */
+  clientId?: string;
+}
+
+export interface Verified {
+  principal: Principal;
+  user: User;
 }
 
 /**
- * The seam for token kinds: each verifier recognises its own tokens and returns null for anything else. It
- * returns the user too, so that a verifier can read token and user in one query.
+ * The seam for token kinds: each verifier recognises its own tokens and returns null for anything else
+ * (including an OAuth token bound to another resource than `resource`). It returns the user too, so that a
+ * verifier can read token and user in one query.
  */
-export type TokenVerifier = (token: string, now: Date) => Promise<{ principal: Principal; user: User } | null>;
+export type TokenVerifier = (token: string, now: Date, resource: ResourceKind) => Promise<Verified | null>;
 
+/** Personal tokens work on every resource: they are the user's own key to everything the API offers. */
 export function personalTokenVerifier(tokens: TokenStore): TokenVerifier {
   return async (token, now) => {
     const owner = await verifyPersonalToken(tokens, token, now);
-    return owner && { principal: { userId: owner.user.id, kind: 'personal', tokenId: owner.tokenId }, user: owner.user };
+    return owner && { principal: { userId: owner.user.id, kind: 'personal', tokenId: owner.tokenId, scopes: SCOPES }, user: owner.user };
   };
 }
 
@@ -38,35 +51,56 @@ export interface ApiState {
 
 const BEARER = /^Bearer +([\x21-\x7e]+) *$/i;
 
+export interface AuthDeps {
+  usage: UsageStore;
+  clock: Clock;
+  verifiers: TokenVerifier[];
+}
+
+export type Admitted = Omit<ApiState, 'requestId'> & { headers: Record<string, string> };
+
 /**
- * Every /api/v1 call: a valid bearer token (401), a plan with API access (403), then one unit of the daily
- * limit (429). Rate-limit headers follow GitHub's X-RateLimit-* convention; unlimited plans get none.
+ * One call of the API or of an MCP tool, in this order: a valid bearer token for `resource` (401), a plan
+ * with API access (403), a token scope that allows the action (403), then one unit of the daily limit (429).
+ * The 401 carries a `WWW-Authenticate` challenge naming `challenge` (the resource's metadata for MCP).
+ * Rate-limit headers follow GitHub's X-RateLimit-* convention; unlimited plans get none.
  */
-export function authenticateApi(deps: { usage: UsageStore; clock: Clock; verifiers: TokenVerifier[] }) {
+export async function admitCall(deps: AuthDeps, call: { authorization: string; resource: ResourceKind; needs: Scope; challenge?: string }): Promise<Admitted> {
+  const match = BEARER.exec(call.authorization);
+  if (!match) throw withChallenge(unauthenticated(), call.challenge);
+  const now = deps.clock();
+  let verified: Verified | null = null;
+  for (const verify of deps.verifiers) {
+    verified = await verify(match[1]!, now, call.resource);
+    if (verified) break;
+  }
+  if (!verified) throw withChallenge(unauthenticated(), call.challenge, 'invalid_token');
+  const { principal, user } = verified;
+
+  const plan = planFor(user.plan);
+  if (!hasFeature(plan, 'api')) {
+    throw planRequired('api', (needed) => `Your plan (${plan.label}) does not include API access. Upgrade to ${needed.label} or higher.`);
+  }
+  if (!allows(principal.scopes, call.needs)) {
+    const error = forbidden(`This app was authorised with the scope "${principal.scopes.join(' ')}", which does not allow this action; it needs "${call.needs}". Authorise the app again with that scope.`);
+    error.headers['WWW-Authenticate'] = `Bearer error="insufficient_scope", scope="${call.needs}"`;
+    throw error;
+  }
+
+  const usage = await countApiCall(deps.usage, user.id, plan, now);
+  const headers = rateLimitHeaders(usage);
+  if (!usage.allowed) {
+    throw tooManyRequests({ error: 'Daily API request limit exceeded.', limit: usage.limit, reset_at: isoTimestamp(usage.resetAt) }, usage.resetAt, now, headers);
+  }
+  return { principal, user, plan, usage, headers };
+}
+
+/** The /api/v1 middleware over admitCall: the REST API is the `api` resource; a GET needs `read`, the rest `write`. */
+export function authenticateApi(deps: AuthDeps) {
   return async (ctx: Context, next: Next) => {
-    const match = BEARER.exec(ctx.get('authorization'));
-    if (!match) throw withChallenge(unauthenticated());
-    const now = deps.clock();
-    let verified: Awaited<ReturnType<TokenVerifier>> = null;
-    for (const verify of deps.verifiers) {
-      verified = await verify(match[1]!, now);
-      if (verified) break;
-    }
-    if (!verified) throw withChallenge(unauthenticated(), 'invalid_token');
-    const { principal, user } = verified;
-
-    const plan = planFor(user.plan);
-    if (!hasFeature(plan, 'api')) {
-      throw planRequired('api', (needed) => `Your plan (${plan.label}) does not include API access. Upgrade to ${needed.label} or higher.`);
-    }
-
-    const usage = await countApiCall(deps.usage, user.id, plan, now);
-    const headers = rateLimitHeaders(usage);
+    const { headers, ...state } = await admitCall(deps, { authorization: ctx.get('authorization'), resource: 'api', needs: scopeForMethod(ctx.method) });
     ctx.set(headers);
-    if (!usage.allowed) {
-      throw tooManyRequests({ error: 'Daily API request limit exceeded.', limit: usage.limit, reset_at: isoTimestamp(usage.resetAt) }, usage.resetAt, now, headers);
-    }
-    Object.assign(ctx.state, { principal, user, plan, usage } satisfies Omit<ApiState, 'requestId'>);
+    Object.assign(ctx.state, state satisfies Omit<ApiState, 'requestId'>);
     await next();
   };
 }
@@ -82,7 +116,9 @@ export function rateLimitHeaders(usage: DailyUsage): Record<string, string> {
   };
 }
 
-function withChallenge(error: HttpError, code?: string): HttpError {
-  error.headers['WWW-Authenticate'] = code ? `Bearer realm="api", error="${code}"` : 'Bearer realm="api"';
+/** RFC 6750's challenge; for a resource with RFC 9728 metadata, `resource_metadata` names it (how MCP clients find the authorization server). */
+function withChallenge(error: HttpError, resourceMetadata: string | undefined, code?: string): HttpError {
+  const params = [resourceMetadata ? `resource_metadata="${resourceMetadata}"` : 'realm="api"', ...(code ? [`error="${code}"`] : [])];
+  error.headers['WWW-Authenticate'] = `Bearer ${params.join(', ')}`;
   return error;
 }
