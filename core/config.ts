@@ -73,6 +73,12 @@ export interface Config {
   /** Reverse proxies (addresses or CIDR blocks) whose X-Forwarded-For is believed; none by default. */
   trustedProxies: string[];
   /**
+   * OAuth: dynamic client registrations per client address and hour (OAUTH_REGISTRATIONS_PER_HOUR, default
+   * 20); metadataCaFile (OAUTH_METADATA_CA_FILE, tests only): an extra CA trusted when fetching Client ID
+   * Metadata Documents, for documents served over https on loopback with a self-signed certificate.
+   */
+  oauth: { registrationsPerHour: number; metadataCaFile: string | null };
+  /**
    * Alert e-mail (sent by the worker): SMTP_URL (`smtp://` or `smtps://`, credentials in the URL when the
    * server wants them; default the local sink `./svc start` runs, smtp://127.0.0.1:2525; required in production,
    * where it has no default: see `requireSmtpUrl`) and MAIL_FROM (default `WebPerf alerts <alerts@BASE_URL's host>`).
@@ -346,6 +352,7 @@ export function loadConfig(env: Env = process.env, options: { keys?: false } = {
     regions: scanRegions,
     outboundAllowLoopback: bool(env, 'OUTBOUND_ALLOW_LOOPBACK', false),
     trustedProxies: trustedProxies(env.TRUSTED_PROXIES),
+    oauth: { registrationsPerHour: wholeNumber(env, 'OAUTH_REGISTRATIONS_PER_HOUR', 20, 1_000_000), metadataCaFile: env.OAUTH_METADATA_CA_FILE?.trim() || null },
     mail: {
       smtpUrl: env.SMTP_URL?.trim() ? url(env, 'SMTP_URL', undefined, ['smtp:', 'smtps:']) : production ? null : 'smtp://127.0.0.1:2525',
       from: mailFrom(env, baseUrl),

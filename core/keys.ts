@@ -6,7 +6,7 @@ import { hkdfSync } from 'node:crypto';
  * or signed records the id of the master key it was made with, so SECRET_KEY can be rotated: the new key
  * encrypts and signs, the previous one (SECRET_KEY_PREVIOUS) still decrypts and verifies until removed.
  */
-export type KeyPurpose = 'scan-credentials' | 'webhook-header' | 'webhook-signing' | 'image-url' | 'csrf' | 'device-cookie';
+export type KeyPurpose = 'scan-credentials' | 'webhook-header' | 'webhook-signing' | 'image-url' | 'csrf' | 'device-cookie' | 'oauth-cookies';
 
 export interface MasterKey {
   /** A fingerprint (8 characters, base64url), safe to store and show: it reveals nothing of the key. */

@@ -12,6 +12,10 @@ import { runHealthWorkflow, temporalReachable } from '../core/temporal-client.ts
 import { createClickHouse, type ClickHouseClient } from '../db/clickhouse/client.ts';
 import { rumQueries } from '../db/clickhouse/rum-queries.ts';
 import { createStorage } from '../db/store/index.ts';
+import { oauthTokenVerifier } from '../oauth/access-tokens.ts';
+import { createOAuthProvider } from '../oauth/provider.ts';
+import { isOAuthProtocolPath, oauthProtocolRouter } from '../oauth/routes.ts';
+import { clientMetadataFetch } from '../oauth/client-metadata.ts';
 import { localAssetStore } from '../services/assets.ts';
 import { renderErrorPage } from '../web/error-page.ts';
 import { webRouter, webVisitor } from '../web/routes.ts';
@@ -29,7 +33,7 @@ export interface AppDeps {
   clickhouse?: ClickHouseClient;
   log: Logger;
   clock?: Clock;
-  /** Extra bearer-token kinds (OAuth access tokens) tried after personal tokens. */
+  /** Extra bearer-token kinds tried after personal and OAuth tokens (tests). */
   extraVerifiers?: TokenVerifier[];
 }
 
@@ -61,13 +65,16 @@ export function createApp(deps: AppDeps): App {
   koa.use(clientAddress(config.trustedProxies));
   koa.use(requestId());
   koa.use(accessLog(log));
-  koa.use(errorHandler(log, { html: { for: (path) => !isApiPath(path) && !HEALTH_PATHS.has(path), render: renderErrorPage } }));
+  koa.use(errorHandler(log, { html: { for: (path) => !isApiPath(path) && !HEALTH_PATHS.has(path) && !isOAuthProtocolPath(path), render: renderErrorPage } }));
   koa.use(refuseUnstorableInput());
   koa.use(healthRouter(health, temporal, config).routes());
+  const oauthProvider = createOAuthProvider({ config, storage, clock, fetchClientMetadata: clientMetadataFetch(config) });
+  koa.use(oauthProtocolRouter({ provider: oauthProvider, config, clock, oauth: storage.oauth }).routes());
   const visitor = webVisitor({ storage, config, clock });
-  koa.use((ctx, next) => (isApiPath(ctx.path) || HEALTH_PATHS.has(ctx.path) ? next() : visitor(ctx, next)));
-  koa.use(webRouter({ storage, config, clock, temporal, log, assets: localAssetStore(config.assetsDir), rum }).routes());
-  const api = apiRouter({ storage, temporal, config, clock, rum, extraVerifiers: deps.extraVerifiers });
+  koa.use((ctx, next) => (isApiPath(ctx.path) || HEALTH_PATHS.has(ctx.path) || isOAuthProtocolPath(ctx.path) ? next() : visitor(ctx, next)));
+  koa.use(webRouter({ storage, config, clock, temporal, log, assets: localAssetStore(config.assetsDir), rum, oauthProvider }).routes());
+  const verifiers = [oauthTokenVerifier(storage.oauth, config.baseUrl), ...(deps.extraVerifiers ?? [])];
+  const api = apiRouter({ storage, temporal, config, clock, rum, extraVerifiers: verifiers });
   koa.use(api.routes());
   koa.use(api.allowedMethods());
   return { koa, health, close: async () => (deps.clickhouse ? undefined : clickhouse.close()) };

@@ -1,6 +1,7 @@
 import Router, { type RouterContext } from '@koa/router';
 import type { Client } from '@temporalio/client';
 import type Koa from 'koa';
+import type Provider from 'oidc-provider';
 import type { Context, Next } from 'koa';
 import type { Clock } from '../core/clock.ts';
 import type { Config } from '../core/config.ts';
@@ -24,6 +25,7 @@ import { mountMonitoringPages } from './monitoring-routes.ts';
 import { chromeFor, pageText } from './chrome.ts';
 import { mountScanPages } from './scan-routes.ts';
 import { mountWebhookPages } from './webhook-routes.ts';
+import { mountOAuthPages } from './oauth-routes.ts';
 import { apiPage, loginPage, signupPage, type ApiPageInput, type FormErrors } from './pages.ts';
 import { reportPage } from './report.ts';
 import { csrfToken, endSession, loadSession, readForm, sameOriginOnly, startSession, webUser } from './session.ts';
@@ -37,6 +39,8 @@ export interface WebDeps {
   temporal: Client;
   /** The live-data queries (ClickHouse), for the live-data pages. */
   rum: RumQueries;
+  /** The OAuth authorization server, for the consent pages. */
+  oauthProvider: Provider;
   log?: Logger;
 }
 
@@ -71,6 +75,7 @@ export function webRouter(deps: WebDeps): Router {
   mountScanPages(router, deps);
   mountMonitoringPages(router, deps);
   mountWebhookPages(router, deps);
+  mountOAuthPages(router, { provider: deps.oauthProvider, storage: deps.storage, config: deps.config, clock: deps.clock });
   mountLivePages(router, { config: deps.config, clock: deps.clock, live: liveDataSource({ rumSites: deps.storage.rumSites, rumAlerts: deps.storage.rumAlerts, clock: deps.clock, ingestPublicUrl: deps.config.ingest.publicUrl, rum: deps.rum }) });
   router.get('/login', on(showSignIn));
   router.post('/login', on(signIn));

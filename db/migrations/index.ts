@@ -12,6 +12,7 @@ import * as scanProgress from './20261125_011_scan_progress.ts';
 import * as webhooks from './20261126_012_webhooks.ts';
 import * as rum from './20261127_013_rum.ts';
 import * as rumAlertState from './20261127_014_rum_alert_state.ts';
+import * as oauth from './20261128_015_oauth.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -33,6 +34,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261126_012_webhooks', webhooks],
   ['20261127_013_rum', rum],
   ['20261127_014_rum_alert_state', rumAlertState],
+  ['20261128_015_oauth', oauth],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

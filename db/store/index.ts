@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { postgresReady } from '../knex.ts';
 import { createAlertStore, type AlertStore } from './alerts.ts';
+import { createOAuthStore, type OAuthStore } from './oauth.ts';
 import { createRumAlertStore, type RumAlertStore } from './rum-alerts.ts';
 import { createRumSiteStore, type RumSiteStore } from './rum-sites.ts';
 import { createScanStore, type ScanStore } from './scans.ts';
@@ -27,6 +28,8 @@ export interface Storage {
   /** Outgoing webhooks: endpoints (notification settings), the delivery outbox and attempts. */
   webhooks: WebhookStore;
   sessions: SessionStore;
+  /** OAuth: the authorization server's artifacts (hashed), authorised apps, registration attempts. */
+  oauth: OAuthStore;
   tokens: TokenStore;
   /** The sign-in and sign-up throttles' records. */
   throttles: ThrottleStore;
@@ -47,6 +50,7 @@ export function createStorage(knex: Knex, counterKnex: Knex = knex): Storage {
     users: createUserStore(knex),
     webhooks: createWebhookStore(knex),
     sessions: createSessionStore(knex),
+    oauth: createOAuthStore(knex),
     tokens: createTokenStore(knex),
     throttles: createThrottleStore(knex),
     usage: createUsageStore(counterKnex),

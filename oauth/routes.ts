@@ -1,0 +1,79 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import getRawBody from 'raw-body';
+import type Provider from 'oidc-provider';
+import type { Clock } from '../core/clock.ts';
+import type { Config } from '../core/config.ts';
+import { DEFAULT_SCOPES } from '../core/oauth/scopes.ts';
+import type { OAuthStore } from '../db/store/oauth.ts';
+import { retryAfterSeconds } from '../http/errors.ts';
+import { authorizationServerMetadata } from './metadata.ts';
+import { OAUTH_PATHS } from './provider.ts';
+
+const REGISTRATION_WINDOW_MS = 60 * 60_000;
+const REGISTRATION_BODY_LIMIT = 16 * 1024;
+
+/**
+ * The protocol endpoints, answered by oidc-provider (its own Koa app, handed the raw request): authorize (and
+ * its resume), token, register, revoke; plus the RFC 8414 metadata, which is ours. They sit outside the web
+ * area: third-party clients POST here without our pages' Origin. Two things happen before the library: an
+ * authorization request with no `scope` asks for the default scopes (an app that names none can use every
+ * endpoint), and registrations are throttled per client address.
+ */
+export function oauthProtocolRouter(deps: { provider: Provider; config: Config; clock: Clock; oauth: OAuthStore }): Router {
+  const { provider, config } = deps;
+  const handle = provider.callback();
+  const delegate = async (ctx: Context) => {
+    ctx.respond = false;
+    await handle(ctx.req, ctx.res);
+  };
+  const router = new Router();
+  router.get('/.well-known/oauth-authorization-server', (ctx) => {
+    ctx.set('Cache-Control', 'public, max-age=3600');
+    ctx.body = authorizationServerMetadata(config.baseUrl);
+  });
+  router.get(OAUTH_PATHS.authorize, async (ctx) => {
+    if (!ctx.query.scope) ctx.req.url = `${ctx.req.url}${ctx.querystring ? '&' : '?'}scope=${encodeURIComponent(DEFAULT_SCOPES.join(' '))}`;
+    await delegate(ctx);
+  });
+  router.post(OAUTH_PATHS.authorize, delegate);
+  router.get(`${OAUTH_PATHS.authorize}/:uid`, delegate);
+  router.post(OAUTH_PATHS.token, delegate);
+  router.post(OAUTH_PATHS.revoke, delegate);
+  router.post(OAUTH_PATHS.register, async (ctx) => {
+    const now = deps.clock();
+    const since = new Date(now.getTime() - REGISTRATION_WINDOW_MS);
+    const limit = config.oauth.registrationsPerHour;
+    const times = await deps.oauth.registrationTimes(ctx.ip, since, limit);
+    if (times.length >= limit) {
+      const until = new Date(times.at(-1)!.getTime() + REGISTRATION_WINDOW_MS);
+      ctx.status = 429;
+      ctx.set('Retry-After', String(retryAfterSeconds(until, now)));
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = { error: 'too_many_requests', error_description: `At most ${limit} client registrations per address and hour; try again later.` };
+      return;
+    }
+    await deps.oauth.recordRegistration(ctx.ip, now);
+    await deps.oauth.deleteRegistrationsBefore(since);
+    if (ctx.is('application/json')) {
+      // Public clients only: a registration that names no authentication method is one with none. (Left
+      // out, the library would issue a client secret the client could never use.)
+      let metadata: unknown;
+      try {
+        metadata = JSON.parse(await getRawBody(ctx.req, { limit: REGISTRATION_BODY_LIMIT, encoding: 'utf-8' }));
+      } catch {
+        ctx.status = 400;
+        ctx.body = { error: 'invalid_client_metadata', error_description: 'The registration request must be a JSON object of at most 16 KB.' };
+        return;
+      }
+      if (metadata && typeof metadata === 'object' && !Array.isArray(metadata) && !('token_endpoint_auth_method' in metadata)) Object.assign(metadata, { token_endpoint_auth_method: 'none' });
+      (ctx.req as typeof ctx.req & { body?: unknown }).body = metadata;
+    }
+    await delegate(ctx);
+  });
+  return router;
+}
+
+/** The paths this router answers, which the web area must leave alone (no session, no same-origin rule). */
+export const isOAuthProtocolPath = (path: string): boolean =>
+  path === '/.well-known/oauth-authorization-server' || path === OAUTH_PATHS.token || path === OAUTH_PATHS.register || path === OAUTH_PATHS.revoke || path === OAUTH_PATHS.authorize || path.startsWith(`${OAUTH_PATHS.authorize}/`);

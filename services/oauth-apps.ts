@@ -1,0 +1,27 @@
+import type { Client } from 'oidc-provider';
+import type { OAuthAppRecord, OAuthStore } from '../db/store/oauth.ts';
+
+/** How an app is shown to people: its own name (or its host), the host that vouches for it, and whether that host was checked. */
+export interface ClientDescription {
+  name: string;
+  clientIdHost: string;
+  /** True for Client ID Metadata Documents (the client id is an https URL we fetched); false for registered clients, whose name is self-declared. */
+  verified: boolean;
+}
+
+export function describeClient(client: Client, redirectUri: string): ClientDescription {
+  const verified = (client as Client & { clientIdMetadataDocument?: boolean }).clientIdMetadataDocument === true;
+  const clientIdHost = verified ? new URL(client.clientId).host : new URL(redirectUri).host;
+  const name = typeof client.clientName === 'string' && client.clientName.trim() ? client.clientName.trim().slice(0, 100) : clientIdHost;
+  return { name, clientIdHost, verified };
+}
+
+export const listApps = (store: OAuthStore, userId: number): Promise<OAuthAppRecord[]> => store.listApps(userId);
+
+/** Revokes an app the user authorised: the grant and every code and token issued under it, at once. False when the user has no such app. */
+export async function revokeApp(store: OAuthStore, userId: number, grantId: string): Promise<boolean> {
+  const app = await store.findApp(grantId);
+  if (!app || app.userId !== userId) return false;
+  await store.revokeGrant(grantId);
+  return true;
+}
