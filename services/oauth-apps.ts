@@ -25,3 +25,8 @@ export async function revokeApp(store: OAuthStore, userId: number, grantId: stri
   await store.revokeGrant(grantId);
   return true;
 }
+
+/** How often workers delete expired OAuth artifacts (codes, tokens, interactions, grants past their year). */
+export const OAUTH_SWEEP_EVERY_MS = 60 * 60_000;
+
+export const sweepExpiredOAuth = (store: OAuthStore, now: Date): Promise<number> => store.deleteExpiredBefore(now);

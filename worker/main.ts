@@ -24,6 +24,7 @@ import { siteWindows } from '../db/clickhouse/rum-alert-queries.ts';
 import { createKnex } from '../db/knex.ts';
 import { createStorage } from '../db/store/index.ts';
 import { smtpMailer } from '../services/mailer.ts';
+import { OAUTH_SWEEP_EVERY_MS, sweepExpiredOAuth } from '../services/oauth-apps.ts';
 import { sweepWebhookOutbox, temporalWebhookDispatch } from '../services/webhook-dispatch.ts';
 
 assertNodeVersion();
@@ -171,6 +172,12 @@ async function main(): Promise<void> {
       .catch((error: unknown) => log.warn({ err: error }, 'webhook outbox sweep failed'));
   }, WEBHOOK_SWEEP_EVERY_MS);
   sweeper.unref();
+  const oauthSweeper = setInterval(() => {
+    sweepExpiredOAuth(storage.oauth, new Date())
+      .then((deleted) => deleted && log.info({ deleted }, 'deleted expired OAuth codes, tokens and grants'))
+      .catch((error: unknown) => log.warn({ err: error }, 'OAuth expiry sweep failed'));
+  }, OAUTH_SWEEP_EVERY_MS);
+  oauthSweeper.unref();
   log.info({ taskQueue, scanRegions: config.worker.scanRegions, identity, bundle: config.worker.workflowBundlePath }, 'worker polling');
   try {
     const running = Promise.all(workers.map((w) => w.run()));

@@ -41,6 +41,7 @@ export interface OAuthStore {
   revokeGrant(grantId: string): Promise<void>;
   /** One prepared statement: token and owner in one round trip, as for personal tokens. */
   findAccessToken(keyHash: string): Promise<AccessTokenWithOwner | undefined>;
+  /** Deletes artifacts that expired before `before`, and the app rows whose grant is gone; the number of rows deleted. */
   deleteExpiredBefore(before: Date): Promise<number>;
 
   recordApp(app: Omit<OAuthAppRecord, 'lastUsedAt'>): Promise<void>;
@@ -135,7 +136,9 @@ export function createOAuthStore(knex: Knex): OAuthStore {
     },
 
     async deleteExpiredBefore(before) {
-      return artifacts().where('expires_at', '<', before).delete();
+      const expired = await artifacts().where('expires_at', '<', before).delete();
+      const orphaned = await apps().whereNotExists((q) => q.select(knex.raw('1')).from('oauth_artifacts').where('model', 'Grant').whereRaw('oauth_artifacts.grant_id = oauth_apps.grant_id')).delete();
+      return expired + orphaned;
     },
 
     async recordApp(app) {

@@ -1,6 +1,7 @@
 import * as oauth from 'oauth4webapi';
 import type { TestApi } from './api.ts';
-import { WebClient, type RawResponse } from './web.ts';
+import type { WebClient} from './web.ts';
+import { type RawResponse } from './web.ts';
 
 /** oauth4webapi against the test app on plain http (loopback): the library insists on https unless told. */
 export const insecure = { [oauth.allowInsecureRequests]: true } as const;
