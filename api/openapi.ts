@@ -1,3 +1,4 @@
+import { SCOPES, SCOPE_TEXT, scopeForMethod } from '../core/oauth/scopes.ts';
 import { MAX_BODY_BYTES } from './body.ts';
 import { querySchema, type AnyRoute } from './route.ts';
 import type { JsonSchema } from './validation.ts';
@@ -63,7 +64,7 @@ export function openApiDocument(routes: AnyRoute[], baseUrl: string): Record<str
       summary: route.summary,
       ...(route.description ? { description: route.description } : {}),
       ...(route.extension ? { 'x-extension': true } : {}),
-      security: route.auth === false ? [] : [{ bearer: [] }],
+      security: route.auth === false ? [] : [{ bearer: [] }, { oauth: [scopeForMethod(route.method)] }],
       ...(parameters.length ? { parameters } : {}),
       ...(route.body ? { requestBody: { required: true, content: json(route.body) } } : {}),
       responses,
@@ -87,7 +88,21 @@ export function openApiDocument(routes: AnyRoute[], baseUrl: string): Record<str
     },
     servers: [{ url: `${baseUrl}/api/v1` }],
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'A personal API token or an OAuth access token.' } },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'A personal API token or an OAuth access token.' },
+        oauth: {
+          type: 'oauth2',
+          description: 'OAuth 2.1 for apps acting for a user: public clients, PKCE S256, dynamic registration or a Client ID Metadata Document. A GET needs `read`, anything else `write`; an app that asks for no scope gets both.',
+          flows: {
+            authorizationCode: {
+              authorizationUrl: `${baseUrl}/oauth/authorize`,
+              tokenUrl: `${baseUrl}/oauth/token`,
+              refreshUrl: `${baseUrl}/oauth/token`,
+              scopes: Object.fromEntries(SCOPES.map((scope) => [scope, SCOPE_TEXT[scope].en])),
+            },
+          },
+        },
+      },
       schemas: ERROR_SCHEMAS,
     },
     paths,

@@ -36,7 +36,8 @@ describe('OpenAPI document', () => {
     for (const [method, path] of SPEC_ENDPOINTS) {
       const op = doc.paths[path]?.[method];
       expect(op).toBeDefined();
-      expect(op!.security).toEqual([{ bearer: [] }]);
+      // A personal token, or an OAuth token whose scope allows the method (a GET needs read, the rest write).
+      expect(op!.security).toEqual([{ bearer: [] }, { oauth: [method === 'get' ? 'read' : 'write'] }]);
       expect(Object.keys(op!.responses as object)).toEqual(expect.arrayContaining(['200', '401', '403', '429', '500']));
     }
     expect(doc.paths['/openapi.json']!.get!['x-extension']).toBe(true);
