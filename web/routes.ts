@@ -16,6 +16,7 @@ import { assetUrl, verifyAssetSignature, type AssetStore, type ImageAudience } f
 import { throttledSignIn } from '../services/sign-in-throttle.ts';
 import { reserveSignUp } from '../services/sign-up-throttle.ts';
 import { deleteToken, listTokens, mintToken } from '../services/tokens.ts';
+import { revokeApp } from '../services/oauth-apps.ts';
 import { issueDeviceCookie, trustedDevice } from './device-cookie.ts';
 import { setPageHeaders } from './error-page.ts';
 import { localPath, pageLocale } from './locale.ts';
@@ -85,6 +86,7 @@ export function webRouter(deps: WebDeps): Router {
   router.get('/account/api', on(showApiPage));
   router.post('/account/api/tokens', on(createToken));
   router.post('/account/api/tokens/:id/delete', on(removeToken));
+  router.post('/account/api/apps/:grantId/revoke', on(revokeAuthorisedApp));
   router.get('/reports/:id', on(showReport));
   router.get('/share/:token', on(showSharedReport));
   router.get('/assets/:id/:name', on(serveImage));
@@ -225,6 +227,16 @@ async function removeToken(deps: WebDeps, ctx: WebContext): Promise<void> {
   await readForm(ctx, deps.config);
   const id = /^\d{1,15}$/.test(ctx.params.id ?? '') ? Number(ctx.params.id) : NaN;
   if (!Number.isSafeInteger(id) || !(await deleteToken(deps.storage.tokens, user.id, id))) throw notFound();
+  ctx.status = 303;
+  ctx.redirect('/account/api');
+}
+
+async function revokeAuthorisedApp(deps: WebDeps, ctx: WebContext): Promise<void> {
+  const user = requireUser(ctx);
+  if (!user) return;
+  await readForm(ctx, deps.config);
+  const grantId = ctx.params.grantId ?? '';
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(grantId) || !(await revokeApp(deps.storage.oauth, user.id, grantId))) throw notFound();
   ctx.status = 303;
   ctx.redirect('/account/api');
 }

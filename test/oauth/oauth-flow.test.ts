@@ -335,3 +335,28 @@ describe('registration throttle', () => {
     }
   });
 });
+
+describe('the API and apps page', () => {
+  it('revoking an app kills every token of its grant at once; another user cannot revoke it', async () => {
+    const { user, web } = await signedInUser();
+    const client = await registerClient(as, { redirect_uris: [REDIRECT], client_name: 'Revocable app' });
+    const tokens = await obtainTokens(as, client, web, api.config.baseUrl, REDIRECT);
+    expect((await me(tokens.access_token)).status).toBe(200);
+    const apps = await createStorage(api.db.knex).oauth.listApps(user.id);
+    expect(apps).toEqual([expect.objectContaining({ name: 'Revocable app', clientIdHost: '127.0.0.1:8976', verified: false, scopes: ['read', 'write'], lastUsedAt: expect.any(Date) })]);
+    const grantId = apps[0]!.grantId;
+
+    const stranger = (await signedInUser()).web;
+    await stranger.get('/account/api');
+    expect((await stranger.post(`/account/api/apps/${grantId}/revoke`, {})).status).toBe(404);
+    expect((await me(tokens.access_token)).status).toBe(200);
+
+    await web.get('/account/api');
+    const revoked = await web.post(`/account/api/apps/${grantId}/revoke`, {});
+    expect(revoked.status).toBe(303);
+    expect((await me(tokens.access_token)).status).toBe(401);
+    const refresh = await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, insecure);
+    await expect(oauth.processRefreshTokenResponse(as, client, refresh)).rejects.toMatchObject({ error: 'invalid_grant' });
+    expect(await createStorage(api.db.knex).oauth.listApps(user.id)).toEqual([]);
+  });
+});
