@@ -1,5 +1,7 @@
 import type { Client } from 'oidc-provider';
-import type { OAuthAppRecord, OAuthStore } from '../db/store/oauth.ts';
+import type { AuthorisedApp } from '../core/oauth/apps.ts';
+import { parseScopes } from '../core/oauth/scopes.ts';
+import type { OAuthStore } from '../db/store/oauth.ts';
 
 /** How an app is shown to people: its own name (or its host), the host that vouches for it, and whether that host was checked. */
 export interface ClientDescription {
@@ -16,7 +18,10 @@ export function describeClient(client: Client, redirectUri: string): ClientDescr
   return { name, clientIdHost, verified };
 }
 
-export const listApps = (store: OAuthStore, userId: number): Promise<OAuthAppRecord[]> => store.listApps(userId);
+/** The user's authorised apps, newest first. */
+export async function listApps(store: OAuthStore, userId: number): Promise<AuthorisedApp[]> {
+  return (await store.listApps(userId)).map((app) => ({ grantId: app.grantId, name: app.name, clientIdHost: app.clientIdHost, verified: app.verified, scopes: parseScopes(app.scopes.join(' ')), authorisedAt: app.authorisedAt, lastUsedAt: app.lastUsedAt }));
+}
 
 /** Revokes an app the user authorised: the grant and every code and token issued under it, at once. False when the user has no such app. */
 export async function revokeApp(store: OAuthStore, userId: number, grantId: string): Promise<boolean> {

@@ -6,6 +6,8 @@ import type { Locale } from '../core/i18n/locale.ts';
 import { html, SafeHtml } from './html.ts';
 import { layout, type Chrome } from './layout.ts';
 import { t } from './text.ts';
+import type { AuthorisedApp } from '../core/oauth/apps.ts';
+import { appsSection } from './oauth/apps-section.ts';
 
 export type FormErrors = Record<string, string>;
 
@@ -59,6 +61,10 @@ export interface ApiPageInput {
   newToken?: { name: string; value: string };
   values?: { name?: string; expires?: string };
   errors?: FormErrors;
+  /** Apps the user authorised through OAuth. */
+  apps: AuthorisedApp[];
+  /** The MCP server's address, named where no app is authorised yet. */
+  mcpUrl: string;
 }
 
 /** A time as the pages show it, with the exact UTC instant in its `datetime`. */
@@ -97,7 +103,7 @@ export function apiPage(input: ApiPageInput): string {
           <button type="submit" id="create-token-button">${text.createTokenButton}</button>
         </form></section>
       <section id="notifications"><h2>${text.notificationsTitle}</h2><p><a href="/account/notifications" id="notifications-link">${text.notificationsLink}</a></p></section>
-      <section id="apps"><h2>${text.appsTitle}</h2><p>${text.appsNone}</p></section>`,
+      ${appsSection({ apps: input.apps, csrf: input.csrf, locale, mcpUrl: input.mcpUrl })}`,
     input.chrome,
   );
 }

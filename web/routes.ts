@@ -16,7 +16,8 @@ import { assetUrl, verifyAssetSignature, type AssetStore, type ImageAudience } f
 import { throttledSignIn } from '../services/sign-in-throttle.ts';
 import { reserveSignUp } from '../services/sign-up-throttle.ts';
 import { deleteToken, listTokens, mintToken } from '../services/tokens.ts';
-import { revokeApp } from '../services/oauth-apps.ts';
+import { listApps, revokeApp } from '../services/oauth-apps.ts';
+import { resourceUrl } from '../core/oauth/resources.ts';
 import { issueDeviceCookie, trustedDevice } from './device-cookie.ts';
 import { setPageHeaders } from './error-page.ts';
 import { localPath, pageLocale } from './locale.ts';
@@ -193,7 +194,8 @@ async function signOut(deps: WebDeps, ctx: WebContext): Promise<void> {
 
 async function renderApiPage(deps: WebDeps, ctx: WebContext, extra: Partial<ApiPageInput> = {}, status = 200): Promise<void> {
   const user = webUser(ctx)!;
-  page(ctx, apiPage({ chrome: chromeFor(deps, ctx, 'settings'), plan: planFor(user.plan), csrf: csrfToken(ctx, deps.config), tokens: await listTokens(deps.storage.tokens, user.id), ...extra }), status);
+  const [tokens, apps] = await Promise.all([listTokens(deps.storage.tokens, user.id), listApps(deps.storage.oauth, user.id)]);
+  page(ctx, apiPage({ chrome: chromeFor(deps, ctx, 'settings'), plan: planFor(user.plan), csrf: csrfToken(ctx, deps.config), tokens, apps, mcpUrl: resourceUrl(deps.config.baseUrl, 'mcp'), ...extra }), status);
 }
 
 async function showApiPage(deps: WebDeps, ctx: WebContext): Promise<void> {
