@@ -4,7 +4,7 @@ import getRawBody from 'raw-body';
 import type Provider from 'oidc-provider';
 import type { Clock } from '../core/clock.ts';
 import type { Config } from '../core/config.ts';
-import { DEFAULT_SCOPES } from '../core/oauth/scopes.ts';
+import { DEFAULT_SCOPES, parseScopes } from '../core/oauth/scopes.ts';
 import type { OAuthStore } from '../db/store/oauth.ts';
 import { retryAfterSeconds } from '../http/errors.ts';
 import { authorizationServerMetadata } from './metadata.ts';
@@ -17,7 +17,7 @@ const REGISTRATION_BODY_LIMIT = 16 * 1024;
  * The protocol endpoints, answered by oidc-provider (its own Koa app, handed the raw request): authorize (and
  * its resume), token, register, revoke; plus the RFC 8414 metadata, which is ours. They sit outside the web
  * area: third-party clients POST here without our pages' Origin. Two things happen before the library: an
- * authorization request with no `scope` asks for the default scopes (an app that names none can use every
+ * authorization request that names none of our scopes asks for the default ones (an app that names none can use every
  * endpoint), and registrations are throttled per client address.
  */
 export function oauthProtocolRouter(deps: { provider: Provider; config: Config; clock: Clock; oauth: OAuthStore }): Router {
@@ -32,11 +32,16 @@ export function oauthProtocolRouter(deps: { provider: Provider; config: Config; 
     ctx.set('Cache-Control', 'public, max-age=3600');
     ctx.body = authorizationServerMetadata(config.baseUrl);
   });
+  // GET only (the metadata promises nothing more): the default-scope rule below reads the query string.
   router.get(OAUTH_PATHS.authorize, async (ctx) => {
-    if (!ctx.query.scope) ctx.req.url = `${ctx.req.url}${ctx.querystring ? '&' : '?'}scope=${encodeURIComponent(DEFAULT_SCOPES.join(' '))}`;
+    const asked = typeof ctx.query.scope === 'string' ? ctx.query.scope : '';
+    if (parseScopes(asked).length === 0) {
+      const query = new URLSearchParams(ctx.querystring);
+      query.set('scope', [asked, ...DEFAULT_SCOPES].filter(Boolean).join(' '));
+      ctx.req.url = `${ctx.path}?${query}`;
+    }
     await delegate(ctx);
   });
-  router.post(OAUTH_PATHS.authorize, delegate);
   router.get(`${OAUTH_PATHS.authorize}/:uid`, delegate);
   router.post(OAUTH_PATHS.token, delegate);
   router.post(OAUTH_PATHS.revoke, delegate);

@@ -11,7 +11,8 @@ let api: TestApi;
 let as: oauth.AuthorizationServer;
 const clock = new TestClock();
 beforeAll(async () => {
-  api = await startTestApi({ clock });
+  // Many registrations from one address in this file; the throttle has a test of its own below.
+  api = await startTestApi({ clock, env: { OAUTH_REGISTRATIONS_PER_HOUR: '1000' } });
   as = await discover(api);
 });
 afterAll(async () => {
@@ -358,5 +359,15 @@ describe('the API and apps page', () => {
     const refresh = await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, insecure);
     await expect(oauth.processRefreshTokenResponse(as, client, refresh)).rejects.toMatchObject({ error: 'invalid_grant' });
     expect(await createStorage(api.db.knex).oauth.listApps(user.id)).toEqual([]);
+  });
+});
+
+describe('scopes', () => {
+  it('a request naming none of our scopes (only unknown ones) gets the default scopes, not an empty token', async () => {
+    const { web } = await signedInUser();
+    const client = await registerClient(as, { redirect_uris: [REDIRECT] });
+    const tokens = await obtainTokens(as, client, web, api.config.baseUrl, REDIRECT, { scope: 'profile' });
+    expect(tokens.scope?.split(' ').sort()).toEqual(['read', 'write']);
+    expect((await call(api, '/scans', { token: tokens.access_token, method: 'POST', body: {} })).status).toBe(422);
   });
 });
