@@ -55,6 +55,8 @@ export interface AuthDeps {
   usage: UsageStore;
   clock: Clock;
   verifiers: TokenVerifier[];
+  /** Told of each call refused for the daily limit (the operator metric). */
+  onLimitRefused?: (plan: string) => void;
 }
 
 export type Admitted = Omit<ApiState, 'requestId'> & { headers: Record<string, string> };
@@ -90,6 +92,7 @@ export async function admitCall(deps: AuthDeps, call: { authorization: string; r
   const usage = await countApiCall(deps.usage, user.id, plan, now);
   const headers = rateLimitHeaders(usage);
   if (!usage.allowed) {
+    deps.onLimitRefused?.(plan.key);
     throw tooManyRequests({ error: 'Daily API request limit exceeded.', limit: usage.limit, reset_at: isoTimestamp(usage.resetAt) }, usage.resetAt, now, headers);
   }
   return { principal, user, plan, usage, headers };

@@ -19,13 +19,15 @@ export interface ApiDeps {
   rum: RumQueries;
   /** Extra bearer-token kinds (OAuth access tokens) tried after personal tokens. */
   extraVerifiers?: TokenVerifier[];
+  /** Told of each call refused for the daily limit. */
+  onLimitRefused?: (plan: string) => void;
 }
 
 /** Everything under /api/v1: the endpoints of routes/, behind authentication, and their OpenAPI document. */
 export function apiRouter(deps: ApiDeps): Router {
   const { storage, clock } = deps;
   const router = new Router({ prefix: '/api/v1' });
-  const authenticate = authenticateApi({ usage: storage.usage, clock, verifiers: [personalTokenVerifier(storage.tokens), ...(deps.extraVerifiers ?? [])] });
+  const authenticate = authenticateApi({ usage: storage.usage, clock, verifiers: [personalTokenVerifier(storage.tokens), ...(deps.extraVerifiers ?? [])], onLimitRefused: deps.onLimitRefused });
   const routes = [...apiRoutes({ scans: storage.scans, targets: storage.targets, alerts: storage.alerts, rumSites: storage.rumSites, rumAlerts: storage.rumAlerts, rum: deps.rum, temporal: deps.temporal, config: deps.config, clock }), openApiRoute(() => document)];
   const document = openApiDocument(routes, deps.config.baseUrl);
   mountRoutes(router, routes, authenticate);

@@ -20,6 +20,7 @@ import { localAssetStore } from '../services/assets.ts';
 import { renderErrorPage } from '../web/error-page.ts';
 import { webRouter, webVisitor } from '../web/routes.ts';
 import { clientAddress } from './client-address.ts';
+import { createHttpMetrics, type HttpMetrics } from './metrics.ts';
 import { isApiPath, refuseUnstorableInput } from './input-guard.ts';
 import { accessLog, errorHandler, requestId } from './middleware.ts';
 
@@ -39,6 +40,8 @@ export interface AppDeps {
 
 export interface App {
   koa: Koa;
+  /** The operator metrics (served on the operator port by api/main.ts, never on this app's port). */
+  metrics: HttpMetrics;
   health: HealthState;
   /** Closes what the app made itself (the ClickHouse client when none was given). */
   close(): Promise<void>;
@@ -62,6 +65,8 @@ export function createApp(deps: AppDeps): App {
   // Koa's own proxy support believes the left-most X-Forwarded-For, which the client writes; clientAddress()
   // reads the header only through the configured proxies (TRUSTED_PROXIES).
   const koa = new Koa({ proxy: false });
+  const metrics = createHttpMetrics('api');
+  koa.use(metrics.middleware);
   koa.use(clientAddress(config.trustedProxies));
   koa.use(requestId());
   koa.use(accessLog(log));
@@ -74,10 +79,10 @@ export function createApp(deps: AppDeps): App {
   koa.use((ctx, next) => (isApiPath(ctx.path) || HEALTH_PATHS.has(ctx.path) || isOAuthProtocolPath(ctx.path) ? next() : visitor(ctx, next)));
   koa.use(webRouter({ storage, config, clock, temporal, log, assets: localAssetStore(config.assetsDir), rum, oauthProvider }).routes());
   const verifiers = [oauthTokenVerifier(storage.oauth, config.baseUrl), ...(deps.extraVerifiers ?? [])];
-  const api = apiRouter({ storage, temporal, config, clock, rum, extraVerifiers: verifiers });
+  const api = apiRouter({ storage, temporal, config, clock, rum, extraVerifiers: verifiers, onLimitRefused: metrics.dailyLimitRefused });
   koa.use(api.routes());
   koa.use(api.allowedMethods());
-  return { koa, health, close: async () => (deps.clickhouse ? undefined : clickhouse.close()) };
+  return { koa, health, metrics, close: async () => (deps.clickhouse ? undefined : clickhouse.close()) };
 }
 
 /** `/livez` and `/readyz` (with `?full=1`, also a workflow through a worker and back). */
