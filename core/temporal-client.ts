@@ -54,6 +54,7 @@ export async function startScanWorkflow(client: Client, prefix: string, scan: { 
       workflowId: scanWorkflowId(scan.publicId),
       taskQueue: mainTaskQueue(prefix),
       args: [{ publicId: scan.publicId, scanTaskQueue: scanTaskQueue(prefix, scan.region) }],
+      staticSummary: `Scan of ${scan.host} (region ${scan.region}), scan ${scan.publicId}`,
       typedSearchAttributes: [
         { key: ScanIdAttribute, value: scan.publicId },
         { key: HostAttribute, value: scan.host },
@@ -102,7 +103,7 @@ async function ensureRecurringSchedule(client: Client, prefix: string, scheduleI
   const options = {
     scheduleId,
     spec: { intervals: [{ every }] },
-    action: { type: 'startWorkflow' as const, workflowType, taskQueue: mainTaskQueue(prefix), workflowId: `${scheduleId}-run` },
+    action: { type: 'startWorkflow' as const, workflowType, taskQueue: mainTaskQueue(prefix), workflowId: `${scheduleId}-run`, staticSummary: `${workflowType}, every ${String(every)}` },
     policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 minute' },
   } satisfies ScheduleOptions;
   try {

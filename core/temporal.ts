@@ -14,7 +14,8 @@ export const TargetIdAttribute = defineSearchAttributeKey('TargetId', SearchAttr
 /** Webhook deliveries: whose, and which event. */
 export const UserIdAttribute = defineSearchAttributeKey('UserId', SearchAttributeType.KEYWORD);
 export const WebhookEventAttribute = defineSearchAttributeKey('WebhookEvent', SearchAttributeType.KEYWORD);
-export const SEARCH_ATTRIBUTES = [ScanIdAttribute, HostAttribute, TargetIdAttribute, UserIdAttribute, WebhookEventAttribute] as const;
+export const DeliveryIdAttribute = defineSearchAttributeKey('DeliveryId', SearchAttributeType.KEYWORD);
+export const SEARCH_ATTRIBUTES = [ScanIdAttribute, HostAttribute, TargetIdAttribute, UserIdAttribute, WebhookEventAttribute, DeliveryIdAttribute] as const;
 
 /**
  * gRPC channel options of our Temporal clients. gRPC's reconnect backoff grows to 2 minutes while the server

@@ -1,7 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import type { Logger } from '../core/logger.ts';
-import { mainTaskQueue, UserIdAttribute, WebhookEventAttribute, webhookDeliveryWorkflowId, webhookResendWorkflowId } from '../core/temporal.ts';
+import { mainTaskQueue, DeliveryIdAttribute, UserIdAttribute, WebhookEventAttribute, webhookDeliveryWorkflowId, webhookResendWorkflowId } from '../core/temporal.ts';
 import type { WebhookDelivery } from '../core/webhooks/delivery.ts';
 import type { WebhookStore } from '../db/store/webhooks.ts';
 
@@ -29,11 +29,13 @@ export interface WebhookDispatchDeps {
 
 export function temporalWebhookDispatch(deps: WebhookDispatchDeps): WebhookDispatch {
   const taskQueue = mainTaskQueue(deps.taskQueuePrefix);
-  const startOptions = (delivery: Pick<WebhookDelivery, 'userId' | 'event'>) => ({
+  const startOptions = (delivery: Pick<WebhookDelivery, 'id' | 'userId' | 'event'>) => ({
     taskQueue,
+    staticSummary: `Webhook ${delivery.event}, delivery ${delivery.id}, user ${delivery.userId}`,
     typedSearchAttributes: [
       { key: UserIdAttribute, value: String(delivery.userId) },
       { key: WebhookEventAttribute, value: delivery.event },
+      { key: DeliveryIdAttribute, value: String(delivery.id) },
     ],
   });
   return {

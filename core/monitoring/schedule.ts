@@ -65,6 +65,7 @@ export function targetScheduleOptions(prefix: string, target: { id: number; isAc
       taskQueue: mainTaskQueue(prefix),
       // Temporal appends the scheduled time, so each day's run has an id of its own.
       workflowId: scheduleId,
+      staticSummary: `Daily scan of target ${target.id}`,
       typedSearchAttributes: targetIdAttribute,
     },
     policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: TARGET_CATCHUP_WINDOW, pauseOnFailure: false },
