@@ -79,8 +79,10 @@ export function accessLog(log: Logger) {
     try {
       await next();
     } finally {
+      // The ids a handler recorded (ctx.state.logIds: scanId, targetId, ...) and whose request it was.
+      const user = (ctx.state.user ?? ctx.state.webUser) as { id: number } | undefined;
       log.info(
-        { requestId: ctx.state.requestId, ip: ctx.ip, method: ctx.method, path: loggedPath(ctx.path), status: ctx.status, ms: Math.round(performance.now() - started) },
+        { requestId: ctx.state.requestId, ip: ctx.ip, method: ctx.method, path: loggedPath(ctx.path), status: ctx.status, ms: Math.round(performance.now() - started), ...(user ? { userId: user.id } : {}), ...(ctx.state.logIds as Record<string, string | number> | undefined) },
         'request',
       );
     }

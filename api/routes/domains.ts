@@ -129,6 +129,7 @@ async function respond(ctx: ApiContext, status: 200 | 201 | 204, pending: Promis
     case 'schedule_unavailable':
       throw serviceUnavailable('Monitored targets cannot be changed right now; try again shortly.', 30, outcome.cause);
     case 'ok':
+      ctx.state.logIds = { targetId: outcome.target.id };
       ctx.status = status;
       if (status !== 204) ctx.body = { data: targetView(outcome.target) };
   }

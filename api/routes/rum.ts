@@ -248,6 +248,7 @@ async function respond(deps: RumRouteDeps, ctx: ApiContext, status: 200 | 201 | 
     case 'plan_limit':
       throw planLimitReached(outcome, 'live-data sites');
     case 'ok':
+      ctx.state.logIds = { rumSiteId: outcome.site.id };
       ctx.status = status;
       if (status !== 204) ctx.body = { data: await siteDetail(deps, ctx, outcome.site) };
   }

@@ -170,6 +170,8 @@ async function createScan(deps: ScanRouteDeps, ctx: ApiContext, { body }: RouteI
     case 'not_started':
       throw serviceUnavailable('Scans cannot be started right now; try again shortly.', 30, outcome.cause);
     case 'accepted':
+      // The access log line carries the scan id, which the worker's lines carry too: one id joins them.
+      ctx.state.logIds = { scanId: outcome.scan.publicId };
       ctx.status = outcome.cached ? 200 : 202;
       ctx.body = { data: creationView(outcome.scan, outcome.cached) };
   }

@@ -361,3 +361,24 @@ describe('the report in a real browser', () => {
     expect(r.findings.find((f) => f.code === 'technical.slow-server-response')!.title).toBe('Langsame Serverantwort');
   });
 });
+
+describe('logs', () => {
+  const lines = (text: string) =>
+    text
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+  it("join a scan's lines from API to worker by its id", () => {
+    const id = ids.basic!;
+    const apiLines = lines(stack.api.logs()).filter((line) => line.scanId === id);
+    const workerLines = lines(stack.worker.output()).filter((line) => line.scanId === id);
+    expect(apiLines).toEqual([expect.objectContaining({ msg: 'request', method: 'POST', path: '/api/v1/scans', status: 202, requestId: expect.any(String), userId: expect.any(Number) })]);
+    expect(workerLines.map((line) => line.msg)).toContain('scan finished');
+  });
+
+  it('never contain the credentials of authenticated scans, nor the API token', () => {
+    const all = stack.api.logs() + stack.worker.output();
+    for (const secret of [BASIC_PASSWORD, HEADER_VALUE, token]) expect(all).not.toContain(secret);
+  });
+});
