@@ -1,10 +1,11 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
-import { classifyAddress } from '../core/outbound.ts';
-import { checkScanTarget, type HostLookup } from '../core/scan-target.ts';
+import type { HostLookup } from '../core/scan-target.ts';
 import { RESPONSE_BODY_LIMIT } from '../core/webhooks/delivery.ts';
+import { guardPeer, judgedLookup, judgeHost, RefusedAddressError } from './outbound-connection.ts';
+
+export { RefusedAddressError };
 
 /** One webhook POST as it goes out. */
 export interface WebhookRequest {
@@ -27,8 +28,6 @@ export interface WebhookResponse {
   durationMs: number;
 }
 
-export class RefusedAddressError extends Error {}
-
 /**
  * Sends one webhook. The host is resolved once, every address judged by the outbound rule (core/outbound.ts)
  * and the connection made to the judged address (a custom `lookup`), then the peer address is checked again
@@ -40,13 +39,9 @@ export async function sendWebhook(req: WebhookRequest): Promise<WebhookResponse>
   const done = (result: Omit<WebhookResponse, 'durationMs'>): WebhookResponse => ({ ...result, durationMs: Math.round(performance.now() - started) });
   const url = new URL(req.url);
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  const judge = async (name: string): Promise<string[]> => {
-    const verdict = await checkScanTarget(name, { allowLoopback: req.allowLoopback, lookup: req.lookup });
-    if (!verdict.allowed) throw new RefusedAddressError(verdict.reason);
-    return verdict.addresses;
-  };
+  const rule = { allowLoopback: req.allowLoopback, lookup: req.lookup };
   try {
-    if (isIP(host)) await judge(host);
+    if (isIP(host)) await judgeHost(host, rule);
     const response = await new Promise<{ status: number; body: string; retryAfter: string | null }>((resolve, reject) => {
       const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
       const outgoing = send(
@@ -55,17 +50,8 @@ export async function sendWebhook(req: WebhookRequest): Promise<WebhookResponse>
           method: 'POST',
           headers: { ...req.headers, 'content-length': Buffer.byteLength(req.body).toString() },
           agent: false,
-          lookup: (name: string, options: { all?: boolean }, callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void) => {
-            judge(name).then(
-              (addresses) => {
-                const all = addresses.map((address) => ({ address, family: isIP(address) }));
-                if (options.all) callback(null, all);
-                else callback(null, all[0]!.address, all[0]!.family);
-              },
-              (error: Error) => callback(error, ''),
-            );
-          },
-        } as Parameters<typeof httpRequest>[1],
+          lookup: judgedLookup(rule),
+        },
         (incoming: IncomingMessage) => {
           const chunks: Buffer[] = [];
           let kept = 0;
@@ -85,15 +71,7 @@ export async function sendWebhook(req: WebhookRequest): Promise<WebhookResponse>
         },
       );
       const timer = setTimeout(() => outgoing.destroy(new Error(`no response within ${req.timeoutMs / 1000} s`)), req.timeoutMs);
-      outgoing.on('socket', (socket) => {
-        socket.once('connect', () => {
-          const peer = socket.remoteAddress ?? '';
-          const verdict = classifyAddress(peer);
-          if (verdict === 'private' || (verdict === 'loopback' && !req.allowLoopback)) {
-            outgoing.destroy(new RefusedAddressError(`connected to ${peer}, a private or special-use address`));
-          }
-        });
-      });
+      guardPeer(outgoing, rule);
       outgoing.on('error', (error) => {
         clearTimeout(timer);
         reject(error);
