@@ -5,7 +5,7 @@ import type { User } from '../core/user.ts';
 import type { TokenStore } from '../db/store/tokens.ts';
 import type { UsageStore } from '../db/store/usage.ts';
 import { verifyPersonalToken } from '../services/tokens.ts';
-import { countApiCall, type DailyUsage } from '../services/usage.ts';
+import { countApiCall, peekApiUsage, type DailyUsage } from '../services/usage.ts';
 import { forbidden, planRequired, tooManyRequests, unauthenticated, type HttpError } from '../http/errors.ts';
 import { allows, SCOPES, scopeForMethod, type Scope } from '../core/oauth/scopes.ts';
 import type { ResourceKind } from '../core/oauth/resources.ts';
@@ -67,7 +67,7 @@ export type Admitted = Omit<ApiState, 'requestId'> & { headers: Record<string, s
  * The 401 carries a `WWW-Authenticate` challenge naming `challenge` (the resource's metadata for MCP).
  * Rate-limit headers follow GitHub's X-RateLimit-* convention; unlimited plans get none.
  */
-export async function admitCall(deps: AuthDeps, call: { authorization: string; resource: ResourceKind; needs: Scope; challenge?: string }): Promise<Admitted> {
+export async function admitCall(deps: AuthDeps, call: { authorization: string; resource: ResourceKind; needs: Scope; challenge?: string; /** False: check everything but count nothing (MCP handshakes). */ count?: boolean }): Promise<Admitted> {
   const match = BEARER.exec(call.authorization);
   if (!match) throw withChallenge(unauthenticated(), call.challenge);
   const now = deps.clock();
@@ -89,9 +89,10 @@ export async function admitCall(deps: AuthDeps, call: { authorization: string; r
     throw error;
   }
 
-  const usage = await countApiCall(deps.usage, user.id, plan, now);
+  // Not counting (MCP's handshakes; its tool calls count themselves), nothing is refused for the limit either.
+  const usage = call.count === false ? await peekApiUsage(deps.usage, user.id, plan, now) : await countApiCall(deps.usage, user.id, plan, now);
   const headers = rateLimitHeaders(usage);
-  if (!usage.allowed) {
+  if (!usage.allowed && call.count !== false) {
     deps.onLimitRefused?.(plan.key);
     throw tooManyRequests({ error: 'Daily API request limit exceeded.', limit: usage.limit, reset_at: isoTimestamp(usage.resetAt) }, usage.resetAt, now, headers);
   }

@@ -53,22 +53,34 @@ export function mountRoutes(router: Router, routes: AnyRoute[], authenticate: Mi
     const query = querySchema(route);
     if (query) precompile('query', query);
     if (route.body) precompile('body', route.body);
-    const patterns = Object.entries(route.params ?? {}).map(([name, p]) => [name, new RegExp(p.pattern)] as const);
 
     const handler: Middleware = async (ctx) => {
-      for (const [name, pattern] of patterns) {
-        if (!pattern.test(ctx.params[name] ?? '')) throw notFound();
-      }
       const rawBody: unknown = route.body ? ((await readJsonBody(ctx)) ?? {}) : undefined;
-      route.guard?.(ctx as ApiContext, rawBody);
-      const input = {
-        params: ctx.params as Record<string, string>,
-        query: query ? validate('query', query, { ...ctx.query }) : {},
-        body: route.body ? validate('body', route.body, rawBody) : undefined,
-      };
-      await route.handle(ctx as ApiContext, input);
+      await runRoute(route, ctx as ApiContext, { params: ctx.params as Record<string, string>, query: { ...ctx.query }, body: rawBody });
     };
     const stack = route.auth === false ? [handler] : [authenticate, handler];
     router[route.method](route.path, ...stack);
   }
+}
+
+const patterns = new Map<string, RegExp>();
+const patternOf = (source: string): RegExp => patterns.get(source) ?? patterns.set(source, new RegExp(source)).get(source)!;
+
+/**
+ * One call of a route with its raw input, as the router and the MCP server make it: path parameters that do
+ * not match their pattern are a 404, then the guard, then the query and body validated by the route's own
+ * schemas, then the handler.
+ */
+export async function runRoute(route: AnyRoute, ctx: ApiContext, raw: { params: Record<string, string>; query: Record<string, unknown>; body: unknown }): Promise<void> {
+  for (const [name, p] of Object.entries(route.params ?? {})) {
+    if (!patternOf(p.pattern).test(raw.params[name] ?? '')) throw notFound();
+  }
+  route.guard?.(ctx, raw.body);
+  const query = querySchema(route);
+  const input = {
+    params: raw.params,
+    query: query ? validate('query', query, raw.query) : {},
+    body: route.body ? validate('body', route.body, raw.body ?? {}) : undefined,
+  };
+  await route.handle(ctx, input);
 }

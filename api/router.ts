@@ -5,7 +5,7 @@ import type { Clock } from '../core/clock.ts';
 import type { Config } from '../core/config.ts';
 import type { RumQueries } from '../core/rum/queries.ts';
 import type { Storage } from '../db/store/index.ts';
-import { authenticateApi, personalTokenVerifier, type TokenVerifier } from './auth.ts';
+import { authenticateApi, personalTokenVerifier, type AuthDeps, type TokenVerifier } from './auth.ts';
 import { openApiDocument } from './openapi.ts';
 import { mountRoutes, type AnyRoute } from './route.ts';
 import { apiRoutes } from './routes/index.ts';
@@ -23,15 +23,24 @@ export interface ApiDeps {
   onLimitRefused?: (plan: string) => void;
 }
 
+export interface Api {
+  router: Router;
+  /** The endpoints (the MCP server calls them as its tools). */
+  routes: AnyRoute[];
+  /** How a call is admitted (the MCP server admits its calls the same way). */
+  auth: AuthDeps;
+}
+
 /** Everything under /api/v1: the endpoints of routes/, behind authentication, and their OpenAPI document. */
-export function apiRouter(deps: ApiDeps): Router {
+export function apiRouter(deps: ApiDeps): Api {
   const { storage, clock } = deps;
   const router = new Router({ prefix: '/api/v1' });
-  const authenticate = authenticateApi({ usage: storage.usage, clock, verifiers: [personalTokenVerifier(storage.tokens), ...(deps.extraVerifiers ?? [])], onLimitRefused: deps.onLimitRefused });
+  const auth: AuthDeps = { usage: storage.usage, clock, verifiers: [personalTokenVerifier(storage.tokens), ...(deps.extraVerifiers ?? [])], onLimitRefused: deps.onLimitRefused };
+  const authenticate = authenticateApi(auth);
   const routes = [...apiRoutes({ scans: storage.scans, targets: storage.targets, alerts: storage.alerts, rumSites: storage.rumSites, rumAlerts: storage.rumAlerts, rum: deps.rum, temporal: deps.temporal, config: deps.config, clock }), openApiRoute(() => document)];
   const document = openApiDocument(routes, deps.config.baseUrl);
   mountRoutes(router, routes, authenticate);
-  return router;
+  return { router, routes, auth };
 }
 
 function openApiRoute(document: () => unknown): AnyRoute {

@@ -12,6 +12,7 @@ import { runHealthWorkflow, temporalReachable } from '../core/temporal-client.ts
 import { createClickHouse, type ClickHouseClient } from '../db/clickhouse/client.ts';
 import { rumQueries } from '../db/clickhouse/rum-queries.ts';
 import { createStorage } from '../db/store/index.ts';
+import { isMcpPath, mcpRouter } from '../mcp/route.ts';
 import { oauthTokenVerifier } from '../oauth/access-tokens.ts';
 import { createOAuthProvider } from '../oauth/provider.ts';
 import { isOAuthProtocolPath, oauthProtocolRouter } from '../oauth/routes.ts';
@@ -49,6 +50,9 @@ export interface App {
 
 const HEALTH_PATHS = new Set(['/livez', '/readyz']);
 
+/** Paths that answer JSON and skip the web area's visitor (session, same-origin rule): API, health, OAuth protocol, MCP. */
+const outsideWebArea = (path: string): boolean => isApiPath(path) || HEALTH_PATHS.has(path) || isOAuthProtocolPath(path) || isMcpPath(path);
+
 /**
  * The API process's one Koa app: the request edge (client address, request id, access log, errors, input
  * guard), then the health endpoints, the web area and the API. The two areas share only http/; errors are
@@ -70,18 +74,19 @@ export function createApp(deps: AppDeps): App {
   koa.use(clientAddress(config.trustedProxies));
   koa.use(requestId());
   koa.use(accessLog(log));
-  koa.use(errorHandler(log, { html: { for: (path) => !isApiPath(path) && !HEALTH_PATHS.has(path) && !isOAuthProtocolPath(path), render: renderErrorPage } }));
+  koa.use(errorHandler(log, { html: { for: (path) => !outsideWebArea(path), render: renderErrorPage } }));
   koa.use(refuseUnstorableInput());
   koa.use(healthRouter(health, temporal, config).routes());
   const oauthProvider = createOAuthProvider({ config, storage, clock, fetchClientMetadata: clientMetadataFetch(config) });
   koa.use(oauthProtocolRouter({ provider: oauthProvider, config, clock, oauth: storage.oauth }).routes());
-  const visitor = webVisitor({ storage, config, clock });
-  koa.use((ctx, next) => (isApiPath(ctx.path) || HEALTH_PATHS.has(ctx.path) || isOAuthProtocolPath(ctx.path) ? next() : visitor(ctx, next)));
-  koa.use(webRouter({ storage, config, clock, temporal, log, assets: localAssetStore(config.assetsDir), rum, oauthProvider }).routes());
   const verifiers = [oauthTokenVerifier(storage.oauth, config.baseUrl), ...(deps.extraVerifiers ?? [])];
   const api = apiRouter({ storage, temporal, config, clock, rum, extraVerifiers: verifiers, onLimitRefused: metrics.dailyLimitRefused });
-  koa.use(api.routes());
-  koa.use(api.allowedMethods());
+  koa.use(mcpRouter({ config, routes: api.routes, auth: api.auth }).routes());
+  const visitor = webVisitor({ storage, config, clock });
+  koa.use((ctx, next) => (outsideWebArea(ctx.path) ? next() : visitor(ctx, next)));
+  koa.use(webRouter({ storage, config, clock, temporal, log, assets: localAssetStore(config.assetsDir), rum, oauthProvider }).routes());
+  koa.use(api.router.routes());
+  koa.use(api.router.allowedMethods());
   return { koa, health, metrics, close: async () => (deps.clickhouse ? undefined : clickhouse.close()) };
 }
 

@@ -55,8 +55,9 @@ export function createOAuthProvider(deps: ProviderDeps): Provider {
       short: { signed: true, httpOnly: true, sameSite: 'lax' },
     },
     routes: { authorization: OAUTH_PATHS.authorize, token: OAUTH_PATHS.token, registration: OAUTH_PATHS.register, revocation: OAUTH_PATHS.revoke },
-    // read and write are the resources' scopes (getResourceServerInfo), not OpenID scopes: none of those here.
-    scopes: [],
+    // read and write are the resources' scopes (getResourceServerInfo); they are listed here too so that client
+    // metadata may name them (`scope` in a registration or metadata document), and consent grants them both ways.
+    scopes: [...SCOPES],
     claims: {},
     responseTypes: ['code'],
     clientAuthMethods: ['none'],

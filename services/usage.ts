@@ -23,3 +23,10 @@ export async function countApiCall(usage: UsageStore, userId: number, plan: Plan
   if (used !== null) return { allowed: true, used, limit, resetAt };
   return { allowed: false, used: await usage.usedOn(userId, day), limit, resetAt };
 }
+
+/** The day's usage without counting a call (MCP's handshake and tool listing are free). */
+export async function peekApiUsage(usage: UsageStore, userId: number, plan: Plan, now: Date): Promise<DailyUsage> {
+  const { day, resetAt } = utcDay(now);
+  const used = await usage.usedOn(userId, day);
+  return { allowed: isUnlimited(plan.apiDailyLimit) || used < plan.apiDailyLimit, used, limit: plan.apiDailyLimit, resetAt };
+}

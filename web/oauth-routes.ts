@@ -125,6 +125,7 @@ async function decide(deps: OAuthPageDeps, ctx: RouterContext): Promise<void> {
   if (!client) throw notFound();
   const scopes = scopesOf(details);
   const grant = new deps.provider.Grant({ accountId: String(user.id), clientId });
+  grant.addOIDCScope(scopes.join(' '));
   for (const resource of resourcesOf(details, deps.config.baseUrl)) grant.addResourceScope(resource, scopes.join(' '));
   const grantId = await grant.save();
   const app = describeClient(client, String(details.params.redirect_uri));

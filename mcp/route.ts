@@ -1,0 +1,70 @@
+import Router from '@koa/router';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Context } from 'koa';
+import { admitCall, type AuthDeps } from '../api/auth.ts';
+import { readJsonBody } from '../api/body.ts';
+import type { AnyRoute } from '../api/route.ts';
+import type { Config } from '../core/config.ts';
+import { protectedResourceMetadataUrl, resourceUrl, type ResourceKind } from '../core/oauth/resources.ts';
+import { SCOPES } from '../core/oauth/scopes.ts';
+import { HttpError } from '../http/errors.ts';
+import { mcpServer, mcpTools } from './server.ts';
+
+export const MCP_PATH = '/mcp';
+
+/**
+ * The MCP server (Streamable HTTP, stateless: each POST is answered on its own) and the RFC 9728 metadata of
+ * both protected resources. Every POST needs a valid token for the MCP resource (a personal token, or an
+ * OAuth token issued for `<base>/mcp`): without one, 401 with the challenge naming the metadata, which is how
+ * MCP clients find the authorization server. Only tool calls count against the daily limit.
+ */
+export function mcpRouter(deps: { config: Config; routes: AnyRoute[]; auth: AuthDeps }): Router {
+  const { config } = deps;
+  const tools = mcpTools(deps.routes);
+  const router = new Router();
+  for (const kind of ['api', 'mcp'] as const) {
+    router.get(new URL(protectedResourceMetadataUrl(config.baseUrl, kind)).pathname, (ctx) => {
+      ctx.set('Cache-Control', 'public, max-age=3600');
+      ctx.body = resourceMetadata(config.baseUrl, kind);
+    });
+  }
+  router.post(MCP_PATH, async (ctx: Context) => {
+    const message = await readJsonBody(ctx);
+    const admitted = await admitCall(deps.auth, {
+      authorization: ctx.get('authorization'),
+      resource: 'mcp',
+      needs: 'read',
+      challenge: protectedResourceMetadataUrl(config.baseUrl, 'mcp'),
+      count: false,
+    });
+    const server = mcpServer({ tools, auth: deps.auth, admitted, request: ctx });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    ctx.respond = false;
+    ctx.res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(ctx.req, ctx.res, message);
+  });
+  const notAllowed = (ctx: Context) => {
+    ctx.set('Allow', 'POST');
+    throw new HttpError(405, { message: 'This MCP server is stateless: send JSON-RPC messages with POST.' }, { Allow: 'POST' });
+  };
+  router.get(MCP_PATH, notAllowed);
+  router.delete(MCP_PATH, notAllowed);
+  return router;
+}
+
+function resourceMetadata(baseUrl: string, kind: ResourceKind): Record<string, unknown> {
+  return {
+    resource: resourceUrl(baseUrl, kind),
+    authorization_servers: [baseUrl],
+    scopes_supported: [...SCOPES],
+    bearer_methods_supported: ['header'],
+    resource_name: kind === 'mcp' ? 'WebPerf scanner MCP server' : 'WebPerf scanner REST API',
+    resource_documentation: `${baseUrl}/api/v1/openapi.json`,
+  };
+}
+
+export const isMcpPath = (path: string): boolean => path === MCP_PATH || path.startsWith('/.well-known/oauth-protected-resource/');

@@ -1,0 +1,84 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
+import { MemoryOAuthProvider } from '../harness/mcp-oauth-client.ts';
+import { authorizeInWeb, discover, obtainTokens, registerClient } from '../harness/oauth.ts';
+import { WebClient } from '../harness/web.ts';
+
+/**
+ * An MCP client written by others (the MCP TypeScript SDK) connects to our MCP server with nothing but its
+ * address: it gets the 401, discovers the protected resource and the authorization server, registers itself,
+ * sends the user to consent (completed here by a signed-in web client), exchanges the code and calls tools.
+ */
+const PASSWORD = 'correct horse battery staple';
+const REDIRECT = 'http://127.0.0.1:33418/oauth/callback';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi({ env: { OAUTH_REGISTRATIONS_PER_HOUR: '1000' } });
+});
+afterAll(async () => {
+  await api.close();
+});
+
+async function signedIn() {
+  const { user, token } = await createTestUser(api, 'starter', PASSWORD);
+  const web = new WebClient(api.url, api.config.baseUrl);
+  expect((await web.signIn(user.email, PASSWORD)).status).toBe(303);
+  return { user, token, web };
+}
+
+const text = (result: Awaited<ReturnType<Client['callTool']>>): string => (result.content as Array<{ type: string; text?: string }>).map((c) => c.text ?? '').join('');
+
+it('discovers, registers, gets consent, and calls tools with real data', async () => {
+  const { user, token, web } = await signedIn();
+  const mcpUrl = new URL(`${api.url}/mcp`);
+  const provider = new MemoryOAuthProvider({ redirectUrl: REDIRECT, clientName: 'SDK test client' });
+
+  const first = new Client({ name: 'sdk-test', version: '1.0.0' });
+  await expect(first.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }))).rejects.toBeInstanceOf(UnauthorizedError);
+  const authorizationUrl = provider.authorizationUrl!;
+  expect(authorizationUrl.searchParams.get('resource')).toBe(`${api.config.baseUrl}/mcp`);
+  expect(authorizationUrl.searchParams.get('code_challenge_method')).toBe('S256');
+
+  const landed = await authorizeInWeb(web, api.config.baseUrl, authorizationUrl);
+  const transport = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
+  await transport.finishAuth(landed.searchParams.get('code')!);
+  expect(provider.tokens()?.access_token).toEqual(expect.any(String));
+
+  const client = new Client({ name: 'sdk-test', version: '1.0.0' });
+  await client.connect(transport);
+  const tools = (await client.listTools()).tools.map((tool) => tool.name);
+  expect(tools).toEqual(expect.arrayContaining(['start_scan', 'get_scan', 'list_scans']));
+
+  // A scan started through the REST API with the user's personal token, read back through MCP with the app's token.
+  const started = await call(api, '/scans', { token, method: 'POST', body: { url: 'http://127.0.0.1:9/page' } });
+  expect(started.status).toBe(202);
+  const id = (started.body.data as { id: string }).id;
+  const viaMcp = await client.callTool({ name: 'get_scan', arguments: { id } });
+  expect(viaMcp.isError).toBeFalsy();
+  const viaRest = await call(api, `/scans/${id}`, { token });
+  expect(JSON.parse(text(viaMcp))).toEqual(viaRest.body);
+  const listed = await client.callTool({ name: 'list_scans', arguments: {} });
+  expect(text(listed)).toContain(id);
+  // The app appears on the user's API and apps page.
+  expect((await web.get('/account/api')).text).toContain('SDK test client');
+  await client.close();
+  expect(user.id).toBeGreaterThan(0);
+});
+
+it('a token issued for the REST API is refused at /mcp with the discovery challenge', async () => {
+  const { web } = await signedIn();
+  const as = await discover(api);
+  const client = await registerClient(as, { redirect_uris: [REDIRECT] });
+  const tokens = await obtainTokens(as, client, web, api.config.baseUrl, REDIRECT);
+  expect((await call(api, '/me', { token: tokens.access_token })).status).toBe(200);
+  const res = await fetch(`${api.url}/mcp`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  });
+  expect(res.status).toBe(401);
+  expect(res.headers.get('www-authenticate')).toContain(`resource_metadata="${api.config.baseUrl}/.well-known/oauth-protected-resource/mcp"`);
+});
