@@ -29,7 +29,6 @@ export function mcpRouter(deps: { config: Config; routes: AnyRoute[]; auth: Auth
     });
   }
   router.post(MCP_PATH, async (ctx: Context) => {
-    const message = await readJsonBody(ctx);
     const admitted = await admitCall(deps.auth, {
       authorization: ctx.get('authorization'),
       resource: 'mcp',
@@ -37,6 +36,7 @@ export function mcpRouter(deps: { config: Config; routes: AnyRoute[]; auth: Auth
       challenge: protectedResourceMetadataUrl(config.baseUrl, 'mcp'),
       count: false,
     });
+    const message = await readJsonBody(ctx);
     const server = mcpServer({ tools, auth: deps.auth, admitted, request: ctx });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     ctx.respond = false;

@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
 import { MemoryOAuthProvider } from '../harness/mcp-oauth-client.ts';
 import { authorizeInWeb, discover, obtainTokens, registerClient } from '../harness/oauth.ts';
+import { startHttpsServer } from '../harness/https-server.ts';
 import { WebClient } from '../harness/web.ts';
 
 /**
@@ -81,4 +82,35 @@ it('a token issued for the REST API is refused at /mcp with the discovery challe
   });
   expect(res.status).toBe(401);
   expect(res.headers.get('www-authenticate')).toContain(`resource_metadata="${api.config.baseUrl}/.well-known/oauth-protected-resource/mcp"`);
+});
+
+it('an MCP client identified by a Client ID Metadata Document (https on loopback) connects without registering', async () => {
+  const docs = await startHttpsServer();
+  const withDocs = await startTestApi({ env: { OAUTH_METADATA_CA_FILE: docs.caFile } });
+  try {
+    const clientId = `${docs.url}/mcp-client.json`;
+    docs.route('/mcp-client.json', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ client_id: clientId, client_name: 'Documented MCP client', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' }));
+    });
+    const { user } = await createTestUser(withDocs, 'starter', PASSWORD);
+    const web = new WebClient(withDocs.url, withDocs.config.baseUrl);
+    expect((await web.signIn(user.email, PASSWORD)).status).toBe(303);
+    const mcpUrl = new URL(`${withDocs.url}/mcp`);
+    const provider = new MemoryOAuthProvider({ redirectUrl: REDIRECT, clientName: 'Documented MCP client', clientMetadataUrl: clientId });
+    await expect(new Client({ name: 'sdk-test', version: '1.0.0' }).connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }))).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(provider.authorizationUrl!.searchParams.get('client_id')).toBe(clientId);
+    expect(await withDocs.db.knex('oauth_artifacts').where({ model: 'Client' }).count<Array<{ count: number | string }>>('* as count')).toEqual([{ count: 0 }]);
+    const landed = await authorizeInWeb(web, withDocs.config.baseUrl, provider.authorizationUrl!);
+    const transport = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
+    await transport.finishAuth(landed.searchParams.get('code')!);
+    const client = new Client({ name: 'sdk-test', version: '1.0.0' });
+    await client.connect(transport);
+    const listed = await client.callTool({ name: 'list_scans', arguments: {} });
+    expect(listed.isError).toBeFalsy();
+    await client.close();
+  } finally {
+    await withDocs.close();
+    await docs.close();
+  }
 });
