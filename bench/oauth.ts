@@ -3,8 +3,8 @@
  *   1. full authorization-code flows per second: register (RFC 7591), authorize with a signed-in web session,
  *      consent (page + approval), follow the resume redirect, exchange the code (PKCE S256); with p95;
  *   2. refreshes per second (each rotates the refresh token); with p95;
- *   3. an MCP tool call (`get_scan`) against the same `GET /api/v1/scans/{id}` through the REST API, as a
- *      ratio of throughputs (printed when the MCP server is mounted).
+ *   3. an MCP tool call (`get_scan`, through the MCP SDK's client over Streamable HTTP) against the same
+ *      `GET /api/v1/scans/{id}` through the REST API (plain fetch), as a ratio of throughputs (MCP / REST).
  * `--concurrency` flows/refreshes run at once; each phase runs `--seconds`.
  *
  *   ./svc stack up && npm run bench:oauth -- --seconds 10 --concurrency 8
@@ -13,12 +13,15 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
+import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Client, Connection } from '@temporalio/client';
 import { pino } from 'pino';
 import { loadConfig } from '../core/config.ts';
 import { createStorage } from '../db/store/index.ts';
 import { createApp } from '../http/app.ts';
 import { createUser } from '../services/accounts.ts';
+import { mintToken } from '../services/tokens.ts';
 import { benchDatabase } from './support.ts';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, concurrency: { type: 'string', default: '8' } } });
@@ -33,9 +36,10 @@ const port = await new Promise<number>((done) => {
   });
 });
 const baseUrl = `http://127.0.0.1:${port}`;
-const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: db.databaseUrl, BASE_URL: baseUrl, OAUTH_REGISTRATIONS_PER_HOUR: '1000000' });
+const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: db.databaseUrl, BASE_URL: baseUrl, OAUTH_REGISTRATIONS_PER_HOUR: '1000000', OUTBOUND_ALLOW_LOOPBACK: 'true' });
 const temporalConnection = Connection.lazy({ address: config.temporal.address });
-const app = createApp({ config, knex: db.knex, temporal: new Client({ connection: temporalConnection }), log: pino({ level: 'silent' }) });
+const temporal = new Client({ connection: temporalConnection });
+const app = createApp({ config, knex: db.knex, temporal, log: pino({ level: 'silent' }) });
 const server = createServer(app.koa.callback());
 await new Promise<void>((ready) => server.listen(port, '127.0.0.1', ready));
 
@@ -137,6 +141,34 @@ try {
   show(`authorization-code flows (register → authorize → consent → exchange), ${concurrency} at once`, await measure(browsers, async (b) => void (await flow(b))));
   const grants = await Promise.all(browsers.map((b) => flow(b) as Promise<{ access_token: string; refresh_token: string; client_id: string }>));
   show(`refreshes (rotating), ${concurrency} grants at once`, await measure(grants, refresh));
+
+  // 3. One scan, read through both doors by an agency user (no daily limit in the way).
+  const { users, tokens } = createStorage(db.knex);
+  const reader = await createUser(users, { name: 'Reader', email: `reader-${randomBytes(4).toString('hex')}@example.com`, password: null, plan: 'agency' });
+  const { token } = await mintToken(tokens, reader.id, 'bench', null);
+  const started = await fetch(`${baseUrl}/api/v1/scans`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ url: 'http://127.0.0.1:9/bench' }) });
+  const scanId = ((await started.json()) as { data: { id: string } }).data.id;
+  const rest = await measure(Array.from({ length: concurrency }, () => null), async () => {
+    const res = await fetch(`${baseUrl}/api/v1/scans/${scanId}`, { headers: { authorization: `Bearer ${token}` } });
+    if (res.status !== 200) throw new Error(`GET /scans answered ${res.status}`);
+    await res.arrayBuffer();
+  });
+  const clients = await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      const client = new McpClient({ name: 'bench', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+      return client;
+    }),
+  );
+  const mcp = await measure(clients, async (client) => {
+    const result = await client.callTool({ name: 'get_scan', arguments: { id: scanId } });
+    if (result.isError) throw new Error('get_scan failed');
+  });
+  await Promise.all(clients.map((client) => client.close()));
+  show(`REST GET /api/v1/scans/{id}, ${concurrency} at once`, rest);
+  show(`MCP get_scan, ${concurrency} at once`, mcp);
+  console.log(`ratio MCP / REST (throughput) = ${(mcp.perSecond / rest.perSecond).toFixed(2)}`);
+  await temporal.workflow.getHandle(`scan-${scanId}`).terminate('bench done').catch(() => undefined);
 } finally {
   server.closeAllConnections();
   server.close();

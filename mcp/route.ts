@@ -38,7 +38,8 @@ export function mcpRouter(deps: { config: Config; routes: AnyRoute[]; auth: Auth
     });
     const message = await readJsonBody(ctx);
     const server = mcpServer({ tools, auth: deps.auth, admitted, request: ctx });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    // A plain JSON answer unless the call may report progress (start_scan waiting): cheaper for every other call.
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !mayStream(message) });
     ctx.respond = false;
     ctx.res.on('close', () => {
       void transport.close();
@@ -68,3 +69,12 @@ function resourceMetadata(baseUrl: string, kind: ResourceKind): Record<string, u
 }
 
 export const isMcpPath = (path: string): boolean => path === MCP_PATH || path.startsWith('/.well-known/oauth-protected-resource/');
+
+/** A tools/call asking start_scan to wait: its progress notifications need the event stream. */
+function mayStream(message: unknown): boolean {
+  const messages: unknown[] = Array.isArray(message) ? message : [message];
+  return messages.some((m) => {
+    const request = m as { method?: unknown; params?: { name?: unknown; arguments?: { wait?: unknown } } } | null;
+    return request?.method === 'tools/call' && request.params?.name === 'start_scan' && request.params.arguments?.wait === true;
+  });
+}

@@ -49,9 +49,10 @@ export function mcpServer(deps: { tools: Tool[]; auth: AuthDeps; admitted: Admit
     { capabilities: { tools: {} }, instructions: 'Web-performance scans with Lighthouse: start a scan and read its scores and findings, monitored targets and their alerts, and live (real-user) Core Web Vitals.' },
   );
 
+  let usage = admitted.usage;
   async function run(tool: Tool, args: Record<string, unknown>): Promise<CallOutcome> {
     const ctx = {
-      state: { ...admitted, requestId: deps.request.state.requestId as string },
+      state: { ...admitted, usage, requestId: deps.request.state.requestId as string },
       status: 200,
       body: undefined as unknown,
       get: (name: string) => deps.request.get(name),
@@ -78,7 +79,7 @@ export function mcpServer(deps: { tools: Tool[]; auth: AuthDeps; admitted: Admit
       return errorResult(403, { message: `This app was authorised with the scope "${admitted.principal.scopes.join(' ')}", which does not allow ${tool.definition.name}; it needs "${needed}".` });
     }
     const now = deps.auth.clock();
-    const usage = await countApiCall(deps.auth.usage, admitted.user.id, admitted.plan, now);
+    usage = await countApiCall(deps.auth.usage, admitted.user.id, admitted.plan, now);
     if (!usage.allowed) {
       deps.auth.onLimitRefused?.(admitted.plan.key);
       return errorResult(429, { message: 'Daily API request limit exceeded.', error: 'Daily API request limit exceeded.', limit: usage.limit, reset_at: isoTimestamp(usage.resetAt) });
