@@ -7,6 +7,7 @@ import { createTemporalClient } from '../core/temporal-client.ts';
 import { createClickHouse } from '../db/clickhouse/client.ts';
 import { createCounterKnex, createKnex } from '../db/knex.ts';
 import { createApp } from '../http/app.ts';
+import { serveMetrics } from '../core/metrics-server.ts';
 
 assertNodeVersion();
 const config = loadConfig();
@@ -18,6 +19,8 @@ const clickhouse = createClickHouse(config);
 const app = createApp({ config, knex, counterKnex, temporal, clickhouse, log });
 
 const server = createServer(app.koa.callback());
+// Operator metrics on their own port (API_METRICS_PORT), never on the public one.
+const metricsServer = serveMetrics(app.metrics.registry, { host: config.api.metricsHost, port: config.api.metricsPort, service: 'api' }, log);
 server.keepAliveTimeout = 65_000;
 server.listen(config.api.port, config.api.host, () => {
   log.info({ url: `http://${config.api.host}:${config.api.port}`, baseUrl: config.baseUrl }, 'api listening');
@@ -29,6 +32,7 @@ async function shutdown(signal: string): Promise<void> {
   stopping = true;
   log.info({ signal }, 'shutting down: no new connections, finishing open requests');
   app.health.startDraining();
+  metricsServer.close();
   const clean = await closeGracefully(server, 20_000);
   if (!clean) log.warn('open requests did not finish within 20 s; they were cut');
   await Promise.allSettled([knex.destroy(), counterKnex.destroy(), temporal.connection.close(), clickhouse.close()]);

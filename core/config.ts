@@ -22,7 +22,8 @@ export interface Config {
   assetsDir: string;
   /** Public address of the web/API service; report and share URLs are built on it. */
   baseUrl: string;
-  api: { host: string; port: number };
+  /** metricsHost/Port: the operator port serving /metrics (API_METRICS_HOST/PORT; default 127.0.0.1 and API_PORT + 2), never the public one. */
+  api: { host: string; port: number; metricsHost: string; metricsPort: number };
   /**
    * The RUM ingest service (ingest/). spoolDir: its write-ahead spool (one directory per instance, never
    * shared: the default is per port, and a lock file refuses a second process); metricsHost/Port: the operator port serving /metrics (never the public port; default INGEST_PORT + 1); batch: a ClickHouse insert at
@@ -311,7 +312,7 @@ export function loadConfig(env: Env = process.env, options: { keys?: false } = {
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     stateDir,
     baseUrl,
-    api: { host: str(env, 'API_HOST', '127.0.0.1'), port: apiPort },
+    api: { host: str(env, 'API_HOST', '127.0.0.1'), port: apiPort, metricsHost: str(env, 'API_METRICS_HOST', '127.0.0.1'), metricsPort: port(env, 'API_METRICS_PORT', apiPort >= 65534 ? 65533 : apiPort + 2) },
     ingest: {
       host: str(env, 'INGEST_HOST', '127.0.0.1'),
       port: ingestPort,

@@ -12,6 +12,7 @@ import { createIngestHandler } from './app.ts';
 import { botMatcher } from './bots.ts';
 import { Flusher } from './flusher.ts';
 import { createIngestMetrics } from './metrics.ts';
+import { serveMetrics } from '../core/metrics-server.ts';
 import { PageviewLimit } from './pageview-limit.ts';
 import { RejectionTally } from './rejections.ts';
 import { SiteCache } from './site-cache.ts';
@@ -70,22 +71,8 @@ server.listen(config.ingest.port, config.ingest.host, () => {
   log.info({ url: `http://${config.ingest.host}:${config.ingest.port}`, publicUrl: config.ingest.publicUrl, spool: config.ingest.spoolDir }, 'ingest listening');
 });
 
-// Operator metrics on their own port (never the public one). Failing to bind it does not stop the beacons.
-const metricsRegistry = metrics.registry;
-const metricsServer = createServer((req, res) => {
-  if ((req.url ?? '').split('?', 1)[0] !== '/metrics') {
-    res.writeHead(404).end();
-    return;
-  }
-  metricsRegistry.metrics().then(
-    (text) => res.writeHead(200, { 'content-type': metricsRegistry.contentType }).end(text),
-    () => res.writeHead(500).end(),
-  );
-});
-metricsServer.on('error', (error) => log.error({ err: error, port: config.ingest.metricsPort }, 'metrics port not available; /metrics is not served'));
-metricsServer.listen(config.ingest.metricsPort, config.ingest.metricsHost, () => {
-  log.info({ url: `http://${config.ingest.metricsHost}:${config.ingest.metricsPort}/metrics` }, 'ingest metrics listening');
-});
+// Operator metrics on their own port (never the public one).
+const metricsServer = serveMetrics(metrics.registry, { host: config.ingest.metricsHost, port: config.ingest.metricsPort, service: 'ingest' }, log);
 
 // Old monthly partitions go once a day (no TTL on 18.16). Every instance may do it; a second drop finds nothing.
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -22,12 +22,12 @@ const database = uniqueName('start');
 const stateDir = resolve(HARNESS_DIR, uniqueName('state'));
 const CANARY_KEY = Buffer.alloc(32, 0x5c).toString('base64');
 let env: Record<string, string | undefined>;
-let ports: Record<'api' | 'ingest' | 'worker' | 'chHttp' | 'chTcp' | 'temporal' | 'temporalUi' | 'smtp', number>;
+let ports: Record<'api' | 'ingest' | 'worker' | 'chHttp' | 'chTcp' | 'apiMetrics' | 'temporal' | 'temporalUi' | 'smtp', number>;
 
 beforeAll(async () => {
   ports = {
     api: await freePort(), ingest: await freePort(), worker: await freePort(), chHttp: await freePort(),
-    chTcp: await freePort(), temporal: await freePort(), temporalUi: await freePort(), smtp: await freePort(),
+    chTcp: await freePort(), apiMetrics: await freePort(), temporal: await freePort(), temporalUi: await freePort(), smtp: await freePort(),
   };
   env = {
     ...baseTestEnv(),
@@ -40,6 +40,7 @@ beforeAll(async () => {
     TEMPORAL_UI_URL: `http://127.0.0.1:${ports.temporalUi}`,
     TEMPORAL_BIN: ensureTemporalCli(base, () => undefined),
     API_PORT: String(ports.api),
+    API_METRICS_PORT: String(ports.apiMetrics),
     INGEST_PORT: String(ports.ingest),
     WORKER_HEALTH_PORT: String(ports.worker),
     SMTP_URL: `smtp://127.0.0.1:${ports.smtp}`,
@@ -136,6 +137,11 @@ describe('the start command', () => {
     const me = await fetch(`http://127.0.0.1:${ports.api}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } });
     expect(me.status).toBe(200);
     expect(((await me.json()) as { data: { email: string; plan: { key: string } } }).data).toMatchObject({ email: 'demo@example.com', plan: { key: 'pro' } });
+    // The API's operator metrics on their own port, counting that call.
+    expect(run.output()).toContain(`operator metrics: http://127.0.0.1:${ports.apiMetrics}/metrics`);
+    const metrics = await (await fetch(`http://127.0.0.1:${ports.apiMetrics}/metrics`)).text();
+    expect(metrics.split('\n').some((line) => line.startsWith('webperf_http_requests_total{') && line.includes('route="/api/v1/me"') && line.includes('status="200"'))).toBe(true);
+    expect((await fetch(`http://127.0.0.1:${ports.api}/metrics`)).status).toBe(404);
 
     const backingPids = [pidOf('clickhouse/server.pid'), pidOf('temporal/server.pid')];
     expect(backingPids.every(isAlive)).toBe(true);

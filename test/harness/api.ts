@@ -35,6 +35,8 @@ export interface TestApi {
   temporal: Client;
   /** Everything the app logged, as JSON lines. */
   logs(): string;
+  /** The app's operator metrics, as the metrics port serves them. */
+  metrics(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -70,6 +72,7 @@ export async function startTestApi(options: { clock?: TestClock; env?: Record<st
     clock,
     temporal,
     logs: () => logs,
+    metrics: () => app.metrics.registry.metrics(),
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));
