@@ -12,6 +12,7 @@ import { localAssetStore } from '../services/assets.ts';
 import type { ScanStore } from '../db/store/scans.ts';
 import { finishScan, markFailed, markRunning } from '../services/scans.ts';
 import type { WebhookDispatch } from '../services/webhook-dispatch.ts';
+import type { WorkerMetrics } from '../core/worker-metrics.ts';
 import type { ScanRunner } from './scan-runner.ts';
 import { describeStep, measureRuns, medianScan } from './scan-runs.ts';
 
@@ -26,6 +27,8 @@ export interface ScanActivityDeps {
   attemptLimitMs?: number;
   /** Starts the scan.completed webhook's workflow after the scan's end commits (the outbox sweeper catches misses). */
   webhookDispatch?: WebhookDispatch;
+  /** The worker's operator metrics (core/worker-metrics.ts); tests may leave them out. */
+  metrics?: Pick<WorkerMetrics, 'scanStarted' | 'scanEnded' | 'benchmarkIndex'>;
 }
 
 export type ScanOutcome = { status: 'finished' } | { status: 'failed'; code: FailureCode };
@@ -66,7 +69,11 @@ export function createScanActivities(deps: ScanActivityDeps) {
 
     /** `detail` is for operators: logged with the scan id and kept in the row, never shown to users. */
     async markScanFailed(publicId: string, code: FailureCode, detail: string): Promise<void> {
-      if (await markFailed(scans, publicId, code, detail, clock())) log.warn({ scanId: publicId, code, detail }, 'scan failed');
+      if (await markFailed(scans, publicId, code, detail, clock())) {
+        log.warn({ scanId: publicId, code, detail }, 'scan failed');
+        const region = (await scans.find(publicId))?.region;
+        if (region) deps.metrics?.scanEnded(region, { status: 'failed', code }, null);
+      }
     },
 
     /**
@@ -95,6 +102,8 @@ export function createScanActivities(deps: ScanActivityDeps) {
         if (scan.status === 'finished') return { status: 'finished' };
         if (scan.status === 'failed') return { status: 'failed', code: scan.failureCode ?? 'scan_error' };
 
+        deps.metrics?.scanStarted(scan.region);
+        const seconds = () => (performance.now() - started) / 1000;
         const limitMs = lighthouseAttemptLimitMs(scan.runs, runLimitMs);
         attempt = attemptSignal(context.cancellationSignal, limitMs);
         const credentials = scan.authSecret ? decryptScanCredentials(config.keys, publicId, scan.authSecret) : null;
@@ -118,6 +127,7 @@ export function createScanActivities(deps: ScanActivityDeps) {
           const { code, detail, httpStatus } = measured.failure;
           await whenDatabaseAnswers(() => markFailed(scans, publicId, code, detail, clock(), httpStatus));
           log.info({ scanId: publicId, code, httpStatus, detail }, 'scan failed: page');
+          deps.metrics?.scanEnded(scan.region, { status: 'failed', code }, seconds());
           return { status: 'failed', code };
         }
 
@@ -131,6 +141,9 @@ export function createScanActivities(deps: ScanActivityDeps) {
         if (webhooks.length) await deps.webhookDispatch?.start(webhooks);
         const overloaded = [...records.desktop, ...records.mobile].filter((run) => run.overloaded).length;
         log.info({ scanId: publicId, runs: scan.runs, overloaded, ms: Math.round(performance.now() - started) }, 'scan finished');
+        deps.metrics?.scanEnded(scan.region, { status: 'finished' }, seconds());
+        const benchmarkIndex = observation.desktop.benchmarkIndex ?? observation.mobile.benchmarkIndex;
+        if (benchmarkIndex !== null) deps.metrics?.benchmarkIndex(scan.region, benchmarkIndex);
         return { status: 'finished' };
       } catch (error) {
         // The runner's stderr (stack, paths) is for operators: here, with the scan id; Temporal retries.

@@ -15,6 +15,8 @@ import { createWebhookActivities } from '../activities/webhooks.ts';
 import { systemClock } from '../core/clock.ts';
 import { loadConfig, PROJECT_ROOT, requireSmtpUrl } from '../core/config.ts';
 import { HealthState, serveHealth } from '../core/health.ts';
+import { createWorkerMetrics } from '../core/worker-metrics.ts';
+import { probeScanQueue, QUEUE_PROBE_SHARED_MS, sharedPerRegion } from '../core/temporal-queues.ts';
 import { createLogger } from '../core/logger.ts';
 import { assertNodeVersion } from '../core/runtime.ts';
 import { mainTaskQueue, scanTaskQueue } from '../core/temporal.ts';
@@ -67,10 +69,27 @@ const health = new HealthState({
   },
 }, log);
 
+// Operator metrics on the health port (/metrics): scans by region and outcome, each region's queue as Temporal sees it.
+const metrics = createWorkerMetrics({
+  regions: config.regions.available,
+  probeQueue: sharedPerRegion(QUEUE_PROBE_SHARED_MS, (region) => probeScanQueue(client, config.temporal.namespace, scanTaskQueue(config.temporal.taskQueuePrefix, region))),
+  oldestWaiting: async (region) => {
+    const oldest = await storage.scans.oldestQueued(region);
+    return oldest ? Math.max(0, (Date.now() - oldest.getTime()) / 1000) : 0;
+  },
+});
+
 const healthServer = createServer((req, res) => {
   const respond = (status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   };
+  if (new URL(req.url ?? '/', 'http://x').pathname === '/metrics') {
+    metrics.registry.metrics().then(
+      (text) => res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(text),
+      () => respond(500, { message: 'Server error.' }),
+    );
+    return;
+  }
   serveHealth(health, new URL(req.url ?? '/', 'http://x').pathname, respond)
     .then((handled) => handled || respond(404, { message: 'Not found.' }))
     .catch((error: unknown) => {
@@ -106,7 +125,7 @@ async function main(): Promise<void> {
   const runner = processRunner({ chromiumPath: config.chromiumPath, allowLoopback: config.outboundAllowLoopback, scanUser: config.scanUser });
   // The runner started ahead for the next scan goes with us, however we exit (if killed, it goes by itself).
   process.once('exit', () => runner.close());
-  const scanActivities = createScanActivities({ scans: storage.scans, config, clock: systemClock, log, runner, webhookDispatch });
+  const scanActivities = createScanActivities({ scans: storage.scans, config, clock: systemClock, log, runner, webhookDispatch, metrics });
   const main = await Worker.create({
     connection,
     namespace: config.temporal.namespace,

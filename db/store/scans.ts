@@ -86,6 +86,8 @@ export interface ScanStore {
   listOwned(userId: number, filters: ScanListFilters, page: PageQuery): Promise<Page<Scan>>;
   /** Public ids of scans still queued or running longer after their request than their runs allow (core/scan/lifecycle.ts), oldest first. */
   staleInFlight(now: Date, limit: number): Promise<string[]>;
+  /** When the oldest scan still queued in the region was requested; null when none waits (operator metric). */
+  oldestQueued(region: string): Promise<Date | null>;
   /** Turns sharing on; a token already there is kept (two enables at once keep whichever was written first). */
   enableSharing(publicId: string, newToken: string): Promise<Scan | undefined>;
   disableSharing(publicId: string): Promise<Scan | undefined>;
@@ -176,6 +178,11 @@ export function createScanStore(knex: Knex | Knex.Transaction): ScanStore {
         query.clone().orderBy('id', 'desc').limit(page.limit).offset(pageOffset(page)),
       ]);
       return { items: rows.map((row) => toScan(row as ScanRow)), meta: pageMeta(page, Number(counted[0]?.count ?? 0)) };
+    },
+
+    async oldestQueued(region: string): Promise<Date | null> {
+      const row = (await scans().where({ status: 'queued', region }).min('requested_at as oldest').first()) as { oldest: Date | null } | undefined;
+      return row?.oldest ?? null;
     },
 
     async staleInFlight(now: Date, limit: number): Promise<string[]> {
