@@ -79,6 +79,8 @@ export interface Config {
    * Metadata Documents, for documents served over https on loopback with a self-signed certificate.
    */
   oauth: { registrationsPerHour: number; metadataCaFile: string | null };
+  /** The local Prometheus `./svc start` runs (PROMETHEUS_PORT, default 9090, on 127.0.0.1). */
+  prometheus: { port: number };
   /**
    * Alert e-mail (sent by the worker): SMTP_URL (`smtp://` or `smtps://`, credentials in the URL when the
    * server wants them; default the local sink `./svc start` runs, smtp://127.0.0.1:2525; required in production,
@@ -353,6 +355,7 @@ export function loadConfig(env: Env = process.env, options: { keys?: false } = {
     regions: scanRegions,
     outboundAllowLoopback: bool(env, 'OUTBOUND_ALLOW_LOOPBACK', false),
     trustedProxies: trustedProxies(env.TRUSTED_PROXIES),
+    prometheus: { port: port(env, 'PROMETHEUS_PORT', 9090) },
     oauth: { registrationsPerHour: wholeNumber(env, 'OAUTH_REGISTRATIONS_PER_HOUR', 20, 1_000_000), metadataCaFile: env.OAUTH_METADATA_CA_FILE?.trim() || null },
     mail: {
       smtpUrl: env.SMTP_URL?.trim() ? url(env, 'SMTP_URL', undefined, ['smtp:', 'smtps:']) : production ? null : 'smtp://127.0.0.1:2525',

@@ -7,6 +7,7 @@ import { ensureDemoAccess } from '../services/demo.ts';
 import { startMailSink, type MailSink } from './mail-sink.ts';
 import { localDemoEnvironment, serviceDefinitions, spawnService, stopService, waitReady, type ServiceProcess } from './services.ts';
 import { stackDown, stackStatus, stackUp } from './stack.ts';
+import { startPrometheus, type LocalPrometheus } from './prometheus.ts';
 
 assertNodeVersion();
 const log = (msg: string) => console.log(`[stack] ${msg}`);
@@ -34,11 +35,12 @@ async function start(env: NodeJS.ProcessEnv): Promise<number> {
   log(stack.started.length ? `started ${stack.started.join(', ')}` : 'all backing services were already running');
   const services: ServiceProcess[] = [];
   let mailSink: MailSink | null = null;
+  let prometheus: LocalPrometheus | null = null;
   let shuttingDown: Promise<number> | null = null;
   const shutdown = (code: number) =>
     (shuttingDown ??= (async () => {
-      log('stopping api, worker, ingest');
-      await Promise.all(services.map((s) => stopService(s)));
+      log('stopping api, worker, ingest, prometheus');
+      await Promise.all([...services.map((s) => stopService(s)), prometheus?.stop()]);
       await mailSink?.close();
       await stack.stop();
       log('stopped');
@@ -61,6 +63,7 @@ async function start(env: NodeJS.ProcessEnv): Promise<number> {
       services.push(service);
     }
     await Promise.all(services.map((s) => waitReady(s)));
+    prometheus = startPrometheus(config, log);
   } catch (error) {
     log(`start failed: ${(error as Error).message}`);
     return shutdown(1);
@@ -76,6 +79,7 @@ async function start(env: NodeJS.ProcessEnv): Promise<number> {
       `  Ingest       ${config.ingest.publicUrl}   (ready: ${ingest!.readyUrl}; operator metrics: http://${config.ingest.metricsHost}:${config.ingest.metricsPort}/metrics)`,
       `  Worker       ready: ${worker!.readyUrl}`,
       `  Temporal UI  ${config.temporal.uiUrl}`,
+      ...(prometheus ? [`  Prometheus   ${prometheus.url}   (scrapes api, worker and ingest; alert rules from ops/prometheus/rules.yml)`] : []),
       ...(mailSink ? [`  Mail         ${mailSink.url} (a local sink: every alert e-mail is written to ${mailSink.dir} as an .eml file)`] : []),
       ...(config.outboundAllowLoopback ? ['', LOOPBACK_NOTICE] : []),
       ...(demo
