@@ -46,7 +46,8 @@ export interface Config {
     keepMonths: number;
   };
   /** scanRegions: the regions whose Lighthouse queue this worker process serves (none when empty). */
-  worker: { healthHost: string; healthPort: number; workflowBundlePath: string | null; scanRegions: string[] };
+  /** sdkMetricsPort: the Temporal SDK's own Prometheus metrics (WORKER_SDK_METRICS_PORT; off when unset: `./svc start` and compose set it). */
+  worker: { healthHost: string; healthPort: number; sdkMetricsPort: number | null; workflowBundlePath: string | null; scanRegions: string[] };
   databaseUrl: string;
   clickhouse: { url: string; database: string; user: string; password: string; tcpPort: number };
   temporal: { address: string; namespace: string; uiUrl: string; cliPath: string | null; taskQueuePrefix: string };
@@ -331,6 +332,7 @@ export function loadConfig(env: Env = process.env, options: { keys?: false } = {
     worker: {
       healthHost: str(env, 'WORKER_HEALTH_HOST', '127.0.0.1'),
       healthPort: port(env, 'WORKER_HEALTH_PORT', 3200),
+      sdkMetricsPort: env.WORKER_SDK_METRICS_PORT?.trim() ? port(env, 'WORKER_SDK_METRICS_PORT', 3201) : null,
       workflowBundlePath: env.WORKFLOW_BUNDLE_PATH?.trim() ? resolve(PROJECT_ROOT, env.WORKFLOW_BUNDLE_PATH.trim()) : null,
       scanRegions: workerScanRegions,
     },

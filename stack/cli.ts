@@ -14,7 +14,9 @@ const log = (msg: string) => console.log(`[stack] ${msg}`);
 const LOOPBACK_NOTICE = 'Scans may reach loopback addresses (OUTBOUND_ALLOW_LOOPBACK=true) because this is a local demo; deployments refuse them.';
 
 async function start(env: NodeJS.ProcessEnv): Promise<number> {
-  const serviceEnv = localDemoEnvironment(env);
+  const demoEnv = localDemoEnvironment(env);
+  // The Temporal SDK's own metrics are on for the local service, next to the worker's health port.
+  const serviceEnv = demoEnv.WORKER_SDK_METRICS_PORT?.trim() ? demoEnv : { ...demoEnv, WORKER_SDK_METRICS_PORT: String(loadConfig(demoEnv).worker.healthPort + 1) };
   const config = loadConfig(serviceEnv);
   // Ctrl-C while the backing services come up: they run in process groups of their own, so stop them here.
   let interrupted = false;

@@ -18,6 +18,7 @@ export function scrapeTargets(config: Config): Array<{ job: string; target: stri
   return [
     { job: 'webperf-api', target: `${config.api.metricsHost}:${config.api.metricsPort}` },
     { job: 'webperf-worker', target: `${config.worker.healthHost}:${config.worker.healthPort}` },
+    ...(config.worker.sdkMetricsPort ? [{ job: 'webperf-worker-sdk', target: `${config.worker.healthHost}:${config.worker.sdkMetricsPort}` }] : []),
     { job: 'webperf-ingest', target: `${config.ingest.metricsHost}:${config.ingest.metricsPort}` },
   ];
 }

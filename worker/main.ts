@@ -45,6 +45,8 @@ Runtime.install({
     error: (message, meta) => log.error({ meta }, message),
   },
   shutdownSignals: [],
+  // The SDK's own metrics (task slots, poll latency, workflow task failures, ...) on an operator port of their own.
+  ...(config.worker.sdkMetricsPort ? { telemetryOptions: { metrics: { prometheus: { bindAddress: `${config.worker.healthHost}:${config.worker.sdkMetricsPort}` } } } } : {}),
 });
 
 // Refused at start rather than at the first alert: a worker that cannot send e-mail is misconfigured.

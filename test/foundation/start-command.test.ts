@@ -22,12 +22,12 @@ const database = uniqueName('start');
 const stateDir = resolve(HARNESS_DIR, uniqueName('state'));
 const CANARY_KEY = Buffer.alloc(32, 0x5c).toString('base64');
 let env: Record<string, string | undefined>;
-let ports: Record<'api' | 'ingest' | 'worker' | 'chHttp' | 'chTcp' | 'apiMetrics' | 'prometheus' | 'temporal' | 'temporalUi' | 'smtp', number>;
+let ports: Record<'api' | 'ingest' | 'worker' | 'chHttp' | 'chTcp' | 'apiMetrics' | 'prometheus' | 'workerSdk' | 'temporal' | 'temporalUi' | 'smtp', number>;
 
 beforeAll(async () => {
   ports = {
     api: await freePort(), ingest: await freePort(), worker: await freePort(), chHttp: await freePort(),
-    chTcp: await freePort(), apiMetrics: await freePort(), prometheus: await freePort(), temporal: await freePort(), temporalUi: await freePort(), smtp: await freePort(),
+    chTcp: await freePort(), apiMetrics: await freePort(), prometheus: await freePort(), workerSdk: await freePort(), temporal: await freePort(), temporalUi: await freePort(), smtp: await freePort(),
   };
   env = {
     ...baseTestEnv(),
@@ -42,6 +42,7 @@ beforeAll(async () => {
     API_PORT: String(ports.api),
     API_METRICS_PORT: String(ports.apiMetrics),
     PROMETHEUS_PORT: String(ports.prometheus),
+    WORKER_SDK_METRICS_PORT: String(ports.workerSdk),
     INGEST_PORT: String(ports.ingest),
     WORKER_HEALTH_PORT: String(ports.worker),
     SMTP_URL: `smtp://127.0.0.1:${ports.smtp}`,
@@ -144,15 +145,15 @@ describe('the start command', () => {
     expect(metrics.split('\n').some((line) => line.startsWith('webperf_http_requests_total{') && line.includes('route="/api/v1/me"') && line.includes('status="200"'))).toBe(true);
     expect((await fetch(`http://127.0.0.1:${ports.api}/metrics`)).status).toBe(404);
 
-    // A local Prometheus scrapes every process: its targets API shows the three jobs up.
+    // A local Prometheus scrapes every process (and the Temporal SDK's metrics): its targets API shows the jobs up.
     expect(run.output()).toContain(`Prometheus   http://127.0.0.1:${ports.prometheus}`);
     let health: Record<string, string> = {};
-    for (let attempt = 0; attempt < 90 && Object.values(health).filter((h) => h === 'up').length < 3; attempt += 1) {
+    for (let attempt = 0; attempt < 90 && Object.values(health).filter((h) => h === 'up').length < 4; attempt += 1) {
       const targets = await fetch(`http://127.0.0.1:${ports.prometheus}/api/v1/targets`).then((res) => res.json() as Promise<{ data: { activeTargets: Array<{ labels: { job: string }; health: string }> } }>, () => null);
       if (targets) health = Object.fromEntries(targets.data.activeTargets.map((target) => [target.labels.job, target.health]));
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
-    expect(health).toEqual({ 'webperf-api': 'up', 'webperf-worker': 'up', 'webperf-ingest': 'up' });
+    expect(health).toEqual({ 'webperf-api': 'up', 'webperf-worker': 'up', 'webperf-worker-sdk': 'up', 'webperf-ingest': 'up' });
 
     const backingPids = [pidOf('clickhouse/server.pid'), pidOf('temporal/server.pid')];
     expect(backingPids.every(isAlive)).toBe(true);

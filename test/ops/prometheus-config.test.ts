@@ -8,7 +8,7 @@ import { ensurePrometheusPackage, prometheusConfig, scrapeTargets } from '../../
 import { baseTestEnv } from '../harness/shared.ts';
 
 /** The local Prometheus's configuration is valid, and the compose file's scrapes the same jobs on the same ports. */
-const config = loadConfig({ ...baseTestEnv(), API_PORT: '3000' });
+const config = loadConfig({ ...baseTestEnv(), API_PORT: '3000', WORKER_SDK_METRICS_PORT: '3201' });
 let promtool: string;
 beforeAll(() => {
   promtool = ensurePrometheusPackage(() => undefined);
@@ -33,6 +33,7 @@ it("compose's Prometheus scrapes the same jobs, on the ports compose gives the p
   expect(Object.keys(jobs).sort()).toEqual(scrapeTargets(config).map((t) => t.job).sort());
   expect(jobs['webperf-api']).toBe(`api:${compose.services.api!.environment!.API_METRICS_PORT}`);
   expect(jobs['webperf-worker']).toBe(`worker:${compose.services.worker!.environment!.WORKER_HEALTH_PORT}`);
+  expect(jobs['webperf-worker-sdk']).toBe(`worker:${compose.services.worker!.environment!.WORKER_SDK_METRICS_PORT}`);
   expect(jobs['webperf-ingest']).toBe(`ingest:${compose.services.ingest!.environment!.INGEST_METRICS_PORT}`);
   expect(compose.services.api!.environment!.API_METRICS_HOST).toBe('0.0.0.0');
   expect(compose.services.ingest!.environment!.INGEST_METRICS_HOST).toBe('0.0.0.0');
