@@ -9,6 +9,7 @@ import type { AlertEmailOutcome } from './alerts.ts';
 import { checkRumAlerts, type RumAlertCheckResult } from '../services/rum-alert-check.ts';
 import { PermanentMailError, type Mailer } from '../services/mailer.ts';
 import type { WebhookDispatch } from '../services/webhook-dispatch.ts';
+import type { WorkerMetrics } from '../core/worker-metrics.ts';
 
 export interface RumAlertActivityDeps {
   rumAlerts: RumAlertStore;
@@ -20,6 +21,7 @@ export interface RumAlertActivityDeps {
   log: Logger;
   /** Starts the delivery workflows of the webhook rows a check wrote (the outbox sweeper catches any it misses). */
   webhookDispatch?: WebhookDispatch;
+  metrics?: Pick<WorkerMetrics, 'rumAlertCheck'>;
 }
 
 /** The live-data alert check and its e-mails (workflows/rum-alerts.ts). Wired in worker/main.ts. */
@@ -31,7 +33,9 @@ export function createRumAlertActivities(deps: RumAlertActivityDeps) {
       const started = Date.now();
       const { result, webhooks } = await checkRumAlerts({ rumAlerts, windows: deps.windows, baseUrl: deps.baseUrl }, clock());
       if (webhooks.length) await deps.webhookDispatch?.start(webhooks);
-      const summary = { configurations: result.configurations, queries: result.queries, recorded: result.recorded, transitions: result.transitions, ms: Date.now() - started };
+      const ms = Date.now() - started;
+      deps.metrics?.rumAlertCheck(ms / 1000);
+      const summary = { configurations: result.configurations, queries: result.queries, recorded: result.recorded, transitions: result.transitions, ms };
       if (result.transitions.length) log.info(summary, 'live-data alerts changed');
       else log.debug(summary, 'live-data alerts checked');
       return result;

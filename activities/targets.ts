@@ -8,6 +8,7 @@ import { scanTaskQueue } from '../core/temporal.ts';
 import { createTargetSchedule, deleteTargetSchedule, describeTargetSchedule, listTargetSchedules, setTargetSchedulePaused } from '../core/temporal-client.ts';
 import type { TargetStore } from '../db/store/targets.ts';
 import type { UserStore } from '../db/store/users.ts';
+import type { WorkerMetrics } from '../core/worker-metrics.ts';
 
 export interface TargetActivityDeps {
   targets: TargetStore;
@@ -16,6 +17,7 @@ export interface TargetActivityDeps {
   config: Pick<Config, 'temporal'>;
   clock: Clock;
   log: Logger;
+  metrics?: Pick<WorkerMetrics, 'targetRunDispatched' | 'targetRunSkipped'>;
 }
 
 export interface DispatchInput {
@@ -81,8 +83,10 @@ export function createTargetActivities(deps: TargetActivityDeps) {
       const scan = owner && (await targets.dispatchScan(input.targetId, { publicId: input.publicId, requestedAt: deps.clock(), runs: planFor(owner.plan).scheduledRuns }));
       if (!scan) {
         log.warn({ targetId: input.targetId, exists: Boolean(target) }, 'scheduled scan not dispatched: the target is gone or paused');
+        deps.metrics?.targetRunSkipped('inactive');
         return null;
       }
+      deps.metrics?.targetRunDispatched();
       log.info({ targetId: input.targetId, scanId: scan.publicId }, 'scheduled scan dispatched');
       return { publicId: scan.publicId, host: scan.host, scanTaskQueue: scanTaskQueue(prefix, scan.region) };
     },

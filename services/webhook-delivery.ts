@@ -11,6 +11,7 @@ import { signedHeaders } from '../core/webhooks/signing.ts';
 import type { UserStore } from '../db/store/users.ts';
 import type { WebhookStore } from '../db/store/webhooks.ts';
 import type { Mailer } from './mailer.ts';
+import type { WorkerMetrics } from '../core/worker-metrics.ts';
 import { authHeaderOf, mayUseWebhooks, signingSecrets } from './webhook-settings.ts';
 import { sendWebhook } from './webhook-sender.ts';
 
@@ -35,6 +36,7 @@ export interface WebhookDeliveryDeps {
   clock: Clock;
   lookup?: HostLookup;
   timeoutMs?: number;
+  metrics?: Pick<WorkerMetrics, 'webhookAttempt' | 'webhookDeliveryEnded' | 'webhookEndpointDisabled'>;
 }
 
 /** What one attempt came to: `retry` while the schedule goes on (with the receiver's Retry-After on 429/503). */
@@ -65,6 +67,8 @@ export async function attemptDelivery(deps: WebhookDeliveryDeps, deliveryId: num
   const now = deps.clock();
   if (refusal) {
     await deps.webhooks.recordAttempt({ deliveryId, attemptedAt: now, durationMs: 0, responseCode: null, responseBody: null, error: `not sent: ${refusal}` }, { status: 'failed', responseCode: null, error: `not sent: ${refusal}` }, now);
+    deps.metrics?.webhookAttempt('not_sent');
+    deps.metrics?.webhookDeliveryEnded('not_sent');
     return { outcome: 'not_sent', retryAfterMs: null };
   }
   const body = JSON.stringify(delivery.payload);
@@ -88,12 +92,15 @@ export async function attemptDelivery(deps: WebhookDeliveryDeps, deliveryId: num
     { status, responseCode: response.responseCode, error: response.error },
     at,
   );
+  deps.metrics?.webhookAttempt(succeeded ? 'succeeded' : 'failed');
+  if (status !== 'pending') deps.metrics?.webhookDeliveryEnded(status);
   if (succeeded) {
     await deps.webhooks.recordEndpointSuccess(delivery.userId);
     return { outcome: 'succeeded', retryAfterMs: null };
   }
   if (disable) {
     const newlyDisabled = await deps.webhooks.disable(delivery.userId, disable, at);
+    if (newlyDisabled) deps.metrics?.webhookEndpointDisabled();
     if (newlyDisabled && disable === 'failing') await deps.mailer.send(endpointDisabledEmail(owner!.email, endpoint!.url!, failingSince!, deps.baseUrl));
     return { outcome: disable === 'gone' ? 'gone' : 'failed', retryAfterMs: null };
   }

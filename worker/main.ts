@@ -79,6 +79,7 @@ const metrics = createWorkerMetrics({
     const oldest = await storage.scans.oldestQueued(region);
     return oldest ? Math.max(0, (Date.now() - oldest.getTime()) / 1000) : 0;
   },
+  webhookBacklog: () => storage.webhooks.pendingCount(),
 });
 
 const healthServer = createServer((req, res) => {
@@ -138,18 +139,28 @@ async function main(): Promise<void> {
       ...scanActivities,
       ...createReconcileActivities({ scans: storage.scans, temporal: () => client, clock: systemClock, log }),
       ...createScanSlotActivities({ scans: storage.scans, users: storage.users, temporal: () => client, config }),
-      ...createTargetActivities({ targets: storage.targets, users: storage.users, temporal: () => client, config, clock: systemClock, log }),
-      ...createAlertActivities({ alerts: storage.alerts, mailer, baseUrl: config.baseUrl, clock: systemClock, log, webhookDispatch }),
+      ...createTargetActivities({ targets: storage.targets, users: storage.users, temporal: () => client, config, clock: systemClock, log, metrics }),
+      ...createAlertActivities({ alerts: storage.alerts, mailer: metrics.countingMailer(mailer, 'alert'), baseUrl: config.baseUrl, clock: systemClock, log, webhookDispatch }),
       ...createRumAlertActivities({
         rumAlerts: storage.rumAlerts,
         windows: (siteIds, minutes, now) => siteWindows(clickhouse, config.clickhouse.database, siteIds, minutes, now),
-        mailer,
+        mailer: metrics.countingMailer(mailer, 'rum_alert'),
         baseUrl: config.baseUrl,
         clock: systemClock,
         log,
         webhookDispatch,
+        metrics,
       }),
-      ...createWebhookActivities({ webhooks: storage.webhooks, users: storage.users, mailer, keys: config.keys, allowLoopback: config.outboundAllowLoopback, baseUrl: config.baseUrl, clock: systemClock }),
+      ...createWebhookActivities({
+        webhooks: storage.webhooks,
+        users: storage.users,
+        mailer: metrics.countingMailer(mailer, 'webhook_disabled'),
+        keys: config.keys,
+        allowLoopback: config.outboundAllowLoopback,
+        baseUrl: config.baseUrl,
+        clock: systemClock,
+        metrics,
+      }),
     },
     shutdownGraceTime: '30 seconds',
     ...workflowSource,

@@ -14,6 +14,7 @@ import * as rum from './20261127_013_rum.ts';
 import * as rumAlertState from './20261127_014_rum_alert_state.ts';
 import * as oauth from './20261128_015_oauth.ts';
 import * as scansQueuedIndex from './20261128_016_scans_queued_index.ts';
+import * as webhookPendingIndex from './20261129_017_webhook_pending_index.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -37,6 +38,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261127_014_rum_alert_state', rumAlertState],
   ['20261128_015_oauth', oauth],
   ['20261128_016_scans_queued_index', scansQueuedIndex],
+  ['20261129_017_webhook_pending_index', webhookPendingIndex],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

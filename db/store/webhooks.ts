@@ -152,6 +152,8 @@ export interface WebhookStore {
   markWorkflowStarted(ids: number[], now: Date): Promise<void>;
   /** Deliveries created before `createdBefore` that no workflow was started for (the sweeper's work), oldest first. */
   unstarted(createdBefore: Date, limit: number): Promise<WebhookDelivery[]>;
+  /** Deliveries still pending (waiting for their next attempt), across all users: the operators' backlog. */
+  pendingCount(): Promise<number>;
 }
 
 export function createWebhookStore(knex: Knex | Knex.Transaction): WebhookStore {
@@ -288,6 +290,11 @@ export function createWebhookStore(knex: Knex | Knex.Transaction): WebhookStore 
 
     async unstarted(createdBefore, limit) {
       return ((await deliveries().whereNull('workflow_started_at').where('created_at', '<', createdBefore).orderBy('id').limit(limit)) as DeliveryRow[]).map(toDelivery);
+    },
+
+    async pendingCount() {
+      const row = (await deliveries().where({ status: 'pending' }).count<{ count: string }[]>('id as count').first()) as { count: string } | undefined;
+      return Number(row?.count ?? 0);
     },
   };
 }

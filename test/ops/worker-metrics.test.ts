@@ -1,6 +1,12 @@
 import { startFixtureSites, type FixtureSites } from '../../fixtures/sites.ts';
+import { createLogger } from '../../core/logger.ts';
+import { createStorage } from '../../db/store/index.ts';
+import { sendTestEvent } from '../../services/webhook-actions.ts';
+import { temporalWebhookDispatch } from '../../services/webhook-dispatch.ts';
+import { saveWebhookSettings } from '../../services/webhook-settings.ts';
 import { call, createTestUser } from '../harness/api.ts';
 import { startScanStack, waitForScan, type ScanStack } from '../harness/scans.ts';
+import { webhookReceiver } from '../harness/webhook-receiver.ts';
 
 /** The worker's /metrics (on its health port) move with a real scan in Chromium, and describe each region's queue. */
 let stack: ScanStack;
@@ -47,4 +53,30 @@ it("describes every configured region's queue: backlog, pollers (this worker), o
   // Labels come from fixed sets: regions from the configuration, nothing else.
   const regions = new Set(lines.filter((l) => l.startsWith('webperf_')).flatMap((l) => [...l.matchAll(/region="([^"]*)"/g)].map((m) => m[1])));
   for (const region of regions) expect(stack.api.config.regions.available).toContain(region);
+});
+
+it('counts a webhook delivery the worker process sent, and reports the pending backlog', async () => {
+  const receiver = await webhookReceiver();
+  try {
+    const webhooks = createStorage(stack.api.db.knex).webhooks;
+    const clock = () => new Date();
+    const { user } = await createTestUser(stack.api, 'pro');
+    const saved = await saveWebhookSettings({ webhooks, keys: stack.api.config.keys, allowLoopback: true, clock }, user, { url: receiver.url, headerName: '', headerValue: '', events: [] });
+    expect(saved.status).toBe('saved');
+    const before = await scrape();
+    const dispatch = temporalWebhookDispatch({ temporal: () => stack.api.temporal, webhooks, taskQueuePrefix: stack.api.config.temporal.taskQueuePrefix, log: createLogger({ logLevel: 'silent' }, 'api') });
+    const outcome = await sendTestEvent({ webhooks, dispatch, clock }, user.id);
+    expect(outcome.status).toBe('done');
+    expect(receiver.received).toHaveLength(1);
+    const after = await scrape();
+    const delta = (name: string, labels: Record<string, string>) => (value(after, name, labels) ?? 0) - (value(before, name, labels) ?? 0);
+    expect(delta('webperf_webhook_attempts_total', { result: 'succeeded' })).toBe(1);
+    expect(delta('webperf_webhook_deliveries_total', { outcome: 'succeeded' })).toBe(1);
+    expect(value(after, 'webperf_webhook_backlog')).toBeGreaterThanOrEqual(0);
+    for (const family of ['webperf_target_runs_dispatched_total', 'webperf_emails_total', 'webperf_rum_alert_check_duration_seconds_count', 'webperf_webhook_endpoints_disabled_total']) {
+      expect(after.some((line) => line.startsWith(family))).toBe(true);
+    }
+  } finally {
+    await receiver.close();
+  }
 });
