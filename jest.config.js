@@ -8,6 +8,7 @@ export default {
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   globalSetup: '<rootDir>/test/harness/global-setup.js',
   globalTeardown: '<rootDir>/test/harness/global-teardown.js',
+  setupFilesAfterEnv: ['<rootDir>/test/harness/after-each-file.ts'],
   testTimeout: 120000,
   maxWorkers: 2,
 };

@@ -13,6 +13,7 @@ import { mintToken } from '../../services/tokens.ts';
 import { freePort, isolatedPostgres, uniqueName, type IsolatedPostgres } from './isolated.ts';
 import { baseTestEnv } from './shared.ts';
 import { createStorage } from '../../db/store/index.ts';
+import { registerSecret, registerSecretsIn, watchLogs } from './log-sink.ts';
 
 /** A clock the test moves by hand. */
 export class TestClock {
@@ -54,6 +55,7 @@ export async function startTestApi(options: { clock?: TestClock; env?: Record<st
   });
   let logs = '';
   const log = createLogger({ logLevel: 'info' }, 'api', { write: (line: string) => void (logs += line) });
+  const logSink = watchLogs('in-process api', () => logs);
   // As the API process connects (core/temporal-client.ts): back within seconds after a Temporal outage.
   const connection = Connection.lazy({ address: config.temporal.address, channelArgs: TEMPORAL_CHANNEL_ARGS });
   const temporal = new Client({ connection, namespace: config.temporal.namespace });
@@ -81,6 +83,7 @@ export async function startTestApi(options: { clock?: TestClock; env?: Record<st
       if (appKnex !== db.knex) await appKnex.destroy();
       await counterKnex.destroy();
       await db.drop();
+      logSink.check();
     },
   };
 }
@@ -90,6 +93,8 @@ export async function createTestUser(api: TestApi, plan: PlanKey, password: stri
   userCounter += 1;
   const user = await createUser(createStorage(api.db.knex).users, { name: `User ${userCounter}`, email: `${uniqueName('u')}@example.com`, password, plan });
   const { token } = await mintToken(createStorage(api.db.knex).tokens, user.id, 'test', null);
+  registerSecret(token);
+  registerSecret(password);
   return { user, token };
 }
 
@@ -99,6 +104,8 @@ export async function call(
   options: { token?: string; method?: string; body?: unknown; headers?: Record<string, string> } = {},
 ): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
   const headers: Record<string, string> = { ...options.headers };
+  registerSecret(options.token);
+  registerSecretsIn(options.body);
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   let body: string | undefined;
   if (options.body !== undefined) {

@@ -1,5 +1,6 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { registerSecret } from './log-sink.ts';
 
 /**
  * The MCP SDK's OAuth client provider as an MCP client application implements it, in memory: it keeps what
@@ -37,6 +38,8 @@ export class MemoryOAuthProvider implements OAuthClientProvider {
     return this.saved;
   }
   saveTokens(tokens: OAuthTokens): void {
+    registerSecret(tokens.access_token);
+    registerSecret(tokens.refresh_token);
     this.saved = tokens;
   }
   redirectToAuthorization(url: URL): void {

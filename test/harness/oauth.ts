@@ -2,6 +2,7 @@ import * as oauth from 'oauth4webapi';
 import type { TestApi } from './api.ts';
 import type { WebClient} from './web.ts';
 import { type RawResponse } from './web.ts';
+import { registerSecret } from './log-sink.ts';
 
 /** oauth4webapi against the test app on plain http (loopback): the library insists on https unless told. */
 export const insecure = { [oauth.allowInsecureRequests]: true } as const;
@@ -72,6 +73,10 @@ export async function obtainTokens(as: oauth.AuthorizationServer, client: oauth.
   const attempt = await authorizationUrl(as, client, redirectUri, extra);
   const landed = await authorizeInWeb(web, baseUrl, attempt.url);
   const params = oauth.validateAuthResponse(as, client, landed, attempt.state);
+  registerSecret(params.get('code'));
   const response = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, attempt.verifier, { ...insecure, ...(extra.resource ? { additionalParameters: { resource: extra.resource } } : {}) });
-  return oauth.processAuthorizationCodeResponse(as, client, response);
+  const tokens = await oauth.processAuthorizationCodeResponse(as, client, response);
+  registerSecret(tokens.access_token);
+  registerSecret(tokens.refresh_token);
+  return tokens;
 }

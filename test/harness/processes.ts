@@ -1,6 +1,7 @@
 import { serviceDefinitions, spawnService, stopService, waitReady, type ServiceProcess } from '../../stack/services.ts';
 import { loadConfig } from '../../core/config.ts';
 import { freePort } from './isolated.ts';
+import { watchLogs } from './log-sink.ts';
 
 export type ServiceName = 'api' | 'worker' | 'ingest';
 
@@ -18,7 +19,16 @@ export function startService(name: ServiceName, env: Record<string, string | und
   let output = '';
   service.child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   service.child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return { ...service, output: () => output, stop: () => stopService(service) };
+  const logSink = watchLogs(`${name} process`, () => output);
+  return {
+    ...service,
+    output: () => output,
+    stop: async () => {
+      const code = await stopService(service);
+      logSink.check();
+      return code;
+    },
+  };
 }
 
 /**

@@ -18,6 +18,7 @@ import type { HostLookup } from '../../core/scan-target.ts';
 import { temporalWebhookDispatch, type WebhookDispatch } from '../../services/webhook-dispatch.ts';
 import type { TestApi } from './api.ts';
 import { harnessInfo } from './shared.ts';
+import { watchLogs } from './log-sink.ts';
 
 export interface InProcessWorker {
   /** Everything the scan activities logged, as JSON lines. */
@@ -47,6 +48,7 @@ export async function startInProcessWorker(api: TestApi, options: { runner: Scan
   }
   let logs = '';
   const log = createLogger({ logLevel: 'info' }, 'worker', { write: (line: string) => void (logs += line) });
+  const logSink = watchLogs('in-process worker', () => logs);
   const { config } = api;
   const prefix = config.temporal.taskQueuePrefix;
   const connection = await NativeConnection.connect({ address: config.temporal.address });
@@ -94,6 +96,7 @@ export async function startInProcessWorker(api: TestApi, options: { runner: Scan
       await running;
       mailer.close();
       await connection.close();
+      logSink.check();
     },
   };
 }

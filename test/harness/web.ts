@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { registerSecretsIn } from './log-sink.ts';
 
 export interface RawResponse {
   status: number;
@@ -64,6 +65,7 @@ export class WebClient {
 
   /** Posts a form with the current CSRF token (unless the fields name their own) and the site's Origin (unless headers replace it). */
   async post(path: string, fields: Record<string, string>, headers: Record<string, string> = { origin: this.origin }): Promise<RawResponse> {
+    registerSecretsIn(fields);
     const body = new URLSearchParams({ _csrf: this.csrf, ...fields }).toString();
     return this.remember(
       await rawRequest(`${this.url}${path}`, {

@@ -17,6 +17,7 @@ import { temporalWebhookDispatch } from '../../services/webhook-dispatch.ts';
 import type { TestApi } from '../harness/api.ts';
 import type { IsolatedClickHouse } from '../harness/isolated.ts';
 import { harnessInfo } from '../harness/shared.ts';
+import { watchLogs } from '../harness/log-sink.ts';
 
 /**
  * A worker in the test's process serving the API's main queue with what the live-data alert check needs, as
@@ -31,6 +32,7 @@ export async function startRumAlertWorker(api: TestApi, clickhouse: IsolatedClic
   }
   let logs = '';
   const log = createLogger({ logLevel: 'info' }, 'worker', { write: (line: string) => void (logs += line) });
+  const logSink = watchLogs('in-process live-data alert worker', () => logs);
   const { config } = api;
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   const webhooks = createWebhookStore(api.db.knex);
@@ -63,6 +65,7 @@ export async function startRumAlertWorker(api: TestApi, clickhouse: IsolatedClic
       await running;
       mailer.close();
       await connection.close();
+      logSink.check();
     },
   };
 }
