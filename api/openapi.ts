@@ -3,6 +3,8 @@ import { MAX_BODY_BYTES } from './body.ts';
 import { querySchema, type AnyRoute } from './route.ts';
 import type { JsonSchema } from './validation.ts';
 import { webhookOperations } from './webhook-docs.ts';
+import { exampleOf } from './openapi-examples.ts';
+import { prose } from './openapi-prose.ts';
 
 const ERROR_SCHEMAS: Record<string, JsonSchema> = {
   Message: { type: 'object', required: ['message'], properties: { message: { type: 'string' } } },
@@ -70,6 +72,9 @@ export function openApiDocument(routes: AnyRoute[], baseUrl: string): Record<str
       responses,
     };
   }
+  const webhooks = webhookOperations();
+  withExamples(paths, ERROR_SCHEMAS);
+  withExamples(webhooks, ERROR_SCHEMAS);
   return {
     openapi: '3.1.0',
     info: {
@@ -84,7 +89,7 @@ export function openApiDocument(routes: AnyRoute[], baseUrl: string): Record<str
         '`X-RateLimit-Limit/Remaining/Used/Reset/Resource` (GitHub convention; Reset in Unix seconds). Unlimited plans',
         '(Agency) report `api_daily_limit` and `limit_today` as -1 and get no X-RateLimit headers.',
         'Operations marked `x-extension: true` are not part of the published specification.',
-      ].join(' '),
+      ].join(' ') + prose(baseUrl),
     },
     servers: [{ url: `${baseUrl}/api/v1` }],
     components: {
@@ -106,6 +111,15 @@ export function openApiDocument(routes: AnyRoute[], baseUrl: string): Record<str
       schemas: ERROR_SCHEMAS,
     },
     paths,
-    webhooks: webhookOperations(),
+    webhooks,
   };
+}
+
+/** Adds an example, derived from its schema, to every JSON request and response body that has none. */
+function withExamples(node: unknown, components: Record<string, JsonSchema>): void {
+  if (!node || typeof node !== 'object') return;
+  const record = node as Record<string, unknown>;
+  const media = record['application/json'] as { schema?: JsonSchema; example?: unknown } | undefined;
+  if (media?.schema && media.example === undefined) media.example = exampleOf(media.schema, components);
+  for (const [key, value] of Object.entries(record)) if (key !== 'schema' && key !== 'example') withExamples(value, components);
 }

@@ -1,5 +1,5 @@
 import { SCOPES } from '../core/oauth/scopes.ts';
-import { OAUTH_PATHS } from './provider.ts';
+import { OAUTH_PATHS } from '../core/oauth/paths.ts';
 
 /**
  * RFC 8414 authorization server metadata, written out rather than taken from the library's OpenID discovery

@@ -11,6 +11,7 @@ import { renderErrorPage } from '../web/error-page.ts';
 import { postgresAdapter } from './adapter.ts';
 import { checkRedirectUris } from './redirect-uris.ts';
 import { CLIENT_METADATA_MAX_BYTES } from './provider-limits.ts';
+import { OAUTH_PATHS } from '../core/oauth/paths.ts';
 
 /** The protocol's timings (spec: access tokens 1 hour, refresh tokens 30 days). */
 export const OAUTH_TTL = {
@@ -23,7 +24,6 @@ export const OAUTH_TTL = {
 } as const;
 
 
-export const OAUTH_PATHS = { authorize: '/oauth/authorize', token: '/oauth/token', register: '/oauth/register', revoke: '/oauth/revoke', consent: '/oauth/consent' } as const;
 
 export interface ProviderDeps {
   config: Config;

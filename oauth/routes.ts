@@ -8,7 +8,7 @@ import { DEFAULT_SCOPES, parseScopes } from '../core/oauth/scopes.ts';
 import type { OAuthStore } from '../db/store/oauth.ts';
 import { retryAfterSeconds } from '../http/errors.ts';
 import { authorizationServerMetadata } from './metadata.ts';
-import { OAUTH_PATHS } from './provider.ts';
+import { OAUTH_PATHS } from '../core/oauth/paths.ts';
 
 const REGISTRATION_WINDOW_MS = 60 * 60_000;
 const REGISTRATION_BODY_LIMIT = 16 * 1024;

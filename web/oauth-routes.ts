@@ -10,7 +10,7 @@ import { hasFeature, planFor } from '../core/plans.ts';
 import type { User } from '../core/user.ts';
 import type { Storage } from '../db/store/index.ts';
 import { HttpError, notFound } from '../http/errors.ts';
-import { OAUTH_PATHS } from '../oauth/provider.ts';
+import { OAUTH_PATHS } from '../core/oauth/paths.ts';
 import { describeClient } from '../services/oauth-apps.ts';
 import { chromeFor } from './chrome.ts';
 import { setPageHeaders } from './error-page.ts';

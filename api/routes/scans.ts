@@ -58,6 +58,7 @@ function createBodySchema(regions: string[]): JsonSchema {
         additionalProperties: false,
         required: ['type'],
         description: 'Credentials for protected pages (Pro plan or higher). Sent only to the scanned origin; never returned.',
+        examples: [{ type: 'basic', username: 'preview', password: 'staging-password' }],
         properties: {
           type: { type: 'string', enum: ['basic', 'header'] },
           username: { type: 'string', minLength: 1, maxLength: 256, pattern: BASIC_USERNAME, description: 'No control characters and no colon (RFC 7617).' },

@@ -60,3 +60,36 @@ describe('OpenAPI document', () => {
     expect(res.headers.get('x-ratelimit-limit')).toBeNull();
   });
 });
+
+describe('examples', () => {
+  type Media = { schema: unknown; example?: unknown };
+  type Operation = { requestBody?: { content: Record<string, Media> }; responses: Record<string, { content?: Record<string, Media> }> };
+  it('every operation and webhook has request and response examples derived from its schemas, and each validates', async () => {
+    const doc = (await (await fetch(`${api.url}/api/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, Operation>>; webhooks: Record<string, Record<string, Operation>>; components: unknown };
+    const { Ajv } = await import('ajv');
+    const addFormats = (await import('ajv-formats')).default as unknown as (ajv: InstanceType<typeof Ajv>) => InstanceType<typeof Ajv>;
+    const ajv = addFormats(new Ajv({ allErrors: true, strict: false }));
+    ajv.addSchema({ $id: 'doc', components: doc.components });
+    const problems: string[] = [];
+    let checked = 0;
+    const check = (where: string, media: Media | undefined) => {
+      if (!media) return;
+      if (media.example === undefined) return void problems.push(`${where}: no example`);
+      const validate = ajv.compile(JSON.parse(JSON.stringify(media.schema).replaceAll('"#/components/', '"doc#/components/')) as object);
+      checked += 1;
+      if (!validate(media.example)) problems.push(`${where}: ${JSON.stringify(validate.errors?.slice(0, 3))}`);
+    };
+    for (const [group, entries] of [['paths', doc.paths], ['webhooks', doc.webhooks]] as const) {
+      for (const [path, operations] of Object.entries(entries)) {
+        for (const [method, operation] of Object.entries(operations)) {
+          check(`${group} ${method} ${path} request`, operation.requestBody?.content['application/json']);
+          const success = Object.entries(operation.responses).filter(([status]) => status.startsWith('2'));
+          if (group === 'paths' && path !== '/openapi.json' && !success.some(([status, r]) => status === '204' || r.content?.['application/json'])) problems.push(`${method} ${path}: no JSON success response`);
+          for (const [status, response] of Object.entries(operation.responses)) check(`${group} ${method} ${path} ${status}`, response.content?.['application/json']);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(checked).toBeGreaterThan(100);
+  });
+});
