@@ -28,6 +28,7 @@ import { chromeFor, pageText } from './chrome.ts';
 import { mountScanPages } from './scan-routes.ts';
 import { mountWebhookPages } from './webhook-routes.ts';
 import { mountOAuthPages } from './oauth-routes.ts';
+import { mountDocsPages } from './docs-routes.ts';
 import { apiPage, loginPage, signupPage, type ApiPageInput, type FormErrors } from './pages.ts';
 import { reportPage } from './report.ts';
 import { csrfToken, endSession, loadSession, readForm, sameOriginOnly, startSession, webUser } from './session.ts';
@@ -78,6 +79,7 @@ export function webRouter(deps: WebDeps): Router {
   mountMonitoringPages(router, deps);
   mountWebhookPages(router, deps);
   mountOAuthPages(router, { provider: deps.oauthProvider, storage: deps.storage, config: deps.config, clock: deps.clock });
+  mountDocsPages(router, deps);
   mountLivePages(router, { config: deps.config, clock: deps.clock, live: liveDataSource({ rumSites: deps.storage.rumSites, rumAlerts: deps.storage.rumAlerts, clock: deps.clock, ingestPublicUrl: deps.config.ingest.publicUrl, rum: deps.rum }) });
   router.get('/login', on(showSignIn));
   router.post('/login', on(signIn));

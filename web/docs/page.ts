@@ -1,0 +1,32 @@
+import { html } from '../html.ts';
+import { layout, type Chrome } from '../layout.ts';
+import { docsText } from './labels.ts';
+
+export interface DocsPageInput {
+  documentUrl: string;
+  assetVersion: string;
+  signedIn: boolean;
+  hasApi: boolean;
+  /** A token made for this page view (shown nowhere else), or null. */
+  token: string | null;
+}
+
+/** The reference page: a short frame of our own (what it is, how to try calls), then Swagger UI's rendering. */
+export function docsPage(chrome: Chrome, input: DocsPageInput): string {
+  const text = docsText(chrome.locale);
+  const v = encodeURIComponent(input.assetVersion);
+  // Swagger UI builds its layout from <section> elements, which the site's stylesheet draws as cards.
+  const head = html`<style>.reference section { background: none; border: 0; border-radius: 0; padding: 0; margin: 0; overflow-x: visible; } .reference { background: #fff; border: 1px solid var(--line); border-radius: 8px; } .reference .information-container { padding: 0 1.25rem; }</style><link rel="stylesheet" href="/docs/assets/swagger-ui.css?v=${v}"><script src="/docs/assets/swagger-ui-bundle.js?v=${v}" defer></script><script src="/docs/assets/docs.js?v=${v}" defer></script>`;
+  const tryPanel = !input.signedIn
+    ? html`<p id="try-sign-in">${text.trySignIn} <a href="/login?next=%2Fdocs">${text.trySignInLink}</a> ${text.tryOwnToken}</p>`
+    : input.token
+      ? html`<p id="try-ready" class="notice">${text.tryReady}</p>`
+      : html`<form id="try-token" method="post" action="/docs/try-token"><input type="hidden" name="_csrf" value="${chrome.csrf ?? ''}">
+          <p>${text.tryExplain}</p>${input.hasApi ? html`` : html`<p class="error">${text.noApi}</p>`}<button type="submit">${text.tryButton}</button></form>`;
+  const body = html`<section id="docs-intro"><h1>${text.title}</h1><p>${text.intro}</p>
+    <p><a href="${input.documentUrl}">${text.document}</a> (<code>${input.documentUrl}</code>)</p>
+    <h2>${text.tryTitle}</h2>${tryPanel}</section>
+    <noscript><p>${text.noScript} <a href="${input.documentUrl}">${input.documentUrl}</a></p></noscript>
+    <div id="swagger-ui" class="reference" data-document="${input.documentUrl}" ${input.token ? html`data-token="${input.token}"` : ''}></div>`;
+  return layout(text.title, body, { ...chrome, head });
+}
