@@ -14,6 +14,8 @@ ENV npm_config_update_notifier=false npm_config_fund=false npm_config_audit=fals
 # Dependencies first, so code changes do not reinstall them. Install scripts must run: the `node`
 # package's preinstall fetches the pinned Node binary, @swc/core and protobufjs set themselves up.
 COPY package.json package-lock.json ./
+# The typed client and the webperf command are a workspace (client/): npm needs its manifest to install.
+COPY client/package.json client/
 # npm install from the lockfile: npm ci insists on other platforms' optional packages the lockfile lacks.
 RUN npm install --no-audit --no-fund
 

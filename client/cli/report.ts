@@ -1,0 +1,81 @@
+import { describeCheck, formatValue, type BudgetCheck, type FinishedScan, type FormFactor } from './budget.ts';
+
+export type OutputFormat = 'text' | 'json' | 'junit';
+
+const SEVERITY_ORDER = { critical: 0, warning: 1, info: 2 } as const;
+const TOP_FINDINGS = 5;
+
+/** The scan in words: scores, the metrics of each form factor, the top findings, then each budget. */
+export function textReport(scan: FinishedScan, formFactors: readonly FormFactor[], checks: BudgetCheck[]): string {
+  const { scores, metrics, findings } = scan.result;
+  const lines = [
+    `${scan.result.final_url}  (scan ${scan.public_id})`,
+    `Report: ${scan.report_url}`,
+    '',
+    `Scores: overall ${scores.overall} · speed ${scores.speed} · images ${scores.images} · caching ${scores.caching} · technical ${scores.technical}${scores.wordpress === undefined ? '' : ` · wordpress ${scores.wordpress}`}`,
+    `TTFB: ${Math.round(metrics.ttfb_ms)} ms`,
+  ];
+  for (const formFactor of formFactors) {
+    const m = metrics[formFactor];
+    lines.push(`${formFactor.padEnd(7)} FCP ${Math.round(m.fcp_ms)} ms · LCP ${Math.round(m.lcp_ms)} ms · TBT ${Math.round(m.tbt_ms)} ms · CLS ${Number(m.cls.toFixed(3))} · ${m.request_count} requests · ${formatValue(m.total_bytes, 'bytes')}`);
+  }
+  const top = [...findings].sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]).slice(0, TOP_FINDINGS);
+  if (top.length) {
+    lines.push('', `Top findings (${findings.length} in all):`);
+    for (const finding of top) lines.push(`  [${finding.severity}] ${finding.title}: ${finding.recommendation}`);
+  }
+  if (checks.length) {
+    lines.push('', 'Budgets:');
+    for (const check of checks) lines.push(`  ${check.passed ? 'PASS' : 'FAIL'}  ${describeCheck(check)}`);
+    const failed = checks.filter((c) => !c.passed).length;
+    lines.push('', failed ? `${failed} of ${checks.length} budgets failed.` : `All ${checks.length} budgets hold.`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export function jsonReport(scan: FinishedScan, checks: BudgetCheck[]): string {
+  return `${JSON.stringify(
+    {
+      scan: scan.public_id,
+      url: scan.result.final_url,
+      report_url: scan.report_url,
+      scores: scan.result.scores,
+      metrics: scan.result.metrics,
+      findings: scan.result.findings,
+      budgets: checks.map((c) => ({ name: c.name, key: c.key, form_factor: c.formFactor, value: c.value, limit: c.limit, kind: c.kind, passed: c.passed })),
+      passed: checks.every((c) => c.passed),
+    },
+    null,
+    2,
+  )}\n`;
+}
+
+const xml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** JUnit XML: one test case per budget, so CI systems list each budget and show the failing ones. */
+export function junitReport(scan: FinishedScan, checks: BudgetCheck[]): string {
+  const failures = checks.filter((c) => !c.passed).length;
+  const cases = checks.map((check) => {
+    const name = xml(`${check.name} ${check.kind === 'min' ? '>=' : '<='} ${formatValue(check.limit, check.unit)}`);
+    const open = `    <testcase classname="webperf.budget" name="${name}" time="0">`;
+    return check.passed ? `${open}</testcase>` : `${open}\n      <failure message="${xml(describeCheck(check))}" type="budget">${xml(`${describeCheck(check)} (${scan.report_url})`)}</failure>\n    </testcase>`;
+  });
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="webperf" tests="${checks.length}" failures="${failures}">`,
+    `  <testsuite name="${xml(`webperf budgets: ${scan.result.final_url}`)}" tests="${checks.length}" failures="${failures}" errors="0" skipped="0" timestamp="${xml(scan.finished_at)}">`,
+    `    <properties><property name="scan" value="${xml(scan.public_id)}"/><property name="report_url" value="${xml(scan.report_url)}"/></properties>`,
+    ...cases,
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+/** GitHub Actions workflow commands: an error annotation per failed budget, a notice with the report link. */
+export function githubAnnotations(scan: FinishedScan, checks: BudgetCheck[]): string {
+  const escape = (text: string) => text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  const lines = checks.filter((c) => !c.passed).map((check) => `::error title=Performance budget::${escape(`${describeCheck(check)} on ${scan.result.final_url}`)}`);
+  lines.push(`::notice title=webperf::${escape(`overall ${scan.result.scores.overall}; report ${scan.report_url}`)}`);
+  return `${lines.join('\n')}\n`;
+}

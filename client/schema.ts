@@ -1,0 +1,5678 @@
+/**
+ * Generated from the service's OpenAPI document by client/generate.ts (npm run client:generate). Do not edit:
+ * a test fails when this file and the served document drift.
+ */
+
+export interface paths {
+    "/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account behind the token, its plan and today’s API usage. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The account. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": 42,
+                         *         "name": "Example",
+                         *         "email": "dev@example.com",
+                         *         "plan": {
+                         *           "key": "free",
+                         *           "label": "example",
+                         *           "api_enabled": false,
+                         *           "api_daily_limit": 3
+                         *         },
+                         *         "api_usage": {
+                         *           "used_today": 1,
+                         *           "limit_today": 3,
+                         *           "reset_at": "2026-11-24T09:30:00Z"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                id: number;
+                                name: string;
+                                email: string;
+                                plan: {
+                                    /** @enum {string} */
+                                    key: "free" | "starter" | "pro" | "agency";
+                                    label: string;
+                                    api_enabled: boolean;
+                                    /** @description -1 means unlimited. */
+                                    api_daily_limit: number;
+                                };
+                                api_usage: {
+                                    /** @description Calls counted today (UTC), this one included. */
+                                    used_today: number;
+                                    /** @description -1 means unlimited. */
+                                    limit_today: number;
+                                    /**
+                                     * Format: date-time
+                                     * @description Next midnight UTC.
+                                     */
+                                    reset_at: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description No token, or an invalid, expired or revoked one: `{"message": "Unauthenticated."}`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description The plan does not include this (`required_plan` names the cheapest plan that does). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "required_plan": "starter"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["PlanError"];
+                    };
+                };
+                /** @description Daily API limit reached; resets at midnight UTC. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "example",
+                         *       "limit": 3,
+                         *       "reset_at": "2026-11-24T09:30:00Z"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["DailyLimitError"];
+                    };
+                };
+                /** @description Internal error; the body carries only a request id that the logs carry too. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "request_id": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ServerError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's scans, newest first. */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Results per page, 1 to 50. */
+                    limit?: number;
+                    /** @description Page number, from 1. */
+                    page?: number;
+                    /** @description Only scans whose URL contains this text. */
+                    domain?: string;
+                    status?: "queued" | "running" | "finished" | "failed";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of scans; `result` carries only `scores`. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "public_id": "01jz8q3m5kx7h2v9w4n6p0r1st",
+                         *           "report_url": "https://webperf.example/assets/01jz8q3m5kx7h2v9w4n6p0r1st/desktop.webp",
+                         *           "status": "queued",
+                         *           "submitted_url": "https://webperf.example/assets/01jz8q3m5kx7h2v9w4n6p0r1st/desktop.webp",
+                         *           "region": "eu-central",
+                         *           "auth_type": "basic",
+                         *           "is_public": true,
+                         *           "share_enabled": false,
+                         *           "share_url": "https://webperf.example/assets/01jz8q3m5kx7h2v9w4n6p0r1st/desktop.webp",
+                         *           "requested_at": "2026-11-24T09:30:00Z",
+                         *           "target_id": 42
+                         *         }
+                         *       ],
+                         *       "meta": {
+                         *         "current_page": 3,
+                         *         "per_page": 3,
+                         *         "total": 3,
+                         *         "last_page": 3
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            data: ({
+                                public_id: string;
+                                /** Format: uri */
+                                report_url: string;
+                                /** @enum {unknown} */
+                                status: "queued" | "running";
+                                /** Format: uri */
+                                submitted_url: string;
+                                region: string;
+                                /**
+                                 * @description How an authenticated scan signed in; the credentials never come back.
+                                 * @enum {unknown}
+                                 */
+                                auth_type: "basic" | "header" | null;
+                                is_public: boolean;
+                                share_enabled: boolean;
+                                share_url: string | null;
+                                /** Format: date-time */
+                                requested_at: string;
+                                /** @description Extension: the monitored target (GET /domains) whose schedule started this scan; null for scans started by hand. */
+                                target_id: number | null;
+                            } | {
+                                public_id: string;
+                                /** Format: uri */
+                                report_url: string;
+                                /** @constant */
+                                status: "finished";
+                                /** Format: uri */
+                                submitted_url: string;
+                                region: string;
+                                /**
+                                 * @description How an authenticated scan signed in; the credentials never come back.
+                                 * @enum {unknown}
+                                 */
+                                auth_type: "basic" | "header" | null;
+                                is_public: boolean;
+                                share_enabled: boolean;
+                                share_url: string | null;
+                                /** Format: date-time */
+                                requested_at: string;
+                                /** @description Extension: the monitored target (GET /domains) whose schedule started this scan; null for scans started by hand. */
+                                target_id: number | null;
+                                /** Format: date-time */
+                                finished_at: string;
+                                result: {
+                                    scores: {
+                                        overall: number;
+                                        speed: number;
+                                        images: number;
+                                        caching: number;
+                                        technical: number;
+                                        wordpress: number;
+                                    };
+                                };
+                            } | {
+                                public_id: string;
+                                /** Format: uri */
+                                report_url: string;
+                                /** @constant */
+                                status: "failed";
+                                /** Format: uri */
+                                submitted_url: string;
+                                region: string;
+                                /**
+                                 * @description How an authenticated scan signed in; the credentials never come back.
+                                 * @enum {unknown}
+                                 */
+                                auth_type: "basic" | "header" | null;
+                                is_public: boolean;
+                                share_enabled: boolean;
+                                share_url: string | null;
+                                /** Format: date-time */
+                                requested_at: string;
+                                /** @description Extension: the monitored target (GET /domains) whose schedule started this scan; null for scans started by hand. */
+                                target_id: number | null;
+                                /** Format: date-time */
+                                finished_at: string;
+                                error: {
+                                    /** @enum {unknown} */
+                                    code: "dns_failed" | "connection_failed" | "http_error" | "timeout" | "no_paint" | "blocked_address" | "not_started" | "scan_error";
+                                    message: string;
+                                };
+                            })[];
+                            meta?: {
+                                current_page: number;
+                                per_page: number;
+                                total: number;
+                                last_page: number;
+                            };
+                        };
+                    };
+                };
+                /** @description No token, or an invalid, expired or revoked one: `{"message": "Unauthenticated."}`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description The plan does not include this (`required_plan` names the cheapest plan that does). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "required_plan": "starter"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["PlanError"];
+                    };
+                };
+                /** @description Validation error. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "errors": {}
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Daily API limit reached; resets at midnight UTC. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "example",
+                         *       "limit": 3,
+                         *       "reset_at": "2026-11-24T09:30:00Z"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["DailyLimitError"];
+                    };
+                };
+                /** @description Internal error; the body carries only a request id that the logs carry too. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "request_id": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ServerError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Start a scan, or get the result of one under 24 hours old for the same URL and region.
+         * @description 202 with `cached: false` for a new scan (or one already queued/running for the same URL and region); 200 with `cached: true` for a finished result under 24 hours old, unless `force` is true. Results are reused only within one account, never across accounts, and never for authenticated scans. 429 when the hourly scan limit of the plan is reached.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "url": "https://www.example.com/",
+                     *       "region": "local",
+                     *       "public": false,
+                     *       "force": false,
+                     *       "runs": 1,
+                     *       "auth": {
+                     *         "type": "basic",
+                     *         "username": "preview",
+                     *         "password": "staging-password"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description http(s) URL; normalised (see README). */
+                        url: string;
+                        /**
+                         * @description Scan location code.
+                         * @enum {string}
+                         */
+                        region?: "local";
+                        /** @default false */
+                        public?: boolean;
+                        /** @default false */
+                        force?: boolean;
+                        /**
+                         * @description Extension: page loads per form factor, each in a fresh browser profile; the result is the median run (closest to the median FCP and TTI, as Lighthouse CI picks it), every run is listed in `result.runs`. Plans allow up to: Free 1, Starter 3, Pro 5, Agency 5 (403 with `required_plan` above that). A cached result is reused only if it had at least as many runs.
+                         * @default 1
+                         */
+                        runs?: number;
+                        /**
+                         * @description Credentials for protected pages (Pro plan or higher). Sent only to the scanned origin; never returned.
+                         * @example {
+                         *       "type": "basic",
+                         *       "username": "preview",
+                         *       "password": "staging-password"
+                         *     }
+                         */
+                        auth?: {
+                            /** @enum {string} */
+                            type: "basic" | "header";
+                            /** @description No control characters and no colon (RFC 7617). */
+                            username?: string;
+                            /** @description No control characters. */
+                            password?: string;
+                            /** @description An HTTP field name (an RFC 9110 token). */
+                            header_name?: string;
+                            /** @description Visible ASCII characters, with spaces and tabs only between them (RFC 9110 field value; no CR, LF or other control characters). */
+                            header_value?: string;
+                        } & (unknown & unknown);
+                    };
+                };
+            };
+            responses: {
+                /** @description Cached result. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": "01jz8q3m5kx7h2v9w4n6p0r1st",
+                         *         "status": "queued",
+                         *         "url": "https://www.example.com/",
+                         *         "cached": false,
+                         *         "auth_type": "basic"
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @enum {unknown} */
+                                status: "queued" | "running" | "finished" | "failed";
+                                /** Format: uri */
+                                url: string;
+                                cached: boolean;
+                                /**
+                                 * @description How an authenticated scan signed in; the credentials never come back.
+                                 * @enum {unknown}
+                                 */
+                                auth_type: "basic" | "header" | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Scan queued. */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": "01jz8q3m5kx7h2v9w4n6p0r1st",
+                         *         "status": "queued",
+                         *         "url": "https://www.example.com/",
+                         *         "cached": false,
+                         *         "auth_type": "basic"
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @enum {unknown} */
+                                status: "queued" | "running" | "finished" | "failed";
+                                /** Format: uri */
+                                url: string;
+                                cached: boolean;
+                                /**
+                                 * @description How an authenticated scan signed in; the credentials never come back.
+                                 * @enum {unknown}
+                                 */
+                                auth_type: "basic" | "header" | null;
+                            };
+                        };
+                    };
+                };
+                /** @description No token, or an invalid, expired or revoked one: `{"message": "Unauthenticated."}`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description The plan does not include this (`required_plan` names the cheapest plan that does). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "required_plan": "starter"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["PlanError"];
+                    };
+                };
+                /** @description Validation error. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "errors": {}
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Daily API limit reached; resets at midnight UTC. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "example",
+                         *       "limit": 3,
+                         *       "reset_at": "2026-11-24T09:30:00Z"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["DailyLimitError"];
+                    };
+                };
+                /** @description Internal error; the body carries only a request id that the logs carry too. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "request_id": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ServerError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scans/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One scan by public_id: the running, finished or failed shape. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The scan public_id. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The scan. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "public_id": "01jz8q3m5kx7h2v9w4n6p0r1st",
+                         *         "report_url": "https://webperf.example/assets/01jz8q3m5kx7h2v9w4n6p0r1st/desktop.webp",
+                         *         "status": "queued",
+                         *         "submitted_url": "https://webperf.example/assets/01jz8q3m5kx7h2v9w4n6p0r1st/desktop.webp",
+                         *         "region": "eu-central",
+                         *         "auth_type": "basic"
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                public_id: string;
+                                /** Format: uri */
+                                report_url: string;
+                                /** @enum {unknown} */
+                                status: "queued" | "running";
+                                /** Format: uri */
+                                submitted_url: string;
+                                region: string;
+                                /**
+                                 * @description How an authenticated scan signed in; the credentials never come back.
+                                 * @enum {unknown}
+                                 */
+                                auth_type: "basic" | "header" | null;
+                            } | {
+                                public_id: string;
+                                /** Format: uri */
+                                report_url: string;
+                                /** @constant */
+                                status: "finished";
+                                /** Format: uri */
+                                submitted_url: string;
+                                region: string;
+                                /**
+                                 * @description How an authenticated scan signed in; the credentials never come back.
+                                 * @enum {unknown}
+                                 */
+                                auth_type: "basic" | "header" | null;
+                                is_public: boolean;
+                                share_enabled: boolean;
+                                share_url: string | null;
+                                /** Format: date-time */
+                                requested_at: string;
+                                /** Format: date-time */
+                                finished_at: string;
+                                /** @description Extension: the monitored target (GET /domains) whose schedule started this scan; null for scans started by hand. */
+                                target_id: number | null;
+                                result: {
+                                    /** Format: uri */
+                                    final_url: string;
+                                    final_host: string;
+                                    http_status: number;
+                                    scores: {
+                                        overall: number;
+                                        speed: number;
+                                        images: number;
+                                        caching: number;
+                                        technical: number;
+                                        wordpress: number;
+                                    };
+                                    summary_short: string;
+                                    summary_long: string;
+                                    metrics: {
+                                        ttfb_ms: number;
+                                        desktop: {
+                                            fcp_ms: number;
+                                            lcp_ms: number;
+                                            cls: number;
+                                            tbt_ms: number;
+                                            request_count: number;
+                                            total_bytes: number;
+                                        };
+                                        mobile: {
+                                            fcp_ms: number;
+                                            lcp_ms: number;
+                                            cls: number;
+                                            tbt_ms: number;
+                                            request_count: number;
+                                            total_bytes: number;
+                                        };
+                                    };
+                                    screenshots: {
+                                        desktop_url: string | null;
+                                        mobile_url: string | null;
+                                        filmstrip: {
+                                            desktop: string[];
+                                            mobile: string[];
+                                        };
+                                        filmstrip_frames: {
+                                            desktop: {
+                                                /** Format: uri */
+                                                url: string;
+                                                ms: number;
+                                                /** @enum {unknown} */
+                                                event: "fcp" | "lcp" | null;
+                                            }[];
+                                            mobile: {
+                                                /** Format: uri */
+                                                url: string;
+                                                ms: number;
+                                                /** @enum {unknown} */
+                                                event: "fcp" | "lcp" | null;
+                                            }[];
+                                        };
+                                    };
+                                    findings: {
+                                        /** @enum {unknown} */
+                                        category: "speed" | "images" | "caching" | "technical" | "wordpress";
+                                        /** @description Stable, machine-readable; see core/scoring/README.md. */
+                                        code: string;
+                                        /** @enum {unknown} */
+                                        severity: "critical" | "warning" | "info";
+                                        title: string;
+                                        message: string;
+                                        recommendation: string;
+                                    }[];
+                                    /** @description Extension: every run (page load) of each form factor, in the order loaded, one of them marked `median` (the scan’s metrics, findings and images are its). A scan has as many runs as asked for in POST /scans; absent from results stored before runs existed. */
+                                    runs?: {
+                                        desktop: {
+                                            /** @description Lighthouse's performance score of this run, 0-100. */
+                                            performance_score: number | null;
+                                            fcp_ms: number;
+                                            lcp_ms: number;
+                                            tbt_ms: number;
+                                            cls: number;
+                                            si_ms: number;
+                                            interactive_ms: number;
+                                            /** @description Lighthouse's CPU benchmark of the machine during the run; lower is busier. */
+                                            benchmark_index: number | null;
+                                            lighthouse_version: string;
+                                            chromium_version: string;
+                                            /** @description The benchmark index stayed below the minimum after one repeat: the machine was too busy to trust this run. */
+                                            overloaded: boolean;
+                                            /** @description This run replaced one whose benchmark index was below the minimum. */
+                                            repeated: boolean;
+                                            /** @description The run the result (metrics, findings, screenshots) comes from. */
+                                            median: boolean;
+                                        }[];
+                                        mobile: {
+                                            /** @description Lighthouse's performance score of this run, 0-100. */
+                                            performance_score: number | null;
+                                            fcp_ms: number;
+                                            lcp_ms: number;
+                                            tbt_ms: number;
+                                            cls: number;
+                                            si_ms: number;
+                                            interactive_ms: number;
+                                            /** @description Lighthouse's CPU benchmark of the machine during the run; lower is busier. */
+                                            benchmark_index: number | null;
+                                            lighthouse_version: string;
+                                            chromium_version: string;
+                                            /** @description The benchmark index stayed below the minimum after one repeat: the machine was too busy to trust this run. */
+                                            overloaded: boolean;
+                                            /** @description This run replaced one whose benchmark index was below the minimum. */
+                                            repeated: boolean;
+                                            /** @description The run the result (metrics, findings, screenshots) comes from. */
+                                            median: boolean;
+                                        }[];
+                                        /** @description The overall score of each run on its own (its desktop and mobile loads scored together), in order: the spread around `scores.overall`. */
+                                        overall: number[];
+                                    };
+                                };
+                            } | {
+                                public_id: string;
+                                /** Format: uri */
+                                report_url: string;
+                                /** @constant */
+                                status: "failed";
+                                /** Format: uri */
+                                submitted_url: string;
+                                region: string;
+                                /**
+                                 * @description How an authenticated scan signed in; the credentials never come back.
+                                 * @enum {unknown}
+                                 */
+                                auth_type: "basic" | "header" | null;
+                                is_public: boolean;
+                                share_enabled: boolean;
+                                share_url: string | null;
+                                /** Format: date-time */
+                                requested_at: string;
+                                /** Format: date-time */
+                                finished_at: string;
+                                /** @description Extension: the monitored target (GET /domains) whose schedule started this scan; null for scans started by hand. */
+                                target_id: number | null;
+                                error: {
+                                    /** @enum {unknown} */
+                                    code: "dns_failed" | "connection_failed" | "http_error" | "timeout" | "no_paint" | "blocked_address" | "not_started" | "scan_error";
+                                    message: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description No token, or an invalid, expired or revoked one: `{"message": "Unauthenticated."}`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description The plan does not include this (`required_plan` names the cheapest plan that does). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "required_plan": "starter"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["PlanError"];
+                    };
+                };
+                /** @description Unknown id, or a resource of another user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description Daily API limit reached; resets at midnight UTC. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "example",
+                         *       "limit": 3,
+                         *       "reset_at": "2026-11-24T09:30:00Z"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["DailyLimitError"];
+                    };
+                };
+                /** @description Internal error; the body carries only a request id that the logs carry too. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "request_id": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ServerError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scans/{id}/share/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Enable the share link (Starter plan or higher); the same URL every time. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The scan public_id. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /** @example {} */
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                /** @description Sharing state. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "share_enabled": true,
+                         *         "share_url": "https://webperf.example/assets/01jz8q3m5kx7h2v9w4n6p0r1st/desktop.webp"
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                /** @constant */
+                                share_enabled: true;
+                                /** Format: uri */
+                                share_url: string;
+                            } | {
+                                /** @constant */
+                                share_enabled: false;
+                            };
+                        };
+                    };
+                };
+                /** @description No token, or an invalid, expired or revoked one: `{"message": "Unauthenticated."}`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description The plan does not include this (`required_plan` names the cheapest plan that does). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "required_plan": "starter"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["PlanError"];
+                    };
+                };
+                /** @description Unknown id, or a resource of another user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description Validation error. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "errors": {}
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Daily API limit reached; resets at midnight UTC. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "example",
+                         *       "limit": 3,
+                         *       "reset_at": "2026-11-24T09:30:00Z"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["DailyLimitError"];
+                    };
+                };
+                /** @description Internal error; the body carries only a request id that the logs carry too. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "request_id": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ServerError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scans/{id}/share/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Disable the share link; the token is kept for re-enabling. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The scan public_id. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /** @example {} */
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                /** @description Sharing state. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "share_enabled": true,
+                         *         "share_url": "https://webperf.example/assets/01jz8q3m5kx7h2v9w4n6p0r1st/desktop.webp"
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                /** @constant */
+                                share_enabled: true;
+                                /** Format: uri */
+                                share_url: string;
+                            } | {
+                                /** @constant */
+                                share_enabled: false;
+                            };
+                        };
+                    };
+                };
+                /** @description No token, or an invalid, expired or revoked one: `{"message": "Unauthenticated."}`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description The plan does not include this (`required_plan` names the cheapest plan that does). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "required_plan": "starter"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["PlanError"];
+                    };
+                };
+                /** @description Unknown id, or a resource of another user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description Validation error. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "errors": {}
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Daily API limit reached; resets at midnight UTC. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "example",
+                         *       "limit": 3,
+                         *       "reset_at": "2026-11-24T09:30:00Z"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["DailyLimitError"];
+                    };
+                };
+                /** @description Internal error; the body carries only a request id that the logs carry too. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "request_id": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ServerError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's monitored scan targets, oldest first. */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Results per page, 1 to 50. */
+                    limit?: number;
+                    /** @description Page number, from 1. */
+                    page?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of targets. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "id": 42,
+                         *           "host": "www.example.com",
+                         *           "url": "https://www.example.com/",
+                         *           "schedule": "daily",
+                         *           "is_active": true,
+                         *           "last_dispatched_at": "2026-11-24T09:30:00Z",
+                         *           "region": "eu-central",
+                         *           "thresholds": {
+                         *             "overall": {
+                         *               "warning": 1,
+                         *               "critical": 1
+                         *             },
+                         *             "speed": {
+                         *               "warning": 1,
+                         *               "critical": 1
+                         *             },
+                         *             "images": {
+                         *               "warning": 1,
+                         *               "critical": 1
+                         *             },
+                         *             "caching": {
+                         *               "warning": 1,
+                         *               "critical": 1
+                         *             },
+                         *             "technical": {
+                         *               "warning": 1,
+                         *               "critical": 1
+                         *             },
+                         *             "wordpress": {
+                         *               "warning": 1,
+                         *               "critical": 1
+                         *             }
+                         *           },
+                         *           "created_at": "2026-11-24T09:30:00Z"
+                         *         }
+                         *       ],
+                         *       "meta": {
+                         *         "current_page": 3,
+                         *         "per_page": 3,
+                         *         "total": 3,
+                         *         "last_page": 3
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                id: number;
+                                host: string;
+                                /** Format: uri */
+                                url: string;
+                                /** @enum {unknown} */
+                                schedule: "daily";
+                                is_active: boolean;
+                                /** @description When the schedule last started a scan; null before the first. */
+                                last_dispatched_at: string | null;
+                                /** @description Extension: where the target is scanned. */
+                                region: string;
+                                /** @description Extension: alert thresholds. */
+                                thresholds: {
+                                    /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
+                                    overall: {
+                                        warning: number;
+                                        critical: number;
+                                    };
+                                    /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
+                                    speed?: {
+                                        warning: number;
+                                        critical: number;
+                                    };
+                                    /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
+                                    images?: {
+                                        warning: number;
+                                        critical: number;
+                                    };
+                                    /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
+                                    caching?: {
+                                        warning: number;
+                                        critical: number;
+                                    };
+                                    /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
+                                    technical?: {
+                                        warning: number;
+                                        critical: number;
+                                    };
+                                    /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
+                                    wordpress?: {
+                                        warning: number;
+                                        critical: number;
+                                    };
+                                };
+                                /**
+                                 * Format: date-time
+                                 * @description Extension.
+                                 */
+                                created_at: string;
+                            }[];
+                            meta?: {
+                                current_page: number;
+                                per_page: number;
+                                total: number;
+                                last_page: number;
+                            };
+                        };
+                    };
+                };
+                /** @description No token, or an invalid, expired or revoked one: `{"message": "Unauthenticated."}`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description The plan does not include this (`required_plan` names the cheapest plan that does). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "required_plan": "starter"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["PlanError"];
+                    };
+                };
+                /** @description Validation error. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "errors": {}
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Daily API limit reached; resets at midnight UTC. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "example",
+                         *       "limit": 3,
+                         *       "reset_at": "2026-11-24T09:30:00Z"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["DailyLimitError"];
+                    };
+                };
+                /** @description Internal error; the body carries only a request id that the logs carry too. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "request_id": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ServerError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Monitor a URL: a daily scan at a start time spread over the day, with alert thresholds.
+         * @description The URL is normalised like a scan's. 403 when the plan keeps no more targets (`required_plan` names the plan that keeps more); 422 for an invalid URL, thresholds whose `critical` is above `warning`, or a URL already monitored in that region; 503 when the schedule cannot be created (nothing is stored).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "url": "https://www.example.com/",
+                     *       "region": "local",
+                     *       "thresholds": {
+                     *         "overall": {
+                     *           "warning": 1,
+                     *           "critical": 1
+                     *         },
+                     *         "speed": {
+                     *           "warning": 1,
+                     *           "critical": 1
+                     *         },
+                     *         "images": {
+                     *           "warning": 1,
+                     *           "critical": 1
+                     *         },
+                     *         "caching": {
+                     *           "warning": 1,
+                     *           "critical": 1
+                     *         },
+                     *         "technical": {
+                     *           "warning": 1,
+                     *           "critical": 1
+                     *         },
+                     *         "wordpress": {
+                     *           "warning": 1,
+                     *           "critical": 1
+                     *         }
+                     *       },
+                     *       "is_active": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description http(s) URL; normalised like a scan URL. */
+                        url: string;
+                        /**
+                         * @description Scan location code.
+                         * @enum {string}
+                         */
+                        region?: "local";
+                        /** @description Alert thresholds per score (0–100): `overall` is required, the categories optional. Default `{"overall": {"warning": 70, "critical": 50}}`. */
+                        thresholds?: {
+                            /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
+                            overall: {
+                                warning: number;
+                                critical: number;
+                            };
+                            /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
+                            speed?: {
+                                warning: number;
+                                critical: number;
+                            };
+                            /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
+                            images?: {
+                                warning: number;
+                                critical: number;
+                            };
+                            /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
+                            caching?: {
+                                warning: number;
+                                critical: number;
+                            };
+                            /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
+                            technical?: {
+                                warning: number;
+                                critical: number;
+                            };
+                            /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
+                            wordpress?: {
+                                warning: number;
+                                critical: number;
+                            };
+                        };
+                        /**
+                         * @description False: stored paused.
+                         * @default true
+                         */
+                        is_active?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description The new target. */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": 42,
+                         *         "host": "www.example.com",
+                         *         "url": "https://www.example.com/",
+                         *         "schedule": "daily",
+                         *         "is_active": true,
+                         *         "last_dispatched_at": "2026-11-24T09:30:00Z",
+                         *         "region": "eu-central",
+                         *         "thresholds": {
+                         *           "overall": {
+                         *             "warning": 1,
+                         *             "critical": 1
+                         *           },
+                         *           "speed": {
+                         *             "warning": 1,
+                         *             "critical": 1
+                         *           },
+                         *           "images": {
+                         *             "warning": 1,
+                         *             "critical": 1
+                         *           },
+                         *           "caching": {
+                         *             "warning": 1,
+                         *             "critical": 1
+                         *           },
+                         *           "technical": {
+                         *             "warning": 1,
+                         *             "critical": 1
+                         *           },
+                         *           "wordpress": {
+                         *             "warning": 1,
+                         *             "critical": 1
+                         *           }
+                         *         },
+                         *         "created_at": "2026-11-24T09:30:00Z"
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                id: number;
+                                host: string;
+                                /** Format: uri */
+                                url: string;
+                                /** @enum {unknown} */
+                                schedule: "daily";
+                                is_active: boolean;
+                                /** @description When the schedule last started a scan; null before the first. */
+                                last_dispatched_at: string | null;
+                                /** @description Extension: where the target is scanned. */
+                                region: string;
+                                /** @description Extension: alert thresholds. */
+                                thresholds: {
+                                    /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
+                                    overall: {
+                                        warning: number;
+                                        critical: number;
+                                    };
+                                    /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
+                                    speed?: {
+                                        warning: number;
+                                        critical: number;
+                                    };
+                                    /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
+                                    images?: {
+                                        warning: number;
+                                        critical: number;
+                                    };
+                                    /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
+                                    caching?: {
+                                        warning: number;
+                                        critical: number;
+                                    };
+                                    /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
+                                    technical?: {
+                                        warning: number;
+                                        critical: number;
+                                    };
+                                    /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
+                                    wordpress?: {
+                                        warning: number;
+                                        critical: number;
+                                    };
+                                };
+                                /**
+                                 * Format: date-time
+                                 * @description Extension.
+                                 */
+                                created_at: string;
+                            };
+                        };
+                    };
+                };
+                /** @description No token, or an invalid, expired or revoked one: `{"message": "Unauthenticated."}`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description The plan does not include this (`required_plan` names the cheapest plan that does). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "required_plan": "starter"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["PlanError"];
+                    };
+                };
+                /** @description Validation error. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "errors": {}
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Daily API limit reached; resets at midnight UTC. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "example",
+                         *       "limit": 3,
+                         *       "reset_at": "2026-11-24T09:30:00Z"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["DailyLimitError"];
+                    };
+                };
+                /** @description Internal error; the body carries only a request id that the logs carry too. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "request_id": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ServerError"];
+                    };
+                };
+                /** @description Temporal is unreachable; nothing was changed. Retry after `Retry-After` seconds. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/domains/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The target's last 30 finished scans, newest first. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The target id from GET /domains. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description History items. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "score": 87,
+                         *           "created_at": "2026-11-24T09:30:00Z",
+                         *           "region": "eu-central"
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                /** @description The overall score. */
+                                score: number;
+                                /**
+                                 * Format: date-time
+                                 * @description When the scan finished (its result was made).
+                                 */
+                                created_at: string;
+                                region: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description No token, or an invalid, expired or revoked one: `{"message": "Unauthenticated."}`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description The plan does not include this (`required_plan` names the cheapest plan that does). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "required_plan": "starter"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["PlanError"];
+                    };
+                };
+                /** @description Unknown id, or a resource of another user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description Daily API limit reached; resets at midnight UTC. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "example",
+                         *       "limit": 3,
+                         *       "reset_at": "2026-11-24T09:30:00Z"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["DailyLimitError"];
+                    };
+                };
+                /** @description Internal error; the body carries only a request id that the logs carry too. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "request_id": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ServerError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/domains/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Stop monitoring: the target and its schedule go; its scans stay in GET /scans. */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The target id from GET /domains. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description No token, or an invalid, expired or revoked one: `{"message": "Unauthenticated."}`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description The plan does not include this (`required_plan` names the cheapest plan that does). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "required_plan": "starter"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["PlanError"];
+                    };
+                };
+                /** @description Unknown id, or a resource of another user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description Daily API limit reached; resets at midnight UTC. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "example",
+                         *       "limit": 3,
+                         *       "reset_at": "2026-11-24T09:30:00Z"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["DailyLimitError"];
+                    };
+                };
+                /** @description Internal error; the body carries only a request id that the logs carry too. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "request_id": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ServerError"];
+                    };
+                };
+                /** @description Temporal is unreachable; nothing was changed. Retry after `Retry-After` seconds. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Pause or resume a target (its schedule follows), replace its thresholds, or move it to another region. */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The target id from GET /domains. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "is_active": true,
+                     *       "thresholds": {
+                     *         "overall": {
+                     *           "warning": 1,
+                     *           "critical": 1
+                     *         },
+                     *         "speed": {
+                     *           "warning": 1,
+                     *           "critical": 1
+                     *         },
+                     *         "images": {
+                     *           "warning": 1,
+                     *           "critical": 1
+                     *         },
+                     *         "caching": {
+                     *           "warning": 1,
+                     *           "critical": 1
+                     *         },
+                     *         "technical": {
+                     *           "warning": 1,
+                     *           "critical": 1
+                     *         },
+                     *         "wordpress": {
+                     *           "warning": 1,
+                     *           "critical": 1
+                     *         }
+                     *       },
+                     *       "region": "local"
+                     *     }
+                     */
+                    "application/json": {
+                        is_active?: boolean;
+                        /** @description Alert thresholds per score (0–100): `overall` is required, the categories optional. Default `{"overall": {"warning": 70, "critical": 50}}`. */
+                        thresholds?: {
+                            /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
+                            overall: {
+                                warning: number;
+                                critical: number;
+                            };
+                            /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
+                            speed?: {
+                                warning: number;
+                                critical: number;
+                            };
+                            /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
+                            images?: {
+                                warning: number;
+                                critical: number;
+                            };
+                            /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
+                            caching?: {
+                                warning: number;
+                                critical: number;
+                            };
+                            /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
+                            technical?: {
+                                warning: number;
+                                critical: number;
+                            };
+                            /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
+                            wordpress?: {
+                                warning: number;
+                                critical: number;
+                            };
+                        };
+                        /**
+                         * @description Scan location code.
+                         * @enum {string}
+                         */
+                        region?: "local";
+                    };
+                };
+            };
+            responses: {
+                /** @description The target. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": 42,
+                         *         "host": "www.example.com",
+                         *         "url": "https://www.example.com/",
+                         *         "schedule": "daily",
+                         *         "is_active": true,
+                         *         "last_dispatched_at": "2026-11-24T09:30:00Z",
+                         *         "region": "eu-central",
+                         *         "thresholds": {
+                         *           "overall": {
+                         *             "warning": 1,
+                         *             "critical": 1
+                         *           },
+                         *           "speed": {
+                         *             "warning": 1,
+                         *             "critical": 1
+                         *           },
+                         *           "images": {
+                         *             "warning": 1,
+                         *             "critical": 1
+                         *           },
+                         *           "caching": {
+                         *             "warning": 1,
+                         *             "critical": 1
+                         *           },
+                         *           "technical": {
+                         *             "warning": 1,
+                         *             "critical": 1
+                         *           },
+                         *           "wordpress": {
+                         *             "warning": 1,
+                         *             "critical": 1
+                         *           }
+                         *         },
+                         *         "created_at": "2026-11-24T09:30:00Z"
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                id: number;
+                                host: string;
+                                /** Format: uri */
+                                url: string;
+                                /** @enum {unknown} */
+                                schedule: "daily";
+                                is_active: boolean;
+                                /** @description When the schedule last started a scan; null before the first. */
+                                last_dispatched_at: string | null;
+                                /** @description Extension: where the target is scanned. */
+                                region: string;
+                                /** @description Extension: alert thresholds. */
+                                thresholds: {
+                                    /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
+                                    overall: {
+                                        warning: number;
+                                        critical: number;
+                                    };
+                                    /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
+                                    speed?: {
+                                        warning: number;
+                                        critical: number;
+                                    };
+                                    /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
+                                    images?: {
+                                        warning: number;
+                                        critical: number;
+                                    };
+                                    /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
+                                    caching?: {
+                                        warning: number;
+                                        critical: number;
+                                    };
+                                    /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
+                                    technical?: {
+                                        warning: number;
+                                        critical: number;
+                                    };
+                                    /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
+                                    wordpress?: {
+                                        warning: number;
+                                        critical: number;
+                                    };
+                                };
+                                /**
+                                 * Format: date-time
+                                 * @description Extension.
+                                 */
+                                created_at: string;
+                            };
+                        };
+                    };
+                };
+                /** @description No token, or an invalid, expired or revoked one: `{"message": "Unauthenticated."}`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description The plan does not include this (`required_plan` names the cheapest plan that does). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "required_plan": "starter"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["PlanError"];
+                    };
+                };
+                /** @description Unknown id, or a resource of another user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description Validation error. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "errors": {}
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Daily API limit reached; resets at midnight UTC. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "example",
+                         *       "limit": 3,
+                         *       "reset_at": "2026-11-24T09:30:00Z"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["DailyLimitError"];
+                    };
+                };
+                /** @description Internal error; the body carries only a request id that the logs carry too. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "request_id": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ServerError"];
+                    };
+                };
+                /** @description Temporal is unreachable; nothing was changed. Retry after `Retry-After` seconds. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's score alerts, newest first. */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Results per page, 1 to 50. */
+                    limit?: number;
+                    /** @description Page number, from 1. */
+                    page?: number;
+                    /** @description `open`: neither resolved nor dismissed; `resolved`; `unread`. */
+                    status?: "open" | "resolved" | "unread";
+                    severity?: "warning" | "critical";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of alerts. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "id": 42,
+                         *           "type": "score_below_threshold",
+                         *           "severity": "warning",
+                         *           "title": "example",
+                         *           "message": "example",
+                         *           "is_read": true,
+                         *           "is_dismissed": true,
+                         *           "url": "https://www.example.com/",
+                         *           "host": "www.example.com",
+                         *           "scan_id": "01jz8q3m5kx7h2v9w4n6p0r1st",
+                         *           "created_at": "2026-11-24T09:30:00Z",
+                         *           "resolved_at": "2026-11-24T09:30:00Z",
+                         *           "region": "eu-central",
+                         *           "target_id": 42,
+                         *           "details": {
+                         *             "score": "overall",
+                         *             "value": 1.5,
+                         *             "reference": 1.5,
+                         *             "crossings": [
+                         *               {
+                         *                 "score": "overall",
+                         *                 "value": 1.5,
+                         *                 "threshold": 1.5,
+                         *                 "severity": "warning"
+                         *               }
+                         *             ],
+                         *             "resolution": {
+                         *               "kind": "recovered",
+                         *               "value": 1.5
+                         *             }
+                         *           },
+                         *           "escalated_at": "2026-11-24T09:30:00Z",
+                         *           "resolved_scan_id": "01jz8q3m5kx7h2v9w4n6p0r1st"
+                         *         }
+                         *       ],
+                         *       "meta": {
+                         *         "current_page": 3,
+                         *         "per_page": 3,
+                         *         "total": 3,
+                         *         "last_page": 3
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                id: number;
+                                /** @enum {unknown} */
+                                type: "score_below_threshold" | "score_regression";
+                                /**
+                                 * @description Only rises while the alert is unresolved (warning → critical).
+                                 * @enum {unknown}
+                                 */
+                                severity: "warning" | "critical";
+                                /** @description In the language of Accept-Language (English or German). */
+                                title: string;
+                                /** @description In the language of Accept-Language; a resolved alert adds how it resolved. */
+                                message: string;
+                                is_read: boolean;
+                                is_dismissed: boolean;
+                                /** Format: uri */
+                                url: string;
+                                host: string;
+                                /** @description The scan the title and message describe: the one that raised the alert, or the one that escalated it. */
+                                scan_id: string;
+                                /** Format: date-time */
+                                created_at: string;
+                                resolved_at: string | null;
+                                /** @description Extension: the target's scan region. */
+                                region: string;
+                                /** @description Extension: the monitored target (GET /domains); null once it is deleted. */
+                                target_id: number | null;
+                                /** @description Extension: what the title and message are rendered from. */
+                                details: {
+                                    /**
+                                     * @description `overall` or a category.
+                                     * @enum {unknown}
+                                     */
+                                    score: "overall" | "speed" | "images" | "caching" | "technical" | "wordpress";
+                                    /** @description The score of the scan named by scan_id. */
+                                    value: number;
+                                    /** @description score_below_threshold: the threshold crossed; score_regression: the baseline (median of the previous scheduled scans). */
+                                    reference: number;
+                                    /** @description score_below_threshold: every score below its warning threshold, worst first. */
+                                    crossings: {
+                                        /** @enum {unknown} */
+                                        score: "overall" | "speed" | "images" | "caching" | "technical" | "wordpress";
+                                        value: number;
+                                        threshold: number;
+                                        /** @enum {unknown} */
+                                        severity: "warning" | "critical";
+                                    }[];
+                                    resolution: {
+                                        /** @enum {unknown} */
+                                        kind: "recovered" | "settled";
+                                        /** @description The score at resolution. */
+                                        value: number;
+                                    } | null;
+                                };
+                                /** @description Extension: when it went from warning to critical. */
+                                escalated_at: string | null;
+                                /** @description Extension: the scan that resolved it. */
+                                resolved_scan_id: string | null;
+                            }[];
+                            meta?: {
+                                current_page: number;
+                                per_page: number;
+                                total: number;
+                                last_page: number;
+                            };
+                        };
+                    };
+                };
+                /** @description No token, or an invalid, expired or revoked one: `{"message": "Unauthenticated."}`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description The plan does not include this (`required_plan` names the cheapest plan that does). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "required_plan": "starter"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["PlanError"];
+                    };
+                };
+                /** @description Validation error. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "errors": {}
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Daily API limit reached; resets at midnight UTC. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "example",
+                         *       "limit": 3,
+                         *       "reset_at": "2026-11-24T09:30:00Z"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["DailyLimitError"];
+                    };
+                };
+                /** @description Internal error; the body carries only a request id that the logs carry too. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "request_id": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ServerError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/alerts/mark-read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark alerts read: those in `ids`, or, without `ids`, every unread alert of the caller.
+         * @description Ids of other users' alerts and unknown ids are ignored; `marked_read` counts only alerts that were unread and are now read. An empty `ids` marks nothing.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "ids": [
+                     *         42
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Alert ids (at most 1000). */
+                        ids?: number[];
+                    };
+                };
+            };
+            responses: {
+                /** @description How many alerts were marked. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "marked_read": 1
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                marked_read: number;
+                            };
+                        };
+                    };
+                };
+                /** @description No token, or an invalid, expired or revoked one: `{"message": "Unauthenticated."}`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description The plan does not include this (`required_plan` names the cheapest plan that does). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "required_plan": "starter"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["PlanError"];
+                    };
+                };
+                /** @description Validation error. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "errors": {}
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Daily API limit reached; resets at midnight UTC. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "example",
+                         *       "limit": 3,
+                         *       "reset_at": "2026-11-24T09:30:00Z"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["DailyLimitError"];
+                    };
+                };
+                /** @description Internal error; the body carries only a request id that the logs carry too. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "request_id": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ServerError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/alerts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One alert. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The alert id. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The alert. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": 42,
+                         *         "type": "score_below_threshold",
+                         *         "severity": "warning",
+                         *         "title": "example",
+                         *         "message": "example",
+                         *         "is_read": true,
+                         *         "is_dismissed": true,
+                         *         "url": "https://www.example.com/",
+                         *         "host": "www.example.com",
+                         *         "scan_id": "01jz8q3m5kx7h2v9w4n6p0r1st",
+                         *         "created_at": "2026-11-24T09:30:00Z",
+                         *         "resolved_at": "2026-11-24T09:30:00Z",
+                         *         "region": "eu-central",
+                         *         "target_id": 42,
+                         *         "details": {
+                         *           "score": "overall",
+                         *           "value": 1.5,
+                         *           "reference": 1.5,
+                         *           "crossings": [
+                         *             {
+                         *               "score": "overall",
+                         *               "value": 1.5,
+                         *               "threshold": 1.5,
+                         *               "severity": "warning"
+                         *             }
+                         *           ],
+                         *           "resolution": {
+                         *             "kind": "recovered",
+                         *             "value": 1.5
+                         *           }
+                         *         },
+                         *         "escalated_at": "2026-11-24T09:30:00Z",
+                         *         "resolved_scan_id": "01jz8q3m5kx7h2v9w4n6p0r1st"
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                id: number;
+                                /** @enum {unknown} */
+                                type: "score_below_threshold" | "score_regression";
+                                /**
+                                 * @description Only rises while the alert is unresolved (warning → critical).
+                                 * @enum {unknown}
+                                 */
+                                severity: "warning" | "critical";
+                                /** @description In the language of Accept-Language (English or German). */
+                                title: string;
+                                /** @description In the language of Accept-Language; a resolved alert adds how it resolved. */
+                                message: string;
+                                is_read: boolean;
+                                is_dismissed: boolean;
+                                /** Format: uri */
+                                url: string;
+                                host: string;
+                                /** @description The scan the title and message describe: the one that raised the alert, or the one that escalated it. */
+                                scan_id: string;
+                                /** Format: date-time */
+                                created_at: string;
+                                resolved_at: string | null;
+                                /** @description Extension: the target's scan region. */
+                                region: string;
+                                /** @description Extension: the monitored target (GET /domains); null once it is deleted. */
+                                target_id: number | null;
+                                /** @description Extension: what the title and message are rendered from. */
+                                details: {
+                                    /**
+                                     * @description `overall` or a category.
+                                     * @enum {unknown}
+                                     */
+                                    score: "overall" | "speed" | "images" | "caching" | "technical" | "wordpress";
+                                    /** @description The score of the scan named by scan_id. */
+                                    value: number;
+                                    /** @description score_below_threshold: the threshold crossed; score_regression: the baseline (median of the previous scheduled scans). */
+                                    reference: number;
+                                    /** @description score_below_threshold: every score below its warning threshold, worst first. */
+                                    crossings: {
+                                        /** @enum {unknown} */
+                                        score: "overall" | "speed" | "images" | "caching" | "technical" | "wordpress";
+                                        value: number;
+                                        threshold: number;
+                                        /** @enum {unknown} */
+                                        severity: "warning" | "critical";
+                                    }[];
+                                    resolution: {
+                                        /** @enum {unknown} */
+                                        kind: "recovered" | "settled";
+                                        /** @description The score at resolution. */
+                                        value: number;
+                                    } | null;
+                                };
+                                /** @description Extension: when it went from warning to critical. */
+                                escalated_at: string | null;
+                                /** @description Extension: the scan that resolved it. */
+                                resolved_scan_id: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description No token, or an invalid, expired or revoked one: `{"message": "Unauthenticated."}`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description The plan does not include this (`required_plan` names the cheapest plan that does). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "required_plan": "starter"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["PlanError"];
+                    };
+                };
+                /** @description Unknown id, or a resource of another user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description Daily API limit reached; resets at midnight UTC. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "example",
+                         *       "limit": 3,
+                         *       "reset_at": "2026-11-24T09:30:00Z"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["DailyLimitError"];
+                    };
+                };
+                /** @description Internal error; the body carries only a request id that the logs carry too. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "request_id": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ServerError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/alerts/{id}/dismiss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dismiss an alert: it leaves the `open` list, is marked read and sends no more e-mail; it still resolves when the score recovers.
+         * @description While it is unresolved it stays the one alert of its type for its target, so no new one is raised. Dismissing twice is harmless.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The alert id. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /** @example {} */
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                /** @description The dismissed alert. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": 42,
+                         *         "type": "score_below_threshold",
+                         *         "severity": "warning",
+                         *         "title": "example",
+                         *         "message": "example",
+                         *         "is_read": true,
+                         *         "is_dismissed": true,
+                         *         "url": "https://www.example.com/",
+                         *         "host": "www.example.com",
+                         *         "scan_id": "01jz8q3m5kx7h2v9w4n6p0r1st",
+                         *         "created_at": "2026-11-24T09:30:00Z",
+                         *         "resolved_at": "2026-11-24T09:30:00Z",
+                         *         "region": "eu-central",
+                         *         "target_id": 42,
+                         *         "details": {
+                         *           "score": "overall",
+                         *           "value": 1.5,
+                         *           "reference": 1.5,
+                         *           "crossings": [
+                         *             {
+                         *               "score": "overall",
+                         *               "value": 1.5,
+                         *               "threshold": 1.5,
+                         *               "severity": "warning"
+                         *             }
+                         *           ],
+                         *           "resolution": {
+                         *             "kind": "recovered",
+                         *             "value": 1.5
+                         *           }
+                         *         },
+                         *         "escalated_at": "2026-11-24T09:30:00Z",
+                         *         "resolved_scan_id": "01jz8q3m5kx7h2v9w4n6p0r1st"
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                id: number;
+                                /** @enum {unknown} */
+                                type: "score_below_threshold" | "score_regression";
+                                /**
+                                 * @description Only rises while the alert is unresolved (warning → critical).
+                                 * @enum {unknown}
+                                 */
+                                severity: "warning" | "critical";
+                                /** @description In the language of Accept-Language (English or German). */
+                                title: string;
+                                /** @description In the language of Accept-Language; a resolved alert adds how it resolved. */
+                                message: string;
+                                is_read: boolean;
+                                is_dismissed: boolean;
+                                /** Format: uri */
+                                url: string;
+                                host: string;
+                                /** @description The scan the title and message describe: the one that raised the alert, or the one that escalated it. */
+                                scan_id: string;
+                                /** Format: date-time */
+                                created_at: string;
+                                resolved_at: string | null;
+                                /** @description Extension: the target's scan region. */
+                                region: string;
+                                /** @description Extension: the monitored target (GET /domains); null once it is deleted. */
+                                target_id: number | null;
+                                /** @description Extension: what the title and message are rendered from. */
+                                details: {
+                                    /**
+                                     * @description `overall` or a category.
+                                     * @enum {unknown}
+                                     */
+                                    score: "overall" | "speed" | "images" | "caching" | "technical" | "wordpress";
+                                    /** @description The score of the scan named by scan_id. */
+                                    value: number;
+                                    /** @description score_below_threshold: the threshold crossed; score_regression: the baseline (median of the previous scheduled scans). */
+                                    reference: number;
+                                    /** @description score_below_threshold: every score below its warning threshold, worst first. */
+                                    crossings: {
+                                        /** @enum {unknown} */
+                                        score: "overall" | "speed" | "images" | "caching" | "technical" | "wordpress";
+                                        value: number;
+                                        threshold: number;
+                                        /** @enum {unknown} */
+                                        severity: "warning" | "critical";
+                                    }[];
+                                    resolution: {
+                                        /** @enum {unknown} */
+                                        kind: "recovered" | "settled";
+                                        /** @description The score at resolution. */
+                                        value: number;
+                                    } | null;
+                                };
+                                /** @description Extension: when it went from warning to critical. */
+                                escalated_at: string | null;
+                                /** @description Extension: the scan that resolved it. */
+                                resolved_scan_id: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description No token, or an invalid, expired or revoked one: `{"message": "Unauthenticated."}`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description The plan does not include this (`required_plan` names the cheapest plan that does). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "required_plan": "starter"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["PlanError"];
+                    };
+                };
+                /** @description Unknown id, or a resource of another user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description Validation error. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "errors": {}
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Daily API limit reached; resets at midnight UTC. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "example",
+                         *       "limit": 3,
+                         *       "reset_at": "2026-11-24T09:30:00Z"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["DailyLimitError"];
+                    };
+                };
+                /** @description Internal error; the body carries only a request id that the logs carry too. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "request_id": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ServerError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rum/sites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's live-data sites, oldest first. */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Results per page, 1 to 50. */
+                    limit?: number;
+                    /** @description Page number, from 1. */
+                    page?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of sites. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "id": 42,
+                         *           "domain": "www.example.com",
+                         *           "active": false,
+                         *           "embed_snippet": "example",
+                         *           "pageviews_this_month": 3,
+                         *           "monthly_limit": 3,
+                         *           "created_at": "2026-11-24T09:30:00Z"
+                         *         }
+                         *       ],
+                         *       "meta": {
+                         *         "current_page": 3,
+                         *         "per_page": 3,
+                         *         "total": 3,
+                         *         "last_page": 3
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                id: number;
+                                /** @description Host name (lower-case, IDN as punycode); beacons are accepted from it and its subdomains. */
+                                domain: string;
+                                /** @description False: the ingest service refuses this site's beacons. */
+                                active: boolean;
+                                /** @description The script tag to paste into every page: `src` is the versioned collector script, `data-site-id` the site's public id, `async`. */
+                                embed_snippet: string;
+                                /** @description Page views measured this UTC month, each counted 100 / sample_rate times. Null while the live-data store is unreachable (the rest of the site is still returned). */
+                                pageviews_this_month: number | null;
+                                /** @description Page views per site and UTC month the plan accepts; past it beacons are refused (`rejected_this_month.monthly_limit`). */
+                                monthly_limit: number;
+                                /** Format: date-time */
+                                created_at: string;
+                            }[];
+                            meta?: {
+                                current_page: number;
+                                per_page: number;
+                                total: number;
+                                last_page: number;
+                            };
+                        };
+                    };
+                };
+                /** @description No token, or an invalid, expired or revoked one: `{"message": "Unauthenticated."}`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description The plan does not include this (`required_plan` names the cheapest plan that does). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "required_plan": "starter"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["PlanError"];
+                    };
+                };
+                /** @description Validation error. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "errors": {}
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Daily API limit reached; resets at midnight UTC. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "example",
+                         *       "limit": 3,
+                         *       "reset_at": "2026-11-24T09:30:00Z"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["DailyLimitError"];
+                    };
+                };
+                /** @description Internal error; the body carries only a request id that the logs carry too. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "request_id": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ServerError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add a live-data site for a domain; paste its `embed_snippet` into the pages.
+         * @description The domain is reduced to its host name (a URL is accepted; lower-cased, IDN as punycode). 403 when the plan keeps no more sites (`required_plan` names the plan that keeps more); 422 for an IP address, `localhost`, an invalid name, or a domain that already has a site.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "domain": "www.example.com",
+                     *       "sample_rate": 100
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Host name, or a URL whose host is taken. */
+                        domain: string;
+                        /**
+                         * @description Percentage of page views the script reports.
+                         * @default 100
+                         */
+                        sample_rate?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description The new site. */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": 42,
+                         *         "domain": "www.example.com",
+                         *         "active": false,
+                         *         "embed_snippet": "example",
+                         *         "pageviews_this_month": 3,
+                         *         "monthly_limit": 3,
+                         *         "created_at": "2026-11-24T09:30:00Z",
+                         *         "public_id": "example",
+                         *         "sample_rate": 1,
+                         *         "alert_count": 3,
+                         *         "rejected_this_month": {},
+                         *         "updated_at": "2026-11-24T09:30:00Z"
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                id: number;
+                                /** @description Host name (lower-case, IDN as punycode); beacons are accepted from it and its subdomains. */
+                                domain: string;
+                                /** @description False: the ingest service refuses this site's beacons. */
+                                active: boolean;
+                                /** @description The script tag to paste into every page: `src` is the versioned collector script, `data-site-id` the site's public id, `async`. */
+                                embed_snippet: string;
+                                /** @description Page views measured this UTC month, each counted 100 / sample_rate times. Null while the live-data store is unreachable (the rest of the site is still returned). */
+                                pageviews_this_month: number | null;
+                                /** @description Page views per site and UTC month the plan accepts; past it beacons are refused (`rejected_this_month.monthly_limit`). */
+                                monthly_limit: number;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** @description Extension: the `data-site-id` of the snippet. */
+                                public_id: string;
+                                /** @description Extension: percentage of page views the script reports. */
+                                sample_rate: number;
+                                /** @description Extension: live-data alert configurations of the site (GET /rum/sites/{id}/alerts). */
+                                alert_count: number;
+                                /** @description Extension: beacons the ingest service refused this UTC month, by reason (`monthly_limit`, `origin`, `bot`, ...); null while the live-data store is unreachable. */
+                                rejected_this_month: {
+                                    [key: string]: number;
+                                } | null;
+                                /**
+                                 * Format: date-time
+                                 * @description Extension.
+                                 */
+                                updated_at: string;
+                            };
+                        };
+                    };
+                };
+                /** @description No token, or an invalid, expired or revoked one: `{"message": "Unauthenticated."}`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description The plan does not include this (`required_plan` names the cheapest plan that does). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "required_plan": "starter"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["PlanError"];
+                    };
+                };
+                /** @description Validation error. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "errors": {}
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Daily API limit reached; resets at midnight UTC. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "example",
+                         *       "limit": 3,
+                         *       "reset_at": "2026-11-24T09:30:00Z"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["DailyLimitError"];
+                    };
+                };
+                /** @description Internal error; the body carries only a request id that the logs carry too. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "request_id": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ServerError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rum/sites/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One live-data site: the list fields, then `public_id`, `sample_rate`, `alert_count`, `rejected_this_month`, `updated_at` (extensions). */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The site id from GET /rum/sites. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The site. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": 42,
+                         *         "domain": "www.example.com",
+                         *         "active": false,
+                         *         "embed_snippet": "example",
+                         *         "pageviews_this_month": 3,
+                         *         "monthly_limit": 3,
+                         *         "created_at": "2026-11-24T09:30:00Z",
+                         *         "public_id": "example",
+                         *         "sample_rate": 1,
+                         *         "alert_count": 3,
+                         *         "rejected_this_month": {},
+                         *         "updated_at": "2026-11-24T09:30:00Z"
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                id: number;
+                                /** @description Host name (lower-case, IDN as punycode); beacons are accepted from it and its subdomains. */
+                                domain: string;
+                                /** @description False: the ingest service refuses this site's beacons. */
+                                active: boolean;
+                                /** @description The script tag to paste into every page: `src` is the versioned collector script, `data-site-id` the site's public id, `async`. */
+                                embed_snippet: string;
+                                /** @description Page views measured this UTC month, each counted 100 / sample_rate times. Null while the live-data store is unreachable (the rest of the site is still returned). */
+                                pageviews_this_month: number | null;
+                                /** @description Page views per site and UTC month the plan accepts; past it beacons are refused (`rejected_this_month.monthly_limit`). */
+                                monthly_limit: number;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** @description Extension: the `data-site-id` of the snippet. */
+                                public_id: string;
+                                /** @description Extension: percentage of page views the script reports. */
+                                sample_rate: number;
+                                /** @description Extension: live-data alert configurations of the site (GET /rum/sites/{id}/alerts). */
+                                alert_count: number;
+                                /** @description Extension: beacons the ingest service refused this UTC month, by reason (`monthly_limit`, `origin`, `bot`, ...); null while the live-data store is unreachable. */
+                                rejected_this_month: {
+                                    [key: string]: number;
+                                } | null;
+                                /**
+                                 * Format: date-time
+                                 * @description Extension.
+                                 */
+                                updated_at: string;
+                            };
+                        };
+                    };
+                };
+                /** @description No token, or an invalid, expired or revoked one: `{"message": "Unauthenticated."}`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description The plan does not include this (`required_plan` names the cheapest plan that does). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "required_plan": "starter"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["PlanError"];
+                    };
+                };
+                /** @description Unknown id, or a resource of another user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description Daily API limit reached; resets at midnight UTC. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "example",
+                         *       "limit": 3,
+                         *       "reset_at": "2026-11-24T09:30:00Z"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["DailyLimitError"];
+                    };
+                };
+                /** @description Internal error; the body carries only a request id that the logs carry too. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "request_id": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ServerError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Remove the site and its alert configurations; its beacons are refused from then on. */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The site id from GET /rum/sites. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description No token, or an invalid, expired or revoked one: `{"message": "Unauthenticated."}`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description The plan does not include this (`required_plan` names the cheapest plan that does). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "required_plan": "starter"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["PlanError"];
+                    };
+                };
+                /** @description Unknown id, or a resource of another user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description Daily API limit reached; resets at midnight UTC. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "example",
+                         *       "limit": 3,
+                         *       "reset_at": "2026-11-24T09:30:00Z"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["DailyLimitError"];
+                    };
+                };
+                /** @description Internal error; the body carries only a request id that the logs carry too. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "request_id": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ServerError"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Turn collection off or on (`active`) or change the sample rate. */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The site id from GET /rum/sites. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "active": false,
+                     *       "sample_rate": 1
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description False: beacons of the site are refused (reason `inactive`). */
+                        active?: boolean;
+                        /** @description Percentage of page views the script reports. */
+                        sample_rate?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description The site. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": 42,
+                         *         "domain": "www.example.com",
+                         *         "active": false,
+                         *         "embed_snippet": "example",
+                         *         "pageviews_this_month": 3,
+                         *         "monthly_limit": 3,
+                         *         "created_at": "2026-11-24T09:30:00Z",
+                         *         "public_id": "example",
+                         *         "sample_rate": 1,
+                         *         "alert_count": 3,
+                         *         "rejected_this_month": {},
+                         *         "updated_at": "2026-11-24T09:30:00Z"
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                id: number;
+                                /** @description Host name (lower-case, IDN as punycode); beacons are accepted from it and its subdomains. */
+                                domain: string;
+                                /** @description False: the ingest service refuses this site's beacons. */
+                                active: boolean;
+                                /** @description The script tag to paste into every page: `src` is the versioned collector script, `data-site-id` the site's public id, `async`. */
+                                embed_snippet: string;
+                                /** @description Page views measured this UTC month, each counted 100 / sample_rate times. Null while the live-data store is unreachable (the rest of the site is still returned). */
+                                pageviews_this_month: number | null;
+                                /** @description Page views per site and UTC month the plan accepts; past it beacons are refused (`rejected_this_month.monthly_limit`). */
+                                monthly_limit: number;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** @description Extension: the `data-site-id` of the snippet. */
+                                public_id: string;
+                                /** @description Extension: percentage of page views the script reports. */
+                                sample_rate: number;
+                                /** @description Extension: live-data alert configurations of the site (GET /rum/sites/{id}/alerts). */
+                                alert_count: number;
+                                /** @description Extension: beacons the ingest service refused this UTC month, by reason (`monthly_limit`, `origin`, `bot`, ...); null while the live-data store is unreachable. */
+                                rejected_this_month: {
+                                    [key: string]: number;
+                                } | null;
+                                /**
+                                 * Format: date-time
+                                 * @description Extension.
+                                 */
+                                updated_at: string;
+                            };
+                        };
+                    };
+                };
+                /** @description No token, or an invalid, expired or revoked one: `{"message": "Unauthenticated."}`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description The plan does not include this (`required_plan` names the cheapest plan that does). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "required_plan": "starter"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["PlanError"];
+                    };
+                };
+                /** @description Unknown id, or a resource of another user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description Validation error. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "errors": {}
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Daily API limit reached; resets at midnight UTC. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "example",
+                         *       "limit": 3,
+                         *       "reset_at": "2026-11-24T09:30:00Z"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["DailyLimitError"];
+                    };
+                };
+                /** @description Internal error; the body carries only a request id that the logs carry too. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "request_id": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ServerError"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/rum/sites/{id}/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** p75 per metric with its rating and sample count, and the Core Web Vitals verdict, over a rolling period. */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The last 24 hours, 7 or 30 days, up to now. */
+                    period?: "24h" | "7d" | "30d";
+                    /** @description Only page views from this kind of device. */
+                    device?: "all" | "desktop" | "mobile" | "tablet";
+                };
+                header?: never;
+                path: {
+                    /** @description The site id from GET /rum/sites. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The summary. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "domain": "www.example.com",
+                         *         "period": "example",
+                         *         "device": "example",
+                         *         "cwv_pass": false,
+                         *         "cwv_insufficient_data": false,
+                         *         "metrics": {
+                         *           "LCP": {
+                         *             "p75": 1.5,
+                         *             "rating": "good",
+                         *             "samples": 1
+                         *           },
+                         *           "CLS": {
+                         *             "p75": 1.5,
+                         *             "rating": "good",
+                         *             "samples": 1
+                         *           },
+                         *           "INP": {
+                         *             "p75": 1.5,
+                         *             "rating": "good",
+                         *             "samples": 1
+                         *           },
+                         *           "FCP": {
+                         *             "p75": 1.5,
+                         *             "rating": "good",
+                         *             "samples": 1
+                         *           },
+                         *           "TTFB": {
+                         *             "p75": 1.5,
+                         *             "rating": "good",
+                         *             "samples": 1
+                         *           }
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                domain: string;
+                                period: string;
+                                device: string;
+                                /** @description True when LCP, CLS and INP are all good with at least 20 samples each; false when all have 20 and one is not good; null otherwise. */
+                                cwv_pass: boolean | null;
+                                cwv_insufficient_data: boolean;
+                                metrics: {
+                                    LCP: {
+                                        /** @description 75th percentile (exact: the value at 0-based rank floor(0.75 × n) of the sorted samples); null without samples. */
+                                        p75: number | null;
+                                        /** @description Google's rating of the p75; null without samples. */
+                                        rating: ("good" | "needs-improvement" | "poor") | null;
+                                        /** @description Measurements (page views reporting the metric, resends counted once). */
+                                        samples: number;
+                                    };
+                                    CLS: {
+                                        /** @description 75th percentile (exact: the value at 0-based rank floor(0.75 × n) of the sorted samples); null without samples. */
+                                        p75: number | null;
+                                        /** @description Google's rating of the p75; null without samples. */
+                                        rating: ("good" | "needs-improvement" | "poor") | null;
+                                        /** @description Measurements (page views reporting the metric, resends counted once). */
+                                        samples: number;
+                                    };
+                                    INP: {
+                                        /** @description 75th percentile (exact: the value at 0-based rank floor(0.75 × n) of the sorted samples); null without samples. */
+                                        p75: number | null;
+                                        /** @description Google's rating of the p75; null without samples. */
+                                        rating: ("good" | "needs-improvement" | "poor") | null;
+                                        /** @description Measurements (page views reporting the metric, resends counted once). */
+                                        samples: number;
+                                    };
+                                    FCP: {
+                                        /** @description 75th percentile (exact: the value at 0-based rank floor(0.75 × n) of the sorted samples); null without samples. */
+                                        p75: number | null;
+                                        /** @description Google's rating of the p75; null without samples. */
+                                        rating: ("good" | "needs-improvement" | "poor") | null;
+                                        /** @description Measurements (page views reporting the metric, resends counted once). */
+                                        samples: number;
+                                    };
+                                    TTFB: {
+                                        /** @description 75th percentile (exact: the value at 0-based rank floor(0.75 × n) of the sorted samples); null without samples. */
+                                        p75: number | null;
+                                        /** @description Google's rating of the p75; null without samples. */
+                                        rating: ("good" | "needs-improvement" | "poor") | null;
+                                        /** @description Measurements (page views reporting the metric, resends counted once). */
+                                        samples: number;
+                                    };
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description No token, or an invalid, expired or revoked one: `{"message": "Unauthenticated."}`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description The plan does not include this (`required_plan` names the cheapest plan that does). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "required_plan": "starter"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["PlanError"];
+                    };
+                };
+                /** @description Unknown id, or a resource of another user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description Validation error. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "errors": {}
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Daily API limit reached; resets at midnight UTC. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "example",
+                         *       "limit": 3,
+                         *       "reset_at": "2026-11-24T09:30:00Z"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["DailyLimitError"];
+                    };
+                };
+                /** @description Internal error; the body carries only a request id that the logs carry too. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "request_id": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ServerError"];
+                    };
+                };
+                /** @description The live-data store (ClickHouse) is unreachable. Retry after `Retry-After` seconds. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rum/sites/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Daily p75 and p50 of one metric: one item per UTC day with data, newest first.
+         * @description `days` counts calendar days (UTC) including today.
+         */
+        get: {
+            parameters: {
+                query: {
+                    metric: "LCP" | "CLS" | "INP" | "FCP" | "TTFB";
+                    /** @description Calendar days (UTC) up to and including today. */
+                    days?: 7 | 30 | 90;
+                    /** @description Only page views from this kind of device. */
+                    device?: "all" | "desktop" | "mobile" | "tablet";
+                };
+                header?: never;
+                path: {
+                    /** @description The site id from GET /rum/sites. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description History items. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "date": "2026-11-24",
+                         *           "p75": 1.5,
+                         *           "p50": 1.5,
+                         *           "samples": 1
+                         *         }
+                         *       ],
+                         *       "meta": {
+                         *         "metric": "LCP",
+                         *         "days": 1,
+                         *         "device": "example"
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                /**
+                                 * Format: date
+                                 * @description UTC calendar day.
+                                 */
+                                date: string;
+                                /** @description Milliseconds for LCP, INP, FCP and TTFB (whole numbers); unitless for CLS (four decimals). */
+                                p75: number;
+                                /** @description Milliseconds for LCP, INP, FCP and TTFB (whole numbers); unitless for CLS (four decimals). */
+                                p50: number;
+                                samples: number;
+                            }[];
+                            meta?: {
+                                /** @enum {unknown} */
+                                metric: "LCP" | "CLS" | "INP" | "FCP" | "TTFB";
+                                days: number;
+                                device: string;
+                            };
+                        };
+                    };
+                };
+                /** @description No token, or an invalid, expired or revoked one: `{"message": "Unauthenticated."}`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description The plan does not include this (`required_plan` names the cheapest plan that does). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "required_plan": "starter"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["PlanError"];
+                    };
+                };
+                /** @description Unknown id, or a resource of another user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description Validation error. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "errors": {}
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Daily API limit reached; resets at midnight UTC. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "example",
+                         *       "limit": 3,
+                         *       "reset_at": "2026-11-24T09:30:00Z"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["DailyLimitError"];
+                    };
+                };
+                /** @description Internal error; the body carries only a request id that the logs carry too. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "request_id": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ServerError"];
+                    };
+                };
+                /** @description The live-data store (ClickHouse) is unreachable. Retry after `Retry-After` seconds. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rum/sites/{id}/pages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The slowest paths by p75 of one metric, with their sample counts (ties: more samples first, then path). */
+        get: {
+            parameters: {
+                query?: {
+                    metric?: "LCP" | "FCP" | "TTFB";
+                    /** @description The last 24 hours or 7 days, up to now. */
+                    period?: "24h" | "7d";
+                    limit?: number;
+                    /** @description Extension: only page views from this kind of device. */
+                    device?: "all" | "desktop" | "mobile" | "tablet";
+                };
+                header?: never;
+                path: {
+                    /** @description The site id from GET /rum/sites. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Page items, slowest first. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "path": "example",
+                         *           "p75": 1.5,
+                         *           "samples": 1,
+                         *           "attribution": {
+                         *             "target": "example",
+                         *             "url": "https://www.example.com/"
+                         *           }
+                         *         }
+                         *       ],
+                         *       "meta": {
+                         *         "metric": "example",
+                         *         "period": "example",
+                         *         "device": "example"
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                path: string;
+                                /** @description Milliseconds for LCP, INP, FCP and TTFB (whole numbers); unitless for CLS (four decimals). */
+                                p75: number;
+                                samples: number;
+                                /** @description Extension, present when the page's values carry one: the most frequent LCP element (CSS selector) and resource URL (origin and path). */
+                                attribution?: {
+                                    target: string | null;
+                                    url: string | null;
+                                };
+                            }[];
+                            meta?: {
+                                metric: string;
+                                period: string;
+                                /** @description Extension. */
+                                device: string;
+                            };
+                        };
+                    };
+                };
+                /** @description No token, or an invalid, expired or revoked one: `{"message": "Unauthenticated."}`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description The plan does not include this (`required_plan` names the cheapest plan that does). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "required_plan": "starter"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["PlanError"];
+                    };
+                };
+                /** @description Unknown id, or a resource of another user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description Validation error. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "errors": {}
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Daily API limit reached; resets at midnight UTC. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "example",
+                         *       "limit": 3,
+                         *       "reset_at": "2026-11-24T09:30:00Z"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["DailyLimitError"];
+                    };
+                };
+                /** @description Internal error; the body carries only a request id that the logs carry too. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "request_id": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ServerError"];
+                    };
+                };
+                /** @description The live-data store (ClickHouse) is unreachable. Retry after `Retry-After` seconds. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rum/sites/{id}/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The site's live-data alert configurations, oldest first. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The live-data site id from GET /rum/sites. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Alert configurations. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "id": 42,
+                         *           "title": "example",
+                         *           "mode": "auto",
+                         *           "metric": "LCP",
+                         *           "threshold": 1.5,
+                         *           "window_minutes": 1,
+                         *           "min_samples": 1,
+                         *           "consecutive_threshold": 1,
+                         *           "status": "active",
+                         *           "emailed_at": "2026-11-24T09:30:00Z",
+                         *           "resolved_at": "2026-11-24T09:30:00Z",
+                         *           "created_at": "2026-11-24T09:30:00Z"
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                id: number;
+                                title: string;
+                                /**
+                                 * @description `auto`: LCP, INP and CLS against Google's poor thresholds (p75 above 4000 ms, 500 ms, 0.25); `manual`: `metric` against `threshold`.
+                                 * @enum {unknown}
+                                 */
+                                mode: "auto" | "manual";
+                                /** @description Manual mode; null in auto mode. */
+                                metric: ("LCP" | "CLS" | "INP" | "FCP" | "TTFB") | null;
+                                /** @description Manual mode: p75 above it breaches (ms, or unitless for CLS); null in auto mode. */
+                                threshold: number | null;
+                                /** @description p75 over this many minutes before each check. */
+                                window_minutes: number;
+                                /** @description Fewer samples of a metric in the window: that metric is not judged (nothing changes). */
+                                min_samples: number;
+                                /** @description Breaching checks in a row that trigger; recovered checks in a row that resolve. */
+                                consecutive_threshold: number;
+                                /**
+                                 * @description `active`: never triggered; `triggered`; `resolved`.
+                                 * @enum {unknown}
+                                 */
+                                status: "active" | "triggered" | "resolved";
+                                /** @description When the e-mail about the current triggering was accepted by the mail server. */
+                                emailed_at: string | null;
+                                /** @description When it last resolved; null while triggered or before the first resolution. */
+                                resolved_at: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description No token, or an invalid, expired or revoked one: `{"message": "Unauthenticated."}`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description The plan does not include this (`required_plan` names the cheapest plan that does). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "required_plan": "starter"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["PlanError"];
+                    };
+                };
+                /** @description Unknown id, or a resource of another user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description Daily API limit reached; resets at midnight UTC. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "example",
+                         *       "limit": 3,
+                         *       "reset_at": "2026-11-24T09:30:00Z"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["DailyLimitError"];
+                    };
+                };
+                /** @description Internal error; the body carries only a request id that the logs carry too. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "request_id": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ServerError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add a live-data alert configuration (checked every 5 minutes).
+         * @description Manual mode needs `metric` and `threshold`; auto mode takes neither. At most 20 per site (422 on `site`).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The live-data site id from GET /rum/sites. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "example",
+                     *       "mode": "auto",
+                     *       "metric": "LCP",
+                     *       "threshold": 1.5,
+                     *       "window_minutes": 60,
+                     *       "min_samples": 20,
+                     *       "consecutive_threshold": 3
+                     *     }
+                     */
+                    "application/json": {
+                        title: string;
+                        /** @enum {string} */
+                        mode: "auto" | "manual";
+                        /**
+                         * @description Manual mode only.
+                         * @enum {string}
+                         */
+                        metric?: "LCP" | "CLS" | "INP" | "FCP" | "TTFB";
+                        /** @description Manual mode only: ms for LCP, INP, FCP and TTFB, unitless for CLS. */
+                        threshold?: number;
+                        /** @default 60 */
+                        window_minutes?: number;
+                        /** @default 20 */
+                        min_samples?: number;
+                        /** @default 3 */
+                        consecutive_threshold?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description The new configuration. */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": 42,
+                         *         "title": "example",
+                         *         "mode": "auto",
+                         *         "metric": "LCP",
+                         *         "threshold": 1.5,
+                         *         "window_minutes": 1,
+                         *         "min_samples": 1,
+                         *         "consecutive_threshold": 1,
+                         *         "status": "active",
+                         *         "emailed_at": "2026-11-24T09:30:00Z",
+                         *         "resolved_at": "2026-11-24T09:30:00Z",
+                         *         "created_at": "2026-11-24T09:30:00Z"
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                id: number;
+                                title: string;
+                                /**
+                                 * @description `auto`: LCP, INP and CLS against Google's poor thresholds (p75 above 4000 ms, 500 ms, 0.25); `manual`: `metric` against `threshold`.
+                                 * @enum {unknown}
+                                 */
+                                mode: "auto" | "manual";
+                                /** @description Manual mode; null in auto mode. */
+                                metric: ("LCP" | "CLS" | "INP" | "FCP" | "TTFB") | null;
+                                /** @description Manual mode: p75 above it breaches (ms, or unitless for CLS); null in auto mode. */
+                                threshold: number | null;
+                                /** @description p75 over this many minutes before each check. */
+                                window_minutes: number;
+                                /** @description Fewer samples of a metric in the window: that metric is not judged (nothing changes). */
+                                min_samples: number;
+                                /** @description Breaching checks in a row that trigger; recovered checks in a row that resolve. */
+                                consecutive_threshold: number;
+                                /**
+                                 * @description `active`: never triggered; `triggered`; `resolved`.
+                                 * @enum {unknown}
+                                 */
+                                status: "active" | "triggered" | "resolved";
+                                /** @description When the e-mail about the current triggering was accepted by the mail server. */
+                                emailed_at: string | null;
+                                /** @description When it last resolved; null while triggered or before the first resolution. */
+                                resolved_at: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                            };
+                        };
+                    };
+                };
+                /** @description No token, or an invalid, expired or revoked one: `{"message": "Unauthenticated."}`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description The plan does not include this (`required_plan` names the cheapest plan that does). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "required_plan": "starter"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["PlanError"];
+                    };
+                };
+                /** @description Unknown id, or a resource of another user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description Validation error. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "errors": {}
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Daily API limit reached; resets at midnight UTC. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "example",
+                         *       "limit": 3,
+                         *       "reset_at": "2026-11-24T09:30:00Z"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["DailyLimitError"];
+                    };
+                };
+                /** @description Internal error; the body carries only a request id that the logs carry too. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "request_id": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ServerError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rum/sites/{id}/alerts/{alert_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a live-data alert configuration. */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The live-data site id from GET /rum/sites. */
+                    id: string;
+                    /** @description The alert configuration id. */
+                    alert_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description No token, or an invalid, expired or revoked one: `{"message": "Unauthenticated."}`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description The plan does not include this (`required_plan` names the cheapest plan that does). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "required_plan": "starter"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["PlanError"];
+                    };
+                };
+                /** @description Unknown id, or a resource of another user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description Daily API limit reached; resets at midnight UTC. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "example",
+                         *       "limit": 3,
+                         *       "reset_at": "2026-11-24T09:30:00Z"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["DailyLimitError"];
+                    };
+                };
+                /** @description Internal error; the body carries only a request id that the logs carry too. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "request_id": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ServerError"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change a live-data alert configuration; a changed rule starts its streak again.
+         * @description Switching to auto drops `metric` and `threshold`; switching to manual needs both. The status stays as it is until the next checks move it.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The live-data site id from GET /rum/sites. */
+                    id: string;
+                    /** @description The alert configuration id. */
+                    alert_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "example",
+                     *       "mode": "auto",
+                     *       "metric": "LCP",
+                     *       "threshold": 1.5,
+                     *       "window_minutes": 5,
+                     *       "min_samples": 1,
+                     *       "consecutive_threshold": 1
+                     *     }
+                     */
+                    "application/json": {
+                        title?: string;
+                        /** @enum {string} */
+                        mode?: "auto" | "manual";
+                        /**
+                         * @description Manual mode only.
+                         * @enum {string}
+                         */
+                        metric?: "LCP" | "CLS" | "INP" | "FCP" | "TTFB";
+                        /** @description Manual mode only: ms for LCP, INP, FCP and TTFB, unitless for CLS. */
+                        threshold?: number;
+                        window_minutes?: number;
+                        min_samples?: number;
+                        consecutive_threshold?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description The configuration. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": 42,
+                         *         "title": "example",
+                         *         "mode": "auto",
+                         *         "metric": "LCP",
+                         *         "threshold": 1.5,
+                         *         "window_minutes": 1,
+                         *         "min_samples": 1,
+                         *         "consecutive_threshold": 1,
+                         *         "status": "active",
+                         *         "emailed_at": "2026-11-24T09:30:00Z",
+                         *         "resolved_at": "2026-11-24T09:30:00Z",
+                         *         "created_at": "2026-11-24T09:30:00Z"
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                id: number;
+                                title: string;
+                                /**
+                                 * @description `auto`: LCP, INP and CLS against Google's poor thresholds (p75 above 4000 ms, 500 ms, 0.25); `manual`: `metric` against `threshold`.
+                                 * @enum {unknown}
+                                 */
+                                mode: "auto" | "manual";
+                                /** @description Manual mode; null in auto mode. */
+                                metric: ("LCP" | "CLS" | "INP" | "FCP" | "TTFB") | null;
+                                /** @description Manual mode: p75 above it breaches (ms, or unitless for CLS); null in auto mode. */
+                                threshold: number | null;
+                                /** @description p75 over this many minutes before each check. */
+                                window_minutes: number;
+                                /** @description Fewer samples of a metric in the window: that metric is not judged (nothing changes). */
+                                min_samples: number;
+                                /** @description Breaching checks in a row that trigger; recovered checks in a row that resolve. */
+                                consecutive_threshold: number;
+                                /**
+                                 * @description `active`: never triggered; `triggered`; `resolved`.
+                                 * @enum {unknown}
+                                 */
+                                status: "active" | "triggered" | "resolved";
+                                /** @description When the e-mail about the current triggering was accepted by the mail server. */
+                                emailed_at: string | null;
+                                /** @description When it last resolved; null while triggered or before the first resolution. */
+                                resolved_at: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                            };
+                        };
+                    };
+                };
+                /** @description No token, or an invalid, expired or revoked one: `{"message": "Unauthenticated."}`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description The plan does not include this (`required_plan` names the cheapest plan that does). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "required_plan": "starter"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["PlanError"];
+                    };
+                };
+                /** @description Unknown id, or a resource of another user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description Validation error. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "errors": {}
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Daily API limit reached; resets at midnight UTC. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "example",
+                         *       "limit": 3,
+                         *       "reset_at": "2026-11-24T09:30:00Z"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["DailyLimitError"];
+                    };
+                };
+                /** @description Internal error; the body carries only a request id that the logs carry too. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "request_id": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ServerError"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This OpenAPI 3.1 document. Public; not counted against the daily limit. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The document. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Internal error; the body carries only a request id that the logs carry too. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "request_id": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ServerError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export interface webhooks {
+    "alert.triggered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * alert.triggered
+         * @description A score alert of a monitored target is raised (critical or warning). POSTed to the URL of the notification settings (Pro plan and up) when the event is switched on there, with the configured authentication header. A non-2xx answer, a timeout (15 s) or a connection error is retried (immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); Retry-After on 429/503 is honoured up to 10 h; 410 disables the endpoint; redirects are not followed. Deliveries may be duplicated and arrive out of order: drop duplicates by webhook-id.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The delivery id (msg_…), the same on every retry and resend. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the base64-decoded part of the whsec_ secret after the prefix; two space-separated signatures for 24 hours after a rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "event": "alert.triggered",
+                     *       "alert_id": 42,
+                     *       "type": "example",
+                     *       "severity": "critical",
+                     *       "title": "example",
+                     *       "message": "example",
+                     *       "target_url": "https://webperf.example/assets/01jz8q3m5kx7h2v9w4n6p0r1st/desktop.webp",
+                     *       "host": "www.example.com",
+                     *       "region": "eu-central",
+                     *       "scan_public_id": "example",
+                     *       "created_at": "2026-11-24T09:30:00Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        event: "alert.triggered";
+                        alert_id: number;
+                        type: string;
+                        /** @enum {string} */
+                        severity: "critical" | "warning";
+                        title: string;
+                        message: string;
+                        /** Format: uri */
+                        target_url: string;
+                        host: string;
+                        region: string;
+                        scan_public_id: string;
+                        /** Format: date-time */
+                        created_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Received. Any other answer counts as a failure. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "alert.resolved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * alert.resolved
+         * @description A score alert resolves. POSTed to the URL of the notification settings (Pro plan and up) when the event is switched on there, with the configured authentication header. A non-2xx answer, a timeout (15 s) or a connection error is retried (immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); Retry-After on 429/503 is honoured up to 10 h; 410 disables the endpoint; redirects are not followed. Deliveries may be duplicated and arrive out of order: drop duplicates by webhook-id.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The delivery id (msg_…), the same on every retry and resend. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the base64-decoded part of the whsec_ secret after the prefix; two space-separated signatures for 24 hours after a rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "event": "alert.resolved",
+                     *       "alert_id": 42,
+                     *       "type": "example",
+                     *       "severity": "critical",
+                     *       "title": "example",
+                     *       "message": "example",
+                     *       "target_url": "https://webperf.example/assets/01jz8q3m5kx7h2v9w4n6p0r1st/desktop.webp",
+                     *       "host": "www.example.com",
+                     *       "region": "eu-central",
+                     *       "scan_public_id": "example",
+                     *       "created_at": "2026-11-24T09:30:00Z",
+                     *       "resolved_at": "2026-11-24T09:30:00Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        event: "alert.resolved";
+                        alert_id: number;
+                        type: string;
+                        /** @enum {string} */
+                        severity: "critical" | "warning";
+                        title: string;
+                        message: string;
+                        /** Format: uri */
+                        target_url: string;
+                        host: string;
+                        region: string;
+                        scan_public_id: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        resolved_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Received. Any other answer counts as a failure. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "scan.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * scan.completed
+         * @description A scan finishes successfully. lcp_ms, cls and tbt_ms are the mobile measurements. POSTed to the URL of the notification settings (Pro plan and up) when the event is switched on there, with the configured authentication header. A non-2xx answer, a timeout (15 s) or a connection error is retried (immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); Retry-After on 429/503 is honoured up to 10 h; 410 disables the endpoint; redirects are not followed. Deliveries may be duplicated and arrive out of order: drop duplicates by webhook-id.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The delivery id (msg_…), the same on every retry and resend. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the base64-decoded part of the whsec_ secret after the prefix; two space-separated signatures for 24 hours after a rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "event": "scan.completed",
+                     *       "url": "https://www.example.com/",
+                     *       "score": 87,
+                     *       "score_speed": 87,
+                     *       "score_images": 87,
+                     *       "score_caching": 87,
+                     *       "score_tech": 87,
+                     *       "lcp_ms": 1200,
+                     *       "ttfb_ms": 1200,
+                     *       "cls": 0.05,
+                     *       "tbt_ms": 1200,
+                     *       "scan_url": "https://webperf.example/assets/01jz8q3m5kx7h2v9w4n6p0r1st/desktop.webp",
+                     *       "scanned_at": "2026-11-24T09:30:00Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        event: "scan.completed";
+                        /** Format: uri */
+                        url: string;
+                        score: number;
+                        score_speed: number;
+                        score_images: number;
+                        score_caching: number;
+                        score_tech: number;
+                        lcp_ms: number;
+                        ttfb_ms: number;
+                        cls: number;
+                        tbt_ms: number;
+                        /** Format: uri */
+                        scan_url: string;
+                        /** Format: date-time */
+                        scanned_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Received. Any other answer counts as a failure. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "rum.alert.triggered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * rum.alert.triggered
+         * @description A live-data alert fires (p75 above the threshold). Not sent yet: the live-data alert check is not built. POSTed to the URL of the notification settings (Pro plan and up) when the event is switched on there, with the configured authentication header. A non-2xx answer, a timeout (15 s) or a connection error is retried (immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); Retry-After on 429/503 is honoured up to 10 h; 410 disables the endpoint; redirects are not followed. Deliveries may be duplicated and arrive out of order: drop duplicates by webhook-id.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The delivery id (msg_…), the same on every retry and resend. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the base64-decoded part of the whsec_ secret after the prefix; two space-separated signatures for 24 hours after a rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "event": "rum.alert.triggered",
+                     *       "alert_name": "Example",
+                     *       "domain": "www.example.com",
+                     *       "metric": "example",
+                     *       "p75": 1.5,
+                     *       "threshold": 1.5,
+                     *       "unit": "example",
+                     *       "samples": 1,
+                     *       "window_minutes": 1,
+                     *       "rum_dashboard_url": "https://webperf.example/assets/01jz8q3m5kx7h2v9w4n6p0r1st/desktop.webp",
+                     *       "triggered_at": "2026-11-24T09:30:00Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        event: "rum.alert.triggered";
+                        alert_name: string;
+                        domain: string;
+                        metric: string;
+                        p75: number;
+                        threshold: number;
+                        unit: string;
+                        samples: number;
+                        window_minutes: number;
+                        /** Format: uri */
+                        rum_dashboard_url: string;
+                        /** Format: date-time */
+                        triggered_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Received. Any other answer counts as a failure. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "rum.alert.resolved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * rum.alert.resolved
+         * @description A live-data alert resolves (p75 below the threshold). Not sent yet: the live-data alert check is not built. POSTed to the URL of the notification settings (Pro plan and up) when the event is switched on there, with the configured authentication header. A non-2xx answer, a timeout (15 s) or a connection error is retried (immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); Retry-After on 429/503 is honoured up to 10 h; 410 disables the endpoint; redirects are not followed. Deliveries may be duplicated and arrive out of order: drop duplicates by webhook-id.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The delivery id (msg_…), the same on every retry and resend. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the base64-decoded part of the whsec_ secret after the prefix; two space-separated signatures for 24 hours after a rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "event": "rum.alert.resolved",
+                     *       "alert_name": "Example",
+                     *       "domain": "www.example.com",
+                     *       "metric": "example",
+                     *       "p75": 1.5,
+                     *       "threshold": 1.5,
+                     *       "unit": "example",
+                     *       "samples": 1,
+                     *       "window_minutes": 1,
+                     *       "rum_dashboard_url": "https://webperf.example/assets/01jz8q3m5kx7h2v9w4n6p0r1st/desktop.webp",
+                     *       "resolved_at": "2026-11-24T09:30:00Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        event: "rum.alert.resolved";
+                        alert_name: string;
+                        domain: string;
+                        metric: string;
+                        p75: number;
+                        threshold: number;
+                        unit: string;
+                        samples: number;
+                        window_minutes: number;
+                        /** Format: uri */
+                        rum_dashboard_url: string;
+                        /** Format: date-time */
+                        resolved_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Received. Any other answer counts as a failure. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    ping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ping
+         * @description The test event of the notification settings page. POSTed to the URL of the notification settings (Pro plan and up) when the event is switched on there, with the configured authentication header. A non-2xx answer, a timeout (15 s) or a connection error is retried (immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); Retry-After on 429/503 is honoured up to 10 h; 410 disables the endpoint; redirects are not followed. Deliveries may be duplicated and arrive out of order: drop duplicates by webhook-id.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The delivery id (msg_…), the same on every retry and resend. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the base64-decoded part of the whsec_ secret after the prefix; two space-separated signatures for 24 hours after a rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "event": "ping",
+                     *       "message": "example",
+                     *       "sent_at": "2026-11-24T09:30:00Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        event: "ping";
+                        message: string;
+                        /** Format: date-time */
+                        sent_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Received. Any other answer counts as a failure. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export interface components {
+    schemas: {
+        Message: {
+            message: string;
+        };
+        ValidationError: {
+            message: string;
+            errors: {
+                [key: string]: string[];
+            };
+        };
+        PlanError: {
+            message: string;
+            /** @enum {string} */
+            required_plan?: "starter" | "pro" | "agency";
+        };
+        DailyLimitError: {
+            error: string;
+            limit: number;
+            /** Format: date-time */
+            reset_at: string;
+        };
+        ServerError: {
+            message: string;
+            request_id: string;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export type operations = Record<string, never>;

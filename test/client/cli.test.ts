@@ -1,0 +1,117 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { utcDay } from '../../core/clock.ts';
+import { PROJECT_ROOT } from '../../core/config.ts';
+import { startFixtureSites, type FixtureSites } from '../../fixtures/sites.ts';
+import { createTestUser } from '../harness/api.ts';
+import { startScanStack, type ScanStack } from '../harness/scans.ts';
+
+/**
+ * The webperf command as a CI job runs it (its own process, the public API only, WEBPERF_URL and WEBPERF_TOKEN)
+ * against the real API and a worker scanning fixture pages in Chromium.
+ */
+let stack: ScanStack;
+let sites: FixtureSites;
+let token: string;
+const scratch = mkdtempSync(join(tmpdir(), 'webperf-cli-'));
+beforeAll(async () => {
+  sites = await startFixtureSites();
+  stack = await startScanStack();
+  ({ token } = await createTestUser(stack.api, 'pro'));
+}, 120_000);
+afterAll(async () => {
+  await stack?.close();
+  await sites?.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+function webperf(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [resolve(PROJECT_ROOT, 'client/cli/webperf.ts'), ...args], {
+    env: { PATH: process.env.PATH, WEBPERF_URL: stack.api.url, WEBPERF_TOKEN: token, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((done) => child.on('close', (code) => done({ code, stdout, stderr })));
+}
+
+it('a fast page passes its budget: exit 0, scores and metrics printed, JUnit with one case per budget', async () => {
+  const junit = join(scratch, 'fast.xml');
+  const run = await webperf(['scan', `${sites.origin}/fast/`, '--budget', 'overall=50,ttfb=1000,lcp=20000,cls=0.25', '--format', 'junit', '--output', junit]);
+  expect(run.stderr).toMatch(/scan [0-9a-z]{26}: (queued|running|finished)/);
+  expect(run.code).toBe(0);
+  expect(run.stdout).toMatch(/Scores: overall \d+/);
+  expect(run.stdout).toMatch(/mobile +FCP \d+ ms · LCP \d+ ms/);
+  expect(run.stdout).toContain('All 6 budgets hold.');
+  const xml = readFileSync(junit, 'utf8');
+  expect(XMLValidator.validate(xml)).toBe(true);
+  const parsed = new XMLParser({ ignoreAttributes: false, isArray: (name) => name === 'testcase' }).parse(xml) as { testsuites: { testsuite: { '@_tests': string; '@_failures': string; testcase: Array<{ '@_name': string; failure?: unknown }> } } };
+  const suite = parsed.testsuites.testsuite;
+  expect(suite['@_tests']).toBe('6');
+  expect(suite['@_failures']).toBe('0');
+  expect(suite.testcase.map((c) => c['@_name'])).toEqual(['overall >= 50', 'ttfb <= 1000 ms', 'lcp (desktop) <= 20000 ms', 'lcp (mobile) <= 20000 ms', 'cls (desktop) <= 0.25', 'cls (mobile) <= 0.25']);
+  expect(suite.testcase.every((c) => c.failure === undefined)).toBe(true);
+}, 240_000);
+
+it('a slow page fails it: exit 1, each failing metric named with its value and limit, annotations inside GitHub Actions', async () => {
+  const run = await webperf(['scan', `${sites.origin}/slow/`, '--budget', 'ttfb=1000,overall=0', '--form-factor', 'mobile', '--format', 'json'], { GITHUB_ACTIONS: 'true' });
+  expect(run.code).toBe(1);
+  const report = JSON.parse(run.stdout.slice(0, run.stdout.indexOf('\n::'))) as { passed: boolean; budgets: Array<{ name: string; value: number; limit: number; passed: boolean }> };
+  expect(report.passed).toBe(false);
+  const ttfb = report.budgets.find((b) => b.name === 'ttfb')!;
+  expect(ttfb).toMatchObject({ limit: 1000, passed: false });
+  expect(ttfb.value).toBeGreaterThan(1000);
+  expect(report.budgets.find((b) => b.name === 'overall')!.passed).toBe(true);
+  expect(run.stdout).toMatch(/^::error title=Performance budget::ttfb \d+ ms exceeds 1000 ms on http:\/\/127\.0\.0\.1:\d+\/slow\/$/m);
+  expect(run.stdout).toMatch(/^::notice title=webperf::overall \d+; report http/m);
+}, 240_000);
+
+it('compares two scans, and fails when B regressed beyond --max-regression', async () => {
+  const ids = await Promise.all(['/fast/', '/slow/'].map(async (path) => {
+    const run = await webperf(['scan', `${sites.origin}${path}`, '--format', 'json', '--quiet']);
+    return (JSON.parse(run.stdout) as { scan: string }).scan;
+  }));
+  const same = await webperf(['compare', ids[0]!, ids[0]!, '--max-regression', 'ttfb=100']);
+  expect(same.code).toBe(0);
+  expect(same.stdout).toContain('No regression beyond the limits.');
+  const worse = await webperf(['compare', ids[0]!, ids[1]!, '--max-regression', 'ttfb=100']);
+  expect(worse.code).toBe(1);
+  expect(worse.stdout).toMatch(/^ttfb +\d+ ms → \d+ ms +worse by \d+ ms +FAIL: more than 100 ms worse$/m);
+}, 240_000);
+
+it('a bad token exits 2 with the API\'s 401 message; bad usage exits 2 and explains', async () => {
+  const run = await webperf(['scan', `${sites.origin}/fast/`], { WEBPERF_TOKEN: 'wpt_not-a-real-token-000000000000' });
+  expect(run.code).toBe(2);
+  expect(run.stderr).toContain('the API answered 401: Unauthenticated.');
+  const usage = await webperf(['scan', `${sites.origin}/fast/`, '--budget', 'speedindex=3']);
+  expect(usage.code).toBe(2);
+  expect(usage.stderr).toContain('unknown budget "speedindex"');
+  expect((await webperf(['scan', `${sites.origin}/fast/`, '--bogus'])).code).toBe(2);
+});
+
+it("reports the daily limit's 429 with its reset time, exit 2, without waiting for it", async () => {
+  const limited = await createTestUser(stack.api, 'starter');
+  const { day, resetAt } = utcDay(stack.api.clock.read());
+  await stack.api.db.knex('api_usage_daily').insert({ user_id: limited.user.id, day, used: 500 });
+  const run = await webperf(['targets'], { WEBPERF_TOKEN: limited.token });
+  expect(run.code).toBe(2);
+  expect(run.stderr).toContain('the API answered 429: Daily API request limit exceeded.');
+  expect(run.stderr).toContain(`the daily limit resets at ${resetAt.toISOString()}`);
+});
+
+it('lists targets and alerts for scripts, and marks alerts read', async () => {
+  const created = await fetch(`${stack.api.url}/api/v1/domains`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ url: `${sites.origin}/fast/` }) });
+  expect(created.status).toBe(201);
+  const targets = await webperf(['targets', '--format', 'json']);
+  expect(targets.code).toBe(0);
+  expect((JSON.parse(targets.stdout) as Array<{ url: string }>).map((t) => t.url)).toContain(`${sites.origin}/fast/`);
+  const alerts = await webperf(['alerts', '--unread']);
+  expect(alerts).toMatchObject({ code: 0, stdout: '' });
+  const marked = await webperf(['alerts', 'mark-read']);
+  expect(marked).toMatchObject({ code: 0, stdout: '0 alerts marked read\n' });
+});
