@@ -51,10 +51,11 @@ export interface AttemptResult {
  * the endpoint's failure record: 410 disables it at once, 5 days of nothing but failures too (with an e-mail).
  * `final`: no attempt follows this one, so a failure is the delivery's end.
  */
-export async function attemptDelivery(deps: WebhookDeliveryDeps, deliveryId: number, final: boolean): Promise<AttemptResult> {
+export async function attemptDelivery(deps: WebhookDeliveryDeps, deliveryId: number, final: boolean, options: { claim?: boolean } = {}): Promise<AttemptResult> {
   const delivery = await deps.webhooks.findDelivery(deliveryId);
   if (!delivery || delivery.status !== 'pending') return { outcome: 'not_sent', retryAfterMs: null };
-  await deps.webhooks.markWorkflowStarted([deliveryId], deps.clock());
+  // Claimed for the sweeper (it starts workflows only for unclaimed rows); a direct first attempt claims after it.
+  if (options.claim !== false) await deps.webhooks.markWorkflowStarted([deliveryId], deps.clock());
   const [endpoint, owner] = await Promise.all([deps.webhooks.findEndpoint(delivery.userId), deps.users.findById(delivery.userId)]);
   const refusal =
     !owner || !mayUseWebhooks(owner.plan)

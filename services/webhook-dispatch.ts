@@ -5,13 +5,21 @@ import { mainTaskQueue, DeliveryIdAttribute, UserIdAttribute, WebhookEventAttrib
 import type { WebhookDelivery } from '../core/webhooks/delivery.ts';
 import type { WebhookStore } from '../db/store/webhooks.ts';
 
+/** What happened before the workflow: how many attempts failed, and the last one's Retry-After. */
+export interface PriorAttempts {
+  attempts: number;
+  retryAfterMs: number | null;
+}
+
 /** Starts delivery workflows (workflows/webhook-delivery.ts) for outbox rows, after the transaction that wrote them. */
 export interface WebhookDispatch {
   /**
    * Starts each delivery's workflow unless it was started before; failures are logged (the sweeper retries).
    * `single`: one attempt, no retries (the settings page's test event, whose result the page waits for).
+   * `after`: the attempts already made outside a workflow (services/webhook-direct.ts); the workflow goes on
+   * with the schedule's next wait.
    */
-  start(deliveries: Array<Pick<WebhookDelivery, 'id' | 'userId' | 'event'>>, options?: { single?: boolean }): Promise<void>;
+  start(deliveries: Array<Pick<WebhookDelivery, 'id' | 'userId' | 'event'>>, options?: { single?: boolean; after?: PriorAttempts }): Promise<void>;
   /** The outcome of a delivery's workflow (webhookDeliveryWorkflowId), once it has ended. */
   result(deliveryId: number): Promise<string>;
   /** One more attempt at a delivery, whatever became of it (the settings page's resend and replay). */
@@ -49,7 +57,7 @@ export function temporalWebhookDispatch(deps: WebhookDispatchDeps): WebhookDispa
               workflowId: webhookDeliveryWorkflowId(taskQueue, delivery.id),
               // Never a second run for one delivery, even after the first has ended.
               workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-              args: [{ deliveryId: delivery.id, schedule: deps.schedule, single: options.single }],
+              args: [{ deliveryId: delivery.id, schedule: deps.schedule, single: options.single, after: options.after }],
             });
             started.push(delivery.id);
           } catch (error) {

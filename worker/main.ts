@@ -27,6 +27,7 @@ import { createKnex } from '../db/knex.ts';
 import { createStorage } from '../db/store/index.ts';
 import { smtpMailer } from '../services/mailer.ts';
 import { OAUTH_SWEEP_EVERY_MS, sweepExpiredOAuth } from '../services/oauth-apps.ts';
+import { directFirstAttempt } from '../services/webhook-direct.ts';
 import { sweepWebhookOutbox, temporalWebhookDispatch } from '../services/webhook-dispatch.ts';
 
 assertNodeVersion();
@@ -58,7 +59,9 @@ const client = createTemporalClient(config.temporal);
 const clickhouse = createClickHouse(config);
 let workers: Worker[] = [];
 let stopping = false;
-const webhookDispatch = temporalWebhookDispatch({ temporal: () => client, webhooks: storage.webhooks, taskQueuePrefix: config.temporal.taskQueuePrefix, log });
+const workflowDispatch = temporalWebhookDispatch({ temporal: () => client, webhooks: storage.webhooks, taskQueuePrefix: config.temporal.taskQueuePrefix, log });
+/** First webhook attempts sent at once from this process; beyond that, deliveries go straight to workflows. */
+const WEBHOOK_DIRECT_IN_FLIGHT = 256;
 /** How often the webhook outbox is swept for rows a crash left without a workflow. */
 const WEBHOOK_SWEEP_EVERY_MS = 30_000;
 
@@ -81,6 +84,19 @@ const metrics = createWorkerMetrics({
   },
   webhookBacklog: () => storage.webhooks.pendingCount(),
 });
+
+const webhookDelivery = {
+  webhooks: storage.webhooks,
+  users: storage.users,
+  mailer: metrics.countingMailer(mailer, 'webhook_disabled'),
+  keys: config.keys,
+  allowLoopback: config.outboundAllowLoopback,
+  baseUrl: config.baseUrl,
+  clock: systemClock,
+  metrics,
+};
+// Events raised here get their first attempt at once from this process; workflows carry the retries.
+const webhookDispatch = directFirstAttempt(workflowDispatch, { ...webhookDelivery, log, maxInFlight: WEBHOOK_DIRECT_IN_FLIGHT });
 
 const healthServer = createServer((req, res) => {
   const respond = (status: number, body: unknown) => {
@@ -151,16 +167,7 @@ async function main(): Promise<void> {
         webhookDispatch,
         metrics,
       }),
-      ...createWebhookActivities({
-        webhooks: storage.webhooks,
-        users: storage.users,
-        mailer: metrics.countingMailer(mailer, 'webhook_disabled'),
-        keys: config.keys,
-        allowLoopback: config.outboundAllowLoopback,
-        baseUrl: config.baseUrl,
-        clock: systemClock,
-        metrics,
-      }),
+      ...createWebhookActivities(webhookDelivery),
     },
     shutdownGraceTime: '30 seconds',
     ...workflowSource,
@@ -199,7 +206,7 @@ async function main(): Promise<void> {
   );
   // Every worker sweeps; the delivery workflow ids keep two sweeps from sending one event twice.
   const sweeper = setInterval(() => {
-    sweepWebhookOutbox(storage.webhooks, webhookDispatch, new Date())
+    sweepWebhookOutbox(storage.webhooks, workflowDispatch, new Date())
       .then((found) => found && log.info({ found }, 'webhook outbox: started workflows for deliveries left without one'))
       .catch((error: unknown) => log.warn({ err: error }, 'webhook outbox sweep failed'));
   }, WEBHOOK_SWEEP_EVERY_MS);
@@ -234,6 +241,8 @@ process.on('SIGINT', () => void shutdown('SIGINT'));
 
 main()
   .then(async () => {
+    // First attempts under way end within their request timeout; any cut short are the sweeper's.
+    await Promise.race([webhookDispatch.idle(), sleep(20_000)]);
     healthServer.close();
     mailer.close();
     await Promise.allSettled([knex.destroy(), client.connection.close(), clickhouse.close()]);

@@ -9,6 +9,8 @@ export interface WebhookDeliveryInput {
   single?: boolean;
   /** The waits between attempts; the documented schedule unless a test passes a shorter one. */
   schedule?: number[];
+  /** Attempts made before the workflow started (the first attempt is sent directly after the outbox commit). */
+  after?: { attempts: number; retryAfterMs: number | null };
 }
 
 // A local activity: run by the worker that runs the workflow task, without a round trip through the server's
@@ -29,7 +31,14 @@ const { attemptWebhookDelivery } = proxyLocalActivities<WebhookActivities>({
  */
 export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<AttemptResult['outcome']> {
   const schedule = input.schedule ?? [...RETRY_DELAYS_MS];
-  for (let attempt = 1; ; attempt++) {
+  let attempt = 1;
+  if (input.after) {
+    const delay = nextDelayMs(input.after.attempts, input.after.retryAfterMs, schedule);
+    if (delay === null) return 'failed';
+    await sleep(delay);
+    attempt = input.after.attempts + 1;
+  }
+  for (; ; attempt++) {
     const final = input.single === true || attempt > schedule.length;
     const result = await attemptWebhookDelivery(input.deliveryId, final);
     if (result.outcome !== 'retry') return result.outcome;
