@@ -33,6 +33,8 @@ export interface EgressProxy {
   /** Every destination refused or unreachable so far, in order. */
   failures: EgressFailure[];
   failureFor(url: string): EgressFailure | undefined;
+  /** Opens tunnels to the scanned URL's own port too (set once the scan is known; the proxy starts ahead of it). */
+  allowScannedUrl(url: string): void;
   close(): Promise<void>;
 }
 
@@ -51,10 +53,14 @@ function defaultPort(protocol: string): number {
 /** CONNECT goes to these ports and to the scanned URL's own. */
 const TUNNEL_PORTS = [443, 80];
 
-export async function startEgressProxy(options: { allowLoopback: boolean; scannedUrl: string }): Promise<EgressProxy> {
+export async function startEgressProxy(options: { allowLoopback: boolean; scannedUrl?: string }): Promise<EgressProxy> {
   const failures: EgressFailure[] = [];
-  const scanned = new URL(options.scannedUrl);
-  const tunnelPorts = new Set([...TUNNEL_PORTS, Number(scanned.port) || defaultPort(scanned.protocol)]);
+  const tunnelPorts = new Set(TUNNEL_PORTS);
+  const allowScannedUrl = (url: string) => {
+    const scanned = new URL(url);
+    tunnelPorts.add(Number(scanned.port) || defaultPort(scanned.protocol));
+  };
+  if (options.scannedUrl) allowScannedUrl(options.scannedUrl);
   // One answer per host for the whole run: what was checked is what is used.
   const resolutions = new Map<string, Promise<Resolution>>();
 
@@ -183,6 +189,7 @@ export async function startEgressProxy(options: { allowLoopback: boolean; scanne
       const target = targetOf(parsed.hostname, Number(parsed.port) || defaultPort(parsed.protocol));
       return failures.findLast((f) => f.target === target);
     },
+    allowScannedUrl,
     async close() {
       agent.destroy();
       for (const socket of sockets) socket.destroy();

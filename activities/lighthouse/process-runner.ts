@@ -3,7 +3,8 @@
  * Chromium, as the scan user when the worker is root, with nothing of the worker's environment, in a
  * private work folder.
  * The worker kills the runner's process group and Chromium's when the run ends or is aborted, and removes
- * the folder. The next runner is started ahead, so it has loaded Lighthouse when its run comes.
+ * the folder. The next runner is started ahead, so it has loaded Lighthouse and launched its Chromium when
+ * its run comes.
  */
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { chownSync, mkdtempSync, rmSync } from 'node:fs';
@@ -13,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { runnerIdentity, type UserIds } from '../../core/scan-user.ts';
 import type { RunnerResult, ScanImage, ScanRunInput, ScanRunner } from '../scan-runner.ts';
 import { killProcessGroup } from './process-group.ts';
-import { parseRunnerMessage, runnerEnvironment, RunnerProtocolError, type RunnerInput, type RunnerMessage } from './protocol.ts';
+import { parseRunnerMessage, runnerEnvironment, RunnerProtocolError, type RunnerInput, type RunnerLaunch, type RunnerMessage } from './protocol.ts';
 
 export interface ProcessRunnerConfig {
   chromiumPath: string;
@@ -101,8 +102,10 @@ export function processRunner(config: ProcessRunnerConfig): ScanRunner & { close
 
   function startRunner(): StartedRunner {
     const workDir = makeWorkDir(identity);
-    // The work folder is an argument (not a secret) so the runner can remove it even if no input ever comes.
-    const child = spawn(process.execPath, [script, workDir], {
+    // The work folder is an argument (not a secret) so the runner can remove it even if no input ever comes;
+    // the launch settings too, so it can start Chromium before its scan comes.
+    const launch: RunnerLaunch = { chromiumPath: config.chromiumPath, allowLoopback: config.allowLoopback };
+    const child = spawn(process.execPath, [script, workDir, JSON.stringify(launch)], {
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: true,
       cwd: workDir,
@@ -205,7 +208,7 @@ export function processRunner(config: ProcessRunnerConfig): ScanRunner & { close
           else reject(new Error(`Lighthouse runner exited with ${code ?? signalName} and no result: ${started.stderr.trim().split('\n').slice(-5).join(' | ')}`));
         });
       });
-      child.stdin.end(JSON.stringify({ ...input, chromiumPath: config.chromiumPath, allowLoopback: config.allowLoopback } satisfies RunnerInput));
+      child.stdin.end(JSON.stringify(input satisfies RunnerInput));
     });
   }
 

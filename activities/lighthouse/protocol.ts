@@ -1,18 +1,28 @@
 /**
- * Between the worker (process-runner.ts) and the runner process (runner.ts): the runner's work folder as
- * its one argument, RunnerInput as JSON on its stdin, RunnerMessage lines on its stdout, and its whole
- * environment.
+ * Between the worker (process-runner.ts) and the runner process (runner.ts): the runner's work folder and
+ * RunnerLaunch (JSON) as its arguments, RunnerInput as JSON on its stdin, RunnerMessage lines on its stdout,
+ * and its whole environment.
  */
 import type { ScanCredentials } from '../../core/scan/credentials.ts';
 import { FAILURE_CODES, type FailureCode } from '../../core/scan/failures.ts';
 import type { FormFactor, RunObservation } from '../../core/scan/observation.ts';
 
+/** What the runner needs before its scan comes (it launches Chromium ahead): its second argument, as JSON. Nothing secret. */
+export interface RunnerLaunch {
+  chromiumPath: string;
+  allowLoopback: boolean;
+}
+
+export function parseRunnerLaunch(argument: string | undefined): RunnerLaunch {
+  const value = JSON.parse(argument ?? 'null') as Partial<RunnerLaunch> | null;
+  if (typeof value?.chromiumPath !== 'string' || typeof value.allowLoopback !== 'boolean') throw new Error('usage: runner.ts WORK_FOLDER LAUNCH_JSON (the worker starts it; see process-runner.ts)');
+  return { chromiumPath: value.chromiumPath, allowLoopback: value.allowLoopback };
+}
+
 /** What the worker writes to the runner's stdin (credentials travel here, never in argv or the environment). */
 export interface RunnerInput {
   publicId: string;
   url: string;
-  chromiumPath: string;
-  allowLoopback: boolean;
   credentials: ScanCredentials | null;
   /** Loaded in this order, in one Chromium; the observation has exactly these. */
   formFactors: FormFactor[];

@@ -3,7 +3,7 @@
  * runs cannot share a process) and its own Chromium with a fresh profile. Reads RunnerInput on stdin, writes RunnerMessage lines on stdout, exits:
  * 0 with an observation or a page failure as the last line, non-zero when it crashed. Started by
  * process-runner.ts ahead of its scan (as the scan user, with a minimal environment, in a work folder made
- * for it and named as its argument), so Lighthouse is loaded by the time the input comes; process
+ * for it and named as its argument), so Lighthouse is loaded and Chromium launched by the time the input comes; process
  * lifetime in runner-lifetime.ts, credentials in origin-credentials.ts, what it records of the network in
  * network-capture.ts, which failures are the page's in page-failures.ts.
  */
@@ -16,7 +16,7 @@ import { formFactorObservation, responseObservations, type LighthouseResult } fr
 import { captureNetwork, documentGenerator } from './network-capture.ts';
 import { addOriginCredentials } from './origin-credentials.ts';
 import { checkScannedHost, PageFailureError, throwIfFailed } from './page-failures.ts';
-import { sendMessage, type RunnerInput } from './protocol.ts';
+import { parseRunnerLaunch, sendMessage, type RunnerInput, type RunnerLaunch } from './protocol.ts';
 import { cleanUp, launchBrowser, startLifetime } from './runner-lifetime.ts';
 
 const LIGHTHOUSE_FLAGS = {
@@ -58,17 +58,38 @@ function formFactorsOf(input: RunnerInput): FormFactor[] {
   return asked;
 }
 
-async function main(): Promise<void> {
-  const workDir = startLifetime();
-  const input = await readInput();
-  const factors = formFactorsOf(input);
-  await checkScannedHost(input.url, input.allowLoopback);
-  const proxy = await startEgressProxy({ allowLoopback: input.allowLoopback, scannedUrl: input.url });
-  let browser: Browser | null = null;
+/**
+ * The egress proxy and Chromium, launched as soon as the runner starts (ahead of its scan: the worker starts
+ * the next runner when a run ends), so a scan does not wait for them. Chromium's pid goes to the worker with
+ * the run's first messages; a runner discarded before its scan comes takes its Chromium with it all the same
+ * (Chromium's DevTools pipe closes with the runner, and Chromium exits).
+ */
+async function launchAhead(workDir: string, launch: RunnerLaunch): Promise<{ proxy: EgressProxy; browser: Browser }> {
+  const proxy = await startEgressProxy({ allowLoopback: launch.allowLoopback });
   try {
-    browser = await launchBrowser(input.chromiumPath, workDir, proxy);
+    const browser = await launchBrowser(launch.chromiumPath, workDir, proxy);
     const browserPid = browser.process()?.pid;
     if (browserPid) sendMessage({ kind: 'browser', pid: browserPid });
+    return { proxy, browser };
+  } catch (error) {
+    await proxy.close();
+    throw error;
+  }
+}
+
+async function main(): Promise<void> {
+  const workDir = startLifetime();
+  const launch = parseRunnerLaunch(process.argv[3]);
+  const launched = launchAhead(workDir, launch);
+  launched.catch(() => undefined); // awaited below, once the input has come
+  const input = await readInput();
+  const factors = formFactorsOf(input);
+  let proxy: EgressProxy | null = null;
+  let browser: Browser | null = null;
+  try {
+    await checkScannedHost(input.url, launch.allowLoopback);
+    ({ proxy, browser } = await launched);
+    proxy.allowScannedUrl(input.url);
     const chromiumVersion = await browser.version();
     const perFactor: Partial<Record<FormFactor, FormFactorObservation>> = {};
     // The page itself (responses, headers, redirects, TTFB) as the first form factor loaded it: desktop in a whole run.
@@ -100,7 +121,7 @@ async function main(): Promise<void> {
     sendMessage({ kind: 'observation', observation });
   } finally {
     await browser?.close().catch(() => undefined);
-    await proxy.close();
+    await proxy?.close();
     cleanUp();
   }
 }

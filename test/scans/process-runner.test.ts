@@ -101,7 +101,12 @@ function runnersOf(parent: number, script: string): { pid: number; workDir: stri
   } catch {
     return [];
   }
-  return pids.map((pid) => ({ pid, workDir: readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).at(-1)! }));
+  // The runner's arguments: the script, its work folder, its launch settings.
+  const argsOf = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+  return pids.map((pid) => {
+    const args = argsOf(pid);
+    return { pid, workDir: args[args.findIndex((arg) => arg.endsWith(script)) + 1]! };
+  });
 }
 
 it('starts the next runner ahead of its scan, a new process for every scan, and close() ends the waiting one', async () => {

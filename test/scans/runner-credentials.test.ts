@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { runnerEnvironment, type RunnerInput, type RunnerMessage } from '../../activities/lighthouse/protocol.ts';
+import { runnerEnvironment, type RunnerInput, type RunnerLaunch, type RunnerMessage } from '../../activities/lighthouse/protocol.ts';
 import { loadConfig, PROJECT_ROOT } from '../../core/config.ts';
 import { startFixtureSites, HEADER_NAME, type FixtureSites } from '../../fixtures/sites.ts';
 import { baseTestEnv } from '../harness/shared.ts';
@@ -22,7 +22,8 @@ afterAll(async () => {
 
 function runRunner(input: RunnerInput): Promise<{ code: number | null; messages: RunnerMessage[]; stderr: string }> {
   const workDir = mkdtempSync(join(tmpdir(), 'webperf-scan-test-'));
-  const child = spawn(process.execPath, [resolve(PROJECT_ROOT, 'activities/lighthouse/runner.ts'), workDir], { stdio: ['pipe', 'pipe', 'pipe'], env: runnerEnvironment(workDir), cwd: workDir });
+  const launch: RunnerLaunch = { chromiumPath: loadConfig(baseTestEnv()).chromiumPath, allowLoopback: true };
+  const child = spawn(process.execPath, [resolve(PROJECT_ROOT, 'activities/lighthouse/runner.ts'), workDir, JSON.stringify(launch)], { stdio: ['pipe', 'pipe', 'pipe'], env: runnerEnvironment(workDir), cwd: workDir });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -40,8 +41,6 @@ it('fails the scan at once when Chromium refuses the credential header, instead 
   const { code, messages, stderr } = await runRunner({
     publicId: 'runnercredentialstest00000',
     url: `${sites.origin}/header/`,
-    chromiumPath: loadConfig(baseTestEnv()).chromiumPath,
-    allowLoopback: true,
     credentials: { type: 'header', header_name: HEADER_NAME, header_value: 'secret\r\nX-Injected: 1' },
     formFactors: ['desktop', 'mobile'],
   });
