@@ -77,6 +77,7 @@ async function start(env: NodeJS.ProcessEnv): Promise<number> {
       '',
       'The service is up. Ctrl-C stops everything this command started.',
       `  API          ${config.baseUrl}/api/v1   (ready: ${api!.readyUrl}; operator metrics: http://${config.api.metricsHost}:${config.api.metricsPort}/metrics)`,
+      `  Reference    ${config.baseUrl}/docs   (the OpenAPI document rendered; try calls after signing in)`,
       `  MCP server   ${config.baseUrl}/mcp   (OAuth: ${config.baseUrl}/.well-known/oauth-authorization-server)`,
       `  Ingest       ${config.ingest.publicUrl}   (ready: ${ingest!.readyUrl}; operator metrics: http://${config.ingest.metricsHost}:${config.ingest.metricsPort}/metrics)`,
       `  Worker       ready: ${worker!.readyUrl}`,

@@ -91,7 +91,7 @@ export function apiPage(input: ApiPageInput): string {
         ? html`<section class="notice" id="new-token"><strong>${text.tokenCreated(input.newToken.name)}</strong> ${text.tokenShownOnce}
             <code class="token" id="new-token-value">${input.newToken.value}</code></section>`
         : html``}
-      <section><h2>${text.tokensTitle}</h2>${apiNote}
+      <section><h2>${text.tokensTitle}</h2>${apiNote}<p><a href="/docs" id="api-reference">${text.apiReference}</a></p>
         ${rows.length
           ? html`<table id="tokens" class="stack"><thead><tr><th scope="col">${text.colName}</th><th scope="col">${text.colToken}</th><th scope="col">${text.colCreated}</th><th scope="col">${text.colLastUsed}</th><th scope="col">${text.colExpires}</th><th scope="col"><span class="visually-hidden">${text.colActions}</span></th></tr></thead><tbody>${rows}</tbody></table>`
           : html`<p id="no-tokens">${text.noTokens}</p>`}
