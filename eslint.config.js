@@ -83,4 +83,14 @@ export default tseslint.config(
     files: ['core/**/*.ts', 'services/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [...under('api'), ...under('http'), ...under('web')] }] },
   },
+  {
+    // The client and the webperf command are a package of their own that talks to the public API only.
+    files: ['client/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['api', 'http', 'web', 'core', 'services', 'db', 'activities', 'workflows', 'oauth', 'mcp', 'ingest'].flatMap(under), message: 'client/ uses the public API only; it imports nothing of the service.' }] },
+      ],
+    },
+  },
 );
