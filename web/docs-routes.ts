@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import type Router from '@koa/router';
 import type { RouterContext as Context } from '@koa/router';
 import type { Clock } from '../core/clock.ts';
@@ -48,7 +49,15 @@ export function mountDocsPages(router: Router, deps: DocsDeps): void {
     ctx.type = asset.type;
     ctx.set('Cache-Control', ctx.query.v === asset.version ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
     ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.body = asset.body;
+    ctx.vary('Accept-Encoding');
+    // Swagger UI's bundle is 1.5 MB as it is, about a quarter of that gzipped (compressed once, on first use).
+    if (ctx.acceptsEncodings('gzip', 'identity') === 'gzip') {
+      asset.gzipped ??= gzipSync(asset.body, { level: 9 });
+      ctx.set('Content-Encoding', 'gzip');
+      ctx.body = asset.gzipped;
+    } else {
+      ctx.body = asset.body;
+    }
   });
 }
 
@@ -79,6 +88,7 @@ interface Asset {
   type: string;
   body: Buffer | string;
   version: string;
+  gzipped?: Buffer;
 }
 
 function swaggerAssets(): Map<string, Asset> {

@@ -111,6 +111,10 @@ it('serves its assets with long caching only for the current version, and the pa
   expect(asset.status).toBe(200);
   expect(asset.headers.get('cache-control')).toContain('immutable');
   expect((await fetch(`${api.url}/docs/assets/swagger-ui-bundle.js`)).headers.get('cache-control')).toBe('public, max-age=3600');
+  // Compressed for clients that take gzip (fetch decompresses it again: the same script).
+  expect(asset.headers.get('content-encoding')).toBe('gzip');
+  expect(Number(asset.headers.get('content-length'))).toBeLessThan(600_000);
+  expect((await asset.text()).length).toBeGreaterThan(1_000_000);
   expect((await fetch(`${api.url}/docs/assets/../../package.json`)).status).toBe(404);
   expect((await fetch(`${api.url}/docs/assets/index.html`)).status).toBe(404);
   expect(page).toContain('<noscript>');
