@@ -77,12 +77,41 @@ async function call(path: string, token: string, body?: unknown): Promise<{ stat
   return { status: res.status, data: ((await res.json()) as { data: Record<string, unknown> }).data };
 }
 
-/** Polls every 20 ms (so polling adds ~10 ms on average) until the scan has finished; a failed scan ends the benchmark. */
-async function scanToEnd(token: string, url: string, force = false): Promise<void> {
+/** When each stage of one scan was first seen by the poller (ms since the POST was sent). */
+interface Stages {
+  accepted: number;
+  running: number;
+  desktop: number;
+  mobile: number;
+  finished: number;
+}
+
+/**
+ * Polls every 20 ms (so polling adds ~10 ms on average) until the scan has finished; a failed scan ends the
+ * benchmark. Besides the API, it reads the scan's row (status and the progress step the activity records), so
+ * the time can be split into stages: queueing (POST answered → running: workflow start, task dispatch, region
+ * slot), the runner's start (running → desktop step), each form factor's Lighthouse run (desktop step → mobile
+ * step → finished; the last stage also holds storing the images and the result).
+ */
+async function scanToEnd(token: string, url: string, force = false): Promise<Stages> {
+  const sent = performance.now();
   const created = await call('/scans', token, { url, force });
+  const seen: Partial<Stages> = { accepted: performance.now() - sent };
   for (;;) {
+    const row = (await db.knex('scans').where({ public_id: created.data.id as string }).first('status', 'progress')) as { status: string; progress: string | null } | undefined;
+    const at = performance.now() - sent;
+    if (row?.status === 'running') seen.running ??= at;
+    if (row?.progress?.startsWith('desktop')) seen.desktop ??= at;
+    if (row?.progress?.startsWith('mobile')) seen.mobile ??= at;
     const { data } = await call(`/scans/${created.data.id as string}`, token);
-    if (data.status === 'finished') return;
+    if (data.status === 'finished') {
+      const finished = performance.now() - sent;
+      // A stage shorter than one poll may be missed: it then counts as starting when the next one was seen.
+      const mobile = seen.mobile ?? finished;
+      const desktop = seen.desktop ?? mobile;
+      const running = seen.running ?? desktop;
+      return { accepted: seen.accepted!, running, desktop, mobile, finished };
+    }
     if (data.status === 'failed') throw new Error(`benchmark scan failed: ${JSON.stringify(data)}`);
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -99,10 +128,11 @@ try {
   const api: number[] = [];
   const cli: number[] = [];
   const floorTimes: number[] = [];
+  const stages: Stages[] = [];
   for (let i = 0; i < runs; i++) {
-    const started = performance.now();
-    await scanToEnd(token, `${url}?run=${i}`, true);
-    api.push(performance.now() - started);
+    const scanStages = await scanToEnd(token, `${url}?run=${i}`, true);
+    stages.push(scanStages);
+    api.push(scanStages.finished);
     cli.push(await lighthouseCli(`${url}?run=${i}`));
     floorTimes.push(await floor.measure(`${url}?run=${i}`));
   }
@@ -112,6 +142,15 @@ try {
   console.log(`ratio api/cli: ${(median(api) / median(cli)).toFixed(2)} (target <= 0.75)`);
   console.log(`floor, Lighthouse Node API with Chromium already running: median ${(median(floorTimes) / 1000).toFixed(1)} s (${floorTimes.map((x) => (x / 1000).toFixed(1)).join(', ')})`);
   console.log(`ratio api/floor: ${(median(api) / median(floorTimes)).toFixed(2)} (target <= 1.15)`);
+  const stage = (from: keyof Stages | null, to: keyof Stages) => median(stages.map((s) => s[to] - (from ? s[from] : 0)));
+  const lighthouse = stage('desktop', 'finished');
+  console.log('where the API scan\'s time goes (medians, ms):');
+  console.log(`  POST /scans answered         ${stage(null, 'accepted').toFixed(0)}`);
+  console.log(`  queued until running         ${stage('accepted', 'running').toFixed(0)}  (workflow start, task dispatch, region slot)`);
+  console.log(`  running until desktop run    ${stage('running', 'desktop').toFixed(0)}  (the runner process takes the scan; Chromium is launched ahead)`);
+  console.log(`  desktop run                  ${stage('desktop', 'mobile').toFixed(0)}`);
+  console.log(`  mobile run, images, result   ${stage('mobile', 'finished').toFixed(0)}  (includes up to one 20 ms poll)`);
+  console.log(`  both runs against the floor  ${lighthouse.toFixed(0)} vs ${median(floorTimes).toFixed(0)}: outside Lighthouse ${(median(api) - lighthouse).toFixed(0)} ms`);
 
   const cachedTimes: number[] = [];
   const liveTimes: number[] = [];
