@@ -31,7 +31,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['node:*', 'pg', 'knex', 'objection', '@clickhouse/*', '../api/*', '../db/*'], message: 'Workflows do no I/O.' },
+            { group: ['node:*', 'pg', 'knex', '@clickhouse/*', '../api/*', '../db/*'], message: 'Workflows do no I/O.' },
             { group: ['../activities/*'], allowTypeImports: true, message: 'Workflows reach activities through proxyActivities only.' },
           ],
         },
@@ -70,7 +70,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['knex', 'objection', 'pg', ...under('db'), ...under('db').map((p) => `!${p.replace('*', 'store')}`)],
+              group: ['knex', 'pg', ...under('db'), ...under('db').map((p) => `!${p.replace('*', 'store')}`)],
               message: 'Postgres is reached through the stores in db/store/ only.',
             },
           ],

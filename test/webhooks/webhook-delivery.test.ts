@@ -25,7 +25,8 @@ import { cleanObservation } from '../unit/observation-builder.ts';
  * Webhook delivery end to end: the outbox row, its Temporal workflow on the real server, real HTTP receivers
  * run by the test, Postgres for the attempt log, a real SMTP server for the "endpoint disabled" e-mail.
  * Signatures are checked with the standardwebhooks package. The retry schedule is shortened (20 ms waits)
- * so the whole schedule runs in moments; the 5-day rule moves the test's clock instead.
+ * so the whole schedule runs in moments; the 5-day rule moves the test's clock instead. The real schedule's
+ * times and the 5 days as they pass: webhook-schedule.test.ts (Temporal's time-skipping test server).
  */
 
 const SHORT_SCHEDULE = [20, 20, 20, 20, 20, 20, 20];
