@@ -5,7 +5,7 @@ import { createWebPerfClient, unwrap, WebPerfApiError, type paths, type WebPerfC
 import { checkBudget, parseBudget, UsageError, type AnyScan, type FormFactor } from './budget.ts';
 import { compareResults, compareText, parseRegression, resolveOperand } from './compare.ts';
 import { progress } from './progress.ts';
-import { githubAnnotations, jsonReport, junitReport, textReport, type OutputFormat } from './report.ts';
+import { annotationData, githubAnnotations, jsonReport, junitReport, textReport, type OutputFormat } from './report.ts';
 
 /**
  * webperf: scans, budgets and comparisons from a CI job, over the public REST API only (WEBPERF_URL,
@@ -24,12 +24,22 @@ const USAGE = `Usage:
 
 Environment: WEBPERF_TOKEN (a personal API token), WEBPERF_URL (the service, e.g. https://perf.example.com).
 Exit codes: 0 budgets hold, 1 a budget failed (or the scan failed), 2 usage or API error.
+Inside GitHub Actions (GITHUB_ACTIONS=true) failed budgets and regressions are also ::error annotations, written
+to stderr (the runner reads workflow commands there too), so stdout stays the report in the chosen format.
 Budgets: scores (overall, speed, images, caching, technical, wordpress) are minimums; fcp, lcp, tbt (ms),
 cls, bytes, requests (per form factor) and ttfb (ms) are maximums.
 `;
 
 /** The deployment's regions, as the generated types know them; the server checks the value either way. */
 type Region = NonNullable<paths['/scans']['post']['requestBody']>['content']['application/json']['region'];
+
+/**
+ * GitHub Actions workflow commands (`::error …`, `::notice …`) go to stderr: the runner reads them from stderr as
+ * well as stdout, and stdout stays the report alone, parseable as JSON or JUnit XML when that is the format.
+ */
+const annotate = (lines: string): void => {
+  if (process.env.GITHUB_ACTIONS === 'true') process.stderr.write(lines);
+};
 
 const POLL_START_MS = 3000;
 const POLL_MAX_MS = 10_000;
@@ -113,7 +123,7 @@ async function scanCommand(client: WebPerfClient, args: string[]): Promise<numbe
   const scan = await waitForScan(client, created.id, timeoutMs, values.quiet ?? false);
   if (scan.status === 'failed') {
     process.stdout.write(`Scan ${scan.public_id} failed: ${scan.error.message} (${scan.error.code})\nReport: ${scan.report_url}\n`);
-    if (process.env.GITHUB_ACTIONS === 'true') process.stdout.write(`::error title=webperf::${`scan of ${scan.submitted_url} failed: ${scan.error.message}`.replace(/\n/g, '%0A')}\n`);
+    annotate(`::error title=webperf::${annotationData(`scan of ${scan.submitted_url} failed: ${scan.error.message}`)}\n`);
     return 1;
   }
   if (scan.status !== 'finished') throw new UsageError('unexpected scan state');
@@ -125,7 +135,7 @@ async function scanCommand(client: WebPerfClient, args: string[]): Promise<numbe
   } else {
     process.stdout.write(rendered);
   }
-  if (process.env.GITHUB_ACTIONS === 'true') process.stdout.write(githubAnnotations(scan, checks));
+  annotate(githubAnnotations(scan, checks));
   return checks.every((check) => check.passed) ? 0 : 1;
 }
 
@@ -159,9 +169,7 @@ async function compareCommand(client: WebPerfClient, args: string[]): Promise<nu
   const [a, b] = await Promise.all(positionals.map((operand) => resolveOperand(client, operand, last)));
   const comparison = compareResults(a!, b!, formFactors, limits);
   process.stdout.write(format === 'json' ? `${JSON.stringify(comparison, null, 2)}\n` : compareText(comparison));
-  if (process.env.GITHUB_ACTIONS === 'true') {
-    for (const row of comparison.rows.filter((r) => r.passed === false)) process.stdout.write(`::error title=Performance regression::${row.name} regressed by ${row.regression} (limit ${row.limit})\n`);
-  }
+  for (const row of comparison.rows.filter((r) => r.passed === false)) annotate(`::error title=Performance regression::${row.name} regressed by ${row.regression} (limit ${row.limit})\n`);
   return comparison.passed ? 0 : 1;
 }
 

@@ -56,19 +56,28 @@ it('a fast page passes its budget: exit 0, scores and metrics printed, JUnit wit
   expect(suite['@_failures']).toBe('0');
   expect(suite.testcase.map((c) => c['@_name'])).toEqual(['overall >= 50', 'ttfb <= 1000 ms', 'lcp (desktop) <= 20000 ms', 'lcp (mobile) <= 20000 ms', 'cls (desktop) <= 0.25', 'cls (mobile) <= 0.25']);
   expect(suite.testcase.every((c) => c.failure === undefined)).toBe(true);
+
+  // Inside GitHub Actions with the XML on stdout (the result reused: same URL, under 24 hours), stdout is the XML
+  // alone and the annotations are on stderr.
+  const actions = await webperf(['scan', `${sites.origin}/fast/`, '--budget', 'overall=50', '--format', 'junit', '--quiet'], { GITHUB_ACTIONS: 'true' });
+  expect(actions.code).toBe(0);
+  expect(XMLValidator.validate(actions.stdout)).toBe(true);
+  expect(actions.stdout).not.toContain('::');
+  expect(actions.stderr).toMatch(/^::notice title=webperf::overall \d+; report http/m);
 }, 240_000);
 
 it('a slow page fails it: exit 1, each failing metric named with its value and limit, annotations inside GitHub Actions', async () => {
   const run = await webperf(['scan', `${sites.origin}/slow/`, '--budget', 'ttfb=1000,overall=0', '--form-factor', 'mobile', '--format', 'json'], { GITHUB_ACTIONS: 'true' });
   expect(run.code).toBe(1);
-  const report = JSON.parse(run.stdout.slice(0, run.stdout.indexOf('\n::'))) as { passed: boolean; budgets: Array<{ name: string; value: number; limit: number; passed: boolean }> };
+  // stdout is the JSON report alone; the workflow commands go to stderr (the runner reads both).
+  const report = JSON.parse(run.stdout) as { passed: boolean; budgets: Array<{ name: string; value: number; limit: number; passed: boolean }> };
   expect(report.passed).toBe(false);
   const ttfb = report.budgets.find((b) => b.name === 'ttfb')!;
   expect(ttfb).toMatchObject({ limit: 1000, passed: false });
   expect(ttfb.value).toBeGreaterThan(1000);
   expect(report.budgets.find((b) => b.name === 'overall')!.passed).toBe(true);
-  expect(run.stdout).toMatch(/^::error title=Performance budget::ttfb \d+ ms exceeds 1000 ms on http:\/\/127\.0\.0\.1:\d+\/slow\/$/m);
-  expect(run.stdout).toMatch(/^::notice title=webperf::overall \d+; report http/m);
+  expect(run.stderr).toMatch(/^::error title=Performance budget::ttfb \d+ ms exceeds 1000 ms on http:\/\/127\.0\.0\.1:\d+\/slow\/$/m);
+  expect(run.stderr).toMatch(/^::notice title=webperf::overall \d+; report http/m);
 }, 240_000);
 
 it('compares two scans, and fails when B regressed beyond --max-regression', async () => {
@@ -82,6 +91,10 @@ it('compares two scans, and fails when B regressed beyond --max-regression', asy
   const worse = await webperf(['compare', ids[0]!, ids[1]!, '--max-regression', 'ttfb=100']);
   expect(worse.code).toBe(1);
   expect(worse.stdout).toMatch(/^ttfb +\d+ ms → \d+ ms +worse by \d+ ms +FAIL: more than 100 ms worse$/m);
+  const inActions = await webperf(['compare', ids[0]!, ids[1]!, '--max-regression', 'ttfb=100', '--format', 'json'], { GITHUB_ACTIONS: 'true' });
+  expect(inActions.code).toBe(1);
+  expect((JSON.parse(inActions.stdout) as { passed: boolean }).passed).toBe(false);
+  expect(inActions.stderr).toMatch(/^::error title=Performance regression::ttfb regressed by \d+(\.\d+)? \(limit 100\)$/m);
 }, 240_000);
 
 it('a bad token exits 2 with the API\'s 401 message; bad usage exits 2 and explains', async () => {
