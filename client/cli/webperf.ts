@@ -207,13 +207,28 @@ async function alertsCommand(client: WebPerfClient, args: string[]): Promise<num
   return 0;
 }
 
+/**
+ * A 429's second line: which limit (as the body says, never assumed), its size, and when it lets the next call
+ * through (`reset_at`, else `Retry-After`). Under the API's own message, which the first line carries.
+ */
+function rateLimitLine(error: WebPerfApiError): string {
+  const { kind, max } = error.rateLimit!;
+  const name = kind === 'hourly_scans' ? 'the hourly scan limit' : kind === 'daily_requests' ? 'the daily API request limit' : 'the limit';
+  const size = max === null ? '' : kind === 'hourly_scans' ? ` (${max} scans per hour)` : kind === 'daily_requests' ? ` (${max} requests a day)` : ` (${max})`;
+  const retryAfter = error.retryAfterSeconds === null ? '' : `Retry-After: ${error.retryAfterSeconds} s`;
+  // The hourly limit is a sliding hour: at reset_at the oldest scan in it leaves, making room for one more.
+  const when = kind === 'hourly_scans' ? 'allows the next scan at' : 'resets at';
+  if (error.resetAt) return `  ${name}${size} ${when} ${error.resetAt.toISOString()}${retryAfter && ` (${retryAfter})`}`;
+  return `  ${name}${size} was reached${retryAfter && `; ${retryAfter}`}`;
+}
+
 function explain(error: unknown): string {
   if (error instanceof WebPerfApiError) {
     const details = [
       ...Object.entries(error.fieldErrors).map(([field, messages]) => `  ${field}: ${messages.join(' ')}`),
       ...(error.requiredPlan ? [`  needs the ${error.requiredPlan} plan`] : []),
-      ...(error.resetAt ? [`  the daily limit resets at ${error.resetAt.toISOString()}`] : []),
-      ...(error.retryAfterSeconds !== null && !error.resetAt ? [`  retry after ${error.retryAfterSeconds} s`] : []),
+      ...(error.rateLimit ? [rateLimitLine(error)] : []),
+      ...(error.retryAfterSeconds !== null && !error.rateLimit ? [`  retry after ${error.retryAfterSeconds} s`] : []),
     ];
     return [`webperf: the API answered ${error.status}: ${error.message}`, ...details].join('\n');
   }

@@ -5,6 +5,9 @@ import { join, resolve } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { utcDay } from '../../core/clock.ts';
 import { PROJECT_ROOT } from '../../core/config.ts';
+import { newPublicId } from '../../core/ids.ts';
+import { PLANS } from '../../core/plans.ts';
+import { createStorage } from '../../db/store/index.ts';
 import { startFixtureSites, type FixtureSites } from '../../fixtures/sites.ts';
 import { createTestUser } from '../harness/api.ts';
 import { startScanStack, type ScanStack } from '../harness/scans.ts';
@@ -114,7 +117,24 @@ it("reports the daily limit's 429 with its reset time, exit 2, without waiting f
   const run = await webperf(['targets'], { WEBPERF_TOKEN: limited.token });
   expect(run.code).toBe(2);
   expect(run.stderr).toContain('the API answered 429: Daily API request limit exceeded.');
-  expect(run.stderr).toContain(`the daily limit resets at ${resetAt.toISOString()}`);
+  expect(run.stderr).toContain(`the daily API request limit (500 requests a day) resets at ${resetAt.toISOString()} (Retry-After: `);
+});
+
+it("reports the hourly scan limit's 429 as that limit, with its own message and when it lets the next scan through", async () => {
+  const limited = await createTestUser(stack.api, 'starter');
+  // The hour filled by scans stored directly (nothing runs): the next POST /scans is over the limit.
+  const oldest = new Date(Math.floor(Date.now() / 1000) * 1000 - 10 * 60_000);
+  const scans = createStorage(stack.api.db.knex).scans;
+  for (let i = 0; i < PLANS.starter.hourlyScanLimit; i++) {
+    const requestedAt = new Date(oldest.getTime() + i * 1000);
+    await scans.insert({ publicId: newPublicId(requestedAt), userId: limited.user.id, url: `${sites.origin}/fast/?n=${i}`, host: new URL(sites.origin).host, region: stack.api.config.regions.default, isPublic: false, authType: null, authSecret: null, cacheKey: null, requestedAt });
+  }
+  const run = await webperf(['scan', `${sites.origin}/fast/`], { WEBPERF_TOKEN: limited.token });
+  expect(run.code).toBe(2);
+  expect(run.stderr).toContain(`the API answered 429: Hourly scan limit reached (${PLANS.starter.hourlyScanLimit} scans per hour on your plan).`);
+  expect(run.stderr).toContain(`the hourly scan limit (${PLANS.starter.hourlyScanLimit} scans per hour) allows the next scan at ${new Date(oldest.getTime() + 3_600_000).toISOString()} (Retry-After: `);
+  expect(run.stderr).not.toMatch(/daily/i);
+  expect(run.stderr).not.toContain('Usage:');
 });
 
 it('lists targets and alerts for scripts, and marks alerts read', async () => {
