@@ -10,7 +10,7 @@ import { annotationData, githubAnnotations, jsonReport, junitReport, textReport,
 /**
  * webperf: scans, budgets and comparisons from a CI job, over the public REST API only (WEBPERF_URL,
  * WEBPERF_TOKEN). Exit codes: 0 every budget holds, 1 a budget or regression limit failed (or the scan
- * failed), 2 usage or API errors (with the API's message).
+ * failed), 2 usage or API errors (with the API's message), or --timeout ran out.
  */
 const USAGE = `Usage:
   webperf scan URL [--runs N] [--region R] [--budget overall=90,speed=85,lcp=2500,tbt=200,cls=0.1,bytes=1500000]
@@ -23,7 +23,8 @@ const USAGE = `Usage:
   webperf alerts mark-read [ID ...]        (no ids: every unread alert)
 
 Environment: WEBPERF_TOKEN (a personal API token), WEBPERF_URL (the service, e.g. https://perf.example.com).
-Exit codes: 0 budgets hold, 1 a budget failed (or the scan failed), 2 usage or API error.
+Exit codes: 0 budgets hold, 1 a budget failed (or the scan failed), 2 usage or API error, or --timeout
+(default 900 s) ran out while the scan still ran (it goes on; the line printed says where to find it).
 Inside GitHub Actions (GITHUB_ACTIONS=true) failed budgets and regressions are also ::error annotations, written
 to stderr (the runner reads workflow commands there too), so stdout stays the report in the chosen format.
 Budgets: scores (overall, speed, images, caching, technical, wordpress) are minimums; fcp, lcp, tbt (ms),
@@ -46,9 +47,13 @@ const POLL_MAX_MS = 10_000;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  if (!command || command === 'help' || command === '--help' || command === '-h') {
+  if (!command) {
+    process.stderr.write(USAGE);
+    return 2;
+  }
+  if (command === 'help' || command === '--help' || command === '-h') {
     process.stdout.write(USAGE);
-    return command ? 0 : 2;
+    return 0;
   }
   const client = clientFromEnvironment();
   switch (command) {
@@ -139,16 +144,30 @@ async function scanCommand(client: WebPerfClient, args: string[]): Promise<numbe
   return checks.every((check) => check.passed) ? 0 : 1;
 }
 
+/**
+ * --timeout ran out: the scan goes on on the service. Not a usage error (the command was right), so one line
+ * saying so, without the usage text; exit 2 all the same (no verdict on the budgets).
+ */
+class ScanTimeout extends Error {}
+
 async function waitForScan(client: WebPerfClient, id: string, timeoutMs: number, quiet: boolean): Promise<AnyScan> {
   const shown = progress(process.stderr, `scan ${id}`, quiet);
-  const deadline = Date.now() + timeoutMs;
+  const started = Date.now();
+  const deadline = started + timeoutMs;
   try {
     for (let wait = POLL_START_MS; ; wait = Math.min(POLL_MAX_MS, Math.round(wait * 1.3))) {
       const scan = unwrap(await client.GET('/scans/{id}', { params: { path: { id } } })).data;
       shown.update(scan.status);
       if (scan.status === 'finished' || scan.status === 'failed') return scan;
-      if (Date.now() + wait > deadline) throw new UsageError(`scan ${id} did not finish within ${Math.round(timeoutMs / 1000)} s (still ${scan.status}); raise --timeout`);
-      await new Promise((resolve) => setTimeout(resolve, wait));
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        const waited = Math.round((Date.now() - started) / 1000);
+        throw new ScanTimeout(
+          `gave up waiting for scan ${id} after ${waited} s (--timeout ${Math.round(timeoutMs / 1000)}); it is still ${scan.status} on the service: see ${scan.report_url} (the same command again, without --force, picks up this scan or its result)`,
+        );
+      }
+      // The last poll falls on the deadline itself, so the whole --timeout is waited.
+      await new Promise((resolve) => setTimeout(resolve, Math.min(wait, left)));
     }
   } finally {
     shown.done();
@@ -232,6 +251,7 @@ function explain(error: unknown): string {
     ];
     return [`webperf: the API answered ${error.status}: ${error.message}`, ...details].join('\n');
   }
+  if (error instanceof ScanTimeout) return `webperf: ${error.message}`;
   if (error instanceof UsageError) return `webperf: ${error.message}\n\n${USAGE}`;
   if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) return `webperf: ${(error as Error).message}\n\n${USAGE}`;
   if (error instanceof TypeError && /fetch failed/.test(error.message)) return `webperf: could not reach ${process.env.WEBPERF_URL}: ${(error.cause as Error | undefined)?.message ?? error.message}`;

@@ -69,12 +69,27 @@ it('a fast page passes its budget: exit 0, scores and metrics printed, JUnit wit
   expect(actions.stderr).toMatch(/^::notice title=webperf::overall \d+; report http/m);
 }, 240_000);
 
+let timedOutScan: string;
+it('--timeout running out: one line with the scan id, the wait, that it still runs and where; exit 2, no usage text', async () => {
+  // The slow page (TTFB over a second per load) cannot be measured within a second; the next test's scan of it
+  // picks this scan up, so it costs no Lighthouse run of its own.
+  const run = await webperf(['scan', `${sites.origin}/slow/`, '--timeout', '1', '--quiet']);
+  expect(run.code).toBe(2);
+  expect(run.stdout).toBe('');
+  const line = /^webperf: gave up waiting for scan ([0-9a-z]{26}) after \d+ s \(--timeout 1\); it is still (queued|running) on the service: see (http\S+) \(the same command again, without --force, picks up this scan or its result\)\n$/.exec(run.stderr);
+  expect(line).not.toBeNull();
+  timedOutScan = line![1]!;
+  expect(line![3]).toContain(timedOutScan);
+  expect(run.stderr).not.toContain('Usage:');
+}, 60_000);
+
 it('a slow page fails it: exit 1, each failing metric named with its value and limit, annotations inside GitHub Actions', async () => {
   const run = await webperf(['scan', `${sites.origin}/slow/`, '--budget', 'ttfb=1000,overall=0', '--form-factor', 'mobile', '--format', 'json'], { GITHUB_ACTIONS: 'true' });
   expect(run.code).toBe(1);
   // stdout is the JSON report alone; the workflow commands go to stderr (the runner reads both).
-  const report = JSON.parse(run.stdout) as { passed: boolean; budgets: Array<{ name: string; value: number; limit: number; passed: boolean }> };
+  const report = JSON.parse(run.stdout) as { scan: string; passed: boolean; budgets: Array<{ name: string; value: number; limit: number; passed: boolean }> };
   expect(report.passed).toBe(false);
+  expect(report.scan).toBe(timedOutScan);
   const ttfb = report.budgets.find((b) => b.name === 'ttfb')!;
   expect(ttfb).toMatchObject({ limit: 1000, passed: false });
   expect(ttfb.value).toBeGreaterThan(1000);
@@ -107,6 +122,7 @@ it('a bad token exits 2 with the API\'s 401 message; bad usage exits 2 and expla
   const usage = await webperf(['scan', `${sites.origin}/fast/`, '--budget', 'speedindex=3']);
   expect(usage.code).toBe(2);
   expect(usage.stderr).toContain('unknown budget "speedindex"');
+  expect(usage.stderr).toContain('Usage:\n  webperf scan URL');
   expect((await webperf(['scan', `${sites.origin}/fast/`, '--bogus'])).code).toBe(2);
 });
 
