@@ -46,7 +46,7 @@ async function targetMedian(client: WebPerfClient, targetId: number, last: numbe
     const scan = unwrap(await client.GET('/scans/{id}', { params: { path: { id } } })).data;
     if (scan.status === 'finished') results.push(scan.result);
   }
-  return { label: `target ${targetId} (median of ${results.length} scans)`, result: medianResult(results) };
+  return { label: `target ${targetId} (median of ${results.length} scan${results.length === 1 ? '' : 's'})`, result: medianResult(results) };
 }
 
 const median = (values: number[]): number => {

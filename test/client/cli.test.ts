@@ -7,6 +7,7 @@ import { utcDay } from '../../core/clock.ts';
 import { PROJECT_ROOT } from '../../core/config.ts';
 import { newPublicId } from '../../core/ids.ts';
 import { PLANS } from '../../core/plans.ts';
+import type { User } from '../../core/user.ts';
 import { createStorage } from '../../db/store/index.ts';
 import { startFixtureSites, type FixtureSites } from '../../fixtures/sites.ts';
 import { createTestUser } from '../harness/api.ts';
@@ -19,11 +20,12 @@ import { startScanStack, type ScanStack } from '../harness/scans.ts';
 let stack: ScanStack;
 let sites: FixtureSites;
 let token: string;
+let user: User;
 const scratch = mkdtempSync(join(tmpdir(), 'webperf-cli-'));
 beforeAll(async () => {
   sites = await startFixtureSites();
   stack = await startScanStack();
-  ({ token } = await createTestUser(stack.api, 'pro'));
+  ({ token, user } = await createTestUser(stack.api, 'pro'));
 }, 120_000);
 afterAll(async () => {
   await stack?.close();
@@ -98,8 +100,10 @@ it('a slow page fails it: exit 1, each failing metric named with its value and l
   expect(run.stderr).toMatch(/^::notice title=webperf::overall \d+; report http/m);
 }, 240_000);
 
+/** The fast and the slow page's scans (the results of the tests above, reused). */
+let ids: string[];
 it('compares two scans, and fails when B regressed beyond --max-regression', async () => {
-  const ids = await Promise.all(['/fast/', '/slow/'].map(async (path) => {
+  ids = await Promise.all(['/fast/', '/slow/'].map(async (path) => {
     const run = await webperf(['scan', `${sites.origin}${path}`, '--format', 'json', '--quiet']);
     return (JSON.parse(run.stdout) as { scan: string }).scan;
   }));
@@ -114,6 +118,46 @@ it('compares two scans, and fails when B regressed beyond --max-regression', asy
   expect((JSON.parse(inActions.stdout) as { passed: boolean }).passed).toBe(false);
   expect(inActions.stderr).toMatch(/^::error title=Performance regression::ttfb regressed by \d+(\.\d+)? \(limit 100\)$/m);
 }, 240_000);
+
+it("compares against a target's median: target:ID over its last --last N finished scheduled scans", async () => {
+  const [fastId, slowId] = ids as [string, string];
+  const created = await fetch(`${stack.api.url}/api/v1/domains`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ url: `${sites.origin}/median/` }) });
+  expect(created.status).toBe(201);
+  const target = ((await created.json()) as { data: { id: number } }).data;
+  // Its scheduled scans, stored as its daily schedule would store them, finished with the real results of the
+  // fast and the slow page (no Lighthouse run): oldest to newest fast, fast, slow. The median of the three is
+  // the fast page's result, the newest alone the slow page's.
+  const storage = createStorage(stack.api.db.knex);
+  const resultOf = async (id: string) => (await storage.scans.findOwned(user.id, id))!.result!;
+  const [fast, slow] = [await resultOf(fastId), await resultOf(slowId)];
+  const first = Date.now() - 30 * 60_000;
+  for (const [i, result] of [fast, fast, slow].entries()) {
+    const at = new Date(first + i * 60_000);
+    const scan = await storage.targets.dispatchScan(target.id, { publicId: newPublicId(at), requestedAt: at, runs: 1 });
+    expect(await storage.scans.markFinished(scan!.publicId, result, at)).toBe(true);
+  }
+
+  const same = await webperf(['compare', `target:${target.id}`, fastId, '--max-regression', 'ttfb=100', '--format', 'json']);
+  expect(same.code).toBe(0);
+  const comparison = JSON.parse(same.stdout) as { a: string; b: string; passed: boolean; rows: Array<{ name: string; a: number; b: number; verdict: string }> };
+  expect(comparison).toMatchObject({ a: `target ${target.id} (median of 3 scans)`, b: `scan ${fastId}`, passed: true });
+  // Every score and metric the fast page's own (a mean would sit between the fast and the slow page).
+  expect(comparison.rows.filter((row) => row.verdict !== 'same' || row.a !== row.b)).toEqual([]);
+
+  const worse = await webperf(['compare', `target:${target.id}`, slowId, '--max-regression', 'ttfb=100']);
+  expect(worse.code).toBe(1);
+  expect(worse.stdout).toContain(`A: target ${target.id} (median of 3 scans)\nB: scan ${slowId}\n`);
+  expect(worse.stdout).toMatch(/^ttfb +\d+ ms → \d+ ms +worse by \d+ ms +FAIL: more than 100 ms worse$/m);
+
+  const newest = await webperf(['compare', `target:${target.id}`, slowId, '--last', '1', '--max-regression', 'ttfb=100']);
+  expect(newest.code).toBe(0);
+  expect(newest.stdout).toContain(`A: target ${target.id} (median of 1 scan)\n`);
+  expect(newest.stdout).toContain('No regression beyond the limits.');
+
+  const unknown = await webperf(['compare', 'target:999999999', fastId]);
+  expect(unknown.code).toBe(2);
+  expect(unknown.stderr).toContain('no target 999999999 (see webperf targets)');
+});
 
 it('a bad token exits 2 with the API\'s 401 message; bad usage exits 2 and explains', async () => {
   const run = await webperf(['scan', `${sites.origin}/fast/`], { WEBPERF_TOKEN: 'wpt_not-a-real-token-000000000000' });
