@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createWebPerfClient, unwrap, WebPerfApiError, type paths, type WebPerfClient } from '../index.ts';
-import { checkBudget, parseBudget, UsageError, type AnyScan, type FormFactor } from './budget.ts';
+import { checkBudget, CommandError, parseBudget, UsageError, type AnyScan, type FormFactor } from './budget.ts';
 import { compareResults, compareText, parseRegression, resolveOperand } from './compare.ts';
 import { progress } from './progress.ts';
 import { annotationData, githubAnnotations, jsonReport, junitReport, textReport, type OutputFormat } from './report.ts';
@@ -73,8 +73,8 @@ async function main(argv: string[]): Promise<number> {
 function clientFromEnvironment(): WebPerfClient {
   const token = process.env.WEBPERF_TOKEN;
   const baseUrl = process.env.WEBPERF_URL;
-  if (!token) throw new UsageError('WEBPERF_TOKEN is not set (create a token on the service\'s API page)');
-  if (!baseUrl || !/^https?:\/\//.test(baseUrl)) throw new UsageError('WEBPERF_URL is not set to the service\'s address (https://…)');
+  if (!token) throw new CommandError('WEBPERF_TOKEN is not set (create a token on the service\'s API page)');
+  if (!baseUrl || !/^https?:\/\//.test(baseUrl)) throw new CommandError('WEBPERF_URL is not set to the service\'s address (https://…)');
   return createWebPerfClient({
     baseUrl,
     token,
@@ -131,7 +131,7 @@ async function scanCommand(client: WebPerfClient, args: string[]): Promise<numbe
     annotate(`::error title=webperf::${annotationData(`scan of ${scan.submitted_url} failed: ${scan.error.message}`)}\n`);
     return 1;
   }
-  if (scan.status !== 'finished') throw new UsageError('unexpected scan state');
+  if (scan.status !== 'finished') throw new CommandError('unexpected scan state');
   const checks = checkBudget(budget, scan.result, formFactors);
   const rendered = format === 'json' ? jsonReport(scan, checks) : format === 'junit' ? junitReport(scan, checks) : textReport(scan, formFactors, checks);
   if (values.output) {
@@ -143,12 +143,6 @@ async function scanCommand(client: WebPerfClient, args: string[]): Promise<numbe
   annotate(githubAnnotations(scan, checks));
   return checks.every((check) => check.passed) ? 0 : 1;
 }
-
-/**
- * --timeout ran out: the scan goes on on the service. Not a usage error (the command was right), so one line
- * saying so, without the usage text; exit 2 all the same (no verdict on the budgets).
- */
-class ScanTimeout extends Error {}
 
 async function waitForScan(client: WebPerfClient, id: string, timeoutMs: number, quiet: boolean): Promise<AnyScan> {
   const shown = progress(process.stderr, `scan ${id}`, quiet);
@@ -162,7 +156,8 @@ async function waitForScan(client: WebPerfClient, id: string, timeoutMs: number,
       const left = deadline - Date.now();
       if (left <= 0) {
         const waited = Math.round((Date.now() - started) / 1000);
-        throw new ScanTimeout(
+        // Not a usage error (the command was right): one line, exit 2 all the same (no verdict on the budgets).
+        throw new CommandError(
           `gave up waiting for scan ${id} after ${waited} s (--timeout ${Math.round(timeoutMs / 1000)}); it is still ${scan.status} on the service: see ${scan.report_url} (the same command again, without --force, picks up this scan or its result)`,
         );
       }
@@ -251,7 +246,7 @@ function explain(error: unknown): string {
     ];
     return [`webperf: the API answered ${error.status}: ${error.message}`, ...details].join('\n');
   }
-  if (error instanceof ScanTimeout) return `webperf: ${error.message}`;
+  if (error instanceof CommandError) return `webperf: ${error.message}`;
   if (error instanceof UsageError) return `webperf: ${error.message}\n\n${USAGE}`;
   if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) return `webperf: ${(error as Error).message}\n\n${USAGE}`;
   if (error instanceof TypeError && /fetch failed/.test(error.message)) return `webperf: could not reach ${process.env.WEBPERF_URL}: ${(error.cause as Error | undefined)?.message ?? error.message}`;

@@ -156,7 +156,7 @@ it("compares against a target's median: target:ID over its last --last N finishe
 
   const unknown = await webperf(['compare', 'target:999999999', fastId]);
   expect(unknown.code).toBe(2);
-  expect(unknown.stderr).toContain('no target 999999999 (see webperf targets)');
+  expect(unknown.stderr).toBe('webperf: no target 999999999 (see webperf targets)\n');
 });
 
 it('a bad token exits 2 with the API\'s 401 message; bad usage exits 2 and explains', async () => {

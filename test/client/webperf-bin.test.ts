@@ -52,9 +52,10 @@ it('npx webperf without a command is a usage error: usage on stderr, nothing on 
   expect(bare.stderr).toContain('Usage:\n  webperf scan URL');
 });
 
-it('npx webperf runs the command itself: without WEBPERF_TOKEN it says so and exits 2', async () => {
+it('npx webperf runs the command itself: without WEBPERF_TOKEN it says so in one line (no usage text) and exits 2', async () => {
   const targets = await run('npx', ['webperf', 'targets']);
   expect(targets.code).toBe(2);
   expect(targets.stdout).toBe('');
-  expect(targets.stderr).toContain("webperf: WEBPERF_TOKEN is not set (create a token on the service's API page)");
+  expect(targets.stderr).toMatch(/^webperf: WEBPERF_TOKEN is not set \(create a token on the service's API page\)$/m);
+  expect(targets.stderr).not.toContain('Usage:');
 });
