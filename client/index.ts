@@ -12,7 +12,7 @@ export interface WebPerfClientOptions {
   token: string;
   /** Retries of a 429 or 503 answer, waiting as `Retry-After` says (default 3). */
   retries?: number;
-  /** The longest wait for one retry; a longer `Retry-After` (the daily limit's reset) is returned at once (default 60 s). */
+  /** The longest wait for one retry; a longer `Retry-After` (a daily or hourly limit's reset) is returned at once (default 60 s). */
   maxRetryWaitMs?: number;
   onRetry?: (notice: RetryNotice) => void;
   userAgent?: string;
@@ -45,7 +45,25 @@ export interface ApiErrorBodies {
   500: Schemas['ServerError'];
 }
 
-/** An error answer of the API, with what each status carries: `errors` (422), `required_plan` (403), `resetAt` and `retryAfterSeconds` (429). */
+/**
+ * Which limit a 429 is about, from its body: the daily API request limit (`error` is its message, e.g. "Daily
+ * API request limit exceeded."), the hourly scan limit of POST /scans (`error: "hourly_scan_limit"`, with a
+ * `message`), or one the client does not know (`other`). `max` is the body's `limit` when it has one.
+ */
+export interface RateLimit {
+  kind: 'daily_requests' | 'hourly_scans' | 'other';
+  max: number | null;
+}
+
+const rateLimitOf = (status: number, record: Record<string, unknown>): RateLimit | null => {
+  if (status !== 429) return null;
+  const max = typeof record.limit === 'number' ? record.limit : null;
+  if (record.error === 'hourly_scan_limit') return { kind: 'hourly_scans', max };
+  if (typeof record.error === 'string' && /\bdaily\b/i.test(record.error)) return { kind: 'daily_requests', max };
+  return { kind: 'other', max };
+};
+
+/** An error answer of the API, with what each status carries: `errors` (422), `required_plan` (403), `rateLimit`, `resetAt` and `retryAfterSeconds` (429). */
 export class WebPerfApiError extends Error {
   readonly status: number;
   readonly body: unknown;
@@ -53,7 +71,9 @@ export class WebPerfApiError extends Error {
   readonly fieldErrors: Record<string, string[]>;
   /** 403: the cheapest plan that allows the call. */
   readonly requiredPlan: string | null;
-  /** 429 (daily limit): when the limit resets. */
+  /** 429: which limit was reached (daily API requests or hourly scans), and its size. */
+  readonly rateLimit: RateLimit | null;
+  /** 429: when the limit lets the next call (or scan) through, from the body's `reset_at`. */
   readonly resetAt: Date | null;
   /** 429 and 503: the server's Retry-After, in seconds. */
   readonly retryAfterSeconds: number | null;
@@ -67,6 +87,7 @@ export class WebPerfApiError extends Error {
     this.body = body;
     this.fieldErrors = (record.errors as Record<string, string[]> | undefined) ?? {};
     this.requiredPlan = typeof record.required_plan === 'string' ? record.required_plan : null;
+    this.rateLimit = rateLimitOf(response.status, record);
     this.resetAt = typeof record.reset_at === 'string' ? new Date(record.reset_at) : null;
     const retryAfter = response.headers.get('retry-after');
     this.retryAfterSeconds = retryAfter !== null && /^\d+$/.test(retryAfter) ? Number(retryAfter) : null;

@@ -27,7 +27,13 @@ export type BudgetKey = (typeof BUDGET_KEYS)[number];
 
 export type Budget = Partial<Record<BudgetKey, number>>;
 
+/** The command line is wrong: the message, then the usage text; exit 2. */
 export class UsageError extends Error {}
+/**
+ * The command line is right but the command cannot go on (missing environment, an operand in the wrong state,
+ * --timeout ran out): one line, no usage text; exit 2.
+ */
+export class CommandError extends Error {}
 
 /** `overall=90,speed=85,lcp=2500,cls=0.1`: each key once, each limit a non-negative number (scores 0-100). */
 export function parseBudget(text: string): Budget {

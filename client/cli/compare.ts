@@ -1,5 +1,5 @@
 import { unwrap, type WebPerfClient } from '../index.ts';
-import { formatValue, METRIC_BUDGETS, parseBudget, SCORE_BUDGETS, UsageError, type Budget, type BudgetKey, type FinishedResult, type FormFactor, type ScoreKey } from './budget.ts';
+import { formatValue, METRIC_BUDGETS, parseBudget, SCORE_BUDGETS, CommandError, UsageError, type Budget, type BudgetKey, type FinishedResult, type FormFactor, type ScoreKey } from './budget.ts';
 
 /** One side of a comparison: a finished scan, or the median of a target's recent scheduled scans. */
 export interface Operand {
@@ -16,7 +16,7 @@ const TARGET = /^target:([1-9][0-9]{0,14})$/;
 export async function resolveOperand(client: WebPerfClient, operand: string, last: number): Promise<Operand> {
   if (SCAN_ID.test(operand)) {
     const scan = unwrap(await client.GET('/scans/{id}', { params: { path: { id: operand } } })).data;
-    if (scan.status !== 'finished') throw new UsageError(`scan ${operand} is ${scan.status}, not finished`);
+    if (scan.status !== 'finished') throw new CommandError(`scan ${operand} is ${scan.status}, not finished`);
     return { label: `scan ${operand}`, result: scan.result };
   }
   const target = TARGET.exec(operand);
@@ -32,7 +32,7 @@ async function targetMedian(client: WebPerfClient, targetId: number, last: numbe
     url = body.data.find((t) => t.id === targetId)?.url;
     if (page >= (body.meta?.last_page ?? page)) break;
   }
-  if (url === undefined) throw new UsageError(`no target ${targetId} (see webperf targets)`);
+  if (url === undefined) throw new CommandError(`no target ${targetId} (see webperf targets)`);
   const host = new URL(url).host;
   const ids: string[] = [];
   for (let page = 1; ids.length < last; page++) {
@@ -40,13 +40,13 @@ async function targetMedian(client: WebPerfClient, targetId: number, last: numbe
     for (const scan of body.data) if (scan.target_id === targetId && ids.length < last) ids.push(scan.public_id);
     if (page >= (body.meta?.last_page ?? page)) break;
   }
-  if (ids.length === 0) throw new UsageError(`target ${targetId} has no finished scheduled scan yet`);
+  if (ids.length === 0) throw new CommandError(`target ${targetId} has no finished scheduled scan yet`);
   const results: FinishedResult[] = [];
   for (const id of ids) {
     const scan = unwrap(await client.GET('/scans/{id}', { params: { path: { id } } })).data;
     if (scan.status === 'finished') results.push(scan.result);
   }
-  return { label: `target ${targetId} (median of ${results.length} scans)`, result: medianResult(results) };
+  return { label: `target ${targetId} (median of ${results.length} scan${results.length === 1 ? '' : 's'})`, result: medianResult(results) };
 }
 
 const median = (values: number[]): number => {

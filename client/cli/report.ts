@@ -72,9 +72,12 @@ export function junitReport(scan: FinishedScan, checks: BudgetCheck[]): string {
   ].join('\n');
 }
 
+/** A workflow command's message, escaped as GitHub Actions reads it (`%`, CR and LF). */
+export const annotationData = (text: string): string => text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+
 /** GitHub Actions workflow commands: an error annotation per failed budget, a notice with the report link. */
 export function githubAnnotations(scan: FinishedScan, checks: BudgetCheck[]): string {
-  const escape = (text: string) => text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  const escape = annotationData;
   const lines = checks.filter((c) => !c.passed).map((check) => `::error title=Performance budget::${escape(`${describeCheck(check)} on ${scan.result.final_url}`)}`);
   lines.push(`::notice title=webperf::${escape(`overall ${scan.result.scores.overall}; report ${scan.report_url}`)}`);
   return `${lines.join('\n')}\n`;

@@ -2,15 +2,15 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createWebPerfClient, unwrap, WebPerfApiError, type paths, type WebPerfClient } from '../index.ts';
-import { checkBudget, parseBudget, UsageError, type AnyScan, type FormFactor } from './budget.ts';
+import { checkBudget, CommandError, parseBudget, UsageError, type AnyScan, type FormFactor } from './budget.ts';
 import { compareResults, compareText, parseRegression, resolveOperand } from './compare.ts';
 import { progress } from './progress.ts';
-import { githubAnnotations, jsonReport, junitReport, textReport, type OutputFormat } from './report.ts';
+import { annotationData, githubAnnotations, jsonReport, junitReport, textReport, type OutputFormat } from './report.ts';
 
 /**
  * webperf: scans, budgets and comparisons from a CI job, over the public REST API only (WEBPERF_URL,
  * WEBPERF_TOKEN). Exit codes: 0 every budget holds, 1 a budget or regression limit failed (or the scan
- * failed), 2 usage or API errors (with the API's message).
+ * failed), 2 usage or API errors (with the API's message), or --timeout ran out.
  */
 const USAGE = `Usage:
   webperf scan URL [--runs N] [--region R] [--budget overall=90,speed=85,lcp=2500,tbt=200,cls=0.1,bytes=1500000]
@@ -23,7 +23,10 @@ const USAGE = `Usage:
   webperf alerts mark-read [ID ...]        (no ids: every unread alert)
 
 Environment: WEBPERF_TOKEN (a personal API token), WEBPERF_URL (the service, e.g. https://perf.example.com).
-Exit codes: 0 budgets hold, 1 a budget failed (or the scan failed), 2 usage or API error.
+Exit codes: 0 budgets hold, 1 a budget failed (or the scan failed), 2 usage or API error, or --timeout
+(default 900 s) ran out while the scan still ran (it goes on; the line printed says where to find it).
+Inside GitHub Actions (GITHUB_ACTIONS=true) failed budgets and regressions are also ::error annotations, written
+to stderr (the runner reads workflow commands there too), so stdout stays the report in the chosen format.
 Budgets: scores (overall, speed, images, caching, technical, wordpress) are minimums; fcp, lcp, tbt (ms),
 cls, bytes, requests (per form factor) and ttfb (ms) are maximums.
 `;
@@ -31,14 +34,26 @@ cls, bytes, requests (per form factor) and ttfb (ms) are maximums.
 /** The deployment's regions, as the generated types know them; the server checks the value either way. */
 type Region = NonNullable<paths['/scans']['post']['requestBody']>['content']['application/json']['region'];
 
+/**
+ * GitHub Actions workflow commands (`::error …`, `::notice …`) go to stderr: the runner reads them from stderr as
+ * well as stdout, and stdout stays the report alone, parseable as JSON or JUnit XML when that is the format.
+ */
+const annotate = (lines: string): void => {
+  if (process.env.GITHUB_ACTIONS === 'true') process.stderr.write(lines);
+};
+
 const POLL_START_MS = 3000;
 const POLL_MAX_MS = 10_000;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  if (!command || command === 'help' || command === '--help' || command === '-h') {
+  if (!command) {
+    process.stderr.write(USAGE);
+    return 2;
+  }
+  if (command === 'help' || command === '--help' || command === '-h') {
     process.stdout.write(USAGE);
-    return command ? 0 : 2;
+    return 0;
   }
   const client = clientFromEnvironment();
   switch (command) {
@@ -58,8 +73,8 @@ async function main(argv: string[]): Promise<number> {
 function clientFromEnvironment(): WebPerfClient {
   const token = process.env.WEBPERF_TOKEN;
   const baseUrl = process.env.WEBPERF_URL;
-  if (!token) throw new UsageError('WEBPERF_TOKEN is not set (create a token on the service\'s API page)');
-  if (!baseUrl || !/^https?:\/\//.test(baseUrl)) throw new UsageError('WEBPERF_URL is not set to the service\'s address (https://…)');
+  if (!token) throw new CommandError('WEBPERF_TOKEN is not set (create a token on the service\'s API page)');
+  if (!baseUrl || !/^https?:\/\//.test(baseUrl)) throw new CommandError('WEBPERF_URL is not set to the service\'s address (https://…)');
   return createWebPerfClient({
     baseUrl,
     token,
@@ -113,10 +128,10 @@ async function scanCommand(client: WebPerfClient, args: string[]): Promise<numbe
   const scan = await waitForScan(client, created.id, timeoutMs, values.quiet ?? false);
   if (scan.status === 'failed') {
     process.stdout.write(`Scan ${scan.public_id} failed: ${scan.error.message} (${scan.error.code})\nReport: ${scan.report_url}\n`);
-    if (process.env.GITHUB_ACTIONS === 'true') process.stdout.write(`::error title=webperf::${`scan of ${scan.submitted_url} failed: ${scan.error.message}`.replace(/\n/g, '%0A')}\n`);
+    annotate(`::error title=webperf::${annotationData(`scan of ${scan.submitted_url} failed: ${scan.error.message}`)}\n`);
     return 1;
   }
-  if (scan.status !== 'finished') throw new UsageError('unexpected scan state');
+  if (scan.status !== 'finished') throw new CommandError('unexpected scan state');
   const checks = checkBudget(budget, scan.result, formFactors);
   const rendered = format === 'json' ? jsonReport(scan, checks) : format === 'junit' ? junitReport(scan, checks) : textReport(scan, formFactors, checks);
   if (values.output) {
@@ -125,20 +140,29 @@ async function scanCommand(client: WebPerfClient, args: string[]): Promise<numbe
   } else {
     process.stdout.write(rendered);
   }
-  if (process.env.GITHUB_ACTIONS === 'true') process.stdout.write(githubAnnotations(scan, checks));
+  annotate(githubAnnotations(scan, checks));
   return checks.every((check) => check.passed) ? 0 : 1;
 }
 
 async function waitForScan(client: WebPerfClient, id: string, timeoutMs: number, quiet: boolean): Promise<AnyScan> {
   const shown = progress(process.stderr, `scan ${id}`, quiet);
-  const deadline = Date.now() + timeoutMs;
+  const started = Date.now();
+  const deadline = started + timeoutMs;
   try {
     for (let wait = POLL_START_MS; ; wait = Math.min(POLL_MAX_MS, Math.round(wait * 1.3))) {
       const scan = unwrap(await client.GET('/scans/{id}', { params: { path: { id } } })).data;
       shown.update(scan.status);
       if (scan.status === 'finished' || scan.status === 'failed') return scan;
-      if (Date.now() + wait > deadline) throw new UsageError(`scan ${id} did not finish within ${Math.round(timeoutMs / 1000)} s (still ${scan.status}); raise --timeout`);
-      await new Promise((resolve) => setTimeout(resolve, wait));
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        const waited = Math.round((Date.now() - started) / 1000);
+        // Not a usage error (the command was right): one line, exit 2 all the same (no verdict on the budgets).
+        throw new CommandError(
+          `gave up waiting for scan ${id} after ${waited} s (--timeout ${Math.round(timeoutMs / 1000)}); it is still ${scan.status} on the service: see ${scan.report_url} (the same command again, without --force, picks up this scan or its result)`,
+        );
+      }
+      // The last poll falls on the deadline itself, so the whole --timeout is waited.
+      await new Promise((resolve) => setTimeout(resolve, Math.min(wait, left)));
     }
   } finally {
     shown.done();
@@ -159,9 +183,7 @@ async function compareCommand(client: WebPerfClient, args: string[]): Promise<nu
   const [a, b] = await Promise.all(positionals.map((operand) => resolveOperand(client, operand, last)));
   const comparison = compareResults(a!, b!, formFactors, limits);
   process.stdout.write(format === 'json' ? `${JSON.stringify(comparison, null, 2)}\n` : compareText(comparison));
-  if (process.env.GITHUB_ACTIONS === 'true') {
-    for (const row of comparison.rows.filter((r) => r.passed === false)) process.stdout.write(`::error title=Performance regression::${row.name} regressed by ${row.regression} (limit ${row.limit})\n`);
-  }
+  for (const row of comparison.rows.filter((r) => r.passed === false)) annotate(`::error title=Performance regression::${row.name} regressed by ${row.regression} (limit ${row.limit})\n`);
   return comparison.passed ? 0 : 1;
 }
 
@@ -199,16 +221,32 @@ async function alertsCommand(client: WebPerfClient, args: string[]): Promise<num
   return 0;
 }
 
+/**
+ * A 429's second line: which limit (as the body says, never assumed), its size, and when it lets the next call
+ * through (`reset_at`, else `Retry-After`). Under the API's own message, which the first line carries.
+ */
+function rateLimitLine(error: WebPerfApiError): string {
+  const { kind, max } = error.rateLimit!;
+  const name = kind === 'hourly_scans' ? 'the hourly scan limit' : kind === 'daily_requests' ? 'the daily API request limit' : 'the limit';
+  const size = max === null ? '' : kind === 'hourly_scans' ? ` (${max} scans per hour)` : kind === 'daily_requests' ? ` (${max} requests a day)` : ` (${max})`;
+  const retryAfter = error.retryAfterSeconds === null ? '' : `Retry-After: ${error.retryAfterSeconds} s`;
+  // The hourly limit is a sliding hour: at reset_at the oldest scan in it leaves, making room for one more.
+  const when = kind === 'hourly_scans' ? 'allows the next scan at' : 'resets at';
+  if (error.resetAt) return `  ${name}${size} ${when} ${error.resetAt.toISOString()}${retryAfter && ` (${retryAfter})`}`;
+  return `  ${name}${size} was reached${retryAfter && `; ${retryAfter}`}`;
+}
+
 function explain(error: unknown): string {
   if (error instanceof WebPerfApiError) {
     const details = [
       ...Object.entries(error.fieldErrors).map(([field, messages]) => `  ${field}: ${messages.join(' ')}`),
       ...(error.requiredPlan ? [`  needs the ${error.requiredPlan} plan`] : []),
-      ...(error.resetAt ? [`  the daily limit resets at ${error.resetAt.toISOString()}`] : []),
-      ...(error.retryAfterSeconds !== null && !error.resetAt ? [`  retry after ${error.retryAfterSeconds} s`] : []),
+      ...(error.rateLimit ? [rateLimitLine(error)] : []),
+      ...(error.retryAfterSeconds !== null && !error.rateLimit ? [`  retry after ${error.retryAfterSeconds} s`] : []),
     ];
     return [`webperf: the API answered ${error.status}: ${error.message}`, ...details].join('\n');
   }
+  if (error instanceof CommandError) return `webperf: ${error.message}`;
   if (error instanceof UsageError) return `webperf: ${error.message}\n\n${USAGE}`;
   if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) return `webperf: ${(error as Error).message}\n\n${USAGE}`;
   if (error instanceof TypeError && /fetch failed/.test(error.message)) return `webperf: could not reach ${process.env.WEBPERF_URL}: ${(error.cause as Error | undefined)?.message ?? error.message}`;

@@ -71,6 +71,8 @@ it('turns error answers into typed errors: 401, 404, 422 with field messages, 40
   await api.db.knex('api_usage_daily').insert({ user_id: user.id, day, used: 500 }).onConflict(['user_id', 'day']).merge({ used: 500 });
   const limited = await caught(client.GET('/me'));
   expect(limited.status).toBe(429);
+  expect(limited.rateLimit).toEqual({ kind: 'daily_requests', max: 500 });
+  expect(plan.rateLimit).toBeNull();
   expect(limited.resetAt?.toISOString()).toBe(utcDay(api.clock.read()).resetAt.toISOString());
   // The reset is hours away: not waited for, answered at once.
   expect(limited.retryAfterSeconds).toBeGreaterThan(60);
