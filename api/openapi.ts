@@ -60,6 +60,9 @@ export function openApiDocument(routes: AnyRoute[], baseUrl: string): Record<str
     if (route.params) responses[404] = { description: 'Unknown id, or a resource of another user.', content: json(ref('Message')) };
     if (route.auth !== false) Object.assign(responses, STANDARD_ERRORS);
     else responses[500] = STANDARD_ERRORS[500];
+    // A route with a 429 of its own (POST /scans: the hourly scan limit) answers that or the daily limit's.
+    const own429 = route.responses[429];
+    if (own429?.schema && route.auth !== false) responses[429] = { description: own429.description, content: json({ anyOf: [ref('DailyLimitError'), own429.schema] }) };
 
     (paths[path] ??= {})[route.method] = {
       tags: [route.tag],

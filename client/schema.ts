@@ -552,7 +552,7 @@ export interface paths {
                         "application/json": components["schemas"]["ValidationError"];
                     };
                 };
-                /** @description Daily API limit reached; resets at midnight UTC. */
+                /** @description The hourly scan limit of the plan (`error: "hourly_scan_limit"`, with `Retry-After`), or the daily API limit. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -565,7 +565,14 @@ export interface paths {
                          *       "reset_at": "2026-11-24T09:30:00Z"
                          *     }
                          */
-                        "application/json": components["schemas"]["DailyLimitError"];
+                        "application/json": components["schemas"]["DailyLimitError"] | {
+                            message: string;
+                            /** @constant */
+                            error: "hourly_scan_limit";
+                            limit: number;
+                            /** Format: date-time */
+                            reset_at: string;
+                        };
                     };
                 };
                 /** @description Internal error; the body carries only a request id that the logs carry too. */

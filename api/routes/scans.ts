@@ -35,6 +35,13 @@ const HEADER_VALUE = '^[\\x21-\\x7E](?:[\\t\\x20-\\x7E]*[\\x21-\\x7E])?$';
 const BASIC_USERNAME = '^[^\\x00-\\x1F\\x7F-\\x9F:]+$';
 const BASIC_PASSWORD = '^[^\\x00-\\x1F\\x7F-\\x9F]*$';
 
+// The spec leaves this body open; it follows the daily limit's shape, with a sentence and its own error code.
+const hourlyScanLimitSchema: JsonSchema = {
+  type: 'object',
+  required: ['message', 'error', 'limit', 'reset_at'],
+  properties: { message: { type: 'string' }, error: { const: 'hourly_scan_limit' }, limit: { type: 'integer' }, reset_at: { type: 'string', format: 'date-time' } },
+};
+
 function createBodySchema(regions: string[]): JsonSchema {
   return {
     type: 'object',
@@ -104,6 +111,7 @@ export function scanRoutes(deps: ScanRouteDeps): AnyRoute[] {
     responses: {
       200: { description: 'Cached result.', schema: envelope(scanCreationSchema) },
       202: { description: 'Scan queued.', schema: envelope(scanCreationSchema) },
+      429: { description: 'The hourly scan limit of the plan (`error: "hourly_scan_limit"`, with `Retry-After`), or the daily API limit.', schema: hourlyScanLimitSchema },
     },
     handle: (ctx, input) => createScan(deps, ctx, input),
   };
