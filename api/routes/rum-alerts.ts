@@ -16,8 +16,8 @@ export interface RumAlertRouteDeps {
 }
 
 const ID = '^[1-9][0-9]{0,14}$';
-const siteParam = { id: { pattern: ID, description: 'The live-data site id from GET /rum/sites.' } };
-const alertParams = { ...siteParam, alert_id: { pattern: ID, description: 'The alert configuration id.' } };
+const siteParam = { id: { pattern: ID, description: 'The live-data site id from GET /rum/sites.', logAs: 'rumSiteId' as const } };
+const alertParams = { ...siteParam, alert_id: { pattern: ID, description: 'The alert configuration id.', logAs: 'rumAlertId' as const } };
 
 const nullable = (schema: JsonSchema): JsonSchema => ({ oneOf: [schema, { type: 'null' }] });
 const timestampOrNull = nullable({ type: 'string', format: 'date-time' });
