@@ -7,6 +7,7 @@ import type { RumSiteStore } from '../../db/store/rum-sites.ts';
 import { notFound, planRequired, validationFailed } from '../../http/errors.ts';
 import { createRumAlert, deleteRumAlert, listRumAlerts, updateRumAlert, type RumAlertInput, type RumAlertOutcome, type RumAlertUpdate } from '../../services/rum-alerts.ts';
 import type { AnyRoute, ApiContext, ApiRoute } from '../route.ts';
+import { recordLogIds } from '../../http/middleware.ts';
 import { envelope, type JsonSchema } from '../validation.ts';
 
 export interface RumAlertRouteDeps {
@@ -160,6 +161,7 @@ function respond(ctx: ApiContext, status: 200 | 201 | 204, outcome: RumAlertOutc
       ctx.status = 204;
       return;
     case 'ok':
+      recordLogIds(ctx, { rumAlertId: outcome.alert.id });
       ctx.status = status;
       ctx.body = { data: rumAlertView(outcome.alert) };
   }

@@ -59,6 +59,10 @@ it('API routes record the scan, target, alert, live-data site and alert configur
       expect({ path: c.path, status: answer.status }).toEqual({ path: c.path, status: c.status });
       expect(lineFor(c.method, `/api/v1${c.path}`)).toEqual(expect.objectContaining({ status: c.status, requestId: expect.any(String), userId: expect.any(Number), ...c.ids }));
     }
+    // A creation names what it created.
+    const rumAlert = await call(api, `/rum/sites/${siteId}/alerts`, { token, method: 'POST', body: { title: 'Core Web Vitals', mode: 'auto', window_minutes: 5, min_samples: 5, consecutive_threshold: 2 } });
+    expect(rumAlert.status).toBe(201);
+    expect(lineFor('POST', `/api/v1/rum/sites/${siteId}/alerts`)).toEqual(expect.objectContaining({ status: 201, rumSiteId: siteId, rumAlertId: (rumAlert.body.data as { id: number }).id }));
     // Parameters that cannot be ids are 404s that name nothing.
     expect((await call(api, '/scans/not-a-scan-id', { token })).status).toBe(404);
     expect(lineFor('GET', '/api/v1/scans/not-a-scan-id')).not.toHaveProperty('scanId');
