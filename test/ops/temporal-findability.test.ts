@@ -94,7 +94,8 @@ describe('with a worker serving the workflows (activities stubbed: nothing here 
     const targetId = (created.body.data as { id: number }).id;
     await api.temporal.schedule.getHandle(targetScheduleId(prefix, targetId)).trigger();
 
-    const found = await listed(`TargetId = "${targetId}"`, 2);
+    // Target ids start at 1 in every test database: the task queue keeps this test's own.
+    const found = await listed(`TargetId = "${targetId}" AND TaskQueue = "${mainTaskQueue(prefix)}"`, 2);
     started.push(...found);
     expect(found.map((execution) => execution.type).sort()).toEqual(['scanWorkflow', 'targetScanWorkflow']);
     const run = found.find((execution) => execution.type === 'targetScanWorkflow')!;
