@@ -31,6 +31,8 @@ export interface DispatchedTargetScan {
   publicId: string;
   host: string;
   scanTaskQueue: string;
+  /** For the child workflow's summary; absent from results recorded before it was added. */
+  region?: string;
 }
 
 export interface TargetReconcileReport {
@@ -88,7 +90,7 @@ export function createTargetActivities(deps: TargetActivityDeps) {
       }
       deps.metrics?.targetRunDispatched();
       log.info({ targetId: input.targetId, scanId: scan.publicId }, 'scheduled scan dispatched');
-      return { publicId: scan.publicId, host: scan.host, scanTaskQueue: scanTaskQueue(prefix, scan.region) };
+      return { publicId: scan.publicId, host: scan.host, scanTaskQueue: scanTaskQueue(prefix, scan.region), region: scan.region };
     },
 
     /**

@@ -47,6 +47,8 @@ export interface ApiState {
   plan: Plan;
   usage: DailyUsage;
   requestId: string;
+  /** Ids for the access log line (api/route.ts recordLogIds). */
+  logIds?: Record<string, string | number>;
 }
 
 const BEARER = /^Bearer +([\x21-\x7e]+) *$/i;

@@ -3,9 +3,13 @@ import type { Context, Middleware } from 'koa';
 import type { ApiState } from './auth.ts';
 import { readJsonBody } from './body.ts';
 import { notFound } from '../http/errors.ts';
+import { recordLogIds, type LogIdName } from '../http/middleware.ts';
 import { precompile, validate, type JsonSchema } from './validation.ts';
 
 export type ApiContext = Context & { state: ApiState };
+
+/** Numeric ids are logged as numbers, as the handlers and the worker log them. */
+const NUMERIC_LOG_IDS: ReadonlySet<LogIdName> = new Set(['targetId', 'alertId', 'rumSiteId', 'rumAlertId']);
 
 export interface RouteInput<Q, B> {
   query: Q;
@@ -28,8 +32,11 @@ export interface ApiRoute<Q = Record<string, unknown>, B = undefined> {
   auth?: boolean;
   /** True for endpoints the spec does not describe. */
   extension?: boolean;
-  /** Path parameters that do not match their pattern are unknown resources: 404. */
-  params?: Record<string, { pattern: string; description: string }>;
+  /**
+   * Path parameters that do not match their pattern are unknown resources: 404. `logAs` names the id in the
+   * request's access log line (runRoute records it once the parameter matched its pattern).
+   */
+  params?: Record<string, { pattern: string; description: string; logAs?: LogIdName }>;
   query?: Record<string, JsonSchema>;
   requiredQuery?: string[];
   body?: JsonSchema;
@@ -72,9 +79,14 @@ const patternOf = (source: string): RegExp => patterns.get(source) ?? patterns.s
  * schemas, then the handler.
  */
 export async function runRoute(route: AnyRoute, ctx: ApiContext, raw: { params: Record<string, string>; query: Record<string, unknown>; body: unknown }): Promise<void> {
+  const ids: Partial<Record<LogIdName, string | number>> = {};
   for (const [name, p] of Object.entries(route.params ?? {})) {
-    if (!patternOf(p.pattern).test(raw.params[name] ?? '')) throw notFound();
+    const value = raw.params[name] ?? '';
+    if (!patternOf(p.pattern).test(value)) throw notFound();
+    if (p.logAs) ids[p.logAs] = NUMERIC_LOG_IDS.has(p.logAs) ? Number(value) : value;
   }
+  // Before the handler, so the line names the resource whatever the outcome (404 and errors included).
+  if (Object.keys(ids).length > 0) recordLogIds(ctx, ids);
   route.guard?.(ctx, raw.body);
   const query = querySchema(route);
   const input = {

@@ -11,9 +11,11 @@ import {
   HostAttribute,
   mainTaskQueue,
   SCAN_SLOT_SIGNALS,
+  scanDispatcherSummary,
   scanDispatcherWorkflowId,
   ScanIdAttribute,
   scanReconcilerScheduleId,
+  scanSummary,
   scanTaskQueue,
   scanWorkflowId,
   targetIdOfSchedule,
@@ -54,7 +56,7 @@ export async function startScanWorkflow(client: Client, prefix: string, scan: { 
       workflowId: scanWorkflowId(scan.publicId),
       taskQueue: mainTaskQueue(prefix),
       args: [{ publicId: scan.publicId, scanTaskQueue: scanTaskQueue(prefix, scan.region) }],
-      staticSummary: `Scan of ${scan.host} (region ${scan.region}), scan ${scan.publicId}`,
+      staticSummary: scanSummary(scan),
       typedSearchAttributes: [
         { key: ScanIdAttribute, value: scan.publicId },
         { key: HostAttribute, value: scan.host },
@@ -82,6 +84,8 @@ export async function requestScanSlot(client: Client, prefix: string, region: st
     args: [],
     signal: SCAN_SLOT_SIGNALS.request,
     signalArgs: [request],
+    // Taken when this call starts the dispatcher; one already running keeps its own.
+    staticSummary: scanDispatcherSummary(region),
   });
   return { dispatcherId };
 }

@@ -27,11 +27,15 @@ export const TEMPORAL_CHANNEL_ARGS = { 'grpc.initial_reconnect_backoff_ms': 500,
 export const healthCheckWorkflowId = (nonce: string): string => `health-check-${nonce}`;
 
 export const scanWorkflowId = (publicId: string): string => `scan-${publicId}`;
+/** A scan workflow's one-line summary in the Temporal UI, the API's scans and targets' scheduled ones alike. */
+export const scanSummary = (scan: { host: string; region?: string; publicId: string; targetId?: number }): string =>
+  `Scan of ${scan.host}${scan.region ? ` (region ${scan.region})` : ''}, scan ${scan.publicId}${scan.targetId === undefined ? '' : `, target ${scan.targetId}`}`;
 /** The schedule that runs the scan reconciler; one per task-queue prefix. */
 export const scanReconcilerScheduleId = (prefix: string): string => `${prefix}-scan-reconciler`;
 
 /** One per region: hands the region's Lighthouse slots out fairly between accounts (workflows/scan-dispatch.ts). */
 export const scanDispatcherWorkflowId = (prefix: string, region: string): string => `${prefix}-scan-dispatch-${region}`;
+export const scanDispatcherSummary = (region: string): string => `Scan slots of region ${region}: grants them to queued scans, fairly between accounts`;
 /** Signal names between scan workflows and their region's dispatcher; activities signal by name too. */
 export const SCAN_SLOT_SIGNALS = { request: 'requestScanSlot', release: 'releaseScanSlot', granted: 'scanSlotGranted' } as const;
 

@@ -105,14 +105,18 @@ export function createWorkerMetrics(options: {
     finished.inc({ region, outcome: 'finished', failure_code: 'none' }, 0);
   }
   const known = new Set<string>(FAILURE_CODES);
+  // A scan's region comes from its row: one no longer configured (a region retired with scans still stored)
+  // counts as `other`, so the label keeps to the configured set.
+  const regions = new Set(options.regions);
+  const regionLabel = (region: string): string => (regions.has(region) ? region : 'other');
   return {
     registry,
-    scanStarted: (region: string) => started.inc({ region }),
+    scanStarted: (region: string) => started.inc({ region: regionLabel(region) }),
     scanEnded: (region: string, outcome: { status: 'finished' } | { status: 'failed'; code: string }, seconds: number | null) => {
-      finished.inc({ region, outcome: outcome.status, failure_code: outcome.status === 'failed' ? (known.has(outcome.code) ? outcome.code : 'other') : 'none' });
-      if (seconds !== null) duration.observe({ region }, seconds);
+      finished.inc({ region: regionLabel(region), outcome: outcome.status, failure_code: outcome.status === 'failed' ? (known.has(outcome.code) ? outcome.code : 'other') : 'none' });
+      if (seconds !== null) duration.observe({ region: regionLabel(region) }, seconds);
     },
-    benchmarkIndex: (region: string, value: number) => benchmark.set({ region }, value),
+    benchmarkIndex: (region: string, value: number) => benchmark.set({ region: regionLabel(region) }, value),
     targetRunDispatched: () => dispatched.inc(),
     targetRunSkipped: (reason: TargetRunSkipReason) => skipped.inc({ reason }),
     webhookAttempt: (result: WebhookAttemptResult) => attempts.inc({ result }),

@@ -7,6 +7,7 @@ import type { TokenVerifier } from '../api/auth.ts';
 import { systemClock, type Clock } from '../core/clock.ts';
 import type { Config } from '../core/config.ts';
 import { FULL_CHECK_SHARED_MS, HealthState, sharedCheck } from '../core/health.ts';
+import { registerReadyGauge } from '../core/ready-metric.ts';
 import type { Logger } from '../core/logger.ts';
 import { runHealthWorkflow, temporalReachable } from '../core/temporal-client.ts';
 import { createClickHouse, type ClickHouseClient } from '../db/clickhouse/client.ts';
@@ -70,6 +71,7 @@ export function createApp(deps: AppDeps): App {
   // reads the header only through the configured proxies (TRUSTED_PROXIES).
   const koa = new Koa({ proxy: false });
   const metrics = createHttpMetrics('api');
+  registerReadyGauge(metrics.registry, 'api', health);
   koa.use(metrics.middleware);
   koa.use(clientAddress(config.trustedProxies));
   koa.use(requestId());

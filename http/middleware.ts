@@ -73,6 +73,17 @@ export function errorHandler(log: Logger, options: ErrorHandlerOptions = {}) {
  */
 export const loggedPath = (path: string): string => path.replace(/^\/share\/[^/]*/i, '/share/[redacted]');
 
+/**
+ * The ids an access log line can carry, named as the worker's lines name them so that one id joins a request
+ * to what the worker did with it.
+ */
+export type LogIdName = 'scanId' | 'targetId' | 'alertId' | 'rumSiteId' | 'rumAlertId';
+
+/** Adds ids to the request's access log line (kept with those recorded before). */
+export function recordLogIds(ctx: { state: { logIds?: Record<string, string | number> } }, ids: Partial<Record<LogIdName, string | number>>): void {
+  ctx.state.logIds = { ...ctx.state.logIds, ...ids };
+}
+
 export function accessLog(log: Logger) {
   return async (ctx: Context, next: Next) => {
     const started = performance.now();

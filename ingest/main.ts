@@ -13,6 +13,7 @@ import { botMatcher } from './bots.ts';
 import { Flusher } from './flusher.ts';
 import { createIngestMetrics } from './metrics.ts';
 import { serveMetrics } from '../core/metrics-server.ts';
+import { registerReadyGauge } from '../core/ready-metric.ts';
 import { PageviewLimit } from './pageview-limit.ts';
 import { RejectionTally } from './rejections.ts';
 import { SiteCache } from './site-cache.ts';
@@ -64,6 +65,8 @@ const { handler, health } = createIngestHandler({
     log,
   },
 });
+
+registerReadyGauge(metrics.registry, 'ingest', health);
 
 const server = createServer(handler);
 server.keepAliveTimeout = 65_000;

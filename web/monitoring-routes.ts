@@ -10,6 +10,7 @@ import type { ScanTarget } from '../core/monitoring/target.ts';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../core/monitoring/thresholds.ts';
 import { planFor } from '../core/plans.ts';
 import type { Storage } from '../db/store/index.ts';
+import { recordLogIds } from '../http/middleware.ts';
 import { notFound } from '../http/errors.ts';
 import { createTarget, deleteTarget, updateTarget, type TargetOutcome } from '../services/targets.ts';
 import { alertsPage } from './monitoring/alerts-page.ts';
@@ -58,9 +59,11 @@ function signedIn(ctx: Ctx) {
   return user && { id: user.id, plan: planFor(user.plan) };
 }
 
-const idParam = (ctx: Ctx): number => {
+/** The target's or alert's id in the path (404 when it cannot be one), recorded for the access log line. */
+const idParam = (ctx: Ctx, logAs: 'targetId' | 'alertId'): number => {
   const id = /^[1-9]\d{0,14}$/.test(ctx.params.id ?? '') ? Number(ctx.params.id) : NaN;
   if (!Number.isSafeInteger(id)) throw notFound();
+  recordLogIds(ctx, { [logAs]: id });
   return id;
 };
 
@@ -182,7 +185,7 @@ async function addTarget(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
 async function showTarget(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
   const user = signedIn(ctx);
   if (!user) return;
-  await renderTarget(deps, ctx, user.id, idParam(ctx));
+  await renderTarget(deps, ctx, user.id, idParam(ctx, 'targetId'));
 }
 
 async function renderTarget(deps: MonitoringPageDeps, ctx: Ctx, userId: number, id: number, edit?: { values: { warning: string; critical: string }; errors: FieldErrors }, status = 200): Promise<void> {
@@ -211,7 +214,7 @@ async function renderTarget(deps: MonitoringPageDeps, ctx: Ctx, userId: number, 
 async function changeActive(deps: MonitoringPageDeps, ctx: Ctx, active: boolean): Promise<void> {
   const user = signedIn(ctx);
   if (!user) return;
-  const id = idParam(ctx);
+  const id = idParam(ctx, 'targetId');
   const form = await readForm(ctx, deps.config);
   const outcome = await updateTarget(serviceDeps(deps), user, id, { is_active: active });
   await afterChange(deps, ctx, form, outcome, active ? 'resumed' : 'paused');
@@ -220,7 +223,7 @@ async function changeActive(deps: MonitoringPageDeps, ctx: Ctx, active: boolean)
 async function removeTarget(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
   const user = signedIn(ctx);
   if (!user) return;
-  const id = idParam(ctx);
+  const id = idParam(ctx, 'targetId');
   const form = await readForm(ctx, deps.config);
   const outcome = await deleteTarget(serviceDeps(deps), user, id);
   // The target's own page is gone: back to the list.
@@ -240,7 +243,7 @@ async function afterChange(deps: MonitoringPageDeps, ctx: Ctx, form: URLSearchPa
 async function changeThresholds(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
   const user = signedIn(ctx);
   if (!user) return;
-  const id = idParam(ctx);
+  const id = idParam(ctx, 'targetId');
   const form = await readForm(ctx, deps.config);
   const text = pageText(deps, ctx);
   const read = readThresholds(form, text);
@@ -299,7 +302,7 @@ async function showAlerts(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
 async function markRead(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
   const user = signedIn(ctx);
   if (!user) return;
-  const id = idParam(ctx);
+  const id = idParam(ctx, 'alertId');
   const form = await readForm(ctx, deps.config);
   if (!(await deps.storage.alerts.findOwned(user.id, id))) throw notFound();
   await deps.storage.alerts.markRead(user.id, [id], deps.clock());
@@ -317,7 +320,7 @@ async function markAllRead(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
 async function dismiss(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
   const user = signedIn(ctx);
   if (!user) return;
-  const id = idParam(ctx);
+  const id = idParam(ctx, 'alertId');
   const form = await readForm(ctx, deps.config);
   if (!(await deps.storage.alerts.dismiss(user.id, id, deps.clock()))) throw notFound();
   backTo(ctx, form, '/alerts', 'dismissed');

@@ -11,6 +11,7 @@ import { planFor } from '../core/plans.ts';
 import type { Scan } from '../core/scan/scan.ts';
 import type { Storage } from '../db/store/index.ts';
 import { notFound, retryAfterSeconds } from '../http/errors.ts';
+import { recordLogIds } from '../http/middleware.ts';
 import { AccountError, authenticate, createUser } from '../services/accounts.ts';
 import { assetUrl, verifyAssetSignature, type AssetStore, type ImageAudience } from '../services/assets.ts';
 import { throttledSignIn } from '../services/sign-in-throttle.ts';
@@ -251,6 +252,7 @@ const imageUrlFor = (deps: WebDeps, scan: Scan, audience: ImageAudience) => (nam
 async function showReport(deps: WebDeps, ctx: WebContext): Promise<void> {
   const user = webUser(ctx);
   const scan = await deps.storage.scans.find(ctx.params.id ?? '');
+  if (scan) recordLogIds(ctx, { scanId: scan.publicId });
   const visible = scan && (scan.isPublic || (user && user.id === scan.userId));
   if (!visible) {
     // Not signed in: sign in first (the same answer whether or not such a scan exists).
@@ -264,6 +266,8 @@ async function showSharedReport(deps: WebDeps, ctx: WebContext): Promise<void> {
   const token = ctx.params.token ?? '';
   const scan = /^[A-Za-z0-9_-]{32}$/.test(token) ? await deps.storage.scans.findShared(token) : undefined;
   if (!scan) throw notFound();
+  // The scan's id, never the token (a bearer secret; the logged path has it redacted).
+  recordLogIds(ctx, { scanId: scan.publicId });
   ctx.set('X-Robots-Tag', 'noindex');
   // A share page is for anyone: no navigation of the owner's account, whoever is signed in.
   page(ctx, reportPage({ scan, chrome: { locale: pageLocale(ctx, deps.config), path: ctx.url }, imageUrl: imageUrlFor(deps, scan, 'share') }));

@@ -8,6 +8,7 @@ import { hasFeature, isUnlimited, planFor } from '../core/plans.ts';
 import type { Scan, ScanStatus } from '../core/scan/scan.ts';
 import type { Storage } from '../db/store/index.ts';
 import { notFound, retryAfterSeconds } from '../http/errors.ts';
+import { recordLogIds } from '../http/middleware.ts';
 import { assetUrl } from '../services/assets.ts';
 import { submitScan } from '../services/scan-submission.ts';
 import type { Chrome } from './layout.ts';
@@ -130,6 +131,8 @@ async function listScans(deps: ScanPageDeps, ctx: Ctx): Promise<void> {
 }
 
 async function ownedScan(deps: ScanPageDeps, ctx: Ctx, userId: number, id: string | undefined): Promise<Scan> {
+  // The access log line names the scan, as the API's and the worker's lines do.
+  if (id && SCAN_ID.test(id)) recordLogIds(ctx, { scanId: id });
   const scan = id && SCAN_ID.test(id) ? await deps.storage.scans.findOwned(userId, id) : undefined;
   if (!scan) throw notFound();
   return scan;

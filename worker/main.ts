@@ -16,6 +16,7 @@ import { systemClock } from '../core/clock.ts';
 import { loadConfig, PROJECT_ROOT, requireSmtpUrl } from '../core/config.ts';
 import { HealthState, serveHealth } from '../core/health.ts';
 import { createWorkerMetrics } from '../core/worker-metrics.ts';
+import { registerReadyGauge } from '../core/ready-metric.ts';
 import { probeScanQueue, QUEUE_PROBE_SHARED_MS, sharedPerRegion } from '../core/temporal-queues.ts';
 import { createLogger } from '../core/logger.ts';
 import { assertNodeVersion } from '../core/runtime.ts';
@@ -84,6 +85,7 @@ const metrics = createWorkerMetrics({
   },
   webhookBacklog: () => storage.webhooks.pendingCount(),
 });
+registerReadyGauge(metrics.registry, 'worker', health);
 
 const webhookDelivery = {
   webhooks: storage.webhooks,

@@ -3,7 +3,7 @@ import type { TargetActivities } from '../activities/targets.ts';
 import type { ScanOutcome } from '../activities/scan.ts';
 import { publicIdFrom } from '../core/ids.ts';
 import type { TargetScanInput } from '../core/monitoring/schedule.ts';
-import { HostAttribute, ScanIdAttribute, TargetIdAttribute, scanWorkflowId } from '../core/temporal.ts';
+import { HostAttribute, ScanIdAttribute, TargetIdAttribute, scanSummary, scanWorkflowId } from '../core/temporal.ts';
 import { scanWorkflow } from './scan.ts';
 import { evaluateAfterScan } from './target-alerts.ts';
 
@@ -30,6 +30,9 @@ export async function targetScanWorkflow(input: TargetScanInput): Promise<Target
   const outcome = await executeChild(scanWorkflow, {
     workflowId: scanWorkflowId(publicId),
     args: [{ publicId, scanTaskQueue: dispatched.scanTaskQueue }],
+    // As a scan started by the API says (core/temporal-client.ts startScanWorkflow), plus the target. Metadata
+    // only: histories recorded without it replay unchanged.
+    staticSummary: scanSummary({ host: dispatched.host, region: dispatched.region, publicId, targetId: input.targetId }),
     typedSearchAttributes: [
       { key: ScanIdAttribute, value: publicId },
       { key: HostAttribute, value: dispatched.host },

@@ -14,7 +14,7 @@ export interface AlertRouteDeps {
 }
 
 /** Alert ids are positive integers of at most 15 digits (below 2^53); anything else names no alert: 404. */
-const idParam = { id: { pattern: '^[1-9][0-9]{0,14}$', description: 'The alert id.' } };
+const idParam = { id: { pattern: '^[1-9][0-9]{0,14}$', description: 'The alert id.', logAs: 'alertId' as const } };
 const MAX_SAFE_ID = Number.MAX_SAFE_INTEGER;
 
 type ListQuery = PageQuery & { status?: AlertStatusFilter; severity?: AlertSeverity };

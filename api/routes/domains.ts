@@ -7,6 +7,7 @@ import { notFound, planLimitReached, serviceUnavailable, validationFailed } from
 import { createTarget, deleteTarget, updateTarget, type TargetInput, type TargetOutcome, type TargetUpdate } from '../../services/targets.ts';
 import { pageMetaSchema, pageQuerySchema, type PageQuery } from '../pagination.ts';
 import type { ApiContext, ApiRoute, AnyRoute, RouteInput } from '../route.ts';
+import { recordLogIds } from '../../http/middleware.ts';
 import { envelope } from '../validation.ts';
 import { historyItemSchema, targetSchema, thresholdsSchema } from '../views/target-schemas.ts';
 import { historyItemView, targetView } from '../views/targets.ts';
@@ -19,7 +20,7 @@ export interface DomainRouteDeps {
 }
 
 // Within the safe integer range, so that no id parses into something else; anything else is an unknown target.
-const idParam = { id: { pattern: '^[1-9][0-9]{0,14}$', description: 'The target id from GET /domains.' } };
+const idParam = { id: { pattern: '^[1-9][0-9]{0,14}$', description: 'The target id from GET /domains.', logAs: 'targetId' as const } };
 const unavailable = { description: 'Temporal is unreachable; nothing was changed. Retry after `Retry-After` seconds.', schema: { type: 'object', required: ['message'], properties: { message: { type: 'string' } } } };
 
 /** Every /domains endpoint (the spec's two, and the documented extensions that manage targets without the browser). */
@@ -129,7 +130,7 @@ async function respond(ctx: ApiContext, status: 200 | 201 | 204, pending: Promis
     case 'schedule_unavailable':
       throw serviceUnavailable('Monitored targets cannot be changed right now; try again shortly.', 30, outcome.cause);
     case 'ok':
-      ctx.state.logIds = { targetId: outcome.target.id };
+      recordLogIds(ctx, { targetId: outcome.target.id });
       ctx.status = status;
       if (status !== 204) ctx.body = { data: targetView(outcome.target) };
   }

@@ -7,6 +7,7 @@ import type { RumSiteStore } from '../../db/store/rum-sites.ts';
 import { notFound, planRequired, validationFailed } from '../../http/errors.ts';
 import { createRumAlert, deleteRumAlert, listRumAlerts, updateRumAlert, type RumAlertInput, type RumAlertOutcome, type RumAlertUpdate } from '../../services/rum-alerts.ts';
 import type { AnyRoute, ApiContext, ApiRoute } from '../route.ts';
+import { recordLogIds } from '../../http/middleware.ts';
 import { envelope, type JsonSchema } from '../validation.ts';
 
 export interface RumAlertRouteDeps {
@@ -16,8 +17,8 @@ export interface RumAlertRouteDeps {
 }
 
 const ID = '^[1-9][0-9]{0,14}$';
-const siteParam = { id: { pattern: ID, description: 'The live-data site id from GET /rum/sites.' } };
-const alertParams = { ...siteParam, alert_id: { pattern: ID, description: 'The alert configuration id.' } };
+const siteParam = { id: { pattern: ID, description: 'The live-data site id from GET /rum/sites.', logAs: 'rumSiteId' as const } };
+const alertParams = { ...siteParam, alert_id: { pattern: ID, description: 'The alert configuration id.', logAs: 'rumAlertId' as const } };
 
 const nullable = (schema: JsonSchema): JsonSchema => ({ oneOf: [schema, { type: 'null' }] });
 const timestampOrNull = nullable({ type: 'string', format: 'date-time' });
@@ -160,6 +161,7 @@ function respond(ctx: ApiContext, status: 200 | 201 | 204, outcome: RumAlertOutc
       ctx.status = 204;
       return;
     case 'ok':
+      recordLogIds(ctx, { rumAlertId: outcome.alert.id });
       ctx.status = status;
       ctx.body = { data: rumAlertView(outcome.alert) };
   }

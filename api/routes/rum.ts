@@ -9,6 +9,7 @@ import { notFound, planLimitReached, planRequired, serviceUnavailable, upgradeRe
 import { createRumSite, deleteRumSite, getRumSite, listRumSites, mayUseLiveData, updateRumSite, type RumSiteInput, type RumSiteOutcome, type RumSiteUpdate } from '../../services/rum-sites.ts';
 import { pageMetaSchema, pageQuerySchema, type PageQuery } from '../pagination.ts';
 import type { ApiContext, AnyRoute, ApiRoute, RouteInput } from '../route.ts';
+import { recordLogIds } from '../../http/middleware.ts';
 import { envelope } from '../validation.ts';
 import { rumHistoryItemSchema, rumHistoryMetaSchema, rumPageItemSchema, rumPagesMetaSchema, rumSiteDetailSchema, rumSiteSchema, rumSummarySchema } from '../views/rum-schemas.ts';
 import { rumHistoryItemView, rumPageItemView, rumSiteDetailView, rumSiteView, rumSummaryView, type RumSiteViewContext } from '../views/rum-sites.ts';
@@ -21,7 +22,7 @@ export interface RumRouteDeps {
   clock: Clock;
 }
 
-const idParam = { id: { pattern: '^[1-9][0-9]{0,14}$', description: 'The site id from GET /rum/sites.' } };
+const idParam = { id: { pattern: '^[1-9][0-9]{0,14}$', description: 'The site id from GET /rum/sites.', logAs: 'rumSiteId' as const } };
 const message = { type: 'object', required: ['message'], properties: { message: { type: 'string' } } };
 const unavailable = { description: 'The live-data store (ClickHouse) is unreachable. Retry after `Retry-After` seconds.', schema: message };
 const RETRY_AFTER_S = 30;
@@ -248,7 +249,7 @@ async function respond(deps: RumRouteDeps, ctx: ApiContext, status: 200 | 201 | 
     case 'plan_limit':
       throw planLimitReached(outcome, 'live-data sites');
     case 'ok':
-      ctx.state.logIds = { rumSiteId: outcome.site.id };
+      recordLogIds(ctx, { rumSiteId: outcome.site.id });
       ctx.status = status;
       if (status !== 204) ctx.body = { data: await siteDetail(deps, ctx, outcome.site) };
   }

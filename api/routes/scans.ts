@@ -13,6 +13,7 @@ import { submitScan, type ScanSubmission } from '../../services/scan-submission.
 import { setSharing } from '../../services/scans.ts';
 import { pageMetaSchema, pageQuerySchema, type PageQuery } from '../pagination.ts';
 import type { ApiContext, ApiRoute, AnyRoute, RouteInput } from '../route.ts';
+import { recordLogIds } from '../../http/middleware.ts';
 import { envelope, type JsonSchema } from '../validation.ts';
 import { creationView, detailView, listItemView, shareUrl, type ViewContext } from '../views/scans.ts';
 import { scanCreationSchema, scanDetailSchema, scanListItemSchema, shareStateSchema } from '../views/scan-schemas.ts';
@@ -25,7 +26,7 @@ export interface ScanRouteDeps {
 }
 
 const STATUSES = ['queued', 'running', 'finished', 'failed'] as const;
-const idParam = { id: { pattern: PUBLIC_ID_PATTERN, description: 'The scan public_id.' } };
+const idParam = { id: { pattern: PUBLIC_ID_PATTERN, description: 'The scan public_id.', logAs: 'scanId' as const } };
 
 // Credentials become an HTTP header: RFC 9110 field syntax, so nothing can end the header or start another.
 const HEADER_NAME = "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$";
@@ -180,7 +181,7 @@ async function createScan(deps: ScanRouteDeps, ctx: ApiContext, { body }: RouteI
       throw serviceUnavailable('Scans cannot be started right now; try again shortly.', 30, outcome.cause);
     case 'accepted':
       // The access log line carries the scan id, which the worker's lines carry too: one id joins them.
-      ctx.state.logIds = { scanId: outcome.scan.publicId };
+      recordLogIds(ctx, { scanId: outcome.scan.publicId });
       ctx.status = outcome.cached ? 200 : 202;
       ctx.body = { data: creationView(outcome.scan, outcome.cached) };
   }

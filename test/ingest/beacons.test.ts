@@ -133,6 +133,8 @@ describe('refused beacons', () => {
       expect(text).toContain(name);
     }
     expect(await metric(ingest.metricsUrl, 'rum_ingest_beacons_accepted_total')).toBeGreaterThanOrEqual(3);
+    // Ready (the spool has room), by the same checks as /readyz.
+    expect(await metric(ingest.metricsUrl, 'webperf_ready', 'service="ingest"')).toBe(1);
   });
 });
 

@@ -1,4 +1,10 @@
+import { createLogger } from '../../core/logger.ts';
+import { createKnex } from '../../db/knex.ts';
+import { createApp } from '../../http/app.ts';
+import { parseDatabaseUrl } from '../../stack/postgres.ts';
+import { waitUntil } from '../../stack/proc.ts';
 import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
+import { TcpProxy } from '../harness/tcp-proxy.ts';
 
 /** The API's operator metrics move with real traffic, and their labels stay within fixed sets whatever clients send. */
 let api: TestApi;
@@ -47,4 +53,31 @@ it('keeps label sets bounded under fuzzed paths and methods', async () => {
   expect(lines.some((l) => l.includes('random-'))).toBe(false);
   expect(lines.some((l) => l.includes('PROPFIND'))).toBe(false);
   expect(lines.some((l) => l.includes('route="unmatched"'))).toBe(true);
+});
+
+it('reports webperf_ready 1 while /readyz passes, 0 while Postgres is away, and 1 again when it is back', async () => {
+  // A second app on the same database, reaching Postgres through a forwarder the test cuts and restores.
+  const pg = parseDatabaseUrl(api.db.databaseUrl);
+  const proxy = new TcpProxy(pg.host, pg.port);
+  await proxy.start();
+  const knex = createKnex(`postgres://${pg.user}@127.0.0.1:${proxy.port}/${pg.database}`, { min: 0, max: 2 });
+  const app = createApp({ config: api.config, knex, temporal: api.temporal, log: createLogger({ logLevel: 'silent' }, 'api') });
+  const ready = async () => {
+    const lines = (await app.metrics.registry.metrics()).split('\n').filter((l) => l.startsWith('webperf_ready'));
+    // One series, its labels from a fixed set: the service, nothing a client sends.
+    expect(lines).toEqual([expect.stringMatching(/^webperf_ready\{service="api"\} [01]$/)]);
+    return Number(lines[0]!.split(' ').at(-1));
+  };
+  try {
+    expect(await ready()).toBe(1);
+    await proxy.cut();
+    expect(await ready()).toBe(0);
+    expect((await app.health.readiness()).checks.postgres).toBe('failing');
+    await proxy.restore();
+    await waitUntil('webperf_ready back to 1 after Postgres returns', async () => (await ready()) === 1, 30_000, 250);
+  } finally {
+    await proxy.cut();
+    await knex.destroy();
+    await app.close();
+  }
 });

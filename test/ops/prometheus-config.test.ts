@@ -19,7 +19,7 @@ it('the generated configuration passes promtool check config, rules included', (
   try {
     writeFileSync(join(dir, 'prometheus.yml'), prometheusConfig(config));
     const result = spawnSync(promtool, ['check', 'config', join(dir, 'prometheus.yml')], { encoding: 'utf8' });
-    expect(result.stdout + result.stderr).toContain('SUCCESS: 10 rules found');
+    expect(result.stdout + result.stderr).toContain('SUCCESS: 11 rules found');
     expect(result.status).toBe(0);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -50,6 +50,8 @@ it("describes every configured region's queue: backlog, pollers (this worker), o
     expect(value(lines, 'webperf_scan_oldest_waiting_seconds', { region })).toBeGreaterThanOrEqual(0);
   }
   expect(value(lines, 'webperf_scan_queue_pollers', { region: stack.api.config.regions.default })).toBeGreaterThanOrEqual(1);
+  // Ready by the same checks as its /readyz (Postgres, Temporal, its Temporal workers running).
+  expect(value(lines, 'webperf_ready', { service: 'worker' })).toBe(1);
   // Labels come from fixed sets: regions from the configuration, nothing else.
   const regions = new Set(lines.filter((l) => l.startsWith('webperf_')).flatMap((l) => [...l.matchAll(/region="([^"]*)"/g)].map((m) => m[1])));
   for (const region of regions) expect(stack.api.config.regions.available).toContain(region);

@@ -373,7 +373,10 @@ describe('logs', () => {
     const id = ids.basic!;
     const apiLines = lines(stack.api.logs()).filter((line) => line.scanId === id);
     const workerLines = lines(stack.worker.output()).filter((line) => line.scanId === id);
-    expect(apiLines).toEqual([expect.objectContaining({ msg: 'request', method: 'POST', path: '/api/v1/scans', status: 202, requestId: expect.any(String), userId: expect.any(Number) })]);
+    expect(apiLines.filter((line) => line.method === 'POST')).toEqual([expect.objectContaining({ msg: 'request', method: 'POST', path: '/api/v1/scans', status: 202, requestId: expect.any(String), userId: expect.any(Number) })]);
+    // Reading the scan names it too (the test polled it until it ended).
+    expect(apiLines).toContainEqual(expect.objectContaining({ msg: 'request', method: 'GET', path: `/api/v1/scans/${id}`, status: 200, requestId: expect.any(String), userId: expect.any(Number) }));
+    expect(apiLines.every((line) => line.msg === 'request')).toBe(true);
     expect(workerLines.map((line) => line.msg)).toContain('scan finished');
   });
 
