@@ -1,4 +1,4 @@
-import { describeCheck, formatValue, type BudgetCheck, type FinishedScan, type FormFactor } from './budget.ts';
+import { describeCheck, formatValue, type BudgetCheck, type FailedScan, type FinishedScan, type FormFactor } from './budget.ts';
 
 export type OutputFormat = 'text' | 'json' | 'junit';
 
@@ -70,6 +70,32 @@ export function junitReport(scan: FinishedScan, checks: BudgetCheck[]): string {
     '</testsuites>',
     '',
   ].join('\n');
+}
+
+/**
+ * A scan that failed (the page's answer or the scanner's), in the chosen format: no budget can be judged, so
+ * JSON says `passed: false` with the API's error, and JUnit has one failing case for the scan itself.
+ */
+export function failedScanReport(scan: FailedScan, format: OutputFormat): string {
+  const what = `Scan ${scan.public_id} failed: ${scan.error.message} (${scan.error.code})`;
+  if (format === 'json') {
+    return `${JSON.stringify({ scan: scan.public_id, url: scan.submitted_url, report_url: scan.report_url, status: 'failed', error: scan.error, budgets: [], passed: false }, null, 2)}\n`;
+  }
+  if (format === 'junit') {
+    return [
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      '<testsuites name="webperf" tests="1" failures="1">',
+      `  <testsuite name="${xml(`webperf budgets: ${scan.submitted_url}`)}" tests="1" failures="1" errors="0" skipped="0">`,
+      `    <properties><property name="scan" value="${xml(scan.public_id)}"/><property name="report_url" value="${xml(scan.report_url)}"/></properties>`,
+      `    <testcase classname="webperf.scan" name="scan completes" time="0">`,
+      `      <failure message="${xml(what)}" type="scan_failed">${xml(`${what} (${scan.report_url})`)}</failure>`,
+      '    </testcase>',
+      '  </testsuite>',
+      '</testsuites>',
+      '',
+    ].join('\n');
+  }
+  return `${what}\nReport: ${scan.report_url}\n`;
 }
 
 /** A workflow command's message, escaped as GitHub Actions reads it (`%`, CR and LF). */

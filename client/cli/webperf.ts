@@ -5,7 +5,7 @@ import { createWebPerfClient, unwrap, WebPerfApiError, type paths, type WebPerfC
 import { checkBudget, CommandError, parseBudget, UsageError, type AnyScan, type FormFactor } from './budget.ts';
 import { compareResults, compareText, parseRegression, resolveOperand } from './compare.ts';
 import { progress } from './progress.ts';
-import { annotationData, githubAnnotations, jsonReport, junitReport, textReport, type OutputFormat } from './report.ts';
+import { annotationData, failedScanReport, githubAnnotations, jsonReport, junitReport, textReport, type OutputFormat } from './report.ts';
 
 /**
  * webperf: scans, budgets and comparisons from a CI job, over the public REST API only (WEBPERF_URL,
@@ -127,7 +127,9 @@ async function scanCommand(client: WebPerfClient, args: string[]): Promise<numbe
   const created = unwrap(await client.POST('/scans', { body: { url: positionals[0]!, ...(runs ? { runs } : {}), ...(values.region ? { region: values.region as Region } : {}), ...(values.force ? { force: true } : {}) } })).data;
   const scan = await waitForScan(client, created.id, timeoutMs, values.quiet ?? false);
   if (scan.status === 'failed') {
-    process.stdout.write(`Scan ${scan.public_id} failed: ${scan.error.message} (${scan.error.code})\nReport: ${scan.report_url}\n`);
+    const rendered = failedScanReport(scan, format);
+    if (values.output) writeFileSync(values.output, rendered);
+    process.stdout.write(values.output && format !== 'text' ? failedScanReport(scan, 'text') : rendered);
     annotate(`::error title=webperf::${annotationData(`scan of ${scan.submitted_url} failed: ${scan.error.message}`)}\n`);
     return 1;
   }

@@ -1,5 +1,8 @@
 import { checkBudget, describeCheck, parseBudget, UsageError, type FinishedResult } from '../../client/cli/budget.ts';
 import { compareResults, medianResult } from '../../client/cli/compare.ts';
+import { failedScanReport } from '../../client/cli/report.ts';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import type { FailedScan } from '../../client/cli/budget.ts';
 import { retryAfterMs } from '../../client/retry.ts';
 
 const metrics = (lcp: number, cls = 0.02) => ({ fcp_ms: 900, lcp_ms: lcp, cls, tbt_ms: 120, request_count: 12, total_bytes: 800_000 });
@@ -45,4 +48,27 @@ it('reads Retry-After as seconds or an HTTP date', () => {
   expect(retryAfterMs(new Date(Date.UTC(2026, 0, 1, 0, 0, 10)).toUTCString(), Date.UTC(2026, 0, 1))).toBe(10_000);
   expect(retryAfterMs('soon')).toBeNull();
   expect(retryAfterMs(null)).toBeNull();
+});
+
+describe('a failed scan', () => {
+  const scan: FailedScan = {
+    public_id: 'scn_failed1', report_url: 'http://127.0.0.1:3000/scans/scn_failed1', status: 'failed', submitted_url: 'https://shop.example/missing',
+    region: 'eu', auth_type: null, is_public: false, share_enabled: false, share_url: null, requested_at: '2026-11-25T08:00:00Z', target_id: null,
+    finished_at: '2026-11-25T08:00:09Z', error: { code: 'http_error', message: 'The page answered 404 Not Found.' },
+  };
+
+  it('keeps each format machine-readable: JSON says passed false with the API error, JUnit one failing case for the scan', () => {
+    expect(JSON.parse(failedScanReport(scan, 'json'))).toEqual({
+      scan: 'scn_failed1', url: 'https://shop.example/missing', report_url: scan.report_url, status: 'failed',
+      error: { code: 'http_error', message: 'The page answered 404 Not Found.' }, budgets: [], passed: false,
+    });
+    const junit = failedScanReport(scan, 'junit');
+    expect(XMLValidator.validate(junit)).toBe(true);
+    const parsed = new XMLParser({ ignoreAttributes: false }).parse(junit) as { testsuites: { '@_failures': string; testsuite: { testcase: { '@_name': string; failure: { '@_type': string; '#text': string } } } } };
+    expect(parsed.testsuites['@_failures']).toBe('1');
+    expect(parsed.testsuites.testsuite.testcase['@_name']).toBe('scan completes');
+    expect(parsed.testsuites.testsuite.testcase.failure['@_type']).toBe('scan_failed');
+    expect(parsed.testsuites.testsuite.testcase.failure['#text']).toContain('404 Not Found');
+    expect(failedScanReport(scan, 'text')).toBe(`Scan scn_failed1 failed: The page answered 404 Not Found. (http_error)\nReport: ${scan.report_url}\n`);
+  });
 });
