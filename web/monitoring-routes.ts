@@ -41,8 +41,8 @@ export function mountMonitoringPages(router: Router, deps: MonitoringPageDeps): 
   router.get('/targets', on(showTargets));
   router.post('/targets', on(addTarget));
   router.get('/targets/:id', on(showTarget));
-  router.post('/targets/:id/pause', on((d, ctx) => changeActive(d, ctx, false)));
-  router.post('/targets/:id/resume', on((d, ctx) => changeActive(d, ctx, true)));
+  router.post('/targets/:id/pause', on(pauseTarget));
+  router.post('/targets/:id/resume', on(resumeTarget));
   router.post('/targets/:id/delete', on(removeTarget));
   router.post('/targets/:id/thresholds', on(changeThresholds));
   router.get('/alerts', on(showAlerts));
@@ -207,6 +207,9 @@ async function renderTarget(deps: MonitoringPageDeps, ctx: Ctx, userId: number, 
     status,
   );
 }
+
+const pauseTarget = (deps: MonitoringPageDeps, ctx: Ctx): Promise<void> => changeActive(deps, ctx, false);
+const resumeTarget = (deps: MonitoringPageDeps, ctx: Ctx): Promise<void> => changeActive(deps, ctx, true);
 
 async function changeActive(deps: MonitoringPageDeps, ctx: Ctx, active: boolean): Promise<void> {
   const user = signedIn(ctx);
