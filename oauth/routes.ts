@@ -6,7 +6,7 @@ import type { Clock } from '../core/clock.ts';
 import type { Config } from '../core/config.ts';
 import { DEFAULT_SCOPES, parseScopes } from '../core/oauth/scopes.ts';
 import type { OAuthStore } from '../db/store/oauth.ts';
-import { retryAfterSeconds } from '../http/errors.ts';
+import { setRetryAfter } from '../http/errors.ts';
 import { authorizationServerMetadata } from './metadata.ts';
 import { OAUTH_PATHS } from '../core/oauth/paths.ts';
 
@@ -75,7 +75,7 @@ async function register(deps: ProtocolRouteDeps, ctx: Context): Promise<void> {
   if (times.length >= limit) {
     const until = new Date(times.at(-1)!.getTime() + REGISTRATION_WINDOW_MS);
     ctx.status = 429;
-    ctx.set('Retry-After', String(retryAfterSeconds(until, now)));
+    setRetryAfter(ctx, { until, now });
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { error: 'too_many_requests', error_description: `At most ${limit} client registrations per address and hour; try again later.` };
     return;

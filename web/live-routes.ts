@@ -5,7 +5,7 @@ import type { Config } from '../core/config.ts';
 import type { Clock } from '../core/clock.ts';
 import { RUM_ALERT_LIMITS, RUM_ALERT_MODES, type RumAlert, type RumAlertMode } from '../core/rum/alert-check.ts';
 import { isRumMetric, METRIC_RULES, type RumMetric } from '../core/rum/metrics.ts';
-import { notFound, serviceUnavailable } from '../http/errors.ts';
+import { DEPENDENCY_RETRY_AFTER_S, notFound, serviceUnavailable } from '../http/errors.ts';
 import { RumDataUnavailable } from '../core/rum/queries.ts';
 import type { RumAlertInput } from '../services/rum-alerts.ts';
 import { chromeFor, html } from './chrome.ts';
@@ -203,7 +203,7 @@ async function showDashboard(deps: LivePageDeps, ctx: Ctx): Promise<void> {
   const device = oneOf(ctx.query.device, DEVICE_FILTERS, 'all');
   const chrome = chromeFor(deps, ctx, 'live');
   const numbers = await deps.live.dashboard(site, period, device, deps.clock()).catch((error: unknown) => {
-    throw error instanceof RumDataUnavailable ? serviceUnavailable(LIVE_LABELS[chrome.locale].unavailable, 30, error) : error;
+    throw error instanceof RumDataUnavailable ? serviceUnavailable(LIVE_LABELS[chrome.locale].unavailable, DEPENDENCY_RETRY_AFTER_S, error) : error;
   });
   html(ctx, dashboardPage({ locale: chrome.locale, chrome, csrf: chrome.csrf!, site, period, device, ...numbers }));
 }

@@ -10,7 +10,7 @@ import type { ScanTarget } from '../core/monitoring/target.ts';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../core/monitoring/thresholds.ts';
 import { planFor } from '../core/plans.ts';
 import type { Storage } from '../db/store/index.ts';
-import { notFound } from '../http/errors.ts';
+import { DEPENDENCY_RETRY_AFTER_S, notFound, setRetryAfter } from '../http/errors.ts';
 import { createTarget, deleteTarget, updateTarget, type TargetOutcome } from '../services/targets.ts';
 import { alertsPage } from './monitoring/alerts-page.ts';
 import { LABELS, type Notice } from './monitoring/labels.ts';
@@ -175,7 +175,7 @@ async function addTarget(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
   if (outcome.kind === 'ok') return backTo(ctx, form, '/targets', 'added');
   if (outcome.kind === 'not_found') throw notFound();
   const errors = outcome.kind === 'invalid' ? formErrors(outcome) : { form: failureMessage(outcome, text)! };
-  if (outcome.kind === 'schedule_unavailable') ctx.set('Retry-After', '30');
+  if (outcome.kind === 'schedule_unavailable') setRetryAfter(ctx, DEPENDENCY_RETRY_AFTER_S);
   await renderTargets(deps, ctx, user, { add: { values, errors } }, failureStatus(outcome));
 }
 
@@ -235,7 +235,7 @@ async function afterChange(deps: MonitoringPageDeps, ctx: Ctx, form: URLSearchPa
   if (outcome.kind === 'ok') return backTo(ctx, form, '/targets', notice);
   if (outcome.kind === 'not_found') throw notFound();
   const user = signedIn(ctx)!;
-  if (outcome.kind === 'schedule_unavailable') ctx.set('Retry-After', '30');
+  if (outcome.kind === 'schedule_unavailable') setRetryAfter(ctx, DEPENDENCY_RETRY_AFTER_S);
   const message = failureMessage(outcome, pageText(deps, ctx)) ?? (outcome.kind === 'invalid' ? Object.values(outcome.errors).flat()[0] ?? '' : '');
   await renderTargets(deps, ctx, user, { add: { values: { url: '', region: deps.config.regions.default, warning: '70', critical: '50' }, errors: { form: message } } }, failureStatus(outcome));
 }
