@@ -121,16 +121,18 @@ describe('documents that are refused', () => {
       connectedTo.push(String(typeof first === 'object' && first !== null ? ((first as { host?: string; path?: string }).host ?? (first as { path?: string }).path) : second));
       return (connect as (...a: unknown[]) => net.Socket).apply(this, args);
     } as typeof connect;
+    // The control: a document that is fetched every time (no-store), whose fetch the watch must see.
+    const control = await authorizationUrl(as, { client_id: `${docs.url}/apps/no-store.json`, token_endpoint_auth_method: 'none' }, REDIRECT);
     let res: Awaited<ReturnType<WebClient['get']>>;
     try {
       res = await web.get(`${attempt.url.pathname}${attempt.url.search}`);
+      expect((await web.get(`${control.url.pathname}${control.url.search}`)).status).toBe(303);
     } finally {
       net.Socket.prototype.connect = connect;
     }
     expect(res.status).toBe(400);
     expect(res.headers.location).toBeUndefined();
     expect(res.text).toContain(METADATA_ADDRESS_REFUSED);
-    // The watch saw this request reach the API, and nothing leave for the private address.
     expect(connectedTo).toContain('127.0.0.1');
     expect(connectedTo).not.toContain('10.1.2.3');
   });
