@@ -3,6 +3,7 @@ import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
 import { scanWorkflowId } from '../core/temporal.ts';
 import type { ScanStore } from '../db/store/scans.ts';
+import { FAILURE_DETAILS } from '../core/scan/failures.ts';
 import { markFailed } from '../services/scans.ts';
 
 export interface ReconcileDeps {
@@ -29,12 +30,12 @@ export function createReconcileActivities(deps: ReconcileDeps) {
         try {
           const { status } = await deps.temporal().workflow.getHandle(scanWorkflowId(publicId)).describe();
           if (status.name === 'RUNNING') continue; // its own timeouts will end it, through its failure path
-          ended = `its workflow ended (${status.name}) without recording a result`;
+          ended = FAILURE_DETAILS.workflowEndedWithoutResult(status.name);
         } catch (error) {
           if (!(error instanceof WorkflowNotFoundError)) throw error;
-          ended = 'no workflow exists for it';
+          ended = FAILURE_DETAILS.noWorkflow();
         }
-        if (await markFailed(deps.scans, publicId, 'scan_error', `The scan was stopped: ${ended}.`, deps.clock())) {
+        if (await markFailed(deps.scans, publicId, 'scan_error', FAILURE_DETAILS.stoppedByReconciler(ended), deps.clock())) {
           failed.push(publicId);
           deps.log.warn({ scanId: publicId, reason: ended }, 'stale scan failed by the reconciler');
         }

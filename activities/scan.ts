@@ -3,7 +3,7 @@ import type { Clock } from '../core/clock.ts';
 import type { Config } from '../core/config.ts';
 import type { Logger } from '../core/logger.ts';
 import { decryptScanCredentials } from '../core/scan/credentials.ts';
-import type { FailureCode } from '../core/scan/failures.ts';
+import { FAILURE_DETAILS, type FailureCode } from '../core/scan/failures.ts';
 import { lighthouseAttemptLimitMs, RUN_ATTEMPT_LIMIT_MS } from '../core/scan/lifecycle.ts';
 import { buildResultRecord } from '../core/scan/result.ts';
 import { scoreScan } from '../core/scoring/index.ts';
@@ -40,7 +40,7 @@ const HEARTBEAT_EVERY_MS = 5000;
 /** Aborted when Temporal cancels the activity (with Temporal's reason) or when the attempt's time is up; `end` when done. */
 function attemptSignal(cancellation: AbortSignal, limitMs: number): { signal: AbortSignal; end(): void } {
   const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(new Error(`the Lighthouse run did not finish within ${limitMs / 1000} s`)), limitMs);
+  const timer = setTimeout(() => deadline.abort(new Error(FAILURE_DETAILS.runTimedOut(limitMs))), limitMs);
   return { signal: AbortSignal.any([cancellation, deadline.signal]), end: () => clearTimeout(timer) };
 }
 

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import lighthouse from 'lighthouse';
-import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import puppeteer from 'puppeteer-core';
+import { LIGHTHOUSE_FLAGS, lighthouseConfigFor } from '../activities/lighthouse/settings.ts';
 import { CHROMIUM_FLAGS, sandboxFlags } from '../core/chromium.ts';
 
 const profile = mkdtempSync(join(tmpdir(), 'bench-floor-'));
@@ -19,14 +19,13 @@ const browser = await puppeteer.launch({
   args: [...CHROMIUM_FLAGS, ...sandboxFlags(), `--user-data-dir=${profile}`],
   headless: true,
 });
-const flags = { onlyCategories: ['performance'], disableFullPageScreenshot: true, skipAudits: ['bf-cache'], maxWaitForLoad: 45_000, logLevel: 'error' as const };
 
 try {
   for await (const url of createInterface({ input: process.stdin })) {
     const started = performance.now();
-    for (const config of [undefined, desktopConfig]) {
+    for (const factor of ['mobile', 'desktop'] as const) {
       const page = await browser.newPage();
-      const result = await lighthouse(url, flags, config, page);
+      const result = await lighthouse(url, LIGHTHOUSE_FLAGS, lighthouseConfigFor(factor), page);
       if (!result || result.lhr.runtimeError) throw new Error(`floor run failed for ${url}: ${result?.lhr.runtimeError?.message ?? 'no result'}`);
       await page.close();
     }

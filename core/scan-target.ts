@@ -44,7 +44,7 @@ export async function checkScanTarget(host: string, options: ScanTargetOptions):
   for (const address of addresses) {
     const verdict = classifyAddress(address);
     if (verdict === 'private' || (verdict === 'loopback' && !options.allowLoopback)) {
-      return { allowed: false, code: 'blocked_address', literal, reason: `${host} resolves to ${address}, a private or special-use address` };
+      return { allowed: false, code: 'blocked_address', literal, reason: FAILURE_DETAILS.blockedAddress(host, address) };
     }
   }
   return { allowed: true, addresses };

@@ -56,6 +56,19 @@ function firstMessage(errors: Record<string, string[]>): string | undefined {
 /** The `Retry-After` value (whole seconds, at least 1) for a limit that lifts at `until`. */
 export const retryAfterSeconds = (until: Date, now: Date): number => Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
 
+/**
+ * Sets `Retry-After` on a response answered in place (a web form re-rendered with its status): `after` whole
+ * seconds, or the seconds until a limit lifts at `until`. Returns the seconds, for the page to word them.
+ */
+export function setRetryAfter(ctx: { set(field: string, value: string): void }, after: number | { until: Date; now: Date }): number {
+  const seconds = typeof after === 'number' ? Math.max(1, Math.ceil(after)) : retryAfterSeconds(after.until, after.now);
+  ctx.set('Retry-After', String(seconds));
+  return seconds;
+}
+
+/** How long a client should wait when a dependency (Temporal, ClickHouse) is away for now. */
+export const DEPENDENCY_RETRY_AFTER_S = 30;
+
 /** A 429 whose limit lifts at `until`: the body as given, plus `Retry-After` (and any other headers). */
 export const tooManyRequests = (body: Record<string, unknown>, until: Date, now: Date, headers: Record<string, string> = {}): HttpError =>
   new HttpError(429, body, { ...headers, 'Retry-After': String(retryAfterSeconds(until, now)) });

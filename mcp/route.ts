@@ -18,43 +18,60 @@ export const MCP_PATH = '/mcp';
  * OAuth token issued for `<base>/mcp`): without one, 401 with the challenge naming the metadata, which is how
  * MCP clients find the authorization server. Only tool calls count against the daily limit.
  */
-export function mcpRouter(deps: { config: Config; routes: AnyRoute[]; auth: AuthDeps }): Router {
-  const { config } = deps;
-  const tools = mcpTools(deps.routes);
+export function mcpRouter(deps: McpDeps): Router {
+  const withTools: McpRouteDeps = { ...deps, tools: mcpTools(deps.routes) };
+  const on = (handler: (deps: McpRouteDeps, ctx: Context) => Promise<void> | void) => (ctx: Context) => handler(withTools, ctx);
   const router = new Router();
-  for (const kind of ['api', 'mcp'] as const) {
-    router.get(new URL(protectedResourceMetadataUrl(config.baseUrl, kind)).pathname, (ctx) => {
-      ctx.set('Cache-Control', 'public, max-age=3600');
-      ctx.body = resourceMetadata(config.baseUrl, kind);
-    });
-  }
-  router.post(MCP_PATH, async (ctx: Context) => {
-    const admitted = await admitCall(deps.auth, {
-      authorization: ctx.get('authorization'),
-      resource: 'mcp',
-      needs: 'read',
-      challenge: protectedResourceMetadataUrl(config.baseUrl, 'mcp'),
-      count: false,
-    });
-    const message = await readJsonBody(ctx);
-    const server = mcpServer({ tools, auth: deps.auth, admitted, request: ctx });
-    // A plain JSON answer unless the call may report progress (start_scan waiting): cheaper for every other call.
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !mayStream(message) });
-    ctx.respond = false;
-    ctx.res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(ctx.req, ctx.res, message);
-  });
-  const notAllowed = (ctx: Context) => {
-    ctx.set('Allow', 'POST');
-    throw new HttpError(405, { message: 'This MCP server is stateless: send JSON-RPC messages with POST.' }, { Allow: 'POST' });
-  };
+  router.get(new URL(protectedResourceMetadataUrl(deps.config.baseUrl, 'api')).pathname, on(serveApiResourceMetadata));
+  router.get(new URL(protectedResourceMetadataUrl(deps.config.baseUrl, 'mcp')).pathname, on(serveMcpResourceMetadata));
+  router.post(MCP_PATH, on(handleMcpRequest));
   router.get(MCP_PATH, notAllowed);
   router.delete(MCP_PATH, notAllowed);
   return router;
+}
+
+interface McpDeps {
+  config: Config;
+  routes: AnyRoute[];
+  auth: AuthDeps;
+}
+
+/** The handlers' dependencies: the router's, and the tools made from the API's routes (once, at mount). */
+type McpRouteDeps = McpDeps & { tools: ReturnType<typeof mcpTools> };
+
+function serveResourceMetadata(deps: McpRouteDeps, ctx: Context, kind: ResourceKind): void {
+  ctx.set('Cache-Control', 'public, max-age=3600');
+  ctx.body = resourceMetadata(deps.config.baseUrl, kind);
+}
+
+const serveApiResourceMetadata = (deps: McpRouteDeps, ctx: Context): void => serveResourceMetadata(deps, ctx, 'api');
+const serveMcpResourceMetadata = (deps: McpRouteDeps, ctx: Context): void => serveResourceMetadata(deps, ctx, 'mcp');
+
+/** One JSON-RPC POST: the token is checked for the MCP resource, then a server of its own answers it. */
+async function handleMcpRequest(deps: McpRouteDeps, ctx: Context): Promise<void> {
+  const admitted = await admitCall(deps.auth, {
+    authorization: ctx.get('authorization'),
+    resource: 'mcp',
+    needs: 'read',
+    challenge: protectedResourceMetadataUrl(deps.config.baseUrl, 'mcp'),
+    count: false,
+  });
+  const message = await readJsonBody(ctx);
+  const server = mcpServer({ tools: deps.tools, auth: deps.auth, admitted, request: ctx });
+  // A plain JSON answer unless the call may report progress (start_scan waiting): cheaper for every other call.
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !mayStream(message) });
+  ctx.respond = false;
+  ctx.res.on('close', () => {
+    void transport.close();
+    void server.close();
+  });
+  await server.connect(transport);
+  await transport.handleRequest(ctx.req, ctx.res, message);
+}
+
+function notAllowed(ctx: Context): void {
+  ctx.set('Allow', 'POST');
+  throw new HttpError(405, { message: 'This MCP server is stateless: send JSON-RPC messages with POST.' }, { Allow: 'POST' });
 }
 
 function resourceMetadata(baseUrl: string, kind: ResourceKind): Record<string, unknown> {

@@ -10,6 +10,7 @@ import type { Storage } from '../db/store/index.ts';
 import { renderErrorPage } from '../web/error-page.ts';
 import { postgresAdapter } from './adapter.ts';
 import { checkRedirectUris } from './redirect-uris.ts';
+import { CLIENT_METADATA_CACHE_S, METADATA_ADDRESS_REFUSED, refusedForItsAddress } from './client-metadata.ts';
 import { CLIENT_METADATA_MAX_BYTES } from './provider-limits.ts';
 import { OAUTH_PATHS } from '../core/oauth/paths.ts';
 
@@ -86,7 +87,8 @@ export function createOAuthProvider(deps: ProviderDeps): Provider {
         ack: 'draft-02',
         allowFetch: () => true,
         allowClient: () => true,
-        cacheDuration: { min: 60, max: 24 * 60 * 60 },
+        // Decided per document by clientMetadataFetch (no-store and no-cache honoured, max-age within bounds).
+        cacheDuration: { min: 0, max: CLIENT_METADATA_CACHE_S.max },
       },
       resourceIndicators: {
         enabled: true,
@@ -127,8 +129,9 @@ export function createOAuthProvider(deps: ProviderDeps): Provider {
       }
       return { accountId: String(user.id), claims: async () => ({ sub: String(user.id) }) };
     },
-    async renderError(ctx: KoaContextWithOIDC, out) {
-      renderErrorPage(ctx, ctx.status >= 400 ? ctx.status : 400, out.error_description ?? out.error);
+    async renderError(ctx: KoaContextWithOIDC, out, error) {
+      const description = refusedForItsAddress(error) ? METADATA_ADDRESS_REFUSED : (out.error_description ?? out.error);
+      renderErrorPage(ctx, ctx.status >= 400 ? ctx.status : 400, description);
     },
   };
   const provider = new Provider(config.baseUrl, configuration);

@@ -6,7 +6,7 @@ import type { Clock } from '../core/clock.ts';
 import type { Config } from '../core/config.ts';
 import { DEFAULT_SCOPES, parseScopes } from '../core/oauth/scopes.ts';
 import type { OAuthStore } from '../db/store/oauth.ts';
-import { retryAfterSeconds } from '../http/errors.ts';
+import { setRetryAfter } from '../http/errors.ts';
 import { authorizationServerMetadata } from './metadata.ts';
 import { OAUTH_PATHS } from '../core/oauth/paths.ts';
 
@@ -20,63 +20,83 @@ const REGISTRATION_BODY_LIMIT = 16 * 1024;
  * authorization request that names none of our scopes asks for the default ones (an app that names none can use every
  * endpoint), and registrations are throttled per client address.
  */
-export function oauthProtocolRouter(deps: { provider: Provider; config: Config; clock: Clock; oauth: OAuthStore }): Router {
-  const { provider, config } = deps;
-  const handle = provider.callback();
-  const delegate = async (ctx: Context) => {
-    ctx.respond = false;
-    await handle(ctx.req, ctx.res);
-  };
+export function oauthProtocolRouter(deps: ProtocolDeps): Router {
+  const withHandle: ProtocolRouteDeps = { ...deps, handle: deps.provider.callback() };
+  const on = (handler: (deps: ProtocolRouteDeps, ctx: Context) => Promise<void> | void) => (ctx: Context) => handler(withHandle, ctx);
   const router = new Router();
-  router.get('/.well-known/oauth-authorization-server', (ctx) => {
-    ctx.set('Cache-Control', 'public, max-age=3600');
-    ctx.body = authorizationServerMetadata(config.baseUrl);
-  });
+  router.get('/.well-known/oauth-authorization-server', on(serveMetadata));
   // GET only (the metadata promises nothing more): the default-scope rule below reads the query string.
-  router.get(OAUTH_PATHS.authorize, async (ctx) => {
-    const asked = typeof ctx.query.scope === 'string' ? ctx.query.scope : '';
-    if (parseScopes(asked).length === 0) {
-      const query = new URLSearchParams(ctx.querystring);
-      query.set('scope', [asked, ...DEFAULT_SCOPES].filter(Boolean).join(' '));
-      ctx.req.url = `${ctx.path}?${query}`;
-    }
-    await delegate(ctx);
-  });
-  router.get(`${OAUTH_PATHS.authorize}/:uid`, delegate);
-  router.post(OAUTH_PATHS.token, delegate);
-  router.post(OAUTH_PATHS.revoke, delegate);
-  router.post(OAUTH_PATHS.register, async (ctx) => {
-    const now = deps.clock();
-    const since = new Date(now.getTime() - REGISTRATION_WINDOW_MS);
-    const limit = config.oauth.registrationsPerHour;
-    const times = await deps.oauth.registrationTimes(ctx.ip, since, limit);
-    if (times.length >= limit) {
-      const until = new Date(times.at(-1)!.getTime() + REGISTRATION_WINDOW_MS);
-      ctx.status = 429;
-      ctx.set('Retry-After', String(retryAfterSeconds(until, now)));
-      ctx.set('Cache-Control', 'no-store');
-      ctx.body = { error: 'too_many_requests', error_description: `At most ${limit} client registrations per address and hour; try again later.` };
+  router.get(OAUTH_PATHS.authorize, on(authorize));
+  router.get(`${OAUTH_PATHS.authorize}/:uid`, on(delegate));
+  router.post(OAUTH_PATHS.token, on(delegate));
+  router.post(OAUTH_PATHS.revoke, on(delegate));
+  router.post(OAUTH_PATHS.register, on(register));
+  return router;
+}
+
+interface ProtocolDeps {
+  provider: Provider;
+  config: Config;
+  clock: Clock;
+  oauth: OAuthStore;
+}
+
+/** The handlers' dependencies: the router's, and oidc-provider's request handler. */
+type ProtocolRouteDeps = ProtocolDeps & { handle: ReturnType<Provider['callback']> };
+
+/** The request goes to oidc-provider as it is (its own Koa app answers it). */
+async function delegate(deps: ProtocolRouteDeps, ctx: Context): Promise<void> {
+  ctx.respond = false;
+  await deps.handle(ctx.req, ctx.res);
+}
+
+function serveMetadata(deps: ProtocolRouteDeps, ctx: Context): void {
+  ctx.set('Cache-Control', 'public, max-age=3600');
+  ctx.body = authorizationServerMetadata(deps.config.baseUrl);
+}
+
+/** An authorization request that names none of our scopes asks for the default ones. */
+async function authorize(deps: ProtocolRouteDeps, ctx: Context): Promise<void> {
+  const asked = typeof ctx.query.scope === 'string' ? ctx.query.scope : '';
+  if (parseScopes(asked).length === 0) {
+    const query = new URLSearchParams(ctx.querystring);
+    query.set('scope', [asked, ...DEFAULT_SCOPES].filter(Boolean).join(' '));
+    ctx.req.url = `${ctx.path}?${query}`;
+  }
+  await delegate(deps, ctx);
+}
+
+/** Dynamic client registration (RFC 7591), throttled per client address; public clients only. */
+async function register(deps: ProtocolRouteDeps, ctx: Context): Promise<void> {
+  const now = deps.clock();
+  const since = new Date(now.getTime() - REGISTRATION_WINDOW_MS);
+  const limit = deps.config.oauth.registrationsPerHour;
+  const times = await deps.oauth.registrationTimes(ctx.ip, since, limit);
+  if (times.length >= limit) {
+    const until = new Date(times.at(-1)!.getTime() + REGISTRATION_WINDOW_MS);
+    ctx.status = 429;
+    setRetryAfter(ctx, { until, now });
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { error: 'too_many_requests', error_description: `At most ${limit} client registrations per address and hour; try again later.` };
+    return;
+  }
+  await deps.oauth.recordRegistration(ctx.ip, now);
+  await deps.oauth.deleteRegistrationsBefore(since);
+  if (ctx.is('application/json')) {
+    // Public clients only: a registration that names no authentication method is one with none. (Left
+    // out, the library would issue a client secret the client could never use.)
+    let metadata: unknown;
+    try {
+      metadata = JSON.parse(await getRawBody(ctx.req, { limit: REGISTRATION_BODY_LIMIT, encoding: 'utf-8' }));
+    } catch {
+      ctx.status = 400;
+      ctx.body = { error: 'invalid_client_metadata', error_description: 'The registration request must be a JSON object of at most 16 KB.' };
       return;
     }
-    await deps.oauth.recordRegistration(ctx.ip, now);
-    await deps.oauth.deleteRegistrationsBefore(since);
-    if (ctx.is('application/json')) {
-      // Public clients only: a registration that names no authentication method is one with none. (Left
-      // out, the library would issue a client secret the client could never use.)
-      let metadata: unknown;
-      try {
-        metadata = JSON.parse(await getRawBody(ctx.req, { limit: REGISTRATION_BODY_LIMIT, encoding: 'utf-8' }));
-      } catch {
-        ctx.status = 400;
-        ctx.body = { error: 'invalid_client_metadata', error_description: 'The registration request must be a JSON object of at most 16 KB.' };
-        return;
-      }
-      if (metadata && typeof metadata === 'object' && !Array.isArray(metadata) && !('token_endpoint_auth_method' in metadata)) Object.assign(metadata, { token_endpoint_auth_method: 'none' });
-      (ctx.req as typeof ctx.req & { body?: unknown }).body = metadata;
-    }
-    await delegate(ctx);
-  });
-  return router;
+    if (metadata && typeof metadata === 'object' && !Array.isArray(metadata) && !('token_endpoint_auth_method' in metadata)) Object.assign(metadata, { token_endpoint_auth_method: 'none' });
+    (ctx.req as typeof ctx.req & { body?: unknown }).body = metadata;
+  }
+  await delegate(deps, ctx);
 }
 
 /** The paths this router answers, which the web area must leave alone (no session, no same-origin rule). */

@@ -8,6 +8,7 @@ import { normaliseScanUrl } from '../core/url.ts';
 import type { ScanCredentials } from '../core/scan/credentials.ts';
 import type { Scan } from '../core/scan/scan.ts';
 import type { ScanStore } from '../db/store/scans.ts';
+import { FAILURE_DETAILS } from '../core/scan/failures.ts';
 import { createOrReuseScan, markFailed } from './scans.ts';
 
 export interface ScanSubmissionDeps {
@@ -83,7 +84,7 @@ export async function submitScan(deps: ScanSubmissionDeps, user: { id: number; p
   try {
     await startScanWorkflow(deps.temporal, config.temporal.taskQueuePrefix, { publicId: scan.publicId, host: scan.host, region: scan.region });
   } catch (error) {
-    await markFailed(deps.scans, scan.publicId, 'not_started', `Temporal did not start the workflow: ${describeError(error)}`, deps.clock());
+    await markFailed(deps.scans, scan.publicId, 'not_started', FAILURE_DETAILS.workflowNotStarted(describeError(error)), deps.clock());
     return { kind: 'not_started', cause: error };
   }
   return { kind: 'accepted', scan, cached: false };

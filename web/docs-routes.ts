@@ -32,33 +32,45 @@ export const TRY_TOKEN_LIFETIME_MS = 60 * 60 * 1000;
  * fills in, so "Try it out" calls the API as them.
  */
 export function mountDocsPages(router: Router, deps: DocsDeps): void {
-  const assets = swaggerAssets();
-  router.get('/docs', (ctx) => render(deps, ctx, null));
-  router.post('/docs/try-token', async (ctx) => {
-    const user = webUser(ctx) as User | undefined;
-    if (!user) return ctx.redirect('/login?next=%2Fdocs');
-    await readForm(ctx, deps.config);
-    const expiresAt = new Date(deps.clock().getTime() + TRY_TOKEN_LIFETIME_MS);
-    const { token } = await mintToken(deps.storage.tokens, user.id, docsPageName(deps, ctx), expiresAt);
-    // Rendered directly, never redirected: the value exists only in this response.
-    render(deps, ctx, token, 201);
-  });
-  router.get('/docs/assets/:file', (ctx) => {
-    const asset = assets.get(ctx.params.file ?? '');
-    if (!asset) return;
-    ctx.type = asset.type;
-    ctx.set('Cache-Control', ctx.query.v === asset.version ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.vary('Accept-Encoding');
-    // Swagger UI's bundle is 1.5 MB as it is, about a quarter of that gzipped (compressed once, on first use).
-    if (ctx.acceptsEncodings('gzip', 'identity') === 'gzip') {
-      asset.gzipped ??= gzipSync(asset.body, { level: 9 });
-      ctx.set('Content-Encoding', 'gzip');
-      ctx.body = asset.gzipped;
-    } else {
-      ctx.body = asset.body;
-    }
-  });
+  const withAssets: DocsRouteDeps = { ...deps, assets: swaggerAssets() };
+  const on = (handler: (deps: DocsRouteDeps, ctx: Context) => Promise<void> | void) => (ctx: Context) => handler(withAssets, ctx);
+  router.get('/docs', on(showDocs));
+  router.post('/docs/try-token', on(makeTryToken));
+  router.get('/docs/assets/:file', on(serveAsset));
+}
+
+/** The handlers' dependencies: the page's, and Swagger UI's files (read once, at mount). */
+type DocsRouteDeps = DocsDeps & { assets: Map<string, Asset> };
+
+function showDocs(deps: DocsRouteDeps, ctx: Context): void {
+  render(deps, ctx, null);
+}
+
+async function makeTryToken(deps: DocsRouteDeps, ctx: Context): Promise<void> {
+  const user = webUser(ctx) as User | undefined;
+  if (!user) return ctx.redirect('/login?next=%2Fdocs');
+  await readForm(ctx, deps.config);
+  const expiresAt = new Date(deps.clock().getTime() + TRY_TOKEN_LIFETIME_MS);
+  const { token } = await mintToken(deps.storage.tokens, user.id, docsPageName(deps, ctx), expiresAt);
+  // Rendered directly, never redirected: the value exists only in this response.
+  render(deps, ctx, token, 201);
+}
+
+function serveAsset(deps: DocsRouteDeps, ctx: Context): void {
+  const asset = deps.assets.get(ctx.params.file ?? '');
+  if (!asset) return;
+  ctx.type = asset.type;
+  ctx.set('Cache-Control', ctx.query.v === asset.version ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.vary('Accept-Encoding');
+  // Swagger UI's bundle is 1.5 MB as it is, about a quarter of that gzipped (compressed once, on first use).
+  if (ctx.acceptsEncodings('gzip', 'identity') === 'gzip') {
+    asset.gzipped ??= gzipSync(asset.body, { level: 9 });
+    ctx.set('Content-Encoding', 'gzip');
+    ctx.body = asset.gzipped;
+  } else {
+    ctx.body = asset.body;
+  }
 }
 
 function render(deps: DocsDeps, ctx: Context, token: string | null, status = 200): void {

@@ -10,8 +10,8 @@ import type { ScanTarget } from '../core/monitoring/target.ts';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../core/monitoring/thresholds.ts';
 import { planFor } from '../core/plans.ts';
 import type { Storage } from '../db/store/index.ts';
+import { DEPENDENCY_RETRY_AFTER_S, notFound, setRetryAfter } from '../http/errors.ts';
 import { recordLogIds } from '../http/middleware.ts';
-import { notFound } from '../http/errors.ts';
 import { createTarget, deleteTarget, updateTarget, type TargetOutcome } from '../services/targets.ts';
 import { alertsPage } from './monitoring/alerts-page.ts';
 import { LABELS, type Notice } from './monitoring/labels.ts';
@@ -42,8 +42,8 @@ export function mountMonitoringPages(router: Router, deps: MonitoringPageDeps): 
   router.get('/targets', on(showTargets));
   router.post('/targets', on(addTarget));
   router.get('/targets/:id', on(showTarget));
-  router.post('/targets/:id/pause', on((d, ctx) => changeActive(d, ctx, false)));
-  router.post('/targets/:id/resume', on((d, ctx) => changeActive(d, ctx, true)));
+  router.post('/targets/:id/pause', on(pauseTarget));
+  router.post('/targets/:id/resume', on(resumeTarget));
   router.post('/targets/:id/delete', on(removeTarget));
   router.post('/targets/:id/thresholds', on(changeThresholds));
   router.get('/alerts', on(showAlerts));
@@ -178,7 +178,7 @@ async function addTarget(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
   if (outcome.kind === 'ok') return backTo(ctx, form, '/targets', 'added');
   if (outcome.kind === 'not_found') throw notFound();
   const errors = outcome.kind === 'invalid' ? formErrors(outcome) : { form: failureMessage(outcome, text)! };
-  if (outcome.kind === 'schedule_unavailable') ctx.set('Retry-After', '30');
+  if (outcome.kind === 'schedule_unavailable') setRetryAfter(ctx, DEPENDENCY_RETRY_AFTER_S);
   await renderTargets(deps, ctx, user, { add: { values, errors } }, failureStatus(outcome));
 }
 
@@ -211,6 +211,9 @@ async function renderTarget(deps: MonitoringPageDeps, ctx: Ctx, userId: number, 
   );
 }
 
+const pauseTarget = (deps: MonitoringPageDeps, ctx: Ctx): Promise<void> => changeActive(deps, ctx, false);
+const resumeTarget = (deps: MonitoringPageDeps, ctx: Ctx): Promise<void> => changeActive(deps, ctx, true);
+
 async function changeActive(deps: MonitoringPageDeps, ctx: Ctx, active: boolean): Promise<void> {
   const user = signedIn(ctx);
   if (!user) return;
@@ -235,7 +238,7 @@ async function afterChange(deps: MonitoringPageDeps, ctx: Ctx, form: URLSearchPa
   if (outcome.kind === 'ok') return backTo(ctx, form, '/targets', notice);
   if (outcome.kind === 'not_found') throw notFound();
   const user = signedIn(ctx)!;
-  if (outcome.kind === 'schedule_unavailable') ctx.set('Retry-After', '30');
+  if (outcome.kind === 'schedule_unavailable') setRetryAfter(ctx, DEPENDENCY_RETRY_AFTER_S);
   const message = failureMessage(outcome, pageText(deps, ctx)) ?? (outcome.kind === 'invalid' ? Object.values(outcome.errors).flat()[0] ?? '' : '');
   await renderTargets(deps, ctx, user, { add: { values: { url: '', region: deps.config.regions.default, warning: '70', critical: '50' }, errors: { form: message } } }, failureStatus(outcome));
 }

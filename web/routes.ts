@@ -10,7 +10,7 @@ import type { Logger } from '../core/logger.ts';
 import { planFor } from '../core/plans.ts';
 import type { Scan } from '../core/scan/scan.ts';
 import type { Storage } from '../db/store/index.ts';
-import { notFound, retryAfterSeconds } from '../http/errors.ts';
+import { notFound, setRetryAfter } from '../http/errors.ts';
 import { recordLogIds } from '../http/middleware.ts';
 import { AccountError, authenticate, createUser } from '../services/accounts.ts';
 import { assetUrl, verifyAssetSignature, type AssetStore, type ImageAudience } from '../services/assets.ts';
@@ -108,8 +108,7 @@ function page(ctx: Context, body: string, status = 200): void {
 
 /** Sets Retry-After for a throttled form and says how long in words. */
 function retryAfter(ctx: Context, text: WebText, until: Date, now: Date): string {
-  const seconds = retryAfterSeconds(until, now);
-  ctx.set('Retry-After', String(seconds));
+  const seconds = setRetryAfter(ctx, { until, now });
   return text.tryAgainIn(Math.ceil(seconds / 60));
 }
 

@@ -7,7 +7,7 @@ import { PUBLIC_ID_PATTERN } from '../core/ids.ts';
 import { hasFeature, isUnlimited, planFor } from '../core/plans.ts';
 import type { Scan, ScanStatus } from '../core/scan/scan.ts';
 import type { Storage } from '../db/store/index.ts';
-import { notFound, retryAfterSeconds } from '../http/errors.ts';
+import { DEPENDENCY_RETRY_AFTER_S, notFound, setRetryAfter } from '../http/errors.ts';
 import { recordLogIds } from '../http/middleware.ts';
 import { assetUrl } from '../services/assets.ts';
 import { submitScan } from '../services/scan-submission.ts';
@@ -104,11 +104,11 @@ async function startScan(deps: ScanPageDeps, ctx: Ctx): Promise<void> {
     case 'invalid':
       return renderDashboard(deps, ctx, values, Object.fromEntries(Object.entries(outcome.errors).map(([field, messages]) => [field.split('.')[0]!, messages[0] ?? ''])), 422);
     case 'hourly_limit': {
-      const seconds = retryAfterSeconds(outcome.resetAt, deps.clock());
-      ctx.set('Retry-After', String(seconds));
+      const seconds = setRetryAfter(ctx, { until: outcome.resetAt, now: deps.clock() });
       return renderDashboard(deps, ctx, values, { form: t(locale).hourlyLimit(outcome.limit, Math.ceil(seconds / 60)) }, 429);
     }
     case 'not_started':
+      setRetryAfter(ctx, DEPENDENCY_RETRY_AFTER_S);
       return renderDashboard(deps, ctx, values, { form: t(locale).notStarted }, 503);
     case 'accepted':
       ctx.status = 303;

@@ -38,119 +38,131 @@ type Outcome =
 
 /** The notification settings (webhooks) in the web area; the API has no operation for them (spec: Events). */
 export function mountWebhookPages(router: Router, deps: WebhookPageDeps): void {
-  const settingsDeps = (): WebhookSettingsDeps => ({ webhooks: deps.storage.webhooks, keys: deps.config.keys, allowLoopback: deps.config.outboundAllowLoopback, clock: deps.clock });
-  const actionDeps = (): WebhookActionDeps => ({
-    webhooks: deps.storage.webhooks,
-    clock: deps.clock,
-    dispatch: temporalWebhookDispatch({ temporal: () => deps.temporal, webhooks: deps.storage.webhooks, taskQueuePrefix: deps.config.temporal.taskQueuePrefix, log: deps.log ?? console }),
-  });
+  const on = (handler: (deps: WebhookPageDeps, ctx: Ctx) => Promise<void>) => (ctx: Ctx) => handler(deps, ctx);
+  router.get(PAGE, on(showSettings));
+  router.post(PAGE, on(saveSettings));
+  router.post(`${PAGE}/rotate`, on(rotateSecret));
+  router.post(`${PAGE}/enable`, on(enableEndpoint));
+  router.post(`${PAGE}/test`, on(sendTest));
+  router.post(`${PAGE}/deliveries/:id/resend`, on(resend));
+  router.post(`${PAGE}/replay`, on(replay));
+  router.get(`${PAGE}/deliveries/:id`, on(showDelivery));
+}
 
-  const signedIn = (ctx: Ctx) => {
-    const user = webUser(ctx);
-    if (!user) ctx.redirect(`/login?next=${encodeURIComponent(ctx.method === 'GET' ? ctx.url : PAGE)}`);
-    return user;
-  };
-  /** Pro and up; below, the page explains and every change answers 403. */
-  const proUser = async (ctx: Ctx) => {
-    const user = signedIn(ctx);
-    if (user && !mayUseWebhooks(user.plan)) {
-      await render(ctx, user, {}, 403);
-      return undefined;
-    }
-    return user;
-  };
-  const back = (ctx: Ctx, outcome: Outcome) => {
-    ctx.status = 303;
-    const query = new URLSearchParams(Object.entries(outcome).flatMap(([key, value]): Array<[string, string]> => (value === null ? [] : [[key, String(value)]])));
-    ctx.redirect(`${PAGE}?${query}`);
-  };
+const settingsDeps = (deps: WebhookPageDeps): WebhookSettingsDeps => ({ webhooks: deps.storage.webhooks, keys: deps.config.keys, allowLoopback: deps.config.outboundAllowLoopback, clock: deps.clock });
+const actionDeps = (deps: WebhookPageDeps): WebhookActionDeps => ({
+  webhooks: deps.storage.webhooks,
+  clock: deps.clock,
+  dispatch: temporalWebhookDispatch({ temporal: () => deps.temporal, webhooks: deps.storage.webhooks, taskQueuePrefix: deps.config.temporal.taskQueuePrefix, log: deps.log ?? console }),
+});
 
-  async function render(ctx: Ctx, user: { id: number; plan: string }, extra: { values?: { url: string; headerName: string; events: string[] }; errors?: WebhookSettingsErrors; notice?: string }, status = 200) {
-    const chrome = chromeFor(deps, ctx, 'settings');
-    const allowed = mayUseWebhooks(user.plan as never);
-    html(
-      ctx,
-      webhookPage({
-        chrome,
-        csrf: chrome.csrf!,
-        planLabel: planFor(user.plan).label,
-        settings: allowed ? await webhookSettings(settingsDeps(), user.id) : null,
-        deliveries: allowed ? await deps.storage.webhooks.listDeliveries(user.id, HISTORY_LENGTH) : [],
-        notice: extra.notice ?? noticeOf(ctx.query, WEBHOOK_LABELS[chrome.locale]),
-        ...extra,
-      }),
-      status,
-    );
+function signedIn(ctx: Ctx) {
+  const user = webUser(ctx);
+  if (!user) ctx.redirect(`/login?next=${encodeURIComponent(ctx.method === 'GET' ? ctx.url : PAGE)}`);
+  return user;
+}
+
+/** Pro and up; below, the page explains and every change answers 403. */
+async function proUser(deps: WebhookPageDeps, ctx: Ctx) {
+  const user = signedIn(ctx);
+  if (user && !mayUseWebhooks(user.plan)) {
+    await render(deps, ctx, user, {}, 403);
+    return undefined;
   }
+  return user;
+}
 
-  router.get(PAGE, async (ctx) => {
-    const user = signedIn(ctx);
-    if (user) await render(ctx, user, {});
-  });
+function back(ctx: Ctx, outcome: Outcome): void {
+  ctx.status = 303;
+  const query = new URLSearchParams(Object.entries(outcome).flatMap(([key, value]): Array<[string, string]> => (value === null ? [] : [[key, String(value)]])));
+  ctx.redirect(`${PAGE}?${query}`);
+}
 
-  router.post(PAGE, async (ctx) => {
-    const form = await readForm(ctx, deps.config);
-    const user = await proUser(ctx);
-    if (!user) return;
-    const values = { url: form.get('url') ?? '', headerName: form.get('header_name') ?? '', events: form.getAll('events') };
-    const outcome = await saveWebhookSettings(settingsDeps(), user, { ...values, headerValue: form.get('header_value') ?? '' });
-    if (outcome.status === 'saved') return back(ctx, { notice: 'saved' });
-    if (outcome.status === 'plan_required') return render(ctx, user, {}, 403);
-    await render(ctx, user, { values, errors: outcome.errors }, 422);
-  });
+async function render(deps: WebhookPageDeps, ctx: Ctx, user: { id: number; plan: string }, extra: { values?: { url: string; headerName: string; events: string[] }; errors?: WebhookSettingsErrors; notice?: string }, status = 200): Promise<void> {
+  const chrome = chromeFor(deps, ctx, 'settings');
+  const allowed = mayUseWebhooks(user.plan as never);
+  html(
+    ctx,
+    webhookPage({
+      chrome,
+      csrf: chrome.csrf!,
+      planLabel: planFor(user.plan).label,
+      settings: allowed ? await webhookSettings(settingsDeps(deps), user.id) : null,
+      deliveries: allowed ? await deps.storage.webhooks.listDeliveries(user.id, HISTORY_LENGTH) : [],
+      notice: extra.notice ?? noticeOf(ctx.query, WEBHOOK_LABELS[chrome.locale]),
+      ...extra,
+    }),
+    status,
+  );
+}
 
-  router.post(`${PAGE}/rotate`, async (ctx) => {
-    await readForm(ctx, deps.config);
-    const user = await proUser(ctx);
-    if (!user) return;
-    await rotateSigningSecret(settingsDeps(), user.id);
-    back(ctx, { notice: 'rotated' });
-  });
+async function showSettings(deps: WebhookPageDeps, ctx: Ctx): Promise<void> {
+  const user = signedIn(ctx);
+  if (user) await render(deps, ctx, user, {});
+}
 
-  router.post(`${PAGE}/enable`, async (ctx) => {
-    await readForm(ctx, deps.config);
-    const user = await proUser(ctx);
-    if (!user) return;
-    await deps.storage.webhooks.enable(user.id, deps.clock());
-    back(ctx, { notice: 'enabled' });
-  });
+async function saveSettings(deps: WebhookPageDeps, ctx: Ctx): Promise<void> {
+  const form = await readForm(ctx, deps.config);
+  const user = await proUser(deps, ctx);
+  if (!user) return;
+  const values = { url: form.get('url') ?? '', headerName: form.get('header_name') ?? '', events: form.getAll('events') };
+  const outcome = await saveWebhookSettings(settingsDeps(deps), user, { ...values, headerValue: form.get('header_value') ?? '' });
+  if (outcome.status === 'saved') return back(ctx, { notice: 'saved' });
+  if (outcome.status === 'plan_required') return render(deps, ctx, user, {}, 403);
+  await render(deps, ctx, user, { values, errors: outcome.errors }, 422);
+}
 
-  router.post(`${PAGE}/test`, async (ctx) => {
-    await readForm(ctx, deps.config);
-    const user = await proUser(ctx);
-    if (!user) return;
-    const outcome = await sendTestEvent(actionDeps(), user.id);
-    if (outcome.status === 'not_configured') return back(ctx, { notice: 'not_configured' });
-    const { delivery } = outcome;
-    if (outcome.status === 'pending') return back(ctx, { notice: 'test_pending', delivery: delivery.id });
-    back(ctx, delivery.status === 'succeeded' ? { notice: 'test_delivered', code: String(delivery.webhookResponseCode) } : { notice: 'test_failed', error: delivery.webhookLastError });
-  });
+async function rotateSecret(deps: WebhookPageDeps, ctx: Ctx): Promise<void> {
+  await readForm(ctx, deps.config);
+  const user = await proUser(deps, ctx);
+  if (!user) return;
+  await rotateSigningSecret(settingsDeps(deps), user.id);
+  back(ctx, { notice: 'rotated' });
+}
 
-  router.post(`${PAGE}/deliveries/:id/resend`, async (ctx) => {
-    await readForm(ctx, deps.config);
-    const user = await proUser(ctx);
-    if (!user) return;
-    if (!(await resendDelivery(actionDeps(), user.id, idParam(ctx)))) throw notFound();
-    back(ctx, { notice: 'resent' });
-  });
+async function enableEndpoint(deps: WebhookPageDeps, ctx: Ctx): Promise<void> {
+  await readForm(ctx, deps.config);
+  const user = await proUser(deps, ctx);
+  if (!user) return;
+  await deps.storage.webhooks.enable(user.id, deps.clock());
+  back(ctx, { notice: 'enabled' });
+}
 
-  router.post(`${PAGE}/replay`, async (ctx) => {
-    const form = await readForm(ctx, deps.config);
-    const user = await proUser(ctx);
-    if (!user) return;
-    const since = parseSince(form.get('since') ?? '');
-    if (!since) return render(ctx, user, { notice: WEBHOOK_LABELS[chromeFor(deps, ctx, 'settings').locale].enterSince }, 422);
-    const count = await replayFailedSince(actionDeps(), user.id, since);
-    back(ctx, { notice: 'replaying', count });
-  });
+async function sendTest(deps: WebhookPageDeps, ctx: Ctx): Promise<void> {
+  await readForm(ctx, deps.config);
+  const user = await proUser(deps, ctx);
+  if (!user) return;
+  const outcome = await sendTestEvent(actionDeps(deps), user.id);
+  if (outcome.status === 'not_configured') return back(ctx, { notice: 'not_configured' });
+  const { delivery } = outcome;
+  if (outcome.status === 'pending') return back(ctx, { notice: 'test_pending', delivery: delivery.id });
+  back(ctx, delivery.status === 'succeeded' ? { notice: 'test_delivered', code: String(delivery.webhookResponseCode) } : { notice: 'test_failed', error: delivery.webhookLastError });
+}
 
-  router.get(`${PAGE}/deliveries/:id`, async (ctx) => {
-    const user = signedIn(ctx);
-    if (!user) return;
-    const delivery = await deps.storage.webhooks.findOwnedDelivery(user.id, idParam(ctx));
-    if (!delivery) throw notFound();
-    html(ctx, deliveryPage({ chrome: chromeFor(deps, ctx, 'settings'), delivery, attempts: await deps.storage.webhooks.attemptsOf(delivery.id) }));
-  });
+async function resend(deps: WebhookPageDeps, ctx: Ctx): Promise<void> {
+  await readForm(ctx, deps.config);
+  const user = await proUser(deps, ctx);
+  if (!user) return;
+  if (!(await resendDelivery(actionDeps(deps), user.id, idParam(ctx)))) throw notFound();
+  back(ctx, { notice: 'resent' });
+}
+
+async function replay(deps: WebhookPageDeps, ctx: Ctx): Promise<void> {
+  const form = await readForm(ctx, deps.config);
+  const user = await proUser(deps, ctx);
+  if (!user) return;
+  const since = parseSince(form.get('since') ?? '');
+  if (!since) return render(deps, ctx, user, { notice: WEBHOOK_LABELS[chromeFor(deps, ctx, 'settings').locale].enterSince }, 422);
+  const count = await replayFailedSince(actionDeps(deps), user.id, since);
+  back(ctx, { notice: 'replaying', count });
+}
+
+async function showDelivery(deps: WebhookPageDeps, ctx: Ctx): Promise<void> {
+  const user = signedIn(ctx);
+  if (!user) return;
+  const delivery = await deps.storage.webhooks.findOwnedDelivery(user.id, idParam(ctx));
+  if (!delivery) throw notFound();
+  html(ctx, deliveryPage({ chrome: chromeFor(deps, ctx, 'settings'), delivery, attempts: await deps.storage.webhooks.attemptsOf(delivery.id) }));
 }
 
 const idParam = (ctx: Ctx): number => {

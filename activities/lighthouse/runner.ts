@@ -5,10 +5,9 @@
  * process-runner.ts ahead of its scan (as the scan user, with a minimal environment, in a work folder made
  * for it and named as its argument), so Lighthouse is loaded and Chromium launched by the time the input comes; process
  * lifetime in runner-lifetime.ts, credentials in origin-credentials.ts, what it records of the network in
- * network-capture.ts, which failures are the page's in page-failures.ts.
+ * network-capture.ts, which failures are the page's in page-failures.ts, the Lighthouse settings in settings.ts.
  */
 import lighthouse from 'lighthouse';
-import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import type { Browser } from 'puppeteer-core';
 import { FORM_FACTORS, type FormFactor, type FormFactorObservation, type RunObservation } from '../../core/scan/observation.ts';
 import { startEgressProxy, type EgressProxy } from './egress-proxy.ts';
@@ -18,14 +17,7 @@ import { addOriginCredentials } from './origin-credentials.ts';
 import { checkScannedHost, PageFailureError, throwIfFailed } from './page-failures.ts';
 import { parseRunnerLaunch, sendMessage, type RunnerInput, type RunnerLaunch } from './protocol.ts';
 import { cleanUp, launchBrowser, startLifetime } from './runner-lifetime.ts';
-
-const LIGHTHOUSE_FLAGS = {
-  onlyCategories: ['performance'],
-  disableFullPageScreenshot: true,
-  skipAudits: ['bf-cache'],
-  maxWaitForLoad: 45_000,
-  logLevel: 'error' as const,
-};
+import { LIGHTHOUSE_FLAGS, lighthouseConfigFor } from './settings.ts';
 
 async function readInput(): Promise<RunnerInput> {
   let text = '';
@@ -40,7 +32,7 @@ async function runFormFactor(browser: Browser, proxy: EgressProxy, input: Runner
     const session = await page.createCDPSession();
     const capture = await captureNetwork(session);
     const credentials = input.credentials ? await addOriginCredentials(session, new URL(input.url).origin, input.credentials) : null;
-    const result = await lighthouse(input.url, LIGHTHOUSE_FLAGS, factor === 'desktop' ? desktopConfig : undefined, page);
+    const result = await lighthouse(input.url, LIGHTHOUSE_FLAGS, lighthouseConfigFor(factor), page);
     if (!result) throw new Error('Lighthouse returned no result');
     const lhr = result.lhr as unknown as LighthouseResult;
     throwIfFailed(lhr, { proxy, documentUrl: capture.documentUrl, credentialsRefused: credentials?.refused() ?? false });

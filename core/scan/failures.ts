@@ -18,4 +18,13 @@ export const FAILURE_DETAILS = {
   tunnelPortRefused: (port: number, allowed: readonly number[]) => `Port ${port} is not allowed for HTTPS (only ${allowed.join(', ')}).`,
   credentialsRefused: () => 'The credentials could not be added to the requests for the page.',
   lighthouse: (code: string, message: string) => `Lighthouse ${code}: ${message.slice(0, 500)}`,
+  blockedAddress: (host: string, address: string) => `${host} resolves to ${address}, a private or special-use address`,
+  /** A scan attempt's time ran out (the attempt fails and Temporal retries it). */
+  runTimedOut: (limitMs: number) => `the Lighthouse run did not finish within ${limitMs / 1000} s`,
+  /** `not_started`: the scan was stored but its workflow could not be started. */
+  workflowNotStarted: (cause: string) => `Temporal did not start the workflow: ${cause}`,
+  /** `scan_error` from the reconciler, for a scan left queued or running whose workflow is gone. */
+  stoppedByReconciler: (why: string) => `The scan was stopped: ${why}.`,
+  workflowEndedWithoutResult: (status: string) => `its workflow ended (${status}) without recording a result`,
+  noWorkflow: () => 'no workflow exists for it',
 } as const;

@@ -40,6 +40,12 @@ describe('Postgres migrations', () => {
     expect(await migrateLatest(db.knex)).toHaveLength(MIGRATIONS.length);
   });
 
+  it("index oauth_artifacts by account (a user's grants and tokens; deleting a user cascades through it)", async () => {
+    await migrateLatest(db.knex);
+    const { rows } = await db.knex.raw<{ rows: Array<{ indexdef: string }> }>("select indexdef from pg_indexes where tablename = 'oauth_artifacts'");
+    expect(rows.map((r) => r.indexdef)).toContainEqual(expect.stringMatching(/\(account_id\)/));
+  });
+
   it('enforce the plan list and unique e-mail addresses case-insensitively', async () => {
     await migrateLatest(db.knex);
     await db.knex('users').insert({ name: 'A', email: 'a@example.com', plan: 'pro' });

@@ -1,26 +1,34 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { startFixtureSites, type FixtureSites } from '../../fixtures/sites.ts';
 import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
 import { MemoryOAuthProvider } from '../harness/mcp-oauth-client.ts';
 import { authorizeInWeb, discover, obtainTokens, registerClient } from '../harness/oauth.ts';
 import { startHttpsServer } from '../harness/https-server.ts';
+import { startScanStack, waitForScan, type ScanStack } from '../harness/scans.ts';
 import { WebClient } from '../harness/web.ts';
 
 /**
  * An MCP client written by others (the MCP TypeScript SDK) connects to our MCP server with nothing but its
  * address: it gets the 401, discovers the protected resource and the authorization server, registers itself,
- * sends the user to consent (completed here by a signed-in web client), exchanges the code and calls tools.
+ * sends the user to consent (completed here by a signed-in web client), exchanges the code and calls tools,
+ * reading a real scan (one Lighthouse run in Chromium, by the stack's worker) through the app's token.
  */
 const PASSWORD = 'correct horse battery staple';
 const REDIRECT = 'http://127.0.0.1:33418/oauth/callback';
 
+let stack: ScanStack;
+let sites: FixtureSites;
 let api: TestApi;
 beforeAll(async () => {
-  api = await startTestApi({ env: { OAUTH_REGISTRATIONS_PER_HOUR: '1000' } });
-});
+  sites = await startFixtureSites();
+  stack = await startScanStack({ env: { OAUTH_REGISTRATIONS_PER_HOUR: '1000' } });
+  api = stack.api;
+}, 120_000);
 afterAll(async () => {
-  await api.close();
+  await stack?.close();
+  await sites?.close();
 });
 
 async function signedIn() {
@@ -30,6 +38,8 @@ async function signedIn() {
   return { user, token, web };
 }
 
+/** Image URLs are signed with an expiry in whole seconds: two reads a moment apart may differ only there. */
+const unsigned = (value: unknown) => JSON.parse(JSON.stringify(value).replace(/\?expires=\d+&signature=[^"]+/g, '')) as unknown;
 const text = (result: Awaited<ReturnType<Client['callTool']>>): string => (result.content as Array<{ type: string; text?: string }>).map((c) => c.text ?? '').join('');
 
 it('discovers, registers, gets consent, and calls tools with real data', async () => {
@@ -53,21 +63,26 @@ it('discovers, registers, gets consent, and calls tools with real data', async (
   const tools = (await client.listTools()).tools.map((tool) => tool.name);
   expect(tools).toEqual(expect.arrayContaining(['start_scan', 'get_scan', 'list_scans']));
 
-  // A scan started through the REST API with the user's personal token, read back through MCP with the app's token.
-  const started = await call(api, '/scans', { token, method: 'POST', body: { url: 'http://127.0.0.1:9/page' } });
+  // A real scan started through the REST API with the user's personal token and run to its end by the worker,
+  // read back through MCP with the app's token: the finished result, scores and all, as the REST API gives it.
+  const started = await call(api, '/scans', { token, method: 'POST', body: { url: `${sites.origin}/fast/` } });
   expect(started.status).toBe(202);
   const id = (started.body.data as { id: string }).id;
+  expect(await waitForScan(api, token, id)).toMatchObject({ status: 'finished' });
   const viaMcp = await client.callTool({ name: 'get_scan', arguments: { id } });
   expect(viaMcp.isError).toBeFalsy();
   const viaRest = await call(api, `/scans/${id}`, { token });
-  expect(JSON.parse(text(viaMcp))).toEqual(viaRest.body);
+  const fromMcp = JSON.parse(text(viaMcp)) as { data: { status: string; result?: { scores?: Record<string, unknown> } } };
+  expect(fromMcp.data.status).toBe('finished');
+  expect(fromMcp.data.result?.scores).toEqual(expect.any(Object));
+  expect(unsigned(fromMcp)).toEqual(unsigned(viaRest.body));
   const listed = await client.callTool({ name: 'list_scans', arguments: {} });
   expect(text(listed)).toContain(id);
   // The app appears on the user's API and apps page.
   expect((await web.get('/account/api')).text).toContain('SDK test client');
   await client.close();
   expect(user.id).toBeGreaterThan(0);
-});
+}, 600_000);
 
 it('a token issued for the REST API is refused at /mcp with the discovery challenge', async () => {
   const { web } = await signedIn();

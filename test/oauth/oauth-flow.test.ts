@@ -218,6 +218,26 @@ describe('attacks, each refused', () => {
     expect(res.text).toMatch(/redirect_uri/);
   });
 
+  it('a code is bound to its client and redirect URI: redeemed by another client, or with another redirect URI, invalid_grant', async () => {
+    const other = await registerClient(as, { redirect_uris: [REDIRECT] });
+    const twoUris = await registerClient(as, { redirect_uris: [REDIRECT, 'http://127.0.0.1:8976/other-callback'] });
+    const redeem = async (issuedTo: oauth.Client, redeemer: oauth.Client, redirectUri: string) => {
+      const attempt = await authorizationUrl(as, issuedTo, REDIRECT);
+      const landed = await authorizeInWeb(web, api.config.baseUrl, attempt.url);
+      const params = oauth.validateAuthResponse(as, issuedTo, landed, attempt.state);
+      const res = await oauth.authorizationCodeGrantRequest(as, redeemer, oauth.None(), params, redirectUri, attempt.verifier, insecure);
+      return oauth.processAuthorizationCodeResponse(as, redeemer, res);
+    };
+    // Another public client, with the right verifier and redirect URI.
+    await expect(redeem(client, other, REDIRECT)).rejects.toMatchObject({ error: 'invalid_grant' });
+    // The same client, with another of its registered redirect URIs, and with the same one on another port.
+    await expect(redeem(twoUris, twoUris, 'http://127.0.0.1:8976/other-callback')).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(redeem(twoUris, twoUris, 'http://127.0.0.1:8977/callback')).rejects.toMatchObject({ error: 'invalid_grant' });
+    // The same code flow, redeemed as issued, works (the refusals above are the binding, not the setup).
+    const tokens = await redeem(twoUris, twoUris, REDIRECT);
+    expect((await me(tokens.access_token)).status).toBe(200);
+  });
+
   it('code replay: refused, and the tokens it issued are revoked', async () => {
     const attempt = await authorizationUrl(as, client, REDIRECT);
     const landed = await authorizeInWeb(web, api.config.baseUrl, attempt.url);

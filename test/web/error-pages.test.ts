@@ -1,7 +1,9 @@
 import { createUser } from '../../services/accounts.ts';
 import { SIGN_IN_THROTTLE } from '../../services/sign-in-throttle.ts';
-import { startTestApi, type TestApi } from '../harness/api.ts';
-import { uniqueName } from '../harness/isolated.ts';
+import { DEPENDENCY_RETRY_AFTER_S } from '../../http/errors.ts';
+import { t } from '../../web/text.ts';
+import { createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
+import { freePort, uniqueName } from '../harness/isolated.ts';
 import { rawRequest, WebClient, type RawResponse } from '../harness/web.ts';
 import { createStorage } from '../../db/store/index.ts';
 
@@ -82,6 +84,25 @@ describe('error pages of the web area (HTML, while the API keeps answering JSON)
     expect(refused.text).toContain(`Too many failed sign-in attempts. Try again in ${Math.ceil(seconds / 60)} minute(s).`);
     expect(refused.text).toContain('<form method="post" action="/login">');
   }, 60_000);
+
+  it('503 with Retry-After when the dashboard form cannot start a scan (Temporal unreachable): the page says so, the address kept', async () => {
+    const closed = await freePort();
+    const cut = await startTestApi({ env: { TEMPORAL_ADDRESS: `127.0.0.1:${closed}` } });
+    try {
+      const { user } = await createTestUser(cut, 'starter', 'correct horse battery');
+      const client = browser(cut);
+      expect((await client.signIn(user.email, 'correct horse battery')).status).toBe(303);
+      await client.get('/');
+      const refused = await client.post('/scans', { url: 'https://unreachable-temporal.example/', region: cut.config.regions.default });
+      expect(refused.status).toBe(503);
+      expect(refused.headers['content-type']).toMatch(/^text\/html/);
+      expect(refused.headers['retry-after']).toBe(String(DEPENDENCY_RETRY_AFTER_S));
+      expect(refused.text).toContain(t('en').notStarted);
+      expect(refused.text).toContain('https://unreachable-temporal.example/');
+    } finally {
+      await cut.close();
+    }
+  }, 120_000);
 
   it('500: a page with only the request id, which the log line of the error carries too', async () => {
     const broken = await startTestApi();

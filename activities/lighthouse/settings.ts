@@ -1,0 +1,17 @@
+import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+import type { FormFactor } from '../../core/scan/observation.ts';
+
+/**
+ * The Lighthouse settings of every scan run: the flags, and the configuration per form factor (Lighthouse's
+ * desktop preset, its default for mobile). The runner uses them, and the scan benchmark's floor
+ * (bench/lighthouse-floor.ts) imports them, so the floor always measures what a scan does.
+ */
+export const LIGHTHOUSE_FLAGS = {
+  onlyCategories: ['performance'],
+  disableFullPageScreenshot: true,
+  skipAudits: ['bf-cache'],
+  maxWaitForLoad: 45_000,
+  logLevel: 'error' as const,
+};
+
+export const lighthouseConfigFor = (factor: FormFactor): typeof desktopConfig | undefined => (factor === 'desktop' ? desktopConfig : undefined);
