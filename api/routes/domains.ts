@@ -3,7 +3,7 @@ import type { Clock } from '../../core/clock.ts';
 import type { Config } from '../../core/config.ts';
 import { TARGET_HISTORY_LENGTH } from '../../core/monitoring/target.ts';
 import type { TargetStore } from '../../db/store/targets.ts';
-import { notFound, planLimitReached, serviceUnavailable, validationFailed } from '../../http/errors.ts';
+import { DEPENDENCY_RETRY_AFTER_S, notFound, planLimitReached, serviceUnavailable, validationFailed } from '../../http/errors.ts';
 import { createTarget, deleteTarget, updateTarget, type TargetInput, type TargetOutcome, type TargetUpdate } from '../../services/targets.ts';
 import { pageMetaSchema, pageQuerySchema, type PageQuery } from '../pagination.ts';
 import type { ApiContext, ApiRoute, AnyRoute, RouteInput } from '../route.ts';
@@ -128,7 +128,7 @@ async function respond(ctx: ApiContext, status: 200 | 201 | 204, pending: Promis
     case 'plan_limit':
       throw planLimitReached(outcome, 'monitored targets');
     case 'schedule_unavailable':
-      throw serviceUnavailable('Monitored targets cannot be changed right now; try again shortly.', 30, outcome.cause);
+      throw serviceUnavailable('Monitored targets cannot be changed right now; try again shortly.', DEPENDENCY_RETRY_AFTER_S, outcome.cause);
     case 'ok':
       recordLogIds(ctx, { targetId: outcome.target.id });
       ctx.status = status;

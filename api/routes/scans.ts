@@ -8,7 +8,7 @@ import { hasFeature, PLAN_KEYS, PLANS } from '../../core/plans.ts';
 import { MAX_RUNS } from '../../core/scan/lifecycle.ts';
 import type { ScanStatus } from '../../core/scan/scan.ts';
 import type { ScanStore } from '../../db/store/scans.ts';
-import { notFound, planRequired, serviceUnavailable, tooManyRequests, upgradeRequired, validationFailed } from '../../http/errors.ts';
+import { DEPENDENCY_RETRY_AFTER_S, notFound, planRequired, serviceUnavailable, tooManyRequests, upgradeRequired, validationFailed } from '../../http/errors.ts';
 import { submitScan, type ScanSubmission } from '../../services/scan-submission.ts';
 import { setSharing } from '../../services/scans.ts';
 import { pageMetaSchema, pageQuerySchema, type PageQuery } from '../pagination.ts';
@@ -178,7 +178,7 @@ async function createScan(deps: ScanRouteDeps, ctx: ApiContext, { body }: RouteI
     case 'runs_over_plan':
       throw upgradeRequired(outcome.needed, (needed) => `${outcome.runs} runs per scan need the ${needed.label} plan or higher (your plan allows ${outcome.allowed}).`);
     case 'not_started':
-      throw serviceUnavailable('Scans cannot be started right now; try again shortly.', 30, outcome.cause);
+      throw serviceUnavailable('Scans cannot be started right now; try again shortly.', DEPENDENCY_RETRY_AFTER_S, outcome.cause);
     case 'accepted':
       // The access log line carries the scan id, which the worker's lines carry too: one id joins them.
       recordLogIds(ctx, { scanId: outcome.scan.publicId });
