@@ -15,6 +15,7 @@ import * as rumAlertState from './20261127_014_rum_alert_state.ts';
 import * as oauth from './20261128_015_oauth.ts';
 import * as scansQueuedIndex from './20261128_016_scans_queued_index.ts';
 import * as webhookPendingIndex from './20261129_017_webhook_pending_index.ts';
+import * as webhookClaims from './20261130_018_webhook_claims.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -39,6 +40,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261128_015_oauth', oauth],
   ['20261128_016_scans_queued_index', scansQueuedIndex],
   ['20261129_017_webhook_pending_index', webhookPendingIndex],
+  ['20261130_018_webhook_claims', webhookClaims],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
