@@ -63,12 +63,16 @@ async function setUp(options: { maxInFlight?: number; url?: string; workflows?: 
 
 const workflowOf = (deliveryId: number) => api.temporal.workflow.getHandle(webhookDeliveryWorkflowId(mainTaskQueue(api.config.temporal.taskQueuePrefix), deliveryId));
 
-/** The workflow ids a visibility query on DeliveryId finds, once visibility has caught up with `expected` of them. */
+/**
+ * The workflow ids a visibility query on DeliveryId finds, once visibility has caught up with `expected` of them.
+ * Within this file's task queue: every test database numbers its deliveries from 1 on the one shared server.
+ */
 async function foundByDeliveryId(deliveryId: number, expected: number): Promise<string[]> {
   let found: string[] = [];
-  await waitUntil(`DeliveryId="${deliveryId}" in visibility`, async () => {
+  const query = `DeliveryId = "${deliveryId}" AND TaskQueue = "${mainTaskQueue(api.config.temporal.taskQueuePrefix)}"`;
+  await waitUntil(`${query} in visibility`, async () => {
     found = [];
-    for await (const execution of api.temporal.workflow.list({ query: `DeliveryId = "${deliveryId}"` })) found.push(execution.workflowId);
+    for await (const execution of api.temporal.workflow.list({ query })) found.push(execution.workflowId);
     return found.length >= expected;
   }, 30_000, 200);
   return found;
@@ -126,9 +130,10 @@ it('a successful first attempt still leaves a completed workflow, found by its i
   const delivery = await raise();
   await dispatch.start([delivery]);
   await dispatch.idle();
+  // Started by the time idle() resolves; it ends at its first workflow task, with no activity.
+  expect(await workflowOf(delivery.id).result()).toBe('succeeded');
   const description = await workflowOf(delivery.id).describe();
   expect(description.status.name).toBe('COMPLETED');
-  expect(await workflowOf(delivery.id).result()).toBe('succeeded');
   expect(await description.staticSummary()).toBe(`Webhook ping, delivery ${delivery.id}, user ${delivery.userId}`);
   expect(await foundByDeliveryId(delivery.id, 1)).toEqual([description.workflowId]);
   expect(receiver.received.length - before).toBe(1);
