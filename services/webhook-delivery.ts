@@ -54,8 +54,9 @@ export interface AttemptResult {
  * the endpoint's failure record: 410 disables it at once, 5 days of nothing but failures too (with an e-mail).
  * `final`: no attempt follows this one, so a failure is the delivery's end.
  */
-export async function attemptDelivery(deps: WebhookDeliveryDeps, deliveryId: number, final: boolean, options: { claim?: boolean } = {}): Promise<AttemptResult> {
-  const delivery = await deps.webhooks.findDelivery(deliveryId);
+export async function attemptDelivery(deps: WebhookDeliveryDeps, deliveryId: number, final: boolean, options: { claim?: boolean; claimed?: WebhookDelivery } = {}): Promise<AttemptResult> {
+  // `claimed`: the row as the direct attempt's claim returned it (one query fewer on the latency path).
+  const delivery = options.claimed ?? (await deps.webhooks.findDelivery(deliveryId));
   if (!delivery) return { outcome: 'not_sent', retryAfterMs: null };
   // Ended already (a workflow the sweeper started after a direct attempt whose process died before starting its
   // own): its real outcome, and nothing sent.

@@ -11,8 +11,10 @@ export interface DirectAttemptDeps extends WebhookDeliveryDeps {
   maxInFlight: number;
   /** How long the row is held for the attempt (CLAIM_MS). */
   claimMs?: number;
-  /** Workflow starts after attempts, at once (they run beside later attempts, never in front of them). */
+  /** Workflow starts after attempts, at once. */
   startConcurrency?: number;
+  /** While first attempts are under way, a queued start waits up to this for them to pass (well within the claim). */
+  startDeferMs?: number;
   /** Starts waiting beyond this are left to the sweeper (after their claim runs out). */
   maxQueuedStarts?: number;
 }
@@ -23,7 +25,8 @@ export interface DirectAttemptDeps extends WebhookDeliveryDeps {
  * the receivers, not of Temporal handing out one workflow per event (README, Webhooks: benchmark).
  *
  * Every delivery still gets its one workflow (found in the Temporal UI by DeliveryId): after the attempt, its
- * slot is released and the workflow is started from a bounded background queue with what happened (`after`):
+ * slot is released and the workflow is started from a bounded background queue, after the burst of first
+ * attempts under way (or within startDeferMs), with what happened (`after`):
  * an ending outcome is the workflow's result at once, `retry` goes on with the schedule's next wait.
  *
  * No duplicate from a healthy process: the row is claimed (claimed_until) in one statement before anything is
@@ -34,12 +37,28 @@ export interface DirectAttemptDeps extends WebhookDeliveryDeps {
 export function directFirstAttempt(workflows: WebhookDispatch, deps: DirectAttemptDeps): WebhookDispatch & { idle(): Promise<void> } {
   const running = new Set<Promise<void>>();
   const starting = new Set<Promise<void>>();
-  const queued: Array<{ delivery: DeliveryRef; after: PriorAttempts }> = [];
+  const queued: Array<{ delivery: DeliveryRef; after: PriorAttempts; queuedAt: number }> = [];
   const claimMs = deps.claimMs ?? CLAIM_MS;
   const startConcurrency = deps.startConcurrency ?? 2;
   const maxQueuedStarts = deps.maxQueuedStarts ?? 10_000;
+  const startDeferMs = deps.startDeferMs ?? 10_000;
+  let deferred: NodeJS.Timeout | null = null;
 
+  /**
+   * Starts queued workflows, but not while first attempts are under way unless the oldest has waited
+   * startDeferMs: a start costs Temporal and this process CPU that a burst's later events would wait for (on
+   * a small machine the starts made beside a burst doubled its p95), and it is in no hurry (the claim holds
+   * the row for 60 s; the workflow only records what happened or waits for the next retry).
+   */
   function pumpStarts(): void {
+    const waited = () => Date.now() - queued[0]!.queuedAt;
+    if (queued.length && running.size && waited() < startDeferMs) {
+      deferred ??= setTimeout(() => {
+        deferred = null;
+        pumpStarts();
+      }, startDeferMs - waited()).unref();
+      return;
+    }
     while (starting.size < startConcurrency && queued.length) {
       const { delivery, after } = queued.shift()!;
       const start = workflows
@@ -59,15 +78,15 @@ export function directFirstAttempt(workflows: WebhookDispatch, deps: DirectAttem
       // `now`): tests move time instead of waiting out a claim, and the 45 s between the claim and the request
       // timeout absorb any skew between the workers' clocks, which NTP keeps far smaller.
       const now = deps.clock();
-      if (!(await deps.webhooks.claimDirectAttempt(delivery.id, now, new Date(now.getTime() + claimMs)))) return;
-      const result = await attemptDelivery(deps, delivery.id, false, { claim: false });
+      const claimed = await deps.webhooks.claimDirectAttempt(delivery.id, now, new Date(now.getTime() + claimMs));
+      if (!claimed) return;
+      const result = await attemptDelivery(deps, delivery.id, false, { claim: false, claimed });
       const after = { attempts: 1, outcome: result.outcome, retryAfterMs: result.retryAfterMs };
       if (queued.length >= maxQueuedStarts) {
         deps.log.warn({ deliveryId: delivery.id, queued: queued.length }, 'webhook workflow starts queued too long; the sweeper starts this one after its claim');
         return;
       }
-      queued.push({ delivery, after });
-      pumpStarts();
+      queued.push({ delivery, after, queuedAt: Date.now() });
     } catch (error) {
       deps.log.warn({ deliveryId: delivery.id, err: error }, 'direct webhook attempt failed; the outbox sweeper starts its workflow after its claim');
     }
@@ -82,7 +101,10 @@ export function directFirstAttempt(workflows: WebhookDispatch, deps: DirectAttem
           overflow.push(delivery);
           continue;
         }
-        const attempt = attemptThenHandOver(delivery).finally(() => running.delete(attempt));
+        const attempt = attemptThenHandOver(delivery).finally(() => {
+          running.delete(attempt);
+          pumpStarts();
+        });
         running.add(attempt);
       }
       if (overflow.length) await workflows.start(overflow);
@@ -91,7 +113,11 @@ export function directFirstAttempt(workflows: WebhookDispatch, deps: DirectAttem
     resend: (delivery) => workflows.resend(delivery),
     /** Resolves once every attempt under way has ended and every workflow start it queued has been made (tests, a graceful shutdown). */
     async idle() {
-      while (running.size || starting.size || queued.length) await Promise.allSettled([...running, ...starting]);
+      for (;;) {
+        if (!running.size) pumpStarts();
+        if (!running.size && !starting.size && !queued.length) return;
+        await Promise.allSettled([...running, ...starting]);
+      }
     },
   };
 }

@@ -153,9 +153,10 @@ export interface WebhookStore {
   markWorkflowStarted(ids: number[], now: Date): Promise<void>;
   /**
    * Takes the row for a direct first attempt until `until`, in one statement: only a pending row with no
-   * workflow and nobody's claim live at `now`. False: a workflow or another holder has it (send nothing).
+   * workflow and nobody's claim live at `now`. The row as claimed, or undefined: a workflow or another holder
+   * has it (send nothing).
    */
-  claimDirectAttempt(id: number, now: Date, until: Date): Promise<boolean>;
+  claimDirectAttempt(id: number, now: Date, until: Date): Promise<WebhookDelivery | undefined>;
   /**
    * The sweeper's work, claimed until `until` in one statement: rows created before `createdBefore` that have
    * no workflow and no claim live at `now` (a direct attempt in flight holds one), oldest first. Two sweepers
@@ -304,8 +305,8 @@ export function createWebhookStore(knex: Knex | Knex.Transaction): WebhookStore 
         .whereNull('workflow_started_at')
         .where((q) => q.whereNull('claimed_until').orWhere('claimed_until', '<', now))
         .update({ claimed_until: until })
-        .returning('id')) as Array<{ id: string }>;
-      return rows.length === 1;
+        .returning('*')) as DeliveryRow[];
+      return rows[0] ? toDelivery(rows[0]) : undefined;
     },
 
     async claimUnstarted(createdBefore, now, until, limit) {
