@@ -1,11 +1,18 @@
 import type { Duration } from '@temporalio/common';
-import { Client, Connection, ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, type ScheduleDescription, type ScheduleOptions } from '@temporalio/client';
+import { WorkflowIdReusePolicy } from '@temporalio/common';
+import { Client, Connection, ScheduleAlreadyRunning, WorkflowExecutionAlreadyStartedError, ScheduleNotFoundError, ScheduleOverlapPolicy, type ScheduleDescription, type ScheduleOptions } from '@temporalio/client';
 import type { Config } from './config.ts';
 import { TARGET_RECONCILE_EVERY, targetScheduleOptions } from './monitoring/schedule.ts';
 import { RUM_ALERT_CHECK_EVERY_MINUTES } from './rum/alert-check.ts';
 import { RECONCILE_EVERY } from './scan/lifecycle.ts';
 import type { SlotRequest } from './scan/slots.ts';
+import type { AttemptOutcomeKind, WebhookDelivery, WebhookDeliveryInput } from './webhooks/delivery.ts';
 import {
+  DeliveryIdAttribute,
+  UserIdAttribute,
+  WebhookEventAttribute,
+  webhookDeliveryWorkflowId,
+  webhookResendWorkflowId,
   healthCheckWorkflowId,
   rumAlertCheckScheduleId,
   HostAttribute,
@@ -26,7 +33,7 @@ import {
 
 /**
  * The one place that talks to Temporal as a client: connecting, and every workflow we start (scans, the
- * health round trip, the region dispatchers, the reconcilers' schedules) and every target schedule. Workflow ids, queues and search
+ * health round trip, the region dispatchers, the reconcilers' schedules, webhook deliveries and resends) and every target schedule. Workflow ids, queues and search
  * attributes come from core/temporal.ts.
  */
 
@@ -61,6 +68,58 @@ export async function startScanWorkflow(client: Client, prefix: string, scan: { 
         { key: ScanIdAttribute, value: scan.publicId },
         { key: HostAttribute, value: scan.host },
       ],
+    }),
+  );
+}
+
+// ---- webhook deliveries (workflows/webhook-delivery.ts; outbox rules: services/webhook-dispatch.ts) ----
+
+type DeliveryRef = Pick<WebhookDelivery, 'id' | 'userId' | 'event'>;
+
+/** What operators search by in the Temporal UI (DeliveryId, UserId, WebhookEvent) and the one-line summary. */
+const webhookStartOptions = (prefix: string, delivery: DeliveryRef) => ({
+  taskQueue: mainTaskQueue(prefix),
+  staticSummary: `Webhook ${delivery.event}, delivery ${delivery.id}, user ${delivery.userId}`,
+  typedSearchAttributes: [
+    { key: UserIdAttribute, value: String(delivery.userId) },
+    { key: WebhookEventAttribute, value: delivery.event },
+    { key: DeliveryIdAttribute, value: String(delivery.id) },
+  ],
+});
+
+/**
+ * Starts the delivery's one workflow (`{queue}-webhook-{id}`, never a second run for the id, even after the
+ * first has ended). 'started', or 'existed' when a start before (the sweeper, a retried start) got there first.
+ */
+export async function startWebhookDeliveryWorkflow(client: Client, prefix: string, delivery: DeliveryRef, input: Omit<WebhookDeliveryInput, 'deliveryId'>): Promise<'started' | 'existed'> {
+  try {
+    await withinDeadline(client, () =>
+      client.workflow.start('webhookDeliveryWorkflow', {
+        ...webhookStartOptions(prefix, delivery),
+        workflowId: webhookDeliveryWorkflowId(mainTaskQueue(prefix), delivery.id),
+        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+        args: [{ ...input, deliveryId: delivery.id } satisfies WebhookDeliveryInput],
+      }),
+    );
+    return 'started';
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError) return 'existed';
+    throw error;
+  }
+}
+
+/** The outcome of the delivery's workflow, once it has ended (waits for it). */
+export async function webhookDeliveryResult(client: Client, prefix: string, deliveryId: number): Promise<AttemptOutcomeKind> {
+  return (await client.workflow.getHandle(webhookDeliveryWorkflowId(mainTaskQueue(prefix), deliveryId)).result()) as AttemptOutcomeKind;
+}
+
+/** One more attempt at a delivery, whatever became of it (a workflow of its own beside the delivery's). */
+export async function startWebhookResendWorkflow(client: Client, prefix: string, delivery: DeliveryRef): Promise<void> {
+  await withinDeadline(client, () =>
+    client.workflow.start('webhookDeliveryWorkflow', {
+      ...webhookStartOptions(prefix, delivery),
+      workflowId: webhookResendWorkflowId(mainTaskQueue(prefix), delivery.id, `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`),
+      args: [{ deliveryId: delivery.id, single: true } satisfies WebhookDeliveryInput],
     }),
   );
 }

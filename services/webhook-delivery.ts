@@ -1,9 +1,10 @@
 import type { Clock } from '../core/clock.ts';
 import type { Keyring } from '../core/keys.ts';
+import type { Logger } from '../core/logger.ts';
 import { newPublicId } from '../core/ids.ts';
 import { plansWith } from '../core/plans.ts';
 import type { HostLookup } from '../core/scan-target.ts';
-import { parseRetryAfter, type WebhookDelivery } from '../core/webhooks/delivery.ts';
+import { parseRetryAfter, type AttemptOutcomeKind, type WebhookDelivery } from '../core/webhooks/delivery.ts';
 import { DISABLE_AFTER_FAILING_MS } from '../core/webhooks/endpoint.ts';
 import type { DeliveryEvent, WebhookPayload } from '../core/webhooks/events.ts';
 import { payloadProblems } from '../core/webhooks/schemas.ts';
@@ -37,11 +38,13 @@ export interface WebhookDeliveryDeps {
   lookup?: HostLookup;
   timeoutMs?: number;
   metrics?: Pick<WorkerMetrics, 'webhookAttempt' | 'webhookDeliveryEnded' | 'webhookEndpointDisabled'>;
+  /** Failed attempts and disabled endpoints are logged (ids, status code, error text; never headers, secrets or bodies). */
+  log: Pick<Logger, 'warn' | 'info'>;
 }
 
 /** What one attempt came to: `retry` while the schedule goes on (with the receiver's Retry-After on 429/503). */
 export interface AttemptResult {
-  outcome: 'succeeded' | 'retry' | 'failed' | 'gone' | 'not_sent';
+  outcome: AttemptOutcomeKind;
   retryAfterMs: number | null;
 }
 
@@ -51,9 +54,13 @@ export interface AttemptResult {
  * the endpoint's failure record: 410 disables it at once, 5 days of nothing but failures too (with an e-mail).
  * `final`: no attempt follows this one, so a failure is the delivery's end.
  */
-export async function attemptDelivery(deps: WebhookDeliveryDeps, deliveryId: number, final: boolean, options: { claim?: boolean } = {}): Promise<AttemptResult> {
-  const delivery = await deps.webhooks.findDelivery(deliveryId);
-  if (!delivery || delivery.status !== 'pending') return { outcome: 'not_sent', retryAfterMs: null };
+export async function attemptDelivery(deps: WebhookDeliveryDeps, deliveryId: number, final: boolean, options: { claim?: boolean; claimed?: WebhookDelivery } = {}): Promise<AttemptResult> {
+  // `claimed`: the row as the direct attempt's claim returned it (one query fewer on the latency path).
+  const delivery = options.claimed ?? (await deps.webhooks.findDelivery(deliveryId));
+  if (!delivery) return { outcome: 'not_sent', retryAfterMs: null };
+  // Ended already (a workflow the sweeper started after a direct attempt whose process died before starting its
+  // own): its real outcome, and nothing sent.
+  if (delivery.status !== 'pending') return { outcome: delivery.status, retryAfterMs: null };
   // Claimed for the sweeper (it starts workflows only for unclaimed rows); a direct first attempt claims after it.
   if (options.claim !== false) await deps.webhooks.markWorkflowStarted([deliveryId], deps.clock());
   const [endpoint, owner] = await Promise.all([deps.webhooks.findEndpoint(delivery.userId), deps.users.findById(delivery.userId)]);
@@ -67,6 +74,7 @@ export async function attemptDelivery(deps: WebhookDeliveryDeps, deliveryId: num
           : payloadProblems(delivery.event, delivery.payload);
   const now = deps.clock();
   if (refusal) {
+    deps.log.info({ deliveryId, userId: delivery.userId, event: delivery.event, reason: refusal }, 'webhook not sent');
     await deps.webhooks.recordAttempt({ deliveryId, attemptedAt: now, durationMs: 0, responseCode: null, responseBody: null, error: `not sent: ${refusal}` }, { status: 'failed', responseCode: null, error: `not sent: ${refusal}` }, now);
     deps.metrics?.webhookAttempt('not_sent');
     deps.metrics?.webhookDeliveryEnded('not_sent');
@@ -94,6 +102,14 @@ export async function attemptDelivery(deps: WebhookDeliveryDeps, deliveryId: num
     at,
   );
   deps.metrics?.webhookAttempt(succeeded ? 'succeeded' : 'failed');
+  if (!succeeded) {
+    // The runbook's "worker logs": which delivery, which attempt, what the receiver said. Never the configured
+    // header, the signing secret or the payload.
+    deps.log.warn(
+      { deliveryId, userId: delivery.userId, event: delivery.event, attempt: delivery.webhookAttempts + 1, responseCode: response.responseCode, error: response.error, final: status !== 'pending' },
+      'webhook attempt failed',
+    );
+  }
   if (status !== 'pending') deps.metrics?.webhookDeliveryEnded(status);
   if (succeeded) {
     await deps.webhooks.recordEndpointSuccess(delivery.userId);
@@ -102,6 +118,12 @@ export async function attemptDelivery(deps: WebhookDeliveryDeps, deliveryId: num
   if (disable) {
     const newlyDisabled = await deps.webhooks.disable(delivery.userId, disable, at);
     if (newlyDisabled) deps.metrics?.webhookEndpointDisabled();
+    if (newlyDisabled) {
+      deps.log.warn(
+        { deliveryId, userId: delivery.userId, event: delivery.event, reason: disable === 'gone' ? 'the receiver answered 410 Gone' : `every attempt failed since ${failingSince!.toISOString()}`, responseCode: response.responseCode, error: response.error },
+        'webhook endpoint disabled',
+      );
+    }
     if (newlyDisabled && disable === 'failing') await deps.mailer.send(endpointDisabledEmail(owner!.email, endpoint!.url!, failingSince!, deps.baseUrl));
     return { outcome: disable === 'gone' ? 'gone' : 'failed', retryAfterMs: null };
   }

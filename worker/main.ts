@@ -96,8 +96,10 @@ const webhookDelivery = {
   baseUrl: config.baseUrl,
   clock: systemClock,
   metrics,
+  log,
 };
-// Events raised here get their first attempt at once from this process; workflows carry the retries.
+// Events raised here get their first attempt at once from this process; each delivery's workflow is started
+// after it (in the background) and carries the retries.
 const webhookDispatch = directFirstAttempt(workflowDispatch, { ...webhookDelivery, log, maxInFlight: WEBHOOK_DIRECT_IN_FLIGHT });
 
 const healthServer = createServer((req, res) => {
@@ -206,9 +208,10 @@ async function main(): Promise<void> {
     ({ scheduleId, created }) => created && log.info({ scheduleId }, 'live-data alert check scheduled'),
     (error: unknown) => log.error({ err: error }, 'could not create or update the live-data alert check schedule; it is tried again at the next start'),
   );
-  // Every worker sweeps; the delivery workflow ids keep two sweeps from sending one event twice.
+  // Every worker sweeps; rows are claimed before their workflow starts (two sweeps never take one row, nor a
+  // row whose direct attempt is in flight), and the delivery workflow ids make a repeated start harmless.
   const sweeper = setInterval(() => {
-    sweepWebhookOutbox(storage.webhooks, workflowDispatch, new Date())
+    sweepWebhookOutbox(storage.webhooks, workflowDispatch, systemClock())
       .then((found) => found && log.info({ found }, 'webhook outbox: started workflows for deliveries left without one'))
       .catch((error: unknown) => log.warn({ err: error }, 'webhook outbox sweep failed'));
   }, WEBHOOK_SWEEP_EVERY_MS);
@@ -243,7 +246,8 @@ process.on('SIGINT', () => void shutdown('SIGINT'));
 
 main()
   .then(async () => {
-    // First attempts under way end within their request timeout; any cut short are the sweeper's.
+    // First attempts under way end within their request timeout, and their workflows are started (each start
+    // gives up after 5 s); any cut short are the sweeper's once their claim has run out.
     await Promise.race([webhookDispatch.idle(), sleep(20_000)]);
     healthServer.close();
     mailer.close();

@@ -1,17 +1,8 @@
 import { proxyLocalActivities, sleep } from '@temporalio/workflow';
 import type { WebhookActivities } from '../activities/webhooks.ts';
-import { nextDelayMs, RETRY_DELAYS_MS } from '../core/webhooks/delivery.ts';
-import type { AttemptResult } from '../services/webhook-delivery.ts';
+import { nextDelayMs, RETRY_DELAYS_MS, type AttemptOutcomeKind, type WebhookDeliveryInput } from '../core/webhooks/delivery.ts';
 
-export interface WebhookDeliveryInput {
-  deliveryId: number;
-  /** One attempt only (a resend or replay from the settings page). */
-  single?: boolean;
-  /** The waits between attempts; the documented schedule unless a test passes a shorter one. */
-  schedule?: number[];
-  /** Attempts made before the workflow started (the first attempt is sent directly after the outbox commit). */
-  after?: { attempts: number; retryAfterMs: number | null };
-}
+export type { WebhookDeliveryInput };
 
 // A local activity: run by the worker that runs the workflow task, without a round trip through the server's
 // activity queue, which halves the server's work per delivery (the benchmark's latency). A crash mid-attempt
@@ -28,10 +19,15 @@ const { attemptWebhookDelivery } = proxyLocalActivities<WebhookActivities>({
  * Delivers one outbox row: an attempt now, then one after each wait of the schedule (immediately, 5 s, 5 min,
  * 30 min, 2 h, 5 h, 10 h, 10 h) until one succeeds, the receiver answers 410, or the schedule is over. Waits
  * are durable timers, so a delivery survives worker restarts and outages of any length.
+ *
+ * With `after` (the direct first attempt was made before the start): an ending outcome is returned at once,
+ * with no activity (the workflow is there so every delivery is found in the Temporal UI); `retry` goes on
+ * with the schedule's next wait.
  */
-export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<AttemptResult['outcome']> {
+export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<AttemptOutcomeKind> {
   const schedule = input.schedule ?? [...RETRY_DELAYS_MS];
   let attempt = 1;
+  if (input.after && input.after.outcome !== undefined && input.after.outcome !== 'retry') return input.after.outcome;
   if (input.after) {
     const delay = nextDelayMs(input.after.attempts, input.after.retryAfterMs, schedule);
     if (delay === null) return 'failed';

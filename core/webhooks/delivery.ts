@@ -32,6 +32,29 @@ export interface WebhookAttempt {
 
 export type NewWebhookAttempt = Omit<WebhookAttempt, 'id'>;
 
+/** What one attempt came to: `retry` while the schedule goes on; anything else ends the delivery. */
+export type AttemptOutcomeKind = 'succeeded' | 'retry' | 'failed' | 'gone' | 'not_sent';
+
+/** What happened before the delivery's workflow started (the direct first attempt, services/webhook-direct.ts). */
+export interface PriorAttempts {
+  attempts: number;
+  /** The last attempt's outcome: an ending one is the workflow's result at once. Absent in inputs of older workflows (then `retry`). */
+  outcome?: AttemptOutcomeKind;
+  /** The last attempt's Retry-After. */
+  retryAfterMs: number | null;
+}
+
+/** The delivery workflow's input (workflows/webhook-delivery.ts; started in core/temporal-client.ts). */
+export interface WebhookDeliveryInput {
+  deliveryId: number;
+  /** One attempt only (a resend or replay from the settings page). */
+  single?: boolean;
+  /** The waits between attempts; the documented schedule unless a test passes a shorter one. */
+  schedule?: number[];
+  /** Attempts made before the workflow started. */
+  after?: PriorAttempts;
+}
+
 /** Kept of a response body: enough to tell an error page from another. */
 export const RESPONSE_BODY_LIMIT = 1024;
 

@@ -16,6 +16,7 @@ import * as oauth from './20261128_015_oauth.ts';
 import * as scansQueuedIndex from './20261128_016_scans_queued_index.ts';
 import * as webhookPendingIndex from './20261129_017_webhook_pending_index.ts';
 import * as oauthArtifactsAccountIndex from './20261130_018_oauth_artifacts_account_index.ts';
+import * as webhookClaims from './20261130_019_webhook_claims.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -41,6 +42,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261128_016_scans_queued_index', scansQueuedIndex],
   ['20261129_017_webhook_pending_index', webhookPendingIndex],
   ['20261130_018_oauth_artifacts_account_index', oauthArtifactsAccountIndex],
+  ['20261130_019_webhook_claims', webhookClaims],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

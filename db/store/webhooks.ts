@@ -31,6 +31,7 @@ interface DeliveryRow {
   webhook_response_code: number | null;
   webhook_last_error: string | null;
   workflow_started_at: Date | null;
+  claimed_until: Date | null;
   created_at: Date;
   updated_at: Date;
   completed_at: Date | null;
@@ -150,8 +151,18 @@ export interface WebhookStore {
   /** The owner's failed deliveries created at or after `since`, oldest first. */
   failedSince(userId: number, since: Date): Promise<WebhookDelivery[]>;
   markWorkflowStarted(ids: number[], now: Date): Promise<void>;
-  /** Deliveries created before `createdBefore` that no workflow was started for (the sweeper's work), oldest first. */
-  unstarted(createdBefore: Date, limit: number): Promise<WebhookDelivery[]>;
+  /**
+   * Takes the row for a direct first attempt until `until`, in one statement: only a pending row with no
+   * workflow and nobody's claim live at `now`. The row as claimed, or undefined: a workflow or another holder
+   * has it (send nothing).
+   */
+  claimDirectAttempt(id: number, now: Date, until: Date): Promise<WebhookDelivery | undefined>;
+  /**
+   * The sweeper's work, claimed until `until` in one statement: rows created before `createdBefore` that have
+   * no workflow and no claim live at `now` (a direct attempt in flight holds one), oldest first. Two sweepers
+   * never get the same row while the claim lives.
+   */
+  claimUnstarted(createdBefore: Date, now: Date, until: Date, limit: number): Promise<WebhookDelivery[]>;
   /** Deliveries still pending (waiting for their next attempt), across all users: the operators' backlog. */
   pendingCount(): Promise<number>;
 }
@@ -288,8 +299,23 @@ export function createWebhookStore(knex: Knex | Knex.Transaction): WebhookStore 
       await deliveries().whereIn('id', ids).whereNull('workflow_started_at').update({ workflow_started_at: now });
     },
 
-    async unstarted(createdBefore, limit) {
-      return ((await deliveries().whereNull('workflow_started_at').where('created_at', '<', createdBefore).orderBy('id').limit(limit)) as DeliveryRow[]).map(toDelivery);
+    async claimDirectAttempt(id, now, until) {
+      const rows = (await deliveries()
+        .where({ id, status: 'pending' })
+        .whereNull('workflow_started_at')
+        .where((q) => q.whereNull('claimed_until').orWhere('claimed_until', '<', now))
+        .update({ claimed_until: until })
+        .returning('*')) as DeliveryRow[];
+      return rows[0] ? toDelivery(rows[0]) : undefined;
+    },
+
+    async claimUnstarted(createdBefore, now, until, limit) {
+      const free = (q: Knex.QueryBuilder) => q.whereNull('workflow_started_at').where('created_at', '<', createdBefore).where((w) => w.whereNull('claimed_until').orWhere('claimed_until', '<', now));
+      // The WHERE is checked again on the locked row, so a claim taken meanwhile (a direct attempt) wins.
+      const rows = (await free(deliveries().whereIn('id', free(knex('webhook_deliveries').select('id')).orderBy('id').limit(limit).forUpdate().skipLocked()))
+        .update({ claimed_until: until })
+        .returning('*')) as DeliveryRow[];
+      return rows.map(toDelivery).sort((a, b) => a.id - b.id);
     },
 
     async pendingCount() {

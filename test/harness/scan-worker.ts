@@ -67,6 +67,7 @@ export async function startInProcessWorker(api: TestApi, options: { runner: Scan
     clock: api.clock.read,
     lookup: options.webhooks?.lookup,
     timeoutMs: options.webhooks?.timeoutMs,
+    log,
   });
   const common = { connection, namespace: config.temporal.namespace, shutdownGraceTime: '2 seconds' } as const;
   const workers = [

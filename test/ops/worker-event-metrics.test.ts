@@ -69,7 +69,7 @@ it('counts webhook attempts and deliveries by outcome, and an endpoint disabled 
   const saved = await saveWebhookSettings(deps, user, { url: receiver.url, headerName: '', headerValue: '', events: ['scan.completed'] });
   expect(saved.status).toBe('saved');
   const mailer = smtpMailer({ url: `smtp://127.0.0.1:${await freePort()}`, from: api.config.mail.from });
-  const activities = createWebhookActivities({ ...deps, users: storage.users, mailer, baseUrl: api.config.baseUrl, metrics });
+  const activities = createWebhookActivities({ ...deps, users: storage.users, mailer, baseUrl: api.config.baseUrl, metrics, log });
   const ping = async () => (await enqueueWebhook(storage.webhooks, user.id, 'ping', pingPayload(new Date()), new Date()))!.id;
 
   receiver.answer([{ status: 200 }]);

@@ -54,7 +54,7 @@ export async function startRumAlertWorker(api: TestApi, clickhouse: IsolatedClic
         log,
         webhookDispatch,
       }),
-      ...createWebhookActivities({ webhooks, users: createUserStore(api.db.knex), mailer, keys: config.keys, allowLoopback: true, baseUrl: config.baseUrl, clock: api.clock.read }),
+      ...createWebhookActivities({ webhooks, users: createUserStore(api.db.knex), mailer, keys: config.keys, allowLoopback: true, baseUrl: config.baseUrl, clock: api.clock.read, log }),
     },
   });
   const running = worker.run();

@@ -1,6 +1,5 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { WorkflowNotFoundError } from '@temporalio/client';
 import type { ScanRunner } from '../../activities/scan-runner.ts';
 import { createLogger } from '../../core/logger.ts';
 import { mainTaskQueue, webhookDeliveryWorkflowId } from '../../core/temporal.ts';
@@ -8,7 +7,9 @@ import { pingPayload } from '../../core/webhooks/payloads.ts';
 import { createStorage, type Storage } from '../../db/store/index.ts';
 import { enqueueWebhook } from '../../services/webhook-delivery.ts';
 import { directFirstAttempt } from '../../services/webhook-direct.ts';
+import { sweepWebhookOutbox, type WebhookDispatch } from '../../services/webhook-dispatch.ts';
 import { saveWebhookSettings } from '../../services/webhook-settings.ts';
+import { waitUntil } from '../../stack/proc.ts';
 import { createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
 import { freePort } from '../harness/isolated.ts';
 import { startInProcessWorker, type InProcessWorker } from '../harness/scan-worker.ts';
@@ -17,9 +18,11 @@ import { smtpMailer } from '../../services/mailer.ts';
 
 /**
  * The first attempt sent straight from the process that committed the outbox row (services/webhook-direct.ts),
- * with the real Temporal server carrying the retries, Postgres for the attempt log, and a real receiver.
+ * with the real Temporal server carrying the retries and every delivery's workflow, Postgres for the attempt
+ * log and the claims, and real receivers.
  */
 const NO_SCANS: ScanRunner = { run: () => Promise.reject(new Error('webhook tests run no scans')) };
+const HEADER_VALUE = 'hv-not-for-logs-7f3a';
 let api: TestApi;
 let worker: InProcessWorker;
 let storage: Storage;
@@ -37,12 +40,13 @@ afterAll(async () => {
   await api?.close();
 });
 
-async function setUp(maxInFlight = 8, url?: string) {
+async function setUp(options: { maxInFlight?: number; url?: string; workflows?: WebhookDispatch } = {}) {
   const { user } = await createTestUser(api, 'pro');
   const clock = () => new Date();
-  const saved = await saveWebhookSettings({ webhooks: storage.webhooks, keys: api.config.keys, allowLoopback: true, clock }, user, { url: url ?? receiver.url, headerName: '', headerValue: '', events: [] });
+  const saved = await saveWebhookSettings({ webhooks: storage.webhooks, keys: api.config.keys, allowLoopback: true, clock }, user, { url: options.url ?? receiver.url, headerName: 'X-Hook-Auth', headerValue: HEADER_VALUE, events: [] });
   expect(saved.status).toBe('saved');
-  const dispatch = directFirstAttempt(worker.webhookDispatch, {
+  let logs = '';
+  const dispatch = directFirstAttempt(options.workflows ?? worker.webhookDispatch, {
     webhooks: storage.webhooks,
     users: storage.users,
     mailer: smtpMailer({ url: `smtp://127.0.0.1:${await freePort()}`, from: api.config.mail.from }),
@@ -50,46 +54,94 @@ async function setUp(maxInFlight = 8, url?: string) {
     allowLoopback: true,
     baseUrl: api.config.baseUrl,
     clock,
-    log: createLogger({ logLevel: 'silent' }, 'worker'),
-    maxInFlight,
+    log: createLogger({ logLevel: 'info' }, 'worker', { write: (line: string) => void (logs += line) }),
+    maxInFlight: options.maxInFlight ?? 8,
   });
   const raise = async () => (await enqueueWebhook(storage.webhooks, user.id, 'ping', pingPayload(new Date()), new Date()))!;
-  return { user, dispatch, raise };
+  return { user, dispatch, raise, logs: () => logs, secret: saved.status === 'saved' ? saved.settings.secret : '' };
 }
 
 const workflowOf = (deliveryId: number) => api.temporal.workflow.getHandle(webhookDeliveryWorkflowId(mainTaskQueue(api.config.temporal.taskQueuePrefix), deliveryId));
 
-it('delivers at once without a workflow when the first attempt succeeds, and claims the row only when it has ended', async () => {
-  // A receiver that holds its answer until the test releases it: the attempt is in flight meanwhile.
+/**
+ * The workflow ids a visibility query on DeliveryId finds, once visibility has caught up with `expected` of them.
+ * Within this file's task queue: every test database numbers its deliveries from 1 on the one shared server.
+ */
+async function foundByDeliveryId(deliveryId: number, expected: number): Promise<string[]> {
+  let found: string[] = [];
+  const query = `DeliveryId = "${deliveryId}" AND TaskQueue = "${mainTaskQueue(api.config.temporal.taskQueuePrefix)}"`;
+  await waitUntil(`${query} in visibility`, async () => {
+    found = [];
+    for await (const execution of api.temporal.workflow.list({ query })) found.push(execution.workflowId);
+    return found.length >= expected;
+  }, 30_000, 200);
+  return found;
+}
+
+/** A receiver that holds each request until the test releases it. */
+async function holdingReceiver() {
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
   let arrived!: () => void;
   const arrival = new Promise<void>((resolve) => (arrived = resolve));
-  const holding = createServer((req, res) => {
+  let requests = 0;
+  const server = createServer((req, res) => {
     req.resume();
+    requests += 1;
     arrived();
     void released.then(() => res.writeHead(200).end('ok'));
   });
-  await new Promise<void>((ready) => holding.listen(0, '127.0.0.1', ready));
+  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, arrival, release, requests: () => requests, close: () => server.close() };
+}
+
+it('claims the row before sending: the sweeper leaves an attempt in flight alone, and the delivery then has exactly one workflow', async () => {
+  const holding = await holdingReceiver();
   try {
-    const { dispatch, raise } = await setUp(8, `http://127.0.0.1:${(holding.address() as AddressInfo).port}/hook`);
+    const { dispatch, raise } = await setUp({ url: holding.url });
     const delivery = await raise();
     await dispatch.start([delivery]);
-    await arrival;
-    // In flight: not claimed yet, so a crash now leaves the row to the outbox sweeper.
-    expect((await api.db.knex('webhook_deliveries').where({ id: delivery.id }).first()).workflow_started_at).toBeNull();
-    release();
+    await holding.arrival;
+    const row = await api.db.knex('webhook_deliveries').where({ id: delivery.id }).first();
+    expect(row.workflow_started_at).toBeNull();
+    expect(row.claimed_until).not.toBeNull();
+    // A sweep while the request is held, as late as the claim allows (its created_at is long past the sweep age).
+    const sweptAt = new Date(row.claimed_until.getTime() - 1000);
+    expect(sweptAt.getTime() - row.created_at.getTime()).toBeGreaterThan(30_000);
+    expect(await sweepWebhookOutbox(storage.webhooks, worker.webhookDispatch, sweptAt)).toBe(0);
+    expect((await storage.webhooks.findDelivery(delivery.id))!.workflowStartedAt).toBeNull();
+    holding.release();
     await dispatch.idle();
+    expect(await workflowOf(delivery.id).result()).toBe('succeeded');
+    expect(holding.requests()).toBe(1);
+    expect(await storage.webhooks.attemptsOf(delivery.id)).toHaveLength(1);
     expect(await storage.webhooks.findDelivery(delivery.id)).toMatchObject({ status: 'succeeded', webhookAttempts: 1 });
-    expect((await api.db.knex('webhook_deliveries').where({ id: delivery.id }).first()).workflow_started_at).not.toBeNull();
-    await expect(workflowOf(delivery.id).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
+    expect((await storage.webhooks.findDelivery(delivery.id))!.workflowStartedAt).not.toBeNull();
+    expect(await foundByDeliveryId(delivery.id, 1)).toEqual([webhookDeliveryWorkflowId(mainTaskQueue(api.config.temporal.taskQueuePrefix), delivery.id)]);
   } finally {
     holding.close();
   }
 });
 
-it('hands a failed first attempt to a workflow that goes on with the next wait of the schedule', async () => {
+it('a successful first attempt still leaves a completed workflow, found by its id and by DeliveryId, with no second request', async () => {
   const { dispatch, raise } = await setUp();
+  const before = receiver.received.length;
+  receiver.answer([{ status: 200 }]);
+  const delivery = await raise();
+  await dispatch.start([delivery]);
+  await dispatch.idle();
+  // Started by the time idle() resolves; it ends at its first workflow task, with no activity.
+  expect(await workflowOf(delivery.id).result()).toBe('succeeded');
+  const description = await workflowOf(delivery.id).describe();
+  expect(description.status.name).toBe('COMPLETED');
+  expect(await description.staticSummary()).toBe(`Webhook ping, delivery ${delivery.id}, user ${delivery.userId}`);
+  expect(await foundByDeliveryId(delivery.id, 1)).toEqual([description.workflowId]);
+  expect(receiver.received.length - before).toBe(1);
+  expect(await storage.webhooks.attemptsOf(delivery.id)).toHaveLength(1);
+});
+
+it('hands a failed first attempt to its workflow, which goes on with the next wait; the failure is logged without secrets', async () => {
+  const { dispatch, raise, logs, secret } = await setUp();
   const before = receiver.received.length;
   receiver.answer([{ status: 500 }, { status: 200 }]);
   const delivery = await raise();
@@ -103,17 +155,39 @@ it('hands a failed first attempt to a workflow that goes on with the next wait o
   const attempts = await storage.webhooks.attemptsOf(delivery.id);
   expect(attempts.map((a) => a.responseCode)).toEqual([500, 200]);
   expect(await storage.webhooks.findDelivery(delivery.id)).toMatchObject({ status: 'succeeded', webhookAttempts: 2 });
+  const failed = logs().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line.msg === 'webhook attempt failed');
+  expect(failed).toMatchObject({ level: 40, deliveryId: delivery.id, userId: delivery.userId, event: 'ping', attempt: 1, responseCode: 500, error: 'HTTP 500' });
+  expect(logs()).not.toContain(HEADER_VALUE);
+  expect(logs()).not.toContain(secret.slice('whsec_'.length));
+  expect(logs()).not.toContain('"payload"');
 });
 
-it('beyond its in-flight bound sends deliveries straight to workflows; each event arrives once', async () => {
-  const { dispatch, raise } = await setUp(1);
+it('a delivery whose workflow start never came (the process died after its attempt) gets it from the sweeper once the claim has run out, which returns the recorded outcome and sends nothing', async () => {
+  const noStarts: WebhookDispatch = { ...worker.webhookDispatch, start: () => Promise.reject(new Error('the process died')) };
+  const { dispatch, raise } = await setUp({ workflows: noStarts });
+  const before = receiver.received.length;
+  receiver.answer([{ status: 200 }]);
+  const delivery = await raise();
+  await dispatch.start([delivery]);
+  await dispatch.idle();
+  expect(await storage.webhooks.findDelivery(delivery.id)).toMatchObject({ status: 'succeeded', workflowStartedAt: null });
+  const row = await api.db.knex('webhook_deliveries').where({ id: delivery.id }).first();
+  // Not while the claim lives; after it, the sweeper's workflow.
+  expect(await sweepWebhookOutbox(storage.webhooks, worker.webhookDispatch, new Date(row.claimed_until.getTime() - 1))).toBe(0);
+  expect(await sweepWebhookOutbox(storage.webhooks, worker.webhookDispatch, new Date(row.claimed_until.getTime() + 1))).toBe(1);
+  expect(await workflowOf(delivery.id).result()).toBe('succeeded');
+  expect(receiver.received.length - before).toBe(1);
+  expect(await storage.webhooks.attemptsOf(delivery.id)).toHaveLength(1);
+});
+
+it('beyond its in-flight bound sends deliveries straight to workflows; each event arrives once and each has its workflow', async () => {
+  const { dispatch, raise } = await setUp({ maxInFlight: 1 });
   const before = receiver.received.length;
   receiver.answer([{ status: 200 }]);
   const deliveries = [await raise(), await raise(), await raise()];
   await dispatch.start(deliveries);
   await dispatch.idle();
-  for (const delivery of deliveries.slice(1)) expect(await workflowOf(delivery.id).result()).toBe('succeeded');
-  await expect(workflowOf(deliveries[0]!.id).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
+  for (const delivery of deliveries) expect(await workflowOf(delivery.id).result()).toBe('succeeded');
   const ids = receiver.received.slice(before).map((r) => r.headers['webhook-id']);
   expect(ids).toHaveLength(3);
   expect(new Set(ids).size).toBe(3);

@@ -1,3 +1,5 @@
+import { createLogger } from '../../core/logger.ts';
+import { watchLogs } from '../harness/log-sink.ts';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import proto from '@temporalio/proto';
@@ -49,6 +51,8 @@ let receiver: WebhookReceiver;
 const dispatchWarnings: unknown[] = [];
 /** The activity's clock: set to the test server's time before each attempt. */
 const serverClock = new TestClock();
+let logs = '';
+const logSink = watchLogs('schedule test activities', () => logs);
 
 beforeAll(async () => {
   try {
@@ -81,6 +85,7 @@ beforeAll(async () => {
     allowLoopback: config.outboundAllowLoopback,
     baseUrl: config.baseUrl,
     clock: serverClock.read,
+    log: createLogger({ logLevel: 'info' }, 'worker', { write: (line: string) => void (logs += line) }),
   });
   const onServerTime: WebhookActivities = {
     async attemptWebhookDelivery(deliveryId, final) {
@@ -103,6 +108,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  logSink.check();
   if (worker) {
     worker.shutdown();
     await running;
