@@ -1,6 +1,7 @@
 import { deleteTargetSchedulesOf } from '../../core/temporal-client.ts';
 import { scanWorkflowId } from '../../core/temporal.ts';
 import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
+import { isolatedClickHouse, type IsolatedClickHouse } from '../harness/isolated.ts';
 import { WebClient } from '../harness/web.ts';
 
 /**
@@ -8,12 +9,16 @@ import { WebClient } from '../harness/web.ts';
  * line (as the worker's lines do), from the API and from the web area's pages, whatever the answer.
  */
 let api: TestApi;
+// The live-data site's detail reads ClickHouse: the file's own database, as every test with live data has.
+let ch: IsolatedClickHouse;
 beforeAll(async () => {
-  api = await startTestApi();
+  ch = await isolatedClickHouse();
+  api = await startTestApi({ env: { CLICKHOUSE_DATABASE: ch.database } });
 });
 afterAll(async () => {
   await deleteTargetSchedulesOf(api.temporal, api.config.temporal.taskQueuePrefix).catch(() => undefined);
-  await api.close();
+  await api?.close();
+  await ch?.drop();
 });
 
 type Line = Record<string, unknown>;
