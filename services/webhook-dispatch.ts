@@ -72,6 +72,12 @@ export const CLAIM_MS = 60_000;
  */
 export async function sweepWebhookOutbox(webhooks: WebhookStore, dispatch: WebhookDispatch, now: Date, claimMs = CLAIM_MS): Promise<number> {
   const waiting = await webhooks.claimUnstarted(new Date(now.getTime() - SWEEP_AFTER_MS), now, new Date(now.getTime() + claimMs), 500);
-  if (waiting.length) await dispatch.start(waiting);
+  const untried = waiting.filter((delivery) => delivery.webhookAttempts === 0);
+  if (untried.length) await dispatch.start(untried);
+  // A direct attempt was made (its process died, or its start waited past the claim): the workflow goes on from
+  // it, so the schedule keeps its count and an ended delivery is only recorded (the Retry-After is not stored).
+  for (const tried of waiting.filter((delivery) => delivery.webhookAttempts > 0)) {
+    await dispatch.start([tried], { after: { attempts: tried.webhookAttempts, outcome: tried.status === 'pending' ? 'retry' : tried.status, retryAfterMs: null } });
+  }
   return waiting.length;
 }

@@ -70,6 +70,7 @@ it('API routes record the scan, target, alert, live-data site and alert configur
     expect(lineFor('POST', `/api/v1/rum/sites/${siteId}/alerts`)).toEqual(expect.objectContaining({ status: 201, rumSiteId: siteId, rumAlertId: (rumAlert.body.data as { id: number }).id }));
     // Parameters that cannot be ids are 404s that name nothing.
     expect((await call(api, '/scans/not-a-scan-id', { token })).status).toBe(404);
+    expect(lineFor('GET', '/api/v1/scans/not-a-scan-id')).toBeDefined();
     expect(lineFor('GET', '/api/v1/scans/not-a-scan-id')).not.toHaveProperty('scanId');
 
     // The web area's scan pages: progress (and its event stream's first answer) and report.

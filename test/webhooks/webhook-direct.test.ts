@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ScanRunner } from '../../activities/scan-runner.ts';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { createLogger } from '../../core/logger.ts';
 import { mainTaskQueue, webhookDeliveryWorkflowId } from '../../core/temporal.ts';
 import { pingPayload } from '../../core/webhooks/payloads.ts';
@@ -178,6 +179,26 @@ it('a delivery whose workflow start never came (the process died after its attem
   expect(await workflowOf(delivery.id).result()).toBe('succeeded');
   expect(receiver.received.length - before).toBe(1);
   expect(await storage.webhooks.attemptsOf(delivery.id)).toHaveLength(1);
+});
+
+it('a failed first attempt whose workflow start never came: the sweeper\'s workflow goes on from it (the second attempt, not a new first)', async () => {
+  const noStarts: WebhookDispatch = { ...worker.webhookDispatch, start: () => Promise.reject(new Error('the process died')) };
+  const { dispatch, raise } = await setUp({ workflows: noStarts });
+  const before = receiver.received.length;
+  receiver.answer([{ status: 500 }, { status: 200 }]);
+  const delivery = await raise();
+  await dispatch.start([delivery]);
+  await dispatch.idle();
+  expect(await storage.webhooks.findDelivery(delivery.id)).toMatchObject({ status: 'pending', webhookAttempts: 1, workflowStartedAt: null });
+  const row = await api.db.knex('webhook_deliveries').where({ id: delivery.id }).first();
+  expect(await sweepWebhookOutbox(storage.webhooks, worker.webhookDispatch, new Date(row.claimed_until.getTime() + 1))).toBe(1);
+  expect(await workflowOf(delivery.id).result()).toBe('succeeded');
+  const history = await workflowOf(delivery.id).fetchHistory();
+  const [input] = history.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads!;
+  expect(defaultPayloadConverter.fromPayload<{ after?: unknown }>(input!).after).toEqual({ attempts: 1, outcome: 'retry', retryAfterMs: null });
+  expect(receiver.received.length - before).toBe(2);
+  expect((await storage.webhooks.attemptsOf(delivery.id)).map((a) => a.responseCode)).toEqual([500, 200]);
+  expect(await storage.webhooks.findDelivery(delivery.id)).toMatchObject({ status: 'succeeded', webhookAttempts: 2 });
 });
 
 it('beyond its in-flight bound sends deliveries straight to workflows; each event arrives once and each has its workflow', async () => {

@@ -33,8 +33,12 @@ import { webhookReceiver, type WebhookReceiver } from '../harness/webhook-receiv
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
-/** What an attempt may come later than its wait: the worker's own processing (workflow task, Postgres, the HTTP request). */
-const PROCESSING_MS = 3000;
+/**
+ * What an attempt may come later than its wait: the worker's own processing (workflow task, Postgres, the HTTP
+ * request), which passes on the server's clock too, and on a busy machine can take seconds. A minute is far
+ * below the gap between neighbouring waits (5 s, then 5 min), so a wrong step still fails.
+ */
+const PROCESSING_MS = 60_000;
 /** The namespace of the test environment's client (its default). */
 const NAMESPACE = 'default';
 
