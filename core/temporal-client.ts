@@ -6,7 +6,7 @@ import { TARGET_RECONCILE_EVERY, targetScheduleOptions } from './monitoring/sche
 import { RUM_ALERT_CHECK_EVERY_MINUTES } from './rum/alert-check.ts';
 import { RECONCILE_EVERY } from './scan/lifecycle.ts';
 import type { SlotRequest } from './scan/slots.ts';
-import type { AttemptOutcomeKind, WebhookDelivery, WebhookDeliveryInput } from './webhooks/delivery.ts';
+import type { AttemptOutcomeKind, DeliveryRef, WebhookDeliveryInput } from './webhooks/delivery.ts';
 import {
   DeliveryIdAttribute,
   UserIdAttribute,
@@ -74,7 +74,6 @@ export async function startScanWorkflow(client: Client, prefix: string, scan: { 
 
 // ---- webhook deliveries (workflows/webhook-delivery.ts; outbox rules: services/webhook-dispatch.ts) ----
 
-type DeliveryRef = Pick<WebhookDelivery, 'id' | 'userId' | 'event'>;
 
 /** What operators search by in the Temporal UI (DeliveryId, UserId, WebhookEvent) and the one-line summary. */
 const webhookStartOptions = (prefix: string, delivery: DeliveryRef) => ({

@@ -1,9 +1,8 @@
 import type { Logger } from '../core/logger.ts';
-import type { PriorAttempts } from '../core/webhooks/delivery.ts';
+import type { DeliveryRef, PriorAttempts } from '../core/webhooks/delivery.ts';
 import { attemptDelivery, type WebhookDeliveryDeps } from './webhook-delivery.ts';
 import { CLAIM_MS, type WebhookDispatch } from './webhook-dispatch.ts';
 
-type DeliveryRef = Parameters<WebhookDispatch['start']>[0][number];
 
 export interface DirectAttemptDeps extends WebhookDeliveryDeps {
   log: Pick<Logger, 'warn' | 'info'>;

@@ -19,6 +19,9 @@ export interface WebhookDelivery {
   completedAt: Date | null;
 }
 
+/** What starting a delivery's workflow needs of it: its id, and its owner and event for the search attributes. */
+export type DeliveryRef = Pick<WebhookDelivery, 'id' | 'userId' | 'event'>;
+
 export interface WebhookAttempt {
   id: number;
   deliveryId: number;

@@ -167,6 +167,9 @@ export interface WebhookStore {
   pendingCount(): Promise<number>;
 }
 
+/** Rows no claim holds at `now` (none taken, or run out): a direct attempt or the sweeper may take them. */
+const noLiveClaim = (now: Date) => (q: Knex.QueryBuilder) => q.whereNull('claimed_until').orWhere('claimed_until', '<', now);
+
 export function createWebhookStore(knex: Knex | Knex.Transaction): WebhookStore {
   const endpoints = () => knex<EndpointRow>('webhook_endpoints');
   const deliveries = () => knex<DeliveryRow>('webhook_deliveries');
@@ -303,14 +306,14 @@ export function createWebhookStore(knex: Knex | Knex.Transaction): WebhookStore 
       const rows = (await deliveries()
         .where({ id, status: 'pending' })
         .whereNull('workflow_started_at')
-        .where((q) => q.whereNull('claimed_until').orWhere('claimed_until', '<', now))
+        .where(noLiveClaim(now))
         .update({ claimed_until: until })
         .returning('*')) as DeliveryRow[];
       return rows[0] ? toDelivery(rows[0]) : undefined;
     },
 
     async claimUnstarted(createdBefore, now, until, limit) {
-      const free = (q: Knex.QueryBuilder) => q.whereNull('workflow_started_at').where('created_at', '<', createdBefore).where((w) => w.whereNull('claimed_until').orWhere('claimed_until', '<', now));
+      const free = (q: Knex.QueryBuilder) => q.whereNull('workflow_started_at').where('created_at', '<', createdBefore).where(noLiveClaim(now));
       // The WHERE is checked again on the locked row, so a claim taken meanwhile (a direct attempt) wins.
       const rows = (await free(deliveries().whereIn('id', free(knex('webhook_deliveries').select('id')).orderBy('id').limit(limit).forUpdate().skipLocked()))
         .update({ claimed_until: until })
