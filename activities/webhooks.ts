@@ -5,9 +5,9 @@ export function createWebhookActivities(deps: WebhookDeliveryDeps) {
   return {
     /** One attempt at a delivery; receiver failures are returned, not thrown (the workflow keeps the schedule). */
     async attemptWebhookDelivery(deliveryId: number, final: boolean): Promise<AttemptResult> {
-      // The row is not marked here: the delivery's own workflow is marked by whoever started it (and by the
-      // sweeper when a start already happened), and a resend's workflow must not mark it as having its own.
-      return attemptDelivery(deps, deliveryId, final, { claim: false });
+      // The row is not marked as having its workflow here: whoever started the delivery's own workflow marks it
+      // (the sweeper too, when a start already happened), and a resend's workflow is not the delivery's own.
+      return attemptDelivery(deps, deliveryId, final);
     },
   };
 }

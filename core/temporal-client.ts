@@ -74,7 +74,6 @@ export async function startScanWorkflow(client: Client, prefix: string, scan: { 
 
 // ---- webhook deliveries (workflows/webhook-delivery.ts; outbox rules: services/webhook-dispatch.ts) ----
 
-
 /** What operators search by in the Temporal UI (DeliveryId, UserId, WebhookEvent) and the one-line summary. */
 const webhookStartOptions = (prefix: string, delivery: DeliveryRef) => ({
   taskQueue: mainTaskQueue(prefix),

@@ -54,15 +54,13 @@ export interface AttemptResult {
  * the endpoint's failure record: 410 disables it at once, 5 days of nothing but failures too (with an e-mail).
  * `final`: no attempt follows this one, so a failure is the delivery's end.
  */
-export async function attemptDelivery(deps: WebhookDeliveryDeps, deliveryId: number, final: boolean, options: { claim?: boolean; claimed?: WebhookDelivery } = {}): Promise<AttemptResult> {
+export async function attemptDelivery(deps: WebhookDeliveryDeps, deliveryId: number, final: boolean, options: { claimed?: WebhookDelivery } = {}): Promise<AttemptResult> {
   // `claimed`: the row as the direct attempt's claim returned it (one query fewer on the latency path).
   const delivery = options.claimed ?? (await deps.webhooks.findDelivery(deliveryId));
   if (!delivery) return { outcome: 'not_sent', retryAfterMs: null };
   // Ended already (a workflow the sweeper started after a direct attempt whose process died before starting its
   // own): its real outcome, and nothing sent.
   if (delivery.status !== 'pending') return { outcome: delivery.status, retryAfterMs: null };
-  // Claimed for the sweeper (it starts workflows only for unclaimed rows); a direct first attempt claims after it.
-  if (options.claim !== false) await deps.webhooks.markWorkflowStarted([deliveryId], deps.clock());
   const [endpoint, owner] = await Promise.all([deps.webhooks.findEndpoint(delivery.userId), deps.users.findById(delivery.userId)]);
   const refusal =
     !owner || !mayUseWebhooks(owner.plan)

@@ -1,11 +1,8 @@
-import type { Logger } from '../core/logger.ts';
 import type { DeliveryRef, PriorAttempts } from '../core/webhooks/delivery.ts';
 import { attemptDelivery, type WebhookDeliveryDeps } from './webhook-delivery.ts';
 import { CLAIM_MS, type WebhookDispatch } from './webhook-dispatch.ts';
 
-
 export interface DirectAttemptDeps extends WebhookDeliveryDeps {
-  log: Pick<Logger, 'warn' | 'info'>;
   /** First attempts under way at once; beyond, deliveries go straight to workflows. */
   maxInFlight: number;
   /** How long the row is held for the attempt (CLAIM_MS). */
@@ -79,7 +76,7 @@ export function directFirstAttempt(workflows: WebhookDispatch, deps: DirectAttem
       const now = deps.clock();
       const claimed = await deps.webhooks.claimDirectAttempt(delivery.id, now, new Date(now.getTime() + claimMs));
       if (!claimed) return;
-      const result = await attemptDelivery(deps, delivery.id, false, { claim: false, claimed });
+      const result = await attemptDelivery(deps, delivery.id, false, { claimed });
       const after = { attempts: 1, outcome: result.outcome, retryAfterMs: result.retryAfterMs };
       if (queued.length >= maxQueuedStarts) {
         deps.log.warn({ deliveryId: delivery.id, queued: queued.length }, 'webhook workflow starts queued too long; the sweeper starts this one after its claim');

@@ -4,8 +4,6 @@ import { startWebhookDeliveryWorkflow, startWebhookResendWorkflow, webhookDelive
 import type { AttemptOutcomeKind, PriorAttempts, WebhookDelivery } from '../core/webhooks/delivery.ts';
 import type { WebhookStore } from '../db/store/webhooks.ts';
 
-export type { PriorAttempts };
-
 /** Starts delivery workflows (workflows/webhook-delivery.ts) for outbox rows, after the transaction that wrote them. */
 export interface WebhookDispatch {
   /**

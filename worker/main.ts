@@ -100,7 +100,7 @@ const webhookDelivery = {
 };
 // Events raised here get their first attempt at once from this process; each delivery's workflow is started
 // after it (in the background) and carries the retries.
-const webhookDispatch = directFirstAttempt(workflowDispatch, { ...webhookDelivery, log, maxInFlight: WEBHOOK_DIRECT_IN_FLIGHT });
+const webhookDispatch = directFirstAttempt(workflowDispatch, { ...webhookDelivery, maxInFlight: WEBHOOK_DIRECT_IN_FLIGHT });
 
 const healthServer = createServer((req, res) => {
   const respond = (status: number, body: unknown) => {

@@ -2,8 +2,6 @@ import { patched, proxyLocalActivities, sleep } from '@temporalio/workflow';
 import type { WebhookActivities } from '../activities/webhooks.ts';
 import { nextDelayMs, RETRY_DELAYS_MS, type AttemptOutcomeKind, type WebhookDeliveryInput } from '../core/webhooks/delivery.ts';
 
-export type { WebhookDeliveryInput };
-
 // A local activity: run by the worker that runs the workflow task, without a round trip through the server's
 // activity queue, which halves the server's work per delivery (the benchmark's latency). A crash mid-attempt
 // repeats the attempt like an ordinary activity's retry would.
