@@ -5,7 +5,7 @@ import { historyWindow, periodWindow, RUM_HISTORY_DAYS, RUM_PERIODS, type RumPer
 import { RumDataUnavailable, type DeviceFilter, type RumQueries } from '../../core/rum/queries.ts';
 import type { RumSite } from '../../core/rum/site.ts';
 import type { RumSiteStore } from '../../db/store/rum-sites.ts';
-import { notFound, planLimitReached, planRequired, serviceUnavailable, upgradeRequired, validationFailed } from '../../http/errors.ts';
+import { DEPENDENCY_RETRY_AFTER_S, notFound, planLimitReached, planRequired, serviceUnavailable, upgradeRequired, validationFailed } from '../../http/errors.ts';
 import { createRumSite, deleteRumSite, getRumSite, listRumSites, mayUseLiveData, updateRumSite, type RumSiteInput, type RumSiteOutcome, type RumSiteUpdate } from '../../services/rum-sites.ts';
 import { pageMetaSchema, pageQuerySchema, type PageQuery } from '../pagination.ts';
 import type { ApiContext, AnyRoute, ApiRoute, RouteInput } from '../route.ts';
@@ -25,7 +25,6 @@ export interface RumRouteDeps {
 const idParam = { id: { pattern: '^[1-9][0-9]{0,14}$', description: 'The site id from GET /rum/sites.', logAs: 'rumSiteId' as const } };
 const message = { type: 'object', required: ['message'], properties: { message: { type: 'string' } } };
 const unavailable = { description: 'The live-data store (ClickHouse) is unreachable. Retry after `Retry-After` seconds.', schema: message };
-const RETRY_AFTER_S = 30;
 
 const device = { type: 'string', enum: ['all', ...DEVICES], default: 'all', description: 'Only page views from this kind of device.' };
 const PAGE_METRICS = ['LCP', 'FCP', 'TTFB'] as const satisfies readonly RumMetric[];
@@ -205,7 +204,7 @@ async function live<T>(pending: Promise<T>): Promise<T> {
   try {
     return await pending;
   } catch (error) {
-    if (error instanceof RumDataUnavailable) throw serviceUnavailable('Live data cannot be read right now; try again shortly.', RETRY_AFTER_S, error);
+    if (error instanceof RumDataUnavailable) throw serviceUnavailable('Live data cannot be read right now; try again shortly.', DEPENDENCY_RETRY_AFTER_S, error);
     throw error;
   }
 }
