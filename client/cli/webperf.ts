@@ -127,23 +127,25 @@ async function scanCommand(client: WebPerfClient, args: string[]): Promise<numbe
   const created = unwrap(await client.POST('/scans', { body: { url: positionals[0]!, ...(runs ? { runs } : {}), ...(values.region ? { region: values.region as Region } : {}), ...(values.force ? { force: true } : {}) } })).data;
   const scan = await waitForScan(client, created.id, timeoutMs, values.quiet ?? false);
   if (scan.status === 'failed') {
-    const rendered = failedScanReport(scan, format);
-    if (values.output) writeFileSync(values.output, rendered);
-    process.stdout.write(values.output && format !== 'text' ? failedScanReport(scan, 'text') : rendered);
+    writeReport(values.output, format, (as) => failedScanReport(scan, as));
     annotate(`::error title=webperf::${annotationData(`scan of ${scan.submitted_url} failed: ${scan.error.message}`)}\n`);
     return 1;
   }
   if (scan.status !== 'finished') throw new CommandError('unexpected scan state');
   const checks = checkBudget(budget, scan.result, formFactors);
-  const rendered = format === 'json' ? jsonReport(scan, checks) : format === 'junit' ? junitReport(scan, checks) : textReport(scan, formFactors, checks);
-  if (values.output) {
-    writeFileSync(values.output, rendered);
-    if (format !== 'text') process.stdout.write(textReport(scan, formFactors, checks));
-  } else {
-    process.stdout.write(rendered);
-  }
+  writeReport(values.output, format, (as) => (as === 'json' ? jsonReport(scan, checks) : as === 'junit' ? junitReport(scan, checks) : textReport(scan, formFactors, checks)));
   annotate(githubAnnotations(scan, checks));
   return checks.every((check) => check.passed) ? 0 : 1;
+}
+
+/** The report in `format` to `output` (with the text version on stdout for a machine format), or to stdout. */
+function writeReport(output: string | undefined, format: OutputFormat, render: (as: OutputFormat) => string): void {
+  if (!output) {
+    process.stdout.write(render(format));
+    return;
+  }
+  writeFileSync(output, render(format));
+  if (format !== 'text') process.stdout.write(render('text'));
 }
 
 async function waitForScan(client: WebPerfClient, id: string, timeoutMs: number, quiet: boolean): Promise<AnyScan> {
