@@ -18,12 +18,13 @@ export function ensureScanUser(name: string, log: (msg: string) => void): void {
 }
 
 /**
- * The scan user runs the runner from this checkout, so it must be able to pass through the folders above it.
- * A checkout under a private folder (e.g. /root, mode 700) gets the traverse bit for others on each such
- * folder: enough to reach the checkout, not to list or read anything else in them.
+ * The scan user runs the runner from this checkout, so it must be able to pass through the checkout's own
+ * folder and the folders above it. A checkout in or under a private folder (e.g. /root, or a clone into a
+ * `mktemp -d` folder, mode 700) gets the traverse bit for others on each such folder: enough to reach the
+ * checkout's files, not to list or read anything else in the folders above.
  */
-function allowTraversalTo(path: string, log: (msg: string) => void): void {
-  for (let dir = dirname(path); ; dir = dirname(dir)) {
+export function allowTraversalTo(path: string, log: (msg: string) => void): void {
+  for (let dir = path; ; dir = dirname(dir)) {
     const mode = statSync(dir).mode;
     if ((mode & 0o001) === 0) {
       chmodSync(dir, (mode & 0o7777) | 0o001);
