@@ -13,6 +13,7 @@ import type { Storage } from '../db/store/index.ts';
 import { DEPENDENCY_RETRY_AFTER_S, notFound, setRetryAfter } from '../http/errors.ts';
 import { recordLogIds } from '../http/middleware.ts';
 import { createTarget, deleteTarget, updateTarget, type TargetOutcome } from '../services/targets.ts';
+import { dismissAlert, markAlertsRead, targetAlerts } from '../services/alert-actions.ts';
 import { alertsPage } from './monitoring/alerts-page.ts';
 import { LABELS, type Notice } from './monitoring/labels.ts';
 import type { AlertRow, FieldErrors, HistoryScan, TargetSummary } from './monitoring/model.ts';
@@ -188,12 +189,16 @@ async function showTarget(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
   await renderTarget(deps, ctx, user.id, idParam(ctx, 'targetId'));
 }
 
+/** Resolved or dismissed alerts shown on a target's page. */
+const RECENT_CLOSED_ALERTS = 5;
+
+const alertActions = (deps: MonitoringPageDeps) => ({ alerts: deps.storage.alerts, clock: deps.clock });
+
 async function renderTarget(deps: MonitoringPageDeps, ctx: Ctx, userId: number, id: number, edit?: { values: { warning: string; critical: string }; errors: FieldErrors }, status = 200): Promise<void> {
   const target = await deps.storage.targets.findOwned(userId, id);
   if (!target) throw notFound();
   const chrome = chromeFor(deps, ctx, 'targets');
-  const alerts = (await deps.storage.alerts.listOwned(userId, {}, { limit: 200, page: 1 })).items.filter((alert) => alert.targetId === id);
-  const isOpen = (alert: Alert) => !alert.resolvedAt && !alert.isDismissed;
+  const alerts = await targetAlerts(deps.storage.alerts, userId, id, RECENT_CLOSED_ALERTS);
   html(
     ctx,
     targetPage({
@@ -202,8 +207,8 @@ async function renderTarget(deps: MonitoringPageDeps, ctx: Ctx, userId: number, 
       csrf: chrome.csrf!,
       target: summary(target),
       scans: await history(deps, id),
-      openAlerts: alerts.filter(isOpen).map((alert) => alertRow(alert, chrome.locale)),
-      recentAlerts: alerts.filter((alert) => !isOpen(alert)).slice(0, 5).map((alert) => alertRow(alert, chrome.locale)),
+      openAlerts: alerts.open.map((alert) => alertRow(alert, chrome.locale)),
+      recentAlerts: alerts.recent.map((alert) => alertRow(alert, chrome.locale)),
       notice: noticeOf(ctx, chrome.locale),
       edit,
     }),
@@ -308,7 +313,7 @@ async function markRead(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
   const id = idParam(ctx, 'alertId');
   const form = await readForm(ctx, deps.config);
   if (!(await deps.storage.alerts.findOwned(user.id, id))) throw notFound();
-  await deps.storage.alerts.markRead(user.id, [id], deps.clock());
+  await markAlertsRead(alertActions(deps), user.id, [id]);
   backTo(ctx, form, '/alerts', 'read');
 }
 
@@ -316,7 +321,7 @@ async function markAllRead(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
   const user = signedIn(ctx);
   if (!user) return;
   const form = await readForm(ctx, deps.config);
-  await deps.storage.alerts.markRead(user.id, null, deps.clock());
+  await markAlertsRead(alertActions(deps), user.id, null);
   backTo(ctx, form, '/alerts', 'readAll');
 }
 
@@ -325,7 +330,7 @@ async function dismiss(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
   if (!user) return;
   const id = idParam(ctx, 'alertId');
   const form = await readForm(ctx, deps.config);
-  if (!(await deps.storage.alerts.dismiss(user.id, id, deps.clock()))) throw notFound();
+  if (!(await dismissAlert(alertActions(deps), user.id, id))) throw notFound();
   backTo(ctx, form, '/alerts', 'dismissed');
 }
 

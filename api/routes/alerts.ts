@@ -4,6 +4,7 @@ import { negotiateLocale } from '../../core/i18n/locale.ts';
 import { ALERT_SEVERITIES, ALERT_STATUS_FILTERS, type AlertSeverity, type AlertStatusFilter } from '../../core/monitoring/alert.ts';
 import type { AlertStore } from '../../db/store/alerts.ts';
 import { notFound } from '../../http/errors.ts';
+import { dismissAlert as dismissOwnedAlert, markAlertsRead as markOwnedAlertsRead } from '../../services/alert-actions.ts';
 import { pageMetaSchema, pageQuerySchema, type PageQuery } from '../pagination.ts';
 import type { AnyRoute, ApiContext, ApiRoute, RouteInput } from '../route.ts';
 import { alertSchema, alertView } from '../views/alerts.ts';
@@ -92,12 +93,12 @@ async function showAlert(deps: AlertRouteDeps, ctx: ApiContext, { params }: Rout
 }
 
 async function markAlertsRead(deps: AlertRouteDeps, ctx: ApiContext, { body }: RouteInput<Record<string, never>, MarkReadBody>): Promise<void> {
-  const marked = await deps.alerts.markRead(ctx.state.user.id, body.ids ?? null, deps.clock());
+  const marked = await markOwnedAlertsRead(deps, ctx.state.user.id, body.ids ?? null);
   ctx.body = { data: { marked_read: marked } };
 }
 
 async function dismissAlert(deps: AlertRouteDeps, ctx: ApiContext, { params }: RouteInput<Record<string, unknown>, undefined>): Promise<void> {
-  const alert = await deps.alerts.dismiss(ctx.state.user.id, Number(params.id), deps.clock());
+  const alert = await dismissOwnedAlert(deps, ctx.state.user.id, Number(params.id));
   if (!alert) throw notFound();
   ctx.body = { data: alertView(alert, locale(ctx)) };
 }

@@ -63,8 +63,11 @@ const EMAILED_COLUMN: Record<AlertChange, 'raised_emailed_at' | 'escalated_email
 };
 
 export interface AlertListFilters {
-  status?: AlertStatusFilter;
+  /** The API's filters, plus `closed`: resolved or dismissed (a target page's recent history). */
+  status?: AlertStatusFilter | 'closed';
   severity?: AlertSeverity;
+  /** Only this target's alerts. */
+  targetId?: number;
 }
 
 /** A scan as alert evaluation sees it. */
@@ -143,7 +146,9 @@ export function createAlertStore(knex: Knex | Knex.Transaction): AlertStore {
       if (filters.status === 'open') query.whereNull('resolved_at').where({ is_dismissed: false });
       if (filters.status === 'resolved') query.whereNotNull('resolved_at');
       if (filters.status === 'unread') query.where({ is_read: false });
+      if (filters.status === 'closed') query.where((closed) => closed.whereNotNull('resolved_at').orWhere({ is_dismissed: true }));
       if (filters.severity) query.where({ severity: filters.severity });
+      if (filters.targetId !== undefined) query.where({ target_id: filters.targetId });
       const [counted, rows] = await Promise.all([
         query.clone().count<Array<{ count: string }>>('* as count'),
         query.clone().orderBy('id', 'desc').limit(page.limit).offset(pageOffset(page)),

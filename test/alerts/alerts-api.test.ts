@@ -1,5 +1,6 @@
 import { createTargetStore } from '../../db/store/targets.ts';
 import { createAlertStore, type AlertStore } from '../../db/store/alerts.ts';
+import { dismissAlert, targetAlerts } from '../../services/alert-actions.ts';
 import { evaluateScanAlerts } from '../../services/alert-evaluation.ts';
 import { insertFinishedScan, insertTarget, scoresOf, type TestTarget } from '../harness/alerts.ts';
 import { call, createTestUser, startTestApi, TestClock, type TestApi } from '../harness/api.ts';
@@ -220,5 +221,31 @@ describe('evaluation guards', () => {
       message: `The speed score of ${target.host} is 55, below the critical threshold of 60. Also below their thresholds: Images 65.`,
       details: { score: 'speed', value: 55, reference: 60, crossings: [{ score: 'speed', value: 55, threshold: 60, severity: 'critical' }, { score: 'images', value: 65, threshold: 70, severity: 'warning' }], resolution: null },
     });
+  });
+});
+
+describe("a target's alerts (the target page's query)", () => {
+  it("finds the target's open and recently closed alerts however many newer alerts its owner has elsewhere", async () => {
+    const owner = await createTestUser(api, 'pro');
+    const quiet = await insertTarget(api.db.knex, owner.user.id);
+    const busy = await insertTarget(api.db.knex, owner.user.id);
+    const alert = (target: TestTarget, type: 'score_below_threshold' | 'score_regression', day: number) =>
+      store.insert({ userId: owner.user.id, targetId: target.id, type, severity: 'warning', details: { score: 'overall', value: 60, reference: 70 }, url: target.url, host: target.host, region: target.region, scanPublicId: '0'.repeat(26), createdAt: at(day) });
+    const open = await alert(quiet, 'score_below_threshold', 1);
+    const dismissed = await alert(quiet, 'score_regression', 2);
+    await dismissAlert({ alerts: store, clock: () => at(2) }, owner.user.id, dismissed.id);
+    // 250 newer alerts on the other target (each resolved, as one target has one unresolved alert per type).
+    for (let i = 0; i < 250; i++) {
+      const other = await alert(busy, 'score_below_threshold', 3);
+      await store.resolve(other.id, { details: { score: 'overall', value: 90, reference: 70 }, scanPublicId: '1'.repeat(26) }, at(3));
+    }
+    const found = await targetAlerts(store, owner.user.id, quiet.id, 5);
+    expect(found.open.map((a) => a.id)).toEqual([open.id]);
+    expect(found.recent.map((a) => a.id)).toEqual([dismissed.id]);
+    const busyFound = await targetAlerts(store, owner.user.id, busy.id, 5);
+    expect(busyFound.open).toEqual([]);
+    expect(busyFound.recent).toHaveLength(5);
+    // Someone else's target id finds nothing of theirs.
+    expect(await targetAlerts(store, bob.user.id, quiet.id, 5)).toEqual({ open: [], recent: [] });
   });
 });
