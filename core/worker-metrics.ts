@@ -39,45 +39,31 @@ export function createWorkerMetrics(options: {
   const duration = new Histogram({ name: METRICS.scanDuration.name, help: 'Time from the start of a scan attempt to its result, by region.', labelNames: ['region'], buckets: [5, 10, 20, 30, 45, 60, 90, 120, 180, 300, 600], registers: [registry] });
   const benchmark = new Gauge({ name: METRICS.benchmarkIndex.name, help: "Lighthouse's benchmark index of the last scan measured in the region (low: an overloaded machine).", labelNames: ['region'], registers: [registry] });
   const { probeQueue, oldestWaiting } = options;
-  new Gauge({
-    name: METRICS.scanBacklog.name,
-    help: "Lighthouse tasks waiting in the region's scan queue (Temporal's approximate backlog).",
-    labelNames: ['region'],
-    registers: [registry],
-    async collect() {
-      if (!probeQueue) return;
-      for (const region of options.regions) {
-        const queue = await probeQueue(region).catch(() => null);
-        if (queue) this.set({ region }, queue.backlog);
-      }
-    },
-  });
-  new Gauge({
-    name: METRICS.scanPollers.name,
-    help: "Workers polling the region's scan queue recently (0: nobody serves the region).",
-    labelNames: ['region'],
-    registers: [registry],
-    async collect() {
-      if (!probeQueue) return;
-      for (const region of options.regions) {
-        const queue = await probeQueue(region).catch(() => null);
-        if (queue) this.set({ region }, queue.pollers);
-      }
-    },
-  });
-  new Gauge({
-    name: METRICS.scanOldestWaiting.name,
-    help: 'Age in seconds of the oldest scan still queued in the region (0 when none waits).',
-    labelNames: ['region'],
-    registers: [registry],
-    async collect() {
-      if (!oldestWaiting) return;
-      for (const region of options.regions) {
-        const age = await oldestWaiting(region).catch(() => null);
-        if (age !== null) this.set({ region }, age);
-      }
-    },
-  });
+  /** A gauge per served region, read on scrape; a region whose reading fails keeps its last value. */
+  const regionGauge = (metric: { name: string }, help: string, read: ((region: string) => Promise<number | null>) | null) =>
+    new Gauge({
+      name: metric.name,
+      help,
+      labelNames: ['region'],
+      registers: [registry],
+      async collect() {
+        if (!read) return;
+        for (const region of options.regions) {
+          const value = await read(region).catch(() => null);
+          if (value !== null) this.set({ region }, value);
+        }
+      },
+    });
+  const queueReading = (pick: (queue: { backlog: number; pollers: number }) => number) =>
+    probeQueue
+      ? async (region: string) => {
+          const queue = await probeQueue(region);
+          return queue ? pick(queue) : null;
+        }
+      : null;
+  regionGauge(METRICS.scanBacklog, "Lighthouse tasks waiting in the region's scan queue (Temporal's approximate backlog).", queueReading((queue) => queue.backlog));
+  regionGauge(METRICS.scanPollers, "Workers polling the region's scan queue recently (0: nobody serves the region).", queueReading((queue) => queue.pollers));
+  regionGauge(METRICS.scanOldestWaiting, 'Age in seconds of the oldest scan still queued in the region (0 when none waits).', oldestWaiting ?? null);
   const dispatched = new Counter({ name: METRICS.schedulesDispatched.name, help: "Scheduled scans of monitored targets dispatched (a target's daily schedule fired and its scan was stored).", registers: [registry] });
   const skipped = new Counter({ name: METRICS.schedulesSkipped.name, help: 'Target schedule firings that dispatched nothing, by reason (inactive: the target was paused or deleted meanwhile).', labelNames: ['reason'], registers: [registry] });
   const deliveries = new Counter({ name: METRICS.webhookDeliveries.name, help: 'Webhook deliveries ended, by outcome (succeeded, failed after its last attempt or on disabling, not_sent: refused before sending).', labelNames: ['outcome'], registers: [registry] });
