@@ -31,8 +31,8 @@ export interface DispatchedTargetScan {
   publicId: string;
   host: string;
   scanTaskQueue: string;
-  /** For the child workflow's summary; absent from results recorded before it was added. */
-  region?: string;
+  /** For the child workflow's summary. */
+  region: string;
 }
 
 export interface TargetReconcileReport {

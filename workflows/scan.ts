@@ -1,4 +1,4 @@
-import { ActivityFailure, CancellationScope, condition, getExternalWorkflowHandle, patched, proxyActivities, setHandler } from '@temporalio/workflow';
+import { ActivityFailure, CancellationScope, condition, getExternalWorkflowHandle, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { ScanActivities, ScanOutcome } from '../activities/scan.ts';
 import type { ScanSlotActivities } from '../activities/scan-slots.ts';
 import { SCAN_ATTEMPTS, scanActivityTimeoutMs, scanRunLimitMs, SLOT_REQUEST_REPEAT } from '../core/scan/lifecycle.ts';
@@ -20,15 +20,11 @@ const { requestScanSlot } = proxyActivities<ScanSlotActivities>({
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
 });
 
-/** Scan workflows started before fair slots existed replay without them. */
-const FAIR_SLOTS_PATCH = 'scan-fair-slots';
-
 /**
  * queued → (a slot in the region, from its dispatcher) → running → finished | failed, each step stored in
  * Postgres by an activity. The scan stays `queued` while it waits for its slot, however long that takes.
  */
 export async function scanWorkflow(input: ScanWorkflowInput): Promise<ScanOutcome> {
-  if (!patched(FAIR_SLOTS_PATCH)) return runScan(input);
   let granted = false;
   setHandler(slotGrantedSignal, () => void (granted = true));
   let dispatcherId: string | null = null;
@@ -55,10 +51,8 @@ export async function scanWorkflow(input: ScanWorkflowInput): Promise<ScanOutcom
  * (workflows/reconcile.ts) catches workflows that ended any other way.
  */
 async function runScan(input: ScanWorkflowInput): Promise<ScanOutcome> {
-  // The scan's row says how many runs it has, whoever started it (the API, a target's schedule). Workflows
-  // recorded before scans had runs got nothing back here: one-run scans, replayed with the limits they had.
-  const marked = (await markScanRunning(input.publicId)) as { runs: number } | undefined;
-  const runs = marked?.runs ?? 1;
+  // The scan's row says how many runs it has, whoever started it (the API, a target's schedule).
+  const { runs } = await markScanRunning(input.publicId);
   const { scanPage } = proxyActivities<ScanActivities>({
     taskQueue: input.scanTaskQueue,
     startToCloseTimeout: scanActivityTimeoutMs(runs),

@@ -1,4 +1,4 @@
-import { executeChild, ParentClosePolicy, patched, proxyActivities, uuid4, workflowInfo } from '@temporalio/workflow';
+import { executeChild, ParentClosePolicy, proxyActivities, uuid4, workflowInfo } from '@temporalio/workflow';
 import type { TargetActivities } from '../activities/targets.ts';
 import type { ScanOutcome } from '../activities/scan.ts';
 import { publicIdFrom } from '../core/ids.ts';
@@ -11,8 +11,6 @@ const { dispatchTargetScan } = proxyActivities<TargetActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { maximumAttempts: 10, initialInterval: '1 second', maximumInterval: '30 seconds' },
 });
-
-const TARGET_ALERTS_PATCH = 'target-alerts';
 
 export type TargetScanOutcome = { dispatched: false } | { dispatched: true; scanId: string; outcome: ScanOutcome };
 
@@ -30,8 +28,7 @@ export async function targetScanWorkflow(input: TargetScanInput): Promise<Target
   const outcome = await executeChild(scanWorkflow, {
     workflowId: scanWorkflowId(publicId),
     args: [{ publicId, scanTaskQueue: dispatched.scanTaskQueue }],
-    // As a scan started by the API says (core/temporal-client.ts startScanWorkflow), plus the target. Metadata
-    // only: histories recorded without it replay unchanged.
+    // As a scan started by the API says (core/temporal-client.ts startScanWorkflow), plus the target.
     staticSummary: scanSummary({ host: dispatched.host, region: dispatched.region, publicId, targetId: input.targetId }),
     typedSearchAttributes: [
       { key: ScanIdAttribute, value: publicId },
@@ -41,8 +38,8 @@ export async function targetScanWorkflow(input: TargetScanInput): Promise<Target
     // The scan is the user's like any other: should this workflow be terminated, the scan still ends properly.
     parentClosePolicy: ParentClosePolicy.ABANDON,
   });
-  // Runs started before alerts existed replay without this step. It never throws and skips failed scans.
-  if (patched(TARGET_ALERTS_PATCH)) await evaluateAfterScan(publicId);
+  // Never throws, and skips failed scans.
+  await evaluateAfterScan(publicId);
   return { dispatched: true, scanId: publicId, outcome };
 }
 
