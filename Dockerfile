@@ -55,7 +55,7 @@ RUN mkdir -p /data/assets /data/ingest-spool && chown node:node /data/assets /da
 # The official image's unprivileged user (uid 1000). A worker that is not root cannot switch users, so
 # its scan runner and Chromium run as `node` too, with Chromium's namespace sandbox on; that needs
 # unprivileged user namespaces, which Docker's default seccomp profile refuses: docker-compose.yml runs the
-# worker with seccomp=unconfined (README, Security). Should an operator run the worker as root instead,
+# worker with seccomp=unconfined (docs/security.md). Should an operator run the worker as root instead,
 # it runs scans as SCAN_USER, which exists here for that case.
 RUN useradd --system --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin webperf-scan
 USER node

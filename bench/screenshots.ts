@@ -2,7 +2,7 @@
  * Screenshots of every page of the web area (fixtures/web-area.ts) at 360 and 1280 px, in English and German,
  * full page, under .state/screenshots/pages/{page}-{lang}-{width}.png; says which pages scroll sideways.
  * `--parts` also cuts each page into 1200 px high slices (parts/), to read long pages at their real size;
- * `--readme` writes the README's few (docs/screenshots/, the top of the page only).
+ * `--readme` writes the few the README and docs/web-area.md show (docs/screenshots/, the top of the page only).
  *
  *   ./svc stack up && npm run screenshots:pages [-- --parts] [-- --readme] [-- page ...]
  */
@@ -18,7 +18,7 @@ const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const parts = process.argv.includes('--parts');
 const readme = process.argv.includes('--readme');
 const README_DIR = resolve(import.meta.dirname, '..', 'docs', 'screenshots');
-/** The README's screenshots: page, language, width and how much of the page's top. */
+/** The screenshots of the README and docs/web-area.md: page, language, width and how much of the page's top. */
 const README_SHOTS = [
   { name: 'dashboard', lang: 'en', width: 1280, height: 1000 },
   { name: 'progress-running', lang: 'en', width: 360, height: 560 },

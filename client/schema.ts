@@ -400,7 +400,7 @@ export interface paths {
                      *     }
                      */
                     "application/json": {
-                        /** @description http(s) URL; normalised (see README). */
+                        /** @description http(s) URL; normalised (see docs/scans-and-scoring.md). */
                         url: string;
                         /**
                          * @description Scan location code.

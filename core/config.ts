@@ -40,7 +40,7 @@ export interface Config {
     metricsPort: number;
     batch: { rows: number; ms: number };
     spoolMaxBytes: number;
-    /** INGEST_SPOOL_FSYNC (default true): false acknowledges after the write to the page cache (see README). */
+    /** INGEST_SPOOL_FSYNC (default true): false acknowledges after the write to the page cache (see docs/live-data.md). */
     spoolFsync: boolean;
     acceptHeadless: boolean;
     keepMonths: number;
@@ -282,7 +282,7 @@ function trustedProxies(raw: string | undefined): string[] {
 /**
  * A run whose benchmark index is below this was measured on a machine too busy to trust. 1000 is
  * Lighthouse's own threshold for warning that the host CPU is slower than it expects. Measured on a 2-core
- * development box (README, "Median of runs"): 1360-2900 with little else running, 1250-2400 with two
+ * development box (docs/operations/benchmarks.md, "Median of runs"): 1360-2900 with little else running, 1250-2400 with two
  * Lighthouse runs at once, below 1000 only in moments of four runs at once or a load of 8-18 on 2 cores.
  */
 export const DEFAULT_MIN_BENCHMARK_INDEX = 1000;

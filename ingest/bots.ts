@@ -2,7 +2,7 @@
  * User agents whose beacons are dropped (reason `bot`, answered 204 like an accepted beacon): they are not
  * real visitors, and lab tools (Lighthouse, PageSpeed Insights, WebPageTest, GTmetrix) loading a page would
  * pull field data towards lab numbers. Matched case-insensitively anywhere in the User-Agent; an empty or
- * missing User-Agent is a bot too. README "Live data: ingest" repeats this list.
+ * missing User-Agent is a bot too. docs/live-data.md (Bots) repeats this list.
  */
 export const BOT_PATTERNS: readonly string[] = [
   // crawlers and link previews

@@ -18,7 +18,7 @@ export interface DirectAttemptDeps extends WebhookDeliveryDeps {
 /**
  * The first attempt of each delivery, sent straight from the process that committed its outbox row, in the
  * background (never holding up the activity that raised the event), so a burst is delivered at the speed of
- * the receivers, not of Temporal handing out one workflow per event (README, Webhooks: benchmark).
+ * the receivers, not of Temporal handing out one workflow per event (docs/operations/benchmarks.md, Webhooks).
  *
  * Every delivery still gets its one workflow (found in the Temporal UI by DeliveryId): after the attempt, its
  * slot is released and the workflow is started from a bounded background queue, after the burst of first

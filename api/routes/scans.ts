@@ -49,7 +49,7 @@ function createBodySchema(regions: string[]): JsonSchema {
     additionalProperties: false,
     required: ['url'],
     properties: {
-      url: { type: 'string', minLength: 1, maxLength: 8192, description: 'http(s) URL; normalised (see README).' },
+      url: { type: 'string', minLength: 1, maxLength: 8192, description: 'http(s) URL; normalised (see docs/scans-and-scoring.md).' },
       region: { type: 'string', enum: regions, description: 'Scan location code.' },
       public: { type: 'boolean', default: false },
       force: { type: 'boolean', default: false },

@@ -5,7 +5,7 @@ import type { Thresholds } from './thresholds.ts';
 /**
  * When a target's scan finishes, what happens to its alerts: a pure function of the target's thresholds, the
  * scan's scores, the target's previous scheduled scans and its unresolved alerts. Every transition is a row
- * of the state table in README.md (## Alerts) and of test/unit/alert-rules.test.ts.
+ * of the state tables in docs/monitoring-and-alerts.md (Score alerts) and of test/unit/alert-rules.test.ts.
  *
  * At most one unresolved alert per target and type (dismissed or not; the database's unique index says the
  * same). score_below_threshold covers every watched score at once: its severity is the worst crossing's, and

@@ -1,5 +1,5 @@
 /**
- * OAuth scopes (the spec shows none; this is our decision, documented in the README): two, because the
+ * OAuth scopes (the spec shows none; this is our decision, documented in docs/oauth-and-mcp.md): two, because the
  * useful line for a performance service is "can look" versus "can act".
  * - `read`: every GET (scans, targets, alerts, live data, /me).
  * - `write`: everything else too (start scans, share links, targets, marking alerts, ...); implies `read`.

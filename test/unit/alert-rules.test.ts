@@ -4,7 +4,7 @@ import { decideAlertTransitions, regressionBaseline, scoreCrossings, type AlertR
 import type { Thresholds } from '../../core/monitoring/thresholds.ts';
 import type { ScanScores } from '../../core/scoring/categories.ts';
 
-/** One test per row of the state table in README.md (## Alerts); row ids match. */
+/** One test per row of the state tables in docs/monitoring-and-alerts.md (Score alerts); row ids match. */
 
 const RAISED_AT = new Date('2026-11-20T12:00:00Z');
 const day = (n: number) => new Date(RAISED_AT.getTime() + n * 86_400_000);
