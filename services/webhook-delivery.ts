@@ -115,9 +115,12 @@ async function afterSend(
   const at = deps.clock();
   const key = randomUUID();
   const retry = deps.recordRetry ?? RECORD_RETRY;
+  // One budget for every write below, so the attempt ends well inside its activity's timeout (whose retry would send again).
+  const deadline = Date.now() + retry.budgetMs;
   const logged = (what: string) => (error: unknown, tries: number) => deps.log.warn({ deliveryId, userId: delivery.userId, tries, err: error }, `${what} failed after the webhook was sent; trying again without sending`);
   const recorded = await retriedWrite(
     retry,
+    deadline,
     async (excerptRefused) => {
       const failingSince = succeeded ? null : await deps.webhooks.recordEndpointFailure(delivery.userId, at);
       const disable: DisabledReason | null = gone ? 'gone' : failingSince && at.getTime() - failingSince.getTime() >= DISABLE_AFTER_FAILING_MS ? 'failing' : null;
@@ -132,10 +135,11 @@ async function afterSend(
     logged('recording the attempt'),
   );
   if (!recorded.ok) deps.log.warn({ deliveryId, userId: delivery.userId, responseCode: response.responseCode, error: response.error, err: recorded.error }, 'webhook attempt sent but not recorded');
-  // Unrecorded: the 5-day rule cannot be judged (it needs the stored failing_since); 410 still disables.
+  // Unrecorded (Postgres away through the whole budget): the outcome as the receiver gave it, and no further
+  // writes; the 5-day rule needs the stored failing_since, and a 410 disables at the endpoint's next failure.
   const { failingSince, disable, status } = recorded.ok
     ? recorded.value
-    : { failingSince: null, disable: gone ? ('gone' as const) : null, status: (succeeded ? 'succeeded' : gone || sent.final ? 'failed' : 'pending') as DeliveryStatus };
+    : { failingSince: null, disable: null, status: (succeeded ? 'succeeded' : gone || sent.final ? 'failed' : 'pending') as DeliveryStatus };
   deps.metrics?.webhookAttempt(succeeded ? 'succeeded' : 'failed');
   if (!succeeded) {
     // The runbook's "worker logs": which delivery, which attempt, what the receiver said. Never the configured
@@ -147,11 +151,11 @@ async function afterSend(
   }
   if (status !== 'pending') deps.metrics?.webhookDeliveryEnded(status);
   if (succeeded) {
-    await retriedWrite(retry, () => deps.webhooks.recordEndpointSuccess(delivery.userId), logged('clearing the endpoint\'s failure record'));
+    if (recorded.ok) await retriedWrite(retry, deadline, () => deps.webhooks.recordEndpointSuccess(delivery.userId), logged('clearing the endpoint\'s failure record'));
     return { outcome: 'succeeded', retryAfterMs: null };
   }
   if (disable) {
-    const disabled = await retriedWrite(retry, () => deps.webhooks.disable(delivery.userId, disable, at), logged('disabling the endpoint'));
+    const disabled = await retriedWrite(retry, deadline, () => deps.webhooks.disable(delivery.userId, disable, at), logged('disabling the endpoint'));
     const newlyDisabled = disabled.ok && disabled.value;
     if (newlyDisabled) {
       deps.metrics?.webhookEndpointDisabled();
@@ -166,7 +170,7 @@ async function afterSend(
     return { outcome: disable === 'gone' ? 'gone' : 'failed', retryAfterMs: null };
   }
   const retryAfterMs = response.responseCode === 429 || response.responseCode === 503 ? parseRetryAfter(response.retryAfter, at) : null;
-  return { outcome: status === 'failed' ? 'failed' : 'retry', retryAfterMs };
+  return { outcome: status === 'pending' ? 'retry' : gone ? 'gone' : 'failed', retryAfterMs };
 }
 
 export const notificationSettingsUrl = (baseUrl: string): string => `${baseUrl}/account/notifications`;

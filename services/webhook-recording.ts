@@ -14,30 +14,25 @@ export type Retried<T> = { ok: true; value: T } | { ok: false; error: unknown };
 /**
  * Runs `write` until it succeeds, never throwing: a request that was sent must not be sent again because its
  * record failed, so the write (which must be idempotent) is retried here, `delaysMs` apart, each try given
- * up after `tryTimeoutMs` (its query may still finish; idempotence makes that harmless), and no try started
- * after `budgetMs`. `write` learns whether Postgres refused a value before (a data exception, SQLSTATE class
- * 22: retrying the same values cannot help) so it can leave the optional ones out.
+ * up after `tryTimeoutMs` (its query may still finish; idempotence makes that harmless), and no try after the
+ * first started past `deadline` (epoch ms; one budget for all the writes after one send). `write` learns
+ * whether Postgres refused a value before (a data exception, SQLSTATE class 22: retrying the same values
+ * cannot help) so it can leave the optional ones out.
  */
-export async function retriedWrite<T>(retry: RecordRetry, write: (valueRefused: boolean) => Promise<T>, onFailure: (error: unknown, tries: number) => void): Promise<Retried<T>> {
-  const started = Date.now();
+export async function retriedWrite<T>(retry: RecordRetry, deadline: number, write: (valueRefused: boolean) => Promise<T>, onFailure: (error: unknown, tries: number) => void): Promise<Retried<T>> {
   let valueRefused = false;
-  let lastError: unknown;
-  for (let tries = 1; ; tries++) {
+  for (let tries = 1, waits = 0; ; tries++) {
     try {
       return { ok: true, value: await withTimeout(write(valueRefused), retry.tryTimeoutMs) };
     } catch (error) {
-      lastError = error;
       onFailure(error, tries);
-      if (isDataException(error)) {
-        // Straight to a try without the refused value; a second refusal is as final as any other failure.
-        if (!valueRefused) {
-          valueRefused = true;
-          tries -= 1;
-          continue;
-        }
+      // Straight to a try without the refused value; a second refusal is as final as any other failure.
+      if (isDataException(error) && !valueRefused) {
+        valueRefused = true;
+        continue;
       }
-      const delay = retry.delaysMs[tries - 1];
-      if (delay === undefined || Date.now() - started + delay > retry.budgetMs) return { ok: false, error: lastError };
+      const delay = retry.delaysMs[waits++];
+      if (delay === undefined || Date.now() + delay > deadline) return { ok: false, error };
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
   }

@@ -1,6 +1,7 @@
 import { validateHeaderValue } from 'node:http';
 import { replyExcerpt, RESPONSE_BODY_LIMIT, storableText } from '../../core/webhooks/delivery.ts';
 import { decideSettingsChange, HEADER_VALUE_RULE, isHeaderValue } from '../../core/webhooks/endpoint.ts';
+import { retriedWrite, type RecordRetry } from '../../services/webhook-recording.ts';
 
 const form = (headerValue: string) => ({ url: 'https://hooks.example.com/in', headerName: 'X-Secret', headerValue, events: [] });
 const nodeSends = (value: string) => {
@@ -59,5 +60,58 @@ describe('reply excerpts', () => {
     expect(replyExcerpt(Buffer.from('x'.repeat(5000)))).toHaveLength(RESPONSE_BODY_LIMIT);
     const cut = Buffer.concat([Buffer.from('x'.repeat(RESPONSE_BODY_LIMIT - 1)), Buffer.from('€')]);
     expect(replyExcerpt(cut)).toBe('x'.repeat(RESPONSE_BODY_LIMIT - 1));
+  });
+});
+
+describe('recording after a send (retriedWrite)', () => {
+  const quick: RecordRetry = { delaysMs: [5, 10, 20], tryTimeoutMs: 200, budgetMs: 1000 };
+  const refused = Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: '22021' });
+  const connectionLost = Object.assign(new Error('Connection terminated unexpectedly'), { code: 'ECONNRESET' });
+
+  it('a value Postgres refuses: at once a try without it, which is recorded', async () => {
+    const calls: boolean[] = [];
+    const result = await retriedWrite(quick, Date.now() + quick.budgetMs, async (valueRefused) => {
+      calls.push(valueRefused);
+      if (!valueRefused) throw refused;
+      return 'recorded';
+    }, () => undefined);
+    expect(result).toEqual({ ok: true, value: 'recorded' });
+    expect(calls).toEqual([false, true]);
+  });
+
+  it('a lost connection: tried again after each wait until it works, with every value', async () => {
+    const calls: boolean[] = [];
+    const failures: number[] = [];
+    const result = await retriedWrite(quick, Date.now() + quick.budgetMs, async (valueRefused) => {
+      calls.push(valueRefused);
+      if (calls.length < 3) throw connectionLost;
+      return 'recorded';
+    }, (_, tries) => failures.push(tries));
+    expect(result).toEqual({ ok: true, value: 'recorded' });
+    expect(calls).toEqual([false, false, false]);
+    expect(failures).toEqual([1, 2]);
+  });
+
+  it('never throws: the waits run out, or the deadline passes, and the last error is returned', async () => {
+    let tries = 0;
+    const exhausted = await retriedWrite(quick, Date.now() + quick.budgetMs, async () => {
+      tries += 1;
+      throw connectionLost;
+    }, () => undefined);
+    expect(exhausted).toEqual({ ok: false, error: connectionLost });
+    expect(tries).toBe(quick.delaysMs.length + 1);
+    tries = 0;
+    expect(await retriedWrite(quick, Date.now(), async () => {
+      tries += 1;
+      throw connectionLost;
+    }, () => undefined)).toEqual({ ok: false, error: connectionLost });
+    expect(tries).toBe(1);
+  });
+
+  it('a try that hangs is given up after its timeout and the next one made', async () => {
+    let tries = 0;
+    const result = await retriedWrite(quick, Date.now() + quick.budgetMs, () => (++tries === 1 ? new Promise<string>(() => undefined) : Promise.resolve('recorded')), () => undefined);
+    expect(result).toEqual({ ok: true, value: 'recorded' });
+    expect(tries).toBe(2);
   });
 });
