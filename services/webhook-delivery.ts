@@ -1,11 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import type { Clock } from '../core/clock.ts';
 import type { Keyring } from '../core/keys.ts';
 import type { Logger } from '../core/logger.ts';
 import { newPublicId } from '../core/ids.ts';
 import { plansWith } from '../core/plans.ts';
 import type { HostLookup } from '../core/scan-target.ts';
-import { parseRetryAfter, type AttemptOutcomeKind, type WebhookDelivery } from '../core/webhooks/delivery.ts';
-import { DISABLE_AFTER_FAILING_MS } from '../core/webhooks/endpoint.ts';
+import { parseRetryAfter, type AttemptOutcomeKind, type DeliveryStatus, type WebhookDelivery } from '../core/webhooks/delivery.ts';
+import { DISABLE_AFTER_FAILING_MS, isHeaderValue, type DisabledReason } from '../core/webhooks/endpoint.ts';
 import type { DeliveryEvent, WebhookPayload } from '../core/webhooks/events.ts';
 import { payloadProblems } from '../core/webhooks/schemas.ts';
 import { signedHeaders } from '../core/webhooks/signing.ts';
@@ -14,7 +15,8 @@ import type { WebhookStore } from '../db/store/webhooks.ts';
 import type { Mailer } from './mailer.ts';
 import type { WorkerMetrics } from '../core/worker-metrics.ts';
 import { authHeaderOf, mayUseWebhooks, signingSecrets } from './webhook-settings.ts';
-import { sendWebhook } from './webhook-sender.ts';
+import { RECORD_RETRY, retriedWrite, type RecordRetry } from './webhook-recording.ts';
+import { sendWebhook, type WebhookResponse } from './webhook-sender.ts';
 
 export const WEBHOOK_TIMEOUT_MS = 15_000;
 export const WEBHOOK_USER_AGENT = 'WebPerf-Webhooks/1.0';
@@ -40,6 +42,8 @@ export interface WebhookDeliveryDeps {
   metrics?: Pick<WorkerMetrics, 'webhookAttempt' | 'webhookDeliveryEnded' | 'webhookEndpointDisabled'>;
   /** Failed attempts and disabled endpoints are logged (ids, status code, error text; never headers, secrets or bodies). */
   log: Pick<Logger, 'warn' | 'info'>;
+  /** How recording after a send is retried (RECORD_RETRY unless a test shortens it). */
+  recordRetry?: RecordRetry;
 }
 
 /** What one attempt came to: `retry` while the schedule goes on (with the receiver's Retry-After on 429/503). */
@@ -62,6 +66,7 @@ export async function attemptDelivery(deps: WebhookDeliveryDeps, deliveryId: num
   // own): its real outcome, and nothing sent.
   if (delivery.status !== 'pending') return { outcome: delivery.status, retryAfterMs: null };
   const [endpoint, owner] = await Promise.all([deps.webhooks.findEndpoint(delivery.userId), deps.users.findById(delivery.userId)]);
+  const header = endpoint ? authHeaderOf(deps, endpoint) : null;
   const refusal =
     !owner || !mayUseWebhooks(owner.plan)
       ? 'webhooks need the Pro plan or higher'
@@ -69,17 +74,18 @@ export async function attemptDelivery(deps: WebhookDeliveryDeps, deliveryId: num
         ? 'no webhook URL is configured'
         : endpoint.disabledAt
           ? 'the endpoint is disabled'
-          : payloadProblems(delivery.event, delivery.payload);
+          : header && !isHeaderValue(header.value)
+            ? 'the authentication header value is not a valid HTTP header value; save it again in the notification settings'
+            : payloadProblems(delivery.event, delivery.payload);
   const now = deps.clock();
   if (refusal) {
     deps.log.info({ deliveryId, userId: delivery.userId, event: delivery.event, reason: refusal }, 'webhook not sent');
-    await deps.webhooks.recordAttempt({ deliveryId, attemptedAt: now, durationMs: 0, responseCode: null, responseBody: null, error: `not sent: ${refusal}` }, { status: 'failed', responseCode: null, error: `not sent: ${refusal}` }, now);
+    await deps.webhooks.recordAttempt({ key: randomUUID(), deliveryId, attemptedAt: now, durationMs: 0, responseCode: null, responseBody: null, error: `not sent: ${refusal}` }, { status: 'failed', responseCode: null, error: `not sent: ${refusal}` }, now);
     deps.metrics?.webhookAttempt('not_sent');
     deps.metrics?.webhookDeliveryEnded('not_sent');
     return { outcome: 'not_sent', retryAfterMs: null };
   }
   const body = JSON.stringify(delivery.payload);
-  const header = authHeaderOf(deps, endpoint!);
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     'user-agent': `${WEBHOOK_USER_AGENT} (+${deps.baseUrl})`,
@@ -88,17 +94,52 @@ export async function attemptDelivery(deps: WebhookDeliveryDeps, deliveryId: num
     ...(header ? { [header.name]: header.value } : {}),
   };
   const response = await sendWebhook({ url: endpoint!.url!, headers, body, timeoutMs: deps.timeoutMs ?? WEBHOOK_TIMEOUT_MS, allowLoopback: deps.allowLoopback, lookup: deps.lookup });
+  // The request has gone out: from here nothing throws, since the activity's retry would send it again.
+  return afterSend(deps, { delivery, owner: owner!, url: endpoint!.url!, final, attemptedAt: now, response });
+}
+
+/**
+ * Records a sent attempt and its effects. Postgres writes are retried in the process with the response held
+ * in memory (retriedWrite; the attempt's key makes a repeated record a no-op, so it counts once); an excerpt
+ * Postgres refuses is left out. When recording still fails, the attempt stays unrecorded (logged) and its
+ * outcome is returned all the same: the schedule goes on from what the receiver answered, nothing is re-sent.
+ */
+async function afterSend(
+  deps: WebhookDeliveryDeps,
+  sent: { delivery: WebhookDelivery; owner: { email: string }; url: string; final: boolean; attemptedAt: Date; response: WebhookResponse },
+): Promise<AttemptResult> {
+  const { delivery, response } = sent;
+  const deliveryId = delivery.id;
   const succeeded = response.error === null;
   const gone = response.responseCode === 410;
   const at = deps.clock();
-  const failingSince = succeeded ? null : await deps.webhooks.recordEndpointFailure(delivery.userId, at);
-  const disable = gone ? 'gone' : failingSince && at.getTime() - failingSince.getTime() >= DISABLE_AFTER_FAILING_MS ? 'failing' : null;
-  const status = succeeded ? 'succeeded' : disable || final ? 'failed' : 'pending';
-  await deps.webhooks.recordAttempt(
-    { deliveryId, attemptedAt: now, durationMs: response.durationMs, responseCode: response.responseCode, responseBody: response.responseBody, error: response.error },
-    { status, responseCode: response.responseCode, error: response.error },
-    at,
+  const key = randomUUID();
+  const retry = deps.recordRetry ?? RECORD_RETRY;
+  // One budget for every write below, so the attempt ends well inside its activity's timeout (whose retry would send again).
+  const deadline = Date.now() + retry.budgetMs;
+  const logged = (what: string) => (error: unknown, tries: number) => deps.log.warn({ deliveryId, userId: delivery.userId, tries, err: error }, `${what} failed after the webhook was sent; trying again without sending`);
+  const recorded = await retriedWrite(
+    retry,
+    deadline,
+    async (excerptRefused) => {
+      const failingSince = succeeded ? null : await deps.webhooks.recordEndpointFailure(delivery.userId, at);
+      const disable: DisabledReason | null = gone ? 'gone' : failingSince && at.getTime() - failingSince.getTime() >= DISABLE_AFTER_FAILING_MS ? 'failing' : null;
+      const status: DeliveryStatus = succeeded ? 'succeeded' : disable || sent.final ? 'failed' : 'pending';
+      await deps.webhooks.recordAttempt(
+        { key, deliveryId, attemptedAt: sent.attemptedAt, durationMs: response.durationMs, responseCode: response.responseCode, responseBody: excerptRefused ? null : response.responseBody, error: response.error },
+        { status, responseCode: response.responseCode, error: response.error },
+        at,
+      );
+      return { failingSince, disable, status };
+    },
+    logged('recording the attempt'),
   );
+  if (!recorded.ok) deps.log.warn({ deliveryId, userId: delivery.userId, responseCode: response.responseCode, error: response.error, err: recorded.error }, 'webhook attempt sent but not recorded');
+  // Unrecorded (Postgres away through the whole budget): the outcome as the receiver gave it, and no further
+  // writes; the 5-day rule needs the stored failing_since, and a 410 disables at the endpoint's next failure.
+  const { failingSince, disable, status } = recorded.ok
+    ? recorded.value
+    : { failingSince: null, disable: null, status: (succeeded ? 'succeeded' : gone || sent.final ? 'failed' : 'pending') as DeliveryStatus };
   deps.metrics?.webhookAttempt(succeeded ? 'succeeded' : 'failed');
   if (!succeeded) {
     // The runbook's "worker logs": which delivery, which attempt, what the receiver said. Never the configured
@@ -110,23 +151,26 @@ export async function attemptDelivery(deps: WebhookDeliveryDeps, deliveryId: num
   }
   if (status !== 'pending') deps.metrics?.webhookDeliveryEnded(status);
   if (succeeded) {
-    await deps.webhooks.recordEndpointSuccess(delivery.userId);
+    if (recorded.ok) await retriedWrite(retry, deadline, () => deps.webhooks.recordEndpointSuccess(delivery.userId), logged('clearing the endpoint\'s failure record'));
     return { outcome: 'succeeded', retryAfterMs: null };
   }
   if (disable) {
-    const newlyDisabled = await deps.webhooks.disable(delivery.userId, disable, at);
-    if (newlyDisabled) deps.metrics?.webhookEndpointDisabled();
+    const disabled = await retriedWrite(retry, deadline, () => deps.webhooks.disable(delivery.userId, disable, at), logged('disabling the endpoint'));
+    const newlyDisabled = disabled.ok && disabled.value;
     if (newlyDisabled) {
+      deps.metrics?.webhookEndpointDisabled();
       deps.log.warn(
         { deliveryId, userId: delivery.userId, event: delivery.event, reason: disable === 'gone' ? 'the receiver answered 410 Gone' : `every attempt failed since ${failingSince!.toISOString()}`, responseCode: response.responseCode, error: response.error },
         'webhook endpoint disabled',
       );
     }
-    if (newlyDisabled && disable === 'failing') await deps.mailer.send(endpointDisabledEmail(owner!.email, endpoint!.url!, failingSince!, deps.baseUrl));
+    if (newlyDisabled && disable === 'failing') {
+      await deps.mailer.send(endpointDisabledEmail(sent.owner.email, sent.url, failingSince!, deps.baseUrl)).catch((error: unknown) => deps.log.warn({ deliveryId, userId: delivery.userId, err: error }, 'endpoint-disabled e-mail not sent'));
+    }
     return { outcome: disable === 'gone' ? 'gone' : 'failed', retryAfterMs: null };
   }
   const retryAfterMs = response.responseCode === 429 || response.responseCode === 503 ? parseRetryAfter(response.retryAfter, at) : null;
-  return { outcome: status === 'failed' ? 'failed' : 'retry', retryAfterMs };
+  return { outcome: status === 'pending' ? 'retry' : gone ? 'gone' : 'failed', retryAfterMs };
 }
 
 export const notificationSettingsUrl = (baseUrl: string): string => `${baseUrl}/account/notifications`;

@@ -2,7 +2,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import type { HostLookup } from '../core/scan-target.ts';
-import { RESPONSE_BODY_LIMIT } from '../core/webhooks/delivery.ts';
+import { replyExcerpt, RESPONSE_BODY_LIMIT } from '../core/webhooks/delivery.ts';
 import { guardPeer, judgedLookup, judgeHost, RefusedAddressError } from './outbound-connection.ts';
 
 export { RefusedAddressError };
@@ -21,7 +21,7 @@ export interface WebhookRequest {
 /** What came back: a status (any, redirects included: they are not followed) or an error. */
 export interface WebhookResponse {
   responseCode: number | null;
-  /** The first 1 KB of the body. */
+  /** The first 1 KB of the body as stored (core/webhooks/delivery.ts replyExcerpt: no NUL, no invalid UTF-8). */
   responseBody: string | null;
   retryAfter: string | null;
   error: string | null;
@@ -63,7 +63,7 @@ export async function sendWebhook(req: WebhookRequest): Promise<WebhookResponse>
           });
           const finish = () => {
             clearTimeout(timer);
-            resolve({ status: incoming.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), retryAfter: headerValue(incoming.headers['retry-after']) });
+            resolve({ status: incoming.statusCode ?? 0, body: replyExcerpt(Buffer.concat(chunks)), retryAfter: headerValue(incoming.headers['retry-after']) });
           };
           incoming.on('end', finish);
           incoming.on('close', finish);

@@ -31,9 +31,7 @@ const PAGE = '/account/notifications';
 /** What an action's redirect tells the page to say: a fixed notice, or a test or replay result with its numbers. */
 type Outcome =
   | { notice: WebhookNotice }
-  | { notice: 'test_pending'; delivery: number }
-  | { notice: 'test_delivered'; code: string }
-  | { notice: 'test_failed'; error: string | null }
+  | { notice: 'test_result'; delivery: number }
   | { notice: 'replaying'; count: number };
 
 /** The notification settings (webhooks) in the web area; the API has no operation for them (spec: Events). */
@@ -89,7 +87,7 @@ async function render(deps: WebhookPageDeps, ctx: Ctx, user: { id: number; plan:
       planLabel: planFor(user.plan).label,
       settings: allowed ? await webhookSettings(settingsDeps(deps), user.id) : null,
       deliveries: allowed ? await deps.storage.webhooks.listDeliveries(user.id, HISTORY_LENGTH) : [],
-      notice: extra.notice ?? noticeOf(ctx.query, WEBHOOK_LABELS[chrome.locale]),
+      notice: extra.notice ?? (await noticeOf(deps, user.id, ctx.query, WEBHOOK_LABELS[chrome.locale])),
       ...extra,
     }),
     status,
@@ -134,9 +132,8 @@ async function sendTest(deps: WebhookPageDeps, ctx: Ctx): Promise<void> {
   if (!user) return;
   const outcome = await sendTestEvent(actionDeps(deps), user.id);
   if (outcome.status === 'not_configured') return back(ctx, { notice: 'not_configured' });
-  const { delivery } = outcome;
-  if (outcome.status === 'pending') return back(ctx, { notice: 'test_pending', delivery: delivery.id });
-  back(ctx, delivery.status === 'succeeded' ? { notice: 'test_delivered', code: String(delivery.webhookResponseCode) } : { notice: 'test_failed', error: delivery.webhookLastError });
+  // The page reads the result from the delivery's record: nothing the receiver or the link says is shown as is.
+  back(ctx, { notice: 'test_result', delivery: outcome.delivery.id });
 }
 
 async function resend(deps: WebhookPageDeps, ctx: Ctx): Promise<void> {
@@ -178,19 +175,23 @@ function parseSince(value: string): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
-/** The notice an action's redirect asked for, in the page's language; anything else in the query says nothing. */
-function noticeOf(query: Ctx['query'], text: (typeof WEBHOOK_LABELS)[keyof typeof WEBHOOK_LABELS]): string | undefined {
+/**
+ * The notice an action's redirect asked for, in the page's language: only known codes, with numbers only, and
+ * a test's result from the user's own delivery record (its status, code and recorded error); anything else in
+ * the query says nothing, so a crafted link cannot put words in the service's mouth.
+ */
+async function noticeOf(deps: WebhookPageDeps, userId: number, query: Ctx['query'], text: (typeof WEBHOOK_LABELS)[keyof typeof WEBHOOK_LABELS]): Promise<string | undefined> {
   const param = (name: string) => (typeof query[name] === 'string' ? query[name] : undefined);
   const whole = (name: string) => (/^\d{1,15}$/.test(param(name) ?? '') ? Number(param(name)) : undefined);
   const notice = param('notice');
   if (notice && Object.hasOwn(text.notices, notice)) return text.notices[notice as WebhookNotice];
-  const delivery = whole('delivery');
-  const code = whole('code');
   const count = whole('count');
-  if (notice === 'test_pending' && delivery !== undefined) return text.testPending(delivery);
-  if (notice === 'test_delivered' && code !== undefined) return text.testDelivered(String(code));
-  // The receiver's error as the delivery recorded it (a service-level message), bounded.
-  if (notice === 'test_failed') return text.testFailed(param('error')?.slice(0, 300) ?? null);
   if (notice === 'replaying' && count !== undefined) return text.replaying(count);
-  return undefined;
+  const deliveryId = whole('delivery');
+  if (notice !== 'test_result' || deliveryId === undefined) return undefined;
+  const delivery = await deps.storage.webhooks.findOwnedDelivery(userId, deliveryId);
+  if (!delivery || delivery.event !== 'ping') return undefined;
+  if (delivery.status === 'pending') return text.testPending(delivery.id);
+  if (delivery.status === 'succeeded') return text.testDelivered(String(delivery.webhookResponseCode));
+  return text.testFailed(delivery.webhookLastError);
 }

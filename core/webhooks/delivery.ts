@@ -33,7 +33,8 @@ export interface WebhookAttempt {
   error: string | null;
 }
 
-export type NewWebhookAttempt = Omit<WebhookAttempt, 'id'>;
+/** `key`: the attempt's own, unique (recording it again is a no-op). */
+export type NewWebhookAttempt = Omit<WebhookAttempt, 'id'> & { key: string };
 
 /** What one attempt came to: `retry` while the schedule goes on; anything else ends the delivery. */
 export type AttemptOutcomeKind = 'succeeded' | 'retry' | 'failed' | 'gone' | 'not_sent';
@@ -60,6 +61,32 @@ export interface WebhookDeliveryInput {
 
 /** Kept of a response body: enough to tell an error page from another. */
 export const RESPONSE_BODY_LIMIT = 1024;
+
+/**
+ * Text as Postgres can store it: NUL (which a `text` column refuses) becomes U+FFFD, like every invalid byte
+ * of a reply. JavaScript strings never hold invalid UTF-8; a lone surrogate is sent as U+FFFD by the driver.
+ * The one rule for what a receiver's answer (and anything derived from it) may put into the attempt log.
+ */
+export const storableText = (text: string): string => text.replaceAll('\0', '\uFFFD');
+
+/**
+ * The stored excerpt of a reply body: its first RESPONSE_BODY_LIMIT bytes read as UTF-8, every invalid
+ * sequence replaced by U+FFFD (an overlong NUL too), a character cut at the limit dropped, then storableText.
+ */
+export function replyExcerpt(bytes: Uint8Array): string {
+  // `stream`: an incomplete sequence at the end (the limit cut a character) is held back rather than replaced.
+  return storableText(new TextDecoder('utf-8', { fatal: false, ignoreBOM: true }).decode(bytes.subarray(0, RESPONSE_BODY_LIMIT), { stream: true }));
+}
+
+/**
+ * After a request was sent, recording its attempt is retried in the process (the response held in memory),
+ * never by sending again: waits between tries, each try given up after RECORD_TRY_TIMEOUT_MS (recording is
+ * idempotent, so a try that commits late changes nothing), no new try after RECORD_BUDGET_MS. Together with
+ * the 15 s request this stays well inside the attempt activity's 1-minute timeout.
+ */
+export const RECORD_RETRY_DELAYS_MS: readonly number[] = [250, 500, 1000, 2000, 4000, 4000, 4000, 4000, 4000];
+export const RECORD_TRY_TIMEOUT_MS = 5000;
+export const RECORD_BUDGET_MS = 25_000;
 
 /**
  * When the attempts after the first are made, counted from the failure before (Svix's schedule: immediately,

@@ -52,6 +52,19 @@ const RESERVED_HEADERS = new Set(['host', 'content-type', 'content-length', 'use
 const MAX_URL_LENGTH = 2000;
 const MAX_HEADER_VALUE_LENGTH = 2000;
 
+// RFC 9110 field-value: field-vchar (visible ASCII or obs-text) first and last, SP and HTAB only between.
+const FIELD_VALUE = /^[\x21-\x7e\x80-\xff](?:[\t\x20-\x7e\x80-\xff]*[\x21-\x7e\x80-\xff])?$/;
+
+/** What a header value may be, as the page says it. */
+export const HEADER_VALUE_RULE = `A header value is one line of at most ${MAX_HEADER_VALUE_LENGTH} characters: visible characters, with spaces and tabs only between them (no control characters, no spaces at either end).`;
+
+/**
+ * Whether a value may be the configured header's: an RFC 9110 field-value of at most MAX_HEADER_VALUE_LENGTH
+ * characters. The one rule, checked when the settings are saved and again before each send (a value stored
+ * before the rule was this strict is refused there, not sent to fail).
+ */
+export const isHeaderValue = (value: string): boolean => value.length <= MAX_HEADER_VALUE_LENGTH && FIELD_VALUE.test(value);
+
 /**
  * The spec's save rules (Webhook authentication header): an empty header name removes the header; an empty
  * value keeps the stored one. The URL's address is judged separately (services/webhook-settings.ts), since
@@ -80,8 +93,8 @@ export function decideSettingsChange(form: WebhookSettingsForm, hasStoredValue: 
     if (headerValue === '') {
       if (hasStoredValue) headerChange = { kind: 'keep' };
       else errors.header_value = 'Enter the header value.';
-    } else if (/[\r\n\0]/.test(headerValue) || headerValue.length > MAX_HEADER_VALUE_LENGTH) {
-      errors.header_value = `A header value is one line of at most ${MAX_HEADER_VALUE_LENGTH} characters.`;
+    } else if (!isHeaderValue(headerValue)) {
+      errors.header_value = HEADER_VALUE_RULE;
     } else headerChange = { kind: 'set', value: headerValue };
   }
   const events: WebhookEvent[] = [];

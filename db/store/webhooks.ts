@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { PlanKey } from '../../core/plans.ts';
 import type { DeliveryEvent, WebhookEvent, WebhookPayload } from '../../core/webhooks/events.ts';
-import type { DeliveryStatus, NewWebhookAttempt, WebhookAttempt, WebhookDelivery } from '../../core/webhooks/delivery.ts';
+import { storableText, type DeliveryStatus, type NewWebhookAttempt, type WebhookAttempt, type WebhookDelivery } from '../../core/webhooks/delivery.ts';
 import type { DisabledReason, WebhookEndpoint } from '../../core/webhooks/endpoint.ts';
 
 interface EndpointRow {
@@ -144,8 +144,11 @@ export interface WebhookStore {
   /** The owner's deliveries, newest first. */
   listDeliveries(userId: number, limit: number): Promise<WebhookDelivery[]>;
   attemptsOf(deliveryId: number): Promise<WebhookAttempt[]>;
-  /** The attempt and its effect on the delivery's counters, in one transaction. */
-  recordAttempt(attempt: NewWebhookAttempt, outcome: AttemptOutcome, now: Date): Promise<WebhookDelivery>;
+  /**
+   * The attempt and its effect on the delivery's counters, in one transaction; text made storable (storableText).
+   * Idempotent by the attempt's key: recorded once however often it is called (`recorded`: by this call).
+   */
+  recordAttempt(attempt: NewWebhookAttempt, outcome: AttemptOutcome, now: Date): Promise<{ delivery: WebhookDelivery; recorded: boolean }>;
   /** Back to pending for a resend (its attempts and counters stay). */
   reopen(deliveryId: number, now: Date): Promise<void>;
   /** The owner's failed deliveries created at or after `since`, oldest first. */
@@ -266,26 +269,33 @@ export function createWebhookStore(knex: Knex | Knex.Transaction): WebhookStore 
 
     async recordAttempt(attempt, outcome, now) {
       return knex.transaction(async (trx) => {
-        await trx('webhook_attempts').insert({
-          delivery_id: attempt.deliveryId,
-          attempted_at: attempt.attemptedAt,
-          duration_ms: attempt.durationMs,
-          response_code: attempt.responseCode,
-          response_body: attempt.responseBody,
-          error: attempt.error,
-        });
+        const inserted = (await trx('webhook_attempts')
+          .insert({
+            delivery_id: attempt.deliveryId,
+            attempt_key: attempt.key,
+            attempted_at: attempt.attemptedAt,
+            duration_ms: attempt.durationMs,
+            response_code: attempt.responseCode,
+            response_body: attempt.responseBody === null ? null : storableText(attempt.responseBody),
+            error: attempt.error === null ? null : storableText(attempt.error),
+          })
+          .onConflict('attempt_key')
+          .ignore()
+          .returning('id')) as Array<{ id: number }>;
+        // Recorded already (an earlier try committed, its answer lost): the delivery's counters were moved then.
+        if (inserted.length === 0) return { delivery: toDelivery((await trx<DeliveryRow>('webhook_deliveries').where({ id: attempt.deliveryId }).first()) as DeliveryRow), recorded: false };
         const [row] = (await trx('webhook_deliveries')
           .where({ id: attempt.deliveryId })
           .update({
             status: outcome.status,
             webhook_attempts: trx.raw('webhook_attempts + 1'),
             webhook_response_code: outcome.responseCode,
-            webhook_last_error: outcome.error,
+            webhook_last_error: outcome.error === null ? null : storableText(outcome.error),
             updated_at: now,
             completed_at: outcome.status === 'pending' ? null : now,
           })
           .returning('*')) as DeliveryRow[];
-        return toDelivery(row!);
+        return { delivery: toDelivery(row!), recorded: true };
       });
     },
 

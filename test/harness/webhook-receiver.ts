@@ -11,14 +11,15 @@ export interface ReceivedWebhook {
 export interface Reply {
   status: number;
   headers?: Record<string, string>;
-  body?: string;
+  /** Bytes as they are (invalid UTF-8 too). */
+  body?: string | Buffer;
 }
 
 export interface WebhookReceiver {
   url: string;
   received: ReceivedWebhook[];
-  /** The answer to each request in turn; the last one repeats. */
-  answer(replies: Array<Reply | ((request: ReceivedWebhook) => Reply)>): void;
+  /** The answer to each request in turn (a function may act first, e.g. cut a connection); the last one repeats. */
+  answer(replies: Array<Reply | ((request: ReceivedWebhook) => Reply | Promise<Reply>)>): void;
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedWebhook[]>;
   close(): Promise<void>;
 }
@@ -26,7 +27,7 @@ export interface WebhookReceiver {
 /** A real HTTP server on 127.0.0.1 that records every request and answers as the test scripts it (200 by default). */
 export async function webhookReceiver(path = '/hook'): Promise<WebhookReceiver> {
   const received: ReceivedWebhook[] = [];
-  let replies: Array<Reply | ((request: ReceivedWebhook) => Reply)> = [{ status: 200, body: 'ok' }];
+  let replies: Array<Reply | ((request: ReceivedWebhook) => Reply | Promise<Reply>)> = [{ status: 200, body: 'ok' }];
   let served = 0;
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -36,8 +37,9 @@ export async function webhookReceiver(path = '/hook'): Promise<WebhookReceiver> 
       received.push(request);
       const next = replies[Math.min(served, replies.length - 1)]!;
       served += 1;
-      const reply = typeof next === 'function' ? next(request) : next;
-      res.writeHead(reply.status, { 'content-type': 'text/plain', ...reply.headers }).end(reply.body ?? '');
+      void Promise.resolve(typeof next === 'function' ? next(request) : next).then((reply) =>
+        res.writeHead(reply.status, { 'content-type': 'text/plain', ...reply.headers }).end(reply.body ?? ''),
+      );
     });
   });
   await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));

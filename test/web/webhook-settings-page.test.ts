@@ -154,3 +154,54 @@ it('settings, secret rotation, test event, history, resend, re-enable and replay
   await receiver.waitFor(beforeReplay + 1);
   await page.browserContext().close();
 });
+
+it('a notice link cannot put words in the service\'s mouth: crafted error texts are not shown, a test result comes from the own delivery record', async () => {
+  const { user } = await createTestUser(api, 'pro', PASSWORD);
+  const page = await signedInPage(user.email);
+  const crafted = 'Your account is suspended, call +1 555 0100';
+  for (const query of [
+    `notice=test_failed&error=${encodeURIComponent(crafted)}`,
+    `notice=test_delivered&code=200&error=${encodeURIComponent(crafted)}`,
+    `notice=${encodeURIComponent(crafted)}`,
+    `notice=test_result&delivery=1&error=${encodeURIComponent(crafted)}`,
+  ]) {
+    expect((await page.goto(`${api.url}/account/notifications?${query}`))!.status()).toBe(200);
+    // (The language switch link carries the query along, encoded; no text on the page says it.)
+    expect(await text(page, 'body')).not.toContain('suspended');
+    expect(await page.$('#notice')).toBeNull();
+  }
+
+  // Another user's failed test event is not shown on this one's page either.
+  const other = await createTestUser(api, 'pro', PASSWORD);
+  const otherPage = await signedInPage(other.user.email);
+  await otherPage.goto(`${api.url}/account/notifications`);
+  await otherPage.type('#url', receiver.url);
+  expect(await submit(otherPage, '#save-settings')).toBe(200);
+  receiver.answer([{ status: 503, body: 'busy' }]);
+  expect(await submit(otherPage, '#send-test')).toBe(200);
+  expect(await text(otherPage, '#notice')).toBe('Test event failed: HTTP 503.');
+  const otherDelivery = new URL(otherPage.url()).searchParams.get('delivery');
+  expect(otherDelivery).toMatch(/^\d+$/);
+  await page.goto(`${api.url}/account/notifications?notice=test_result&delivery=${otherDelivery}`);
+  expect(await page.$('#notice')).toBeNull();
+  receiver.answer([{ status: 200 }]);
+  await otherPage.browserContext().close();
+  await page.browserContext().close();
+});
+
+it('a header value with a control character is refused on the page with the rule, and nothing is stored', async () => {
+  const { user } = await createTestUser(api, 'pro', PASSWORD);
+  const page = await signedInPage(user.email);
+  await page.goto(`${api.url}/account/notifications`);
+  await page.type('#url', receiver.url);
+  await page.type('#header_name', 'X-Secret');
+  for (const value of ['abc\x01def', 'token\x7f', ' padded ']) {
+    await setValue(page, '#header_value', value);
+    expect(await submit(page, '#save-settings')).toBe(422);
+    expect(await text(page, '#header_value-error')).toContain('no control characters');
+    expect(await page.$eval('#header_value', (el) => el.getAttribute('aria-invalid'))).toBe('true');
+  }
+  const stored = await api.db.knex('webhook_endpoints').where({ user_id: user.id }).first();
+  expect(stored).toMatchObject({ url: null, header_name: null, header_value_encrypted: null });
+  await page.browserContext().close();
+});
