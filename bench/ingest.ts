@@ -73,6 +73,13 @@ async function startIngest(fsync: boolean): Promise<IngestRun> {
     INGEST_METRICS_PORT: String(metricsPort),
     INGEST_SPOOL_DIR: join(spoolRoot, fsync ? 'fsync' : 'nosync'),
     INGEST_SPOOL_FSYNC: String(fsync),
+    // The load comes from one address to one site: lift the per-address and per-site limits, which this
+    // benchmark does not measure (test/ingest/abuse.test.ts and slow-clients.test.ts do).
+    INGEST_ADDRESS_RATE: '1000000',
+    INGEST_ADDRESS_BURST: '1000000',
+    INGEST_SITE_RATE: '1000000',
+    INGEST_SITE_BURST: '1000000',
+    INGEST_MAX_CONNECTIONS_PER_ADDRESS: '100000',
   };
   const readyUrl = `http://127.0.0.1:${port}/readyz`;
   // --cpu-prof DIR: the ingest process writes a V8 CPU profile there when it exits (open it in Chrome's DevTools).

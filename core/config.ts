@@ -14,6 +14,27 @@ export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..
 
 export type AppEnv = 'development' | 'test' | 'production';
 
+/** A token bucket: `rate` tokens a second, at most `burst` saved up. */
+export interface TokenBucketRule {
+  rate: number;
+  burst: number;
+}
+
+/**
+ * headersMs (INGEST_HEADERS_TIMEOUT_MS, 10 s): the request line and headers must arrive within it;
+ * bodyMs (INGEST_BODY_TIMEOUT_MS, 10 s): the body must arrive within it once the headers are in;
+ * requestMs (INGEST_REQUEST_TIMEOUT_MS, 20 s): the whole request; max (INGEST_MAX_CONNECTIONS, 4000): open
+ * connections of the instance; perAddress (INGEST_MAX_CONNECTIONS_PER_ADDRESS, 32): open connections of one
+ * client address (IPv6: one /64).
+ */
+export interface IngestConnectionLimits {
+  headersMs: number;
+  bodyMs: number;
+  requestMs: number;
+  max: number;
+  perAddress: number;
+}
+
 export interface Config {
   env: AppEnv;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -44,6 +65,10 @@ export interface Config {
     spoolFsync: boolean;
     acceptHeadless: boolean;
     keepMonths: number;
+    /** Slow and many clients (docs: ingest limits). All per instance. */
+    connections: IngestConnectionLimits;
+    /** Token buckets on beacons: per source address and per site (per instance). */
+    rates: { perAddress: TokenBucketRule; perSite: TokenBucketRule };
   };
   /** scanRegions: the regions whose Lighthouse queue this worker process serves (none when empty). */
   /** sdkMetricsPort: the Temporal SDK's own Prometheus metrics (WORKER_SDK_METRICS_PORT; off when unset: `./svc start` and compose set it). */
@@ -83,7 +108,7 @@ export interface Config {
   /** The local Prometheus `./svc start` runs (PROMETHEUS_PORT, default 9090, on 127.0.0.1). */
   prometheus: { port: number };
   /**
-   * Alert e-mail (sent by the worker): SMTP_URL (`smtp://` or `smtps://`, credentials in the URL when the
+   * Alert e-mail (sent by the worker; the ingest sends the monthly-limit notice): SMTP_URL (`smtp://` or `smtps://`, credentials in the URL when the
    * server wants them; default the local sink `./svc start` runs, smtp://127.0.0.1:2525; required in production,
    * where it has no default: see `requireSmtpUrl`) and MAIL_FROM (default `WebPerf alerts <alerts@BASE_URL's host>`).
    */
@@ -216,6 +241,19 @@ function regionSlots(env: Env, available: string[]): Record<string, number> {
   return slots;
 }
 
+function ingestConnections(env: Env): IngestConnectionLimits {
+  const limits = {
+    headersMs: atLeastOne(env, 'INGEST_HEADERS_TIMEOUT_MS', 10_000, 600_000),
+    bodyMs: atLeastOne(env, 'INGEST_BODY_TIMEOUT_MS', 10_000, 600_000),
+    requestMs: atLeastOne(env, 'INGEST_REQUEST_TIMEOUT_MS', 20_000, 600_000),
+    max: atLeastOne(env, 'INGEST_MAX_CONNECTIONS', 4000, 1_000_000),
+    perAddress: atLeastOne(env, 'INGEST_MAX_CONNECTIONS_PER_ADDRESS', 32, 1_000_000),
+  };
+  // Node refuses a headers timeout above the request timeout.
+  if (limits.headersMs > limits.requestMs) throw new ConfigError('INGEST_HEADERS_TIMEOUT_MS', `must not exceed INGEST_REQUEST_TIMEOUT_MS (${limits.requestMs})`);
+  return limits;
+}
+
 /** The variables that hold secret keys: given only to processes that use them (not ingest, not migrate). */
 export const SECRET_KEY_VARIABLES = ['SECRET_KEY', 'SECRET_KEY_PREVIOUS'];
 
@@ -256,9 +294,9 @@ function mailFrom(env: Env, baseUrl: string): string {
   return value;
 }
 
-/** The worker sends alert e-mail, so it needs SMTP_URL; in production there is no default. */
-export function requireSmtpUrl(config: Pick<Config, 'mail'>): string {
-  if (!config.mail.smtpUrl) throw new ConfigError('SMTP_URL', 'is required in production for the worker (alert e-mail), e.g. smtps://user:password@smtp.example.com:465');
+/** The worker and the ingest send e-mail, so they need SMTP_URL; in production there is no default. */
+export function requireSmtpUrl(config: Pick<KeylessConfig, 'mail'>): string {
+  if (!config.mail.smtpUrl) throw new ConfigError('SMTP_URL', 'is required in production for the worker and the ingest (alert and monthly-limit e-mail), e.g. smtps://user:password@smtp.example.com:465');
   return config.mail.smtpUrl;
 }
 
@@ -328,6 +366,11 @@ export function loadConfig(env: Env = process.env, options: { keys?: false } = {
       spoolFsync: bool(env, 'INGEST_SPOOL_FSYNC', true),
       acceptHeadless: bool(env, 'RUM_ACCEPT_HEADLESS', false),
       keepMonths: atLeastOne(env, 'RUM_KEEP_MONTHS', 13, 120),
+      connections: ingestConnections(env),
+      rates: {
+        perAddress: { rate: atLeastOne(env, 'INGEST_ADDRESS_RATE', 10, 1_000_000), burst: atLeastOne(env, 'INGEST_ADDRESS_BURST', 100, 1_000_000) },
+        perSite: { rate: atLeastOne(env, 'INGEST_SITE_RATE', 200, 1_000_000), burst: atLeastOne(env, 'INGEST_SITE_BURST', 2000, 1_000_000) },
+      },
     },
     worker: {
       healthHost: str(env, 'WORKER_HEALTH_HOST', '127.0.0.1'),
@@ -374,5 +417,5 @@ const REQUIRED_EVERYWHERE = ['APP_ENV', 'BASE_URL', 'INGEST_URL', 'DATABASE_URL'
 export const REQUIRED_IN_PRODUCTION: Record<'api' | 'worker' | 'ingest', string[]> = {
   api: [...REQUIRED_EVERYWHERE, 'SECRET_KEY', 'API_HOST'],
   worker: [...REQUIRED_EVERYWHERE, 'SECRET_KEY', 'CHROMIUM_PATH', 'WORKFLOW_BUNDLE_PATH', 'WORKER_HEALTH_HOST', 'SMTP_URL'],
-  ingest: [...REQUIRED_EVERYWHERE, 'CLICKHOUSE_DATABASE', 'INGEST_HOST'],
+  ingest: [...REQUIRED_EVERYWHERE, 'CLICKHOUSE_DATABASE', 'INGEST_HOST', 'SMTP_URL'],
 };

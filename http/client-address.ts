@@ -7,18 +7,26 @@ function plain(address: string): string {
   return mapped ? mapped[1]! : address;
 }
 
+/** Whether an address (either spelling of IPv4) is one of TRUSTED_PROXIES. */
+export function trustedProxyMatcher(trustedProxies: readonly string[]): (address: string) => boolean {
+  const trusted = new BlockList();
+  for (const entry of trustedProxies) {
+    const [address = '', prefix = ''] = entry.split('/');
+    trusted.addSubnet(address, Number(prefix), isIP(address) === 6 ? 'ipv6' : 'ipv4');
+  }
+  return (raw) => {
+    const address = plain(raw);
+    return isIP(address) !== 0 && trusted.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
+  };
+}
+
 /**
  * The client's address: the connecting peer, unless that peer is a trusted proxy, in which case the address
  * that proxy appended to X-Forwarded-For, and so on leftwards while the hops are trusted proxies. Entries a
  * client wrote itself sit left of the first untrusted hop and are never read.
  */
 export function clientAddressResolver(trustedProxies: readonly string[]): (peer: string, forwardedFor: string) => string {
-  const trusted = new BlockList();
-  for (const entry of trustedProxies) {
-    const [address = '', prefix = ''] = entry.split('/');
-    trusted.addSubnet(address, Number(prefix), isIP(address) === 6 ? 'ipv6' : 'ipv4');
-  }
-  const isTrusted = (address: string) => isIP(address) !== 0 && trusted.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
+  const isTrusted = trustedProxyMatcher(trustedProxies);
   return (peer, forwardedFor) => {
     let client = plain(peer);
     const hops = forwardedFor.split(',').map((hop) => plain(hop.trim()));

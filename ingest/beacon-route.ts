@@ -7,7 +7,9 @@ import type { PageviewLimit } from './pageview-limit.ts';
 import { Rejection, REJECTION_STATUS, type RejectionReason } from './reasons.ts';
 import type { RejectionTally } from './rejections.ts';
 import type { SiteCache } from './site-cache.ts';
+import type { Source } from './source.ts';
 import type { Spool } from './spool.ts';
+import type { TokenBuckets } from './token-buckets.ts';
 import { beaconRows, beaconSiteId, parseJson, validateBeacon } from './validate.ts';
 
 export interface BeaconRouteDeps {
@@ -17,6 +19,13 @@ export interface BeaconRouteDeps {
   rejections: RejectionTally;
   metrics: IngestMetrics;
   isBot: (userAgent: string | undefined) => boolean;
+  /** The sender (ingest/source.ts), from the peer address and, behind TRUSTED_PROXIES, X-Forwarded-For. */
+  sourceOf: (req: IncomingMessage) => Source;
+  /** Beacons per sender (Source.limitKey) and per site, in this process. */
+  addressRate: TokenBuckets;
+  siteRate: TokenBuckets;
+  /** The body must arrive within this once the headers are in (slow senders are cut with 408). */
+  bodyTimeoutMs: number;
   log: Logger;
   now?: () => Date;
 }
@@ -40,14 +49,17 @@ const MESSAGES: Record<RejectionReason, string> = {
   inactive_site: 'Site is not active.',
   origin_mismatch: "Origin does not match the site's domain.",
   bot: '',
-  monthly_limit: "The site's monthly page-view limit is reached.",
+  monthly_limit: "The site owner's plan includes no live data.",
+  over_limit: '',
+  rate_limited: 'Too many beacons; try again later.',
+  slow_body: 'The beacon body arrived too slowly.',
   unavailable: 'Try again later.',
 };
 
 /**
  * `POST /b`: one beacon (core/rum/beacon.ts). Checked in this order: size, JSON, site id, site exists, site
- * active, Origin (or Referer) on the site's domain or a subdomain, bot user agent, fields and values, monthly
- * limit. Accepted beacons are answered 204 once their rows are synced to the spool (the durability rule).
+ * active, Origin (or Referer) on the site's domain or a subdomain, bot user agent, fields and values, the
+ * sender's rate, the site's rate, monthly limit (past it a reduced sample is kept: ingest/pageview-limit.ts). Accepted beacons are answered 204 once their rows are synced to the spool (the durability rule).
  * `OPTIONS /b` answers a CORS preflight (the collector's fetch fallback; sendBeacon with text/plain needs none).
  */
 export function handleBeacon(req: IncomingMessage, res: ServerResponse, deps: BeaconRouteDeps): void {
@@ -67,6 +79,14 @@ export function handleBeacon(req: IncomingMessage, res: ServerResponse, deps: Be
   const chunks: Buffer[] = [];
   let size = 0;
   let tooBig = false;
+  // A sender that trickles its body holds a connection and its buffer: cut it (Node's requestTimeout is the
+  // outer bound; this one is shorter and counts from the headers).
+  const slow = setTimeout(() => {
+    tooBig = true;
+    refuse(res, deps, 'slow_body', null, true);
+    res.once('finish', () => req.destroy());
+  }, deps.bodyTimeoutMs);
+  req.once('close', () => clearTimeout(slow));
   req.on('data', (chunk: Buffer) => {
     if (tooBig) return;
     size += chunk.length;
@@ -79,6 +99,7 @@ export function handleBeacon(req: IncomingMessage, res: ServerResponse, deps: Be
     refuse(res, deps, 'oversize', null, true);
   });
   req.on('end', () => {
+    clearTimeout(slow);
     if (tooBig) return;
     accept(req, res, deps, Buffer.concat(chunks, size).toString('utf8')).catch((error: unknown) => {
       deps.log.error({ err: error }, 'beacon handling failed');
@@ -90,6 +111,8 @@ export function handleBeacon(req: IncomingMessage, res: ServerResponse, deps: Be
 
 async function accept(req: IncomingMessage, res: ServerResponse, deps: BeaconRouteDeps, body: string): Promise<void> {
   const at = deps.now?.() ?? new Date();
+  const source = deps.sourceOf(req);
+  if (!deps.addressRate.take(source.limitKey)) return refuse(res, deps, 'rate_limited', null, false, deps.addressRate.retryAfter(source.limitKey));
   const parsed = parseJson(body);
   if (parsed instanceof Rejection) return refuse(res, deps, parsed.reason, null, false);
   const publicId = beaconSiteId(parsed);
@@ -112,9 +135,14 @@ async function accept(req: IncomingMessage, res: ServerResponse, deps: BeaconRou
   if (deps.isBot(header(req, 'user-agent'))) return refuse(res, deps, 'bot', known, false);
   const beacon = validateBeacon(parsed);
   if (beacon instanceof Rejection) return refuse(res, deps, beacon.reason, known, false);
-  if (!(await deps.limit.admit(site, beacon.seq, beacon.rate, at))) return refuse(res, deps, 'monthly_limit', known, false);
+  const siteKey = String(site.id);
+  if (!deps.siteRate.take(siteKey)) return refuse(res, deps, 'rate_limited', known, false, deps.siteRate.retryAfter(siteKey));
+  const admission = await deps.limit.admit(site, beacon.pv, beacon.seq, at);
+  if (admission.kind === 'refused') return refuse(res, deps, 'monthly_limit', known, false);
+  if (admission.kind === 'sampled_out') return refuse(res, deps, 'over_limit', known, false);
+  const context = { siteId: site.id, sampleRate: site.sampleRate, source: source.network, keepOneIn: admission.keepOneIn };
   try {
-    await deps.spool.append(Buffer.from(beaconRows(beacon, site.id, at)), beacon.metrics.length);
+    await deps.spool.append(Buffer.from(beaconRows(beacon, context, at)), beacon.metrics.length);
   } catch (error) {
     deps.log.warn({ err: error }, 'beacon not spooled');
     return refuse(res, deps, 'unavailable', null, false);
@@ -129,7 +157,8 @@ function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function refuse(res: ServerResponse, deps: BeaconRouteDeps, reason: RejectionReason, site: { id: number; at: Date } | null, close: boolean): void {
+function refuse(res: ServerResponse, deps: BeaconRouteDeps, reason: RejectionReason, site: { id: number; at: Date } | null, close: boolean, retryAfterS?: number): void {
+  if (res.headersSent) return;
   deps.metrics.rejected.inc({ reason });
   if (site) deps.rejections.add(site.id, reason, site.at);
   const status = REJECTION_STATUS[reason];
@@ -140,6 +169,7 @@ function refuse(res: ServerResponse, deps: BeaconRouteDeps, reason: RejectionRea
     return;
   }
   if (status === 503) headers['retry-after'] = '5';
+  if (retryAfterS !== undefined) headers['retry-after'] = String(retryAfterS);
   headers['content-type'] = 'application/json';
   res.writeHead(status, headers).end(JSON.stringify({ message: MESSAGES[reason], error: reason }));
 }

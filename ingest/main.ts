@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import { loadConfig } from '../core/config.ts';
+import { loadConfig, requireSmtpUrl } from '../core/config.ts';
 import { closeGracefully } from '../core/http-shutdown.ts';
 import { createLogger } from '../core/logger.ts';
 import { assertNodeVersion } from '../core/runtime.ts';
@@ -18,6 +18,12 @@ import { PageviewLimit } from './pageview-limit.ts';
 import { RejectionTally } from './rejections.ts';
 import { SiteCache } from './site-cache.ts';
 import { Spool } from './spool.ts';
+import { clientAddressResolver, trustedProxyMatcher } from '../http/client-address.ts';
+import { smtpMailer } from '../services/mailer.ts';
+import { noticeLimitReached } from '../services/rum-limit-notice.ts';
+import { limitConnections, serverOptions } from './connections.ts';
+import { limitKeyOf, sourceOf } from './source.ts';
+import { TokenBuckets } from './token-buckets.ts';
 
 assertNodeVersion();
 const config = loadConfig(process.env, { keys: false });
@@ -51,25 +57,51 @@ const rejections = new RejectionTally();
 const flusher = new Flusher({ clickhouse, database, spool, rejections, metrics, log, batchRows: config.ingest.batch.rows, batchMs: config.ingest.batch.ms });
 flusher.start();
 
+const mailer = smtpMailer({ url: requireSmtpUrl(config), from: config.mail.from });
+const limitNotice = { rumSites: siteStore, mailer, baseUrl: config.baseUrl, log };
+// TRUSTED_PROXIES (empty by default: the ingest is reached directly) decides whether X-Forwarded-For is read.
+const clientAddress = clientAddressResolver(config.trustedProxies);
+const isTrustedProxy = trustedProxyMatcher(config.trustedProxies);
+
 const { handler, health } = createIngestHandler({
   clickhouse,
   database,
   log,
   beacons: {
     sites: new SiteCache((publicId) => siteStore.findForIngest(publicId)),
-    limit: new PageviewLimit((siteId, month) => countMonthPageviews(clickhouse, database, siteId, month)),
+    limit: new PageviewLimit(
+      (siteId, month) => countMonthPageviews(clickhouse, database, siteId, month),
+      (site, month, at) => noticeLimitReached(limitNotice, site, month, at),
+    ),
     spool,
     rejections,
     metrics,
     isBot: botMatcher(config.ingest.acceptHeadless),
+    sourceOf: (req) => {
+      const forwarded = config.trustedProxies.length > 0 ? req.headers['x-forwarded-for'] : undefined;
+      return sourceOf(clientAddress(req.socket.remoteAddress ?? '', Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? '')));
+    },
+    addressRate: new TokenBuckets(config.ingest.rates.perAddress),
+    siteRate: new TokenBuckets(config.ingest.rates.perSite),
+    bodyTimeoutMs: config.ingest.connections.bodyMs,
     log,
   },
 });
 
 registerReadyGauge(metrics.registry, 'ingest', health);
 
-const server = createServer(handler);
+const server = createServer(serverOptions, handler);
 server.keepAliveTimeout = 65_000;
+limitConnections(
+  server,
+  config.ingest.connections,
+  (socket) => {
+    const peer = socket.remoteAddress ?? '';
+    return isTrustedProxy(peer) ? null : limitKeyOf(peer);
+  },
+  log,
+  () => metrics.connectionsRefused.inc(),
+);
 server.listen(config.ingest.port, config.ingest.host, () => {
   log.info({ url: `http://${config.ingest.host}:${config.ingest.port}`, publicUrl: config.ingest.publicUrl, spool: config.ingest.spoolDir }, 'ingest listening');
 });
@@ -101,6 +133,7 @@ async function shutdown(signal: string): Promise<void> {
   await spool.close();
   metricsServer.close();
   await clickhouse.close();
+  mailer.close();
   await knex.destroy();
   log.info('ingest stopped');
   process.exit(clean ? 0 : 1);

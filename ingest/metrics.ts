@@ -24,6 +24,7 @@ export function createIngestMetrics(source: { buffered: () => number; spooledRow
       buckets: [0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
       registers: [registry],
     }),
+    connectionsRefused: new Counter({ name: 'rum_ingest_connections_refused_total', help: 'Connections closed at once: over the per-address cap or INGEST_MAX_CONNECTIONS.', registers: [registry] }),
     corruptRecords: new Counter({ name: 'rum_ingest_spool_corrupt_total', help: 'Damaged spool records found (the rest of that file is skipped).', registers: [registry] }),
   };
   new Gauge({ name: 'rum_ingest_buffered_beacons', help: 'Beacons in memory waiting for their spool sync.', registers: [registry], collect() { this.set(source.buffered()); } });

@@ -14,7 +14,14 @@ export const REJECTION_STATUS = {
   inactive_site: 403,
   origin_mismatch: 403,
   bot: 204,
+  /** The owner's plan has no live data (a monthly limit of 0). */
   monthly_limit: 429,
+  /** Past the monthly limit and not in the reduced sample (core/rum/over-limit.ts): dropped with a 204. */
+  over_limit: 204,
+  /** The sender's address or the site is over its rate (token bucket); Retry-After says when to try again. */
+  rate_limited: 429,
+  /** The body did not arrive within INGEST_BODY_TIMEOUT_MS; the connection is closed. */
+  slow_body: 408,
   /** Not the client's fault: the spool is full or cannot be written, or the site lookup failed. 503, not stored. */
   unavailable: 503,
 } as const;

@@ -79,7 +79,19 @@ function validateMetric(item: unknown): BeaconMetric | Rejection {
 /** The columns of rum_metrics, in table order; every insert names all of them. */
 export const RUM_METRIC_COLUMNS = [
   'site_id', 'ts', 'page_view_id', 'seq', 'metric_id', 'metric', 'value', 'device', 'navigation', 'path', 'sample_rate', 'attr_target', 'attr_url', 'attr_type',
+  'source', 'keep_one_in',
 ] as const;
+
+/** What the ingest, not the beacon, says about a stored beacon. */
+export interface RowContext {
+  siteId: number;
+  /** The site's configured sample rate (the beacon's own `rate` is written by its sender and never stored). */
+  sampleRate: number;
+  /** The sender's network hash (ingest/source.ts). */
+  source: number;
+  /** 1, or N past the monthly limit (core/rum/over-limit.ts). */
+  keepOneIn: number;
+}
 
 /** `YYYY-MM-DD hh:mm:ss` in UTC, which DateTime('UTC') reads the same on 18.16 and current ClickHouse. */
 export function clickhouseDateTime(at: Date): string {
@@ -92,13 +104,15 @@ export function clickhouseDateTime(at: Date): string {
 let lastSecond = { second: -1, text: '' };
 
 /** The beacon's rows as JSONEachRow lines (every column, in RUM_METRIC_COLUMNS order). */
-export function beaconRows(beacon: Beacon, siteId: number, receivedAt: Date): string {
+export function beaconRows(beacon: Beacon, context: RowContext, receivedAt: Date): string {
   const ts = clickhouseDateTime(receivedAt);
+  const { siteId, sampleRate, source, keepOneIn } = context;
   let lines = '';
   for (const m of beacon.metrics) {
     lines += JSON.stringify({
       site_id: siteId, ts, page_view_id: beacon.pv, seq: beacon.seq, metric_id: m.id, metric: m.name, value: m.value, device: beacon.device,
-      navigation: m.nav, path: beacon.path, sample_rate: beacon.rate, attr_target: m.target ?? '', attr_url: m.url ?? '', attr_type: m.type ?? '',
+      navigation: m.nav, path: beacon.path, sample_rate: sampleRate, attr_target: m.target ?? '', attr_url: m.url ?? '', attr_type: m.type ?? '',
+      source, keep_one_in: keepOneIn,
     }) + '\n';
   }
   return lines;

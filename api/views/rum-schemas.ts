@@ -16,7 +16,7 @@ const siteFields: Record<string, JsonSchema> = {
     ...nullable({ type: 'integer', minimum: 0 }),
     description: 'Page views measured this UTC month, each counted 100 / sample_rate times. Null while the live-data store is unreachable (the rest of the site is still returned).',
   },
-  monthly_limit: { type: 'integer', description: 'Page views per site and UTC month the plan accepts; past it beacons are refused (`rejected_this_month.monthly_limit`).' },
+  monthly_limit: { type: 'integer', description: 'Page views per site and UTC month the plan includes; past it the ingest keeps 1 page view in 10, each counted 10 times (the others: `rejected_this_month.over_limit`).' },
   created_at: timestamp,
 };
 

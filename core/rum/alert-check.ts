@@ -11,8 +11,16 @@ import { CORE_WEB_VITALS, METRIC_RULES, type RumMetric } from './metrics.ts';
  *   dashboard already shows the amber band. The breaching metric (the worst one, by p75 over its threshold,
  *   when several are poor) and its poor threshold are what the payload names.
  * - **manual** watches one metric and breaches when its p75 is above `threshold` (equal is fine).
- * - A metric counts only with at least `min_samples` samples in the window; a check where nothing watched
- *   has enough is `insufficient` and changes nothing (streaks are kept, not reset).
+ * - A metric counts only with at least `min_samples` samples from at least RUM_ALERT_MIN_SOURCES distinct
+ *   sender networks in the window; a check where nothing watched has enough is `insufficient` and changes
+ *   nothing (streaks are kept, not reset).
+ * - **Forged beacons**: anyone can send beacons that look like a site's, so one sender must not be able to
+ *   fire an alert. Each sender network (IPv4 /24, IPv6 /48; ingest/source.ts) adds at most
+ *   RUM_ALERT_VALUES_PER_SOURCE values per metric to a window's p75 and sample count (which ones: a fixed
+ *   pseudo-random choice, by the value's dedupe key), and RUM_ALERT_MIN_SOURCES networks are needed. A
+ *   flood from one network is thus at most 5 values however many it sends (and the ingest's per-address
+ *   rate limit bounds what it sends at all); moving a p75 takes a quarter of the counted values, i.e. many
+ *   distinct networks.
  * - **Streaks**: `consecutive_threshold` breaching checks in a row trigger the alert; while triggered,
  *   `consecutive_threshold` recovered checks in a row resolve it (the same count both ways, so an alert
  *   hovering at its threshold does not flap). A check that goes the other way resets the streak.
@@ -46,9 +54,17 @@ export interface RumAlertRule {
   minSamples: number;
 }
 
+/** Distinct sender networks a metric needs in a window before it is judged. */
+export const RUM_ALERT_MIN_SOURCES = 5;
+/** Values one sender network adds at most to a metric's window. */
+export const RUM_ALERT_VALUES_PER_SOURCE = 5;
+
 export interface MetricWindow {
   p75: number;
+  /** Values counted (at most RUM_ALERT_VALUES_PER_SOURCE per network). */
   samples: number;
+  /** Distinct sender networks among them. */
+  sources: number;
 }
 
 /** What ClickHouse found for one site in one window: metrics without samples are absent. */
@@ -76,7 +92,7 @@ export function judge(rule: RumAlertRule, window: SiteWindow, focus: RumMetric |
   const watched = rule.mode === 'manual' ? [rule.metric!] : AUTO_METRICS;
   const readings: Reading[] = watched.flatMap((metric) => {
     const seen = window[metric];
-    return seen && seen.samples >= rule.minSamples ? [{ metric, p75: seen.p75, samples: seen.samples, threshold: thresholdOf(rule, metric) }] : [];
+    return seen && seen.samples >= rule.minSamples && seen.sources >= RUM_ALERT_MIN_SOURCES ? [{ metric, p75: seen.p75, samples: seen.samples, threshold: thresholdOf(rule, metric) }] : [];
   });
   if (readings.length === 0) return { kind: 'insufficient' };
   const breaching = readings.filter((r) => r.p75 > r.threshold);

@@ -33,14 +33,15 @@ export async function insertRumRejections(client: ClickHouseClient, database: st
 
 /**
  * Page views of a site in a UTC month (`YYYY-MM`), as the monthly limit counts them: each page view once
- * (rows of every send and replay collapse to one page_view_id), weighted by 100 / its sample rate.
+ * (rows of every send and replay collapse to one page_view_id), weighted by 100 / its sample rate and, past
+ * the limit, by the reduced sample's keep_one_in (core/rum/over-limit.ts).
  */
 export async function countMonthPageviews(client: ClickHouseClient, database: string, siteId: number, month: string): Promise<number> {
   const start = new Date(`${month}-01T00:00:00Z`);
   const end = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1));
   const result = await client.query({
     query: sql`SELECT sum(w) AS pageviews FROM (
-      SELECT page_view_id, 100 / min(sample_rate) AS w FROM ${ident(database)}.rum_metrics
+      SELECT page_view_id, 100 / min(sample_rate) * max(greatest(keep_one_in, 1)) AS w FROM ${ident(database)}.rum_metrics
       WHERE site_id = ${int(siteId, 0, 4_294_967_295)} AND ts >= ${timestamp(start)} AND ts < ${timestamp(end)}
       GROUP BY page_view_id)`,
     format: 'JSONEachRow',

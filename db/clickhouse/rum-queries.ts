@@ -144,9 +144,9 @@ export function rumQueries(source: RumDataSource): RumQueries {
       const month = monthWindow(now);
       const result = await rows<{ site_id: number; pageviews: string }>(
         source,
-        sql`SELECT site_id, toUInt64(round(sum(100 / greatest(rate, 1)))) AS pageviews
+        sql`SELECT site_id, toUInt64(round(sum(100 / greatest(rate, 1) * greatest(keep, 1)))) AS pageviews
             FROM (
-              SELECT site_id, argMax(sample_rate, seq) AS rate FROM ${db}.rum_metrics
+              SELECT site_id, argMax(sample_rate, seq) AS rate, argMax(keep_one_in, seq) AS keep FROM ${db}.rum_metrics
               WHERE site_id IN ${ints(siteIds, 0, SITE_ID_MAX)} AND ts >= ${timestamp(month.from)} AND ts < ${timestamp(month.to)}
               GROUP BY site_id, cityHash64(page_view_id)
             )

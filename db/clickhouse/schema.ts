@@ -66,6 +66,19 @@ const VERSIONS: ReadonlyArray<{ version: number; statements: (db: string) => str
       ) ENGINE = SummingMergeTree(beacons) PARTITION BY toYYYYMM(day) ORDER BY (site_id, day, reason)`,
     ],
   },
+  {
+    // `source`: the sender's network (IPv4 /24, IPv6 /48), hashed to 32 bits by the ingest (ingest/source.ts):
+    // the alert check counts distinct sources and caps what one source contributes. Rows from before this
+    // version read as one source per page view (the old behaviour). `keep_one_in`: past the site's monthly
+    // limit the ingest keeps 1 page view in N and writes N here, so counts weigh each kept one N times.
+    // A JSONEachRow row without these keys (a spool written before this version) gets 0 on 18.16 and the
+    // default on current ClickHouse; queries read keep_one_in as greatest(keep_one_in, 1).
+    version: 3,
+    statements: (db) => [
+      sql`ALTER TABLE ${ident(db)}.rum_metrics ADD COLUMN source UInt32 DEFAULT toUInt32(bitAnd(cityHash64(page_view_id), 4294967295))`,
+      sql`ALTER TABLE ${ident(db)}.rum_metrics ADD COLUMN keep_one_in UInt16 DEFAULT 1`,
+    ],
+  },
 ];
 
 export const LATEST_CLICKHOUSE_VERSION = Math.max(...VERSIONS.map((v) => v.version));
@@ -82,7 +95,14 @@ export async function ensureClickHouseSchema(client: ClickHouseClient, database:
   const newlyApplied: number[] = [];
   for (const { version, statements } of VERSIONS) {
     if (applied.has(version)) continue;
-    for (const statement of statements(database)) await client.command({ query: statement });
+    for (const statement of statements(database)) {
+      try {
+        await client.command({ query: statement });
+      } catch (error) {
+        // 18.16 has no ADD COLUMN IF NOT EXISTS: a process that lost the race to apply a version meets the column.
+        if (!/column with this name already exists/.test((error as Error).message)) throw error;
+      }
+    }
     await client.command({ query: sql`INSERT INTO ${db}.schema_versions (version, applied_at) VALUES (${int(version, 1, 1_000_000)}, now())` });
     newlyApplied.push(version);
   }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { Locale } from '../../core/i18n/locale.ts';
 import { pageMeta, pageOffset, type Page, type PageQuery } from '../../core/pagination.ts';
 import { isPlanKey, type PlanKey } from '../../core/plans.ts';
 import type { RumSite } from '../../core/rum/site.ts';
@@ -48,6 +49,15 @@ export interface IngestSite extends RumSite {
   ownerPlan: PlanKey;
 }
 
+/** Whom to tell that a site reached its monthly limit. */
+export interface LimitNoticeRecipient {
+  email: string;
+  name: string;
+  locale: Locale;
+  domain: string;
+  reachedAt: Date;
+}
+
 export interface RumSiteStore {
   /** Runs `work` in one transaction holding the owner's site lock (the plan's count, duplicate domains). */
   underOwnerLock<T>(userId: number, work: (locked: RumSiteStore) => Promise<T>): Promise<T>;
@@ -65,6 +75,17 @@ export interface RumSiteStore {
   findMany(ids: readonly number[]): Promise<RumSite[]>;
   /** How many live-data alert configurations the site has (the API's site detail). */
   countAlerts(siteId: number): Promise<number>;
+  /** Notes that the site reached its limit in `month` (YYYY-MM); the first note of the month keeps its time. */
+  recordLimitReached(siteId: number, month: string, at: Date): Promise<void>;
+  /**
+   * Takes the month's e-mail until `leaseUntil` when nobody sent it and no live lease holds it; the recipient
+   * when taken, else undefined (sent already, or another instance is sending).
+   */
+  claimLimitEmail(siteId: number, month: string, at: Date, leaseUntil: Date): Promise<LimitNoticeRecipient | undefined>;
+  /** The e-mail went out (`at`), or, with null, the lease is given back after a failed send. */
+  finishLimitEmail(siteId: number, month: string, at: Date | null): Promise<void>;
+  /** When each site reached its limit in `month`; sites that have not are absent. */
+  limitReachedAt(siteIds: readonly number[], month: string): Promise<Map<number, Date>>;
 }
 
 /** Every query on `rum_sites`. */
@@ -146,6 +167,37 @@ export function createRumSiteStore(knex: Knex | Knex.Transaction): RumSiteStore 
     async countAlerts(siteId) {
       const [counted] = await knex('rum_alerts').where({ site_id: siteId }).count<Array<{ count: number }>>('* as count');
       return Number(counted?.count ?? 0);
+    },
+
+    async recordLimitReached(siteId, month, at) {
+      await knex('rum_limit_notices').insert({ site_id: siteId, month, reached_at: at }).onConflict(['site_id', 'month']).ignore();
+    },
+
+    async claimLimitEmail(siteId, month, at, leaseUntil) {
+      const claimed = (await knex('rum_limit_notices')
+        .where({ site_id: siteId, month })
+        .whereNull('emailed_at')
+        .andWhere((q) => q.whereNull('email_claimed_until').orWhere('email_claimed_until', '<', at))
+        .update({ email_claimed_until: leaseUntil })
+        .returning(['reached_at'])) as Array<{ reached_at: Date }>;
+      if (claimed.length === 0) return undefined;
+      const row = (await knex('rum_sites')
+        .join('users', 'users.id', 'rum_sites.user_id')
+        .where('rum_sites.id', siteId)
+        .first('users.email', 'users.name', 'users.locale', 'rum_sites.domain')) as { email: string; name: string; locale: Locale | null; domain: string } | undefined;
+      return row ? { ...row, locale: row.locale ?? 'en', reachedAt: claimed[0]!.reached_at } : undefined;
+    },
+
+    async finishLimitEmail(siteId, month, at) {
+      await knex('rum_limit_notices').where({ site_id: siteId, month }).update(at ? { emailed_at: at } : { email_claimed_until: null });
+    },
+
+    async limitReachedAt(siteIds, month) {
+      const reached = new Map<number, Date>();
+      if (siteIds.length === 0) return reached;
+      const rows = (await knex('rum_limit_notices').whereIn('site_id', [...siteIds]).andWhere({ month }).select('site_id', 'reached_at')) as Array<{ site_id: number | string; reached_at: Date }>;
+      for (const row of rows) reached.set(Number(row.site_id), row.reached_at);
+      return reached;
     },
   };
 }

@@ -51,9 +51,9 @@ describe('a valid beacon', () => {
     const rows = await rowsFor(b.pv);
     const today = new Date().toISOString().slice(0, 10);
     expect(rows.map((r) => ({ ...r, ts: String(r.ts).slice(0, 10) }))).toEqual([
-      { site_id: site.id, ts: today, page_view_id: b.pv, seq: 1, metric_id: `v5-${b.pv}-lcp`, metric: 'LCP', value: 2345.6, device: 'mobile', navigation: 'navigate', path: '/products/shoes', sample_rate: 100, attr_target: 'main > img.hero', attr_url: 'https://cdn.example.com/hero.jpg', attr_type: '' },
-      { site_id: site.id, ts: today, page_view_id: b.pv, seq: 1, metric_id: `v5-${b.pv}-cls`, metric: 'CLS', value: 0.042, device: 'mobile', navigation: 'navigate', path: '/products/shoes', sample_rate: 100, attr_target: 'div.banner', attr_url: '', attr_type: '' },
-      { site_id: site.id, ts: today, page_view_id: b.pv, seq: 1, metric_id: `v5-${b.pv}-inp`, metric: 'INP', value: 184, device: 'mobile', navigation: 'navigate', path: '/products/shoes', sample_rate: 100, attr_target: 'button#buy', attr_url: '', attr_type: 'pointer' },
+      { site_id: site.id, ts: today, page_view_id: b.pv, seq: 1, metric_id: `v5-${b.pv}-lcp`, metric: 'LCP', value: 2345.6, device: 'mobile', navigation: 'navigate', path: '/products/shoes', sample_rate: 100, attr_target: 'main > img.hero', attr_url: 'https://cdn.example.com/hero.jpg', attr_type: '', source: expect.any(Number), keep_one_in: 1 },
+      { site_id: site.id, ts: today, page_view_id: b.pv, seq: 1, metric_id: `v5-${b.pv}-cls`, metric: 'CLS', value: 0.042, device: 'mobile', navigation: 'navigate', path: '/products/shoes', sample_rate: 100, attr_target: 'div.banner', attr_url: '', attr_type: '', source: expect.any(Number), keep_one_in: 1 },
+      { site_id: site.id, ts: today, page_view_id: b.pv, seq: 1, metric_id: `v5-${b.pv}-inp`, metric: 'INP', value: 184, device: 'mobile', navigation: 'navigate', path: '/products/shoes', sample_rate: 100, attr_target: 'button#buy', attr_url: '', attr_type: 'pointer', source: expect.any(Number), keep_one_in: 1 },
     ]);
   });
 
@@ -139,22 +139,24 @@ describe('refused beacons', () => {
 });
 
 describe('the monthly page-view limit', () => {
-  it('counts page views scaled by the sample rate, seeded from ClickHouse, and refuses past the limit', async () => {
-    const starter = await createSite(db.knex, { plan: 'starter', domain: 'shop.test' }); // 100,000 page views a month
+  it("counts page views by the site's configured sample rate (not the beacon's claim), seeded from ClickHouse", async () => {
+    const starter = await createSite(db.knex, { plan: 'starter', domain: 'shop.test' }); // 100 %, 100,000 page views a month
     // 999 page views stored earlier this month at a 1 % sample rate: 99,900 page views.
-    const values = Array.from({ length: 999 }, (_, i) => `(${starter.id}, now(), 'seed${i}', 1, 'm', 'LCP', 1000, 'desktop', 'navigate', '/', 1, '', '', '')`).join(',');
-    await ch.client.command({ query: `INSERT INTO ${ch.database}.rum_metrics (site_id, ts, page_view_id, seq, metric_id, metric, value, device, navigation, path, sample_rate, attr_target, attr_url, attr_type) VALUES ${values}` });
+    const values = Array.from({ length: 999 }, (_, i) => `(${starter.id}, now(), 'seed${i}', 1, 'm', 'LCP', 1000, 'desktop', 'navigate', '/', 1, '', '', '', ${i}, 1)`).join(',');
+    await ch.client.command({ query: `INSERT INTO ${ch.database}.rum_metrics (site_id, ts, page_view_id, seq, metric_id, metric, value, device, navigation, path, sample_rate, attr_target, attr_url, attr_type, source, keep_one_in) VALUES ${values}` });
     const headers = { origin: 'https://shop.test' };
+    // Claims a 1 % sample; the site's 100 % counts: 99,901, still under the limit, so the next one is kept in full.
     const first = beacon(starter.publicId, { rate: 1 });
-    expect((await send(ingest.url, first, headers)).status).toBe(204); // 99,900 → 100,000
-    const second = await send(ingest.url, beacon(starter.publicId, { rate: 1 }), headers);
-    expect(second.status).toBe(429);
-    expect(JSON.parse(second.body)).toMatchObject({ error: 'monthly_limit' });
-    expect((await send(ingest.url, { ...first, seq: 2 }, headers)).status).toBe(429);
-    await waitUntil('limit refusals counted', async () => (await rejections(starter.id)).monthly_limit === 2, 20_000, 200);
+    expect((await send(ingest.url, first, headers)).status).toBe(204);
+    const second = beacon(starter.publicId, { rate: 1 });
+    expect((await send(ingest.url, second, headers)).status).toBe(204);
+    await waitUntil('both stored', async () => (await rowsFor(second.pv)).length === 3 && (await rowsFor(first.pv)).length === 3, 20_000, 100);
+    expect((await rowsFor(second.pv)).map((r) => [r.sample_rate, r.keep_one_in])).toEqual([[100, 1], [100, 1], [100, 1]]);
 
     // A Free owner has no live data: every beacon is over its limit of 0.
     const free = await createSite(db.knex, { plan: 'free', domain: 'free.test' });
-    expect((await send(ingest.url, beacon(free.publicId), { origin: 'https://free.test' })).status).toBe(429);
+    const refused = await send(ingest.url, beacon(free.publicId), { origin: 'https://free.test' });
+    expect(refused.status).toBe(429);
+    expect(JSON.parse(refused.body)).toMatchObject({ error: 'monthly_limit' });
   });
 });

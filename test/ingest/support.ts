@@ -51,12 +51,14 @@ export interface Answer {
 }
 
 /** POST /b through node:http (fetch inside jest drops Origin). */
-export function send(baseUrl: string, body: string | object, headers: Record<string, string> = {}, method = 'POST'): Promise<Answer> {
+export function send(baseUrl: string, body: string | object, headers: Record<string, string> = {}, method = 'POST', localAddress?: string): Promise<Answer> {
   const payload = typeof body === 'string' ? body : JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = request(`${baseUrl}/b`, {
       method,
       headers: { 'content-type': 'text/plain;charset=UTF-8', origin: 'https://example.com', 'user-agent': CHROME_UA, ...headers },
+      // A sender of its own (any 127.x.y.z is loopback): the ingest limits per source address.
+      ...(localAddress ? { localAddress } : {}),
     }, (res) => {
       let text = '';
       res.setEncoding('utf8');

@@ -219,7 +219,8 @@ it('keeps the transition while SMTP is down and sends its e-mail once the server
     const { user, token } = await createTestUser(otherApi, 'starter');
     const site = await insertSite(otherApi, user.id);
     const { id } = (await call(otherApi, `/rum/sites/${site.id}/alerts`, { token, method: 'POST', body: { title: 'TTFB', mode: 'manual', metric: 'TTFB', threshold: 800, window_minutes: 5, min_samples: 1, consecutive_threshold: 1 } })).body.data as { id: number };
-    await insertMetrics(clickhouse.client, [{ siteId: site.id, metric: 'TTFB', value: 2000, at: at(48) }]);
+    // Five values from five sender networks: the fewest an alert is judged on (RUM_ALERT_MIN_SOURCES).
+    await insertMetrics(clickhouse.client, Array.from({ length: 5 }, () => ({ siteId: site.id, metric: 'TTFB' as const, value: 2000, at: at(48) })));
     otherClock.set(at(50));
     const otherQueue = mainTaskQueue(otherApi.config.temporal.taskQueuePrefix);
     const result = (await otherApi.temporal.workflow.execute('rumAlertCheckWorkflow', { taskQueue: otherQueue, workflowId: uniqueName('rum-check'), args: [{ emailRetry: FAST_RETRY }] })) as RumAlertCheckResult;
@@ -238,4 +239,30 @@ it('keeps the transition while SMTP is down and sends its e-mail once the server
     await otherApi.close();
     await down.stop();
   }
+});
+
+it('one sender network flooding poor values cannot fire an alert; poor values from many networks do', async () => {
+  const { user, token } = await createTestUser(api, 'pro');
+  const [alone, mixed] = [await insertSite(api, user.id), await insertSite(api, user.id)];
+  const alertIds: number[] = [];
+  for (const site of [alone, mixed]) {
+    const created = await call(api, `/rum/sites/${site.id}/alerts`, { token, method: 'POST', body: { title: 'Forgery', mode: 'auto', window_minutes: 5, min_samples: 5, consecutive_threshold: 1 } });
+    expect(created.status).toBe(201);
+    alertIds.push((created.body.data as { id: number }).id);
+  }
+  const [aloneAlert, mixedAlert] = alertIds as [number, number];
+  const flood = (siteId: number, minute: number) => Array.from({ length: 500 }, () => ({ siteId, metric: 'LCP' as const, value: 9000, at: at(minute), source: 77 }));
+  const genuine = (siteId: number, minute: number, value: number, count: number) => Array.from({ length: count }, () => ({ siteId, metric: 'LCP' as const, value, at: at(minute) }));
+
+  // `alone`: 500 poor values, all from one network: not enough distinct sources to judge at all.
+  // `mixed`: the same flood beside 20 good values from 20 networks: the flood counts 5 values, p75 stays good.
+  await insertMetrics(clickhouse.client, [...flood(alone.id, 103), ...flood(mixed.id, 103), ...genuine(mixed.id, 103, 1500, 20)]);
+  expect((await checkAt(105)).transitions.filter((t) => alertIds.includes(t.alertId))).toEqual([]);
+  expect(await alertRow(aloneAlert)).toMatchObject({ status: 'active', last_samples: null });
+  expect(await alertRow(mixedAlert)).toMatchObject({ status: 'active', last_metric: 'LCP', last_p75: 1500, last_samples: 25 });
+
+  // Poor values from 30 distinct networks beside the 20 good ones: a real regression fires.
+  await insertMetrics(clickhouse.client, [...genuine(mixed.id, 108, 1500, 20), ...genuine(mixed.id, 108, 6000, 30)]);
+  expect((await checkAt(110)).transitions.filter((t) => alertIds.includes(t.alertId))).toEqual([{ alertId: mixedAlert, change: 'triggered' }]);
+  expect(await alertRow(mixedAlert)).toMatchObject({ status: 'triggered', last_p75: 6000, last_samples: 50 });
 });

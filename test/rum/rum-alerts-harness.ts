@@ -87,6 +87,8 @@ export interface MetricRow {
   pageView?: string;
   metricId?: string;
   seq?: number;
+  /** The sender network (rum_metrics.source); each row its own by default. */
+  source?: number;
 }
 
 let rowCounter = 0;
@@ -111,6 +113,8 @@ export async function insertMetrics(client: ClickHouseClient, rows: readonly Met
       attr_target: '',
       attr_url: '',
       attr_type: '',
+      source: row.source ?? rowCounter,
+      keep_one_in: 1,
     };
   });
   await client.insert({ table: 'rum_metrics', values, format: 'JSONEachRow' });

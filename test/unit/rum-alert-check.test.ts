@@ -1,4 +1,4 @@
-import { judge, rumEmailDue, step, type AlertState, type RumAlert, type RumAlertRule, type Verdict } from '../../core/rum/alert-check.ts';
+import { judge, RUM_ALERT_MIN_SOURCES, rumEmailDue, step, type AlertState, type RumAlert, type RumAlertRule, type Verdict } from '../../core/rum/alert-check.ts';
 import { composeRumAlertEmail } from '../../core/rum/alert-email.ts';
 import { rumAlertPayload, type RumAlertNotice } from '../../core/webhooks/payloads.ts';
 import { payloadProblems } from '../../core/webhooks/schemas.ts';
@@ -13,32 +13,38 @@ const none: Verdict = { kind: 'insufficient' };
 
 describe('judge', () => {
   it('auto: breaches only when a Core Web Vital is rated poor (above Google\'s poor threshold), not needs-improvement', () => {
-    expect(judge(auto, { LCP: { p75: 4000, samples: 20 }, INP: { p75: 500, samples: 20 }, CLS: { p75: 0.25, samples: 20 } }, null)).toEqual({ kind: 'ok', metric: 'LCP', p75: 4000, samples: 20, threshold: 4000 });
-    expect(judge(auto, { LCP: { p75: 4001, samples: 20 } }, null)).toEqual({ kind: 'breach', metric: 'LCP', p75: 4001, samples: 20, threshold: 4000 });
-    expect(judge(auto, { CLS: { p75: 0.26, samples: 30 } }, null)).toEqual({ kind: 'breach', metric: 'CLS', p75: 0.26, samples: 30, threshold: 0.25 });
+    expect(judge(auto, { LCP: { p75: 4000, samples: 20, sources: 9 }, INP: { p75: 500, samples: 20, sources: 9 }, CLS: { p75: 0.25, samples: 20, sources: 9 } }, null)).toEqual({ kind: 'ok', metric: 'LCP', p75: 4000, samples: 20, threshold: 4000 });
+    expect(judge(auto, { LCP: { p75: 4001, samples: 20, sources: 9 } }, null)).toEqual({ kind: 'breach', metric: 'LCP', p75: 4001, samples: 20, threshold: 4000 });
+    expect(judge(auto, { CLS: { p75: 0.26, samples: 30, sources: 9 } }, null)).toEqual({ kind: 'breach', metric: 'CLS', p75: 0.26, samples: 30, threshold: 0.25 });
   });
 
   it('auto: ignores FCP and TTFB, and names the worst breach relative to its threshold', () => {
-    expect(judge(auto, { TTFB: { p75: 9000, samples: 99 }, FCP: { p75: 9000, samples: 99 } }, null)).toEqual({ kind: 'insufficient' });
-    const verdict = judge(auto, { LCP: { p75: 4400, samples: 25 }, INP: { p75: 1000, samples: 25 }, CLS: { p75: 0.3, samples: 25 } }, null);
+    expect(judge(auto, { TTFB: { p75: 9000, samples: 99, sources: 9 }, FCP: { p75: 9000, samples: 99, sources: 9 } }, null)).toEqual({ kind: 'insufficient' });
+    const verdict = judge(auto, { LCP: { p75: 4400, samples: 25, sources: 9 }, INP: { p75: 1000, samples: 25, sources: 9 }, CLS: { p75: 0.3, samples: 25, sources: 9 } }, null);
     expect(verdict).toMatchObject({ kind: 'breach', metric: 'INP', threshold: 500 });
   });
 
   it('counts a metric only with min_samples samples', () => {
-    expect(judge(auto, { LCP: { p75: 9000, samples: 19 } }, null)).toEqual({ kind: 'insufficient' });
-    expect(judge(auto, { LCP: { p75: 9000, samples: 19 }, CLS: { p75: 0.01, samples: 20 } }, null)).toMatchObject({ kind: 'ok', metric: 'CLS' });
-    expect(judge(manualInp, { INP: { p75: 900, samples: 9 } }, null)).toEqual({ kind: 'insufficient' });
+    expect(judge(auto, { LCP: { p75: 9000, samples: 19, sources: 9 } }, null)).toEqual({ kind: 'insufficient' });
+    expect(judge(auto, { LCP: { p75: 9000, samples: 19, sources: 9 }, CLS: { p75: 0.01, samples: 20, sources: 9 } }, null)).toMatchObject({ kind: 'ok', metric: 'CLS' });
+    expect(judge(manualInp, { INP: { p75: 900, samples: 9, sources: 9 } }, null)).toEqual({ kind: 'insufficient' });
+  });
+
+  it('counts a metric only with samples from RUM_ALERT_MIN_SOURCES distinct sender networks', () => {
+    expect(RUM_ALERT_MIN_SOURCES).toBe(5);
+    expect(judge(auto, { LCP: { p75: 9000, samples: 500, sources: 4 } }, null)).toEqual({ kind: 'insufficient' });
+    expect(judge(auto, { LCP: { p75: 9000, samples: 500, sources: 5 } }, null)).toMatchObject({ kind: 'breach', metric: 'LCP' });
   });
 
   it('manual: breaches above the threshold, not at it, and watches only its metric', () => {
-    expect(judge(manualInp, { INP: { p75: 300, samples: 10 }, LCP: { p75: 99_999, samples: 99 } }, null)).toMatchObject({ kind: 'ok', metric: 'INP', threshold: 300 });
-    expect(judge(manualInp, { INP: { p75: 301, samples: 10 } }, null)).toEqual({ kind: 'breach', metric: 'INP', p75: 301, samples: 10, threshold: 300 });
+    expect(judge(manualInp, { INP: { p75: 300, samples: 10, sources: 9 }, LCP: { p75: 99_999, samples: 99, sources: 9 } }, null)).toMatchObject({ kind: 'ok', metric: 'INP', threshold: 300 });
+    expect(judge(manualInp, { INP: { p75: 301, samples: 10, sources: 9 } }, null)).toEqual({ kind: 'breach', metric: 'INP', p75: 301, samples: 10, threshold: 300 });
   });
 
   it('a triggered auto alert recovers on the metric it fired on: without enough samples of it there is no verdict', () => {
-    expect(judge(auto, { CLS: { p75: 0.01, samples: 99 } }, 'LCP')).toEqual({ kind: 'insufficient' });
-    expect(judge(auto, { CLS: { p75: 0.01, samples: 99 }, LCP: { p75: 2000, samples: 20 } }, 'LCP')).toMatchObject({ kind: 'ok', metric: 'LCP', p75: 2000 });
-    expect(judge(auto, { CLS: { p75: 0.5, samples: 99 }, LCP: { p75: 2000, samples: 20 } }, 'LCP')).toMatchObject({ kind: 'breach', metric: 'CLS' });
+    expect(judge(auto, { CLS: { p75: 0.01, samples: 99, sources: 9 } }, 'LCP')).toEqual({ kind: 'insufficient' });
+    expect(judge(auto, { CLS: { p75: 0.01, samples: 99, sources: 9 }, LCP: { p75: 2000, samples: 20, sources: 9 } }, 'LCP')).toMatchObject({ kind: 'ok', metric: 'LCP', p75: 2000 });
+    expect(judge(auto, { CLS: { p75: 0.5, samples: 99, sources: 9 }, LCP: { p75: 2000, samples: 20, sources: 9 } }, 'LCP')).toMatchObject({ kind: 'breach', metric: 'CLS' });
   });
 });
 

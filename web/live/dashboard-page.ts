@@ -1,3 +1,4 @@
+import { formatDate } from '../../core/i18n/dates.ts';
 import { formatNumber, type Locale } from '../../core/i18n/locale.ts';
 import { CORE_WEB_VITALS, CWV_MIN_SAMPLES, METRIC_RULES, rate, RUM_METRICS, type RumMetric } from '../../core/rum/metrics.ts';
 import { metricHistoryChart } from '../charts/metric-history.ts';
@@ -143,7 +144,9 @@ function usage(model: DashboardModel, t: LiveLabels): SafeHtml {
   return html`<section id="usage" aria-labelledby="usage-heading"><h2 id="usage-heading">${t.usageTitle}</h2>
     <p id="usage-text">${t.usage(formatNumber(used, locale), formatNumber(limit, locale))}</p>
     <div class="usage-bar" aria-hidden="true"><span style="width:${(share * 100).toFixed(1)}%"></span></div>
-    ${share >= NEAR_LIMIT ? html`<p class="error" id="usage-near-limit">${t.usageNearLimit}</p>` : html``}
+    ${model.site.limitReachedAt
+      ? html`<p class="error" id="limit-reached-notice">${t.monthLimitReached(formatDate(model.site.limitReachedAt, locale))}</p>`
+      : share >= NEAR_LIMIT ? html`<p class="error" id="usage-near-limit">${t.usageNearLimit}</p>` : html``}
     ${rejections.length
       ? html`<h3>${t.rejectionsTitle}</h3><table class="stack" id="rejections"><thead><tr><th scope="col">${t.colReason}</th><th scope="col" class="num">${t.colBeacons}</th></tr></thead><tbody>${rejections.map(
           (row) => html`<tr data-reason="${row.reason}" data-beacons="${row.beacons}"><td class="wide">${t.reasons[row.reason] ?? row.reason}</td><td class="num" data-label="${t.colBeacons}">${formatNumber(row.beacons, locale)}</td></tr>`,

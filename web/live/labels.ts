@@ -1,3 +1,4 @@
+import { OVER_LIMIT_KEEP_ONE_IN } from '../../core/rum/over-limit.ts';
 import type { Locale } from '../../core/i18n/locale.ts';
 import type { NavigationType, Rating, RumMetric } from '../../core/rum/metrics.ts';
 import type { DeviceFilter, DomainError, Period } from './model.ts';
@@ -107,12 +108,15 @@ const en = {
   colShare: 'Share',
   usageTitle: 'Page views this month',
   usage: (used: string, limit: string) => `${used} of ${limit} page views (your plan’s monthly limit).`,
-  usageNearLimit: 'Close to the limit: beacons past it are refused until the month ends.',
+  usageNearLimit: `Close to the limit: past it only 1 page view in ${OVER_LIMIT_KEEP_ONE_IN} is measured until the month ends.`,
+  monthLimitReached: (at: string) => `The monthly limit was reached on ${at}. Until the month ends 1 page view in ${OVER_LIMIT_KEEP_ONE_IN} is measured (each counted ${OVER_LIMIT_KEEP_ONE_IN} times); a larger plan or a lower sample rate measures every one again.`,
   rejectionsTitle: 'Beacons refused this month',
   colReason: 'Reason',
   colBeacons: 'Beacons',
   reasons: {
-    monthly_limit: 'monthly page view limit reached',
+    monthly_limit: 'plan without live data',
+    over_limit: `past the monthly limit, not in the 1-in-${OVER_LIMIT_KEEP_ONE_IN} sample`,
+    rate_limited: 'too many beacons at once (rate limit)',
     origin: 'sent from a page outside the site’s domain',
     inactive: 'site paused',
     bot: 'bot or headless browser',
@@ -231,12 +235,15 @@ const de: LiveLabels = {
   colShare: 'Anteil',
   usageTitle: 'Seitenaufrufe in diesem Monat',
   usage: (used, limit) => `${used} von ${limit} Seitenaufrufen (das Monatslimit Ihres Tarifs).`,
-  usageNearLimit: 'Nahe am Limit: Messungen darüber hinaus werden bis zum Monatsende abgelehnt.',
+  usageNearLimit: `Nahe am Limit: darüber hinaus wird bis zum Monatsende nur 1 von ${OVER_LIMIT_KEEP_ONE_IN} Seitenaufrufen gemessen.`,
+  monthLimitReached: (at) => `Das Monatslimit wurde am ${at} erreicht. Bis zum Monatsende wird 1 von ${OVER_LIMIT_KEEP_ONE_IN} Seitenaufrufen gemessen (jeder zählt ${OVER_LIMIT_KEEP_ONE_IN}-fach); ein größerer Tarif oder eine niedrigere Abtastrate misst wieder jeden.`,
   rejectionsTitle: 'Abgelehnte Messungen in diesem Monat',
   colReason: 'Grund',
   colBeacons: 'Messungen',
   reasons: {
-    monthly_limit: 'Monatslimit an Seitenaufrufen erreicht',
+    monthly_limit: 'Tarif ohne Live-Daten',
+    over_limit: `über dem Monatslimit, nicht in der 1-von-${OVER_LIMIT_KEEP_ONE_IN}-Stichprobe`,
+    rate_limited: 'zu viele Messungen auf einmal (Ratenlimit)',
     origin: 'von einer Seite außerhalb der Domain der Site gesendet',
     inactive: 'Site pausiert',
     bot: 'Bot oder Headless-Browser',

@@ -38,6 +38,8 @@ export interface LiveSite {
   /** Null while the measurements cannot be read (ClickHouse away). */
   pageviewsThisMonth: number | null;
   monthlyLimit: number;
+  /** When the site reached its monthly limit this UTC month (a reduced sample is kept since), else null. */
+  limitReachedAt: Date | null;
   /** Its live-data alert configurations. */
   alertCount: number;
   createdAt: Date;

@@ -9,6 +9,7 @@ import type { RumSiteStore } from '../../db/store/rum-sites.ts';
 import { createRumAlert, deleteRumAlert, listRumAlerts } from '../../services/rum-alerts.ts';
 import { createRumSite, deleteRumSite, getRumSite, listRumSites, updateRumSite } from '../../services/rum-sites.ts';
 import type { LiveDataSource } from '../live-routes.ts';
+import { utcMonth } from '../../core/rum/over-limit.ts';
 import type { DashboardNumbers, DeviceFilter, LiveSite, Period, SlowPage } from './model.ts';
 
 export interface LiveSourceDeps {
@@ -58,7 +59,7 @@ async function dashboardNumbers(rum: RumQueries, siteId: number, period: Period,
 export function liveDataSource(deps: LiveSourceDeps): LiveDataSource {
   const service = { rumSites: deps.rumSites, clock: deps.clock };
   const alertService = { rumSites: deps.rumSites, rumAlerts: deps.rumAlerts, clock: deps.clock };
-  const toView = (site: RumSite, plan: PlanKey, pageviews: number | null, alertCount: number): LiveSite => ({
+  const toView = (site: RumSite, plan: PlanKey, pageviews: number | null, alertCount: number, limitReachedAt: Date | null): LiveSite => ({
     id: site.id,
     domain: site.domain,
     active: site.active,
@@ -66,6 +67,7 @@ export function liveDataSource(deps: LiveSourceDeps): LiveDataSource {
     embedSnippet: embedSnippet(collectorScriptUrl(deps.ingestPublicUrl), site.publicId, site.sampleRate),
     pageviewsThisMonth: pageviews,
     monthlyLimit: planFor(plan).rumMonthlyPageviews,
+    limitReachedAt,
     alertCount,
     createdAt: site.createdAt,
   });
@@ -78,7 +80,8 @@ export function liveDataSource(deps: LiveSourceDeps): LiveDataSource {
         })
       : new Map<number, number>();
     const alerts = await Promise.all(sites.map((site) => deps.rumSites.countAlerts(site.id)));
-    return sites.map((site, i) => toView(site, plan, counts ? (counts.get(site.id) ?? 0) : null, alerts[i]!));
+    const reached = await deps.rumSites.limitReachedAt(sites.map((s) => s.id), utcMonth(deps.clock()));
+    return sites.map((site, i) => toView(site, plan, counts ? (counts.get(site.id) ?? 0) : null, alerts[i]!, reached.get(site.id) ?? null));
   };
   return {
     async listSites(user) {
@@ -91,7 +94,7 @@ export function liveDataSource(deps: LiveSourceDeps): LiveDataSource {
     },
     async createSite(user, domain) {
       const outcome = await createRumSite(service, { id: user.id, plan: planFor(user.plan) }, { domain });
-      if (outcome.kind === 'ok') return { site: toView(outcome.site, user.plan, 0, 0) };
+      if (outcome.kind === 'ok') return { site: toView(outcome.site, user.plan, 0, 0, null) };
       if (outcome.kind === 'plan_limit' || outcome.kind === 'plan_required') return { error: 'limit' };
       // The service refuses a well-formed domain only when the owner already has it.
       return { error: normaliseRumDomain(domain).ok ? 'duplicate' : 'invalid' };
