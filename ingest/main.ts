@@ -55,6 +55,7 @@ const { handler, health } = createIngestHandler({
   clickhouse,
   database,
   log,
+  publicUrl: config.ingest.publicUrl,
   beacons: {
     sites: new SiteCache((publicId) => siteStore.findForIngest(publicId)),
     limit: new PageviewLimit((siteId, month) => countMonthPageviews(clickhouse, database, siteId, month)),
