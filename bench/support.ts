@@ -57,7 +57,7 @@ export interface BenchServices {
 
 /**
  * The api and worker processes on free ports, on the benchmark's database, with task queues of their own;
- * loopback scans allowed (the fixture sites are on 127.0.0.1).
+ * loopback allowed to scans and webhooks (the fixture sites and the webhook receivers are on 127.0.0.1).
  */
 export async function startBenchServices(databaseUrl: string, assetsDir: string, extraEnv: Record<string, string> = {}): Promise<BenchServices> {
   const env: NodeJS.ProcessEnv = {
@@ -69,6 +69,7 @@ export async function startBenchServices(databaseUrl: string, assetsDir: string,
     TEMPORAL_TASK_QUEUE_PREFIX: `bench_${randomBytes(3).toString('hex')}`,
     ASSETS_DIR: assetsDir,
     OUTBOUND_ALLOW_LOOPBACK: 'true',
+    CALLBACKS_ALLOW_LOOPBACK: 'true',
     LOG_LEVEL: 'warn',
   };
   const config = loadConfig(env);

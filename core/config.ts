@@ -92,11 +92,18 @@ export interface Config {
    */
   keys: Keyring;
   /**
-   * Outgoing requests to loopback addresses are refused unless this is set, whatever APP_ENV says (a
-   * deployment that forgets APP_ENV must not let scanned pages reach its own ports). The start command and
-   * the tests set it explicitly.
+   * Scans (the submitted page and every host it reaches) may target loopback addresses only when this is
+   * set (OUTBOUND_ALLOW_LOOPBACK), whatever APP_ENV says (a deployment that forgets APP_ENV must not let
+   * scanned pages reach its own ports). The start command sets it (its demo scans local pages); the tests too.
    */
   outboundAllowLoopback: boolean;
+  /**
+   * Requests the service makes on a user's behalf to a URL the user chose, webhooks and Client ID Metadata
+   * Documents, may go to loopback addresses only when this is set (CALLBACKS_ALLOW_LOOPBACK, default false).
+   * Separate from the scans' switch: the start command opens loopback to scans only, since a webhook's reply
+   * is shown to its owner and would expose the machine's local services. Only the tests set it.
+   */
+  callbacksAllowLoopback: boolean;
   /** Reverse proxies (addresses or CIDR blocks) whose X-Forwarded-For is believed; none by default. */
   trustedProxies: string[];
   /**
@@ -399,6 +406,7 @@ export function loadConfig(env: Env = process.env, options: { keys?: false } = {
     scanMinBenchmarkIndex: wholeNumber(env, 'SCAN_MIN_BENCHMARK_INDEX', DEFAULT_MIN_BENCHMARK_INDEX, 1_000_000),
     regions: scanRegions,
     outboundAllowLoopback: bool(env, 'OUTBOUND_ALLOW_LOOPBACK', false),
+    callbacksAllowLoopback: bool(env, 'CALLBACKS_ALLOW_LOOPBACK', false),
     trustedProxies: trustedProxies(env.TRUSTED_PROXIES),
     prometheus: { port: port(env, 'PROMETHEUS_PORT', 9090) },
     oauth: { registrationsPerHour: wholeNumber(env, 'OAUTH_REGISTRATIONS_PER_HOUR', 20, 1_000_000), metadataCaFile: env.OAUTH_METADATA_CA_FILE?.trim() || null },

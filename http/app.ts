@@ -8,6 +8,7 @@ import { systemClock, type Clock } from '../core/clock.ts';
 import type { Config } from '../core/config.ts';
 import { FULL_CHECK_SHARED_MS, HealthState, sharedCheck } from '../core/health.ts';
 import { registerReadyGauge } from '../core/ready-metric.ts';
+import { securityHeaders } from '../core/security-headers.ts';
 import type { Logger } from '../core/logger.ts';
 import { runHealthWorkflow, temporalReachable } from '../core/temporal-client.ts';
 import { createClickHouse, type ClickHouseClient } from '../db/clickhouse/client.ts';
@@ -24,7 +25,7 @@ import { webRouter, webVisitor } from '../web/routes.ts';
 import { clientAddress } from './client-address.ts';
 import { createHttpMetrics, type HttpMetrics } from './metrics.ts';
 import { isApiPath, refuseUnstorableInput } from './input-guard.ts';
-import { accessLog, errorHandler, requestId } from './middleware.ts';
+import { accessLog, errorHandler, requestId, responseHeaders } from './middleware.ts';
 
 export interface AppDeps {
   config: Config;
@@ -55,9 +56,9 @@ const HEALTH_PATHS = new Set(['/livez', '/readyz']);
 const outsideWebArea = (path: string): boolean => isApiPath(path) || HEALTH_PATHS.has(path) || isOAuthProtocolPath(path) || isMcpPath(path);
 
 /**
- * The API process's one Koa app: the request edge (client address, request id, access log, errors, input
- * guard), then the health endpoints, the web area and the API. The two areas share only http/; errors are
- * JSON for the API and the health endpoints, HTML pages for the web area.
+ * The API process's one Koa app: the request edge (client address, request id, security headers, access
+ * log, errors, input guard), then the health endpoints, the web area and the API. The two areas share only
+ * http/; errors are JSON for the API and the health endpoints, HTML pages for the web area.
  */
 export function createApp(deps: AppDeps): App {
   const { knex, temporal, log, config } = deps;
@@ -75,6 +76,7 @@ export function createApp(deps: AppDeps): App {
   koa.use(metrics.middleware);
   koa.use(clientAddress(config.trustedProxies));
   koa.use(requestId());
+  koa.use(responseHeaders(securityHeaders(config.baseUrl)));
   koa.use(accessLog(log));
   koa.use(errorHandler(log, { html: { for: (path) => !outsideWebArea(path), render: renderErrorPage } }));
   koa.use(refuseUnstorableInput());

@@ -14,6 +14,14 @@ export function requestId() {
   };
 }
 
+/** Sets the given headers on every response before anything else runs, so that errors and library-served routes carry them too. */
+export function responseHeaders(headers: Record<string, string>) {
+  return async (ctx: Context, next: Next) => {
+    ctx.set(headers);
+    await next();
+  };
+}
+
 /** Renders an error as an HTML page (the web area's); `requestId` only on a 500. */
 export type ErrorPageRenderer = (ctx: Context, status: number, message: string, requestId?: string) => void;
 

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { HealthState, serveHealth } from '../core/health.ts';
+import { securityHeaders } from '../core/security-headers.ts';
 import type { Logger } from '../core/logger.ts';
 import { clickhouseReady } from '../db/clickhouse/client.ts';
 import { LATEST_CLICKHOUSE_VERSION } from '../db/clickhouse/schema.ts';
@@ -13,6 +14,8 @@ export interface IngestDeps {
   database: string;
   log: Logger;
   beacons: BeaconRouteDeps;
+  /** INGEST_URL: HSTS is sent when it is https. */
+  publicUrl: string;
 }
 
 /** A bare node:http handler: beacons are small and many, so the hot path stays free of framework layers. */
@@ -34,7 +37,10 @@ export function createIngestHandler(deps: IngestDeps) {
     // durability rule), so a load balancer must keep sending them here; only a full spool takes us out.
   }, deps.log, 3000, ['clickhouse', 'clickhouse_schema']);
 
+  const headers = Object.entries(securityHeaders(deps.publicUrl));
   const handler = (req: IncomingMessage, res: ServerResponse) => {
+    // Kept by every writeHead below, whatever route answers.
+    for (const [name, value] of headers) res.setHeader(name, value);
     const path = (req.url ?? '/').split('?', 1)[0];
     if (path === '/b') {
       handleBeacon(req, res, deps.beacons);

@@ -67,6 +67,7 @@ const { handler, health } = createIngestHandler({
   clickhouse,
   database,
   log,
+  publicUrl: config.ingest.publicUrl,
   beacons: {
     sites: new SiteCache((publicId) => siteStore.findForIngest(publicId)),
     limit: new PageviewLimit(

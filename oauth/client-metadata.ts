@@ -54,7 +54,7 @@ export function clientMetadataCacheSeconds(headers: Headers, nowMs: number): num
  */
 export function clientMetadataFetch(config: Config): (url: string | URL, init?: RequestInit) => Promise<Response> {
   const fetch = outboundFetch({
-    allowLoopback: config.outboundAllowLoopback,
+    allowLoopback: config.callbacksAllowLoopback,
     timeoutMs: CLIENT_METADATA_TIMEOUT_MS,
     maxBytes: CLIENT_METADATA_MAX_BYTES,
     ca: config.oauth.metadataCaFile ? readFileSync(config.oauth.metadataCaFile) : undefined,

@@ -81,6 +81,11 @@ export function createOAuthProvider(deps: ProviderDeps): Provider {
       introspection: { enabled: false },
       rpInitiatedLogout: { enabled: false },
       revocation: { enabled: true },
+      // Off: access tokens are plain Bearer tokens. The API and the MCP server check a bearer token only (no
+      // DPoP proof), so a token the library bound to a DPoP key (`token_type: DPoP`) would still be accepted
+      // without its proof. With the feature off, a DPoP header on the token endpoint is ignored: the token
+      // issued is unbound and says `token_type: Bearer`, and the `DPoP` authorization scheme is refused.
+      dPoP: { enabled: false },
       registration: { enabled: true, initialAccessToken: false, issueRegistrationAccessToken: false },
       clientIdMetadataDocument: {
         enabled: true,

@@ -3,7 +3,15 @@ import { isIP } from 'node:net';
 import { classifyAddress } from '../core/outbound.ts';
 import { checkScanTarget, type HostLookup } from '../core/scan-target.ts';
 
+/**
+ * The outbound rule refused a host. Its message is shown to the user who chose the URL (a webhook's delivery
+ * page, an app's authorization error): it names the host as they gave it, never the address it resolved to,
+ * so that the service's own name resolution (internal names, local services) is not revealed.
+ */
 export class RefusedAddressError extends Error {}
+
+const refusedHost = (host: string, literal: boolean) =>
+  new RefusedAddressError(literal ? `${host} is a private or special-use address` : `${host} resolves to a private or special-use address`);
 
 export interface OutboundRule {
   allowLoopback: boolean;
@@ -14,8 +22,8 @@ export interface OutboundRule {
 /** The host's addresses, every one judged by the outbound rule (core/outbound.ts); throws RefusedAddressError otherwise. */
 export async function judgeHost(host: string, rule: OutboundRule): Promise<string[]> {
   const verdict = await checkScanTarget(host, { allowLoopback: rule.allowLoopback, lookup: rule.lookup });
-  if (!verdict.allowed) throw new RefusedAddressError(verdict.reason);
-  return verdict.addresses;
+  if (verdict.allowed) return verdict.addresses;
+  throw verdict.code === 'blocked_address' ? refusedHost(host, verdict.literal) : new RefusedAddressError(verdict.reason);
 }
 
 /** A `lookup` for node:http(s) that connects only to judged addresses. */
@@ -42,8 +50,23 @@ export function guardPeer(outgoing: ClientRequest, rule: OutboundRule): void {
       const peer = socket.remoteAddress ?? '';
       const verdict = classifyAddress(peer);
       if (verdict === 'private' || (verdict === 'loopback' && !rule.allowLoopback)) {
-        outgoing.destroy(new RefusedAddressError(`connected to ${peer}, a private or special-use address`));
+        outgoing.destroy(refusedHost(outgoing.host, isIP(outgoing.host.replace(/^\[|\]$/g, '')) !== 0));
       }
     });
   });
+}
+
+/**
+ * An outgoing request's failure as the user who chose the URL may read it. Node's connection errors name the
+ * peer (`connect ECONNREFUSED 10.0.0.5:443`), which for a host name is the address it resolved to: those are
+ * reduced to what failed (`connect ECONNREFUSED`).
+ */
+export function outboundFailureText(error: unknown): string {
+  if (error instanceof RefusedAddressError) return `refused: ${error.message}`;
+  const failure = error as { code?: unknown; syscall?: unknown; address?: unknown; message?: unknown };
+  const message = typeof failure.message === 'string' ? failure.message : '';
+  if (typeof failure.code === 'string' && (typeof failure.address === 'string' || error instanceof AggregateError || !message)) {
+    return `${typeof failure.syscall === 'string' ? failure.syscall : 'connect'} ${failure.code}`;
+  }
+  return message || String(error);
 }

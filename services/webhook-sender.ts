@@ -3,7 +3,7 @@ import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import type { HostLookup } from '../core/scan-target.ts';
 import { replyExcerpt, RESPONSE_BODY_LIMIT } from '../core/webhooks/delivery.ts';
-import { guardPeer, judgedLookup, judgeHost, RefusedAddressError } from './outbound-connection.ts';
+import { guardPeer, judgedLookup, judgeHost, outboundFailureText, RefusedAddressError } from './outbound-connection.ts';
 
 export { RefusedAddressError };
 
@@ -80,8 +80,7 @@ export async function sendWebhook(req: WebhookRequest): Promise<WebhookResponse>
     });
     return done({ responseCode: response.status, responseBody: response.body, retryAfter: response.retryAfter, error: response.status >= 200 && response.status < 300 ? null : `HTTP ${response.status}` });
   } catch (error) {
-    const message = error instanceof RefusedAddressError ? `refused: ${error.message}` : (error as Error).message || String(error);
-    return done({ responseCode: null, responseBody: null, retryAfter: null, error: message });
+    return done({ responseCode: null, responseBody: null, retryAfter: null, error: outboundFailureText(error) });
   }
 }
 

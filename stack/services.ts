@@ -25,7 +25,8 @@ export function serviceEnvironment(name: string, env: NodeJS.ProcessEnv): NodeJS
 
 /**
  * `./svc start` is a local demo whose scans target the developer's own pages, so it opts in to loopback
- * destinations (off by default everywhere) unless the variable is already set either way.
+ * destinations for scans (off by default everywhere) unless the variable is already set either way. Never
+ * for webhooks or metadata documents (CALLBACKS_ALLOW_LOOPBACK): their replies would show local services.
  */
 export function localDemoEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return env.OUTBOUND_ALLOW_LOOPBACK?.trim() ? env : { ...env, OUTBOUND_ALLOW_LOOPBACK: 'true' };

@@ -47,7 +47,7 @@ export function mountWebhookPages(router: Router, deps: WebhookPageDeps): void {
   router.get(`${PAGE}/deliveries/:id`, on(showDelivery));
 }
 
-const settingsDeps = (deps: WebhookPageDeps): WebhookSettingsDeps => ({ webhooks: deps.storage.webhooks, keys: deps.config.keys, allowLoopback: deps.config.outboundAllowLoopback, clock: deps.clock });
+const settingsDeps = (deps: WebhookPageDeps): WebhookSettingsDeps => ({ webhooks: deps.storage.webhooks, keys: deps.config.keys, allowLoopback: deps.config.callbacksAllowLoopback, clock: deps.clock });
 const actionDeps = (deps: WebhookPageDeps): WebhookActionDeps => ({
   webhooks: deps.storage.webhooks,
   clock: deps.clock,

@@ -92,7 +92,7 @@ const webhookDelivery = {
   users: storage.users,
   mailer: metrics.countingMailer(mailer, 'webhook_disabled'),
   keys: config.keys,
-  allowLoopback: config.outboundAllowLoopback,
+  allowLoopback: config.callbacksAllowLoopback,
   baseUrl: config.baseUrl,
   clock: systemClock,
   metrics,

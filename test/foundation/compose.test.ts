@@ -206,6 +206,7 @@ describe('docker-compose.yml', () => {
       const config = KEY_HOLDERS.includes(role) ? loadConfig(env) : loadConfig(env, { keys: false });
       expect(config.env).toBe('production');
       expect(config.outboundAllowLoopback).toBe(false);
+      expect(config.callbacksAllowLoopback).toBe(false);
       expect(config.trustedProxies).toEqual([]);
       // The hosts it connects to are services of this file.
       expect(compose.services).toHaveProperty([new URL(config.databaseUrl).hostname]);

@@ -31,6 +31,7 @@ describe('configuration', () => {
     expect(config.baseUrl).toBe('http://127.0.0.1:3000');
     expect(config.regions).toEqual({ available: ['local'], default: 'local', slots: { local: 1 } });
     expect(config.outboundAllowLoopback).toBe(false);
+    expect(config.callbacksAllowLoopback).toBe(false);
     expect(config.keys.current.secret).toHaveLength(32);
     expect(config.keys.previous).toBeNull();
     expect(config.trustedProxies).toEqual([]);
@@ -40,6 +41,16 @@ describe('configuration', () => {
     const env = { STATE_DIR: tempState(), APP_ENV: appEnv, SECRET_KEY: Buffer.alloc(32, 1).toString('base64'), ...(appEnv === 'production' ? PRODUCTION_ADDRESSES : {}) };
     expect(loadConfig(env).outboundAllowLoopback).toBe(false);
     expect(loadConfig({ ...env, OUTBOUND_ALLOW_LOOPBACK: 'true' }).outboundAllowLoopback).toBe(true);
+  });
+
+  it.each([undefined, 'development', 'test', 'production'])('webhooks and metadata documents have their own loopback switch, off by default (APP_ENV=%s)', (appEnv) => {
+    const env = { STATE_DIR: tempState(), APP_ENV: appEnv, SECRET_KEY: Buffer.alloc(32, 1).toString('base64'), ...(appEnv === 'production' ? PRODUCTION_ADDRESSES : {}) };
+    expect(loadConfig(env).callbacksAllowLoopback).toBe(false);
+    // The scans' switch does not open them.
+    expect(loadConfig({ ...env, OUTBOUND_ALLOW_LOOPBACK: 'true' })).toMatchObject({ outboundAllowLoopback: true, callbacksAllowLoopback: false });
+    expect(loadConfig({ ...env, CALLBACKS_ALLOW_LOOPBACK: 'true' })).toMatchObject({ outboundAllowLoopback: false, callbacksAllowLoopback: true });
+    for (const off of ['false', 'no', '0', ' ']) expect(loadConfig({ ...env, CALLBACKS_ALLOW_LOOPBACK: off }).callbacksAllowLoopback).toBe(false);
+    for (const on of ['TRUE', 'yes', '1']) expect(loadConfig({ ...env, CALLBACKS_ALLOW_LOOPBACK: on }).callbacksAllowLoopback).toBe(true);
   });
 
   it('reads TRUSTED_PROXIES as addresses and CIDR blocks', () => {
@@ -53,6 +64,7 @@ describe('configuration', () => {
     ['BASE_URL', 'not a url', /BASE_URL must be an absolute URL/],
     ['LOG_LEVEL', 'loud', /LOG_LEVEL must be one of/],
     ['OUTBOUND_ALLOW_LOOPBACK', 'maybe', /OUTBOUND_ALLOW_LOOPBACK must be true or false/],
+    ['CALLBACKS_ALLOW_LOOPBACK', 'maybe', /CALLBACKS_ALLOW_LOOPBACK must be true or false/],
     ['CLICKHOUSE_DATABASE', 'x; drop', /CLICKHOUSE_DATABASE must be a plain identifier/],
     ['TEMPORAL_ADDRESS', 'http://temporal:7233', /TEMPORAL_ADDRESS must be host:port/],
     ['SCAN_REGIONS', 'eu-west,US EAST', /SCAN_REGIONS has an invalid region code/],
@@ -98,6 +110,7 @@ describe('configuration', () => {
     const config = loadConfig({ ...full, SECRET_KEY: Buffer.alloc(32, 7).toString('base64') });
     expect(config.env).toBe('production');
     expect(config.outboundAllowLoopback).toBe(false);
+    expect(config.callbacksAllowLoopback).toBe(false);
   });
 
   it('reads the alert e-mail settings: the local sink by default, no default SMTP server in production (the worker refuses to start)', () => {

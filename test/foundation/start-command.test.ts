@@ -8,9 +8,15 @@ import { dropDatabase, withDatabase } from '../../stack/postgres.ts';
 import { isAlive, isPortOpen } from '../../stack/proc.ts';
 import { ensureTemporalCli } from '../../stack/temporal.ts';
 import { smtpMailer } from '../../services/mailer.ts';
+import { startFixtureSites, type FixtureSites } from '../../fixtures/sites.ts';
+import { METADATA_ADDRESS_REFUSED } from '../../oauth/client-metadata.ts';
+import { createStorage } from '../../db/store/index.ts';
+import { startHttpsServer, type TestHttpsServer } from '../harness/https-server.ts';
 import { freePort, uniqueName } from '../harness/isolated.ts';
 import { readiness } from '../harness/processes.ts';
 import { baseTestEnv, HARNESS_DIR } from '../harness/shared.ts';
+import { webhookReceiver, type WebhookReceiver } from '../harness/webhook-receiver.ts';
+import { WebClient } from '../harness/web.ts';
 
 /**
  * `./svc start` as a newcomer runs it, in a state folder and on ports of its own, so that it starts its own
@@ -22,9 +28,20 @@ const database = uniqueName('start');
 const stateDir = resolve(HARNESS_DIR, uniqueName('state'));
 const CANARY_KEY = Buffer.alloc(32, 0x5c).toString('base64');
 let env: Record<string, string | undefined>;
+let sites: FixtureSites;
+let receiver: WebhookReceiver;
+let metadataDocs: TestHttpsServer;
+const metadataFetches: string[] = [];
 let ports: Record<'api' | 'ingest' | 'worker' | 'chHttp' | 'chTcp' | 'apiMetrics' | 'prometheus' | 'workerSdk' | 'temporal' | 'temporalUi' | 'smtp', number>;
 
 beforeAll(async () => {
+  sites = await startFixtureSites();
+  receiver = await webhookReceiver();
+  metadataDocs = await startHttpsServer();
+  metadataDocs.route('/app.json', (_req, res) => {
+    metadataFetches.push('/app.json');
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ client_id: `${metadataDocs.url}/app.json`, client_name: 'Local app', redirect_uris: ['http://127.0.0.1:8976/callback'], token_endpoint_auth_method: 'none' }));
+  });
   ports = {
     api: await freePort(), ingest: await freePort(), worker: await freePort(), chHttp: await freePort(),
     chTcp: await freePort(), apiMetrics: await freePort(), prometheus: await freePort(), workerSdk: await freePort(), temporal: await freePort(), temporalUi: await freePort(), smtp: await freePort(),
@@ -46,8 +63,11 @@ beforeAll(async () => {
     INGEST_PORT: String(ports.ingest),
     WORKER_HEALTH_PORT: String(ports.worker),
     SMTP_URL: `smtp://127.0.0.1:${ports.smtp}`,
-    // Unset: the start command opts in to loopback scanning itself (and says so).
+    // Unset: the start command opts in to loopback scanning itself (and says so), and to nothing else.
     OUTBOUND_ALLOW_LOOPBACK: undefined,
+    CALLBACKS_ALLOW_LOOPBACK: undefined,
+    // The metadata document server's certificate is trusted: only the address rule can keep it from being fetched.
+    OAUTH_METADATA_CA_FILE: metadataDocs.caFile,
     SECRET_KEY: CANARY_KEY,
   };
 });
@@ -57,6 +77,9 @@ const running = new Set<ChildProcess>();
 afterAll(async () => {
   // A failed assertion skips the test's own Ctrl-C: stop whatever is still running before removing its state.
   for (const child of running) if (child.exitCode === null && child.signalCode === null) await interruptAndWait(child);
+  await sites?.close();
+  await receiver?.close();
+  await metadataDocs?.close();
   rmSync(stateDir, { recursive: true, force: true });
   await dropDatabase(base.databaseUrl, database).catch(() => undefined);
   await dropDatabase(base.databaseUrl, `${database}_test`).catch(() => undefined);
@@ -100,6 +123,64 @@ async function interruptAndWait(child: ChildProcess): Promise<number | null> {
   return exited;
 }
 
+/**
+ * The demo's loopback allowance is for scans only: a scan of a page on 127.0.0.1 runs, while a webhook (at save
+ * and when the worker sends it) and a Client ID Metadata Document on 127.0.0.1 are refused, their messages
+ * naming no resolved address.
+ */
+async function loopbackReachesScansOnly(token: string): Promise<void> {
+  const apiUrl = `http://127.0.0.1:${ports.api}`;
+  const submitted = await fetch(`${apiUrl}/api/v1/scans`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ url: `${sites.origin}/fast/` }) });
+  expect(submitted.status).toBe(202);
+  const scanId = ((await submitted.json()) as { data: { id: string } }).data.id;
+
+  const web = new WebClient(apiUrl, apiUrl);
+  expect((await web.signIn('demo@example.com', 'demo-password')).status).toBe(303);
+  expect((await web.get('/account/notifications')).status).toBe(200);
+  const urlError = (page: string) => /id="url-error">([^<]*)</.exec(page)?.[1];
+  const literal = await web.post('/account/notifications', { url: receiver.url, header_name: '', header_value: '' });
+  expect(literal.status).toBe(422);
+  expect(urlError(literal.text)).toMatch(/private or special-use address/);
+  const named = await web.post('/account/notifications', { url: receiver.url.replace('127.0.0.1', 'localhost'), header_name: '', header_value: '' });
+  expect(named.status).toBe(422);
+  expect(urlError(named.text)).toMatch(/private or special-use address/);
+  expect(named.text).not.toContain('127.0.0.1');
+
+  // An endpoint stored before (or behind the save check): the worker refuses to send to it.
+  const knex = createKnex(env.DATABASE_URL!, { min: 0, max: 1 });
+  try {
+    const [demo] = await knex('users').where({ email: 'demo@example.com' }).select<Array<{ id: number }>>('id');
+    await knex('webhook_endpoints').where({ user_id: demo!.id }).update({ url: receiver.url.replace('127.0.0.1', 'localhost') });
+    expect((await web.post('/account/notifications/test', {})).status).toBe(303);
+    const webhooks = createStorage(knex).webhooks;
+    let attempts: Awaited<ReturnType<typeof webhooks.attemptsOf>> = [];
+    for (let wait = 0; wait < 60 && attempts.length === 0; wait += 1) {
+      const [latest] = await webhooks.listDeliveries(demo!.id, 1);
+      attempts = latest ? await webhooks.attemptsOf(latest.id) : [];
+      if (attempts.length === 0) await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    expect(attempts[0]).toMatchObject({ responseCode: null, error: 'refused: localhost resolves to a private or special-use address' });
+    expect(receiver.received).toHaveLength(0);
+  } finally {
+    await knex.destroy();
+  }
+
+  const clientId = `${metadataDocs.url}/app.json`;
+  const authorize = new URLSearchParams({ client_id: clientId, redirect_uri: 'http://127.0.0.1:8976/callback', response_type: 'code', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', state: 'x' });
+  const refused = await web.get(`/oauth/authorize?${authorize}`);
+  expect(refused.status).toBe(400);
+  expect(refused.text).toContain(METADATA_ADDRESS_REFUSED);
+  expect(metadataFetches).toEqual([]);
+
+  let scan: { status: string } = { status: 'queued' };
+  for (let wait = 0; wait < 180 && (scan.status === 'queued' || scan.status === 'running'); wait += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    scan = ((await (await fetch(`${apiUrl}/api/v1/scans/${scanId}`, { headers: { authorization: `Bearer ${token}` } })).json()) as { data: { status: string } }).data;
+  }
+  expect(scan.status).toBe('finished');
+  expect(sites.siteRequests.some((request) => request.path === '/fast/')).toBe(true);
+}
+
 describe('the start command', () => {
   it('starts every backing service and process, and Ctrl-C stops all of them', async () => {
     const run = start();
@@ -124,6 +205,9 @@ describe('the start command', () => {
     expect(children.get('worker/main.ts')!.get('SECRET_KEY')).toBe(CANARY_KEY);
     expect(children.get('ingest/main.ts')!.has('SECRET_KEY')).toBe(false);
 
+    expect(children.get('worker/main.ts')!.has('CALLBACKS_ALLOW_LOOPBACK')).toBe(false);
+    expect(children.get('api/main.ts')!.has('CALLBACKS_ALLOW_LOOPBACK')).toBe(false);
+
     // The local mail sink writes each message to the state folder and says where.
     expect(run.output()).toContain(`Mail         smtp://127.0.0.1:${ports.smtp} (a local sink: every alert e-mail is written to ${resolve(stateDir, 'mail')} as an .eml file)`);
     const mailer = smtpMailer({ url: env.SMTP_URL!, from: 'alerts@localhost' });
@@ -139,6 +223,8 @@ describe('the start command', () => {
     const me = await fetch(`http://127.0.0.1:${ports.api}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } });
     expect(me.status).toBe(200);
     expect(((await me.json()) as { data: { email: string; plan: { key: string } } }).data).toMatchObject({ email: 'demo@example.com', plan: { key: 'pro' } });
+    await loopbackReachesScansOnly(token!);
+
     // The API's operator metrics on their own port, counting that call.
     expect(run.output()).toContain(`operator metrics: http://127.0.0.1:${ports.apiMetrics}/metrics`);
     const metrics = await (await fetch(`http://127.0.0.1:${ports.apiMetrics}/metrics`)).text();
@@ -169,7 +255,7 @@ describe('the start command', () => {
     expect(await interruptAndWait(run.child)).toBe(0);
     expect(backingPids.some(isAlive)).toBe(false);
     for (const port of Object.values(ports)) expect(await isPortOpen('127.0.0.1', port)).toBe(false);
-  }, 180_000);
+  }, 300_000);
 
   it('starts again with the data of the first run', async () => {
     const run = start();

@@ -62,7 +62,7 @@ export async function startInProcessWorker(api: TestApi, options: { runner: Scan
     users: createUserStore(api.db.knex),
     mailer,
     keys: config.keys,
-    allowLoopback: config.outboundAllowLoopback,
+    allowLoopback: config.callbacksAllowLoopback,
     baseUrl: config.baseUrl,
     clock: api.clock.read,
     lookup: options.webhooks?.lookup,

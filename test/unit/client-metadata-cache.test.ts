@@ -27,7 +27,7 @@ describe('how long a Client ID Metadata Document is cached', () => {
 });
 
 it('an address refusal is told apart from other fetch failures, also when wrapped', () => {
-  const refused = new RefusedAddressError('10.1.2.3 resolves to 10.1.2.3, a private or special-use address');
+  const refused = new RefusedAddressError('metadata.example.test resolves to a private or special-use address');
   expect(refusedForItsAddress(refused)).toBe(true);
   expect(refusedForItsAddress(new Error('client_id metadata document fetch failed', { cause: refused }))).toBe(true);
   expect(refusedForItsAddress(new Error('client_id metadata document fetch failed', { cause: new Error('no response within 2.5 s') }))).toBe(false);

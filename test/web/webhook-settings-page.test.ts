@@ -26,7 +26,7 @@ const NO_SCANS: ScanRunner = { run: () => Promise.reject(new Error('no scans her
 beforeAll(async () => {
   smtp = testSmtpServer(await freePort());
   await smtp.start();
-  api = await startTestApi({ env: { OUTBOUND_ALLOW_LOOPBACK: 'true', SMTP_URL: `smtp://127.0.0.1:${smtp.port}` } });
+  api = await startTestApi({ env: { CALLBACKS_ALLOW_LOOPBACK: 'true', SMTP_URL: `smtp://127.0.0.1:${smtp.port}` } });
   worker = await startInProcessWorker(api, { runner: NO_SCANS, webhooks: { schedule: [20, 20, 20, 20, 20, 20, 20] } });
   receiver = await webhookReceiver();
   ({ browser, close: closeBrowser } = await launchBrowser());

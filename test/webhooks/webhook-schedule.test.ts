@@ -86,7 +86,7 @@ beforeAll(async () => {
     users: storage.users,
     mailer,
     keys: config.keys,
-    allowLoopback: config.outboundAllowLoopback,
+    allowLoopback: config.callbacksAllowLoopback,
     baseUrl: config.baseUrl,
     clock: serverClock.read,
     log: createLogger({ logLevel: 'info' }, 'worker', { write: (line: string) => void (logs += line) }),
