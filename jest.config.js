@@ -1,7 +1,7 @@
 /**
  * Jest runs the TypeScript sources as native ESM (swc strips the types), in two projects:
  * - `unit`: test/unit/, tests that need no service (no Postgres, ClickHouse, Temporal server, Chromium or
- *   prebuilt workflow bundle); `npm run test:unit` runs them in seconds with nothing started.
+ *   prebuilt workflow bundle); `npm run test:unit` (jest.unit.config.js) runs them in seconds with nothing started.
  * - `integration`: every other test file, against the real stack that its global setup brings up (or
  *   reuses), migrates and builds the workflow bundle for. Jest runs a project's global setup only when at
  *   least one of its files is selected, so a run of unit files alone never touches the stack.
@@ -15,15 +15,18 @@ const shared = {
   setupFilesAfterEnv: ['<rootDir>/test/harness/after-each-file.ts'],
 };
 
+export const unitProject = {
+  ...shared,
+  displayName: 'unit',
+  testMatch: ['<rootDir>/test/unit/**/*.test.ts'],
+};
+
 export default {
   maxWorkers: 2,
+  // Jest reads the test timeout from the top-level configuration only, not per project.
+  testTimeout: 120000,
   projects: [
-    {
-      ...shared,
-      displayName: 'unit',
-      testMatch: ['<rootDir>/test/unit/**/*.test.ts'],
-      testTimeout: 30000,
-    },
+    unitProject,
     {
       ...shared,
       displayName: 'integration',
@@ -31,7 +34,6 @@ export default {
       testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/unit/'],
       globalSetup: '<rootDir>/test/harness/global-setup.js',
       globalTeardown: '<rootDir>/test/harness/global-teardown.js',
-      testTimeout: 120000,
     },
   ],
 };
