@@ -17,7 +17,7 @@ const MAIN_QUEUE = mainTaskQueue(PREFIX);
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
-const PROCESSING_MS = 3 * SECOND;
+const PROCESSING_MS = SECOND;
 
 let bed: WorkflowTestbed;
 let check: (attempt: number) => Promise<RumAlertCheckResult>;

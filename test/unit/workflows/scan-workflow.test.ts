@@ -13,8 +13,8 @@ import { workflowTestbed, type WorkflowTestbed } from './time-skipping.ts';
 const PREFIX = 'unit-scan';
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
-/** What a step may come later than its wait: the worker's own processing, which passes on the server's clock too. */
-const PROCESSING_MS = 3 * SECOND;
+/** What a step may come later than its wait: the worker's own processing (tens of ms here), which passes on the server's clock too; under the smallest difference between a right and a wrong wait. */
+const PROCESSING_MS = SECOND;
 
 let bed: WorkflowTestbed;
 let stubs: ReturnType<typeof scanStubs>;

@@ -16,7 +16,7 @@ import { workflowTestbed, type WorkflowTestbed } from './time-skipping.ts';
 const PREFIX = 'unit-target';
 const MAIN_QUEUE = mainTaskQueue(PREFIX);
 const SECOND = 1000;
-const PROCESSING_MS = 3 * SECOND;
+const PROCESSING_MS = SECOND;
 
 let bed: WorkflowTestbed;
 let stubs: ReturnType<typeof scanStubs>;
