@@ -1,14 +1,39 @@
-/** Jest runs the TypeScript sources as native ESM (swc strips the types). */
-export default {
+/**
+ * Jest runs the TypeScript sources as native ESM (swc strips the types), in two projects:
+ * - `unit`: test/unit/, tests that need no service (no Postgres, ClickHouse, Temporal server, Chromium or
+ *   prebuilt workflow bundle); `npm run test:unit` (jest.unit.config.js) runs them in seconds with nothing started.
+ * - `integration`: every other test file, against the real stack that its global setup brings up (or
+ *   reuses), migrates and builds the workflow bundle for. Jest runs a project's global setup only when at
+ *   least one of its files is selected, so a run of unit files alone never touches the stack.
+ */
+const shared = {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
   transform: {
     '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2023' }, module: { type: 'es6' } }],
   },
-  testMatch: ['<rootDir>/test/**/*.test.ts'],
-  globalSetup: '<rootDir>/test/harness/global-setup.js',
-  globalTeardown: '<rootDir>/test/harness/global-teardown.js',
   setupFilesAfterEnv: ['<rootDir>/test/harness/after-each-file.ts'],
-  testTimeout: 120000,
+};
+
+export const unitProject = {
+  ...shared,
+  displayName: 'unit',
+  testMatch: ['<rootDir>/test/unit/**/*.test.ts'],
+};
+
+export default {
   maxWorkers: 2,
+  // Jest reads the test timeout from the top-level configuration only, not per project.
+  testTimeout: 120000,
+  projects: [
+    unitProject,
+    {
+      ...shared,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/test/**/*.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/unit/'],
+      globalSetup: '<rootDir>/test/harness/global-setup.js',
+      globalTeardown: '<rootDir>/test/harness/global-teardown.js',
+    },
+  ],
 };

