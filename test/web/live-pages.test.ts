@@ -1,3 +1,4 @@
+import { utcMonth } from '../../core/rum/over-limit.ts';
 import type { Browser, Page } from 'puppeteer-core';
 import { RATINGS, rate, RUM_METRICS, type Device, type RumMetric } from '../../core/rum/metrics.ts';
 import { createStorage } from '../../db/store/index.ts';
@@ -173,7 +174,7 @@ describe('the dashboard', () => {
     const other = siteTraffic({ siteId: siteId + 1000, now: api.clock.read(), pageViews: 200, seed: 9 });
     await insertRumRows(clickhouse.client, [...rows, ...other]);
     const today = api.clock.read().toISOString().slice(0, 10);
-    await insertRejections(clickhouse.client, [{ siteId, day: today, reason: 'monthly_limit', beacons: 42 }]);
+    await insertRejections(clickhouse.client, [{ siteId, day: today, reason: 'over_limit', beacons: 42 }]);
   }, 60_000);
 
   const selected = (period: number, device: 'all' | Device) => selectRows(rows, { siteId, from: new Date(api.clock.read().getTime() - period * DAY), device });
@@ -232,9 +233,14 @@ describe('the dashboard', () => {
     for (const row of week) navigations.set(row.navigation, (navigations.get(row.navigation) ?? new Set()).add(row.page_view_id));
     for (const [type, views] of navigations) expect(page).toContain(`data-type="${type}" data-pageviews="${views.size}"`);
 
-    expect(page).toContain('data-reason="monthly_limit" data-beacons="42"');
-    expect(page).toContain('monthly page view limit reached');
+    expect(page).toContain('data-reason="over_limit" data-beacons="42"');
+    expect(page).toContain('past the monthly limit, not in the 1-in-10 sample');
     expect(page).toMatch(/id="usage-text">[\d,]+ of 100,000 page views/);
+    // The month's limit notice shows once the ingest has recorded that the site reached it.
+    expect(page).not.toContain('id="limit-reached-notice"');
+    await storage().rumSites.recordLimitReached(siteId, utcMonth(api.clock.read()), api.clock.read());
+    const noticed = (await owner.client.get(`/live/${siteId}?period=7d`)).text;
+    expect(noticed).toMatch(/id="limit-reached-notice">The monthly limit was reached on [^<]+\. Until the month ends 1 page view in 10 is measured/);
     // History charts: one per metric, with a point per day.
     for (const metric of RUM_METRICS) expect(page).toContain(`id="history-${metric}"`);
   });
