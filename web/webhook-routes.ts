@@ -8,7 +8,8 @@ import { planFor } from '../core/plans.ts';
 import type { WebhookSettingsErrors } from '../core/webhooks/endpoint.ts';
 import type { Storage } from '../db/store/index.ts';
 import { notFound } from '../http/errors.ts';
-import { replayFailedSince, resendDelivery, sendTestEvent, type WebhookActionDeps } from '../services/webhook-actions.ts';
+import { WEBHOOK_ACTION_LIMITS } from '../core/webhooks/limits.ts';
+import { replayFailedSince, resendDelivery, sendTestEvent, type Throttled, type WebhookActionDeps } from '../services/webhook-actions.ts';
 import { temporalWebhookDispatch } from '../services/webhook-dispatch.ts';
 import { mayUseWebhooks, rotateSigningSecret, saveWebhookSettings, webhookSettings, type WebhookSettingsDeps } from '../services/webhook-settings.ts';
 import { chromeFor, html } from './chrome.ts';
@@ -34,7 +35,7 @@ type Outcome =
   | { notice: 'test_pending'; delivery: number }
   | { notice: 'test_delivered'; code: string }
   | { notice: 'test_failed'; error: string | null }
-  | { notice: 'replaying'; count: number };
+  | { notice: 'replaying'; count: number; more?: number };
 
 /** The notification settings (webhooks) in the web area; the API has no operation for them (spec: Events). */
 export function mountWebhookPages(router: Router, deps: WebhookPageDeps): void {
@@ -133,6 +134,7 @@ async function sendTest(deps: WebhookPageDeps, ctx: Ctx): Promise<void> {
   const user = await proUser(deps, ctx);
   if (!user) return;
   const outcome = await sendTestEvent(actionDeps(deps), user.id);
+  if (outcome.status === 'throttled') return refuse(deps, ctx, user, outcome);
   if (outcome.status === 'not_configured') return back(ctx, { notice: 'not_configured' });
   const { delivery } = outcome;
   if (outcome.status === 'pending') return back(ctx, { notice: 'test_pending', delivery: delivery.id });
@@ -143,7 +145,9 @@ async function resend(deps: WebhookPageDeps, ctx: Ctx): Promise<void> {
   await readForm(ctx, deps.config);
   const user = await proUser(deps, ctx);
   if (!user) return;
-  if (!(await resendDelivery(actionDeps(deps), user.id, idParam(ctx)))) throw notFound();
+  const outcome = await resendDelivery(actionDeps(deps), user.id, idParam(ctx));
+  if (outcome.status === 'not_found') throw notFound();
+  if (outcome.status === 'throttled') return refuse(deps, ctx, user, outcome);
   back(ctx, { notice: 'resent' });
 }
 
@@ -153,8 +157,17 @@ async function replay(deps: WebhookPageDeps, ctx: Ctx): Promise<void> {
   if (!user) return;
   const since = parseSince(form.get('since') ?? '');
   if (!since) return render(deps, ctx, user, { notice: WEBHOOK_LABELS[chromeFor(deps, ctx, 'settings').locale].enterSince }, 422);
-  const count = await replayFailedSince(actionDeps(deps), user.id, since);
-  back(ctx, { notice: 'replaying', count });
+  const outcome = await replayFailedSince(actionDeps(deps), user.id, since);
+  if (outcome.status === 'throttled') return refuse(deps, ctx, user, outcome);
+  back(ctx, { notice: 'replaying', count: outcome.count, ...(outcome.more ? { more: 1 } : {}) });
+}
+
+/** Over an action's limit (core/webhooks/limits.ts): the page again, saying so and when it opens (nothing was queued). */
+async function refuse(deps: WebhookPageDeps, ctx: Ctx, user: { id: number; plan: string }, throttled: Throttled): Promise<void> {
+  const { max, windowMs } = WEBHOOK_ACTION_LIMITS[throttled.action];
+  const until = `${throttled.until.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  ctx.set('Retry-After', String(Math.max(1, Math.ceil((throttled.until.getTime() - deps.clock().getTime()) / 1000))));
+  await render(deps, ctx, user, { notice: WEBHOOK_LABELS[chromeFor(deps, ctx, 'settings').locale].throttled(throttled.action, max, windowMs / 60_000, until) }, 429);
 }
 
 async function showDelivery(deps: WebhookPageDeps, ctx: Ctx): Promise<void> {
@@ -191,6 +204,6 @@ function noticeOf(query: Ctx['query'], text: (typeof WEBHOOK_LABELS)[keyof typeo
   if (notice === 'test_delivered' && code !== undefined) return text.testDelivered(String(code));
   // The receiver's error as the delivery recorded it (a service-level message), bounded.
   if (notice === 'test_failed') return text.testFailed(param('error')?.slice(0, 300) ?? null);
-  if (notice === 'replaying' && count !== undefined) return text.replaying(count);
+  if (notice === 'replaying' && count !== undefined) return param('more') === '1' ? text.replayingSome(count) : text.replaying(count);
   return undefined;
 }

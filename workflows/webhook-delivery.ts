@@ -1,17 +1,27 @@
-import { patched, proxyLocalActivities, sleep } from '@temporalio/workflow';
+import { patched, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
 import type { WebhookActivities } from '../activities/webhooks.ts';
 import { nextDelayMs, RETRY_DELAYS_MS, type AttemptOutcomeKind, type WebhookDeliveryInput } from '../core/webhooks/delivery.ts';
 
-// A local activity: run by the worker that runs the workflow task, without a round trip through the server's
-// activity queue, which halves the server's work per delivery (the benchmark's latency). A crash mid-attempt
-// repeats the attempt like an ordinary activity's retry would.
-const { attemptWebhookDelivery } = proxyLocalActivities<WebhookActivities>({
+const options = {
+  // Only for the worker's own troubles (Postgres away, a crash mid-attempt) and for an account at its attempt
+  // cap (which sets its own wait): receiver failures are not thrown.
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
   // The request's own timeout is 15 s; the rest is Postgres.
   startToCloseTimeout: '1 minute',
-  // Only for the worker's own troubles (Postgres away, a crash mid-attempt): receiver failures are not thrown.
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
   scheduleToCloseTimeout: '6 hours',
-});
+} as const;
+
+/**
+ * An ordinary activity on the workflow's own queue (the webhook queue, served by the webhook worker with slots
+ * of its own): the request never runs inside a workflow task, so a slow receiver holds one activity slot,
+ * never a workflow task of the worker.
+ */
+const { attemptWebhookDelivery } = proxyActivities<WebhookActivities>(options);
+/** Histories from before: their attempts were local activities, replayed from their markers. */
+const { attemptWebhookDelivery: attemptAsLocalActivity } = proxyLocalActivities<WebhookActivities>(options);
+
+/** patched: an attempt recorded as a local activity is replayed as one; every attempt from now on is an activity. */
+const attemptOnce = (deliveryId: number, final: boolean) => (patched('webhook-attempt-activity') ? attemptWebhookDelivery(deliveryId, final) : attemptAsLocalActivity(deliveryId, final));
 
 /**
  * Delivers one outbox row: an attempt now, then one after each wait of the schedule (immediately, 5 s, 5 min,
@@ -36,7 +46,7 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
   }
   for (; ; attempt++) {
     const final = input.single === true || attempt > schedule.length;
-    const result = await attemptWebhookDelivery(input.deliveryId, final);
+    const result = await attemptOnce(input.deliveryId, final);
     if (result.outcome !== 'retry') return result.outcome;
     const delay = nextDelayMs(attempt, result.retryAfterMs, schedule);
     if (delay === null) return 'failed';
