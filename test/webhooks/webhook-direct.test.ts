@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { ScanRunner } from '../../activities/scan-runner.ts';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { createLogger } from '../../core/logger.ts';
-import { mainTaskQueue, webhookDeliveryWorkflowId } from '../../core/temporal.ts';
+import { mainTaskQueue, webhookDeliveryWorkflowId, webhookTaskQueue } from '../../core/temporal.ts';
 import { pingPayload } from '../../core/webhooks/payloads.ts';
 import { createStorage, type Storage } from '../../db/store/index.ts';
 import { enqueueWebhook } from '../../services/webhook-delivery.ts';
@@ -70,7 +70,7 @@ const workflowOf = (deliveryId: number) => api.temporal.workflow.getHandle(webho
  */
 async function foundByDeliveryId(deliveryId: number, expected: number): Promise<string[]> {
   let found: string[] = [];
-  const query = `DeliveryId = "${deliveryId}" AND TaskQueue = "${mainTaskQueue(api.config.temporal.taskQueuePrefix)}"`;
+  const query = `DeliveryId = "${deliveryId}" AND TaskQueue = "${webhookTaskQueue(api.config.temporal.taskQueuePrefix)}"`;
   await waitUntil(`${query} in visibility`, async () => {
     found = [];
     for await (const execution of api.temporal.workflow.list({ query })) found.push(execution.workflowId);
