@@ -91,7 +91,7 @@ async function pointAt(user: User, url: string): Promise<void> {
   expect(saved.status).toBe('saved');
 }
 
-const deliveriesOf = async (userId: number) => (await stack.api.db.knex('webhook_deliveries').where({ user_id: userId }).count<Array<{ count: string }>>('id as count'))[0]!.count;
+const deliveriesOf = async (userId: number, status?: string) => Number((await stack.api.db.knex('webhook_deliveries').where({ user_id: userId, ...(status ? { status } : {}) }).count<Array<{ count: string | number }>>('id as count'))[0]!.count);
 const notice = (html: string) => /<p class="notice" id="notice" role="status">([^<]*)<\/p>/.exec(html)?.[1]?.replace(/&#39;/g, "'") ?? '';
 
 /** The visibility store's count of an account's delivery workflows, once it has settled on one number. */
@@ -112,22 +112,21 @@ it('test events, resends and replays over the account limits: the page says so (
   const { user, web } = await account(ok.url);
   const limit = WEBHOOK_ACTION_LIMITS.test.max;
   for (let i = 0; i < limit; i++) expect((await web.post('/account/notifications/test', {})).headers.location).toMatch(/notice=test_delivered&code=200/);
-  expect(await deliveriesOf(user.id)).toBe(String(limit));
+  expect(await deliveriesOf(user.id)).toBe(limit);
   const refused = await web.post('/account/notifications/test', {});
   expect(refused.status).toBe(429);
   expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
   expect(notice(refused.text)).toMatch(new RegExp(`^Too many test events: at most ${limit} every 10 minutes per account\\. Nothing was sent; try again after \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC\\.$`));
-  expect(await deliveriesOf(user.id)).toBe(String(limit));
+  expect(await deliveriesOf(user.id)).toBe(limit);
   await ok.waitFor(limit);
   expect(await workflowsOf(user.id)).toBe(limit);
 
-  // Resends: each a workflow of its own; the one over the limit starts none.
+  // Resends: each a workflow of its own (one more attempt unless a resend before delivered it); the one over the limit starts none.
   const [delivery] = await storage.webhooks.listDeliveries(user.id, 1);
   for (let i = 0; i < WEBHOOK_ACTION_LIMITS.resend.max; i++) expect((await web.post(`/account/notifications/deliveries/${delivery!.id}/resend`, {})).status).toBe(303);
   const resendRefused = await web.post(`/account/notifications/deliveries/${delivery!.id}/resend`, {});
   expect(resendRefused.status).toBe(429);
   expect(notice(resendRefused.text)).toMatch(/^Too many resends: at most 30 every 10 minutes per account\. Nothing was sent/);
-  await ok.waitFor(limit + WEBHOOK_ACTION_LIMITS.resend.max);
   expect(await workflowsOf(user.id)).toBe(limit + WEBHOOK_ACTION_LIMITS.resend.max);
 
   // Replays: counted per replay; nothing failed here, so each re-sends none, and the one over the limit is refused.
@@ -135,8 +134,8 @@ it('test events, resends and replays over the account limits: the page says so (
   const replayRefused = await web.post('/account/notifications/replay', { since: '2020-01-01T00:00' });
   expect(replayRefused.status).toBe(429);
   expect(notice(replayRefused.text)).toMatch(/^Too many replays: at most 5 every 60 minutes per account\. Nothing was sent/);
-  expect(await deliveriesOf(user.id)).toBe(String(limit));
-  expect(ok.received).toHaveLength(limit + WEBHOOK_ACTION_LIMITS.resend.max);
+  expect(await deliveriesOf(user.id)).toBe(limit);
+  expect(await workflowsOf(user.id)).toBe(limit + WEBHOOK_ACTION_LIMITS.resend.max);
 }, 240_000);
 
 it(`one replay re-sends at most ${REPLAY_MAX_DELIVERIES} failed deliveries, the oldest first, and says so`, async () => {
@@ -168,7 +167,7 @@ it("an account filling the webhook path (failures, then a hanging receiver and a
   const raised = [];
   for (let i = 0; i < 50; i++) raised.push((await enqueueWebhook(storage.webhooks, a.user.id, 'ping', pingPayload(new Date()), new Date()))!);
   await dispatch.start(raised, { single: true });
-  await waitUntil("A's 60 failed deliveries", async () => (await stack.api.db.knex('webhook_deliveries').where({ user_id: a.user.id, status: 'failed' }).count<Array<{ count: string }>>('id as count'))[0]!.count === '60', 120_000, 250);
+  await waitUntil("A's 60 failed deliveries", async () => (await deliveriesOf(a.user.id, 'failed')) === 60, 120_000, 250);
 
   const readiness: number[] = [];
   let polling = true;
@@ -211,12 +210,14 @@ it("an account filling the webhook path (failures, then a hanging receiver and a
     expect(page.status).toBe(303);
     expect(page.headers.location).toMatch(/notice=test_delivered&code=200/);
 
-    const finished = await waitForScan(stack.api, b.token, (scan.body.data as { public_id: string }).public_id);
+    const finished = await waitForScan(stack.api, b.token, (scan.body.data as { id: string }).id);
     console.log(`B's scan ${finished.status} after ${((Date.now() - scanStarted) / 1000).toFixed(1)} s; A's requests held now: ${hanging.open()}, most at once: ${hanging.maxOpen()}`);
     expect(finished.status).toBe('finished');
+    // A's first requests time out (15 s) and the next ones come, still never more than the cap at once.
+    await waitUntil("A's next requests after the first timed out", async () => hanging.total() > ATTEMPTS_IN_FLIGHT_PER_ACCOUNT, 60_000, 100);
     // A's slow receiver never got more than A's cap of requests at once, though 60 deliveries were waiting.
     expect(hanging.maxOpen()).toBeLessThanOrEqual(ATTEMPTS_IN_FLIGHT_PER_ACCOUNT);
-    expect(hanging.open()).toBeGreaterThanOrEqual(1);
+    console.log(`A's requests so far: ${hanging.total()}, most at once: ${hanging.maxOpen()}`);
   } finally {
     polling = false;
     await poller;
