@@ -4,6 +4,7 @@ import type { ScanRunner } from '../../activities/scan-runner.ts';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { createLogger } from '../../core/logger.ts';
 import { mainTaskQueue, webhookDeliveryWorkflowId, webhookTaskQueue } from '../../core/temporal.ts';
+import { ATTEMPTS_IN_FLIGHT_PER_ACCOUNT } from '../../core/webhooks/limits.ts';
 import { pingPayload } from '../../core/webhooks/payloads.ts';
 import { createStorage, type Storage } from '../../db/store/index.ts';
 import { enqueueWebhook } from '../../services/webhook-delivery.ts';
@@ -212,4 +213,100 @@ it('beyond its in-flight bound sends deliveries straight to workflows; each even
   const ids = receiver.received.slice(before).map((r) => r.headers['webhook-id']);
   expect(ids).toHaveLength(3);
   expect(new Set(ids).size).toBe(3);
+});
+
+/** A receiver that holds each request until released, counting what it holds at once. */
+async function countingHoldReceiver() {
+  const held = new Set<import('node:http').ServerResponse>();
+  let most = 0;
+  let total = 0;
+  let released = false;
+  const server = createServer((req, res) => {
+    req.resume();
+    total += 1;
+    if (released) return void res.writeHead(200).end('ok');
+    held.add(res);
+    most = Math.max(most, held.size);
+  });
+  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    held: () => held.size,
+    most: () => most,
+    total: () => total,
+    release() {
+      released = true;
+      for (const res of held) res.writeHead(200).end('ok');
+      held.clear();
+    },
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
+it(`sends at most ${ATTEMPTS_IN_FLIGHT_PER_ACCOUNT} first attempts of one account at once, in this process and across processes; the rest wait or go to their workflows, and another account is not held up`, async () => {
+  const holding = await countingHoldReceiver();
+  try {
+    const first = await setUp({ url: holding.url, maxInFlight: 64 });
+    // A second raising process of the same account: the cap is in Postgres, shared by both.
+    const second = directFirstAttempt(worker.webhookDispatch, {
+      webhooks: storage.webhooks,
+      users: storage.users,
+      mailer: smtpMailer({ url: `smtp://127.0.0.1:${await freePort()}`, from: api.config.mail.from }),
+      keys: api.config.keys,
+      allowLoopback: true,
+      baseUrl: api.config.baseUrl,
+      clock: () => new Date(),
+      log: createLogger({ logLevel: 'silent' }, 'worker'),
+      maxInFlight: 64,
+    });
+    const other = await setUp({ maxInFlight: 64 });
+    receiver.answer([{ status: 200 }]);
+    const mine = [];
+    for (let i = 0; i < 6; i++) mine.push(await first.raise());
+    await first.dispatch.start(mine);
+    await waitUntil('the account cap of held requests', async () => holding.held() === ATTEMPTS_IN_FLIGHT_PER_ACCOUNT, 30_000, 20);
+    const fromSecond = await first.raise();
+    await second.start([fromSecond]);
+    const before = receiver.received.length;
+    const othersEvent = await other.raise();
+    await other.dispatch.start([othersEvent]);
+    // Another account's first attempt goes out while this account's requests are held.
+    await receiver.waitFor(before + 1, 10_000);
+    expect(holding.held()).toBe(ATTEMPTS_IN_FLIGHT_PER_ACCOUNT);
+    expect(holding.total()).toBe(ATTEMPTS_IN_FLIGHT_PER_ACCOUNT);
+    // The second process found every slot taken: that delivery went to its workflow, whose attempt waits for a slot.
+    await second.idle();
+    expect((await storage.webhooks.findDelivery(fromSecond.id))!.workflowStartedAt).not.toBeNull();
+    expect(holding.total()).toBe(ATTEMPTS_IN_FLIGHT_PER_ACCOUNT);
+    holding.release();
+    await first.dispatch.idle();
+    for (const delivery of [...mine, fromSecond]) expect(await workflowOf(delivery.id).result()).toBe('succeeded');
+    expect(holding.most()).toBe(ATTEMPTS_IN_FLIGHT_PER_ACCOUNT);
+    expect(holding.total()).toBe(7);
+  } finally {
+    holding.close();
+  }
+}, 120_000);
+
+it('the account slots: concurrent takers never get more than the cap, a given-back slot is taken again, and a lease that ran out is taken over', async () => {
+  const { user } = await createTestUser(api, 'pro');
+  const taken = (await Promise.all(Array.from({ length: 12 }, (_, i) => storage.webhooks.takeAttemptSlot(user.id, i + 1, ATTEMPTS_IN_FLIGHT_PER_ACCOUNT, 60_000)))).filter((slot) => slot !== undefined);
+  expect(taken).toHaveLength(ATTEMPTS_IN_FLIGHT_PER_ACCOUNT);
+  expect(new Set(taken.map((slot) => slot.slot)).size).toBe(ATTEMPTS_IN_FLIGHT_PER_ACCOUNT);
+  expect(await storage.webhooks.takeAttemptSlot(user.id, 99, ATTEMPTS_IN_FLIGHT_PER_ACCOUNT, 60_000)).toBeUndefined();
+  await storage.webhooks.releaseAttemptSlot(taken[0]!);
+  const again = await storage.webhooks.takeAttemptSlot(user.id, 100, ATTEMPTS_IN_FLIGHT_PER_ACCOUNT, 60_000);
+  expect(again?.slot).toBe(taken[0]!.slot);
+  // Another account is not affected.
+  const { user: other } = await createTestUser(api, 'pro');
+  expect(await storage.webhooks.takeAttemptSlot(other.id, 101, ATTEMPTS_IN_FLIGHT_PER_ACCOUNT, 60_000)).toBeDefined();
+  // A holder that died: its lease runs out (here made to have run out) and the slot is taken over; its late release frees nothing.
+  await api.db.knex('webhook_attempt_slots').where({ user_id: user.id, slot: taken[1]!.slot }).update({ expires_at: new Date(Date.now() - 1000) });
+  const takenOver = await storage.webhooks.takeAttemptSlot(user.id, 102, ATTEMPTS_IN_FLIGHT_PER_ACCOUNT, 60_000);
+  expect(takenOver?.slot).toBe(taken[1]!.slot);
+  await storage.webhooks.releaseAttemptSlot(taken[1]!);
+  expect(await storage.webhooks.takeAttemptSlot(user.id, 103, ATTEMPTS_IN_FLIGHT_PER_ACCOUNT, 60_000)).toBeUndefined();
 });
