@@ -1,6 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { ApplicationFailureCategory } from '@temporalio/common';
-import { busyRetryDelayMs } from '../core/webhooks/limits.ts';
+import { ATTEMPT_SLOT_POOLS, busyRetryDelayMs } from '../core/webhooks/limits.ts';
 import { attemptDelivery, type AttemptResult, type WebhookDeliveryDeps } from '../services/webhook-delivery.ts';
 import { inAttemptSlot } from '../services/webhook-slots.ts';
 
@@ -21,7 +21,7 @@ export function createWebhookActivities(deps: WebhookDeliveryDeps) {
       // (the sweeper too, when a start already happened), and a resend's workflow is not the delivery's own.
       const delivery = await deps.webhooks.findDelivery(deliveryId);
       if (!delivery) return { outcome: 'not_sent', retryAfterMs: null };
-      const slot = await inAttemptSlot(deps.webhooks, delivery, () => attemptDelivery(deps, deliveryId, final, { claimed: delivery }));
+      const slot = await inAttemptSlot(deps.webhooks, ATTEMPT_SLOT_POOLS.worker, delivery, () => attemptDelivery(deps, deliveryId, final, { claimed: delivery }));
       if (!slot.busy) return slot.result;
       throw ApplicationFailure.create({
         type: ACCOUNT_BUSY_FAILURE,

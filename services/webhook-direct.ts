@@ -1,5 +1,5 @@
 import type { DeliveryRef, PriorAttempts } from '../core/webhooks/delivery.ts';
-import { ATTEMPTS_IN_FLIGHT_PER_ACCOUNT, DIRECT_WAIT_MS } from '../core/webhooks/limits.ts';
+import { ATTEMPT_SLOT_POOLS, DIRECT_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT, DIRECT_WAIT_MS } from '../core/webhooks/limits.ts';
 import { attemptDelivery, type WebhookDeliveryDeps } from './webhook-delivery.ts';
 import { CLAIM_MS, type WebhookDispatch } from './webhook-dispatch.ts';
 import { inAttemptSlot } from './webhook-slots.ts';
@@ -34,10 +34,11 @@ export interface DirectAttemptDeps extends WebhookDeliveryDeps {
  * or the workflow has it). Nothing lost on a crash: the claim runs out and the sweeper starts the workflow,
  * which sends again if the attempt had not been recorded (a duplicate only then), or returns the recorded end.
  *
- * Per account, at most ATTEMPTS_IN_FLIGHT_PER_ACCOUNT attempts are under way here, taken in order; the others
- * wait here (holding nothing but memory) up to accountWaitMs, then go to their workflows, whose attempts
- * keep the same cap. Each attempt also holds one of the account's slots in Postgres, shared with every
- * process; when they are all held elsewhere (the webhook worker's retries) the delivery goes to its workflow.
+ * Per account, at most DIRECT_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT attempts are under way here, taken in order; the
+ * others wait here (holding nothing but memory) up to accountWaitMs, then go to their workflows, whose
+ * attempts are under the webhook workers' cap (ATTEMPTS_IN_FLIGHT_PER_ACCOUNT). Each attempt also holds one of
+ * the account's direct slots in Postgres, shared with every raising process; when they are all held
+ * elsewhere the delivery goes to its workflow.
  * One account's burst or slow receiver so never holds up another account's first attempts.
  */
 export function directFirstAttempt(workflows: WebhookDispatch, deps: DirectAttemptDeps): WebhookDispatch & { idle(): Promise<void> } {
@@ -60,7 +61,7 @@ export function directFirstAttempt(workflows: WebhookDispatch, deps: DirectAttem
     if (!account) return;
     const stale: DeliveryRef[] = [];
     while (account.waiting.length && Date.now() - account.waiting[0]!.queuedAt >= accountWaitMs) stale.push(account.waiting.shift()!.delivery);
-    while (account.inFlight < ATTEMPTS_IN_FLIGHT_PER_ACCOUNT && account.waiting.length) launch(account.waiting.shift()!.delivery, account);
+    while (account.inFlight < DIRECT_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT && account.waiting.length) launch(account.waiting.shift()!.delivery, account);
     waitingCount -= stale.length;
     if (stale.length) handOver(stale, 'webhook first attempts waited too long behind their account\'s; their workflows send them');
     if (account.timer) clearTimeout(account.timer);
@@ -126,8 +127,8 @@ export function directFirstAttempt(workflows: WebhookDispatch, deps: DirectAttem
       const now = deps.clock();
       const claimed = await deps.webhooks.claimDirectAttempt(delivery.id, now, new Date(now.getTime() + claimMs));
       if (!claimed) return;
-      const slot = await inAttemptSlot(deps.webhooks, claimed, () => attemptDelivery(deps, delivery.id, false, { claimed }));
-      // Every slot of the account is held by other processes: its workflow makes the first attempt (same cap).
+      const slot = await inAttemptSlot(deps.webhooks, ATTEMPT_SLOT_POOLS.direct, claimed, () => attemptDelivery(deps, delivery.id, false, { claimed }));
+      // Every direct slot of the account is held by other processes: its workflow makes the first attempt.
       if (slot.busy) return handOver([delivery], 'webhook account at its attempt cap; its workflow sends the first attempt');
       const result = slot.result;
       const after = { attempts: 1, outcome: result.outcome, retryAfterMs: result.retryAfterMs };

@@ -4,8 +4,27 @@
  * webhook worker's slots and Temporal's time from every other account.
  */
 
-/** Attempts of one account's deliveries sent at once, over every process (direct first attempts and the webhook worker). */
+/**
+ * Attempts of one account's deliveries the webhook workers send at once, over every process: a slow receiver
+ * holds at most this many of their activity slots. Every attempt made through a workflow counts (test events,
+ * resends, replays, retries, and first attempts that did not go direct).
+ */
 export const ATTEMPTS_IN_FLIGHT_PER_ACCOUNT = 4;
+/**
+ * First attempts of one account sent straight from the raising processes at once (services/webhook-direct.ts),
+ * over every process: a pool of its own, larger because it holds no worker slot (only sockets of a process
+ * whose activity has returned, 256 at most per process) and because a burst of one account's events must go
+ * out at the receiver's speed (README, Webhooks: benchmark); beyond it, the account's deliveries wait or go to
+ * their workflows and the cap above.
+ */
+export const DIRECT_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT = 32;
+
+/** The slot numbers of each pool (one row per account and slot number in `webhook_attempt_slots`). */
+export const ATTEMPT_SLOT_POOLS = {
+  worker: { first: 0, count: ATTEMPTS_IN_FLIGHT_PER_ACCOUNT },
+  direct: { first: ATTEMPTS_IN_FLIGHT_PER_ACCOUNT, count: DIRECT_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT },
+} as const;
+export type AttemptSlotPool = (typeof ATTEMPT_SLOT_POOLS)[keyof typeof ATTEMPT_SLOT_POOLS];
 
 /**
  * How long an attempt's slot is held at most: above the 15 s request timeout plus database time, so a slot is

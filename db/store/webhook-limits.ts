@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { WebhookAction } from '../../core/webhooks/limits.ts';
+import type { AttemptSlotPool, WebhookAction } from '../../core/webhooks/limits.ts';
 
 /** A slot of an account's webhook attempts, held until given back or until its lease runs out. */
 export interface AttemptSlot {
@@ -12,10 +12,10 @@ export interface AttemptSlot {
 /** The queries behind core/webhooks/limits.ts (tables of migration 20261201_020_webhook_limits); part of the WebhookStore. */
 export interface WebhookLimitQueries {
   /**
-   * Takes one of the account's `cap` attempt slots for `leaseMs` (on the database's clock, the same for every
-   * process), or undefined when all are held. One statement per try: a slot nobody holds, or whose lease ran out.
+   * Takes one of the account's attempt slots of `pool` for `leaseMs` (on the database's clock, the same for
+   * every process), or undefined when all are held. One statement per try: a slot nobody holds, or whose lease ran out.
    */
-  takeAttemptSlot(userId: number, deliveryId: number, cap: number, leaseMs: number): Promise<AttemptSlot | undefined>;
+  takeAttemptSlot(userId: number, deliveryId: number, pool: AttemptSlotPool, leaseMs: number): Promise<AttemptSlot | undefined>;
   releaseAttemptSlot(slot: AttemptSlot): Promise<void>;
   /** Records one of the settings page's actions; its id (taken back by deleteAction when refused). */
   recordAction(userId: number, action: WebhookAction, at: Date): Promise<number>;
@@ -29,7 +29,7 @@ export interface WebhookLimitQueries {
 export function createWebhookLimitQueries(knex: Knex | Knex.Transaction): WebhookLimitQueries {
   const actions = () => knex('webhook_actions');
   return {
-    async takeAttemptSlot(userId, deliveryId, cap, leaseMs) {
+    async takeAttemptSlot(userId, deliveryId, { first, count: cap }, leaseMs) {
       const holder = randomBytes(9).toString('base64url');
       // Two takers can pick the same free slot: the second then waits for the first's insert and gets no row
       // (its lease is live). Another try sees that slot taken; `cap` tries always find a free one if any is left.
@@ -37,16 +37,16 @@ export function createWebhookLimitQueries(knex: Knex | Knex.Transaction): Webhoo
         const { rows } = (await knex.raw(
           `insert into webhook_attempt_slots (user_id, slot, holder, delivery_id, expires_at)
            select ?, s, ?, ?, now() + make_interval(secs => ?)
-             from generate_series(0, ? - 1) s
+             from generate_series(?::int, ?::int) s
             where not exists (select 1 from webhook_attempt_slots w where w.user_id = ? and w.slot = s and w.expires_at > now())
             order by random() limit 1
            on conflict (user_id, slot) do update set holder = excluded.holder, delivery_id = excluded.delivery_id, expires_at = excluded.expires_at
             where webhook_attempt_slots.expires_at <= now()
            returning slot`,
-          [userId, holder, deliveryId, leaseMs / 1000, cap, userId],
+          [userId, holder, deliveryId, leaseMs / 1000, first, first + cap - 1, userId],
         )) as { rows: Array<{ slot: number }> };
         if (rows[0]) return { userId, slot: rows[0].slot, holder };
-        const { rows: counted } = (await knex.raw(`select count(*)::int as held from webhook_attempt_slots where user_id = ? and slot < ? and expires_at > now()`, [userId, cap])) as { rows: Array<{ held: number }> };
+        const { rows: counted } = (await knex.raw(`select count(*)::int as held from webhook_attempt_slots where user_id = ? and slot between ? and ? and expires_at > now()`, [userId, first, first + cap - 1])) as { rows: Array<{ held: number }> };
         if (counted[0]!.held >= cap) return undefined;
       }
       return undefined;

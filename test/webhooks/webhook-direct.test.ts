@@ -4,7 +4,7 @@ import type { ScanRunner } from '../../activities/scan-runner.ts';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { createLogger } from '../../core/logger.ts';
 import { mainTaskQueue, webhookDeliveryWorkflowId, webhookTaskQueue } from '../../core/temporal.ts';
-import { ATTEMPTS_IN_FLIGHT_PER_ACCOUNT } from '../../core/webhooks/limits.ts';
+import { ATTEMPT_SLOT_POOLS, ATTEMPTS_IN_FLIGHT_PER_ACCOUNT, DIRECT_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT } from '../../core/webhooks/limits.ts';
 import { pingPayload } from '../../core/webhooks/payloads.ts';
 import { createStorage, type Storage } from '../../db/store/index.ts';
 import { enqueueWebhook } from '../../services/webhook-delivery.ts';
@@ -246,11 +246,11 @@ async function countingHoldReceiver() {
   };
 }
 
-it(`sends at most ${ATTEMPTS_IN_FLIGHT_PER_ACCOUNT} first attempts of one account at once, in this process and across processes; the rest wait or go to their workflows, and another account is not held up`, async () => {
+it(`sends at most ${DIRECT_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT} first attempts of one account at once, over its raising processes; the rest wait here or go to their workflows (at most ${ATTEMPTS_IN_FLIGHT_PER_ACCOUNT} more there), and another account is not held up`, async () => {
   const holding = await countingHoldReceiver();
   try {
-    const first = await setUp({ url: holding.url, maxInFlight: 64 });
-    // A second raising process of the same account: the cap is in Postgres, shared by both.
+    const first = await setUp({ url: holding.url, maxInFlight: 256 });
+    // A second raising process of the same account: the pool is in Postgres, shared by both.
     const second = directFirstAttempt(worker.webhookDispatch, {
       webhooks: storage.webhooks,
       users: storage.users,
@@ -260,14 +260,14 @@ it(`sends at most ${ATTEMPTS_IN_FLIGHT_PER_ACCOUNT} first attempts of one accoun
       baseUrl: api.config.baseUrl,
       clock: () => new Date(),
       log: createLogger({ logLevel: 'silent' }, 'worker'),
-      maxInFlight: 64,
+      maxInFlight: 256,
     });
-    const other = await setUp({ maxInFlight: 64 });
+    const other = await setUp({ maxInFlight: 256 });
     receiver.answer([{ status: 200 }]);
     const mine = [];
-    for (let i = 0; i < 6; i++) mine.push(await first.raise());
+    for (let i = 0; i < DIRECT_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT + 3; i++) mine.push(await first.raise());
     await first.dispatch.start(mine);
-    await waitUntil('the account cap of held requests', async () => holding.held() === ATTEMPTS_IN_FLIGHT_PER_ACCOUNT, 30_000, 20);
+    await waitUntil('the account cap of held requests', async () => holding.held() === DIRECT_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT, 30_000, 20);
     const fromSecond = await first.raise();
     await second.start([fromSecond]);
     const before = receiver.received.length;
@@ -275,17 +275,17 @@ it(`sends at most ${ATTEMPTS_IN_FLIGHT_PER_ACCOUNT} first attempts of one accoun
     await other.dispatch.start([othersEvent]);
     // Another account's first attempt goes out while this account's requests are held.
     await receiver.waitFor(before + 1, 10_000);
-    expect(holding.held()).toBe(ATTEMPTS_IN_FLIGHT_PER_ACCOUNT);
-    expect(holding.total()).toBe(ATTEMPTS_IN_FLIGHT_PER_ACCOUNT);
-    // The second process found every slot taken: that delivery went to its workflow, whose attempt waits for a slot.
+    expect(holding.total()).toBe(DIRECT_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT);
+    // The second process found every direct slot taken: that delivery went to its workflow, whose attempt is the webhook worker's.
     await second.idle();
     expect((await storage.webhooks.findDelivery(fromSecond.id))!.workflowStartedAt).not.toBeNull();
-    expect(holding.total()).toBe(ATTEMPTS_IN_FLIGHT_PER_ACCOUNT);
+    await waitUntil("the workflow's attempt", async () => holding.total() === DIRECT_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT + 1, 30_000, 20);
+    expect(holding.held()).toBe(DIRECT_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT + 1);
     holding.release();
     await first.dispatch.idle();
     for (const delivery of [...mine, fromSecond]) expect(await workflowOf(delivery.id).result()).toBe('succeeded');
-    expect(holding.most()).toBe(ATTEMPTS_IN_FLIGHT_PER_ACCOUNT);
-    expect(holding.total()).toBe(7);
+    expect(holding.most()).toBe(DIRECT_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT + 1);
+    expect(holding.total()).toBe(mine.length + 1);
   } finally {
     holding.close();
   }
@@ -293,20 +293,22 @@ it(`sends at most ${ATTEMPTS_IN_FLIGHT_PER_ACCOUNT} first attempts of one accoun
 
 it('the account slots: concurrent takers never get more than the cap, a given-back slot is taken again, and a lease that ran out is taken over', async () => {
   const { user } = await createTestUser(api, 'pro');
-  const taken = (await Promise.all(Array.from({ length: 12 }, (_, i) => storage.webhooks.takeAttemptSlot(user.id, i + 1, ATTEMPTS_IN_FLIGHT_PER_ACCOUNT, 60_000)))).filter((slot) => slot !== undefined);
+  const taken = (await Promise.all(Array.from({ length: 12 }, (_, i) => storage.webhooks.takeAttemptSlot(user.id, i + 1, ATTEMPT_SLOT_POOLS.worker, 60_000)))).filter((slot) => slot !== undefined);
   expect(taken).toHaveLength(ATTEMPTS_IN_FLIGHT_PER_ACCOUNT);
   expect(new Set(taken.map((slot) => slot.slot)).size).toBe(ATTEMPTS_IN_FLIGHT_PER_ACCOUNT);
-  expect(await storage.webhooks.takeAttemptSlot(user.id, 99, ATTEMPTS_IN_FLIGHT_PER_ACCOUNT, 60_000)).toBeUndefined();
+  // The direct pool is the account's own too, apart from the workers'.
+  expect((await storage.webhooks.takeAttemptSlot(user.id, 98, ATTEMPT_SLOT_POOLS.direct, 60_000))?.slot).toBeGreaterThanOrEqual(ATTEMPT_SLOT_POOLS.direct.first);
+  expect(await storage.webhooks.takeAttemptSlot(user.id, 99, ATTEMPT_SLOT_POOLS.worker, 60_000)).toBeUndefined();
   await storage.webhooks.releaseAttemptSlot(taken[0]!);
-  const again = await storage.webhooks.takeAttemptSlot(user.id, 100, ATTEMPTS_IN_FLIGHT_PER_ACCOUNT, 60_000);
+  const again = await storage.webhooks.takeAttemptSlot(user.id, 100, ATTEMPT_SLOT_POOLS.worker, 60_000);
   expect(again?.slot).toBe(taken[0]!.slot);
   // Another account is not affected.
   const { user: other } = await createTestUser(api, 'pro');
-  expect(await storage.webhooks.takeAttemptSlot(other.id, 101, ATTEMPTS_IN_FLIGHT_PER_ACCOUNT, 60_000)).toBeDefined();
+  expect(await storage.webhooks.takeAttemptSlot(other.id, 101, ATTEMPT_SLOT_POOLS.worker, 60_000)).toBeDefined();
   // A holder that died: its lease runs out (here made to have run out) and the slot is taken over; its late release frees nothing.
   await api.db.knex('webhook_attempt_slots').where({ user_id: user.id, slot: taken[1]!.slot }).update({ expires_at: new Date(Date.now() - 1000) });
-  const takenOver = await storage.webhooks.takeAttemptSlot(user.id, 102, ATTEMPTS_IN_FLIGHT_PER_ACCOUNT, 60_000);
+  const takenOver = await storage.webhooks.takeAttemptSlot(user.id, 102, ATTEMPT_SLOT_POOLS.worker, 60_000);
   expect(takenOver?.slot).toBe(taken[1]!.slot);
   await storage.webhooks.releaseAttemptSlot(taken[1]!);
-  expect(await storage.webhooks.takeAttemptSlot(user.id, 103, ATTEMPTS_IN_FLIGHT_PER_ACCOUNT, 60_000)).toBeUndefined();
+  expect(await storage.webhooks.takeAttemptSlot(user.id, 103, ATTEMPT_SLOT_POOLS.worker, 60_000)).toBeUndefined();
 });
