@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
 
 /**
- * Per-account webhook limits (core/webhooks/limits.ts). `webhook_attempt_slots`: the attempts of an account
- * under way, one row per slot number (0 to the cap - 1), taken in one statement and given back after the
- * attempt; a holder that dies leaves a lease that runs out. `webhook_actions`: the settings page's test
+ * Per-account webhook limits (core/webhooks/limits.ts). `webhook_attempt_slots`: one row per account and slot
+ * number of its pools (made when first needed), held by an attempt until `expires_at` and given back after
+ * it (-infinity); a holder that dies leaves a lease that runs out. `webhook_actions`: the settings page's test
  * events, resends and replays, counted in a sliding window.
  */
 export async function up(knex: Knex): Promise<void> {

@@ -13,7 +13,8 @@ export interface AttemptSlot {
 export interface WebhookLimitQueries {
   /**
    * Takes one of the account's attempt slots of `pool` for `leaseMs` (on the database's clock, the same for
-   * every process), or undefined when all are held. One statement per try: a slot nobody holds, or whose lease ran out.
+   * every process), or undefined when all are held: a slot nobody holds, or whose lease ran out. One statement
+   * (three when none is free, the first time an account's pool is used or when all are held).
    */
   takeAttemptSlot(userId: number, deliveryId: number, pool: AttemptSlotPool, leaseMs: number): Promise<AttemptSlot | undefined>;
   releaseAttemptSlot(slot: AttemptSlot): Promise<void>;
@@ -29,31 +30,35 @@ export interface WebhookLimitQueries {
 export function createWebhookLimitQueries(knex: Knex | Knex.Transaction): WebhookLimitQueries {
   const actions = () => knex('webhook_actions');
   return {
-    async takeAttemptSlot(userId, deliveryId, { first, count: cap }, leaseMs) {
+    async takeAttemptSlot(userId, deliveryId, { first, count }, leaseMs) {
       const holder = randomBytes(9).toString('base64url');
-      // Two takers can pick the same free slot: the second then waits for the first's insert and gets no row
-      // (its lease is live). Another try sees that slot taken; `cap` tries always find a free one if any is left.
-      for (let tries = 0; tries < cap; tries++) {
+      const last = first + count - 1;
+      // The account's slot rows are made the first time (free: expired at -infinity) and kept. A free one is
+      // taken with SKIP LOCKED: concurrent takers never wait on each other (nor hold a pooled connection
+      // waiting), and never take the same slot.
+      for (let made = false; ; made = true) {
         const { rows } = (await knex.raw(
-          `insert into webhook_attempt_slots (user_id, slot, holder, delivery_id, expires_at)
-           select ?, s, ?, ?, now() + make_interval(secs => ?)
-             from generate_series(?::int, ?::int) s
-            where not exists (select 1 from webhook_attempt_slots w where w.user_id = ? and w.slot = s and w.expires_at > now())
-            order by random() limit 1
-           on conflict (user_id, slot) do update set holder = excluded.holder, delivery_id = excluded.delivery_id, expires_at = excluded.expires_at
-            where webhook_attempt_slots.expires_at <= now()
+          `update webhook_attempt_slots set holder = ?, delivery_id = ?, expires_at = now() + make_interval(secs => ?)
+            where (user_id, slot) = (select user_id, slot from webhook_attempt_slots
+                                      where user_id = ? and slot between ? and ? and expires_at <= now()
+                                      order by slot limit 1 for update skip locked)
            returning slot`,
-          [userId, holder, deliveryId, leaseMs / 1000, first, first + cap - 1, userId],
+          [holder, deliveryId, leaseMs / 1000, userId, first, last],
         )) as { rows: Array<{ slot: number }> };
         if (rows[0]) return { userId, slot: rows[0].slot, holder };
-        const { rows: counted } = (await knex.raw(`select count(*)::int as held from webhook_attempt_slots where user_id = ? and slot between ? and ? and expires_at > now()`, [userId, first, first + cap - 1])) as { rows: Array<{ held: number }> };
-        if (counted[0]!.held >= cap) return undefined;
+        if (made) return undefined;
+        // Made here or by a concurrent taker (this insert then waits for its commit): either way, they exist now.
+        await knex.raw(
+          `insert into webhook_attempt_slots (user_id, slot, holder, delivery_id, expires_at)
+           select ?, s, '', 0, '-infinity' from generate_series(?::int, ?::int) s
+           on conflict (user_id, slot) do nothing`,
+          [userId, first, last],
+        );
       }
-      return undefined;
     },
 
     async releaseAttemptSlot({ userId, slot, holder }) {
-      await knex('webhook_attempt_slots').where({ user_id: userId, slot, holder }).delete();
+      await knex('webhook_attempt_slots').where({ user_id: userId, slot, holder }).update({ expires_at: '-infinity', holder: '' });
     },
 
     async recordAction(userId, action, at) {
