@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ScanRunner } from '../../activities/scan-runner.ts';
 import { defaultPayloadConverter } from '@temporalio/common';
@@ -217,7 +217,7 @@ it('beyond its in-flight bound sends deliveries straight to workflows; each even
 
 /** A receiver that holds each request until released, counting what it holds at once. */
 async function countingHoldReceiver() {
-  const held = new Set<import('node:http').ServerResponse>();
+  const held = new Set<ServerResponse>();
   let most = 0;
   let total = 0;
   let released = false;
