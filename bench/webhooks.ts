@@ -11,7 +11,7 @@
  *   ./svc stack up && npm run bench:webhooks -- --events 500 --concurrency 25
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,7 +25,7 @@ import { temporalWebhookDispatch, type WebhookDispatch } from '../services/webho
 import { saveWebhookSettings } from '../services/webhook-settings.ts';
 import { benchDatabase, benchUser, startBenchServices } from './support.ts';
 
-const { values } = parseArgs({ options: { events: { type: 'string', default: '500' }, concurrency: { type: 'string', default: '25' }, 'deadline-s': { type: 'string', default: '120' } } });
+const { values } = parseArgs({ options: { events: { type: 'string', default: '500' }, concurrency: { type: 'string', default: '25' }, 'deadline-s': { type: 'string', default: '120' }, hanging: { type: 'string', default: '120' } } });
 const eventCount = Number(values.events);
 const concurrency = Number(values.concurrency);
 
@@ -45,6 +45,18 @@ const receiver = createServer((req, res) => {
 });
 await new Promise<void>((ready) => receiver.listen(0, '127.0.0.1', ready));
 const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+
+// The other account's receiver: holds every request until the end (the sender gives up after 15 s).
+const held = new Set<ServerResponse>();
+let heldMost = 0;
+const hangingReceiver = createServer((req, res) => {
+  req.resume();
+  held.add(res);
+  heldMost = Math.max(heldMost, held.size);
+  res.on('close', () => held.delete(res));
+});
+await new Promise<void>((ready) => hangingReceiver.listen(0, '127.0.0.1', ready));
+const hangingUrl = `http://127.0.0.1:${(hangingReceiver.address() as AddressInfo).port}/hang`;
 
 const db = await benchDatabase('webhooks');
 const assetsDir = mkdtempSync(join(tmpdir(), 'bench-webhooks-'));
@@ -69,14 +81,47 @@ try {
   const baseline = await burst('workflow per delivery (baseline)', workflowDispatch);
   const direct = await burst('first attempt direct, then its workflow', directDispatch);
   console.log(`p95 direct / baseline: ${(direct.p95 / baseline.p95).toFixed(3)}`);
-  const lost = baseline.lost + direct.lost;
-  if (lost > 0) process.exitCode = 1;
+  await fillWithHangingAccount(Number(values.hanging));
+  const beside = await burst("first attempt direct, while another account's receiver hangs", directDispatch);
+  console.log(`the hanging receiver held ${held.size} request(s) at the end, at most ${heldMost} at once`);
+  const lost = baseline.lost + direct.lost + beside.lost;
+  if (lost > 0 || direct.p95 >= 1000 || beside.p95 >= 1000) process.exitCode = 1;
 } finally {
   await connection.close();
+  for (const res of held) res.destroy();
+  hangingReceiver.closeAllConnections();
+  hangingReceiver.close();
   await services.close();
   await db.drop();
   rmSync(assetsDir, { recursive: true, force: true });
   receiver.close();
+}
+
+/** An account whose receiver hangs, with `count` events under way: half raised like the burst's, half as workflows from the start. */
+async function fillWithHangingAccount(count: number): Promise<void> {
+  const { userId } = await benchUser(db.knex, 'pro');
+  const saved = await saveWebhookSettings({ webhooks: storage.webhooks, keys: services.config.keys, allowLoopback: true, clock: () => new Date() }, { id: userId, plan: 'pro' }, { url: hangingUrl, headerName: '', headerValue: '', events: ['scan.completed'] });
+  if (saved.status !== 'saved') throw new Error(`settings not saved: ${JSON.stringify(saved)}`);
+  for (let n = 0; n < count; n++) {
+    const delivery = await db.knex.transaction(async (trx) => enqueueWebhook(createStorage(trx).webhooks, userId, 'scan.completed', benchPayload(n), new Date()));
+    if (!delivery) throw new Error('event not enqueued');
+    await (n % 2 ? workflowDispatch : directDispatch).start([delivery]);
+  }
+  const deadline = Date.now() + 30_000;
+  while (held.size === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  await new Promise((r) => setTimeout(r, 2000));
+  console.log(`another account's receiver hangs: ${count} of its events under way, ${held.size} of its requests held`);
+}
+
+function benchPayload(n: number) {
+  return {
+    event: 'scan.completed' as const,
+    url: `https://bench-${n}.example/`,
+    score: 90, score_speed: 91, score_images: 92, score_caching: 93, score_tech: 94,
+    lcp_ms: 1800, ttfb_ms: 200, cls: 0.02, tbt_ms: 120,
+    scan_url: `${services.apiUrl}/reports/bench${n}`,
+    scanned_at: isoTimestamp(new Date()),
+  };
 }
 
 async function burst(label: string, dispatch: WebhookDispatch): Promise<{ p95: number; lost: number }> {
@@ -86,14 +131,7 @@ async function burst(label: string, dispatch: WebhookDispatch): Promise<{ p95: n
   const saved = await saveWebhookSettings({ webhooks: storage.webhooks, keys: services.config.keys, allowLoopback: true, clock: () => new Date() }, { id: userId, plan: 'pro' }, { url: receiverUrl, headerName: 'X-Bench', headerValue: 'secret', events: ['scan.completed'] });
   if (saved.status !== 'saved') throw new Error(`settings not saved: ${JSON.stringify(saved)}`);
   const raisedAt = new Map<string, number>();
-  const payload = (n: number) => ({
-    event: 'scan.completed' as const,
-    url: `https://bench-${n}.example/`,
-    score: 90, score_speed: 91, score_images: 92, score_caching: 93, score_tech: 94,
-    lcp_ms: 1800, ttfb_ms: 200, cls: 0.02, tbt_ms: 120,
-    scan_url: `${services.apiUrl}/reports/bench${n}`,
-    scanned_at: isoTimestamp(new Date()),
-  });
+  const payload = benchPayload;
   const started = performance.now();
   let next = 0;
   await Promise.all(

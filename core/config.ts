@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { masterKey, type Keyring } from './keys.ts';
+import { WEBHOOK_WORKER_SLOTS_DEFAULT } from './webhooks/limits.ts';
 
 /**
  * The one place that reads the environment. Every process (api, worker, ingest, stack tooling, tests)
@@ -72,7 +73,13 @@ export interface Config {
   };
   /** scanRegions: the regions whose Lighthouse queue this worker process serves (none when empty). */
   /** sdkMetricsPort: the Temporal SDK's own Prometheus metrics (WORKER_SDK_METRICS_PORT; off when unset: `./svc start` and compose set it). */
-  worker: { healthHost: string; healthPort: number; sdkMetricsPort: number | null; workflowBundlePath: string | null; scanRegions: string[] };
+  /**
+   * role (WORKER_ROLE): the task queues this process serves. `all` (default; `./svc start`): the main queue, its
+   * regions' Lighthouse queues and the webhook queue, each a Worker with slots of its own; `main`: all but the
+   * webhook queue; `webhooks`: only the webhook queue (compose's webhook-worker). webhookSlots
+   * (WEBHOOK_WORKER_SLOTS): webhook attempts one process sends at once.
+   */
+  worker: { healthHost: string; healthPort: number; sdkMetricsPort: number | null; workflowBundlePath: string | null; scanRegions: string[]; role: WorkerRole; webhookSlots: number };
   databaseUrl: string;
   clickhouse: { url: string; database: string; user: string; password: string; tcpPort: number };
   temporal: { address: string; namespace: string; uiUrl: string; cliPath: string | null; taskQueuePrefix: string };
@@ -332,6 +339,9 @@ function trustedProxies(raw: string | undefined): string[] {
  */
 export const DEFAULT_MIN_BENCHMARK_INDEX = 1000;
 
+export const WORKER_ROLES = ['all', 'main', 'webhooks'] as const;
+export type WorkerRole = (typeof WORKER_ROLES)[number];
+
 /** Config without the secret keys: for processes that handle no secrets (ingest, migrations). */
 export type KeylessConfig = Omit<Config, 'keys'>;
 
@@ -385,6 +395,8 @@ export function loadConfig(env: Env = process.env, options: { keys?: false } = {
       sdkMetricsPort: env.WORKER_SDK_METRICS_PORT?.trim() ? port(env, 'WORKER_SDK_METRICS_PORT', 3201) : null,
       workflowBundlePath: env.WORKFLOW_BUNDLE_PATH?.trim() ? resolve(PROJECT_ROOT, env.WORKFLOW_BUNDLE_PATH.trim()) : null,
       scanRegions: workerScanRegions,
+      role: oneOf(env, 'WORKER_ROLE', WORKER_ROLES, 'all'),
+      webhookSlots: atLeastOne(env, 'WEBHOOK_WORKER_SLOTS', WEBHOOK_WORKER_SLOTS_DEFAULT, 1000),
     },
     databaseUrl: url(env, 'DATABASE_URL', required('postgres://postgres@127.0.0.1:5432/webperf'), ['postgres:', 'postgresql:']),
     clickhouse: {

@@ -13,6 +13,7 @@ import {
   WebhookEventAttribute,
   webhookDeliveryWorkflowId,
   webhookResendWorkflowId,
+  webhookTaskQueue,
   healthCheckWorkflowId,
   rumAlertCheckScheduleId,
   HostAttribute,
@@ -76,7 +77,7 @@ export async function startScanWorkflow(client: Client, prefix: string, scan: { 
 
 /** What operators search by in the Temporal UI (DeliveryId, UserId, WebhookEvent) and the one-line summary. */
 const webhookStartOptions = (prefix: string, delivery: DeliveryRef) => ({
-  taskQueue: mainTaskQueue(prefix),
+  taskQueue: webhookTaskQueue(prefix),
   staticSummary: `Webhook ${delivery.event}, delivery ${delivery.id}, user ${delivery.userId}`,
   typedSearchAttributes: [
     { key: UserIdAttribute, value: String(delivery.userId) },

@@ -6,6 +6,11 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
  */
 export const mainTaskQueue = (prefix: string): string => `${prefix}-main`;
 export const scanTaskQueue = (prefix: string, region: string): string => `${prefix}-scan-${region}`;
+/**
+ * Webhook deliveries (their workflows and attempts), served by the webhook worker with slots of its own, so a
+ * slow receiver never takes the main queue's workers (WORKER_ROLE in core/config.ts).
+ */
+export const webhookTaskQueue = (prefix: string): string => `${prefix}-webhooks`;
 
 /** Custom search attributes that let operators find workflows in the Temporal UI by scan id, host, target. */
 export const ScanIdAttribute = defineSearchAttributeKey('ScanId', SearchAttributeType.KEYWORD);
@@ -60,7 +65,8 @@ export const alertEmailWorkflowId = (mainQueue: string, alertId: number, change:
 
 /**
  * One workflow per webhook delivery, its id from the delivery's, so a second start (the sweeper, a retried
- * start) is refused instead of sending twice. A resend (one more attempt, asked for in the settings) has an id of its own.
+ * start) is refused instead of sending twice. The id keeps the main queue's name (deliveries ran there before
+ * they had a queue of their own): one id for a delivery whichever version started it. A resend (one more attempt, asked for in the settings) has an id of its own.
  */
 export const webhookDeliveryWorkflowId = (mainQueue: string, deliveryId: number): string => `${mainQueue}-webhook-${deliveryId}`;
 export const webhookResendWorkflowId = (mainQueue: string, deliveryId: number, nonce: string): string => `${mainQueue}-webhook-${deliveryId}-resend-${nonce}`;

@@ -1,6 +1,7 @@
 import type { Locale } from '../core/i18n/locale.ts';
 import type { DeliveryStatus } from '../core/webhooks/delivery.ts';
 import type { WEBHOOK_EVENTS } from '../core/webhooks/events.ts';
+import type { WebhookAction } from '../core/webhooks/limits.ts';
 import { html, type SafeHtml } from './html.ts';
 
 /** The notification settings pages' words in English and German (event names, headers and field names stay as they are). */
@@ -60,6 +61,10 @@ const en = {
   testDelivered: (code: string) => `Test event delivered: HTTP ${code}.`,
   testFailed: (error: string | null) => `Test event failed: ${error ?? 'unknown error'}.`,
   replaying: (count: number) => `Replaying ${count} failed deliver${count === 1 ? 'y' : 'ies'}.`,
+  replayingSome: (count: number) => `Replaying the ${count} oldest failed deliveries since then (the most one replay sends); replay from a later time for the rest.`,
+  replayLimits: (max: number, replays: number, minutes: number) => `One replay sends at most ${max} deliveries, the oldest first; at most ${replays} replays every ${minutes} minutes.`,
+  throttled: (action: WebhookAction, max: number, minutes: number, until: string) =>
+    `${{ test: 'Too many test events', resend: 'Too many resends', replay: 'Too many replays' }[action]}: at most ${max} every ${minutes} minutes per account. Nothing was sent; try again after ${until}.`,
   enterSince: 'Enter the time to replay from (UTC).',
 };
 
@@ -121,6 +126,10 @@ const de: Labels = {
   testDelivered: (code) => `Testereignis zugestellt: HTTP ${code}.`,
   testFailed: (error) => `Testereignis fehlgeschlagen: ${error ?? 'unbekannter Fehler'}.`,
   replaying: (count) => `${count} fehlgeschlagene ${count === 1 ? 'Zustellung wird' : 'Zustellungen werden'} erneut gesendet.`,
+  replayingSome: (count) => `Die ${count} ältesten fehlgeschlagenen Zustellungen seit diesem Zeitpunkt werden erneut gesendet (mehr sendet eine Wiederholung nicht); für die übrigen wiederholen Sie ab einem späteren Zeitpunkt.`,
+  replayLimits: (max, replays, minutes) => `Eine Wiederholung sendet höchstens ${max} Zustellungen, die ältesten zuerst; höchstens ${replays} Wiederholungen alle ${minutes} Minuten.`,
+  throttled: (action, max, minutes, until) =>
+    `${{ test: 'Zu viele Testereignisse', resend: 'Zu viele erneute Sendungen', replay: 'Zu viele Wiederholungen' }[action]}: höchstens ${max} alle ${minutes} Minuten je Konto. Es wurde nichts gesendet; versuchen Sie es nach ${until} erneut.`,
   enterSince: 'Geben Sie den Zeitpunkt ein, ab dem erneut gesendet wird (UTC).',
 };
 

@@ -2,6 +2,7 @@ import { isoTimestamp } from '../core/clock.ts';
 import type { WebhookAttempt, WebhookDelivery } from '../core/webhooks/delivery.ts';
 import type { WebhookSettingsErrors } from '../core/webhooks/endpoint.ts';
 import { WEBHOOK_EVENTS } from '../core/webhooks/events.ts';
+import { REPLAY_MAX_DELIVERIES, WEBHOOK_ACTION_LIMITS } from '../core/webhooks/limits.ts';
 import type { WebhookSettingsView } from '../services/webhook-settings.ts';
 import { html, SafeHtml } from './html.ts';
 import { layout, type Chrome } from './layout.ts';
@@ -76,7 +77,8 @@ export function webhookPage(input: WebhookPageInput): string {
         ${input.deliveries.length ? deliveryTable(input.deliveries, input.csrf, text) : html`<p id="no-deliveries">${text.noDeliveries}</p>`}
         <form method="post" action="/account/notifications/replay" id="replay">${hidden(input.csrf)}
           <label for="since">${text.replaySince}</label><input id="since" name="since" type="datetime-local" required>
-          <button type="submit" class="secondary" id="replay-button">${text.replay}</button></form>
+          <button type="submit" class="secondary" id="replay-button">${text.replay}</button>
+          <p class="muted" id="replay-limits">${text.replayLimits(REPLAY_MAX_DELIVERIES, WEBHOOK_ACTION_LIMITS.replay.max, WEBHOOK_ACTION_LIMITS.replay.windowMs / 60_000)}</p></form>
       </section>`,
     input.chrome,
   );

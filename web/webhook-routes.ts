@@ -8,7 +8,8 @@ import { planFor } from '../core/plans.ts';
 import type { WebhookSettingsErrors } from '../core/webhooks/endpoint.ts';
 import type { Storage } from '../db/store/index.ts';
 import { notFound } from '../http/errors.ts';
-import { replayFailedSince, resendDelivery, sendTestEvent, type WebhookActionDeps } from '../services/webhook-actions.ts';
+import { WEBHOOK_ACTION_LIMITS } from '../core/webhooks/limits.ts';
+import { replayFailedSince, resendDelivery, sendTestEvent, type Throttled, type WebhookActionDeps } from '../services/webhook-actions.ts';
 import { temporalWebhookDispatch } from '../services/webhook-dispatch.ts';
 import { mayUseWebhooks, rotateSigningSecret, saveWebhookSettings, webhookSettings, type WebhookSettingsDeps } from '../services/webhook-settings.ts';
 import { chromeFor, html } from './chrome.ts';
@@ -32,7 +33,7 @@ const PAGE = '/account/notifications';
 type Outcome =
   | { notice: WebhookNotice }
   | { notice: 'test_result'; delivery: number }
-  | { notice: 'replaying'; count: number };
+  | { notice: 'replaying'; count: number; more?: number };
 
 /** The notification settings (webhooks) in the web area; the API has no operation for them (spec: Events). */
 export function mountWebhookPages(router: Router, deps: WebhookPageDeps): void {
@@ -131,6 +132,7 @@ async function sendTest(deps: WebhookPageDeps, ctx: Ctx): Promise<void> {
   const user = await proUser(deps, ctx);
   if (!user) return;
   const outcome = await sendTestEvent(actionDeps(deps), user.id);
+  if (outcome.status === 'throttled') return refuse(deps, ctx, user, outcome);
   if (outcome.status === 'not_configured') return back(ctx, { notice: 'not_configured' });
   // The page reads the result from the delivery's record: nothing the receiver or the link says is shown as is.
   back(ctx, { notice: 'test_result', delivery: outcome.delivery.id });
@@ -140,7 +142,9 @@ async function resend(deps: WebhookPageDeps, ctx: Ctx): Promise<void> {
   await readForm(ctx, deps.config);
   const user = await proUser(deps, ctx);
   if (!user) return;
-  if (!(await resendDelivery(actionDeps(deps), user.id, idParam(ctx)))) throw notFound();
+  const outcome = await resendDelivery(actionDeps(deps), user.id, idParam(ctx));
+  if (outcome.status === 'not_found') throw notFound();
+  if (outcome.status === 'throttled') return refuse(deps, ctx, user, outcome);
   back(ctx, { notice: 'resent' });
 }
 
@@ -150,8 +154,17 @@ async function replay(deps: WebhookPageDeps, ctx: Ctx): Promise<void> {
   if (!user) return;
   const since = parseSince(form.get('since') ?? '');
   if (!since) return render(deps, ctx, user, { notice: WEBHOOK_LABELS[chromeFor(deps, ctx, 'settings').locale].enterSince }, 422);
-  const count = await replayFailedSince(actionDeps(deps), user.id, since);
-  back(ctx, { notice: 'replaying', count });
+  const outcome = await replayFailedSince(actionDeps(deps), user.id, since);
+  if (outcome.status === 'throttled') return refuse(deps, ctx, user, outcome);
+  back(ctx, { notice: 'replaying', count: outcome.count, ...(outcome.more ? { more: 1 } : {}) });
+}
+
+/** Over an action's limit (core/webhooks/limits.ts): the page again, saying so and when it opens (nothing was queued). */
+async function refuse(deps: WebhookPageDeps, ctx: Ctx, user: { id: number; plan: string }, throttled: Throttled): Promise<void> {
+  const { max, windowMs } = WEBHOOK_ACTION_LIMITS[throttled.action];
+  const until = `${throttled.until.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  ctx.set('Retry-After', String(Math.max(1, Math.ceil((throttled.until.getTime() - deps.clock().getTime()) / 1000))));
+  await render(deps, ctx, user, { notice: WEBHOOK_LABELS[chromeFor(deps, ctx, 'settings').locale].throttled(throttled.action, max, windowMs / 60_000, until) }, 429);
 }
 
 async function showDelivery(deps: WebhookPageDeps, ctx: Ctx): Promise<void> {
@@ -186,7 +199,7 @@ async function noticeOf(deps: WebhookPageDeps, userId: number, query: Ctx['query
   const notice = param('notice');
   if (notice && Object.hasOwn(text.notices, notice)) return text.notices[notice as WebhookNotice];
   const count = whole('count');
-  if (notice === 'replaying' && count !== undefined) return text.replaying(count);
+  if (notice === 'replaying' && count !== undefined) return param('more') === '1' ? text.replayingSome(count) : text.replaying(count);
   const deliveryId = whole('delivery');
   if (notice !== 'test_result' || deliveryId === undefined) return undefined;
   const delivery = await deps.storage.webhooks.findOwnedDelivery(userId, deliveryId);

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from '../activities/index.ts';
 import { createAlertActivities } from '../activities/alerts.ts';
 import { createReconcileActivities } from '../activities/reconcile.ts';
@@ -20,7 +20,7 @@ import { registerReadyGauge } from '../core/ready-metric.ts';
 import { probeScanQueue, QUEUE_PROBE_SHARED_MS, sharedPerRegion } from '../core/temporal-queues.ts';
 import { createLogger } from '../core/logger.ts';
 import { assertNodeVersion } from '../core/runtime.ts';
-import { mainTaskQueue, scanTaskQueue } from '../core/temporal.ts';
+import { mainTaskQueue, scanTaskQueue, webhookTaskQueue } from '../core/temporal.ts';
 import { createTemporalClient, ensureReconcilerSchedule, ensureRumAlertCheckSchedule, ensureTargetReconcilerSchedule, temporalReachable, triggerTargetReconciler } from '../core/temporal-client.ts';
 import { createClickHouse } from '../db/clickhouse/client.ts';
 import { siteWindows } from '../db/clickhouse/rum-alert-queries.ts';
@@ -36,6 +36,10 @@ const config = loadConfig();
 const log = createLogger(config, 'worker');
 const identity = `worker@${hostname()}:${process.pid}`;
 const taskQueue = mainTaskQueue(config.temporal.taskQueuePrefix);
+const { role } = config.worker;
+/** The main queue with its Lighthouse queues, and the webhook queue: `all` serves both, each its own Workers. */
+const servesMain = role === 'all' || role === 'main';
+const servesWebhooks = role === 'all' || role === 'webhooks';
 
 Runtime.install({
   logger: {
@@ -139,11 +143,44 @@ async function main(): Promise<void> {
 
   const connection = await connectWithRetry();
   if (!connection) return;
-  const workflowSource = config.worker.workflowBundlePath
-    ? { workflowBundle: { codePath: config.worker.workflowBundlePath } }
-    : { workflowsPath: resolve(PROJECT_ROOT, 'workflows/index.ts') };
   if (config.env === 'production' && !config.worker.workflowBundlePath) throw new Error('WORKFLOW_BUNDLE_PATH is required in production');
+  // Bundled once for both the webhook and the main Worker when no prebuilt bundle is given (development).
+  const workflowSource: Pick<WorkerOptions, 'workflowBundle'> = {
+    workflowBundle: config.worker.workflowBundlePath ? { codePath: config.worker.workflowBundlePath } : await bundleWorkflowCode({ workflowsPath: resolve(PROJECT_ROOT, 'workflows/index.ts') }),
+  };
 
+  // Webhook deliveries, workflows and attempts, on their own queue with their own slots: a slow receiver holds
+  // at most one activity slot per attempt here (and its account at most ATTEMPTS_IN_FLIGHT_PER_ACCOUNT of them).
+  const webhookWorkers = servesWebhooks
+    ? [
+        await Worker.create({
+          connection,
+          namespace: config.temporal.namespace,
+          taskQueue: webhookTaskQueue(config.temporal.taskQueuePrefix),
+          identity,
+          activities: createWebhookActivities(webhookDelivery),
+          maxConcurrentActivityTaskExecutions: config.worker.webhookSlots,
+          // Delivery workflow tasks only schedule an attempt or a timer.
+          maxConcurrentWorkflowTaskExecutions: 10,
+          shutdownGraceTime: '30 seconds',
+          ...workflowSource,
+        }),
+      ]
+    : [];
+  workers = [...webhookWorkers, ...(servesMain ? await mainWorkers(connection, workflowSource) : [])];
+  log.info({ role, taskQueue: servesMain ? taskQueue : null, webhookTaskQueue: servesWebhooks ? webhookTaskQueue(config.temporal.taskQueuePrefix) : null, webhookSlots: servesWebhooks ? config.worker.webhookSlots : null, scanRegions: servesMain ? config.worker.scanRegions : [], identity, bundle: config.worker.workflowBundlePath }, 'worker polling');
+  try {
+    const running = Promise.all(workers.map((w) => w.run()));
+    // A signal that arrived while the workers were being created (bundling takes seconds): stop now.
+    if (stopping) for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
+    await running;
+  } finally {
+    await connection.close();
+  }
+}
+
+/** The main queue and the served regions' Lighthouse queues, with the schedules and sweepers that go with them. */
+async function mainWorkers(connection: NativeConnection, workflowSource: Pick<WorkerOptions, 'workflowBundle'>): Promise<Worker[]> {
   // Throws when a root worker's SCAN_USER cannot run the runner, so the worker does not start.
   const runner = processRunner({ chromiumPath: config.chromiumPath, allowLoopback: config.outboundAllowLoopback, scanUser: config.scanUser });
   // The runner started ahead for the next scan goes with us, however we exit (if killed, it goes by itself).
@@ -171,7 +208,6 @@ async function main(): Promise<void> {
         webhookDispatch,
         metrics,
       }),
-      ...createWebhookActivities(webhookDelivery),
     },
     shutdownGraceTime: '30 seconds',
     ...workflowSource,
@@ -192,7 +228,6 @@ async function main(): Promise<void> {
       }),
     ),
   );
-  workers = [main, ...scanWorkers];
   await ensureReconcilerSchedule(client, config.temporal.taskQueuePrefix).then(
     ({ scheduleId, created }) => created && log.info({ scheduleId }, 'scan reconciler scheduled'),
     (error: unknown) => log.error({ err: error }, 'could not create or update the scan reconciler schedule; stale scans wait for the next start'),
@@ -222,15 +257,7 @@ async function main(): Promise<void> {
       .catch((error: unknown) => log.warn({ err: error }, 'OAuth expiry sweep failed'));
   }, OAUTH_SWEEP_EVERY_MS);
   oauthSweeper.unref();
-  log.info({ taskQueue, scanRegions: config.worker.scanRegions, identity, bundle: config.worker.workflowBundlePath }, 'worker polling');
-  try {
-    const running = Promise.all(workers.map((w) => w.run()));
-    // A signal that arrived while the workers were being created (bundling takes seconds): stop now.
-    if (stopping) for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
-    await running;
-  } finally {
-    await connection.close();
-  }
+  return [main, ...scanWorkers];
 }
 
 async function shutdown(signal: string): Promise<void> {

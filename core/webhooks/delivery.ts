@@ -42,8 +42,8 @@ export type AttemptOutcomeKind = 'succeeded' | 'retry' | 'failed' | 'gone' | 'no
 /** What happened before the delivery's workflow started (the direct first attempt, services/webhook-direct.ts). */
 export interface PriorAttempts {
   attempts: number;
-  /** The last attempt's outcome: an ending one is the workflow's result at once. Absent in inputs of older workflows (then `retry`). */
-  outcome?: AttemptOutcomeKind;
+  /** The last attempt's outcome: an ending one is the workflow's result at once. */
+  outcome: AttemptOutcomeKind;
   /** The last attempt's Retry-After. */
   retryAfterMs: number | null;
 }

@@ -17,6 +17,7 @@ import * as scansQueuedIndex from './20261128_016_scans_queued_index.ts';
 import * as webhookPendingIndex from './20261129_017_webhook_pending_index.ts';
 import * as oauthArtifactsAccountIndex from './20261130_018_oauth_artifacts_account_index.ts';
 import * as webhookClaims from './20261130_019_webhook_claims.ts';
+import * as webhookLimits from './20261201_020_webhook_limits.ts';
 import * as rumLimitNotices from './20261201_021_rum_limit_notices.ts';
 import * as webhookAttemptKeys from './20261201_023_webhook_attempt_keys.ts';
 
@@ -45,6 +46,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261129_017_webhook_pending_index', webhookPendingIndex],
   ['20261130_018_oauth_artifacts_account_index', oauthArtifactsAccountIndex],
   ['20261130_019_webhook_claims', webhookClaims],
+  ['20261201_020_webhook_limits', webhookLimits],
   ['20261201_021_rum_limit_notices', rumLimitNotices],
   ['20261201_023_webhook_attempt_keys', webhookAttemptKeys],
 ];

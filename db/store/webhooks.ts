@@ -3,6 +3,7 @@ import type { PlanKey } from '../../core/plans.ts';
 import type { DeliveryEvent, WebhookEvent, WebhookPayload } from '../../core/webhooks/events.ts';
 import { storableText, type DeliveryStatus, type NewWebhookAttempt, type WebhookAttempt, type WebhookDelivery } from '../../core/webhooks/delivery.ts';
 import type { DisabledReason, WebhookEndpoint } from '../../core/webhooks/endpoint.ts';
+import { createWebhookLimitQueries, type WebhookLimitQueries } from './webhook-limits.ts';
 
 interface EndpointRow {
   user_id: string | number;
@@ -120,7 +121,8 @@ export interface AttemptOutcome {
   error: string | null;
 }
 
-export interface WebhookStore {
+/** Also the per-account limits' queries (db/store/webhook-limits.ts), so every holder of the store can keep them. */
+export interface WebhookStore extends WebhookLimitQueries {
   findEndpoint(userId: number): Promise<StoredEndpoint | undefined>;
   /** The endpoint, created with this signing secret when the user has none yet. */
   ensureEndpoint(userId: number, secretEncrypted: string, now: Date): Promise<StoredEndpoint>;
@@ -151,8 +153,8 @@ export interface WebhookStore {
   recordAttempt(attempt: NewWebhookAttempt, outcome: AttemptOutcome, now: Date): Promise<{ delivery: WebhookDelivery; recorded: boolean }>;
   /** Back to pending for a resend (its attempts and counters stay). */
   reopen(deliveryId: number, now: Date): Promise<void>;
-  /** The owner's failed deliveries created at or after `since`, oldest first. */
-  failedSince(userId: number, since: Date): Promise<WebhookDelivery[]>;
+  /** The owner's failed deliveries created at or after `since`, oldest first, at most `limit`. */
+  failedSince(userId: number, since: Date, limit: number): Promise<WebhookDelivery[]>;
   markWorkflowStarted(ids: number[], now: Date): Promise<void>;
   /**
    * Takes the row for a direct first attempt until `until`, in one statement: only a pending row with no
@@ -182,6 +184,8 @@ export function createWebhookStore(knex: Knex | Knex.Transaction): WebhookStore 
     return toEndpoint(row);
   };
   return {
+    ...createWebhookLimitQueries(knex),
+
     async findEndpoint(userId) {
       const row = await endpoints().where({ user_id: userId }).first();
       return row ? toEndpoint(row as EndpointRow) : undefined;
@@ -303,8 +307,8 @@ export function createWebhookStore(knex: Knex | Knex.Transaction): WebhookStore 
       await deliveries().where({ id: deliveryId }).update({ status: 'pending', completed_at: null, updated_at: now });
     },
 
-    async failedSince(userId, since) {
-      return ((await deliveries().where({ user_id: userId, status: 'failed' }).where('created_at', '>=', since).orderBy('id')) as DeliveryRow[]).map(toDelivery);
+    async failedSince(userId, since, limit) {
+      return ((await deliveries().where({ user_id: userId, status: 'failed' }).where('created_at', '>=', since).orderBy('id').limit(limit)) as DeliveryRow[]).map(toDelivery);
     },
 
     async markWorkflowStarted(ids, now) {

@@ -10,7 +10,7 @@ import { createScanStore } from '../../db/store/scans.ts';
 import { createUserStore } from '../../db/store/users.ts';
 import { requireSmtpUrl } from '../../core/config.ts';
 import { createLogger } from '../../core/logger.ts';
-import { mainTaskQueue, scanDispatcherWorkflowId, scanTaskQueue } from '../../core/temporal.ts';
+import { mainTaskQueue, scanDispatcherWorkflowId, scanTaskQueue, webhookTaskQueue } from '../../core/temporal.ts';
 import { smtpMailer } from '../../services/mailer.ts';
 import { createWebhookActivities } from '../../activities/webhooks.ts';
 import { createWebhookStore } from '../../db/store/webhooks.ts';
@@ -30,7 +30,8 @@ export interface InProcessWorker {
 
 /**
  * A worker in the test's own process, serving the API's task queues like worker/main.ts does (scan
- * workflows, slots, alerts and their e-mail through the API's SMTP_URL, and every region's Lighthouse queue),
+ * workflows, slots, alerts and their e-mail through the API's SMTP_URL, every region's Lighthouse queue, and
+ * the webhook queue),
  * with the runner the test hands it.
  */
 export interface WorkerWebhookOptions {
@@ -80,9 +81,10 @@ export async function startInProcessWorker(api: TestApi, options: { runner: Scan
         ...createScanSlotActivities({ scans: createScanStore(api.db.knex), users: createUserStore(api.db.knex), temporal: () => api.temporal, config }),
         ...createTargetActivities({ targets: createTargetStore(api.db.knex), users: createUserStore(api.db.knex), temporal: () => api.temporal, config, clock: api.clock.read, log }),
         ...alertActivities,
-        ...webhookActivities,
       },
     }),
+    // Webhook deliveries on their own queue, as worker/main.ts serves it.
+    await Worker.create({ ...common, taskQueue: webhookTaskQueue(prefix), workflowBundle: { codePath: harnessInfo().workflowBundlePath }, activities: webhookActivities }),
     ...(await Promise.all(config.regions.available.map((region) => Worker.create({ ...common, taskQueue: scanTaskQueue(prefix, region), activities: scanActivities, maxConcurrentActivityTaskExecutions: 1 })))),
   ];
   const running = Promise.all(workers.map((worker) => worker.run()));

@@ -5,7 +5,7 @@ import { requireSmtpUrl } from '../../core/config.ts';
 import { createLogger } from '../../core/logger.ts';
 import type { RumMetric } from '../../core/rum/metrics.ts';
 import { newRumSitePublicId, type RumSite } from '../../core/rum/site.ts';
-import { mainTaskQueue } from '../../core/temporal.ts';
+import { mainTaskQueue, webhookTaskQueue } from '../../core/temporal.ts';
 import type { ClickHouseClient } from '../../db/clickhouse/client.ts';
 import { siteWindows } from '../../db/clickhouse/rum-alert-queries.ts';
 import { createRumAlertStore } from '../../db/store/rum-alerts.ts';
@@ -38,7 +38,7 @@ export async function startRumAlertWorker(api: TestApi, clickhouse: IsolatedClic
   const webhooks = createWebhookStore(api.db.knex);
   const webhookDispatch = temporalWebhookDispatch({ temporal: () => api.temporal, webhooks, taskQueuePrefix: config.temporal.taskQueuePrefix, log, schedule: [200, 500, 1000] });
   const mailer = smtpMailer({ url: requireSmtpUrl(config), from: config.mail.from });
-  const worker = await Worker.create({
+  const main = await Worker.create({
     connection,
     namespace: config.temporal.namespace,
     taskQueue: mainTaskQueue(config.temporal.taskQueuePrefix),
@@ -54,14 +54,23 @@ export async function startRumAlertWorker(api: TestApi, clickhouse: IsolatedClic
         log,
         webhookDispatch,
       }),
-      ...createWebhookActivities({ webhooks, users: createUserStore(api.db.knex), mailer, keys: config.keys, allowLoopback: true, baseUrl: config.baseUrl, clock: api.clock.read, log }),
     },
   });
-  const running = worker.run();
+  // Webhook deliveries on their own queue, as worker/main.ts serves it.
+  const deliveries = await Worker.create({
+    connection,
+    namespace: config.temporal.namespace,
+    taskQueue: webhookTaskQueue(config.temporal.taskQueuePrefix),
+    workflowBundle: { codePath: harnessInfo().workflowBundlePath },
+    shutdownGraceTime: '2 seconds',
+    activities: createWebhookActivities({ webhooks, users: createUserStore(api.db.knex), mailer, keys: config.keys, allowLoopback: true, baseUrl: config.baseUrl, clock: api.clock.read, log }),
+  });
+  const workers = [main, deliveries];
+  const running = Promise.all(workers.map((worker) => worker.run()));
   return {
     logs: () => logs,
     close: async () => {
-      worker.shutdown();
+      for (const worker of workers) worker.shutdown();
       await running;
       mailer.close();
       await connection.close();

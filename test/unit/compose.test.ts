@@ -31,7 +31,7 @@ interface Compose {
 
 const ROLES: Role[] = ['api', 'worker', 'ingest'];
 /** The services that use the secret key (ingest/main.ts and db/cli.ts load their config without keys). */
-const KEY_HOLDERS: string[] = ['api', 'worker'];
+const KEY_HOLDERS: string[] = ['api', 'worker', 'webhook-worker'];
 const ENTRY: Record<Role, string> = { api: 'api/main.ts', worker: 'worker/main.ts', ingest: 'ingest/main.ts' };
 const PORT_VARIABLE: Record<Role, string> = { api: 'API_PORT', worker: 'WORKER_HEALTH_PORT', ingest: 'INGEST_PORT' };
 const HOST_VARIABLE: Record<Role, string> = { api: 'API_HOST', worker: 'WORKER_HEALTH_HOST', ingest: 'INGEST_HOST' };
@@ -50,7 +50,7 @@ const configSource = readFileSync(resolve(PROJECT_ROOT, 'core/config.ts'), 'utf8
 /** Every environment variable name core/config.ts reads: helper calls like str(env, 'NAME', ...) and env.NAME. */
 function variablesReadByConfig(source: string): Set<string> {
   const names = new Set<string>();
-  for (const match of source.matchAll(/\b(?:str|port|url|bool|oneOf|identifier|hostPort|userName)\(\s*env,\s*'([A-Z][A-Z0-9_]*)'/g)) names.add(match[1]!);
+  for (const match of source.matchAll(/\b(?:str|port|url|bool|oneOf|identifier|hostPort|userName|atLeastOne|wholeNumber)\(\s*env,\s*'([A-Z][A-Z0-9_]*)'/g)) names.add(match[1]!);
   for (const match of source.matchAll(/\benv\.([A-Z][A-Z0-9_]*)\b/g)) names.add(match[1]!);
   return names;
 }
@@ -138,8 +138,8 @@ describe('config.ts variable names (what compose is checked against)', () => {
 describe('docker-compose.yml', () => {
   const known = variablesReadByConfig(configSource);
 
-  it('runs the project image as api, worker, ingest and migrate', () => {
-    expect(appServices.map(([name]) => name).sort()).toEqual(['api', 'ingest', 'migrate', 'worker']);
+  it('runs the project image as api, worker, webhook-worker, ingest and migrate', () => {
+    expect(appServices.map(([name]) => name).sort()).toEqual(['api', 'ingest', 'migrate', 'webhook-worker', 'worker']);
     for (const [name, svc] of appServices) {
       const context = typeof svc.build === 'string' ? svc.build : svc.build?.context;
       expect({ name, context }).toEqual({ name, context: '.' });
@@ -238,6 +238,39 @@ describe('docker-compose.yml', () => {
         expect({ [name]: deps[name] }).toEqual({ [name]: condition });
         if (condition === 'service_healthy') expect(service(name).healthcheck?.test).toBeDefined();
       }
+    });
+  });
+
+  describe('webhook-worker', () => {
+    const svc = service('webhook-worker');
+    const env = environment(svc, OPERATOR_ENV);
+
+    it('runs worker/main.ts for the webhook queue only, and the worker for everything else', () => {
+      expect(svc.command).toEqual(['node', 'worker/main.ts']);
+      const config = loadConfig(env);
+      expect(config.env).toBe('production');
+      expect(config.worker.role).toBe('webhooks');
+      expect(config.worker.webhookSlots).toBeGreaterThan(0);
+      expect(config.outboundAllowLoopback).toBe(false);
+      expect(loadConfig(environment(service('worker'), OPERATOR_ENV)).worker.role).toBe('main');
+      expect(compose.services).toHaveProperty([new URL(config.databaseUrl).hostname]);
+      expect(compose.services).toHaveProperty([config.temporal.address.split(':')[0]!]);
+    });
+
+    it('sets what a worker needs in production, except the browser', () => {
+      const missing = REQUIRED_IN_PRODUCTION.worker.filter((name) => name !== 'CHROMIUM_PATH' && !env[name]?.trim());
+      expect(missing).toEqual([]);
+    });
+
+    it('has a health check on its own /readyz port, kept internal', () => {
+      expect(env.WORKER_HEALTH_HOST).toBe('0.0.0.0');
+      expect(words(svc.healthcheck?.test)).toContain(`:${env.WORKER_HEALTH_PORT}/readyz`);
+      expect(svc.ports ?? []).toEqual([]);
+    });
+
+    it('starts after what the worker needs', () => {
+      const deps = dependsOn(svc);
+      for (const [name, condition] of Object.entries(NEEDS.worker)) expect({ [name]: deps[name] }).toEqual({ [name]: condition });
     });
   });
 

@@ -1,9 +1,10 @@
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ScanRunner } from '../../activities/scan-runner.ts';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { createLogger } from '../../core/logger.ts';
-import { mainTaskQueue, webhookDeliveryWorkflowId } from '../../core/temporal.ts';
+import { mainTaskQueue, webhookDeliveryWorkflowId, webhookTaskQueue } from '../../core/temporal.ts';
+import { ATTEMPT_SLOT_POOLS, ATTEMPTS_IN_FLIGHT_PER_ACCOUNT, DIRECT_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT } from '../../core/webhooks/limits.ts';
 import { pingPayload } from '../../core/webhooks/payloads.ts';
 import { createStorage, type Storage } from '../../db/store/index.ts';
 import { enqueueWebhook } from '../../services/webhook-delivery.ts';
@@ -70,7 +71,7 @@ const workflowOf = (deliveryId: number) => api.temporal.workflow.getHandle(webho
  */
 async function foundByDeliveryId(deliveryId: number, expected: number): Promise<string[]> {
   let found: string[] = [];
-  const query = `DeliveryId = "${deliveryId}" AND TaskQueue = "${mainTaskQueue(api.config.temporal.taskQueuePrefix)}"`;
+  const query = `DeliveryId = "${deliveryId}" AND TaskQueue = "${webhookTaskQueue(api.config.temporal.taskQueuePrefix)}"`;
   await waitUntil(`${query} in visibility`, async () => {
     found = [];
     for await (const execution of api.temporal.workflow.list({ query })) found.push(execution.workflowId);
@@ -212,4 +213,102 @@ it('beyond its in-flight bound sends deliveries straight to workflows; each even
   const ids = receiver.received.slice(before).map((r) => r.headers['webhook-id']);
   expect(ids).toHaveLength(3);
   expect(new Set(ids).size).toBe(3);
+});
+
+/** A receiver that holds each request until released, counting what it holds at once. */
+async function countingHoldReceiver() {
+  const held = new Set<ServerResponse>();
+  let most = 0;
+  let total = 0;
+  let released = false;
+  const server = createServer((req, res) => {
+    req.resume();
+    total += 1;
+    if (released) return void res.writeHead(200).end('ok');
+    held.add(res);
+    most = Math.max(most, held.size);
+  });
+  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    held: () => held.size,
+    most: () => most,
+    total: () => total,
+    release() {
+      released = true;
+      for (const res of held) res.writeHead(200).end('ok');
+      held.clear();
+    },
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
+it(`sends at most ${DIRECT_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT} first attempts of one account at once, over its raising processes; the rest wait here or go to their workflows (at most ${ATTEMPTS_IN_FLIGHT_PER_ACCOUNT} more there), and another account is not held up`, async () => {
+  const holding = await countingHoldReceiver();
+  try {
+    const first = await setUp({ url: holding.url, maxInFlight: 256 });
+    // A second raising process of the same account: the pool is in Postgres, shared by both.
+    const second = directFirstAttempt(worker.webhookDispatch, {
+      webhooks: storage.webhooks,
+      users: storage.users,
+      mailer: smtpMailer({ url: `smtp://127.0.0.1:${await freePort()}`, from: api.config.mail.from }),
+      keys: api.config.keys,
+      allowLoopback: true,
+      baseUrl: api.config.baseUrl,
+      clock: () => new Date(),
+      log: createLogger({ logLevel: 'silent' }, 'worker'),
+      maxInFlight: 256,
+    });
+    const other = await setUp({ maxInFlight: 256 });
+    receiver.answer([{ status: 200 }]);
+    const mine = [];
+    for (let i = 0; i < DIRECT_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT + 3; i++) mine.push(await first.raise());
+    await first.dispatch.start(mine);
+    await waitUntil('the account cap of held requests', async () => holding.held() === DIRECT_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT, 30_000, 20);
+    const fromSecond = await first.raise();
+    await second.start([fromSecond]);
+    const before = receiver.received.length;
+    const othersEvent = await other.raise();
+    await other.dispatch.start([othersEvent]);
+    // Another account's first attempt goes out while this account's requests are held.
+    await receiver.waitFor(before + 1, 10_000);
+    expect(holding.total()).toBe(DIRECT_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT);
+    // The second process found every direct slot taken: that delivery went to its workflow, whose attempt is the webhook worker's.
+    await second.idle();
+    expect((await storage.webhooks.findDelivery(fromSecond.id))!.workflowStartedAt).not.toBeNull();
+    await waitUntil("the workflow's attempt", async () => holding.total() === DIRECT_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT + 1, 30_000, 20);
+    expect(holding.held()).toBe(DIRECT_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT + 1);
+    holding.release();
+    await first.dispatch.idle();
+    for (const delivery of [...mine, fromSecond]) expect(await workflowOf(delivery.id).result()).toBe('succeeded');
+    expect(holding.most()).toBe(DIRECT_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT + 1);
+    expect(holding.total()).toBe(mine.length + 1);
+  } finally {
+    holding.close();
+  }
+}, 120_000);
+
+it('the account slots: concurrent takers never get more than the cap, a given-back slot is taken again, and a lease that ran out is taken over', async () => {
+  const { user } = await createTestUser(api, 'pro');
+  const taken = (await Promise.all(Array.from({ length: 12 }, (_, i) => storage.webhooks.takeAttemptSlot(user.id, i + 1, ATTEMPT_SLOT_POOLS.worker, 60_000)))).filter((slot) => slot !== undefined);
+  expect(taken).toHaveLength(ATTEMPTS_IN_FLIGHT_PER_ACCOUNT);
+  expect(new Set(taken.map((slot) => slot.slot)).size).toBe(ATTEMPTS_IN_FLIGHT_PER_ACCOUNT);
+  // The direct pool is the account's own too, apart from the workers'.
+  expect((await storage.webhooks.takeAttemptSlot(user.id, 98, ATTEMPT_SLOT_POOLS.direct, 60_000))?.slot).toBeGreaterThanOrEqual(ATTEMPT_SLOT_POOLS.direct.first);
+  expect(await storage.webhooks.takeAttemptSlot(user.id, 99, ATTEMPT_SLOT_POOLS.worker, 60_000)).toBeUndefined();
+  await storage.webhooks.releaseAttemptSlot(taken[0]!);
+  const again = await storage.webhooks.takeAttemptSlot(user.id, 100, ATTEMPT_SLOT_POOLS.worker, 60_000);
+  expect(again?.slot).toBe(taken[0]!.slot);
+  // Another account is not affected.
+  const { user: other } = await createTestUser(api, 'pro');
+  expect(await storage.webhooks.takeAttemptSlot(other.id, 101, ATTEMPT_SLOT_POOLS.worker, 60_000)).toBeDefined();
+  // A holder that died: its lease runs out (here made to have run out) and the slot is taken over; its late release frees nothing.
+  await api.db.knex('webhook_attempt_slots').where({ user_id: user.id, slot: taken[1]!.slot }).update({ expires_at: new Date(Date.now() - 1000) });
+  const takenOver = await storage.webhooks.takeAttemptSlot(user.id, 102, ATTEMPT_SLOT_POOLS.worker, 60_000);
+  expect(takenOver?.slot).toBe(taken[1]!.slot);
+  await storage.webhooks.releaseAttemptSlot(taken[1]!);
+  expect(await storage.webhooks.takeAttemptSlot(user.id, 103, ATTEMPT_SLOT_POOLS.worker, 60_000)).toBeUndefined();
 });

@@ -5,7 +5,7 @@ import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import proto from '@temporalio/proto';
 import { createWebhookActivities, type WebhookActivities } from '../../activities/webhooks.ts';
 import { loadConfig, requireSmtpUrl, type Config } from '../../core/config.ts';
-import { mainTaskQueue, SEARCH_ATTRIBUTES } from '../../core/temporal.ts';
+import { SEARCH_ATTRIBUTES, webhookTaskQueue } from '../../core/temporal.ts';
 import { RETRY_DELAYS_MS, type WebhookAttempt, type WebhookDelivery } from '../../core/webhooks/delivery.ts';
 import { pingPayload } from '../../core/webhooks/payloads.ts';
 import { createStorage, type Storage } from '../../db/store/index.ts';
@@ -101,7 +101,7 @@ beforeAll(async () => {
   worker = await Worker.create({
     connection: env.nativeConnection,
     namespace: NAMESPACE,
-    taskQueue: mainTaskQueue(prefix),
+    taskQueue: webhookTaskQueue(prefix),
     workflowBundle: { codePath: harnessInfo().workflowBundlePath },
     activities: onServerTime,
     shutdownGraceTime: '2 seconds',
