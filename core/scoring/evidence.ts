@@ -28,11 +28,13 @@ export function auditEvidence(obs: ScanObservation, audit: KeptAudit, options: {
       if (box) entry.box = { ...entry.box, [factor]: box };
     }
   }
-  return { form_factors: [...factors], items: [...merged.values()], ...(options.savings === false ? {} : { savings }) };
+  const items = [...merged.values()];
+  return { ...(factors.length ? { form_factors: [...factors] } : {}), ...(items.length ? { items } : {}), ...(Object.keys(savings).length ? { savings } : {}) };
 }
 
 /** Evidence from the page's own responses (the first form factor's load): the largest first. */
 export function responseEvidence(responses: readonly ResponseObservation[], bytes: (r: ResponseObservation) => number = (r) => r.transferBytes): FindingEvidence {
   const largest = [...responses].sort((a, b) => bytes(b) - bytes(a)).slice(0, DETAIL_LIMITS.items);
+  if (largest.length === 0) return {};
   return { items: largest.map((r) => ({ url: r.url.slice(0, DETAIL_LIMITS.text), transfer_bytes: Math.round(bytes(r)) })) };
 }
