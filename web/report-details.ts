@@ -3,7 +3,7 @@ import { formatBytes, formatMs, formatNumber, type Locale } from '../core/i18n/l
 import { FORM_FACTORS, type FormFactor } from '../core/scan/observation.ts';
 import type { ScanResultRecord } from '../core/scan/result.ts';
 import type { Finding } from '../core/scoring/types.ts';
-import { html, SafeHtml } from './html.ts';
+import { html, type SafeHtml } from './html.ts';
 
 /**
  * The report's actionable parts: what each finding points at (its items and Lighthouse's estimated savings)
