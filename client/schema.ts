@@ -742,6 +742,55 @@ export interface paths {
                                         title: string;
                                         message: string;
                                         recommendation: string;
+                                        /** @description Extension: the form factors the finding was seen on (one finding for both). Absent for findings about the page as a whole. */
+                                        form_factors?: ("desktop" | "mobile")[];
+                                        /** @description Extension: the resources or elements behind the finding, from Lighthouse's audit and insight details or the page's responses; at most 10, largest first. */
+                                        items?: {
+                                            url?: string;
+                                            selector?: string;
+                                            snippet?: string;
+                                            label?: string;
+                                            box?: {
+                                                /** @description The element's box in CSS pixels of the page as Lighthouse laid it out for that form factor; the screenshot shows the top of the page at the form factor's viewport. */
+                                                desktop?: {
+                                                    top: number;
+                                                    left: number;
+                                                    width: number;
+                                                    height: number;
+                                                };
+                                                /** @description The element's box in CSS pixels of the page as Lighthouse laid it out for that form factor; the screenshot shows the top of the page at the form factor's viewport. */
+                                                mobile?: {
+                                                    top: number;
+                                                    left: number;
+                                                    width: number;
+                                                    height: number;
+                                                };
+                                            };
+                                            transfer_bytes?: number;
+                                            wasted_bytes?: number;
+                                            wasted_ms?: number;
+                                            main_thread_ms?: number;
+                                            /** @description The form factors whose Lighthouse run listed it; absent for items read from the page’s own responses. */
+                                            form_factors?: ("desktop" | "mobile")[];
+                                        }[];
+                                        /** @description Extension: Lighthouse’s estimated savings per form factor. */
+                                        savings?: {
+                                            /** @description Lighthouse's estimate: `ms`, the largest saving on FCP, LCP, TBT or INP (its metricSavings, else the opportunity's overallSavingsMs); `bytes`, the bytes that could be saved. Null where Lighthouse gives none. */
+                                            desktop?: {
+                                                ms: number | null;
+                                                bytes: number | null;
+                                            };
+                                            /** @description Lighthouse's estimate: `ms`, the largest saving on FCP, LCP, TBT or INP (its metricSavings, else the opportunity's overallSavingsMs); `bytes`, the bytes that could be saved. Null where Lighthouse gives none. */
+                                            mobile?: {
+                                                ms: number | null;
+                                                bytes: number | null;
+                                            };
+                                        };
+                                        /** @description Extension, metric findings only: the metric measured on each form factor (ms, or unitless for CLS). */
+                                        values?: {
+                                            desktop?: number;
+                                            mobile?: number;
+                                        };
                                     }[];
                                     /** @description Extension: every run (page load) of each form factor, in the order loaded, one of them marked `median` (the scan’s metrics, findings and images are its). A scan has as many runs as asked for in POST /scans; absent from results stored before runs existed. */
                                     runs?: {
@@ -787,6 +836,125 @@ export interface paths {
                                         }[];
                                         /** @description The overall score of each run on its own (its desktop and mobile loads scored together), in order: the spread around `scores.overall`. */
                                         overall: number[];
+                                    };
+                                    /** @description Extension: what explains each form factor's load, from Lighthouse's insights (lists of at most 10). Absent from results stored before it existed. */
+                                    diagnostics?: {
+                                        desktop: {
+                                            lcp: {
+                                                /** @description The LCP element (Lighthouse's lcp-breakdown-insight). */
+                                                element: {
+                                                    selector: string;
+                                                    /** @description The element's opening HTML tag as Lighthouse gives it, cut to 200 characters. */
+                                                    snippet: string;
+                                                    label: string;
+                                                    box: {
+                                                        top: number;
+                                                        left: number;
+                                                        width: number;
+                                                        height: number;
+                                                    } | null;
+                                                } | null;
+                                                phases: {
+                                                    ttfb_ms: number;
+                                                    load_delay_ms: number | null;
+                                                    load_time_ms: number | null;
+                                                    render_delay_ms: number;
+                                                } | null;
+                                            };
+                                            /** @description Elements that shifted (cls-culprits-insight), with their layout-shift score, their share of the shifts listed, and Lighthouse's likely causes. */
+                                            layout_shifts: {
+                                                element: {
+                                                    selector: string;
+                                                    /** @description The element's opening HTML tag as Lighthouse gives it, cut to 200 characters. */
+                                                    snippet: string;
+                                                    label: string;
+                                                    box: {
+                                                        top: number;
+                                                        left: number;
+                                                        width: number;
+                                                        height: number;
+                                                    } | null;
+                                                };
+                                                score: number;
+                                                share: number;
+                                                causes: string[];
+                                            }[];
+                                            render_blocking: {
+                                                url: string;
+                                                transfer_bytes: number;
+                                                wasted_ms: number;
+                                            }[];
+                                            third_parties: {
+                                                entity: string;
+                                                /** @description false: not a known third party; Lighthouse names it by its domain. */
+                                                recognized: boolean;
+                                                transfer_bytes: number;
+                                                main_thread_ms: number;
+                                            }[];
+                                            main_thread: {
+                                                category: string;
+                                                label: string;
+                                                ms: number;
+                                            }[];
+                                        };
+                                        mobile: {
+                                            lcp: {
+                                                /** @description The LCP element (Lighthouse's lcp-breakdown-insight). */
+                                                element: {
+                                                    selector: string;
+                                                    /** @description The element's opening HTML tag as Lighthouse gives it, cut to 200 characters. */
+                                                    snippet: string;
+                                                    label: string;
+                                                    box: {
+                                                        top: number;
+                                                        left: number;
+                                                        width: number;
+                                                        height: number;
+                                                    } | null;
+                                                } | null;
+                                                phases: {
+                                                    ttfb_ms: number;
+                                                    load_delay_ms: number | null;
+                                                    load_time_ms: number | null;
+                                                    render_delay_ms: number;
+                                                } | null;
+                                            };
+                                            /** @description Elements that shifted (cls-culprits-insight), with their layout-shift score, their share of the shifts listed, and Lighthouse's likely causes. */
+                                            layout_shifts: {
+                                                element: {
+                                                    selector: string;
+                                                    /** @description The element's opening HTML tag as Lighthouse gives it, cut to 200 characters. */
+                                                    snippet: string;
+                                                    label: string;
+                                                    box: {
+                                                        top: number;
+                                                        left: number;
+                                                        width: number;
+                                                        height: number;
+                                                    } | null;
+                                                };
+                                                score: number;
+                                                share: number;
+                                                causes: string[];
+                                            }[];
+                                            render_blocking: {
+                                                url: string;
+                                                transfer_bytes: number;
+                                                wasted_ms: number;
+                                            }[];
+                                            third_parties: {
+                                                entity: string;
+                                                /** @description false: not a known third party; Lighthouse names it by its domain. */
+                                                recognized: boolean;
+                                                transfer_bytes: number;
+                                                main_thread_ms: number;
+                                            }[];
+                                            main_thread: {
+                                                category: string;
+                                                label: string;
+                                                ms: number;
+                                            }[];
+                                        };
                                     };
                                 };
                             } | {

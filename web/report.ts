@@ -8,6 +8,7 @@ import { CATEGORY_KEYS, categoryOf, SCORE_KEYS, scoreLabel } from '../core/scori
 import type { Scan } from '../core/scan/scan.ts';
 import { html, SafeHtml } from './html.ts';
 import { layout, type Chrome } from './layout.ts';
+import { DETAILS_STYLE, diagnosticsSection, findingEvidence, VIEWPORT } from './report-details.ts';
 
 const LABELS = {
   en: {
@@ -31,12 +32,6 @@ const LABELS = {
 } as const;
 
 
-/**
- * The viewports Lighthouse emulates (its desktop config and default phone), the shape of a scan's screenshots
- * and frames: given as the images' width and height so that the page keeps their place while they load.
- */
-const VIEWPORT = { desktop: { width: 1350, height: 940 }, mobile: { width: 412, height: 823 } } as const;
-
 const scoreClass = (score: number) => (score >= 90 ? 'good' : score >= 50 ? 'average' : 'poor');
 
 const REPORT_STYLE = new SafeHtml(`<style>
@@ -50,8 +45,7 @@ const REPORT_STYLE = new SafeHtml(`<style>
   .frame img { height: 120px; width: auto; border: 2px solid #d0d7de; display: block; }
   @media (max-width: 40rem) { .frame img { height: 80px; } } .frame.fcp img { border-color: #ffa400; } .frame.lcp img { border-color: #0cce6b; }
   .marker { font-weight: 700; } .severity-critical { color: #b3261e; } .severity-warning { color: #a35a00; } .severity-info { color: #57606a; }
-  .finding { border-top: 1px solid #eaeef2; padding: .6rem 0; }
-</style>`);
+  .finding { border-top: 1px solid #eaeef2; padding: .6rem 0; }${DETAILS_STYLE}</style>`);
 
 export interface ReportInput {
   scan: Scan;
@@ -85,7 +79,7 @@ export function reportPage({ scan, chrome, imageUrl }: ReportInput): string {
     [t.requests, (f) => formatNumber(r.metrics[f].request_count, locale)],
     [t.bytes, (f) => formatBytes(r.metrics[f].total_bytes, locale)],
   ];
-  const findings = r.findings.map((f) => localiseFinding(f, locale));
+  const findings = r.findings.map((f) => ({ ...localiseFinding(f, locale), evidence: findingEvidence(f, locale, (v) => (f.code === 'speed.cls-high' ? formatNumber(v, locale, 3) : formatMs(v, locale))) }));
   const grouped = CATEGORY_KEYS.map((category) => [category, findings.filter((f) => f.category === category)] as const).filter(([, list]) => list.length);
   const body = html`${REPORT_STYLE}${header}
     <section><div class="scores" id="scores">${scores}</div><p id="summary">${summary.long}</p>
@@ -101,9 +95,10 @@ export function reportPage({ scan, chrome, imageUrl }: ReportInput): string {
         (frame) => html`<div class="frame ${frame.event ?? ''}"><img src="${imageUrl(frame.asset)}" alt="${t[f]}, ${frame.ms} ms" width="${VIEWPORT[f].width}" height="${VIEWPORT[f].height}"><div>${frame.ms} ms</div>${frame.event ? html`<div class="marker">${frame.event.toUpperCase()}</div>` : html``}</div>`,
       )}</div>`,
     )}</section>
+    ${diagnosticsSection(r, locale, imageUrl)}
     <section id="findings"><h2>${t.findings}</h2>${grouped.length === 0 ? html`<p>${t.noFindings}</p>` : grouped.map(
       ([category, list]) => html`<h3>${scoreLabel(category, locale)}</h3>${list.map(
-        (f) => html`<div class="finding" data-code="${f.code}"><strong class="severity-${f.severity}">${f.title}</strong><p>${f.message}</p><p><em>${t.recommendation}:</em> ${f.recommendation}</p></div>`,
+        (f) => html`<div class="finding" data-code="${f.code}"><strong class="severity-${f.severity}">${f.title}</strong><p>${f.message}</p>${f.evidence}<p><em>${t.recommendation}:</em> ${f.recommendation}</p></div>`,
       )}`,
     )}</section>`;
   return layout(t.report, body, chrome);

@@ -1,11 +1,12 @@
 import type { AuditSummary, FormFactorObservation, KeptAudit, ResponseObservation } from '../../core/scan/observation.ts';
 import { KEPT_AUDITS, RESPONSE_HEADERS } from '../../core/scan/observation.ts';
+import { auditEvidence, diagnostics, type DetailedAudit, type DetailedResult } from './details.ts';
 
 /** The parts of a Lighthouse result we read; Lighthouse's own types are loose JSON here. */
-export interface LighthouseAudit {
+export interface LighthouseAudit extends DetailedAudit {
   score: number | null;
   numericValue?: number;
-  details?: { type?: string; items?: unknown; data?: string };
+  details?: { type?: string; items?: unknown; data?: string; [key: string]: unknown };
 }
 export interface LighthouseResult {
   lighthouseVersion: string;
@@ -15,6 +16,7 @@ export interface LighthouseResult {
   environment?: { benchmarkIndex?: number };
   categories: { performance?: { score: number | null } };
   audits: Record<string, LighthouseAudit | undefined>;
+  entities?: DetailedResult['entities'];
 }
 
 const MAX_ROWS = 25;
@@ -40,7 +42,8 @@ function summarise(audit: LighthouseAudit | undefined): AuditSummary | undefined
   } else if (items && typeof items === 'object') {
     for (const [key, entry] of Object.entries(items as Record<string, { value?: unknown }>)) checklist[key] = entry?.value === true;
   }
-  return { score: audit.score, numericValue: audit.numericValue ?? null, items: rows, checklist };
+  const evidence = auditEvidence(audit);
+  return { score: audit.score, numericValue: audit.numericValue ?? null, items: rows, checklist, ...(evidence ? { evidence } : {}) };
 }
 
 const num = (lhr: LighthouseResult, id: string) => lhr.audits[id]?.numericValue ?? 0;
@@ -91,6 +94,7 @@ export function formFactorObservation(lhr: LighthouseResult, prefix: string): { 
       // Without Lighthouse's final screenshot, the last filmstrip frame is the page as it was last seen.
       screenshot: final ? `${prefix}-final.jpg` : (filmstrip.at(-1)?.asset ?? null),
       filmstrip,
+      diagnostics: diagnostics(lhr),
     },
   };
 }

@@ -1,5 +1,7 @@
 import { FAILURE_CODES } from '../../core/scan/failures.ts';
 import { CATEGORY_KEYS, SCORE_KEYS } from '../../core/scoring/categories.ts';
+import { DETAIL_LIMITS } from '../../core/scan/details.ts';
+import { FORM_FACTORS } from '../../core/scan/observation.ts';
 import type { JsonSchema } from '../validation.ts';
 
 /**
@@ -25,14 +27,84 @@ const formFactorMetrics = closed({
 });
 const perFormFactor = (schema: JsonSchema) => closed({ desktop: schema, mobile: schema });
 const frame = closed({ url, ms: { type: 'number', minimum: 0 }, event: { enum: ['fcp', 'lcp', null] } });
-const finding = closed({
-  category: { enum: [...CATEGORY_KEYS] },
-  code: { type: 'string', description: 'Stable, machine-readable; see core/scoring/README.md.' },
-  severity: { enum: ['critical', 'warning', 'info'] },
-  title: { type: 'string' },
-  message: { type: 'string' },
-  recommendation: { type: 'string' },
+const bytes = { type: 'integer', minimum: 0 };
+const intMs = { type: 'integer', minimum: 0 };
+const formFactor = { enum: [...FORM_FACTORS] };
+const box = {
+  ...closed({ top: { type: 'integer' }, left: { type: 'integer' }, width: { type: 'integer', minimum: 0 }, height: { type: 'integer', minimum: 0 } }),
+  description: "The element's box in CSS pixels of the page as Lighthouse laid it out for that form factor; the screenshot shows the top of the page at the form factor's viewport.",
+};
+const perFormFactorOptional = (schema: JsonSchema) => closed({ desktop: schema, mobile: schema }, []);
+const element = closed({
+  selector: { type: 'string', maxLength: DETAIL_LIMITS.text },
+  snippet: { type: 'string', maxLength: DETAIL_LIMITS.snippet, description: "The element's opening HTML tag as Lighthouse gives it, cut to " + DETAIL_LIMITS.snippet + ' characters.' },
+  label: { type: 'string' },
+  box: nullable(box),
 });
+const findingItem = {
+  ...closed(
+    {
+      url: { type: 'string', maxLength: DETAIL_LIMITS.text },
+      selector: { type: 'string', maxLength: DETAIL_LIMITS.text },
+      snippet: { type: 'string', maxLength: DETAIL_LIMITS.snippet },
+      label: { type: 'string' },
+      box: perFormFactorOptional(box),
+      transfer_bytes: bytes,
+      wasted_bytes: bytes,
+      wasted_ms: intMs,
+      main_thread_ms: intMs,
+      form_factors: { type: 'array', items: formFactor, description: 'The form factors whose Lighthouse run listed it; absent for items read from the page’s own responses.' },
+    },
+    [],
+  ),
+  description: 'A resource (url) or an element (selector, snippet, box) behind the finding. Numbers are the larger of the form factors.',
+};
+const savings = {
+  ...closed({ ms: nullable(intMs), bytes: nullable(bytes) }),
+  description: "Lighthouse's estimate: `ms`, the largest saving on FCP, LCP, TBT or INP (its metricSavings, else the opportunity's overallSavingsMs); `bytes`, the bytes that could be saved. Null where Lighthouse gives none.",
+};
+const finding = closed(
+  {
+    category: { enum: [...CATEGORY_KEYS] },
+    code: { type: 'string', description: 'Stable, machine-readable; see core/scoring/README.md.' },
+    severity: { enum: ['critical', 'warning', 'info'] },
+    title: { type: 'string' },
+    message: { type: 'string' },
+    recommendation: { type: 'string' },
+    form_factors: { type: 'array', items: formFactor, minItems: 1, description: 'Extension: the form factors the finding was seen on (one finding for both). Absent for findings about the page as a whole.' },
+    items: { type: 'array', maxItems: DETAIL_LIMITS.items, items: findingItem, description: `Extension: the resources or elements behind the finding, from Lighthouse's audit and insight details or the page's responses; at most ${DETAIL_LIMITS.items}, largest first.` },
+    savings: { ...perFormFactorOptional(savings), description: 'Extension: Lighthouse’s estimated savings per form factor.' },
+    values: { ...perFormFactorOptional({ type: 'number', minimum: 0 }), description: 'Extension, metric findings only: the metric measured on each form factor (ms, or unitless for CLS).' },
+  },
+  ['category', 'code', 'severity', 'title', 'message', 'recommendation'],
+);
+
+const diagnosticsOfFormFactor = closed({
+  lcp: closed({
+    element: { ...nullable(element), description: "The LCP element (Lighthouse's lcp-breakdown-insight)." },
+    phases: nullable({
+      ...closed({ ttfb_ms: intMs, load_delay_ms: nullable(intMs), load_time_ms: nullable(intMs), render_delay_ms: intMs }),
+      description: 'LCP subparts from the observed trace: time to first byte, resource load delay and duration (null for a text element), element render delay.',
+    }),
+  }),
+  layout_shifts: {
+    type: 'array',
+    maxItems: DETAIL_LIMITS.rows,
+    items: closed({ element, score: { type: 'number', minimum: 0 }, share: { type: 'number', minimum: 0, maximum: 1 }, causes: { type: 'array', items: { type: 'string' } } }),
+    description: "Elements that shifted (cls-culprits-insight), with their layout-shift score, their share of the shifts listed, and Lighthouse's likely causes.",
+  },
+  render_blocking: { type: 'array', maxItems: DETAIL_LIMITS.rows, items: closed({ url: { type: 'string' }, transfer_bytes: bytes, wasted_ms: intMs }) },
+  third_parties: {
+    type: 'array',
+    maxItems: DETAIL_LIMITS.rows,
+    items: closed({ entity: { type: 'string' }, recognized: { type: 'boolean', description: 'false: not a known third party; Lighthouse names it by its domain.' }, transfer_bytes: bytes, main_thread_ms: intMs }),
+  },
+  main_thread: { type: 'array', maxItems: DETAIL_LIMITS.rows, items: closed({ category: { type: 'string' }, label: { type: 'string' }, ms: intMs }) },
+});
+const diagnostics = {
+  ...perFormFactor(diagnosticsOfFormFactor),
+  description: `Extension: what explains each form factor's load, from Lighthouse's insights (lists of at most ${DETAIL_LIMITS.rows}). Absent from results stored before it existed.`,
+};
 
 const ms = { type: 'number', minimum: 0 };
 const run = closed({
@@ -76,8 +148,9 @@ const resultFields = {
   }),
   findings: { type: 'array', items: finding },
   runs,
+  diagnostics,
 };
-const { runs: _runs, ...requiredResultFields } = resultFields;
+const { runs: _runs, diagnostics: _diagnostics, ...requiredResultFields } = resultFields;
 export const resultSchema = closed(resultFields, Object.keys(requiredResultFields));
 
 const runningFields = {

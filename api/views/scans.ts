@@ -6,6 +6,7 @@ import { localiseFinding } from '../../core/i18n/findings.ts';
 import { summarise } from '../../core/i18n/summaries.ts';
 import { FORM_FACTORS, type FormFactor } from '../../core/scan/observation.ts';
 import type { Scan } from '../../core/scan/scan.ts';
+import type { Finding, FindingEvidence } from '../../core/scoring/types.ts';
 import { assetUrl } from '../../services/assets.ts';
 import type { Keyring } from '../../core/keys.ts';
 
@@ -61,9 +62,16 @@ export function resultView(scan: Scan, ctx: ViewContext) {
       filmstrip: perFactor((f) => r.filmstrip[f].map((frame) => url(frame.asset))),
       filmstrip_frames: perFactor((f) => r.filmstrip[f].map((frame) => ({ url: url(frame.asset), ms: frame.ms, event: frame.event }))),
     },
-    findings: r.findings.map((finding) => localiseFinding(finding, ctx.locale)),
+    findings: r.findings.map((finding) => ({ ...localiseFinding(finding, ctx.locale), ...findingEvidence(finding) })),
     ...(r.runs ? { runs: r.runs } : {}),
+    ...(r.diagnostics ? { diagnostics: r.diagnostics } : {}),
   };
+}
+
+/** A finding's extension fields, those it has (results stored before findings had evidence have none). */
+function findingEvidence(finding: Finding): FindingEvidence {
+  const { form_factors, items, savings, values } = finding;
+  return { ...(form_factors ? { form_factors } : {}), ...(items ? { items } : {}), ...(savings ? { savings } : {}), ...(values ? { values } : {}) };
 }
 
 /** Why a failed scan failed: a stable code and that code's text in the caller's language (never the run's details). */

@@ -3,6 +3,8 @@
  * Plain JSON, small enough for a Temporal payload: images are stored as assets and named here, never inlined.
  */
 
+import type { AuditEvidence, Diagnostics } from './details.ts';
+
 export const FORM_FACTORS = ['desktop', 'mobile'] as const;
 export type FormFactor = (typeof FORM_FACTORS)[number];
 
@@ -13,6 +15,8 @@ export interface AuditSummary {
   items: Array<Record<string, string | number | boolean | null>>;
   /** For checklist audits (document-latency-insight): label key to pass/fail. */
   checklist: Record<string, boolean>;
+  /** The resources and elements behind the audit and its estimated savings (core/scan/details.ts); absent from older runners. */
+  evidence?: AuditEvidence;
 }
 
 /** Lighthouse audit ids the runner keeps (Lighthouse 13 names). */
@@ -37,6 +41,8 @@ export const KEPT_AUDITS = [
   'viewport-insight',
   'bootup-time',
   'mainthread-work-breakdown',
+  'lcp-breakdown-insight',
+  'cls-culprits-insight',
 ] as const;
 export type KeptAudit = (typeof KEPT_AUDITS)[number];
 
@@ -55,6 +61,8 @@ export interface FormFactorObservation {
   /** Asset name of the final screenshot (JPEG), or null. */
   screenshot: string | null;
   filmstrip: Array<{ asset: string; ms: number }>;
+  /** The LCP, layout-shift, render-blocking, third-party and main-thread breakdowns; absent from older runners. */
+  diagnostics?: Diagnostics;
 }
 
 export interface ResponseObservation {

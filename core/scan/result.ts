@@ -2,6 +2,7 @@ import type { ScanScores } from '../scoring/categories.ts';
 import type { Finding } from '../scoring/types.ts';
 
 export type { ScanScores };
+import type { Diagnostics } from './details.ts';
 import { FORM_FACTORS, type FormFactor, type FormFactorObservation, type PageObservation, type ScanObservation } from './observation.ts';
 
 /**
@@ -71,6 +72,8 @@ export interface ScanResultRecord {
   benchmarkIndex: Record<FormFactor, number | null>;
   /** Every run, in the order loaded; absent from results stored before scans had runs. */
   runs?: ScanRuns;
+  /** Each form factor's LCP, layout-shift, render-blocking, third-party and main-thread breakdowns; absent from older results. */
+  diagnostics?: Record<FormFactor, Diagnostics>;
 }
 
 /** The stored record of one run. */
@@ -137,5 +140,6 @@ export function buildResultRecord(
     lighthouseVersion: obs.lighthouseVersion,
     benchmarkIndex: perFactor((f) => obs[f].benchmarkIndex),
     runs,
+    ...(FORM_FACTORS.every((f) => obs[f].diagnostics) ? { diagnostics: perFactor((f) => obs[f].diagnostics!) } : {}),
   };
 }

@@ -8,7 +8,7 @@ import { detectWordPress, WORDPRESS_CHECKS } from './checks/wordpress.ts';
 import type { Check, Finding, Severity } from './types.ts';
 
 /** Bumped whenever a check or weight changes, and stored with each result. */
-export const SCORING_VERSION = 2;
+export const SCORING_VERSION = 3;
 
 export const CHECKS: readonly Check[] = [...SPEED_CHECKS, ...IMAGE_CHECKS, ...CACHING_CHECKS, ...TECHNICAL_CHECKS, ...WORDPRESS_CHECKS];
 

@@ -1,4 +1,5 @@
-import type { ScanObservation } from '../scan/observation.ts';
+import type { FindingItem, Savings } from '../scan/details.ts';
+import type { FormFactor, ScanObservation } from '../scan/observation.ts';
 import type { ScoreCategory } from './categories.ts';
 
 export type { ScoreCategory };
@@ -10,8 +11,21 @@ export type { ScoreCategory };
  */
 export type Severity = 'critical' | 'warning' | 'info';
 
+/**
+ * What points at the cause of a finding (absent from results stored before findings had it): the form
+ * factors it was seen on (absent for findings about the page as a whole, read from its responses), the
+ * resources or elements behind it, Lighthouse's estimated savings per form factor, and for metric findings
+ * the value measured on each form factor.
+ */
+export interface FindingEvidence {
+  form_factors?: FormFactor[];
+  items?: FindingItem[];
+  savings?: Partial<Record<FormFactor, Savings>>;
+  values?: Partial<Record<FormFactor, number>>;
+}
+
 /** Language-neutral: `params` fill the message templates (keys ending _bytes and _ms are formatted as such). */
-export interface Finding {
+export interface Finding extends FindingEvidence {
   category: ScoreCategory;
   code: string;
   severity: Severity;
@@ -43,7 +57,7 @@ export interface Check {
 }
 
 /** Builds a finding of the check that emits it: its category, and only one of its own codes. */
-export type FindingOf<Code extends string> = (code: Code, severity: Severity, params?: Record<string, string | number>) => Finding;
+export type FindingOf<Code extends string> = (code: Code, severity: Severity, params?: Record<string, string | number>, evidence?: FindingEvidence) => Finding;
 
 export interface CheckDefinition<Code extends string> {
   id: string;
@@ -55,7 +69,7 @@ export interface CheckDefinition<Code extends string> {
 }
 
 export function defineCheck<const Code extends string>(definition: CheckDefinition<Code>): Check {
-  const finding: FindingOf<Code> = (code, severity, params = {}) => ({ category: definition.category, code, severity, params });
+  const finding: FindingOf<Code> = (code, severity, params = {}, evidence = {}) => ({ category: definition.category, code, severity, params, ...evidence });
   return { ...definition, run: (obs, ctx) => definition.run(obs, { ...ctx, finding }) };
 }
 

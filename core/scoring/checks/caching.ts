@@ -1,4 +1,5 @@
 import type { ResponseObservation, ScanObservation } from '../../scan/observation.ts';
+import { responseEvidence } from '../evidence.ts';
 import { defineCheck, fail, notApplicable, pass } from '../types.ts';
 
 const STATIC_TYPES = new Set(['Script', 'Stylesheet', 'Image', 'Font']);
@@ -31,7 +32,7 @@ export const cacheLifetime = defineCheck({
     const totalBytes = list.reduce((s, r) => s + r.transferBytes, 0) || 1;
     const shortBytes = short.reduce((s, r) => s + r.transferBytes, 0);
     const share = Math.max(short.length / list.length, shortBytes / totalBytes);
-    return fail(1 - share, finding('caching.short-lifetime', share > 0.5 && shortBytes > 100 * 1024 ? 'critical' : 'warning', { count: short.length, total: list.length, total_bytes: shortBytes }));
+    return fail(1 - share, finding('caching.short-lifetime', share > 0.5 && shortBytes > 100 * 1024 ? 'critical' : 'warning', { count: short.length, total: list.length, total_bytes: shortBytes }, responseEvidence(short)));
   },
 });
 
@@ -50,7 +51,7 @@ export const compression = defineCheck({
     if (plain.length === 0) return pass();
     const plainBytes = plain.reduce((s, r) => s + r.resourceBytes, 0);
     const allBytes = text.reduce((s, r) => s + r.resourceBytes, 0) || 1;
-    return fail(1 - plainBytes / allBytes, finding('caching.no-compression', plainBytes > 100 * 1024 ? 'critical' : 'warning', { count: plain.length, total_bytes: plainBytes }));
+    return fail(1 - plainBytes / allBytes, finding('caching.no-compression', plainBytes > 100 * 1024 ? 'critical' : 'warning', { count: plain.length, total_bytes: plainBytes }, responseEvidence(plain, (r) => r.resourceBytes)));
   },
 });
 
@@ -65,7 +66,7 @@ export const validators = defineCheck({
     if (list.length === 0) return notApplicable();
     const missing = list.filter((r) => !r.headers.etag && !r.headers['last-modified'] && cacheLifetimeSeconds(r.headers, scannedAt) < 365 * DAY_S);
     if (missing.length === 0) return pass();
-    return fail(1 - missing.length / list.length / 2, finding('caching.no-validators', 'info', { count: missing.length }));
+    return fail(1 - missing.length / list.length / 2, finding('caching.no-validators', 'info', { count: missing.length }, responseEvidence(missing)));
   },
 });
 

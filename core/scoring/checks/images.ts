@@ -1,4 +1,6 @@
 import type { ResponseObservation, ScanObservation } from '../../scan/observation.ts';
+import { FORM_FACTORS } from '../../scan/observation.ts';
+import { auditEvidence, responseEvidence } from '../evidence.ts';
 import { defineCheck, fail, notApplicable, pass } from '../types.ts';
 
 const images = (obs: ScanObservation): ResponseObservation[] => obs.responses.filter((r) => r.resourceType === 'Image' && r.status < 400);
@@ -17,7 +19,7 @@ export const imagePayload = defineCheck({
     const bytes = list.reduce((sum, r) => sum + r.transferBytes, 0);
     const score = Math.max(0, Math.min(1, 1 - (bytes - 500 * KB) / (3.5 * MB)));
     if (bytes <= MB) return pass(score);
-    return fail(score, finding('images.large-payload', bytes > 3 * MB ? 'critical' : 'warning', { total_bytes: bytes, count: list.length }));
+    return fail(score, finding('images.large-payload', bytes > 3 * MB ? 'critical' : 'warning', { total_bytes: bytes, count: list.length }, responseEvidence(list)));
   },
 });
 
@@ -33,7 +35,7 @@ export const modernFormat = defineCheck({
     const legacy = list.filter((r) => /image\/(jpeg|png|gif)/.test(r.mimeType) && r.transferBytes > 10 * KB);
     if (legacy.length === 0) return pass();
     const bytes = legacy.reduce((sum, r) => sum + r.transferBytes, 0);
-    return fail(bytes > MB ? 0.2 : 0.6, finding('images.modern-format', bytes > MB ? 'warning' : 'info', { count: legacy.length, total_bytes: bytes }));
+    return fail(bytes > MB ? 0.2 : 0.6, finding('images.modern-format', bytes > MB ? 'warning' : 'info', { count: legacy.length, total_bytes: bytes }, responseEvidence(legacy)));
   },
 });
 
@@ -51,7 +53,7 @@ export const oversized = defineCheck({
     );
     if (wasted < 50 * KB) return pass();
     const score = Math.max(0, 1 - wasted / (2 * MB));
-    return fail(score, finding('images.oversized', wasted > MB ? 'critical' : 'warning', { wasted_bytes: Math.round(wasted) }));
+    return fail(score, finding('images.oversized', wasted > MB ? 'critical' : 'warning', { wasted_bytes: Math.round(wasted) }, auditEvidence(obs, 'image-delivery-insight')));
   },
 });
 
@@ -64,7 +66,8 @@ export const unsized = defineCheck({
   run(obs, { finding }) {
     const count = Math.max(obs.desktop.audits['unsized-images']?.items.length ?? 0, obs.mobile.audits['unsized-images']?.items.length ?? 0);
     if (count === 0) return images(obs).length ? pass() : notApplicable();
-    return fail(0.6, finding('images.unsized', 'warning', { count }));
+    const seen = FORM_FACTORS.filter((f) => (obs[f].audits['unsized-images']?.items.length ?? 0) > 0);
+    return fail(0.6, finding('images.unsized', 'warning', { count }, auditEvidence(obs, 'unsized-images', { factors: seen })));
   },
 });
 

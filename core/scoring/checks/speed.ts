@@ -1,5 +1,6 @@
-import { FORM_FACTORS, type FormFactor, type FormFactorObservation } from '../../scan/observation.ts';
-import { type Check, defineCheck, type Finding, pass } from '../types.ts';
+import { FORM_FACTORS, type FormFactor, type FormFactorObservation, type KeptAudit } from '../../scan/observation.ts';
+import { auditEvidence } from '../evidence.ts';
+import { type Check, defineCheck, pass } from '../types.ts';
 
 /** `speed` is Lighthouse's performance score: the mean of desktop and mobile. */
 export const performanceScore = defineCheck({
@@ -14,8 +15,21 @@ export const performanceScore = defineCheck({
   },
 });
 
-/** A Core Web Vital or paint metric against Google's thresholds, per form factor; the worse one counts. */
-function metricCheck<const Code extends string>(id: string, code: Code, measures: string, read: (o: FormFactorObservation) => number, good: number, poor: number, unit: 'ms' | ''): Check {
+/**
+ * A Core Web Vital or paint metric against Google's thresholds on both form factors: one finding when either
+ * is over the target, naming the worse one in its message (`form_factor`, `value`), with both measured values
+ * (`values`), the form factors over the target, and the evidence of the Lighthouse audit that explains it.
+ */
+function metricCheck<const Code extends string>(
+  id: string,
+  code: Code,
+  measures: string,
+  read: (o: FormFactorObservation) => number,
+  limits: { good: number; poor: number; unit: 'ms' | '' },
+  explainedBy: { audit: KeptAudit; savings: boolean },
+): Check {
+  const { good, poor, unit } = limits;
+  const shown = (value: number) => (unit === 'ms' ? Math.round(value) : Math.round(value * 1000) / 1000);
   return defineCheck({
     id,
     category: 'speed',
@@ -23,27 +37,22 @@ function metricCheck<const Code extends string>(id: string, code: Code, measures
     weight: 0,
     codes: [code],
     run(obs, { finding }) {
-      const findings: Finding[] = [];
-      for (const factor of FORM_FACTORS as readonly FormFactor[]) {
-        const value = read(obs[factor]);
-        if (value <= good) continue;
-        findings.push(
-          finding(code, value > poor ? 'critical' : 'warning', {
-            form_factor: factor,
-            [unit === 'ms' ? 'value_ms' : 'value']: unit === 'ms' ? Math.round(value) : Math.round(value * 1000) / 1000,
-            [unit === 'ms' ? 'target_ms' : 'target']: good,
-          }),
-        );
-      }
-      return { score: 1, applicable: true, findings };
+      const over = (FORM_FACTORS as readonly FormFactor[]).filter((f) => read(obs[f]) > good);
+      if (over.length === 0) return pass();
+      const worst = over.reduce((a, b) => (read(obs[b]) > read(obs[a]) ? b : a));
+      const value = read(obs[worst]);
+      const values = Object.fromEntries(FORM_FACTORS.map((f) => [f, shown(read(obs[f]))])) as Record<FormFactor, number>;
+      const evidence = auditEvidence(obs, explainedBy.audit, { factors: over, savings: explainedBy.savings });
+      const params = { form_factor: worst, [unit === 'ms' ? 'value_ms' : 'value']: shown(value), [unit === 'ms' ? 'target_ms' : 'target']: good };
+      return { score: 1, applicable: true, findings: [finding(code, value > poor ? 'critical' : 'warning', params, { ...evidence, form_factors: over, values })] };
     },
   });
 }
 
-export const lcp = metricCheck('speed.lcp', 'speed.lcp-slow', 'Largest Contentful Paint (good up to 2.5 s, poor above 4 s).', (o) => o.metrics.lcpMs, 2500, 4000, 'ms');
-export const fcp = metricCheck('speed.fcp', 'speed.fcp-slow', 'First Contentful Paint (good up to 1.8 s, poor above 3 s).', (o) => o.metrics.fcpMs, 1800, 3000, 'ms');
-export const tbt = metricCheck('speed.tbt', 'speed.tbt-high', 'Total Blocking Time (good up to 200 ms, poor above 600 ms).', (o) => o.metrics.tbtMs, 200, 600, 'ms');
-export const cls = metricCheck('speed.cls', 'speed.cls-high', 'Cumulative Layout Shift (good up to 0.1, poor above 0.25).', (o) => o.metrics.cls, 0.1, 0.25, '');
+export const lcp = metricCheck('speed.lcp', 'speed.lcp-slow', 'Largest Contentful Paint (good up to 2.5 s, poor above 4 s).', (o) => o.metrics.lcpMs, { good: 2500, poor: 4000, unit: 'ms' }, { audit: 'lcp-breakdown-insight', savings: false });
+export const fcp = metricCheck('speed.fcp', 'speed.fcp-slow', 'First Contentful Paint (good up to 1.8 s, poor above 3 s).', (o) => o.metrics.fcpMs, { good: 1800, poor: 3000, unit: 'ms' }, { audit: 'render-blocking-insight', savings: true });
+export const tbt = metricCheck('speed.tbt', 'speed.tbt-high', 'Total Blocking Time (good up to 200 ms, poor above 600 ms).', (o) => o.metrics.tbtMs, { good: 200, poor: 600, unit: 'ms' }, { audit: 'bootup-time', savings: true });
+export const cls = metricCheck('speed.cls', 'speed.cls-high', 'Cumulative Layout Shift (good up to 0.1, poor above 0.25).', (o) => o.metrics.cls, { good: 0.1, poor: 0.25, unit: '' }, { audit: 'cls-culprits-insight', savings: false });
 
 export const unreliable = defineCheck({
   id: 'speed.unreliable',

@@ -1,5 +1,8 @@
 import type { KeptAudit } from '../../scan/observation.ts';
+import { DETAIL_LIMITS } from '../../scan/details.ts';
+import { auditEvidence, responseEvidence } from '../evidence.ts';
 import { type Check, defineCheck, fail, pass } from '../types.ts';
+import { FORM_FACTORS } from '../../scan/observation.ts';
 
 export const httpStatus = defineCheck({
   id: 'technical.http-status',
@@ -22,7 +25,8 @@ export const redirects = defineCheck({
   run(obs, { finding }) {
     const hops = obs.redirects.length;
     if (hops === 0) return pass();
-    return fail(hops === 1 ? 0.6 : 0.2, finding('technical.redirect-chain', hops === 1 ? 'warning' : 'critical', { count: hops, first_url: obs.redirects[0]!.url }));
+    const items = obs.redirects.slice(0, DETAIL_LIMITS.items).map((r) => ({ url: r.url.slice(0, DETAIL_LIMITS.text) }));
+    return fail(hops === 1 ? 0.6 : 0.2, finding('technical.redirect-chain', hops === 1 ? 'warning' : 'critical', { count: hops, first_url: obs.redirects[0]!.url }, { items }));
   },
 });
 
@@ -35,7 +39,7 @@ export const serverResponse = defineCheck({
   run(obs, { finding }) {
     if (obs.ttfbMs <= 600) return pass();
     const critical = obs.ttfbMs > 1800;
-    return fail(critical ? 0.1 : 0.5, finding('technical.slow-server-response', critical ? 'critical' : 'warning', { value_ms: Math.round(obs.ttfbMs) }));
+    return fail(critical ? 0.1 : 0.5, finding('technical.slow-server-response', critical ? 'critical' : 'warning', { value_ms: Math.round(obs.ttfbMs) }, auditEvidence(obs, 'document-latency-insight')));
   },
 });
 
@@ -50,7 +54,7 @@ export const httpVersion = defineCheck({
     const own = obs.responses.filter((r) => r.protocol && URL.canParse(r.url) && new URL(r.url).host === host);
     const old = own.filter((r) => /^http\/1/i.test(r.protocol));
     if (own.length === 0 || old.length === 0) return pass();
-    return fail(1 - (old.length / own.length) * 0.5, finding('technical.old-http', 'info', { count: old.length }));
+    return fail(1 - (old.length / own.length) * 0.5, finding('technical.old-http', 'info', { count: old.length }, responseEvidence(old)));
   },
 });
 
@@ -80,7 +84,8 @@ function insightCheck<const Code extends string>(id: string, audit: KeptAudit, c
       const worst = Math.min(obs.desktop.audits[audit]?.score ?? 1, obs.mobile.audits[audit]?.score ?? 1);
       if (worst >= 0.9) return pass();
       const count = Math.max(obs.desktop.audits[audit]?.items.length ?? 0, obs.mobile.audits[audit]?.items.length ?? 0);
-      return fail(Math.max(0.3, worst), finding(code, severity, { count }));
+      const failing = FORM_FACTORS.filter((f) => (obs[f].audits[audit]?.score ?? 1) < 0.9);
+      return fail(Math.max(0.3, worst), finding(code, severity, { count }, auditEvidence(obs, audit, { factors: failing })));
     },
   });
 }

@@ -1,5 +1,5 @@
 import { cls, fcp, lcp, performanceScore, tbt, unreliable } from '../../../core/scoring/checks/speed.ts';
-import { type FixtureSet, PASS, run } from './fixtures/common.ts';
+import { type FixtureSet, PASS, run, runWithEvidence } from './fixtures/common.ts';
 import { SPEED_FIXTURES } from './fixtures/speed.ts';
 
 describe('speed.performance', () => {
@@ -22,7 +22,7 @@ describe('speed.performance', () => {
   });
 });
 
-/** The Web Vitals checks: weight 0, score always 1, one finding per form factor past the good threshold. */
+/** The Web Vitals checks: weight 0, score always 1, one finding when either form factor is past the good threshold. */
 const METRICS = [
   { check: lcp, code: 'speed.lcp-slow', good: 2500, poor: 4000, value: 'value_ms', target: 'target_ms' },
   { check: fcp, code: 'speed.fcp-slow', good: 1800, poor: 3000, value: 'value_ms', target: 'target_ms' },
@@ -56,8 +56,10 @@ for (const { check, code, good, poor, value, target } of METRICS) {
       expect(run(check, F.justOverPoor!)).toEqual(reported(finding('critical', 'mobile', poor + step)));
     });
 
-    it('reports each form factor on its own, desktop first', () => {
-      expect(run(check, F.bothFormFactors!)).toEqual(reported(finding('critical', 'desktop', poor + 100 * step), finding('warning', 'mobile', good + 100 * step)));
+    it('reports both form factors in one finding: the worse one in its message, both values beside it', () => {
+      expect(run(check, F.bothFormFactors!)).toEqual(reported(finding('critical', 'desktop', poor + 100 * step)));
+      const [whole] = runWithEvidence(check, F.bothFormFactors!).findings;
+      expect(whole).toMatchObject({ form_factors: ['desktop', 'mobile'], values: { desktop: poor + 100 * step, mobile: good + 100 * step } });
     });
 
     if (F.roundedToTarget) {

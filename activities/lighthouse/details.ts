@@ -1,0 +1,151 @@
+import { type AuditEvidence, type Box, DETAIL_LIMITS, type DetailItem, type Diagnostics, type ElementRef, type LcpPhases, type Savings } from '../../core/scan/details.ts';
+
+/**
+ * Lighthouse 13's audit and insight details, read into the bounded shapes of core/scan/details.ts. Pure:
+ * the runner calls it on each form factor's Lighthouse result, the unit tests on stored ones.
+ */
+type Json = Record<string, unknown>;
+export interface DetailedAudit {
+  details?: Json;
+  metricSavings?: Record<string, number | undefined>;
+}
+export interface DetailedResult {
+  audits: Record<string, DetailedAudit | undefined>;
+  entities?: Array<{ name: string; isFirstParty?: boolean; isUnrecognized?: boolean }>;
+}
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const text = (value: unknown, max: number = DETAIL_LIMITS.text): string | undefined => (typeof value === 'string' ? value.slice(0, max) : undefined);
+const number = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+const round = (value: number) => Math.round(value);
+/** The metrics whose savings are milliseconds (CLS savings are unitless and not counted). */
+const MS_METRICS = ['FCP', 'LCP', 'TBT', 'INP'] as const;
+
+function box(node: Json): Box | null {
+  const rect = node.boundingRect;
+  if (!isObject(rect)) return null;
+  const [top, left, width, height] = [rect.top, rect.left, rect.width, rect.height].map(number);
+  if (top === undefined || left === undefined || width === undefined || height === undefined || width <= 0 || height <= 0) return null;
+  return { top: round(top), left: round(left), width: round(width), height: round(height) };
+}
+
+export function elementRef(node: unknown): ElementRef | null {
+  if (!isObject(node) || node.type !== 'node') return null;
+  const selector = text(node.selector);
+  if (!selector) return null;
+  return { selector, snippet: text(node.snippet, DETAIL_LIMITS.snippet) ?? '', label: text(node.nodeLabel) ?? '', box: box(node) };
+}
+
+/** The table rows of a details object: a table's items, or the first table inside a list (insights nest them). */
+function tableRows(details: Json | undefined): Json[] {
+  if (!details) return [];
+  if (details.type === 'list' && Array.isArray(details.items)) {
+    const table = details.items.find((item): item is Json => isObject(item) && item.type === 'table');
+    return tableRows(table);
+  }
+  return Array.isArray(details.items) ? details.items.filter(isObject) : [];
+}
+
+/** The node of a details list that is not a table (lcp-breakdown-insight, lcp-discovery-insight name their element so). */
+function listNode(details: Json | undefined): ElementRef | null {
+  if (!details || details.type !== 'list' || !Array.isArray(details.items)) return null;
+  return elementRef(details.items.find((item) => isObject(item) && item.type === 'node'));
+}
+
+function detailItem(row: Json): DetailItem | null {
+  const item: DetailItem = {};
+  const url = text(row.url) ?? (isObject(row.source) ? text(row.source.url) : undefined);
+  if (url && /^(https?|data):/.test(url)) item.url = url;
+  const element = elementRef(row.node);
+  if (element) {
+    item.selector = element.selector;
+    item.snippet = element.snippet;
+    if (element.label) item.label = element.label;
+    if (element.box) item.box = element.box;
+  }
+  const transfer = number(row.transferSize) ?? number(row.totalBytes);
+  if (transfer !== undefined) item.transfer_bytes = round(transfer);
+  const wastedBytes = number(row.wastedBytes);
+  if (wastedBytes !== undefined) item.wasted_bytes = round(wastedBytes);
+  const wastedMs = number(row.wastedMs);
+  if (wastedMs !== undefined) item.wasted_ms = round(wastedMs);
+  const mainThread = number(row.mainThreadTime) ?? number(row.total);
+  if (mainThread !== undefined) item.main_thread_ms = round(mainThread);
+  return item.url || item.selector ? item : null;
+}
+
+/** The savings Lighthouse states for an audit: its largest millisecond metric saving (else the opportunity's), and its bytes. */
+export function auditSavings(audit: DetailedAudit, items: readonly DetailItem[]): Savings {
+  const details = audit.details ?? {};
+  const metricMs = MS_METRICS.map((m) => audit.metricSavings?.[m]).filter((v): v is number => typeof v === 'number');
+  const ms = metricMs.length ? Math.max(...metricMs) : number(details.overallSavingsMs);
+  const debugBytes = isObject(details.debugData) ? number(details.debugData.wastedBytes) : undefined;
+  const itemBytes = items.some((i) => i.wasted_bytes !== undefined) ? items.reduce((sum, i) => sum + (i.wasted_bytes ?? 0), 0) : undefined;
+  const bytes = number(details.overallSavingsBytes) ?? debugBytes ?? itemBytes;
+  return { ms: ms === undefined ? null : round(ms), bytes: bytes === undefined ? null : round(bytes) };
+}
+
+export function auditEvidence(audit: DetailedAudit | undefined): AuditEvidence | undefined {
+  if (!audit) return undefined;
+  const all = tableRows(audit.details).map(detailItem).filter((i): i is DetailItem => i !== null);
+  const node = listNode(audit.details);
+  if (all.length === 0 && node) all.push({ selector: node.selector, snippet: node.snippet, ...(node.label ? { label: node.label } : {}), ...(node.box ? { box: node.box } : {}) });
+  // Savings from every row, though only the first rows are kept.
+  return { items: all.slice(0, DETAIL_LIMITS.items), savings: auditSavings(audit, all) };
+}
+
+const PHASES: Record<string, keyof LcpPhases> = {
+  timeToFirstByte: 'ttfb_ms',
+  resourceLoadDelay: 'load_delay_ms',
+  resourceLoadDuration: 'load_time_ms',
+  elementRenderDelay: 'render_delay_ms',
+};
+
+function lcpPhases(details: Json | undefined): LcpPhases | null {
+  const rows = tableRows(details);
+  if (rows.length === 0) return null;
+  const phases: LcpPhases = { ttfb_ms: 0, load_delay_ms: null, load_time_ms: null, render_delay_ms: 0 };
+  for (const row of rows) {
+    const key = PHASES[String(row.subpart)];
+    const duration = number(row.duration);
+    if (key && duration !== undefined) phases[key] = round(duration);
+  }
+  return phases;
+}
+
+function layoutShifts(details: Json | undefined): Diagnostics['layout_shifts'] {
+  const rows = tableRows(details);
+  const shifted = rows.map((row) => ({ row, element: elementRef(row.node), score: number(row.score) ?? 0 })).filter((r) => r.element !== null);
+  const total = shifted.reduce((sum, r) => sum + r.score, 0);
+  return shifted.slice(0, DETAIL_LIMITS.rows).map(({ row, element, score }) => {
+    const sub = isObject(row.subItems) && Array.isArray(row.subItems.items) ? row.subItems.items.filter(isObject) : [];
+    const causes = [...new Set(sub.map((s) => text(s.cause)).filter((c): c is string => !!c))].slice(0, 3);
+    return { element: element!, score: Math.round(score * 1000) / 1000, share: total > 0 ? Math.round((score / total) * 1000) / 1000 : 0, causes };
+  });
+}
+
+export function diagnostics(lhr: DetailedResult): Diagnostics {
+  const details = (id: string) => lhr.audits[id]?.details;
+  const lcpDetails = details('lcp-breakdown-insight');
+  const recognized = new Map((lhr.entities ?? []).map((e) => [e.name, !e.isUnrecognized]));
+  return {
+    lcp: { element: listNode(lcpDetails) ?? listNode(details('lcp-discovery-insight')), phases: lcpPhases(lcpDetails) },
+    layout_shifts: layoutShifts(details('cls-culprits-insight') ?? details('layout-shifts')),
+    render_blocking: tableRows(details('render-blocking-insight'))
+      .filter((row) => typeof row.url === 'string')
+      .slice(0, DETAIL_LIMITS.rows)
+      .map((row) => ({ url: text(row.url)!, transfer_bytes: round(number(row.totalBytes) ?? 0), wasted_ms: round(number(row.wastedMs) ?? 0) })),
+    third_parties: tableRows(details('third-parties-insight'))
+      .filter((row) => typeof row.entity === 'string')
+      .slice(0, DETAIL_LIMITS.rows)
+      .map((row) => ({
+        entity: text(row.entity)!,
+        recognized: recognized.get(String(row.entity)) ?? false,
+        transfer_bytes: round(number(row.transferSize) ?? 0),
+        main_thread_ms: round(number(row.mainThreadTime) ?? 0),
+      })),
+    main_thread: tableRows(details('mainthread-work-breakdown'))
+      .slice(0, DETAIL_LIMITS.rows)
+      .map((row) => ({ category: text(row.group) ?? 'other', label: text(row.groupLabel) ?? String(row.group), ms: round(number(row.duration) ?? 0) })),
+  };
+}

@@ -1,0 +1,86 @@
+import type { FormFactor } from './observation.ts';
+
+/**
+ * What the report keeps of Lighthouse's audit and insight `details`: the things behind a finding (resources
+ * and elements) and the LCP, layout-shift, render-blocking, third-party and main-thread breakdowns. Stored
+ * with each result, so every list is bounded here and nowhere else.
+ */
+export const DETAIL_LIMITS = {
+  /** Items kept per audit and per finding (Lighthouse's own order: largest first). */
+  items: 10,
+  /** Characters kept of an element's HTML snippet. */
+  snippet: 200,
+  /** Characters kept of a URL, a selector or a label. */
+  text: 300,
+  /** Entities, shifted elements, render-blocking requests and main-thread categories kept per form factor. */
+  rows: 10,
+} as const;
+
+/** An element's box in CSS pixels of the page as Lighthouse laid it out (the screenshot's viewport at the top). */
+export interface Box {
+  top: number;
+  left: number;
+  width: number;
+  height: number;
+}
+
+/** An element on the page, as Lighthouse names it. */
+export interface ElementRef {
+  selector: string;
+  snippet: string;
+  /** Lighthouse's short label (alt text, text content, ...). */
+  label: string;
+  box: Box | null;
+}
+
+/** One thing behind a finding on one form factor: a resource (url), an element (selector), or both. */
+export interface DetailItem {
+  url?: string;
+  selector?: string;
+  snippet?: string;
+  label?: string;
+  box?: Box;
+  transfer_bytes?: number;
+  wasted_bytes?: number;
+  wasted_ms?: number;
+  /** Main-thread time of a script (bootup-time, third parties). */
+  main_thread_ms?: number;
+}
+
+/** Lighthouse's estimated savings: milliseconds of the metric it helps most, and bytes; null where it gives none. */
+export interface Savings {
+  ms: number | null;
+  bytes: number | null;
+}
+
+/** A kept Lighthouse audit's items and savings. */
+export interface AuditEvidence {
+  items: DetailItem[];
+  savings: Savings;
+}
+
+export interface LcpPhases {
+  ttfb_ms: number;
+  load_delay_ms: number | null;
+  load_time_ms: number | null;
+  render_delay_ms: number;
+}
+
+export interface Diagnostics {
+  lcp: { element: ElementRef | null; phases: LcpPhases | null };
+  /** Elements that shifted, with their layout-shift score and share of the total (0..1). */
+  layout_shifts: Array<{ element: ElementRef; score: number; share: number; causes: string[] }>;
+  render_blocking: Array<{ url: string; transfer_bytes: number; wasted_ms: number }>;
+  /** Lighthouse's entity classification; an unrecognised origin is its own entity named by its domain. */
+  third_parties: Array<{ entity: string; recognized: boolean; transfer_bytes: number; main_thread_ms: number }>;
+  main_thread: Array<{ category: string; label: string; ms: number }>;
+}
+
+/**
+ * A finding's item: from Lighthouse, merged over form factors by URL or selector (the larger value of each
+ * number, a box per form factor, the form factors it was seen on); from the page's responses, no form factors.
+ */
+export interface FindingItem extends Omit<DetailItem, 'box'> {
+  form_factors?: FormFactor[];
+  box?: Partial<Record<FormFactor, Box>>;
+}
