@@ -27,12 +27,15 @@ export default tseslint.config(
         { object: 'Date', property: 'now', message: 'Use workflow time (Date is replaced in workflows) via explicit activities or workflow APIs.' },
         { object: 'Math', property: 'random', message: 'Randomness breaks workflow replay.' },
       ],
-      'no-restricted-imports': [
+      '@typescript-eslint/no-restricted-imports': [
         'error',
         {
           patterns: [
-            { group: ['node:*', 'pg', 'knex', '@clickhouse/*', '../api/*', '../db/*'], message: 'Workflows do no I/O.' },
-            { group: ['../activities/*'], allowTypeImports: true, message: 'Workflows reach activities through proxyActivities only.' },
+            {
+              regex: '^(?!@temporalio/(workflow|common)$|\\./[^/]+$|\\.\\./core/|\\.\\./activities/[^/]+$|\\.\\./services/[^/]+$)',
+              message: 'Workflows import only @temporalio/workflow, @temporalio/common, core/ and each other: they do no I/O.',
+            },
+            { group: ['../activities/*', '../services/*'], allowTypeImports: true, message: 'Workflows reach activities through proxyActivities only (types may be imported).' },
           ],
         },
       ],
@@ -79,9 +82,54 @@ export default tseslint.config(
     },
   },
   {
-    // Domain rules and operations know nothing of HTTP.
-    files: ['core/**/*.ts', 'services/**/*.ts'],
+    // core/ holds pure rules: no I/O, no servers, no clients. Process infrastructure (configuration, logging,
+    // metrics, health, the Temporal client, address lookups) lives in infra/.
+    files: ['core/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['node:*', '!node:crypto', '!node:net', 'pg', 'knex', '@clickhouse/*', 'pino', 'prom-client', 'koa', '@koa/*', 'nodemailer', 'puppeteer-core', 'lighthouse'],
+              message: 'core/ is pure: I/O and clients belong in infra/, db/ or services/.',
+            },
+            { group: ['@temporalio/client', '@temporalio/worker', '@temporalio/activity'], allowTypeImports: true, message: 'core/ may name Temporal client types, not use the client.' },
+            { group: ['infra', 'db', 'services', 'activities', 'workflows', 'api', 'http', 'web', 'oauth', 'mcp', 'ingest', 'worker', 'stack'].flatMap(under), message: 'core/ imports only core/.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Operations know nothing of HTTP.
+    files: ['services/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [...under('api'), ...under('http'), ...under('web')] }] },
+  },
+  {
+    // Process infrastructure serves every process and knows none of them.
+    files: ['infra/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['db', 'services', 'activities', 'workflows', 'api', 'http', 'web', 'oauth', 'mcp', 'ingest', 'worker', 'stack'].flatMap(under), message: 'infra/ imports only core/ and infra/.' }] }] },
+  },
+  {
+    // The ingest is a process of its own: it shares rules, stores and infrastructure, never the API's or the worker's code.
+    files: ['ingest/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['api', 'web', 'oauth', 'mcp', 'activities', 'workflows', 'worker'].flatMap(under), message: 'ingest/ shares code with the other processes through core/, infra/, db/, services/ and http/ only.' }] }] },
+  },
+  {
+    // The worker process runs workflows and activities; it serves no HTTP but its health port.
+    files: ['worker/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['api', 'http', 'web', 'oauth', 'mcp', 'ingest'].flatMap(under), message: 'worker/ wires activities and workflows; the HTTP side is not its business.' }] }] },
+  },
+  {
+    // The authorization server is mounted by the app; it knows nothing of the worker side or of the MCP server.
+    files: ['oauth/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['activities', 'workflows', 'worker', 'ingest', 'mcp'].flatMap(under), message: 'oauth/ is part of the API process: no worker, ingest or MCP code.' }] }] },
+  },
+  {
+    // The MCP server runs the API's routes as tools; nothing of the web area, the worker side or the ingest.
+    files: ['mcp/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['web', 'activities', 'workflows', 'worker', 'ingest', 'oauth'].flatMap(under), message: 'mcp/ reaches the service through api/ routes and services/ only.' }] }] },
   },
   {
     // The client and the webperf command are a package of their own that talks to the public API only.

@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Clock } from '../core/clock.ts';
-import type { Logger } from '../core/logger.ts';
+import type { Logger } from '../infra/logger.ts';
 import type { AlertChange } from '../core/monitoring/alert.ts';
 import { composeAlertEmail, emailDue } from '../core/monitoring/alert-email.ts';
 import type { AlertStore } from '../db/store/alerts.ts';

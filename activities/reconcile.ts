@@ -1,6 +1,6 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Clock } from '../core/clock.ts';
-import type { Logger } from '../core/logger.ts';
+import type { Logger } from '../infra/logger.ts';
 import { scanWorkflowId } from '../core/temporal.ts';
 import type { ScanStore } from '../db/store/scans.ts';
 import { FAILURE_DETAILS } from '../core/scan/failures.ts';

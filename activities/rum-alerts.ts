@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Clock } from '../core/clock.ts';
-import type { Logger } from '../core/logger.ts';
+import type { Logger } from '../infra/logger.ts';
 import { rumEmailDue, type SiteWindowsQuery, type Transition } from '../core/rum/alert-check.ts';
 import { composeRumAlertEmail } from '../core/rum/alert-email.ts';
 import type { RumAlertNotice } from '../core/webhooks/payloads.ts';
@@ -9,7 +9,7 @@ import type { AlertEmailOutcome } from './alerts.ts';
 import { checkRumAlerts, type RumAlertCheckResult } from '../services/rum-alert-check.ts';
 import { PermanentMailError, type Mailer } from '../services/mailer.ts';
 import type { WebhookDispatch } from '../services/webhook-dispatch.ts';
-import type { WorkerMetrics } from '../core/worker-metrics.ts';
+import type { WorkerMetrics } from '../infra/worker-metrics.ts';
 
 export interface RumAlertActivityDeps {
   rumAlerts: RumAlertStore;

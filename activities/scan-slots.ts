@@ -1,10 +1,10 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import type { Config } from '../core/config.ts';
+import type { Config } from '../infra/config.ts';
 import { planFor } from '../core/plans.ts';
 import type { SlotRequest } from '../core/scan/slots.ts';
 import { scanWorkflowId } from '../core/temporal.ts';
-import { requestScanSlot } from '../core/temporal-client.ts';
+import { requestScanSlot } from '../infra/temporal-client.ts';
 import type { ScanStore } from '../db/store/scans.ts';
 import type { UserStore } from '../db/store/users.ts';
 

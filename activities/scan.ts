@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { Clock } from '../core/clock.ts';
-import type { Config } from '../core/config.ts';
-import type { Logger } from '../core/logger.ts';
+import type { Config } from '../infra/config.ts';
+import type { Logger } from '../infra/logger.ts';
 import { decryptScanCredentials } from '../core/scan/credentials.ts';
 import { FAILURE_DETAILS, type FailureCode } from '../core/scan/failures.ts';
 import { lighthouseAttemptLimitMs, RUN_ATTEMPT_LIMIT_MS } from '../core/scan/lifecycle.ts';
@@ -12,7 +12,7 @@ import { localAssetStore } from '../services/assets.ts';
 import type { ScanStore } from '../db/store/scans.ts';
 import { finishScan, markFailed, markRunning } from '../services/scans.ts';
 import type { WebhookDispatch } from '../services/webhook-dispatch.ts';
-import type { WorkerMetrics } from '../core/worker-metrics.ts';
+import type { WorkerMetrics } from '../infra/worker-metrics.ts';
 import type { ScanRunner } from './scan-runner.ts';
 import { describeStep, measureRuns, medianScan } from './scan-runs.ts';
 
@@ -27,7 +27,7 @@ export interface ScanActivityDeps {
   attemptLimitMs?: number;
   /** Starts the scan.completed webhook's workflow after the scan's end commits (the outbox sweeper catches misses). */
   webhookDispatch?: WebhookDispatch;
-  /** The worker's operator metrics (core/worker-metrics.ts); tests may leave them out. */
+  /** The worker's operator metrics (infra/worker-metrics.ts); tests may leave them out. */
   metrics?: Pick<WorkerMetrics, 'scanStarted' | 'scanEnded' | 'benchmarkIndex'>;
 }
 

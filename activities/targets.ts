@@ -1,14 +1,14 @@
 import type { Client } from '@temporalio/client';
 import type { Clock } from '../core/clock.ts';
-import type { Config } from '../core/config.ts';
-import type { Logger } from '../core/logger.ts';
+import type { Config } from '../infra/config.ts';
+import type { Logger } from '../infra/logger.ts';
 import { ORPHAN_SCHEDULE_GRACE_MS } from '../core/monitoring/schedule.ts';
 import { planFor } from '../core/plans.ts';
 import { scanTaskQueue } from '../core/temporal.ts';
-import { createTargetSchedule, deleteTargetSchedule, describeTargetSchedule, listTargetSchedules, setTargetSchedulePaused } from '../core/temporal-client.ts';
+import { createTargetSchedule, deleteTargetSchedule, describeTargetSchedule, listTargetSchedules, setTargetSchedulePaused } from '../infra/temporal-client.ts';
 import type { TargetStore } from '../db/store/targets.ts';
 import type { UserStore } from '../db/store/users.ts';
-import type { WorkerMetrics } from '../core/worker-metrics.ts';
+import type { WorkerMetrics } from '../infra/worker-metrics.ts';
 
 export interface TargetActivityDeps {
   targets: TargetStore;

@@ -1,13 +1,13 @@
 import { createServer } from 'node:http';
-import { loadConfig } from '../core/config.ts';
-import { closeGracefully } from '../core/http-shutdown.ts';
-import { createLogger } from '../core/logger.ts';
-import { assertNodeVersion } from '../core/runtime.ts';
-import { createTemporalClient } from '../core/temporal-client.ts';
+import { loadConfig } from '../infra/config.ts';
+import { closeGracefully } from '../infra/http-shutdown.ts';
+import { createLogger } from '../infra/logger.ts';
+import { assertNodeVersion } from '../infra/runtime.ts';
+import { createTemporalClient } from '../infra/temporal-client.ts';
 import { createClickHouse } from '../db/clickhouse/client.ts';
 import { createCounterKnex, createKnex } from '../db/knex.ts';
 import { createApp } from '../http/app.ts';
-import { serveMetrics } from '../core/metrics-server.ts';
+import { serveMetrics } from '../infra/metrics-server.ts';
 
 assertNodeVersion();
 const config = loadConfig();

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Client } from '@temporalio/client';
 import type { Context } from 'koa';
 import type { Clock } from '../core/clock.ts';
-import type { Config } from '../core/config.ts';
+import type { Config } from '../infra/config.ts';
 import type { RumQueries } from '../core/rum/queries.ts';
 import type { Storage } from '../db/store/index.ts';
 import { authenticateApi, personalTokenVerifier, type AuthDeps, type TokenVerifier } from './auth.ts';

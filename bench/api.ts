@@ -17,7 +17,7 @@ import { Client, Connection } from '@temporalio/client';
 import Koa from 'koa';
 import { pino } from 'pino';
 import { createApp } from '../http/app.ts';
-import { loadConfig } from '../core/config.ts';
+import { loadConfig } from '../infra/config.ts';
 import { createCounterKnex } from '../db/knex.ts';
 import type { LoadResult } from './load.ts';
 import { benchDatabase, benchUser } from './support.ts';

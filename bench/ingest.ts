@@ -14,7 +14,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig, PROJECT_ROOT } from '../core/config.ts';
+import { loadConfig, PROJECT_ROOT } from '../infra/config.ts';
 import { newRumSitePublicId } from '../core/rum/site.ts';
 import { createClickHouse } from '../db/clickhouse/client.ts';
 import { dropClickHouseDatabase, ensureClickHouseSchema } from '../db/clickhouse/schema.ts';

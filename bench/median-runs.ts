@@ -12,7 +12,7 @@
 import { parseArgs } from 'node:util';
 import { processRunner } from '../activities/lighthouse/process-runner.ts';
 import { measureRuns, type FormFactorRuns } from '../activities/scan-runs.ts';
-import { loadConfig } from '../core/config.ts';
+import { loadConfig } from '../infra/config.ts';
 import { FORM_FACTORS, type FormFactor } from '../core/scan/observation.ts';
 import { startFixtureSites } from '../fixtures/sites.ts';
 

@@ -17,7 +17,7 @@ import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Client, Connection } from '@temporalio/client';
 import { pino } from 'pino';
-import { loadConfig } from '../core/config.ts';
+import { loadConfig } from '../infra/config.ts';
 import { createStorage } from '../db/store/index.ts';
 import { createApp } from '../http/app.ts';
 import { createUser } from '../services/accounts.ts';

@@ -12,7 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../core/config.ts';
+import { loadConfig } from '../infra/config.ts';
 import { RUM_METRICS, type RumMetric } from '../core/rum/metrics.ts';
 import { newRumSitePublicId } from '../core/rum/site.ts';
 import { createClickHouse } from '../db/clickhouse/client.ts';

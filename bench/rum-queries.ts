@@ -10,7 +10,7 @@
  */
 import { parseArgs } from 'node:util';
 import { createClient } from '@clickhouse/client';
-import { loadConfig } from '../core/config.ts';
+import { loadConfig } from '../infra/config.ts';
 import { periodWindow, RUM_PERIODS, type TimeWindow } from '../core/rum/periods.ts';
 import { createClickHouse } from '../db/clickhouse/client.ts';
 import { rumQueries } from '../db/clickhouse/rum-queries.ts';

@@ -20,7 +20,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs, promisify } from 'node:util';
 import { CHROMIUM_FLAGS, sandboxFlags } from '../core/chromium.ts';
-import { PROJECT_ROOT } from '../core/config.ts';
+import { PROJECT_ROOT } from '../infra/config.ts';
 import { startFixtureSites } from '../fixtures/sites.ts';
 import { benchDatabase, benchUser, startBenchServices } from './support.ts';
 

@@ -6,10 +6,10 @@
 import { randomBytes } from 'node:crypto';
 import { freePort } from '../stack/ports.ts';
 import { Client, Connection } from '@temporalio/client';
-import { loadConfig, type Config } from '../core/config.ts';
+import { loadConfig, type Config } from '../infra/config.ts';
 import type { PlanKey } from '../core/plans.ts';
 import { scanDispatcherWorkflowId, scanReconcilerScheduleId } from '../core/temporal.ts';
-import { deleteTargetSchedulesOf } from '../core/temporal-client.ts';
+import { deleteTargetSchedulesOf } from '../infra/temporal-client.ts';
 import { createKnex, type Knex } from '../db/knex.ts';
 import { createStorage } from '../db/store/index.ts';
 import { migrateLatest } from '../db/migrate.ts';

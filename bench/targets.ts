@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
 import { dailyStartTime } from '../core/monitoring/schedule.ts';
 import { mainTaskQueue } from '../core/temporal.ts';
-import { describeTargetSchedule } from '../core/temporal-client.ts';
+import { describeTargetSchedule } from '../infra/temporal-client.ts';
 import { benchDatabase, benchUser, startBenchServices } from './support.ts';
 
 const { values } = parseArgs({ options: { targets: { type: 'string', default: '1000' }, 'scan-every': { type: 'string', default: '5' } } });

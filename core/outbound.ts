@@ -3,7 +3,7 @@ import { BlockList, isIP } from 'node:net';
 /**
  * Outgoing requests (scans, webhooks, client metadata documents) refuse private and special-use addresses,
  * so the service cannot be used to reach its own network. Loopback is allowed only when configured
- * (OUTBOUND_ALLOW_LOOPBACK, which tests and the local demo set). Scans apply this through core/scan-target.ts.
+ * (OUTBOUND_ALLOW_LOOPBACK, which tests and the local demo set). Scans apply this through infra/scan-target.ts.
  */
 
 export type AddressVerdict = 'public' | 'loopback' | 'private';

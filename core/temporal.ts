@@ -8,7 +8,7 @@ export const mainTaskQueue = (prefix: string): string => `${prefix}-main`;
 export const scanTaskQueue = (prefix: string, region: string): string => `${prefix}-scan-${region}`;
 /**
  * Webhook deliveries (their workflows and attempts), served by the webhook worker with slots of its own, so a
- * slow receiver never takes the main queue's workers (WORKER_ROLE in core/config.ts).
+ * slow receiver never takes the main queue's workers (WORKER_ROLE in infra/config.ts).
  */
 export const webhookTaskQueue = (prefix: string): string => `${prefix}-webhooks`;
 

@@ -1,5 +1,5 @@
-import { loadConfig } from '../core/config.ts';
-import { assertNodeVersion } from '../core/runtime.ts';
+import { loadConfig } from '../infra/config.ts';
+import { assertNodeVersion } from '../infra/runtime.ts';
 import { prepareSchemas } from './prepare.ts';
 import { createKnex } from './knex.ts';
 import { migrateLatest, migrateRollbackAll, migrateRollbackLast, migrationStatus } from './migrate.ts';

@@ -1,4 +1,4 @@
-import type { Config } from '../core/config.ts';
+import type { Config } from '../infra/config.ts';
 import { createClickHouse } from './clickhouse/client.ts';
 import { ensureClickHouseSchema } from './clickhouse/schema.ts';
 import { createKnex } from './knex.ts';

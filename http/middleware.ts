@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
-import type { Logger } from '../core/logger.ts';
+import type { Logger } from '../infra/logger.ts';
 import { isDatabaseUnavailable } from '../db/store/availability.ts';
 import { HttpError, notFound, serviceUnavailable } from './errors.ts';
 

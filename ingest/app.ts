@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ClickHouseClient } from '@clickhouse/client';
-import { HealthState, serveHealth } from '../core/health.ts';
+import { HealthState, serveHealth } from '../infra/health.ts';
 import { securityHeaders } from '../core/security-headers.ts';
-import type { Logger } from '../core/logger.ts';
+import type { Logger } from '../infra/logger.ts';
 import { clickhouseReady } from '../db/clickhouse/client.ts';
 import { LATEST_CLICKHOUSE_VERSION } from '../db/clickhouse/schema.ts';
 import { ident, sql } from '../db/clickhouse/sql.ts';

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Logger } from '../core/logger.ts';
+import type { Logger } from '../infra/logger.ts';
 import { BEACON_LIMITS } from '../core/rum/beacon.ts';
 import type { IngestMetrics } from './metrics.ts';
 import { senderHost, hostMatchesDomain } from './origin.ts';

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { stop as stopEsbuild } from 'esbuild';
 import { buildCollector, type CollectorBundle } from '../collector/build.ts';
-import type { Logger } from '../core/logger.ts';
+import type { Logger } from '../infra/logger.ts';
 import { collectorScriptUrl } from '../core/rum/site.ts';
 
 /** The snippet's URL path (/c/1/rum.js): stable, so browsers revalidate it hourly. */

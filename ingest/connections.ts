@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
-import type { IngestConnectionLimits } from '../core/config.ts';
-import type { Logger } from '../core/logger.ts';
+import type { IngestConnectionLimits } from '../infra/config.ts';
+import type { Logger } from '../infra/logger.ts';
 
 /** Node checks its headers and request timeouts this often (its default, 30 s, would let slow senders linger). */
 const TIMEOUT_CHECK_MS = 1000;

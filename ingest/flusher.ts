@@ -1,5 +1,5 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import type { Logger } from '../core/logger.ts';
+import type { Logger } from '../infra/logger.ts';
 import { insertRumMetricRows, insertRumRejections } from '../db/clickhouse/rum-ingest.ts';
 import type { IngestMetrics } from './metrics.ts';
 import type { RejectionTally } from './rejections.ts';

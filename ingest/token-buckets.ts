@@ -1,4 +1,4 @@
-import type { TokenBucketRule } from '../core/config.ts';
+import type { TokenBucketRule } from '../infra/config.ts';
 
 interface Bucket {
   tokens: number;

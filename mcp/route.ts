@@ -4,7 +4,7 @@ import type { Context } from 'koa';
 import { admitCall, type AuthDeps } from '../api/auth.ts';
 import { readJsonBody } from '../api/body.ts';
 import type { AnyRoute } from '../api/route.ts';
-import type { Config } from '../core/config.ts';
+import type { Config } from '../infra/config.ts';
 import { protectedResourceMetadataUrl, resourceUrl, type ResourceKind } from '../core/oauth/resources.ts';
 import { SCOPES } from '../core/oauth/scopes.ts';
 import { HttpError } from '../http/errors.ts';

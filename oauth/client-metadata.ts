@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Config } from '../core/config.ts';
+import type { Config } from '../infra/config.ts';
 import { RefusedAddressError } from '../services/outbound-connection.ts';
 import { outboundFetch } from '../services/outbound-fetch.ts';
 import { CLIENT_METADATA_MAX_BYTES } from './provider-limits.ts';

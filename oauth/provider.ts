@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Clock } from '../core/clock.ts';
-import type { Config } from '../core/config.ts';
+import type { Config } from '../infra/config.ts';
 import { keysOf, purposeKey } from '../core/keys.ts';
 import { SCOPES } from '../core/oauth/scopes.ts';
 import { resourceKindOf, resourceUrl } from '../core/oauth/resources.ts';

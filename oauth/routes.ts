@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import getRawBody from 'raw-body';
 import type Provider from 'oidc-provider';
 import type { Clock } from '../core/clock.ts';
-import type { Config } from '../core/config.ts';
+import type { Config } from '../infra/config.ts';
 import { DEFAULT_SCOPES, parseScopes } from '../core/oauth/scopes.ts';
 import type { OAuthStore } from '../db/store/oauth.ts';
 import { setRetryAfter } from '../http/errors.ts';

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../core/config.ts';
+import { loadConfig } from '../infra/config.ts';
 import { LOCALES, type Locale } from '../core/i18n/locale.ts';
 import { PLAN_KEYS } from '../core/plans.ts';
-import { assertNodeVersion } from '../core/runtime.ts';
+import { assertNodeVersion } from '../infra/runtime.ts';
 import { createKnex, type Knex } from '../db/knex.ts';
 import { createStorage } from '../db/store/index.ts';
 import { AccountError, createUser, findUserByEmail, setPlan } from '../services/accounts.ts';

@@ -1,7 +1,7 @@
 import type { ClientRequest, RequestOptions } from 'node:http';
 import { isIP } from 'node:net';
 import { classifyAddress } from '../core/outbound.ts';
-import { checkScanTarget, type HostLookup } from '../core/scan-target.ts';
+import { checkScanTarget, type HostLookup } from '../infra/scan-target.ts';
 
 /**
  * The outbound rule refused a host. Its message is shown to the user who chose the URL (a webhook's delivery

@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { rootCertificates } from 'node:tls';
-import type { HostLookup } from '../core/scan-target.ts';
+import type { HostLookup } from '../infra/scan-target.ts';
 import { guardPeer, judgedLookup, judgeHost } from './outbound-connection.ts';
 
 export const OUTBOUND_FETCH_USER_AGENT = 'WebPerf-Scanner/1.0 (client metadata)';

@@ -1,4 +1,4 @@
-import type { Logger } from '../core/logger.ts';
+import type { Logger } from '../infra/logger.ts';
 import { planFor } from '../core/plans.ts';
 import { composeLimitEmail } from '../core/rum/limit-email.ts';
 import type { IngestSite, RumSiteStore } from '../db/store/rum-sites.ts';

@@ -1,9 +1,9 @@
 import type { Client } from '@temporalio/client';
 import type { Clock } from '../core/clock.ts';
-import type { Config } from '../core/config.ts';
+import type { Config } from '../infra/config.ts';
 import { cheapestPlanAllowingRuns, type Plan } from '../core/plans.ts';
-import { checkScanTarget } from '../core/scan-target.ts';
-import { startScanWorkflow } from '../core/temporal-client.ts';
+import { checkScanTarget } from '../infra/scan-target.ts';
+import { startScanWorkflow } from '../infra/temporal-client.ts';
 import { normaliseScanUrl } from '../core/url.ts';
 import type { ScanCredentials } from '../core/scan/credentials.ts';
 import type { Scan } from '../core/scan/scan.ts';

@@ -1,11 +1,11 @@
 import type { Client } from '@temporalio/client';
 import type { Clock } from '../core/clock.ts';
-import type { Config } from '../core/config.ts';
+import type { Config } from '../infra/config.ts';
 import type { ScanTarget, ScanTargetChanges } from '../core/monitoring/target.ts';
 import { DEFAULT_THRESHOLDS, thresholdErrors, type Thresholds } from '../core/monitoring/thresholds.ts';
 import { cheapestPlanWithMoreTargets, type Plan } from '../core/plans.ts';
-import { checkScanTarget } from '../core/scan-target.ts';
-import { createTargetSchedule, deleteTargetSchedule, setTargetSchedulePaused } from '../core/temporal-client.ts';
+import { checkScanTarget } from '../infra/scan-target.ts';
+import { createTargetSchedule, deleteTargetSchedule, setTargetSchedulePaused } from '../infra/temporal-client.ts';
 import { normaliseScanUrl } from '../core/url.ts';
 import type { TargetStore } from '../db/store/targets.ts';
 

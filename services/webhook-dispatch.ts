@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
-import type { Logger } from '../core/logger.ts';
-import { startWebhookDeliveryWorkflow, startWebhookResendWorkflow, webhookDeliveryResult } from '../core/temporal-client.ts';
+import type { Logger } from '../infra/logger.ts';
+import { startWebhookDeliveryWorkflow, startWebhookResendWorkflow, webhookDeliveryResult } from '../infra/temporal-client.ts';
 import type { AttemptOutcomeKind, PriorAttempts, WebhookDelivery } from '../core/webhooks/delivery.ts';
 import type { WebhookStore } from '../db/store/webhooks.ts';
 
@@ -28,7 +28,7 @@ export interface WebhookDispatchDeps {
   schedule?: number[];
 }
 
-/** The outbox rules around the starts in core/temporal-client.ts: a row is marked once its workflow exists. */
+/** The outbox rules around the starts in infra/temporal-client.ts: a row is marked once its workflow exists. */
 export function temporalWebhookDispatch(deps: WebhookDispatchDeps): WebhookDispatch {
   const prefix = deps.taskQueuePrefix;
   return {

@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import type { HostLookup } from '../core/scan-target.ts';
+import type { HostLookup } from '../infra/scan-target.ts';
 import { replyExcerpt, RESPONSE_BODY_LIMIT } from '../core/webhooks/delivery.ts';
 import { guardPeer, judgedLookup, judgeHost, outboundFailureText, RefusedAddressError } from './outbound-connection.ts';
 

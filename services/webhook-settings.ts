@@ -1,7 +1,7 @@
 import type { Clock } from '../core/clock.ts';
 import type { Keyring } from '../core/keys.ts';
 import { hasFeature, planFor, type PlanKey } from '../core/plans.ts';
-import { checkScanTarget, type HostLookup } from '../core/scan-target.ts';
+import { checkScanTarget, type HostLookup } from '../infra/scan-target.ts';
 import { decryptSecret, encryptSecret } from '../core/secrets.ts';
 import { decideSettingsChange, PREVIOUS_SECRET_LIFETIME_MS, type WebhookSettingsErrors, type WebhookSettingsForm } from '../core/webhooks/endpoint.ts';
 import { newSigningSecret } from '../core/webhooks/signing.ts';

@@ -1,5 +1,5 @@
-import { loadConfig, type Config } from '../core/config.ts';
-import { assertNodeVersion } from '../core/runtime.ts';
+import { loadConfig, type Config } from '../infra/config.ts';
+import { assertNodeVersion } from '../infra/runtime.ts';
 import { createKnex } from '../db/knex.ts';
 import { createStorage } from '../db/store/index.ts';
 import { prepareSchemas } from '../db/prepare.ts';

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Config } from '../core/config.ts';
+import type { Config } from '../infra/config.ts';
 import { aptInstall, isPortOpen, readPid, StackError, startDaemon, stopDaemon, waitUntil, which } from './proc.ts';
 
 export async function clickhouseAnswers(url: string): Promise<boolean> {

@@ -3,7 +3,7 @@ import { createWriteStream, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { SMTPServer } from 'smtp-server';
-import type { Config } from '../core/config.ts';
+import type { Config } from '../infra/config.ts';
 
 export interface MailSink {
   url: string;

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { PROJECT_ROOT, type Config } from '../core/config.ts';
+import { PROJECT_ROOT, type Config } from '../infra/config.ts';
 import { aptInstall } from './proc.ts';
 
 export const PROMTOOL = '/usr/bin/promtool';

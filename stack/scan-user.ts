@@ -1,11 +1,11 @@
 import { chmodSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { PROJECT_ROOT } from '../core/config.ts';
-import { lookupUser } from '../core/scan-user.ts';
+import { PROJECT_ROOT } from '../infra/config.ts';
+import { lookupUser } from '../infra/scan-user.ts';
 import { run } from './proc.ts';
 
 /**
- * The unprivileged system user a root worker runs scan browsers as (core/scan-user.ts), created when
+ * The unprivileged system user a root worker runs scan browsers as (infra/scan-user.ts), created when
  * missing. Idempotent; nothing to do when we are not root (the worker then runs scans as itself).
  */
 export function ensureScanUser(name: string, log: (msg: string) => void): void {

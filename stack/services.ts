@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
-import { PROJECT_ROOT, SECRET_KEY_VARIABLES, type Config } from '../core/config.ts';
+import { PROJECT_ROOT, SECRET_KEY_VARIABLES, type Config } from '../infra/config.ts';
 import { waitUntil } from './proc.ts';
 
 export interface ServiceProcess {

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import type { Config } from '../core/config.ts';
+import type { Config } from '../infra/config.ts';
 import { clickhouseAnswers, clickhouseInstance, clickhousePid, startClickHouse, stopClickHouse } from './clickhouse.ts';
 import { ensureDatabase, ensurePostgres, parseDatabaseUrl, postgresAnswers, stopPostgres } from './postgres.ts';
 import { aptInstall } from './proc.ts';

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Connection } from '@temporalio/client';
 import proto from '@temporalio/proto';
-import type { Config } from '../core/config.ts';
+import type { Config } from '../infra/config.ts';
 import { SEARCH_ATTRIBUTES } from '../core/temporal.ts';
 import { readPid, run, StackError, startDaemon, stopDaemon, waitUntil, which } from './proc.ts';
 

@@ -1,5 +1,5 @@
 import type { RouterContext } from '@koa/router';
-import type { Config } from '../core/config.ts';
+import type { Config } from '../infra/config.ts';
 import { setPageHeaders } from './error-page.ts';
 import type { Chrome, NavKey } from './layout.ts';
 import { pageLocale } from './locale.ts';

@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'koa';
-import type { Config } from '../core/config.ts';
+import type { Config } from '../infra/config.ts';
 import { emailHash } from '../services/sign-in-throttle.ts';
 import { purposeKey } from '../core/keys.ts';
 import { cookieOptions, getCookie, setCookie } from './session.ts';

@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 import type Router from '@koa/router';
 import type { RouterContext as Context } from '@koa/router';
 import type { Clock } from '../core/clock.ts';
-import type { Config } from '../core/config.ts';
+import type { Config } from '../infra/config.ts';
 import { hasFeature, planFor } from '../core/plans.ts';
 import type { User } from '../core/user.ts';
 import type { Storage } from '../db/store/index.ts';

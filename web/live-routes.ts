@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import { planFor, type PlanKey } from '../core/plans.ts';
-import type { Config } from '../core/config.ts';
+import type { Config } from '../infra/config.ts';
 import type { Clock } from '../core/clock.ts';
 import { RUM_ALERT_LIMITS, RUM_ALERT_MODES, type RumAlert, type RumAlertMode } from '../core/rum/alert-check.ts';
 import { isRumMetric, METRIC_RULES, type RumMetric } from '../core/rum/metrics.ts';

@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import type { Config } from '../core/config.ts';
+import type { Config } from '../infra/config.ts';
 import { LOCALES, negotiateLocale, type Locale } from '../core/i18n/locale.ts';
 import { cookieOptions, getCookie, setCookie } from './session.ts';
 

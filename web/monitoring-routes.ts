@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import type { Client } from '@temporalio/client';
 import type { Clock } from '../core/clock.ts';
-import type { Config } from '../core/config.ts';
+import type { Config } from '../infra/config.ts';
 import { alertText } from '../core/i18n/alerts.ts';
 import type { Locale } from '../core/i18n/locale.ts';
 import { ALERT_SEVERITIES, ALERT_STATUS_FILTERS, type Alert, type AlertSeverity, type AlertStatusFilter } from '../core/monitoring/alert.ts';

@@ -3,7 +3,7 @@ import type { RouterContext } from '@koa/router';
 import type Provider from 'oidc-provider';
 import { errors as oauthErrors } from 'oidc-provider';
 import type { Clock } from '../core/clock.ts';
-import type { Config } from '../core/config.ts';
+import type { Config } from '../infra/config.ts';
 import { resourceKindOf, resourceUrl } from '../core/oauth/resources.ts';
 import { DEFAULT_SCOPES, parseScopes, type Scope } from '../core/oauth/scopes.ts';
 import { hasFeature, planFor } from '../core/plans.ts';

@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import type { Client } from '@temporalio/client';
 import { utcDay, type Clock } from '../core/clock.ts';
-import type { Config } from '../core/config.ts';
+import type { Config } from '../infra/config.ts';
 import { PUBLIC_ID_PATTERN } from '../core/ids.ts';
 import { hasFeature, isUnlimited, planFor } from '../core/plans.ts';
 import type { Scan, ScanStatus } from '../core/scan/scan.ts';

@@ -2,7 +2,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import type { Context, Next } from 'koa';
 import getRawBody from 'raw-body';
 import type { Clock } from '../core/clock.ts';
-import type { Config } from '../core/config.ts';
+import type { Config } from '../infra/config.ts';
 import type { User } from '../core/user.ts';
 import type { SessionStore } from '../db/store/sessions.ts';
 import { forbidden, HttpError } from '../http/errors.ts';

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
-import { PROJECT_ROOT } from '../core/config.ts';
+import { PROJECT_ROOT } from '../infra/config.ts';
 
 /** Production workers load this prebuilt bundle (WORKFLOW_BUNDLE_PATH) instead of bundling at start. */
 export async function buildWorkflowBundle(outFile: string): Promise<string> {

@@ -14,7 +14,7 @@ const { checkRumAlerts } = proxyActivities<RumAlertActivities>({
 });
 
 /**
- * The live-data alert check, started every 5 minutes by its schedule (core/temporal-client.ts
+ * The live-data alert check, started every 5 minutes by its schedule (infra/temporal-client.ts
  * ensureRumAlertCheckSchedule, overlap SKIP): one activity judges every configuration, then one e-mail
  * workflow per transition, abandoned (so a day of SMTP retries never holds up the next check) and with an id
  * per alert, change and occurrence (REJECT_DUPLICATE: never the same e-mail twice).

@@ -28,7 +28,7 @@ export async function targetScanWorkflow(input: TargetScanInput): Promise<Target
   const outcome = await executeChild(scanWorkflow, {
     workflowId: scanWorkflowId(publicId),
     args: [{ publicId, scanTaskQueue: dispatched.scanTaskQueue }],
-    // As a scan started by the API says (core/temporal-client.ts startScanWorkflow), plus the target.
+    // As a scan started by the API says (infra/temporal-client.ts startScanWorkflow), plus the target.
     staticSummary: scanSummary({ host: dispatched.host, region: dispatched.region, publicId, targetId: input.targetId }),
     typedSearchAttributes: [
       { key: ScanIdAttribute, value: publicId },

@@ -16,7 +16,7 @@ import { Agent, createServer, request as httpRequest, type IncomingMessage, type
 import { connect, isIP, Socket, type AddressInfo, type LookupFunction } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { FAILURE_DETAILS } from '../../core/scan/failures.ts';
-import { checkScanTarget } from '../../core/scan-target.ts';
+import { checkScanTarget } from '../../infra/scan-target.ts';
 
 export type EgressFailureCode = 'blocked_address' | 'dns_failed' | 'connection_failed';
 

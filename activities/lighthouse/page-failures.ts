@@ -3,7 +3,7 @@
  * the runner exits non-zero and Temporal retries). Every code here is a FailureCode, every detail text comes
  * from FAILURE_DETAILS (core/scan/failures.ts).
  */
-import { checkScanTarget } from '../../core/scan-target.ts';
+import { checkScanTarget } from '../../infra/scan-target.ts';
 import { FAILURE_DETAILS, type FailureCode } from '../../core/scan/failures.ts';
 import type { EgressProxy } from './egress-proxy.ts';
 import type { LighthouseResult } from './extract.ts';

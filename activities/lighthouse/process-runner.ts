@@ -11,7 +11,7 @@ import { chownSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runnerIdentity, type UserIds } from '../../core/scan-user.ts';
+import { runnerIdentity, type UserIds } from '../../infra/scan-user.ts';
 import type { RunnerResult, ScanImage, ScanRunInput, ScanRunner } from '../scan-runner.ts';
 import { killProcessGroup } from './process-group.ts';
 import { parseRunnerMessage, runnerEnvironment, RunnerProtocolError, type RunnerInput, type RunnerLaunch, type RunnerMessage } from './protocol.ts';

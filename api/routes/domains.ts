@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { Clock } from '../../core/clock.ts';
-import type { Config } from '../../core/config.ts';
+import type { Config } from '../../infra/config.ts';
 import { TARGET_HISTORY_LENGTH } from '../../core/monitoring/target.ts';
 import type { TargetStore } from '../../db/store/targets.ts';
 import { DEPENDENCY_RETRY_AFTER_S, notFound, planLimitReached, serviceUnavailable, validationFailed } from '../../http/errors.ts';

@@ -1,5 +1,5 @@
 import type { Clock } from '../../core/clock.ts';
-import type { Config } from '../../core/config.ts';
+import type { Config } from '../../infra/config.ts';
 import { DEVICES, RUM_METRICS, type RumMetric } from '../../core/rum/metrics.ts';
 import { historyWindow, periodWindow, RUM_HISTORY_DAYS, RUM_PERIODS, type RumPeriod } from '../../core/rum/periods.ts';
 import { RumDataUnavailable, type DeviceFilter, type RumQueries } from '../../core/rum/queries.ts';

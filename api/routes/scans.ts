@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { Clock } from '../../core/clock.ts';
 import { isoTimestamp } from '../../core/clock.ts';
-import type { Config } from '../../core/config.ts';
+import type { Config } from '../../infra/config.ts';
 import { negotiateLocale } from '../../core/i18n/locale.ts';
 import { PUBLIC_ID_PATTERN } from '../../core/ids.ts';
 import { hasFeature, PLAN_KEYS, PLANS } from '../../core/plans.ts';

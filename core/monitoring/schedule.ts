@@ -1,9 +1,9 @@
-import { ScheduleOverlapPolicy, type ScheduleOptions } from '@temporalio/client';
+import type { ScheduleOptions } from '@temporalio/client';
 import { mainTaskQueue, TargetIdAttribute, targetScheduleId } from '../temporal.ts';
 
 /**
  * The rules of a target's daily Temporal Schedule, in one place: when it starts, what it runs, and what
- * happens to runs that overlap or were missed. core/temporal-client.ts applies them.
+ * happens to runs that overlap or were missed. infra/temporal-client.ts applies them.
  */
 
 const SECONDS_PER_DAY = 86_400;
@@ -68,7 +68,7 @@ export function targetScheduleOptions(prefix: string, target: { id: number; isAc
       staticSummary: `Daily scan of target ${target.id}`,
       typedSearchAttributes: targetIdAttribute,
     },
-    policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: TARGET_CATCHUP_WINDOW, pauseOnFailure: false },
+    policies: { overlap: 'SKIP', catchupWindow: TARGET_CATCHUP_WINDOW, pauseOnFailure: false },
     typedSearchAttributes: targetIdAttribute,
     state: { paused: !target.isActive, note: target.isActive ? 'active' : 'paused by its owner' },
   } satisfies ScheduleOptions;

@@ -48,7 +48,7 @@ export interface PriorAttempts {
   retryAfterMs: number | null;
 }
 
-/** The delivery workflow's input (workflows/webhook-delivery.ts; started in core/temporal-client.ts). */
+/** The delivery workflow's input (workflows/webhook-delivery.ts; started in infra/temporal-client.ts). */
 export interface WebhookDeliveryInput {
   deliveryId: number;
   /** One attempt only (a resend or replay from the settings page). */

@@ -1,5 +1,5 @@
 import { createClient, type ClickHouseClient } from '@clickhouse/client';
-import type { Config } from '../../core/config.ts';
+import type { Config } from '../../infra/config.ts';
 
 export type { ClickHouseClient };
 

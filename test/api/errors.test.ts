@@ -5,7 +5,7 @@ import Koa from 'koa';
 import { MAX_BODY_BYTES } from '../../api/body.ts';
 import { errorHandler, requestId } from '../../http/middleware.ts';
 import { mountRoutes, type ApiRoute } from '../../api/route.ts';
-import { createLogger } from '../../core/logger.ts';
+import { createLogger } from '../../infra/logger.ts';
 import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
 
 let api: TestApi;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { utcDay } from '../../core/clock.ts';
-import { PROJECT_ROOT } from '../../core/config.ts';
+import { PROJECT_ROOT } from '../../infra/config.ts';
 import { newPublicId } from '../../core/ids.ts';
 import { PLANS } from '../../core/plans.ts';
 import type { User } from '../../core/user.ts';

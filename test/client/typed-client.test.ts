@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { createWebPerfClient, paginate, unwrap, WebPerfApiError, type RetryNotice } from '../../client/index.ts';
 import { schemaSource } from '../../client/schema-source.ts';
 import { utcDay } from '../../core/clock.ts';
-import { PROJECT_ROOT } from '../../core/config.ts';
+import { PROJECT_ROOT } from '../../infra/config.ts';
 import { createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
 
 /** The typed client (client/) against the real API: generated from the served document, and its calls return real data. */

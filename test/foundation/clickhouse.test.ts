@@ -1,4 +1,4 @@
-import { loadConfig } from '../../core/config.ts';
+import { loadConfig } from '../../infra/config.ts';
 import { createClickHouse } from '../../db/clickhouse/client.ts';
 import { dropClickHouseDatabase, ensureClickHouseSchema, LATEST_CLICKHOUSE_VERSION } from '../../db/clickhouse/schema.ts';
 import { ClickHouseSqlError, ident, int, oneOf, sql, str, timestamp } from '../../db/clickhouse/sql.ts';

@@ -1,8 +1,8 @@
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { loadConfig } from '../../core/config.ts';
-import { FULL_CHECK_SHARED_MS } from '../../core/health.ts';
+import { loadConfig } from '../../infra/config.ts';
+import { FULL_CHECK_SHARED_MS } from '../../infra/health.ts';
 import { mainTaskQueue } from '../../core/temporal.ts';
 import { createClickHouse } from '../../db/clickhouse/client.ts';
 import { ensureClickHouseSchema } from '../../db/clickhouse/schema.ts';

@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../../core/config.ts';
-import { lookupUser } from '../../core/scan-user.ts';
+import { loadConfig } from '../../infra/config.ts';
+import { lookupUser } from '../../infra/scan-user.ts';
 import { allowTraversalTo } from '../../stack/scan-user.ts';
 import { baseTestEnv } from '../harness/shared.ts';
 

@@ -1,7 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { loadConfig, PROJECT_ROOT } from '../../core/config.ts';
+import { loadConfig, PROJECT_ROOT } from '../../infra/config.ts';
 import { createClickHouse } from '../../db/clickhouse/client.ts';
 import { createKnex } from '../../db/knex.ts';
 import { dropDatabase, withDatabase } from '../../stack/postgres.ts';

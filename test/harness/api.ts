@@ -2,8 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { createApp } from '../../http/app.ts';
-import { loadConfig, type Config } from '../../core/config.ts';
-import { createLogger } from '../../core/logger.ts';
+import { loadConfig, type Config } from '../../infra/config.ts';
+import { createLogger } from '../../infra/logger.ts';
 import type { PlanKey } from '../../core/plans.ts';
 import { TEMPORAL_CHANNEL_ARGS } from '../../core/temporal.ts';
 import type { User } from '../../core/user.ts';
@@ -56,7 +56,7 @@ export async function startTestApi(options: { clock?: TestClock; env?: Record<st
   let logs = '';
   const log = createLogger({ logLevel: 'info' }, 'api', { write: (line: string) => void (logs += line) });
   const logSink = watchLogs('in-process api', () => logs);
-  // As the API process connects (core/temporal-client.ts): back within seconds after a Temporal outage.
+  // As the API process connects (infra/temporal-client.ts): back within seconds after a Temporal outage.
   const connection = Connection.lazy({ address: config.temporal.address, channelArgs: TEMPORAL_CHANNEL_ARGS });
   const temporal = new Client({ connection, namespace: config.temporal.namespace });
   const clock = options.clock ?? new TestClock();

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { CHROMIUM_FLAGS, sandboxFlags } from '../../core/chromium.ts';
-import { loadConfig } from '../../core/config.ts';
+import { loadConfig } from '../../infra/config.ts';
 import { baseTestEnv } from './shared.ts';
 
 /** Debian's Chromium through puppeteer-core, with a fresh profile that is removed on close. */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 export { freePort } from '../../stack/ports.ts';
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Knex } from 'knex';
-import { loadConfig, type Config } from '../../core/config.ts';
+import { loadConfig, type Config } from '../../infra/config.ts';
 import { createClickHouse } from '../../db/clickhouse/client.ts';
 import { dropClickHouseDatabase, ensureClickHouseSchema } from '../../db/clickhouse/schema.ts';
 import { createKnex } from '../../db/knex.ts';

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { loadConfig } from '../../core/config.ts';
+import { loadConfig } from '../../infra/config.ts';
 import { ensureTemporalCli, startTemporal, stopTemporal, type TemporalInstance } from '../../stack/temporal.ts';
 import { freePort, uniqueName } from './isolated.ts';
 import { baseTestEnv, HARNESS_DIR } from './shared.ts';

@@ -1,5 +1,5 @@
 import { serviceDefinitions, spawnService, stopService, waitReady, type ServiceProcess } from '../../stack/services.ts';
-import { loadConfig } from '../../core/config.ts';
+import { loadConfig } from '../../infra/config.ts';
 import { freePort } from './isolated.ts';
 import { watchLogs } from './log-sink.ts';
 

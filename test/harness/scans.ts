@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { TestClock} from './api.ts';
 import { call, startTestApi, type TestApi } from './api.ts';
 import { scanDispatcherWorkflowId, scanReconcilerScheduleId } from '../../core/temporal.ts';
-import { deleteTargetSchedulesOf } from '../../core/temporal-client.ts';
+import { deleteTargetSchedulesOf } from '../../infra/temporal-client.ts';
 import { freePort } from './isolated.ts';
 import { startReady, type RunningService } from './processes.ts';
 import { baseTestEnv, harnessInfo } from './shared.ts';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { PROJECT_ROOT } from '../../core/config.ts';
+import { PROJECT_ROOT } from '../../infra/config.ts';
 import type { BackingService } from '../../stack/stack.ts';
 
 /** What global setup hands to every test file (jest workers are separate processes, so it goes through a file). */

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { loadConfig } from '../../core/config.ts';
+import { loadConfig } from '../../infra/config.ts';
 import { createKnex } from '../../db/knex.ts';
 import { migrateLatest } from '../../db/migrate.ts';
 import { Client, Connection } from '@temporalio/client';

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../../core/config.ts';
-import { createLogger } from '../../core/logger.ts';
+import { loadConfig } from '../../infra/config.ts';
+import { createLogger } from '../../infra/logger.ts';
 import { OVER_LIMIT_KEEP_ONE_IN, utcMonth } from '../../core/rum/over-limit.ts';
 import type { RumSite } from '../../core/rum/site.ts';
 import { countMonthPageviews } from '../../db/clickhouse/rum-ingest.ts';

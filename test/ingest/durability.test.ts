@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ClickHouseClient } from '@clickhouse/client';
-import { loadConfig } from '../../core/config.ts';
+import { loadConfig } from '../../infra/config.ts';
 import type { RumSite } from '../../core/rum/site.ts';
 import { createClickHouse } from '../../db/clickhouse/client.ts';
 import { ensureClickHouseSchema } from '../../db/clickhouse/schema.ts';

@@ -1,4 +1,4 @@
-import { loadConfig } from '../../core/config.ts';
+import { loadConfig } from '../../infra/config.ts';
 import { dropOldRumPartitions, oldestKeptMonth } from '../../db/clickhouse/partitions.ts';
 import { isolatedClickHouse, type IsolatedClickHouse } from '../harness/isolated.ts';
 import { baseTestEnv } from '../harness/shared.ts';

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../../core/config.ts';
+import { loadConfig } from '../../infra/config.ts';
 import { HSTS } from '../../core/security-headers.ts';
 import type { RumSite } from '../../core/rum/site.ts';
 import { COLLECTOR_STABLE_PATH } from '../../ingest/collector-script.ts';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../../core/config.ts';
+import { loadConfig } from '../../infra/config.ts';
 import type { RumSite } from '../../core/rum/site.ts';
 import { waitUntil } from '../../stack/proc.ts';
 import { isolatedClickHouse, isolatedPostgres, type IsolatedClickHouse, type IsolatedPostgres } from '../harness/isolated.ts';

@@ -1,4 +1,4 @@
-import { createLogger } from '../../core/logger.ts';
+import { createLogger } from '../../infra/logger.ts';
 import { createKnex } from '../../db/knex.ts';
 import { createApp } from '../../http/app.ts';
 import { parseDatabaseUrl } from '../../stack/postgres.ts';

@@ -1,4 +1,4 @@
-import { deleteTargetSchedulesOf } from '../../core/temporal-client.ts';
+import { deleteTargetSchedulesOf } from '../../infra/temporal-client.ts';
 import { scanWorkflowId } from '../../core/temporal.ts';
 import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
 import { isolatedClickHouse, type IsolatedClickHouse } from '../harness/isolated.ts';

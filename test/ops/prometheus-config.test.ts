@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
-import { loadConfig, PROJECT_ROOT } from '../../core/config.ts';
+import { loadConfig, PROJECT_ROOT } from '../../infra/config.ts';
 import { ensurePrometheusPackage, prometheusConfig, scrapeTargets } from '../../stack/prometheus.ts';
 import { baseTestEnv } from '../harness/shared.ts';
 

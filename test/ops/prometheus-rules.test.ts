@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { PROJECT_ROOT } from '../../core/config.ts';
+import { PROJECT_ROOT } from '../../infra/config.ts';
 import { ensurePrometheusPackage } from '../../stack/prometheus.ts';
 
 /** The alert rules are valid, and each fires on its bad case and stays quiet on a good one (promtool's unit tests). */

@@ -1,6 +1,6 @@
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import type { DispatchedTargetScan } from '../../activities/targets.ts';
-import { ensureRumAlertCheckSchedule, requestScanSlot } from '../../core/temporal-client.ts';
+import { ensureRumAlertCheckSchedule, requestScanSlot } from '../../infra/temporal-client.ts';
 import { mainTaskQueue, rumAlertCheckScheduleId, scanDispatcherWorkflowId, scanTaskQueue, SEARCH_ATTRIBUTES, targetScheduleId } from '../../core/temporal.ts';
 import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
 import { harnessInfo } from '../harness/shared.ts';

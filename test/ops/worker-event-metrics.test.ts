@@ -1,9 +1,9 @@
 import { createRumAlertActivities } from '../../activities/rum-alerts.ts';
 import { createTargetActivities } from '../../activities/targets.ts';
 import { createWebhookActivities } from '../../activities/webhooks.ts';
-import { createLogger } from '../../core/logger.ts';
+import { createLogger } from '../../infra/logger.ts';
 import { newPublicId } from '../../core/ids.ts';
-import { createWorkerMetrics } from '../../core/worker-metrics.ts';
+import { createWorkerMetrics } from '../../infra/worker-metrics.ts';
 import { siteWindows } from '../../db/clickhouse/rum-alert-queries.ts';
 import { createStorage } from '../../db/store/index.ts';
 import { smtpMailer } from '../../services/mailer.ts';

@@ -1,5 +1,5 @@
 import { startFixtureSites, type FixtureSites } from '../../fixtures/sites.ts';
-import { createLogger } from '../../core/logger.ts';
+import { createLogger } from '../../infra/logger.ts';
 import { createStorage } from '../../db/store/index.ts';
 import { sendTestEvent } from '../../services/webhook-actions.ts';
 import { temporalWebhookDispatch } from '../../services/webhook-dispatch.ts';

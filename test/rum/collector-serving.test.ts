@@ -3,7 +3,7 @@ import { request, type IncomingHttpHeaders } from 'node:http';
 import { resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { buildCollector, COLLECTOR_GZIP_LIMIT, type CollectorBundle } from '../../collector/build.ts';
-import { loadConfig, PROJECT_ROOT } from '../../core/config.ts';
+import { loadConfig, PROJECT_ROOT } from '../../infra/config.ts';
 import { freePort, isolatedClickHouse, type IsolatedClickHouse } from '../harness/isolated.ts';
 import { startReady, type RunningService } from '../harness/processes.ts';
 import { baseTestEnv } from '../harness/shared.ts';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
-import { loadConfig } from '../../core/config.ts';
+import { loadConfig } from '../../infra/config.ts';
 import { RUM_SLOW_CLICK_MS, startRumFixtureSite, type RumFixtureSite } from '../../fixtures/rum-site.ts';
 import { waitUntil } from '../../stack/proc.ts';
 import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';

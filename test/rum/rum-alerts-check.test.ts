@@ -2,7 +2,7 @@ import { ScheduleOverlapPolicy } from '@temporalio/client';
 import { Webhook } from 'standardwebhooks';
 import { exactQuantile } from '../../core/rum/metrics.ts';
 import { mainTaskQueue, rumAlertCheckScheduleId, rumAlertEmailWorkflowId } from '../../core/temporal.ts';
-import { ensureRumAlertCheckSchedule } from '../../core/temporal-client.ts';
+import { ensureRumAlertCheckSchedule } from '../../infra/temporal-client.ts';
 import { createStorage } from '../../db/store/index.ts';
 import type { RumAlertCheckResult } from '../../services/rum-alert-check.ts';
 import { saveWebhookSettings } from '../../services/webhook-settings.ts';

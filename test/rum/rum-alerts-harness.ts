@@ -1,8 +1,8 @@
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createRumAlertActivities } from '../../activities/rum-alerts.ts';
 import { createWebhookActivities } from '../../activities/webhooks.ts';
-import { requireSmtpUrl } from '../../core/config.ts';
-import { createLogger } from '../../core/logger.ts';
+import { requireSmtpUrl } from '../../infra/config.ts';
+import { createLogger } from '../../infra/logger.ts';
 import type { RumMetric } from '../../core/rum/metrics.ts';
 import { newRumSitePublicId, type RumSite } from '../../core/rum/site.ts';
 import { mainTaskQueue, webhookTaskQueue } from '../../core/temporal.ts';

@@ -7,7 +7,7 @@ import { formFactorObservation, responseObservations, type LighthouseResult } fr
 import { resultView } from '../../api/views/scans.ts';
 import { resultSchema } from '../../api/views/scan-schemas.ts';
 import { validate } from '../../api/validation.ts';
-import { PROJECT_ROOT } from '../../core/config.ts';
+import { PROJECT_ROOT } from '../../infra/config.ts';
 import { masterKey } from '../../core/keys.ts';
 import { FORM_FACTORS, type FormFactor, type ScanObservation } from '../../core/scan/observation.ts';
 import { buildResultRecord } from '../../core/scan/result.ts';

@@ -1,7 +1,7 @@
 import { processRunner } from '../../activities/lighthouse/process-runner.ts';
 import { medianRunIndex } from '../../core/scan/median-run.ts';
 import { measureRuns, type FormFactorRuns } from '../../activities/scan-runs.ts';
-import { loadConfig } from '../../core/config.ts';
+import { loadConfig } from '../../infra/config.ts';
 import { startFixtureSites, type FixtureSites } from '../../fixtures/sites.ts';
 import { baseTestEnv } from '../harness/shared.ts';
 

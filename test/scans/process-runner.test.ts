@@ -4,8 +4,8 @@ import { resolve } from 'node:path';
 import { processRunner } from '../../activities/lighthouse/process-runner.ts';
 import { runnerEnvironment } from '../../activities/lighthouse/protocol.ts';
 import type { RunnerResult } from '../../activities/scan-runner.ts';
-import { PROJECT_ROOT } from '../../core/config.ts';
-import { lookupUser, runnerIdentity } from '../../core/scan-user.ts';
+import { PROJECT_ROOT } from '../../infra/config.ts';
+import { lookupUser, runnerIdentity } from '../../infra/scan-user.ts';
 import { isAlive, waitUntil } from '../../stack/proc.ts';
 
 /**

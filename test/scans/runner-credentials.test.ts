@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runnerEnvironment, type RunnerInput, type RunnerLaunch, type RunnerMessage } from '../../activities/lighthouse/protocol.ts';
-import { loadConfig, PROJECT_ROOT } from '../../core/config.ts';
+import { loadConfig, PROJECT_ROOT } from '../../infra/config.ts';
 import { startFixtureSites, HEADER_NAME, type FixtureSites } from '../../fixtures/sites.ts';
 import { baseTestEnv } from '../harness/shared.ts';
 

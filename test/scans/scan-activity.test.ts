@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { processRunner } from '../../activities/lighthouse/process-runner.ts';
 import type { RunnerResult, ScanRunInput, ScanRunner } from '../../activities/scan-runner.ts';
-import { PROJECT_ROOT } from '../../core/config.ts';
+import { PROJECT_ROOT } from '../../infra/config.ts';
 import { scanWorkflowId } from '../../core/temporal.ts';
 import { waitUntil } from '../../stack/proc.ts';
 import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';

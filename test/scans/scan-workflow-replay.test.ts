@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import proto from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
-import { PROJECT_ROOT } from '../../core/config.ts';
+import { PROJECT_ROOT } from '../../infra/config.ts';
 import { harnessInfo } from '../harness/shared.ts';
 
 /**

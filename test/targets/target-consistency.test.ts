@@ -1,10 +1,10 @@
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createTargetActivities, type TargetReconcileReport } from '../../activities/targets.ts';
-import { createLogger } from '../../core/logger.ts';
+import { createLogger } from '../../infra/logger.ts';
 import { ORPHAN_SCHEDULE_GRACE_MS } from '../../core/monitoring/schedule.ts';
 import { mainTaskQueue, targetScheduleId } from '../../core/temporal.ts';
-import { createTargetSchedule, deleteTargetSchedulesOf, describeTargetSchedule, listTargetSchedules } from '../../core/temporal-client.ts';
+import { createTargetSchedule, deleteTargetSchedulesOf, describeTargetSchedule, listTargetSchedules } from '../../infra/temporal-client.ts';
 import { createTargetStore } from '../../db/store/targets.ts';
 import { createUserStore } from '../../db/store/users.ts';
 import { waitUntil } from '../../stack/proc.ts';

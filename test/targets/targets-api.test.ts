@@ -5,7 +5,7 @@ import { dailyStartTime, TARGET_CATCHUP_WINDOW } from '../../core/monitoring/sch
 import { PLANS } from '../../core/plans.ts';
 import type { ScanResultRecord } from '../../core/scan/result.ts';
 import { mainTaskQueue, TargetIdAttribute, scanWorkflowId } from '../../core/temporal.ts';
-import { deleteTargetSchedulesOf, describeTargetSchedule } from '../../core/temporal-client.ts';
+import { deleteTargetSchedulesOf, describeTargetSchedule } from '../../infra/temporal-client.ts';
 import { createStorage, type Storage } from '../../db/store/index.ts';
 import { createTarget } from '../../services/targets.ts';
 import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';

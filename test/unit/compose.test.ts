@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse } from 'yaml';
-import { loadConfig, PROJECT_ROOT, REQUIRED_IN_PRODUCTION, SECRET_KEY_VARIABLES } from '../../core/config.ts';
+import { loadConfig, PROJECT_ROOT, REQUIRED_IN_PRODUCTION, SECRET_KEY_VARIABLES } from '../../infra/config.ts';
 import { SEARCH_ATTRIBUTES } from '../../core/temporal.ts';
 
 /**
@@ -45,9 +45,9 @@ const NEEDS: Record<Role, Record<string, 'service_healthy' | 'service_completed_
 const composeText = readFileSync(resolve(PROJECT_ROOT, 'docker-compose.yml'), 'utf8');
 const compose = parse(composeText, { merge: true }) as Compose;
 const dockerfile = readFileSync(resolve(PROJECT_ROOT, 'Dockerfile'), 'utf8');
-const configSource = readFileSync(resolve(PROJECT_ROOT, 'core/config.ts'), 'utf8');
+const configSource = readFileSync(resolve(PROJECT_ROOT, 'infra/config.ts'), 'utf8');
 
-/** Every environment variable name core/config.ts reads: helper calls like str(env, 'NAME', ...) and env.NAME. */
+/** Every environment variable name infra/config.ts reads: helper calls like str(env, 'NAME', ...) and env.NAME. */
 function variablesReadByConfig(source: string): Set<string> {
   const names = new Set<string>();
   for (const match of source.matchAll(/\b(?:str|port|url|bool|oneOf|identifier|hostPort|userName|atLeastOne|wholeNumber)\(\s*env,\s*'([A-Z][A-Z0-9_]*)'/g)) names.add(match[1]!);

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, DEFAULT_MIN_BENCHMARK_INDEX, loadConfig, requireSmtpUrl } from '../../core/config.ts';
+import { ConfigError, DEFAULT_MIN_BENCHMARK_INDEX, loadConfig, requireSmtpUrl } from '../../infra/config.ts';
 
 const made: string[] = [];
 const tempState = () => {

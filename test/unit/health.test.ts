@@ -1,4 +1,4 @@
-import { HealthState, sharedCheck } from '../../core/health.ts';
+import { HealthState, sharedCheck } from '../../infra/health.ts';
 
 describe('sharedCheck', () => {
   it('runs a costly check at most once per window, sharing the run (and its failure) with every caller meanwhile', async () => {

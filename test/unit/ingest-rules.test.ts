@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { ConfigError, loadConfig, PROJECT_ROOT } from '../../core/config.ts';
+import { ConfigError, loadConfig, PROJECT_ROOT } from '../../infra/config.ts';
 import { botMatcher } from '../../ingest/bots.ts';
 import { hostMatchesDomain, senderHost } from '../../ingest/origin.ts';
 

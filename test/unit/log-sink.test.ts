@@ -1,4 +1,4 @@
-import { createLogger } from '../../core/logger.ts';
+import { createLogger } from '../../infra/logger.ts';
 import { registerSecret, registerSecretsIn, secretsIn } from '../harness/log-sink.ts';
 
 /** The suite's secret-in-logs check (test/harness/log-sink.ts) finds what it is meant to find, and nothing else. */

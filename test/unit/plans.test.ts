@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { PROJECT_ROOT } from '../../core/config.ts';
+import { PROJECT_ROOT } from '../../infra/config.ts';
 import { cheapestPlanWith, cheapestPlanWithMoreTargets, hasFeature, PLANS, planView, UNLIMITED } from '../../core/plans.ts';
 
 describe('plans', () => {

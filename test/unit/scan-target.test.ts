@@ -1,4 +1,4 @@
-import { checkScanTarget, type HostLookup } from '../../core/scan-target.ts';
+import { checkScanTarget, type HostLookup } from '../../infra/scan-target.ts';
 
 /** A resolver that answers from a table, and fails like node:dns for anything else. */
 const table = (answers: Record<string, string[] | { code: string }>): HostLookup => async (host) => {

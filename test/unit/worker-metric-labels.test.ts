@@ -1,8 +1,8 @@
 import { Registry } from 'prom-client';
-import { HealthState } from '../../core/health.ts';
-import { registerReadyGauge } from '../../core/ready-metric.ts';
+import { HealthState } from '../../infra/health.ts';
+import { registerReadyGauge } from '../../infra/ready-metric.ts';
 import { FAILURE_CODES } from '../../core/scan/failures.ts';
-import { createWorkerMetrics, EMAIL_KINDS, TARGET_RUN_SKIP_REASONS, WEBHOOK_ATTEMPT_RESULTS, WEBHOOK_DELIVERY_OUTCOMES } from '../../core/worker-metrics.ts';
+import { createWorkerMetrics, EMAIL_KINDS, TARGET_RUN_SKIP_REASONS, WEBHOOK_ATTEMPT_RESULTS, WEBHOOK_DELIVERY_OUTCOMES } from '../../infra/worker-metrics.ts';
 
 /**
  * The worker's label values stay within fixed sets whatever reaches the counters: regions from the

@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'puppeteer-core';
-import { deleteTargetSchedulesOf, describeTargetSchedule } from '../../core/temporal-client.ts';
+import { deleteTargetSchedulesOf, describeTargetSchedule } from '../../infra/temporal-client.ts';
 import { createStorage } from '../../db/store/index.ts';
 import { createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
 import { insertFinishedScan, scoresOf } from '../harness/alerts.ts';

@@ -2,7 +2,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ScanRunner } from '../../activities/scan-runner.ts';
 import { defaultPayloadConverter } from '@temporalio/common';
-import { createLogger } from '../../core/logger.ts';
+import { createLogger } from '../../infra/logger.ts';
 import { mainTaskQueue, webhookDeliveryWorkflowId, webhookTaskQueue } from '../../core/temporal.ts';
 import { ATTEMPT_SLOT_POOLS, ATTEMPTS_IN_FLIGHT_PER_ACCOUNT, DIRECT_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT } from '../../core/webhooks/limits.ts';
 import { pingPayload } from '../../core/webhooks/payloads.ts';

@@ -1,5 +1,5 @@
 import type { ScanRunner } from '../../activities/scan-runner.ts';
-import { createLogger } from '../../core/logger.ts';
+import { createLogger } from '../../infra/logger.ts';
 import { encryptSecret } from '../../core/secrets.ts';
 import { mainTaskQueue, webhookDeliveryWorkflowId } from '../../core/temporal.ts';
 import type { WebhookDelivery } from '../../core/webhooks/delivery.ts';

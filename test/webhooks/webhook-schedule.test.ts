@@ -1,10 +1,10 @@
-import { createLogger } from '../../core/logger.ts';
+import { createLogger } from '../../infra/logger.ts';
 import { watchLogs } from '../harness/log-sink.ts';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import proto from '@temporalio/proto';
 import { createWebhookActivities, type WebhookActivities } from '../../activities/webhooks.ts';
-import { loadConfig, requireSmtpUrl, type Config } from '../../core/config.ts';
+import { loadConfig, requireSmtpUrl, type Config } from '../../infra/config.ts';
 import { SEARCH_ATTRIBUTES, webhookTaskQueue } from '../../core/temporal.ts';
 import { RETRY_DELAYS_MS, type WebhookAttempt, type WebhookDelivery } from '../../core/webhooks/delivery.ts';
 import { pingPayload } from '../../core/webhooks/payloads.ts';

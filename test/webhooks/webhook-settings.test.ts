@@ -1,4 +1,4 @@
-import { loadConfig } from '../../core/config.ts';
+import { loadConfig } from '../../infra/config.ts';
 import { createStorage, type Storage } from '../../db/store/index.ts';
 import { createUser } from '../../services/accounts.ts';
 import { authHeaderOf, rotateSigningSecret, saveWebhookSettings, signingSecrets, webhookSettings, type WebhookSettingsDeps } from '../../services/webhook-settings.ts';

@@ -3,7 +3,7 @@ import type { ScanActivities, ScanOutcome } from '../../../activities/scan.ts';
 import type { ScanSlotActivities } from '../../../activities/scan-slots.ts';
 import type { FailureCode } from '../../../core/scan/failures.ts';
 import { scanDispatcherWorkflowId, scanTaskQueue } from '../../../core/temporal.ts';
-import { requestScanSlot } from '../../../core/temporal-client.ts';
+import { requestScanSlot } from '../../../infra/temporal-client.ts';
 import type { WorkflowTestbed } from './time-skipping.ts';
 
 /** What one stubbed scan does: its row's runs, and its Lighthouse activity's answer per attempt (1, 2, 3). */
@@ -26,7 +26,7 @@ export interface ScanCall {
 
 /**
  * The scan workflow's activities as stubs that record their calls, with the real slot request (signal-with-
- * start of the region's real dispatcher workflow, core/temporal-client.ts), so scans queue for real slots.
+ * start of the region's real dispatcher workflow, infra/temporal-client.ts), so scans queue for real slots.
  * Requests for a region named `stalled` are recorded only (no dispatcher grants them).
  */
 export function scanStubs(bed: WorkflowTestbed, prefix: string) {

@@ -2,7 +2,7 @@ import type { ScanOutcome } from '../../../activities/scan.ts';
 import { newPublicId } from '../../../core/ids.ts';
 import { SCAN_ATTEMPTS, scanActivityTimeoutMs, scanRunLimitMs, SLOT_REQUEST_REPEAT } from '../../../core/scan/lifecycle.ts';
 import { SCAN_SLOT_SIGNALS, mainTaskQueue, scanTaskQueue, scanWorkflowId } from '../../../core/temporal.ts';
-import { startScanWorkflow } from '../../../core/temporal-client.ts';
+import { startScanWorkflow } from '../../../infra/temporal-client.ts';
 import { crash, scanStubs, type ScriptedScan } from './scan-stubs.ts';
 import { workflowTestbed, type WorkflowTestbed } from './time-skipping.ts';
 

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import proto from '@temporalio/proto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, DefaultLogger, makeTelemetryFilterString, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
-import { loadConfig, PROJECT_ROOT } from '../../../core/config.ts';
+import { loadConfig, PROJECT_ROOT } from '../../../infra/config.ts';
 import { SEARCH_ATTRIBUTES } from '../../../core/temporal.ts';
 import { ensureTemporalTestServer } from '../../../stack/temporal.ts';
 import { baseTestEnv } from '../../harness/shared.ts';

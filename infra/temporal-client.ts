@@ -2,11 +2,11 @@ import type { Duration } from '@temporalio/common';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import { Client, Connection, ScheduleAlreadyRunning, WorkflowExecutionAlreadyStartedError, ScheduleNotFoundError, ScheduleOverlapPolicy, type ScheduleDescription, type ScheduleOptions } from '@temporalio/client';
 import type { Config } from './config.ts';
-import { TARGET_RECONCILE_EVERY, targetScheduleOptions } from './monitoring/schedule.ts';
-import { RUM_ALERT_CHECK_EVERY_MINUTES } from './rum/alert-check.ts';
-import { RECONCILE_EVERY } from './scan/lifecycle.ts';
-import type { SlotRequest } from './scan/slots.ts';
-import type { AttemptOutcomeKind, DeliveryRef, WebhookDeliveryInput } from './webhooks/delivery.ts';
+import { TARGET_RECONCILE_EVERY, targetScheduleOptions } from '../core/monitoring/schedule.ts';
+import { RUM_ALERT_CHECK_EVERY_MINUTES } from '../core/rum/alert-check.ts';
+import { RECONCILE_EVERY } from '../core/scan/lifecycle.ts';
+import type { SlotRequest } from '../core/scan/slots.ts';
+import type { AttemptOutcomeKind, DeliveryRef, WebhookDeliveryInput } from '../core/webhooks/delivery.ts';
 import {
   DeliveryIdAttribute,
   UserIdAttribute,
@@ -30,7 +30,7 @@ import {
   targetReconcilerScheduleId,
   targetScheduleId,
   TEMPORAL_CHANNEL_ARGS,
-} from './temporal.ts';
+} from '../core/temporal.ts';
 
 /**
  * The one place that talks to Temporal as a client: connecting, and every workflow we start (scans, the

@@ -1,6 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { FAILURE_CODES } from './scan/failures.ts';
-import { METRICS } from './metric-names.ts';
+import { FAILURE_CODES } from '../core/scan/failures.ts';
+import { METRICS } from '../core/metric-names.ts';
 
 export const TARGET_RUN_SKIP_REASONS = ['inactive'] as const;
 export type TargetRunSkipReason = (typeof TARGET_RUN_SKIP_REASONS)[number];

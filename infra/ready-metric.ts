@@ -1,6 +1,6 @@
 import { Gauge, type Registry } from 'prom-client';
 import type { HealthState } from './health.ts';
-import { METRICS } from './metric-names.ts';
+import { METRICS } from '../core/metric-names.ts';
 
 /**
  * `webperf_ready{service}`: 1 while the process's own readiness check (what its /readyz answers, without the

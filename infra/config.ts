@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { masterKey, type Keyring } from './keys.ts';
-import { WEBHOOK_WORKER_SLOTS_DEFAULT } from './webhooks/limits.ts';
+import { masterKey, type Keyring } from '../core/keys.ts';
+import { WEBHOOK_WORKER_SLOTS_DEFAULT } from '../core/webhooks/limits.ts';
 
 /**
  * The one place that reads the environment. Every process (api, worker, ingest, stack tooling, tests)
@@ -84,7 +84,7 @@ export interface Config {
   clickhouse: { url: string; database: string; user: string; password: string; tcpPort: number };
   temporal: { address: string; namespace: string; uiUrl: string; cliPath: string | null; taskQueuePrefix: string };
   chromiumPath: string;
-  /** The unprivileged system user a worker running as root runs scan browsers as (core/scan-user.ts). */
+  /** The unprivileged system user a worker running as root runs scan browsers as (infra/scan-user.ts). */
   scanUser: string;
   /**
    * SCAN_MIN_BENCHMARK_INDEX: a run whose Lighthouse benchmark index is below it was measured on an

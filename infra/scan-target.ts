@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { classifyAddress } from './outbound.ts';
-import { FAILURE_DETAILS } from './scan/failures.ts';
+import { classifyAddress } from '../core/outbound.ts';
+import { FAILURE_DETAILS } from '../core/scan/failures.ts';
 
 /**
  * The one rule for "may a scan fetch this host": every address it stands for must be public (core/outbound.ts),
