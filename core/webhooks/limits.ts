@@ -13,7 +13,8 @@ export const ATTEMPTS_IN_FLIGHT_PER_ACCOUNT = 4;
 /**
  * First attempts of one account sent straight from the raising processes at once (services/webhook-direct.ts),
  * over every process: a pool of its own, larger because it holds no worker slot (only sockets of a process
- * whose activity has returned; 256 at most per process, so another account always has half of them) and
+ * whose activity has returned; 256 at most per process, waiting deliveries included, so while one account
+ * fills a process other accounts' first attempts go to their workflows, never wait behind it) and
  * because a burst of one account's events must go out at the receiver's speed: at 32 a 500-event burst of one
  * account had a p95 of 2.5 to 3.2 s on the shared 2-core machine, at 128 under 0.5 s (bench/webhooks.ts).
  * Beyond it, the account's deliveries wait or go to their workflows and the cap above.
