@@ -129,3 +129,41 @@ it('past the monthly limit keeps a 1-in-10 sample instead of refusing, and e-mai
   mailer.close();
   expect(mails()).toHaveLength(1);
 }, 120_000);
+
+describe('the per-site rate limit', () => {
+  let siteLimited: IngestProcess;
+  const siteSpool = mkdtempSync(join(tmpdir(), 'ingest-site-limit-'));
+  beforeAll(async () => {
+    // Senders get all they want; a site takes a burst of 20 beacons, then 1 a second.
+    siteLimited = await startIngest({ DATABASE_URL: db.databaseUrl, CLICKHOUSE_DATABASE: ch.database, INGEST_SPOOL_DIR: siteSpool, INGEST_ADDRESS_RATE: '1000', INGEST_ADDRESS_BURST: '1000', INGEST_SITE_RATE: '1', INGEST_SITE_BURST: '20', SMTP_URL: `smtp://127.0.0.1:${smtp.port}` });
+  }, 60_000);
+  afterAll(async () => {
+    await siteLimited?.service.stop();
+    rmSync(siteSpool, { recursive: true, force: true });
+  });
+
+  it("refuses a site's beacons past its burst however many senders share it, and leaves other sites alone", async () => {
+    const busy = await createSite(db.knex, { plan: 'pro', domain: 'busy.test' });
+    const quiet = await createSite(db.knex, { plan: 'pro', domain: 'quiet.test' });
+    const statuses: number[] = [];
+    const bodies: string[] = [];
+    await Promise.all(
+      Array.from({ length: 30 }, async (_, s) => {
+        for (let i = 0; i < 2; i++) {
+          const answer = await send(siteLimited.url, beacon(busy.publicId), { origin: 'https://busy.test' }, 'POST', `127.40.0.${s + 1}`);
+          statuses.push(answer.status);
+          if (answer.status === 429) bodies.push(answer.body);
+        }
+      }),
+    );
+    const accepted = statuses.filter((s) => s === 204).length;
+    console.log(`per-site limit: ${accepted} of 60 beacons from 30 senders accepted`);
+    // The burst of 20, plus at most what refilled (1 a second) while the 60 requests were sent.
+    expect(accepted).toBeGreaterThanOrEqual(20);
+    expect(accepted).toBeLessThan(40);
+    expect(statuses.filter((s) => s === 429).length).toBe(60 - accepted);
+    expect(JSON.parse(bodies[0]!)).toMatchObject({ error: 'rate_limited' });
+    // Another site, from the same senders: its own bucket.
+    expect((await send(siteLimited.url, beacon(quiet.publicId), { origin: 'https://quiet.test' }, 'POST', '127.40.0.1')).status).toBe(204);
+  }, 60_000);
+});
