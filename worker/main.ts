@@ -61,6 +61,7 @@ let stopping = false;
 const workflowDispatch = temporalWebhookDispatch({ temporal: () => client, webhooks: storage.webhooks, taskQueuePrefix: config.temporal.taskQueuePrefix, log });
 /** First webhook attempts sent at once from this process; beyond that, deliveries go straight to workflows. */
 const WEBHOOK_DIRECT_IN_FLIGHT = 256;
+/** Set once the main queue is served (worker/schedules.ts); a webhooks-only worker has no sweepers. */
 let stopSweepers = (): void => undefined;
 
 const health = new HealthState({
