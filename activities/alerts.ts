@@ -21,7 +21,7 @@ export interface AlertActivityDeps {
 
 export type AlertEmailOutcome = 'sent' | 'sent_before' | 'not_due';
 
-/** Alert evaluation and e-mail (workflows/target-alerts.ts). Built from their dependencies; wired in worker/main.ts. */
+/** Alert evaluation and e-mail (workflows/target-alerts.ts). Built with the others in worker/activities.ts. */
 export function createAlertActivities(deps: AlertActivityDeps) {
   const { alerts, mailer, clock, log } = deps;
   return {

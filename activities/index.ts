@@ -10,7 +10,7 @@ export interface WorkerHealth {
   checkedAt: string;
 }
 
-/** Activities are built from their dependencies, wired in worker/main.ts; tests build them the same way. */
+/** The worker health activity. Every activity is built from its dependencies in worker/activities.ts, for the worker process and the tests alike. */
 export function createActivities(deps: ActivityDeps) {
   return {
     /** Proves that a worker polls the main task queue and reaches Postgres. */

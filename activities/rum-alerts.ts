@@ -24,7 +24,7 @@ export interface RumAlertActivityDeps {
   metrics?: Pick<WorkerMetrics, 'rumAlertCheck'>;
 }
 
-/** The live-data alert check and its e-mails (workflows/rum-alerts.ts). Wired in worker/main.ts. */
+/** The live-data alert check and its e-mails (workflows/rum-alerts.ts). Built with the others in worker/activities.ts. */
 export function createRumAlertActivities(deps: RumAlertActivityDeps) {
   const { rumAlerts, mailer, clock, log } = deps;
   return {

@@ -54,7 +54,7 @@ function untilAborted<T>(run: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-/** The scan workflow's activities. Built by a factory from their dependencies; wired in worker/main.ts. */
+/** The scan workflow's activities. Built with the others in worker/activities.ts. */
 export function createScanActivities(deps: ScanActivityDeps) {
   const { scans, config, clock, log, runner } = deps;
   const runLimitMs = deps.attemptLimitMs ?? RUN_ATTEMPT_LIMIT_MS;

@@ -7,7 +7,7 @@ import { inAttemptSlot } from '../services/webhook-slots.ts';
 /** The failure type of an attempt not made because its account had every attempt slot taken. */
 export const ACCOUNT_BUSY_FAILURE = 'WebhookAccountBusy';
 
-/** The delivery workflow's activity (workflows/webhook-delivery.ts), on the webhook task queue; wired in worker/main.ts. */
+/** The delivery workflow's activity (workflows/webhook-delivery.ts), on the webhook task queue; built with the others in worker/activities.ts. */
 export function createWebhookActivities(deps: WebhookDeliveryDeps) {
   return {
     /**

@@ -3,15 +3,8 @@ import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
-import { createActivities } from '../activities/index.ts';
-import { createAlertActivities } from '../activities/alerts.ts';
-import { createReconcileActivities } from '../activities/reconcile.ts';
-import { createRumAlertActivities } from '../activities/rum-alerts.ts';
 import { processRunner } from '../activities/lighthouse/process-runner.ts';
-import { createScanActivities } from '../activities/scan.ts';
-import { createScanSlotActivities } from '../activities/scan-slots.ts';
-import { createTargetActivities } from '../activities/targets.ts';
-import { createWebhookActivities } from '../activities/webhooks.ts';
+import type { ScanRunner } from '../activities/scan-runner.ts';
 import { systemClock } from '../core/clock.ts';
 import { loadConfig, PROJECT_ROOT, requireSmtpUrl } from '../infra/config.ts';
 import { HealthState, serveHealth } from '../infra/health.ts';
@@ -21,15 +14,16 @@ import { probeScanQueue, QUEUE_PROBE_SHARED_MS, sharedPerRegion } from '../infra
 import { createLogger } from '../infra/logger.ts';
 import { assertNodeVersion } from '../infra/runtime.ts';
 import { mainTaskQueue, scanTaskQueue, webhookTaskQueue } from '../core/temporal.ts';
-import { createTemporalClient, ensureReconcilerSchedule, ensureRumAlertCheckSchedule, ensureTargetReconcilerSchedule, temporalReachable, triggerTargetReconciler } from '../infra/temporal-client.ts';
+import { createTemporalClient, temporalReachable } from '../infra/temporal-client.ts';
 import { createClickHouse } from '../db/clickhouse/client.ts';
 import { siteWindows } from '../db/clickhouse/rum-alert-queries.ts';
 import { createKnex } from '../db/knex.ts';
 import { createStorage } from '../db/store/index.ts';
 import { smtpMailer } from '../services/mailer.ts';
-import { OAUTH_SWEEP_EVERY_MS, sweepExpiredOAuth } from '../services/oauth-apps.ts';
 import { directFirstAttempt } from '../services/webhook-direct.ts';
-import { sweepWebhookOutbox, temporalWebhookDispatch } from '../services/webhook-dispatch.ts';
+import { temporalWebhookDispatch } from '../services/webhook-dispatch.ts';
+import { buildActivities, noScanRunner, webhookDeliveryDeps, type WorkerActivities, type WorkerDeps } from './activities.ts';
+import { startSchedulesAndSweepers } from './schedules.ts';
 
 assertNodeVersion();
 const config = loadConfig();
@@ -67,8 +61,8 @@ let stopping = false;
 const workflowDispatch = temporalWebhookDispatch({ temporal: () => client, webhooks: storage.webhooks, taskQueuePrefix: config.temporal.taskQueuePrefix, log });
 /** First webhook attempts sent at once from this process; beyond that, deliveries go straight to workflows. */
 const WEBHOOK_DIRECT_IN_FLIGHT = 256;
-/** How often the webhook outbox is swept for rows a crash left without a workflow. */
-const WEBHOOK_SWEEP_EVERY_MS = 30_000;
+/** Set once the main queue is served (worker/schedules.ts); a webhooks-only worker has no sweepers. */
+let stopSweepers = (): void => undefined;
 
 const health = new HealthState({
   postgres: storage.ping,
@@ -91,20 +85,20 @@ const metrics = createWorkerMetrics({
 });
 registerReadyGauge(metrics.registry, 'worker', health);
 
-const webhookDelivery = {
-  webhooks: storage.webhooks,
-  users: storage.users,
-  mailer: metrics.countingMailer(mailer, 'webhook_disabled'),
-  keys: config.keys,
-  allowLoopback: config.callbacksAllowLoopback,
-  baseUrl: config.baseUrl,
+const activityDeps: Omit<WorkerDeps, 'runner' | 'webhookDispatch'> = {
+  storage,
+  config,
+  temporal: () => client,
   clock: systemClock,
-  metrics,
   log,
+  mailer,
+  metrics,
+  rumWindows: (siteIds, minutes, now) => siteWindows(clickhouse, config.clickhouse.database, siteIds, minutes, now),
+  identity,
 };
 // Events raised here get their first attempt at once from this process; each delivery's workflow is started
 // after it (in the background) and carries the retries.
-const webhookDispatch = directFirstAttempt(workflowDispatch, { ...webhookDelivery, maxInFlight: WEBHOOK_DIRECT_IN_FLIGHT });
+const webhookDispatch = directFirstAttempt(workflowDispatch, { ...webhookDeliveryDeps(activityDeps), maxInFlight: WEBHOOK_DIRECT_IN_FLIGHT });
 
 const healthServer = createServer((req, res) => {
   const respond = (status: number, body: unknown) => {
@@ -149,6 +143,9 @@ async function main(): Promise<void> {
     workflowBundle: config.worker.workflowBundlePath ? { codePath: config.worker.workflowBundlePath } : await bundleWorkflowCode({ workflowsPath: resolve(PROJECT_ROOT, 'workflows/index.ts') }),
   };
 
+  const runner = servesMain ? startLighthouseRunner() : noScanRunner;
+  const activities = buildActivities({ ...activityDeps, runner, webhookDispatch });
+
   // Webhook deliveries, workflows and attempts, on their own queue with their own slots: a slow receiver holds
   // at most one activity slot per attempt here (and its account at most ATTEMPTS_IN_FLIGHT_PER_ACCOUNT of them).
   const webhookWorkers = servesWebhooks
@@ -158,7 +155,7 @@ async function main(): Promise<void> {
           namespace: config.temporal.namespace,
           taskQueue: webhookTaskQueue(config.temporal.taskQueuePrefix),
           identity,
-          activities: createWebhookActivities(webhookDelivery),
+          activities: activities.webhooks,
           maxConcurrentActivityTaskExecutions: config.worker.webhookSlots,
           // Delivery workflow tasks only schedule an attempt or a timer.
           maxConcurrentWorkflowTaskExecutions: 10,
@@ -167,7 +164,7 @@ async function main(): Promise<void> {
         }),
       ]
     : [];
-  workers = [...webhookWorkers, ...(servesMain ? await mainWorkers(connection, workflowSource) : [])];
+  workers = [...webhookWorkers, ...(servesMain ? await mainWorkers(connection, workflowSource, activities) : [])];
   log.info({ role, taskQueue: servesMain ? taskQueue : null, webhookTaskQueue: servesWebhooks ? webhookTaskQueue(config.temporal.taskQueuePrefix) : null, webhookSlots: servesWebhooks ? config.worker.webhookSlots : null, scanRegions: servesMain ? config.worker.scanRegions : [], identity, bundle: config.worker.workflowBundlePath }, 'worker polling');
   try {
     const running = Promise.all(workers.map((w) => w.run()));
@@ -179,36 +176,22 @@ async function main(): Promise<void> {
   }
 }
 
-/** The main queue and the served regions' Lighthouse queues, with the schedules and sweepers that go with them. */
-async function mainWorkers(connection: NativeConnection, workflowSource: Pick<WorkerOptions, 'workflowBundle'>): Promise<Worker[]> {
+function startLighthouseRunner(): ScanRunner {
   // Throws when a root worker's SCAN_USER cannot run the runner, so the worker does not start.
   const runner = processRunner({ chromiumPath: config.chromiumPath, allowLoopback: config.outboundAllowLoopback, scanUser: config.scanUser });
   // The runner started ahead for the next scan goes with us, however we exit (if killed, it goes by itself).
   process.once('exit', () => runner.close());
-  const scanActivities = createScanActivities({ scans: storage.scans, config, clock: systemClock, log, runner, webhookDispatch, metrics });
+  return runner;
+}
+
+/** The main queue and the served regions' Lighthouse queues, with the schedules and sweepers that go with them. */
+async function mainWorkers(connection: NativeConnection, workflowSource: Pick<WorkerOptions, 'workflowBundle'>, activities: WorkerActivities): Promise<Worker[]> {
   const main = await Worker.create({
     connection,
     namespace: config.temporal.namespace,
     taskQueue,
     identity,
-    activities: {
-      ...createActivities({ pingPostgres: storage.ping, workerIdentity: identity }),
-      ...scanActivities,
-      ...createReconcileActivities({ scans: storage.scans, temporal: () => client, clock: systemClock, log }),
-      ...createScanSlotActivities({ scans: storage.scans, users: storage.users, temporal: () => client, config }),
-      ...createTargetActivities({ targets: storage.targets, users: storage.users, temporal: () => client, config, clock: systemClock, log, metrics }),
-      ...createAlertActivities({ alerts: storage.alerts, mailer: metrics.countingMailer(mailer, 'alert'), baseUrl: config.baseUrl, clock: systemClock, log, webhookDispatch }),
-      ...createRumAlertActivities({
-        rumAlerts: storage.rumAlerts,
-        windows: (siteIds, minutes, now) => siteWindows(clickhouse, config.clickhouse.database, siteIds, minutes, now),
-        mailer: metrics.countingMailer(mailer, 'rum_alert'),
-        baseUrl: config.baseUrl,
-        clock: systemClock,
-        log,
-        webhookDispatch,
-        metrics,
-      }),
-    },
+    activities: activities.main,
     shutdownGraceTime: '30 seconds',
     ...workflowSource,
   });
@@ -220,7 +203,7 @@ async function mainWorkers(connection: NativeConnection, workflowSource: Pick<Wo
         namespace: config.temporal.namespace,
         taskQueue: scanTaskQueue(config.temporal.taskQueuePrefix, region),
         identity,
-        activities: scanActivities,
+        activities: activities.scan,
         maxConcurrentActivityTaskExecutions: 1,
         // Like the main queue: within the stop grace of ./svc (35 s) and compose (45 s). A Lighthouse run cut
         // short by it is not lost: its heartbeat times out and Temporal retries it on another worker.
@@ -228,35 +211,7 @@ async function mainWorkers(connection: NativeConnection, workflowSource: Pick<Wo
       }),
     ),
   );
-  await ensureReconcilerSchedule(client, config.temporal.taskQueuePrefix).then(
-    ({ scheduleId, created }) => created && log.info({ scheduleId }, 'scan reconciler scheduled'),
-    (error: unknown) => log.error({ err: error }, 'could not create or update the scan reconciler schedule; stale scans wait for the next start'),
-  );
-  // Target schedules: reconciled now (a worker starts after deployments and outages, when drift is likeliest) and on a timer.
-  await ensureTargetReconcilerSchedule(client, config.temporal.taskQueuePrefix)
-    .then(async ({ scheduleId, created }) => {
-      if (created) log.info({ scheduleId }, 'target reconciler scheduled');
-      await triggerTargetReconciler(client, config.temporal.taskQueuePrefix);
-    })
-    .catch((error: unknown) => log.error({ err: error }, 'could not schedule or start the target reconciler; target schedules are repaired at the next start'));
-  await ensureRumAlertCheckSchedule(client, config.temporal.taskQueuePrefix).then(
-    ({ scheduleId, created }) => created && log.info({ scheduleId }, 'live-data alert check scheduled'),
-    (error: unknown) => log.error({ err: error }, 'could not create or update the live-data alert check schedule; it is tried again at the next start'),
-  );
-  // Every worker sweeps; rows are claimed before their workflow starts (two sweeps never take one row, nor a
-  // row whose direct attempt is in flight), and the delivery workflow ids make a repeated start harmless.
-  const sweeper = setInterval(() => {
-    sweepWebhookOutbox(storage.webhooks, workflowDispatch, systemClock())
-      .then((found) => found && log.info({ found }, 'webhook outbox: started workflows for deliveries left without one'))
-      .catch((error: unknown) => log.warn({ err: error }, 'webhook outbox sweep failed'));
-  }, WEBHOOK_SWEEP_EVERY_MS);
-  sweeper.unref();
-  const oauthSweeper = setInterval(() => {
-    sweepExpiredOAuth(storage.oauth, new Date())
-      .then((deleted) => deleted && log.info({ deleted }, 'deleted expired OAuth codes, tokens and grants'))
-      .catch((error: unknown) => log.warn({ err: error }, 'OAuth expiry sweep failed'));
-  }, OAUTH_SWEEP_EVERY_MS);
-  oauthSweeper.unref();
+  stopSweepers = await startSchedulesAndSweepers({ client, taskQueuePrefix: config.temporal.taskQueuePrefix, storage, workflowDispatch, clock: systemClock, log });
   return [main, ...scanWorkers];
 }
 
@@ -276,6 +231,7 @@ main()
     // First attempts under way end within their request timeout, and their workflows are started (each start
     // gives up after 5 s); any cut short are the sweeper's once their claim has run out.
     await Promise.race([webhookDispatch.idle(), sleep(20_000)]);
+    stopSweepers();
     healthServer.close();
     mailer.close();
     await Promise.allSettled([knex.destroy(), client.connection.close(), clickhouse.close()]);

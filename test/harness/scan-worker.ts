@@ -1,21 +1,16 @@
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { createAlertActivities } from '../../activities/alerts.ts';
 import type { ScanRunner } from '../../activities/scan-runner.ts';
-import { createScanActivities } from '../../activities/scan.ts';
-import { createScanSlotActivities } from '../../activities/scan-slots.ts';
-import { createTargetActivities } from '../../activities/targets.ts';
-import { createTargetStore } from '../../db/store/targets.ts';
-import { createAlertStore } from '../../db/store/alerts.ts';
-import { createScanStore } from '../../db/store/scans.ts';
-import { createUserStore } from '../../db/store/users.ts';
+import { createClickHouse } from '../../db/clickhouse/client.ts';
+import { siteWindows } from '../../db/clickhouse/rum-alert-queries.ts';
+import { createStorage } from '../../db/store/index.ts';
 import { requireSmtpUrl } from '../../infra/config.ts';
 import { createLogger } from '../../infra/logger.ts';
+import { createWorkerMetrics } from '../../infra/worker-metrics.ts';
 import { mainTaskQueue, scanDispatcherWorkflowId, scanTaskQueue, webhookTaskQueue } from '../../core/temporal.ts';
 import { smtpMailer } from '../../services/mailer.ts';
-import { createWebhookActivities } from '../../activities/webhooks.ts';
-import { createWebhookStore } from '../../db/store/webhooks.ts';
 import type { HostLookup } from '../../infra/scan-target.ts';
 import { temporalWebhookDispatch, type WebhookDispatch } from '../../services/webhook-dispatch.ts';
+import { buildActivities } from '../../worker/activities.ts';
 import type { TestApi } from './api.ts';
 import { harnessInfo } from './shared.ts';
 import { watchLogs } from './log-sink.ts';
@@ -29,10 +24,10 @@ export interface InProcessWorker {
 }
 
 /**
- * A worker in the test's own process, serving the API's task queues like worker/main.ts does (scan
- * workflows, slots, alerts and their e-mail through the API's SMTP_URL, every region's Lighthouse queue, and
- * the webhook queue),
- * with the runner the test hands it.
+ * A worker in the test's own process, serving the API's task queues with the activities the worker process builds
+ * (worker/activities.ts): the main queue, every region's Lighthouse queue and the webhook queue, e-mail through
+ * the API's SMTP_URL, with the runner the test hands it. Webhook deliveries are started as workflows straight
+ * away (no direct first attempt), with the test's retry schedule.
  */
 export interface WorkerWebhookOptions {
   /** Waits between delivery attempts (ms); the documented schedule when not given. */
@@ -53,22 +48,26 @@ export async function startInProcessWorker(api: TestApi, options: { runner: Scan
   const { config } = api;
   const prefix = config.temporal.taskQueuePrefix;
   const connection = await NativeConnection.connect({ address: config.temporal.address });
-  const webhooks = createWebhookStore(api.db.knex);
-  const webhookDispatch = temporalWebhookDispatch({ temporal: () => api.temporal, webhooks, taskQueuePrefix: prefix, log, schedule: options.webhooks?.schedule });
-  const scanActivities = createScanActivities({ scans: createScanStore(api.db.knex), config, clock: api.clock.read, log, runner: options.runner, attemptLimitMs: options.attemptLimitMs, webhookDispatch });
+  const storage = createStorage(api.db.knex);
+  const webhookDispatch = temporalWebhookDispatch({ temporal: () => api.temporal, webhooks: storage.webhooks, taskQueuePrefix: prefix, log, schedule: options.webhooks?.schedule });
   const mailer = smtpMailer({ url: requireSmtpUrl(config), from: config.mail.from });
-  const alertActivities = createAlertActivities({ alerts: createAlertStore(api.db.knex), mailer, baseUrl: config.baseUrl, clock: api.clock.read, log, webhookDispatch });
-  const webhookActivities = createWebhookActivities({
-    webhooks,
-    users: createUserStore(api.db.knex),
-    mailer,
-    keys: config.keys,
-    allowLoopback: config.callbacksAllowLoopback,
-    baseUrl: config.baseUrl,
+  // Reached only by the live-data alert check, which no schedule starts here.
+  const clickhouse = createClickHouse(config);
+  const activities = buildActivities({
+    storage,
+    config,
+    temporal: () => api.temporal,
     clock: api.clock.read,
-    lookup: options.webhooks?.lookup,
-    timeoutMs: options.webhooks?.timeoutMs,
     log,
+    mailer,
+    metrics: createWorkerMetrics({ regions: config.regions.available }),
+    runner: options.runner,
+    rumWindows: (siteIds, minutes, now) => siteWindows(clickhouse, config.clickhouse.database, siteIds, minutes, now),
+    webhookDispatch,
+    identity: 'in-process worker',
+    attemptLimitMs: options.attemptLimitMs,
+    webhookLookup: options.webhooks?.lookup,
+    webhookTimeoutMs: options.webhooks?.timeoutMs,
   });
   const common = { connection, namespace: config.temporal.namespace, shutdownGraceTime: '2 seconds' } as const;
   const workers = [
@@ -76,16 +75,11 @@ export async function startInProcessWorker(api: TestApi, options: { runner: Scan
       ...common,
       taskQueue: mainTaskQueue(prefix),
       workflowBundle: { codePath: harnessInfo().workflowBundlePath },
-      activities: {
-        ...scanActivities,
-        ...createScanSlotActivities({ scans: createScanStore(api.db.knex), users: createUserStore(api.db.knex), temporal: () => api.temporal, config }),
-        ...createTargetActivities({ targets: createTargetStore(api.db.knex), users: createUserStore(api.db.knex), temporal: () => api.temporal, config, clock: api.clock.read, log }),
-        ...alertActivities,
-      },
+      activities: activities.main,
     }),
     // Webhook deliveries on their own queue, as worker/main.ts serves it.
-    await Worker.create({ ...common, taskQueue: webhookTaskQueue(prefix), workflowBundle: { codePath: harnessInfo().workflowBundlePath }, activities: webhookActivities }),
-    ...(await Promise.all(config.regions.available.map((region) => Worker.create({ ...common, taskQueue: scanTaskQueue(prefix, region), activities: scanActivities, maxConcurrentActivityTaskExecutions: 1 })))),
+    await Worker.create({ ...common, taskQueue: webhookTaskQueue(prefix), workflowBundle: { codePath: harnessInfo().workflowBundlePath }, activities: activities.webhooks }),
+    ...(await Promise.all(config.regions.available.map((region) => Worker.create({ ...common, taskQueue: scanTaskQueue(prefix, region), activities: activities.scan, maxConcurrentActivityTaskExecutions: 1 })))),
   ];
   const running = Promise.all(workers.map((worker) => worker.run()));
   return {
@@ -98,6 +92,7 @@ export async function startInProcessWorker(api: TestApi, options: { runner: Scan
       for (const worker of workers) worker.shutdown();
       await running;
       mailer.close();
+      await clickhouse.close();
       await connection.close();
       logSink.check();
     },

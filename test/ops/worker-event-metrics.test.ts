@@ -1,12 +1,11 @@
-import { createRumAlertActivities } from '../../activities/rum-alerts.ts';
-import { createTargetActivities } from '../../activities/targets.ts';
-import { createWebhookActivities } from '../../activities/webhooks.ts';
 import { createLogger } from '../../infra/logger.ts';
 import { newPublicId } from '../../core/ids.ts';
 import { createWorkerMetrics } from '../../infra/worker-metrics.ts';
 import { siteWindows } from '../../db/clickhouse/rum-alert-queries.ts';
 import { createStorage } from '../../db/store/index.ts';
-import { smtpMailer } from '../../services/mailer.ts';
+import { smtpMailer, type Mailer } from '../../services/mailer.ts';
+import { temporalWebhookDispatch } from '../../services/webhook-dispatch.ts';
+import { buildActivities, noScanRunner } from '../../worker/activities.ts';
 import { enqueueWebhook } from '../../services/webhook-delivery.ts';
 import { saveWebhookSettings } from '../../services/webhook-settings.ts';
 import { pingPayload } from '../../core/webhooks/payloads.ts';
@@ -49,9 +48,29 @@ async function value(metrics: ReturnType<typeof newMetrics>, name: string, label
   return found?.value ?? 0;
 }
 
+/** The worker's activities as the worker process builds them, with these metrics, a mailer of the test's and no scans. */
+function workerActivities(metrics: ReturnType<typeof newMetrics>, mailer: Mailer) {
+  const storage = createStorage(api.db.knex);
+  return buildActivities({
+    storage,
+    config: api.config,
+    temporal: () => api.temporal,
+    clock: () => new Date(),
+    log,
+    mailer,
+    metrics,
+    runner: noScanRunner,
+    rumWindows: (siteIds, minutes, now) => siteWindows(clickhouse.client, clickhouse.database, siteIds, minutes, now),
+    webhookDispatch: temporalWebhookDispatch({ temporal: () => api.temporal, webhooks: storage.webhooks, taskQueuePrefix: api.config.temporal.taskQueuePrefix, log }),
+    identity: 'metrics test',
+  });
+}
+/** A mailer whose server is not there: sending fails. */
+const unreachableMailer = async () => smtpMailer({ url: `smtp://127.0.0.1:${await freePort()}`, from: api.config.mail.from });
+
 it('counts a scheduled scan dispatched, and a firing for a target that is gone as skipped', async () => {
   const metrics = newMetrics();
-  const activities = createTargetActivities({ ...createStorage(api.db.knex), temporal: () => api.temporal, config: api.config, clock: () => new Date(), log, metrics });
+  const activities = workerActivities(metrics, await unreachableMailer()).main;
   const { user } = await createTestUser(api, 'pro');
   const target = await insertTarget(api.db.knex, user.id);
   expect(await activities.dispatchTargetScan({ targetId: target.id, publicId: newPublicId(new Date()) })).not.toBeNull();
@@ -68,8 +87,7 @@ it('counts webhook attempts and deliveries by outcome, and an endpoint disabled 
   const deps = { webhooks: storage.webhooks, keys: api.config.keys, allowLoopback: true, clock: () => new Date() };
   const saved = await saveWebhookSettings(deps, user, { url: receiver.url, headerName: '', headerValue: '', events: ['scan.completed'] });
   expect(saved.status).toBe('saved');
-  const mailer = smtpMailer({ url: `smtp://127.0.0.1:${await freePort()}`, from: api.config.mail.from });
-  const activities = createWebhookActivities({ ...deps, users: storage.users, mailer, baseUrl: api.config.baseUrl, metrics, log });
+  const activities = workerActivities(metrics, await unreachableMailer()).webhooks;
   const ping = async () => (await enqueueWebhook(storage.webhooks, user.id, 'ping', pingPayload(new Date()), new Date()))!.id;
 
   receiver.answer([{ status: 200 }]);
@@ -105,16 +123,7 @@ it('counts e-mails the SMTP server accepted and those it refused, by kind', asyn
 
 it('times each live-data alert check', async () => {
   const metrics = newMetrics();
-  const storage = createStorage(api.db.knex);
-  const activities = createRumAlertActivities({
-    rumAlerts: storage.rumAlerts,
-    windows: (siteIds, minutes, now) => siteWindows(clickhouse.client, clickhouse.database, siteIds, minutes, now),
-    mailer: smtpMailer({ url: `smtp://127.0.0.1:${await freePort()}`, from: api.config.mail.from }),
-    baseUrl: api.config.baseUrl,
-    clock: () => new Date(),
-    log,
-    metrics,
-  });
+  const activities = workerActivities(metrics, await unreachableMailer()).main;
   await activities.checkRumAlerts();
   await activities.checkRumAlerts();
   expect(await value(metrics, 'webperf_rum_alert_check_duration_seconds_count')).toBe(2);

@@ -1,6 +1,4 @@
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { createRumAlertActivities } from '../../activities/rum-alerts.ts';
-import { createWebhookActivities } from '../../activities/webhooks.ts';
 import { requireSmtpUrl } from '../../infra/config.ts';
 import { createLogger } from '../../infra/logger.ts';
 import type { RumMetric } from '../../core/rum/metrics.ts';
@@ -8,21 +6,22 @@ import { newRumSitePublicId, type RumSite } from '../../core/rum/site.ts';
 import { mainTaskQueue, webhookTaskQueue } from '../../core/temporal.ts';
 import type { ClickHouseClient } from '../../db/clickhouse/client.ts';
 import { siteWindows } from '../../db/clickhouse/rum-alert-queries.ts';
-import { createRumAlertStore } from '../../db/store/rum-alerts.ts';
+import { createStorage } from '../../db/store/index.ts';
 import { createRumSiteStore } from '../../db/store/rum-sites.ts';
-import { createUserStore } from '../../db/store/users.ts';
-import { createWebhookStore } from '../../db/store/webhooks.ts';
+import { createWorkerMetrics } from '../../infra/worker-metrics.ts';
 import { smtpMailer } from '../../services/mailer.ts';
 import { temporalWebhookDispatch } from '../../services/webhook-dispatch.ts';
+import { buildActivities, noScanRunner } from '../../worker/activities.ts';
 import type { TestApi } from '../harness/api.ts';
 import type { IsolatedClickHouse } from '../harness/isolated.ts';
 import { harnessInfo } from '../harness/shared.ts';
 import { watchLogs } from '../harness/log-sink.ts';
 
 /**
- * A worker in the test's process serving the API's main queue with what the live-data alert check needs, as
- * worker/main.ts wires it: the check and its e-mails (the API's SMTP_URL, its clock) against the test's
- * ClickHouse database, and webhook delivery (fast retries) to a real receiver.
+ * A worker in the test's process serving the API's main and webhook queues with the activities the worker process
+ * builds (worker/activities.ts): the live-data alert check and its e-mails (the API's SMTP_URL, its clock)
+ * against the test's ClickHouse database, and webhook delivery (fast retries) to a real receiver. It runs no
+ * scans (no Lighthouse runner).
  */
 export async function startRumAlertWorker(api: TestApi, clickhouse: IsolatedClickHouse): Promise<{ logs(): string; close(): Promise<void> }> {
   try {
@@ -35,36 +34,26 @@ export async function startRumAlertWorker(api: TestApi, clickhouse: IsolatedClic
   const logSink = watchLogs('in-process live-data alert worker', () => logs);
   const { config } = api;
   const connection = await NativeConnection.connect({ address: config.temporal.address });
-  const webhooks = createWebhookStore(api.db.knex);
-  const webhookDispatch = temporalWebhookDispatch({ temporal: () => api.temporal, webhooks, taskQueuePrefix: config.temporal.taskQueuePrefix, log, schedule: [200, 500, 1000] });
+  const storage = createStorage(api.db.knex);
+  const webhookDispatch = temporalWebhookDispatch({ temporal: () => api.temporal, webhooks: storage.webhooks, taskQueuePrefix: config.temporal.taskQueuePrefix, log, schedule: [200, 500, 1000] });
   const mailer = smtpMailer({ url: requireSmtpUrl(config), from: config.mail.from });
-  const main = await Worker.create({
-    connection,
-    namespace: config.temporal.namespace,
-    taskQueue: mainTaskQueue(config.temporal.taskQueuePrefix),
-    workflowBundle: { codePath: harnessInfo().workflowBundlePath },
-    shutdownGraceTime: '2 seconds',
-    activities: {
-      ...createRumAlertActivities({
-        rumAlerts: createRumAlertStore(api.db.knex),
-        windows: (siteIds, minutes, now) => siteWindows(clickhouse.client, clickhouse.database, siteIds, minutes, now),
-        mailer,
-        baseUrl: config.baseUrl,
-        clock: api.clock.read,
-        log,
-        webhookDispatch,
-      }),
-    },
+  const activities = buildActivities({
+    storage,
+    config,
+    temporal: () => api.temporal,
+    clock: api.clock.read,
+    log,
+    mailer,
+    metrics: createWorkerMetrics({ regions: config.regions.available }),
+    runner: noScanRunner,
+    rumWindows: (siteIds, minutes, now) => siteWindows(clickhouse.client, clickhouse.database, siteIds, minutes, now),
+    webhookDispatch,
+    identity: 'in-process live-data alert worker',
   });
+  const common = { connection, namespace: config.temporal.namespace, workflowBundle: { codePath: harnessInfo().workflowBundlePath }, shutdownGraceTime: '2 seconds' } as const;
+  const main = await Worker.create({ ...common, taskQueue: mainTaskQueue(config.temporal.taskQueuePrefix), activities: activities.main });
   // Webhook deliveries on their own queue, as worker/main.ts serves it.
-  const deliveries = await Worker.create({
-    connection,
-    namespace: config.temporal.namespace,
-    taskQueue: webhookTaskQueue(config.temporal.taskQueuePrefix),
-    workflowBundle: { codePath: harnessInfo().workflowBundlePath },
-    shutdownGraceTime: '2 seconds',
-    activities: createWebhookActivities({ webhooks, users: createUserStore(api.db.knex), mailer, keys: config.keys, allowLoopback: true, baseUrl: config.baseUrl, clock: api.clock.read, log }),
-  });
+  const deliveries = await Worker.create({ ...common, taskQueue: webhookTaskQueue(config.temporal.taskQueuePrefix), activities: activities.webhooks });
   const workers = [main, deliveries];
   const running = Promise.all(workers.map((worker) => worker.run()));
   return {

@@ -1,12 +1,16 @@
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { createTargetActivities, type TargetReconcileReport } from '../../activities/targets.ts';
+import type { TargetReconcileReport } from '../../activities/targets.ts';
 import { createLogger } from '../../infra/logger.ts';
 import { ORPHAN_SCHEDULE_GRACE_MS } from '../../core/monitoring/schedule.ts';
 import { mainTaskQueue, targetScheduleId } from '../../core/temporal.ts';
 import { createTargetSchedule, deleteTargetSchedulesOf, describeTargetSchedule, listTargetSchedules } from '../../infra/temporal-client.ts';
-import { createTargetStore } from '../../db/store/targets.ts';
-import { createUserStore } from '../../db/store/users.ts';
+import { createStorage } from '../../db/store/index.ts';
+import { requireSmtpUrl } from '../../infra/config.ts';
+import { createWorkerMetrics } from '../../infra/worker-metrics.ts';
+import { smtpMailer } from '../../services/mailer.ts';
+import { temporalWebhookDispatch } from '../../services/webhook-dispatch.ts';
+import { buildActivities, noScanRunner } from '../../worker/activities.ts';
 import { waitUntil } from '../../stack/proc.ts';
 import { call, createTestUser, startTestApi, TestClock, type TestApi } from '../harness/api.ts';
 import { harnessInfo } from '../harness/shared.ts';
@@ -48,7 +52,7 @@ afterAll(async () => {
   await proxy?.cut();
 });
 
-/** The main queue of the API's prefix, with the target activities on the test's clock and a direct connection. */
+/** The main queue of the API's prefix, with the worker's activities on the test's clock and a direct connection. */
 async function startReconcilerWorker(address: string): Promise<{ close(): Promise<void> }> {
   try {
     Runtime.install({ logger: new DefaultLogger('ERROR') });
@@ -57,12 +61,28 @@ async function startReconcilerWorker(address: string): Promise<{ close(): Promis
   }
   const native = await NativeConnection.connect({ address });
   const log = createLogger({ logLevel: 'silent' }, 'worker');
+  const storage = createStorage(api.db.knex);
+  const mailer = smtpMailer({ url: requireSmtpUrl(api.config), from: api.config.mail.from });
+  const activities = buildActivities({
+    storage,
+    config: api.config,
+    temporal: () => temporal,
+    clock: clock.read,
+    log,
+    mailer,
+    metrics: createWorkerMetrics({ regions: api.config.regions.available }),
+    // The reconciler only: no scans, no live data.
+    runner: noScanRunner,
+    rumWindows: () => Promise.reject(new Error('no live data in this test')),
+    webhookDispatch: temporalWebhookDispatch({ temporal: () => temporal, webhooks: storage.webhooks, taskQueuePrefix: prefix, log }),
+    identity: 'reconciler test worker',
+  });
   const w = await Worker.create({
     connection: native,
     namespace: api.config.temporal.namespace,
     taskQueue: mainTaskQueue(prefix),
     workflowBundle: { codePath: harnessInfo().workflowBundlePath },
-    activities: createTargetActivities({ targets: createTargetStore(api.db.knex), users: createUserStore(api.db.knex), temporal: () => temporal, config: api.config, clock: clock.read, log }),
+    activities: activities.main,
     shutdownGraceTime: '2 seconds',
   });
   const running = w.run();
@@ -70,6 +90,7 @@ async function startReconcilerWorker(address: string): Promise<{ close(): Promis
     close: async () => {
       w.shutdown();
       await running;
+      mailer.close();
       await native.close();
     },
   };

@@ -3,17 +3,19 @@ import { watchLogs } from '../harness/log-sink.ts';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import proto from '@temporalio/proto';
-import { createWebhookActivities, type WebhookActivities } from '../../activities/webhooks.ts';
+import type { WebhookActivities } from '../../activities/webhooks.ts';
 import { loadConfig, requireSmtpUrl, type Config } from '../../infra/config.ts';
 import { SEARCH_ATTRIBUTES, webhookTaskQueue } from '../../core/temporal.ts';
 import { RETRY_DELAYS_MS, type WebhookAttempt, type WebhookDelivery } from '../../core/webhooks/delivery.ts';
 import { pingPayload } from '../../core/webhooks/payloads.ts';
 import { createStorage, type Storage } from '../../db/store/index.ts';
+import { createWorkerMetrics } from '../../infra/worker-metrics.ts';
 import { createUser } from '../../services/accounts.ts';
 import { smtpMailer, type Mailer } from '../../services/mailer.ts';
 import { enqueueWebhook } from '../../services/webhook-delivery.ts';
 import { temporalWebhookDispatch, type WebhookDispatch } from '../../services/webhook-dispatch.ts';
 import { saveWebhookSettings } from '../../services/webhook-settings.ts';
+import { buildActivities, noScanRunner } from '../../worker/activities.ts';
 import { ensureTemporalTestServer } from '../../stack/temporal.ts';
 import { TestClock } from '../harness/api.ts';
 import { freePort, isolatedPostgres, uniqueName, type IsolatedPostgres } from '../harness/isolated.ts';
@@ -81,23 +83,29 @@ beforeAll(async () => {
   const keyword = proto.temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;
   await env.connection.operatorService.addSearchAttributes({ namespace: NAMESPACE, searchAttributes: Object.fromEntries(SEARCH_ATTRIBUTES.map((key) => [key.name, keyword])) });
   mailer = smtpMailer({ url: requireSmtpUrl(config), from: config.mail.from });
-  const activities = createWebhookActivities({
-    webhooks: storage.webhooks,
-    users: storage.users,
-    mailer,
-    keys: config.keys,
-    allowLoopback: config.callbacksAllowLoopback,
-    baseUrl: config.baseUrl,
+  const prefix = config.temporal.taskQueuePrefix;
+  // The worker's own way of starting deliveries, on the test server's client (its result() skips time).
+  dispatch = temporalWebhookDispatch({ temporal: () => env.client, webhooks: storage.webhooks, taskQueuePrefix: prefix, log: { warn: (...args: unknown[]) => void dispatchWarnings.push(args) } });
+  const activities = buildActivities({
+    storage,
+    config,
+    temporal: () => env.client,
     clock: serverClock.read,
     log: createLogger({ logLevel: 'info' }, 'worker', { write: (line: string) => void (logs += line) }),
-  });
+    mailer,
+    metrics: createWorkerMetrics({ regions: config.regions.available }),
+    // Only the webhook queue is served here: no scans, no live data.
+    runner: noScanRunner,
+    rumWindows: () => Promise.reject(new Error('no live data in this test')),
+    webhookDispatch: dispatch,
+    identity: 'schedule test worker',
+  }).webhooks;
   const onServerTime: WebhookActivities = {
     async attemptWebhookDelivery(deliveryId, final) {
       serverClock.set(new Date(await env.currentTimeMs()));
       return activities.attemptWebhookDelivery(deliveryId, final);
     },
   };
-  const prefix = config.temporal.taskQueuePrefix;
   worker = await Worker.create({
     connection: env.nativeConnection,
     namespace: NAMESPACE,
@@ -107,8 +115,6 @@ beforeAll(async () => {
     shutdownGraceTime: '2 seconds',
   });
   running = worker.run();
-  // The worker's own way of starting deliveries, on the test server's client (its result() skips time).
-  dispatch = temporalWebhookDispatch({ temporal: () => env.client, webhooks: storage.webhooks, taskQueuePrefix: prefix, log: { warn: (...args: unknown[]) => void dispatchWarnings.push(args) } });
 }, 120_000);
 
 afterAll(async () => {
