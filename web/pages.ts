@@ -86,7 +86,7 @@ export function apiPage(input: ApiPageInput): string {
     : html`<p class="error">${text.apiMissing(input.plan.label)}</p>`;
   return layout(
     text.apiTitle,
-    html`<style>#tokens td.token-name { font-weight: 600; } #tokens td { vertical-align: middle; }</style><h1>${text.apiTitle}</h1>
+    html`<h1>${text.apiTitle}</h1>
       ${input.newToken
         ? html`<section class="notice" id="new-token"><strong>${text.tokenCreated(input.newToken.name)}</strong> ${text.tokenShownOnce}
             <code class="token" id="new-token-value">${input.newToken.value}</code></section>`

@@ -32,6 +32,7 @@ import { mountOAuthPages } from './oauth-routes.ts';
 import { mountDocsPages } from './docs-routes.ts';
 import { apiPage, loginPage, signupPage, type ApiPageInput, type FormErrors } from './pages.ts';
 import { reportPage } from './report.ts';
+import { serveStylesheet } from './stylesheet.ts';
 import { csrfToken, endSession, loadSession, readForm, sameOriginOnly, startSession, webUser } from './session.ts';
 import type { WebText } from './text.ts';
 
@@ -93,6 +94,7 @@ export function webRouter(deps: WebDeps): Router {
   router.post('/account/api/apps/:grantId/revoke', on(revokeAuthorisedApp));
   router.get('/reports/:id', on(showReport));
   router.get('/share/:token', on(showSharedReport));
+  router.get('/assets/:file', serveStylesheet);
   router.get('/assets/:id/:name', on(serveImage));
   return router;
 }

@@ -51,23 +51,15 @@ export function urlBox(locale: Locale, box: UrlBox): SafeHtml {
   </form>`;
 }
 
-const BOX_STYLE = new SafeHtml(`<style>
-  .url-row { display: flex; gap: .5rem; flex-wrap: wrap; } .url-row input { flex: 1 1 16rem; max-width: none; font-size: 1.1rem; }
-  .url-row button { margin-top: 0; font-size: 1.1rem; }
-  .options { display: flex; flex-wrap: wrap; gap: .5rem 1.5rem; align-items: end; } .options select { width: auto; }
-  .check { display: flex; gap: .4rem; align-items: center; margin-top: .75rem; } .check label { margin: 0; font-weight: 400; }
-  .hero { font-size: 1.05rem; } .hero ul { padding-left: 1.2rem; }
-</style>`);
-
 export function homePage(chrome: Chrome, box: UrlBox, notice?: string): string {
   const text = t(chrome.locale);
   return layout(
     text.homeTitle,
-    html`${BOX_STYLE}<h1>${text.homeTitle}</h1>
+    html`<h1>${text.homeTitle}</h1>
       <section class="hero"><p>${text.homeIntro}</p>${notice ? html`<p class="notice" id="sign-in-notice">${notice}</p>` : ''}${urlBox(chrome.locale, box)}
         <ul>${text.homePoints.map((point) => html`<li>${point}</li>`)}</ul>
         <p><a class="button" href="/signup">${text.signUp}</a> <a class="button secondary" href="/login">${text.signIn}</a></p></section>`,
-    chrome,
+    { ...chrome, sheets: ['scan-box'] },
   );
 }
 
@@ -93,12 +85,6 @@ function scanRows(scans: Scan[], locale: Locale, selectable: boolean): SafeHtml 
     )}</tbody></table>`;
 }
 
-const TABLE_STYLE = new SafeHtml(`<style>
-  .scans td.url { min-width: 10rem; } .scans td.select { width: 2rem; } .scans td.when { white-space: nowrap; }
-  .filters { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; } .filters label { margin-top: 0; } .filters input { width: 14rem; }
-  .pager { display: flex; gap: 1rem; align-items: center; margin-top: .75rem; }
-</style>`);
-
 export interface DashboardInput {
   chrome: Chrome;
   box: UrlBox;
@@ -113,7 +99,7 @@ export function dashboardPage(input: DashboardInput): string {
   const text = t(chrome.locale);
   return layout(
     text.dashboardTitle,
-    html`${BOX_STYLE}${TABLE_STYLE}<h1>${text.dashboardTitle}</h1>
+    html`<h1>${text.dashboardTitle}</h1>
       <section id="scan-box">${urlBox(chrome.locale, input.box)}</section>
       <section id="latest-scans"><h2>${text.latestScans}</h2>${input.latestScans.length
         ? html`${scanRows(input.latestScans, chrome.locale, false)}<p><a href="/scans">${text.allScans}</a></p>`
@@ -122,7 +108,7 @@ export function dashboardPage(input: DashboardInput): string {
       <section id="api-usage"><h2>${text.apiUsage}</h2><p>${usage.hasApi
         ? text.apiUsed(usage.used, usage.limit === null ? text.unlimited : String(usage.limit))
         : text.noApi} <a href="/account/api">${text.navSettings}</a></p></section>`,
-    chrome,
+    { ...chrome, sheets: ['scan-box', 'scan-list'] },
   );
 }
 
@@ -147,7 +133,7 @@ export function scanListPage({ chrome, page, filters, errors }: ScanListInput): 
   };
   return layout(
     text.scansTitle,
-    html`${TABLE_STYLE}<h1>${text.scansTitle}</h1>
+    html`<h1>${text.scansTitle}</h1>
       <section><form method="get" action="/scans" class="filters" id="scan-filters">
         <span><label for="filter-domain">${text.filterUrl}</label><input id="filter-domain" name="domain" type="text" maxlength="2048" value="${filters.domain ?? ''}"></span>
         <span><label for="filter-status">${text.filterStatus}</label><select id="filter-status" name="status"><option value="">${text.anyStatus}</option>${STATUSES.map(
@@ -159,7 +145,7 @@ export function scanListPage({ chrome, page, filters, errors }: ScanListInput): 
         <p class="muted">${text.compareHint}</p><button type="submit" id="compare-submit">${text.compare}</button></form>
         <nav class="pager" aria-label="${text.pageOf(current, last)}">${current > 1 ? html`<a href="${link(current - 1)}" rel="prev">${text.previous}</a>` : ''}
           <span>${text.pageOf(current, last)}</span>${current < last ? html`<a href="${link(current + 1)}" rel="next">${text.next}</a>` : ''}</nav></section>`,
-    chrome,
+    { ...chrome, sheets: ['scan-list'] },
   );
 }
 
@@ -207,9 +193,7 @@ export function progressPage(chrome: Chrome, scan: Scan, csrf: string): string {
   const title = failed ? text.failedTitle : text.progressTitle;
   return layout(
     title,
-    html`<style>.steps { list-style: none; padding: 0; display: flex; gap: .5rem; flex-wrap: wrap; } .steps li { padding: .3rem .7rem; border-radius: 999px; border: 1px solid #8c959f; }
-      .steps li.done { background: #dafbe1; border-color: #1a7f37; } .steps li.now { background: #ddf4ff; border-color: #0550ae; font-weight: 600; }
-      .steps li.failed { background: #ffebe9; border-color: #cf222e; color: #b3261e; font-weight: 600; }</style>
+    html`
       <h1>${title}</h1>
       <section id="progress" data-scan-id="${scan.publicId}" data-status="${scan.status}" data-events="/scans/${scan.publicId}/events" aria-live="polite">
         <p><strong class="url">${scan.url}</strong> · ${scan.region}</p>
@@ -223,7 +207,7 @@ export function progressPage(chrome: Chrome, scan: Scan, csrf: string): string {
           : ''}
         ${ended ? '' : html`<noscript><p class="muted">${text.progressNoScript}</p></noscript>`}
       </section>`,
-    { ...chrome, head },
+    { ...chrome, head, sheets: ['scan-progress'] },
   );
 }
 
@@ -309,13 +293,7 @@ export function comparePage({ chrome, before, after, imageUrl }: CompareInput): 
     html`<li><strong>${label}:</strong> <a href="/reports/${scan.publicId}" aria-label="${text.openReportOf(label)}, ${when(scan.finishedAt, locale)}">${when(scan.finishedAt, locale)}</a> · <span class="url">${scan.url}</span></li>`;
   return layout(
     text.compareTitle,
-    html`<style>.better { color: #0a6b2c; font-weight: 600; } .worse { color: #b3261e; font-weight: 600; }
-      .pair { list-style: none; padding: 0; margin: 0 0 1rem; } .pair li { margin-bottom: .25rem; }
-      table.compare td { white-space: nowrap; }
-      .strips { overflow-x: auto; } .strip { position: relative; height: 96px; margin: .25rem 0 1rem; border-bottom: 1px solid #d0d7de; min-width: 36rem; }
-      .strip figure { position: absolute; top: 0; margin: 0; transform: translateX(-50%); text-align: center; font-size: .75rem; }
-      .strip img { height: 72px; width: auto; border: 2px solid #d0d7de; display: block; } .strip .lcp img { border-color: #1a7f37; } .strip .fcp img { border-color: #bf8700; }
-</style>
+    html`
       <h1>${text.compareTitle}</h1>
       <section><h2>${text.compareScans}</h2><ul class="pair">${which(before, text.before)}${which(after, text.after)}</ul>
         <table id="compare-scores" class="compare stack">${head}<tbody>${scoreRows}</tbody></table></section>
@@ -323,7 +301,7 @@ export function comparePage({ chrome, before, after, imageUrl }: CompareInput): 
       <section><h2>${text.filmstripTitle}</h2>${filmstrips}</section>
       <section><h2>${text.appeared}</h2>${listFindings(after, (code) => !beforeCodes.has(code), 'findings-appeared')}
         <h2>${text.disappeared}</h2>${listFindings(before, (code) => !afterCodes.has(code), 'findings-disappeared')}</section>`,
-    chrome,
+    { ...chrome, sheets: ['scan-compare'] },
   );
 }
 
