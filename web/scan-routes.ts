@@ -15,7 +15,12 @@ import type { Chrome } from './layout.ts';
 import { chromeFor, html } from './chrome.ts';
 import { dashboardSections } from './monitoring-routes.ts';
 import { isLocale, localPath, pageLocale, rememberLocale } from './locale.ts';
-import { comparePage, dashboardPage, homePage, progressPage, progressState, PROGRESS_SCRIPT, PROGRESS_SCRIPT_VERSION, scanListPage, type UrlBox } from './scan-pages.ts';
+import { comparePage } from './scans/compare-page.ts';
+import { dashboardPage } from './scans/dashboard-page.ts';
+import { homePage } from './scans/home-page.ts';
+import { scanListPage } from './scans/list-page.ts';
+import { progressPage, progressState, PROGRESS_SCRIPT, PROGRESS_SCRIPT_VERSION } from './scans/progress-page.ts';
+import type { UrlBox } from './scans/url-box.ts';
 import { readForm, webUser } from './session.ts';
 import { t } from './text.ts';
 
