@@ -1,13 +1,13 @@
-import { isoTimestamp } from '../core/clock.ts';
-import { hasFeature, type Plan } from '../core/plans.ts';
-import type { ApiToken } from '../core/api-token.ts';
-import { formatDateTime } from '../core/i18n/dates.ts';
-import type { Locale } from '../core/i18n/locale.ts';
-import { html, SafeHtml } from './html.ts';
-import { layout, type Chrome } from './layout.ts';
-import { t } from './text.ts';
-import type { AuthorisedApp } from '../core/oauth/apps.ts';
-import { appsSection } from './oauth/apps-section.ts';
+import { isoTimestamp } from '../../core/clock.ts';
+import { hasFeature, type Plan } from '../../core/plans.ts';
+import type { ApiToken } from '../../core/api-token.ts';
+import { formatDateTime } from '../../core/i18n/dates.ts';
+import type { Locale } from '../../core/i18n/locale.ts';
+import { html, SafeHtml } from '../html.ts';
+import { layout, type Chrome } from '../layout.ts';
+import { t } from '../text.ts';
+import type { AuthorisedApp } from '../../core/oauth/apps.ts';
+import { appsSection } from '../oauth/apps-section.ts';
 
 export type FormErrors = Record<string, string>;
 

@@ -1,9 +1,9 @@
-import { type Box, type Diagnostics, type FindingItem } from '../core/scan/details.ts';
-import { formatBytes, formatMs, formatNumber, type Locale } from '../core/i18n/locale.ts';
-import { FORM_FACTORS, type FormFactor } from '../core/scan/observation.ts';
-import type { ScanResultRecord } from '../core/scan/result.ts';
-import type { Finding } from '../core/scoring/types.ts';
-import { html, type SafeHtml } from './html.ts';
+import { type Box, type Diagnostics, type FindingItem } from '../../core/scan/details.ts';
+import { formatBytes, formatMs, formatNumber, type Locale } from '../../core/i18n/locale.ts';
+import { FORM_FACTORS, type FormFactor } from '../../core/scan/observation.ts';
+import type { ScanResultRecord } from '../../core/scan/result.ts';
+import type { Finding } from '../../core/scoring/types.ts';
+import { html, type SafeHtml } from '../html.ts';
 
 /**
  * The report's actionable parts: what each finding points at (its items and Lighthouse's estimated savings)

@@ -1,13 +1,13 @@
-import { formatDateTime } from '../core/i18n/dates.ts';
-import { formatBytes, formatMs, formatNumber, type Locale } from '../core/i18n/locale.ts';
-import { scanFailureView } from '../core/i18n/failures.ts';
-import { localiseFinding } from '../core/i18n/findings.ts';
-import { summarise } from '../core/i18n/summaries.ts';
-import { FORM_FACTORS } from '../core/scan/observation.ts';
-import { CATEGORY_KEYS, categoryOf, SCORE_KEYS, scoreLabel } from '../core/scoring/categories.ts';
-import type { Scan } from '../core/scan/scan.ts';
-import { html, SafeHtml } from './html.ts';
-import { layout, type Chrome } from './layout.ts';
+import { formatDateTime } from '../../core/i18n/dates.ts';
+import { formatBytes, formatMs, formatNumber, type Locale } from '../../core/i18n/locale.ts';
+import { scanFailureView } from '../../core/i18n/failures.ts';
+import { localiseFinding } from '../../core/i18n/findings.ts';
+import { summarise } from '../../core/i18n/summaries.ts';
+import { FORM_FACTORS } from '../../core/scan/observation.ts';
+import { CATEGORY_KEYS, categoryOf, SCORE_KEYS, scoreLabel } from '../../core/scoring/categories.ts';
+import type { Scan } from '../../core/scan/scan.ts';
+import { html, SafeHtml } from '../html.ts';
+import { layout, type Chrome } from '../layout.ts';
 import { diagnosticsSection, findingEvidence, VIEWPORT } from './report-details.ts';
 
 const LABELS = {
