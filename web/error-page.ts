@@ -17,6 +17,14 @@ export function setPageHeaders(ctx: Context): void {
   ctx.set('Referrer-Policy', 'same-origin');
 }
 
+/** Answers an HTML page with the page headers. */
+export function sendPage(ctx: Context, body: string, status = 200): void {
+  ctx.status = status;
+  ctx.type = 'html';
+  setPageHeaders(ctx);
+  ctx.body = body;
+}
+
 /** The web area's answer to an error: an HTML page with the error's message (the API answers JSON instead). */
 export function renderErrorPage(ctx: Context, status: number, message: string, requestId?: string): void {
   ctx.status = status;
