@@ -39,7 +39,7 @@ export interface ProviderDeps {
  * URIs (any port on loopback, RFC 8252), dynamic registration and Client ID Metadata Documents, opaque access
  * tokens bound to one resource (the REST API or the MCP server), refresh tokens that rotate on every use
  * (reuse revokes the grant), `iss` in every authorization response. No OpenID Connect: no id_token, no
- * userinfo. Consent is our own web page (web/oauth-routes.ts); the user is whoever is signed in there.
+ * userinfo. Consent is our own web page (web/oauth/routes.ts); the user is whoever is signed in there.
  */
 export function createOAuthProvider(deps: ProviderDeps): Provider {
   const { config, storage } = deps;

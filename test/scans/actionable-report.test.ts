@@ -14,7 +14,7 @@ import { buildResultRecord } from '../../core/scan/result.ts';
 import type { Scan } from '../../core/scan/scan.ts';
 import { scoreScan } from '../../core/scoring/index.ts';
 import { startFixtureSites, type FixtureSites } from '../../fixtures/sites.ts';
-import { reportPage } from '../../web/report.ts';
+import { reportPage } from '../../web/scans/report-page.ts';
 
 /**
  * The actionable report against Lighthouse's own JSON of the same run: real Chromium and Lighthouse (with

@@ -1,6 +1,6 @@
 import type { Locale } from '../../core/i18n/locale.ts';
 import { SCOPE_TEXT } from '../../core/oauth/scopes.ts';
-import { apiPage } from '../../web/pages.ts';
+import { apiPage } from '../../web/account/pages.ts';
 import { planFor } from '../../core/plans.ts';
 import { consentPage, consentRefusedPage } from '../../web/oauth/consent-page.ts';
 

@@ -1,6 +1,6 @@
 import type { WebhookDelivery } from '../../core/webhooks/delivery.ts';
 import type { WebhookSettingsView } from '../../services/webhook-settings.ts';
-import { deliveryPage, webhookPage, type WebhookPageInput } from '../../web/webhook-page.ts';
+import { deliveryPage, webhookPage, type WebhookPageInput } from '../../web/webhooks/page.ts';
 
 const CSRF = 'sample-csrf-token';
 const AT = new Date('2026-11-20T10:00:00Z');

@@ -1,7 +1,8 @@
 import { formatDate, formatDayMonth } from '../../core/i18n/dates.ts';
 import type { Locale } from '../../core/i18n/locale.ts';
 import { METRIC_RULES, rate, type Rating, type RumMetric } from '../../core/rum/metrics.ts';
-import { html, SafeHtml } from '../html.ts';
+import type { SafeHtml } from '../html.ts';
+import { html } from '../html.ts';
 import { formatMetric, RATING_COLOURS } from '../live/format.ts';
 import { VIEW_HEIGHT, VIEW_WIDTH } from './score-history.ts';
 import { CHART_COLOURS as C } from './series.ts';
@@ -146,10 +147,3 @@ export function metricHistoryChart(metric: RumMetric, days: readonly MetricDay[]
   </figure>`;
 }
 
-/** On top of the score chart's CSS (CHART_STYLE): a wider y-axis column for values with units, a lower plot. */
-export const METRIC_CHART_STYLE = new SafeHtml(`
-  .metric-chart .chart-frame { grid-template-columns: 3.6rem 1fr; }
-  .metric-chart .chart-y span { white-space: nowrap; }
-  .metric-chart .chart-plot { height: 9rem; }
-  @media (min-width: 40rem) { .metric-chart .chart-plot { height: 11rem; } }
-`);

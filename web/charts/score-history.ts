@@ -183,29 +183,3 @@ function pointMark(p: PlottedPoint): SafeHtml {
     <path class="hit" d="${dot(p.x, p.y)}" stroke="transparent" stroke-width="24" stroke-linecap="round" vector-effect="non-scaling-stroke"/>${marks}</a>`;
 }
 
-/** The chart's stylesheet: the HTML frame around the SVG, labels, legend, and a visible focus on points. */
-export const CHART_STYLE = `
-  .chart { margin: 0; }
-  .chart-frame { display: grid; grid-template-columns: 2rem 1fr; padding: .6rem .6rem 0 0; }
-  .chart-y { position: relative; grid-row: 1; grid-column: 1; }
-  .chart-y span { position: absolute; right: .45rem; transform: translateY(-50%); font-size: .75rem; line-height: 1; color: ${C.axis}; }
-  .chart-plot { position: relative; grid-row: 1; grid-column: 2; height: 11rem; }
-  @media (min-width: 40rem) { .chart-plot { height: 15rem; } }
-  .chart-svg { display: block; width: 100%; height: 100%; overflow: visible; }
-  .chart-x { position: relative; grid-row: 2; grid-column: 2; height: 1.7rem; }
-  .chart-x span { position: absolute; top: .4rem; transform: translateX(-50%); white-space: nowrap; font-size: .75rem; color: ${C.axis}; }
-  .chart-x span.first { transform: none; } .chart-x span.last { transform: translateX(-100%); }
-  .threshold-label { position: absolute; left: .25rem; font-size: .72rem; font-weight: 600; line-height: 1; padding: 1px 3px; background: rgba(255,255,255,.85); border-radius: 2px; pointer-events: none; }
-  .threshold-label-warning { color: ${C.warning}; transform: translateY(calc(-100% - 2px)); }
-  .threshold-label-critical { color: ${C.critical}; transform: translateY(2px); }
-  .chart a.point:focus { outline: none; }
-  /* Focus: a dark ring around a white centre (the hit area's stroke under the recoloured dot). */
-  .chart a.point:focus-visible .hit { stroke: #1b1f24; stroke-width: 18; }
-  .chart a.point:focus-visible .dot { stroke: #fff; stroke-width: 7; }
-  .chart a.point:hover .dot { stroke-width: 11; }
-  @media (max-width: 40rem) { .chart .dot { stroke-width: 6; } .chart .spread { stroke-width: 5; } }
-  .chart-legend { list-style: none; display: flex; flex-wrap: wrap; gap: .25rem 1rem; padding: 0; margin: .25rem 0 0; font-size: .8rem; color: ${C.axis}; }
-  .chart-legend li { display: flex; align-items: center; gap: .35rem; }
-  .chart-summary { margin: .4rem 0 0; font-size: .9rem; }
-  .chart-none { color: ${C.axis}; }
-`;

@@ -16,7 +16,7 @@ export function docsPage(chrome: Chrome, input: DocsPageInput): string {
   const text = docsText(chrome.locale);
   const v = encodeURIComponent(input.assetVersion);
   // Swagger UI builds its layout from <section> elements, which the site's stylesheet draws as cards.
-  const head = html`<style>.reference section { background: none; border: 0; border-radius: 0; padding: 0; margin: 0; overflow-x: visible; } .reference { background: #fff; border: 1px solid var(--line); border-radius: 8px; } .reference .information-container { padding: 0 1.25rem; }</style><link rel="stylesheet" href="/docs/assets/swagger-ui.css?v=${v}"><script src="/docs/assets/swagger-ui-bundle.js?v=${v}" defer></script><script src="/docs/assets/docs.js?v=${v}" defer></script>`;
+  const head = html`<link rel="stylesheet" href="/docs/assets/swagger-ui.css?v=${v}"><script src="/docs/assets/swagger-ui-bundle.js?v=${v}" defer></script><script src="/docs/assets/docs.js?v=${v}" defer></script>`;
   const tryPanel = !input.signedIn
     ? html`<p id="try-sign-in">${text.trySignIn} <a href="/login?next=%2Fdocs">${text.trySignInLink}</a> ${text.tryOwnToken}</p>`
     : input.token

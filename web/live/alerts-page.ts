@@ -7,7 +7,7 @@ import type { SignedInPage } from '../monitoring/model.ts';
 import { ALERT_LABELS } from './alert-labels.ts';
 import { formatMetric } from './format.ts';
 import { LIVE_PATHS as P } from './model.ts';
-import { hiddenCsrf, LIVE_STYLE } from './parts.ts';
+import { hiddenCsrf } from './parts.ts';
 
 /** The add form's values as typed (strings, so a refused value comes back as it was). */
 export interface AlertFormValues {
@@ -55,12 +55,12 @@ export function alertsPage(model: AlertsPageModel): string {
   const notice = model.notice ? html`<p class="notice" role="status" id="notice">${model.notice}</p>` : html``;
   return layout(
     t.title(model.site.domain),
-    html`${LIVE_STYLE}<a class="back" href="${P.dashboard(model.site.id)}">${t.backToDashboard}</a>
+    html`<a class="back" href="${P.dashboard(model.site.id)}">${t.backToDashboard}</a>
       <h1>${t.title(model.site.domain)}</h1><p class="lead">${t.intro}</p>${notice}
       <section aria-labelledby="alerts-heading"><h2 id="alerts-heading">${t.yours}</h2>
         ${model.alerts.length ? html`<ul class="cards" id="rum-alerts">${model.alerts.map(item)}</ul>` : html`<p id="no-alerts">${t.none}</p>`}</section>
       <section aria-labelledby="add-alert-heading" id="add-alert"><h2 id="add-alert-heading">${t.add}</h2>${addForm(model)}</section>`,
-    { ...model.chrome, current: 'live' },
+    { ...model.chrome, current: 'live', sheets: ['monitoring', 'live'] },
   );
 }
 

@@ -8,7 +8,7 @@ import { ALERT_LABELS } from './alert-labels.ts';
 import { formatMetric, percent } from './format.ts';
 import { LIVE_LABELS, type LiveLabels } from './labels.ts';
 import { DEVICE_FILTERS, LIVE_PATHS as P, PERIODS, type DashboardModel, type DeviceFilter, type Period, type SlowPage } from './model.ts';
-import { LIVE_STYLE, ratingBadge, ratingBar } from './parts.ts';
+import { ratingBadge, ratingBar } from './parts.ts';
 import { copyScriptTag, snippetBlock } from './sites-page.ts';
 
 /** The usage bar turns to a warning from this share of the monthly limit on. */
@@ -28,7 +28,7 @@ export function dashboardPage(model: DashboardModel): string {
   const { site } = model;
   const empty = RUM_METRICS.every((metric) => model.metrics[metric].samples === 0);
   const hasHistory = RUM_METRICS.some((metric) => model.history[metric].length > 0);
-  const body = html`${LIVE_STYLE}<a class="back" href="${P.sites}">${t.allSites}</a>
+  const body = html`<a class="back" href="${P.sites}">${t.allSites}</a>
     <h1>${t.dashboardTitle(site.domain)}</h1>
     <p class="lead"><span class="state ${site.active ? 'state-active' : 'state-paused'}">${site.active ? t.active : t.paused}</span> · ${t.periods[model.period]} · ${t.devices[model.device]} ·
       <a href="${P.alerts(site.id)}" id="alerts-link">${ALERT_LABELS[model.locale].alertsLink(site.alertCount)}</a></p>
@@ -37,7 +37,7 @@ export function dashboardPage(model: DashboardModel): string {
     ${hasHistory ? history(model, t) : html``}
     ${empty ? html`` : html`${slowest(model, t)}${navigation(model, t)}`}
     ${usage(model, t)}`;
-  return layout(t.dashboardTitle(site.domain), body, { ...model.chrome, current: 'live', head: copyScriptTag() });
+  return layout(t.dashboardTitle(site.domain), body, { ...model.chrome, current: 'live', head: copyScriptTag(), sheets: ['monitoring', 'live'] });
 }
 
 function filters(model: DashboardModel, t: LiveLabels): SafeHtml {

@@ -4,7 +4,7 @@ import type { DeviceFilter as RumDeviceFilter } from '../../core/rum/queries.ts'
 import type { SignedInPage } from '../monitoring/model.ts';
 
 /**
- * What the live-data pages draw, as plain objects. web/live-routes.ts maps the site service's views and the
+ * What the live-data pages draw, as plain objects. web/live/routes.ts maps the site service's views and the
  * ClickHouse queries' results onto these, so the templates know nothing of either.
  */
 

@@ -4,7 +4,7 @@ import { layout } from '../layout.ts';
 import { ALERT_LABELS } from './alert-labels.ts';
 import { LIVE_LABELS } from './labels.ts';
 import { LIVE_PATHS as P, type LiveSite, type SitesPageModel } from './model.ts';
-import { hiddenCsrf, LIVE_STYLE } from './parts.ts';
+import { hiddenCsrf } from './parts.ts';
 
 /** The script that turns the snippets' copy buttons on (script-src 'self'; without it the text is still selectable). */
 export const COPY_SCRIPT = `document.addEventListener('click', (event) => {
@@ -34,12 +34,12 @@ export function snippetBlock(site: Pick<LiveSite, 'id' | 'embedSnippet'>, locale
 
 export function sitesPage(model: SitesPageModel): string {
   const t = LIVE_LABELS[model.locale];
-  const chrome = { ...model.chrome, current: 'live' as const, head: copyScriptTag() };
+  const chrome = { ...model.chrome, current: 'live' as const, head: copyScriptTag(), sheets: ['monitoring', 'live'] as const };
   const notice = model.notice ? html`<p class="notice" role="status" id="notice">${model.notice}</p>` : html``;
   if (model.maxSites === null) {
     return layout(
       t.title,
-      html`${LIVE_STYLE}<h1>${t.title}</h1><p class="lead">${t.intro}</p>
+      html`<h1>${t.title}</h1><p class="lead">${t.intro}</p>
         <section id="upgrade"><h2>${t.upgradeTitle}</h2><p id="plan-required">${t.upgrade(model.planLabel)}</p><p>${t.upgradeHow}</p></section>`,
       chrome,
     );
@@ -47,7 +47,7 @@ export function sitesPage(model: SitesPageModel): string {
   const atLimit = model.sites.length >= model.maxSites;
   return layout(
     t.title,
-    html`${LIVE_STYLE}<h1>${t.title}</h1><p class="lead">${t.intro}</p>${notice}
+    html`<h1>${t.title}</h1><p class="lead">${t.intro}</p>${notice}
       <section aria-labelledby="sites-heading"><h2 id="sites-heading">${t.yourSites}</h2>
         ${model.sites.length === 0 ? html`<p id="no-sites">${t.noSites}</p>` : html`<ul class="cards" id="sites">${model.sites.map((site) => siteItem(site, model))}</ul>`}
       </section>

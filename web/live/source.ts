@@ -8,7 +8,7 @@ import type { RumAlertStore } from '../../db/store/rum-alerts.ts';
 import type { RumSiteStore } from '../../db/store/rum-sites.ts';
 import { createRumAlert, deleteRumAlert, listRumAlerts } from '../../services/rum-alerts.ts';
 import { createRumSite, deleteRumSite, getRumSite, listRumSites, updateRumSite } from '../../services/rum-sites.ts';
-import type { LiveDataSource } from '../live-routes.ts';
+import type { LiveDataSource } from './routes.ts';
 import { utcMonth } from '../../core/rum/over-limit.ts';
 import type { DashboardNumbers, DeviceFilter, LiveSite, Period, SlowPage } from './model.ts';
 

@@ -4,7 +4,7 @@ import { html, type SafeHtml } from '../html.ts';
 import { layout } from '../layout.ts';
 import { LABELS, type Notice } from './labels.ts';
 import { MONITORING_PATHS as P, type AlertRow, type FieldErrors, type SignedInPage } from './model.ts';
-import { alertItem, field, formFields, MONITORING_STYLE, noticeBox } from './parts.ts';
+import { alertItem, field, formFields, noticeBox } from './parts.ts';
 
 export const DEFAULT_ALERTS_PER_PAGE = 20;
 
@@ -56,7 +56,7 @@ export function alertsPage(model: AlertsPageModel): string {
         (value) => html`<option value="${value}"${value === selected ? html` selected` : html``}>${labels[value]}</option>`,
       )}</select>`,
     });
-  const body = html`${MONITORING_STYLE}
+  const body = html`
     <h1>${t.alertsTitle}</h1>
     ${noticeBox(model.notice, model.locale)}
     <section aria-labelledby="filters-heading"><h2 id="filters-heading" class="filters-heading">${t.filters}</h2>
@@ -76,7 +76,7 @@ export function alertsPage(model: AlertsPageModel): string {
         : html`<ul class="cards" id="alerts">${model.alerts.map((alert) => alertItem(alert, { locale: model.locale, csrf: model.csrf, next: here }))}</ul>`}
       ${pagination(model)}
     </section>`;
-  return layout(t.alertsTitle, body, { ...model.chrome, current: 'alerts' });
+  return layout(t.alertsTitle, body, { ...model.chrome, current: 'alerts', sheets: ['monitoring'] });
 }
 
 function pagination(model: AlertsPageModel): SafeHtml {

@@ -1,8 +1,7 @@
 import { formatDateTime } from '../../core/i18n/dates.ts';
 import type { Locale } from '../../core/i18n/locale.ts';
 import type { ScoreThreshold } from '../../core/monitoring/thresholds.ts';
-import { CHART_STYLE } from '../charts/score-history.ts';
-import { CHART_COLOURS as C, scoreStatus } from '../charts/series.ts';
+import { scoreStatus } from '../charts/series.ts';
 import { html, SafeHtml } from '../html.ts';
 import { LABELS, type Notice } from './labels.ts';
 import { MONITORING_PATHS as P, type AlertRow, type FieldErrors } from './model.ts';
@@ -59,69 +58,3 @@ export function alertItem(alert: AlertRow, options: { locale: Locale; csrf: stri
     </div></li>`;
 }
 
-/** The monitoring pages' stylesheet (on top of the layout's): cards, badges, forms, the charts. */
-export const MONITORING_STYLE = new SafeHtml(`<style>${CHART_STYLE}
-  h1 { margin: 0 0 .5rem; font-size: 1.6rem; } h2 { margin-top: 0; font-size: 1.25rem; } h3 { font-size: 1.05rem; }
-  .lead { color: ${C.axis}; margin-top: 0; }
-  .url { overflow-wrap: anywhere; }
-  button { font: inherit; font-size: .9rem; border: 1px solid #8c959f; border-radius: 6px; background: #f6f8fa; color: #1b1f24; min-height: 2.25rem; }
-  button.primary { background: #0b3d91; border-color: #0b3d91; color: #fff; }
-  button.danger { background: #b3261e; border-color: #b3261e; color: #fff; }
-  input[type=url], input[type=number], select { font: inherit; padding: .45rem; box-sizing: border-box; border: 1px solid #8c959f; border-radius: 6px; }
-  input[type=url] { width: 100%; max-width: 32rem; } input[type=number] { width: 6rem; } select { min-width: 8rem; background: #fff; }
-  input[aria-invalid=true] { border-color: #b3261e; border-width: 2px; }
-  .field-error { margin: .25rem 0 0; font-size: .9rem; } .form-error { font-weight: 600; }
-  .hint { color: ${C.axis}; font-size: .85rem; margin: .25rem 0 0; }
-  .field-row { display: flex; flex-wrap: wrap; gap: 0 1.25rem; }
-  .notice { margin: 0 0 1rem; }
-  .cards { list-style: none; margin: 0; padding: 0; }
-  .target { display: grid; grid-template-columns: minmax(0, 1fr); gap: .6rem 1rem; padding: 1rem 0; border-top: 1px solid #eaeef2; }
-  .target:first-child { border-top: 0; padding-top: 0; }
-  .target-head { grid-column: 1 / -1; } .target-head h3 { margin: 0 0 .15rem; }
-  .target-meta { margin: 0; color: ${C.axis}; font-size: .9rem; }
-  .target-score { display: flex; align-items: center; gap: .75rem; flex-wrap: wrap; }
-  .target-score .caption { font-size: .8rem; color: ${C.axis}; display: block; }
-  .target-alerts { font-size: .9rem; }
-  .target-alerts.has-open { color: ${C.critical}; font-weight: 600; }
-  .target-actions { grid-column: 1 / -1; }
-  @media (min-width: 48rem) {
-    .target { grid-template-columns: minmax(0, 1fr) auto auto; align-items: center; }
-    .target-head { grid-column: 1; } .target-score { grid-column: 2; } .target-alerts { grid-column: 3; min-width: 9rem; text-align: right; }
-    .target-actions { grid-column: 1 / -1; }
-  }
-  .actions { display: flex; flex-wrap: wrap; gap: .5rem .75rem; align-items: flex-start; }
-  .actions > a { align-self: center; }
-  .actions form button, .actions details > summary { margin: 0; }
-  details > summary { cursor: pointer; display: inline-flex; align-items: center; min-height: 2.25rem; padding: 0 .9rem; border: 1px solid #8c959f; border-radius: 6px; background: #f6f8fa; font-size: .9rem; list-style: none; }
-  details > summary::-webkit-details-marker { display: none; }
-  details > summary::after { content: '▾'; margin-left: .4rem; }
-  details[open] > summary::after { content: '▴'; }
-  details[open] { flex-basis: 100%; }
-  details > form, details > .confirm { margin-top: .5rem; padding: .75rem; border: 1px solid #d0d7de; border-radius: 6px; background: #f6f8fa; }
-  .score-badge { display: inline-block; min-width: 2.6rem; text-align: center; font-size: 1.35rem; line-height: 2.4rem; border-radius: 6px; border: 2px solid; }
-  .score-badge.small { min-width: 2rem; font-size: 1rem; line-height: 1.5rem; border-width: 1px; }
-  .score-ok { color: #0a6b2d; border-color: #0a6b2d; } .score-warning { color: ${C.warning}; border-color: ${C.warning}; } .score-critical { color: ${C.critical}; border-color: ${C.critical}; }
-  .state { font-weight: 600; } .state-active { color: #0a6b2d; } .state-paused { color: ${C.axis}; }
-  .badge { display: inline-block; font-size: .75rem; font-weight: 700; text-transform: uppercase; letter-spacing: .03em; padding: .1rem .45rem; border-radius: 999px; margin-right: .35rem; border: 1px solid; }
-  .badge-critical { color: #fff; background: ${C.critical}; border-color: ${C.critical}; }
-  .badge-warning { color: #5c3300; background: #fff1d6; border-color: ${C.warning}; }
-  .badge-new { color: #0b3d91; background: #e8f0fe; border-color: #0b3d91; }
-  .alert { padding: .9rem 0; border-top: 1px solid #eaeef2; }
-  .alert:first-child { border-top: 0; padding-top: 0; }
-  .alert-head { display: flex; flex-wrap: wrap; align-items: center; gap: .25rem; }
-  .alert-state { font-size: .85rem; color: ${C.axis}; } .alert-state.state-open { color: ${C.critical}; font-weight: 600; }
-  .alert-title { margin: .35rem 0 .2rem; font-size: 1.05rem; } .alert.read .alert-title { font-weight: 600; }
-  .alert-message { margin: 0 0 .25rem; } .alert-meta { margin: 0 0 .5rem; font-size: .85rem; color: ${C.axis}; }
-  .filters { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: flex-end; }
-  .filters .field label { margin-top: 0; } .filters button { margin: 0; }
-  .list-head { display: flex; flex-wrap: wrap; justify-content: space-between; align-items: center; gap: .5rem; margin-bottom: .75rem; }
-  .list-head p { margin: 0; } .list-head form button { margin: 0; }
-  .pagination { display: flex; flex-wrap: wrap; gap: .75rem; align-items: center; justify-content: center; margin-top: 1rem; }
-  .pagination a, .pagination span.disabled { padding: .4rem .8rem; border: 1px solid #d0d7de; border-radius: 6px; text-decoration: none; }
-  .pagination span.disabled { color: ${C.axis}; }
-  .scans-table td:nth-child(2) { white-space: nowrap; }
-  .facts { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; margin: 0; }
-  .facts dt { color: ${C.axis}; } .facts dd { margin: 0; }
-  @media (max-width: 30rem) { .facts { grid-template-columns: 1fr; } .facts dt { margin-top: .35rem; } }
-  .back { display: inline-block; margin-bottom: .75rem; } .facts + .actions { margin-top: .75rem; }
-</style>`);

@@ -5,7 +5,7 @@ import { html, type SafeHtml } from '../html.ts';
 import { layout } from '../layout.ts';
 import { LABELS, type Notice } from './labels.ts';
 import { MONITORING_PATHS as P, type AlertRow, type FieldErrors, type HistoryScan, type SignedInPage, type TargetSummary } from './model.ts';
-import { alertItem, formError, formFields, MONITORING_STYLE, noticeBox, scoreBadge, thresholdFields } from './parts.ts';
+import { alertItem, formError, formFields, noticeBox, scoreBadge, thresholdFields } from './parts.ts';
 
 export interface TargetPageModel extends SignedInPage {
   target: TargetSummary;
@@ -29,7 +29,7 @@ export function targetPage(model: TargetPageModel): string {
   const next = P.target(target.id);
   const alerts = (list: readonly AlertRow[], id: string) =>
     list.length ? html`<ul class="cards" id="${id}">${list.map((alert) => alertItem(alert, { locale, csrf: model.csrf, next }))}</ul>` : html`<p id="${id}">${t.none}</p>`;
-  const body = html`${MONITORING_STYLE}
+  const body = html`
     <a class="back" href="${P.targets}">← ${t.allTargets}</a>
     <h1 class="url">${target.url}</h1>
     ${noticeBox(model.notice, locale)}
@@ -59,7 +59,7 @@ export function targetPage(model: TargetPageModel): string {
     </section>
     <section aria-labelledby="open-alerts-heading" id="open-alerts"><h2 id="open-alerts-heading">${t.openAlertsTitle}</h2>${alerts(model.openAlerts, 'open-alerts-list')}</section>
     <section aria-labelledby="recent-alerts-heading"><h2 id="recent-alerts-heading">${t.recentAlertsTitle}</h2>${alerts(model.recentAlerts, 'recent-alerts-list')}</section>`;
-  return layout(target.url, body, { ...model.chrome, current: 'targets' });
+  return layout(target.url, body, { ...model.chrome, current: 'targets', sheets: ['monitoring'] });
 }
 
 /** One scan of the history, with a link comparing it with the scan before it (the compare page, /compare). */

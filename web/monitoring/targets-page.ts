@@ -6,7 +6,7 @@ import { html, type SafeHtml } from '../html.ts';
 import { layout } from '../layout.ts';
 import { LABELS, type Notice } from './labels.ts';
 import { MONITORING_PATHS as P, type FieldErrors, type HistoryScan, type SignedInPage, type TargetSummary } from './model.ts';
-import { field, formError, formFields, MONITORING_STYLE, noticeBox, scoreBadge, thresholdFields } from './parts.ts';
+import { field, formError, formFields, noticeBox, scoreBadge, thresholdFields } from './parts.ts';
 
 /** One target in the list. */
 export interface TargetRow extends TargetSummary {
@@ -43,7 +43,7 @@ export interface TargetsPageModel extends SignedInPage {
 export function targetsPage(model: TargetsPageModel): string {
   const t = LABELS[model.locale];
   const atLimit = model.limit !== null && model.targets.length >= model.limit.max;
-  const body = html`${MONITORING_STYLE}
+  const body = html`
     <h1>${t.targetsTitle}</h1><p class="lead">${t.targetsIntro}</p>
     ${noticeBox(model.notice, model.locale)}
     <section aria-labelledby="targets-heading"><h2 id="targets-heading">${t.yourTargets}</h2>
@@ -55,7 +55,7 @@ export function targetsPage(model: TargetsPageModel): string {
         : html`${model.limit ? html`<p id="target-limit">${t.limit(model.targets.length, model.limit.max, model.limit.planLabel)}</p>` : html``}
           ${atLimit ? html`<p class="error" id="limit-reached">${t.limitReached}</p>` : addForm(model)}`}
     </section>`;
-  return layout(t.targetsTitle, body, { ...model.chrome, current: 'targets' });
+  return layout(t.targetsTitle, body, { ...model.chrome, current: 'targets', sheets: ['monitoring'] });
 }
 
 const thresholdsOf = (target: TargetSummary): ScoreThreshold => target.thresholds.overall;

@@ -14,12 +14,6 @@ export interface ConsentPageInput {
   user: { name: string; email: string };
 }
 
-const STYLE = html`<style>
-  #consent .host { font-size: 1.2rem; font-weight: 600; }
-  #consent .warning { border: 2px solid #b3261e; border-radius: 6px; padding: .75rem; }
-  #consent .decision button { margin-right: .75rem; }
-</style>`;
-
 /** What an app asks for, whom it acts for and where the answer goes; approve or deny. */
 export function consentPage(input: ConsentPageInput): string {
   const { locale } = input.chrome;
@@ -27,7 +21,7 @@ export function consentPage(input: ConsentPageInput): string {
   const title = text.consentTitle(input.app.name);
   return layout(
     title,
-    html`${STYLE}<section id="consent"><h1>${title}</h1>
+    html`<section id="consent"><h1>${title}</h1>
       <p>${text.from}: <span class="host" id="client-host">${input.app.clientIdHost}</span></p>
       ${input.app.verified
         ? html`<p id="verified">${text.verified}</p>`

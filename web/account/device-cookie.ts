@@ -1,9 +1,9 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'koa';
-import type { Config } from '../infra/config.ts';
-import { emailHash } from '../services/sign-in-throttle.ts';
-import { purposeKey } from '../core/keys.ts';
-import { cookieOptions, getCookie, setCookie } from './session.ts';
+import type { Config } from '../../infra/config.ts';
+import { emailHash } from '../../services/sign-in-throttle.ts';
+import { purposeKey } from '../../core/keys.ts';
+import { cookieOptions, getCookie, setCookie } from '../session.ts';
 
 /**
  * OWASP's device cookie: after a successful sign-in the browser gets `<id>.<mac>`, the MAC binding the random

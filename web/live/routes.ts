@@ -1,22 +1,22 @@
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
-import { planFor, type PlanKey } from '../core/plans.ts';
-import type { Config } from '../infra/config.ts';
-import type { Clock } from '../core/clock.ts';
-import { RUM_ALERT_LIMITS, RUM_ALERT_MODES, type RumAlert, type RumAlertMode } from '../core/rum/alert-check.ts';
-import { isRumMetric, METRIC_RULES, type RumMetric } from '../core/rum/metrics.ts';
-import { DEPENDENCY_RETRY_AFTER_S, notFound, serviceUnavailable } from '../http/errors.ts';
-import { RumDataUnavailable } from '../core/rum/queries.ts';
-import type { RumAlertInput } from '../services/rum-alerts.ts';
-import { chromeFor, html } from './chrome.ts';
-import { ALERT_LABELS, type AlertNotice } from './live/alert-labels.ts';
-import { alertsPage, DEFAULT_ALERT_FORM, type AlertFormValues } from './live/alerts-page.ts';
-import { dashboardPage } from './live/dashboard-page.ts';
-import { LIVE_LABELS, type LiveNotice } from './live/labels.ts';
-import { DEVICE_FILTERS, LIVE_PATHS as P, PERIODS, type DashboardModel, type DeviceFilter, type DomainError, type LiveSite, type Period } from './live/model.ts';
-import { COPY_SCRIPT, sitesPage } from './live/sites-page.ts';
-import { pageLocale } from './locale.ts';
-import { readForm, webUser } from './session.ts';
+import { planFor, type PlanKey } from '../../core/plans.ts';
+import type { Config } from '../../infra/config.ts';
+import type { Clock } from '../../core/clock.ts';
+import { RUM_ALERT_LIMITS, RUM_ALERT_MODES, type RumAlert, type RumAlertMode } from '../../core/rum/alert-check.ts';
+import { isRumMetric, METRIC_RULES, type RumMetric } from '../../core/rum/metrics.ts';
+import { DEPENDENCY_RETRY_AFTER_S, notFound, serviceUnavailable } from '../../http/errors.ts';
+import { RumDataUnavailable } from '../../core/rum/queries.ts';
+import type { RumAlertInput } from '../../services/rum-alerts.ts';
+import { chromeFor, html } from '../chrome.ts';
+import { ALERT_LABELS, type AlertNotice } from './alert-labels.ts';
+import { alertsPage, DEFAULT_ALERT_FORM, type AlertFormValues } from './alerts-page.ts';
+import { dashboardPage } from './dashboard-page.ts';
+import { LIVE_LABELS, type LiveNotice } from './labels.ts';
+import { DEVICE_FILTERS, LIVE_PATHS as P, PERIODS, type DashboardModel, type DeviceFilter, type DomainError, type LiveSite, type Period } from './model.ts';
+import { COPY_SCRIPT, sitesPage } from './sites-page.ts';
+import { pageLocale } from '../locale.ts';
+import { readForm, webUser } from '../session.ts';
 
 /**
  * What the live-data pages ask of the site service and the ClickHouse queries (web/live/source.ts builds it

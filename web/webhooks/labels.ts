@@ -1,8 +1,8 @@
-import type { Locale } from '../core/i18n/locale.ts';
-import type { DeliveryStatus } from '../core/webhooks/delivery.ts';
-import type { WEBHOOK_EVENTS } from '../core/webhooks/events.ts';
-import type { WebhookAction } from '../core/webhooks/limits.ts';
-import { html, type SafeHtml } from './html.ts';
+import type { Locale } from '../../core/i18n/locale.ts';
+import type { DeliveryStatus } from '../../core/webhooks/delivery.ts';
+import type { WEBHOOK_EVENTS } from '../../core/webhooks/events.ts';
+import type { WebhookAction } from '../../core/webhooks/limits.ts';
+import { html, type SafeHtml } from '../html.ts';
 
 /** The notification settings pages' words in English and German (event names, headers and field names stay as they are). */
 const en = {

@@ -1,13 +1,13 @@
-import { isoTimestamp } from '../core/clock.ts';
-import { hasFeature, type Plan } from '../core/plans.ts';
-import type { ApiToken } from '../core/api-token.ts';
-import { formatDateTime } from '../core/i18n/dates.ts';
-import type { Locale } from '../core/i18n/locale.ts';
-import { html, SafeHtml } from './html.ts';
-import { layout, type Chrome } from './layout.ts';
-import { t } from './text.ts';
-import type { AuthorisedApp } from '../core/oauth/apps.ts';
-import { appsSection } from './oauth/apps-section.ts';
+import { isoTimestamp } from '../../core/clock.ts';
+import { hasFeature, type Plan } from '../../core/plans.ts';
+import type { ApiToken } from '../../core/api-token.ts';
+import { formatDateTime } from '../../core/i18n/dates.ts';
+import type { Locale } from '../../core/i18n/locale.ts';
+import { html, SafeHtml } from '../html.ts';
+import { layout, type Chrome } from '../layout.ts';
+import { t } from '../text.ts';
+import type { AuthorisedApp } from '../../core/oauth/apps.ts';
+import { appsSection } from '../oauth/apps-section.ts';
 
 export type FormErrors = Record<string, string>;
 
@@ -86,7 +86,7 @@ export function apiPage(input: ApiPageInput): string {
     : html`<p class="error">${text.apiMissing(input.plan.label)}</p>`;
   return layout(
     text.apiTitle,
-    html`<style>#tokens td.token-name { font-weight: 600; } #tokens td { vertical-align: middle; }</style><h1>${text.apiTitle}</h1>
+    html`<h1>${text.apiTitle}</h1>
       ${input.newToken
         ? html`<section class="notice" id="new-token"><strong>${text.tokenCreated(input.newToken.name)}</strong> ${text.tokenShownOnce}
             <code class="token" id="new-token-value">${input.newToken.value}</code></section>`

@@ -1,9 +1,9 @@
-import { type Box, type Diagnostics, type FindingItem } from '../core/scan/details.ts';
-import { formatBytes, formatMs, formatNumber, type Locale } from '../core/i18n/locale.ts';
-import { FORM_FACTORS, type FormFactor } from '../core/scan/observation.ts';
-import type { ScanResultRecord } from '../core/scan/result.ts';
-import type { Finding } from '../core/scoring/types.ts';
-import { html, type SafeHtml } from './html.ts';
+import { type Box, type Diagnostics, type FindingItem } from '../../core/scan/details.ts';
+import { formatBytes, formatMs, formatNumber, type Locale } from '../../core/i18n/locale.ts';
+import { FORM_FACTORS, type FormFactor } from '../../core/scan/observation.ts';
+import type { ScanResultRecord } from '../../core/scan/result.ts';
+import type { Finding } from '../../core/scoring/types.ts';
+import { html, type SafeHtml } from '../html.ts';
 
 /**
  * The report's actionable parts: what each finding points at (its items and Lighthouse's estimated savings)
@@ -37,16 +37,6 @@ const LABELS = {
 
 /** The viewports Lighthouse emulates (its desktop config and default phone): the screenshots' CSS pixel size. */
 export const VIEWPORT = { desktop: { width: 1350, height: 940 }, mobile: { width: 412, height: 823 } } as const;
-
-export const DETAILS_STYLE = `
-  .items { margin: .3rem 0; padding-left: 1.2rem; font-size: .9rem; } .items li { margin: .2rem 0; overflow-wrap: anywhere; }
-  .items code, .diag code { overflow-wrap: anywhere; word-break: break-word; font-size: .85rem; }
-  .savings { font-weight: 600; } .diag table { width: 100%; border-collapse: collapse; } .diag td, .diag th { text-align: left; padding: .2rem .4rem; vertical-align: top; }
-  .diag td.num, .diag th.num { text-align: right; white-space: nowrap; } .table-wrap { overflow-x: auto; max-width: 100%; }
-  .lcp-shot { position: relative; display: inline-block; max-width: 100%; margin: 0; } .lcp-shot img { display: block; max-width: 100%; max-height: 360px; width: auto; height: auto; border: 1px solid #d0d7de; }
-  .lcp-box { position: absolute; outline: 3px solid #b3261e; background: rgba(179, 38, 30, .12); }
-  .poor-value { color: #b3261e; font-weight: 700; }
-`;
 
 type Labels = (typeof LABELS)[Locale];
 

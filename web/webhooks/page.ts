@@ -1,12 +1,12 @@
-import { isoTimestamp } from '../core/clock.ts';
-import type { WebhookAttempt, WebhookDelivery } from '../core/webhooks/delivery.ts';
-import type { WebhookSettingsErrors } from '../core/webhooks/endpoint.ts';
-import { WEBHOOK_EVENTS } from '../core/webhooks/events.ts';
-import { REPLAY_MAX_DELIVERIES, WEBHOOK_ACTION_LIMITS } from '../core/webhooks/limits.ts';
-import type { WebhookSettingsView } from '../services/webhook-settings.ts';
-import { html, SafeHtml } from './html.ts';
-import { layout, type Chrome } from './layout.ts';
-import { WEBHOOK_LABELS } from './webhook-labels.ts';
+import { isoTimestamp } from '../../core/clock.ts';
+import type { WebhookAttempt, WebhookDelivery } from '../../core/webhooks/delivery.ts';
+import type { WebhookSettingsErrors } from '../../core/webhooks/endpoint.ts';
+import { WEBHOOK_EVENTS } from '../../core/webhooks/events.ts';
+import { REPLAY_MAX_DELIVERIES, WEBHOOK_ACTION_LIMITS } from '../../core/webhooks/limits.ts';
+import type { WebhookSettingsView } from '../../services/webhook-settings.ts';
+import { html, SafeHtml } from '../html.ts';
+import { layout, type Chrome } from '../layout.ts';
+import { WEBHOOK_LABELS } from './labels.ts';
 
 /** The notification settings (webhooks): settings form, signing secret, test event, delivery history. */
 export interface WebhookPageInput {

@@ -1,14 +1,14 @@
-import { formatDateTime } from '../core/i18n/dates.ts';
-import { formatBytes, formatMs, formatNumber, type Locale } from '../core/i18n/locale.ts';
-import { scanFailureView } from '../core/i18n/failures.ts';
-import { localiseFinding } from '../core/i18n/findings.ts';
-import { summarise } from '../core/i18n/summaries.ts';
-import { FORM_FACTORS } from '../core/scan/observation.ts';
-import { CATEGORY_KEYS, categoryOf, SCORE_KEYS, scoreLabel } from '../core/scoring/categories.ts';
-import type { Scan } from '../core/scan/scan.ts';
-import { html, SafeHtml } from './html.ts';
-import { layout, type Chrome } from './layout.ts';
-import { DETAILS_STYLE, diagnosticsSection, findingEvidence, VIEWPORT } from './report-details.ts';
+import { formatDateTime } from '../../core/i18n/dates.ts';
+import { formatBytes, formatMs, formatNumber, type Locale } from '../../core/i18n/locale.ts';
+import { scanFailureView } from '../../core/i18n/failures.ts';
+import { localiseFinding } from '../../core/i18n/findings.ts';
+import { summarise } from '../../core/i18n/summaries.ts';
+import { FORM_FACTORS } from '../../core/scan/observation.ts';
+import { CATEGORY_KEYS, categoryOf, SCORE_KEYS, scoreLabel } from '../../core/scoring/categories.ts';
+import type { Scan } from '../../core/scan/scan.ts';
+import { html, SafeHtml } from '../html.ts';
+import { layout, type Chrome } from '../layout.ts';
+import { diagnosticsSection, findingEvidence, VIEWPORT } from './report-details.ts';
 
 const LABELS = {
   en: {
@@ -33,19 +33,6 @@ const LABELS = {
 
 
 const scoreClass = (score: number) => (score >= 90 ? 'good' : score >= 50 ? 'average' : 'poor');
-
-const REPORT_STYLE = new SafeHtml(`<style>
-  .scores { display: grid; grid-template-columns: repeat(auto-fill, minmax(7.5rem, 1fr)); gap: 1rem .5rem; max-width: 56rem; } .score { text-align: center; }
-  .score b { display: block; font-size: 1.6rem; border-radius: 50%; width: 4.2rem; height: 4.2rem; line-height: 3.7rem; margin: 0 auto .3rem; border: 4px solid; }
-  .good b { color: #0a7d33; border-color: #0cce6b; } .average b { color: #a35a00; border-color: #ffa400; } .poor b { color: #b3261e; border-color: #ff4e42; }
-  .shots { display: flex; gap: 1.5rem; flex-wrap: wrap; align-items: flex-start; } .shots figure { margin: 0; }
-  .shots img { border: 1px solid #d0d7de; max-width: 100%; max-height: 360px; width: auto; height: auto; display: block; }
-  .note { color: #555; font-size: .85rem; }
-  .filmstrip { display: flex; gap: .4rem; flex-wrap: wrap; } .frame { text-align: center; font-size: .8rem; }
-  .frame img { height: 120px; width: auto; border: 2px solid #d0d7de; display: block; }
-  @media (max-width: 40rem) { .frame img { height: 80px; } } .frame.fcp img { border-color: #ffa400; } .frame.lcp img { border-color: #0cce6b; }
-  .marker { font-weight: 700; } .severity-critical { color: #b3261e; } .severity-warning { color: #a35a00; } .severity-info { color: #57606a; }
-  .finding { border-top: 1px solid #eaeef2; padding: .6rem 0; }${DETAILS_STYLE}</style>`);
 
 export interface ReportInput {
   scan: Scan;
@@ -81,7 +68,7 @@ export function reportPage({ scan, chrome, imageUrl }: ReportInput): string {
   ];
   const findings = r.findings.map((f) => ({ ...localiseFinding(f, locale), evidence: findingEvidence(f, locale, (v) => (f.code === 'speed.cls-high' ? formatNumber(v, locale, 3) : formatMs(v, locale))) }));
   const grouped = CATEGORY_KEYS.map((category) => [category, findings.filter((f) => f.category === category)] as const).filter(([, list]) => list.length);
-  const body = html`${REPORT_STYLE}${header}
+  const body = html`${header}
     <section><div class="scores" id="scores">${scores}</div><p id="summary">${summary.long}</p>
       <p>${t.finalUrl}: <span class="url">${r.finalUrl}</span> · ${t.status}: ${r.httpStatus} · TTFB: ${formatMs(r.ttfbMs, locale)}</p></section>
     <section><h2>${t.metrics}</h2><table id="metrics"><thead><tr><th>${t.metric}</th><th>${t.desktop}</th><th>${t.mobile}</th></tr></thead>
@@ -101,5 +88,5 @@ export function reportPage({ scan, chrome, imageUrl }: ReportInput): string {
         (f) => html`<div class="finding" data-code="${f.code}"><strong class="severity-${f.severity}">${f.title}</strong><p>${f.message}</p>${f.evidence}<p><em>${t.recommendation}:</em> ${f.recommendation}</p></div>`,
       )}`,
     )}</section>`;
-  return layout(t.report, body, chrome);
+  return layout(t.report, body, { ...chrome, sheets: ['report'] });
 }

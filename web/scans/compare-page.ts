@@ -1,0 +1,91 @@
+import { localiseFinding } from '../../core/i18n/findings.ts';
+import { formatBytes, formatMs, formatNumber, type Locale } from '../../core/i18n/locale.ts';
+import { FORM_FACTORS, type FormFactor } from '../../core/scan/observation.ts';
+import type { FormFactorMetrics } from '../../core/scan/result.ts';
+import type { Scan } from '../../core/scan/scan.ts';
+import { SCORE_KEYS, scoreLabel } from '../../core/scoring/categories.ts';
+import { html, SafeHtml } from '../html.ts';
+import { layout, scorePill, type Chrome } from '../layout.ts';
+import { t } from '../text.ts';
+import { when } from './scan-table.ts';
+
+export interface CompareInput {
+  chrome: Chrome;
+  before: Scan;
+  after: Scan;
+  imageUrl: (scan: Scan, asset: string) => string;
+}
+
+type MetricKey = keyof FormFactorMetrics;
+// The metrics keep Lighthouse's English names in every language, as Lighthouse's own German report does.
+const METRICS: Array<{ key: MetricKey; label: (locale: Locale) => string; format: (v: number, locale: Locale) => string }> = [
+  { key: 'fcp_ms', label: () => 'First Contentful Paint', format: formatMs },
+  { key: 'lcp_ms', label: () => 'Largest Contentful Paint', format: formatMs },
+  { key: 'cls', label: () => 'Cumulative Layout Shift', format: (v, locale) => formatNumber(v, locale, 3) },
+  { key: 'tbt_ms', label: () => 'Total Blocking Time', format: formatMs },
+  { key: 'request_count', label: (locale) => t(locale).requests, format: (v) => String(v) },
+  { key: 'total_bytes', label: (locale) => t(locale).bytes, format: formatBytes },
+];
+
+/** A change in words and sign: for scores higher is better, for metrics lower is. */
+function delta(change: number, higherIsBetter: boolean, format: (v: number) => string, locale: Locale): SafeHtml {
+  const text = t(locale);
+  if (change === 0) return html`<span class="same">±0</span>`;
+  const good = higherIsBetter ? change > 0 : change < 0;
+  return html`<span class="${good ? 'better' : 'worse'}" data-change="${good ? 'better' : 'worse'}">${change > 0 ? '+' : '−'}${format(Math.abs(change))} <span class="verdict">(${good ? text.better : text.worse})</span></span>`;
+}
+
+export function comparePage({ chrome, before, after, imageUrl }: CompareInput): string {
+  const text = t(chrome.locale);
+  const { locale } = chrome;
+  const a = before.result!;
+  const b = after.result!;
+  const head = html`<thead><tr><th scope="col"><span class="visually-hidden">${text.metricsTitle}</span></th><th scope="col">${text.before}</th><th scope="col">${text.after}</th><th scope="col">${text.difference}</th></tr></thead>`;
+  const scoreRows = SCORE_KEYS.map(
+    (key) => html`<tr data-score="${key}"><th scope="row" class="wide">${scoreLabel(key, locale)}</th><td data-label="${text.before}">${scorePill(a.scores[key])}</td><td data-label="${text.after}">${scorePill(b.scores[key])}</td>
+      <td>${delta(b.scores[key] - a.scores[key], true, String, locale)}</td></tr>`,
+  );
+  const metricTables = FORM_FACTORS.map(
+    (factor) => html`<h3>${text.progressStep[factor]}</h3><table id="metrics-${factor}" class="compare stack">${head}
+      <tbody>${METRICS.map(({ key, label, format }) => {
+        const x = a.metrics[factor][key];
+        const y = b.metrics[factor][key];
+        return html`<tr data-metric="${key}"><th scope="row" class="wide">${label(locale)}</th><td data-label="${text.before}">${format(x, locale)}</td><td data-label="${text.after}">${format(y, locale)}</td><td>${delta(y - x, false, (v) => format(v, locale), locale)}</td></tr>`;
+      })}</tbody></table>`,
+  );
+  const filmstrips = FORM_FACTORS.map((factor) => filmstripPair(factor, before, after, imageUrl, locale));
+  const codes = (scan: Scan) => new Set(scan.result!.findings.map((f) => f.code));
+  const [beforeCodes, afterCodes] = [codes(before), codes(after)];
+  const listFindings = (scan: Scan, keep: (code: string) => boolean, id: string) => {
+    const seen = new Set<string>();
+    const found = scan.result!.findings.filter((f) => keep(f.code) && !seen.has(f.code) && seen.add(f.code)).map((f) => localiseFinding(f, locale));
+    return found.length ? html`<ul id="${id}">${found.map((f) => html`<li data-code="${f.code}"><strong>${f.title}</strong>: ${f.message}</li>`)}</ul>` : html`<p id="${id}">${text.none}</p>`;
+  };
+  const which = (scan: Scan, label: string) =>
+    html`<li><strong>${label}:</strong> <a href="/reports/${scan.publicId}" aria-label="${text.openReportOf(label)}, ${when(scan.finishedAt, locale)}">${when(scan.finishedAt, locale)}</a> · <span class="url">${scan.url}</span></li>`;
+  return layout(
+    text.compareTitle,
+    html`
+      <h1>${text.compareTitle}</h1>
+      <section><h2>${text.compareScans}</h2><ul class="pair">${which(before, text.before)}${which(after, text.after)}</ul>
+        <table id="compare-scores" class="compare stack">${head}<tbody>${scoreRows}</tbody></table></section>
+      <section><h2>${text.metricsTitle}</h2>${metricTables}</section>
+      <section><h2>${text.filmstripTitle}</h2>${filmstrips}</section>
+      <section><h2>${text.appeared}</h2>${listFindings(after, (code) => !beforeCodes.has(code), 'findings-appeared')}
+        <h2>${text.disappeared}</h2>${listFindings(before, (code) => !afterCodes.has(code), 'findings-disappeared')}</section>`,
+    { ...chrome, sheets: ['scan-compare'] },
+  );
+}
+
+/** Both scans' frames of one form factor on one time axis (the longer load sets its length); scrolls sideways on a phone. */
+function filmstripPair(factor: FormFactor, before: Scan, after: Scan, imageUrl: CompareInput['imageUrl'], locale: Locale): SafeHtml {
+  const text = t(locale);
+  const frames = (scan: Scan) => scan.result!.filmstrip[factor];
+  const end = Math.max(1, ...[before, after].flatMap((scan) => frames(scan).map((f) => f.ms)));
+  const size = factor === 'desktop' ? 'width="1350" height="940"' : 'width="412" height="823"';
+  const strip = (scan: Scan, label: string) => html`<p>${label}</p><div class="strip" data-factor="${factor}" data-scan-id="${scan.publicId}">${frames(scan).map(
+    (frame) => html`<figure class="${frame.event ?? ''}" style="left: ${((frame.ms / end) * 92 + 4).toFixed(2)}%" data-ms="${frame.ms}"><img src="${imageUrl(scan, frame.asset)}" alt="${label}, ${formatMs(frame.ms, locale)}" ${new SafeHtml(size)} loading="lazy"><figcaption>${formatMs(frame.ms, locale)}</figcaption></figure>`,
+  )}</div>`;
+  const title = text.progressStep[factor] ?? factor;
+  return html`<h3>${title}</h3><div class="strips" tabindex="0" role="group" aria-label="${text.stripLabel(title)}">${strip(before, text.before)}${strip(after, text.after)}</div>`;
+}
