@@ -1,9 +1,12 @@
+import { Context } from '@temporalio/activity';
 import type { ScanOutcome } from '../../../activities/scan.ts';
 import { newPublicId } from '../../../core/ids.ts';
 import { SCAN_ATTEMPTS, scanActivityTimeoutMs, scanRunLimitMs, SLOT_REQUEST_REPEAT } from '../../../core/scan/lifecycle.ts';
-import { SCAN_SLOT_SIGNALS, mainTaskQueue, scanTaskQueue, scanWorkflowId } from '../../../core/temporal.ts';
+import type { SlotsView } from '../../../core/scan/slots.ts';
+import { SCAN_SLOT_SIGNALS, mainTaskQueue, scanDispatcherWorkflowId, scanTaskQueue, scanWorkflowId } from '../../../core/temporal.ts';
 import { startScanWorkflow } from '../../../infra/temporal-client.ts';
 import { crash, scanStubs, type ScriptedScan } from './scan-stubs.ts';
+import { slotsQuery } from '../../../workflows/scan-dispatch.ts';
 import { workflowTestbed, type WorkflowTestbed } from './time-skipping.ts';
 
 /**
@@ -56,11 +59,25 @@ it(`fails the scan with scan_error after ${SCAN_ATTEMPTS} crashed attempts, and 
   let releaseFirst!: () => void;
   const firstMayFinish = new Promise<void>((resolve) => (releaseFirst = resolve));
   // Both scans share the region's single slot: the second runs only once the first has given its slot back.
-  const failing = await startScan({ scanPage: async (attempt) => (await firstMayFinish, crash(attempt)) });
-  const next = await startScan({ accountId: 2, scanPage: async () => ({ status: 'finished' }) });
-  await waitFor(() => stubs.callsOf(next).some((c) => c.what === 'request'));
-  expect(stubs.callsOf(next).some((c) => c.what === 'running')).toBe(false);
-  releaseFirst();
+  const failing = await startScan({ scanPage: async (attempt) => (await heartbeatUntil(firstMayFinish), crash(attempt)) });
+  // The next scan is started only once the first holds the slot: two scans started together race their slot
+  // requests to the dispatcher, and the one whose request arrives first is rightly served first.
+  let next: string;
+  try {
+    await waitFor(async () => stubs.callsOf(failing).some((c) => c.what === 'attempt'));
+    next = await startScan({ accountId: 2, scanPage: async () => ({ status: 'finished' }) });
+    const nextId = next;
+    const nextRan = () => stubs.callsOf(nextId).some((c) => c.what === 'running');
+    // Until its request has reached the dispatcher (queued, or wrongly granted), or it (wrongly) ran already.
+    await waitFor(async () => {
+      const { inFlight, waiting } = await slotsOf('eu');
+      return nextRan() || (inFlight['2'] ?? 0) + (waiting['2'] ?? 0) > 0;
+    });
+    expect(nextRan()).toBe(false);
+    expect(await slotsOf('eu')).toEqual({ capacity: 1, inFlight: { '1': 1 }, waiting: { '2': 1 } });
+  } finally {
+    releaseFirst(); // also when an expectation failed: a held activity would keep the workers from shutting down
+  }
 
   expect(await outcomeOf(failing)).toEqual({ status: 'failed', code: 'scan_error' });
   expect(await outcomeOf(next)).toEqual({ status: 'finished' });
@@ -110,8 +127,25 @@ it(`waits queued while no slot is granted, repeating its request every ${SLOT_RE
   expect(stubs.callsOf(publicId).map((c) => c.what)).toEqual(['request', 'request', 'request', 'running', 'attempt']);
 });
 
-async function waitFor(condition: () => boolean): Promise<void> {
-  for (let i = 0; !condition(); i++) {
+/** The region's dispatcher's slots, as its query reports them. */
+const slotsOf = (region: string): Promise<SlotsView> => bed.env.client.workflow.getHandle(scanDispatcherWorkflowId(PREFIX, region)).query(slotsQuery);
+
+/**
+ * Waits for `done` while heartbeating, as the real Lighthouse activity does: the test server's clock runs in
+ * real time while the test polls, so a silent wait longer than the heartbeat timeout would fail the attempt.
+ */
+async function heartbeatUntil(done: Promise<void>): Promise<void> {
+  const context = Context.current();
+  const beat = setInterval(() => context.heartbeat(), SECOND);
+  try {
+    await done;
+  } finally {
+    clearInterval(beat);
+  }
+}
+
+async function waitFor(condition: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; !(await condition()); i++) {
     if (i > 200) throw new Error('condition not met within 10 s');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
