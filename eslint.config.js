@@ -24,7 +24,11 @@ export default tseslint.config(
       'no-restricted-globals': ['error', 'setInterval', 'fetch'],
       'no-restricted-properties': [
         'error',
-        { object: 'Date', property: 'now', message: 'Use workflow time (Date is replaced in workflows) via explicit activities or workflow APIs.' },
+        {
+          object: 'Date',
+          property: 'now',
+          message: 'Use workflow time (Date is replaced in workflows) via explicit activities or workflow APIs.',
+        },
         { object: 'Math', property: 'random', message: 'Randomness breaks workflow replay.' },
       ],
       '@typescript-eslint/no-restricted-imports': [
@@ -32,10 +36,16 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^(?!@temporalio/(workflow|common)$|\\./[^/]+$|\\.\\./core/|\\.\\./activities/[^/]+$|\\.\\./services/[^/]+$)',
-              message: 'Workflows import only @temporalio/workflow, @temporalio/common, core/ and each other: they do no I/O.',
+              regex:
+                '^(?!@temporalio/(workflow|common)$|\\./[^/]+$|\\.\\./core/|\\.\\./activities/[^/]+$|\\.\\./services/[^/]+$)',
+              message:
+                'Workflows import only @temporalio/workflow, @temporalio/common, core/ and each other: they do no I/O.',
             },
-            { group: ['../activities/*', '../services/*'], allowTypeImports: true, message: 'Workflows reach activities through proxyActivities only (types may be imported).' },
+            {
+              group: ['../activities/*', '../services/*'],
+              allowTypeImports: true,
+              message: 'Workflows reach activities through proxyActivities only (types may be imported).',
+            },
           ],
         },
       ],
@@ -49,16 +59,38 @@ export default tseslint.config(
   {
     // The API and the web area share only http/; the app factory (http/app.ts) is the one module that mounts both.
     files: ['api/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: under('web'), message: 'api/ and web/ share code through http/ or core/ only.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: under('web'), message: 'api/ and web/ share code through http/ or core/ only.' }] },
+      ],
+    },
   },
   {
     files: ['web/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: under('api'), message: 'api/ and web/ share code through http/ or core/ only.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: under('api'), message: 'api/ and web/ share code through http/ or core/ only.' }] },
+      ],
+    },
   },
   {
     files: ['http/**/*.ts'],
     ignores: ['http/app.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: [...under('api'), ...under('web')], message: 'http/ is what api/ and web/ share; only the app factory imports them.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [...under('api'), ...under('web')],
+              message: 'http/ is what api/ and web/ share; only the app factory imports them.',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     // Postgres has one home, the stores (db/store/, one per aggregate, returning plain objects): HTTP, web,
@@ -91,11 +123,46 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['node:*', '!node:crypto', '!node:net', 'pg', 'knex', '@clickhouse/*', 'pino', 'prom-client', 'koa', '@koa/*', 'nodemailer', 'puppeteer-core', 'lighthouse'],
+              group: [
+                'node:*',
+                '!node:crypto',
+                '!node:net',
+                'pg',
+                'knex',
+                '@clickhouse/*',
+                'pino',
+                'prom-client',
+                'koa',
+                '@koa/*',
+                'nodemailer',
+                'puppeteer-core',
+                'lighthouse',
+              ],
               message: 'core/ is pure: I/O and clients belong in infra/, db/ or services/.',
             },
-            { group: ['@temporalio/client', '@temporalio/worker', '@temporalio/activity'], allowTypeImports: true, message: 'core/ may name Temporal client types, not use the client.' },
-            { group: ['infra', 'db', 'services', 'activities', 'workflows', 'api', 'http', 'web', 'oauth', 'mcp', 'ingest', 'worker', 'stack'].flatMap(under), message: 'core/ imports only core/.' },
+            {
+              group: ['@temporalio/client', '@temporalio/worker', '@temporalio/activity'],
+              allowTypeImports: true,
+              message: 'core/ may name Temporal client types, not use the client.',
+            },
+            {
+              group: [
+                'infra',
+                'db',
+                'services',
+                'activities',
+                'workflows',
+                'api',
+                'http',
+                'web',
+                'oauth',
+                'mcp',
+                'ingest',
+                'worker',
+                'stack',
+              ].flatMap(under),
+              message: 'core/ imports only core/.',
+            },
           ],
         },
       ],
@@ -109,27 +176,101 @@ export default tseslint.config(
   {
     // Process infrastructure serves every process and knows none of them.
     files: ['infra/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['db', 'services', 'activities', 'workflows', 'api', 'http', 'web', 'oauth', 'mcp', 'ingest', 'worker', 'stack'].flatMap(under), message: 'infra/ imports only core/ and infra/.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                'db',
+                'services',
+                'activities',
+                'workflows',
+                'api',
+                'http',
+                'web',
+                'oauth',
+                'mcp',
+                'ingest',
+                'worker',
+                'stack',
+              ].flatMap(under),
+              message: 'infra/ imports only core/ and infra/.',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     // The ingest is a process of its own: it shares rules, stores and infrastructure, never the API's or the worker's code.
     files: ['ingest/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['api', 'web', 'oauth', 'mcp', 'activities', 'workflows', 'worker'].flatMap(under), message: 'ingest/ shares code with the other processes through core/, infra/, db/, services/ and http/ only.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['api', 'web', 'oauth', 'mcp', 'activities', 'workflows', 'worker'].flatMap(under),
+              message:
+                'ingest/ shares code with the other processes through core/, infra/, db/, services/ and http/ only.',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     // The worker process runs workflows and activities; it serves no HTTP but its health port.
     files: ['worker/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['api', 'http', 'web', 'oauth', 'mcp', 'ingest'].flatMap(under), message: 'worker/ wires activities and workflows; the HTTP side is not its business.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['api', 'http', 'web', 'oauth', 'mcp', 'ingest'].flatMap(under),
+              message: 'worker/ wires activities and workflows; the HTTP side is not its business.',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     // The authorization server is mounted by the app; it knows nothing of the worker side or of the MCP server.
     files: ['oauth/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['activities', 'workflows', 'worker', 'ingest', 'mcp'].flatMap(under), message: 'oauth/ is part of the API process: no worker, ingest or MCP code.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['activities', 'workflows', 'worker', 'ingest', 'mcp'].flatMap(under),
+              message: 'oauth/ is part of the API process: no worker, ingest or MCP code.',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     // The MCP server runs the API's routes as tools; nothing of the web area, the worker side or the ingest.
     files: ['mcp/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['web', 'activities', 'workflows', 'worker', 'ingest', 'oauth'].flatMap(under), message: 'mcp/ reaches the service through api/ routes and services/ only.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['web', 'activities', 'workflows', 'worker', 'ingest', 'oauth'].flatMap(under),
+              message: 'mcp/ reaches the service through api/ routes and services/ only.',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     // The client and the webperf command are a package of their own that talks to the public API only.
@@ -137,7 +278,26 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['api', 'http', 'web', 'core', 'services', 'db', 'activities', 'workflows', 'oauth', 'mcp', 'ingest'].flatMap(under), message: 'client/ uses the public API only; it imports nothing of the service.' }] },
+        {
+          patterns: [
+            {
+              group: [
+                'api',
+                'http',
+                'web',
+                'core',
+                'services',
+                'db',
+                'activities',
+                'workflows',
+                'oauth',
+                'mcp',
+                'ingest',
+              ].flatMap(under),
+              message: 'client/ uses the public API only; it imports nothing of the service.',
+            },
+          ],
+        },
       ],
     },
   },

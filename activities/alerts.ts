@@ -48,7 +48,8 @@ export function createAlertActivities(deps: AlertActivityDeps) {
         await mailer.send(composeAlertEmail(alert!, change, recipient, deps.baseUrl));
       } catch (error) {
         log.warn({ alertId, change, err: error }, 'alert e-mail not sent');
-        if (error instanceof PermanentMailError) throw ApplicationFailure.nonRetryable(error.message, 'PermanentMailError');
+        if (error instanceof PermanentMailError)
+          throw ApplicationFailure.nonRetryable(error.message, 'PermanentMailError');
         throw error;
       }
       await alerts.recordEmailed(alertId, change, clock());

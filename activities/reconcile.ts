@@ -35,7 +35,9 @@ export function createReconcileActivities(deps: ReconcileDeps) {
           if (!(error instanceof WorkflowNotFoundError)) throw error;
           ended = FAILURE_DETAILS.noWorkflow();
         }
-        if (await markFailed(deps.scans, publicId, 'scan_error', FAILURE_DETAILS.stoppedByReconciler(ended), deps.clock())) {
+        if (
+          await markFailed(deps.scans, publicId, 'scan_error', FAILURE_DETAILS.stoppedByReconciler(ended), deps.clock())
+        ) {
           failed.push(publicId);
           deps.log.warn({ scanId: publicId, reason: ended }, 'stale scan failed by the reconciler');
         }

@@ -31,11 +31,20 @@ export function createRumAlertActivities(deps: RumAlertActivityDeps) {
     /** One check of every configuration (services/rum-alert-check.ts); returns what changed and the e-mails to send. */
     async checkRumAlerts(): Promise<RumAlertCheckResult> {
       const started = Date.now();
-      const { result, webhooks } = await checkRumAlerts({ rumAlerts, windows: deps.windows, baseUrl: deps.baseUrl }, clock());
+      const { result, webhooks } = await checkRumAlerts(
+        { rumAlerts, windows: deps.windows, baseUrl: deps.baseUrl },
+        clock(),
+      );
       if (webhooks.length) await deps.webhookDispatch?.start(webhooks);
       const ms = Date.now() - started;
       deps.metrics?.rumAlertCheck(ms / 1000);
-      const summary = { configurations: result.configurations, queries: result.queries, recorded: result.recorded, transitions: result.transitions, ms };
+      const summary = {
+        configurations: result.configurations,
+        queries: result.queries,
+        recorded: result.recorded,
+        transitions: result.transitions,
+        ms,
+      };
       if (result.transitions.length) log.info(summary, 'live-data alerts changed');
       else log.debug(summary, 'live-data alerts checked');
       return result;
@@ -45,7 +54,12 @@ export function createRumAlertActivities(deps: RumAlertActivityDeps) {
      * Sends the e-mail about one transition and records when the SMTP server accepted it; nothing when that was
      * recorded before or the alert has moved on (core/rum/alert-check.ts rumEmailDue). SMTP 5xx is not retried.
      */
-    async sendRumAlertEmail(alertId: number, change: Transition, occurrenceMs: number, notice: RumAlertNotice): Promise<AlertEmailOutcome> {
+    async sendRumAlertEmail(
+      alertId: number,
+      change: Transition,
+      occurrenceMs: number,
+      notice: RumAlertNotice,
+    ): Promise<AlertEmailOutcome> {
       const alert = await rumAlerts.find(alertId);
       const occurrence = new Date(occurrenceMs);
       const due = alert ? rumEmailDue(alert, change, occurrence) : 'not_due';
@@ -56,7 +70,8 @@ export function createRumAlertActivities(deps: RumAlertActivityDeps) {
         await mailer.send(composeRumAlertEmail(notice, change, recipient, deps.baseUrl));
       } catch (error) {
         log.warn({ rumAlertId: alertId, change, err: error }, 'live-data alert e-mail not sent');
-        if (error instanceof PermanentMailError) throw ApplicationFailure.nonRetryable(error.message, 'PermanentMailError');
+        if (error instanceof PermanentMailError)
+          throw ApplicationFailure.nonRetryable(error.message, 'PermanentMailError');
         throw error;
       }
       await rumAlerts.recordEmailed(alertId, change, occurrence, clock());

@@ -25,7 +25,9 @@ export interface PageFailure {
   httpStatus: number | null;
 }
 
-export type RunnerResult = { kind: 'observation'; observation: RunObservation; images: ScanImage[] } | { kind: 'page_failure'; failure: PageFailure };
+export type RunnerResult =
+  | { kind: 'observation'; observation: RunObservation; images: ScanImage[] }
+  | { kind: 'page_failure'; failure: PageFailure };
 
 export interface RunOptions {
   /** Called as the run moves on (a form factor starts). */

@@ -1,4 +1,10 @@
-import { FORM_FACTORS, type FormFactor, type FormFactorObservation, type PageObservation, type ScanObservation } from '../core/scan/observation.ts';
+import {
+  FORM_FACTORS,
+  type FormFactor,
+  type FormFactorObservation,
+  type PageObservation,
+  type ScanObservation,
+} from '../core/scan/observation.ts';
 import { medianRunIndex } from '../core/scan/median-run.ts';
 import { runRecord, type RunRecord } from '../core/scan/result.ts';
 import type { PageFailure, ScanImage, ScanRunInput, ScanRunner } from './scan-runner.ts';
@@ -30,7 +36,9 @@ export interface FormFactorRuns {
   median: number;
 }
 
-export type MeasuredRuns = { kind: 'measured'; perFactor: Partial<Record<FormFactor, FormFactorRuns>> } | { kind: 'page_failure'; failure: PageFailure };
+export type MeasuredRuns =
+  | { kind: 'measured'; perFactor: Partial<Record<FormFactor, FormFactorRuns>> }
+  | { kind: 'page_failure'; failure: PageFailure };
 
 export interface MeasureOptions {
   runs: number;
@@ -54,7 +62,8 @@ export interface RunStep {
 }
 
 /** The step in words, for the activity's heartbeat (Temporal's UI) and the logs: "desktop run 2 of 3". */
-export const describeStep = (step: RunStep): string => `${step.formFactor} run ${step.run} of ${step.runs}${step.repeat ? ' (repeated: the machine was busy)' : ''}`;
+export const describeStep = (step: RunStep): string =>
+  `${step.formFactor} run ${step.run} of ${step.runs}${step.repeat ? ' (repeated: the machine was busy)' : ''}`;
 
 /**
  * A repeat is made only if, after it, every run still to do could take twice as long as the slowest so far:
@@ -65,7 +74,11 @@ const REPEAT_TIME_MARGIN = 2;
 const isOverloaded = (observation: FormFactorObservation, minimum: number) =>
   minimum > 0 && observation.benchmarkIndex !== null && observation.benchmarkIndex < minimum;
 
-export async function measureRuns(runner: ScanRunner, page: Omit<ScanRunInput, 'formFactors'>, options: MeasureOptions): Promise<MeasuredRuns> {
+export async function measureRuns(
+  runner: ScanRunner,
+  page: Omit<ScanRunInput, 'formFactors'>,
+  options: MeasureOptions,
+): Promise<MeasuredRuns> {
   const factors = options.formFactors ?? FORM_FACTORS;
   const kept = new Map<FormFactor, KeptRun[]>(factors.map((f) => [f, []]));
   let slowestRunMs = 0;
@@ -83,7 +96,11 @@ export async function measureRuns(runner: ScanRunner, page: Omit<ScanRunInput, '
     for (const factor of asked) {
       const measured = observation[factor];
       if (!measured) throw new Error(`the runner returned no ${factor} observation`);
-      byFactor.set(factor, { observation: measured, page: pageOnly, images: images.filter((image) => image.name.startsWith(`${factor}-`)) });
+      byFactor.set(factor, {
+        observation: measured,
+        page: pageOnly,
+        images: images.filter((image) => image.name.startsWith(`${factor}-`)),
+      });
     }
     return { byFactor };
   }
@@ -93,7 +110,8 @@ export async function measureRuns(runner: ScanRunner, page: Omit<ScanRunInput, '
     if ('failure' in first) return { kind: 'page_failure', failure: first.failure };
     const busy = factors.filter((f) => isOverloaded(first.byFactor.get(f)!.observation, options.minBenchmarkIndex));
     const runsLeftWithRepeat = options.runs - run + 1;
-    const timeForRepeat = options.deadline - performance.now() >= runsLeftWithRepeat * slowestRunMs * REPEAT_TIME_MARGIN;
+    const timeForRepeat =
+      options.deadline - performance.now() >= runsLeftWithRepeat * slowestRunMs * REPEAT_TIME_MARGIN;
     let again = new Map<FormFactor, Omit<KeptRun, 'overloaded' | 'repeated'>>();
     if (busy.length > 0 && timeForRepeat) {
       const repeat = await load(busy, run, true);
@@ -102,13 +120,24 @@ export async function measureRuns(runner: ScanRunner, page: Omit<ScanRunInput, '
     }
     for (const factor of factors) {
       const chosen = again.get(factor) ?? first.byFactor.get(factor)!;
-      kept.get(factor)!.push({ ...chosen, overloaded: isOverloaded(chosen.observation, options.minBenchmarkIndex), repeated: again.has(factor) });
+      kept
+        .get(factor)!
+        .push({
+          ...chosen,
+          overloaded: isOverloaded(chosen.observation, options.minBenchmarkIndex),
+          repeated: again.has(factor),
+        });
     }
   }
 
   const perFactor: Partial<Record<FormFactor, FormFactorRuns>> = {};
   for (const [factor, runs] of kept) {
-    perFactor[factor] = { runs, median: medianRunIndex(runs.map((r) => ({ fcpMs: r.observation.metrics.fcpMs, interactiveMs: r.observation.metrics.interactiveMs }))) };
+    perFactor[factor] = {
+      runs,
+      median: medianRunIndex(
+        runs.map((r) => ({ fcpMs: r.observation.metrics.fcpMs, interactiveMs: r.observation.metrics.interactiveMs })),
+      ),
+    };
   }
   return { kind: 'measured', perFactor };
 }
@@ -131,11 +160,22 @@ export function medianScan(perFactor: Partial<Record<FormFactor, FormFactorRuns>
   };
   const { desktop, mobile } = { desktop: whole('desktop'), mobile: whole('mobile') };
   const medians = { desktop: desktop.runs[desktop.median]!, mobile: mobile.runs[mobile.median]! };
-  const records = (runs: FormFactorRuns) => runs.runs.map((run, i) => runRecord(run.observation, run.page, { overloaded: run.overloaded, repeated: run.repeated, median: i === runs.median }));
+  const records = (runs: FormFactorRuns) =>
+    runs.runs.map((run, i) =>
+      runRecord(run.observation, run.page, {
+        overloaded: run.overloaded,
+        repeated: run.repeated,
+        median: i === runs.median,
+      }),
+    );
   return {
     observation: { ...medians.desktop.page, desktop: medians.desktop.observation, mobile: medians.mobile.observation },
     images: [...medians.desktop.images, ...medians.mobile.images],
     records: { desktop: records(desktop), mobile: records(mobile) },
-    wholeRuns: desktop.runs.map((run, i) => ({ ...run.page, desktop: run.observation, mobile: mobile.runs[i]!.observation })),
+    wholeRuns: desktop.runs.map((run, i) => ({
+      ...run.page,
+      desktop: run.observation,
+      mobile: mobile.runs[i]!.observation,
+    })),
   };
 }

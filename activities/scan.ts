@@ -94,7 +94,8 @@ export function createScanActivities(deps: ScanActivityDeps) {
         retryWhileDatabaseUnavailable(work, {
           waitMs: DATABASE_WAIT_MS,
           sleep: (ms) => context.sleep(ms),
-          onUnavailable: (error) => log.warn({ scanId: publicId, err: error }, 'database unavailable; the scan waits for it'),
+          onUnavailable: (error) =>
+            log.warn({ scanId: publicId, err: error }, 'database unavailable; the scan waits for it'),
         });
       try {
         const scan = await whenDatabaseAnswers(() => scans.find(publicId));
@@ -108,19 +109,25 @@ export function createScanActivities(deps: ScanActivityDeps) {
         attempt = attemptSignal(context.cancellationSignal, limitMs);
         const credentials = scan.authSecret ? decryptScanCredentials(config.keys, publicId, scan.authSecret) : null;
         const measured = await untilAborted(
-          measureRuns(runner, { publicId, url: scan.url, credentials }, {
-            runs: scan.runs,
-            minBenchmarkIndex: config.scanMinBenchmarkIndex,
-            deadline: performance.now() + limitMs,
-            onProgress: (next) => {
-              step = describeStep(next);
-              context.heartbeat({ step });
-              // The progress page reads the step from the row (`desktop`, or `desktop 2/3` of several runs); a failed write costs only that display.
-              const shown = next.runs === 1 ? next.formFactor : `${next.formFactor} ${next.run}/${next.runs}`;
-              scans.recordProgress(publicId, shown).catch((error: unknown) => log.warn({ scanId: publicId, err: error }, 'scan progress not recorded'));
+          measureRuns(
+            runner,
+            { publicId, url: scan.url, credentials },
+            {
+              runs: scan.runs,
+              minBenchmarkIndex: config.scanMinBenchmarkIndex,
+              deadline: performance.now() + limitMs,
+              onProgress: (next) => {
+                step = describeStep(next);
+                context.heartbeat({ step });
+                // The progress page reads the step from the row (`desktop`, or `desktop 2/3` of several runs); a failed write costs only that display.
+                const shown = next.runs === 1 ? next.formFactor : `${next.formFactor} ${next.run}/${next.runs}`;
+                scans
+                  .recordProgress(publicId, shown)
+                  .catch((error: unknown) => log.warn({ scanId: publicId, err: error }, 'scan progress not recorded'));
+              },
+              signal: attempt.signal,
             },
-            signal: attempt.signal,
-          }),
+          ),
           attempt.signal,
         );
         if (measured.kind === 'page_failure') {
@@ -137,10 +144,15 @@ export function createScanActivities(deps: ScanActivityDeps) {
         const runs = { ...records, overall: wholeRuns.map((run) => scoreScan(run, now).scores.overall) };
         const result = buildResultRecord(observation, scoreScan(observation, now), runs);
         // The scan.completed webhook's outbox row commits with the result; its delivery starts after the commit.
-        const { webhooks } = await whenDatabaseAnswers(() => finishScan(scans, publicId, result, clock(), config.baseUrl));
+        const { webhooks } = await whenDatabaseAnswers(() =>
+          finishScan(scans, publicId, result, clock(), config.baseUrl),
+        );
         if (webhooks.length) await deps.webhookDispatch?.start(webhooks);
         const overloaded = [...records.desktop, ...records.mobile].filter((run) => run.overloaded).length;
-        log.info({ scanId: publicId, runs: scan.runs, overloaded, ms: Math.round(performance.now() - started) }, 'scan finished');
+        log.info(
+          { scanId: publicId, runs: scan.runs, overloaded, ms: Math.round(performance.now() - started) },
+          'scan finished',
+        );
         deps.metrics?.scanEnded(scan.region, { status: 'finished' }, seconds());
         const benchmarkIndex = observation.desktop.benchmarkIndex ?? observation.mobile.benchmarkIndex;
         if (benchmarkIndex !== null) deps.metrics?.benchmarkIndex(scan.region, benchmarkIndex);

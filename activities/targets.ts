@@ -5,7 +5,13 @@ import type { Logger } from '../infra/logger.ts';
 import { ORPHAN_SCHEDULE_GRACE_MS } from '../core/monitoring/schedule.ts';
 import { planFor } from '../core/plans.ts';
 import { scanTaskQueue } from '../core/temporal.ts';
-import { createTargetSchedule, deleteTargetSchedule, describeTargetSchedule, listTargetSchedules, setTargetSchedulePaused } from '../infra/temporal-client.ts';
+import {
+  createTargetSchedule,
+  deleteTargetSchedule,
+  describeTargetSchedule,
+  listTargetSchedules,
+  setTargetSchedulePaused,
+} from '../infra/temporal-client.ts';
 import type { TargetStore } from '../db/store/targets.ts';
 import type { UserStore } from '../db/store/users.ts';
 import type { WorkerMetrics } from '../infra/worker-metrics.ts';
@@ -82,15 +88,29 @@ export function createTargetActivities(deps: TargetActivityDeps) {
     async dispatchTargetScan(input: DispatchInput): Promise<DispatchedTargetScan | null> {
       const target = await targets.find(input.targetId);
       const owner = target && (await deps.users.findById(target.userId));
-      const scan = owner && (await targets.dispatchScan(input.targetId, { publicId: input.publicId, requestedAt: deps.clock(), runs: planFor(owner.plan).scheduledRuns }));
+      const scan =
+        owner &&
+        (await targets.dispatchScan(input.targetId, {
+          publicId: input.publicId,
+          requestedAt: deps.clock(),
+          runs: planFor(owner.plan).scheduledRuns,
+        }));
       if (!scan) {
-        log.warn({ targetId: input.targetId, exists: Boolean(target) }, 'scheduled scan not dispatched: the target is gone or paused');
+        log.warn(
+          { targetId: input.targetId, exists: Boolean(target) },
+          'scheduled scan not dispatched: the target is gone or paused',
+        );
         deps.metrics?.targetRunSkipped('inactive');
         return null;
       }
       deps.metrics?.targetRunDispatched();
       log.info({ targetId: input.targetId, scanId: scan.publicId }, 'scheduled scan dispatched');
-      return { publicId: scan.publicId, host: scan.host, scanTaskQueue: scanTaskQueue(prefix, scan.region), region: scan.region };
+      return {
+        publicId: scan.publicId,
+        host: scan.host,
+        scanTaskQueue: scanTaskQueue(prefix, scan.region),
+        region: scan.region,
+      };
     },
 
     /**
@@ -101,7 +121,14 @@ export function createTargetActivities(deps: TargetActivityDeps) {
     async reconcileTargetSchedules(): Promise<TargetReconcileReport> {
       const rows = await targets.scheduleStates();
       const schedules = await listTargetSchedules(deps.temporal(), prefix);
-      const report: TargetReconcileReport = { targets: rows.length, schedules: schedules.size, created: [], paused: [], resumed: [], deleted: [] };
+      const report: TargetReconcileReport = {
+        targets: rows.length,
+        schedules: schedules.size,
+        created: [],
+        paused: [],
+        resumed: [],
+        deleted: [],
+      };
       for (const row of rows) {
         const listed = schedules.get(row.id);
         // The list lags behind; repair() describes the schedule before it changes anything.
@@ -114,7 +141,10 @@ export function createTargetActivities(deps: TargetActivityDeps) {
         if (!known.has(targetId) && (await removeOrphan(targetId))) report.deleted.push(targetId);
       }
       if (report.created.length + report.paused.length + report.resumed.length + report.deleted.length > 0) {
-        log.warn({ created: report.created, paused: report.paused, resumed: report.resumed, deleted: report.deleted }, 'target schedules repaired by the reconciler');
+        log.warn(
+          { created: report.created, paused: report.paused, resumed: report.resumed, deleted: report.deleted },
+          'target schedules repaired by the reconciler',
+        );
       }
       return report;
     },

@@ -21,7 +21,9 @@ export function createWebhookActivities(deps: WebhookDeliveryDeps) {
       // (the sweeper too, when a start already happened), and a resend's workflow is not the delivery's own.
       const delivery = await deps.webhooks.findDelivery(deliveryId);
       if (!delivery) return { outcome: 'not_sent', retryAfterMs: null };
-      const slot = await inAttemptSlot(deps.webhooks, ATTEMPT_SLOT_POOLS.worker, delivery, () => attemptDelivery(deps, deliveryId, final, { claimed: delivery }));
+      const slot = await inAttemptSlot(deps.webhooks, ATTEMPT_SLOT_POOLS.worker, delivery, () =>
+        attemptDelivery(deps, deliveryId, final, { claimed: delivery }),
+      );
       if (!slot.busy) return slot.result;
       throw ApplicationFailure.create({
         type: ACCOUNT_BUSY_FAILURE,

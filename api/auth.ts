@@ -37,7 +37,12 @@ export type TokenVerifier = (token: string, now: Date, resource: ResourceKind) =
 export function personalTokenVerifier(tokens: TokenStore): TokenVerifier {
   return async (token, now) => {
     const owner = await verifyPersonalToken(tokens, token, now);
-    return owner && { principal: { userId: owner.user.id, kind: 'personal', tokenId: owner.tokenId, scopes: SCOPES }, user: owner.user };
+    return (
+      owner && {
+        principal: { userId: owner.user.id, kind: 'personal', tokenId: owner.tokenId, scopes: SCOPES },
+        user: owner.user,
+      }
+    );
   };
 }
 
@@ -69,7 +74,16 @@ export type Admitted = Omit<ApiState, 'requestId'> & { headers: Record<string, s
  * The 401 carries a `WWW-Authenticate` challenge naming `challenge` (the resource's metadata for MCP).
  * Rate-limit headers follow GitHub's X-RateLimit-* convention; unlimited plans get none.
  */
-export async function admitCall(deps: AuthDeps, call: { authorization: string; resource: ResourceKind; needs: Scope; challenge?: string; /** False: check everything but count nothing (MCP handshakes). */ count?: boolean }): Promise<Admitted> {
+export async function admitCall(
+  deps: AuthDeps,
+  call: {
+    authorization: string;
+    resource: ResourceKind;
+    needs: Scope;
+    challenge?: string;
+    /** False: check everything but count nothing (MCP handshakes). */ count?: boolean;
+  },
+): Promise<Admitted> {
   const match = BEARER.exec(call.authorization);
   if (!match) throw withChallenge(unauthenticated(), call.challenge);
   const now = deps.clock();
@@ -83,20 +97,33 @@ export async function admitCall(deps: AuthDeps, call: { authorization: string; r
 
   const plan = planFor(user.plan);
   if (!hasFeature(plan, 'api')) {
-    throw planRequired('api', (needed) => `Your plan (${plan.label}) does not include API access. Upgrade to ${needed.label} or higher.`);
+    throw planRequired(
+      'api',
+      (needed) => `Your plan (${plan.label}) does not include API access. Upgrade to ${needed.label} or higher.`,
+    );
   }
   if (!allows(principal.scopes, call.needs)) {
-    const error = forbidden(`This app was authorised with the scope "${principal.scopes.join(' ')}", which does not allow this action; it needs "${call.needs}". Authorise the app again with that scope.`);
+    const error = forbidden(
+      `This app was authorised with the scope "${principal.scopes.join(' ')}", which does not allow this action; it needs "${call.needs}". Authorise the app again with that scope.`,
+    );
     error.headers['WWW-Authenticate'] = `Bearer error="insufficient_scope", scope="${call.needs}"`;
     throw error;
   }
 
   // Not counting (MCP's handshakes; its tool calls count themselves), nothing is refused for the limit either.
-  const usage = call.count === false ? await peekApiUsage(deps.usage, user.id, plan, now) : await countApiCall(deps.usage, user.id, plan, now);
+  const usage =
+    call.count === false
+      ? await peekApiUsage(deps.usage, user.id, plan, now)
+      : await countApiCall(deps.usage, user.id, plan, now);
   const headers = rateLimitHeaders(usage);
   if (!usage.allowed && call.count !== false) {
     deps.onLimitRefused?.(plan.key);
-    throw tooManyRequests({ error: 'Daily API request limit exceeded.', limit: usage.limit, reset_at: isoTimestamp(usage.resetAt) }, usage.resetAt, now, headers);
+    throw tooManyRequests(
+      { error: 'Daily API request limit exceeded.', limit: usage.limit, reset_at: isoTimestamp(usage.resetAt) },
+      usage.resetAt,
+      now,
+      headers,
+    );
   }
   return { principal, user, plan, usage, headers };
 }
@@ -104,7 +131,11 @@ export async function admitCall(deps: AuthDeps, call: { authorization: string; r
 /** The /api/v1 middleware over admitCall: the REST API is the `api` resource; a GET needs `read`, the rest `write`. */
 export function authenticateApi(deps: AuthDeps) {
   return async (ctx: Context, next: Next) => {
-    const { headers, ...state } = await admitCall(deps, { authorization: ctx.get('authorization'), resource: 'api', needs: scopeForMethod(ctx.method) });
+    const { headers, ...state } = await admitCall(deps, {
+      authorization: ctx.get('authorization'),
+      resource: 'api',
+      needs: scopeForMethod(ctx.method),
+    });
     ctx.set(headers);
     Object.assign(ctx.state, state satisfies Omit<ApiState, 'requestId'>);
     await next();
@@ -124,7 +155,10 @@ export function rateLimitHeaders(usage: DailyUsage): Record<string, string> {
 
 /** RFC 6750's challenge; for a resource with RFC 9728 metadata, `resource_metadata` names it (how MCP clients find the authorization server). */
 function withChallenge(error: HttpError, resourceMetadata: string | undefined, code?: string): HttpError {
-  const params = [resourceMetadata ? `resource_metadata="${resourceMetadata}"` : 'realm="api"', ...(code ? [`error="${code}"`] : [])];
+  const params = [
+    resourceMetadata ? `resource_metadata="${resourceMetadata}"` : 'realm="api"',
+    ...(code ? [`error="${code}"`] : []),
+  ];
   error.headers['WWW-Authenticate'] = `Bearer ${params.join(', ')}`;
   return error;
 }

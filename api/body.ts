@@ -35,4 +35,5 @@ export async function readJsonBody(ctx: Context): Promise<unknown> {
   }
 }
 
-const tooLarge = () => new HttpError(413, { message: `The request body may not be larger than ${MAX_BODY_BYTES} bytes.` });
+const tooLarge = () =>
+  new HttpError(413, { message: `The request body may not be larger than ${MAX_BODY_BYTES} bytes.` });

@@ -20,7 +20,11 @@ const app = createApp({ config, knex, counterKnex, temporal, clickhouse, log });
 
 const server = createServer(app.koa.callback());
 // Operator metrics on their own port (API_METRICS_PORT), never on the public one.
-const metricsServer = serveMetrics(app.metrics.registry, { host: config.api.metricsHost, port: config.api.metricsPort, service: 'api' }, log);
+const metricsServer = serveMetrics(
+  app.metrics.registry,
+  { host: config.api.metricsHost, port: config.api.metricsPort, service: 'api' },
+  log,
+);
 server.keepAliveTimeout = 65_000;
 server.listen(config.api.port, config.api.host, () => {
   log.info({ url: `http://${config.api.host}:${config.api.port}`, baseUrl: config.baseUrl }, 'api listening');

@@ -25,13 +25,17 @@ export function exampleOf(schema: JsonSchema, components: Record<string, JsonSch
     }
   }
   // allOf with conditions (if/then) only constrains; one with shapes of its own merges them.
-  const shapes = ((s.allOf ?? []) as Array<Record<string, unknown>>).filter((part) => part.type || part.properties || part.$ref);
+  const shapes = ((s.allOf ?? []) as Array<Record<string, unknown>>).filter(
+    (part) => part.type || part.properties || part.$ref,
+  );
   if (shapes.length) return Object.assign({}, ...shapes.map((part) => exampleOf(part as JsonSchema, components, name)));
   const type = Array.isArray(s.type) ? (s.type as string[]).find((t) => t !== 'null') : (s.type as string | undefined);
   switch (type ?? (s.properties ? 'object' : s.items ? 'array' : undefined)) {
     case 'object': {
       const properties = (s.properties ?? {}) as Record<string, JsonSchema>;
-      return Object.fromEntries(Object.entries(properties).map(([key, value]) => [key, exampleOf(value, components, key)]));
+      return Object.fromEntries(
+        Object.entries(properties).map(([key, value]) => [key, exampleOf(value, components, key)]),
+      );
     }
     case 'array': {
       const item = s.items ? exampleOf(s.items as JsonSchema, components, singular(name)) : 'string';
@@ -52,13 +56,27 @@ export function exampleOf(schema: JsonSchema, components: Record<string, JsonSch
   }
 }
 
-const withoutKeys = (s: Record<string, unknown>, key: string) => Object.fromEntries(Object.entries(s).filter(([k]) => k !== key));
+const withoutKeys = (s: Record<string, unknown>, key: string) =>
+  Object.fromEntries(Object.entries(s).filter(([k]) => k !== key));
 const singular = (name: string) => name.replace(/ies$/, 'y').replace(/s$/, '');
 
 function integerExample(s: Record<string, unknown>, name: string): number {
-  const min = typeof s.minimum === 'number' ? s.minimum : typeof s.exclusiveMinimum === 'number' ? s.exclusiveMinimum + 1 : undefined;
+  const min =
+    typeof s.minimum === 'number'
+      ? s.minimum
+      : typeof s.exclusiveMinimum === 'number'
+        ? s.exclusiveMinimum + 1
+        : undefined;
   const max = typeof s.maximum === 'number' ? s.maximum : undefined;
-  const hint = /score/.test(name) ? 87 : /id$/.test(name) ? 42 : /count|total|runs|page|limit/.test(name) ? 3 : /ms$/.test(name) ? 1200 : 1;
+  const hint = /score/.test(name)
+    ? 87
+    : /id$/.test(name)
+      ? 42
+      : /count|total|runs|page|limit/.test(name)
+        ? 3
+        : /ms$/.test(name)
+          ? 1200
+          : 1;
   return clamp(hint, min, max);
 }
 
@@ -69,9 +87,18 @@ function numberExample(s: Record<string, unknown>, name: string): number {
   return clamp(hint, min, max);
 }
 
-const clamp = (value: number, min?: number, max?: number) => Math.min(max ?? Infinity, Math.max(min ?? -Infinity, value));
+const clamp = (value: number, min?: number, max?: number) =>
+  Math.min(max ?? Infinity, Math.max(min ?? -Infinity, value));
 
-const PATTERN_CANDIDATES = ['01jz8q3m5kx7h2v9w4n6p0r1st', '42', 'X-Api-Key', 'preview-token-123', 'user', 'example', 'a'];
+const PATTERN_CANDIDATES = [
+  '01jz8q3m5kx7h2v9w4n6p0r1st',
+  '42',
+  'X-Api-Key',
+  'preview-token-123',
+  'user',
+  'example',
+  'a',
+];
 
 function stringExample(s: Record<string, unknown>, name: string): string {
   switch (s.format) {
@@ -80,7 +107,9 @@ function stringExample(s: Record<string, unknown>, name: string): string {
     case 'date':
       return '2026-11-24';
     case 'uri':
-      return /image|screenshot|filmstrip|_url$/.test(name) && name !== 'url' && name !== 'final_url' ? 'https://webperf.example/assets/01jz8q3m5kx7h2v9w4n6p0r1st/desktop.webp' : 'https://www.example.com/';
+      return /image|screenshot|filmstrip|_url$/.test(name) && name !== 'url' && name !== 'final_url'
+        ? 'https://webperf.example/assets/01jz8q3m5kx7h2v9w4n6p0r1st/desktop.webp'
+        : 'https://www.example.com/';
     case 'email':
       return 'dev@example.com';
   }
@@ -97,6 +126,12 @@ function stringExample(s: Record<string, unknown>, name: string): string {
             : 'example';
   const minLength = Number(s.minLength ?? 0);
   const maxLength = Number(s.maxLength ?? Infinity);
-  const fits = (candidate: string) => candidate.length >= minLength && candidate.length <= maxLength && (typeof s.pattern !== 'string' || new RegExp(s.pattern, 'u').test(candidate));
-  return [hinted, ...PATTERN_CANDIDATES].find(fits) ?? hinted.padEnd(minLength, 'x').slice(0, Math.max(minLength, Math.min(maxLength, hinted.length)));
+  const fits = (candidate: string) =>
+    candidate.length >= minLength &&
+    candidate.length <= maxLength &&
+    (typeof s.pattern !== 'string' || new RegExp(s.pattern, 'u').test(candidate));
+  return (
+    [hinted, ...PATTERN_CANDIDATES].find(fits) ??
+    hinted.padEnd(minLength, 'x').slice(0, Math.max(minLength, Math.min(maxLength, hinted.length)))
+  );
 }

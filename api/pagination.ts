@@ -8,7 +8,13 @@ export type { PageMeta, PageQuery } from '../core/pagination.ts';
  */
 export function pageQuerySchema(options: { max: number; default: number }): Record<string, JsonSchema> {
   return {
-    limit: { type: 'integer', minimum: 1, maximum: options.max, default: options.default, description: `Results per page, 1 to ${options.max}.` },
+    limit: {
+      type: 'integer',
+      minimum: 1,
+      maximum: options.max,
+      default: options.default,
+      description: `Results per page, 1 to ${options.max}.`,
+    },
     page: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1, description: 'Page number, from 1.' },
   };
 }

@@ -63,7 +63,11 @@ export function mountRoutes(router: Router, routes: AnyRoute[], authenticate: Mi
 
     const handler: Middleware = async (ctx) => {
       const rawBody: unknown = route.body ? ((await readJsonBody(ctx)) ?? {}) : undefined;
-      await runRoute(route, ctx as ApiContext, { params: ctx.params as Record<string, string>, query: { ...ctx.query }, body: rawBody });
+      await runRoute(route, ctx as ApiContext, {
+        params: ctx.params as Record<string, string>,
+        query: { ...ctx.query },
+        body: rawBody,
+      });
     };
     const stack = route.auth === false ? [handler] : [authenticate, handler];
     router[route.method](route.path, ...stack);
@@ -71,14 +75,19 @@ export function mountRoutes(router: Router, routes: AnyRoute[], authenticate: Mi
 }
 
 const patterns = new Map<string, RegExp>();
-const patternOf = (source: string): RegExp => patterns.get(source) ?? patterns.set(source, new RegExp(source)).get(source)!;
+const patternOf = (source: string): RegExp =>
+  patterns.get(source) ?? patterns.set(source, new RegExp(source)).get(source)!;
 
 /**
  * One call of a route with its raw input, as the router and the MCP server make it: path parameters that do
  * not match their pattern are a 404, then the guard, then the query and body validated by the route's own
  * schemas, then the handler.
  */
-export async function runRoute(route: AnyRoute, ctx: ApiContext, raw: { params: Record<string, string>; query: Record<string, unknown>; body: unknown }): Promise<void> {
+export async function runRoute(
+  route: AnyRoute,
+  ctx: ApiContext,
+  raw: { params: Record<string, string>; query: Record<string, unknown>; body: unknown },
+): Promise<void> {
   const ids: Partial<Record<LogIdName, string | number>> = {};
   for (const [name, p] of Object.entries(route.params ?? {})) {
     const value = raw.params[name] ?? '';

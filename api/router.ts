@@ -35,9 +35,27 @@ export interface Api {
 export function apiRouter(deps: ApiDeps): Api {
   const { storage, clock } = deps;
   const router = new Router({ prefix: '/api/v1' });
-  const auth: AuthDeps = { usage: storage.usage, clock, verifiers: [personalTokenVerifier(storage.tokens), ...(deps.extraVerifiers ?? [])], onLimitRefused: deps.onLimitRefused };
+  const auth: AuthDeps = {
+    usage: storage.usage,
+    clock,
+    verifiers: [personalTokenVerifier(storage.tokens), ...(deps.extraVerifiers ?? [])],
+    onLimitRefused: deps.onLimitRefused,
+  };
   const authenticate = authenticateApi(auth);
-  const routes = [...apiRoutes({ scans: storage.scans, targets: storage.targets, alerts: storage.alerts, rumSites: storage.rumSites, rumAlerts: storage.rumAlerts, rum: deps.rum, temporal: deps.temporal, config: deps.config, clock }), openApiRoute(() => document)];
+  const routes = [
+    ...apiRoutes({
+      scans: storage.scans,
+      targets: storage.targets,
+      alerts: storage.alerts,
+      rumSites: storage.rumSites,
+      rumAlerts: storage.rumAlerts,
+      rum: deps.rum,
+      temporal: deps.temporal,
+      config: deps.config,
+      clock,
+    }),
+    openApiRoute(() => document),
+  ];
   const document = openApiDocument(routes, deps.config.baseUrl);
   mountRoutes(router, routes, authenticate);
   return { router, routes, auth };

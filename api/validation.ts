@@ -7,12 +7,18 @@ import { assertStorable } from '../http/input-guard.ts';
 export type JsonSchema = Record<string, unknown>;
 
 /** The spec's response envelope: `{ data }`, with `meta` on paginated lists. */
-export const envelope = (data: JsonSchema, meta?: JsonSchema): JsonSchema => ({ type: 'object', required: ['data'], properties: { data, ...(meta ? { meta } : {}) } });
+export const envelope = (data: JsonSchema, meta?: JsonSchema): JsonSchema => ({
+  type: 'object',
+  required: ['data'],
+  properties: { data, ...(meta ? { meta } : {}) },
+});
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
 // Bodies are JSON and must have the right types; query strings are text, so their values are coerced.
-const bodyAjv = addFormats(new Ajv({ allErrors: true, strict: true, strictRequired: false, useDefaults: true, coerceTypes: false }));
+const bodyAjv = addFormats(
+  new Ajv({ allErrors: true, strict: true, strictRequired: false, useDefaults: true, coerceTypes: false }),
+);
 const queryAjv = addFormats(new Ajv({ allErrors: true, strict: true, useDefaults: true, coerceTypes: true }));
 
 const TYPE_WORDS: Record<string, string> = {
@@ -26,7 +32,8 @@ const TYPE_WORDS: Record<string, string> = {
 
 function fieldName(error: ErrorObject, root: string): string {
   const path = error.instancePath.split('/').filter(Boolean).join('.');
-  if (error.keyword === 'required') return [path, (error.params as { missingProperty: string }).missingProperty].filter(Boolean).join('.');
+  if (error.keyword === 'required')
+    return [path, (error.params as { missingProperty: string }).missingProperty].filter(Boolean).join('.');
   if (error.keyword === 'additionalProperties') {
     return [path, (error.params as { additionalProperty: string }).additionalProperty].filter(Boolean).join('.');
   }
@@ -53,7 +60,9 @@ function messageFor(error: ErrorObject, field: string): string {
     case 'maximum':
       return `The ${field} may not be greater than ${String(params.limit)}.`;
     case 'minLength':
-      return Number(params.limit) === 1 ? `The ${field} field is required.` : `The ${field} must be at least ${String(params.limit)} characters.`;
+      return Number(params.limit) === 1
+        ? `The ${field} field is required.`
+        : `The ${field} must be at least ${String(params.limit)} characters.`;
     case 'maxLength':
       return `The ${field} may not be greater than ${String(params.limit)} characters.`;
     case 'maxItems':
@@ -102,8 +111,13 @@ export function validate<T>(kind: 'body' | 'query', schema: JsonSchema, value: u
   const fn = compile(kind === 'body' ? bodyAjv : queryAjv, schema);
   if (!fn(value)) throw validationFailed(formatErrors(fn.errors ?? [], kind));
   // A query's '1e309' (coerced) or a body's 1e309 (parsed) is Infinity, and ajv skips range checks for it.
-  const infinite = Object.entries(typeof value === 'object' && value !== null ? value : {}).filter(([, v]) => typeof v === 'number' && !Number.isFinite(v));
-  if (infinite.length) throw validationFailed(Object.fromEntries(infinite.map(([name]) => [name, [`The ${name} must be a finite number.`]])));
+  const infinite = Object.entries(typeof value === 'object' && value !== null ? value : {}).filter(
+    ([, v]) => typeof v === 'number' && !Number.isFinite(v),
+  );
+  if (infinite.length)
+    throw validationFailed(
+      Object.fromEntries(infinite.map(([name]) => [name, [`The ${name} must be a finite number.`]])),
+    );
   return value as T;
 }
 

@@ -6,19 +6,32 @@ const SENT_WHEN: Record<DeliveryEvent, string> = {
   'alert.triggered': 'A score alert of a monitored target is raised (critical or warning).',
   'alert.resolved': 'A score alert resolves.',
   'scan.completed': 'A scan finishes successfully. lcp_ms, cls and tbt_ms are the mobile measurements.',
-  'rum.alert.triggered': 'A live-data alert fires (p75 above the threshold). Not sent yet: the live-data alert check is not built.',
-  'rum.alert.resolved': 'A live-data alert resolves (p75 below the threshold). Not sent yet: the live-data alert check is not built.',
+  'rum.alert.triggered':
+    'A live-data alert fires (p75 above the threshold). Not sent yet: the live-data alert check is not built.',
+  'rum.alert.resolved':
+    'A live-data alert resolves (p75 below the threshold). Not sent yet: the live-data alert check is not built.',
   ping: 'The test event of the notification settings page.',
 };
 
-const header = (name: string, description: string) => ({ name, in: 'header', required: true, description, schema: { type: 'string' } });
+const header = (name: string, description: string) => ({
+  name,
+  in: 'header',
+  required: true,
+  description,
+  schema: { type: 'string' },
+});
 
 /**
  * The OpenAPI 3.1 `webhooks` section: one operation per event, its body the JSON Schema every payload is
  * validated against before it is sent (core/webhooks/schemas.ts), with the Standard Webhooks headers.
  */
 export function webhookOperations(): Record<string, unknown> {
-  const schedule = ['immediately', ...RETRY_DELAYS_MS.map((ms) => (ms < 60_000 ? `${ms / 1000} s` : ms < 3_600_000 ? `${ms / 60_000} min` : `${ms / 3_600_000} h`))].join(', ');
+  const schedule = [
+    'immediately',
+    ...RETRY_DELAYS_MS.map((ms) =>
+      ms < 60_000 ? `${ms / 1000} s` : ms < 3_600_000 ? `${ms / 60_000} min` : `${ms / 3_600_000} h`,
+    ),
+  ].join(', ');
   const events: DeliveryEvent[] = [...WEBHOOK_EVENTS, 'ping'];
   return Object.fromEntries(
     events.map((event) => [
@@ -36,7 +49,10 @@ export function webhookOperations(): Record<string, unknown> {
           parameters: [
             header('webhook-id', 'The delivery id (msg_…), the same on every retry and resend.'),
             header('webhook-timestamp', 'Unix seconds when this attempt was signed.'),
-            header('webhook-signature', '`v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the base64-decoded part of the whsec_ secret after the prefix; two space-separated signatures for 24 hours after a rotation.'),
+            header(
+              'webhook-signature',
+              '`v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the base64-decoded part of the whsec_ secret after the prefix; two space-separated signatures for 24 hours after a rotation.',
+            ),
           ],
           requestBody: { required: true, content: { 'application/json': { schema: WEBHOOK_PAYLOAD_SCHEMAS[event] } } },
           responses: { '2XX': { description: 'Received. Any other answer counts as a failure.' } },

@@ -22,7 +22,9 @@ import { createCounterKnex } from '../db/knex.ts';
 import type { LoadResult } from './load.ts';
 import { benchDatabase, benchUser } from './support.ts';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '32' } } });
+const { values } = parseArgs({
+  options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '32' } },
+});
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 
@@ -36,12 +38,20 @@ const userIdByToken = new Map(users.map((u) => [u.token, u.userId]));
 
 const temporalConnection = Connection.lazy({ address: config.temporal.address });
 const counterKnex = createCounterKnex(db.databaseUrl);
-const app = createApp({ config, knex, counterKnex, temporal: new Client({ connection: temporalConnection }), log: pino({ level: 'silent' }) });
+const app = createApp({
+  config,
+  knex,
+  counterKnex,
+  temporal: new Client({ connection: temporalConnection }),
+  log: pino({ level: 'silent' }),
+});
 
 const bare = new Koa();
 bare.use(async (ctx) => {
   const token = /^Bearer (.+)$/.exec(ctx.get('authorization'))?.[1] ?? '';
-  const row = await knex('users').where({ id: userIdByToken.get(token) ?? 0 }).first('id', 'name', 'email', 'plan');
+  const row = await knex('users')
+    .where({ id: userIdByToken.get(token) ?? 0 })
+    .first('id', 'name', 'email', 'plan');
   ctx.body = { data: row };
 });
 
@@ -53,19 +63,25 @@ async function listen(handler: Koa): Promise<{ server: Server; url: string }> {
 
 function load(url: string, tokensForRun: string[]): Promise<LoadResult> {
   return new Promise((resolveLoad, reject) => {
-    const worker = new Worker(new URL('./load.ts', import.meta.url), { workerData: { url, tokens: tokensForRun, connections, seconds } });
+    const worker = new Worker(new URL('./load.ts', import.meta.url), {
+      workerData: { url, tokens: tokensForRun, connections, seconds },
+    });
     worker.once('message', (result: LoadResult) => resolveLoad(result));
     worker.once('error', reject);
   });
 }
 
 const servers = { app: await listen(app.koa), bare: await listen(bare) };
-const format = (r: LoadResult) => `${Math.round(r.perSecond)} req/s (p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms, non-200: ${r.failures})`;
+const format = (r: LoadResult) =>
+  `${Math.round(r.perSecond)} req/s (p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms, non-200: ${r.failures})`;
 try {
   // A short warm-up of both paths (JIT, pool connections).
   await load(`${servers.app.url}/api/v1/me`, tokens.slice(0, 1));
   await load(`${servers.bare.url}/me`, tokens.slice(0, 1));
-  for (const [label, set] of [['(a) one token', tokens.slice(0, 1)], ['(b) 8 users', tokens]] as const) {
+  for (const [label, set] of [
+    ['(a) one token', tokens.slice(0, 1)],
+    ['(b) 8 users', tokens],
+  ] as const) {
     const appResult = await load(`${servers.app.url}/api/v1/me`, [...set]);
     const bareResult = await load(`${servers.bare.url}/me`, [...set]);
     console.log(`${label}: GET /api/v1/me ${format(appResult)}`);

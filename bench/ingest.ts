@@ -35,7 +35,12 @@ interface LoadResult {
 }
 
 const { values } = parseArgs({
-  options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '64' }, rounds: { type: 'string', default: '3' }, 'cpu-prof': { type: 'string' } },
+  options: {
+    seconds: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '64' },
+    rounds: { type: 'string', default: '3' },
+    'cpu-prof': { type: 'string' },
+  },
 });
 const seconds = Number(values.seconds);
 const rounds = Number(values.rounds);
@@ -50,7 +55,13 @@ await ensureClickHouseSchema(admin, database);
 const clickhouse = createClickHouse(base, database);
 
 const { userId } = await benchUser(db.knex, 'agency');
-const site = await createStorage(db.knex).rumSites.insert({ userId, publicId: newRumSitePublicId(), domain: 'example.com', sampleRate: 100, createdAt: new Date() });
+const site = await createStorage(db.knex).rumSites.insert({
+  userId,
+  publicId: newRumSitePublicId(),
+  domain: 'example.com',
+  sampleRate: 100,
+  createdAt: new Date(),
+});
 
 const spoolRoot = mkdtempSync(join(tmpdir(), 'bench-ingest-spool-'));
 
@@ -84,13 +95,23 @@ async function startIngest(fsync: boolean): Promise<IngestRun> {
   const readyUrl = `http://127.0.0.1:${port}/readyz`;
   // --cpu-prof DIR: the ingest process writes a V8 CPU profile there when it exits (open it in Chrome's DevTools).
   const service = values['cpu-prof']
-    ? { name: 'ingest', readyUrl, child: spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${resolve(values['cpu-prof'])}`, resolve(PROJECT_ROOT, 'ingest/main.ts')], { env: serviceEnvironment('ingest', env), stdio: ['ignore', 'inherit', 'inherit'] }) }
+    ? {
+        name: 'ingest',
+        readyUrl,
+        child: spawn(
+          process.execPath,
+          ['--cpu-prof', `--cpu-prof-dir=${resolve(values['cpu-prof'])}`, resolve(PROJECT_ROOT, 'ingest/main.ts')],
+          { env: serviceEnvironment('ingest', env), stdio: ['ignore', 'inherit', 'inherit'] },
+        ),
+      }
     : spawnService('ingest', 'ingest/main.ts', readyUrl, env);
   await waitReady(service);
   return { service, url: `http://127.0.0.1:${port}/b`, metricsUrl: `http://127.0.0.1:${metricsPort}/metrics` };
 }
 
-const bare = spawn(process.execPath, [resolve(PROJECT_ROOT, 'bench/ingest-bare.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
+const bare = spawn(process.execPath, [resolve(PROJECT_ROOT, 'bench/ingest-bare.ts')], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 
 function firstLine(child: ChildProcess): Promise<string> {
   return new Promise((resolveLine, reject) => {
@@ -104,19 +125,28 @@ function firstLine(child: ChildProcess): Promise<string> {
 }
 
 function load(url: string, runSeconds: number): Promise<LoadResult> {
-  const child = spawn(process.execPath, [resolve(PROJECT_ROOT, 'bench/ingest-load.ts'), url, site.publicId, String(connections), String(runSeconds)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    [resolve(PROJECT_ROOT, 'bench/ingest-load.ts'), url, site.publicId, String(connections), String(runSeconds)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   return firstLine(child).then((line) => JSON.parse(line) as LoadResult);
 }
 
 async function distinctPageViews(): Promise<number> {
-  const result = await clickhouse.query({ query: `SELECT uniqExact(page_view_id) AS n FROM ${database}.rum_metrics`, format: 'JSONEachRow' });
+  const result = await clickhouse.query({
+    query: `SELECT uniqExact(page_view_id) AS n FROM ${database}.rum_metrics`,
+    format: 'JSONEachRow',
+  });
   const [row] = await result.json<{ n: string }>();
   return Number(row?.n ?? 0);
 }
 
 /** CPU seconds (user + system) a process has used so far. */
 function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .replace(/^.*\) /s, '')
+    .split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100 per second)
 }
 
@@ -152,24 +182,47 @@ try {
     await measured('durable', durable.service.child.pid!, durable.url);
     await measured('unsynced', unsynced.service.child.pid!, unsynced.url);
   }
-  const cpuPerThousand = (key: keyof typeof cpu) => ((cpu[key] / results[key].reduce((sum, r) => sum + r.requests, 0)) * 1e6).toFixed(0);
-  const median = (list: LoadResult[]) => [...list].sort((a, b) => a.perSecond - b.perSecond)[Math.floor(list.length / 2)]!;
-  const [bareResult, durableResult, unsyncedResult] = [median(results.bare), median(results.durable), median(results.unsynced)];
+  const cpuPerThousand = (key: keyof typeof cpu) =>
+    ((cpu[key] / results[key].reduce((sum, r) => sum + r.requests, 0)) * 1e6).toFixed(0);
+  const median = (list: LoadResult[]) =>
+    [...list].sort((a, b) => a.perSecond - b.perSecond)[Math.floor(list.length / 2)]!;
+  const [bareResult, durableResult, unsyncedResult] = [
+    median(results.bare),
+    median(results.durable),
+    median(results.unsynced),
+  ];
   const acknowledged = [...warm, ...results.durable, ...results.unsynced].reduce((sum, r) => sum + r.acknowledged, 0);
-  await waitUntil('acknowledged beacons in ClickHouse', async () => (await distinctPageViews()) >= acknowledged, 120_000, 500).catch(() => undefined);
+  await waitUntil(
+    'acknowledged beacons in ClickHouse',
+    async () => (await distinctPageViews()) >= acknowledged,
+    120_000,
+    500,
+  ).catch(() => undefined);
   const stored = await distinctPageViews();
-  console.log(`connections: ${connections}, ${rounds} rounds of ${seconds} s each (medians), one beacon (3 metrics) per request`);
+  console.log(
+    `connections: ${connections}, ${rounds} rounds of ${seconds} s each (medians), one beacon (3 metrics) per request`,
+  );
   console.log(`bare JSON server:         ${format(bareResult)}`);
   console.log(`ingest (fsync, default):  ${format(durableResult)}`);
   console.log(`ingest (no fsync):        ${format(unsyncedResult)}`);
-  console.log(`ratio ingest / bare = ${(durableResult.perSecond / bareResult.perSecond).toFixed(2)} with fsync, ${(unsyncedResult.perSecond / bareResult.perSecond).toFixed(2)} without (target >= 0.8)`);
-  console.log(`server CPU per 1000 beacons (the ingest's inserts included, ClickHouse's own work not): bare ${cpuPerThousand('bare')} ms, ingest ${cpuPerThousand('durable')} ms (fsync), ${cpuPerThousand('unsynced')} ms (no fsync)`);
-  console.log(`acknowledged ${acknowledged}, in ClickHouse ${stored} distinct page views: lost ${acknowledged - Math.min(stored, acknowledged)}`);
+  console.log(
+    `ratio ingest / bare = ${(durableResult.perSecond / bareResult.perSecond).toFixed(2)} with fsync, ${(unsyncedResult.perSecond / bareResult.perSecond).toFixed(2)} without (target >= 0.8)`,
+  );
+  console.log(
+    `server CPU per 1000 beacons (the ingest's inserts included, ClickHouse's own work not): bare ${cpuPerThousand('bare')} ms, ingest ${cpuPerThousand('durable')} ms (fsync), ${cpuPerThousand('unsynced')} ms (no fsync)`,
+  );
+  console.log(
+    `acknowledged ${acknowledged}, in ClickHouse ${stored} distinct page views: lost ${acknowledged - Math.min(stored, acknowledged)}`,
+  );
   const metricsText = await (await fetch(durable.metricsUrl)).text();
   const sample = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(metricsText)?.[1] ?? NaN);
   const syncs = sample('rum_ingest_spool_sync_duration_seconds_count');
-  console.log(`spool (fsync): ${syncs} group syncs, ${((sample('rum_ingest_spool_sync_duration_seconds_sum') / syncs) * 1000).toFixed(2)} ms each on average, ${(sample('rum_ingest_beacons_accepted_total') / syncs).toFixed(1)} beacons per sync`);
-  console.log(`ingest peak RSS: ${peakRssMiB(durable.service.child.pid!).toFixed(0)} MiB (fsync), ${peakRssMiB(unsynced.service.child.pid!).toFixed(0)} MiB (no fsync)`);
+  console.log(
+    `spool (fsync): ${syncs} group syncs, ${((sample('rum_ingest_spool_sync_duration_seconds_sum') / syncs) * 1000).toFixed(2)} ms each on average, ${(sample('rum_ingest_beacons_accepted_total') / syncs).toFixed(1)} beacons per sync`,
+  );
+  console.log(
+    `ingest peak RSS: ${peakRssMiB(durable.service.child.pid!).toFixed(0)} MiB (fsync), ${peakRssMiB(unsynced.service.child.pid!).toFixed(0)} MiB (no fsync)`,
+  );
 } finally {
   bare.kill('SIGTERM');
   for (const ingest of ingests) await stopService(ingest.service);

@@ -26,7 +26,8 @@ try {
     for (const factor of ['mobile', 'desktop'] as const) {
       const page = await browser.newPage();
       const result = await lighthouse(url, LIGHTHOUSE_FLAGS, lighthouseConfigFor(factor), page);
-      if (!result || result.lhr.runtimeError) throw new Error(`floor run failed for ${url}: ${result?.lhr.runtimeError?.message ?? 'no result'}`);
+      if (!result || result.lhr.runtimeError)
+        throw new Error(`floor run failed for ${url}: ${result?.lhr.runtimeError?.message ?? 'no result'}`);
       await page.close();
     }
     process.stdout.write(`${Math.round(performance.now() - started)}\n`);

@@ -54,7 +54,13 @@ async function run(input: LoadInput): Promise<LoadResult> {
   agent.destroy();
   latencies.sort((a, b) => a - b);
   const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0;
-  return { requests: latencies.length, failures, perSecond: latencies.length / elapsed, p50Ms: at(0.5), p99Ms: at(0.99) };
+  return {
+    requests: latencies.length,
+    failures,
+    perSecond: latencies.length / elapsed,
+    p50Ms: at(0.5),
+    p99Ms: at(0.99),
+  };
 }
 
 if (parentPort && workerData) parentPort.postMessage(await run(workerData as LoadInput));

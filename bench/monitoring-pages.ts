@@ -36,7 +36,9 @@ try {
         const page = await browser.newPage();
         await page.setViewport({ width, height: 800, deviceScaleFactor: 1 });
         await page.goto(withLang(path, lang), { waitUntil: 'load' });
-        const overflow = (await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number;
+        const overflow = (await page.evaluate(
+          'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+        )) as number;
         const file = resolve(outDir, `${name}-${lang}-${width}.png`);
         await page.screenshot({ path: file, fullPage: true });
         console.log(`${file}${overflow > 0 ? `  (scrolls sideways by ${overflow} px)` : ''}`);
@@ -46,7 +48,12 @@ try {
     if (!runLighthouse) continue;
     for (const lang of ['en', 'de']) {
       const page = await browser.newPage();
-      const result = await lighthouse(withLang(path, lang), { onlyCategories: ['accessibility', 'best-practices'], logLevel: 'error', disableFullPageScreenshot: true }, undefined, page);
+      const result = await lighthouse(
+        withLang(path, lang),
+        { onlyCategories: ['accessibility', 'best-practices'], logLevel: 'error', disableFullPageScreenshot: true },
+        undefined,
+        page,
+      );
       await page.close();
       if (!result) throw new Error(`Lighthouse returned nothing for ${name}`);
       const { categories, audits } = result.lhr;
@@ -56,7 +63,9 @@ try {
       const failed = Object.values(audits)
         .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode === 'binary')
         .map((a) => a.id);
-      console.log(`lighthouse ${name} (${lang}): accessibility ${a11y}, best practices ${practices}${failed.length ? `; failed: ${failed.join(', ')}` : ''}`);
+      console.log(
+        `lighthouse ${name} (${lang}): accessibility ${a11y}, best practices ${practices}${failed.length ? `; failed: ${failed.join(', ')}` : ''}`,
+      );
     }
   }
 } finally {

@@ -24,7 +24,9 @@ import { createUser } from '../services/accounts.ts';
 import { mintToken } from '../services/tokens.ts';
 import { benchDatabase } from './support.ts';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, concurrency: { type: 'string', default: '8' } } });
+const { values } = parseArgs({
+  options: { seconds: { type: 'string', default: '10' }, concurrency: { type: 'string', default: '8' } },
+});
 const seconds = Number(values.seconds);
 const concurrency = Number(values.concurrency);
 
@@ -36,7 +38,14 @@ const port = await new Promise<number>((done) => {
   });
 });
 const baseUrl = `http://127.0.0.1:${port}`;
-const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: db.databaseUrl, BASE_URL: baseUrl, OAUTH_REGISTRATIONS_PER_HOUR: '1000000', OUTBOUND_ALLOW_LOOPBACK: 'true' });
+const config = loadConfig({
+  ...process.env,
+  LOG_LEVEL: 'silent',
+  DATABASE_URL: db.databaseUrl,
+  BASE_URL: baseUrl,
+  OAUTH_REGISTRATIONS_PER_HOUR: '1000000',
+  OUTBOUND_ALLOW_LOOPBACK: 'true',
+});
 const temporalConnection = Connection.lazy({ address: config.temporal.address });
 const temporal = new Client({ connection: temporalConnection });
 const app = createApp({ config, knex: db.knex, temporal, log: pino({ level: 'silent' }) });
@@ -58,7 +67,12 @@ class Browser {
       headers.origin = baseUrl;
       body = new URLSearchParams({ _csrf: this.csrf, ...init.form }).toString();
     }
-    const res = await fetch(`${baseUrl}${path}`, { method: init.method ?? (body ? 'POST' : 'GET'), headers, body, redirect: 'manual' });
+    const res = await fetch(`${baseUrl}${path}`, {
+      method: init.method ?? (body ? 'POST' : 'GET'),
+      headers,
+      body,
+      redirect: 'manual',
+    });
     for (const line of res.headers.getSetCookie()) {
       const [pair] = line.split(';');
       const eq = pair!.indexOf('=');
@@ -80,7 +94,12 @@ const local = (location: string | null): string => {
 
 async function signedInBrowser(): Promise<Browser> {
   const { users } = createStorage(db.knex);
-  const user = await createUser(users, { name: 'Bench', email: `bench-${randomBytes(4).toString('hex')}@example.com`, password: PASSWORD, plan: 'agency' });
+  const user = await createUser(users, {
+    name: 'Bench',
+    email: `bench-${randomBytes(4).toString('hex')}@example.com`,
+    password: PASSWORD,
+    plan: 'agency',
+  });
   const browser = new Browser();
   await browser.page('/login');
   const res = await browser.request('/login', { form: { email: user.email, password: PASSWORD } });
@@ -90,30 +109,62 @@ async function signedInBrowser(): Promise<Browser> {
 
 /** One complete flow; returns the tokens. */
 async function flow(browser: Browser): Promise<{ access_token: string; refresh_token: string }> {
-  const registered = await fetch(`${baseUrl}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [REDIRECT], client_name: 'Bench' }) });
+  const registered = await fetch(`${baseUrl}/oauth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ redirect_uris: [REDIRECT], client_name: 'Bench' }),
+  });
   const { client_id: clientId } = (await registered.json()) as { client_id: string };
   const verifier = randomBytes(32).toString('base64url');
   const challenge = createHash('sha256').update(verifier).digest('base64url');
-  const query = new URLSearchParams({ client_id: clientId, redirect_uri: REDIRECT, response_type: 'code', code_challenge: challenge, code_challenge_method: 'S256', state: 'x' });
+  const query = new URLSearchParams({
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    response_type: 'code',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state: 'x',
+  });
   const consentPath = local((await browser.request(`/oauth/authorize?${query}`)).headers.get('location'));
   await browser.page(consentPath);
   const resume = local((await browser.request(consentPath, { form: { decision: 'approve' } })).headers.get('location'));
   const landed = new URL((await browser.request(resume)).headers.get('location') ?? '');
   const code = landed.searchParams.get('code');
   if (!code) throw new Error(`no code: ${landed}`);
-  const token = await fetch(`${baseUrl}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier, client_id: clientId }) });
+  const token = await fetch(`${baseUrl}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      code_verifier: verifier,
+      client_id: clientId,
+    }),
+  });
   if (token.status !== 200) throw new Error(`token endpoint answered ${token.status}: ${await token.text()}`);
   return { ...((await token.json()) as { access_token: string; refresh_token: string }), client_id: clientId } as never;
 }
 
 async function refresh(state: { refresh_token: string; client_id: string }): Promise<void> {
-  const res = await fetch(`${baseUrl}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: state.refresh_token, client_id: state.client_id }) });
+  const res = await fetch(`${baseUrl}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'refresh_token',
+      refresh_token: state.refresh_token,
+      client_id: state.client_id,
+    }),
+  });
   if (res.status !== 200) throw new Error(`refresh answered ${res.status}: ${await res.text()}`);
   state.refresh_token = ((await res.json()) as { refresh_token: string }).refresh_token;
 }
 
 /** Runs `concurrency` loops of `step` for `seconds`; per-second rate and latency percentiles. */
-async function measure<T>(states: T[], step: (state: T) => Promise<void>): Promise<{ perSecond: number; p50: number; p95: number; count: number }> {
+async function measure<T>(
+  states: T[],
+  step: (state: T) => Promise<void>,
+): Promise<{ perSecond: number; p50: number; p95: number; count: number }> {
   const latencies: number[] = [];
   const until = performance.now() + seconds * 1000;
   const started = performance.now();
@@ -133,30 +184,53 @@ async function measure<T>(states: T[], step: (state: T) => Promise<void>): Promi
 }
 
 const show = (label: string, r: { perSecond: number; p50: number; p95: number; count: number }) =>
-  console.log(`${label}: ${r.perSecond.toFixed(1)}/s over ${r.count} (p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms)`);
+  console.log(
+    `${label}: ${r.perSecond.toFixed(1)}/s over ${r.count} (p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms)`,
+  );
 
 try {
   const browsers = await Promise.all(Array.from({ length: concurrency }, () => signedInBrowser()));
   await flow(browsers[0]!); // warm-up
-  show(`authorization-code flows (register → authorize → consent → exchange), ${concurrency} at once`, await measure(browsers, async (b) => void (await flow(b))));
-  const grants = await Promise.all(browsers.map((b) => flow(b) as Promise<{ access_token: string; refresh_token: string; client_id: string }>));
+  show(
+    `authorization-code flows (register → authorize → consent → exchange), ${concurrency} at once`,
+    await measure(browsers, async (b) => void (await flow(b))),
+  );
+  const grants = await Promise.all(
+    browsers.map((b) => flow(b) as Promise<{ access_token: string; refresh_token: string; client_id: string }>),
+  );
   show(`refreshes (rotating), ${concurrency} grants at once`, await measure(grants, refresh));
 
   // 3. One scan, read through both doors by an agency user (no daily limit in the way).
   const { users, tokens } = createStorage(db.knex);
-  const reader = await createUser(users, { name: 'Reader', email: `reader-${randomBytes(4).toString('hex')}@example.com`, password: null, plan: 'agency' });
-  const { token } = await mintToken(tokens, reader.id, 'bench', null);
-  const started = await fetch(`${baseUrl}/api/v1/scans`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ url: 'http://127.0.0.1:9/bench' }) });
-  const scanId = ((await started.json()) as { data: { id: string } }).data.id;
-  const rest = await measure(Array.from({ length: concurrency }, () => null), async () => {
-    const res = await fetch(`${baseUrl}/api/v1/scans/${scanId}`, { headers: { authorization: `Bearer ${token}` } });
-    if (res.status !== 200) throw new Error(`GET /scans answered ${res.status}`);
-    await res.arrayBuffer();
+  const reader = await createUser(users, {
+    name: 'Reader',
+    email: `reader-${randomBytes(4).toString('hex')}@example.com`,
+    password: null,
+    plan: 'agency',
   });
+  const { token } = await mintToken(tokens, reader.id, 'bench', null);
+  const started = await fetch(`${baseUrl}/api/v1/scans`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ url: 'http://127.0.0.1:9/bench' }),
+  });
+  const scanId = ((await started.json()) as { data: { id: string } }).data.id;
+  const rest = await measure(
+    Array.from({ length: concurrency }, () => null),
+    async () => {
+      const res = await fetch(`${baseUrl}/api/v1/scans/${scanId}`, { headers: { authorization: `Bearer ${token}` } });
+      if (res.status !== 200) throw new Error(`GET /scans answered ${res.status}`);
+      await res.arrayBuffer();
+    },
+  );
   const clients = await Promise.all(
     Array.from({ length: concurrency }, async () => {
       const client = new McpClient({ name: 'bench', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), {
+          requestInit: { headers: { authorization: `Bearer ${token}` } },
+        }),
+      );
       return client;
     }),
   );
@@ -168,7 +242,10 @@ try {
   show(`REST GET /api/v1/scans/{id}, ${concurrency} at once`, rest);
   show(`MCP get_scan, ${concurrency} at once`, mcp);
   console.log(`ratio MCP / REST (throughput) = ${(mcp.perSecond / rest.perSecond).toFixed(2)}`);
-  await temporal.workflow.getHandle(`scan-${scanId}`).terminate('bench done').catch(() => undefined);
+  await temporal.workflow
+    .getHandle(`scan-${scanId}`)
+    .terminate('bench done')
+    .catch(() => undefined);
 } finally {
   server.closeAllConnections();
   server.close();

@@ -24,19 +24,23 @@ import { createRumSiteStore } from '../db/store/rum-sites.ts';
 import { checkRumAlerts } from '../services/rum-alert-check.ts';
 import { benchDatabase, benchUser } from './support.ts';
 
-const { values } = parseArgs({ options: { rows: { type: 'string', default: '2000000' }, runs: { type: 'string', default: '7' } } });
+const { values } = parseArgs({
+  options: { rows: { type: 'string', default: '2000000' }, runs: { type: 'string', default: '7' } },
+});
 const rowCount = Number(values.rows);
 const runs = Number(values.runs);
 const SITES = 100;
 const PER_SITE = 10;
 const WINDOWS = [5, 15, 60, 1440];
 
-const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const percentile = (sorted: number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const stats = (times: number[]) => {
   const sorted = [...times].sort((a, b) => a - b);
   return { n: times.length, p50: percentile(sorted, 50), p95: percentile(sorted, 95), max: sorted.at(-1)! };
 };
-const format = (s: ReturnType<typeof stats>) => `n=${s.n} p50 ${s.p50.toFixed(1)} ms, p95 ${s.p95.toFixed(1)} ms, max ${s.max.toFixed(1)} ms`;
+const format = (s: ReturnType<typeof stats>) =>
+  `n=${s.n} p50 ${s.p50.toFixed(1)} ms, p95 ${s.p95.toFixed(1)} ms, max ${s.max.toFixed(1)} ms`;
 const timed = async <T>(work: () => Promise<T>): Promise<[number, T]> => {
   const started = performance.now();
   const result = await work();
@@ -58,7 +62,13 @@ try {
   for (let owner = 0; owner < SITES / 10; owner++) {
     const { userId } = await benchUser(db.knex, 'agency');
     for (let i = 0; i < 10; i++) {
-      const site = await sites.insert({ userId, publicId: newRumSitePublicId(), domain: `site${owner}-${i}.example`, sampleRate: 100, createdAt: new Date() });
+      const site = await sites.insert({
+        userId,
+        publicId: newRumSitePublicId(),
+        domain: `site${owner}-${i}.example`,
+        sampleRate: 100,
+        createdAt: new Date(),
+      });
       siteIds.push(site.id);
     }
   }
@@ -96,9 +106,12 @@ try {
     // 5 % sent again with a higher seq (resends and replays): same page view and metric id, counted once.
     await clickhouse.command({ query: generate(Math.max(1, Math.floor(rowCount / 20)), 2) });
   });
-  console.log(`data: ${SITES} sites, ${SITES * PER_SITE} configurations, ${rowCount} rows + ${Math.floor(rowCount / 20)} resends inserted in ${(insertMs / 1000).toFixed(1)} s`);
+  console.log(
+    `data: ${SITES} sites, ${SITES * PER_SITE} configurations, ${rowCount} rows + ${Math.floor(rowCount / 20)} resends inserted in ${(insertMs / 1000).toFixed(1)} s`,
+  );
 
-  const windows = (ids: readonly number[], minutes: number, at: Date) => siteWindows(clickhouse, database, ids, minutes, at);
+  const windows = (ids: readonly number[], minutes: number, at: Date) =>
+    siteWindows(clickhouse, database, ids, minutes, at);
   // Warm-up (JIT, pools, ClickHouse's caches): not measured.
   await windows([first], 60, now);
   await checkRumAlerts({ rumAlerts: alerts, windows, baseUrl: 'http://bench.example' }, now);
@@ -110,23 +123,34 @@ try {
     // Each check 5 minutes after the one before (the check skips configurations checked less than 2.5 minutes ago).
     const at = new Date(now.getTime() + run * 5 * 60_000);
     baseline.push((await timed(() => windows([siteIds[run % SITES]!], 60, at)))[0]);
-    const [ms, { result }] = await timed(() => checkRumAlerts({ rumAlerts: alerts, windows, baseUrl: 'http://bench.example' }, at));
-    if (result.configurations !== SITES * PER_SITE || result.recorded !== SITES * PER_SITE || result.queries !== WINDOWS.length) {
+    const [ms, { result }] = await timed(() =>
+      checkRumAlerts({ rumAlerts: alerts, windows, baseUrl: 'http://bench.example' }, at),
+    );
+    if (
+      result.configurations !== SITES * PER_SITE ||
+      result.recorded !== SITES * PER_SITE ||
+      result.queries !== WINDOWS.length
+    ) {
       throw new Error(`unexpected check: ${JSON.stringify({ ...result, emails: result.emails.length })}`);
     }
     transitions += result.transitions.length;
     checks.push(ms);
   }
   const perConfiguration: number[] = [];
-  for (let i = 0; i < 100; i++) perConfiguration.push((await timed(() => windows([siteIds[i % SITES]!], WINDOWS[i % WINDOWS.length]!, now)))[0]);
+  for (let i = 0; i < 100; i++)
+    perConfiguration.push((await timed(() => windows([siteIds[i % SITES]!], WINDOWS[i % WINDOWS.length]!, now)))[0]);
   const query24h = (await timed(() => windows(siteIds, 1440, now)))[0];
   const [b, c] = [stats(baseline), stats(checks)];
   const naive = perConfiguration.reduce((a, x) => a + x, 0) * 10;
   console.log(`baseline, one site's 60-minute query: ${format(b)}`);
-  console.log(`check of ${SITES * PER_SITE} configurations (${WINDOWS.length} queries, one transaction): ${format(c)}; ${transitions} transitions over the runs`);
+  console.log(
+    `check of ${SITES * PER_SITE} configurations (${WINDOWS.length} queries, one transaction): ${format(c)}; ${transitions} transitions over the runs`,
+  );
   console.log(`  of which the 1440-minute query for all ${SITES} sites: ${query24h.toFixed(1)} ms`);
   console.log(`one query per configuration instead (100 timed, x10): ${naive.toFixed(0)} ms`);
-  console.log(`ratio check p50 / baseline p50: ${(c.p50 / b.p50).toFixed(1)} (lower is better); per-configuration queries / check: ${(naive / c.p50).toFixed(1)}`);
+  console.log(
+    `ratio check p50 / baseline p50: ${(c.p50 / b.p50).toFixed(1)} (lower is better); per-configuration queries / check: ${(naive / c.p50).toFixed(1)}`,
+  );
 } finally {
   await clickhouse.close();
   await dropClickHouseDatabase(admin, database);

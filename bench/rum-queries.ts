@@ -17,7 +17,13 @@ import { rumQueries } from '../db/clickhouse/rum-queries.ts';
 import { dropClickHouseDatabase, ensureClickHouseSchema } from '../db/clickhouse/schema.ts';
 import { ident, int, sql, timestamp } from '../db/clickhouse/sql.ts';
 
-const { values } = parseArgs({ options: { rows: { type: 'string', default: '10000000' }, iterations: { type: 'string', default: '50' }, keep: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: {
+    rows: { type: 'string', default: '10000000' },
+    iterations: { type: 'string', default: '50' },
+    keep: { type: 'boolean', default: false },
+  },
+});
 const rows = Number(values.rows);
 const iterations = Number(values.iterations);
 if (!Number.isSafeInteger(rows) || rows < 1000) throw new Error('--rows must be a whole number of at least 1000'); // numbers(0) never ends on 18.16
@@ -25,7 +31,12 @@ if (!Number.isSafeInteger(rows) || rows < 1000) throw new Error('--rows must be 
 const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });
 const database = `${config.clickhouse.database}_bench_rum_queries`;
 // Generating and merging 10 million rows takes longer than the services' 10 s request timeout.
-const admin = createClient({ url: config.clickhouse.url, username: config.clickhouse.user, password: config.clickhouse.password, request_timeout: 900_000 });
+const admin = createClient({
+  url: config.clickhouse.url,
+  username: config.clickhouse.user,
+  password: config.clickhouse.password,
+  request_timeout: 900_000,
+});
 const client = createClickHouse(config, database);
 const db = ident(database);
 const now = new Date();
@@ -59,7 +70,9 @@ async function generate(): Promise<void> {
       FROM (SELECT number AS n FROM numbers(${int(rows, 1000, 1_000_000_000)}))`,
   });
   await admin.command({ query: sql`OPTIMIZE TABLE ${db}.rum_metrics FINAL` });
-  console.log(`generated ${rows.toLocaleString('en')} rows in ${((performance.now() - started) / 1000).toFixed(1)} s (merged to final parts)`);
+  console.log(
+    `generated ${rows.toLocaleString('en')} rows in ${((performance.now() - started) / 1000).toFixed(1)} s (merged to final parts)`,
+  );
 }
 
 function percentile(sorted: number[], q: number): number {
@@ -89,10 +102,15 @@ async function siteRows(site: number, window: TimeWindow): Promise<number> {
 try {
   await generate();
   const queries = rumQueries({ client, database });
-  console.log(`summary (all devices) vs count() over the same rows; ${iterations} sequential runs each after 3 warm-ups; ms`);
+  console.log(
+    `summary (all devices) vs count() over the same rows; ${iterations} sequential runs each after 3 warm-ups; ms`,
+  );
   console.log('site      period  rows        summary p50  p95    count() p50  p95    ratio p50  p95');
   let worstP95 = 0;
-  for (const [label, site] of [['typical', TYPICAL_SITE], ['big', BIG_SITE]] as const) {
+  for (const [label, site] of [
+    ['typical', TYPICAL_SITE],
+    ['big', BIG_SITE],
+  ] as const) {
     for (const period of RUM_PERIODS) {
       const window = periodWindow(period, now);
       const count = await siteRows(site, window);
@@ -100,11 +118,23 @@ try {
       const baseline = await timed(() => siteRows(site, window));
       worstP95 = Math.max(worstP95, label === 'typical' ? summary.p95 : 0);
       console.log(
-        [label.padEnd(9), period.padEnd(7), count.toLocaleString('en').padEnd(11), summary.p50.toFixed(1).padStart(11), summary.p95.toFixed(1).padStart(6), baseline.p50.toFixed(1).padStart(11), baseline.p95.toFixed(1).padStart(6), (summary.p50 / baseline.p50).toFixed(1).padStart(9), (summary.p95 / baseline.p95).toFixed(1).padStart(6)].join(' '),
+        [
+          label.padEnd(9),
+          period.padEnd(7),
+          count.toLocaleString('en').padEnd(11),
+          summary.p50.toFixed(1).padStart(11),
+          summary.p95.toFixed(1).padStart(6),
+          baseline.p50.toFixed(1).padStart(11),
+          baseline.p95.toFixed(1).padStart(6),
+          (summary.p50 / baseline.p50).toFixed(1).padStart(9),
+          (summary.p95 / baseline.p95).toFixed(1).padStart(6),
+        ].join(' '),
       );
     }
   }
-  console.log(`typical site, worst summary p95: ${worstP95.toFixed(1)} ms (target < 50 ms): ${worstP95 < 50 ? 'met' : 'NOT met'}`);
+  console.log(
+    `typical site, worst summary p95: ${worstP95.toFixed(1)} ms (target < 50 ms): ${worstP95 < 50 ? 'met' : 'NOT met'}`,
+  );
 } finally {
   if (!values.keep) await dropClickHouseDatabase(admin, database);
   await client.close();

@@ -38,10 +38,22 @@ async function lighthouseCli(url: string): Promise<number> {
   const started = performance.now();
   for (const preset of [[], ['--preset=desktop']]) {
     const profile = mkdtempSync(join(tmpdir(), 'bench-lh-'));
-    await run(resolve(PROJECT_ROOT, 'node_modules/.bin/lighthouse'), [
-      url, '--only-categories=performance', '--output=json', '--output-path=/dev/null', '--quiet', '--disable-full-page-screenshot', '--skip-audits=bf-cache', '--max-wait-for-load=45000',
-      `--chrome-flags=${[...CHROMIUM_FLAGS, ...sandboxFlags(), `--user-data-dir=${profile}`].join(' ')}`, ...preset,
-    ], { env: { ...process.env, CHROME_PATH: '/usr/bin/chromium' }, maxBuffer: 64 * 1024 * 1024 });
+    await run(
+      resolve(PROJECT_ROOT, 'node_modules/.bin/lighthouse'),
+      [
+        url,
+        '--only-categories=performance',
+        '--output=json',
+        '--output-path=/dev/null',
+        '--quiet',
+        '--disable-full-page-screenshot',
+        '--skip-audits=bf-cache',
+        '--max-wait-for-load=45000',
+        `--chrome-flags=${[...CHROMIUM_FLAGS, ...sandboxFlags(), `--user-data-dir=${profile}`].join(' ')}`,
+        ...preset,
+      ],
+      { env: { ...process.env, CHROME_PATH: '/usr/bin/chromium' }, maxBuffer: 64 * 1024 * 1024 },
+    );
     rmSync(profile, { recursive: true, force: true });
   }
   return performance.now() - started;
@@ -49,7 +61,9 @@ async function lighthouseCli(url: string): Promise<number> {
 
 /** The floor: Lighthouse's Node API in a long-lived process with Chromium already running (bench/lighthouse-floor.ts). */
 function startFloor(): { measure(url: string): Promise<number>; close(): void } {
-  const child = spawn(process.execPath, [resolve(PROJECT_ROOT, 'bench/lighthouse-floor.ts')], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [resolve(PROJECT_ROOT, 'bench/lighthouse-floor.ts')], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   return {
     async measure(url) {
@@ -68,10 +82,17 @@ const assetsDir = mkdtempSync(join(tmpdir(), 'bench-assets-'));
 const services = await startBenchServices(db.databaseUrl, assetsDir);
 const floor = startFloor();
 
-async function call(path: string, token: string, body?: unknown): Promise<{ status: number; data: Record<string, unknown> }> {
+async function call(
+  path: string,
+  token: string,
+  body?: unknown,
+): Promise<{ status: number; data: Record<string, unknown> }> {
   const res = await fetch(`${services.apiUrl}/api/v1${path}`, {
     method: body === undefined ? 'GET' : 'POST',
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, data: ((await res.json()) as { data: Record<string, unknown> }).data };
@@ -98,7 +119,10 @@ async function scanToEnd(token: string, url: string, force = false): Promise<Sta
   const created = await call('/scans', token, { url, force });
   const seen: Partial<Stages> = { accepted: performance.now() - sent };
   for (;;) {
-    const row = (await db.knex('scans').where({ public_id: created.data.id as string }).first('status', 'progress')) as { status: string; progress: string | null } | undefined;
+    const row = (await db
+      .knex('scans')
+      .where({ public_id: created.data.id as string })
+      .first('status', 'progress')) as { status: string; progress: string | null } | undefined;
     const at = performance.now() - sent;
     if (row?.status === 'running') seen.running ??= at;
     if (row?.progress?.startsWith('desktop')) seen.desktop ??= at;
@@ -137,20 +161,35 @@ try {
     floorTimes.push(await floor.measure(`${url}?run=${i}`));
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  console.log(`scan through the API (desktop+mobile): median ${(median(api) / 1000).toFixed(1)} s over ${runs} runs (${api.map((x) => (x / 1000).toFixed(1)).join(', ')})`);
-  console.log(`bare lighthouse CLI, both form factors: median ${(median(cli) / 1000).toFixed(1)} s (${cli.map((x) => (x / 1000).toFixed(1)).join(', ')})`);
+  console.log(
+    `scan through the API (desktop+mobile): median ${(median(api) / 1000).toFixed(1)} s over ${runs} runs (${api.map((x) => (x / 1000).toFixed(1)).join(', ')})`,
+  );
+  console.log(
+    `bare lighthouse CLI, both form factors: median ${(median(cli) / 1000).toFixed(1)} s (${cli.map((x) => (x / 1000).toFixed(1)).join(', ')})`,
+  );
   console.log(`ratio api/cli: ${(median(api) / median(cli)).toFixed(2)} (target <= 0.75)`);
-  console.log(`floor, Lighthouse Node API with Chromium already running: median ${(median(floorTimes) / 1000).toFixed(1)} s (${floorTimes.map((x) => (x / 1000).toFixed(1)).join(', ')})`);
+  console.log(
+    `floor, Lighthouse Node API with Chromium already running: median ${(median(floorTimes) / 1000).toFixed(1)} s (${floorTimes.map((x) => (x / 1000).toFixed(1)).join(', ')})`,
+  );
   console.log(`ratio api/floor: ${(median(api) / median(floorTimes)).toFixed(2)} (target <= 1.15)`);
-  const stage = (from: keyof Stages | null, to: keyof Stages) => median(stages.map((s) => s[to] - (from ? s[from] : 0)));
+  const stage = (from: keyof Stages | null, to: keyof Stages) =>
+    median(stages.map((s) => s[to] - (from ? s[from] : 0)));
   const lighthouse = stage('desktop', 'finished');
-  console.log('where the API scan\'s time goes (medians, ms):');
+  console.log("where the API scan's time goes (medians, ms):");
   console.log(`  POST /scans answered         ${stage(null, 'accepted').toFixed(0)}`);
-  console.log(`  queued until running         ${stage('accepted', 'running').toFixed(0)}  (workflow start, task dispatch, region slot)`);
-  console.log(`  running until desktop run    ${stage('running', 'desktop').toFixed(0)}  (the runner process takes the scan; Chromium is launched ahead)`);
+  console.log(
+    `  queued until running         ${stage('accepted', 'running').toFixed(0)}  (workflow start, task dispatch, region slot)`,
+  );
+  console.log(
+    `  running until desktop run    ${stage('running', 'desktop').toFixed(0)}  (the runner process takes the scan; Chromium is launched ahead)`,
+  );
   console.log(`  desktop run                  ${stage('desktop', 'mobile').toFixed(0)}`);
-  console.log(`  mobile run, images, result   ${stage('mobile', 'finished').toFixed(0)}  (includes up to one 20 ms poll)`);
-  console.log(`  both runs against the floor  ${lighthouse.toFixed(0)} vs ${median(floorTimes).toFixed(0)}: outside Lighthouse ${(median(api) - lighthouse).toFixed(0)} ms`);
+  console.log(
+    `  mobile run, images, result   ${stage('mobile', 'finished').toFixed(0)}  (includes up to one 20 ms poll)`,
+  );
+  console.log(
+    `  both runs against the floor  ${lighthouse.toFixed(0)} vs ${median(floorTimes).toFixed(0)}: outside Lighthouse ${(median(api) - lighthouse).toFixed(0)} ms`,
+  );
 
   const cachedTimes: number[] = [];
   const liveTimes: number[] = [];
@@ -165,8 +204,12 @@ try {
   }
   cachedTimes.sort((a, b) => a - b);
   liveTimes.sort((a, b) => a - b);
-  console.log(`cached POST /scans: p50 ${percentile(cachedTimes, 50).toFixed(2)} ms, p99 ${percentile(cachedTimes, 99).toFixed(2)} ms (300 requests)`);
-  console.log(`GET /livez baseline: p50 ${percentile(liveTimes, 50).toFixed(2)} ms, p99 ${percentile(liveTimes, 99).toFixed(2)} ms`);
+  console.log(
+    `cached POST /scans: p50 ${percentile(cachedTimes, 50).toFixed(2)} ms, p99 ${percentile(cachedTimes, 99).toFixed(2)} ms (300 requests)`,
+  );
+  console.log(
+    `GET /livez baseline: p50 ${percentile(liveTimes, 50).toFixed(2)} ms, p99 ${percentile(liveTimes, 99).toFixed(2)} ms`,
+  );
   console.log(`ratio cached-post/livez p50: ${(percentile(cachedTimes, 50) / percentile(liveTimes, 50)).toFixed(1)}`);
 } finally {
   floor.close();

@@ -60,22 +60,34 @@ try {
         await page.setExtraHTTPHeaders({ 'accept-language': lang });
         await page.setViewport({ width, height: width < 600 ? 780 : 900, deviceScaleFactor: 1 });
         await page.goto(`${area.url}${area.seeded.paths[name]}`, { waitUntil: 'load' });
-        const overflow = (await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number;
+        const overflow = (await page.evaluate(
+          'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+        )) as number;
         const file = resolve(outDir, `${name}-${lang}-${width}.png`);
         await page.screenshot({ path: file, fullPage: true });
         if (parts) {
           // Full pages in viewport-high slices, for reading a long page at its real size.
           const height = (await page.evaluate('document.documentElement.scrollHeight')) as number;
           for (let y = 0, n = 0; y < height; y += 1200, n++) {
-            await page.screenshot({ path: resolve(partsDir, `${name}-${lang}-${width}-${n}.png`), captureBeyondViewport: true, clip: { x: 0, y, width, height: Math.min(1200, height - y) } });
+            await page.screenshot({
+              path: resolve(partsDir, `${name}-${lang}-${width}-${n}.png`),
+              captureBeyondViewport: true,
+              clip: { x: 0, y, width, height: Math.min(1200, height - y) },
+            });
           }
         }
         console.log(`${file}${overflow > 0 ? `  (scrolls sideways by ${overflow} px)` : ''}`);
-        const shot = readme ? README_SHOTS.find((s) => s.name === name && s.lang === lang && s.width === width) : undefined;
+        const shot = readme
+          ? README_SHOTS.find((s) => s.name === name && s.lang === lang && s.width === width)
+          : undefined;
         if (shot) {
           mkdirSync(README_DIR, { recursive: true });
           // PNG: flat interface colours compress better than in JPEG (each stays well under 200 KB) and stay sharp.
-          await page.screenshot({ path: resolve(README_DIR, `${name}-${lang}-${width}.png`), captureBeyondViewport: true, clip: { x: 0, y: 0, width, height: shot.height } });
+          await page.screenshot({
+            path: resolve(README_DIR, `${name}-${lang}-${width}.png`),
+            captureBeyondViewport: true,
+            clip: { x: 0, y: 0, width, height: shot.height },
+          });
         }
         await page.close();
       }

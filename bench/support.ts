@@ -45,7 +45,12 @@ export async function benchDatabase(name: string): Promise<BenchDatabase> {
 
 export async function benchUser(knex: Knex, plan: PlanKey): Promise<{ userId: number; token: string }> {
   const { users, tokens } = createStorage(knex);
-  const user = await createUser(users, { name: 'Bench', email: `bench-${randomBytes(4).toString('hex')}@example.com`, password: null, plan });
+  const user = await createUser(users, {
+    name: 'Bench',
+    email: `bench-${randomBytes(4).toString('hex')}@example.com`,
+    password: null,
+    plan,
+  });
   return { userId: user.id, token: (await mintToken(tokens, user.id, 'bench', null)).token };
 }
 
@@ -59,7 +64,11 @@ export interface BenchServices {
  * The api and worker processes on free ports, on the benchmark's database, with task queues of their own;
  * loopback allowed to scans and webhooks (the fixture sites and the webhook receivers are on 127.0.0.1).
  */
-export async function startBenchServices(databaseUrl: string, assetsDir: string, extraEnv: Record<string, string> = {}): Promise<BenchServices> {
+export async function startBenchServices(
+  databaseUrl: string,
+  assetsDir: string,
+  extraEnv: Record<string, string> = {},
+): Promise<BenchServices> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     ...extraEnv,
@@ -97,10 +106,16 @@ export async function startBenchServices(databaseUrl: string, assetsDir: string,
       const connection = await Connection.connect({ address: config.temporal.address });
       const temporal = new Client({ connection, namespace: config.temporal.namespace });
       const prefix = config.temporal.taskQueuePrefix;
-      await temporal.schedule.getHandle(scanReconcilerScheduleId(prefix)).delete().catch(() => undefined);
+      await temporal.schedule
+        .getHandle(scanReconcilerScheduleId(prefix))
+        .delete()
+        .catch(() => undefined);
       await deleteTargetSchedulesOf(temporal, prefix);
       for (const region of config.regions.available) {
-        await temporal.workflow.getHandle(scanDispatcherWorkflowId(prefix, region)).terminate('benchmark finished').catch(() => undefined);
+        await temporal.workflow
+          .getHandle(scanDispatcherWorkflowId(prefix, region))
+          .terminate('benchmark finished')
+          .catch(() => undefined);
       }
       await connection.close();
     },

@@ -18,29 +18,45 @@ import { mainTaskQueue } from '../core/temporal.ts';
 import { describeTargetSchedule } from '../infra/temporal-client.ts';
 import { benchDatabase, benchUser, startBenchServices } from './support.ts';
 
-const { values } = parseArgs({ options: { targets: { type: 'string', default: '1000' }, 'scan-every': { type: 'string', default: '5' } } });
+const { values } = parseArgs({
+  options: { targets: { type: 'string', default: '1000' }, 'scan-every': { type: 'string', default: '5' } },
+});
 const targetCount = Number(values.targets);
 const scanEvery = Number(values['scan-every']);
 
-const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const percentile = (sorted: number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const summary = (times: number[]) => {
   const sorted = [...times].sort((a, b) => a - b);
   const mean = times.reduce((a, b) => a + b, 0) / times.length;
   return { n: times.length, mean, p50: percentile(sorted, 50), p95: percentile(sorted, 95), max: sorted.at(-1)! };
 };
-const format = (s: ReturnType<typeof summary>) => `n=${s.n} mean ${s.mean.toFixed(1)} ms, p50 ${s.p50.toFixed(1)} ms, p95 ${s.p95.toFixed(1)} ms, max ${s.max.toFixed(1)} ms`;
+const format = (s: ReturnType<typeof summary>) =>
+  `n=${s.n} mean ${s.mean.toFixed(1)} ms, p50 ${s.p50.toFixed(1)} ms, p95 ${s.p95.toFixed(1)} ms, max ${s.max.toFixed(1)} ms`;
 
 const db = await benchDatabase('targets');
 const assetsDir = mkdtempSync(join(tmpdir(), 'bench-targets-'));
 // `far` has no worker: scheduled and submitted scans wait there instead of running Lighthouse.
-const services = await startBenchServices(db.databaseUrl, assetsDir, { SCAN_REGIONS: 'local,far', WORKER_SCAN_REGIONS: 'local' });
+const services = await startBenchServices(db.databaseUrl, assetsDir, {
+  SCAN_REGIONS: 'local,far',
+  WORKER_SCAN_REGIONS: 'local',
+});
 const connection = await Connection.connect({ address: services.config.temporal.address });
 const temporal = new Client({ connection, namespace: services.config.temporal.namespace });
 const prefix = services.config.temporal.taskQueuePrefix;
 
-async function post(token: string, path: string, body: unknown, expected: number): Promise<{ ms: number; data: { id: number | string } }> {
+async function post(
+  token: string,
+  path: string,
+  body: unknown,
+  expected: number,
+): Promise<{ ms: number; data: { id: number | string } }> {
   const started = performance.now();
-  const res = await fetch(`${services.apiUrl}/api/v1${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${services.apiUrl}/api/v1${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const text = await res.text();
   const ms = performance.now() - started;
   if (res.status !== expected) throw new Error(`POST ${path} answered ${res.status}: ${text}`);
@@ -64,7 +80,8 @@ try {
     const created = await post(token, '/domains', { url: `https://target-${i}.example/`, region: 'far' }, 201);
     targetTimes.push(created.ms);
     targetIds.push(created.data.id as number);
-    if (i % scanEvery === 0) scanTimes.push((await post(token, '/scans', { url: `https://scan-${i}.example/`, region: 'far' }, 202)).ms);
+    if (i % scanEvery === 0)
+      scanTimes.push((await post(token, '/scans', { url: `https://scan-${i}.example/`, region: 'far' }, 202)).ms);
   }
   const wall = performance.now() - started;
 
@@ -89,17 +106,26 @@ try {
 
   const t = summary(targetTimes);
   const s = summary(scanTimes);
-  console.log(`targets created: ${targetIds.length} in ${(wall / 1000).toFixed(1)} s (with ${scanTimes.length} scans interleaved)`);
+  console.log(
+    `targets created: ${targetIds.length} in ${(wall / 1000).toFixed(1)} s (with ${scanTimes.length} scans interleaved)`,
+  );
   console.log(`POST /domains (row + schedule): ${format(t)}`);
   console.log(`POST /scans (row + workflow):   ${format(s)}`);
   console.log(`ratio target / scan creation: p50 ${(t.p50 / s.p50).toFixed(2)}, mean ${(t.mean / s.mean).toFixed(2)}`);
-  console.log(`schedules in Temporal: ${targetIds.length - missing} of ${targetIds.length}${wrongTime ? `, ${wrongTime} at the wrong time` : ''}`);
+  console.log(
+    `schedules in Temporal: ${targetIds.length - missing} of ${targetIds.length}${wrongTime ? `, ${wrongTime} at the wrong time` : ''}`,
+  );
   console.log(`start times: ${perMinute.size} distinct minutes of 1440; busiest minute holds ${busiest} (target <= 5)`);
   if (missing || wrongTime || busiest > 5) process.exitCode = 1;
 } finally {
   // Whatever this run started on its queues (scans waiting in `far`, dispatchers), then its schedules (services.close()).
-  for await (const workflow of temporal.workflow.list({ query: `TaskQueue = '${mainTaskQueue(prefix)}' AND ExecutionStatus = 'Running'` })) {
-    await temporal.workflow.getHandle(workflow.workflowId, workflow.runId).terminate('benchmark finished').catch(() => undefined);
+  for await (const workflow of temporal.workflow.list({
+    query: `TaskQueue = '${mainTaskQueue(prefix)}' AND ExecutionStatus = 'Running'`,
+  })) {
+    await temporal.workflow
+      .getHandle(workflow.workflowId, workflow.runId)
+      .terminate('benchmark finished')
+      .catch(() => undefined);
   }
   await services.close();
   await connection.close();

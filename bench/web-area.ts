@@ -33,7 +33,15 @@ export async function startWebArea(name: string, browser: Browser): Promise<Runn
   const assetsDir = mkdtempSync(join(tmpdir(), `bench-${name}-`));
   const port = await freePort();
   const clickhouseDatabase = `bench_${name.replace(/[^A-Za-z0-9_]/g, '_')}_${Date.now().toString(36)}`;
-  const config = loadConfig({ ...process.env, DATABASE_URL: db.databaseUrl, BASE_URL: `http://127.0.0.1:${port}`, ASSETS_DIR: assetsDir, LOG_LEVEL: 'warn', TEMPORAL_TASK_QUEUE_PREFIX: `bench_${name}`, CLICKHOUSE_DATABASE: clickhouseDatabase });
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: db.databaseUrl,
+    BASE_URL: `http://127.0.0.1:${port}`,
+    ASSETS_DIR: assetsDir,
+    LOG_LEVEL: 'warn',
+    TEMPORAL_TASK_QUEUE_PREFIX: `bench_${name}`,
+    CLICKHOUSE_DATABASE: clickhouseDatabase,
+  });
   const clickhouseAdmin = createClickHouse(config, 'default');
   await ensureClickHouseSchema(clickhouseAdmin, clickhouseDatabase);
   const clickhouse = createClickHouse(config);
@@ -42,7 +50,14 @@ export async function startWebArea(name: string, browser: Browser): Promise<Runn
   const app = createApp({ config, knex: db.knex, temporal, log: createLogger(config, 'api') });
   const server = createServer(app.koa.callback());
   await new Promise<void>((ready) => server.listen(port, '127.0.0.1', ready));
-  const seeded = await seedWebArea({ storage: createStorage(db.knex), assets: localAssetStore(assetsDir), region: config.regions.default, now: new Date(), images: await renderSampleImages(browser), clickhouse });
+  const seeded = await seedWebArea({
+    storage: createStorage(db.knex),
+    assets: localAssetStore(assetsDir),
+    region: config.regions.default,
+    now: new Date(),
+    images: await renderSampleImages(browser),
+    clickhouse,
+  });
   return {
     url: `http://127.0.0.1:${port}`,
     seeded,

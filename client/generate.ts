@@ -13,7 +13,9 @@ import { schemaSource } from './schema-source.ts';
 
 const base = (process.env.WEBPERF_URL ?? `http://127.0.0.1:${process.env.API_PORT ?? '3000'}`).replace(/\/+$/, '');
 const response = await fetch(`${base}/api/v1/openapi.json`).catch((error: unknown) => {
-  console.error(`Could not reach ${base} (${(error as Error).message}). Start the service with ./svc start, or set WEBPERF_URL.`);
+  console.error(
+    `Could not reach ${base} (${(error as Error).message}). Start the service with ./svc start, or set WEBPERF_URL.`,
+  );
   process.exit(2);
 });
 if (!response.ok) {

@@ -30,7 +30,12 @@ export function createWebPerfClient(options: WebPerfClientOptions): WebPerfClien
   return createClient<paths>({
     baseUrl: `${options.baseUrl.replace(/\/+$/, '')}/api/v1`,
     headers: { authorization: `Bearer ${options.token}`, 'user-agent': options.userAgent ?? 'webperf-client/1.0' },
-    fetch: politeFetch({ fetch: options.fetch ?? globalThis.fetch, retries: options.retries ?? 3, maxWaitMs: options.maxRetryWaitMs ?? 60_000, onRetry: options.onRetry }),
+    fetch: politeFetch({
+      fetch: options.fetch ?? globalThis.fetch,
+      retries: options.retries ?? 3,
+      maxWaitMs: options.maxRetryWaitMs ?? 60_000,
+      onRetry: options.onRetry,
+    }),
   });
 }
 
@@ -80,7 +85,12 @@ export class WebPerfApiError extends Error {
 
   constructor(response: Response, body: unknown) {
     const record = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
-    const message = typeof record.message === 'string' ? record.message : typeof record.error === 'string' ? record.error : `HTTP ${response.status}`;
+    const message =
+      typeof record.message === 'string'
+        ? record.message
+        : typeof record.error === 'string'
+          ? record.error
+          : `HTTP ${response.status}`;
     super(message);
     this.name = 'WebPerfApiError';
     this.status = response.status;
@@ -109,7 +119,9 @@ interface Page<T> {
  * Every item of a paginated list, page after page: `fetchPage(page)` makes the call (typed by the caller, e.g.
  * `(page) => client.GET('/scans', { params: { query: { page, limit: 100 } } })`).
  */
-export async function* paginate<T>(fetchPage: (page: number) => Promise<{ data?: Page<T>; error?: unknown; response: Response }>): AsyncGenerator<T> {
+export async function* paginate<T>(
+  fetchPage: (page: number) => Promise<{ data?: Page<T>; error?: unknown; response: Response }>,
+): AsyncGenerator<T> {
   for (let page = 1; ; page++) {
     const body = unwrap(await fetchPage(page));
     yield* body.data;

@@ -21,7 +21,12 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
  * without one). A wait longer than `maxWaitMs` (the daily limit's reset at midnight) is not waited for: that
  * answer is returned as it is. The request is cloned for each attempt, so bodies are sent again intact.
  */
-export function politeFetch(options: { fetch: typeof fetch; retries: number; maxWaitMs: number; onRetry?: (notice: RetryNotice) => void }): typeof fetch {
+export function politeFetch(options: {
+  fetch: typeof fetch;
+  retries: number;
+  maxWaitMs: number;
+  onRetry?: (notice: RetryNotice) => void;
+}): typeof fetch {
   return async (input, init) => {
     const request = new Request(input, init);
     for (let attempt = 1; ; attempt++) {

@@ -60,7 +60,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     mkdirSync(outDir, { recursive: true });
     writeFileSync(join(outDir, 'rum.js'), bundle.code);
     writeFileSync(join(outDir, `rum.${bundle.hash}.js`), bundle.code);
-    console.log(`collector: ${bundle.code.length} bytes raw, ${bundle.gzip.length} bytes gzip (limit ${COLLECTOR_GZIP_LIMIT}), hash ${bundle.hash}, written to ${outDir}`);
+    console.log(
+      `collector: ${bundle.code.length} bytes raw, ${bundle.gzip.length} bytes gzip (limit ${COLLECTOR_GZIP_LIMIT}), hash ${bundle.hash}, written to ${outDir}`,
+    );
   } catch (error) {
     console.error((error as Error).message);
     process.exitCode = 1;

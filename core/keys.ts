@@ -6,7 +6,8 @@ import { hkdfSync } from 'node:crypto';
  * or signed records the id of the master key it was made with, so SECRET_KEY can be rotated: the new key
  * encrypts and signs, the previous one (SECRET_KEY_PREVIOUS) still decrypts and verifies until removed.
  */
-export type KeyPurpose = 'scan-credentials' | 'webhook-header' | 'webhook-signing' | 'image-url' | 'csrf' | 'device-cookie' | 'oauth-cookies';
+export type KeyPurpose =
+  'scan-credentials' | 'webhook-header' | 'webhook-signing' | 'image-url' | 'csrf' | 'device-cookie' | 'oauth-cookies';
 
 export interface MasterKey {
   /** A fingerprint (8 characters, base64url), safe to store and show: it reveals nothing of the key. */
@@ -21,7 +22,8 @@ export interface Keyring {
 
 const SALT = Buffer.from('webperf key derivation v1');
 
-const derive = (secret: Buffer, info: string, length: number): Buffer => Buffer.from(hkdfSync('sha256', secret, SALT, info, length));
+const derive = (secret: Buffer, info: string, length: number): Buffer =>
+  Buffer.from(hkdfSync('sha256', secret, SALT, info, length));
 
 export function masterKey(secret: Buffer): MasterKey {
   return { id: derive(secret, 'key-id', 6).toString('base64url'), secret };
@@ -35,4 +37,5 @@ export function purposeKey(master: MasterKey, purpose: KeyPurpose): Buffer {
 /** The current key first, then the previous one: the order in which to try them. */
 export const keysOf = (ring: Keyring): MasterKey[] => (ring.previous ? [ring.current, ring.previous] : [ring.current]);
 
-export const keyWithId = (ring: Keyring, id: string): MasterKey | undefined => keysOf(ring).find((key) => key.id === id);
+export const keyWithId = (ring: Keyring, id: string): MasterKey | undefined =>
+  keysOf(ring).find((key) => key.id === id);

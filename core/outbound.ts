@@ -31,7 +31,12 @@ export const SPECIAL_RANGES: readonly SpecialRange[] = [
   { cidr: '127.0.0.0/8', name: 'Loopback', rfc: 'RFC 1122', kind: 'loopback' },
   { cidr: '169.254.0.0/16', name: 'Link Local (cloud metadata services)', rfc: 'RFC 3927', kind: 'refused' },
   { cidr: '172.16.0.0/12', name: 'Private-Use', rfc: 'RFC 1918', kind: 'refused' },
-  { cidr: '192.0.0.0/24', name: 'IETF Protocol Assignments (incl. DS-Lite, NAT64 discovery, PCP/TURN anycast)', rfc: 'RFC 6890', kind: 'refused' },
+  {
+    cidr: '192.0.0.0/24',
+    name: 'IETF Protocol Assignments (incl. DS-Lite, NAT64 discovery, PCP/TURN anycast)',
+    rfc: 'RFC 6890',
+    kind: 'refused',
+  },
   { cidr: '192.0.2.0/24', name: 'Documentation (TEST-NET-1)', rfc: 'RFC 5737', kind: 'refused' },
   { cidr: '192.31.196.0/24', name: 'AS112-v4', rfc: 'RFC 7535', kind: 'refused' },
   { cidr: '192.52.193.0/24', name: 'AMT', rfc: 'RFC 7450', kind: 'refused' },
@@ -46,16 +51,31 @@ export const SPECIAL_RANGES: readonly SpecialRange[] = [
   { cidr: '240.0.0.0/4', name: 'Reserved', rfc: 'RFC 1112', kind: 'refused' },
   // IPv6
   { cidr: '::1/128', name: 'Loopback Address', rfc: 'RFC 4291', kind: 'loopback' },
-  { cidr: '::/96', name: 'IPv4-compatible (deprecated; includes the Unspecified Address ::/128)', rfc: 'RFC 4291', kind: 'refused' },
+  {
+    cidr: '::/96',
+    name: 'IPv4-compatible (deprecated; includes the Unspecified Address ::/128)',
+    rfc: 'RFC 4291',
+    kind: 'refused',
+  },
   { cidr: '::ffff:0:0/96', name: 'IPv4-mapped Address', rfc: 'RFC 4291', kind: 'embedded-ipv4' },
   { cidr: '::ffff:0:0:0/96', name: 'IPv4-translated (SIIT)', rfc: 'RFC 2765', kind: 'refused' },
   { cidr: '64:ff9b::/96', name: 'IPv4-IPv6 Translation (NAT64 well-known prefix)', rfc: 'RFC 6052', kind: 'refused' },
   { cidr: '64:ff9b:1::/48', name: 'IPv4-IPv6 Translation (local-use NAT64)', rfc: 'RFC 8215', kind: 'refused' },
   { cidr: '100::/64', name: 'Discard-Only Address Block', rfc: 'RFC 6666', kind: 'refused' },
   { cidr: '100:0:0:1::/64', name: 'Dummy IPv6 Prefix', rfc: 'RFC 9780', kind: 'refused' },
-  { cidr: '2001::/23', name: 'IETF Protocol Assignments (incl. TEREDO, benchmarking, ORCHID; AMT, AS112, ORCHIDv2 and anycast parts refused too)', rfc: 'RFC 2928', kind: 'refused' },
+  {
+    cidr: '2001::/23',
+    name: 'IETF Protocol Assignments (incl. TEREDO, benchmarking, ORCHID; AMT, AS112, ORCHIDv2 and anycast parts refused too)',
+    rfc: 'RFC 2928',
+    kind: 'refused',
+  },
   { cidr: '2001:db8::/32', name: 'Documentation', rfc: 'RFC 3849', kind: 'refused' },
-  { cidr: '2002::/16', name: '6to4 (deprecated relays; the embedded IPv4 may be anything)', rfc: 'RFC 3056', kind: 'refused' },
+  {
+    cidr: '2002::/16',
+    name: '6to4 (deprecated relays; the embedded IPv4 may be anything)',
+    rfc: 'RFC 3056',
+    kind: 'refused',
+  },
   { cidr: '2620:4f:8000::/48', name: 'Direct Delegation AS112 Service', rfc: 'RFC 7534', kind: 'refused' },
   { cidr: '3fff::/20', name: 'Documentation', rfc: 'RFC 9637', kind: 'refused' },
   { cidr: '5f00::/16', name: 'Segment Routing (SRv6) SIDs', rfc: 'RFC 9602', kind: 'refused' },
@@ -84,7 +104,10 @@ export function specialRangeOf(address: string): SpecialRange | undefined {
 /** The IPv4 address inside an IPv4-mapped IPv6 address (::ffff:a.b.c.d, also written ::ffff:XXXX:XXXX). */
 function embeddedIpv4(ip: string): string {
   // The URL parser writes every IPv6 form the same canonical way: [::ffff:7f00:1].
-  const [high = 0, low = 0] = new URL(`http://[${ip}]/`).hostname.replace(/^\[::ffff:|\]$/g, '').split(':').map((group) => parseInt(group, 16));
+  const [high = 0, low = 0] = new URL(`http://[${ip}]/`).hostname
+    .replace(/^\[::ffff:|\]$/g, '')
+    .split(':')
+    .map((group) => parseInt(group, 16));
   return [high >> 8, high & 255, low >> 8, low & 255].join('.');
 }
 

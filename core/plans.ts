@@ -44,10 +44,58 @@ const STARTER_FEATURES: Feature[] = ['api', 'share_links', 'live_data', 'oauth_a
 const PRO_FEATURES: Feature[] = [...STARTER_FEATURES, 'scan_auth', 'webhooks'];
 
 export const PLANS: Readonly<Record<PlanKey, Plan>> = {
-  free: { key: 'free', label: 'Free', apiDailyLimit: 0, hourlyScanLimit: 5, scansInFlightPerRegion: 1, maxTargets: 1, scheduledRuns: 1, maxRunsPerScan: 1, maxRumSites: 0, rumMonthlyPageviews: 0, features: new Set() },
-  starter: { key: 'starter', label: 'Starter', apiDailyLimit: 500, hourlyScanLimit: 30, scansInFlightPerRegion: 2, maxTargets: 5, scheduledRuns: 3, maxRunsPerScan: 3, maxRumSites: 2, rumMonthlyPageviews: 100_000, features: new Set(STARTER_FEATURES) },
-  pro: { key: 'pro', label: 'Pro', apiDailyLimit: 5000, hourlyScanLimit: 120, scansInFlightPerRegion: 3, maxTargets: 25, scheduledRuns: 3, maxRunsPerScan: 5, maxRumSites: 5, rumMonthlyPageviews: 1_000_000, features: new Set(PRO_FEATURES) },
-  agency: { key: 'agency', label: 'Agency', apiDailyLimit: UNLIMITED, hourlyScanLimit: 600, scansInFlightPerRegion: 6, maxTargets: 1000, scheduledRuns: 5, maxRunsPerScan: 5, maxRumSites: 50, rumMonthlyPageviews: 10_000_000, features: new Set(PRO_FEATURES) },
+  free: {
+    key: 'free',
+    label: 'Free',
+    apiDailyLimit: 0,
+    hourlyScanLimit: 5,
+    scansInFlightPerRegion: 1,
+    maxTargets: 1,
+    scheduledRuns: 1,
+    maxRunsPerScan: 1,
+    maxRumSites: 0,
+    rumMonthlyPageviews: 0,
+    features: new Set(),
+  },
+  starter: {
+    key: 'starter',
+    label: 'Starter',
+    apiDailyLimit: 500,
+    hourlyScanLimit: 30,
+    scansInFlightPerRegion: 2,
+    maxTargets: 5,
+    scheduledRuns: 3,
+    maxRunsPerScan: 3,
+    maxRumSites: 2,
+    rumMonthlyPageviews: 100_000,
+    features: new Set(STARTER_FEATURES),
+  },
+  pro: {
+    key: 'pro',
+    label: 'Pro',
+    apiDailyLimit: 5000,
+    hourlyScanLimit: 120,
+    scansInFlightPerRegion: 3,
+    maxTargets: 25,
+    scheduledRuns: 3,
+    maxRunsPerScan: 5,
+    maxRumSites: 5,
+    rumMonthlyPageviews: 1_000_000,
+    features: new Set(PRO_FEATURES),
+  },
+  agency: {
+    key: 'agency',
+    label: 'Agency',
+    apiDailyLimit: UNLIMITED,
+    hourlyScanLimit: 600,
+    scansInFlightPerRegion: 6,
+    maxTargets: 1000,
+    scheduledRuns: 5,
+    maxRunsPerScan: 5,
+    maxRumSites: 50,
+    rumMonthlyPageviews: 10_000_000,
+    features: new Set(PRO_FEATURES),
+  },
 };
 
 export function isPlanKey(value: string): value is PlanKey {
@@ -96,5 +144,10 @@ export function cheapestPlanAllowingRuns(runs: number): Plan | null {
 
 /** The spec's `plan` object in GET /me. */
 export function planView(plan: Plan): { key: PlanKey; label: string; api_enabled: boolean; api_daily_limit: number } {
-  return { key: plan.key, label: plan.label, api_enabled: hasFeature(plan, 'api'), api_daily_limit: plan.apiDailyLimit };
+  return {
+    key: plan.key,
+    label: plan.label,
+    api_enabled: hasFeature(plan, 'api'),
+    api_daily_limit: plan.apiDailyLimit,
+  };
 }

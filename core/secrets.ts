@@ -11,7 +11,13 @@ export function encryptSecret(keys: Keyring, purpose: KeyPurpose, plaintext: str
   const cipher = createCipheriv('aes-256-gcm', purposeKey(keys.current, purpose), iv);
   cipher.setAAD(Buffer.from(context));
   const data = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return ['v2', keys.current.id, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), data.toString('base64url')].join('.');
+  return [
+    'v2',
+    keys.current.id,
+    iv.toString('base64url'),
+    cipher.getAuthTag().toString('base64url'),
+    data.toString('base64url'),
+  ].join('.');
 }
 
 export function decryptSecret(keys: Keyring, purpose: KeyPurpose, stored: string, context: string): string {
@@ -19,7 +25,8 @@ export function decryptSecret(keys: Keyring, purpose: KeyPurpose, stored: string
   if (parts[0] === 'v2' && parts.length === 5) {
     const [, keyId, iv, tag, data] = parts as [string, string, string, string, string];
     const master = keyWithId(keys, keyId);
-    if (!master) throw new Error(`secret was encrypted with key ${keyId}, which is neither SECRET_KEY nor SECRET_KEY_PREVIOUS`);
+    if (!master)
+      throw new Error(`secret was encrypted with key ${keyId}, which is neither SECRET_KEY nor SECRET_KEY_PREVIOUS`);
     return open(purposeKey(master, purpose), iv, tag, data, context);
   }
   // v1 (before per-purpose keys): the raw SECRET_KEY. Only credentials of scans queued before the upgrade

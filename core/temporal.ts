@@ -20,14 +20,24 @@ export const TargetIdAttribute = defineSearchAttributeKey('TargetId', SearchAttr
 export const UserIdAttribute = defineSearchAttributeKey('UserId', SearchAttributeType.KEYWORD);
 export const WebhookEventAttribute = defineSearchAttributeKey('WebhookEvent', SearchAttributeType.KEYWORD);
 export const DeliveryIdAttribute = defineSearchAttributeKey('DeliveryId', SearchAttributeType.KEYWORD);
-export const SEARCH_ATTRIBUTES = [ScanIdAttribute, HostAttribute, TargetIdAttribute, UserIdAttribute, WebhookEventAttribute, DeliveryIdAttribute] as const;
+export const SEARCH_ATTRIBUTES = [
+  ScanIdAttribute,
+  HostAttribute,
+  TargetIdAttribute,
+  UserIdAttribute,
+  WebhookEventAttribute,
+  DeliveryIdAttribute,
+] as const;
 
 /**
  * gRPC channel options of our Temporal clients. gRPC's reconnect backoff grows to 2 minutes while the server
  * is away, so after an outage the API would refuse scans (503) for up to that long after Temporal is back;
  * capped at 5 s, it is back within seconds.
  */
-export const TEMPORAL_CHANNEL_ARGS = { 'grpc.initial_reconnect_backoff_ms': 500, 'grpc.max_reconnect_backoff_ms': 5000 } as const;
+export const TEMPORAL_CHANNEL_ARGS = {
+  'grpc.initial_reconnect_backoff_ms': 500,
+  'grpc.max_reconnect_backoff_ms': 5000,
+} as const;
 
 export const healthCheckWorkflowId = (nonce: string): string => `health-check-${nonce}`;
 
@@ -40,9 +50,14 @@ export const scanReconcilerScheduleId = (prefix: string): string => `${prefix}-s
 
 /** One per region: hands the region's Lighthouse slots out fairly between accounts (workflows/scan-dispatch.ts). */
 export const scanDispatcherWorkflowId = (prefix: string, region: string): string => `${prefix}-scan-dispatch-${region}`;
-export const scanDispatcherSummary = (region: string): string => `Scan slots of region ${region}: grants them to queued scans, fairly between accounts`;
+export const scanDispatcherSummary = (region: string): string =>
+  `Scan slots of region ${region}: grants them to queued scans, fairly between accounts`;
 /** Signal names between scan workflows and their region's dispatcher; activities signal by name too. */
-export const SCAN_SLOT_SIGNALS = { request: 'requestScanSlot', release: 'releaseScanSlot', granted: 'scanSlotGranted' } as const;
+export const SCAN_SLOT_SIGNALS = {
+  request: 'requestScanSlot',
+  release: 'releaseScanSlot',
+  granted: 'scanSlotGranted',
+} as const;
 
 /**
  * One Temporal Schedule per monitored target. The task-queue prefix is part of the id (like the reconciler's),
@@ -59,14 +74,22 @@ export const targetReconcilerScheduleId = (prefix: string): string => `${prefix}
 /** The live-data alert check's schedule (every 5 minutes; workflows/rum-alerts.ts). */
 export const rumAlertCheckScheduleId = (prefix: string): string => `${prefix}-rum-alert-check`;
 /** One e-mail per live-data alert, change and occurrence (an alert can trigger again after it resolved). */
-export const rumAlertEmailWorkflowId = (mainQueue: string, alertId: number, change: string, occurrenceMs: number): string => `${mainQueue}-rum-alert-email-${alertId}-${change}-${occurrenceMs}`;
+export const rumAlertEmailWorkflowId = (
+  mainQueue: string,
+  alertId: number,
+  change: string,
+  occurrenceMs: number,
+): string => `${mainQueue}-rum-alert-email-${alertId}-${change}-${occurrenceMs}`;
 /** One per alert and change: a second start while one runs is refused, so an e-mail is never sent twice at once. */
-export const alertEmailWorkflowId = (mainQueue: string, alertId: number, change: string): string => `${mainQueue}-alert-email-${alertId}-${change}`;
+export const alertEmailWorkflowId = (mainQueue: string, alertId: number, change: string): string =>
+  `${mainQueue}-alert-email-${alertId}-${change}`;
 
 /**
  * One workflow per webhook delivery, its id from the delivery's, so a second start (the sweeper, a retried
  * start) is refused instead of sending twice. The id keeps the main queue's name (deliveries ran there before
  * they had a queue of their own): one id for a delivery whichever version started it. A resend (one more attempt, asked for in the settings) has an id of its own.
  */
-export const webhookDeliveryWorkflowId = (mainQueue: string, deliveryId: number): string => `${mainQueue}-webhook-${deliveryId}`;
-export const webhookResendWorkflowId = (mainQueue: string, deliveryId: number, nonce: string): string => `${mainQueue}-webhook-${deliveryId}-resend-${nonce}`;
+export const webhookDeliveryWorkflowId = (mainQueue: string, deliveryId: number): string =>
+  `${mainQueue}-webhook-${deliveryId}`;
+export const webhookResendWorkflowId = (mainQueue: string, deliveryId: number, nonce: string): string =>
+  `${mainQueue}-webhook-${deliveryId}-resend-${nonce}`;

@@ -20,7 +20,8 @@ export type NormalisedUrl = { ok: true; url: string; host: string } | { ok: fals
 export function normaliseScanUrl(input: string): NormalisedUrl {
   const text = input.trim();
   if (text === '') return { ok: false, error: 'The url field is required.' };
-  if (text.length > MAX_URL_LENGTH * 3) return { ok: false, error: `The url may not be greater than ${MAX_URL_LENGTH} characters.` };
+  if (text.length > MAX_URL_LENGTH * 3)
+    return { ok: false, error: `The url may not be greater than ${MAX_URL_LENGTH} characters.` };
   if (!/^https?:\/\//i.test(text)) return { ok: false, error: 'The url must start with http:// or https://.' };
   let parsed: URL;
   try {
@@ -28,19 +29,25 @@ export function normaliseScanUrl(input: string): NormalisedUrl {
   } catch {
     return { ok: false, error: 'The url must be a valid URL.' };
   }
-  if (parsed.username || parsed.password) return { ok: false, error: 'The url must not contain a user name or password; use the auth object instead.' };
+  if (parsed.username || parsed.password)
+    return { ok: false, error: 'The url must not contain a user name or password; use the auth object instead.' };
   const host = parsed.hostname.replace(/\.$/, '');
   if (host === '') return { ok: false, error: 'The url must have a host.' };
   const isIp = /^\d{1,3}(\.\d{1,3}){3}$/.test(host) || host.startsWith('[');
-  if (!isIp && !host.includes('.')) return { ok: false, error: 'The url host must be a domain name (with a dot) or an IP address.' };
+  if (!isIp && !host.includes('.'))
+    return { ok: false, error: 'The url host must be a domain name (with a dot) or an IP address.' };
   if (!isIp && !/^[a-z0-9.-]+$/.test(host)) return { ok: false, error: 'The url host is not a valid domain name.' };
-  if (!isIp && host.split('.').some((label) => label === '' || label.length > 63 || label.startsWith('-') || label.endsWith('-'))) {
+  if (
+    !isIp &&
+    host.split('.').some((label) => label === '' || label.length > 63 || label.startsWith('-') || label.endsWith('-'))
+  ) {
     return { ok: false, error: 'The url host is not a valid domain name.' };
   }
   parsed.hostname = host;
   parsed.hash = '';
   if (parsed.search === '') parsed.search = ''; // a bare '?' reads as empty but prints; assigning clears it
   const url = parsed.toString();
-  if (url.length > MAX_URL_LENGTH) return { ok: false, error: `The url may not be greater than ${MAX_URL_LENGTH} characters.` };
+  if (url.length > MAX_URL_LENGTH)
+    return { ok: false, error: `The url may not be greater than ${MAX_URL_LENGTH} characters.` };
   return { ok: true, url, host: parsed.hostname };
 }

@@ -24,7 +24,9 @@ async function main(): Promise<number> {
       }
       case 'rollback': {
         // The last batch only; `rollback --all` reverts every migration (and drops every table).
-        const reverted = process.argv.includes('--all') ? await migrateRollbackAll(knex) : await migrateRollbackLast(knex);
+        const reverted = process.argv.includes('--all')
+          ? await migrateRollbackAll(knex)
+          : await migrateRollbackLast(knex);
         console.log(reverted.length ? `rolled back: ${reverted.join(', ')}` : 'nothing to roll back');
         return 0;
       }
@@ -34,7 +36,9 @@ async function main(): Promise<number> {
         return 0;
       }
       default:
-        console.error('usage: npm run migrate -- all|latest|rollback [--all]|status  (all = Postgres migrations + ClickHouse schema)');
+        console.error(
+          'usage: npm run migrate -- all|latest|rollback [--all]|status  (all = Postgres migrations + ClickHouse schema)',
+        );
         return 2;
     }
   } finally {

@@ -5,7 +5,10 @@ import { createKnex } from './knex.ts';
 import { migrateLatest } from './migrate.ts';
 
 /** Postgres migrations and the ClickHouse schema, both idempotent; run by the start command and in deployments. */
-export async function prepareSchemas(config: Pick<Config, 'databaseUrl' | 'clickhouse'>, log: (msg: string) => void): Promise<void> {
+export async function prepareSchemas(
+  config: Pick<Config, 'databaseUrl' | 'clickhouse'>,
+  log: (msg: string) => void,
+): Promise<void> {
   const knex = createKnex(config.databaseUrl, { min: 0, max: 1 });
   try {
     const applied = await migrateLatest(knex);

@@ -53,7 +53,8 @@ export interface App {
 const HEALTH_PATHS = new Set(['/livez', '/readyz']);
 
 /** Paths that answer JSON and skip the web area's visitor (session, same-origin rule): API, health, OAuth protocol, MCP. */
-const outsideWebArea = (path: string): boolean => isApiPath(path) || HEALTH_PATHS.has(path) || isOAuthProtocolPath(path) || isMcpPath(path);
+const outsideWebArea = (path: string): boolean =>
+  isApiPath(path) || HEALTH_PATHS.has(path) || isOAuthProtocolPath(path) || isMcpPath(path);
 
 /**
  * The API process's one Koa app: the request edge (client address, request id, security headers, access
@@ -81,14 +82,38 @@ export function createApp(deps: AppDeps): App {
   koa.use(errorHandler(log, { html: { for: (path) => !outsideWebArea(path), render: renderErrorPage } }));
   koa.use(refuseUnstorableInput());
   koa.use(healthRouter(health, temporal, config).routes());
-  const oauthProvider = createOAuthProvider({ config, storage, clock, fetchClientMetadata: clientMetadataFetch(config) });
+  const oauthProvider = createOAuthProvider({
+    config,
+    storage,
+    clock,
+    fetchClientMetadata: clientMetadataFetch(config),
+  });
   koa.use(oauthProtocolRouter({ provider: oauthProvider, config, clock, oauth: storage.oauth }).routes());
   const verifiers = [oauthTokenVerifier(storage.oauth, config.baseUrl), ...(deps.extraVerifiers ?? [])];
-  const api = apiRouter({ storage, temporal, config, clock, rum, extraVerifiers: verifiers, onLimitRefused: metrics.dailyLimitRefused });
+  const api = apiRouter({
+    storage,
+    temporal,
+    config,
+    clock,
+    rum,
+    extraVerifiers: verifiers,
+    onLimitRefused: metrics.dailyLimitRefused,
+  });
   koa.use(mcpRouter({ config, routes: api.routes, auth: api.auth }).routes());
   const visitor = webVisitor({ storage, config, clock });
   koa.use((ctx, next) => (outsideWebArea(ctx.path) ? next() : visitor(ctx, next)));
-  koa.use(webRouter({ storage, config, clock, temporal, log, assets: localAssetStore(config.assetsDir), rum, oauthProvider }).routes());
+  koa.use(
+    webRouter({
+      storage,
+      config,
+      clock,
+      temporal,
+      log,
+      assets: localAssetStore(config.assetsDir),
+      rum,
+      oauthProvider,
+    }).routes(),
+  );
   koa.use(api.router.routes());
   koa.use(api.router.allowedMethods());
   return { koa, health, metrics, close: async () => (deps.clickhouse ? undefined : clickhouse.close()) };
@@ -97,7 +122,10 @@ export function createApp(deps: AppDeps): App {
 /** `/livez` and `/readyz` (with `?full=1`, also a workflow through a worker and back). */
 function healthRouter(health: HealthState, temporal: Client, config: Config): Router {
   // One round trip at most every 5 s, shared by all who ask meanwhile.
-  const roundTrip = sharedCheck(() => runHealthWorkflow(temporal, config.temporal.taskQueuePrefix), FULL_CHECK_SHARED_MS);
+  const roundTrip = sharedCheck(
+    () => runHealthWorkflow(temporal, config.temporal.taskQueuePrefix),
+    FULL_CHECK_SHARED_MS,
+  );
   const router = new Router();
   router.get('/livez', function alive(ctx: Context) {
     ctx.body = { status: 'alive' };

@@ -25,7 +25,9 @@ export function trustedProxyMatcher(trustedProxies: readonly string[]): (address
  * that proxy appended to X-Forwarded-For, and so on leftwards while the hops are trusted proxies. Entries a
  * client wrote itself sit left of the first untrusted hop and are never read.
  */
-export function clientAddressResolver(trustedProxies: readonly string[]): (peer: string, forwardedFor: string) => string {
+export function clientAddressResolver(
+  trustedProxies: readonly string[],
+): (peer: string, forwardedFor: string) => string {
   const isTrusted = trustedProxyMatcher(trustedProxies);
   return (peer, forwardedFor) => {
     let client = plain(peer);
@@ -43,7 +45,10 @@ export function clientAddressResolver(trustedProxies: readonly string[]): (peer:
 export function clientAddress(trustedProxies: readonly string[]) {
   const resolve = clientAddressResolver(trustedProxies);
   return async (ctx: Context, next: Next) => {
-    ctx.request.ip = resolve(ctx.req.socket.remoteAddress ?? '', trustedProxies.length > 0 ? ctx.get('x-forwarded-for') : '');
+    ctx.request.ip = resolve(
+      ctx.req.socket.remoteAddress ?? '',
+      trustedProxies.length > 0 ? ctx.get('x-forwarded-for') : '',
+    );
     await next();
   };
 }

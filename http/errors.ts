@@ -9,7 +9,10 @@ export class HttpError extends Error {
   readonly body: Record<string, unknown>;
   readonly headers: Record<string, string>;
   constructor(status: number, body: Record<string, unknown>, headers: Record<string, string> = {}, cause?: unknown) {
-    super(typeof body.message === 'string' ? body.message : `HTTP ${status}`, cause === undefined ? undefined : { cause });
+    super(
+      typeof body.message === 'string' ? body.message : `HTTP ${status}`,
+      cause === undefined ? undefined : { cause },
+    );
     this.status = status;
     this.body = body;
     this.headers = headers;
@@ -37,7 +40,10 @@ export function upgradeRequired(needed: Plan, message: (needed: Plan) => string)
  * The 403 for a plan's limit (as many targets as the plan keeps, say), in the same shape: `required_plan`
  * names the cheapest plan that allows more, and is left out when no plan does.
  */
-export function planLimitReached(limit: { plan: Plan; limit: number; upgrade: Plan | undefined }, things: string): HttpError {
+export function planLimitReached(
+  limit: { plan: Plan; limit: number; upgrade: Plan | undefined },
+  things: string,
+): HttpError {
   const message = limit.upgrade
     ? `Your plan (${limit.plan.label}) keeps at most ${limit.limit} ${things}. Upgrade to ${limit.upgrade.label} to keep more, or remove one first.`
     : `Your plan (${limit.plan.label}) keeps at most ${limit.limit} ${things}; remove one first.`;
@@ -54,13 +60,17 @@ function firstMessage(errors: Record<string, string[]>): string | undefined {
 }
 
 /** The `Retry-After` value (whole seconds, at least 1) for a limit that lifts at `until`. */
-export const retryAfterSeconds = (until: Date, now: Date): number => Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
+export const retryAfterSeconds = (until: Date, now: Date): number =>
+  Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
 
 /**
  * Sets `Retry-After` on a response answered in place (a web form re-rendered with its status): `after` whole
  * seconds, or the seconds until a limit lifts at `until`. Returns the seconds, for the page to word them.
  */
-export function setRetryAfter(ctx: { set(field: string, value: string): void }, after: number | { until: Date; now: Date }): number {
+export function setRetryAfter(
+  ctx: { set(field: string, value: string): void },
+  after: number | { until: Date; now: Date },
+): number {
   const seconds = typeof after === 'number' ? Math.max(1, Math.ceil(after)) : retryAfterSeconds(after.until, after.now);
   ctx.set('Retry-After', String(seconds));
   return seconds;
@@ -70,8 +80,12 @@ export function setRetryAfter(ctx: { set(field: string, value: string): void }, 
 export const DEPENDENCY_RETRY_AFTER_S = 30;
 
 /** A 429 whose limit lifts at `until`: the body as given, plus `Retry-After` (and any other headers). */
-export const tooManyRequests = (body: Record<string, unknown>, until: Date, now: Date, headers: Record<string, string> = {}): HttpError =>
-  new HttpError(429, body, { ...headers, 'Retry-After': String(retryAfterSeconds(until, now)) });
+export const tooManyRequests = (
+  body: Record<string, unknown>,
+  until: Date,
+  now: Date,
+  headers: Record<string, string> = {},
+): HttpError => new HttpError(429, body, { ...headers, 'Retry-After': String(retryAfterSeconds(until, now)) });
 
 /** A 503 for a dependency that is away for now: the client may retry after `retryAfterS` seconds. */
 export const serviceUnavailable = (message: string, retryAfterS: number, cause?: unknown): HttpError =>

@@ -29,7 +29,8 @@ export function unstorableField(value: unknown, root: string, path = ''): string
   return null;
 }
 
-export const unstorableMessage = (field: string): string => `The ${field} contains a character that is not allowed (NUL or an unpaired surrogate).`;
+export const unstorableMessage = (field: string): string =>
+  `The ${field} contains a character that is not allowed (NUL or an unpaired surrogate).`;
 
 /** The API's 422 for a parsed query or body that holds unstorable text; nothing when it is clean. */
 export function assertStorable(value: unknown, root: 'query' | 'body'): void {

@@ -14,7 +14,12 @@ export function createHttpMetrics(service: string) {
   const registry = new Registry();
   registry.setDefaultLabels({ service });
   collectDefaultMetrics({ register: registry });
-  const requests = new Counter({ name: METRICS.httpRequests.name, help: 'HTTP requests answered, by route template, method and status.', labelNames: ['route', 'method', 'status'], registers: [registry] });
+  const requests = new Counter({
+    name: METRICS.httpRequests.name,
+    help: 'HTTP requests answered, by route template, method and status.',
+    labelNames: ['route', 'method', 'status'],
+    registers: [registry],
+  });
   const duration = new Histogram({
     name: METRICS.httpDuration.name,
     help: 'Time to answer an HTTP request, by route template and method.',
@@ -22,7 +27,12 @@ export function createHttpMetrics(service: string) {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
-  const limitRefusals = new Counter({ name: METRICS.dailyLimitRefusals.name, help: 'API calls refused with 429 because the daily limit was used up, by plan.', labelNames: ['plan'], registers: [registry] });
+  const limitRefusals = new Counter({
+    name: METRICS.dailyLimitRefusals.name,
+    help: 'API calls refused with 429 because the daily limit was used up, by plan.',
+    labelNames: ['plan'],
+    registers: [registry],
+  });
 
   async function middleware(ctx: Context, next: Next): Promise<void> {
     const started = performance.now();
@@ -30,7 +40,10 @@ export function createHttpMetrics(service: string) {
       await next();
     } finally {
       const route = (ctx as Context & { _matchedRoute?: string | RegExp })._matchedRoute;
-      const labels = { route: typeof route === 'string' ? route : 'unmatched', method: METHODS.has(ctx.method) ? ctx.method : 'other' };
+      const labels = {
+        route: typeof route === 'string' ? route : 'unmatched',
+        method: METHODS.has(ctx.method) ? ctx.method : 'other',
+      };
       duration.observe(labels, (performance.now() - started) / 1000);
       requests.inc({ ...labels, status: String(ctx.status) });
     }

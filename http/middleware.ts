@@ -41,7 +41,12 @@ const DATABASE_RETRY_AFTER_S = 5;
 export function errorHandler(log: Logger, options: ErrorHandlerOptions = {}) {
   const respond = (ctx: Context, status: number, body: Record<string, unknown>): void => {
     if (options.html?.for(ctx.path)) {
-      options.html.render(ctx, status, typeof body.message === 'string' ? body.message : 'Something went wrong.', body.request_id as string | undefined);
+      options.html.render(
+        ctx,
+        status,
+        typeof body.message === 'string' ? body.message : 'Something went wrong.',
+        body.request_id as string | undefined,
+      );
     } else {
       ctx.status = status;
       ctx.body = body;
@@ -58,10 +63,17 @@ export function errorHandler(log: Logger, options: ErrorHandlerOptions = {}) {
       const where = { requestId: ctx.state.requestId, method: ctx.method, path: loggedPath(ctx.path) };
       // An HttpError has chosen its answer already (a 503 for ClickHouse away, whose cause looks like a network error too).
       const databaseAway = !(caught instanceof HttpError) && isDatabaseUnavailable(caught);
-      const error = databaseAway ? serviceUnavailable('The service is temporarily unavailable; try again shortly.', DATABASE_RETRY_AFTER_S, caught) : caught;
+      const error = databaseAway
+        ? serviceUnavailable(
+            'The service is temporarily unavailable; try again shortly.',
+            DATABASE_RETRY_AFTER_S,
+            caught,
+          )
+        : caught;
       if (error instanceof HttpError) {
         // A 503 (a dependency away) is expected, but operators want its cause.
-        if (error.status >= 500) log.warn({ err: error.cause ?? error, ...where }, databaseAway ? 'database unavailable' : error.message);
+        if (error.status >= 500)
+          log.warn({ err: error.cause ?? error, ...where }, databaseAway ? 'database unavailable' : error.message);
         ctx.set(error.headers);
         return respond(ctx, error.status, error.body);
       }
@@ -88,7 +100,10 @@ export const loggedPath = (path: string): string => path.replace(/^\/share\/[^/]
 export type LogIdName = 'scanId' | 'targetId' | 'alertId' | 'rumSiteId' | 'rumAlertId';
 
 /** Adds ids to the request's access log line (kept with those recorded before). */
-export function recordLogIds(ctx: { state: { logIds?: Record<string, string | number> } }, ids: Partial<Record<LogIdName, string | number>>): void {
+export function recordLogIds(
+  ctx: { state: { logIds?: Record<string, string | number> } },
+  ids: Partial<Record<LogIdName, string | number>>,
+): void {
   ctx.state.logIds = { ...ctx.state.logIds, ...ids };
 }
 
@@ -101,7 +116,16 @@ export function accessLog(log: Logger) {
       // The ids a handler recorded (ctx.state.logIds: scanId, targetId, ...) and whose request it was.
       const user = (ctx.state.user ?? ctx.state.webUser) as { id: number } | undefined;
       log.info(
-        { requestId: ctx.state.requestId, ip: ctx.ip, method: ctx.method, path: loggedPath(ctx.path), status: ctx.status, ms: Math.round(performance.now() - started), ...(user ? { userId: user.id } : {}), ...(ctx.state.logIds as Record<string, string | number> | undefined) },
+        {
+          requestId: ctx.state.requestId,
+          ip: ctx.ip,
+          method: ctx.method,
+          path: loggedPath(ctx.path),
+          status: ctx.status,
+          ms: Math.round(performance.now() - started),
+          ...(user ? { userId: user.id } : {}),
+          ...(ctx.state.logIds as Record<string, string | number> | undefined),
+        },
         'request',
       );
     }

@@ -79,7 +79,15 @@ export interface Config {
    * webhook queue; `webhooks`: only the webhook queue (compose's webhook-worker). webhookSlots
    * (WEBHOOK_WORKER_SLOTS): webhook attempts one process sends at once.
    */
-  worker: { healthHost: string; healthPort: number; sdkMetricsPort: number | null; workflowBundlePath: string | null; scanRegions: string[]; role: WorkerRole; webhookSlots: number };
+  worker: {
+    healthHost: string;
+    healthPort: number;
+    sdkMetricsPort: number | null;
+    workflowBundlePath: string | null;
+    scanRegions: string[];
+    role: WorkerRole;
+    webhookSlots: number;
+  };
   databaseUrl: string;
   clickhouse: { url: string; database: string; user: string; password: string; tcpPort: number };
   temporal: { address: string; namespace: string; uiUrl: string; cliPath: string | null; taskQueuePrefix: string };
@@ -190,26 +198,30 @@ function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], 
 function hostPort(env: Env, name: string, fallback: string | undefined): string {
   const value = str(env, name, fallback);
   const match = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(value);
-  if (!match || Number(match[2]) < 1 || Number(match[2]) > 65535) throw new ConfigError(name, `must be host:port (for example 127.0.0.1:7233), got "${value}"`);
+  if (!match || Number(match[2]) < 1 || Number(match[2]) > 65535)
+    throw new ConfigError(name, `must be host:port (for example 127.0.0.1:7233), got "${value}"`);
   return value;
 }
 
 function identifier(env: Env, name: string, fallback: string): string {
   const value = str(env, name, fallback);
-  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(value)) throw new ConfigError(name, `must be a plain identifier, got "${value}"`);
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(value))
+    throw new ConfigError(name, `must be a plain identifier, got "${value}"`);
   return value;
 }
 
 function userName(env: Env, name: string, fallback: string): string {
   const value = str(env, name, fallback);
-  if (!/^[a-z_][a-z0-9_-]{0,31}$/.test(value)) throw new ConfigError(name, `must be a system user name (lower-case letters, digits, - and _), got "${value}"`);
+  if (!/^[a-z_][a-z0-9_-]{0,31}$/.test(value))
+    throw new ConfigError(name, `must be a system user name (lower-case letters, digits, - and _), got "${value}"`);
   return value;
 }
 
 function wholeNumber(env: Env, name: string, fallback: number, max: number): number {
   const raw = env[name]?.trim();
   if (!raw) return fallback;
-  if (!/^\d{1,7}$/.test(raw) || Number(raw) > max) throw new ConfigError(name, `must be a whole number from 0 to ${max}, got "${raw}"`);
+  if (!/^\d{1,7}$/.test(raw) || Number(raw) > max)
+    throw new ConfigError(name, `must be a whole number from 0 to ${max}, got "${raw}"`);
   return Number(raw);
 }
 
@@ -226,30 +238,40 @@ function regions(env: Env): Config['regions'] {
     .filter(Boolean);
   for (const region of available) {
     if (!/^[a-z][a-z0-9-]{0,31}$/.test(region)) {
-      throw new ConfigError('SCAN_REGIONS', `has an invalid region code "${region}" (lower-case letters, digits, dashes)`);
+      throw new ConfigError(
+        'SCAN_REGIONS',
+        `has an invalid region code "${region}" (lower-case letters, digits, dashes)`,
+      );
     }
   }
   const fallback = available[0];
   if (fallback === undefined) throw new ConfigError('SCAN_REGIONS', 'must list at least one region');
   const chosen = str(env, 'DEFAULT_REGION', fallback);
-  if (!available.includes(chosen)) throw new ConfigError('DEFAULT_REGION', `must be one of SCAN_REGIONS (${available.join(', ')})`);
+  if (!available.includes(chosen))
+    throw new ConfigError('DEFAULT_REGION', `must be one of SCAN_REGIONS (${available.join(', ')})`);
   return { available, default: chosen, slots: regionSlots(env, available) };
 }
 
 /** SCAN_REGION_SLOTS: `N` for every region, `region=N` entries, or both (`2,eu=4`); default 1 each. */
 function regionSlots(env: Env, available: string[]): Record<string, number> {
-  const entries = str(env, 'SCAN_REGION_SLOTS', '1').split(',').map((e) => e.trim()).filter(Boolean);
+  const entries = str(env, 'SCAN_REGION_SLOTS', '1')
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
   const count = (raw: string) => {
-    if (!/^\d{1,4}$/.test(raw) || Number(raw) < 1) throw new ConfigError('SCAN_REGION_SLOTS', `needs whole numbers of at least 1, got "${raw}"`);
+    if (!/^\d{1,4}$/.test(raw) || Number(raw) < 1)
+      throw new ConfigError('SCAN_REGION_SLOTS', `needs whole numbers of at least 1, got "${raw}"`);
     return Number(raw);
   };
   const bare = entries.filter((e) => !e.includes('='));
-  if (bare.length > 1) throw new ConfigError('SCAN_REGION_SLOTS', 'may give one number for every region, and region=N entries');
+  if (bare.length > 1)
+    throw new ConfigError('SCAN_REGION_SLOTS', 'may give one number for every region, and region=N entries');
   const fallback = bare[0] === undefined ? 1 : count(bare[0]);
   const slots = Object.fromEntries(available.map((region) => [region, fallback]));
   for (const entry of entries.filter((e) => e.includes('='))) {
     const [region = '', value = ''] = entry.split('=').map((part) => part.trim());
-    if (!available.includes(region)) throw new ConfigError('SCAN_REGION_SLOTS', `names "${region}", which is not in SCAN_REGIONS`);
+    if (!available.includes(region))
+      throw new ConfigError('SCAN_REGION_SLOTS', `names "${region}", which is not in SCAN_REGIONS`);
     slots[region] = count(value);
   }
   return slots;
@@ -264,7 +286,11 @@ function ingestConnections(env: Env): IngestConnectionLimits {
     perAddress: atLeastOne(env, 'INGEST_MAX_CONNECTIONS_PER_ADDRESS', 32, 1_000_000),
   };
   // Node refuses a headers timeout above the request timeout.
-  if (limits.headersMs > limits.requestMs) throw new ConfigError('INGEST_HEADERS_TIMEOUT_MS', `must not exceed INGEST_REQUEST_TIMEOUT_MS (${limits.requestMs})`);
+  if (limits.headersMs > limits.requestMs)
+    throw new ConfigError(
+      'INGEST_HEADERS_TIMEOUT_MS',
+      `must not exceed INGEST_REQUEST_TIMEOUT_MS (${limits.requestMs})`,
+    );
   return limits;
 }
 
@@ -287,7 +313,8 @@ function keyring(env: Env, appEnv: AppEnv, stateDir: string): Keyring {
 function secretKey(env: Env, appEnv: AppEnv, stateDir: string): Buffer {
   const raw = env.SECRET_KEY?.trim();
   if (raw) return base64Key('SECRET_KEY', raw);
-  if (appEnv === 'production') throw new ConfigError('SECRET_KEY', 'is required in production (openssl rand -base64 32)');
+  if (appEnv === 'production')
+    throw new ConfigError('SECRET_KEY', 'is required in production (openssl rand -base64 32)');
   // Development and tests: one key per state folder, made on first start, so stored secrets survive restarts.
   const file = resolve(stateDir, 'secret.key');
   if (!existsSync(file)) {
@@ -304,13 +331,21 @@ function mailFrom(env: Env, baseUrl: string): string {
   const host = new URL(baseUrl).hostname;
   const domain = isIP(host.replace(/^\[|\]$/g, '')) ? 'localhost' : host;
   const value = str(env, 'MAIL_FROM', `WebPerf alerts <alerts@${domain}>`);
-  if (/[\r\n]/.test(value) || !/@/.test(value)) throw new ConfigError('MAIL_FROM', `must be an e-mail address, optionally with a name (Name <address>), got "${value}"`);
+  if (/[\r\n]/.test(value) || !/@/.test(value))
+    throw new ConfigError(
+      'MAIL_FROM',
+      `must be an e-mail address, optionally with a name (Name <address>), got "${value}"`,
+    );
   return value;
 }
 
 /** The worker and the ingest send e-mail, so they need SMTP_URL; in production there is no default. */
 export function requireSmtpUrl(config: Pick<KeylessConfig, 'mail'>): string {
-  if (!config.mail.smtpUrl) throw new ConfigError('SMTP_URL', 'is required in production for the worker and the ingest (alert and monthly-limit e-mail), e.g. smtps://user:password@smtp.example.com:465');
+  if (!config.mail.smtpUrl)
+    throw new ConfigError(
+      'SMTP_URL',
+      'is required in production for the worker and the ingest (alert and monthly-limit e-mail), e.g. smtps://user:password@smtp.example.com:465',
+    );
   return config.mail.smtpUrl;
 }
 
@@ -325,7 +360,10 @@ function trustedProxies(raw: string | undefined): string[] {
       const family = isIP(address);
       const bits = prefix === undefined ? (family === 6 ? 128 : 32) : /^\d{1,3}$/.test(prefix) ? Number(prefix) : NaN;
       if (!family || extra !== undefined || !(bits >= 0 && bits <= (family === 6 ? 128 : 32))) {
-        throw new ConfigError('TRUSTED_PROXIES', `must list IP addresses or CIDR blocks (10.0.0.0/8, ::1), got "${entry}"`);
+        throw new ConfigError(
+          'TRUSTED_PROXIES',
+          `must list IP addresses or CIDR blocks (10.0.0.0/8, ::1), got "${entry}"`,
+        );
       }
       return `${address}/${bits}`;
     });
@@ -362,7 +400,8 @@ export function loadConfig(env: Env = process.env, options: { keys?: false } = {
     .map((r) => r.trim())
     .filter((r) => r && r !== 'none');
   for (const region of workerScanRegions) {
-    if (!scanRegions.available.includes(region)) throw new ConfigError('WORKER_SCAN_REGIONS', `names "${region}", which is not in SCAN_REGIONS`);
+    if (!scanRegions.available.includes(region))
+      throw new ConfigError('WORKER_SCAN_REGIONS', `names "${region}", which is not in SCAN_REGIONS`);
   }
   const config: KeylessConfig = {
     env: appEnv,
@@ -370,7 +409,12 @@ export function loadConfig(env: Env = process.env, options: { keys?: false } = {
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     stateDir,
     baseUrl,
-    api: { host: str(env, 'API_HOST', '127.0.0.1'), port: apiPort, metricsHost: str(env, 'API_METRICS_HOST', '127.0.0.1'), metricsPort: port(env, 'API_METRICS_PORT', apiPort >= 65534 ? 65533 : apiPort + 2) },
+    api: {
+      host: str(env, 'API_HOST', '127.0.0.1'),
+      port: apiPort,
+      metricsHost: str(env, 'API_METRICS_HOST', '127.0.0.1'),
+      metricsPort: port(env, 'API_METRICS_PORT', apiPort >= 65534 ? 65533 : apiPort + 2),
+    },
     ingest: {
       host: str(env, 'INGEST_HOST', '127.0.0.1'),
       port: ingestPort,
@@ -378,27 +422,41 @@ export function loadConfig(env: Env = process.env, options: { keys?: false } = {
       spoolDir: resolve(stateDir, str(env, 'INGEST_SPOOL_DIR', `ingest-spool-${ingestPort}`)),
       metricsHost: str(env, 'INGEST_METRICS_HOST', '127.0.0.1'),
       metricsPort: port(env, 'INGEST_METRICS_PORT', ingestPort === 65535 ? 65534 : ingestPort + 1),
-      batch: { rows: atLeastOne(env, 'INGEST_BATCH_ROWS', 5000, 100_000), ms: atLeastOne(env, 'INGEST_BATCH_MS', 1000, 60_000) },
+      batch: {
+        rows: atLeastOne(env, 'INGEST_BATCH_ROWS', 5000, 100_000),
+        ms: atLeastOne(env, 'INGEST_BATCH_MS', 1000, 60_000),
+      },
       spoolMaxBytes: atLeastOne(env, 'INGEST_SPOOL_MAX_MB', 2048, 1_000_000) * 1024 * 1024,
       spoolFsync: bool(env, 'INGEST_SPOOL_FSYNC', true),
       acceptHeadless: bool(env, 'RUM_ACCEPT_HEADLESS', false),
       keepMonths: atLeastOne(env, 'RUM_KEEP_MONTHS', 13, 120),
       connections: ingestConnections(env),
       rates: {
-        perAddress: { rate: atLeastOne(env, 'INGEST_ADDRESS_RATE', 10, 1_000_000), burst: atLeastOne(env, 'INGEST_ADDRESS_BURST', 100, 1_000_000) },
-        perSite: { rate: atLeastOne(env, 'INGEST_SITE_RATE', 200, 1_000_000), burst: atLeastOne(env, 'INGEST_SITE_BURST', 2000, 1_000_000) },
+        perAddress: {
+          rate: atLeastOne(env, 'INGEST_ADDRESS_RATE', 10, 1_000_000),
+          burst: atLeastOne(env, 'INGEST_ADDRESS_BURST', 100, 1_000_000),
+        },
+        perSite: {
+          rate: atLeastOne(env, 'INGEST_SITE_RATE', 200, 1_000_000),
+          burst: atLeastOne(env, 'INGEST_SITE_BURST', 2000, 1_000_000),
+        },
       },
     },
     worker: {
       healthHost: str(env, 'WORKER_HEALTH_HOST', '127.0.0.1'),
       healthPort: port(env, 'WORKER_HEALTH_PORT', 3200),
       sdkMetricsPort: env.WORKER_SDK_METRICS_PORT?.trim() ? port(env, 'WORKER_SDK_METRICS_PORT', 3201) : null,
-      workflowBundlePath: env.WORKFLOW_BUNDLE_PATH?.trim() ? resolve(PROJECT_ROOT, env.WORKFLOW_BUNDLE_PATH.trim()) : null,
+      workflowBundlePath: env.WORKFLOW_BUNDLE_PATH?.trim()
+        ? resolve(PROJECT_ROOT, env.WORKFLOW_BUNDLE_PATH.trim())
+        : null,
       scanRegions: workerScanRegions,
       role: oneOf(env, 'WORKER_ROLE', WORKER_ROLES, 'all'),
       webhookSlots: atLeastOne(env, 'WEBHOOK_WORKER_SLOTS', WEBHOOK_WORKER_SLOTS_DEFAULT, 1000),
     },
-    databaseUrl: url(env, 'DATABASE_URL', required('postgres://postgres@127.0.0.1:5432/webperf'), ['postgres:', 'postgresql:']),
+    databaseUrl: url(env, 'DATABASE_URL', required('postgres://postgres@127.0.0.1:5432/webperf'), [
+      'postgres:',
+      'postgresql:',
+    ]),
     clickhouse: {
       url: url(env, 'CLICKHOUSE_URL', required('http://127.0.0.1:8123'), ['http:', 'https:']),
       database: identifier(env, 'CLICKHOUSE_DATABASE', 'webperf'),
@@ -421,9 +479,16 @@ export function loadConfig(env: Env = process.env, options: { keys?: false } = {
     callbacksAllowLoopback: bool(env, 'CALLBACKS_ALLOW_LOOPBACK', false),
     trustedProxies: trustedProxies(env.TRUSTED_PROXIES),
     prometheus: { port: port(env, 'PROMETHEUS_PORT', 9090) },
-    oauth: { registrationsPerHour: wholeNumber(env, 'OAUTH_REGISTRATIONS_PER_HOUR', 20, 1_000_000), metadataCaFile: env.OAUTH_METADATA_CA_FILE?.trim() || null },
+    oauth: {
+      registrationsPerHour: wholeNumber(env, 'OAUTH_REGISTRATIONS_PER_HOUR', 20, 1_000_000),
+      metadataCaFile: env.OAUTH_METADATA_CA_FILE?.trim() || null,
+    },
     mail: {
-      smtpUrl: env.SMTP_URL?.trim() ? url(env, 'SMTP_URL', undefined, ['smtp:', 'smtps:']) : production ? null : 'smtp://127.0.0.1:2525',
+      smtpUrl: env.SMTP_URL?.trim()
+        ? url(env, 'SMTP_URL', undefined, ['smtp:', 'smtps:'])
+        : production
+          ? null
+          : 'smtp://127.0.0.1:2525',
       from: mailFrom(env, baseUrl),
     },
   };
@@ -436,6 +501,13 @@ const REQUIRED_EVERYWHERE = ['APP_ENV', 'BASE_URL', 'INGEST_URL', 'DATABASE_URL'
 /** Variables a production deployment must set explicitly (checked against docker-compose.yml by a test). */
 export const REQUIRED_IN_PRODUCTION: Record<'api' | 'worker' | 'ingest', string[]> = {
   api: [...REQUIRED_EVERYWHERE, 'SECRET_KEY', 'API_HOST'],
-  worker: [...REQUIRED_EVERYWHERE, 'SECRET_KEY', 'CHROMIUM_PATH', 'WORKFLOW_BUNDLE_PATH', 'WORKER_HEALTH_HOST', 'SMTP_URL'],
+  worker: [
+    ...REQUIRED_EVERYWHERE,
+    'SECRET_KEY',
+    'CHROMIUM_PATH',
+    'WORKFLOW_BUNDLE_PATH',
+    'WORKER_HEALTH_HOST',
+    'SMTP_URL',
+  ],
   ingest: [...REQUIRED_EVERYWHERE, 'CLICKHOUSE_DATABASE', 'INGEST_HOST', 'SMTP_URL'],
 };

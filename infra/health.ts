@@ -48,7 +48,9 @@ export class HealthState {
 
   async readiness(extra: Record<string, Check> = {}): Promise<Readiness> {
     const entries = Object.entries({ ...this.checks, ...extra });
-    const results = await Promise.all(entries.map(async ([name, check]) => [name, await this.runCheck(name, check)] as const));
+    const results = await Promise.all(
+      entries.map(async ([name, check]) => [name, await this.runCheck(name, check)] as const),
+    );
     const checks = Object.fromEntries(results);
     const allOk = results.every(([name, result]) => result === 'ok' || this.informational.has(name));
     if (this.draining) return { ready: false, status: 'draining', checks };
@@ -78,7 +80,11 @@ export class HealthState {
 }
 
 /** Plain node:http handling of /livez and /readyz, for processes that are not Koa apps. Returns false for other paths. */
-export async function serveHealth(state: HealthState, path: string, respond: (status: number, body: unknown) => void): Promise<boolean> {
+export async function serveHealth(
+  state: HealthState,
+  path: string,
+  respond: (status: number, body: unknown) => void,
+): Promise<boolean> {
   if (path === '/livez') {
     respond(200, { status: 'alive' });
     return true;

@@ -7,22 +7,22 @@ export type { Logger };
 export function createLogger(config: Pick<Config, 'logLevel'>, name: string, destination?: DestinationStream): Logger {
   return pino(
     {
-    name,
-    level: config.logLevel,
-    base: { service: name, pid: process.pid },
-    timestamp: pino.stdTimeFunctions.isoTime,
-    redact: {
-      paths: [
-        'req.headers.authorization',
-        'req.headers.cookie',
-        '*.password',
-        '*.header_value',
-        '*.token',
-        'auth',
-        '*.auth',
-      ],
-      censor: '[redacted]',
-    },
+      name,
+      level: config.logLevel,
+      base: { service: name, pid: process.pid },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      redact: {
+        paths: [
+          'req.headers.authorization',
+          'req.headers.cookie',
+          '*.password',
+          '*.header_value',
+          '*.token',
+          'auth',
+          '*.auth',
+        ],
+        censor: '[redacted]',
+      },
     },
     destination,
   );

@@ -7,15 +7,22 @@ import { METRICS } from '../core/metric-names.ts';
  * API's `full=1` workflow round trip) passes, 0 while it fails or the process drains. Evaluated on each scrape;
  * scrapes that overlap share one run of the checks. `service` is the process's fixed name, nothing else.
  */
-export function registerReadyGauge(registry: Registry, service: 'api' | 'worker' | 'ingest', health: Pick<HealthState, 'readiness'>): void {
+export function registerReadyGauge(
+  registry: Registry,
+  service: 'api' | 'worker' | 'ingest',
+  health: Pick<HealthState, 'readiness'>,
+): void {
   let running: Promise<boolean> | null = null;
   const ready = (): Promise<boolean> => {
-    running ??= health.readiness().then(
-      (readiness) => readiness.ready,
-      () => false,
-    ).finally(() => {
-      running = null;
-    });
+    running ??= health
+      .readiness()
+      .then(
+        (readiness) => readiness.ready,
+        () => false,
+      )
+      .finally(() => {
+        running = null;
+      });
     return running;
   };
   new Gauge({

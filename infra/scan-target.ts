@@ -19,7 +19,8 @@ export type ScanTargetVerdict =
 /** A name's addresses; throws like node:dns's lookup (`code: 'ENOTFOUND'` when the name does not exist). */
 export type HostLookup = (host: string) => Promise<string[]>;
 
-const systemLookup: HostLookup = async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+const systemLookup: HostLookup = async (host) =>
+  (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
 export interface ScanTargetOptions {
   allowLoopback: boolean;
@@ -38,13 +39,24 @@ export async function checkScanTarget(host: string, options: ScanTargetOptions):
     addresses = literal ? [bare] : await (options.lookup ?? systemLookup)(bare);
   } catch (error) {
     const missing = (error as { code?: string }).code === 'ENOTFOUND';
-    return { allowed: false, code: 'dns_failed', temporary: !missing, reason: FAILURE_DETAILS.unresolvedHost(bare, missing ? undefined : (error as Error).message) };
+    return {
+      allowed: false,
+      code: 'dns_failed',
+      temporary: !missing,
+      reason: FAILURE_DETAILS.unresolvedHost(bare, missing ? undefined : (error as Error).message),
+    };
   }
-  if (addresses.length === 0) return { allowed: false, code: 'dns_failed', temporary: false, reason: FAILURE_DETAILS.noAddresses(bare) };
+  if (addresses.length === 0)
+    return { allowed: false, code: 'dns_failed', temporary: false, reason: FAILURE_DETAILS.noAddresses(bare) };
   for (const address of addresses) {
     const verdict = classifyAddress(address);
     if (verdict === 'private' || (verdict === 'loopback' && !options.allowLoopback)) {
-      return { allowed: false, code: 'blocked_address', literal, reason: FAILURE_DETAILS.blockedAddress(host, address) };
+      return {
+        allowed: false,
+        code: 'blocked_address',
+        literal,
+        reason: FAILURE_DETAILS.blockedAddress(host, address),
+      };
     }
   }
   return { allowed: true, addresses };

@@ -23,8 +23,11 @@ export function runnerIdentity(scanUser: string, workerUid: number | undefined =
   if (workerUid !== 0) return null;
   const ids = lookupUser(scanUser);
   if (!ids) {
-    throw new Error(`the worker runs as root, so scans run as the user ${scanUser} (SCAN_USER), which does not exist: ./svc start and ./svc test create it, or run: useradd --system --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin ${scanUser}`);
+    throw new Error(
+      `the worker runs as root, so scans run as the user ${scanUser} (SCAN_USER), which does not exist: ./svc start and ./svc test create it, or run: useradd --system --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin ${scanUser}`,
+    );
   }
-  if (ids.uid === 0 || ids.gid === 0) throw new Error(`SCAN_USER ${scanUser} has uid or gid 0; scans need an unprivileged user`);
+  if (ids.uid === 0 || ids.gid === 0)
+    throw new Error(`SCAN_USER ${scanUser} has uid or gid 0; scans need an unprivileged user`);
   return ids;
 }

@@ -1,6 +1,15 @@
 import type { Duration } from '@temporalio/common';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
-import { Client, Connection, ScheduleAlreadyRunning, WorkflowExecutionAlreadyStartedError, ScheduleNotFoundError, ScheduleOverlapPolicy, type ScheduleDescription, type ScheduleOptions } from '@temporalio/client';
+import {
+  Client,
+  Connection,
+  ScheduleAlreadyRunning,
+  WorkflowExecutionAlreadyStartedError,
+  ScheduleNotFoundError,
+  ScheduleOverlapPolicy,
+  type ScheduleDescription,
+  type ScheduleOptions,
+} from '@temporalio/client';
 import type { Config } from './config.ts';
 import { TARGET_RECONCILE_EVERY, targetScheduleOptions } from '../core/monitoring/schedule.ts';
 import { RUM_ALERT_CHECK_EVERY_MINUTES } from '../core/rum/alert-check.ts';
@@ -48,17 +57,24 @@ export function createTemporalClient(settings: Pick<TemporalSettings, 'address' 
 
 /** Readiness: the namespace answers within 2 s. */
 export async function temporalReachable(client: Client): Promise<void> {
-  await client.connection.withDeadline(Date.now() + 2000, () => client.connection.workflowService.describeNamespace({ namespace: client.options.namespace }));
+  await client.connection.withDeadline(Date.now() + 2000, () =>
+    client.connection.workflowService.describeNamespace({ namespace: client.options.namespace }),
+  );
 }
 
 /** With Temporal away the client would keep retrying while the caller waits; a start gives up after this. */
 const START_DEADLINE_MS = 5000;
 
 /** Runs calls to Temporal made by a request under the same deadline as a start, so an outage fails fast (503). */
-const withinDeadline = <T>(client: Client, call: () => Promise<T>): Promise<T> => client.connection.withDeadline(Date.now() + START_DEADLINE_MS, call);
+const withinDeadline = <T>(client: Client, call: () => Promise<T>): Promise<T> =>
+  client.connection.withDeadline(Date.now() + START_DEADLINE_MS, call);
 
 /** Starts `scan-<public id>` on the main queue; its Lighthouse activity goes to the region's scan queue. */
-export async function startScanWorkflow(client: Client, prefix: string, scan: { publicId: string; host: string; region: string }): Promise<void> {
+export async function startScanWorkflow(
+  client: Client,
+  prefix: string,
+  scan: { publicId: string; host: string; region: string },
+): Promise<void> {
   await client.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
     client.workflow.start('scanWorkflow', {
       workflowId: scanWorkflowId(scan.publicId),
@@ -90,7 +106,12 @@ const webhookStartOptions = (prefix: string, delivery: DeliveryRef) => ({
  * Starts the delivery's one workflow (`{queue}-webhook-{id}`, never a second run for the id, even after the
  * first has ended). 'started', or 'existed' when a start before (the sweeper, a retried start) got there first.
  */
-export async function startWebhookDeliveryWorkflow(client: Client, prefix: string, delivery: DeliveryRef, input: Omit<WebhookDeliveryInput, 'deliveryId'>): Promise<'started' | 'existed'> {
+export async function startWebhookDeliveryWorkflow(
+  client: Client,
+  prefix: string,
+  delivery: DeliveryRef,
+  input: Omit<WebhookDeliveryInput, 'deliveryId'>,
+): Promise<'started' | 'existed'> {
   try {
     await withinDeadline(client, () =>
       client.workflow.start('webhookDeliveryWorkflow', {
@@ -108,8 +129,14 @@ export async function startWebhookDeliveryWorkflow(client: Client, prefix: strin
 }
 
 /** The outcome of the delivery's workflow, once it has ended (waits for it). */
-export async function webhookDeliveryResult(client: Client, prefix: string, deliveryId: number): Promise<AttemptOutcomeKind> {
-  return (await client.workflow.getHandle(webhookDeliveryWorkflowId(mainTaskQueue(prefix), deliveryId)).result()) as AttemptOutcomeKind;
+export async function webhookDeliveryResult(
+  client: Client,
+  prefix: string,
+  deliveryId: number,
+): Promise<AttemptOutcomeKind> {
+  return (await client.workflow
+    .getHandle(webhookDeliveryWorkflowId(mainTaskQueue(prefix), deliveryId))
+    .result()) as AttemptOutcomeKind;
 }
 
 /** One more attempt at a delivery, whatever became of it (a workflow of its own beside the delivery's). */
@@ -117,7 +144,11 @@ export async function startWebhookResendWorkflow(client: Client, prefix: string,
   await withinDeadline(client, () =>
     client.workflow.start('webhookDeliveryWorkflow', {
       ...webhookStartOptions(prefix, delivery),
-      workflowId: webhookResendWorkflowId(mainTaskQueue(prefix), delivery.id, `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`),
+      workflowId: webhookResendWorkflowId(
+        mainTaskQueue(prefix),
+        delivery.id,
+        `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`,
+      ),
       args: [{ deliveryId: delivery.id, single: true } satisfies WebhookDeliveryInput],
     }),
   );
@@ -134,7 +165,12 @@ export async function runHealthWorkflow(client: Client, prefix: string): Promise
 }
 
 /** Asks the region's dispatcher for a slot, starting the dispatcher when it does not run (signal-with-start). */
-export async function requestScanSlot(client: Client, prefix: string, region: string, request: SlotRequest): Promise<{ dispatcherId: string }> {
+export async function requestScanSlot(
+  client: Client,
+  prefix: string,
+  region: string,
+  request: SlotRequest,
+): Promise<{ dispatcherId: string }> {
   const dispatcherId = scanDispatcherWorkflowId(prefix, region);
   await client.workflow.signalWithStart('scanDispatcherWorkflow', {
     workflowId: dispatcherId,
@@ -154,18 +190,42 @@ export const ensureReconcilerSchedule = (client: Client, prefix: string) =>
 
 /** The target reconciler's schedule (workflows/reconcile.ts), created or brought up to date like the scan reconciler's. */
 export const ensureTargetReconcilerSchedule = (client: Client, prefix: string) =>
-  ensureRecurringSchedule(client, prefix, targetReconcilerScheduleId(prefix), 'reconcileTargetsWorkflow', TARGET_RECONCILE_EVERY);
+  ensureRecurringSchedule(
+    client,
+    prefix,
+    targetReconcilerScheduleId(prefix),
+    'reconcileTargetsWorkflow',
+    TARGET_RECONCILE_EVERY,
+  );
 
 /** The live-data alert check's schedule: every 5 minutes, overlap SKIP (workflows/rum-alerts.ts). */
 export const ensureRumAlertCheckSchedule = (client: Client, prefix: string) =>
-  ensureRecurringSchedule(client, prefix, rumAlertCheckScheduleId(prefix), 'rumAlertCheckWorkflow', `${RUM_ALERT_CHECK_EVERY_MINUTES} minutes`);
+  ensureRecurringSchedule(
+    client,
+    prefix,
+    rumAlertCheckScheduleId(prefix),
+    'rumAlertCheckWorkflow',
+    `${RUM_ALERT_CHECK_EVERY_MINUTES} minutes`,
+  );
 
 /** A schedule running `workflowType` on the main queue every `every`, skipping overlaps: created, or updated to this definition. */
-async function ensureRecurringSchedule(client: Client, prefix: string, scheduleId: string, workflowType: string, every: Duration): Promise<{ scheduleId: string; created: boolean }> {
+async function ensureRecurringSchedule(
+  client: Client,
+  prefix: string,
+  scheduleId: string,
+  workflowType: string,
+  every: Duration,
+): Promise<{ scheduleId: string; created: boolean }> {
   const options = {
     scheduleId,
     spec: { intervals: [{ every }] },
-    action: { type: 'startWorkflow' as const, workflowType, taskQueue: mainTaskQueue(prefix), workflowId: `${scheduleId}-run`, staticSummary: `${workflowType}, every ${String(every)}` },
+    action: {
+      type: 'startWorkflow' as const,
+      workflowType,
+      taskQueue: mainTaskQueue(prefix),
+      workflowId: `${scheduleId}-run`,
+      staticSummary: `${workflowType}, every ${String(every)}`,
+    },
     policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 minute' },
   } satisfies ScheduleOptions;
   try {
@@ -173,7 +233,14 @@ async function ensureRecurringSchedule(client: Client, prefix: string, scheduleI
     return { scheduleId, created: true };
   } catch (error) {
     if (!(error instanceof ScheduleAlreadyRunning)) throw error;
-    await client.schedule.getHandle(scheduleId).update((previous) => ({ ...previous, spec: options.spec, action: options.action, policies: { ...previous.policies, ...options.policies } }));
+    await client.schedule
+      .getHandle(scheduleId)
+      .update((previous) => ({
+        ...previous,
+        spec: options.spec,
+        action: options.action,
+        policies: { ...previous.policies, ...options.policies },
+      }));
     return { scheduleId, created: false };
   }
 }
@@ -194,7 +261,11 @@ export interface TargetScheduleTarget {
  * Creates the target's schedule, paused when the target is. Idempotent: a schedule already there (a retried
  * request, a reconciler run) is brought to the same definition and state.
  */
-export async function createTargetSchedule(client: Client, prefix: string, target: TargetScheduleTarget): Promise<void> {
+export async function createTargetSchedule(
+  client: Client,
+  prefix: string,
+  target: TargetScheduleTarget,
+): Promise<void> {
   const options = targetScheduleOptions(prefix, target);
   await withinDeadline(client, async () => {
     try {
@@ -213,10 +284,16 @@ export async function createTargetSchedule(client: Client, prefix: string, targe
 }
 
 /** Pauses or resumes the target's schedule; one that is missing is created in the wanted state. */
-export async function setTargetSchedulePaused(client: Client, prefix: string, target: TargetScheduleTarget): Promise<void> {
+export async function setTargetSchedulePaused(
+  client: Client,
+  prefix: string,
+  target: TargetScheduleTarget,
+): Promise<void> {
   const handle = client.schedule.getHandle(targetScheduleId(prefix, target.id));
   try {
-    await withinDeadline(client, () => (target.isActive ? handle.unpause('resumed by its owner') : handle.pause('paused by its owner')));
+    await withinDeadline(client, () =>
+      target.isActive ? handle.unpause('resumed by its owner') : handle.pause('paused by its owner'),
+    );
   } catch (error) {
     if (!(error instanceof ScheduleNotFoundError)) throw error;
     await createTargetSchedule(client, prefix, target);
@@ -233,7 +310,11 @@ export async function deleteTargetSchedule(client: Client, prefix: string, targe
 }
 
 /** The target's schedule as Temporal has it, or null when there is none. */
-export async function describeTargetSchedule(client: Client, prefix: string, targetId: number): Promise<ScheduleDescription | null> {
+export async function describeTargetSchedule(
+  client: Client,
+  prefix: string,
+  targetId: number,
+): Promise<ScheduleDescription | null> {
   try {
     return await withinDeadline(client, () => client.schedule.getHandle(targetScheduleId(prefix, targetId)).describe());
   } catch (error) {
@@ -261,7 +342,10 @@ export async function listTargetSchedules(client: Client, prefix: string): Promi
  * run or a benchmark, whose prefix is its own. Returns how many target schedules went.
  */
 export async function deleteTargetSchedulesOf(client: Client, prefix: string): Promise<number> {
-  await client.schedule.getHandle(targetReconcilerScheduleId(prefix)).delete().catch(() => undefined);
+  await client.schedule
+    .getHandle(targetReconcilerScheduleId(prefix))
+    .delete()
+    .catch(() => undefined);
   const ids = [...(await listTargetSchedules(client, prefix)).keys()];
   for (const id of ids) await deleteTargetSchedule(client, prefix, id);
   return ids.length;

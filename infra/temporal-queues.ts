@@ -11,7 +11,11 @@ const POLLER_RECENT_MS = 60_000;
  * A scan queue as Temporal sees it: the activity tasks waiting (approximate backlog) and the workers that
  * polled it recently. Null when Temporal does not answer in time.
  */
-export async function probeScanQueue(client: Client, namespace: string, taskQueue: string): Promise<{ backlog: number; pollers: number } | null> {
+export async function probeScanQueue(
+  client: Client,
+  namespace: string,
+  taskQueue: string,
+): Promise<{ backlog: number; pollers: number } | null> {
   const answer = await client.connection.withDeadline(Date.now() + 2_000, () =>
     client.workflowService.describeTaskQueue({
       namespace,

@@ -34,13 +34,38 @@ export function createWorkerMetrics(options: {
   const registry = new Registry();
   registry.setDefaultLabels({ service: 'worker' });
   collectDefaultMetrics({ register: registry });
-  const started = new Counter({ name: METRICS.scansStarted.name, help: 'Scans whose Lighthouse runs started, by region.', labelNames: ['region'], registers: [registry] });
-  const finished = new Counter({ name: METRICS.scansFinished.name, help: 'Scans ended, by region, outcome (finished|failed) and failure code (none when finished).', labelNames: ['region', 'outcome', 'failure_code'], registers: [registry] });
-  const duration = new Histogram({ name: METRICS.scanDuration.name, help: 'Time from the start of a scan attempt to its result, by region.', labelNames: ['region'], buckets: [5, 10, 20, 30, 45, 60, 90, 120, 180, 300, 600], registers: [registry] });
-  const benchmark = new Gauge({ name: METRICS.benchmarkIndex.name, help: "Lighthouse's benchmark index of the last scan measured in the region (low: an overloaded machine).", labelNames: ['region'], registers: [registry] });
+  const started = new Counter({
+    name: METRICS.scansStarted.name,
+    help: 'Scans whose Lighthouse runs started, by region.',
+    labelNames: ['region'],
+    registers: [registry],
+  });
+  const finished = new Counter({
+    name: METRICS.scansFinished.name,
+    help: 'Scans ended, by region, outcome (finished|failed) and failure code (none when finished).',
+    labelNames: ['region', 'outcome', 'failure_code'],
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: METRICS.scanDuration.name,
+    help: 'Time from the start of a scan attempt to its result, by region.',
+    labelNames: ['region'],
+    buckets: [5, 10, 20, 30, 45, 60, 90, 120, 180, 300, 600],
+    registers: [registry],
+  });
+  const benchmark = new Gauge({
+    name: METRICS.benchmarkIndex.name,
+    help: "Lighthouse's benchmark index of the last scan measured in the region (low: an overloaded machine).",
+    labelNames: ['region'],
+    registers: [registry],
+  });
   const { probeQueue, oldestWaiting } = options;
   /** A gauge per served region, read on scrape; a region whose reading fails keeps its last value. */
-  const regionGauge = (metric: { name: string }, help: string, read: ((region: string) => Promise<number | null>) | null) =>
+  const regionGauge = (
+    metric: { name: string },
+    help: string,
+    read: ((region: string) => Promise<number | null>) | null,
+  ) =>
     new Gauge({
       name: metric.name,
       help,
@@ -61,16 +86,61 @@ export function createWorkerMetrics(options: {
           return queue ? pick(queue) : null;
         }
       : null;
-  regionGauge(METRICS.scanBacklog, "Lighthouse tasks waiting in the region's scan queue (Temporal's approximate backlog).", queueReading((queue) => queue.backlog));
-  regionGauge(METRICS.scanPollers, "Workers polling the region's scan queue recently (0: nobody serves the region).", queueReading((queue) => queue.pollers));
-  regionGauge(METRICS.scanOldestWaiting, 'Age in seconds of the oldest scan still queued in the region (0 when none waits).', oldestWaiting ?? null);
-  const dispatched = new Counter({ name: METRICS.schedulesDispatched.name, help: "Scheduled scans of monitored targets dispatched (a target's daily schedule fired and its scan was stored).", registers: [registry] });
-  const skipped = new Counter({ name: METRICS.schedulesSkipped.name, help: 'Target schedule firings that dispatched nothing, by reason (inactive: the target was paused or deleted meanwhile).', labelNames: ['reason'], registers: [registry] });
-  const deliveries = new Counter({ name: METRICS.webhookDeliveries.name, help: 'Webhook deliveries ended, by outcome (succeeded, failed after its last attempt or on disabling, not_sent: refused before sending).', labelNames: ['outcome'], registers: [registry] });
-  const attempts = new Counter({ name: METRICS.webhookAttempts.name, help: 'Webhook delivery attempts, by result (succeeded, failed: non-2xx, timeout or connection error; not_sent).', labelNames: ['result'], registers: [registry] });
-  const disabled = new Counter({ name: METRICS.webhookEndpointsDisabled.name, help: 'Webhook endpoints disabled (410 Gone, or 5 days of nothing but failures).', registers: [registry] });
-  const emails = new Counter({ name: METRICS.emails.name, help: 'E-mails handed to the SMTP server, by kind and outcome (sent, failed).', labelNames: ['kind', 'outcome'], registers: [registry] });
-  const rumCheck = new Histogram({ name: METRICS.rumAlertCheckDuration.name, help: 'Duration of one live-data alert check over every configuration.', buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60], registers: [registry] });
+  regionGauge(
+    METRICS.scanBacklog,
+    "Lighthouse tasks waiting in the region's scan queue (Temporal's approximate backlog).",
+    queueReading((queue) => queue.backlog),
+  );
+  regionGauge(
+    METRICS.scanPollers,
+    "Workers polling the region's scan queue recently (0: nobody serves the region).",
+    queueReading((queue) => queue.pollers),
+  );
+  regionGauge(
+    METRICS.scanOldestWaiting,
+    'Age in seconds of the oldest scan still queued in the region (0 when none waits).',
+    oldestWaiting ?? null,
+  );
+  const dispatched = new Counter({
+    name: METRICS.schedulesDispatched.name,
+    help: "Scheduled scans of monitored targets dispatched (a target's daily schedule fired and its scan was stored).",
+    registers: [registry],
+  });
+  const skipped = new Counter({
+    name: METRICS.schedulesSkipped.name,
+    help: 'Target schedule firings that dispatched nothing, by reason (inactive: the target was paused or deleted meanwhile).',
+    labelNames: ['reason'],
+    registers: [registry],
+  });
+  const deliveries = new Counter({
+    name: METRICS.webhookDeliveries.name,
+    help: 'Webhook deliveries ended, by outcome (succeeded, failed after its last attempt or on disabling, not_sent: refused before sending).',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
+  const attempts = new Counter({
+    name: METRICS.webhookAttempts.name,
+    help: 'Webhook delivery attempts, by result (succeeded, failed: non-2xx, timeout or connection error; not_sent).',
+    labelNames: ['result'],
+    registers: [registry],
+  });
+  const disabled = new Counter({
+    name: METRICS.webhookEndpointsDisabled.name,
+    help: 'Webhook endpoints disabled (410 Gone, or 5 days of nothing but failures).',
+    registers: [registry],
+  });
+  const emails = new Counter({
+    name: METRICS.emails.name,
+    help: 'E-mails handed to the SMTP server, by kind and outcome (sent, failed).',
+    labelNames: ['kind', 'outcome'],
+    registers: [registry],
+  });
+  const rumCheck = new Histogram({
+    name: METRICS.rumAlertCheckDuration.name,
+    help: 'Duration of one live-data alert check over every configuration.',
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [registry],
+  });
   const { webhookBacklog } = options;
   new Gauge({
     name: METRICS.webhookBacklog.name,
@@ -98,8 +168,16 @@ export function createWorkerMetrics(options: {
   return {
     registry,
     scanStarted: (region: string) => started.inc({ region: regionLabel(region) }),
-    scanEnded: (region: string, outcome: { status: 'finished' } | { status: 'failed'; code: string }, seconds: number | null) => {
-      finished.inc({ region: regionLabel(region), outcome: outcome.status, failure_code: outcome.status === 'failed' ? (known.has(outcome.code) ? outcome.code : 'other') : 'none' });
+    scanEnded: (
+      region: string,
+      outcome: { status: 'finished' } | { status: 'failed'; code: string },
+      seconds: number | null,
+    ) => {
+      finished.inc({
+        region: regionLabel(region),
+        outcome: outcome.status,
+        failure_code: outcome.status === 'failed' ? (known.has(outcome.code) ? outcome.code : 'other') : 'none',
+      });
       if (seconds !== null) duration.observe({ region: regionLabel(region) }, seconds);
     },
     benchmarkIndex: (region: string, value: number) => benchmark.set({ region: regionLabel(region) }, value),

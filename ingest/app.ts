@@ -20,22 +20,28 @@ export interface IngestDeps {
 
 /** A bare node:http handler: beacons are small and many, so the hot path stays free of framework layers. */
 export function createIngestHandler(deps: IngestDeps) {
-  const health = new HealthState({
-    clickhouse: () => clickhouseReady(deps.clickhouse),
-    clickhouse_schema: async () => {
-      const result = await deps.clickhouse.query({
-        query: sql`SELECT max(version) AS version FROM ${ident(deps.database)}.schema_versions`,
-        format: 'JSONEachRow',
-      });
-      const [row] = await result.json<{ version: number }>();
-      if (Number(row?.version ?? 0) < LATEST_CLICKHOUSE_VERSION) throw new Error(`schema version ${row?.version ?? 0}, need ${LATEST_CLICKHOUSE_VERSION}`);
+  const health = new HealthState(
+    {
+      clickhouse: () => clickhouseReady(deps.clickhouse),
+      clickhouse_schema: async () => {
+        const result = await deps.clickhouse.query({
+          query: sql`SELECT max(version) AS version FROM ${ident(deps.database)}.schema_versions`,
+          format: 'JSONEachRow',
+        });
+        const [row] = await result.json<{ version: number }>();
+        if (Number(row?.version ?? 0) < LATEST_CLICKHOUSE_VERSION)
+          throw new Error(`schema version ${row?.version ?? 0}, need ${LATEST_CLICKHOUSE_VERSION}`);
+      },
+      spool: async () => {
+        if (!deps.beacons.spool.hasRoom) throw new Error('spool full or behind with its syncs');
+      },
+      // ClickHouse is reported but does not decide readiness: while it is away, beacons wait in the spool (the
+      // durability rule), so a load balancer must keep sending them here; only a full spool takes us out.
     },
-    spool: async () => {
-      if (!deps.beacons.spool.hasRoom) throw new Error('spool full or behind with its syncs');
-    },
-    // ClickHouse is reported but does not decide readiness: while it is away, beacons wait in the spool (the
-    // durability rule), so a load balancer must keep sending them here; only a full spool takes us out.
-  }, deps.log, 3000, ['clickhouse', 'clickhouse_schema']);
+    deps.log,
+    3000,
+    ['clickhouse', 'clickhouse_schema'],
+  );
 
   const headers = Object.entries(securityHeaders(deps.publicUrl));
   const handler = (req: IncomingMessage, res: ServerResponse) => {

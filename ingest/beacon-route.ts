@@ -68,7 +68,9 @@ export function handleBeacon(req: IncomingMessage, res: ServerResponse, deps: Be
     return;
   }
   if (req.method !== 'POST') {
-    res.writeHead(405, { ...CORS, allow: 'POST, OPTIONS', 'content-type': 'application/json' }).end(JSON.stringify({ message: 'Method not allowed.' }));
+    res
+      .writeHead(405, { ...CORS, allow: 'POST, OPTIONS', 'content-type': 'application/json' })
+      .end(JSON.stringify({ message: 'Method not allowed.' }));
     return;
   }
   const declared = Number(req.headers['content-length'] ?? 0);
@@ -112,12 +114,14 @@ export function handleBeacon(req: IncomingMessage, res: ServerResponse, deps: Be
 async function accept(req: IncomingMessage, res: ServerResponse, deps: BeaconRouteDeps, body: string): Promise<void> {
   const at = deps.now?.() ?? new Date();
   const source = deps.sourceOf(req);
-  if (!deps.addressRate.take(source.limitKey)) return refuse(res, deps, 'rate_limited', null, false, deps.addressRate.retryAfter(source.limitKey));
+  if (!deps.addressRate.take(source.limitKey))
+    return refuse(res, deps, 'rate_limited', null, false, deps.addressRate.retryAfter(source.limitKey));
   const parsed = parseJson(body);
   if (parsed instanceof Rejection) return refuse(res, deps, parsed.reason, null, false);
   const publicId = beaconSiteId(parsed);
   if (!publicId) {
-    const hasSite = typeof parsed === 'object' && parsed !== null && typeof (parsed as { site?: unknown }).site === 'string';
+    const hasSite =
+      typeof parsed === 'object' && parsed !== null && typeof (parsed as { site?: unknown }).site === 'string';
     return refuse(res, deps, hasSite ? 'unknown_site' : 'bad_shape', null, false);
   }
   let site;
@@ -136,11 +140,17 @@ async function accept(req: IncomingMessage, res: ServerResponse, deps: BeaconRou
   const beacon = validateBeacon(parsed);
   if (beacon instanceof Rejection) return refuse(res, deps, beacon.reason, known, false);
   const siteKey = String(site.id);
-  if (!deps.siteRate.take(siteKey)) return refuse(res, deps, 'rate_limited', known, false, deps.siteRate.retryAfter(siteKey));
+  if (!deps.siteRate.take(siteKey))
+    return refuse(res, deps, 'rate_limited', known, false, deps.siteRate.retryAfter(siteKey));
   const admission = await deps.limit.admit(site, beacon.pv, beacon.seq, at);
   if (admission.kind === 'refused') return refuse(res, deps, 'monthly_limit', known, false);
   if (admission.kind === 'sampled_out') return refuse(res, deps, 'over_limit', known, false);
-  const context = { siteId: site.id, sampleRate: site.sampleRate, source: source.network, keepOneIn: admission.keepOneIn };
+  const context = {
+    siteId: site.id,
+    sampleRate: site.sampleRate,
+    source: source.network,
+    keepOneIn: admission.keepOneIn,
+  };
   try {
     await deps.spool.append(Buffer.from(beaconRows(beacon, context, at)), beacon.metrics.length);
   } catch (error) {
@@ -157,7 +167,14 @@ function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function refuse(res: ServerResponse, deps: BeaconRouteDeps, reason: RejectionReason, site: { id: number; at: Date } | null, close: boolean, retryAfterS?: number): void {
+function refuse(
+  res: ServerResponse,
+  deps: BeaconRouteDeps,
+  reason: RejectionReason,
+  site: { id: number; at: Date } | null,
+  close: boolean,
+  retryAfterS?: number,
+): void {
   if (res.headersSent) return;
   deps.metrics.rejected.inc({ reason });
   if (site) deps.rejections.add(site.id, reason, site.at);

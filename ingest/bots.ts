@@ -6,13 +6,48 @@
  */
 export const BOT_PATTERNS: readonly string[] = [
   // crawlers and link previews
-  'bot', 'crawl', 'spider', 'slurp', 'facebookexternalhit', 'mediapartners-google', 'google-inspectiontool', 'bingpreview', 'embedly', 'preview',
+  'bot',
+  'crawl',
+  'spider',
+  'slurp',
+  'facebookexternalhit',
+  'mediapartners-google',
+  'google-inspectiontool',
+  'bingpreview',
+  'embedly',
+  'preview',
   // lab and monitoring tools
-  'lighthouse', 'pagespeed', 'ptst', 'gtmetrix', 'pingdom', 'speedcurve', 'debugbear', 'uptime', 'statuscake', 'datadog', 'synthetic',
+  'lighthouse',
+  'pagespeed',
+  'ptst',
+  'gtmetrix',
+  'pingdom',
+  'speedcurve',
+  'debugbear',
+  'uptime',
+  'statuscake',
+  'datadog',
+  'synthetic',
   // headless and automated browsers
-  'phantomjs', 'slimerjs', 'electron', 'puppeteer', 'playwright', 'selenium', 'webdriver',
+  'phantomjs',
+  'slimerjs',
+  'electron',
+  'puppeteer',
+  'playwright',
+  'selenium',
+  'webdriver',
   // HTTP libraries
-  'curl/', 'wget', 'python', 'go-http-client', 'java/', 'okhttp', 'node-fetch', 'axios', 'undici', 'libwww', 'httpclient',
+  'curl/',
+  'wget',
+  'python',
+  'go-http-client',
+  'java/',
+  'okhttp',
+  'node-fetch',
+  'axios',
+  'undici',
+  'libwww',
+  'httpclient',
 ];
 
 /** Headless Chromium says so in its User-Agent; RUM_ACCEPT_HEADLESS=1 lets it through (the collector's own browser tests). */

@@ -35,23 +35,30 @@ export function serveCollectorScript(req: IncomingMessage, res: ServerResponse, 
   const path = (req.url ?? '/').split('?')[0]!;
   if (!path.startsWith('/c/')) return false;
   if (req.method !== 'GET' && req.method !== 'HEAD') {
-    res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'application/json' }).end(JSON.stringify({ message: 'Method not allowed.' }));
+    res
+      .writeHead(405, { allow: 'GET, HEAD', 'content-type': 'application/json' })
+      .end(JSON.stringify({ message: 'Method not allowed.' }));
     return true;
   }
   collectorBundle().then(
     (script) => respond(req, res, path, script),
     (error: unknown) => {
       log.error({ err: error }, 'collector script build failed');
-      res.writeHead(503, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify({ message: 'Collector script unavailable.' }));
+      res
+        .writeHead(503, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+        .end(JSON.stringify({ message: 'Collector script unavailable.' }));
     },
   );
   return true;
 }
 
 function respond(req: IncomingMessage, res: ServerResponse, path: string, script: CollectorBundle): void {
-  const cacheControl = path === COLLECTOR_STABLE_PATH ? STABLE_CACHE : path === `/c/${script.hash}.js` ? PINNED_CACHE : null;
+  const cacheControl =
+    path === COLLECTOR_STABLE_PATH ? STABLE_CACHE : path === `/c/${script.hash}.js` ? PINNED_CACHE : null;
   if (!cacheControl) {
-    res.writeHead(404, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify({ message: 'Not found.' }));
+    res
+      .writeHead(404, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+      .end(JSON.stringify({ message: 'Not found.' }));
     return;
   }
   const gzip = acceptsGzip(req.headers['accept-encoding']);

@@ -17,7 +17,13 @@ export const serverOptions = { connectionsCheckingInterval: TIMEOUT_CHECK_MS } a
  *   peer that is a trusted proxy, which carries many clients and is left to `max`). Past it a new connection
  *   is closed at once, before a byte is read.
  */
-export function limitConnections(server: Server, limits: IngestConnectionLimits, keyOf: (socket: Socket) => string | null, log: Logger, onRefused: () => void): void {
+export function limitConnections(
+  server: Server,
+  limits: IngestConnectionLimits,
+  keyOf: (socket: Socket) => string | null,
+  log: Logger,
+  onRefused: () => void,
+): void {
   server.headersTimeout = limits.headersMs;
   server.requestTimeout = limits.requestMs;
   server.maxConnections = limits.max;
@@ -31,7 +37,10 @@ export function limitConnections(server: Server, limits: IngestConnectionLimits,
       onRefused();
       if (Date.now() - warnedAt > 60_000) {
         warnedAt = Date.now();
-        log.warn({ perAddress: limits.perAddress }, 'a client address is over its connection cap; its new connections are closed');
+        log.warn(
+          { perAddress: limits.perAddress },
+          'a client address is over its connection cap; its new connections are closed',
+        );
       }
       socket.destroy();
       return;

@@ -91,14 +91,22 @@ export class Flusher {
         await insertRumMetricRows(this.o.clickhouse, this.o.database, RUM_METRIC_COLUMNS, batch.data);
       } catch (error) {
         this.o.metrics.insertErrors.inc({ table: 'rum_metrics' });
-        if (this.healthy) this.o.log.warn({ err: error, spooledRows: this.o.spool.spooledRows }, 'ClickHouse insert failing; beacons stay in the spool');
+        if (this.healthy)
+          this.o.log.warn(
+            { err: error, spooledRows: this.o.spool.spooledRows },
+            'ClickHouse insert failing; beacons stay in the spool',
+          );
         this.healthy = false;
         return false;
       }
       this.o.metrics.flushSeconds.observe((performance.now() - started) / 1000);
       this.o.metrics.inserted.inc(batch.rows);
       this.o.spool.consumed(batch);
-      if (!this.healthy) this.o.log.info({ spooledRows: this.o.spool.spooledRows }, 'ClickHouse inserts work again; replaying the spool');
+      if (!this.healthy)
+        this.o.log.info(
+          { spooledRows: this.o.spool.spooledRows },
+          'ClickHouse inserts work again; replaying the spool',
+        );
       this.healthy = true;
     }
   }

@@ -52,9 +52,19 @@ const spool = await Spool.open({
   },
 });
 holder.spool = spool;
-if (spool.spooledRows > 0) log.info({ rows: spool.spooledRows, dir: config.ingest.spoolDir }, 'replaying spooled beacons');
+if (spool.spooledRows > 0)
+  log.info({ rows: spool.spooledRows, dir: config.ingest.spoolDir }, 'replaying spooled beacons');
 const rejections = new RejectionTally();
-const flusher = new Flusher({ clickhouse, database, spool, rejections, metrics, log, batchRows: config.ingest.batch.rows, batchMs: config.ingest.batch.ms });
+const flusher = new Flusher({
+  clickhouse,
+  database,
+  spool,
+  rejections,
+  metrics,
+  log,
+  batchRows: config.ingest.batch.rows,
+  batchMs: config.ingest.batch.ms,
+});
 flusher.start();
 
 const mailer = smtpMailer({ url: requireSmtpUrl(config), from: config.mail.from });
@@ -80,7 +90,12 @@ const { handler, health } = createIngestHandler({
     isBot: botMatcher(config.ingest.acceptHeadless),
     sourceOf: (req) => {
       const forwarded = config.trustedProxies.length > 0 ? req.headers['x-forwarded-for'] : undefined;
-      return sourceOf(clientAddress(req.socket.remoteAddress ?? '', Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? '')));
+      return sourceOf(
+        clientAddress(
+          req.socket.remoteAddress ?? '',
+          Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? ''),
+        ),
+      );
     },
     addressRate: new TokenBuckets(config.ingest.rates.perAddress),
     siteRate: new TokenBuckets(config.ingest.rates.perSite),
@@ -104,17 +119,29 @@ limitConnections(
   () => metrics.connectionsRefused.inc(),
 );
 server.listen(config.ingest.port, config.ingest.host, () => {
-  log.info({ url: `http://${config.ingest.host}:${config.ingest.port}`, publicUrl: config.ingest.publicUrl, spool: config.ingest.spoolDir }, 'ingest listening');
+  log.info(
+    {
+      url: `http://${config.ingest.host}:${config.ingest.port}`,
+      publicUrl: config.ingest.publicUrl,
+      spool: config.ingest.spoolDir,
+    },
+    'ingest listening',
+  );
 });
 
 // Operator metrics on their own port (never the public one).
-const metricsServer = serveMetrics(metrics.registry, { host: config.ingest.metricsHost, port: config.ingest.metricsPort, service: 'ingest' }, log);
+const metricsServer = serveMetrics(
+  metrics.registry,
+  { host: config.ingest.metricsHost, port: config.ingest.metricsPort, service: 'ingest' },
+  log,
+);
 
 // Old monthly partitions go once a day (no TTL on 18.16). Every instance may do it; a second drop finds nothing.
 const DAY_MS = 24 * 60 * 60 * 1000;
 const dropOld = () => {
   dropOldRumPartitions(clickhouse, database, config.ingest.keepMonths).then(
-    (dropped) => dropped.length > 0 && log.info({ dropped, keepMonths: config.ingest.keepMonths }, 'old RUM partitions dropped'),
+    (dropped) =>
+      dropped.length > 0 && log.info({ dropped, keepMonths: config.ingest.keepMonths }, 'old RUM partitions dropped'),
     (error: unknown) => log.warn({ err: error }, 'dropping old RUM partitions failed; trying again tomorrow'),
   );
 };
@@ -130,7 +157,11 @@ async function shutdown(signal: string): Promise<void> {
   const clean = await closeGracefully(server, 20_000);
   if (!clean) log.warn('open requests did not finish within 20 s; they were cut');
   const drained = await flusher.drain(10_000);
-  if (!drained) log.warn({ rows: spool.spooledRows }, 'ClickHouse did not take every spooled row; they stay in the spool for the next start');
+  if (!drained)
+    log.warn(
+      { rows: spool.spooledRows },
+      'ClickHouse did not take every spooled row; they stay in the spool for the next start',
+    );
   await spool.close();
   metricsServer.close();
   await clickhouse.close();

@@ -19,7 +19,6 @@ interface SiteMonth {
   noticing: boolean;
 }
 
-
 /** What the limit says about one beacon. */
 export type Admission =
   /** Store it; `keepOneIn` > 1 past the limit (the reduced sample, core/rum/over-limit.ts). */
@@ -56,7 +55,11 @@ export class PageviewLimit {
   private readonly now: () => number;
   private readonly sampleKey = randomBytes(16);
 
-  constructor(countPageviews: (siteId: number, month: string) => Promise<number>, limitReached: LimitReached, now: () => number = Date.now) {
+  constructor(
+    countPageviews: (siteId: number, month: string) => Promise<number>,
+    limitReached: LimitReached,
+    now: () => number = Date.now,
+  ) {
     this.countPageviews = countPageviews;
     this.limitReached = limitReached;
     this.now = now;
@@ -68,7 +71,15 @@ export class PageviewLimit {
     const month = utcMonth(at);
     let state = this.sites.get(site.id);
     if (!state || state.month !== month) {
-      state = { month, pageviews: 0, seededAt: 0, seeding: null, noticeDone: false, noticeTriedAt: -Infinity, noticing: false };
+      state = {
+        month,
+        pageviews: 0,
+        seededAt: 0,
+        seeding: null,
+        noticeDone: false,
+        noticeTriedAt: -Infinity,
+        noticing: false,
+      };
       this.sites.set(site.id, state);
     }
     if (this.now() - state.seededAt >= RESEED_MS) await this.seed(site.id, state);
@@ -94,9 +105,12 @@ export class PageviewLimit {
     state.noticing = true;
     state.noticeTriedAt = this.now();
     this.limitReached(site, state.month, at)
-      .then((done) => {
-        state.noticeDone = done;
-      }, () => undefined)
+      .then(
+        (done) => {
+          state.noticeDone = done;
+        },
+        () => undefined,
+      )
       .finally(() => {
         state.noticing = false;
       });

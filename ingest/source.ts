@@ -25,8 +25,13 @@ function ipv6Prefix(address: string, groups: number): string {
   const [head = '', tail = ''] = address.split('::');
   const left = head ? head.split(':') : [];
   const right = tail ? tail.split(':') : [];
-  const full = address.includes('::') ? [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right] : left;
-  return full.slice(0, groups).map((g) => g.toLowerCase().replace(/^0+(?=.)/, '')).join(':');
+  const full = address.includes('::')
+    ? [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
+    : left;
+  return full
+    .slice(0, groups)
+    .map((g) => g.toLowerCase().replace(/^0+(?=.)/, ''))
+    .join(':');
 }
 
 export function limitKeyOf(address: string): string {

@@ -1,4 +1,17 @@
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -128,8 +141,10 @@ export class Spool {
     while (offset + HEADER_BYTES <= data.length) {
       const length = data.readUInt32BE(offset);
       const end = offset + HEADER_BYTES + length;
-      if (end > data.length || crc32(data.subarray(offset + HEADER_BYTES, end)) !== data.readUInt32BE(offset + 6)) break;
-      if (segment.id === this.cursor.segmentId && end <= this.cursor.offset) rowsBeforeCursor += data.readUInt16BE(offset + 4);
+      if (end > data.length || crc32(data.subarray(offset + HEADER_BYTES, end)) !== data.readUInt32BE(offset + 6))
+        break;
+      if (segment.id === this.cursor.segmentId && end <= this.cursor.offset)
+        rowsBeforeCursor += data.readUInt16BE(offset + 4);
       rows += data.readUInt16BE(offset + 4);
       offset = end;
     }
@@ -151,7 +166,11 @@ export class Spool {
 
   /** Whether the spool can take beacons: below 90 % of its size bound and not behind with its syncs. */
   get hasRoom(): boolean {
-    return !this.closed && this.spooledBytes + this.pendingBytes < this.maxBytes * 0.9 && this.pendingBytes <= MAX_PENDING_BYTES;
+    return (
+      !this.closed &&
+      this.spooledBytes + this.pendingBytes < this.maxBytes * 0.9 &&
+      this.pendingBytes <= MAX_PENDING_BYTES
+    );
   }
 
   /** Beacons waiting for their sync (the in-memory buffer). */
@@ -162,7 +181,8 @@ export class Spool {
   /** Appends one record; resolves once it is on disk (fdatasync), rejects when it cannot be written or the spool is full. */
   append(payload: Buffer, rows: number): Promise<void> {
     if (this.closed) return Promise.reject(new Error('spool closed'));
-    if (this.spooledBytes + this.pendingBytes + payload.length > this.maxBytes) return Promise.reject(new SpoolFullError('spool full'));
+    if (this.spooledBytes + this.pendingBytes + payload.length > this.maxBytes)
+      return Promise.reject(new SpoolFullError('spool full'));
     // The in-memory buffer is bounded too: a disk that stops answering must not fill the heap.
     if (this.pendingBytes > MAX_PENDING_BYTES) return Promise.reject(new SpoolFullError('spool sync behind'));
     const header = Buffer.allocUnsafe(HEADER_BYTES);
@@ -274,7 +294,13 @@ export class Spool {
       offset = end;
     }
     if (payloads.length === 0) return null;
-    return { data: Buffer.concat(payloads), rows, records: payloads.length, segmentId: segment.id, endOffset: this.cursor.offset + offset };
+    return {
+      data: Buffer.concat(payloads),
+      rows,
+      records: payloads.length,
+      segmentId: segment.id,
+      endOffset: this.cursor.offset + offset,
+    };
   }
 
   /** Marks a batch from read() as inserted: the cursor moves past it, and a finished file is deleted. */
@@ -352,7 +378,10 @@ export class Spool {
 
 function readCursor(dir: string): { segmentId: number; offset: number } | null {
   try {
-    const value = JSON.parse(readFileSync(join(dir, 'cursor.json'), 'utf8')) as { segmentId?: unknown; offset?: unknown };
+    const value = JSON.parse(readFileSync(join(dir, 'cursor.json'), 'utf8')) as {
+      segmentId?: unknown;
+      offset?: unknown;
+    };
     if (Number.isSafeInteger(value.segmentId) && Number.isSafeInteger(value.offset) && (value.offset as number) >= 0) {
       return { segmentId: value.segmentId as number, offset: value.offset as number };
     }
@@ -373,7 +402,9 @@ function takeLock(dir: string): void {
   if (existsSync(file)) {
     const pid = Number(readFileSync(file, 'utf8').trim());
     if (Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && processAlive(pid)) {
-      throw new Error(`spool directory ${dir} is in use by process ${pid}; give each ingest instance its own INGEST_SPOOL_DIR`);
+      throw new Error(
+        `spool directory ${dir} is in use by process ${pid}; give each ingest instance its own INGEST_SPOOL_DIR`,
+      );
     }
     unlinkSync(file);
   }
@@ -402,5 +433,8 @@ function processAlive(pid: number): boolean {
 /** Files and bytes in a spool directory (for tests and operators). */
 export function spoolFiles(dir: string): Array<{ name: string; bytes: number }> {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).filter((n) => SEGMENT_PATTERN.test(n)).sort().map((name) => ({ name, bytes: statSync(join(dir, name)).size }));
+  return readdirSync(dir)
+    .filter((n) => SEGMENT_PATTERN.test(n))
+    .sort()
+    .map((name) => ({ name, bytes: statSync(join(dir, name)).size }));
 }

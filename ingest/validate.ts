@@ -1,5 +1,12 @@
 import { BEACON_LIMITS, type Beacon, type BeaconMetric } from '../core/rum/beacon.ts';
-import { DEVICES, isRumMetric, METRIC_RULES, NAVIGATION_TYPES, type Device, type NavigationType } from '../core/rum/metrics.ts';
+import {
+  DEVICES,
+  isRumMetric,
+  METRIC_RULES,
+  NAVIGATION_TYPES,
+  type Device,
+  type NavigationType,
+} from '../core/rum/metrics.ts';
 import { RUM_SITE_PUBLIC_ID_PATTERN } from '../core/rum/site.ts';
 import { Rejection } from './reasons.ts';
 
@@ -25,8 +32,10 @@ export function parseJson(body: string): unknown {
   }
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const isInt = (value: unknown, min: number, max: number): value is number => Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isInt = (value: unknown, min: number, max: number): value is number =>
+  Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
 
 /** The public site id a parsed body names, when it looks like one (anything else cannot be a site). */
 export function beaconSiteId(value: unknown): string | null {
@@ -37,7 +46,8 @@ export function validateBeacon(value: unknown): Beacon | Rejection {
   if (!isObject(value) || value.v !== 1 || typeof value.site !== 'string') return new Rejection('bad_shape');
   if (typeof value.pv !== 'string' || !PAGE_VIEW_ID.test(value.pv)) return new Rejection('bad_shape');
   if (!isInt(value.seq, 1, 65_535) || !isInt(value.rate, 1, 100)) return new Rejection('bad_shape');
-  if (typeof value.device !== 'string' || !(DEVICES as readonly string[]).includes(value.device)) return new Rejection('bad_shape');
+  if (typeof value.device !== 'string' || !(DEVICES as readonly string[]).includes(value.device))
+    return new Rejection('bad_shape');
   if (typeof value.path !== 'string') return new Rejection('bad_shape');
   if (value.path.length > BEACON_LIMITS.pathLength) return new Rejection('oversize');
   if (!value.path.startsWith('/') || BAD_PATH_CHARS.test(value.path)) return new Rejection('bad_path');
@@ -52,20 +62,39 @@ export function validateBeacon(value: unknown): Beacon | Rejection {
     ids.add(metric.id);
     metrics.push(metric);
   }
-  return { v: 1, site: value.site, pv: value.pv, seq: value.seq, path: value.path, device: value.device as Device, rate: value.rate, metrics };
+  return {
+    v: 1,
+    site: value.site,
+    pv: value.pv,
+    seq: value.seq,
+    path: value.path,
+    device: value.device as Device,
+    rate: value.rate,
+    metrics,
+  };
 }
 
 function validateMetric(item: unknown): BeaconMetric | Rejection {
   if (!isObject(item) || typeof item.name !== 'string') return new Rejection('bad_shape');
   if (!isRumMetric(item.name)) return new Rejection('bad_metric');
-  if (typeof item.value !== 'number' || !Number.isFinite(item.value) || item.value < 0 || item.value > METRIC_RULES[item.name].max) {
+  if (
+    typeof item.value !== 'number' ||
+    !Number.isFinite(item.value) ||
+    item.value < 0 ||
+    item.value > METRIC_RULES[item.name].max
+  ) {
     return new Rejection('value_range');
   }
   if (typeof item.id !== 'string' || !METRIC_ID.test(item.id)) return new Rejection('bad_shape');
   if (item.id.length > BEACON_LIMITS.idLength) return new Rejection('oversize');
-  if (typeof item.nav !== 'string' || !(NAVIGATION_TYPES as readonly string[]).includes(item.nav)) return new Rejection('bad_shape');
+  if (typeof item.nav !== 'string' || !(NAVIGATION_TYPES as readonly string[]).includes(item.nav))
+    return new Rejection('bad_shape');
   const metric: BeaconMetric = { name: item.name, value: item.value, id: item.id, nav: item.nav as NavigationType };
-  for (const [field, limit] of [['target', BEACON_LIMITS.targetLength], ['url', BEACON_LIMITS.urlLength], ['type', BEACON_LIMITS.typeLength]] as const) {
+  for (const [field, limit] of [
+    ['target', BEACON_LIMITS.targetLength],
+    ['url', BEACON_LIMITS.urlLength],
+    ['type', BEACON_LIMITS.typeLength],
+  ] as const) {
     const text = item[field];
     if (text === undefined) continue;
     if (typeof text !== 'string' || CONTROL.test(text)) return new Rejection('bad_shape');
@@ -78,8 +107,22 @@ function validateMetric(item: unknown): BeaconMetric | Rejection {
 
 /** The columns of rum_metrics, in table order; every insert names all of them. */
 export const RUM_METRIC_COLUMNS = [
-  'site_id', 'ts', 'page_view_id', 'seq', 'metric_id', 'metric', 'value', 'device', 'navigation', 'path', 'sample_rate', 'attr_target', 'attr_url', 'attr_type',
-  'source', 'keep_one_in',
+  'site_id',
+  'ts',
+  'page_view_id',
+  'seq',
+  'metric_id',
+  'metric',
+  'value',
+  'device',
+  'navigation',
+  'path',
+  'sample_rate',
+  'attr_target',
+  'attr_url',
+  'attr_type',
+  'source',
+  'keep_one_in',
 ] as const;
 
 /** What the ingest, not the beacon, says about a stored beacon. */
@@ -109,11 +152,25 @@ export function beaconRows(beacon: Beacon, context: RowContext, receivedAt: Date
   const { siteId, sampleRate, source, keepOneIn } = context;
   let lines = '';
   for (const m of beacon.metrics) {
-    lines += JSON.stringify({
-      site_id: siteId, ts, page_view_id: beacon.pv, seq: beacon.seq, metric_id: m.id, metric: m.name, value: m.value, device: beacon.device,
-      navigation: m.nav, path: beacon.path, sample_rate: sampleRate, attr_target: m.target ?? '', attr_url: m.url ?? '', attr_type: m.type ?? '',
-      source, keep_one_in: keepOneIn,
-    }) + '\n';
+    lines +=
+      JSON.stringify({
+        site_id: siteId,
+        ts,
+        page_view_id: beacon.pv,
+        seq: beacon.seq,
+        metric_id: m.id,
+        metric: m.name,
+        value: m.value,
+        device: beacon.device,
+        navigation: m.nav,
+        path: beacon.path,
+        sample_rate: sampleRate,
+        attr_target: m.target ?? '',
+        attr_url: m.url ?? '',
+        attr_type: m.type ?? '',
+        source,
+        keep_one_in: keepOneIn,
+      }) + '\n';
   }
   return lines;
 }

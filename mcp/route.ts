@@ -20,7 +20,8 @@ export const MCP_PATH = '/mcp';
  */
 export function mcpRouter(deps: McpDeps): Router {
   const withTools: McpRouteDeps = { ...deps, tools: mcpTools(deps.routes) };
-  const on = (handler: (deps: McpRouteDeps, ctx: Context) => Promise<void> | void) => (ctx: Context) => handler(withTools, ctx);
+  const on = (handler: (deps: McpRouteDeps, ctx: Context) => Promise<void> | void) => (ctx: Context) =>
+    handler(withTools, ctx);
   const router = new Router();
   router.get(new URL(protectedResourceMetadataUrl(deps.config.baseUrl, 'api')).pathname, on(serveApiResourceMetadata));
   router.get(new URL(protectedResourceMetadataUrl(deps.config.baseUrl, 'mcp')).pathname, on(serveMcpResourceMetadata));
@@ -59,7 +60,10 @@ async function handleMcpRequest(deps: McpRouteDeps, ctx: Context): Promise<void>
   const message = await readJsonBody(ctx);
   const server = mcpServer({ tools: deps.tools, auth: deps.auth, admitted, request: ctx });
   // A plain JSON answer unless the call may report progress (start_scan waiting): cheaper for every other call.
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !mayStream(message) });
+  const transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: !mayStream(message),
+  });
   ctx.respond = false;
   ctx.res.on('close', () => {
     void transport.close();
@@ -71,7 +75,11 @@ async function handleMcpRequest(deps: McpRouteDeps, ctx: Context): Promise<void>
 
 function notAllowed(ctx: Context): void {
   ctx.set('Allow', 'POST');
-  throw new HttpError(405, { message: 'This MCP server is stateless: send JSON-RPC messages with POST.' }, { Allow: 'POST' });
+  throw new HttpError(
+    405,
+    { message: 'This MCP server is stateless: send JSON-RPC messages with POST.' },
+    { Allow: 'POST' },
+  );
 }
 
 function resourceMetadata(baseUrl: string, kind: ResourceKind): Record<string, unknown> {
@@ -85,13 +93,18 @@ function resourceMetadata(baseUrl: string, kind: ResourceKind): Record<string, u
   };
 }
 
-export const isMcpPath = (path: string): boolean => path === MCP_PATH || path.startsWith('/.well-known/oauth-protected-resource/');
+export const isMcpPath = (path: string): boolean =>
+  path === MCP_PATH || path.startsWith('/.well-known/oauth-protected-resource/');
 
 /** A tools/call asking start_scan to wait: its progress notifications need the event stream. */
 function mayStream(message: unknown): boolean {
   const messages: unknown[] = Array.isArray(message) ? message : [message];
   return messages.some((m) => {
     const request = m as { method?: unknown; params?: { name?: unknown; arguments?: { wait?: unknown } } } | null;
-    return request?.method === 'tools/call' && request.params?.name === 'start_scan' && request.params.arguments?.wait === true;
+    return (
+      request?.method === 'tools/call' &&
+      request.params?.name === 'start_scan' &&
+      request.params.arguments?.wait === true
+    );
   });
 }

@@ -22,7 +22,8 @@ interface Tool {
 export function mcpTools(routes: AnyRoute[]): Tool[] {
   return TOOLS.map((definition) => {
     const route = routes.find((r) => r.method === definition.method && r.path === definition.path);
-    if (!route) throw new Error(`MCP tool ${definition.name}: no route ${definition.method.toUpperCase()} ${definition.path}`);
+    if (!route)
+      throw new Error(`MCP tool ${definition.name}: no route ${definition.method.toUpperCase()} ${definition.path}`);
     return { definition, route, inputSchema: inputSchemaOf(definition, route) };
   });
 }
@@ -31,11 +32,24 @@ type CallOutcome = { ok: true; body: Record<string, unknown> } | { ok: false; re
 
 const errorResult = (status: number, body: Record<string, unknown>): CallToolResult => ({
   isError: true,
-  content: [{ type: 'text', text: typeof body.message === 'string' ? body.message : typeof body.error === 'string' ? body.error : `HTTP ${status}` }],
+  content: [
+    {
+      type: 'text',
+      text:
+        typeof body.message === 'string'
+          ? body.message
+          : typeof body.error === 'string'
+            ? body.error
+            : `HTTP ${status}`,
+    },
+  ],
   structuredContent: { status, ...body },
 });
 
-const success = (body: Record<string, unknown>): CallToolResult => ({ content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body });
+const success = (body: Record<string, unknown>): CallToolResult => ({
+  content: [{ type: 'text', text: JSON.stringify(body) }],
+  structuredContent: body,
+});
 
 /**
  * One MCP server per HTTP request (stateless Streamable HTTP). A tool call runs its route exactly as the REST
@@ -46,7 +60,11 @@ export function mcpServer(deps: { tools: Tool[]; auth: AuthDeps; admitted: Admit
   const { tools, admitted } = deps;
   const server = new Server(
     { name: 'webperf', title: 'WebPerf scanner', version: '1.0.0' },
-    { capabilities: { tools: {} }, instructions: 'Web-performance scans with Lighthouse: start a scan and read its scores and findings, monitored targets and their alerts, and live (real-user) Core Web Vitals.' },
+    {
+      capabilities: { tools: {} },
+      instructions:
+        'Web-performance scans with Lighthouse: start a scan and read its scores and findings, monitored targets and their alerts, and live (real-user) Core Web Vitals.',
+    },
   );
 
   let usage = admitted.usage;
@@ -68,7 +86,13 @@ export function mcpServer(deps: { tools: Tool[]; auth: AuthDeps; admitted: Admit
   }
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: tools.map(({ definition, inputSchema }) => ({ name: definition.name, title: definition.title, description: definition.description, inputSchema: inputSchema as { type: 'object' }, annotations: definition.annotations })),
+    tools: tools.map(({ definition, inputSchema }) => ({
+      name: definition.name,
+      title: definition.title,
+      description: definition.description,
+      inputSchema: inputSchema as { type: 'object' },
+      annotations: definition.annotations,
+    })),
   }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
@@ -76,13 +100,20 @@ export function mcpServer(deps: { tools: Tool[]; auth: AuthDeps; admitted: Admit
     if (!tool) return errorResult(404, { message: `Unknown tool "${request.params.name}".` });
     const needed = scopeOf(tool.definition);
     if (!allows(admitted.principal.scopes, needed)) {
-      return errorResult(403, { message: `This app was authorised with the scope "${admitted.principal.scopes.join(' ')}", which does not allow ${tool.definition.name}; it needs "${needed}".` });
+      return errorResult(403, {
+        message: `This app was authorised with the scope "${admitted.principal.scopes.join(' ')}", which does not allow ${tool.definition.name}; it needs "${needed}".`,
+      });
     }
     const now = deps.auth.clock();
     usage = await countApiCall(deps.auth.usage, admitted.user.id, admitted.plan, now);
     if (!usage.allowed) {
       deps.auth.onLimitRefused?.(admitted.plan.key);
-      return errorResult(429, { message: 'Daily API request limit exceeded.', error: 'Daily API request limit exceeded.', limit: usage.limit, reset_at: isoTimestamp(usage.resetAt) });
+      return errorResult(429, {
+        message: 'Daily API request limit exceeded.',
+        error: 'Daily API request limit exceeded.',
+        limit: usage.limit,
+        reset_at: isoTimestamp(usage.resetAt),
+      });
     }
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     const outcome = await run(tool, args);
@@ -100,10 +131,14 @@ export function mcpServer(deps: { tools: Tool[]; auth: AuthDeps; admitted: Admit
       if (!current.ok) return current.result;
       const scan = current.body.data as { status?: string; progress?: unknown } | undefined;
       if (scan?.status === 'finished' || scan?.status === 'failed') return success(current.body);
-      if (Date.now() > deadline || extra.signal.aborted) return success({ ...current.body, note: 'The scan is still running; call get_scan with its id later.' });
+      if (Date.now() > deadline || extra.signal.aborted)
+        return success({ ...current.body, note: 'The scan is still running; call get_scan with its id later.' });
       if (progressToken !== undefined) {
         step += 1;
-        await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: step, message: `Scan ${id}: ${scan?.status ?? 'unknown'}` } });
+        await extra.sendNotification({
+          method: 'notifications/progress',
+          params: { progressToken, progress: step, message: `Scan ${id}: ${scan?.status ?? 'unknown'}` },
+        });
       }
       await new Promise((resolve) => setTimeout(resolve, SCAN_WAIT.everyMs));
     }

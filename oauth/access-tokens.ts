@@ -27,7 +27,13 @@ export function oauthTokenVerifier(store: OAuthStore, baseUrl: string): TokenVer
     const grantId = String(payload.grantId ?? '');
     await store.touchApp(grantId, now, new Date(now.getTime() - LAST_USED_RESOLUTION_MS));
     return {
-      principal: { userId: found.user.id, kind: 'oauth', tokenId: grantId, scopes: parseScopes(typeof payload.scope === 'string' ? payload.scope : ''), clientId: String(payload.clientId ?? '') },
+      principal: {
+        userId: found.user.id,
+        kind: 'oauth',
+        tokenId: grantId,
+        scopes: parseScopes(typeof payload.scope === 'string' ? payload.scope : ''),
+        clientId: String(payload.clientId ?? ''),
+      },
       user: found.user,
     };
   };

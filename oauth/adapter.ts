@@ -59,7 +59,9 @@ export function postgresAdapter(store: OAuthStore, clock: Clock): new (model: st
       if (await store.consume(this.model, key, clock())) return;
       const grantId = (await store.find(this.model, key))?.payload.grantId;
       if (typeof grantId === 'string') await store.revokeGrant(grantId);
-      throw new errors.InvalidGrant(`${this.model === 'RefreshToken' ? 'refresh token' : 'authorization code'} already used`);
+      throw new errors.InvalidGrant(
+        `${this.model === 'RefreshToken' ? 'refresh token' : 'authorization code'} already used`,
+      );
     }
 
     async destroy(id: string): Promise<void> {

@@ -12,7 +12,8 @@ export const CLIENT_METADATA_TIMEOUT_MS = 2_500;
  * (private, special-use, or loopback where not allowed), rather than oidc-provider's "fetch failed", which
  * a timeout or a refused connection give too. It names no address: a host name's resolution stays ours.
  */
-export const METADATA_ADDRESS_REFUSED = 'The client_id metadata document was not fetched: its host is not on a public address.';
+export const METADATA_ADDRESS_REFUSED =
+  'The client_id metadata document was not fetched: its host is not on a public address.';
 
 /** True when an error (or one it wraps, as its cause) is the outbound rule refusing an address. */
 export function refusedForItsAddress(error: unknown): boolean {
@@ -42,7 +43,10 @@ export function clientMetadataCacheSeconds(headers: Headers, nowMs: number): num
     const expires = Date.parse(headers.get('expires') ?? '');
     if (!Number.isNaN(expires)) seconds = Math.floor((expires - nowMs) / 1000);
   }
-  return Math.max(CLIENT_METADATA_CACHE_S.min, Math.min(CLIENT_METADATA_CACHE_S.max, seconds ?? CLIENT_METADATA_CACHE_S.min));
+  return Math.max(
+    CLIENT_METADATA_CACHE_S.min,
+    Math.min(CLIENT_METADATA_CACHE_S.max, seconds ?? CLIENT_METADATA_CACHE_S.min),
+  );
 }
 
 /**

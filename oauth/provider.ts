@@ -24,8 +24,6 @@ export const OAUTH_TTL = {
   grantS: 365 * 24 * 60 * 60,
 } as const;
 
-
-
 export interface ProviderDeps {
   config: Config;
   storage: Storage;
@@ -55,14 +53,25 @@ export function createOAuthProvider(deps: ProviderDeps): Provider {
       long: { signed: true, httpOnly: true, sameSite: 'lax' },
       short: { signed: true, httpOnly: true, sameSite: 'lax' },
     },
-    routes: { authorization: OAUTH_PATHS.authorize, token: OAUTH_PATHS.token, registration: OAUTH_PATHS.register, revocation: OAUTH_PATHS.revoke },
+    routes: {
+      authorization: OAUTH_PATHS.authorize,
+      token: OAUTH_PATHS.token,
+      registration: OAUTH_PATHS.register,
+      revocation: OAUTH_PATHS.revoke,
+    },
     // read and write are the resources' scopes (getResourceServerInfo); they are listed here too so that client
     // metadata may name them (`scope` in a registration or metadata document), and consent grants them both ways.
     scopes: [...SCOPES],
     claims: {},
     responseTypes: ['code'],
     clientAuthMethods: ['none'],
-    clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', application_type: 'native', id_token_signed_response_alg: 'ES256' },
+    clientDefaults: {
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      application_type: 'native',
+      id_token_signed_response_alg: 'ES256',
+    },
     enabledJWA: { idTokenSigningAlgValues: ['ES256'] },
     pkce: { required: () => true },
     allowOmittingSingleRegisteredRedirectUri: false,
@@ -100,8 +109,16 @@ export function createOAuthProvider(deps: ProviderDeps): Provider {
         defaultResource: () => apiResource,
         useGrantedResource: () => true,
         getResourceServerInfo(_ctx, resource) {
-          if (!resourceKindOf(config.baseUrl, resource)) throw new errors.InvalidTarget(`unknown resource; this server protects ${apiResource} and ${resourceUrl(config.baseUrl, 'mcp')}`);
-          return { scope: SCOPES.join(' '), audience: resource, accessTokenTTL: OAUTH_TTL.accessTokenS, accessTokenFormat: 'opaque' };
+          if (!resourceKindOf(config.baseUrl, resource))
+            throw new errors.InvalidTarget(
+              `unknown resource; this server protects ${apiResource} and ${resourceUrl(config.baseUrl, 'mcp')}`,
+            );
+          return {
+            scope: SCOPES.join(' '),
+            audience: resource,
+            accessTokenTTL: OAUTH_TTL.accessTokenS,
+            accessTokenFormat: 'opaque',
+          };
         },
       },
     },
@@ -130,7 +147,9 @@ export function createOAuthProvider(deps: ProviderDeps): Provider {
       if (!user) return undefined;
       // Issuing tokens (code exchange, refresh) needs the plan that allows apps: a downgraded user's apps stop.
       if (ctx.oidc.route === 'token' && !hasFeature(planFor(user.plan), 'oauth_authorize')) {
-        throw new errors.InvalidGrant(`the account's plan (${planFor(user.plan).label}) no longer allows apps; the Starter plan or higher does`);
+        throw new errors.InvalidGrant(
+          `the account's plan (${planFor(user.plan).label}) no longer allows apps; the Starter plan or higher does`,
+        );
       }
       return { accountId: String(user.id), claims: async () => ({ sub: String(user.id) }) };
     },

@@ -14,10 +14,16 @@ export function checkRedirectUris(uris: unknown): string | undefined {
     if (!parsed) return `redirect_uris: "${String(uri)}" is not an absolute URI`;
     if (parsed.hash || String(uri).includes('#')) return `redirect_uris: "${uri}" must not contain a fragment`;
     if (parsed.protocol === 'https:') {
-      if (LOOPBACK_HOSTS.has(parsed.hostname)) return `redirect_uris: "${uri}" uses https on a loopback address; use http for loopback redirects`;
+      if (LOOPBACK_HOSTS.has(parsed.hostname))
+        return `redirect_uris: "${uri}" uses https on a loopback address; use http for loopback redirects`;
       continue;
     }
-    if (parsed.protocol === 'http:' && LOOPBACK_HOSTS.has(parsed.hostname) && (parsed.hostname === 'localhost' || isIP(parsed.hostname.replace(/^\[|\]$/g, '')))) continue;
+    if (
+      parsed.protocol === 'http:' &&
+      LOOPBACK_HOSTS.has(parsed.hostname) &&
+      (parsed.hostname === 'localhost' || isIP(parsed.hostname.replace(/^\[|\]$/g, '')))
+    )
+      continue;
     return `redirect_uris: "${uri}" must use https, or http on a loopback address (127.0.0.1, [::1])`;
   }
   return undefined;

@@ -22,7 +22,8 @@ const REGISTRATION_BODY_LIMIT = 16 * 1024;
  */
 export function oauthProtocolRouter(deps: ProtocolDeps): Router {
   const withHandle: ProtocolRouteDeps = { ...deps, handle: deps.provider.callback() };
-  const on = (handler: (deps: ProtocolRouteDeps, ctx: Context) => Promise<void> | void) => (ctx: Context) => handler(withHandle, ctx);
+  const on = (handler: (deps: ProtocolRouteDeps, ctx: Context) => Promise<void> | void) => (ctx: Context) =>
+    handler(withHandle, ctx);
   const router = new Router();
   router.get('/.well-known/oauth-authorization-server', on(serveMetadata));
   // GET only (the metadata promises nothing more): the default-scope rule below reads the query string.
@@ -77,7 +78,10 @@ async function register(deps: ProtocolRouteDeps, ctx: Context): Promise<void> {
     ctx.status = 429;
     setRetryAfter(ctx, { until, now });
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = { error: 'too_many_requests', error_description: `At most ${limit} client registrations per address and hour; try again later.` };
+    ctx.body = {
+      error: 'too_many_requests',
+      error_description: `At most ${limit} client registrations per address and hour; try again later.`,
+    };
     return;
   }
   await deps.oauth.recordRegistration(ctx.ip, now);
@@ -90,10 +94,19 @@ async function register(deps: ProtocolRouteDeps, ctx: Context): Promise<void> {
       metadata = JSON.parse(await getRawBody(ctx.req, { limit: REGISTRATION_BODY_LIMIT, encoding: 'utf-8' }));
     } catch {
       ctx.status = 400;
-      ctx.body = { error: 'invalid_client_metadata', error_description: 'The registration request must be a JSON object of at most 16 KB.' };
+      ctx.body = {
+        error: 'invalid_client_metadata',
+        error_description: 'The registration request must be a JSON object of at most 16 KB.',
+      };
       return;
     }
-    if (metadata && typeof metadata === 'object' && !Array.isArray(metadata) && !('token_endpoint_auth_method' in metadata)) Object.assign(metadata, { token_endpoint_auth_method: 'none' });
+    if (
+      metadata &&
+      typeof metadata === 'object' &&
+      !Array.isArray(metadata) &&
+      !('token_endpoint_auth_method' in metadata)
+    )
+      Object.assign(metadata, { token_endpoint_auth_method: 'none' });
     (ctx.req as typeof ctx.req & { body?: unknown }).body = metadata;
   }
   await delegate(deps, ctx);
@@ -101,4 +114,9 @@ async function register(deps: ProtocolRouteDeps, ctx: Context): Promise<void> {
 
 /** The paths this router answers, which the web area must leave alone (no session, no same-origin rule). */
 export const isOAuthProtocolPath = (path: string): boolean =>
-  path === '/.well-known/oauth-authorization-server' || path === OAUTH_PATHS.token || path === OAUTH_PATHS.register || path === OAUTH_PATHS.revoke || path === OAUTH_PATHS.authorize || path.startsWith(`${OAUTH_PATHS.authorize}/`);
+  path === '/.well-known/oauth-authorization-server' ||
+  path === OAUTH_PATHS.token ||
+  path === OAUTH_PATHS.register ||
+  path === OAUTH_PATHS.revoke ||
+  path === OAUTH_PATHS.authorize ||
+  path.startsWith(`${OAUTH_PATHS.authorize}/`);

@@ -49,10 +49,18 @@ export async function runOperatorCommand(knex: Knex, argv: string[], out: (line:
   switch (command) {
     case 'user:create': {
       const plan = need('plan');
-      if (!(PLAN_KEYS as readonly string[]).includes(plan)) throw new AccountError('plan', `--plan must be one of ${PLAN_KEYS.join(', ')}`);
-      if (values.locale !== undefined && !(LOCALES as readonly string[]).includes(values.locale)) throw new AccountError('locale', `--locale must be one of ${LOCALES.join(', ')}`);
+      if (!(PLAN_KEYS as readonly string[]).includes(plan))
+        throw new AccountError('plan', `--plan must be one of ${PLAN_KEYS.join(', ')}`);
+      if (values.locale !== undefined && !(LOCALES as readonly string[]).includes(values.locale))
+        throw new AccountError('locale', `--locale must be one of ${LOCALES.join(', ')}`);
       const locale = values.locale as Locale | undefined;
-      const user = await createUser(users, { email: need('email'), name: need('name'), plan: plan as (typeof PLAN_KEYS)[number], password: values.password ?? null, locale });
+      const user = await createUser(users, {
+        email: need('email'),
+        name: need('name'),
+        plan: plan as (typeof PLAN_KEYS)[number],
+        password: values.password ?? null,
+        locale,
+      });
       out(`created user ${user.id} <${user.email}> on plan ${user.plan}`);
       return 0;
     }
@@ -66,26 +74,33 @@ export async function runOperatorCommand(knex: Knex, argv: string[], out: (line:
       let expiresAt: Date | null = null;
       if (values.expires) {
         expiresAt = new Date(values.expires);
-        if (Number.isNaN(expiresAt.getTime())) throw new AccountError('expires', '--expires must be a date (YYYY-MM-DD or ISO 8601)');
+        if (Number.isNaN(expiresAt.getTime()))
+          throw new AccountError('expires', '--expires must be a date (YYYY-MM-DD or ISO 8601)');
         if (expiresAt.getTime() <= Date.now()) throw new AccountError('expires', '--expires must be in the future');
       }
       const { token, record } = await mintToken(tokens, user.id, need('name'), expiresAt);
-      out(`token ${record.id} "${record.name}" for <${user.email}>${expiresAt ? `, expires ${expiresAt.toISOString()}` : ''}:`);
+      out(
+        `token ${record.id} "${record.name}" for <${user.email}>${expiresAt ? `, expires ${expiresAt.toISOString()}` : ''}:`,
+      );
       out(token);
       return 0;
     }
     case 'token:list': {
       const user = await userByEmail();
       for (const t of await listTokens(tokens, user.id)) {
-        out(`${t.id}\t${t.prefix}…\t${t.name}\tcreated ${t.createdAt.toISOString()}\tlast used ${t.lastUsedAt?.toISOString() ?? 'never'}\texpires ${t.expiresAt?.toISOString() ?? 'never'}`);
+        out(
+          `${t.id}\t${t.prefix}…\t${t.name}\tcreated ${t.createdAt.toISOString()}\tlast used ${t.lastUsedAt?.toISOString() ?? 'never'}\texpires ${t.expiresAt?.toISOString() ?? 'never'}`,
+        );
       }
       return 0;
     }
     case 'token:revoke': {
       const user = await userByEmail();
       const id = Number(need('id'));
-      if (!Number.isSafeInteger(id) || id < 1) throw new AccountError('id', '--id must be a token id, a positive integer (see token:list)');
-      if (!(await deleteToken(tokens, user.id, id))) throw new AccountError('id', `<${user.email}> has no token ${values.id}`);
+      if (!Number.isSafeInteger(id) || id < 1)
+        throw new AccountError('id', '--id must be a token id, a positive integer (see token:list)');
+      if (!(await deleteToken(tokens, user.id, id)))
+        throw new AccountError('id', `<${user.email}> has no token ${values.id}`);
       out(`token ${id} revoked`);
       return 0;
     }
@@ -100,7 +115,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const knex = createKnex(loadConfig().databaseUrl, { min: 0, max: 1 });
   runOperatorCommand(knex, process.argv.slice(2), (line) => console.log(line))
     .catch((error: unknown) => {
-      console.error(error instanceof AccountError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? (error as Error).message : error);
+      console.error(
+        error instanceof AccountError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
+          ? (error as Error).message
+          : error,
+      );
       return 1;
     })
     .then(async (code) => {

@@ -16,8 +16,12 @@ export const EMAIL_PATTERN = '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$';
 export const MIN_PASSWORD_LENGTH = 10;
 
 /** `locale`: the language of the user's e-mails (alerts); English when not given. */
-export async function createUser(users: UserStore, input: { name: string; email: string; password: string | null; plan: PlanKey; locale?: Locale }): Promise<User> {
-  if (!new RegExp(EMAIL_PATTERN).test(input.email)) throw new AccountError('email', 'The email must be a valid email address.');
+export async function createUser(
+  users: UserStore,
+  input: { name: string; email: string; password: string | null; plan: PlanKey; locale?: Locale },
+): Promise<User> {
+  if (!new RegExp(EMAIL_PATTERN).test(input.email))
+    throw new AccountError('email', 'The email must be a valid email address.');
   if (input.password !== null && input.password.length < MIN_PASSWORD_LENGTH) {
     throw new AccountError('password', `The password must be at least ${MIN_PASSWORD_LENGTH} characters.`);
   }

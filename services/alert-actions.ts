@@ -19,7 +19,12 @@ export function dismissAlert(deps: AlertActionDeps, userId: number, id: number):
 }
 
 /** A target's open alerts (all of them) and its latest closed ones (resolved or dismissed), newest first. */
-export async function targetAlerts(alerts: AlertStore, userId: number, targetId: number, recentClosed: number): Promise<{ open: Alert[]; recent: Alert[] }> {
+export async function targetAlerts(
+  alerts: AlertStore,
+  userId: number,
+  targetId: number,
+  recentClosed: number,
+): Promise<{ open: Alert[]; recent: Alert[] }> {
   const [open, recent] = await Promise.all([
     alerts.listOwned(userId, { targetId, status: 'open' }, { limit: 100, page: 1 }),
     alerts.listOwned(userId, { targetId, status: 'closed' }, { limit: recentClosed, page: 1 }),

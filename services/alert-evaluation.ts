@@ -42,7 +42,11 @@ export async function evaluateScanAlerts(alerts: AlertStore, publicId: string, n
  * As evaluateScanAlerts, plus the webhook deliveries (alert.triggered, alert.resolved) written in the same
  * transaction as the changes: the caller starts their workflows once it has committed.
  */
-export async function evaluateScanAlertsWithWebhooks(alerts: AlertStore, publicId: string, now: Date): Promise<{ evaluation: AlertEvaluation; webhooks: WebhookDelivery[] }> {
+export async function evaluateScanAlertsWithWebhooks(
+  alerts: AlertStore,
+  publicId: string,
+  now: Date,
+): Promise<{ evaluation: AlertEvaluation; webhooks: WebhookDelivery[] }> {
   const none = (outcome: AlertEvaluation['outcome']) => ({ evaluation: nothing(outcome), webhooks: [] });
   const scan = await alerts.scanForEvaluation(publicId);
   if (!scan) return none('scan_not_found');
@@ -53,32 +57,59 @@ export async function evaluateScanAlertsWithWebhooks(alerts: AlertStore, publicI
     const superseded = await locked.laterScheduledScanFinished(targetId, scan);
     const changes = superseded ? [] : await applyRules(locked, target, scan, now);
     const emails = (await locked.changedByScan(targetId, publicId)).flatMap((alert) =>
-      ALERT_CHANGES.filter((change) => emailDue(alert, change) === 'send').map((change) => ({ alertId: alert.id, change })),
+      ALERT_CHANGES.filter((change) => emailDue(alert, change) === 'send').map((change) => ({
+        alertId: alert.id,
+        change,
+      })),
     );
     const webhooks = await enqueueAlertWebhooks(locked, outbox, changes, now);
-    return { evaluation: { outcome: superseded ? 'superseded' : 'evaluated', changes, emails } satisfies AlertEvaluation, webhooks };
+    return {
+      evaluation: { outcome: superseded ? 'superseded' : 'evaluated', changes, emails } satisfies AlertEvaluation,
+      webhooks,
+    };
   });
   return result ?? none('target_gone');
 }
 
 /** alert.triggered for each raised alert, alert.resolved for each resolved one (an escalation is no new alert: no event). */
-async function enqueueAlertWebhooks(locked: AlertStore, outbox: WebhookStore, changes: AlertEvaluation['changes'], now: Date): Promise<WebhookDelivery[]> {
+async function enqueueAlertWebhooks(
+  locked: AlertStore,
+  outbox: WebhookStore,
+  changes: AlertEvaluation['changes'],
+  now: Date,
+): Promise<WebhookDelivery[]> {
   const deliveries: WebhookDelivery[] = [];
   for (const { alertId, change } of changes) {
     if (change === 'escalated') continue;
     const [alert, recipient] = await Promise.all([locked.find(alertId), locked.recipient(alertId)]);
     if (!alert) continue;
     const event = change === 'raised' ? 'alert.triggered' : 'alert.resolved';
-    const delivery = await enqueueWebhook(outbox, alert.userId, event, alertPayload(alert, event, recipient?.locale ?? 'en'), now);
+    const delivery = await enqueueWebhook(
+      outbox,
+      alert.userId,
+      event,
+      alertPayload(alert, event, recipient?.locale ?? 'en'),
+      now,
+    );
     if (delivery) deliveries.push(delivery);
   }
   return deliveries;
 }
 
-async function applyRules(locked: AlertStore, target: AlertTarget, scan: EvaluatedScan, now: Date): Promise<AlertEvaluation['changes']> {
+async function applyRules(
+  locked: AlertStore,
+  target: AlertTarget,
+  scan: EvaluatedScan,
+  now: Date,
+): Promise<AlertEvaluation['changes']> {
   const unresolved = await locked.unresolvedOfTarget(target.id);
   const previous = await locked.previousScheduledScans(target.id, scan, REGRESSION_WINDOW);
-  const transitions = decideAlertTransitions({ thresholds: { ...DEFAULT_THRESHOLDS, ...target.thresholds }, scores: scan.scores!, previous, unresolved });
+  const transitions = decideAlertTransitions({
+    thresholds: { ...DEFAULT_THRESHOLDS, ...target.thresholds },
+    scores: scan.scores!,
+    previous,
+    unresolved,
+  });
   const changes: AlertEvaluation['changes'] = [];
   for (const transition of transitions) {
     const alertId = await apply(locked, transition, { target, scanPublicId: scan.publicId, now, unresolved });
@@ -96,15 +127,34 @@ async function apply(
   switch (transition.change) {
     case 'raised': {
       const { type, severity, details } = transition;
-      const alert = await locked.insert({ userId: target.userId, targetId: target.id, type, severity, details, url: target.url, host: target.host, region: target.region, scanPublicId, createdAt: now });
+      const alert = await locked.insert({
+        userId: target.userId,
+        targetId: target.id,
+        type,
+        severity,
+        details,
+        url: target.url,
+        host: target.host,
+        region: target.region,
+        scanPublicId,
+        createdAt: now,
+      });
       return alert.id;
     }
     case 'escalated':
-      await locked.escalate(transition.alertId, { severity: transition.severity, details: transition.details, scanPublicId }, now);
+      await locked.escalate(
+        transition.alertId,
+        { severity: transition.severity, details: transition.details, scanPublicId },
+        now,
+      );
       return transition.alertId;
     case 'resolved': {
       const alert = context.unresolved.find((a) => a.id === transition.alertId)!;
-      await locked.resolve(transition.alertId, { details: { ...alert.details, resolution: transition.resolution }, scanPublicId }, now);
+      await locked.resolve(
+        transition.alertId,
+        { details: { ...alert.details, resolution: transition.resolution }, scanPublicId },
+        now,
+      );
       return transition.alertId;
     }
   }

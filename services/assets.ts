@@ -60,7 +60,14 @@ const scopeOf = (audience: ImageAudience, scan: SignedScan): string | null =>
  * Image URLs: permanent for public scans; for private scans signed for an audience, with an expiry, so only
  * whoever was handed the URL sees them. The signature names the key it was made with (`<key id>.<mac>`).
  */
-export function assetUrl(baseUrl: string, keys: Keyring, scan: SignedScan & Pick<Scan, 'isPublic'>, name: string, now: Date, audience: ImageAudience): string {
+export function assetUrl(
+  baseUrl: string,
+  keys: Keyring,
+  scan: SignedScan & Pick<Scan, 'isPublic'>,
+  name: string,
+  now: Date,
+  audience: ImageAudience,
+): string {
   const url = `${baseUrl}/assets/${scan.publicId}/${name}`;
   if (scan.isPublic) return url;
   const scope = scopeOf(audience, scan);
@@ -70,7 +77,14 @@ export function assetUrl(baseUrl: string, keys: Keyring, scan: SignedScan & Pick
   return `${url}?expires=${expires}&signature=${keys.current.id}.${mac}`;
 }
 
-export function verifyAssetSignature(keys: Keyring, scan: SignedScan, name: string, expires: string | undefined, given: string | undefined, now: Date): boolean {
+export function verifyAssetSignature(
+  keys: Keyring,
+  scan: SignedScan,
+  name: string,
+  expires: string | undefined,
+  given: string | undefined,
+  now: Date,
+): boolean {
   if (!expires || !given || !/^\d{1,12}$/.test(expires)) return false;
   if (Number(expires) < now.getTime() / 1000) return false;
   const [keyId = '', mac = ''] = given.split('.', 2);

@@ -44,7 +44,8 @@ export function smtpMailer(options: { url: string; from: string }): Mailer {
         await transport.sendMail({ from: options.from, ...mail });
       } catch (error) {
         const code = (error as { responseCode?: number }).responseCode;
-        if (code !== undefined && code >= 500 && code < 600) throw new PermanentMailError((error as Error).message, code);
+        if (code !== undefined && code >= 500 && code < 600)
+          throw new PermanentMailError((error as Error).message, code);
         throw error;
       }
     },

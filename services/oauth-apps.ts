@@ -14,13 +14,24 @@ export interface ClientDescription {
 export function describeClient(client: Client, redirectUri: string): ClientDescription {
   const verified = (client as Client & { clientIdMetadataDocument?: boolean }).clientIdMetadataDocument === true;
   const clientIdHost = verified ? new URL(client.clientId).host : new URL(redirectUri).host;
-  const name = typeof client.clientName === 'string' && client.clientName.trim() ? client.clientName.trim().slice(0, 100) : clientIdHost;
+  const name =
+    typeof client.clientName === 'string' && client.clientName.trim()
+      ? client.clientName.trim().slice(0, 100)
+      : clientIdHost;
   return { name, clientIdHost, verified };
 }
 
 /** The user's authorised apps, newest first. */
 export async function listApps(store: OAuthStore, userId: number): Promise<AuthorisedApp[]> {
-  return (await store.listApps(userId)).map((app) => ({ grantId: app.grantId, name: app.name, clientIdHost: app.clientIdHost, verified: app.verified, scopes: parseScopes(app.scopes.join(' ')), authorisedAt: app.authorisedAt, lastUsedAt: app.lastUsedAt }));
+  return (await store.listApps(userId)).map((app) => ({
+    grantId: app.grantId,
+    name: app.name,
+    clientIdHost: app.clientIdHost,
+    verified: app.verified,
+    scopes: parseScopes(app.scopes.join(' ')),
+    authorisedAt: app.authorisedAt,
+    lastUsedAt: app.lastUsedAt,
+  }));
 }
 
 /** Revokes an app the user authorised: the grant and every code and token issued under it, at once. False when the user has no such app. */

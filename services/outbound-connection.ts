@@ -11,7 +11,9 @@ import { checkScanTarget, type HostLookup } from '../infra/scan-target.ts';
 export class RefusedAddressError extends Error {}
 
 const refusedHost = (host: string, literal: boolean) =>
-  new RefusedAddressError(literal ? `${host} is a private or special-use address` : `${host} resolves to a private or special-use address`);
+  new RefusedAddressError(
+    literal ? `${host} is a private or special-use address` : `${host} resolves to a private or special-use address`,
+  );
 
 export interface OutboundRule {
   allowLoopback: boolean;
@@ -23,12 +25,22 @@ export interface OutboundRule {
 export async function judgeHost(host: string, rule: OutboundRule): Promise<string[]> {
   const verdict = await checkScanTarget(host, { allowLoopback: rule.allowLoopback, lookup: rule.lookup });
   if (verdict.allowed) return verdict.addresses;
-  throw verdict.code === 'blocked_address' ? refusedHost(host, verdict.literal) : new RefusedAddressError(verdict.reason);
+  throw verdict.code === 'blocked_address'
+    ? refusedHost(host, verdict.literal)
+    : new RefusedAddressError(verdict.reason);
 }
 
 /** A `lookup` for node:http(s) that connects only to judged addresses. */
 export function judgedLookup(rule: OutboundRule): NonNullable<RequestOptions['lookup']> {
-  return ((name: string, options: { all?: boolean }, callback: (error: Error | null, address: string | Array<{ address: string; family: number }>, family?: number) => void) => {
+  return ((
+    name: string,
+    options: { all?: boolean },
+    callback: (
+      error: Error | null,
+      address: string | Array<{ address: string; family: number }>,
+      family?: number,
+    ) => void,
+  ) => {
     judgeHost(name, rule).then(
       (addresses) => {
         const all = addresses.map((address) => ({ address, family: isIP(address) }));
@@ -65,7 +77,10 @@ export function outboundFailureText(error: unknown): string {
   if (error instanceof RefusedAddressError) return `refused: ${error.message}`;
   const failure = error as { code?: unknown; syscall?: unknown; address?: unknown; message?: unknown };
   const message = typeof failure.message === 'string' ? failure.message : '';
-  if (typeof failure.code === 'string' && (typeof failure.address === 'string' || error instanceof AggregateError || !message)) {
+  if (
+    typeof failure.code === 'string' &&
+    (typeof failure.address === 'string' || error instanceof AggregateError || !message)
+  ) {
     return `${typeof failure.syscall === 'string' ? failure.syscall : 'connect'} ${failure.code}`;
   }
   return message || String(error);

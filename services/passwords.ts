@@ -7,7 +7,14 @@ const PARAMS = { N: 2 ** 15, r: 8, p: 1, keyLength: 32 };
  * What a password is checked against when there is no stored hash (unknown e-mail, account without a
  * password): the same parameters, so every sign-in costs the same work. Nothing derives to all zeros.
  */
-const DUMMY_HASH = ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, Buffer.alloc(16).toString('base64'), Buffer.alloc(PARAMS.keyLength).toString('base64')].join('$');
+const DUMMY_HASH = [
+  'scrypt',
+  PARAMS.N,
+  PARAMS.r,
+  PARAMS.p,
+  Buffer.alloc(16).toString('base64'),
+  Buffer.alloc(PARAMS.keyLength).toString('base64'),
+].join('$');
 
 /**
  * At most this many derivations at once: each runs on one of libuv's four threads for ~100 ms, and a burst of
@@ -26,8 +33,12 @@ async function scrypt(password: string, salt: Buffer, keyLength: number, options
   else await new Promise<void>((start) => queue.push(start));
   try {
     return await new Promise((resolveKey, reject) =>
-      scryptCallback(password.normalize('NFKC'), salt, keyLength, { ...options, maxmem: 128 * 1024 * 1024 }, (error, key) =>
-        error ? reject(error) : resolveKey(key),
+      scryptCallback(
+        password.normalize('NFKC'),
+        salt,
+        keyLength,
+        { ...options, maxmem: 128 * 1024 * 1024 },
+        (error, key) => (error ? reject(error) : resolveKey(key)),
       ),
     );
   } finally {
@@ -47,8 +58,19 @@ export async function hashPassword(password: string): Promise<string> {
 /** Whether the password matches; without a usable stored hash it still does the work, and answers false. */
 export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
   const usable = stored?.split('$').length === 6 && stored.startsWith('scrypt$');
-  const [, n, r, p, saltB64, keyB64] = (usable ? stored : DUMMY_HASH).split('$') as [string, string, string, string, string, string];
+  const [, n, r, p, saltB64, keyB64] = (usable ? stored : DUMMY_HASH).split('$') as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
   const expected = Buffer.from(keyB64, 'base64');
-  const actual = await scrypt(password, Buffer.from(saltB64, 'base64'), expected.length, { N: Number(n), r: Number(r), p: Number(p) });
+  const actual = await scrypt(password, Buffer.from(saltB64, 'base64'), expected.length, {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+  });
   return usable && timingSafeEqual(actual, expected);
 }

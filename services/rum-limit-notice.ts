@@ -20,18 +20,30 @@ const EMAIL_LEASE_MS = 2 * 60_000;
  * owner, once per site and month across every ingest instance (the Postgres row's lease and `emailed_at`).
  * True when the notice is done, by this call or another; false when it should be tried again later.
  */
-export async function noticeLimitReached(deps: LimitNoticeDeps, site: IngestSite, month: string, reachedAt: Date): Promise<boolean> {
+export async function noticeLimitReached(
+  deps: LimitNoticeDeps,
+  site: IngestSite,
+  month: string,
+  reachedAt: Date,
+): Promise<boolean> {
   const now = deps.now?.() ?? new Date();
   await deps.rumSites.recordLimitReached(site.id, month, reachedAt);
   const recipient = await deps.rumSites.claimLimitEmail(site.id, month, now, new Date(now.getTime() + EMAIL_LEASE_MS));
   if (!recipient) return true;
-  const mail = composeLimitEmail({ siteId: site.id, domain: recipient.domain, limit: planFor(site.ownerPlan).rumMonthlyPageviews, month }, recipient, deps.baseUrl);
+  const mail = composeLimitEmail(
+    { siteId: site.id, domain: recipient.domain, limit: planFor(site.ownerPlan).rumMonthlyPageviews, month },
+    recipient,
+    deps.baseUrl,
+  );
   try {
     await deps.mailer.send(mail);
   } catch (error) {
     if (error instanceof PermanentMailError) {
       // The relay will refuse this address again: count it as done rather than retry all month.
-      deps.log.warn({ siteId: site.id, month, code: error.responseCode }, 'monthly-limit e-mail refused by the mail server');
+      deps.log.warn(
+        { siteId: site.id, month, code: error.responseCode },
+        'monthly-limit e-mail refused by the mail server',
+      );
       await deps.rumSites.finishLimitEmail(site.id, month, now);
       return true;
     }

@@ -49,19 +49,30 @@ export const DEFAULT_SAMPLE_RATE = 100;
 /** Whether the plan includes live data (the API's 403 for every /rum endpoint, the web area's notice). */
 export const mayUseLiveData = (plan: Plan): boolean => hasFeature(plan, 'live_data');
 
-const invalid = (field: string, message: string): RumSiteOutcome => ({ kind: 'invalid', errors: { [field]: [message] } });
+const invalid = (field: string, message: string): RumSiteOutcome => ({
+  kind: 'invalid',
+  errors: { [field]: [message] },
+});
 
 function sampleRateProblem(rate: number | undefined): RumSiteOutcome | null {
   if (rate === undefined) return null;
   if (!Number.isInteger(rate) || rate < MIN_SAMPLE_RATE || rate > MAX_SAMPLE_RATE) {
-    return invalid('sample_rate', `The sample_rate must be a whole number from ${MIN_SAMPLE_RATE} to ${MAX_SAMPLE_RATE}.`);
+    return invalid(
+      'sample_rate',
+      `The sample_rate must be a whole number from ${MIN_SAMPLE_RATE} to ${MAX_SAMPLE_RATE}.`,
+    );
   }
   return null;
 }
 
 /** Normalise the domain, check the plan (feature, then count) and duplicates, store the site with a fresh public id. */
-export async function createRumSite(deps: RumSiteServiceDeps, owner: RumSiteOwner, input: RumSiteInput): Promise<RumSiteOutcome> {
-  if (!mayUseLiveData(owner.plan)) return { kind: 'plan_required', plan: owner.plan, needed: cheapestPlanWith('live_data') };
+export async function createRumSite(
+  deps: RumSiteServiceDeps,
+  owner: RumSiteOwner,
+  input: RumSiteInput,
+): Promise<RumSiteOutcome> {
+  if (!mayUseLiveData(owner.plan))
+    return { kind: 'plan_required', plan: owner.plan, needed: cheapestPlanWith('live_data') };
   const normalised = normaliseRumDomain(input.domain);
   if (!normalised.ok) return invalid('domain', normalised.error);
   const rateProblem = sampleRateProblem(input.sample_rate);
@@ -70,9 +81,15 @@ export async function createRumSite(deps: RumSiteServiceDeps, owner: RumSiteOwne
   return deps.rumSites.underOwnerLock(owner.id, async (locked) => {
     const count = await locked.countOwned(owner.id);
     if (count >= owner.plan.maxRumSites) {
-      return { kind: 'plan_limit', limit: owner.plan.maxRumSites, plan: owner.plan, upgrade: cheapestPlanWithMoreRumSites(count) };
+      return {
+        kind: 'plan_limit',
+        limit: owner.plan.maxRumSites,
+        plan: owner.plan,
+        upgrade: cheapestPlanWithMoreRumSites(count),
+      };
     }
-    if (await locked.findOwnedByDomain(owner.id, normalised.domain)) return invalid('domain', 'You already have a live-data site for this domain.');
+    if (await locked.findOwnedByDomain(owner.id, normalised.domain))
+      return invalid('domain', 'You already have a live-data site for this domain.');
     const site = await locked.insert({
       userId: owner.id,
       publicId: newRumSitePublicId(),
@@ -85,26 +102,48 @@ export async function createRumSite(deps: RumSiteServiceDeps, owner: RumSiteOwne
 }
 
 /** Turn collection on or off (the ingest service refuses beacons of inactive sites) or change the sample rate. */
-export async function updateRumSite(deps: RumSiteServiceDeps, owner: RumSiteOwner, id: number, update: RumSiteUpdate): Promise<RumSiteOutcome> {
+export async function updateRumSite(
+  deps: RumSiteServiceDeps,
+  owner: RumSiteOwner,
+  id: number,
+  update: RumSiteUpdate,
+): Promise<RumSiteOutcome> {
   const rateProblem = sampleRateProblem(update.sample_rate);
   if (rateProblem) return rateProblem;
-  const site = await deps.rumSites.update(owner.id, id, { active: update.active, sampleRate: update.sample_rate }, deps.clock());
+  const site = await deps.rumSites.update(
+    owner.id,
+    id,
+    { active: update.active, sampleRate: update.sample_rate },
+    deps.clock(),
+  );
   return site ? { kind: 'ok', site } : { kind: 'not_found' };
 }
 
 /** Removes the site and its alert configurations (cascade). */
-export async function deleteRumSite(deps: RumSiteServiceDeps, owner: RumSiteOwner, id: number): Promise<RumSiteOutcome> {
+export async function deleteRumSite(
+  deps: RumSiteServiceDeps,
+  owner: RumSiteOwner,
+  id: number,
+): Promise<RumSiteOutcome> {
   const site = await deps.rumSites.findOwned(owner.id, id);
   if (!site || !(await deps.rumSites.delete(owner.id, id))) return { kind: 'not_found' };
   return { kind: 'ok', site };
 }
 
 /** The owner's site, or undefined for an unknown id or another user's site. */
-export function getRumSite(deps: Pick<RumSiteServiceDeps, 'rumSites'>, owner: Pick<RumSiteOwner, 'id'>, id: number): Promise<RumSite | undefined> {
+export function getRumSite(
+  deps: Pick<RumSiteServiceDeps, 'rumSites'>,
+  owner: Pick<RumSiteOwner, 'id'>,
+  id: number,
+): Promise<RumSite | undefined> {
   return deps.rumSites.findOwned(owner.id, id);
 }
 
 /** The owner's sites, oldest first. */
-export function listRumSites(deps: Pick<RumSiteServiceDeps, 'rumSites'>, owner: Pick<RumSiteOwner, 'id'>, page: PageQuery): Promise<Page<RumSite>> {
+export function listRumSites(
+  deps: Pick<RumSiteServiceDeps, 'rumSites'>,
+  owner: Pick<RumSiteOwner, 'id'>,
+  page: PageQuery,
+): Promise<Page<RumSite>> {
   return deps.rumSites.listOwned(owner.id, page);
 }

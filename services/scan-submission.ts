@@ -26,7 +26,13 @@ export interface ScanSubmission {
   force?: boolean;
   /** Page loads per form factor, 1-5 (the request schema's range); the plan may allow fewer. */
   runs?: number;
-  auth?: { type: 'basic' | 'header'; username?: string; password?: string; header_name?: string; header_value?: string };
+  auth?: {
+    type: 'basic' | 'header';
+    username?: string;
+    password?: string;
+    header_name?: string;
+    header_value?: string;
+  };
 }
 
 export type SubmissionOutcome =
@@ -43,15 +49,23 @@ export type SubmissionOutcome =
  * (under the account's lock) count the hourly limit and store a new one, start its workflow, and when that
  * fails, record the scan as `not_started` so it neither hangs nor counts against the limit.
  */
-export async function submitScan(deps: ScanSubmissionDeps, user: { id: number; plan: Plan }, submission: ScanSubmission): Promise<SubmissionOutcome> {
+export async function submitScan(
+  deps: ScanSubmissionDeps,
+  user: { id: number; plan: Plan },
+  submission: ScanSubmission,
+): Promise<SubmissionOutcome> {
   const { config } = deps;
   const normalised = normaliseScanUrl(submission.url);
   if (!normalised.ok) return invalid('url', normalised.error);
   // Names are judged when the scan runs, against the addresses actually used (the runner and its egress proxy).
-  const target = await checkScanTarget(normalised.host, { allowLoopback: config.outboundAllowLoopback, resolveNames: false });
+  const target = await checkScanTarget(normalised.host, {
+    allowLoopback: config.outboundAllowLoopback,
+    resolveNames: false,
+  });
   if (!target.allowed) return invalid('url', 'The url must point to a public address.');
   const { auth } = submission;
-  if (auth?.type === 'header' && FORBIDDEN_HEADERS.test(auth.header_name!)) return invalid('auth.header_name', `The auth.header_name may not be ${auth.header_name}.`);
+  if (auth?.type === 'header' && FORBIDDEN_HEADERS.test(auth.header_name!))
+    return invalid('auth.header_name', `The auth.header_name may not be ${auth.header_name}.`);
   const credentials = auth ? scanCredentials(auth) : null;
   const runs = submission.runs ?? 1;
   if (runs > user.plan.maxRunsPerScan) {
@@ -82,18 +96,32 @@ export async function submitScan(deps: ScanSubmissionDeps, user: { id: number; p
 
   const { scan } = stored;
   try {
-    await startScanWorkflow(deps.temporal, config.temporal.taskQueuePrefix, { publicId: scan.publicId, host: scan.host, region: scan.region });
+    await startScanWorkflow(deps.temporal, config.temporal.taskQueuePrefix, {
+      publicId: scan.publicId,
+      host: scan.host,
+      region: scan.region,
+    });
   } catch (error) {
-    await markFailed(deps.scans, scan.publicId, 'not_started', FAILURE_DETAILS.workflowNotStarted(describeError(error)), deps.clock());
+    await markFailed(
+      deps.scans,
+      scan.publicId,
+      'not_started',
+      FAILURE_DETAILS.workflowNotStarted(describeError(error)),
+      deps.clock(),
+    );
     return { kind: 'not_started', cause: error };
   }
   return { kind: 'accepted', scan, cached: false };
 }
 
-const invalid = (field: string, message: string): SubmissionOutcome => ({ kind: 'invalid', errors: { [field]: [message] } });
+const invalid = (field: string, message: string): SubmissionOutcome => ({
+  kind: 'invalid',
+  errors: { [field]: [message] },
+});
 
 // Headers that would break the request or the browser's connection handling if set by a user.
-const FORBIDDEN_HEADERS = /^(host|content-length|connection|transfer-encoding|upgrade|te|trailer|keep-alive|expect|proxy-.*)$/i;
+const FORBIDDEN_HEADERS =
+  /^(host|content-length|connection|transfer-encoding|upgrade|te|trailer|keep-alive|expect|proxy-.*)$/i;
 
 /** The stored form of the credentials (the request schema made sure the fields of their type are there). */
 function scanCredentials(auth: NonNullable<ScanSubmission['auth']>): ScanCredentials {
@@ -105,6 +133,7 @@ function scanCredentials(auth: NonNullable<ScanSubmission['auth']>): ScanCredent
 /** An error and the causes it wraps ("Failed to start Workflow" says little on its own), for operators. */
 function describeError(error: unknown): string {
   const parts: string[] = [];
-  for (let current = error; current instanceof Error && parts.length < 4; current = current.cause) parts.push(current.message);
+  for (let current = error; current instanceof Error && parts.length < 4; current = current.cause)
+    parts.push(current.message);
   return parts.join(': ');
 }

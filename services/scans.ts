@@ -40,7 +40,9 @@ export type CreateOutcome =
  * reverse); authenticated scans have none and are never reused.
  */
 export const cacheKey = (userId: number, url: string, region: string, isPublic: boolean): string =>
-  createHash('sha256').update(`${userId}\n${region}\n${isPublic ? 'public' : 'private'}\n${url}`).digest('hex');
+  createHash('sha256')
+    .update(`${userId}\n${region}\n${isPublic ? 'public' : 'private'}\n${url}`)
+    .digest('hex');
 
 /**
  * Decides, under a per-user lock, whether a request reuses a finished scan (< 24 h, no force), joins one
@@ -49,7 +51,12 @@ export const cacheKey = (userId: number, url: string, region: string, isPublic: 
  * A scan is reused or joined only when it has at least the runs asked for: a median of 3 answers a request
  * for one run, a single run never answers a request for 3.
  */
-export async function createOrReuseScan(store: ScanStore, request: ScanRequest, now: Date, keys: Keyring): Promise<CreateOutcome> {
+export async function createOrReuseScan(
+  store: ScanStore,
+  request: ScanRequest,
+  now: Date,
+  keys: Keyring,
+): Promise<CreateOutcome> {
   return store.underOwnerLock(request.userId, async (scans) => {
     const key = request.auth ? null : cacheKey(request.userId, request.url, request.region, request.isPublic);
     if (key) {
@@ -65,7 +72,11 @@ export async function createOrReuseScan(store: ScanStore, request: ScanRequest, 
     const recent = await scans.requestTimesSince(request.userId, new Date(now.getTime() - HOUR_MS));
     if (recent.length >= request.plan.hourlyScanLimit) {
       const oldest = recent[recent.length - request.plan.hourlyScanLimit]!;
-      return { kind: 'hourly_limit', limit: request.plan.hourlyScanLimit, resetAt: new Date(oldest.getTime() + HOUR_MS) };
+      return {
+        kind: 'hourly_limit',
+        limit: request.plan.hourlyScanLimit,
+        resetAt: new Date(oldest.getTime() + HOUR_MS),
+      };
     }
 
     const publicId = newPublicId(now);
@@ -89,30 +100,57 @@ export async function createOrReuseScan(store: ScanStore, request: ScanRequest, 
 
 /** The share token is made on first enable and kept for ever after, so re-enabling gives the same URL. */
 export async function setSharing(store: ScanStore, scan: Scan, enabled: boolean): Promise<Scan> {
-  const updated = enabled ? await store.enableSharing(scan.publicId, randomBytes(24).toString('base64url')) : await store.disableSharing(scan.publicId);
+  const updated = enabled
+    ? await store.enableSharing(scan.publicId, randomBytes(24).toString('base64url'))
+    : await store.disableSharing(scan.publicId);
   if (!updated) throw new Error(`scan ${scan.publicId} disappeared`);
   return updated;
 }
 
 // ---- state transitions, written by the workflow's activities; each is idempotent under retries ----
 
-export const markRunning = (store: ScanStore, publicId: string, now: Date): Promise<boolean> => store.markRunning(publicId, now);
+export const markRunning = (store: ScanStore, publicId: string, now: Date): Promise<boolean> =>
+  store.markRunning(publicId, now);
 
-export const markFinished = (store: ScanStore, publicId: string, result: ScanResultRecord, now: Date): Promise<boolean> => store.markFinished(publicId, result, now);
+export const markFinished = (
+  store: ScanStore,
+  publicId: string,
+  result: ScanResultRecord,
+  now: Date,
+): Promise<boolean> => store.markFinished(publicId, result, now);
 
 /**
  * The scan's end with its scan.completed webhook (when the owner gets one) in one transaction. Returns
  * whether it finished now (false: it had ended before) and the delivery whose workflow the caller starts.
  */
-export async function finishScan(store: ScanStore, publicId: string, result: ScanResultRecord, now: Date, baseUrl: string): Promise<{ finished: boolean; webhooks: WebhookDelivery[] }> {
+export async function finishScan(
+  store: ScanStore,
+  publicId: string,
+  result: ScanResultRecord,
+  now: Date,
+  baseUrl: string,
+): Promise<{ finished: boolean; webhooks: WebhookDelivery[] }> {
   const webhooks = await store.markFinishedWithOutbox(publicId, result, now, async (scan, outbox) => {
-    const delivery = await enqueueWebhook(outbox, scan.userId, 'scan.completed', scanCompletedPayload({ publicId: scan.publicId, url: scan.url, finishedAt: now }, result, baseUrl), now);
+    const delivery = await enqueueWebhook(
+      outbox,
+      scan.userId,
+      'scan.completed',
+      scanCompletedPayload({ publicId: scan.publicId, url: scan.url, finishedAt: now }, result, baseUrl),
+      now,
+    );
     return delivery ? [delivery] : [];
   });
   return { finished: webhooks !== null, webhooks: webhooks ?? [] };
 }
 
 /** `detail` is for operators (never shown: users see the code's text); `httpStatus` names the status of an http_error. */
-export async function markFailed(store: ScanStore, publicId: string, code: FailureCode, detail: string, now: Date, httpStatus: number | null = null): Promise<boolean> {
+export async function markFailed(
+  store: ScanStore,
+  publicId: string,
+  code: FailureCode,
+  detail: string,
+  now: Date,
+  httpStatus: number | null = null,
+): Promise<boolean> {
   return store.markFailed(publicId, { code, detail: detail.slice(0, 1000), httpStatus }, now);
 }

@@ -21,16 +21,28 @@ export interface SignInClient {
   device: string | null;
 }
 
-export type SignInOutcome<U> = { kind: 'signed_in'; user: U } | { kind: 'wrong_credentials' } | { kind: 'throttled'; until: Date };
+export type SignInOutcome<U> =
+  { kind: 'signed_in'; user: U } | { kind: 'wrong_credentials' } | { kind: 'throttled'; until: Date };
 
 /**
  * One sign-in attempt under the throttle. The attempt is recorded as a failure before the password is checked
  * and the counts include it, so parallel attempts see each other and no more than the limit are ever checked;
  * it is taken back when refused or successful. The password check (scrypt) holds no connection.
  */
-export async function throttledSignIn<U>(throttles: ThrottleStore, email: string, client: SignInClient, now: Date, verify: () => Promise<U | undefined>): Promise<SignInOutcome<U>> {
+export async function throttledSignIn<U>(
+  throttles: ThrottleStore,
+  email: string,
+  client: SignInClient,
+  now: Date,
+  verify: () => Promise<U | undefined>,
+): Promise<SignInOutcome<U>> {
   const hash = emailHash(email);
-  const attempt = await throttles.recordSignInFailure({ emailHash: hash, ip: client.ip, device: client.device, at: now });
+  const attempt = await throttles.recordSignInFailure({
+    emailHash: hash,
+    ip: client.ip,
+    device: client.device,
+    at: now,
+  });
   let failed = false;
   try {
     const until = await blockedUntil(throttles, hash, client, now);
@@ -50,7 +62,12 @@ export async function throttledSignIn<U>(throttles: ThrottleStore, email: string
 }
 
 /** When sign-in opens again for this client and e-mail, or null when it is open now (counting this attempt). */
-async function blockedUntil(throttles: ThrottleStore, hash: string, client: SignInClient, now: Date): Promise<Date | null> {
+async function blockedUntil(
+  throttles: ThrottleStore,
+  hash: string,
+  client: SignInClient,
+  now: Date,
+): Promise<Date | null> {
   const since = new Date(now.getTime() - SIGN_IN_THROTTLE.windowMs);
   const blockedBy = async (scope: FailureScope, limit: number): Promise<Date | null> => {
     const times = await throttles.signInFailureTimes(scope, since, limit + 1);
@@ -59,7 +76,10 @@ async function blockedUntil(throttles: ThrottleStore, hash: string, client: Sign
   };
   const until = client.device
     ? [await blockedBy({ device: client.device }, SIGN_IN_THROTTLE.perDevice)]
-    : [await blockedBy({ emailHash: hash }, SIGN_IN_THROTTLE.perEmail), await blockedBy({ ip: client.ip }, SIGN_IN_THROTTLE.perAddress)];
+    : [
+        await blockedBy({ emailHash: hash }, SIGN_IN_THROTTLE.perEmail),
+        await blockedBy({ ip: client.ip }, SIGN_IN_THROTTLE.perAddress),
+      ];
   const dates = until.filter((d): d is Date => d !== null);
   return dates.length ? new Date(Math.max(...dates.map((d) => d.getTime()))) : null;
 }

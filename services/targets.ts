@@ -74,10 +74,16 @@ async function scheduleCall(call: () => Promise<void>): Promise<void> {
  * Runs a change under the owner's lock. `undo` is what takes a Temporal change back when the transaction
  * fails after Temporal took it; best effort, the reconciler covers the rest.
  */
-async function changeWithSchedule(deps: TargetServiceDeps, ownerId: number, change: (locked: TargetStore, undo: (action: () => Promise<void>) => void) => Promise<TargetOutcome>): Promise<TargetOutcome> {
+async function changeWithSchedule(
+  deps: TargetServiceDeps,
+  ownerId: number,
+  change: (locked: TargetStore, undo: (action: () => Promise<void>) => void) => Promise<TargetOutcome>,
+): Promise<TargetOutcome> {
   let undoAction: (() => Promise<void>) | null = null;
   try {
-    return await deps.targets.underOwnerLock(ownerId, (locked) => change(locked, (action) => void (undoAction = action)));
+    return await deps.targets.underOwnerLock(ownerId, (locked) =>
+      change(locked, (action) => void (undoAction = action)),
+    );
   } catch (error) {
     if (error instanceof ScheduleCallFailed) return { kind: 'schedule_unavailable', cause: error.cause };
     const undo = undoAction as (() => Promise<void>) | null;
@@ -86,8 +92,12 @@ async function changeWithSchedule(deps: TargetServiceDeps, ownerId: number, chan
   }
 }
 
-const invalid = (field: string, message: string): TargetOutcome => ({ kind: 'invalid', errors: { [field]: [message] } });
-const duplicate = (region: string): TargetOutcome => invalid('url', `You already monitor this URL in region ${region}.`);
+const invalid = (field: string, message: string): TargetOutcome => ({
+  kind: 'invalid',
+  errors: { [field]: [message] },
+});
+const duplicate = (region: string): TargetOutcome =>
+  invalid('url', `You already monitor this URL in region ${region}.`);
 
 function thresholdProblems(thresholds: Thresholds | undefined): TargetOutcome | null {
   const errors = thresholds ? thresholdErrors(thresholds) : {};
@@ -101,7 +111,10 @@ export async function createTarget(deps: TargetServiceDeps, owner: Owner, input:
   const normalised = normaliseScanUrl(input.url);
   if (!normalised.ok) return invalid('url', normalised.error);
   // As for scans: IP literals are judged now, names when each scan runs, against the addresses then used.
-  const address = await checkScanTarget(normalised.host, { allowLoopback: config.outboundAllowLoopback, resolveNames: false });
+  const address = await checkScanTarget(normalised.host, {
+    allowLoopback: config.outboundAllowLoopback,
+    resolveNames: false,
+  });
   if (!address.allowed) return invalid('url', 'The url must point to a public address.');
   const problems = thresholdProblems(input.thresholds);
   if (problems) return problems;
@@ -109,7 +122,13 @@ export async function createTarget(deps: TargetServiceDeps, owner: Owner, input:
 
   return changeWithSchedule(deps, owner.id, async (locked, undo) => {
     const count = await locked.countOwned(owner.id);
-    if (count >= owner.plan.maxTargets) return { kind: 'plan_limit', limit: owner.plan.maxTargets, plan: owner.plan, upgrade: cheapestPlanWithMoreTargets(count) };
+    if (count >= owner.plan.maxTargets)
+      return {
+        kind: 'plan_limit',
+        limit: owner.plan.maxTargets,
+        plan: owner.plan,
+        upgrade: cheapestPlanWithMoreTargets(count),
+      };
     if (await locked.findByUrl(owner.id, normalised.url, region)) return duplicate(region);
     const target = await locked.insert({
       userId: owner.id,
@@ -127,7 +146,12 @@ export async function createTarget(deps: TargetServiceDeps, owner: Owner, input:
 }
 
 /** Pause or resume (the schedule follows), replace the thresholds, or move the target to another region. */
-export async function updateTarget(deps: TargetServiceDeps, owner: Owner, id: number, update: TargetUpdate): Promise<TargetOutcome> {
+export async function updateTarget(
+  deps: TargetServiceDeps,
+  owner: Owner,
+  id: number,
+  update: TargetUpdate,
+): Promise<TargetOutcome> {
   const { config, temporal } = deps;
   const problems = thresholdProblems(update.thresholds);
   if (problems) return problems;
@@ -135,8 +159,17 @@ export async function updateTarget(deps: TargetServiceDeps, owner: Owner, id: nu
   return changeWithSchedule(deps, owner.id, async (locked, undo) => {
     const target = await locked.findOwned(owner.id, id);
     if (!target) return { kind: 'not_found' };
-    if (update.region !== undefined && update.region !== target.region && (await locked.findByUrl(owner.id, target.url, update.region))) return duplicate(update.region);
-    const changes: ScanTargetChanges = { isActive: update.is_active, thresholds: update.thresholds, region: update.region };
+    if (
+      update.region !== undefined &&
+      update.region !== target.region &&
+      (await locked.findByUrl(owner.id, target.url, update.region))
+    )
+      return duplicate(update.region);
+    const changes: ScanTargetChanges = {
+      isActive: update.is_active,
+      thresholds: update.thresholds,
+      region: update.region,
+    };
     const updated = (await locked.update(id, changes, deps.clock()))!;
     if (updated.isActive !== target.isActive) {
       await scheduleCall(() => setTargetSchedulePaused(temporal, config.temporal.taskQueuePrefix, updated));

@@ -20,9 +20,20 @@ export interface MintedToken {
   record: ApiToken;
 }
 
-export async function mintToken(tokens: TokenStore, userId: number, name: string, expiresAt: Date | null): Promise<MintedToken> {
+export async function mintToken(
+  tokens: TokenStore,
+  userId: number,
+  name: string,
+  expiresAt: Date | null,
+): Promise<MintedToken> {
   const token = TOKEN_PREFIX + randomBytes(30).toString('base64url');
-  const record = await tokens.insert({ userId, name, prefix: token.slice(0, TOKEN_PREFIX.length + 8), hash: hashToken(token), expiresAt });
+  const record = await tokens.insert({
+    userId,
+    name,
+    prefix: token.slice(0, TOKEN_PREFIX.length + 8),
+    hash: hashToken(token),
+    expiresAt,
+  });
   return { token, record };
 }
 

@@ -28,5 +28,10 @@ export async function countApiCall(usage: UsageStore, userId: number, plan: Plan
 export async function peekApiUsage(usage: UsageStore, userId: number, plan: Plan, now: Date): Promise<DailyUsage> {
   const { day, resetAt } = utcDay(now);
   const used = await usage.usedOn(userId, day);
-  return { allowed: isUnlimited(plan.apiDailyLimit) || used < plan.apiDailyLimit, used, limit: plan.apiDailyLimit, resetAt };
+  return {
+    allowed: isUnlimited(plan.apiDailyLimit) || used < plan.apiDailyLimit,
+    used,
+    limit: plan.apiDailyLimit,
+    resetAt,
+  };
 }

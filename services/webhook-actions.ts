@@ -23,7 +23,11 @@ export interface Throttled {
   until: Date;
 }
 
-export type TestEventOutcome = { status: 'not_configured' } | { status: 'pending'; delivery: WebhookDelivery } | { status: 'done'; delivery: WebhookDelivery } | Throttled;
+export type TestEventOutcome =
+  | { status: 'not_configured' }
+  | { status: 'pending'; delivery: WebhookDelivery }
+  | { status: 'done'; delivery: WebhookDelivery }
+  | Throttled;
 
 /** A `ping` through the outbox and the delivery workflow like any event (one attempt), and its result when it comes in time. */
 export async function sendTestEvent(deps: WebhookActionDeps, userId: number): Promise<TestEventOutcome> {
@@ -45,7 +49,11 @@ export async function sendTestEvent(deps: WebhookActionDeps, userId: number): Pr
 }
 
 /** One more attempt at one of the owner's deliveries (same webhook-id, signed with the current secret). */
-export async function resendDelivery(deps: WebhookActionDeps, userId: number, deliveryId: number): Promise<{ status: 'resent' } | { status: 'not_found' } | Throttled> {
+export async function resendDelivery(
+  deps: WebhookActionDeps,
+  userId: number,
+  deliveryId: number,
+): Promise<{ status: 'resent' } | { status: 'not_found' } | Throttled> {
   const delivery = await deps.webhooks.findOwnedDelivery(userId, deliveryId);
   if (!delivery) return { status: 'not_found' };
   const counted = await countAction(deps.webhooks, userId, 'resend', deps.clock());
@@ -59,7 +67,11 @@ export async function resendDelivery(deps: WebhookActionDeps, userId: number, de
  * Resends the owner's failed deliveries created since `since`: the oldest REPLAY_MAX_DELIVERIES of them.
  * `more`: others were left (a replay from a later time takes them).
  */
-export async function replayFailedSince(deps: WebhookActionDeps, userId: number, since: Date): Promise<{ status: 'replaying'; count: number; more: boolean } | Throttled> {
+export async function replayFailedSince(
+  deps: WebhookActionDeps,
+  userId: number,
+  since: Date,
+): Promise<{ status: 'replaying'; count: number; more: boolean } | Throttled> {
   const counted = await countAction(deps.webhooks, userId, 'replay', deps.clock());
   if (counted.status === 'throttled') return counted;
   const failed = await deps.webhooks.failedSince(userId, since, REPLAY_MAX_DELIVERIES + 1);
@@ -75,7 +87,12 @@ export async function replayFailedSince(deps: WebhookActionDeps, userId: number,
  * Counts one action against the account's limit. It is recorded before counting, so parallel requests see each
  * other and never more than the limit pass; a refused one is taken back (refusals do not extend the wait).
  */
-async function countAction(webhooks: WebhookStore, userId: number, action: WebhookAction, now: Date): Promise<{ status: 'counted'; id: number } | Throttled> {
+async function countAction(
+  webhooks: WebhookStore,
+  userId: number,
+  action: WebhookAction,
+  now: Date,
+): Promise<{ status: 'counted'; id: number } | Throttled> {
   const { max, windowMs } = WEBHOOK_ACTION_LIMITS[action];
   const id = await webhooks.recordAction(userId, action, now);
   const times = await webhooks.actionTimes(userId, action, new Date(now.getTime() - windowMs), max + 1);

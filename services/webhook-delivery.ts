@@ -5,7 +5,12 @@ import type { Logger } from '../infra/logger.ts';
 import { newPublicId } from '../core/ids.ts';
 import { plansWith } from '../core/plans.ts';
 import type { HostLookup } from '../infra/scan-target.ts';
-import { parseRetryAfter, type AttemptOutcomeKind, type DeliveryStatus, type WebhookDelivery } from '../core/webhooks/delivery.ts';
+import {
+  parseRetryAfter,
+  type AttemptOutcomeKind,
+  type DeliveryStatus,
+  type WebhookDelivery,
+} from '../core/webhooks/delivery.ts';
 import { DISABLE_AFTER_FAILING_MS, isHeaderValue, type DisabledReason } from '../core/webhooks/endpoint.ts';
 import type { DeliveryEvent, WebhookPayload } from '../core/webhooks/events.ts';
 import { payloadProblems } from '../core/webhooks/schemas.ts';
@@ -25,7 +30,13 @@ export const WEBHOOK_USER_AGENT = 'WebPerf-Webhooks/1.0';
  * Writes the outbox row for an event, with whatever transaction `webhooks` runs in, when the owner gets it
  * (Pro or higher, a URL, the event switched on, the endpoint enabled); undefined otherwise.
  */
-export function enqueueWebhook(webhooks: WebhookStore, userId: number, event: DeliveryEvent, payload: WebhookPayload, at: Date): Promise<WebhookDelivery | undefined> {
+export function enqueueWebhook(
+  webhooks: WebhookStore,
+  userId: number,
+  event: DeliveryEvent,
+  payload: WebhookPayload,
+  at: Date,
+): Promise<WebhookDelivery | undefined> {
   return webhooks.enqueue({ userId, event, payload, messageId: `msg_${newPublicId(at)}`, at }, plansWith('webhooks'));
 }
 
@@ -58,14 +69,22 @@ export interface AttemptResult {
  * the endpoint's failure record: 410 disables it at once, 5 days of nothing but failures too (with an e-mail).
  * `final`: no attempt follows this one, so a failure is the delivery's end.
  */
-export async function attemptDelivery(deps: WebhookDeliveryDeps, deliveryId: number, final: boolean, options: { claimed?: WebhookDelivery } = {}): Promise<AttemptResult> {
+export async function attemptDelivery(
+  deps: WebhookDeliveryDeps,
+  deliveryId: number,
+  final: boolean,
+  options: { claimed?: WebhookDelivery } = {},
+): Promise<AttemptResult> {
   // `claimed`: the row as the direct attempt's claim returned it (one query fewer on the latency path).
   const delivery = options.claimed ?? (await deps.webhooks.findDelivery(deliveryId));
   if (!delivery) return { outcome: 'not_sent', retryAfterMs: null };
   // Ended already (a workflow the sweeper started after a direct attempt whose process died before starting its
   // own): its real outcome, and nothing sent.
   if (delivery.status !== 'pending') return { outcome: delivery.status, retryAfterMs: null };
-  const [endpoint, owner] = await Promise.all([deps.webhooks.findEndpoint(delivery.userId), deps.users.findById(delivery.userId)]);
+  const [endpoint, owner] = await Promise.all([
+    deps.webhooks.findEndpoint(delivery.userId),
+    deps.users.findById(delivery.userId),
+  ]);
   const header = endpoint ? authHeaderOf(deps, endpoint) : null;
   const refusal =
     !owner || !mayUseWebhooks(owner.plan)
@@ -80,7 +99,19 @@ export async function attemptDelivery(deps: WebhookDeliveryDeps, deliveryId: num
   const now = deps.clock();
   if (refusal) {
     deps.log.info({ deliveryId, userId: delivery.userId, event: delivery.event, reason: refusal }, 'webhook not sent');
-    await deps.webhooks.recordAttempt({ key: randomUUID(), deliveryId, attemptedAt: now, durationMs: 0, responseCode: null, responseBody: null, error: `not sent: ${refusal}` }, { status: 'failed', responseCode: null, error: `not sent: ${refusal}` }, now);
+    await deps.webhooks.recordAttempt(
+      {
+        key: randomUUID(),
+        deliveryId,
+        attemptedAt: now,
+        durationMs: 0,
+        responseCode: null,
+        responseBody: null,
+        error: `not sent: ${refusal}`,
+      },
+      { status: 'failed', responseCode: null, error: `not sent: ${refusal}` },
+      now,
+    );
     deps.metrics?.webhookAttempt('not_sent');
     deps.metrics?.webhookDeliveryEnded('not_sent');
     return { outcome: 'not_sent', retryAfterMs: null };
@@ -93,7 +124,14 @@ export async function attemptDelivery(deps: WebhookDeliveryDeps, deliveryId: num
     ...signedHeaders(signingSecrets(deps, endpoint!), delivery.messageId, new Date(), body),
     ...(header ? { [header.name]: header.value } : {}),
   };
-  const response = await sendWebhook({ url: endpoint!.url!, headers, body, timeoutMs: deps.timeoutMs ?? WEBHOOK_TIMEOUT_MS, allowLoopback: deps.allowLoopback, lookup: deps.lookup });
+  const response = await sendWebhook({
+    url: endpoint!.url!,
+    headers,
+    body,
+    timeoutMs: deps.timeoutMs ?? WEBHOOK_TIMEOUT_MS,
+    allowLoopback: deps.allowLoopback,
+    lookup: deps.lookup,
+  });
   // The request has gone out: from here nothing throws, since the activity's retry would send it again.
   return afterSend(deps, { delivery, owner: owner!, url: endpoint!.url!, final, attemptedAt: now, response });
 }
@@ -106,7 +144,14 @@ export async function attemptDelivery(deps: WebhookDeliveryDeps, deliveryId: num
  */
 async function afterSend(
   deps: WebhookDeliveryDeps,
-  sent: { delivery: WebhookDelivery; owner: { email: string }; url: string; final: boolean; attemptedAt: Date; response: WebhookResponse },
+  sent: {
+    delivery: WebhookDelivery;
+    owner: { email: string };
+    url: string;
+    final: boolean;
+    attemptedAt: Date;
+    response: WebhookResponse;
+  },
 ): Promise<AttemptResult> {
   const { delivery, response } = sent;
   const deliveryId = delivery.id;
@@ -117,16 +162,32 @@ async function afterSend(
   const retry = deps.recordRetry ?? RECORD_RETRY;
   // One budget for every write below, so the attempt ends well inside its activity's timeout (whose retry would send again).
   const deadline = Date.now() + retry.budgetMs;
-  const logged = (what: string) => (error: unknown, tries: number) => deps.log.warn({ deliveryId, userId: delivery.userId, tries, err: error }, `${what} failed after the webhook was sent; trying again without sending`);
+  const logged = (what: string) => (error: unknown, tries: number) =>
+    deps.log.warn(
+      { deliveryId, userId: delivery.userId, tries, err: error },
+      `${what} failed after the webhook was sent; trying again without sending`,
+    );
   const recorded = await retriedWrite(
     retry,
     deadline,
     async (excerptRefused) => {
       const failingSince = succeeded ? null : await deps.webhooks.recordEndpointFailure(delivery.userId, at);
-      const disable: DisabledReason | null = gone ? 'gone' : failingSince && at.getTime() - failingSince.getTime() >= DISABLE_AFTER_FAILING_MS ? 'failing' : null;
+      const disable: DisabledReason | null = gone
+        ? 'gone'
+        : failingSince && at.getTime() - failingSince.getTime() >= DISABLE_AFTER_FAILING_MS
+          ? 'failing'
+          : null;
       const status: DeliveryStatus = succeeded ? 'succeeded' : disable || sent.final ? 'failed' : 'pending';
       await deps.webhooks.recordAttempt(
-        { key, deliveryId, attemptedAt: sent.attemptedAt, durationMs: response.durationMs, responseCode: response.responseCode, responseBody: excerptRefused ? null : response.responseBody, error: response.error },
+        {
+          key,
+          deliveryId,
+          attemptedAt: sent.attemptedAt,
+          durationMs: response.durationMs,
+          responseCode: response.responseCode,
+          responseBody: excerptRefused ? null : response.responseBody,
+          error: response.error,
+        },
         { status, responseCode: response.responseCode, error: response.error },
         at,
       );
@@ -134,42 +195,90 @@ async function afterSend(
     },
     logged('recording the attempt'),
   );
-  if (!recorded.ok) deps.log.warn({ deliveryId, userId: delivery.userId, responseCode: response.responseCode, error: response.error, err: recorded.error }, 'webhook attempt sent but not recorded');
+  if (!recorded.ok)
+    deps.log.warn(
+      {
+        deliveryId,
+        userId: delivery.userId,
+        responseCode: response.responseCode,
+        error: response.error,
+        err: recorded.error,
+      },
+      'webhook attempt sent but not recorded',
+    );
   // Unrecorded (Postgres away through the whole budget): the outcome as the receiver gave it, and no further
   // writes; the 5-day rule needs the stored failing_since, and a 410 disables at the endpoint's next failure.
   const { failingSince, disable, status } = recorded.ok
     ? recorded.value
-    : { failingSince: null, disable: null, status: (succeeded ? 'succeeded' : gone || sent.final ? 'failed' : 'pending') as DeliveryStatus };
+    : {
+        failingSince: null,
+        disable: null,
+        status: (succeeded ? 'succeeded' : gone || sent.final ? 'failed' : 'pending') as DeliveryStatus,
+      };
   deps.metrics?.webhookAttempt(succeeded ? 'succeeded' : 'failed');
   if (!succeeded) {
     // The runbook's "worker logs": which delivery, which attempt, what the receiver said. Never the configured
     // header, the signing secret or the payload.
     deps.log.warn(
-      { deliveryId, userId: delivery.userId, event: delivery.event, attempt: delivery.webhookAttempts + 1, responseCode: response.responseCode, error: response.error, final: status !== 'pending' },
+      {
+        deliveryId,
+        userId: delivery.userId,
+        event: delivery.event,
+        attempt: delivery.webhookAttempts + 1,
+        responseCode: response.responseCode,
+        error: response.error,
+        final: status !== 'pending',
+      },
       'webhook attempt failed',
     );
   }
   if (status !== 'pending') deps.metrics?.webhookDeliveryEnded(status);
   if (succeeded) {
-    if (recorded.ok) await retriedWrite(retry, deadline, () => deps.webhooks.recordEndpointSuccess(delivery.userId), logged('clearing the endpoint\'s failure record'));
+    if (recorded.ok)
+      await retriedWrite(
+        retry,
+        deadline,
+        () => deps.webhooks.recordEndpointSuccess(delivery.userId),
+        logged("clearing the endpoint's failure record"),
+      );
     return { outcome: 'succeeded', retryAfterMs: null };
   }
   if (disable) {
-    const disabled = await retriedWrite(retry, deadline, () => deps.webhooks.disable(delivery.userId, disable, at), logged('disabling the endpoint'));
+    const disabled = await retriedWrite(
+      retry,
+      deadline,
+      () => deps.webhooks.disable(delivery.userId, disable, at),
+      logged('disabling the endpoint'),
+    );
     const newlyDisabled = disabled.ok && disabled.value;
     if (newlyDisabled) {
       deps.metrics?.webhookEndpointDisabled();
       deps.log.warn(
-        { deliveryId, userId: delivery.userId, event: delivery.event, reason: disable === 'gone' ? 'the receiver answered 410 Gone' : `every attempt failed since ${failingSince!.toISOString()}`, responseCode: response.responseCode, error: response.error },
+        {
+          deliveryId,
+          userId: delivery.userId,
+          event: delivery.event,
+          reason:
+            disable === 'gone'
+              ? 'the receiver answered 410 Gone'
+              : `every attempt failed since ${failingSince!.toISOString()}`,
+          responseCode: response.responseCode,
+          error: response.error,
+        },
         'webhook endpoint disabled',
       );
     }
     if (newlyDisabled && disable === 'failing') {
-      await deps.mailer.send(endpointDisabledEmail(sent.owner.email, sent.url, failingSince!, deps.baseUrl)).catch((error: unknown) => deps.log.warn({ deliveryId, userId: delivery.userId, err: error }, 'endpoint-disabled e-mail not sent'));
+      await deps.mailer
+        .send(endpointDisabledEmail(sent.owner.email, sent.url, failingSince!, deps.baseUrl))
+        .catch((error: unknown) =>
+          deps.log.warn({ deliveryId, userId: delivery.userId, err: error }, 'endpoint-disabled e-mail not sent'),
+        );
     }
     return { outcome: disable === 'gone' ? 'gone' : 'failed', retryAfterMs: null };
   }
-  const retryAfterMs = response.responseCode === 429 || response.responseCode === 503 ? parseRetryAfter(response.retryAfter, at) : null;
+  const retryAfterMs =
+    response.responseCode === 429 || response.responseCode === 503 ? parseRetryAfter(response.retryAfter, at) : null;
   return { outcome: status === 'pending' ? 'retry' : gone ? 'gone' : 'failed', retryAfterMs };
 }
 

@@ -41,7 +41,10 @@ export interface DirectAttemptDeps extends WebhookDeliveryDeps {
  * elsewhere the delivery goes to its workflow.
  * One account's burst or slow receiver so never holds up another account's first attempts.
  */
-export function directFirstAttempt(workflows: WebhookDispatch, deps: DirectAttemptDeps): WebhookDispatch & { idle(): Promise<void> } {
+export function directFirstAttempt(
+  workflows: WebhookDispatch,
+  deps: DirectAttemptDeps,
+): WebhookDispatch & { idle(): Promise<void> } {
   const running = new Set<Promise<void>>();
   const starting = new Set<Promise<void>>();
   const queued: Array<{ delivery: DeliveryRef; after: PriorAttempts; queuedAt: number }> = [];
@@ -52,7 +55,10 @@ export function directFirstAttempt(workflows: WebhookDispatch, deps: DirectAttem
   const accountWaitMs = deps.accountWaitMs ?? DIRECT_WAIT_MS;
   let deferred: NodeJS.Timeout | null = null;
   /** Per account: its attempts under way here, and its deliveries waiting for one of them to end (oldest first). */
-  const accounts = new Map<number, { inFlight: number; waiting: Array<{ delivery: DeliveryRef; queuedAt: number }>; timer?: NodeJS.Timeout }>();
+  const accounts = new Map<
+    number,
+    { inFlight: number; waiting: Array<{ delivery: DeliveryRef; queuedAt: number }>; timer?: NodeJS.Timeout }
+  >();
   let waitingCount = 0;
 
   /** Sends the account's waiting deliveries while it has room, and gives those that waited too long to their workflows. */
@@ -60,12 +66,17 @@ export function directFirstAttempt(workflows: WebhookDispatch, deps: DirectAttem
     const account = accounts.get(userId);
     if (!account) return;
     const stale: DeliveryRef[] = [];
-    while (account.waiting.length && Date.now() - account.waiting[0]!.queuedAt >= accountWaitMs) stale.push(account.waiting.shift()!.delivery);
-    while (account.inFlight < DIRECT_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT && account.waiting.length) launch(account.waiting.shift()!.delivery, account);
+    while (account.waiting.length && Date.now() - account.waiting[0]!.queuedAt >= accountWaitMs)
+      stale.push(account.waiting.shift()!.delivery);
+    while (account.inFlight < DIRECT_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT && account.waiting.length)
+      launch(account.waiting.shift()!.delivery, account);
     waitingCount -= stale.length;
-    if (stale.length) handOver(stale, 'webhook first attempts waited too long behind their account\'s; their workflows send them');
+    if (stale.length)
+      handOver(stale, "webhook first attempts waited too long behind their account's; their workflows send them");
     if (account.timer) clearTimeout(account.timer);
-    account.timer = account.waiting.length ? setTimeout(() => pumpAccount(userId), accountWaitMs - (Date.now() - account.waiting[0]!.queuedAt)).unref() : undefined;
+    account.timer = account.waiting.length
+      ? setTimeout(() => pumpAccount(userId), accountWaitMs - (Date.now() - account.waiting[0]!.queuedAt)).unref()
+      : undefined;
     if (!account.inFlight && !account.waiting.length) accounts.delete(userId);
   }
 
@@ -86,7 +97,9 @@ export function directFirstAttempt(workflows: WebhookDispatch, deps: DirectAttem
     deps.log.info({ deliveryIds: deliveries.map((d) => d.id), userId: deliveries[0]!.userId }, why);
     const start = workflows
       .start(deliveries)
-      .catch((error: unknown) => deps.log.warn({ err: error }, 'webhook workflows not started; the sweeper starts them'))
+      .catch((error: unknown) =>
+        deps.log.warn({ err: error }, 'webhook workflows not started; the sweeper starts them'),
+      )
       .finally(() => starting.delete(start));
     starting.add(start);
   }
@@ -110,7 +123,12 @@ export function directFirstAttempt(workflows: WebhookDispatch, deps: DirectAttem
       const { delivery, after } = queued.shift()!;
       const start = workflows
         .start([delivery], { after })
-        .catch((error: unknown) => deps.log.warn({ deliveryId: delivery.id, err: error }, 'webhook workflow not started after the direct attempt; the sweeper starts it'))
+        .catch((error: unknown) =>
+          deps.log.warn(
+            { deliveryId: delivery.id, err: error },
+            'webhook workflow not started after the direct attempt; the sweeper starts it',
+          ),
+        )
         .finally(() => {
           starting.delete(start);
           pumpStarts();
@@ -127,18 +145,27 @@ export function directFirstAttempt(workflows: WebhookDispatch, deps: DirectAttem
       const now = deps.clock();
       const claimed = await deps.webhooks.claimDirectAttempt(delivery.id, now, new Date(now.getTime() + claimMs));
       if (!claimed) return;
-      const slot = await inAttemptSlot(deps.webhooks, ATTEMPT_SLOT_POOLS.direct, claimed, () => attemptDelivery(deps, delivery.id, false, { claimed }));
+      const slot = await inAttemptSlot(deps.webhooks, ATTEMPT_SLOT_POOLS.direct, claimed, () =>
+        attemptDelivery(deps, delivery.id, false, { claimed }),
+      );
       // Every direct slot of the account is held by other processes: its workflow makes the first attempt.
-      if (slot.busy) return handOver([delivery], 'webhook account at its attempt cap; its workflow sends the first attempt');
+      if (slot.busy)
+        return handOver([delivery], 'webhook account at its attempt cap; its workflow sends the first attempt');
       const result = slot.result;
       const after = { attempts: 1, outcome: result.outcome, retryAfterMs: result.retryAfterMs };
       if (queued.length >= maxQueuedStarts) {
-        deps.log.warn({ deliveryId: delivery.id, queued: queued.length }, 'webhook workflow starts queued too long; the sweeper starts this one after its claim');
+        deps.log.warn(
+          { deliveryId: delivery.id, queued: queued.length },
+          'webhook workflow starts queued too long; the sweeper starts this one after its claim',
+        );
         return;
       }
       queued.push({ delivery, after, queuedAt: Date.now() });
     } catch (error) {
-      deps.log.warn({ deliveryId: delivery.id, err: error }, 'direct webhook attempt failed; the outbox sweeper starts its workflow after its claim');
+      deps.log.warn(
+        { deliveryId: delivery.id, err: error },
+        'direct webhook attempt failed; the outbox sweeper starts its workflow after its claim',
+      );
     }
   }
 

@@ -1,6 +1,10 @@
 import type { Client } from '@temporalio/client';
 import type { Logger } from '../infra/logger.ts';
-import { startWebhookDeliveryWorkflow, startWebhookResendWorkflow, webhookDeliveryResult } from '../infra/temporal-client.ts';
+import {
+  startWebhookDeliveryWorkflow,
+  startWebhookResendWorkflow,
+  webhookDeliveryResult,
+} from '../infra/temporal-client.ts';
 import type { AttemptOutcomeKind, PriorAttempts, WebhookDelivery } from '../core/webhooks/delivery.ts';
 import type { WebhookStore } from '../db/store/webhooks.ts';
 
@@ -12,7 +16,10 @@ export interface WebhookDispatch {
    * `after`: the attempts already made outside a workflow (services/webhook-direct.ts); the workflow returns an
    * ending outcome at once, or goes on with the schedule's next wait.
    */
-  start(deliveries: Array<Pick<WebhookDelivery, 'id' | 'userId' | 'event'>>, options?: { single?: boolean; after?: PriorAttempts }): Promise<void>;
+  start(
+    deliveries: Array<Pick<WebhookDelivery, 'id' | 'userId' | 'event'>>,
+    options?: { single?: boolean; after?: PriorAttempts },
+  ): Promise<void>;
   /** The outcome of a delivery's workflow (webhookDeliveryWorkflowId), once it has ended. */
   result(deliveryId: number): Promise<AttemptOutcomeKind>;
   /** One more attempt at a delivery, whatever became of it (the settings page's resend and replay). */
@@ -37,10 +44,17 @@ export function temporalWebhookDispatch(deps: WebhookDispatchDeps): WebhookDispa
       await Promise.all(
         deliveries.map(async (delivery) => {
           try {
-            await startWebhookDeliveryWorkflow(deps.temporal(), prefix, delivery, { schedule: deps.schedule, single: options.single, after: options.after });
+            await startWebhookDeliveryWorkflow(deps.temporal(), prefix, delivery, {
+              schedule: deps.schedule,
+              single: options.single,
+              after: options.after,
+            });
             started.push(delivery.id);
           } catch (error) {
-            deps.log.warn({ deliveryId: delivery.id, err: error }, 'webhook delivery not started; the sweeper will start it');
+            deps.log.warn(
+              { deliveryId: delivery.id, err: error },
+              'webhook delivery not started; the sweeper will start it',
+            );
           }
         }),
       );
@@ -68,14 +82,30 @@ export const CLAIM_MS = 60_000;
  * start, or during a direct attempt); how many it found. The rows are claimed first, so a direct attempt
  * cannot begin on them meanwhile and two sweepers never take the same row.
  */
-export async function sweepWebhookOutbox(webhooks: WebhookStore, dispatch: WebhookDispatch, now: Date, claimMs = CLAIM_MS): Promise<number> {
-  const waiting = await webhooks.claimUnstarted(new Date(now.getTime() - SWEEP_AFTER_MS), now, new Date(now.getTime() + claimMs), 500);
+export async function sweepWebhookOutbox(
+  webhooks: WebhookStore,
+  dispatch: WebhookDispatch,
+  now: Date,
+  claimMs = CLAIM_MS,
+): Promise<number> {
+  const waiting = await webhooks.claimUnstarted(
+    new Date(now.getTime() - SWEEP_AFTER_MS),
+    now,
+    new Date(now.getTime() + claimMs),
+    500,
+  );
   const untried = waiting.filter((delivery) => delivery.webhookAttempts === 0);
   if (untried.length) await dispatch.start(untried);
   // A direct attempt was made (its process died, or its start waited past the claim): the workflow goes on from
   // it, so the schedule keeps its count and an ended delivery is only recorded (the Retry-After is not stored).
   for (const tried of waiting.filter((delivery) => delivery.webhookAttempts > 0)) {
-    await dispatch.start([tried], { after: { attempts: tried.webhookAttempts, outcome: tried.status === 'pending' ? 'retry' : tried.status, retryAfterMs: null } });
+    await dispatch.start([tried], {
+      after: {
+        attempts: tried.webhookAttempts,
+        outcome: tried.status === 'pending' ? 'retry' : tried.status,
+        retryAfterMs: null,
+      },
+    });
   }
   return waiting.length;
 }

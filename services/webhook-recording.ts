@@ -7,7 +7,11 @@ export interface RecordRetry {
   budgetMs: number;
 }
 
-export const RECORD_RETRY: RecordRetry = { delaysMs: RECORD_RETRY_DELAYS_MS, tryTimeoutMs: RECORD_TRY_TIMEOUT_MS, budgetMs: RECORD_BUDGET_MS };
+export const RECORD_RETRY: RecordRetry = {
+  delaysMs: RECORD_RETRY_DELAYS_MS,
+  tryTimeoutMs: RECORD_TRY_TIMEOUT_MS,
+  budgetMs: RECORD_BUDGET_MS,
+};
 
 export type Retried<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
@@ -19,7 +23,12 @@ export type Retried<T> = { ok: true; value: T } | { ok: false; error: unknown };
  * whether Postgres refused a value before (a data exception, SQLSTATE class 22: retrying the same values
  * cannot help) so it can leave the optional ones out.
  */
-export async function retriedWrite<T>(retry: RecordRetry, deadline: number, write: (valueRefused: boolean) => Promise<T>, onFailure: (error: unknown, tries: number) => void): Promise<Retried<T>> {
+export async function retriedWrite<T>(
+  retry: RecordRetry,
+  deadline: number,
+  write: (valueRefused: boolean) => Promise<T>,
+  onFailure: (error: unknown, tries: number) => void,
+): Promise<Retried<T>> {
   let valueRefused = false;
   for (let tries = 1, waits = 0; ; tries++) {
     try {
@@ -38,14 +47,20 @@ export async function retriedWrite<T>(retry: RecordRetry, deadline: number, writ
   }
 }
 
-const isDataException = (error: unknown): boolean => typeof (error as { code?: unknown })?.code === 'string' && (error as { code: string }).code.startsWith('22');
+const isDataException = (error: unknown): boolean =>
+  typeof (error as { code?: unknown })?.code === 'string' && (error as { code: string }).code.startsWith('22');
 
 async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   // A try given up keeps running; its late failure must not surface as an unhandled rejection.
   work.catch(() => undefined);
   try {
-    return await Promise.race([work, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer from the database within ${ms} ms`)), ms)))]);
+    return await Promise.race([
+      work,
+      new Promise<never>(
+        (_, reject) => (timer = setTimeout(() => reject(new Error(`no answer from the database within ${ms} ms`)), ms)),
+      ),
+    ]);
   } finally {
     clearTimeout(timer);
   }

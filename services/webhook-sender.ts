@@ -36,52 +36,70 @@ export interface WebhookResponse {
  */
 export async function sendWebhook(req: WebhookRequest): Promise<WebhookResponse> {
   const started = performance.now();
-  const done = (result: Omit<WebhookResponse, 'durationMs'>): WebhookResponse => ({ ...result, durationMs: Math.round(performance.now() - started) });
+  const done = (result: Omit<WebhookResponse, 'durationMs'>): WebhookResponse => ({
+    ...result,
+    durationMs: Math.round(performance.now() - started),
+  });
   const url = new URL(req.url);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const rule = { allowLoopback: req.allowLoopback, lookup: req.lookup };
   try {
     if (isIP(host)) await judgeHost(host, rule);
-    const response = await new Promise<{ status: number; body: string; retryAfter: string | null }>((resolve, reject) => {
-      const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-      const outgoing = send(
-        url,
-        {
-          method: 'POST',
-          headers: { ...req.headers, 'content-length': Buffer.byteLength(req.body).toString() },
-          agent: false,
-          lookup: judgedLookup(rule),
-        },
-        (incoming: IncomingMessage) => {
-          const chunks: Buffer[] = [];
-          let kept = 0;
-          incoming.on('data', (chunk: Buffer) => {
-            if (kept < RESPONSE_BODY_LIMIT) chunks.push(chunk.subarray(0, RESPONSE_BODY_LIMIT - kept));
-            kept += chunk.length;
-            // Enough of it: the rest is not read.
-            if (kept >= RESPONSE_BODY_LIMIT) incoming.destroy();
-          });
-          const finish = () => {
-            clearTimeout(timer);
-            resolve({ status: incoming.statusCode ?? 0, body: replyExcerpt(Buffer.concat(chunks)), retryAfter: headerValue(incoming.headers['retry-after']) });
-          };
-          incoming.on('end', finish);
-          incoming.on('close', finish);
-          incoming.on('error', finish);
-        },
-      );
-      const timer = setTimeout(() => outgoing.destroy(new Error(`no response within ${req.timeoutMs / 1000} s`)), req.timeoutMs);
-      guardPeer(outgoing, rule);
-      outgoing.on('error', (error) => {
-        clearTimeout(timer);
-        reject(error);
-      });
-      outgoing.end(req.body);
+    const response = await new Promise<{ status: number; body: string; retryAfter: string | null }>(
+      (resolve, reject) => {
+        const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+        const outgoing = send(
+          url,
+          {
+            method: 'POST',
+            headers: { ...req.headers, 'content-length': Buffer.byteLength(req.body).toString() },
+            agent: false,
+            lookup: judgedLookup(rule),
+          },
+          (incoming: IncomingMessage) => {
+            const chunks: Buffer[] = [];
+            let kept = 0;
+            incoming.on('data', (chunk: Buffer) => {
+              if (kept < RESPONSE_BODY_LIMIT) chunks.push(chunk.subarray(0, RESPONSE_BODY_LIMIT - kept));
+              kept += chunk.length;
+              // Enough of it: the rest is not read.
+              if (kept >= RESPONSE_BODY_LIMIT) incoming.destroy();
+            });
+            const finish = () => {
+              clearTimeout(timer);
+              resolve({
+                status: incoming.statusCode ?? 0,
+                body: replyExcerpt(Buffer.concat(chunks)),
+                retryAfter: headerValue(incoming.headers['retry-after']),
+              });
+            };
+            incoming.on('end', finish);
+            incoming.on('close', finish);
+            incoming.on('error', finish);
+          },
+        );
+        const timer = setTimeout(
+          () => outgoing.destroy(new Error(`no response within ${req.timeoutMs / 1000} s`)),
+          req.timeoutMs,
+        );
+        guardPeer(outgoing, rule);
+        outgoing.on('error', (error) => {
+          clearTimeout(timer);
+          reject(error);
+        });
+        outgoing.end(req.body);
+      },
+    );
+    return done({
+      responseCode: response.status,
+      responseBody: response.body,
+      retryAfter: response.retryAfter,
+      error: response.status >= 200 && response.status < 300 ? null : `HTTP ${response.status}`,
     });
-    return done({ responseCode: response.status, responseBody: response.body, retryAfter: response.retryAfter, error: response.status >= 200 && response.status < 300 ? null : `HTTP ${response.status}` });
   } catch (error) {
     return done({ responseCode: null, responseBody: null, retryAfter: null, error: outboundFailureText(error) });
   }
 }
 
-const headerValue = (value: string | string[] | undefined): string | null => (Array.isArray(value) ? (value[0] ?? null) : (value ?? null));
+const headerValue = (value: string | string[] | undefined): string | null =>
+  Array.isArray(value) ? (value[0] ?? null) : (value ?? null);

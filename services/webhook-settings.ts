@@ -3,7 +3,12 @@ import type { Keyring } from '../core/keys.ts';
 import { hasFeature, planFor, type PlanKey } from '../core/plans.ts';
 import { checkScanTarget, type HostLookup } from '../infra/scan-target.ts';
 import { decryptSecret, encryptSecret } from '../core/secrets.ts';
-import { decideSettingsChange, PREVIOUS_SECRET_LIFETIME_MS, type WebhookSettingsErrors, type WebhookSettingsForm } from '../core/webhooks/endpoint.ts';
+import {
+  decideSettingsChange,
+  PREVIOUS_SECRET_LIFETIME_MS,
+  type WebhookSettingsErrors,
+  type WebhookSettingsForm,
+} from '../core/webhooks/endpoint.ts';
 import { newSigningSecret } from '../core/webhooks/signing.ts';
 import type { StoredEndpoint, WebhookStore } from '../db/store/webhooks.ts';
 
@@ -31,22 +36,35 @@ const secretContext = (userId: number) => `webhook-signing:${userId}`;
 
 export const mayUseWebhooks = (plan: PlanKey): boolean => hasFeature(planFor(plan), 'webhooks');
 
-const openSecret = (deps: Pick<WebhookSettingsDeps, 'keys'>, userId: number, stored: string) => decryptSecret(deps.keys, 'webhook-signing', stored, secretContext(userId));
+const openSecret = (deps: Pick<WebhookSettingsDeps, 'keys'>, userId: number, stored: string) =>
+  decryptSecret(deps.keys, 'webhook-signing', stored, secretContext(userId));
 
 /** The owner's endpoint (created with a fresh signing secret on first use) and its secrets. */
 export async function webhookSettings(deps: WebhookSettingsDeps, userId: number): Promise<WebhookSettingsView> {
   const endpoint =
     (await deps.webhooks.findEndpoint(userId)) ??
-    (await deps.webhooks.ensureEndpoint(userId, encryptSecret(deps.keys, 'webhook-signing', newSigningSecret(), secretContext(userId)), deps.clock()));
+    (await deps.webhooks.ensureEndpoint(
+      userId,
+      encryptSecret(deps.keys, 'webhook-signing', newSigningSecret(), secretContext(userId)),
+      deps.clock(),
+    ));
   return viewOf(deps, endpoint);
 }
 
 function viewOf(deps: Pick<WebhookSettingsDeps, 'keys' | 'clock'>, endpoint: StoredEndpoint): WebhookSettingsView {
-  const previousLive = endpoint.previousSecretEncrypted && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > deps.clock();
+  const previousLive =
+    endpoint.previousSecretEncrypted &&
+    endpoint.previousSecretExpiresAt &&
+    endpoint.previousSecretExpiresAt > deps.clock();
   return {
     endpoint,
     secret: openSecret(deps, endpoint.userId, endpoint.secretEncrypted),
-    previousSecret: previousLive ? { secret: openSecret(deps, endpoint.userId, endpoint.previousSecretEncrypted!), expiresAt: endpoint.previousSecretExpiresAt! } : null,
+    previousSecret: previousLive
+      ? {
+          secret: openSecret(deps, endpoint.userId, endpoint.previousSecretEncrypted!),
+          expiresAt: endpoint.previousSecretExpiresAt!,
+        }
+      : null,
   };
 }
 
@@ -57,22 +75,43 @@ export function signingSecrets(deps: Pick<WebhookSettingsDeps, 'keys' | 'clock'>
 }
 
 /** The configured authentication header, decrypted, or null. */
-export function authHeaderOf(deps: Pick<WebhookSettingsDeps, 'keys'>, endpoint: StoredEndpoint): { name: string; value: string } | null {
+export function authHeaderOf(
+  deps: Pick<WebhookSettingsDeps, 'keys'>,
+  endpoint: StoredEndpoint,
+): { name: string; value: string } | null {
   if (!endpoint.headerName || !endpoint.headerValueEncrypted) return null;
-  return { name: endpoint.headerName, value: decryptSecret(deps.keys, 'webhook-header', endpoint.headerValueEncrypted, headerContext(endpoint.userId)) };
+  return {
+    name: endpoint.headerName,
+    value: decryptSecret(deps.keys, 'webhook-header', endpoint.headerValueEncrypted, headerContext(endpoint.userId)),
+  };
 }
 
 /** Null when the URL's host may receive webhooks (public addresses; loopback when configured); the reason otherwise. */
-export async function refusedWebhookAddress(deps: Pick<WebhookSettingsDeps, 'allowLoopback' | 'lookup'>, url: string): Promise<string | null> {
-  const verdict = await checkScanTarget(new URL(url).hostname, { allowLoopback: deps.allowLoopback, lookup: deps.lookup });
+export async function refusedWebhookAddress(
+  deps: Pick<WebhookSettingsDeps, 'allowLoopback' | 'lookup'>,
+  url: string,
+): Promise<string | null> {
+  const verdict = await checkScanTarget(new URL(url).hostname, {
+    allowLoopback: deps.allowLoopback,
+    lookup: deps.lookup,
+  });
   if (verdict.allowed) return null;
-  return verdict.code === 'blocked_address' ? 'The URL points to a private or special-use address; webhooks go to public addresses only.' : 'The URL\'s host name does not resolve.';
+  return verdict.code === 'blocked_address'
+    ? 'The URL points to a private or special-use address; webhooks go to public addresses only.'
+    : "The URL's host name does not resolve.";
 }
 
-export type SaveOutcome = { status: 'saved'; settings: WebhookSettingsView } | { status: 'invalid'; errors: WebhookSettingsErrors } | { status: 'plan_required' };
+export type SaveOutcome =
+  | { status: 'saved'; settings: WebhookSettingsView }
+  | { status: 'invalid'; errors: WebhookSettingsErrors }
+  | { status: 'plan_required' };
 
 /** Applies the settings form (core/webhooks/endpoint.ts has the save rules) after checking the plan and the URL's address. */
-export async function saveWebhookSettings(deps: WebhookSettingsDeps, user: { id: number; plan: PlanKey }, form: WebhookSettingsForm): Promise<SaveOutcome> {
+export async function saveWebhookSettings(
+  deps: WebhookSettingsDeps,
+  user: { id: number; plan: PlanKey },
+  form: WebhookSettingsForm,
+): Promise<SaveOutcome> {
   if (!mayUseWebhooks(user.plan)) return { status: 'plan_required' };
   const current = await webhookSettings(deps, user.id);
   const decided = decideSettingsChange(form, current.endpoint.headerValueSet);
@@ -83,8 +122,16 @@ export async function saveWebhookSettings(deps: WebhookSettingsDeps, user: { id:
     if (refused) return { status: 'invalid', errors: { url: refused } };
   }
   const headerValueEncrypted =
-    change.headerValue.kind === 'keep' ? 'keep' : change.headerValue.kind === 'clear' ? null : encryptSecret(deps.keys, 'webhook-header', change.headerValue.value, headerContext(user.id));
-  const endpoint = await deps.webhooks.saveSettings(user.id, { url: change.url, headerName: change.headerName, headerValueEncrypted, events: change.events }, deps.clock());
+    change.headerValue.kind === 'keep'
+      ? 'keep'
+      : change.headerValue.kind === 'clear'
+        ? null
+        : encryptSecret(deps.keys, 'webhook-header', change.headerValue.value, headerContext(user.id));
+  const endpoint = await deps.webhooks.saveSettings(
+    user.id,
+    { url: change.url, headerName: change.headerName, headerValueEncrypted, events: change.events },
+    deps.clock(),
+  );
   return { status: 'saved', settings: viewOf(deps, endpoint) };
 }
 

@@ -5,7 +5,12 @@ import type { WebhookLimitQueries } from '../db/store/webhook-limits.ts';
  * Runs `attempt` in one of the account's attempt slots of `pool` (ATTEMPT_SLOT_POOLS, over every process),
  * given back however it ends; `busy` without running it when every slot is held.
  */
-export async function inAttemptSlot<T>(slots: Pick<WebhookLimitQueries, 'takeAttemptSlot' | 'releaseAttemptSlot'>, pool: AttemptSlotPool, delivery: { id: number; userId: number }, attempt: () => Promise<T>): Promise<{ busy: true } | { busy: false; result: T }> {
+export async function inAttemptSlot<T>(
+  slots: Pick<WebhookLimitQueries, 'takeAttemptSlot' | 'releaseAttemptSlot'>,
+  pool: AttemptSlotPool,
+  delivery: { id: number; userId: number },
+  attempt: () => Promise<T>,
+): Promise<{ busy: true } | { busy: false; result: T }> {
   const slot = await slots.takeAttemptSlot(delivery.userId, delivery.id, pool, ATTEMPT_SLOT_LEASE_MS);
   if (!slot) return { busy: true };
   try {

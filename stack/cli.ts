@@ -5,18 +5,28 @@ import { createStorage } from '../db/store/index.ts';
 import { prepareSchemas } from '../db/prepare.ts';
 import { ensureDemoAccess } from '../services/demo.ts';
 import { startMailSink, type MailSink } from './mail-sink.ts';
-import { localDemoEnvironment, serviceDefinitions, spawnService, stopService, waitReady, type ServiceProcess } from './services.ts';
+import {
+  localDemoEnvironment,
+  serviceDefinitions,
+  spawnService,
+  stopService,
+  waitReady,
+  type ServiceProcess,
+} from './services.ts';
 import { stackDown, stackStatus, stackUp } from './stack.ts';
 import { startPrometheus, type LocalPrometheus } from './prometheus.ts';
 
 assertNodeVersion();
 const log = (msg: string) => console.log(`[stack] ${msg}`);
-const LOOPBACK_NOTICE = 'Scans may reach loopback addresses (OUTBOUND_ALLOW_LOOPBACK=true) because this is a local demo; deployments refuse them.';
+const LOOPBACK_NOTICE =
+  'Scans may reach loopback addresses (OUTBOUND_ALLOW_LOOPBACK=true) because this is a local demo; deployments refuse them.';
 
 async function start(env: NodeJS.ProcessEnv): Promise<number> {
   const demoEnv = localDemoEnvironment(env);
   // The Temporal SDK's own metrics are on for the local service, next to the worker's health port.
-  const serviceEnv = demoEnv.WORKER_SDK_METRICS_PORT?.trim() ? demoEnv : { ...demoEnv, WORKER_SDK_METRICS_PORT: String(loadConfig(demoEnv).worker.healthPort + 1) };
+  const serviceEnv = demoEnv.WORKER_SDK_METRICS_PORT?.trim()
+    ? demoEnv
+    : { ...demoEnv, WORKER_SDK_METRICS_PORT: String(loadConfig(demoEnv).worker.healthPort + 1) };
   const config = loadConfig(serviceEnv);
   // Ctrl-C while the backing services come up: they run in process groups of their own, so stop them here.
   let interrupted = false;
@@ -82,8 +92,16 @@ async function start(env: NodeJS.ProcessEnv): Promise<number> {
       `  Ingest       ${config.ingest.publicUrl}   (ready: ${ingest!.readyUrl}; operator metrics: http://${config.ingest.metricsHost}:${config.ingest.metricsPort}/metrics)`,
       `  Worker       ready: ${worker!.readyUrl}`,
       `  Temporal UI  ${config.temporal.uiUrl}`,
-      ...(prometheus ? [`  Prometheus   ${prometheus.url}   (scrapes api, worker and ingest; alert rules from ops/prometheus/rules.yml)`] : []),
-      ...(mailSink ? [`  Mail         ${mailSink.url} (a local sink: every alert e-mail is written to ${mailSink.dir} as an .eml file)`] : []),
+      ...(prometheus
+        ? [
+            `  Prometheus   ${prometheus.url}   (scrapes api, worker and ingest; alert rules from ops/prometheus/rules.yml)`,
+          ]
+        : []),
+      ...(mailSink
+        ? [
+            `  Mail         ${mailSink.url} (a local sink: every alert e-mail is written to ${mailSink.dir} as an .eml file)`,
+          ]
+        : []),
       ...(config.outboundAllowLoopback ? ['', LOOPBACK_NOTICE] : []),
       ...(demo
         ? [
@@ -114,7 +132,11 @@ async function main(command: string | undefined): Promise<number> {
     case 'up': {
       const stack = await stackUp(config, log);
       await prepareSchemas(config, log);
-      log(stack.started.length ? `started ${stack.started.join(', ')} (they keep running; 'down' stops them)` : 'all backing services were already running');
+      log(
+        stack.started.length
+          ? `started ${stack.started.join(', ')} (they keep running; 'down' stops them)`
+          : 'all backing services were already running',
+      );
       return 0;
     }
     case 'down':

@@ -72,22 +72,36 @@ export function clickhouseInstance(config: Config, dir = resolve(config.stateDir
 export async function startClickHouse(instance: ClickHouseInstance, log: (msg: string) => void): Promise<void> {
   const binary = which('clickhouse-server') ?? '/usr/sbin/clickhouse-server';
   if (!existsSync(binary)) aptInstall(['clickhouse-server'], log);
-  for (const sub of ['data', 'tmp', 'log', 'user_files', 'format_schemas']) mkdirSync(resolve(instance.dir, sub), { recursive: true });
+  for (const sub of ['data', 'tmp', 'log', 'user_files', 'format_schemas'])
+    mkdirSync(resolve(instance.dir, sub), { recursive: true });
   const configFile = resolve(instance.dir, 'config.xml');
   writeFileSync(configFile, configXml(instance.dir, instance.httpPort, instance.tcpPort));
   writeFileSync(resolve(instance.dir, 'users.xml'), USERS_XML);
   if (await isPortOpen('127.0.0.1', instance.tcpPort)) {
-    throw new StackError(`ClickHouse TCP port ${instance.tcpPort} is taken by another program (set CLICKHOUSE_TCP_PORT)`);
+    throw new StackError(
+      `ClickHouse TCP port ${instance.tcpPort} is taken by another program (set CLICKHOUSE_TCP_PORT)`,
+    );
   }
   const pidFile = resolve(instance.dir, 'server.pid');
-  const pid = startDaemon(binary, [`--config-file=${configFile}`], { pidFile, logFile: resolve(instance.dir, 'log', 'stdout.log'), cwd: instance.dir });
-  log(`ClickHouse starting (pid ${pid}, http ${instance.httpPort}, tcp ${instance.tcpPort}, data ${instance.dir}/data)`);
+  const pid = startDaemon(binary, [`--config-file=${configFile}`], {
+    pidFile,
+    logFile: resolve(instance.dir, 'log', 'stdout.log'),
+    cwd: instance.dir,
+  });
+  log(
+    `ClickHouse starting (pid ${pid}, http ${instance.httpPort}, tcp ${instance.tcpPort}, data ${instance.dir}/data)`,
+  );
   const url = `http://127.0.0.1:${instance.httpPort}`;
   try {
-    await waitUntil(`ClickHouse on ${url}`, async () => {
-      if (readPid(pidFile) === null) throw new StackError(`clickhouse-server exited; see ${instance.dir}/log/error.log`);
-      return clickhouseAnswers(url);
-    }, 60000);
+    await waitUntil(
+      `ClickHouse on ${url}`,
+      async () => {
+        if (readPid(pidFile) === null)
+          throw new StackError(`clickhouse-server exited; see ${instance.dir}/log/error.log`);
+        return clickhouseAnswers(url);
+      },
+      60000,
+    );
   } catch (error) {
     await stopDaemon(pidFile);
     throw error;

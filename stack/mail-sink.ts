@@ -20,7 +20,10 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
  * newcomer can open the alert e-mails. Not started when SMTP_URL names another host (a real server) or
  * the port is taken (then whatever listens there gets the mail); null in those cases.
  */
-export async function startMailSink(config: Pick<Config, 'mail' | 'stateDir'>, log: (msg: string) => void): Promise<MailSink | null> {
+export async function startMailSink(
+  config: Pick<Config, 'mail' | 'stateDir'>,
+  log: (msg: string) => void,
+): Promise<MailSink | null> {
   const url = config.mail.smtpUrl ? new URL(config.mail.smtpUrl) : null;
   if (!url || url.protocol !== 'smtp:' || !LOOPBACK.has(url.hostname)) return null;
   const dir = resolve(config.stateDir, 'mail');
@@ -30,8 +33,14 @@ export async function startMailSink(config: Pick<Config, 'mail' | 'stateDir'>, l
     disabledCommands: ['STARTTLS'],
     logger: false,
     onData(stream, _session, callback) {
-      const file = resolve(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}.eml`);
-      pipeline(stream, createWriteStream(file)).then(() => callback(), (error: Error) => callback(error));
+      const file = resolve(
+        dir,
+        `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}.eml`,
+      );
+      pipeline(stream, createWriteStream(file)).then(
+        () => callback(),
+        (error: Error) => callback(error),
+      );
     },
   });
   const port = Number(url.port || 25);
@@ -42,7 +51,9 @@ export async function startMailSink(config: Pick<Config, 'mail' | 'stateDir'>, l
       server.listen(port, host, () => ready());
     });
   } catch (error) {
-    log(`mail sink not started: ${url.host} is in use (${(error as Error).message}); alert e-mails go to whatever listens there`);
+    log(
+      `mail sink not started: ${url.host} is in use (${(error as Error).message}); alert e-mails go to whatever listens there`,
+    );
     return null;
   }
   return { url: `smtp://${url.host}`, dir, close: () => new Promise<void>((done) => server.close(() => done())) };

@@ -27,7 +27,10 @@ export function withDatabase(databaseUrl: string, database: string): string {
 }
 
 export async function postgresAnswers(databaseUrl: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: withDatabase(databaseUrl, 'postgres'), connectionTimeoutMillis: 2000 });
+  const client = new pg.Client({
+    connectionString: withDatabase(databaseUrl, 'postgres'),
+    connectionTimeoutMillis: 2000,
+  });
   try {
     await client.connect();
     await client.query('select 1');
@@ -54,11 +57,14 @@ export async function ensurePostgres(databaseUrl: string, log: (msg: string) => 
   if (await postgresAnswers(databaseUrl)) return false;
   const target = parseDatabaseUrl(databaseUrl);
   if (!['127.0.0.1', 'localhost', '::1'].includes(target.host)) {
-    throw new StackError(`Postgres at ${target.host}:${target.port} does not answer, and it is not on this machine to start`);
+    throw new StackError(
+      `Postgres at ${target.host}:${target.port} does not answer, and it is not on this machine to start`,
+    );
   }
   if (debianClusters().length === 0) {
     if (!which('pg_ctlcluster')) aptInstall(['postgresql'], log);
-    if (debianClusters().length === 0) throw new StackError('installed postgresql but found no cluster under /etc/postgresql');
+    if (debianClusters().length === 0)
+      throw new StackError('installed postgresql but found no cluster under /etc/postgresql');
   }
   const cluster = debianClusters()[0]!;
   log(`starting Postgres cluster ${cluster.version}/${cluster.name}`);
@@ -82,7 +88,9 @@ export async function ensureDatabase(databaseUrl: string, database: string, temp
     const exists = await client.query('select 1 from pg_database where datname = $1', [database]);
     if (exists.rowCount) return false;
     const quoted = pg.escapeIdentifier(database);
-    await client.query(template ? `create database ${quoted} template ${pg.escapeIdentifier(template)}` : `create database ${quoted}`);
+    await client.query(
+      template ? `create database ${quoted} template ${pg.escapeIdentifier(template)}` : `create database ${quoted}`,
+    );
     return true;
   } catch (error) {
     // Two processes racing to create the same database: the loser sees a duplicate, which is fine.

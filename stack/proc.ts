@@ -20,7 +20,12 @@ export function isPortOpen(host: string, port: number, timeoutMs = 500): Promise
 }
 
 /** Polls `check` until it returns true; throws with `what` and the last error once `timeoutMs` has passed. */
-export async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs: number, intervalMs = 200): Promise<void> {
+export async function waitUntil(
+  what: string,
+  check: () => Promise<boolean>,
+  timeoutMs: number,
+  intervalMs = 200,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown = null;
   while (Date.now() < deadline) {
@@ -75,10 +80,19 @@ export function readPid(pidFile: string): number | null {
 }
 
 /** Starts a long-running daemon in its own process group, output appended to `logFile`, pid recorded. */
-export function startDaemon(command: string, args: string[], opts: { pidFile: string; logFile: string; cwd?: string; env?: NodeJS.ProcessEnv }): number {
+export function startDaemon(
+  command: string,
+  args: string[],
+  opts: { pidFile: string; logFile: string; cwd?: string; env?: NodeJS.ProcessEnv },
+): number {
   mkdirSync(dirname(opts.logFile), { recursive: true });
   const log = openSync(opts.logFile, 'a');
-  const child = spawn(command, args, { cwd: opts.cwd, env: opts.env ?? process.env, detached: true, stdio: ['ignore', log, log] });
+  const child = spawn(command, args, {
+    cwd: opts.cwd,
+    env: opts.env ?? process.env,
+    detached: true,
+    stdio: ['ignore', log, log],
+  });
   closeSync(log);
   if (child.pid === undefined) throw new StackError(`could not start ${command}`);
   child.unref();
@@ -118,7 +132,12 @@ export function which(binary: string): string | null {
 
 /** Runs a command to completion; on failure the error carries the command and the tail of its output. */
 export function run(command: string, args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): string {
-  const result = spawnSync(command, args, { encoding: 'utf8', env: opts.env ?? process.env, cwd: opts.cwd, maxBuffer: 64 * 1024 * 1024 });
+  const result = spawnSync(command, args, {
+    encoding: 'utf8',
+    env: opts.env ?? process.env,
+    cwd: opts.cwd,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   if (result.error) throw new StackError(`${command} ${args.join(' ')} could not run: ${result.error.message}`);
   if (result.status !== 0) {
     const output = `${result.stdout}\n${result.stderr}`.trim().split('\n').slice(-15).join('\n');

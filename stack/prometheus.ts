@@ -18,13 +18,18 @@ export function scrapeTargets(config: Config): Array<{ job: string; target: stri
   return [
     { job: 'webperf-api', target: `${config.api.metricsHost}:${config.api.metricsPort}` },
     { job: 'webperf-worker', target: `${config.worker.healthHost}:${config.worker.healthPort}` },
-    ...(config.worker.sdkMetricsPort ? [{ job: 'webperf-worker-sdk', target: `${config.worker.healthHost}:${config.worker.sdkMetricsPort}` }] : []),
+    ...(config.worker.sdkMetricsPort
+      ? [{ job: 'webperf-worker-sdk', target: `${config.worker.healthHost}:${config.worker.sdkMetricsPort}` }]
+      : []),
     { job: 'webperf-ingest', target: `${config.ingest.metricsHost}:${config.ingest.metricsPort}` },
   ];
 }
 
 /** The local Prometheus's configuration: every process every 15 s, and the alert rules. */
-export function prometheusConfig(config: Config, rulesFile = resolve(PROJECT_ROOT, 'ops/prometheus/rules.yml')): string {
+export function prometheusConfig(
+  config: Config,
+  rulesFile = resolve(PROJECT_ROOT, 'ops/prometheus/rules.yml'),
+): string {
   return [
     'global:',
     '  scrape_interval: 15s',
@@ -32,7 +37,12 @@ export function prometheusConfig(config: Config, rulesFile = resolve(PROJECT_ROO
     'rule_files:',
     `  - ${JSON.stringify(rulesFile)}`,
     'scrape_configs:',
-    ...scrapeTargets(config).flatMap(({ job, target }) => [`  - job_name: ${job}`, '    metrics_path: /metrics', '    static_configs:', `      - targets: [${JSON.stringify(target)}]`]),
+    ...scrapeTargets(config).flatMap(({ job, target }) => [
+      `  - job_name: ${job}`,
+      '    metrics_path: /metrics',
+      '    static_configs:',
+      `      - targets: [${JSON.stringify(target)}]`,
+    ]),
     '',
   ].join('\n');
 }
@@ -51,9 +61,18 @@ export function startPrometheus(config: Config, log: (message: string) => void):
   const configFile = resolve(dir, 'prometheus.yml');
   writeFileSync(configFile, prometheusConfig(config));
   const output = openSync(resolve(dir, 'prometheus.log'), 'a');
-  const child = spawn(PROMETHEUS, [`--config.file=${configFile}`, `--storage.tsdb.path=${resolve(dir, 'data')}`, `--web.listen-address=127.0.0.1:${config.prometheus.port}`, '--storage.tsdb.retention.time=7d'], {
-    stdio: ['ignore', output, output],
-  });
+  const child = spawn(
+    PROMETHEUS,
+    [
+      `--config.file=${configFile}`,
+      `--storage.tsdb.path=${resolve(dir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${config.prometheus.port}`,
+      '--storage.tsdb.retention.time=7d',
+    ],
+    {
+      stdio: ['ignore', output, output],
+    },
+  );
   log(`Prometheus starting (pid ${child.pid}, http://127.0.0.1:${config.prometheus.port}, config ${configFile})`);
   return {
     url: `http://127.0.0.1:${config.prometheus.port}`,

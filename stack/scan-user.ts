@@ -11,7 +11,16 @@ import { run } from './proc.ts';
 export function ensureScanUser(name: string, log: (msg: string) => void): void {
   if (process.getuid?.() !== 0) return;
   if (!lookupUser(name)) {
-    run('useradd', ['--system', '--user-group', '--no-create-home', '--home-dir', '/nonexistent', '--shell', '/usr/sbin/nologin', name]);
+    run('useradd', [
+      '--system',
+      '--user-group',
+      '--no-create-home',
+      '--home-dir',
+      '/nonexistent',
+      '--shell',
+      '/usr/sbin/nologin',
+      name,
+    ]);
     log(`created the system user ${name}, which runs the scan browsers`);
   }
   allowTraversalTo(PROJECT_ROOT, log);

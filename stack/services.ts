@@ -9,10 +9,16 @@ export interface ServiceProcess {
   readyUrl: string;
 }
 
-export function serviceDefinitions(config: Pick<Config, 'api' | 'worker' | 'ingest'>): Array<{ name: string; entry: string; readyUrl: string }> {
+export function serviceDefinitions(
+  config: Pick<Config, 'api' | 'worker' | 'ingest'>,
+): Array<{ name: string; entry: string; readyUrl: string }> {
   return [
     { name: 'api', entry: 'api/main.ts', readyUrl: `http://${config.api.host}:${config.api.port}/readyz` },
-    { name: 'worker', entry: 'worker/main.ts', readyUrl: `http://${config.worker.healthHost}:${config.worker.healthPort}/readyz` },
+    {
+      name: 'worker',
+      entry: 'worker/main.ts',
+      readyUrl: `http://${config.worker.healthHost}:${config.worker.healthPort}/readyz`,
+    },
     { name: 'ingest', entry: 'ingest/main.ts', readyUrl: `http://${config.ingest.host}:${config.ingest.port}/readyz` },
   ];
 }
@@ -33,8 +39,18 @@ export function localDemoEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv 
 }
 
 /** Starts one of the project's processes on the same (pinned) Node, with the given environment. */
-export function spawnService(name: string, entry: string, readyUrl: string, env: NodeJS.ProcessEnv, stdio: 'inherit' | 'pipe' = 'inherit'): ServiceProcess {
-  const child = spawn(process.execPath, [resolve(PROJECT_ROOT, entry)], { cwd: PROJECT_ROOT, env: serviceEnvironment(name, env), stdio: ['ignore', stdio, stdio] });
+export function spawnService(
+  name: string,
+  entry: string,
+  readyUrl: string,
+  env: NodeJS.ProcessEnv,
+  stdio: 'inherit' | 'pipe' = 'inherit',
+): ServiceProcess {
+  const child = spawn(process.execPath, [resolve(PROJECT_ROOT, entry)], {
+    cwd: PROJECT_ROOT,
+    env: serviceEnvironment(name, env),
+    stdio: ['ignore', stdio, stdio],
+  });
   return { name, child, readyUrl };
 }
 
@@ -48,12 +64,17 @@ export async function isReady(url: string): Promise<boolean> {
 }
 
 export async function waitReady(service: ServiceProcess, timeoutMs = 120_000): Promise<void> {
-  await waitUntil(`${service.name} (${service.readyUrl})`, async () => {
-    if (service.child.exitCode !== null || service.child.signalCode !== null) {
-      throw new Error(`${service.name} exited with ${service.child.exitCode ?? service.child.signalCode}`);
-    }
-    return isReady(service.readyUrl);
-  }, timeoutMs, 300);
+  await waitUntil(
+    `${service.name} (${service.readyUrl})`,
+    async () => {
+      if (service.child.exitCode !== null || service.child.signalCode !== null) {
+        throw new Error(`${service.name} exited with ${service.child.exitCode ?? service.child.signalCode}`);
+      }
+      return isReady(service.readyUrl);
+    },
+    timeoutMs,
+    300,
+  );
 }
 
 /** SIGTERM, wait for a clean exit, SIGKILL after the grace period. */

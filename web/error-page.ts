@@ -12,7 +12,10 @@ import { t } from './text.ts';
  */
 export function setPageHeaders(ctx: Context): void {
   ctx.set('Cache-Control', 'no-store');
-  ctx.set('Content-Security-Policy', "default-src 'none'; img-src 'self'; style-src 'self' 'unsafe-inline'; style-src-elem 'self'; script-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+  ctx.set(
+    'Content-Security-Policy',
+    "default-src 'none'; img-src 'self'; style-src 'self' 'unsafe-inline'; style-src-elem 'self'; script-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  );
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.set('Referrer-Policy', 'same-origin');
 }
@@ -37,5 +40,10 @@ export function renderErrorPage(ctx: Context, status: number, message: string, r
   const user = ctx.state.webUser as { email: string } | undefined;
   const body = html`<section id="error"><h1>${title}</h1><p class="error">${Object.hasOwn(text.errorMessages, message) ? text.errorMessages[message] : message}</p>${requestId ? html`<p>${text.requestId}: <code>${requestId}</code></p>` : html``}
     <p><a href="/">${text.backHome}</a></p></section>`;
-  ctx.body = layout(title, body, { locale, user: user ? { email: user.email, unreadAlerts: ctx.state.unreadAlerts as number | undefined } : undefined, csrf: ctx.state.csrf as string | undefined, path: ctx.url });
+  ctx.body = layout(title, body, {
+    locale,
+    user: user ? { email: user.email, unreadAlerts: ctx.state.unreadAlerts as number | undefined } : undefined,
+    csrf: ctx.state.csrf as string | undefined,
+    path: ctx.url,
+  });
 }

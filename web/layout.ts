@@ -37,9 +37,12 @@ export function layout(title: string, body: SafeHtml, chrome: Chrome): string {
   const user = chrome.user;
   const nav = user
     ? html`<nav aria-label="${text.navLabel}"><ul>${NAV_ITEMS.map(
-        (item) => html`<li><a href="${item.href}" ${chrome.current === item.key ? new SafeHtml('aria-current="page"') : ''}>${text[item.label]}${
-          item.key === 'alerts' && user.unreadAlerts ? html`<span class="badge" aria-label="${text.unread(user.unreadAlerts)}">${user.unreadAlerts}</span>` : ''
-        }</a></li>`,
+        (item) =>
+          html`<li><a href="${item.href}" ${chrome.current === item.key ? new SafeHtml('aria-current="page"') : ''}>${text[item.label]}${
+            item.key === 'alerts' && user.unreadAlerts
+              ? html`<span class="badge" aria-label="${text.unread(user.unreadAlerts)}">${user.unreadAlerts}</span>`
+              : ''
+          }</a></li>`,
       )}</ul></nav>
       <div class="account"><span class="who" title="${user.email}">${user.email}</span>
         <form class="inline" method="post" action="/logout"><input type="hidden" name="_csrf" value="${chrome.csrf ?? ''}"><button type="submit">${text.signOut}</button></form></div>`
@@ -47,14 +50,19 @@ export function layout(title: string, body: SafeHtml, chrome: Chrome): string {
   const back = chrome.path ?? '/';
   const other: Locale = chrome.locale === 'en' ? 'de' : 'en';
   const switcher = html`<a href="/language/${other}?next=${encodeURIComponent(back)}" hreflang="${other}" lang="${other}" id="language-switch">${text.switchTo}</a>`;
-  return `<!doctype html>${html`<html lang="${chrome.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+  return `<!doctype html>${
+    html`<html lang="${chrome.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · WebPerf</title><meta name="description" content="${text.tagline}"><link rel="stylesheet" href="${STYLESHEET_PATH}">${chrome.head ?? ''}</head>
 <body${chrome.sheets?.length ? html` class="${chrome.sheets.map((sheet) => `sheet-${sheet}`).join(' ')}"` : ''}><a class="skip" href="#main">${text.skip}</a><header class="${user ? 'signed-in' : 'signed-out'}"><a class="brand" href="/">WebPerf</a>${nav}</header>
-<main id="main">${body}</main><footer>${switcher}</footer></body></html>`.value}`;
+<main id="main">${body}</main><footer>${switcher}</footer></body></html>`.value
+  }`;
 }
 
-export const scoreClass = (score: number): string => (score >= 90 ? 'score-good' : score >= 50 ? 'score-average' : 'score-poor');
+export const scoreClass = (score: number): string =>
+  score >= 90 ? 'score-good' : score >= 50 ? 'score-average' : 'score-poor';
 
 /** A score as a coloured pill; the colour is never the only signal (the number is the content). */
 export const scorePill = (score: number | null | undefined): SafeHtml =>
-  score === null || score === undefined ? html`<span class="muted">—</span>` : html`<span class="score-pill ${scoreClass(score)}">${score}</span>`;
+  score === null || score === undefined
+    ? html`<span class="muted">—</span>`
+    : html`<span class="score-pill ${scoreClass(score)}">${score}</span>`;

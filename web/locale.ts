@@ -6,7 +6,8 @@ import { cookieOptions, getCookie, setCookie } from './session.ts';
 const LANGUAGE_COOKIE = 'wps_lang';
 const ONE_YEAR_MS = 365 * 86_400_000;
 
-export const isLocale = (value: unknown): value is Locale => typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
+export const isLocale = (value: unknown): value is Locale =>
+  typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
 
 /** The page language: the visitor's own choice (the language switch's cookie), else their browser's Accept-Language. */
 export function pageLocale(ctx: Context, config: Config): Locale {

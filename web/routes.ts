@@ -62,9 +62,24 @@ export function webRouter(deps: WebDeps): Router {
   mountScanPages(router, deps);
   mountMonitoringPages(router, deps);
   mountWebhookPages(router, deps);
-  mountOAuthPages(router, { provider: deps.oauthProvider, storage: deps.storage, config: deps.config, clock: deps.clock });
+  mountOAuthPages(router, {
+    provider: deps.oauthProvider,
+    storage: deps.storage,
+    config: deps.config,
+    clock: deps.clock,
+  });
   mountDocsPages(router, deps);
-  mountLivePages(router, { config: deps.config, clock: deps.clock, live: liveDataSource({ rumSites: deps.storage.rumSites, rumAlerts: deps.storage.rumAlerts, clock: deps.clock, ingestPublicUrl: deps.config.ingest.publicUrl, rum: deps.rum }) });
+  mountLivePages(router, {
+    config: deps.config,
+    clock: deps.clock,
+    live: liveDataSource({
+      rumSites: deps.storage.rumSites,
+      rumAlerts: deps.storage.rumAlerts,
+      clock: deps.clock,
+      ingestPublicUrl: deps.config.ingest.publicUrl,
+      rum: deps.rum,
+    }),
+  });
   mountAccountPages(router, deps);
   router.get('/assets/:file', serveStylesheet);
   mountReportPages(router, deps);

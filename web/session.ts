@@ -43,12 +43,19 @@ export function cookieOptions(config: Config, maxAgeMs?: number) {
  * Sets a cookie with our options. Secure is about the browser's connection to BASE_URL, not about the hop
  * that reaches us (TLS usually ends at a proxy), so the cookie jar is told the connection is secure.
  */
-export function setCookie(ctx: Context, config: Config, name: string, value: string, options: Omit<ReturnType<typeof cookieOptions>, 'sameSite'> & { sameSite: 'lax' | 'strict' }): void {
+export function setCookie(
+  ctx: Context,
+  config: Config,
+  name: string,
+  value: string,
+  options: Omit<ReturnType<typeof cookieOptions>, 'sameSite'> & { sameSite: 'lax' | 'strict' },
+): void {
   if (options.secure) ctx.cookies.secure = true;
   ctx.cookies.set(cookieName(config, name), value, options);
 }
 
-export const getCookie = (ctx: Context, config: Config, name: string): string | undefined => ctx.cookies.get(cookieName(config, name));
+export const getCookie = (ctx: Context, config: Config, name: string): string | undefined =>
+  ctx.cookies.get(cookieName(config, name));
 
 interface SessionDeps {
   storage: { sessions: SessionStore };
@@ -129,7 +136,8 @@ function csrfBinding(ctx: Context, config: Config, create: boolean): string | nu
   return `visitor:${sha256(value)}`;
 }
 
-const csrfFor = (config: Config, binding: string) => createHmac('sha256', purposeKey(config.keys.current, 'csrf')).update(binding).digest('base64url');
+const csrfFor = (config: Config, binding: string) =>
+  createHmac('sha256', purposeKey(config.keys.current, 'csrf')).update(binding).digest('base64url');
 
 /** The CSRF token for this visitor's forms: an HMAC of their session (or pre-session) id, in a hidden field. */
 export function csrfToken(ctx: Context, config: Config): string {
@@ -141,7 +149,8 @@ export function csrfToken(ctx: Context, config: Config): string {
  * would get. Any failure is a 403 before anything changes. (Origin is checked by sameOriginOnly.)
  */
 export async function readForm(ctx: Context, config: Config): Promise<URLSearchParams> {
-  if (!ctx.is('application/x-www-form-urlencoded')) throw new HttpError(415, { message: 'Forms must be sent as application/x-www-form-urlencoded.' });
+  if (!ctx.is('application/x-www-form-urlencoded'))
+    throw new HttpError(415, { message: 'Forms must be sent as application/x-www-form-urlencoded.' });
   let text: string;
   try {
     text = await getRawBody(ctx.req, { limit: FORM_LIMIT_BYTES, encoding: 'utf-8' });

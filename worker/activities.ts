@@ -50,7 +50,9 @@ export const noScanRunner: ScanRunner = {
 };
 
 /** What a webhook attempt needs, whether the webhook activity or the worker's direct first attempt makes it. */
-export function webhookDeliveryDeps(deps: Omit<WorkerDeps, 'runner' | 'rumWindows' | 'webhookDispatch' | 'identity' | 'attemptLimitMs'>): WebhookDeliveryDeps {
+export function webhookDeliveryDeps(
+  deps: Omit<WorkerDeps, 'runner' | 'rumWindows' | 'webhookDispatch' | 'identity' | 'attemptLimitMs'>,
+): WebhookDeliveryDeps {
   const { storage, config, metrics } = deps;
   return {
     webhooks: storage.webhooks,
@@ -70,14 +72,38 @@ export function webhookDeliveryDeps(deps: Omit<WorkerDeps, 'runner' | 'rumWindow
 /** The activities of each task queue the worker polls: the main queue, every region's scan queue, the webhook queue. */
 export function buildActivities(deps: WorkerDeps) {
   const { storage, config, temporal, clock, log, metrics, webhookDispatch } = deps;
-  const scan = createScanActivities({ scans: storage.scans, config, clock, log, runner: deps.runner, attemptLimitMs: deps.attemptLimitMs, webhookDispatch, metrics });
+  const scan = createScanActivities({
+    scans: storage.scans,
+    config,
+    clock,
+    log,
+    runner: deps.runner,
+    attemptLimitMs: deps.attemptLimitMs,
+    webhookDispatch,
+    metrics,
+  });
   const main = {
     ...createActivities({ pingPostgres: storage.ping, workerIdentity: deps.identity }),
     ...scan,
     ...createReconcileActivities({ scans: storage.scans, temporal, clock, log }),
     ...createScanSlotActivities({ scans: storage.scans, users: storage.users, temporal, config }),
-    ...createTargetActivities({ targets: storage.targets, users: storage.users, temporal, config, clock, log, metrics }),
-    ...createAlertActivities({ alerts: storage.alerts, mailer: metrics.countingMailer(deps.mailer, 'alert'), baseUrl: config.baseUrl, clock, log, webhookDispatch }),
+    ...createTargetActivities({
+      targets: storage.targets,
+      users: storage.users,
+      temporal,
+      config,
+      clock,
+      log,
+      metrics,
+    }),
+    ...createAlertActivities({
+      alerts: storage.alerts,
+      mailer: metrics.countingMailer(deps.mailer, 'alert'),
+      baseUrl: config.baseUrl,
+      clock,
+      log,
+      webhookDispatch,
+    }),
     ...createRumAlertActivities({
       rumAlerts: storage.rumAlerts,
       windows: deps.rumWindows,

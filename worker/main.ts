@@ -22,7 +22,13 @@ import { createStorage } from '../db/store/index.ts';
 import { smtpMailer } from '../services/mailer.ts';
 import { directFirstAttempt } from '../services/webhook-direct.ts';
 import { temporalWebhookDispatch } from '../services/webhook-dispatch.ts';
-import { buildActivities, noScanRunner, webhookDeliveryDeps, type WorkerActivities, type WorkerDeps } from './activities.ts';
+import {
+  buildActivities,
+  noScanRunner,
+  webhookDeliveryDeps,
+  type WorkerActivities,
+  type WorkerDeps,
+} from './activities.ts';
 import { startSchedulesAndSweepers } from './schedules.ts';
 
 assertNodeVersion();
@@ -37,7 +43,18 @@ const servesWebhooks = role === 'all' || role === 'webhooks';
 
 Runtime.install({
   logger: {
-    log: (level, message, meta) => log[level === 'TRACE' ? 'trace' : level === 'DEBUG' ? 'debug' : level === 'INFO' ? 'info' : level === 'WARN' ? 'warn' : 'error']({ meta }, message),
+    log: (level, message, meta) =>
+      log[
+        level === 'TRACE'
+          ? 'trace'
+          : level === 'DEBUG'
+            ? 'debug'
+            : level === 'INFO'
+              ? 'info'
+              : level === 'WARN'
+                ? 'warn'
+                : 'error'
+      ]({ meta }, message),
     trace: (message, meta) => log.trace({ meta }, message),
     debug: (message, meta) => log.debug({ meta }, message),
     info: (message, meta) => log.info({ meta }, message),
@@ -46,7 +63,13 @@ Runtime.install({
   },
   shutdownSignals: [],
   // The SDK's own metrics (task slots, poll latency, workflow task failures, ...) on an operator port of their own.
-  ...(config.worker.sdkMetricsPort ? { telemetryOptions: { metrics: { prometheus: { bindAddress: `${config.worker.healthHost}:${config.worker.sdkMetricsPort}` } } } } : {}),
+  ...(config.worker.sdkMetricsPort
+    ? {
+        telemetryOptions: {
+          metrics: { prometheus: { bindAddress: `${config.worker.healthHost}:${config.worker.sdkMetricsPort}` } },
+        },
+      }
+    : {}),
 });
 
 // Refused at start rather than at the first alert: a worker that cannot send e-mail is misconfigured.
@@ -58,25 +81,35 @@ const client = createTemporalClient(config.temporal);
 const clickhouse = createClickHouse(config);
 let workers: Worker[] = [];
 let stopping = false;
-const workflowDispatch = temporalWebhookDispatch({ temporal: () => client, webhooks: storage.webhooks, taskQueuePrefix: config.temporal.taskQueuePrefix, log });
+const workflowDispatch = temporalWebhookDispatch({
+  temporal: () => client,
+  webhooks: storage.webhooks,
+  taskQueuePrefix: config.temporal.taskQueuePrefix,
+  log,
+});
 /** First webhook attempts sent at once from this process; beyond that, deliveries go straight to workflows. */
 const WEBHOOK_DIRECT_IN_FLIGHT = 256;
 /** Set once the main queue is served (worker/schedules.ts); a webhooks-only worker has no sweepers. */
 let stopSweepers = (): void => undefined;
 
-const health = new HealthState({
-  postgres: storage.ping,
-  temporal: () => temporalReachable(client),
-  worker: async () => {
-    if (workers.length === 0) throw new Error('worker is CONNECTING');
-    for (const w of workers) if (w.getState() !== 'RUNNING') throw new Error(`worker is ${w.getState()}`);
+const health = new HealthState(
+  {
+    postgres: storage.ping,
+    temporal: () => temporalReachable(client),
+    worker: async () => {
+      if (workers.length === 0) throw new Error('worker is CONNECTING');
+      for (const w of workers) if (w.getState() !== 'RUNNING') throw new Error(`worker is ${w.getState()}`);
+    },
   },
-}, log);
+  log,
+);
 
 // Operator metrics on the health port (/metrics): scans by region and outcome, each region's queue as Temporal sees it.
 const metrics = createWorkerMetrics({
   regions: config.regions.available,
-  probeQueue: sharedPerRegion(QUEUE_PROBE_SHARED_MS, (region) => probeScanQueue(client, config.temporal.namespace, scanTaskQueue(config.temporal.taskQueuePrefix, region))),
+  probeQueue: sharedPerRegion(QUEUE_PROBE_SHARED_MS, (region) =>
+    probeScanQueue(client, config.temporal.namespace, scanTaskQueue(config.temporal.taskQueuePrefix, region)),
+  ),
   oldestWaiting: async (region) => {
     const oldest = await storage.scans.oldestQueued(region);
     return oldest ? Math.max(0, (Date.now() - oldest.getTime()) / 1000) : 0;
@@ -98,7 +131,10 @@ const activityDeps: Omit<WorkerDeps, 'runner' | 'webhookDispatch'> = {
 };
 // Events raised here get their first attempt at once from this process; each delivery's workflow is started
 // after it (in the background) and carries the retries.
-const webhookDispatch = directFirstAttempt(workflowDispatch, { ...webhookDeliveryDeps(activityDeps), maxInFlight: WEBHOOK_DIRECT_IN_FLIGHT });
+const webhookDispatch = directFirstAttempt(workflowDispatch, {
+  ...webhookDeliveryDeps(activityDeps),
+  maxInFlight: WEBHOOK_DIRECT_IN_FLIGHT,
+});
 
 const healthServer = createServer((req, res) => {
   const respond = (status: number, body: unknown) => {
@@ -133,14 +169,20 @@ async function connectWithRetry(): Promise<NativeConnection | null> {
 
 async function main(): Promise<void> {
   await new Promise<void>((ready) => healthServer.listen(config.worker.healthPort, config.worker.healthHost, ready));
-  log.info({ url: `http://${config.worker.healthHost}:${config.worker.healthPort}` }, 'worker health endpoints listening');
+  log.info(
+    { url: `http://${config.worker.healthHost}:${config.worker.healthPort}` },
+    'worker health endpoints listening',
+  );
 
   const connection = await connectWithRetry();
   if (!connection) return;
-  if (config.env === 'production' && !config.worker.workflowBundlePath) throw new Error('WORKFLOW_BUNDLE_PATH is required in production');
+  if (config.env === 'production' && !config.worker.workflowBundlePath)
+    throw new Error('WORKFLOW_BUNDLE_PATH is required in production');
   // Bundled once for both the webhook and the main Worker when no prebuilt bundle is given (development).
   const workflowSource: Pick<WorkerOptions, 'workflowBundle'> = {
-    workflowBundle: config.worker.workflowBundlePath ? { codePath: config.worker.workflowBundlePath } : await bundleWorkflowCode({ workflowsPath: resolve(PROJECT_ROOT, 'workflows/index.ts') }),
+    workflowBundle: config.worker.workflowBundlePath
+      ? { codePath: config.worker.workflowBundlePath }
+      : await bundleWorkflowCode({ workflowsPath: resolve(PROJECT_ROOT, 'workflows/index.ts') }),
   };
 
   const runner = servesMain ? startLighthouseRunner() : noScanRunner;
@@ -165,7 +207,18 @@ async function main(): Promise<void> {
       ]
     : [];
   workers = [...webhookWorkers, ...(servesMain ? await mainWorkers(connection, workflowSource, activities) : [])];
-  log.info({ role, taskQueue: servesMain ? taskQueue : null, webhookTaskQueue: servesWebhooks ? webhookTaskQueue(config.temporal.taskQueuePrefix) : null, webhookSlots: servesWebhooks ? config.worker.webhookSlots : null, scanRegions: servesMain ? config.worker.scanRegions : [], identity, bundle: config.worker.workflowBundlePath }, 'worker polling');
+  log.info(
+    {
+      role,
+      taskQueue: servesMain ? taskQueue : null,
+      webhookTaskQueue: servesWebhooks ? webhookTaskQueue(config.temporal.taskQueuePrefix) : null,
+      webhookSlots: servesWebhooks ? config.worker.webhookSlots : null,
+      scanRegions: servesMain ? config.worker.scanRegions : [],
+      identity,
+      bundle: config.worker.workflowBundlePath,
+    },
+    'worker polling',
+  );
   try {
     const running = Promise.all(workers.map((w) => w.run()));
     // A signal that arrived while the workers were being created (bundling takes seconds): stop now.
@@ -178,14 +231,22 @@ async function main(): Promise<void> {
 
 function startLighthouseRunner(): ScanRunner {
   // Throws when a root worker's SCAN_USER cannot run the runner, so the worker does not start.
-  const runner = processRunner({ chromiumPath: config.chromiumPath, allowLoopback: config.outboundAllowLoopback, scanUser: config.scanUser });
+  const runner = processRunner({
+    chromiumPath: config.chromiumPath,
+    allowLoopback: config.outboundAllowLoopback,
+    scanUser: config.scanUser,
+  });
   // The runner started ahead for the next scan goes with us, however we exit (if killed, it goes by itself).
   process.once('exit', () => runner.close());
   return runner;
 }
 
 /** The main queue and the served regions' Lighthouse queues, with the schedules and sweepers that go with them. */
-async function mainWorkers(connection: NativeConnection, workflowSource: Pick<WorkerOptions, 'workflowBundle'>, activities: WorkerActivities): Promise<Worker[]> {
+async function mainWorkers(
+  connection: NativeConnection,
+  workflowSource: Pick<WorkerOptions, 'workflowBundle'>,
+  activities: WorkerActivities,
+): Promise<Worker[]> {
   const main = await Worker.create({
     connection,
     namespace: config.temporal.namespace,
@@ -211,7 +272,14 @@ async function mainWorkers(connection: NativeConnection, workflowSource: Pick<Wo
       }),
     ),
   );
-  stopSweepers = await startSchedulesAndSweepers({ client, taskQueuePrefix: config.temporal.taskQueuePrefix, storage, workflowDispatch, clock: systemClock, log });
+  stopSweepers = await startSchedulesAndSweepers({
+    client,
+    taskQueuePrefix: config.temporal.taskQueuePrefix,
+    storage,
+    workflowDispatch,
+    clock: systemClock,
+    log,
+  });
   return [main, ...scanWorkers];
 }
 

@@ -2,7 +2,12 @@ import type { Client } from '@temporalio/client';
 import type { Clock } from '../core/clock.ts';
 import type { Storage } from '../db/store/index.ts';
 import type { Logger } from '../infra/logger.ts';
-import { ensureReconcilerSchedule, ensureRumAlertCheckSchedule, ensureTargetReconcilerSchedule, triggerTargetReconciler } from '../infra/temporal-client.ts';
+import {
+  ensureReconcilerSchedule,
+  ensureRumAlertCheckSchedule,
+  ensureTargetReconcilerSchedule,
+  triggerTargetReconciler,
+} from '../infra/temporal-client.ts';
 import { OAUTH_SWEEP_EVERY_MS, sweepExpiredOAuth } from '../services/oauth-apps.ts';
 import { sweepWebhookOutbox, type WebhookDispatch } from '../services/webhook-dispatch.ts';
 
@@ -28,7 +33,11 @@ export async function startSchedulesAndSweepers(deps: ScheduleDeps): Promise<() 
   const { client, taskQueuePrefix: prefix, storage, log } = deps;
   await ensureReconcilerSchedule(client, prefix).then(
     ({ scheduleId, created }) => created && log.info({ scheduleId }, 'scan reconciler scheduled'),
-    (error: unknown) => log.error({ err: error }, 'could not create or update the scan reconciler schedule; stale scans wait for the next start'),
+    (error: unknown) =>
+      log.error(
+        { err: error },
+        'could not create or update the scan reconciler schedule; stale scans wait for the next start',
+      ),
   );
   // Target schedules: reconciled now (a worker starts after deployments and outages, when drift is likeliest) and on a timer.
   await ensureTargetReconcilerSchedule(client, prefix)
@@ -36,16 +45,27 @@ export async function startSchedulesAndSweepers(deps: ScheduleDeps): Promise<() 
       if (created) log.info({ scheduleId }, 'target reconciler scheduled');
       await triggerTargetReconciler(client, prefix);
     })
-    .catch((error: unknown) => log.error({ err: error }, 'could not schedule or start the target reconciler; target schedules are repaired at the next start'));
+    .catch((error: unknown) =>
+      log.error(
+        { err: error },
+        'could not schedule or start the target reconciler; target schedules are repaired at the next start',
+      ),
+    );
   await ensureRumAlertCheckSchedule(client, prefix).then(
     ({ scheduleId, created }) => created && log.info({ scheduleId }, 'live-data alert check scheduled'),
-    (error: unknown) => log.error({ err: error }, 'could not create or update the live-data alert check schedule; it is tried again at the next start'),
+    (error: unknown) =>
+      log.error(
+        { err: error },
+        'could not create or update the live-data alert check schedule; it is tried again at the next start',
+      ),
   );
   // Every worker sweeps; rows are claimed before their workflow starts (two sweeps never take one row, nor a
   // row whose direct attempt is in flight), and the delivery workflow ids make a repeated start harmless.
   const outboxSweeper = setInterval(() => {
     sweepWebhookOutbox(storage.webhooks, deps.workflowDispatch, deps.clock())
-      .then((found) => found && log.info({ found }, 'webhook outbox: started workflows for deliveries left without one'))
+      .then(
+        (found) => found && log.info({ found }, 'webhook outbox: started workflows for deliveries left without one'),
+      )
       .catch((error: unknown) => log.warn({ err: error }, 'webhook outbox sweep failed'));
   }, WEBHOOK_SWEEP_EVERY_MS);
   outboxSweeper.unref();

@@ -37,7 +37,9 @@ export async function rumAlertCheckWorkflow(options: { emailRetry?: EmailRetry }
 }
 
 /** Sends one live-data alert e-mail, retrying with backoff like score alert e-mails (30 s to hourly, for a day). */
-export async function rumAlertEmailWorkflow(input: RumAlertEmailJob & { retry?: EmailRetry }): Promise<AlertEmailOutcome> {
+export async function rumAlertEmailWorkflow(
+  input: RumAlertEmailJob & { retry?: EmailRetry },
+): Promise<AlertEmailOutcome> {
   const retry = input.retry ?? ALERT_EMAIL_RETRY;
   const { sendRumAlertEmail } = proxyActivities<RumAlertActivities>({
     startToCloseTimeout: '2 minutes',

@@ -12,7 +12,18 @@ import {
 } from '@temporalio/workflow';
 import type { ScanSlotActivities } from '../activities/scan-slots.ts';
 import { DISPATCHER_IDLE_EXIT, SLOT_HOLDER_CHECK_EVERY } from '../core/scan/lifecycle.ts';
-import { canGrant, emptySlots, grantSlots, isIdle, releaseSlot, requestSlot, slotsView, type SlotRequest, type SlotState, type SlotsView } from '../core/scan/slots.ts';
+import {
+  canGrant,
+  emptySlots,
+  grantSlots,
+  isIdle,
+  releaseSlot,
+  requestSlot,
+  slotsView,
+  type SlotRequest,
+  type SlotState,
+  type SlotsView,
+} from '../core/scan/slots.ts';
 import { SCAN_SLOT_SIGNALS, scanWorkflowId } from '../core/temporal.ts';
 
 export const requestSlotSignal = defineSignal<[SlotRequest]>(SCAN_SLOT_SIGNALS.request);
@@ -63,14 +74,20 @@ export async function scanDispatcherWorkflow(input: DispatcherInput = {}): Promi
   void reclaimAbandonedSlots(state);
   for (;;) {
     const idle = isIdle(state);
-    const woken = await condition(() => canGrant(state) || regrant.size > 0 || historyIsLong(), idle ? DISPATCHER_IDLE_EXIT : undefined);
+    const woken = await condition(
+      () => canGrant(state) || regrant.size > 0 || historyIsLong(),
+      idle ? DISPATCHER_IDLE_EXIT : undefined,
+    );
     if (!woken && isIdle(state)) return;
     const grants = [...grantSlots(state), ...regrant];
     regrant.clear();
     await Promise.all(grants.map(deliver));
     if (historyIsLong()) {
       await condition(allHandlersFinished);
-      return continueAsNew<typeof scanDispatcherWorkflow>({ slots: state, continueAfterEvents: input.continueAfterEvents });
+      return continueAsNew<typeof scanDispatcherWorkflow>({
+        slots: state,
+        continueAfterEvents: input.continueAfterEvents,
+      });
     }
   }
 }

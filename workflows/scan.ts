@@ -1,4 +1,11 @@
-import { ActivityFailure, CancellationScope, condition, getExternalWorkflowHandle, proxyActivities, setHandler } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  CancellationScope,
+  condition,
+  getExternalWorkflowHandle,
+  proxyActivities,
+  setHandler,
+} from '@temporalio/workflow';
 import type { ScanActivities, ScanOutcome } from '../activities/scan.ts';
 import type { ScanSlotActivities } from '../activities/scan-slots.ts';
 import { SCAN_ATTEMPTS, scanActivityTimeoutMs, scanRunLimitMs, SLOT_REQUEST_REPEAT } from '../core/scan/lifecycle.ts';
@@ -39,7 +46,9 @@ export async function scanWorkflow(input: ScanWorkflowInput): Promise<ScanOutcom
     // Also when cancelled, or when the scan failed: the slot (or the place in the queue) goes to the next scan.
     const dispatcher = dispatcherId;
     if (dispatcher) {
-      await CancellationScope.nonCancellable(() => getExternalWorkflowHandle(dispatcher).signal(releaseSlotSignal, input.publicId)).catch(() => undefined);
+      await CancellationScope.nonCancellable(() =>
+        getExternalWorkflowHandle(dispatcher).signal(releaseSlotSignal, input.publicId),
+      ).catch(() => undefined);
     }
   }
 }
@@ -64,7 +73,11 @@ async function runScan(input: ScanWorkflowInput): Promise<ScanOutcome> {
     return await scanPage(input.publicId);
   } catch (error) {
     const cause = error instanceof ActivityFailure && error.cause ? error.cause.message : String(error);
-    await markScanFailed(input.publicId, 'scan_error', `The scan failed after several attempts (${cause.slice(0, 300)}).`);
+    await markScanFailed(
+      input.publicId,
+      'scan_error',
+      `The scan failed after several attempts (${cause.slice(0, 300)}).`,
+    );
     return { status: 'failed', code: 'scan_error' };
   }
 }

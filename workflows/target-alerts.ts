@@ -13,7 +13,11 @@ export interface EmailRetry {
 }
 
 /** Exponential backoff from 30 s to hourly, for a day; tests pass shorter intervals. */
-export const ALERT_EMAIL_RETRY: EmailRetry = { initialInterval: '30 seconds', maximumInterval: '1 hour', giveUpAfter: '1 day' };
+export const ALERT_EMAIL_RETRY: EmailRetry = {
+  initialInterval: '30 seconds',
+  maximumInterval: '1 hour',
+  giveUpAfter: '1 day',
+};
 
 const { evaluateTargetAlerts } = proxyActivities<AlertActivities>({
   startToCloseTimeout: '1 minute',
@@ -28,7 +32,10 @@ const { evaluateTargetAlerts } = proxyActivities<AlertActivities>({
  * keeps the scan's workflow open; their ids are per alert and change, so two cannot send the same e-mail at
  * once. Never throws: the scan's own outcome does not depend on its alerts.
  */
-export async function evaluateAfterScan(scanPublicId: string, options: { emailRetry?: EmailRetry } = {}): Promise<AlertEvaluation | null> {
+export async function evaluateAfterScan(
+  scanPublicId: string,
+  options: { emailRetry?: EmailRetry } = {},
+): Promise<AlertEvaluation | null> {
   let evaluation: AlertEvaluation;
   try {
     evaluation = await evaluateTargetAlerts(scanPublicId);
@@ -68,6 +75,9 @@ export async function alertEmailWorkflow(input: AlertEmailInput): Promise<AlertE
 }
 
 /** A finished target scan's alerts, as a workflow of its own (tests; a parent may also run it as a child). */
-export async function targetAlertsWorkflow(input: { scanPublicId: string; emailRetry?: EmailRetry }): Promise<AlertEvaluation | null> {
+export async function targetAlertsWorkflow(input: {
+  scanPublicId: string;
+  emailRetry?: EmailRetry;
+}): Promise<AlertEvaluation | null> {
   return evaluateAfterScan(input.scanPublicId, { emailRetry: input.emailRetry });
 }

@@ -29,7 +29,12 @@ export async function targetScanWorkflow(input: TargetScanInput): Promise<Target
     workflowId: scanWorkflowId(publicId),
     args: [{ publicId, scanTaskQueue: dispatched.scanTaskQueue }],
     // As a scan started by the API says (infra/temporal-client.ts startScanWorkflow), plus the target.
-    staticSummary: scanSummary({ host: dispatched.host, region: dispatched.region, publicId, targetId: input.targetId }),
+    staticSummary: scanSummary({
+      host: dispatched.host,
+      region: dispatched.region,
+      publicId,
+      targetId: input.targetId,
+    }),
     typedSearchAttributes: [
       { key: ScanIdAttribute, value: publicId },
       { key: HostAttribute, value: dispatched.host },

@@ -1,6 +1,11 @@
 import { proxyActivities, sleep } from '@temporalio/workflow';
 import type { WebhookActivities } from '../activities/webhooks.ts';
-import { nextDelayMs, RETRY_DELAYS_MS, type AttemptOutcomeKind, type WebhookDeliveryInput } from '../core/webhooks/delivery.ts';
+import {
+  nextDelayMs,
+  RETRY_DELAYS_MS,
+  type AttemptOutcomeKind,
+  type WebhookDeliveryInput,
+} from '../core/webhooks/delivery.ts';
 
 /**
  * An ordinary activity on the workflow's own queue (the webhook queue, served by the webhook worker with slots

@@ -1,4 +1,13 @@
-import { type AuditEvidence, type Box, DETAIL_LIMITS, type DetailItem, type Diagnostics, type ElementRef, type LcpPhases, type Savings } from '../../core/scan/details.ts';
+import {
+  type AuditEvidence,
+  type Box,
+  DETAIL_LIMITS,
+  type DetailItem,
+  type Diagnostics,
+  type ElementRef,
+  type LcpPhases,
+  type Savings,
+} from '../../core/scan/details.ts';
 
 /**
  * Lighthouse 13's audit and insight details, read into the bounded shapes of core/scan/details.ts. Pure:
@@ -14,9 +23,12 @@ export interface DetailedResult {
   entities?: Array<{ name: string; isFirstParty?: boolean; isUnrecognized?: boolean }>;
 }
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-const text = (value: unknown, max: number = DETAIL_LIMITS.text): string | undefined => (typeof value === 'string' ? value.slice(0, max) : undefined);
-const number = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const text = (value: unknown, max: number = DETAIL_LIMITS.text): string | undefined =>
+  typeof value === 'string' ? value.slice(0, max) : undefined;
+const number = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 const round = (value: number) => Math.round(value);
 /** The metrics whose savings are milliseconds (CLS savings are unitless and not counted). */
 const MS_METRICS = ['FCP', 'LCP', 'TBT', 'INP'] as const;
@@ -25,7 +37,15 @@ function box(node: Json): Box | null {
   const rect = node.boundingRect;
   if (!isObject(rect)) return null;
   const [top, left, width, height] = [rect.top, rect.left, rect.width, rect.height].map(number);
-  if (top === undefined || left === undefined || width === undefined || height === undefined || width <= 0 || height <= 0) return null;
+  if (
+    top === undefined ||
+    left === undefined ||
+    width === undefined ||
+    height === undefined ||
+    width <= 0 ||
+    height <= 0
+  )
+    return null;
   return { top: round(top), left: round(left), width: round(width), height: round(height) };
 }
 
@@ -33,7 +53,12 @@ export function elementRef(node: unknown): ElementRef | null {
   if (!isObject(node) || node.type !== 'node') return null;
   const selector = text(node.selector);
   if (!selector) return null;
-  return { selector, snippet: text(node.snippet, DETAIL_LIMITS.snippet) ?? '', label: text(node.nodeLabel) ?? '', box: box(node) };
+  return {
+    selector,
+    snippet: text(node.snippet, DETAIL_LIMITS.snippet) ?? '',
+    label: text(node.nodeLabel) ?? '',
+    box: box(node),
+  };
 }
 
 /** The table rows of a details object: a table's items, or the first table inside a list (insights nest them). */
@@ -80,16 +105,26 @@ export function auditSavings(audit: DetailedAudit, items: readonly DetailItem[])
   const metricMs = MS_METRICS.map((m) => audit.metricSavings?.[m]).filter((v): v is number => typeof v === 'number');
   const ms = metricMs.length ? Math.max(...metricMs) : number(details.overallSavingsMs);
   const debugBytes = isObject(details.debugData) ? number(details.debugData.wastedBytes) : undefined;
-  const itemBytes = items.some((i) => i.wasted_bytes !== undefined) ? items.reduce((sum, i) => sum + (i.wasted_bytes ?? 0), 0) : undefined;
+  const itemBytes = items.some((i) => i.wasted_bytes !== undefined)
+    ? items.reduce((sum, i) => sum + (i.wasted_bytes ?? 0), 0)
+    : undefined;
   const bytes = number(details.overallSavingsBytes) ?? debugBytes ?? itemBytes;
   return { ms: ms === undefined ? null : round(ms), bytes: bytes === undefined ? null : round(bytes) };
 }
 
 export function auditEvidence(audit: DetailedAudit | undefined): AuditEvidence | undefined {
   if (!audit) return undefined;
-  const all = tableRows(audit.details).map(detailItem).filter((i): i is DetailItem => i !== null);
+  const all = tableRows(audit.details)
+    .map(detailItem)
+    .filter((i): i is DetailItem => i !== null);
   const node = listNode(audit.details);
-  if (all.length === 0 && node) all.push({ selector: node.selector, snippet: node.snippet, ...(node.label ? { label: node.label } : {}), ...(node.box ? { box: node.box } : {}) });
+  if (all.length === 0 && node)
+    all.push({
+      selector: node.selector,
+      snippet: node.snippet,
+      ...(node.label ? { label: node.label } : {}),
+      ...(node.box ? { box: node.box } : {}),
+    });
   // Savings from every row, though only the first rows are kept.
   return { items: all.slice(0, DETAIL_LIMITS.items), savings: auditSavings(audit, all) };
 }
@@ -115,12 +150,19 @@ function lcpPhases(details: Json | undefined): LcpPhases | null {
 
 function layoutShifts(details: Json | undefined): Diagnostics['layout_shifts'] {
   const rows = tableRows(details);
-  const shifted = rows.map((row) => ({ row, element: elementRef(row.node), score: number(row.score) ?? 0 })).filter((r) => r.element !== null);
+  const shifted = rows
+    .map((row) => ({ row, element: elementRef(row.node), score: number(row.score) ?? 0 }))
+    .filter((r) => r.element !== null);
   const total = shifted.reduce((sum, r) => sum + r.score, 0);
   return shifted.slice(0, DETAIL_LIMITS.rows).map(({ row, element, score }) => {
     const sub = isObject(row.subItems) && Array.isArray(row.subItems.items) ? row.subItems.items.filter(isObject) : [];
     const causes = [...new Set(sub.map((s) => text(s.cause)).filter((c): c is string => !!c))].slice(0, 3);
-    return { element: element!, score: Math.round(score * 1000) / 1000, share: total > 0 ? Math.round((score / total) * 1000) / 1000 : 0, causes };
+    return {
+      element: element!,
+      score: Math.round(score * 1000) / 1000,
+      share: total > 0 ? Math.round((score / total) * 1000) / 1000 : 0,
+      causes,
+    };
   });
 }
 
@@ -134,7 +176,11 @@ export function diagnostics(lhr: DetailedResult): Diagnostics {
     render_blocking: tableRows(details('render-blocking-insight'))
       .filter((row) => typeof row.url === 'string')
       .slice(0, DETAIL_LIMITS.rows)
-      .map((row) => ({ url: text(row.url)!, transfer_bytes: round(number(row.totalBytes) ?? 0), wasted_ms: round(number(row.wastedMs) ?? 0) })),
+      .map((row) => ({
+        url: text(row.url)!,
+        transfer_bytes: round(number(row.totalBytes) ?? 0),
+        wasted_ms: round(number(row.wastedMs) ?? 0),
+      })),
     third_parties: tableRows(details('third-parties-insight'))
       .filter((row) => typeof row.entity === 'string')
       .slice(0, DETAIL_LIMITS.rows)
@@ -146,6 +192,10 @@ export function diagnostics(lhr: DetailedResult): Diagnostics {
       })),
     main_thread: tableRows(details('mainthread-work-breakdown'))
       .slice(0, DETAIL_LIMITS.rows)
-      .map((row) => ({ category: text(row.group) ?? 'other', label: text(row.groupLabel) ?? String(row.group), ms: round(number(row.duration) ?? 0) })),
+      .map((row) => ({
+        category: text(row.group) ?? 'other',
+        label: text(row.groupLabel) ?? String(row.group),
+        ms: round(number(row.duration) ?? 0),
+      })),
   };
 }

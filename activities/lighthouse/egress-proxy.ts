@@ -40,7 +40,16 @@ export interface EgressProxy {
 
 type Resolution = { addresses: string[] } | { failure: Omit<EgressFailure, 'target'> };
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'upgrade']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'te',
+  'trailer',
+  'upgrade',
+]);
 
 const targetOf = (host: string, port: string | number) => `${host.toLowerCase()}:${port}`;
 /** An IPv6 literal without its URL brackets. */
@@ -69,7 +78,9 @@ export async function startEgressProxy(options: { allowLoopback: boolean; scanne
     let pending = resolutions.get(host);
     if (!pending) {
       pending = checkScanTarget(host, { allowLoopback: options.allowLoopback }).then((verdict): Resolution =>
-        verdict.allowed ? { addresses: verdict.addresses } : { failure: { code: verdict.code, message: verdict.reason } },
+        verdict.allowed
+          ? { addresses: verdict.addresses }
+          : { failure: { code: verdict.code, message: verdict.reason } },
       );
       resolutions.set(host, pending);
     }
@@ -83,7 +94,8 @@ export async function startEgressProxy(options: { allowLoopback: boolean; scanne
   // Every upstream connection resolves through here: only the addresses resolveHost checked.
   const pinnedLookup: LookupFunction = (hostname, lookupOptions, callback) => {
     void resolveHost(hostname).then((resolution) => {
-      if ('failure' in resolution) return callback(Object.assign(new Error(resolution.failure.message), { code: 'EREFUSED' }), '', 4);
+      if ('failure' in resolution)
+        return callback(Object.assign(new Error(resolution.failure.message), { code: 'EREFUSED' }), '', 4);
       const all = resolution.addresses.map((address) => ({ address, family: isIP(address) }));
       if (lookupOptions.all) return (callback as unknown as (e: null, a: typeof all) => void)(null, all);
       callback(null, all[0]!.address, all[0]!.family);
@@ -96,7 +108,11 @@ export async function startEgressProxy(options: { allowLoopback: boolean; scanne
     if ('failure' in resolution) return resolution.failure;
     return new Promise((done) => {
       const socket = connect({ host: bare(host), port, lookup: pinnedLookup });
-      const failed = (error: NodeJS.ErrnoException) => done({ code: 'connection_failed', message: FAILURE_DETAILS.connectionFailed(`${host}:${port}`, error.code ?? error.message) });
+      const failed = (error: NodeJS.ErrnoException) =>
+        done({
+          code: 'connection_failed',
+          message: FAILURE_DETAILS.connectionFailed(`${host}:${port}`, error.code ?? error.message),
+        });
       socket.once('error', failed);
       socket.once('connect', () => {
         socket.removeListener('error', failed);
@@ -114,7 +130,10 @@ export async function startEgressProxy(options: { allowLoopback: boolean; scanne
     }
     const [, host, port] = match as unknown as [string, string, string];
     if (!tunnelPorts.has(Number(port))) {
-      record(targetOf(host, port), { code: 'blocked_address', message: FAILURE_DETAILS.tunnelPortRefused(Number(port), [...tunnelPorts]) });
+      record(targetOf(host, port), {
+        code: 'blocked_address',
+        message: FAILURE_DETAILS.tunnelPortRefused(Number(port), [...tunnelPorts]),
+      });
       client.end('HTTP/1.1 403 Forbidden\r\n\r\n');
       return;
     }
@@ -153,12 +172,21 @@ export async function startEgressProxy(options: { allowLoopback: boolean; scanne
     const resolution = await resolveHost(target.hostname);
     if ('failure' in resolution) return refuse(resolution.failure);
     const headers: Record<string, string | string[]> = {};
-    for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
-    const forward = httpRequest({ host: bare(target.hostname), port, method: req.method, path: `${target.pathname}${target.search}`, headers, agent });
+    for (const [name, value] of Object.entries(req.headers))
+      if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
+    const forward = httpRequest({
+      host: bare(target.hostname),
+      port,
+      method: req.method,
+      path: `${target.pathname}${target.search}`,
+      headers,
+      agent,
+    });
     forward.on('response', (upstream) => {
       const raw: string[] = [];
       for (let i = 0; i < upstream.rawHeaders.length; i += 2) {
-        if (!HOP_BY_HOP.has(upstream.rawHeaders[i]!.toLowerCase())) raw.push(upstream.rawHeaders[i]!, upstream.rawHeaders[i + 1]!);
+        if (!HOP_BY_HOP.has(upstream.rawHeaders[i]!.toLowerCase()))
+          raw.push(upstream.rawHeaders[i]!, upstream.rawHeaders[i + 1]!);
       }
       res.writeHead(upstream.statusCode ?? 502, upstream.statusMessage, raw);
       upstream.pipe(res);
@@ -166,7 +194,11 @@ export async function startEgressProxy(options: { allowLoopback: boolean; scanne
     });
     forward.on('error', (error: NodeJS.ErrnoException) => {
       if (res.headersSent) res.destroy();
-      else refuse({ code: 'connection_failed', message: FAILURE_DETAILS.connectionFailed(target.host, error.code ?? error.message) });
+      else
+        refuse({
+          code: 'connection_failed',
+          message: FAILURE_DETAILS.connectionFailed(target.host, error.code ?? error.message),
+        });
     });
     req.pipe(forward);
   }

@@ -1,4 +1,9 @@
-import type { AuditSummary, FormFactorObservation, KeptAudit, ResponseObservation } from '../../core/scan/observation.ts';
+import type {
+  AuditSummary,
+  FormFactorObservation,
+  KeptAudit,
+  ResponseObservation,
+} from '../../core/scan/observation.ts';
 import { KEPT_AUDITS, RESPONSE_HEADERS } from '../../core/scan/observation.ts';
 import { auditEvidence, diagnostics, type DetailedAudit, type DetailedResult } from './details.ts';
 
@@ -36,14 +41,27 @@ function summarise(audit: LighthouseAudit | undefined): AuditSummary | undefined
   if (Array.isArray(items)) {
     for (const item of items.slice(0, MAX_ROWS)) {
       if (item && typeof item === 'object') {
-        rows.push(Object.fromEntries(Object.entries(item as Record<string, unknown>).filter(([, v]) => typeof v !== 'object' || v === null).map(([k, v]) => [k, trimValue(v)])));
+        rows.push(
+          Object.fromEntries(
+            Object.entries(item as Record<string, unknown>)
+              .filter(([, v]) => typeof v !== 'object' || v === null)
+              .map(([k, v]) => [k, trimValue(v)]),
+          ),
+        );
       }
     }
   } else if (items && typeof items === 'object') {
-    for (const [key, entry] of Object.entries(items as Record<string, { value?: unknown }>)) checklist[key] = entry?.value === true;
+    for (const [key, entry] of Object.entries(items as Record<string, { value?: unknown }>))
+      checklist[key] = entry?.value === true;
   }
   const evidence = auditEvidence(audit);
-  return { score: audit.score, numericValue: audit.numericValue ?? null, items: rows, checklist, ...(evidence ? { evidence } : {}) };
+  return {
+    score: audit.score,
+    numericValue: audit.numericValue ?? null,
+    items: rows,
+    checklist,
+    ...(evidence ? { evidence } : {}),
+  };
 }
 
 const num = (lhr: LighthouseResult, id: string) => lhr.audits[id]?.numericValue ?? 0;
@@ -54,7 +72,10 @@ export function decodeDataUrl(dataUrl: string | undefined): Buffer | null {
 }
 
 /** The form-factor part of the observation; screenshots are named here and written by the caller. */
-export function formFactorObservation(lhr: LighthouseResult, prefix: string): { observation: FormFactorObservation; images: Array<{ name: string; bytes: Buffer }> } {
+export function formFactorObservation(
+  lhr: LighthouseResult,
+  prefix: string,
+): { observation: FormFactorObservation; images: Array<{ name: string; bytes: Buffer }> } {
   const images: Array<{ name: string; bytes: Buffer }> = [];
   const final = decodeDataUrl(lhr.audits['final-screenshot']?.details?.data);
   if (final) images.push({ name: `${prefix}-final.jpg`, bytes: final });
@@ -67,7 +88,8 @@ export function formFactorObservation(lhr: LighthouseResult, prefix: string): { 
     images.push({ name, bytes });
     filmstrip.push({ asset: name, ms: frame.timing });
   });
-  const metricsItem = ((lhr.audits.metrics?.details?.items ?? []) as Array<Record<string, number | undefined>>)[0] ?? {};
+  const metricsItem =
+    ((lhr.audits.metrics?.details?.items ?? []) as Array<Record<string, number | undefined>>)[0] ?? {};
   const audits: FormFactorObservation['audits'] = {};
   for (const id of KEPT_AUDITS) {
     const summary = summarise(lhr.audits[id]);
@@ -86,7 +108,10 @@ export function formFactorObservation(lhr: LighthouseResult, prefix: string): { 
         speedIndexMs: num(lhr, 'speed-index'),
         interactiveMs: num(lhr, 'interactive'),
       },
-      observed: { fcpMs: metricsItem.observedFirstContentfulPaint ?? null, lcpMs: metricsItem.observedLargestContentfulPaint ?? null },
+      observed: {
+        fcpMs: metricsItem.observedFirstContentfulPaint ?? null,
+        lcpMs: metricsItem.observedLargestContentfulPaint ?? null,
+      },
       requestCount: requests.length,
       totalBytes: num(lhr, 'total-byte-weight'),
       benchmarkIndex: lhr.environment?.benchmarkIndex ?? null,
@@ -110,7 +135,10 @@ interface NetworkRow {
 }
 
 /** Lighthouse's request list joined with the response headers captured over CDP (first response per URL). */
-export function responseObservations(lhr: LighthouseResult, headersByUrl: Map<string, Record<string, string>>): ResponseObservation[] {
+export function responseObservations(
+  lhr: LighthouseResult,
+  headersByUrl: Map<string, Record<string, string>>,
+): ResponseObservation[] {
   const rows = (lhr.audits['network-requests']?.details?.items ?? []) as NetworkRow[];
   return rows.slice(0, 400).map((row) => {
     const all = headersByUrl.get(row.url) ?? {};

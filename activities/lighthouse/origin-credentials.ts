@@ -5,7 +5,10 @@ type PausedRequest = { requestId: string; request: { url: string; headers: Recor
 
 function credentialHeader(credentials: ScanCredentials): { name: string; value: string } {
   return credentials.type === 'basic'
-    ? { name: 'Authorization', value: `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}` }
+    ? {
+        name: 'Authorization',
+        value: `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}`,
+      }
     : { name: credentials.header_name, value: credentials.header_value };
 }
 
@@ -16,7 +19,11 @@ function credentialHeader(credentials: ScanCredentials): { name: string; value: 
  * send), a request for the scanned origin fails and any other goes on unmodified, so no load waits forever.
  * `refused()` says whether that happened, so the run fails instead of scanning the page without them.
  */
-export async function addOriginCredentials(session: CDPSession, origin: string, credentials: ScanCredentials): Promise<{ refused(): boolean }> {
+export async function addOriginCredentials(
+  session: CDPSession,
+  origin: string,
+  credentials: ScanCredentials,
+): Promise<{ refused(): boolean }> {
   const header = credentialHeader(credentials);
   let refused = false;
   const release = async (event: PausedRequest) => {
@@ -32,11 +39,14 @@ export async function addOriginCredentials(session: CDPSession, origin: string, 
       if (sameOrigin) refused = true;
     }
     try {
-      if (sameOrigin) await session.send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'AccessDenied' });
+      if (sameOrigin)
+        await session.send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'AccessDenied' });
       else await session.send('Fetch.continueRequest', { requestId: event.requestId });
     } catch {
       // The request went away meanwhile (page closed or navigated), or continuing it failed too: fail it.
-      await session.send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'Failed' }).catch(() => undefined);
+      await session
+        .send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'Failed' })
+        .catch(() => undefined);
     }
   };
   session.on('Fetch.requestPaused', (event: PausedRequest) => void release(event));

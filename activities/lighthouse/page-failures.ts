@@ -55,7 +55,10 @@ function runtimeErrorCode(error: { code: string; message: string }): FailureCode
  * Error for ours. The egress proxy knows why a document request failed better than the browser's error page
  * does; credentials Chromium refused fail the scan at once (`scan_error`, no retry: it would refuse again).
  */
-export function throwIfFailed(lhr: LighthouseResult, context: { proxy: EgressProxy; documentUrl: string | null; credentialsRefused: boolean }): void {
+export function throwIfFailed(
+  lhr: LighthouseResult,
+  context: { proxy: EgressProxy; documentUrl: string | null; credentialsRefused: boolean },
+): void {
   const error = lhr.runtimeError;
   if (!error) return;
   const refused = context.documentUrl ? context.proxy.failureFor(context.documentUrl) : undefined;
@@ -64,5 +67,9 @@ export function throwIfFailed(lhr: LighthouseResult, context: { proxy: EgressPro
   const code = runtimeErrorCode(error);
   if (!code) throw new Error(FAILURE_DETAILS.lighthouse(error.code, error.message));
   const status = code === 'http_error' ? /status code: (\d{3})/i.exec(error.message)?.[1] : undefined;
-  throw new PageFailureError(code, FAILURE_DETAILS.lighthouse(error.code, error.message), status ? Number(status) : undefined);
+  throw new PageFailureError(
+    code,
+    FAILURE_DETAILS.lighthouse(error.code, error.message),
+    status ? Number(status) : undefined,
+  );
 }

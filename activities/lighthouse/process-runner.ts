@@ -14,7 +14,14 @@ import { fileURLToPath } from 'node:url';
 import { runnerIdentity, type UserIds } from '../../infra/scan-user.ts';
 import type { RunnerResult, ScanImage, ScanRunInput, ScanRunner } from '../scan-runner.ts';
 import { killProcessGroup } from './process-group.ts';
-import { parseRunnerMessage, runnerEnvironment, RunnerProtocolError, type RunnerInput, type RunnerLaunch, type RunnerMessage } from './protocol.ts';
+import {
+  parseRunnerMessage,
+  runnerEnvironment,
+  RunnerProtocolError,
+  type RunnerInput,
+  type RunnerLaunch,
+  type RunnerMessage,
+} from './protocol.ts';
 
 export interface ProcessRunnerConfig {
   chromiumPath: string;
@@ -48,8 +55,17 @@ function checkRunnerIdentity(identity: UserIds | null, scanUser: string, script:
   if (!identity) return;
   const workDir = makeWorkDir(identity);
   try {
-    const check = spawnSync(process.execPath, ['--check', script], { uid: identity.uid, gid: identity.gid, cwd: workDir, env: runnerEnvironment(workDir), encoding: 'utf8' });
-    if (check.status !== 0) throw new Error(`the scan user ${scanUser} (SCAN_USER) cannot run ${script}: make the checkout and Node readable by it (${(check.stderr || String(check.error)).trim().slice(0, 300)})`);
+    const check = spawnSync(process.execPath, ['--check', script], {
+      uid: identity.uid,
+      gid: identity.gid,
+      cwd: workDir,
+      env: runnerEnvironment(workDir),
+      encoding: 'utf8',
+    });
+    if (check.status !== 0)
+      throw new Error(
+        `the scan user ${scanUser} (SCAN_USER) cannot run ${script}: make the checkout and Node readable by it (${(check.stderr || String(check.error)).trim().slice(0, 300)})`,
+      );
   } finally {
     rmSync(workDir, { recursive: true, force: true });
   }
@@ -73,7 +89,11 @@ function messageReader(onMessage: (message: RunnerMessage) => void): (chunk: Buf
 /** The final message as a result; anything else at the end is a broken run. */
 function resultOf(final: RunnerMessage | null, images: ScanImage[]): RunnerResult | null {
   if (final?.kind === 'observation') return { kind: 'observation', observation: final.observation, images };
-  if (final?.kind === 'page_failure') return { kind: 'page_failure', failure: { code: final.code, detail: final.detail, httpStatus: final.httpStatus ?? null } };
+  if (final?.kind === 'page_failure')
+    return {
+      kind: 'page_failure',
+      failure: { code: final.code, detail: final.detail, httpStatus: final.httpStatus ?? null },
+    };
   return null;
 }
 
@@ -85,7 +105,8 @@ interface StartedRunner {
   stderr: string;
 }
 
-const isRunning = (child: ChildProcessWithoutNullStreams) => child.pid !== undefined && child.exitCode === null && child.signalCode === null;
+const isRunning = (child: ChildProcessWithoutNullStreams) =>
+  child.pid !== undefined && child.exitCode === null && child.signalCode === null;
 
 /**
  * The real runner. One process per run (a scan of N runs uses N), never reused; but the next one is started as soon as the last run
@@ -178,7 +199,8 @@ export function processRunner(config: ProcessRunnerConfig): ScanRunner & { close
         if (message.kind === 'progress') onProgress(message.step);
         else if (message.kind === 'browser') browserPid = message.pid;
         else if (message.kind === 'image') {
-          if (images.length >= MAX_IMAGES) throw new RunnerProtocolError(`the runner sent more than ${MAX_IMAGES} images`);
+          if (images.length >= MAX_IMAGES)
+            throw new RunnerProtocolError(`the runner sent more than ${MAX_IMAGES} images`);
           images.push({ name: message.name, bytes: Buffer.from(message.base64, 'base64') });
         } else {
           final = message;
@@ -205,7 +227,12 @@ export function processRunner(config: ProcessRunnerConfig): ScanRunner & { close
           if (broken) reject(broken);
           // A result is whole (one line); whatever failed after it was the runner's cleanup, which the worker redid.
           else if (result) resolveRun(result);
-          else reject(new Error(`Lighthouse runner exited with ${code ?? signalName} and no result: ${started.stderr.trim().split('\n').slice(-5).join(' | ')}`));
+          else
+            reject(
+              new Error(
+                `Lighthouse runner exited with ${code ?? signalName} and no result: ${started.stderr.trim().split('\n').slice(-5).join(' | ')}`,
+              ),
+            );
         });
       });
       child.stdin.end(JSON.stringify(input satisfies RunnerInput));

@@ -15,7 +15,8 @@ export interface RunnerLaunch {
 
 export function parseRunnerLaunch(argument: string | undefined): RunnerLaunch {
   const value = JSON.parse(argument ?? 'null') as Partial<RunnerLaunch> | null;
-  if (typeof value?.chromiumPath !== 'string' || typeof value.allowLoopback !== 'boolean') throw new Error('usage: runner.ts WORK_FOLDER LAUNCH_JSON (the worker starts it; see process-runner.ts)');
+  if (typeof value?.chromiumPath !== 'string' || typeof value.allowLoopback !== 'boolean')
+    throw new Error('usage: runner.ts WORK_FOLDER LAUNCH_JSON (the worker starts it; see process-runner.ts)');
   return { chromiumPath: value.chromiumPath, allowLoopback: value.allowLoopback };
 }
 
@@ -41,7 +42,8 @@ export type RunnerMessage =
 
 export class RunnerProtocolError extends Error {}
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * One stdout line as a message, or a RunnerProtocolError. The shape is checked as far as the worker relies
@@ -60,8 +62,14 @@ export function parseRunnerMessage(line: string): RunnerMessage {
     (m.kind === 'browser' && Number.isSafeInteger(m.pid) && (m.pid as number) > 0) ||
     (m.kind === 'image' && typeof m.name === 'string' && typeof m.base64 === 'string') ||
     (m.kind === 'observation' && isObject(m.observation)) ||
-    (m.kind === 'page_failure' && (FAILURE_CODES as readonly unknown[]).includes(m.code) && typeof m.detail === 'string' && (m.httpStatus === undefined || Number.isSafeInteger(m.httpStatus)));
-  if (!valid) throw new RunnerProtocolError(`the runner wrote a message the worker does not know (${String(m.kind).slice(0, 40)})`);
+    (m.kind === 'page_failure' &&
+      (FAILURE_CODES as readonly unknown[]).includes(m.code) &&
+      typeof m.detail === 'string' &&
+      (m.httpStatus === undefined || Number.isSafeInteger(m.httpStatus)));
+  if (!valid)
+    throw new RunnerProtocolError(
+      `the runner wrote a message the worker does not know (${String(m.kind).slice(0, 40)})`,
+    );
   return m as RunnerMessage;
 }
 

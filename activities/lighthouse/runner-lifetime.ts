@@ -56,7 +56,11 @@ export function startLifetime(): string {
  * and no WebRTC UDP that does not go through a proxy (Chromium has no UDP proxying, so none at all): a
  * page's STUN/TURN servers would otherwise receive datagrams straight from this machine.
  */
-const egressFlags = (proxy: EgressProxy) => [`--proxy-server=${proxy.url}`, '--proxy-bypass-list=<-loopback>', '--webrtc-ip-handling-policy=disable_non_proxied_udp'];
+const egressFlags = (proxy: EgressProxy) => [
+  `--proxy-server=${proxy.url}`,
+  '--proxy-bypass-list=<-loopback>',
+  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+];
 
 /** Chromium with a fresh profile in `folder` (the work folder), reaching the network only through `proxy`; removed with the folder on exit. */
 export async function launchBrowser(chromiumPath: string, folder: string, proxy: EgressProxy): Promise<Browser> {

@@ -9,7 +9,12 @@
  */
 import lighthouse from 'lighthouse';
 import type { Browser } from 'puppeteer-core';
-import { FORM_FACTORS, type FormFactor, type FormFactorObservation, type RunObservation } from '../../core/scan/observation.ts';
+import {
+  FORM_FACTORS,
+  type FormFactor,
+  type FormFactorObservation,
+  type RunObservation,
+} from '../../core/scan/observation.ts';
 import { startEgressProxy, type EgressProxy } from './egress-proxy.ts';
 import { formFactorObservation, responseObservations, type LighthouseResult } from './extract.ts';
 import { captureNetwork, documentGenerator } from './network-capture.ts';
@@ -31,11 +36,17 @@ async function runFormFactor(browser: Browser, proxy: EgressProxy, input: Runner
   try {
     const session = await page.createCDPSession();
     const capture = await captureNetwork(session);
-    const credentials = input.credentials ? await addOriginCredentials(session, new URL(input.url).origin, input.credentials) : null;
+    const credentials = input.credentials
+      ? await addOriginCredentials(session, new URL(input.url).origin, input.credentials)
+      : null;
     const result = await lighthouse(input.url, LIGHTHOUSE_FLAGS, lighthouseConfigFor(factor), page);
     if (!result) throw new Error('Lighthouse returned no result');
     const lhr = result.lhr as unknown as LighthouseResult;
-    throwIfFailed(lhr, { proxy, documentUrl: capture.documentUrl, credentialsRefused: credentials?.refused() ?? false });
+    throwIfFailed(lhr, {
+      proxy,
+      documentUrl: capture.documentUrl,
+      credentialsRefused: credentials?.refused() ?? false,
+    });
     return { lhr, capture, generator: await documentGenerator(session, capture) };
   } finally {
     await page.close().catch(() => undefined);
@@ -45,7 +56,11 @@ async function runFormFactor(browser: Browser, proxy: EgressProxy, input: Runner
 /** The form factors asked for, each at most once, in the order asked; anything else is the worker's bug. */
 function formFactorsOf(input: RunnerInput): FormFactor[] {
   const asked = input.formFactors;
-  const known = Array.isArray(asked) && asked.length > 0 && asked.every((f) => (FORM_FACTORS as readonly unknown[]).includes(f)) && new Set(asked).size === asked.length;
+  const known =
+    Array.isArray(asked) &&
+    asked.length > 0 &&
+    asked.every((f) => (FORM_FACTORS as readonly unknown[]).includes(f)) &&
+    new Set(asked).size === asked.length;
   if (!known) throw new Error(`the runner was asked for form factors it does not know: ${JSON.stringify(asked)}`);
   return asked;
 }
@@ -91,7 +106,8 @@ async function main(): Promise<void> {
       const run = await runFormFactor(browser, proxy, input, factor);
       first ??= run;
       const { observation, images } = formFactorObservation(run.lhr, factor);
-      for (const image of images) sendMessage({ kind: 'image', name: image.name, base64: image.bytes.toString('base64') });
+      for (const image of images)
+        sendMessage({ kind: 'image', name: image.name, base64: image.bytes.toString('base64') });
       perFactor[factor] = observation;
     }
     const { lhr, capture, generator } = first!;
@@ -106,7 +122,9 @@ async function main(): Promise<void> {
       ...perFactor,
       lighthouseVersion: lhr.lighthouseVersion,
       chromiumVersion,
-      blockedRequests: [...new Set(proxy.failures.filter((f) => f.code === 'blocked_address').map((f) => f.target))].slice(0, 20),
+      blockedRequests: [
+        ...new Set(proxy.failures.filter((f) => f.code === 'blocked_address').map((f) => f.target)),
+      ].slice(0, 20),
     };
     const mainResponse = observation.responses.find((r) => r.url === observation.finalUrl);
     if (mainResponse) observation.httpStatus = mainResponse.status;
@@ -122,7 +140,12 @@ main()
   .then(() => process.exit(0))
   .catch((error: unknown) => {
     if (error instanceof PageFailureError) {
-      sendMessage({ kind: 'page_failure', code: error.code, detail: error.message, ...(error.httpStatus ? { httpStatus: error.httpStatus } : {}) });
+      sendMessage({
+        kind: 'page_failure',
+        code: error.code,
+        detail: error.message,
+        ...(error.httpStatus ? { httpStatus: error.httpStatus } : {}),
+      });
       process.exit(0);
     }
     process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

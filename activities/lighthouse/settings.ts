@@ -14,4 +14,5 @@ export const LIGHTHOUSE_FLAGS = {
   logLevel: 'error' as const,
 };
 
-export const lighthouseConfigFor = (factor: FormFactor): typeof desktopConfig | undefined => (factor === 'desktop' ? desktopConfig : undefined);
+export const lighthouseConfigFor = (factor: FormFactor): typeof desktopConfig | undefined =>
+  factor === 'desktop' ? desktopConfig : undefined;

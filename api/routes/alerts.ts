@@ -1,10 +1,18 @@
 import { envelope } from '../validation.ts';
 import type { Clock } from '../../core/clock.ts';
 import { negotiateLocale } from '../../core/i18n/locale.ts';
-import { ALERT_SEVERITIES, ALERT_STATUS_FILTERS, type AlertSeverity, type AlertStatusFilter } from '../../core/monitoring/alert.ts';
+import {
+  ALERT_SEVERITIES,
+  ALERT_STATUS_FILTERS,
+  type AlertSeverity,
+  type AlertStatusFilter,
+} from '../../core/monitoring/alert.ts';
 import type { AlertStore } from '../../db/store/alerts.ts';
 import { notFound } from '../../http/errors.ts';
-import { dismissAlert as dismissOwnedAlert, markAlertsRead as markOwnedAlertsRead } from '../../services/alert-actions.ts';
+import {
+  dismissAlert as dismissOwnedAlert,
+  markAlertsRead as markOwnedAlertsRead,
+} from '../../services/alert-actions.ts';
 import { pageMetaSchema, pageQuerySchema, type PageQuery } from '../pagination.ts';
 import type { AnyRoute, ApiContext, ApiRoute, RouteInput } from '../route.ts';
 import { alertSchema, alertView } from '../views/alerts.ts';
@@ -30,10 +38,19 @@ export function alertRoutes(deps: AlertRouteDeps): AnyRoute[] {
     summary: "The caller's score alerts, newest first.",
     query: {
       ...pageQuerySchema({ max: 50, default: 20 }),
-      status: { type: 'string', enum: [...ALERT_STATUS_FILTERS], description: '`open`: neither resolved nor dismissed; `resolved`; `unread`.' },
+      status: {
+        type: 'string',
+        enum: [...ALERT_STATUS_FILTERS],
+        description: '`open`: neither resolved nor dismissed; `resolved`; `unread`.',
+      },
       severity: { type: 'string', enum: [...ALERT_SEVERITIES] },
     },
-    responses: { 200: { description: 'A page of alerts.', schema: envelope({ type: 'array', items: alertSchema }, pageMetaSchema) } },
+    responses: {
+      200: {
+        description: 'A page of alerts.',
+        schema: envelope({ type: 'array', items: alertSchema }, pageMetaSchema),
+      },
+    },
     handle: (ctx, input) => listAlerts(deps, ctx, input),
   };
 
@@ -52,13 +69,31 @@ export function alertRoutes(deps: AlertRouteDeps): AnyRoute[] {
     path: '/alerts/mark-read',
     tag: 'Alerts',
     summary: 'Mark alerts read: those in `ids`, or, without `ids`, every unread alert of the caller.',
-    description: 'Ids of other users\' alerts and unknown ids are ignored; `marked_read` counts only alerts that were unread and are now read. An empty `ids` marks nothing.',
+    description:
+      "Ids of other users' alerts and unknown ids are ignored; `marked_read` counts only alerts that were unread and are now read. An empty `ids` marks nothing.",
     body: {
       type: 'object',
       additionalProperties: false,
-      properties: { ids: { type: 'array', maxItems: 1000, items: { type: 'integer', minimum: 1, maximum: MAX_SAFE_ID }, description: 'Alert ids (at most 1000).' } },
+      properties: {
+        ids: {
+          type: 'array',
+          maxItems: 1000,
+          items: { type: 'integer', minimum: 1, maximum: MAX_SAFE_ID },
+          description: 'Alert ids (at most 1000).',
+        },
+      },
     },
-    responses: { 200: { description: 'How many alerts were marked.', schema: envelope({ type: 'object', additionalProperties: false, required: ['marked_read'], properties: { marked_read: { type: 'integer', minimum: 0 } } }) } },
+    responses: {
+      200: {
+        description: 'How many alerts were marked.',
+        schema: envelope({
+          type: 'object',
+          additionalProperties: false,
+          required: ['marked_read'],
+          properties: { marked_read: { type: 'integer', minimum: 0 } },
+        }),
+      },
+    },
     handle: (ctx, input) => markAlertsRead(deps, ctx, input),
   };
 
@@ -67,10 +102,17 @@ export function alertRoutes(deps: AlertRouteDeps): AnyRoute[] {
     path: '/alerts/:id/dismiss',
     tag: 'Alerts',
     extension: true,
-    summary: 'Dismiss an alert: it leaves the `open` list, is marked read and sends no more e-mail; it still resolves when the score recovers.',
-    description: 'While it is unresolved it stays the one alert of its type for its target, so no new one is raised. Dismissing twice is harmless.',
+    summary:
+      'Dismiss an alert: it leaves the `open` list, is marked read and sends no more e-mail; it still resolves when the score recovers.',
+    description:
+      'While it is unresolved it stays the one alert of its type for its target, so no new one is raised. Dismissing twice is harmless.',
     params: idParam,
-    body: { type: 'object', additionalProperties: false, properties: {}, description: 'No fields; send no body or `{}`.' },
+    body: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {},
+      description: 'No fields; send no body or `{}`.',
+    },
     responses: { 200: { description: 'The dismissed alert.', schema: envelope(alertSchema) } },
     handle: (ctx, input) => dismissAlert(deps, ctx, input),
   };
@@ -80,24 +122,44 @@ export function alertRoutes(deps: AlertRouteDeps): AnyRoute[] {
 
 const locale = (ctx: ApiContext) => negotiateLocale(ctx.get('accept-language'));
 
-async function listAlerts(deps: AlertRouteDeps, ctx: ApiContext, { query }: RouteInput<ListQuery, undefined>): Promise<void> {
-  const { items, meta } = await deps.alerts.listOwned(ctx.state.user.id, { status: query.status, severity: query.severity }, { limit: query.limit, page: query.page });
+async function listAlerts(
+  deps: AlertRouteDeps,
+  ctx: ApiContext,
+  { query }: RouteInput<ListQuery, undefined>,
+): Promise<void> {
+  const { items, meta } = await deps.alerts.listOwned(
+    ctx.state.user.id,
+    { status: query.status, severity: query.severity },
+    { limit: query.limit, page: query.page },
+  );
   const language = locale(ctx);
   ctx.body = { data: items.map((alert) => alertView(alert, language)), meta };
 }
 
-async function showAlert(deps: AlertRouteDeps, ctx: ApiContext, { params }: RouteInput<Record<string, unknown>, undefined>): Promise<void> {
+async function showAlert(
+  deps: AlertRouteDeps,
+  ctx: ApiContext,
+  { params }: RouteInput<Record<string, unknown>, undefined>,
+): Promise<void> {
   const alert = await deps.alerts.findOwned(ctx.state.user.id, Number(params.id));
   if (!alert) throw notFound();
   ctx.body = { data: alertView(alert, locale(ctx)) };
 }
 
-async function markAlertsRead(deps: AlertRouteDeps, ctx: ApiContext, { body }: RouteInput<Record<string, never>, MarkReadBody>): Promise<void> {
+async function markAlertsRead(
+  deps: AlertRouteDeps,
+  ctx: ApiContext,
+  { body }: RouteInput<Record<string, never>, MarkReadBody>,
+): Promise<void> {
   const marked = await markOwnedAlertsRead(deps, ctx.state.user.id, body.ids ?? null);
   ctx.body = { data: { marked_read: marked } };
 }
 
-async function dismissAlert(deps: AlertRouteDeps, ctx: ApiContext, { params }: RouteInput<Record<string, unknown>, undefined>): Promise<void> {
+async function dismissAlert(
+  deps: AlertRouteDeps,
+  ctx: ApiContext,
+  { params }: RouteInput<Record<string, unknown>, undefined>,
+): Promise<void> {
   const alert = await dismissOwnedAlert(deps, ctx.state.user.id, Number(params.id));
   if (!alert) throw notFound();
   ctx.body = { data: alertView(alert, locale(ctx)) };

@@ -3,8 +3,21 @@ import type { Clock } from '../../core/clock.ts';
 import type { Config } from '../../infra/config.ts';
 import { TARGET_HISTORY_LENGTH } from '../../core/monitoring/target.ts';
 import type { TargetStore } from '../../db/store/targets.ts';
-import { DEPENDENCY_RETRY_AFTER_S, notFound, planLimitReached, serviceUnavailable, validationFailed } from '../../http/errors.ts';
-import { createTarget, deleteTarget, updateTarget, type TargetInput, type TargetOutcome, type TargetUpdate } from '../../services/targets.ts';
+import {
+  DEPENDENCY_RETRY_AFTER_S,
+  notFound,
+  planLimitReached,
+  serviceUnavailable,
+  validationFailed,
+} from '../../http/errors.ts';
+import {
+  createTarget,
+  deleteTarget,
+  updateTarget,
+  type TargetInput,
+  type TargetOutcome,
+  type TargetUpdate,
+} from '../../services/targets.ts';
 import { pageMetaSchema, pageQuerySchema, type PageQuery } from '../pagination.ts';
 import type { ApiContext, ApiRoute, AnyRoute, RouteInput } from '../route.ts';
 import { recordLogIds } from '../../http/middleware.ts';
@@ -20,8 +33,13 @@ export interface DomainRouteDeps {
 }
 
 // Within the safe integer range, so that no id parses into something else; anything else is an unknown target.
-const idParam = { id: { pattern: '^[1-9][0-9]{0,14}$', description: 'The target id from GET /domains.', logAs: 'targetId' as const } };
-const unavailable = { description: 'Temporal is unreachable; nothing was changed. Retry after `Retry-After` seconds.', schema: { type: 'object', required: ['message'], properties: { message: { type: 'string' } } } };
+const idParam = {
+  id: { pattern: '^[1-9][0-9]{0,14}$', description: 'The target id from GET /domains.', logAs: 'targetId' as const },
+};
+const unavailable = {
+  description: 'Temporal is unreachable; nothing was changed. Retry after `Retry-After` seconds.',
+  schema: { type: 'object', required: ['message'], properties: { message: { type: 'string' } } },
+};
 
 /** Every /domains endpoint (the spec's two, and the documented extensions that manage targets without the browser). */
 export function domainRoutes(deps: DomainRouteDeps): AnyRoute[] {
@@ -33,7 +51,12 @@ export function domainRoutes(deps: DomainRouteDeps): AnyRoute[] {
     tag: 'Domains',
     summary: "The caller's monitored scan targets, oldest first.",
     query: pageQuerySchema({ max: 50, default: 20 }),
-    responses: { 200: { description: 'A page of targets.', schema: envelope({ type: 'array', items: targetSchema }, pageMetaSchema) } },
+    responses: {
+      200: {
+        description: 'A page of targets.',
+        schema: envelope({ type: 'array', items: targetSchema }, pageMetaSchema),
+      },
+    },
     handle: (ctx, input) => listTargets(deps, ctx, input),
   };
 
@@ -43,7 +66,12 @@ export function domainRoutes(deps: DomainRouteDeps): AnyRoute[] {
     tag: 'Domains',
     summary: `The target's last ${TARGET_HISTORY_LENGTH} finished scans, newest first.`,
     params: idParam,
-    responses: { 200: { description: 'History items.', schema: envelope({ type: 'array', maxItems: TARGET_HISTORY_LENGTH, items: historyItemSchema }) } },
+    responses: {
+      200: {
+        description: 'History items.',
+        schema: envelope({ type: 'array', maxItems: TARGET_HISTORY_LENGTH, items: historyItemSchema }),
+      },
+    },
     handle: (ctx, input) => showHistory(deps, ctx, input),
   };
 
@@ -54,7 +82,7 @@ export function domainRoutes(deps: DomainRouteDeps): AnyRoute[] {
     extension: true,
     summary: 'Monitor a URL: a daily scan at a start time spread over the day, with alert thresholds.',
     description:
-      'The URL is normalised like a scan\'s. 403 when the plan keeps no more targets (`required_plan` names the plan that keeps more); 422 for an invalid URL, thresholds whose `critical` is above `warning`, or a URL already monitored in that region; 503 when the schedule cannot be created (nothing is stored).',
+      "The URL is normalised like a scan's. 403 when the plan keeps no more targets (`required_plan` names the plan that keeps more); 422 for an invalid URL, thresholds whose `critical` is above `warning`, or a URL already monitored in that region; 503 when the schedule cannot be created (nothing is stored).",
     body: {
       type: 'object',
       additionalProperties: false,
@@ -106,12 +134,20 @@ export function domainRoutes(deps: DomainRouteDeps): AnyRoute[] {
 
 const owner = (ctx: ApiContext) => ({ id: ctx.state.user.id, plan: ctx.state.plan });
 
-async function listTargets(deps: DomainRouteDeps, ctx: ApiContext, { query }: RouteInput<PageQuery, undefined>): Promise<void> {
+async function listTargets(
+  deps: DomainRouteDeps,
+  ctx: ApiContext,
+  { query }: RouteInput<PageQuery, undefined>,
+): Promise<void> {
   const { items, meta } = await deps.targets.listOwned(ctx.state.user.id, { limit: query.limit, page: query.page });
   ctx.body = { data: items.map(targetView), meta };
 }
 
-async function showHistory(deps: DomainRouteDeps, ctx: ApiContext, { params }: RouteInput<Record<string, unknown>, undefined>): Promise<void> {
+async function showHistory(
+  deps: DomainRouteDeps,
+  ctx: ApiContext,
+  { params }: RouteInput<Record<string, unknown>, undefined>,
+): Promise<void> {
   const target = await deps.targets.findOwned(ctx.state.user.id, Number(params.id));
   if (!target) throw notFound();
   ctx.body = { data: (await deps.targets.history(target.id, TARGET_HISTORY_LENGTH)).map(historyItemView) };
@@ -128,7 +164,11 @@ async function respond(ctx: ApiContext, status: 200 | 201 | 204, pending: Promis
     case 'plan_limit':
       throw planLimitReached(outcome, 'monitored targets');
     case 'schedule_unavailable':
-      throw serviceUnavailable('Monitored targets cannot be changed right now; try again shortly.', DEPENDENCY_RETRY_AFTER_S, outcome.cause);
+      throw serviceUnavailable(
+        'Monitored targets cannot be changed right now; try again shortly.',
+        DEPENDENCY_RETRY_AFTER_S,
+        outcome.cause,
+      );
     case 'ok':
       recordLogIds(ctx, { targetId: outcome.target.id });
       ctx.status = status;

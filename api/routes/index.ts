@@ -10,5 +10,12 @@ export type RouteDeps = ScanRouteDeps & DomainRouteDeps & AlertRouteDeps & RumRo
 
 /** Every /api/v1 endpoint; the router and the OpenAPI document are both built from this list. */
 export function apiRoutes(deps: RouteDeps): AnyRoute[] {
-  return [getMe, ...scanRoutes(deps), ...domainRoutes(deps), ...alertRoutes(deps), ...rumRoutes(deps), ...rumAlertRoutes(deps)];
+  return [
+    getMe,
+    ...scanRoutes(deps),
+    ...domainRoutes(deps),
+    ...alertRoutes(deps),
+    ...rumRoutes(deps),
+    ...rumAlertRoutes(deps),
+  ];
 }

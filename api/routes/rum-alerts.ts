@@ -5,7 +5,15 @@ import { RUM_METRICS } from '../../core/rum/metrics.ts';
 import type { RumAlertStore } from '../../db/store/rum-alerts.ts';
 import type { RumSiteStore } from '../../db/store/rum-sites.ts';
 import { notFound, planRequired, validationFailed } from '../../http/errors.ts';
-import { createRumAlert, deleteRumAlert, listRumAlerts, updateRumAlert, type RumAlertInput, type RumAlertOutcome, type RumAlertUpdate } from '../../services/rum-alerts.ts';
+import {
+  createRumAlert,
+  deleteRumAlert,
+  listRumAlerts,
+  updateRumAlert,
+  type RumAlertInput,
+  type RumAlertOutcome,
+  type RumAlertUpdate,
+} from '../../services/rum-alerts.ts';
 import type { AnyRoute, ApiContext, ApiRoute } from '../route.ts';
 import { recordLogIds } from '../../http/middleware.ts';
 import { envelope, type JsonSchema } from '../validation.ts';
@@ -17,8 +25,13 @@ export interface RumAlertRouteDeps {
 }
 
 const ID = '^[1-9][0-9]{0,14}$';
-const siteParam = { id: { pattern: ID, description: 'The live-data site id from GET /rum/sites.', logAs: 'rumSiteId' as const } };
-const alertParams = { ...siteParam, alert_id: { pattern: ID, description: 'The alert configuration id.', logAs: 'rumAlertId' as const } };
+const siteParam = {
+  id: { pattern: ID, description: 'The live-data site id from GET /rum/sites.', logAs: 'rumSiteId' as const },
+};
+const alertParams = {
+  ...siteParam,
+  alert_id: { pattern: ID, description: 'The alert configuration id.', logAs: 'rumAlertId' as const },
+};
 
 const nullable = (schema: JsonSchema): JsonSchema => ({ oneOf: [schema, { type: 'null' }] });
 const timestampOrNull = nullable({ type: 'string', format: 'date-time' });
@@ -27,19 +40,51 @@ const timestampOrNull = nullable({ type: 'string', format: 'date-time' });
 export const rumAlertSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['id', 'title', 'mode', 'metric', 'threshold', 'window_minutes', 'min_samples', 'consecutive_threshold', 'status', 'emailed_at', 'resolved_at', 'created_at'],
+  required: [
+    'id',
+    'title',
+    'mode',
+    'metric',
+    'threshold',
+    'window_minutes',
+    'min_samples',
+    'consecutive_threshold',
+    'status',
+    'emailed_at',
+    'resolved_at',
+    'created_at',
+  ],
   properties: {
     id: { type: 'integer' },
     title: { type: 'string' },
-    mode: { enum: [...RUM_ALERT_MODES], description: '`auto`: LCP, INP and CLS against Google\'s poor thresholds (p75 above 4000 ms, 500 ms, 0.25); `manual`: `metric` against `threshold`.' },
+    mode: {
+      enum: [...RUM_ALERT_MODES],
+      description:
+        "`auto`: LCP, INP and CLS against Google's poor thresholds (p75 above 4000 ms, 500 ms, 0.25); `manual`: `metric` against `threshold`.",
+    },
     metric: { ...nullable({ enum: [...RUM_METRICS] }), description: 'Manual mode; null in auto mode.' },
-    threshold: { ...nullable({ type: 'number' }), description: 'Manual mode: p75 above it breaches (ms, or unitless for CLS); null in auto mode.' },
+    threshold: {
+      ...nullable({ type: 'number' }),
+      description: 'Manual mode: p75 above it breaches (ms, or unitless for CLS); null in auto mode.',
+    },
     window_minutes: { type: 'integer', description: 'p75 over this many minutes before each check.' },
-    min_samples: { type: 'integer', description: 'Fewer samples of a metric in the window: that metric is not judged (nothing changes).' },
-    consecutive_threshold: { type: 'integer', description: 'Breaching checks in a row that trigger; recovered checks in a row that resolve.' },
+    min_samples: {
+      type: 'integer',
+      description: 'Fewer samples of a metric in the window: that metric is not judged (nothing changes).',
+    },
+    consecutive_threshold: {
+      type: 'integer',
+      description: 'Breaching checks in a row that trigger; recovered checks in a row that resolve.',
+    },
     status: { enum: [...RUM_ALERT_STATUSES], description: '`active`: never triggered; `triggered`; `resolved`.' },
-    emailed_at: { ...timestampOrNull, description: 'When the e-mail about the current triggering was accepted by the mail server.' },
-    resolved_at: { ...timestampOrNull, description: 'When it last resolved; null while triggered or before the first resolution.' },
+    emailed_at: {
+      ...timestampOrNull,
+      description: 'When the e-mail about the current triggering was accepted by the mail server.',
+    },
+    resolved_at: {
+      ...timestampOrNull,
+      description: 'When it last resolved; null while triggered or before the first resolution.',
+    },
     created_at: { type: 'string', format: 'date-time' },
   },
 };
@@ -68,7 +113,11 @@ const fields = {
   title: { type: 'string', minLength: 1, maxLength: RUM_ALERT_LIMITS.titleLength },
   mode: { type: 'string', enum: [...RUM_ALERT_MODES] },
   metric: { type: 'string', enum: [...RUM_METRICS], description: 'Manual mode only.' },
-  threshold: { type: 'number', minimum: 0, description: 'Manual mode only: ms for LCP, INP, FCP and TTFB, unitless for CLS.' },
+  threshold: {
+    type: 'number',
+    minimum: 0,
+    description: 'Manual mode only: ms for LCP, INP, FCP and TTFB, unitless for CLS.',
+  },
   window_minutes: { type: 'integer', minimum: windowMinutes.min, maximum: windowMinutes.max },
   min_samples: { type: 'integer', minimum: minSamples.min, maximum: minSamples.max },
   consecutive_threshold: { type: 'integer', minimum: consecutiveThreshold.min, maximum: consecutiveThreshold.max },
@@ -82,7 +131,9 @@ export function rumAlertRoutes(deps: RumAlertRouteDeps): AnyRoute[] {
     tag: 'Live data',
     summary: "The site's live-data alert configurations, oldest first.",
     params: siteParam,
-    responses: { 200: { description: 'Alert configurations.', schema: envelope({ type: 'array', items: rumAlertSchema }) } },
+    responses: {
+      200: { description: 'Alert configurations.', schema: envelope({ type: 'array', items: rumAlertSchema }) },
+    },
     handle: async (ctx, { params }) => {
       requireLiveData(ctx);
       const alerts = await listRumAlerts(deps, ctx.state.user.id, Number(params.id));
@@ -112,7 +163,8 @@ export function rumAlertRoutes(deps: RumAlertRouteDeps): AnyRoute[] {
     },
     guard: (ctx) => requireLiveData(ctx),
     responses: { 201: { description: 'The new configuration.', schema: envelope(rumAlertSchema) } },
-    handle: async (ctx, { params, body }) => respond(ctx, 201, await createRumAlert(deps, ctx.state.user.id, Number(params.id), body)),
+    handle: async (ctx, { params, body }) =>
+      respond(ctx, 201, await createRumAlert(deps, ctx.state.user.id, Number(params.id), body)),
   };
 
   const update: ApiRoute<Record<string, never>, RumAlertUpdate> = {
@@ -121,12 +173,18 @@ export function rumAlertRoutes(deps: RumAlertRouteDeps): AnyRoute[] {
     tag: 'Live data',
     extension: true,
     summary: 'Change a live-data alert configuration; a changed rule starts its streak again.',
-    description: 'Switching to auto drops `metric` and `threshold`; switching to manual needs both. The status stays as it is until the next checks move it.',
+    description:
+      'Switching to auto drops `metric` and `threshold`; switching to manual needs both. The status stays as it is until the next checks move it.',
     params: alertParams,
     body: { type: 'object', additionalProperties: false, properties: fields },
     guard: (ctx) => requireLiveData(ctx),
     responses: { 200: { description: 'The configuration.', schema: envelope(rumAlertSchema) } },
-    handle: async (ctx, { params, body }) => respond(ctx, 200, await updateRumAlert(deps, ctx.state.user.id, Number(params.id), Number(params.alert_id), body)),
+    handle: async (ctx, { params, body }) =>
+      respond(
+        ctx,
+        200,
+        await updateRumAlert(deps, ctx.state.user.id, Number(params.id), Number(params.alert_id), body),
+      ),
   };
 
   const remove: ApiRoute = {
@@ -148,7 +206,8 @@ export function rumAlertRoutes(deps: RumAlertRouteDeps): AnyRoute[] {
 
 /** Starter and up have live data (and the API); a plan with the API but without it would get this 403. */
 function requireLiveData(ctx: ApiContext): void {
-  if (!hasFeature(ctx.state.plan, 'live_data')) throw planRequired('live_data', (needed) => `Live data needs the ${needed.label} plan or higher.`);
+  if (!hasFeature(ctx.state.plan, 'live_data'))
+    throw planRequired('live_data', (needed) => `Live data needs the ${needed.label} plan or higher.`);
 }
 
 function respond(ctx: ApiContext, status: 200 | 201 | 204, outcome: RumAlertOutcome): void {

@@ -5,14 +5,47 @@ import { historyWindow, periodWindow, RUM_HISTORY_DAYS, RUM_PERIODS, type RumPer
 import { RumDataUnavailable, type DeviceFilter, type RumQueries } from '../../core/rum/queries.ts';
 import type { RumSite } from '../../core/rum/site.ts';
 import type { RumSiteStore } from '../../db/store/rum-sites.ts';
-import { DEPENDENCY_RETRY_AFTER_S, notFound, planLimitReached, planRequired, serviceUnavailable, upgradeRequired, validationFailed } from '../../http/errors.ts';
-import { createRumSite, deleteRumSite, getRumSite, listRumSites, mayUseLiveData, updateRumSite, type RumSiteInput, type RumSiteOutcome, type RumSiteUpdate } from '../../services/rum-sites.ts';
+import {
+  DEPENDENCY_RETRY_AFTER_S,
+  notFound,
+  planLimitReached,
+  planRequired,
+  serviceUnavailable,
+  upgradeRequired,
+  validationFailed,
+} from '../../http/errors.ts';
+import {
+  createRumSite,
+  deleteRumSite,
+  getRumSite,
+  listRumSites,
+  mayUseLiveData,
+  updateRumSite,
+  type RumSiteInput,
+  type RumSiteOutcome,
+  type RumSiteUpdate,
+} from '../../services/rum-sites.ts';
 import { pageMetaSchema, pageQuerySchema, type PageQuery } from '../pagination.ts';
 import type { ApiContext, AnyRoute, ApiRoute, RouteInput } from '../route.ts';
 import { recordLogIds } from '../../http/middleware.ts';
 import { envelope } from '../validation.ts';
-import { rumHistoryItemSchema, rumHistoryMetaSchema, rumPageItemSchema, rumPagesMetaSchema, rumSiteDetailSchema, rumSiteSchema, rumSummarySchema } from '../views/rum-schemas.ts';
-import { rumHistoryItemView, rumPageItemView, rumSiteDetailView, rumSiteView, rumSummaryView, type RumSiteViewContext } from '../views/rum-sites.ts';
+import {
+  rumHistoryItemSchema,
+  rumHistoryMetaSchema,
+  rumPageItemSchema,
+  rumPagesMetaSchema,
+  rumSiteDetailSchema,
+  rumSiteSchema,
+  rumSummarySchema,
+} from '../views/rum-schemas.ts';
+import {
+  rumHistoryItemView,
+  rumPageItemView,
+  rumSiteDetailView,
+  rumSiteView,
+  rumSummaryView,
+  type RumSiteViewContext,
+} from '../views/rum-sites.ts';
 
 export interface RumRouteDeps {
   rumSites: RumSiteStore;
@@ -22,11 +55,21 @@ export interface RumRouteDeps {
   clock: Clock;
 }
 
-const idParam = { id: { pattern: '^[1-9][0-9]{0,14}$', description: 'The site id from GET /rum/sites.', logAs: 'rumSiteId' as const } };
+const idParam = {
+  id: { pattern: '^[1-9][0-9]{0,14}$', description: 'The site id from GET /rum/sites.', logAs: 'rumSiteId' as const },
+};
 const message = { type: 'object', required: ['message'], properties: { message: { type: 'string' } } };
-const unavailable = { description: 'The live-data store (ClickHouse) is unreachable. Retry after `Retry-After` seconds.', schema: message };
+const unavailable = {
+  description: 'The live-data store (ClickHouse) is unreachable. Retry after `Retry-After` seconds.',
+  schema: message,
+};
 
-const device = { type: 'string', enum: ['all', ...DEVICES], default: 'all', description: 'Only page views from this kind of device.' };
+const device = {
+  type: 'string',
+  enum: ['all', ...DEVICES],
+  default: 'all',
+  description: 'Only page views from this kind of device.',
+};
 const PAGE_METRICS = ['LCP', 'FCP', 'TTFB'] as const satisfies readonly RumMetric[];
 const PAGE_PERIODS = ['24h', '7d'] as const satisfies readonly RumPeriod[];
 
@@ -56,7 +99,12 @@ export function rumRoutes(deps: RumRouteDeps): AnyRoute[] {
     path: '/rum/sites',
     summary: "The caller's live-data sites, oldest first.",
     query: pageQuerySchema({ max: 50, default: 20 }),
-    responses: { 200: { description: 'A page of sites.', schema: envelope({ type: 'array', items: rumSiteSchema }, pageMetaSchema) } },
+    responses: {
+      200: {
+        description: 'A page of sites.',
+        schema: envelope({ type: 'array', items: rumSiteSchema }, pageMetaSchema),
+      },
+    },
     handle: (ctx, input) => listSites(deps, ctx, input),
   };
 
@@ -73,8 +121,19 @@ export function rumRoutes(deps: RumRouteDeps): AnyRoute[] {
       additionalProperties: false,
       required: ['domain'],
       properties: {
-        domain: { type: 'string', minLength: 1, maxLength: 2048, description: 'Host name, or a URL whose host is taken.' },
-        sample_rate: { type: 'integer', minimum: 1, maximum: 100, default: 100, description: 'Percentage of page views the script reports.' },
+        domain: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 2048,
+          description: 'Host name, or a URL whose host is taken.',
+        },
+        sample_rate: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 100,
+          default: 100,
+          description: 'Percentage of page views the script reports.',
+        },
       },
     },
     responses: { 201: { description: 'The new site.', schema: envelope(rumSiteDetailSchema) } },
@@ -85,7 +144,8 @@ export function rumRoutes(deps: RumRouteDeps): AnyRoute[] {
     ...common,
     method: 'get',
     path: '/rum/sites/:id',
-    summary: 'One live-data site: the list fields, then `public_id`, `sample_rate`, `alert_count`, `rejected_this_month`, `updated_at` (extensions).',
+    summary:
+      'One live-data site: the list fields, then `public_id`, `sample_rate`, `alert_count`, `rejected_this_month`, `updated_at` (extensions).',
     params: idParam,
     responses: { 200: { description: 'The site.', schema: envelope(rumSiteDetailSchema) } },
     handle: async (ctx, { params }) => {
@@ -107,11 +167,17 @@ export function rumRoutes(deps: RumRouteDeps): AnyRoute[] {
       additionalProperties: false,
       properties: {
         active: { type: 'boolean', description: 'False: beacons of the site are refused (reason `inactive`).' },
-        sample_rate: { type: 'integer', minimum: 1, maximum: 100, description: 'Percentage of page views the script reports.' },
+        sample_rate: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 100,
+          description: 'Percentage of page views the script reports.',
+        },
       },
     },
     responses: { 200: { description: 'The site.', schema: envelope(rumSiteDetailSchema) } },
-    handle: (ctx, input) => respond(deps, ctx, 200, updateRumSite(deps, owner(ctx), Number(input.params.id), input.body)),
+    handle: (ctx, input) =>
+      respond(deps, ctx, 200, updateRumSite(deps, owner(ctx), Number(input.params.id), input.body)),
   };
 
   const remove: ApiRoute = {
@@ -131,7 +197,15 @@ export function rumRoutes(deps: RumRouteDeps): AnyRoute[] {
     path: '/rum/sites/:id/summary',
     summary: 'p75 per metric with its rating and sample count, and the Core Web Vitals verdict, over a rolling period.',
     params: idParam,
-    query: { period: { type: 'string', enum: [...RUM_PERIODS], default: '24h', description: 'The last 24 hours, 7 or 30 days, up to now.' }, device },
+    query: {
+      period: {
+        type: 'string',
+        enum: [...RUM_PERIODS],
+        default: '24h',
+        description: 'The last 24 hours, 7 or 30 days, up to now.',
+      },
+      device,
+    },
     responses: { 200: { description: 'The summary.', schema: envelope(rumSummarySchema) }, 503: unavailable },
     handle: async (ctx, { params, query }) => {
       const site = await ownedSite(deps, ctx, params);
@@ -149,15 +223,31 @@ export function rumRoutes(deps: RumRouteDeps): AnyRoute[] {
     params: idParam,
     query: {
       metric: { type: 'string', enum: [...RUM_METRICS] },
-      days: { type: 'integer', enum: [...RUM_HISTORY_DAYS], default: 30, description: 'Calendar days (UTC) up to and including today.' },
+      days: {
+        type: 'integer',
+        enum: [...RUM_HISTORY_DAYS],
+        default: 30,
+        description: 'Calendar days (UTC) up to and including today.',
+      },
       device,
     },
     requiredQuery: ['metric'],
-    responses: { 200: { description: 'History items.', schema: envelope({ type: 'array', items: rumHistoryItemSchema }, rumHistoryMetaSchema) }, 503: unavailable },
+    responses: {
+      200: {
+        description: 'History items.',
+        schema: envelope({ type: 'array', items: rumHistoryItemSchema }, rumHistoryMetaSchema),
+      },
+      503: unavailable,
+    },
     handle: async (ctx, { params, query }) => {
       const site = await ownedSite(deps, ctx, params);
-      const days = await live(deps.rum.history(site.id, query.metric, historyWindow(query.days, deps.clock()), query.device));
-      ctx.body = { data: days.map(rumHistoryItemView), meta: { metric: query.metric, days: query.days, device: query.device } };
+      const days = await live(
+        deps.rum.history(site.id, query.metric, historyWindow(query.days, deps.clock()), query.device),
+      );
+      ctx.body = {
+        data: days.map(rumHistoryItemView),
+        meta: { metric: query.metric, days: query.days, device: query.device },
+      };
     },
   };
 
@@ -169,15 +259,31 @@ export function rumRoutes(deps: RumRouteDeps): AnyRoute[] {
     params: idParam,
     query: {
       metric: { type: 'string', enum: [...PAGE_METRICS], default: 'LCP' },
-      period: { type: 'string', enum: [...PAGE_PERIODS], default: '24h', description: 'The last 24 hours or 7 days, up to now.' },
+      period: {
+        type: 'string',
+        enum: [...PAGE_PERIODS],
+        default: '24h',
+        description: 'The last 24 hours or 7 days, up to now.',
+      },
       limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
       device: { ...device, description: 'Extension: only page views from this kind of device.' },
     },
-    responses: { 200: { description: 'Page items, slowest first.', schema: envelope({ type: 'array', items: rumPageItemSchema }, rumPagesMetaSchema) }, 503: unavailable },
+    responses: {
+      200: {
+        description: 'Page items, slowest first.',
+        schema: envelope({ type: 'array', items: rumPageItemSchema }, rumPagesMetaSchema),
+      },
+      503: unavailable,
+    },
     handle: async (ctx, { params, query }) => {
       const site = await ownedSite(deps, ctx, params);
-      const items = await live(deps.rum.pages(site.id, query.metric, periodWindow(query.period, deps.clock()), query.limit, query.device));
-      ctx.body = { data: items.map(rumPageItemView), meta: { metric: query.metric, period: query.period, device: query.device } };
+      const items = await live(
+        deps.rum.pages(site.id, query.metric, periodWindow(query.period, deps.clock()), query.limit, query.device),
+      );
+      ctx.body = {
+        data: items.map(rumPageItemView),
+        meta: { metric: query.metric, period: query.period, device: query.device },
+      };
     },
   };
 
@@ -187,11 +293,18 @@ export function rumRoutes(deps: RumRouteDeps): AnyRoute[] {
 /** Live data is a plan feature: 403 before anything else is looked at (validation included). */
 function requireLiveData(ctx: ApiContext): void {
   const plan = ctx.state.plan;
-  if (!mayUseLiveData(plan)) throw planRequired('live_data', (needed) => `Live data needs the ${needed.label} plan or higher. Your plan is ${plan.label}.`);
+  if (!mayUseLiveData(plan))
+    throw planRequired(
+      'live_data',
+      (needed) => `Live data needs the ${needed.label} plan or higher. Your plan is ${plan.label}.`,
+    );
 }
 
 const owner = (ctx: ApiContext) => ({ id: ctx.state.user.id, plan: ctx.state.plan });
-const viewContext = (deps: RumRouteDeps, ctx: ApiContext): RumSiteViewContext => ({ ingestPublicUrl: deps.config.ingest.publicUrl, plan: ctx.state.plan });
+const viewContext = (deps: RumRouteDeps, ctx: ApiContext): RumSiteViewContext => ({
+  ingestPublicUrl: deps.config.ingest.publicUrl,
+  plan: ctx.state.plan,
+});
 
 async function ownedSite(deps: RumRouteDeps, ctx: ApiContext, params: Record<string, string>): Promise<RumSite> {
   const site = await getRumSite(deps, owner(ctx), Number(params.id));
@@ -204,7 +317,12 @@ async function live<T>(pending: Promise<T>): Promise<T> {
   try {
     return await pending;
   } catch (error) {
-    if (error instanceof RumDataUnavailable) throw serviceUnavailable('Live data cannot be read right now; try again shortly.', DEPENDENCY_RETRY_AFTER_S, error);
+    if (error instanceof RumDataUnavailable)
+      throw serviceUnavailable(
+        'Live data cannot be read right now; try again shortly.',
+        DEPENDENCY_RETRY_AFTER_S,
+        error,
+      );
     throw error;
   }
 }
@@ -219,9 +337,18 @@ async function optional<T>(pending: Promise<T>): Promise<T | null> {
   }
 }
 
-async function listSites(deps: RumRouteDeps, ctx: ApiContext, { query }: RouteInput<PageQuery, undefined>): Promise<void> {
+async function listSites(
+  deps: RumRouteDeps,
+  ctx: ApiContext,
+  { query }: RouteInput<PageQuery, undefined>,
+): Promise<void> {
   const { items, meta } = await listRumSites(deps, owner(ctx), { limit: query.limit, page: query.page });
-  const pageviews = await optional(deps.rum.pageviewsThisMonth(items.map((site) => site.id), deps.clock()));
+  const pageviews = await optional(
+    deps.rum.pageviewsThisMonth(
+      items.map((site) => site.id),
+      deps.clock(),
+    ),
+  );
   const context = viewContext(deps, ctx);
   ctx.body = { data: items.map((site) => rumSiteView(site, context, pageviews?.get(site.id) ?? null)), meta };
 }
@@ -233,10 +360,18 @@ async function siteDetail(deps: RumRouteDeps, ctx: ApiContext, site: RumSite) {
     optional(deps.rum.rejectionsThisMonth([site.id], now)),
     deps.rumSites.countAlerts(site.id),
   ]);
-  return rumSiteDetailView(site, viewContext(deps, ctx), pageviews?.get(site.id) ?? null, { alertCount, rejectedThisMonth: rejections?.get(site.id) ?? null });
+  return rumSiteDetailView(site, viewContext(deps, ctx), pageviews?.get(site.id) ?? null, {
+    alertCount,
+    rejectedThisMonth: rejections?.get(site.id) ?? null,
+  });
 }
 
-async function respond(deps: RumRouteDeps, ctx: ApiContext, status: 200 | 201 | 204, pending: Promise<RumSiteOutcome>): Promise<void> {
+async function respond(
+  deps: RumRouteDeps,
+  ctx: ApiContext,
+  status: 200 | 201 | 204,
+  pending: Promise<RumSiteOutcome>,
+): Promise<void> {
   const outcome = await pending;
   switch (outcome.kind) {
     case 'invalid':
@@ -244,7 +379,10 @@ async function respond(deps: RumRouteDeps, ctx: ApiContext, status: 200 | 201 | 
     case 'not_found':
       throw notFound();
     case 'plan_required':
-      throw upgradeRequired(outcome.needed, (needed) => `Live data needs the ${needed.label} plan or higher. Your plan is ${outcome.plan.label}.`);
+      throw upgradeRequired(
+        outcome.needed,
+        (needed) => `Live data needs the ${needed.label} plan or higher. Your plan is ${outcome.plan.label}.`,
+      );
     case 'plan_limit':
       throw planLimitReached(outcome, 'live-data sites');
     case 'ok':

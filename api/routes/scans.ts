@@ -8,7 +8,15 @@ import { hasFeature, PLAN_KEYS, PLANS } from '../../core/plans.ts';
 import { MAX_RUNS } from '../../core/scan/lifecycle.ts';
 import type { ScanStatus } from '../../core/scan/scan.ts';
 import type { ScanStore } from '../../db/store/scans.ts';
-import { DEPENDENCY_RETRY_AFTER_S, notFound, planRequired, serviceUnavailable, tooManyRequests, upgradeRequired, validationFailed } from '../../http/errors.ts';
+import {
+  DEPENDENCY_RETRY_AFTER_S,
+  notFound,
+  planRequired,
+  serviceUnavailable,
+  tooManyRequests,
+  upgradeRequired,
+  validationFailed,
+} from '../../http/errors.ts';
 import { submitScan, type ScanSubmission } from '../../services/scan-submission.ts';
 import { setSharing } from '../../services/scans.ts';
 import { pageMetaSchema, pageQuerySchema, type PageQuery } from '../pagination.ts';
@@ -40,7 +48,12 @@ const BASIC_PASSWORD = '^[^\\x00-\\x1F\\x7F-\\x9F]*$';
 const hourlyScanLimitSchema: JsonSchema = {
   type: 'object',
   required: ['message', 'error', 'limit', 'reset_at'],
-  properties: { message: { type: 'string' }, error: { const: 'hourly_scan_limit' }, limit: { type: 'integer' }, reset_at: { type: 'string', format: 'date-time' } },
+  properties: {
+    message: { type: 'string' },
+    error: { const: 'hourly_scan_limit' },
+    limit: { type: 'integer' },
+    reset_at: { type: 'string', format: 'date-time' },
+  },
 };
 
 function createBodySchema(regions: string[]): JsonSchema {
@@ -49,7 +62,12 @@ function createBodySchema(regions: string[]): JsonSchema {
     additionalProperties: false,
     required: ['url'],
     properties: {
-      url: { type: 'string', minLength: 1, maxLength: 8192, description: 'http(s) URL; normalised (see docs/scans-and-scoring.md).' },
+      url: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 8192,
+        description: 'http(s) URL; normalised (see docs/scans-and-scoring.md).',
+      },
       region: { type: 'string', enum: regions, description: 'Scan location code.' },
       public: { type: 'boolean', default: false },
       force: { type: 'boolean', default: false },
@@ -58,21 +76,40 @@ function createBodySchema(regions: string[]): JsonSchema {
         minimum: 1,
         maximum: MAX_RUNS,
         default: 1,
-        description:
-          `Extension: page loads per form factor, each in a fresh browser profile; the result is the median run (closest to the median FCP and TTI, as Lighthouse CI picks it), every run is listed in \`result.runs\`. Plans allow up to: ${PLAN_KEYS.map((key) => `${PLANS[key].label} ${PLANS[key].maxRunsPerScan}`).join(', ')} (403 with \`required_plan\` above that). A cached result is reused only if it had at least as many runs.`,
+        description: `Extension: page loads per form factor, each in a fresh browser profile; the result is the median run (closest to the median FCP and TTI, as Lighthouse CI picks it), every run is listed in \`result.runs\`. Plans allow up to: ${PLAN_KEYS.map((key) => `${PLANS[key].label} ${PLANS[key].maxRunsPerScan}`).join(', ')} (403 with \`required_plan\` above that). A cached result is reused only if it had at least as many runs.`,
       },
       auth: {
         type: 'object',
         additionalProperties: false,
         required: ['type'],
-        description: 'Credentials for protected pages (Pro plan or higher). Sent only to the scanned origin; never returned.',
+        description:
+          'Credentials for protected pages (Pro plan or higher). Sent only to the scanned origin; never returned.',
         examples: [{ type: 'basic', username: 'preview', password: 'staging-password' }],
         properties: {
           type: { type: 'string', enum: ['basic', 'header'] },
-          username: { type: 'string', minLength: 1, maxLength: 256, pattern: BASIC_USERNAME, description: 'No control characters and no colon (RFC 7617).' },
+          username: {
+            type: 'string',
+            minLength: 1,
+            maxLength: 256,
+            pattern: BASIC_USERNAME,
+            description: 'No control characters and no colon (RFC 7617).',
+          },
           password: { type: 'string', maxLength: 1024, pattern: BASIC_PASSWORD, description: 'No control characters.' },
-          header_name: { type: 'string', minLength: 1, maxLength: 100, pattern: HEADER_NAME, description: 'An HTTP field name (an RFC 9110 token).' },
-          header_value: { type: 'string', minLength: 1, maxLength: 4096, pattern: HEADER_VALUE, description: 'Visible ASCII characters, with spaces and tabs only between them (RFC 9110 field value; no CR, LF or other control characters).' },
+          header_name: {
+            type: 'string',
+            minLength: 1,
+            maxLength: 100,
+            pattern: HEADER_NAME,
+            description: 'An HTTP field name (an RFC 9110 token).',
+          },
+          header_value: {
+            type: 'string',
+            minLength: 1,
+            maxLength: 4096,
+            pattern: HEADER_VALUE,
+            description:
+              'Visible ASCII characters, with spaces and tabs only between them (RFC 9110 field value; no CR, LF or other control characters).',
+          },
         },
         allOf: [
           { if: { properties: { type: { const: 'basic' } } }, then: { required: ['username', 'password'] } },
@@ -82,7 +119,6 @@ function createBodySchema(regions: string[]): JsonSchema {
     },
   };
 }
-
 
 /** Every /scans endpoint: the router mounts these objects and the OpenAPI document is built from them. */
 export function scanRoutes(deps: ScanRouteDeps): AnyRoute[] {
@@ -96,7 +132,12 @@ export function scanRoutes(deps: ScanRouteDeps): AnyRoute[] {
       domain: { type: 'string', maxLength: 2048, description: 'Only scans whose URL contains this text.' },
       status: { type: 'string', enum: [...STATUSES] },
     },
-    responses: { 200: { description: 'A page of scans; `result` carries only `scores`.', schema: envelope({ type: 'array', items: scanListItemSchema }, pageMetaSchema) } },
+    responses: {
+      200: {
+        description: 'A page of scans; `result` carries only `scores`.',
+        schema: envelope({ type: 'array', items: scanListItemSchema }, pageMetaSchema),
+      },
+    },
     handle: (ctx, input) => listScans(deps, ctx, input),
   };
 
@@ -112,7 +153,11 @@ export function scanRoutes(deps: ScanRouteDeps): AnyRoute[] {
     responses: {
       200: { description: 'Cached result.', schema: envelope(scanCreationSchema) },
       202: { description: 'Scan queued.', schema: envelope(scanCreationSchema) },
-      429: { description: 'The hourly scan limit of the plan (`error: "hourly_scan_limit"`, with `Retry-After`), or the daily API limit.', schema: hourlyScanLimitSchema },
+      429: {
+        description:
+          'The hourly scan limit of the plan (`error: "hourly_scan_limit"`, with `Retry-After`), or the daily API limit.',
+        schema: hourlyScanLimitSchema,
+      },
     },
     handle: (ctx, input) => createScan(deps, ctx, input),
   };
@@ -131,9 +176,16 @@ export function scanRoutes(deps: ScanRouteDeps): AnyRoute[] {
     method: 'post',
     path: `/scans/:id/share/${enabled ? 'enable' : 'disable'}`,
     tag: 'Share links',
-    summary: enabled ? 'Enable the share link (Starter plan or higher); the same URL every time.' : 'Disable the share link; the token is kept for re-enabling.',
+    summary: enabled
+      ? 'Enable the share link (Starter plan or higher); the same URL every time.'
+      : 'Disable the share link; the token is kept for re-enabling.',
     params: idParam,
-    body: { type: 'object', additionalProperties: false, properties: {}, description: 'No fields; send no body or `{}`.' },
+    body: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {},
+      description: 'No fields; send no body or `{}`.',
+    },
     responses: { 200: { description: 'Sharing state.', schema: envelope(shareStateSchema) } },
     handle: (ctx, input) => (enabled ? enableSharing : disableSharing)(deps, ctx, input),
   });
@@ -150,20 +202,37 @@ const viewContext = (deps: ScanRouteDeps, ctx: ApiContext): ViewContext => ({
   now: deps.clock(),
 });
 
-async function listScans(deps: ScanRouteDeps, ctx: ApiContext, { query }: RouteInput<ListQuery, undefined>): Promise<void> {
-  const { items, meta } = await deps.scans.listOwned(ctx.state.user.id, { domain: query.domain, status: query.status }, { limit: query.limit, page: query.page });
+async function listScans(
+  deps: ScanRouteDeps,
+  ctx: ApiContext,
+  { query }: RouteInput<ListQuery, undefined>,
+): Promise<void> {
+  const { items, meta } = await deps.scans.listOwned(
+    ctx.state.user.id,
+    { domain: query.domain, status: query.status },
+    { limit: query.limit, page: query.page },
+  );
   const view = viewContext(deps, ctx);
   ctx.body = { data: items.map((scan) => listItemView(scan, view)), meta };
 }
 
 /** The spec: "When the plan lacks the scan_auth feature and auth is sent, the response is 403", whatever else is wrong. */
 function refuseAuthWithoutPlan(ctx: ApiContext, rawBody: unknown): void {
-  if (typeof rawBody === 'object' && rawBody !== null && 'auth' in rawBody && !hasFeature(ctx.state.plan, 'scan_auth')) {
+  if (
+    typeof rawBody === 'object' &&
+    rawBody !== null &&
+    'auth' in rawBody &&
+    !hasFeature(ctx.state.plan, 'scan_auth')
+  ) {
     throw planRequired('scan_auth', (needed) => `Authenticated scans need the ${needed.label} plan or higher.`);
   }
 }
 
-async function createScan(deps: ScanRouteDeps, ctx: ApiContext, { body }: RouteInput<Record<string, never>, ScanSubmission>): Promise<void> {
+async function createScan(
+  deps: ScanRouteDeps,
+  ctx: ApiContext,
+  { body }: RouteInput<Record<string, never>, ScanSubmission>,
+): Promise<void> {
   const now = deps.clock();
   const outcome = await submitScan(deps, { id: ctx.state.user.id, plan: ctx.state.plan }, body);
   switch (outcome.kind) {
@@ -171,14 +240,27 @@ async function createScan(deps: ScanRouteDeps, ctx: ApiContext, { body }: RouteI
       throw validationFailed(outcome.errors);
     case 'hourly_limit':
       throw tooManyRequests(
-        { message: `Hourly scan limit reached (${outcome.limit} scans per hour on your plan).`, error: 'hourly_scan_limit', limit: outcome.limit, reset_at: isoTimestamp(outcome.resetAt) },
+        {
+          message: `Hourly scan limit reached (${outcome.limit} scans per hour on your plan).`,
+          error: 'hourly_scan_limit',
+          limit: outcome.limit,
+          reset_at: isoTimestamp(outcome.resetAt),
+        },
         outcome.resetAt,
         now,
       );
     case 'runs_over_plan':
-      throw upgradeRequired(outcome.needed, (needed) => `${outcome.runs} runs per scan need the ${needed.label} plan or higher (your plan allows ${outcome.allowed}).`);
+      throw upgradeRequired(
+        outcome.needed,
+        (needed) =>
+          `${outcome.runs} runs per scan need the ${needed.label} plan or higher (your plan allows ${outcome.allowed}).`,
+      );
     case 'not_started':
-      throw serviceUnavailable('Scans cannot be started right now; try again shortly.', DEPENDENCY_RETRY_AFTER_S, outcome.cause);
+      throw serviceUnavailable(
+        'Scans cannot be started right now; try again shortly.',
+        DEPENDENCY_RETRY_AFTER_S,
+        outcome.cause,
+      );
     case 'accepted':
       // The access log line carries the scan id, which the worker's lines carry too: one id joins them.
       recordLogIds(ctx, { scanId: outcome.scan.publicId });
@@ -187,21 +269,34 @@ async function createScan(deps: ScanRouteDeps, ctx: ApiContext, { body }: RouteI
   }
 }
 
-async function showScan(deps: ScanRouteDeps, ctx: ApiContext, { params }: RouteInput<Record<string, unknown>, undefined>): Promise<void> {
+async function showScan(
+  deps: ScanRouteDeps,
+  ctx: ApiContext,
+  { params }: RouteInput<Record<string, unknown>, undefined>,
+): Promise<void> {
   const scan = await deps.scans.findOwned(ctx.state.user.id, params.id!);
   if (!scan) throw notFound();
   ctx.body = { data: detailView(scan, viewContext(deps, ctx)) };
 }
 
-async function enableSharing(deps: ScanRouteDeps, ctx: ApiContext, { params }: RouteInput<Record<string, unknown>, undefined>): Promise<void> {
+async function enableSharing(
+  deps: ScanRouteDeps,
+  ctx: ApiContext,
+  { params }: RouteInput<Record<string, unknown>, undefined>,
+): Promise<void> {
   const scan = await deps.scans.findOwned(ctx.state.user.id, params.id!);
   if (!scan) throw notFound();
-  if (!hasFeature(ctx.state.plan, 'share_links')) throw planRequired('share_links', (needed) => `Share links need the ${needed.label} plan or higher.`);
+  if (!hasFeature(ctx.state.plan, 'share_links'))
+    throw planRequired('share_links', (needed) => `Share links need the ${needed.label} plan or higher.`);
   const updated = await setSharing(deps.scans, scan, true);
   ctx.body = { data: { share_enabled: true, share_url: shareUrl(deps.config.baseUrl, updated) } };
 }
 
-async function disableSharing(deps: ScanRouteDeps, ctx: ApiContext, { params }: RouteInput<Record<string, unknown>, undefined>): Promise<void> {
+async function disableSharing(
+  deps: ScanRouteDeps,
+  ctx: ApiContext,
+  { params }: RouteInput<Record<string, unknown>, undefined>,
+): Promise<void> {
   const scan = await deps.scans.findOwned(ctx.state.user.id, params.id!);
   if (!scan) throw notFound();
   await setSharing(deps.scans, scan, false);

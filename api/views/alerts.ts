@@ -35,15 +35,28 @@ export function alertView(alert: Alert, locale: Locale) {
       score: details.score,
       value: details.value,
       reference: details.reference,
-      crossings: (details.crossings ?? []).map((c) => ({ score: c.score, value: c.value, threshold: c.threshold, severity: c.severity })),
-      resolution: alert.resolvedAt && details.resolution ? { kind: details.resolution.kind, value: details.resolution.value } : null,
+      crossings: (details.crossings ?? []).map((c) => ({
+        score: c.score,
+        value: c.value,
+        threshold: c.threshold,
+        severity: c.severity,
+      })),
+      resolution:
+        alert.resolvedAt && details.resolution
+          ? { kind: details.resolution.kind, value: details.resolution.value }
+          : null,
     },
     escalated_at: timestamp(alert.escalatedAt),
     resolved_scan_id: alert.resolvedScanPublicId,
   };
 }
 
-const closed = (properties: Record<string, JsonSchema>): JsonSchema => ({ type: 'object', additionalProperties: false, required: Object.keys(properties), properties });
+const closed = (properties: Record<string, JsonSchema>): JsonSchema => ({
+  type: 'object',
+  additionalProperties: false,
+  required: Object.keys(properties),
+  properties,
+});
 const nullable = (schema: JsonSchema): JsonSchema => ({ oneOf: [schema, { type: 'null' }] });
 const scoreKey = { enum: [...SCORE_KEYS] };
 const severity = { enum: [...ALERT_SEVERITIES] };
@@ -55,26 +68,52 @@ export const alertSchema: JsonSchema = closed({
   type: { enum: [...ALERT_TYPES] },
   severity: { ...severity, description: 'Only rises while the alert is unresolved (warning → critical).' },
   title: { type: 'string', description: 'In the language of Accept-Language (English or German).' },
-  message: { type: 'string', description: 'In the language of Accept-Language; a resolved alert adds how it resolved.' },
+  message: {
+    type: 'string',
+    description: 'In the language of Accept-Language; a resolved alert adds how it resolved.',
+  },
   is_read: { type: 'boolean' },
   is_dismissed: { type: 'boolean' },
   url: { type: 'string', format: 'uri' },
   host: { type: 'string' },
-  scan_id: { ...publicId, description: 'The scan the title and message describe: the one that raised the alert, or the one that escalated it.' },
+  scan_id: {
+    ...publicId,
+    description:
+      'The scan the title and message describe: the one that raised the alert, or the one that escalated it.',
+  },
   created_at: { type: 'string', format: 'date-time' },
   resolved_at: nullable({ type: 'string', format: 'date-time' }),
-  region: { type: 'string', description: 'Extension: the target\'s scan region.' },
-  target_id: { oneOf: [{ type: 'integer' }, { type: 'null' }], description: 'Extension: the monitored target (GET /domains); null once it is deleted.' },
+  region: { type: 'string', description: "Extension: the target's scan region." },
+  target_id: {
+    oneOf: [{ type: 'integer' }, { type: 'null' }],
+    description: 'Extension: the monitored target (GET /domains); null once it is deleted.',
+  },
   details: {
     ...closed({
       score: { ...scoreKey, description: '`overall` or a category.' },
       value: { type: 'number', description: 'The score of the scan named by scan_id.' },
-      reference: { type: 'number', description: 'score_below_threshold: the threshold crossed; score_regression: the baseline (median of the previous scheduled scans).' },
-      crossings: { type: 'array', description: 'score_below_threshold: every score below its warning threshold, worst first.', items: closed({ score: scoreKey, value: { type: 'number' }, threshold: { type: 'number' }, severity }) },
-      resolution: nullable(closed({ kind: { enum: ['recovered', 'settled'] }, value: { type: 'number', description: 'The score at resolution.' } })),
+      reference: {
+        type: 'number',
+        description:
+          'score_below_threshold: the threshold crossed; score_regression: the baseline (median of the previous scheduled scans).',
+      },
+      crossings: {
+        type: 'array',
+        description: 'score_below_threshold: every score below its warning threshold, worst first.',
+        items: closed({ score: scoreKey, value: { type: 'number' }, threshold: { type: 'number' }, severity }),
+      },
+      resolution: nullable(
+        closed({
+          kind: { enum: ['recovered', 'settled'] },
+          value: { type: 'number', description: 'The score at resolution.' },
+        }),
+      ),
     }),
     description: 'Extension: what the title and message are rendered from.',
   },
-  escalated_at: { ...nullable({ type: 'string', format: 'date-time' }), description: 'Extension: when it went from warning to critical.' },
+  escalated_at: {
+    ...nullable({ type: 'string', format: 'date-time' }),
+    description: 'Extension: when it went from warning to critical.',
+  },
   resolved_scan_id: { ...nullable(publicId), description: 'Extension: the scan that resolved it.' },
 });

@@ -2,21 +2,41 @@ import { RATINGS, RUM_METRICS } from '../../core/rum/metrics.ts';
 import type { JsonSchema } from '../validation.ts';
 
 /** JSON Schemas of the live-data responses (rum.ts views return exactly these; objects are closed). */
-const closed = (properties: Record<string, JsonSchema>, required = Object.keys(properties)): JsonSchema => ({ type: 'object', additionalProperties: false, required, properties });
+const closed = (properties: Record<string, JsonSchema>, required = Object.keys(properties)): JsonSchema => ({
+  type: 'object',
+  additionalProperties: false,
+  required,
+  properties,
+});
 const timestamp = { type: 'string', format: 'date-time' };
 const nullable = (schema: JsonSchema): JsonSchema => ({ oneOf: [schema, { type: 'null' }] });
-const metricValue = { type: 'number', description: 'Milliseconds for LCP, INP, FCP and TTFB (whole numbers); unitless for CLS (four decimals).' };
+const metricValue = {
+  type: 'number',
+  description: 'Milliseconds for LCP, INP, FCP and TTFB (whole numbers); unitless for CLS (four decimals).',
+};
 
 const siteFields: Record<string, JsonSchema> = {
   id: { type: 'integer' },
-  domain: { type: 'string', description: 'Host name (lower-case, IDN as punycode); beacons are accepted from it and its subdomains.' },
-  active: { type: 'boolean', description: 'False: the ingest service refuses this site\'s beacons.' },
-  embed_snippet: { type: 'string', description: 'The script tag to paste into every page: `src` is the versioned collector script, `data-site-id` the site\'s public id, `async`.' },
+  domain: {
+    type: 'string',
+    description: 'Host name (lower-case, IDN as punycode); beacons are accepted from it and its subdomains.',
+  },
+  active: { type: 'boolean', description: "False: the ingest service refuses this site's beacons." },
+  embed_snippet: {
+    type: 'string',
+    description:
+      "The script tag to paste into every page: `src` is the versioned collector script, `data-site-id` the site's public id, `async`.",
+  },
   pageviews_this_month: {
     ...nullable({ type: 'integer', minimum: 0 }),
-    description: 'Page views measured this UTC month, each counted 100 / sample_rate times. Null while the live-data store is unreachable (the rest of the site is still returned).',
+    description:
+      'Page views measured this UTC month, each counted 100 / sample_rate times. Null while the live-data store is unreachable (the rest of the site is still returned).',
   },
-  monthly_limit: { type: 'integer', description: 'Page views per site and UTC month the plan includes; past it the ingest keeps 1 page view in 10, each counted 10 times (the others: `rejected_this_month.over_limit`).' },
+  monthly_limit: {
+    type: 'integer',
+    description:
+      'Page views per site and UTC month the plan includes; past it the ingest keeps 1 page view in 10, each counted 10 times (the others: `rejected_this_month.over_limit`).',
+  },
   created_at: timestamp,
 };
 
@@ -25,17 +45,30 @@ export const rumSiteSchema = closed(siteFields);
 export const rumSiteDetailSchema = closed({
   ...siteFields,
   public_id: { type: 'string', description: 'Extension: the `data-site-id` of the snippet.' },
-  sample_rate: { type: 'integer', minimum: 1, maximum: 100, description: 'Extension: percentage of page views the script reports.' },
-  alert_count: { type: 'integer', description: 'Extension: live-data alert configurations of the site (GET /rum/sites/{id}/alerts).' },
+  sample_rate: {
+    type: 'integer',
+    minimum: 1,
+    maximum: 100,
+    description: 'Extension: percentage of page views the script reports.',
+  },
+  alert_count: {
+    type: 'integer',
+    description: 'Extension: live-data alert configurations of the site (GET /rum/sites/{id}/alerts).',
+  },
   rejected_this_month: {
     ...nullable({ type: 'object', additionalProperties: { type: 'integer' } }),
-    description: 'Extension: beacons the ingest service refused this UTC month, by reason (`monthly_limit`, `origin`, `bot`, ...); null while the live-data store is unreachable.',
+    description:
+      'Extension: beacons the ingest service refused this UTC month, by reason (`monthly_limit`, `origin`, `bot`, ...); null while the live-data store is unreachable.',
   },
   updated_at: { ...timestamp, description: 'Extension.' },
 });
 
 const metricSummary = closed({
-  p75: { ...nullable(metricValue), description: '75th percentile (exact: the value at 0-based rank floor(0.75 × n) of the sorted samples); null without samples.' },
+  p75: {
+    ...nullable(metricValue),
+    description:
+      '75th percentile (exact: the value at 0-based rank floor(0.75 × n) of the sorted samples); null without samples.',
+  },
   rating: { ...nullable({ enum: [...RATINGS] }), description: "Google's rating of the p75; null without samples." },
   samples: { type: 'integer', description: 'Measurements (page views reporting the metric, resends counted once).' },
 });
@@ -44,7 +77,11 @@ export const rumSummarySchema = closed({
   domain: { type: 'string' },
   period: { type: 'string' },
   device: { type: 'string' },
-  cwv_pass: { ...nullable({ type: 'boolean' }), description: 'True when LCP, CLS and INP are all good with at least 20 samples each; false when all have 20 and one is not good; null otherwise.' },
+  cwv_pass: {
+    ...nullable({ type: 'boolean' }),
+    description:
+      'True when LCP, CLS and INP are all good with at least 20 samples each; false when all have 20 and one is not good; null otherwise.',
+  },
   cwv_insufficient_data: { type: 'boolean' },
   metrics: closed(Object.fromEntries(RUM_METRICS.map((metric) => [metric, metricSummary]))),
 });
@@ -56,7 +93,11 @@ export const rumHistoryItemSchema = closed({
   samples: { type: 'integer' },
 });
 
-export const rumHistoryMetaSchema = closed({ metric: { enum: [...RUM_METRICS] }, days: { type: 'integer' }, device: { type: 'string' } });
+export const rumHistoryMetaSchema = closed({
+  metric: { enum: [...RUM_METRICS] },
+  days: { type: 'integer' },
+  device: { type: 'string' },
+});
 
 export const rumPageItemSchema = closed(
   {
@@ -65,10 +106,15 @@ export const rumPageItemSchema = closed(
     samples: { type: 'integer' },
     attribution: {
       ...closed({ target: nullable({ type: 'string' }), url: nullable({ type: 'string' }) }),
-      description: "Extension, present when the page's values carry one: the most frequent LCP element (CSS selector) and resource URL (origin and path).",
+      description:
+        "Extension, present when the page's values carry one: the most frequent LCP element (CSS selector) and resource URL (origin and path).",
     },
   },
   ['path', 'p75', 'samples'],
 );
 
-export const rumPagesMetaSchema = closed({ metric: { type: 'string' }, period: { type: 'string' }, device: { type: 'string', description: 'Extension.' } });
+export const rumPagesMetaSchema = closed({
+  metric: { type: 'string' },
+  period: { type: 'string' },
+  device: { type: 'string', description: 'Extension.' },
+});

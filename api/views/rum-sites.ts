@@ -34,7 +34,12 @@ export interface RumSiteDetail {
 }
 
 /** GET /rum/sites/{id}: the list fields, then `sample_rate`, `public_id`, `alert_count`, `rejected_this_month`, `updated_at`. */
-export function rumSiteDetailView(site: RumSite, context: RumSiteViewContext, pageviewsThisMonth: number | null, detail: RumSiteDetail) {
+export function rumSiteDetailView(
+  site: RumSite,
+  context: RumSiteViewContext,
+  pageviewsThisMonth: number | null,
+  detail: RumSiteDetail,
+) {
   return {
     ...rumSiteView(site, context, pageviewsThisMonth),
     public_id: site.publicId,
@@ -46,7 +51,12 @@ export function rumSiteDetailView(site: RumSite, context: RumSiteViewContext, pa
 }
 
 /** The spec's summary object; metrics without samples have p75 and rating null. */
-export function rumSummaryView(site: RumSite, period: string, device: string, metrics: Readonly<Record<RumMetric, MetricStats>>) {
+export function rumSummaryView(
+  site: RumSite,
+  period: string,
+  device: string,
+  metrics: Readonly<Record<RumMetric, MetricStats>>,
+) {
   return {
     domain: site.domain,
     period,
@@ -67,6 +77,9 @@ export function rumHistoryItemView(day: HistoryDay) {
 
 export function rumPageItemView(page: SlowPage) {
   const item = { path: page.path, p75: page.p75, samples: page.samples };
-  const attribution = page.attribution && (page.attribution.target || page.attribution.url) ? { target: page.attribution.target || null, url: page.attribution.url || null } : null;
+  const attribution =
+    page.attribution && (page.attribution.target || page.attribution.url)
+      ? { target: page.attribution.target || null, url: page.attribution.url || null }
+      : null;
   return attribution ? { ...item, attribution } : item;
 }

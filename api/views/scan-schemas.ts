@@ -8,12 +8,20 @@ import type { JsonSchema } from '../validation.ts';
  * JSON Schemas of what the scan views (scans.ts) return, published in the OpenAPI document. Closed objects
  * (no other fields), so the contract tests that check real responses against them catch any drift.
  */
-const closed = (properties: Record<string, JsonSchema>, required = Object.keys(properties)): JsonSchema => ({ type: 'object', additionalProperties: false, required, properties });
+const closed = (properties: Record<string, JsonSchema>, required = Object.keys(properties)): JsonSchema => ({
+  type: 'object',
+  additionalProperties: false,
+  required,
+  properties,
+});
 const timestamp = { type: 'string', format: 'date-time' };
 const url = { type: 'string', format: 'uri' };
 const nullable = (schema: JsonSchema) => ({ oneOf: [schema, { type: 'null' }] });
 const score = { type: 'integer', minimum: 0, maximum: 100 };
-const authType = { enum: ['basic', 'header', null], description: 'How an authenticated scan signed in; the credentials never come back.' };
+const authType = {
+  enum: ['basic', 'header', null],
+  description: 'How an authenticated scan signed in; the credentials never come back.',
+};
 
 export const scoresSchema = closed(Object.fromEntries(SCORE_KEYS.map((k) => [k, score])));
 
@@ -31,13 +39,24 @@ const bytes = { type: 'integer', minimum: 0 };
 const intMs = { type: 'integer', minimum: 0 };
 const formFactor = { enum: [...FORM_FACTORS] };
 const box = {
-  ...closed({ top: { type: 'integer' }, left: { type: 'integer' }, width: { type: 'integer', minimum: 0 }, height: { type: 'integer', minimum: 0 } }),
-  description: "The element's box in CSS pixels of the page as Lighthouse laid it out for that form factor; the screenshot shows the top of the page at the form factor's viewport.",
+  ...closed({
+    top: { type: 'integer' },
+    left: { type: 'integer' },
+    width: { type: 'integer', minimum: 0 },
+    height: { type: 'integer', minimum: 0 },
+  }),
+  description:
+    "The element's box in CSS pixels of the page as Lighthouse laid it out for that form factor; the screenshot shows the top of the page at the form factor's viewport.",
 };
 const perFormFactorOptional = (schema: JsonSchema) => closed({ desktop: schema, mobile: schema }, []);
 const element = closed({
   selector: { type: 'string', maxLength: DETAIL_LIMITS.text },
-  snippet: { type: 'string', maxLength: DETAIL_LIMITS.snippet, description: "The element's opening HTML tag as Lighthouse gives it, cut to " + DETAIL_LIMITS.snippet + ' characters.' },
+  snippet: {
+    type: 'string',
+    maxLength: DETAIL_LIMITS.snippet,
+    description:
+      "The element's opening HTML tag as Lighthouse gives it, cut to " + DETAIL_LIMITS.snippet + ' characters.',
+  },
   label: { type: 'string' },
   box: nullable(box),
 });
@@ -53,15 +72,22 @@ const findingItem = {
       wasted_bytes: bytes,
       wasted_ms: intMs,
       main_thread_ms: intMs,
-      form_factors: { type: 'array', items: formFactor, description: 'The form factors whose Lighthouse run listed it; absent for items read from the page’s own responses.' },
+      form_factors: {
+        type: 'array',
+        items: formFactor,
+        description:
+          'The form factors whose Lighthouse run listed it; absent for items read from the page’s own responses.',
+      },
     },
     [],
   ),
-  description: 'A resource (url) or an element (selector, snippet, box) behind the finding. Numbers are the larger of the form factors.',
+  description:
+    'A resource (url) or an element (selector, snippet, box) behind the finding. Numbers are the larger of the form factors.',
 };
 const savings = {
   ...closed({ ms: nullable(intMs), bytes: nullable(bytes) }),
-  description: "Lighthouse's estimate: `ms`, the largest saving on FCP, LCP, TBT or INP (its metricSavings, else the opportunity's overallSavingsMs); `bytes`, the bytes that could be saved. Null where Lighthouse gives none.",
+  description:
+    "Lighthouse's estimate: `ms`, the largest saving on FCP, LCP, TBT or INP (its metricSavings, else the opportunity's overallSavingsMs); `bytes`, the bytes that could be saved. Null where Lighthouse gives none.",
 };
 const finding = closed(
   {
@@ -71,10 +97,28 @@ const finding = closed(
     title: { type: 'string' },
     message: { type: 'string' },
     recommendation: { type: 'string' },
-    form_factors: { type: 'array', items: formFactor, minItems: 1, description: 'Extension: the form factors the finding was seen on (one finding for both). Absent for findings about the page as a whole.' },
-    items: { type: 'array', maxItems: DETAIL_LIMITS.items, items: findingItem, description: `Extension: the resources or elements behind the finding, from Lighthouse's audit and insight details or the page's responses; at most ${DETAIL_LIMITS.items}, largest first.` },
-    savings: { ...perFormFactorOptional(savings), description: 'Extension: Lighthouse’s estimated savings per form factor.' },
-    values: { ...perFormFactorOptional({ type: 'number', minimum: 0 }), description: 'Extension, metric findings only: the metric measured on each form factor (ms, or unitless for CLS).' },
+    form_factors: {
+      type: 'array',
+      items: formFactor,
+      minItems: 1,
+      description:
+        'Extension: the form factors the finding was seen on (one finding for both). Absent for findings about the page as a whole.',
+    },
+    items: {
+      type: 'array',
+      maxItems: DETAIL_LIMITS.items,
+      items: findingItem,
+      description: `Extension: the resources or elements behind the finding, from Lighthouse's audit and insight details or the page's responses; at most ${DETAIL_LIMITS.items}, largest first.`,
+    },
+    savings: {
+      ...perFormFactorOptional(savings),
+      description: 'Extension: Lighthouse’s estimated savings per form factor.',
+    },
+    values: {
+      ...perFormFactorOptional({ type: 'number', minimum: 0 }),
+      description:
+        'Extension, metric findings only: the metric measured on each form factor (ms, or unitless for CLS).',
+    },
   },
   ['category', 'code', 'severity', 'title', 'message', 'recommendation'],
 );
@@ -83,23 +127,51 @@ const diagnosticsOfFormFactor = closed({
   lcp: closed({
     element: { ...nullable(element), description: "The LCP element (Lighthouse's lcp-breakdown-insight)." },
     phases: nullable({
-      ...closed({ ttfb_ms: intMs, load_delay_ms: nullable(intMs), load_time_ms: nullable(intMs), render_delay_ms: intMs }),
-      description: 'LCP subparts from the observed trace: time to first byte, resource load delay and duration (null for a text element), element render delay.',
+      ...closed({
+        ttfb_ms: intMs,
+        load_delay_ms: nullable(intMs),
+        load_time_ms: nullable(intMs),
+        render_delay_ms: intMs,
+      }),
+      description:
+        'LCP subparts from the observed trace: time to first byte, resource load delay and duration (null for a text element), element render delay.',
     }),
   }),
   layout_shifts: {
     type: 'array',
     maxItems: DETAIL_LIMITS.rows,
-    items: closed({ element, score: { type: 'number', minimum: 0 }, share: { type: 'number', minimum: 0, maximum: 1 }, causes: { type: 'array', items: { type: 'string' } } }),
-    description: "Elements that shifted (cls-culprits-insight), with their layout-shift score, their share of the shifts listed, and Lighthouse's likely causes.",
+    items: closed({
+      element,
+      score: { type: 'number', minimum: 0 },
+      share: { type: 'number', minimum: 0, maximum: 1 },
+      causes: { type: 'array', items: { type: 'string' } },
+    }),
+    description:
+      "Elements that shifted (cls-culprits-insight), with their layout-shift score, their share of the shifts listed, and Lighthouse's likely causes.",
   },
-  render_blocking: { type: 'array', maxItems: DETAIL_LIMITS.rows, items: closed({ url: { type: 'string' }, transfer_bytes: bytes, wasted_ms: intMs }) },
+  render_blocking: {
+    type: 'array',
+    maxItems: DETAIL_LIMITS.rows,
+    items: closed({ url: { type: 'string' }, transfer_bytes: bytes, wasted_ms: intMs }),
+  },
   third_parties: {
     type: 'array',
     maxItems: DETAIL_LIMITS.rows,
-    items: closed({ entity: { type: 'string' }, recognized: { type: 'boolean', description: 'false: not a known third party; Lighthouse names it by its domain.' }, transfer_bytes: bytes, main_thread_ms: intMs }),
+    items: closed({
+      entity: { type: 'string' },
+      recognized: {
+        type: 'boolean',
+        description: 'false: not a known third party; Lighthouse names it by its domain.',
+      },
+      transfer_bytes: bytes,
+      main_thread_ms: intMs,
+    }),
   },
-  main_thread: { type: 'array', maxItems: DETAIL_LIMITS.rows, items: closed({ category: { type: 'string' }, label: { type: 'string' }, ms: intMs }) },
+  main_thread: {
+    type: 'array',
+    maxItems: DETAIL_LIMITS.rows,
+    items: closed({ category: { type: 'string' }, label: { type: 'string' }, ms: intMs }),
+  },
 });
 const diagnostics = {
   ...perFormFactor(diagnosticsOfFormFactor),
@@ -115,10 +187,17 @@ const run = closed({
   cls: { type: 'number', minimum: 0 },
   si_ms: ms,
   interactive_ms: ms,
-  benchmark_index: { ...nullable({ type: 'number' }), description: "Lighthouse's CPU benchmark of the machine during the run; lower is busier." },
+  benchmark_index: {
+    ...nullable({ type: 'number' }),
+    description: "Lighthouse's CPU benchmark of the machine during the run; lower is busier.",
+  },
   lighthouse_version: { type: 'string' },
   chromium_version: { type: 'string' },
-  overloaded: { type: 'boolean', description: 'The benchmark index stayed below the minimum after one repeat: the machine was too busy to trust this run.' },
+  overloaded: {
+    type: 'boolean',
+    description:
+      'The benchmark index stayed below the minimum after one repeat: the machine was too busy to trust this run.',
+  },
   repeated: { type: 'boolean', description: 'This run replaced one whose benchmark index was below the minimum.' },
   median: { type: 'boolean', description: 'The run the result (metrics, findings, screenshots) comes from.' },
 });
@@ -126,7 +205,13 @@ const runs = {
   ...closed({
     desktop: { type: 'array', minItems: 1, items: run },
     mobile: { type: 'array', minItems: 1, items: run },
-    overall: { type: 'array', minItems: 1, items: score, description: 'The overall score of each run on its own (its desktop and mobile loads scored together), in order: the spread around `scores.overall`.' },
+    overall: {
+      type: 'array',
+      minItems: 1,
+      items: score,
+      description:
+        'The overall score of each run on its own (its desktop and mobile loads scored together), in order: the spread around `scores.overall`.',
+    },
   }),
   description:
     'Extension: every run (page load) of each form factor, in the order loaded, one of them marked `median` (the scan’s metrics, findings and images are its). A scan has as many runs as asked for in POST /scans; absent from results stored before runs existed.',
@@ -168,13 +253,23 @@ const endedFields = {
   share_url: nullable(url),
   requested_at: timestamp,
   finished_at: timestamp,
-  target_id: { oneOf: [{ type: 'integer' }, { type: 'null' }], description: 'Extension: the monitored target (GET /domains) whose schedule started this scan; null for scans started by hand.' },
+  target_id: {
+    oneOf: [{ type: 'integer' }, { type: 'null' }],
+    description:
+      'Extension: the monitored target (GET /domains) whose schedule started this scan; null for scans started by hand.',
+  },
 };
 const failure = closed({ code: { enum: [...FAILURE_CODES] }, message: { type: 'string' } });
 
 const runningShape = { title: 'Running scan', ...closed(runningFields) };
-const finishedShape = { title: 'Finished scan', ...closed({ ...endedFields, status: { const: 'finished' }, result: resultSchema }) };
-const failedShape = { title: 'Failed scan', ...closed({ ...endedFields, status: { const: 'failed' }, error: failure }) };
+const finishedShape = {
+  title: 'Finished scan',
+  ...closed({ ...endedFields, status: { const: 'finished' }, result: resultSchema }),
+};
+const failedShape = {
+  title: 'Failed scan',
+  ...closed({ ...endedFields, status: { const: 'failed' }, error: failure }),
+};
 
 /** GET /scans/{id}: the running, finished or failed shape. */
 export const scanDetailSchema: JsonSchema = { oneOf: [runningShape, finishedShape, failedShape] };
@@ -184,8 +279,19 @@ const { finished_at: finishedAt, ...listFields } = endedFields;
 export const scanListItemSchema: JsonSchema = {
   oneOf: [
     { title: 'Queued or running scan', ...closed(listFields) },
-    { title: 'Finished scan', ...closed({ ...listFields, finished_at: finishedAt, status: { const: 'finished' }, result: closed({ scores: scoresSchema }) }) },
-    { title: 'Failed scan', ...closed({ ...listFields, finished_at: finishedAt, status: { const: 'failed' }, error: failure }) },
+    {
+      title: 'Finished scan',
+      ...closed({
+        ...listFields,
+        finished_at: finishedAt,
+        status: { const: 'finished' },
+        result: closed({ scores: scoresSchema }),
+      }),
+    },
+    {
+      title: 'Failed scan',
+      ...closed({ ...listFields, finished_at: finishedAt, status: { const: 'failed' }, error: failure }),
+    },
   ],
 };
 

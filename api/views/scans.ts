@@ -18,7 +18,8 @@ export interface ViewContext {
 }
 
 export const reportUrl = (baseUrl: string, scan: Scan): string => scanReportUrl(baseUrl, scan.publicId);
-export const shareUrl = (baseUrl: string, scan: Scan): string | null => (scan.shareEnabled && scan.shareToken ? `${baseUrl}/share/${scan.shareToken}` : null);
+export const shareUrl = (baseUrl: string, scan: Scan): string | null =>
+  scan.shareEnabled && scan.shareToken ? `${baseUrl}/share/${scan.shareToken}` : null;
 
 /** POST /scans response. */
 export function creationView(scan: Scan, cached: boolean) {
@@ -27,7 +28,14 @@ export function creationView(scan: Scan, cached: boolean) {
 
 /** Queued and running scans show only these fields (the spec's running shape). */
 function runningView(scan: Scan, ctx: ViewContext) {
-  return { public_id: scan.publicId, report_url: reportUrl(ctx.baseUrl, scan), status: scan.status, submitted_url: scan.url, region: scan.region, auth_type: scan.authType };
+  return {
+    public_id: scan.publicId,
+    report_url: reportUrl(ctx.baseUrl, scan),
+    status: scan.status,
+    submitted_url: scan.url,
+    region: scan.region,
+    auth_type: scan.authType,
+  };
 }
 
 function commonEnded(scan: Scan, ctx: ViewContext) {
@@ -46,7 +54,8 @@ function commonEnded(scan: Scan, ctx: ViewContext) {
 export function resultView(scan: Scan, ctx: ViewContext) {
   const r = scan.result!;
   const url = (name: string) => assetUrl(ctx.baseUrl, ctx.keys, scan, name, ctx.now, 'owner');
-  const perFactor = <T>(fn: (f: FormFactor) => T) => Object.fromEntries(FORM_FACTORS.map((f) => [f, fn(f)])) as Record<FormFactor, T>;
+  const perFactor = <T>(fn: (f: FormFactor) => T) =>
+    Object.fromEntries(FORM_FACTORS.map((f) => [f, fn(f)])) as Record<FormFactor, T>;
   const summary = summarise(r.scores, r.findings, ctx.locale);
   return {
     final_url: r.finalUrl,
@@ -60,7 +69,9 @@ export function resultView(scan: Scan, ctx: ViewContext) {
       desktop_url: r.screenshots.desktop ? url(r.screenshots.desktop) : null,
       mobile_url: r.screenshots.mobile ? url(r.screenshots.mobile) : null,
       filmstrip: perFactor((f) => r.filmstrip[f].map((frame) => url(frame.asset))),
-      filmstrip_frames: perFactor((f) => r.filmstrip[f].map((frame) => ({ url: url(frame.asset), ms: frame.ms, event: frame.event }))),
+      filmstrip_frames: perFactor((f) =>
+        r.filmstrip[f].map((frame) => ({ url: url(frame.asset), ms: frame.ms, event: frame.event })),
+      ),
     },
     findings: r.findings.map((finding) => ({ ...localiseFinding(finding, ctx.locale), ...findingEvidence(finding) })),
     ...(r.runs ? { runs: r.runs } : {}),
@@ -71,7 +82,12 @@ export function resultView(scan: Scan, ctx: ViewContext) {
 /** A finding's extension fields, those it has (results stored before findings had evidence have none). */
 function findingEvidence(finding: Finding): FindingEvidence {
   const { form_factors, items, savings, values } = finding;
-  return { ...(form_factors ? { form_factors } : {}), ...(items ? { items } : {}), ...(savings ? { savings } : {}), ...(values ? { values } : {}) };
+  return {
+    ...(form_factors ? { form_factors } : {}),
+    ...(items ? { items } : {}),
+    ...(savings ? { savings } : {}),
+    ...(values ? { values } : {}),
+  };
 }
 
 /** Why a failed scan failed: a stable code and that code's text in the caller's language (never the run's details). */

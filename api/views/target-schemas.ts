@@ -5,19 +5,26 @@ import type { JsonSchema } from '../validation.ts';
  * JSON Schemas of targets (the spec's domains): the thresholds they are created and changed with, and what
  * the target views (targets.ts) return. Response objects are closed, so contract tests catch any drift.
  */
-const closed = (properties: Record<string, JsonSchema>, required = Object.keys(properties)): JsonSchema => ({ type: 'object', additionalProperties: false, required, properties });
+const closed = (properties: Record<string, JsonSchema>, required = Object.keys(properties)): JsonSchema => ({
+  type: 'object',
+  additionalProperties: false,
+  required,
+  properties,
+});
 const score = { type: 'integer', minimum: 0, maximum: 100 };
 const timestamp = { type: 'string', format: 'date-time' };
 
 const threshold = {
   ...closed({ warning: score, critical: score }),
-  description: 'An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`.',
+  description:
+    'An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`.',
 };
 
 /** `thresholds` in requests: `overall` always, any score category optionally; replaces the target's thresholds as a whole. */
 export const thresholdsSchema: JsonSchema = {
   ...closed(Object.fromEntries(SCORE_KEYS.map((key) => [key, threshold])), ['overall']),
-  description: 'Alert thresholds per score (0–100): `overall` is required, the categories optional. Default `{"overall": {"warning": 70, "critical": 50}}`.',
+  description:
+    'Alert thresholds per score (0–100): `overall` is required, the categories optional. Default `{"overall": {"warning": 70, "critical": 50}}`.',
 };
 
 /** A target in responses: the spec's fields, then the extensions `region`, `thresholds` and `created_at`. */
@@ -27,7 +34,10 @@ export const targetSchema = closed({
   url: { type: 'string', format: 'uri' },
   schedule: { enum: ['daily'] },
   is_active: { type: 'boolean' },
-  last_dispatched_at: { oneOf: [timestamp, { type: 'null' }], description: 'When the schedule last started a scan; null before the first.' },
+  last_dispatched_at: {
+    oneOf: [timestamp, { type: 'null' }],
+    description: 'When the schedule last started a scan; null before the first.',
+  },
   region: { type: 'string', description: 'Extension: where the target is scanned.' },
   thresholds: { ...thresholdsSchema, description: 'Extension: alert thresholds.' },
   created_at: { ...timestamp, description: 'Extension.' },

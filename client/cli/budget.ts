@@ -38,14 +38,19 @@ export class CommandError extends Error {}
 /** `overall=90,speed=85,lcp=2500,cls=0.1`: each key once, each limit a non-negative number (scores 0-100). */
 export function parseBudget(text: string): Budget {
   const budget: Budget = {};
-  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const match = /^([a-z]+)\s*=\s*([0-9]+(?:\.[0-9]+)?)$/.exec(part);
     if (!match) throw new UsageError(`budget "${part}" is not key=number (e.g. lcp=2500)`);
     const key = match[1] as BudgetKey;
-    if (!(BUDGET_KEYS as readonly string[]).includes(key)) throw new UsageError(`unknown budget "${match[1]}"; known: ${BUDGET_KEYS.join(', ')}`);
+    if (!(BUDGET_KEYS as readonly string[]).includes(key))
+      throw new UsageError(`unknown budget "${match[1]}"; known: ${BUDGET_KEYS.join(', ')}`);
     if (key in budget) throw new UsageError(`budget "${key}" is given twice`);
     const limit = Number(match[2]);
-    if ((SCORE_BUDGETS as readonly string[]).includes(key) && limit > 100) throw new UsageError(`score budget "${key}" must be 0-100`);
+    if ((SCORE_BUDGETS as readonly string[]).includes(key) && limit > 100)
+      throw new UsageError(`score budget "${key}" must be 0-100`);
     budget[key] = limit;
   }
   if (Object.keys(budget).length === 0) throw new UsageError('--budget names no limit');
@@ -73,12 +78,30 @@ export function checkBudget(budget: Budget, result: FinishedResult, formFactors:
       const value = result.scores[key as ScoreKey];
       checks.push({ name: key, key, formFactor: null, value, limit, kind: 'min', unit: '', passed: value >= limit });
     } else if (key === 'ttfb') {
-      checks.push({ name: 'ttfb', key, formFactor: null, value: result.metrics.ttfb_ms, limit, kind: 'max', unit: 'ms', passed: result.metrics.ttfb_ms <= limit });
+      checks.push({
+        name: 'ttfb',
+        key,
+        formFactor: null,
+        value: result.metrics.ttfb_ms,
+        limit,
+        kind: 'max',
+        unit: 'ms',
+        passed: result.metrics.ttfb_ms <= limit,
+      });
     } else {
       const { field, unit } = METRIC_BUDGETS[key as MetricBudget];
       for (const formFactor of formFactors) {
         const value = result.metrics[formFactor][field];
-        checks.push({ name: `${key} (${formFactor})`, key, formFactor, value, limit, kind: 'max', unit, passed: value <= limit });
+        checks.push({
+          name: `${key} (${formFactor})`,
+          key,
+          formFactor,
+          value,
+          limit,
+          kind: 'max',
+          unit,
+          passed: value <= limit,
+        });
       }
     }
   }

@@ -1,5 +1,17 @@
 import { unwrap, type WebPerfClient } from '../index.ts';
-import { formatValue, METRIC_BUDGETS, parseBudget, SCORE_BUDGETS, CommandError, UsageError, type Budget, type BudgetKey, type FinishedResult, type FormFactor, type ScoreKey } from './budget.ts';
+import {
+  formatValue,
+  METRIC_BUDGETS,
+  parseBudget,
+  SCORE_BUDGETS,
+  CommandError,
+  UsageError,
+  type Budget,
+  type BudgetKey,
+  type FinishedResult,
+  type FormFactor,
+  type ScoreKey,
+} from './budget.ts';
 
 /** One side of a comparison: a finished scan, or the median of a target's recent scheduled scans. */
 export interface Operand {
@@ -36,7 +48,9 @@ async function targetMedian(client: WebPerfClient, targetId: number, last: numbe
   const host = new URL(url).host;
   const ids: string[] = [];
   for (let page = 1; ids.length < last; page++) {
-    const body = unwrap(await client.GET('/scans', { params: { query: { page, limit: 50, domain: host, status: 'finished' } } }));
+    const body = unwrap(
+      await client.GET('/scans', { params: { query: { page, limit: 50, domain: host, status: 'finished' } } }),
+    );
     for (const scan of body.data) if (scan.target_id === targetId && ids.length < last) ids.push(scan.public_id);
     if (page >= (body.meta?.last_page ?? page)) break;
   }
@@ -46,7 +60,10 @@ async function targetMedian(client: WebPerfClient, targetId: number, last: numbe
     const scan = unwrap(await client.GET('/scans/{id}', { params: { path: { id } } })).data;
     if (scan.status === 'finished') results.push(scan.result);
   }
-  return { label: `target ${targetId} (median of ${results.length} scan${results.length === 1 ? '' : 's'})`, result: medianResult(results) };
+  return {
+    label: `target ${targetId} (median of ${results.length} scan${results.length === 1 ? '' : 's'})`,
+    result: medianResult(results),
+  };
 }
 
 const median = (values: number[]): number => {
@@ -57,10 +74,24 @@ const median = (values: number[]): number => {
 
 export function medianResult(results: FinishedResult[]): FinishedResult {
   const first = results[0]!;
-  const scores = Object.fromEntries(Object.keys(first.scores).map((key) => [key, median(results.map((r) => r.scores[key as ScoreKey]))])) as FinishedResult['scores'];
+  const scores = Object.fromEntries(
+    Object.keys(first.scores).map((key) => [key, median(results.map((r) => r.scores[key as ScoreKey]))]),
+  ) as FinishedResult['scores'];
   const formFactor = (ff: FormFactor) =>
-    Object.fromEntries(Object.keys(first.metrics[ff]).map((key) => [key, median(results.map((r) => r.metrics[ff][key as keyof FinishedResult['metrics']['desktop']]))])) as FinishedResult['metrics']['desktop'];
-  return { scores, metrics: { ttfb_ms: median(results.map((r) => r.metrics.ttfb_ms)), desktop: formFactor('desktop'), mobile: formFactor('mobile') } };
+    Object.fromEntries(
+      Object.keys(first.metrics[ff]).map((key) => [
+        key,
+        median(results.map((r) => r.metrics[ff][key as keyof FinishedResult['metrics']['desktop']])),
+      ]),
+    ) as FinishedResult['metrics']['desktop'];
+  return {
+    scores,
+    metrics: {
+      ttfb_ms: median(results.map((r) => r.metrics.ttfb_ms)),
+      desktop: formFactor('desktop'),
+      mobile: formFactor('mobile'),
+    },
+  };
 }
 
 export interface ComparisonRow {
@@ -90,13 +121,30 @@ export function compareResults(a: Operand, b: Operand, formFactors: readonly For
   const add = (name: string, key: BudgetKey, av: number, bv: number, unit: string, higherIsBetter: boolean) => {
     const regression = Number((higherIsBetter ? av - bv : bv - av).toFixed(4));
     const limit = limits[key] ?? null;
-    rows.push({ name, key, a: av, b: bv, unit, regression, verdict: regression > 0 ? 'worse' : regression < 0 ? 'better' : 'same', limit, passed: limit === null ? null : regression <= limit });
+    rows.push({
+      name,
+      key,
+      a: av,
+      b: bv,
+      unit,
+      regression,
+      verdict: regression > 0 ? 'worse' : regression < 0 ? 'better' : 'same',
+      limit,
+      passed: limit === null ? null : regression <= limit,
+    });
   };
   for (const key of SCORE_BUDGETS) add(key, key, a.result.scores[key], b.result.scores[key], '', true);
   add('ttfb', 'ttfb', a.result.metrics.ttfb_ms, b.result.metrics.ttfb_ms, 'ms', false);
   for (const formFactor of formFactors) {
     for (const [key, { field, unit }] of Object.entries(METRIC_BUDGETS)) {
-      add(`${key} (${formFactor})`, key as BudgetKey, a.result.metrics[formFactor][field], b.result.metrics[formFactor][field], unit, false);
+      add(
+        `${key} (${formFactor})`,
+        key as BudgetKey,
+        a.result.metrics[formFactor][field],
+        b.result.metrics[formFactor][field],
+        unit,
+        false,
+      );
     }
   }
   return { a: a.label, b: b.label, rows, passed: rows.every((row) => row.passed !== false) };
@@ -105,11 +153,23 @@ export function compareResults(a: Operand, b: Operand, formFactors: readonly For
 export function compareText(comparison: Comparison): string {
   const lines = [`A: ${comparison.a}`, `B: ${comparison.b}`, ''];
   for (const row of comparison.rows) {
-    const change = row.verdict === 'same' ? 'same' : `${row.verdict} by ${formatValue(Math.abs(row.regression), row.unit)}`;
-    const limit = row.limit === null ? '' : row.passed ? `  (within ${formatValue(row.limit, row.unit)})` : `  FAIL: more than ${formatValue(row.limit, row.unit)} worse`;
-    lines.push(`${row.name.padEnd(18)} ${formatValue(row.a, row.unit).padStart(14)} → ${formatValue(row.b, row.unit).padEnd(14)} ${change}${limit}`);
+    const change =
+      row.verdict === 'same' ? 'same' : `${row.verdict} by ${formatValue(Math.abs(row.regression), row.unit)}`;
+    const limit =
+      row.limit === null
+        ? ''
+        : row.passed
+          ? `  (within ${formatValue(row.limit, row.unit)})`
+          : `  FAIL: more than ${formatValue(row.limit, row.unit)} worse`;
+    lines.push(
+      `${row.name.padEnd(18)} ${formatValue(row.a, row.unit).padStart(14)} → ${formatValue(row.b, row.unit).padEnd(14)} ${change}${limit}`,
+    );
   }
   const failed = comparison.rows.filter((row) => row.passed === false).length;
-  if (comparison.rows.some((row) => row.limit !== null)) lines.push('', failed ? `${failed} regression limit${failed === 1 ? '' : 's'} exceeded.` : 'No regression beyond the limits.');
+  if (comparison.rows.some((row) => row.limit !== null))
+    lines.push(
+      '',
+      failed ? `${failed} regression limit${failed === 1 ? '' : 's'} exceeded.` : 'No regression beyond the limits.',
+    );
   return `${lines.join('\n')}\n`;
 }

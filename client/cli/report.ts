@@ -1,4 +1,11 @@
-import { describeCheck, formatValue, type BudgetCheck, type FailedScan, type FinishedScan, type FormFactor } from './budget.ts';
+import {
+  describeCheck,
+  formatValue,
+  type BudgetCheck,
+  type FailedScan,
+  type FinishedScan,
+  type FormFactor,
+} from './budget.ts';
 
 export type OutputFormat = 'text' | 'json' | 'junit';
 
@@ -17,9 +24,13 @@ export function textReport(scan: FinishedScan, formFactors: readonly FormFactor[
   ];
   for (const formFactor of formFactors) {
     const m = metrics[formFactor];
-    lines.push(`${formFactor.padEnd(7)} FCP ${Math.round(m.fcp_ms)} ms · LCP ${Math.round(m.lcp_ms)} ms · TBT ${Math.round(m.tbt_ms)} ms · CLS ${Number(m.cls.toFixed(3))} · ${m.request_count} requests · ${formatValue(m.total_bytes, 'bytes')}`);
+    lines.push(
+      `${formFactor.padEnd(7)} FCP ${Math.round(m.fcp_ms)} ms · LCP ${Math.round(m.lcp_ms)} ms · TBT ${Math.round(m.tbt_ms)} ms · CLS ${Number(m.cls.toFixed(3))} · ${m.request_count} requests · ${formatValue(m.total_bytes, 'bytes')}`,
+    );
   }
-  const top = [...findings].sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]).slice(0, TOP_FINDINGS);
+  const top = [...findings]
+    .sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity])
+    .slice(0, TOP_FINDINGS);
   if (top.length) {
     lines.push('', `Top findings (${findings.length} in all):`);
     for (const finding of top) lines.push(`  [${finding.severity}] ${finding.title}: ${finding.recommendation}`);
@@ -42,7 +53,15 @@ export function jsonReport(scan: FinishedScan, checks: BudgetCheck[]): string {
       scores: scan.result.scores,
       metrics: scan.result.metrics,
       findings: scan.result.findings,
-      budgets: checks.map((c) => ({ name: c.name, key: c.key, form_factor: c.formFactor, value: c.value, limit: c.limit, kind: c.kind, passed: c.passed })),
+      budgets: checks.map((c) => ({
+        name: c.name,
+        key: c.key,
+        form_factor: c.formFactor,
+        value: c.value,
+        limit: c.limit,
+        kind: c.kind,
+        passed: c.passed,
+      })),
       passed: checks.every((c) => c.passed),
     },
     null,
@@ -50,7 +69,8 @@ export function jsonReport(scan: FinishedScan, checks: BudgetCheck[]): string {
   )}\n`;
 }
 
-const xml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const xml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** JUnit XML: one test case per budget, so CI systems list each budget and show the failing ones. */
 export function junitReport(scan: FinishedScan, checks: BudgetCheck[]): string {
@@ -58,7 +78,9 @@ export function junitReport(scan: FinishedScan, checks: BudgetCheck[]): string {
   const cases = checks.map((check) => {
     const name = xml(`${check.name} ${check.kind === 'min' ? '>=' : '<='} ${formatValue(check.limit, check.unit)}`);
     const open = `    <testcase classname="webperf.budget" name="${name}" time="0">`;
-    return check.passed ? `${open}</testcase>` : `${open}\n      <failure message="${xml(describeCheck(check))}" type="budget">${xml(`${describeCheck(check)} (${scan.report_url})`)}</failure>\n    </testcase>`;
+    return check.passed
+      ? `${open}</testcase>`
+      : `${open}\n      <failure message="${xml(describeCheck(check))}" type="budget">${xml(`${describeCheck(check)} (${scan.report_url})`)}</failure>\n    </testcase>`;
   });
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
@@ -99,12 +121,17 @@ export function failedScanReport(scan: FailedScan, format: OutputFormat): string
 }
 
 /** A workflow command's message, escaped as GitHub Actions reads it (`%`, CR and LF). */
-export const annotationData = (text: string): string => text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+export const annotationData = (text: string): string =>
+  text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 
 /** GitHub Actions workflow commands: an error annotation per failed budget, a notice with the report link. */
 export function githubAnnotations(scan: FinishedScan, checks: BudgetCheck[]): string {
   const escape = annotationData;
-  const lines = checks.filter((c) => !c.passed).map((check) => `::error title=Performance budget::${escape(`${describeCheck(check)} on ${scan.result.final_url}`)}`);
+  const lines = checks
+    .filter((c) => !c.passed)
+    .map(
+      (check) => `::error title=Performance budget::${escape(`${describeCheck(check)} on ${scan.result.final_url}`)}`,
+    );
   lines.push(`::notice title=webperf::${escape(`overall ${scan.result.scores.overall}; report ${scan.report_url}`)}`);
   return `${lines.join('\n')}\n`;
 }

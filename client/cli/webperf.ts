@@ -5,7 +5,15 @@ import { createWebPerfClient, unwrap, WebPerfApiError, type paths, type WebPerfC
 import { checkBudget, CommandError, parseBudget, UsageError, type AnyScan, type FormFactor } from './budget.ts';
 import { compareResults, compareText, parseRegression, resolveOperand } from './compare.ts';
 import { progress } from './progress.ts';
-import { annotationData, failedScanReport, githubAnnotations, jsonReport, junitReport, textReport, type OutputFormat } from './report.ts';
+import {
+  annotationData,
+  failedScanReport,
+  githubAnnotations,
+  jsonReport,
+  junitReport,
+  textReport,
+  type OutputFormat,
+} from './report.ts';
 
 /**
  * webperf: scans, budgets and comparisons from a CI job, over the public REST API only (WEBPERF_URL,
@@ -73,13 +81,15 @@ async function main(argv: string[]): Promise<number> {
 function clientFromEnvironment(): WebPerfClient {
   const token = process.env.WEBPERF_TOKEN;
   const baseUrl = process.env.WEBPERF_URL;
-  if (!token) throw new CommandError('WEBPERF_TOKEN is not set (create a token on the service\'s API page)');
-  if (!baseUrl || !/^https?:\/\//.test(baseUrl)) throw new CommandError('WEBPERF_URL is not set to the service\'s address (https://…)');
+  if (!token) throw new CommandError("WEBPERF_TOKEN is not set (create a token on the service's API page)");
+  if (!baseUrl || !/^https?:\/\//.test(baseUrl))
+    throw new CommandError("WEBPERF_URL is not set to the service's address (https://…)");
   return createWebPerfClient({
     baseUrl,
     token,
     userAgent: 'webperf-cli/1.0',
-    onRetry: ({ status, waitMs }) => process.stderr.write(`webperf: the API answered ${status}; retrying in ${Math.ceil(waitMs / 1000)} s\n`),
+    onRetry: ({ status, waitMs }) =>
+      process.stderr.write(`webperf: the API answered ${status}; retrying in ${Math.ceil(waitMs / 1000)} s\n`),
   });
 }
 
@@ -124,16 +134,33 @@ async function scanCommand(client: WebPerfClient, args: string[]): Promise<numbe
   const runs = positiveInteger(values.runs, '--runs');
   const timeoutMs = (positiveInteger(values.timeout, '--timeout') ?? 900) * 1000;
 
-  const created = unwrap(await client.POST('/scans', { body: { url: positionals[0]!, ...(runs ? { runs } : {}), ...(values.region ? { region: values.region as Region } : {}), ...(values.force ? { force: true } : {}) } })).data;
+  const created = unwrap(
+    await client.POST('/scans', {
+      body: {
+        url: positionals[0]!,
+        ...(runs ? { runs } : {}),
+        ...(values.region ? { region: values.region as Region } : {}),
+        ...(values.force ? { force: true } : {}),
+      },
+    }),
+  ).data;
   const scan = await waitForScan(client, created.id, timeoutMs, values.quiet ?? false);
   if (scan.status === 'failed') {
     writeReport(values.output, format, (as) => failedScanReport(scan, as));
-    annotate(`::error title=webperf::${annotationData(`scan of ${scan.submitted_url} failed: ${scan.error.message}`)}\n`);
+    annotate(
+      `::error title=webperf::${annotationData(`scan of ${scan.submitted_url} failed: ${scan.error.message}`)}\n`,
+    );
     return 1;
   }
   if (scan.status !== 'finished') throw new CommandError('unexpected scan state');
   const checks = checkBudget(budget, scan.result, formFactors);
-  writeReport(values.output, format, (as) => (as === 'json' ? jsonReport(scan, checks) : as === 'junit' ? junitReport(scan, checks) : textReport(scan, formFactors, checks)));
+  writeReport(values.output, format, (as) =>
+    as === 'json'
+      ? jsonReport(scan, checks)
+      : as === 'junit'
+        ? junitReport(scan, checks)
+        : textReport(scan, formFactors, checks),
+  );
   annotate(githubAnnotations(scan, checks));
   return checks.every((check) => check.passed) ? 0 : 1;
 }
@@ -177,7 +204,12 @@ async function compareCommand(client: WebPerfClient, args: string[]): Promise<nu
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { 'max-regression': { type: 'string' }, 'form-factor': { type: 'string' }, format: { type: 'string' }, last: { type: 'string' } },
+    options: {
+      'max-regression': { type: 'string' },
+      'form-factor': { type: 'string' },
+      format: { type: 'string' },
+      last: { type: 'string' },
+    },
   });
   if (positionals.length !== 2) throw new UsageError('compare takes two operands: A B');
   const limits = values['max-regression'] === undefined ? {} : parseRegression(values['max-regression']);
@@ -187,7 +219,8 @@ async function compareCommand(client: WebPerfClient, args: string[]): Promise<nu
   const [a, b] = await Promise.all(positionals.map((operand) => resolveOperand(client, operand, last)));
   const comparison = compareResults(a!, b!, formFactors, limits);
   process.stdout.write(format === 'json' ? `${JSON.stringify(comparison, null, 2)}\n` : compareText(comparison));
-  for (const row of comparison.rows.filter((r) => r.passed === false)) annotate(`::error title=Performance regression::${row.name} regressed by ${row.regression} (limit ${row.limit})\n`);
+  for (const row of comparison.rows.filter((r) => r.passed === false))
+    annotate(`::error title=Performance regression::${row.name} regressed by ${row.regression} (limit ${row.limit})\n`);
   return comparison.passed ? 0 : 1;
 }
 
@@ -201,7 +234,11 @@ async function targetsCommand(client: WebPerfClient, args: string[]): Promise<nu
     if (page >= (body.meta?.last_page ?? page)) break;
   }
   if (format === 'json') process.stdout.write(`${JSON.stringify(targets, null, 2)}\n`);
-  else for (const target of targets) process.stdout.write(`${target.id}\t${target.is_active ? 'active' : 'paused'}\t${target.region}\t${target.last_dispatched_at ?? 'never'}\t${target.url}\n`);
+  else
+    for (const target of targets)
+      process.stdout.write(
+        `${target.id}\t${target.is_active ? 'active' : 'paused'}\t${target.region}\t${target.last_dispatched_at ?? 'never'}\t${target.url}\n`,
+      );
   return 0;
 }
 
@@ -216,12 +253,20 @@ async function alertsCommand(client: WebPerfClient, args: string[]): Promise<num
   const format = formatOf(values.format, ['text', 'json']);
   const alerts = [];
   for (let page = 1; ; page++) {
-    const body = unwrap(await client.GET('/alerts', { params: { query: { page, limit: 50, ...(values.unread ? { status: 'unread' as const } : {}) } } }));
+    const body = unwrap(
+      await client.GET('/alerts', {
+        params: { query: { page, limit: 50, ...(values.unread ? { status: 'unread' as const } : {}) } },
+      }),
+    );
     alerts.push(...body.data);
     if (page >= (body.meta?.last_page ?? page)) break;
   }
   if (format === 'json') process.stdout.write(`${JSON.stringify(alerts, null, 2)}\n`);
-  else for (const alert of alerts) process.stdout.write(`${alert.id}\t${alert.severity}\t${alert.is_read ? 'read' : 'unread'}\t${alert.created_at}\t${alert.message}\n`);
+  else
+    for (const alert of alerts)
+      process.stdout.write(
+        `${alert.id}\t${alert.severity}\t${alert.is_read ? 'read' : 'unread'}\t${alert.created_at}\t${alert.message}\n`,
+      );
   return 0;
 }
 
@@ -231,12 +276,25 @@ async function alertsCommand(client: WebPerfClient, args: string[]): Promise<num
  */
 function rateLimitLine(error: WebPerfApiError): string {
   const { kind, max } = error.rateLimit!;
-  const name = kind === 'hourly_scans' ? 'the hourly scan limit' : kind === 'daily_requests' ? 'the daily API request limit' : 'the limit';
-  const size = max === null ? '' : kind === 'hourly_scans' ? ` (${max} scans per hour)` : kind === 'daily_requests' ? ` (${max} requests a day)` : ` (${max})`;
+  const name =
+    kind === 'hourly_scans'
+      ? 'the hourly scan limit'
+      : kind === 'daily_requests'
+        ? 'the daily API request limit'
+        : 'the limit';
+  const size =
+    max === null
+      ? ''
+      : kind === 'hourly_scans'
+        ? ` (${max} scans per hour)`
+        : kind === 'daily_requests'
+          ? ` (${max} requests a day)`
+          : ` (${max})`;
   const retryAfter = error.retryAfterSeconds === null ? '' : `Retry-After: ${error.retryAfterSeconds} s`;
   // The hourly limit is a sliding hour: at reset_at the oldest scan in it leaves, making room for one more.
   const when = kind === 'hourly_scans' ? 'allows the next scan at' : 'resets at';
-  if (error.resetAt) return `  ${name}${size} ${when} ${error.resetAt.toISOString()}${retryAfter && ` (${retryAfter})`}`;
+  if (error.resetAt)
+    return `  ${name}${size} ${when} ${error.resetAt.toISOString()}${retryAfter && ` (${retryAfter})`}`;
   return `  ${name}${size} was reached${retryAfter && `; ${retryAfter}`}`;
 }
 
@@ -252,8 +310,10 @@ function explain(error: unknown): string {
   }
   if (error instanceof CommandError) return `webperf: ${error.message}`;
   if (error instanceof UsageError) return `webperf: ${error.message}\n\n${USAGE}`;
-  if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) return `webperf: ${(error as Error).message}\n\n${USAGE}`;
-  if (error instanceof TypeError && /fetch failed/.test(error.message)) return `webperf: could not reach ${process.env.WEBPERF_URL}: ${(error.cause as Error | undefined)?.message ?? error.message}`;
+  if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS'))
+    return `webperf: ${(error as Error).message}\n\n${USAGE}`;
+  if (error instanceof TypeError && /fetch failed/.test(error.message))
+    return `webperf: could not reach ${process.env.WEBPERF_URL}: ${(error.cause as Error | undefined)?.message ?? error.message}`;
   return `webperf: ${(error as Error).message ?? String(error)}`;
 }
 
@@ -266,4 +326,3 @@ main(process.argv.slice(2)).then(
     process.exitCode = 2;
   },
 );
-

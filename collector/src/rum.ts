@@ -82,7 +82,10 @@ function start(endpoint: string, siteId: string): void {
       if (recorded.every((r) => r.change <= since)) continue;
       // Every send repeats each metric's latest value; within the limits the newest changes come first, and
       // values left out were sent before (queries keep each metric id's highest seq).
-      const metrics = recorded.sort((x, y) => y.change - x.change).slice(0, BEACON_LIMITS.metricsPerBeacon).map((r) => r.metric);
+      const metrics = recorded
+        .sort((x, y) => y.change - x.change)
+        .slice(0, BEACON_LIMITS.metricsPerBeacon)
+        .map((r) => r.metric);
       const beacon: Beacon = { v: 1, site: siteId, pv, seq: ++seq, path, device, rate, metrics };
       let body = JSON.stringify(beacon);
       while (metrics.length > 1 && new Blob([body]).size > BEACON_LIMITS.bodyBytes) {
@@ -137,7 +140,11 @@ function originAndPath(url: string): string | undefined {
 /** Client hints where the browser has them, else the user agent; iPadOS claims to be a Mac but has touch. */
 function classifyDevice(): Device {
   const ua = navigator.userAgent;
-  if (/iPad|Tablet|Kindle|Silk|PlayBook/i.test(ua) || (/Android/i.test(ua) && !/Mobi/i.test(ua)) || (/Macintosh/.test(ua) && navigator.maxTouchPoints > 1)) {
+  if (
+    /iPad|Tablet|Kindle|Silk|PlayBook/i.test(ua) ||
+    (/Android/i.test(ua) && !/Mobi/i.test(ua)) ||
+    (/Macintosh/.test(ua) && navigator.maxTouchPoints > 1)
+  ) {
     return 'tablet';
   }
   const hints = (navigator as Navigator & { userAgentData?: { mobile: boolean } }).userAgentData;

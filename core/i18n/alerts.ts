@@ -22,7 +22,8 @@ export const SEVERITY_NAMES: Record<Locale, Record<AlertSeverity, string>> = {
 
 const number = (value: number, locale: Locale) => formatNumber(value, locale, 1);
 /** English names scores in lower case inside sentences ("the speed score"); German quotes the label (Score „Geschwindigkeit“). */
-const inSentence = (score: ScoreKey, locale: Locale) => (locale === 'de' ? `„${scoreLabel(score, 'de')}“` : score === 'overall' ? 'overall' : categoryOf(score).inSentence.en);
+const inSentence = (score: ScoreKey, locale: Locale) =>
+  locale === 'de' ? `„${scoreLabel(score, 'de')}“` : score === 'overall' ? 'overall' : categoryOf(score).inSentence.en;
 
 const TEXTS = {
   en: {
@@ -30,24 +31,29 @@ const TEXTS = {
     belowMessage: (score: string, host: string, value: string, severity: AlertSeverity, threshold: string) =>
       `The ${score} score of ${host} is ${value}, below the ${severity} threshold of ${threshold}.`,
     alsoBelow: (list: string) => ` Also below their thresholds: ${list}.`,
-    belowRecovered: (score: string, value: string) => ` Resolved: every score is back at or above its threshold (${score} ${value}).`,
+    belowRecovered: (score: string, value: string) =>
+      ` Resolved: every score is back at or above its threshold (${score} ${value}).`,
     regressionTitle: (score: string, drop: string) => `${score} score dropped by ${drop} points`,
     regressionMessage: (score: string, host: string, value: string, drop: string, baseline: string, scans: number) =>
       `The ${score} score of ${host} fell to ${value}, ${drop} points below its usual ${baseline} (the median of the previous ${scans} scheduled scans).`,
     regressionRecovered: (value: string) => ` Resolved: the score is back at ${value}.`,
-    regressionSettled: (value: string, window: number) => ` Resolved: the score has stayed at its new level (${value}) for ${window} scheduled scans, so that level is now its baseline.`,
+    regressionSettled: (value: string, window: number) =>
+      ` Resolved: the score has stayed at its new level (${value}) for ${window} scheduled scans, so that level is now its baseline.`,
   },
   de: {
-    belowTitle: (score: string, severity: AlertSeverity) => `Score ${score} unter der ${severity === 'critical' ? 'kritischen Schwelle' : 'Warnschwelle'}`,
+    belowTitle: (score: string, severity: AlertSeverity) =>
+      `Score ${score} unter der ${severity === 'critical' ? 'kritischen Schwelle' : 'Warnschwelle'}`,
     belowMessage: (score: string, host: string, value: string, severity: AlertSeverity, threshold: string) =>
       `Der Score ${score} von ${host} liegt bei ${value} und damit unter der ${severity === 'critical' ? 'kritischen Schwelle' : 'Warnschwelle'} von ${threshold}.`,
     alsoBelow: (list: string) => ` Ebenfalls unter ihrer Schwelle: ${list}.`,
-    belowRecovered: (score: string, value: string) => ` Behoben: Alle Scores liegen wieder auf oder über ihrer Schwelle (${score} ${value}).`,
+    belowRecovered: (score: string, value: string) =>
+      ` Behoben: Alle Scores liegen wieder auf oder über ihrer Schwelle (${score} ${value}).`,
     regressionTitle: (score: string, drop: string) => `Score ${score} um ${drop} Punkte gefallen`,
     regressionMessage: (score: string, host: string, value: string, drop: string, baseline: string, scans: number) =>
       `Der Score ${score} von ${host} ist auf ${value} gefallen, ${drop} Punkte unter seinem üblichen Wert ${baseline} (Median der letzten ${scans} geplanten Scans).`,
     regressionRecovered: (value: string) => ` Behoben: Der Score liegt wieder bei ${value}.`,
-    regressionSettled: (value: string, window: number) => ` Behoben: Der Score ist ${window} geplante Scans lang auf seinem neuen Niveau (${value}) geblieben; dieses Niveau ist jetzt sein Ausgangswert.`,
+    regressionSettled: (value: string, window: number) =>
+      ` Behoben: Der Score ist ${window} geplante Scans lang auf seinem neuen Niveau (${value}) geblieben; dieses Niveau ist jetzt sein Ausgangswert.`,
   },
 } as const;
 
@@ -60,7 +66,9 @@ export function alertText(alert: AlertFacts, locale: Locale): AlertText {
   const value = number(details.value, locale);
   const resolution = alert.resolvedAt ? details.resolution : undefined;
   if (alert.type === 'score_below_threshold') {
-    const others = (details.crossings ?? []).slice(1).map((c) => `${scoreLabel(c.score, locale)} ${number(c.value, locale)}`);
+    const others = (details.crossings ?? [])
+      .slice(1)
+      .map((c) => `${scoreLabel(c.score, locale)} ${number(c.value, locale)}`);
     return {
       title: capitalised(t.belowTitle(score, alert.severity)),
       message:
@@ -70,9 +78,21 @@ export function alertText(alert: AlertFacts, locale: Locale): AlertText {
     };
   }
   const drop = number(details.reference - details.value, locale);
-  const resolved = !resolution ? '' : resolution.kind === 'settled' ? t.regressionSettled(number(resolution.value, locale), REGRESSION_WINDOW) : t.regressionRecovered(number(resolution.value, locale));
+  const resolved = !resolution
+    ? ''
+    : resolution.kind === 'settled'
+      ? t.regressionSettled(number(resolution.value, locale), REGRESSION_WINDOW)
+      : t.regressionRecovered(number(resolution.value, locale));
   return {
     title: capitalised(t.regressionTitle(score, drop)),
-    message: t.regressionMessage(score, alert.host, value, drop, number(details.reference, locale), details.baselineScans ?? REGRESSION_WINDOW) + resolved,
+    message:
+      t.regressionMessage(
+        score,
+        alert.host,
+        value,
+        drop,
+        number(details.reference, locale),
+        details.baselineScans ?? REGRESSION_WINDOW,
+      ) + resolved,
   };
 }

@@ -12,66 +12,325 @@ export interface FindingText {
  */
 export const CATALOGUE: Record<Locale, Record<string, FindingText>> = {
   en: {
-    'speed.lcp-slow': { title: 'Slow Largest Contentful Paint', message: 'On {form_factor}, the largest content appears after {value_ms} (target: {target_ms}).', recommendation: 'Make the main image or heading load early: preload it, serve it from your own origin, shrink it, and avoid render-blocking resources before it.' },
-    'speed.fcp-slow': { title: 'Slow First Contentful Paint', message: 'On {form_factor}, the first content appears after {value_ms} (target: {target_ms}).', recommendation: 'Cut server response time and render-blocking CSS and JavaScript so the browser can paint sooner.' },
-    'speed.tbt-high': { title: 'Main thread blocked', message: 'On {form_factor}, long tasks block input for {value_ms} in total (target: {target_ms}).', recommendation: 'Split long JavaScript tasks, defer scripts not needed for the first view, and remove unused code.' },
-    'speed.cls-high': { title: 'Layout shifts', message: 'On {form_factor}, the layout shifts by {value} (target: {target}).', recommendation: 'Give images, embeds and ads fixed dimensions and avoid inserting content above what is already shown.' },
-    'speed.unreliable-measurement': { title: 'Measurement may be unreliable', message: 'The scanning machine was busy during this scan (CPU benchmark {benchmark_index}), so timings may be inflated.', recommendation: 'Run the scan again with force to confirm the numbers.' },
-    'images.large-payload': { title: 'Heavy images', message: 'The page downloads {total_bytes} of images across {count} files.', recommendation: 'Resize images to the size they are shown at, compress them, and lazy-load those below the fold.' },
-    'images.modern-format': { title: 'Images not in a modern format', message: '{count} images ({total_bytes}) are JPEG, PNG or GIF.', recommendation: 'Serve WebP or AVIF versions; they are usually 25–50 % smaller at the same quality.' },
-    'images.oversized': { title: 'Oversized or poorly compressed images', message: 'About {wasted_bytes} could be saved by sizing and compressing images for how they are displayed.', recommendation: 'Generate responsive sizes (srcset) and compress images before upload.' },
-    'images.unsized': { title: 'Images without dimensions', message: '{count} images have no width and height, so the layout jumps while they load.', recommendation: 'Set width and height attributes (or CSS aspect-ratio) on every image.' },
-    'caching.short-lifetime': { title: 'Static files not cached long enough', message: '{count} of {total} static files ({total_bytes}) are cached for less than a day.', recommendation: 'Send Cache-Control: max-age=31536000, immutable for versioned assets, and at least a day for others.' },
-    'caching.no-compression': { title: 'Text sent without compression', message: '{count} text responses ({total_bytes}) are sent uncompressed.', recommendation: 'Enable gzip or brotli on the server or CDN for HTML, CSS, JavaScript, JSON and SVG.' },
-    'caching.no-validators': { title: 'No revalidation headers', message: '{count} static files have neither ETag nor Last-Modified.', recommendation: 'Send ETag or Last-Modified so expired files can be revalidated with a tiny 304 response.' },
-    'technical.http-error': { title: 'The page returns an error', message: 'The page answered with HTTP {status}.', recommendation: 'Fix the page or the link pointing to it so it answers 200.' },
-    'technical.redirect-chain': { title: 'Redirects before the page', message: 'The browser follows {count} redirect(s), starting at {first_url}, before the page loads.', recommendation: 'Link directly to the final URL and keep at most one redirect (for example http to https).' },
-    'technical.slow-server-response': { title: 'Slow server response', message: 'The server took {value_ms} to start answering the page (target: under 600 ms).', recommendation: 'Cache rendered pages, speed up database queries, or put a CDN in front of the server.' },
-    'technical.old-http': { title: 'Old HTTP version', message: '{count} requests to the site use HTTP/1.x.', recommendation: 'Enable HTTP/2 or HTTP/3 on the server or CDN.' },
-    'technical.no-https': { title: 'Not served over HTTPS', message: 'The page is served over plain HTTP.', recommendation: 'Serve the site over HTTPS and redirect HTTP to it.' },
-    'technical.no-hsts': { title: 'No HSTS header', message: 'The page does not send Strict-Transport-Security.', recommendation: 'Send Strict-Transport-Security so browsers always use HTTPS.' },
-    'technical.render-blocking': { title: 'Render-blocking resources', message: '{count} stylesheets or scripts delay the first render.', recommendation: 'Inline critical CSS, load the rest asynchronously, and add defer to scripts.' },
-    'technical.large-dom': { title: 'Large DOM', message: 'The page has a large DOM, which slows style and layout work.', recommendation: 'Remove unneeded wrapper elements and render long lists on demand.' },
-    'technical.no-viewport': { title: 'No mobile viewport', message: 'The page has no suitable viewport meta tag.', recommendation: 'Add <meta name="viewport" content="width=device-width, initial-scale=1">.' },
-    'technical.legacy-javascript': { title: 'Legacy JavaScript', message: 'Polyfills or transforms are sent to browsers that do not need them ({count} scripts).', recommendation: 'Build for modern browsers and drop polyfills for features they support.' },
-    'technical.unused-javascript': { title: 'Unused JavaScript', message: '{count} scripts are downloaded but largely not used during load.', recommendation: 'Split bundles and load code only where it is needed.' },
-    'technical.blocked-requests': { title: 'Requests to internal addresses not made', message: 'The page refers to {count} private or special-use address(es), starting with {first_target}; scans never reach internal networks, so these requests were not made and are missing from this result.', recommendation: 'Serve what visitors need from public addresses and remove references to internal hosts from the page.' },
-    'wordpress.version-exposed': { title: 'WordPress version visible', message: 'The page announces WordPress {version} in its generator tag.', recommendation: 'Remove the generator tag (remove_action wp_head wp_generator) and keep WordPress updated.' },
-    'wordpress.many-plugins': { title: 'Many plugins on the page', message: '{count} plugins load files on this page.', recommendation: 'Remove unused plugins and load plugin assets only on the pages that need them.' },
-    'wordpress.jquery-migrate': { title: 'jquery-migrate loaded', message: 'The page loads jquery-migrate, which current themes rarely need.', recommendation: 'Test without it and dequeue it if nothing breaks.' },
-    'wordpress.emoji-script': { title: 'Emoji script loaded', message: "WordPress's emoji script is loaded, although browsers render emoji themselves.", recommendation: 'Disable it (remove the print_emoji_detection_script action) or use a performance plugin that does.' },
-    'wordpress.no-page-cache': { title: 'No page caching', message: 'The HTML is sent as not cacheable, so every visit runs PHP and the database.', recommendation: 'Use a page cache plugin or a CDN that caches HTML for anonymous visitors.' },
+    'speed.lcp-slow': {
+      title: 'Slow Largest Contentful Paint',
+      message: 'On {form_factor}, the largest content appears after {value_ms} (target: {target_ms}).',
+      recommendation:
+        'Make the main image or heading load early: preload it, serve it from your own origin, shrink it, and avoid render-blocking resources before it.',
+    },
+    'speed.fcp-slow': {
+      title: 'Slow First Contentful Paint',
+      message: 'On {form_factor}, the first content appears after {value_ms} (target: {target_ms}).',
+      recommendation:
+        'Cut server response time and render-blocking CSS and JavaScript so the browser can paint sooner.',
+    },
+    'speed.tbt-high': {
+      title: 'Main thread blocked',
+      message: 'On {form_factor}, long tasks block input for {value_ms} in total (target: {target_ms}).',
+      recommendation:
+        'Split long JavaScript tasks, defer scripts not needed for the first view, and remove unused code.',
+    },
+    'speed.cls-high': {
+      title: 'Layout shifts',
+      message: 'On {form_factor}, the layout shifts by {value} (target: {target}).',
+      recommendation:
+        'Give images, embeds and ads fixed dimensions and avoid inserting content above what is already shown.',
+    },
+    'speed.unreliable-measurement': {
+      title: 'Measurement may be unreliable',
+      message:
+        'The scanning machine was busy during this scan (CPU benchmark {benchmark_index}), so timings may be inflated.',
+      recommendation: 'Run the scan again with force to confirm the numbers.',
+    },
+    'images.large-payload': {
+      title: 'Heavy images',
+      message: 'The page downloads {total_bytes} of images across {count} files.',
+      recommendation: 'Resize images to the size they are shown at, compress them, and lazy-load those below the fold.',
+    },
+    'images.modern-format': {
+      title: 'Images not in a modern format',
+      message: '{count} images ({total_bytes}) are JPEG, PNG or GIF.',
+      recommendation: 'Serve WebP or AVIF versions; they are usually 25–50 % smaller at the same quality.',
+    },
+    'images.oversized': {
+      title: 'Oversized or poorly compressed images',
+      message: 'About {wasted_bytes} could be saved by sizing and compressing images for how they are displayed.',
+      recommendation: 'Generate responsive sizes (srcset) and compress images before upload.',
+    },
+    'images.unsized': {
+      title: 'Images without dimensions',
+      message: '{count} images have no width and height, so the layout jumps while they load.',
+      recommendation: 'Set width and height attributes (or CSS aspect-ratio) on every image.',
+    },
+    'caching.short-lifetime': {
+      title: 'Static files not cached long enough',
+      message: '{count} of {total} static files ({total_bytes}) are cached for less than a day.',
+      recommendation:
+        'Send Cache-Control: max-age=31536000, immutable for versioned assets, and at least a day for others.',
+    },
+    'caching.no-compression': {
+      title: 'Text sent without compression',
+      message: '{count} text responses ({total_bytes}) are sent uncompressed.',
+      recommendation: 'Enable gzip or brotli on the server or CDN for HTML, CSS, JavaScript, JSON and SVG.',
+    },
+    'caching.no-validators': {
+      title: 'No revalidation headers',
+      message: '{count} static files have neither ETag nor Last-Modified.',
+      recommendation: 'Send ETag or Last-Modified so expired files can be revalidated with a tiny 304 response.',
+    },
+    'technical.http-error': {
+      title: 'The page returns an error',
+      message: 'The page answered with HTTP {status}.',
+      recommendation: 'Fix the page or the link pointing to it so it answers 200.',
+    },
+    'technical.redirect-chain': {
+      title: 'Redirects before the page',
+      message: 'The browser follows {count} redirect(s), starting at {first_url}, before the page loads.',
+      recommendation: 'Link directly to the final URL and keep at most one redirect (for example http to https).',
+    },
+    'technical.slow-server-response': {
+      title: 'Slow server response',
+      message: 'The server took {value_ms} to start answering the page (target: under 600 ms).',
+      recommendation: 'Cache rendered pages, speed up database queries, or put a CDN in front of the server.',
+    },
+    'technical.old-http': {
+      title: 'Old HTTP version',
+      message: '{count} requests to the site use HTTP/1.x.',
+      recommendation: 'Enable HTTP/2 or HTTP/3 on the server or CDN.',
+    },
+    'technical.no-https': {
+      title: 'Not served over HTTPS',
+      message: 'The page is served over plain HTTP.',
+      recommendation: 'Serve the site over HTTPS and redirect HTTP to it.',
+    },
+    'technical.no-hsts': {
+      title: 'No HSTS header',
+      message: 'The page does not send Strict-Transport-Security.',
+      recommendation: 'Send Strict-Transport-Security so browsers always use HTTPS.',
+    },
+    'technical.render-blocking': {
+      title: 'Render-blocking resources',
+      message: '{count} stylesheets or scripts delay the first render.',
+      recommendation: 'Inline critical CSS, load the rest asynchronously, and add defer to scripts.',
+    },
+    'technical.large-dom': {
+      title: 'Large DOM',
+      message: 'The page has a large DOM, which slows style and layout work.',
+      recommendation: 'Remove unneeded wrapper elements and render long lists on demand.',
+    },
+    'technical.no-viewport': {
+      title: 'No mobile viewport',
+      message: 'The page has no suitable viewport meta tag.',
+      recommendation: 'Add <meta name="viewport" content="width=device-width, initial-scale=1">.',
+    },
+    'technical.legacy-javascript': {
+      title: 'Legacy JavaScript',
+      message: 'Polyfills or transforms are sent to browsers that do not need them ({count} scripts).',
+      recommendation: 'Build for modern browsers and drop polyfills for features they support.',
+    },
+    'technical.unused-javascript': {
+      title: 'Unused JavaScript',
+      message: '{count} scripts are downloaded but largely not used during load.',
+      recommendation: 'Split bundles and load code only where it is needed.',
+    },
+    'technical.blocked-requests': {
+      title: 'Requests to internal addresses not made',
+      message:
+        'The page refers to {count} private or special-use address(es), starting with {first_target}; scans never reach internal networks, so these requests were not made and are missing from this result.',
+      recommendation:
+        'Serve what visitors need from public addresses and remove references to internal hosts from the page.',
+    },
+    'wordpress.version-exposed': {
+      title: 'WordPress version visible',
+      message: 'The page announces WordPress {version} in its generator tag.',
+      recommendation: 'Remove the generator tag (remove_action wp_head wp_generator) and keep WordPress updated.',
+    },
+    'wordpress.many-plugins': {
+      title: 'Many plugins on the page',
+      message: '{count} plugins load files on this page.',
+      recommendation: 'Remove unused plugins and load plugin assets only on the pages that need them.',
+    },
+    'wordpress.jquery-migrate': {
+      title: 'jquery-migrate loaded',
+      message: 'The page loads jquery-migrate, which current themes rarely need.',
+      recommendation: 'Test without it and dequeue it if nothing breaks.',
+    },
+    'wordpress.emoji-script': {
+      title: 'Emoji script loaded',
+      message: "WordPress's emoji script is loaded, although browsers render emoji themselves.",
+      recommendation:
+        'Disable it (remove the print_emoji_detection_script action) or use a performance plugin that does.',
+    },
+    'wordpress.no-page-cache': {
+      title: 'No page caching',
+      message: 'The HTML is sent as not cacheable, so every visit runs PHP and the database.',
+      recommendation: 'Use a page cache plugin or a CDN that caches HTML for anonymous visitors.',
+    },
   },
   de: {
-    'speed.lcp-slow': { title: 'Langsamer Largest Contentful Paint', message: 'Auf {form_factor} erscheint der größte Inhalt erst nach {value_ms} (Ziel: {target_ms}).', recommendation: 'Laden Sie das Hauptbild oder die Überschrift früh: vorladen, von der eigenen Domain ausliefern, verkleinern und keine blockierenden Ressourcen davor.' },
-    'speed.fcp-slow': { title: 'Langsamer First Contentful Paint', message: 'Auf {form_factor} erscheint der erste Inhalt erst nach {value_ms} (Ziel: {target_ms}).', recommendation: 'Verkürzen Sie die Serverantwortzeit und entfernen Sie render-blockierendes CSS und JavaScript, damit der Browser früher zeichnen kann.' },
-    'speed.tbt-high': { title: 'Hauptthread blockiert', message: 'Auf {form_factor} blockieren lange Aufgaben Eingaben insgesamt {value_ms} lang (Ziel: {target_ms}).', recommendation: 'Teilen Sie lange JavaScript-Aufgaben auf, laden Sie nicht benötigte Skripte später und entfernen Sie ungenutzten Code.' },
-    'speed.cls-high': { title: 'Layoutverschiebungen', message: 'Auf {form_factor} verschiebt sich das Layout um {value} (Ziel: {target}).', recommendation: 'Geben Sie Bildern, Einbettungen und Anzeigen feste Abmessungen und fügen Sie keine Inhalte oberhalb des bereits Sichtbaren ein.' },
-    'speed.unreliable-measurement': { title: 'Messung möglicherweise ungenau', message: 'Die Scan-Maschine war während des Scans ausgelastet (CPU-Benchmark {benchmark_index}); die Zeiten können zu hoch sein.', recommendation: 'Starten Sie den Scan mit force erneut, um die Werte zu bestätigen.' },
-    'images.large-payload': { title: 'Schwere Bilder', message: 'Die Seite lädt {total_bytes} an Bildern in {count} Dateien.', recommendation: 'Skalieren Sie Bilder auf die angezeigte Größe, komprimieren Sie sie und laden Sie Bilder außerhalb des sichtbaren Bereichs verzögert.' },
-    'images.modern-format': { title: 'Bilder nicht in einem modernen Format', message: '{count} Bilder ({total_bytes}) sind JPEG, PNG oder GIF.', recommendation: 'Liefern Sie WebP- oder AVIF-Versionen aus; sie sind bei gleicher Qualität meist 25–50 % kleiner.' },
-    'images.oversized': { title: 'Zu große oder schlecht komprimierte Bilder', message: 'Etwa {wasted_bytes} ließen sich sparen, wenn die Bilder passend zur Anzeige skaliert und komprimiert wären.', recommendation: 'Erzeugen Sie responsive Größen (srcset) und komprimieren Sie Bilder vor dem Hochladen.' },
-    'images.unsized': { title: 'Bilder ohne Abmessungen', message: '{count} Bilder haben weder Breite noch Höhe, daher springt das Layout beim Laden.', recommendation: 'Setzen Sie width und height (oder CSS aspect-ratio) für jedes Bild.' },
-    'caching.short-lifetime': { title: 'Statische Dateien zu kurz gecacht', message: '{count} von {total} statischen Dateien ({total_bytes}) werden kürzer als einen Tag gecacht.', recommendation: 'Senden Sie Cache-Control: max-age=31536000, immutable für versionierte Dateien und mindestens einen Tag für andere.' },
-    'caching.no-compression': { title: 'Text ohne Komprimierung', message: '{count} Textantworten ({total_bytes}) werden unkomprimiert gesendet.', recommendation: 'Aktivieren Sie gzip oder Brotli auf dem Server oder CDN für HTML, CSS, JavaScript, JSON und SVG.' },
-    'caching.no-validators': { title: 'Keine Header zur Revalidierung', message: '{count} statische Dateien haben weder ETag noch Last-Modified.', recommendation: 'Senden Sie ETag oder Last-Modified, damit abgelaufene Dateien mit einer kleinen 304-Antwort bestätigt werden können.' },
-    'technical.http-error': { title: 'Die Seite liefert einen Fehler', message: 'Die Seite antwortete mit HTTP {status}.', recommendation: 'Beheben Sie den Fehler der Seite oder korrigieren Sie den Link, damit sie mit 200 antwortet.' },
-    'technical.redirect-chain': { title: 'Weiterleitungen vor der Seite', message: 'Der Browser folgt {count} Weiterleitung(en), beginnend bei {first_url}, bevor die Seite lädt.', recommendation: 'Verlinken Sie direkt auf die endgültige URL und behalten Sie höchstens eine Weiterleitung (etwa von http auf https).' },
-    'technical.slow-server-response': { title: 'Langsame Serverantwort', message: 'Der Server brauchte {value_ms}, bis er mit der Antwort begann (Ziel: unter 600 ms).', recommendation: 'Cachen Sie gerenderte Seiten, beschleunigen Sie Datenbankabfragen oder schalten Sie ein CDN vor den Server.' },
-    'technical.old-http': { title: 'Veraltete HTTP-Version', message: '{count} Anfragen an die Website verwenden HTTP/1.x.', recommendation: 'Aktivieren Sie HTTP/2 oder HTTP/3 auf dem Server oder CDN.' },
-    'technical.no-https': { title: 'Nicht über HTTPS ausgeliefert', message: 'Die Seite wird über unverschlüsseltes HTTP ausgeliefert.', recommendation: 'Liefern Sie die Website über HTTPS aus und leiten Sie HTTP dorthin weiter.' },
-    'technical.no-hsts': { title: 'Kein HSTS-Header', message: 'Die Seite sendet keinen Strict-Transport-Security-Header.', recommendation: 'Senden Sie Strict-Transport-Security, damit Browser immer HTTPS verwenden.' },
-    'technical.render-blocking': { title: 'Render-blockierende Ressourcen', message: '{count} Stylesheets oder Skripte verzögern die erste Darstellung.', recommendation: 'Betten Sie kritisches CSS ein, laden Sie den Rest asynchron und versehen Sie Skripte mit defer.' },
-    'technical.large-dom': { title: 'Großes DOM', message: 'Die Seite hat ein großes DOM, das Stil- und Layoutberechnungen verlangsamt.', recommendation: 'Entfernen Sie unnötige Hüllelemente und rendern Sie lange Listen erst bei Bedarf.' },
-    'technical.no-viewport': { title: 'Kein mobiler Viewport', message: 'Die Seite hat kein passendes Viewport-Meta-Tag.', recommendation: 'Fügen Sie <meta name="viewport" content="width=device-width, initial-scale=1"> ein.' },
-    'technical.legacy-javascript': { title: 'Veraltetes JavaScript', message: 'Polyfills oder Transformationen werden an Browser gesendet, die sie nicht brauchen ({count} Skripte).', recommendation: 'Bauen Sie für moderne Browser und lassen Sie Polyfills für unterstützte Funktionen weg.' },
-    'technical.unused-javascript': { title: 'Ungenutztes JavaScript', message: '{count} Skripte werden geladen, aber beim Laden größtenteils nicht verwendet.', recommendation: 'Teilen Sie Bundles auf und laden Sie Code nur dort, wo er gebraucht wird.' },
-    'technical.blocked-requests': { title: 'Anfragen an interne Adressen nicht ausgeführt', message: 'Die Seite verweist auf {count} private oder reservierte Adresse(n), zuerst {first_target}; Scans erreichen keine internen Netze, daher wurden diese Anfragen nicht ausgeführt und fehlen in diesem Ergebnis.', recommendation: 'Liefern Sie, was Besucher brauchen, von öffentlichen Adressen aus und entfernen Sie Verweise auf interne Hosts aus der Seite.' },
-    'wordpress.version-exposed': { title: 'WordPress-Version sichtbar', message: 'Die Seite nennt WordPress {version} im Generator-Tag.', recommendation: 'Entfernen Sie das Generator-Tag (remove_action wp_head wp_generator) und halten Sie WordPress aktuell.' },
-    'wordpress.many-plugins': { title: 'Viele Plugins auf der Seite', message: '{count} Plugins laden Dateien auf dieser Seite.', recommendation: 'Entfernen Sie ungenutzte Plugins und laden Sie Plugin-Dateien nur auf den Seiten, die sie brauchen.' },
-    'wordpress.jquery-migrate': { title: 'jquery-migrate geladen', message: 'Die Seite lädt jquery-migrate, das aktuelle Themes selten brauchen.', recommendation: 'Testen Sie ohne und entfernen Sie es, wenn nichts kaputtgeht.' },
-    'wordpress.emoji-script': { title: 'Emoji-Skript geladen', message: 'Das Emoji-Skript von WordPress wird geladen, obwohl Browser Emojis selbst darstellen.', recommendation: 'Deaktivieren Sie es (Aktion print_emoji_detection_script entfernen) oder nutzen Sie ein Performance-Plugin, das dies tut.' },
-    'wordpress.no-page-cache': { title: 'Kein Seiten-Cache', message: 'Das HTML wird als nicht cachebar gesendet, daher läuft bei jedem Besuch PHP mit Datenbank.', recommendation: 'Verwenden Sie ein Seiten-Cache-Plugin oder ein CDN, das HTML für anonyme Besucher cacht.' },
+    'speed.lcp-slow': {
+      title: 'Langsamer Largest Contentful Paint',
+      message: 'Auf {form_factor} erscheint der größte Inhalt erst nach {value_ms} (Ziel: {target_ms}).',
+      recommendation:
+        'Laden Sie das Hauptbild oder die Überschrift früh: vorladen, von der eigenen Domain ausliefern, verkleinern und keine blockierenden Ressourcen davor.',
+    },
+    'speed.fcp-slow': {
+      title: 'Langsamer First Contentful Paint',
+      message: 'Auf {form_factor} erscheint der erste Inhalt erst nach {value_ms} (Ziel: {target_ms}).',
+      recommendation:
+        'Verkürzen Sie die Serverantwortzeit und entfernen Sie render-blockierendes CSS und JavaScript, damit der Browser früher zeichnen kann.',
+    },
+    'speed.tbt-high': {
+      title: 'Hauptthread blockiert',
+      message: 'Auf {form_factor} blockieren lange Aufgaben Eingaben insgesamt {value_ms} lang (Ziel: {target_ms}).',
+      recommendation:
+        'Teilen Sie lange JavaScript-Aufgaben auf, laden Sie nicht benötigte Skripte später und entfernen Sie ungenutzten Code.',
+    },
+    'speed.cls-high': {
+      title: 'Layoutverschiebungen',
+      message: 'Auf {form_factor} verschiebt sich das Layout um {value} (Ziel: {target}).',
+      recommendation:
+        'Geben Sie Bildern, Einbettungen und Anzeigen feste Abmessungen und fügen Sie keine Inhalte oberhalb des bereits Sichtbaren ein.',
+    },
+    'speed.unreliable-measurement': {
+      title: 'Messung möglicherweise ungenau',
+      message:
+        'Die Scan-Maschine war während des Scans ausgelastet (CPU-Benchmark {benchmark_index}); die Zeiten können zu hoch sein.',
+      recommendation: 'Starten Sie den Scan mit force erneut, um die Werte zu bestätigen.',
+    },
+    'images.large-payload': {
+      title: 'Schwere Bilder',
+      message: 'Die Seite lädt {total_bytes} an Bildern in {count} Dateien.',
+      recommendation:
+        'Skalieren Sie Bilder auf die angezeigte Größe, komprimieren Sie sie und laden Sie Bilder außerhalb des sichtbaren Bereichs verzögert.',
+    },
+    'images.modern-format': {
+      title: 'Bilder nicht in einem modernen Format',
+      message: '{count} Bilder ({total_bytes}) sind JPEG, PNG oder GIF.',
+      recommendation:
+        'Liefern Sie WebP- oder AVIF-Versionen aus; sie sind bei gleicher Qualität meist 25–50 % kleiner.',
+    },
+    'images.oversized': {
+      title: 'Zu große oder schlecht komprimierte Bilder',
+      message:
+        'Etwa {wasted_bytes} ließen sich sparen, wenn die Bilder passend zur Anzeige skaliert und komprimiert wären.',
+      recommendation: 'Erzeugen Sie responsive Größen (srcset) und komprimieren Sie Bilder vor dem Hochladen.',
+    },
+    'images.unsized': {
+      title: 'Bilder ohne Abmessungen',
+      message: '{count} Bilder haben weder Breite noch Höhe, daher springt das Layout beim Laden.',
+      recommendation: 'Setzen Sie width und height (oder CSS aspect-ratio) für jedes Bild.',
+    },
+    'caching.short-lifetime': {
+      title: 'Statische Dateien zu kurz gecacht',
+      message: '{count} von {total} statischen Dateien ({total_bytes}) werden kürzer als einen Tag gecacht.',
+      recommendation:
+        'Senden Sie Cache-Control: max-age=31536000, immutable für versionierte Dateien und mindestens einen Tag für andere.',
+    },
+    'caching.no-compression': {
+      title: 'Text ohne Komprimierung',
+      message: '{count} Textantworten ({total_bytes}) werden unkomprimiert gesendet.',
+      recommendation:
+        'Aktivieren Sie gzip oder Brotli auf dem Server oder CDN für HTML, CSS, JavaScript, JSON und SVG.',
+    },
+    'caching.no-validators': {
+      title: 'Keine Header zur Revalidierung',
+      message: '{count} statische Dateien haben weder ETag noch Last-Modified.',
+      recommendation:
+        'Senden Sie ETag oder Last-Modified, damit abgelaufene Dateien mit einer kleinen 304-Antwort bestätigt werden können.',
+    },
+    'technical.http-error': {
+      title: 'Die Seite liefert einen Fehler',
+      message: 'Die Seite antwortete mit HTTP {status}.',
+      recommendation: 'Beheben Sie den Fehler der Seite oder korrigieren Sie den Link, damit sie mit 200 antwortet.',
+    },
+    'technical.redirect-chain': {
+      title: 'Weiterleitungen vor der Seite',
+      message: 'Der Browser folgt {count} Weiterleitung(en), beginnend bei {first_url}, bevor die Seite lädt.',
+      recommendation:
+        'Verlinken Sie direkt auf die endgültige URL und behalten Sie höchstens eine Weiterleitung (etwa von http auf https).',
+    },
+    'technical.slow-server-response': {
+      title: 'Langsame Serverantwort',
+      message: 'Der Server brauchte {value_ms}, bis er mit der Antwort begann (Ziel: unter 600 ms).',
+      recommendation:
+        'Cachen Sie gerenderte Seiten, beschleunigen Sie Datenbankabfragen oder schalten Sie ein CDN vor den Server.',
+    },
+    'technical.old-http': {
+      title: 'Veraltete HTTP-Version',
+      message: '{count} Anfragen an die Website verwenden HTTP/1.x.',
+      recommendation: 'Aktivieren Sie HTTP/2 oder HTTP/3 auf dem Server oder CDN.',
+    },
+    'technical.no-https': {
+      title: 'Nicht über HTTPS ausgeliefert',
+      message: 'Die Seite wird über unverschlüsseltes HTTP ausgeliefert.',
+      recommendation: 'Liefern Sie die Website über HTTPS aus und leiten Sie HTTP dorthin weiter.',
+    },
+    'technical.no-hsts': {
+      title: 'Kein HSTS-Header',
+      message: 'Die Seite sendet keinen Strict-Transport-Security-Header.',
+      recommendation: 'Senden Sie Strict-Transport-Security, damit Browser immer HTTPS verwenden.',
+    },
+    'technical.render-blocking': {
+      title: 'Render-blockierende Ressourcen',
+      message: '{count} Stylesheets oder Skripte verzögern die erste Darstellung.',
+      recommendation: 'Betten Sie kritisches CSS ein, laden Sie den Rest asynchron und versehen Sie Skripte mit defer.',
+    },
+    'technical.large-dom': {
+      title: 'Großes DOM',
+      message: 'Die Seite hat ein großes DOM, das Stil- und Layoutberechnungen verlangsamt.',
+      recommendation: 'Entfernen Sie unnötige Hüllelemente und rendern Sie lange Listen erst bei Bedarf.',
+    },
+    'technical.no-viewport': {
+      title: 'Kein mobiler Viewport',
+      message: 'Die Seite hat kein passendes Viewport-Meta-Tag.',
+      recommendation: 'Fügen Sie <meta name="viewport" content="width=device-width, initial-scale=1"> ein.',
+    },
+    'technical.legacy-javascript': {
+      title: 'Veraltetes JavaScript',
+      message: 'Polyfills oder Transformationen werden an Browser gesendet, die sie nicht brauchen ({count} Skripte).',
+      recommendation: 'Bauen Sie für moderne Browser und lassen Sie Polyfills für unterstützte Funktionen weg.',
+    },
+    'technical.unused-javascript': {
+      title: 'Ungenutztes JavaScript',
+      message: '{count} Skripte werden geladen, aber beim Laden größtenteils nicht verwendet.',
+      recommendation: 'Teilen Sie Bundles auf und laden Sie Code nur dort, wo er gebraucht wird.',
+    },
+    'technical.blocked-requests': {
+      title: 'Anfragen an interne Adressen nicht ausgeführt',
+      message:
+        'Die Seite verweist auf {count} private oder reservierte Adresse(n), zuerst {first_target}; Scans erreichen keine internen Netze, daher wurden diese Anfragen nicht ausgeführt und fehlen in diesem Ergebnis.',
+      recommendation:
+        'Liefern Sie, was Besucher brauchen, von öffentlichen Adressen aus und entfernen Sie Verweise auf interne Hosts aus der Seite.',
+    },
+    'wordpress.version-exposed': {
+      title: 'WordPress-Version sichtbar',
+      message: 'Die Seite nennt WordPress {version} im Generator-Tag.',
+      recommendation:
+        'Entfernen Sie das Generator-Tag (remove_action wp_head wp_generator) und halten Sie WordPress aktuell.',
+    },
+    'wordpress.many-plugins': {
+      title: 'Viele Plugins auf der Seite',
+      message: '{count} Plugins laden Dateien auf dieser Seite.',
+      recommendation:
+        'Entfernen Sie ungenutzte Plugins und laden Sie Plugin-Dateien nur auf den Seiten, die sie brauchen.',
+    },
+    'wordpress.jquery-migrate': {
+      title: 'jquery-migrate geladen',
+      message: 'Die Seite lädt jquery-migrate, das aktuelle Themes selten brauchen.',
+      recommendation: 'Testen Sie ohne und entfernen Sie es, wenn nichts kaputtgeht.',
+    },
+    'wordpress.emoji-script': {
+      title: 'Emoji-Skript geladen',
+      message: 'Das Emoji-Skript von WordPress wird geladen, obwohl Browser Emojis selbst darstellen.',
+      recommendation:
+        'Deaktivieren Sie es (Aktion print_emoji_detection_script entfernen) oder nutzen Sie ein Performance-Plugin, das dies tut.',
+    },
+    'wordpress.no-page-cache': {
+      title: 'Kein Seiten-Cache',
+      message: 'Das HTML wird als nicht cachebar gesendet, daher läuft bei jedem Besuch PHP mit Datenbank.',
+      recommendation: 'Verwenden Sie ein Seiten-Cache-Plugin oder ein CDN, das HTML für anonyme Besucher cacht.',
+    },
   },
 };
 

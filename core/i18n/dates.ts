@@ -10,15 +10,18 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatter(locale: Locale, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
   const key = `${locale}:${JSON.stringify(options)}`;
   let found = formatters.get(key);
-  if (!found) formatters.set(key, (found = new Intl.DateTimeFormat(LANGUAGE_TAG[locale], { ...options, timeZone: 'UTC' })));
+  if (!found)
+    formatters.set(key, (found = new Intl.DateTimeFormat(LANGUAGE_TAG[locale], { ...options, timeZone: 'UTC' })));
   return found;
 }
 
 /** "3 Nov" / "3. Nov." */
-export const formatDayMonth = (date: Date, locale: Locale): string => formatter(locale, { day: 'numeric', month: 'short' }).format(date);
+export const formatDayMonth = (date: Date, locale: Locale): string =>
+  formatter(locale, { day: 'numeric', month: 'short' }).format(date);
 
 /** "3 Nov 2026" / "3. Nov. 2026" */
-export const formatDate = (date: Date, locale: Locale): string => formatter(locale, { day: 'numeric', month: 'short', year: 'numeric' }).format(date);
+export const formatDate = (date: Date, locale: Locale): string =>
+  formatter(locale, { day: 'numeric', month: 'short', year: 'numeric' }).format(date);
 
 /** "3 Nov 2026, 04:12 UTC" / "3. Nov. 2026, 04:12 UTC" */
 export const formatDateTime = (date: Date, locale: Locale): string =>

@@ -40,7 +40,11 @@ export function failureMessage(code: FailureCode, locale: Locale, httpStatus: nu
 }
 
 /** A failed scan as users see it, in the API and on the report page: its code (none recorded reads as `scan_error`) and that code's text. */
-export function scanFailureView(code: FailureCode | null, httpStatus: number | null, locale: Locale): { code: FailureCode; message: string } {
+export function scanFailureView(
+  code: FailureCode | null,
+  httpStatus: number | null,
+  locale: Locale,
+): { code: FailureCode; message: string } {
   const known = code ?? 'scan_error';
   return { code: known, message: failureMessage(known, locale, httpStatus) };
 }

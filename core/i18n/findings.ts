@@ -19,7 +19,9 @@ function formatParam(key: string, value: string | number, locale: Locale): strin
 }
 
 export function fillTemplate(template: string, params: Record<string, string | number>, locale: Locale): string {
-  return template.replace(/\{([a-z_]+)\}/g, (whole, key: string) => (key in params ? formatParam(key, params[key]!, locale) : whole));
+  return template.replace(/\{([a-z_]+)\}/g, (whole, key: string) =>
+    key in params ? formatParam(key, params[key]!, locale) : whole,
+  );
 }
 
 export function localiseFinding(finding: Finding, locale: Locale): LocalisedFinding {

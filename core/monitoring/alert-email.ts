@@ -30,7 +30,6 @@ export interface AlertEmail {
   html: string;
 }
 
-
 const WORDS = {
   en: {
     subject: { raised: '', escalated: 'Escalated: ', resolved: '' },
@@ -60,7 +59,12 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
  * The e-mail about one change of an alert, in the owner's language: the alert's own title and message (as the
  * API renders them), a link to the scan's report and one to the alerts page; a text body and a plain HTML one.
  */
-export function composeAlertEmail(alert: Alert, change: AlertChange, recipient: { email: string; name: string; locale: Locale }, baseUrl: string): AlertEmail {
+export function composeAlertEmail(
+  alert: Alert,
+  change: AlertChange,
+  recipient: { email: string; name: string; locale: Locale },
+  baseUrl: string,
+): AlertEmail {
   const { locale } = recipient;
   const words = WORDS[locale];
   const text = alertText(alert, locale);
@@ -74,7 +78,16 @@ export function composeAlertEmail(alert: Alert, change: AlertChange, recipient: 
   return {
     to: recipient.email,
     subject: `[${tag}] ${words.subject[change]}${text.title} – ${alert.host}`,
-    text: [words.hello(recipient.name), '', text.message, '', ...links.map(([label, , shown]) => `${label}: ${shown}`), '', words.why(alert.url), ''].join('\n'),
+    text: [
+      words.hello(recipient.name),
+      '',
+      text.message,
+      '',
+      ...links.map(([label, , shown]) => `${label}: ${shown}`),
+      '',
+      words.why(alert.url),
+      '',
+    ].join('\n'),
     html: [
       `<!doctype html><html lang="${locale}"><body style="font-family: sans-serif; line-height: 1.5">`,
       `<p>${escapeHtml(words.hello(recipient.name))}</p>`,

@@ -57,7 +57,11 @@ const SEVERITY_RANK: Record<AlertSeverity, number> = { warning: 1, critical: 2 }
 export function decideAlertTransitions(input: AlertRuleInput): AlertTransition[] {
   const unresolved = (type: AlertType) => input.unresolved.find((alert) => alert.type === type);
   return [
-    ...thresholdTransition(scoreCrossings(input.thresholds, input.scores), input.scores, unresolved('score_below_threshold')),
+    ...thresholdTransition(
+      scoreCrossings(input.thresholds, input.scores),
+      input.scores,
+      unresolved('score_below_threshold'),
+    ),
     ...regressionTransition(input.scores.overall, input.previous, unresolved('score_regression')),
   ];
 }
@@ -69,22 +73,45 @@ export function scoreCrossings(thresholds: Thresholds, scores: ScanScores): Scor
     const threshold = thresholds[score];
     if (!threshold) continue;
     const value = scores[score];
-    if (value < threshold.critical) crossings.push({ score, value, threshold: threshold.critical, severity: 'critical' });
-    else if (value < threshold.warning) crossings.push({ score, value, threshold: threshold.warning, severity: 'warning' });
+    if (value < threshold.critical)
+      crossings.push({ score, value, threshold: threshold.critical, severity: 'critical' });
+    else if (value < threshold.warning)
+      crossings.push({ score, value, threshold: threshold.warning, severity: 'warning' });
   }
   const order = (score: ScoreKey) => SCORE_KEYS.indexOf(score);
   return crossings.sort(
-    (a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] || b.threshold - b.value - (a.threshold - a.value) || order(a.score) - order(b.score),
+    (a, b) =>
+      SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] ||
+      b.threshold - b.value - (a.threshold - a.value) ||
+      order(a.score) - order(b.score),
   );
 }
 
-function thresholdTransition(crossings: ScoreCrossing[], scores: ScanScores, open: UnresolvedAlert | undefined): AlertTransition[] {
+function thresholdTransition(
+  crossings: ScoreCrossing[],
+  scores: ScanScores,
+  open: UnresolvedAlert | undefined,
+): AlertTransition[] {
   const type = 'score_below_threshold';
   const worst = crossings[0];
-  const details = (): AlertDetails => ({ score: worst!.score, value: worst!.value, reference: worst!.threshold, crossings });
+  const details = (): AlertDetails => ({
+    score: worst!.score,
+    value: worst!.value,
+    reference: worst!.threshold,
+    crossings,
+  });
   if (!open) return worst ? [{ change: 'raised', type, severity: worst.severity, details: details() }] : [];
-  if (!worst) return [{ change: 'resolved', alertId: open.id, type, resolution: { kind: 'recovered', value: scores[open.details.score] } }];
-  if (SEVERITY_RANK[worst.severity] > SEVERITY_RANK[open.severity]) return [{ change: 'escalated', alertId: open.id, type, severity: 'critical', details: details() }];
+  if (!worst)
+    return [
+      {
+        change: 'resolved',
+        alertId: open.id,
+        type,
+        resolution: { kind: 'recovered', value: scores[open.details.score] },
+      },
+    ];
+  if (SEVERITY_RANK[worst.severity] > SEVERITY_RANK[open.severity])
+    return [{ change: 'escalated', alertId: open.id, type, severity: 'critical', details: details() }];
   return [];
 }
 
@@ -98,7 +125,8 @@ export function regressionBaseline(previous: PreviousScan[]): { median: number; 
   return { median, scans };
 }
 
-const regressionSeverity = (drop: number): AlertSeverity | null => (drop >= REGRESSION_CRITICAL_DROP ? 'critical' : drop >= REGRESSION_DROP ? 'warning' : null);
+const regressionSeverity = (drop: number): AlertSeverity | null =>
+  drop >= REGRESSION_CRITICAL_DROP ? 'critical' : drop >= REGRESSION_DROP ? 'warning' : null;
 
 /**
  * Raised against the baseline of the moment, which the alert keeps (`details.reference`): escalation and
@@ -108,20 +136,43 @@ const regressionSeverity = (drop: number): AlertSeverity | null => (drop >= REGR
  * raised and the score is no regression against that window: the new level has become the baseline, and a
  * later fall from there can raise a new alert.
  */
-function regressionTransition(overall: number, previous: PreviousScan[], open: UnresolvedAlert | undefined): AlertTransition[] {
+function regressionTransition(
+  overall: number,
+  previous: PreviousScan[],
+  open: UnresolvedAlert | undefined,
+): AlertTransition[] {
   const type = 'score_regression';
   const baseline = regressionBaseline(previous);
   if (!open) {
     const severity = baseline && regressionSeverity(baseline.median - overall);
     if (!baseline || !severity) return [];
-    return [{ change: 'raised', type, severity, details: { score: 'overall', value: overall, reference: baseline.median, baselineScans: baseline.scans.length } }];
+    return [
+      {
+        change: 'raised',
+        type,
+        severity,
+        details: { score: 'overall', value: overall, reference: baseline.median, baselineScans: baseline.scans.length },
+      },
+    ];
   }
   const raisedAgainst = open.details.reference;
-  if (overall >= raisedAgainst - REGRESSION_RECOVERY_MARGIN) return [{ change: 'resolved', alertId: open.id, type, resolution: { kind: 'recovered', value: overall } }];
-  const settled = baseline && baseline.scans.every((scan) => scan.finishedAt > open.createdAt) && regressionSeverity(baseline.median - overall) === null;
+  if (overall >= raisedAgainst - REGRESSION_RECOVERY_MARGIN)
+    return [{ change: 'resolved', alertId: open.id, type, resolution: { kind: 'recovered', value: overall } }];
+  const settled =
+    baseline &&
+    baseline.scans.every((scan) => scan.finishedAt > open.createdAt) &&
+    regressionSeverity(baseline.median - overall) === null;
   if (settled) return [{ change: 'resolved', alertId: open.id, type, resolution: { kind: 'settled', value: overall } }];
   if (open.severity === 'warning' && regressionSeverity(raisedAgainst - overall) === 'critical') {
-    return [{ change: 'escalated', alertId: open.id, type, severity: 'critical', details: { ...open.details, value: overall } }];
+    return [
+      {
+        change: 'escalated',
+        alertId: open.id,
+        type,
+        severity: 'critical',
+        details: { ...open.details, value: overall },
+      },
+    ];
   }
   return [];
 }

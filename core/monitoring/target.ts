@@ -20,7 +20,9 @@ export interface ScanTarget {
 }
 
 /** What a new target is stored with. */
-export type NewScanTarget = Pick<ScanTarget, 'userId' | 'url' | 'host' | 'region' | 'isActive' | 'thresholds'> & { createdAt: Date };
+export type NewScanTarget = Pick<ScanTarget, 'userId' | 'url' | 'host' | 'region' | 'isActive' | 'thresholds'> & {
+  createdAt: Date;
+};
 
 /** What an owner may change on a target (not its URL: another URL is another target, with a history of its own). */
 export type ScanTargetChanges = Partial<Pick<ScanTarget, 'isActive' | 'thresholds' | 'region'>>;

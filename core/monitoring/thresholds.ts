@@ -22,7 +22,9 @@ export function thresholdErrors(thresholds: Thresholds): Record<string, string[]
   const errors: Record<string, string[]> = {};
   for (const [key, threshold] of Object.entries(thresholds) as Array<[string, ScoreThreshold | undefined]>) {
     if (threshold && threshold.critical > threshold.warning) {
-      errors[`thresholds.${key}.critical`] = [`The thresholds.${key}.critical may not be greater than thresholds.${key}.warning.`];
+      errors[`thresholds.${key}.critical`] = [
+        `The thresholds.${key}.critical may not be greater than thresholds.${key}.warning.`,
+      ];
     }
   }
   return errors;

@@ -5,7 +5,8 @@
  */
 export type ResourceKind = 'api' | 'mcp';
 
-export const resourceUrl = (baseUrl: string, kind: ResourceKind): string => (kind === 'api' ? `${baseUrl}/api/v1` : `${baseUrl}/mcp`);
+export const resourceUrl = (baseUrl: string, kind: ResourceKind): string =>
+  kind === 'api' ? `${baseUrl}/api/v1` : `${baseUrl}/mcp`;
 
 export const resourceKindOf = (baseUrl: string, url: string): ResourceKind | undefined =>
   url === resourceUrl(baseUrl, 'api') ? 'api' : url === resourceUrl(baseUrl, 'mcp') ? 'mcp' : undefined;

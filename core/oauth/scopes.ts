@@ -11,15 +11,23 @@ export type Scope = (typeof SCOPES)[number];
 export const DEFAULT_SCOPES: readonly Scope[] = SCOPES;
 
 export const SCOPE_TEXT: Record<Scope, { en: string; de: string }> = {
-  read: { en: 'Read your scans, monitored targets, alerts and live data, and your account details', de: 'Ihre Scans, überwachten Ziele, Alarme, Live-Daten und Kontodaten lesen' },
-  write: { en: 'Start scans, manage targets, share links and live-data sites, and mark alerts as read', de: 'Scans starten, Ziele, Freigabelinks und Live-Daten-Websites verwalten und Alarme als gelesen markieren' },
+  read: {
+    en: 'Read your scans, monitored targets, alerts and live data, and your account details',
+    de: 'Ihre Scans, überwachten Ziele, Alarme, Live-Daten und Kontodaten lesen',
+  },
+  write: {
+    en: 'Start scans, manage targets, share links and live-data sites, and mark alerts as read',
+    de: 'Scans starten, Ziele, Freigabelinks und Live-Daten-Websites verwalten und Alarme als gelesen markieren',
+  },
 };
 
 /** Which scope a request needs: reading methods need `read`, all others `write`. */
-export const scopeForMethod = (method: string): Scope => (['GET', 'HEAD', 'OPTIONS'].includes(method.toUpperCase()) ? 'read' : 'write');
+export const scopeForMethod = (method: string): Scope =>
+  ['GET', 'HEAD', 'OPTIONS'].includes(method.toUpperCase()) ? 'read' : 'write';
 
 /** Whether granted scopes allow an action needing `needed` (`write` includes `read`). */
-export const allows = (granted: readonly string[], needed: Scope): boolean => granted.includes(needed) || (needed === 'read' && granted.includes('write'));
+export const allows = (granted: readonly string[], needed: Scope): boolean =>
+  granted.includes(needed) || (needed === 'read' && granted.includes('write'));
 
 /** The scopes out of a space-separated string, known ones only, in canonical order. */
 export const parseScopes = (value: string | undefined): Scope[] => {

@@ -92,7 +92,9 @@ export function judge(rule: RumAlertRule, window: SiteWindow, focus: RumMetric |
   const watched = rule.mode === 'manual' ? [rule.metric!] : AUTO_METRICS;
   const readings: Reading[] = watched.flatMap((metric) => {
     const seen = window[metric];
-    return seen && seen.samples >= rule.minSamples && seen.sources >= RUM_ALERT_MIN_SOURCES ? [{ metric, p75: seen.p75, samples: seen.samples, threshold: thresholdOf(rule, metric) }] : [];
+    return seen && seen.samples >= rule.minSamples && seen.sources >= RUM_ALERT_MIN_SOURCES
+      ? [{ metric, p75: seen.p75, samples: seen.samples, threshold: thresholdOf(rule, metric) }]
+      : [];
   });
   if (readings.length === 0) return { kind: 'insufficient' };
   const breaching = readings.filter((r) => r.p75 > r.threshold);
@@ -125,11 +127,15 @@ export function step(state: AlertState, verdict: Verdict, consecutiveThreshold: 
   if (state.status !== 'triggered') {
     if (verdict.kind === 'ok') return { status: state.status, streak: 0, transition: null };
     const streak = state.streak + 1;
-    return streak >= consecutiveThreshold ? { status: 'triggered', streak: 0, transition: 'triggered' } : { status: state.status, streak, transition: null };
+    return streak >= consecutiveThreshold
+      ? { status: 'triggered', streak: 0, transition: 'triggered' }
+      : { status: state.status, streak, transition: null };
   }
   if (verdict.kind === 'breach') return { status: 'triggered', streak: 0, transition: null };
   const streak = state.streak + 1;
-  return streak >= consecutiveThreshold ? { status: 'resolved', streak: 0, transition: 'resolved' } : { status: 'triggered', streak, transition: null };
+  return streak >= consecutiveThreshold
+    ? { status: 'resolved', streak: 0, transition: 'resolved' }
+    : { status: 'triggered', streak, transition: null };
 }
 
 /**
@@ -167,7 +173,11 @@ export interface RumAlert extends RumAlertRule {
 }
 
 /** p75 and samples per site over a window ending at `now` (db/clickhouse/rum-alert-queries.ts, injected by the worker). */
-export type SiteWindowsQuery = (siteIds: readonly number[], windowMinutes: number, now: Date) => Promise<Map<number, SiteWindow>>;
+export type SiteWindowsQuery = (
+  siteIds: readonly number[],
+  windowMinutes: number,
+  now: Date,
+) => Promise<Map<number, SiteWindow>>;
 
 /**
  * Whether the e-mail about `change` (the triggering or resolution at `occurrence`) is still to be sent. Like

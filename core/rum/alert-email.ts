@@ -12,13 +12,18 @@ export interface RumAlertEmail {
 }
 
 const value = (notice: Pick<RumAlertNotice, 'metric'>, n: number, locale: Locale) =>
-  METRIC_RULES[notice.metric].unit === 'ms' ? `${formatNumber(roundMetric(notice.metric, n), locale)} ms` : formatNumber(roundMetric(notice.metric, n), locale, 4);
+  METRIC_RULES[notice.metric].unit === 'ms'
+    ? `${formatNumber(roundMetric(notice.metric, n), locale)} ms`
+    : formatNumber(roundMetric(notice.metric, n), locale, 4);
 
 const WORDS = {
   en: {
     tag: { triggered: 'Live data', resolved: 'Resolved' },
     hello: (name: string) => `Hello ${name},`,
-    subject: (n: RumAlertNotice, change: Transition) => (change === 'triggered' ? `${n.metric} p75 above ${value(n, n.threshold, 'en')}` : `${n.metric} p75 back at or below ${value(n, n.threshold, 'en')}`),
+    subject: (n: RumAlertNotice, change: Transition) =>
+      change === 'triggered'
+        ? `${n.metric} p75 above ${value(n, n.threshold, 'en')}`
+        : `${n.metric} p75 back at or below ${value(n, n.threshold, 'en')}`,
     body: (n: RumAlertNotice, change: Transition) =>
       change === 'triggered'
         ? `The live-data alert "${n.alertName}" on ${n.domain} triggered: the 75th percentile of ${n.metric} over the last ${n.windowMinutes} minutes is ${value(n, n.p75, 'en')}, above its threshold of ${value(n, n.threshold, 'en')} (${formatNumber(n.samples, 'en')} samples).`
@@ -29,7 +34,10 @@ const WORDS = {
   de: {
     tag: { triggered: 'Live-Daten', resolved: 'Behoben' },
     hello: (name: string) => `Hallo ${name},`,
-    subject: (n: RumAlertNotice, change: Transition) => (change === 'triggered' ? `${n.metric} p75 über ${value(n, n.threshold, 'de')}` : `${n.metric} p75 wieder höchstens ${value(n, n.threshold, 'de')}`),
+    subject: (n: RumAlertNotice, change: Transition) =>
+      change === 'triggered'
+        ? `${n.metric} p75 über ${value(n, n.threshold, 'de')}`
+        : `${n.metric} p75 wieder höchstens ${value(n, n.threshold, 'de')}`,
     body: (n: RumAlertNotice, change: Transition) =>
       change === 'triggered'
         ? `Der Live-Daten-Alert „${n.alertName}“ für ${n.domain} wurde ausgelöst: Das 75. Perzentil von ${n.metric} der letzten ${n.windowMinutes} Minuten beträgt ${value(n, n.p75, 'de')} und liegt über dem Schwellenwert von ${value(n, n.threshold, 'de')} (${formatNumber(n.samples, 'de')} Messungen).`
@@ -42,14 +50,28 @@ const WORDS = {
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The e-mail about a live-data alert's trigger or resolution, in the owner's language, linking to the site's dashboard. */
-export function composeRumAlertEmail(notice: RumAlertNotice, change: Transition, recipient: { email: string; name: string; locale: Locale }, baseUrl: string): RumAlertEmail {
+export function composeRumAlertEmail(
+  notice: RumAlertNotice,
+  change: Transition,
+  recipient: { email: string; name: string; locale: Locale },
+  baseUrl: string,
+): RumAlertEmail {
   const words = WORDS[recipient.locale];
   const dashboard = liveDashboardUrl(baseUrl, notice.siteId);
   const message = words.body(notice, change);
   return {
     to: recipient.email,
     subject: `[${words.tag[change]}] ${words.subject(notice, change)} – ${notice.domain}`,
-    text: [words.hello(recipient.name), '', message, '', `${words.dashboard}: ${dashboard}`, '', words.why(notice.domain), ''].join('\n'),
+    text: [
+      words.hello(recipient.name),
+      '',
+      message,
+      '',
+      `${words.dashboard}: ${dashboard}`,
+      '',
+      words.why(notice.domain),
+      '',
+    ].join('\n'),
     html: [
       `<!doctype html><html lang="${recipient.locale}"><body style="font-family: sans-serif; line-height: 1.5">`,
       `<p>${escapeHtml(words.hello(recipient.name))}</p>`,

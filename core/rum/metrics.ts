@@ -17,7 +17,15 @@ export const DEVICES = ['desktop', 'mobile', 'tablet'] as const;
 export type Device = (typeof DEVICES)[number];
 
 /** web-vitals' navigationType values (soft-navigation only where the browser reports soft navigations). */
-export const NAVIGATION_TYPES = ['navigate', 'reload', 'back-forward', 'back-forward-cache', 'prerender', 'restore', 'soft-navigation'] as const;
+export const NAVIGATION_TYPES = [
+  'navigate',
+  'reload',
+  'back-forward',
+  'back-forward-cache',
+  'prerender',
+  'restore',
+  'soft-navigation',
+] as const;
 export type NavigationType = (typeof NAVIGATION_TYPES)[number];
 
 export interface MetricRule {
@@ -67,7 +75,10 @@ export interface MetricSummary {
  * The spec's rule: pass when LCP, CLS and INP are all good with at least 20 samples each; with fewer than 20
  * samples of any of them there is no verdict (null, insufficient data); otherwise fail.
  */
-export function cwvVerdict(metrics: Readonly<Record<RumMetric, MetricSummary>>): { cwv_pass: boolean | null; cwv_insufficient_data: boolean } {
+export function cwvVerdict(metrics: Readonly<Record<RumMetric, MetricSummary>>): {
+  cwv_pass: boolean | null;
+  cwv_insufficient_data: boolean;
+} {
   const vitals = CORE_WEB_VITALS.map((metric) => ({ metric, summary: metrics[metric] }));
   if (vitals.some(({ summary }) => summary.samples < CWV_MIN_SAMPLES || summary.p75 === null)) {
     return { cwv_pass: null, cwv_insufficient_data: true };

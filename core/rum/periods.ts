@@ -44,5 +44,8 @@ export function historyWindow(days: number, now: Date): TimeWindow {
 
 /** The UTC calendar month `now` is in. */
 export function monthWindow(now: Date): TimeWindow {
-  return { from: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)), to: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)) };
+  return {
+    from: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)),
+    to: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)),
+  };
 }

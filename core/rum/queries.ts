@@ -57,7 +57,13 @@ export interface RumQueries {
   /** One item per UTC day with data, newest first. */
   history(siteId: number, metric: RumMetric, window: TimeWindow, device: DeviceFilter): Promise<HistoryDay[]>;
   /** The slowest paths by p75 (ties: more samples first, then path), at most `limit`. */
-  pages(siteId: number, metric: RumMetric, window: TimeWindow, limit: number, device?: DeviceFilter): Promise<SlowPage[]>;
+  pages(
+    siteId: number,
+    metric: RumMetric,
+    window: TimeWindow,
+    limit: number,
+    device?: DeviceFilter,
+  ): Promise<SlowPage[]>;
   /** Page views by navigation type, most first. */
   navigationSplit(siteId: number, window: TimeWindow, device: DeviceFilter): Promise<NavigationShare[]>;
   /** Page views this UTC month per site (one query for all), each counted 100 / sample_rate times; sites without any are 0. */
@@ -65,4 +71,3 @@ export interface RumQueries {
   /** Beacons refused this UTC month per site, by reason; sites without any get {}. */
   rejectionsThisMonth(siteIds: readonly number[], now: Date): Promise<Map<number, Record<string, number>>>;
 }
-

@@ -60,17 +60,21 @@ export function normaliseRumDomain(input: string): NormalisedRumDomain {
   const text = input.trim();
   if (text === '') return { ok: false, error: 'The domain field is required.' };
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(text);
-  if (scheme && !/^https?$/i.test(scheme[1]!)) return { ok: false, error: 'The domain must be a host name or an http(s) URL.' };
+  if (scheme && !/^https?$/i.test(scheme[1]!))
+    return { ok: false, error: 'The domain must be a host name or an http(s) URL.' };
   let host: string;
   try {
     const parsed = new URL(scheme ? text : `http://${text}`);
-    if (parsed.username || parsed.password) return { ok: false, error: 'The domain must be a host name or an http(s) URL.' };
+    if (parsed.username || parsed.password)
+      return { ok: false, error: 'The domain must be a host name or an http(s) URL.' };
     host = parsed.hostname.replace(/\.$/, '');
   } catch {
     return { ok: false, error: 'The domain is not a valid domain name.' };
   }
-  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(host) || host.startsWith('[')) return { ok: false, error: 'The domain must be a domain name, not an IP address.' };
-  if (host === 'localhost' || host.endsWith('.localhost')) return { ok: false, error: 'The domain must be a public domain name.' };
+  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(host) || host.startsWith('['))
+    return { ok: false, error: 'The domain must be a domain name, not an IP address.' };
+  if (host === 'localhost' || host.endsWith('.localhost'))
+    return { ok: false, error: 'The domain must be a public domain name.' };
   if (!host.includes('.')) return { ok: false, error: 'The domain must be a domain name with a dot.' };
   const labels = host.split('.');
   if (

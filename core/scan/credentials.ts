@@ -5,7 +5,8 @@ import { decryptSecret, encryptSecret } from '../secrets.ts';
  * The credentials of an authenticated scan, as the API accepts them, the database keeps them (encrypted,
  * until the scan ends), the worker decrypts them and the runner adds them to the scanned origin's requests.
  */
-export type ScanCredentials = { type: 'basic'; username: string; password: string } | { type: 'header'; header_name: string; header_value: string };
+export type ScanCredentials =
+  { type: 'basic'; username: string; password: string } | { type: 'header'; header_name: string; header_value: string };
 
 /** Bound to the scan as associated data: a ciphertext copied into another scan's row does not decrypt. */
 const context = (publicId: string): string => `scan-credentials:${publicId}`;

@@ -30,7 +30,8 @@ export const lighthouseAttemptLimitMs = (runs: number, perRunMs = RUN_ATTEMPT_LI
 /** The Lighthouse activity's start-to-close timeout (workflows/scan.ts). */
 export const scanActivityTimeoutMs = (runs: number): number => lighthouseAttemptLimitMs(runs) + ACTIVITY_MARGIN_MS;
 /** The Lighthouse activity's schedule-to-close timeout: every attempt, retries and the wait for a worker. */
-export const scanRunLimitMs = (runs: number): number => SCAN_ATTEMPTS * scanActivityTimeoutMs(runs) + RUN_LIMIT_MARGIN_MS;
+export const scanRunLimitMs = (runs: number): number =>
+  SCAN_ATTEMPTS * scanActivityTimeoutMs(runs) + RUN_LIMIT_MARGIN_MS;
 
 /**
  * The reconciler looks at a scan of N runs this long after it was requested: base + N × per run, at least

@@ -3,7 +3,13 @@ import type { Finding } from '../scoring/types.ts';
 
 export type { ScanScores };
 import type { Diagnostics } from './details.ts';
-import { FORM_FACTORS, type FormFactor, type FormFactorObservation, type PageObservation, type ScanObservation } from './observation.ts';
+import {
+  FORM_FACTORS,
+  type FormFactor,
+  type FormFactorObservation,
+  type PageObservation,
+  type ScanObservation,
+} from './observation.ts';
 
 /**
  * What is stored for a finished scan: language-neutral (findings as codes and parameters, images as asset
@@ -77,7 +83,11 @@ export interface ScanResultRecord {
 }
 
 /** The stored record of one run. */
-export function runRecord(observation: FormFactorObservation, page: Pick<PageObservation, 'lighthouseVersion' | 'chromiumVersion'>, flags: Pick<RunRecord, 'overloaded' | 'repeated' | 'median'>): RunRecord {
+export function runRecord(
+  observation: FormFactorObservation,
+  page: Pick<PageObservation, 'lighthouseVersion' | 'chromiumVersion'>,
+  flags: Pick<RunRecord, 'overloaded' | 'repeated' | 'median'>,
+): RunRecord {
   const { metrics } = observation;
   return {
     performance_score: observation.performanceScore === null ? null : Math.round(observation.performanceScore * 100),
@@ -99,7 +109,11 @@ export function runRecord(observation: FormFactorObservation, page: Pick<PageObs
  * contentful paint happened (`lcp`): the first frame at or after each observed time. When both land on
  * the same frame, it is marked `lcp` (the page's main content is there; the FCP time is still reported).
  */
-export function markFrames(frames: Array<{ asset: string; ms: number }>, fcpMs: number | null, lcpMs: number | null): FilmstripFrame[] {
+export function markFrames(
+  frames: Array<{ asset: string; ms: number }>,
+  fcpMs: number | null,
+  lcpMs: number | null,
+): FilmstripFrame[] {
   const firstAtOrAfter = (t: number | null) => (t === null ? -1 : frames.findIndex((f) => f.ms >= t));
   const fcpIndex = firstAtOrAfter(fcpMs);
   const lcpIndex = firstAtOrAfter(lcpMs);
@@ -115,9 +129,13 @@ export function buildResultRecord(
   scored: { version: number; scores: ScanScores; findings: Finding[]; isWordPress: boolean },
   runs?: ScanRuns,
 ): ScanResultRecord {
-  const perFactor = <T>(fn: (factor: FormFactor) => T) => Object.fromEntries(FORM_FACTORS.map((f) => [f, fn(f)])) as Record<FormFactor, T>;
+  const perFactor = <T>(fn: (factor: FormFactor) => T) =>
+    Object.fromEntries(FORM_FACTORS.map((f) => [f, fn(f)])) as Record<FormFactor, T>;
   // A single run is its own median.
-  runs ??= { ...perFactor((f) => [runRecord(obs[f], obs, { overloaded: false, repeated: false, median: true })]), overall: [scored.scores.overall] };
+  runs ??= {
+    ...perFactor((f) => [runRecord(obs[f], obs, { overloaded: false, repeated: false, median: true })]),
+    overall: [scored.scores.overall],
+  };
   return {
     scoringVersion: scored.version,
     finalUrl: obs.finalUrl,

@@ -34,7 +34,10 @@ export interface Scan {
 }
 
 /** What a new scan is stored with (one run unless it says otherwise); the rest starts empty. */
-export type NewScan = Pick<Scan, 'publicId' | 'userId' | 'url' | 'host' | 'region' | 'isPublic' | 'authType' | 'authSecret' | 'requestedAt'> & { cacheKey: string | null; runs?: number };
+export type NewScan = Pick<
+  Scan,
+  'publicId' | 'userId' | 'url' | 'host' | 'region' | 'isPublic' | 'authType' | 'authSecret' | 'requestedAt'
+> & { cacheKey: string | null; runs?: number };
 
 /** How a scan failed: `detail` is for operators (never shown to users, who see the code's own text). */
 export interface ScanFailure {

@@ -72,13 +72,18 @@ export function releaseSlot(state: SlotState, scanId: string): boolean {
   const owner = [...state.granted, ...state.waiting].find((s) => s.scanId === scanId)?.accountId;
   state.granted = state.granted.filter((g) => g.scanId !== scanId);
   state.waiting = state.waiting.filter((w) => w.scanId !== scanId);
-  if (owner !== undefined && !state.granted.some((g) => g.accountId === owner) && !state.waiting.some((w) => w.accountId === owner)) {
+  if (
+    owner !== undefined &&
+    !state.granted.some((g) => g.accountId === owner) &&
+    !state.waiting.some((w) => w.accountId === owner)
+  ) {
     delete state.accounts[owner];
   }
   return state.granted.length + state.waiting.length < before;
 }
 
-const inFlight = (state: SlotState, accountId: number): number => state.granted.filter((g) => g.accountId === accountId).length;
+const inFlight = (state: SlotState, accountId: number): number =>
+  state.granted.filter((g) => g.accountId === accountId).length;
 
 /** The waiting scan that should get the next slot, or null when none may start now. */
 function nextInLine(state: SlotState): Waiting | null {
@@ -95,7 +100,9 @@ function nextInLine(state: SlotState): Waiting | null {
     const better =
       !best ||
       running < best.running ||
-      (running === best.running && (account.lastGrant < best.lastGrant || (account.lastGrant === best.lastGrant && head.arrived < best.head.arrived)));
+      (running === best.running &&
+        (account.lastGrant < best.lastGrant ||
+          (account.lastGrant === best.lastGrant && head.arrived < best.head.arrived)));
     if (better) best = { head, running, lastGrant: account.lastGrant };
   }
   return best?.head ?? null;

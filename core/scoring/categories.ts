@@ -6,12 +6,48 @@ import type { Locale } from '../i18n/locale.ts';
  * elsewhere).
  */
 export const SCORE_CATEGORIES = [
-  { key: 'speed', weight: 0.5, wordpressOnly: false, label: { en: 'Speed', de: 'Geschwindigkeit' }, inSentence: { en: 'speed', de: 'Geschwindigkeit' } },
-  { key: 'images', weight: 0.15, wordpressOnly: false, label: { en: 'Images', de: 'Bilder' }, inSentence: { en: 'images', de: 'Bilder' } },
-  { key: 'caching', weight: 0.15, wordpressOnly: false, label: { en: 'Caching', de: 'Caching' }, inSentence: { en: 'caching', de: 'Caching' } },
-  { key: 'technical', weight: 0.2, wordpressOnly: false, label: { en: 'Technical', de: 'Technik' }, inSentence: { en: 'technical', de: 'Technik' } },
-  { key: 'wordpress', weight: 0.1, wordpressOnly: true, label: { en: 'WordPress', de: 'WordPress' }, inSentence: { en: 'WordPress', de: 'WordPress' } },
-] as const satisfies ReadonlyArray<{ key: string; weight: number; wordpressOnly: boolean; label: Record<Locale, string>; inSentence: Record<Locale, string> }>;
+  {
+    key: 'speed',
+    weight: 0.5,
+    wordpressOnly: false,
+    label: { en: 'Speed', de: 'Geschwindigkeit' },
+    inSentence: { en: 'speed', de: 'Geschwindigkeit' },
+  },
+  {
+    key: 'images',
+    weight: 0.15,
+    wordpressOnly: false,
+    label: { en: 'Images', de: 'Bilder' },
+    inSentence: { en: 'images', de: 'Bilder' },
+  },
+  {
+    key: 'caching',
+    weight: 0.15,
+    wordpressOnly: false,
+    label: { en: 'Caching', de: 'Caching' },
+    inSentence: { en: 'caching', de: 'Caching' },
+  },
+  {
+    key: 'technical',
+    weight: 0.2,
+    wordpressOnly: false,
+    label: { en: 'Technical', de: 'Technik' },
+    inSentence: { en: 'technical', de: 'Technik' },
+  },
+  {
+    key: 'wordpress',
+    weight: 0.1,
+    wordpressOnly: true,
+    label: { en: 'WordPress', de: 'WordPress' },
+    inSentence: { en: 'WordPress', de: 'WordPress' },
+  },
+] as const satisfies ReadonlyArray<{
+  key: string;
+  weight: number;
+  wordpressOnly: boolean;
+  label: Record<Locale, string>;
+  inSentence: Record<Locale, string>;
+}>;
 
 export type ScoreCategory = (typeof SCORE_CATEGORIES)[number]['key'];
 export type ScoreKey = 'overall' | ScoreCategory;
@@ -23,5 +59,6 @@ export const SCORE_KEYS: readonly ScoreKey[] = ['overall', ...CATEGORY_KEYS];
 export const OVERALL_LABEL: Record<Locale, string> = { en: 'Overall', de: 'Gesamt' };
 
 export const categoryOf = (key: ScoreCategory) => SCORE_CATEGORIES.find((c) => c.key === key)!;
-export const scoreLabel = (key: ScoreKey, locale: Locale): string => (key === 'overall' ? OVERALL_LABEL[locale] : categoryOf(key).label[locale]);
+export const scoreLabel = (key: ScoreKey, locale: Locale): string =>
+  key === 'overall' ? OVERALL_LABEL[locale] : categoryOf(key).label[locale];
 export const categoryRank = (key: ScoreCategory): number => CATEGORY_KEYS.indexOf(key);

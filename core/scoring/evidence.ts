@@ -1,5 +1,11 @@
 import { DETAIL_LIMITS, type FindingItem, type Savings } from '../scan/details.ts';
-import { FORM_FACTORS, type FormFactor, type KeptAudit, type ResponseObservation, type ScanObservation } from '../scan/observation.ts';
+import {
+  FORM_FACTORS,
+  type FormFactor,
+  type KeptAudit,
+  type ResponseObservation,
+  type ScanObservation,
+} from '../scan/observation.ts';
 import type { FindingEvidence } from './types.ts';
 
 const NUMERIC = ['transfer_bytes', 'wasted_bytes', 'wasted_ms', 'main_thread_ms'] as const;
@@ -9,7 +15,11 @@ const NUMERIC = ['transfer_bytes', 'wasted_bytes', 'wasted_ms', 'main_thread_ms'
  * form factors (one item per URL or selector, the larger value of each number, the box of each form
  * factor), at most DETAIL_LIMITS.items of them, and Lighthouse's savings per form factor.
  */
-export function auditEvidence(obs: ScanObservation, audit: KeptAudit, options: { factors?: readonly FormFactor[]; savings?: boolean } = {}): FindingEvidence {
+export function auditEvidence(
+  obs: ScanObservation,
+  audit: KeptAudit,
+  options: { factors?: readonly FormFactor[]; savings?: boolean } = {},
+): FindingEvidence {
   const factors = (options.factors ?? FORM_FACTORS).filter((f) => obs[f].audits[audit]?.evidence);
   const merged = new Map<string, FindingItem>();
   const savings: Partial<Record<FormFactor, Savings>> = {};
@@ -24,17 +34,27 @@ export function auditEvidence(obs: ScanObservation, audit: KeptAudit, options: {
         merged.set(key, (entry = { ...item, form_factors: [] }));
       }
       entry.form_factors!.push(factor);
-      for (const field of NUMERIC) if (item[field] !== undefined) entry[field] = Math.max(entry[field] ?? 0, item[field]);
+      for (const field of NUMERIC)
+        if (item[field] !== undefined) entry[field] = Math.max(entry[field] ?? 0, item[field]);
       if (box) entry.box = { ...entry.box, [factor]: box };
     }
   }
   const items = [...merged.values()];
-  return { ...(factors.length ? { form_factors: [...factors] } : {}), ...(items.length ? { items } : {}), ...(Object.keys(savings).length ? { savings } : {}) };
+  return {
+    ...(factors.length ? { form_factors: [...factors] } : {}),
+    ...(items.length ? { items } : {}),
+    ...(Object.keys(savings).length ? { savings } : {}),
+  };
 }
 
 /** Evidence from the page's own responses (the first form factor's load): the largest first. */
-export function responseEvidence(responses: readonly ResponseObservation[], bytes: (r: ResponseObservation) => number = (r) => r.transferBytes): FindingEvidence {
+export function responseEvidence(
+  responses: readonly ResponseObservation[],
+  bytes: (r: ResponseObservation) => number = (r) => r.transferBytes,
+): FindingEvidence {
   const largest = [...responses].sort((a, b) => bytes(b) - bytes(a)).slice(0, DETAIL_LIMITS.items);
   if (largest.length === 0) return {};
-  return { items: largest.map((r) => ({ url: r.url.slice(0, DETAIL_LIMITS.text), transfer_bytes: Math.round(bytes(r)) })) };
+  return {
+    items: largest.map((r) => ({ url: r.url.slice(0, DETAIL_LIMITS.text), transfer_bytes: Math.round(bytes(r)) })),
+  };
 }

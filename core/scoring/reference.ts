@@ -4,13 +4,17 @@ const percent = (w: number) => `${Math.round(w * 100)} %`;
 
 /** The check tables of core/scoring/README.md, made from the checks themselves so the two cannot drift. */
 export function scoringReference(): string {
-  const weights = SCORE_CATEGORIES.map((c) => `${c.key} ${percent(c.weight)}${c.wordpressOnly ? ' (WordPress sites only)' : ''}`).join(', ');
+  const weights = SCORE_CATEGORIES.map(
+    (c) => `${c.key} ${percent(c.weight)}${c.wordpressOnly ? ' (WordPress sites only)' : ''}`,
+  ).join(', ');
   const lines = [`Scoring version ${SCORING_VERSION}. Overall weights: ${weights}, renormalised to sum to 1.`, ''];
   for (const { key: category } of SCORE_CATEGORIES) {
     lines.push(`### ${category}`, '', '| check | weight | measures | finding codes |', '|---|---|---|---|');
     for (const check of CHECKS.filter((c) => c.category === category)) {
       const codes = check.codes.map((c) => `\`${c}\``).join(', ') || '(none)';
-      lines.push(`| \`${check.id}\` | ${check.weight === 0 ? '0 (findings only)' : check.weight} | ${check.measures.replaceAll('|', '\\|')} | ${codes} |`);
+      lines.push(
+        `| \`${check.id}\` | ${check.weight === 0 ? '0 (findings only)' : check.weight} | ${check.measures.replaceAll('|', '\\|')} | ${codes} |`,
+      );
     }
     lines.push('');
   }

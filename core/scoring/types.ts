@@ -57,7 +57,12 @@ export interface Check {
 }
 
 /** Builds a finding of the check that emits it: its category, and only one of its own codes. */
-export type FindingOf<Code extends string> = (code: Code, severity: Severity, params?: Record<string, string | number>, evidence?: FindingEvidence) => Finding;
+export type FindingOf<Code extends string> = (
+  code: Code,
+  severity: Severity,
+  params?: Record<string, string | number>,
+  evidence?: FindingEvidence,
+) => Finding;
 
 export interface CheckDefinition<Code extends string> {
   id: string;
@@ -69,7 +74,13 @@ export interface CheckDefinition<Code extends string> {
 }
 
 export function defineCheck<const Code extends string>(definition: CheckDefinition<Code>): Check {
-  const finding: FindingOf<Code> = (code, severity, params = {}, evidence = {}) => ({ category: definition.category, code, severity, params, ...evidence });
+  const finding: FindingOf<Code> = (code, severity, params = {}, evidence = {}) => ({
+    category: definition.category,
+    code,
+    severity,
+    params,
+    ...evidence,
+  });
   return { ...definition, run: (obs, ctx) => definition.run(obs, { ...ctx, finding }) };
 }
 

@@ -75,7 +75,11 @@ export const storableText = (text: string): string => text.replaceAll('\0', '\uF
  */
 export function replyExcerpt(bytes: Uint8Array): string {
   // `stream`: an incomplete sequence at the end (the limit cut a character) is held back rather than replaced.
-  return storableText(new TextDecoder('utf-8', { fatal: false, ignoreBOM: true }).decode(bytes.subarray(0, RESPONSE_BODY_LIMIT), { stream: true }));
+  return storableText(
+    new TextDecoder('utf-8', { fatal: false, ignoreBOM: true }).decode(bytes.subarray(0, RESPONSE_BODY_LIMIT), {
+      stream: true,
+    }),
+  );
 }
 
 /**
@@ -92,12 +96,18 @@ export const RECORD_BUDGET_MS = 25_000;
  * When the attempts after the first are made, counted from the failure before (Svix's schedule: immediately,
  * 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; about 28 hours in all).
  */
-export const RETRY_DELAYS_MS: readonly number[] = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
+export const RETRY_DELAYS_MS: readonly number[] = [
+  5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,
+];
 /** A Retry-After (429/503) is followed when it asks for longer than the schedule, up to this. */
 export const MAX_RETRY_AFTER_MS = 36_000_000;
 
 /** The wait before the next attempt, or null when the schedule is over. `retryAfterMs`: the receiver's wish, if any. */
-export function nextDelayMs(failedAttempts: number, retryAfterMs: number | null, schedule: readonly number[] = RETRY_DELAYS_MS): number | null {
+export function nextDelayMs(
+  failedAttempts: number,
+  retryAfterMs: number | null,
+  schedule: readonly number[] = RETRY_DELAYS_MS,
+): number | null {
   const scheduled = schedule[failedAttempts - 1];
   if (scheduled === undefined) return null;
   if (retryAfterMs === null) return scheduled;

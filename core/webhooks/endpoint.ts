@@ -48,7 +48,17 @@ export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 3600_000;
 // RFC 9110 token characters.
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]{1,100}$/;
 /** Headers the service sets itself (or the HTTP client owns): a configured one would clash. */
-const RESERVED_HEADERS = new Set(['host', 'content-type', 'content-length', 'user-agent', 'connection', 'transfer-encoding', 'webhook-id', 'webhook-timestamp', 'webhook-signature']);
+const RESERVED_HEADERS = new Set([
+  'host',
+  'content-type',
+  'content-length',
+  'user-agent',
+  'connection',
+  'transfer-encoding',
+  'webhook-id',
+  'webhook-timestamp',
+  'webhook-signature',
+]);
 const MAX_URL_LENGTH = 2000;
 const MAX_HEADER_VALUE_LENGTH = 2000;
 
@@ -63,14 +73,18 @@ export const HEADER_VALUE_RULE = `A header value is one line of at most ${MAX_HE
  * characters. The one rule, checked when the settings are saved and again before each send (a value stored
  * before the rule was this strict is refused there, not sent to fail).
  */
-export const isHeaderValue = (value: string): boolean => value.length <= MAX_HEADER_VALUE_LENGTH && FIELD_VALUE.test(value);
+export const isHeaderValue = (value: string): boolean =>
+  value.length <= MAX_HEADER_VALUE_LENGTH && FIELD_VALUE.test(value);
 
 /**
  * The spec's save rules (Webhook authentication header): an empty header name removes the header; an empty
  * value keeps the stored one. The URL's address is judged separately (services/webhook-settings.ts), since
  * that needs DNS. `hasStoredValue`: whether a header value is stored now.
  */
-export function decideSettingsChange(form: WebhookSettingsForm, hasStoredValue: boolean): { change: WebhookSettingsChange } | { errors: WebhookSettingsErrors } {
+export function decideSettingsChange(
+  form: WebhookSettingsForm,
+  hasStoredValue: boolean,
+): { change: WebhookSettingsChange } | { errors: WebhookSettingsErrors } {
   const errors: WebhookSettingsErrors = {};
   const url = form.url.trim();
   if (url) {
@@ -80,16 +94,20 @@ export function decideSettingsChange(form: WebhookSettingsForm, hasStoredValue: 
     } catch {
       errors.url = 'Enter a full URL starting with https:// or http://.';
     }
-    if (parsed && !['http:', 'https:'].includes(parsed.protocol)) errors.url = 'Enter a full URL starting with https:// or http://.';
-    else if (parsed && (parsed.username || parsed.password)) errors.url = 'Put credentials in the authentication header, not in the URL.';
+    if (parsed && !['http:', 'https:'].includes(parsed.protocol))
+      errors.url = 'Enter a full URL starting with https:// or http://.';
+    else if (parsed && (parsed.username || parsed.password))
+      errors.url = 'Put credentials in the authentication header, not in the URL.';
     else if (url.length > MAX_URL_LENGTH) errors.url = `The URL is longer than ${MAX_URL_LENGTH} characters.`;
   }
   const headerName = form.headerName.trim();
   const headerValue = form.headerValue;
   let headerChange: HeaderValueChange = { kind: 'clear' };
   if (headerName) {
-    if (!HEADER_NAME.test(headerName)) errors.header_name = 'A header name has letters, digits and - only (for example X-Webhook-Secret).';
-    else if (RESERVED_HEADERS.has(headerName.toLowerCase())) errors.header_name = `The service sets ${headerName} itself; choose another header.`;
+    if (!HEADER_NAME.test(headerName))
+      errors.header_name = 'A header name has letters, digits and - only (for example X-Webhook-Secret).';
+    else if (RESERVED_HEADERS.has(headerName.toLowerCase()))
+      errors.header_name = `The service sets ${headerName} itself; choose another header.`;
     if (headerValue === '') {
       if (hasStoredValue) headerChange = { kind: 'keep' };
       else errors.header_value = 'Enter the header value.';

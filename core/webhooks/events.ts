@@ -2,11 +2,18 @@
  * The events outgoing webhooks report (spec: Events) and `ping`, the settings page's test event. The rum.*
  * events are raised by the live-data alert check (services/rum-alert-check.ts).
  */
-export const WEBHOOK_EVENTS = ['alert.triggered', 'alert.resolved', 'scan.completed', 'rum.alert.triggered', 'rum.alert.resolved'] as const;
+export const WEBHOOK_EVENTS = [
+  'alert.triggered',
+  'alert.resolved',
+  'scan.completed',
+  'rum.alert.triggered',
+  'rum.alert.resolved',
+] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 export type DeliveryEvent = WebhookEvent | 'ping';
 
-export const isWebhookEvent = (value: string): value is WebhookEvent => (WEBHOOK_EVENTS as readonly string[]).includes(value);
+export const isWebhookEvent = (value: string): value is WebhookEvent =>
+  (WEBHOOK_EVENTS as readonly string[]).includes(value);
 
 export interface AlertEventPayload {
   event: 'alert.triggered' | 'alert.resolved';

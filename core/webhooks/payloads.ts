@@ -11,7 +11,11 @@ import type { AlertEventPayload, PingPayload, RumAlertPayload, ScanCompletedPayl
  * The spec's payloads (Events → Payloads), built when the event happens and stored with the delivery, so
  * every attempt and resend sends the same body. Titles and messages are in the owner's language.
  */
-export function alertPayload(alert: Alert, event: 'alert.triggered' | 'alert.resolved', locale: Locale): AlertEventPayload {
+export function alertPayload(
+  alert: Alert,
+  event: 'alert.triggered' | 'alert.resolved',
+  locale: Locale,
+): AlertEventPayload {
   const { title, message } = alertText(alert, locale);
   return {
     event,
@@ -23,7 +27,8 @@ export function alertPayload(alert: Alert, event: 'alert.triggered' | 'alert.res
     target_url: alert.url,
     host: alert.host,
     region: alert.region,
-    scan_public_id: event === 'alert.resolved' ? (alert.resolvedScanPublicId ?? alert.scanPublicId) : alert.scanPublicId,
+    scan_public_id:
+      event === 'alert.resolved' ? (alert.resolvedScanPublicId ?? alert.scanPublicId) : alert.scanPublicId,
     created_at: isoTimestamp(alert.createdAt),
     ...(event === 'alert.resolved' && alert.resolvedAt ? { resolved_at: isoTimestamp(alert.resolvedAt) } : {}),
   };
@@ -33,7 +38,11 @@ export function alertPayload(alert: Alert, event: 'alert.triggered' | 'alert.res
  * A finished scan. The page metrics (lcp_ms, cls, tbt_ms) are the mobile ones: the spec has one value of each,
  * and mobile is the stricter test that search engines rank by.
  */
-export function scanCompletedPayload(scan: { publicId: string; url: string; finishedAt: Date }, result: ScanResultRecord, baseUrl: string): ScanCompletedPayload {
+export function scanCompletedPayload(
+  scan: { publicId: string; url: string; finishedAt: Date },
+  result: ScanResultRecord,
+  baseUrl: string,
+): ScanCompletedPayload {
   const mobile = result.metrics.mobile;
   return {
     event: 'scan.completed',
@@ -67,7 +76,11 @@ export interface RumAlertNotice {
 }
 
 /** rum.alert.triggered / rum.alert.resolved: p75 rounded as the API reports it, the unit as metrics.ts names it. */
-export function rumAlertPayload(notice: RumAlertNotice, event: 'rum.alert.triggered' | 'rum.alert.resolved', baseUrl: string): RumAlertPayload {
+export function rumAlertPayload(
+  notice: RumAlertNotice,
+  event: 'rum.alert.triggered' | 'rum.alert.resolved',
+  baseUrl: string,
+): RumAlertPayload {
   return {
     event,
     alert_name: notice.alertName,
@@ -83,4 +96,8 @@ export function rumAlertPayload(notice: RumAlertNotice, event: 'rum.alert.trigge
   };
 }
 
-export const pingPayload = (at: Date): PingPayload => ({ event: 'ping', message: 'Test event from the notification settings.', sent_at: isoTimestamp(at) });
+export const pingPayload = (at: Date): PingPayload => ({
+  event: 'ping',
+  message: 'Test event from the notification settings.',
+  sent_at: isoTimestamp(at),
+});

@@ -52,7 +52,10 @@ const rumRequired = Object.keys(rumProperties);
 
 export const WEBHOOK_PAYLOAD_SCHEMAS: Record<DeliveryEvent, Schema> = {
   'alert.triggered': closed('alert.triggered', alertProperties, alertRequired),
-  'alert.resolved': closed('alert.resolved', { ...alertProperties, resolved_at: timestamp }, [...alertRequired, 'resolved_at']),
+  'alert.resolved': closed('alert.resolved', { ...alertProperties, resolved_at: timestamp }, [
+    ...alertRequired,
+    'resolved_at',
+  ]),
   'scan.completed': closed(
     'scan.completed',
     {
@@ -69,14 +72,35 @@ export const WEBHOOK_PAYLOAD_SCHEMAS: Record<DeliveryEvent, Schema> = {
       scan_url: url,
       scanned_at: timestamp,
     },
-    ['url', 'score', 'score_speed', 'score_images', 'score_caching', 'score_tech', 'lcp_ms', 'ttfb_ms', 'cls', 'tbt_ms', 'scan_url', 'scanned_at'],
+    [
+      'url',
+      'score',
+      'score_speed',
+      'score_images',
+      'score_caching',
+      'score_tech',
+      'lcp_ms',
+      'ttfb_ms',
+      'cls',
+      'tbt_ms',
+      'scan_url',
+      'scanned_at',
+    ],
   ),
-  'rum.alert.triggered': closed('rum.alert.triggered', { ...rumProperties, triggered_at: timestamp }, [...rumRequired, 'triggered_at']),
-  'rum.alert.resolved': closed('rum.alert.resolved', { ...rumProperties, resolved_at: timestamp }, [...rumRequired, 'resolved_at']),
+  'rum.alert.triggered': closed('rum.alert.triggered', { ...rumProperties, triggered_at: timestamp }, [
+    ...rumRequired,
+    'triggered_at',
+  ]),
+  'rum.alert.resolved': closed('rum.alert.resolved', { ...rumProperties, resolved_at: timestamp }, [
+    ...rumRequired,
+    'resolved_at',
+  ]),
   ping: closed('ping', { message: string, sent_at: timestamp }, ['message', 'sent_at']),
 };
 
-const validators = Object.fromEntries(Object.entries(WEBHOOK_PAYLOAD_SCHEMAS).map(([event, schema]) => [event, ajv.compile(schema)])) as Record<DeliveryEvent, ValidateFunction>;
+const validators = Object.fromEntries(
+  Object.entries(WEBHOOK_PAYLOAD_SCHEMAS).map(([event, schema]) => [event, ajv.compile(schema)]),
+) as Record<DeliveryEvent, ValidateFunction>;
 
 /** Null when the payload matches its event's schema; the problems otherwise. */
 export function payloadProblems(event: DeliveryEvent, payload: WebhookPayload): string | null {

@@ -4,7 +4,11 @@ import type { Config } from '../../infra/config.ts';
 export type { ClickHouseClient };
 
 /** compressRequests: false for the ingest service, whose inserts would spend more CPU on gzip than the network saves. */
-export function createClickHouse(config: Pick<Config, 'clickhouse'>, database = config.clickhouse.database, options: { compressRequests?: boolean } = {}): ClickHouseClient {
+export function createClickHouse(
+  config: Pick<Config, 'clickhouse'>,
+  database = config.clickhouse.database,
+  options: { compressRequests?: boolean } = {},
+): ClickHouseClient {
   return createClient({
     url: config.clickhouse.url,
     username: config.clickhouse.user,

@@ -16,8 +16,14 @@ export function oldestKeptMonth(now: Date, keepMonths: number): number {
  * processes run it at once: a partition already dropped is simply no longer listed, and dropping one that just
  * went away is ignored. Returns the partitions dropped, as `table:YYYYMM`.
  */
-export async function dropOldRumPartitions(client: ClickHouseClient, database: string, keepMonths: number, now = new Date()): Promise<string[]> {
-  if (!Number.isInteger(keepMonths) || keepMonths < 1) throw new Error(`keepMonths must be a whole number of at least 1, got ${keepMonths}`);
+export async function dropOldRumPartitions(
+  client: ClickHouseClient,
+  database: string,
+  keepMonths: number,
+  now = new Date(),
+): Promise<string[]> {
+  if (!Number.isInteger(keepMonths) || keepMonths < 1)
+    throw new Error(`keepMonths must be a whole number of at least 1, got ${keepMonths}`);
   const oldest = oldestKeptMonth(now, keepMonths);
   const result = await client.query({
     query: sql`SELECT DISTINCT table, partition FROM system.parts
@@ -30,7 +36,9 @@ export async function dropOldRumPartitions(client: ClickHouseClient, database: s
     const month = Number(partition.replace(/'/g, ''));
     if (!Number.isInteger(month) || month >= oldest) continue;
     try {
-      await client.command({ query: sql`ALTER TABLE ${ident(database)}.${ident(table)} DROP PARTITION ${int(month, 190001, 999912)}` });
+      await client.command({
+        query: sql`ALTER TABLE ${ident(database)}.${ident(table)} DROP PARTITION ${int(month, 190001, 999912)}`,
+      });
       dropped.push(`${table}:${month}`);
     } catch (error) {
       if (!/partition|not exist|No such/i.test((error as Error).message)) throw error;

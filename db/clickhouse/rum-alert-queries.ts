@@ -13,7 +13,8 @@ import { ClickHouseSqlError, ident, int, intList, sql, timestamp } from './sql.t
  * (core/rum/metrics.ts).
  */
 export function siteWindowsSql(database: string, siteIds: readonly number[], windowMinutes: number, now: Date): string {
-  if (!Number.isSafeInteger(windowMinutes) || windowMinutes < 1) throw new ClickHouseSqlError(`invalid window: ${windowMinutes}`);
+  if (!Number.isSafeInteger(windowMinutes) || windowMinutes < 1)
+    throw new ClickHouseSqlError(`invalid window: ${windowMinutes}`);
   const from = new Date(now.getTime() - windowMinutes * 60_000);
   return sql`SELECT site_id, metric, quantileExact(0.75)(value) AS p75, count() AS samples, uniqExact(source) AS sources
     FROM (
@@ -31,11 +32,26 @@ export function siteWindowsSql(database: string, siteIds: readonly number[], win
 }
 
 /** Runs siteWindowsSql: a map from site id to what its window holds (sites without samples are absent). */
-export async function siteWindows(client: ClickHouseClient, database: string, siteIds: readonly number[], windowMinutes: number, now: Date): Promise<Map<number, SiteWindow>> {
+export async function siteWindows(
+  client: ClickHouseClient,
+  database: string,
+  siteIds: readonly number[],
+  windowMinutes: number,
+  now: Date,
+): Promise<Map<number, SiteWindow>> {
   const windows = new Map<number, SiteWindow>();
   if (siteIds.length === 0) return windows;
-  const result = await client.query({ query: siteWindowsSql(database, siteIds, windowMinutes, now), format: 'JSONEachRow' });
-  for (const row of await result.json<{ site_id: number | string; metric: string; p75: number | string; samples: number | string; sources: number | string }>()) {
+  const result = await client.query({
+    query: siteWindowsSql(database, siteIds, windowMinutes, now),
+    format: 'JSONEachRow',
+  });
+  for (const row of await result.json<{
+    site_id: number | string;
+    metric: string;
+    p75: number | string;
+    samples: number | string;
+    sources: number | string;
+  }>()) {
     if (!isRumMetric(row.metric)) continue;
     const siteId = Number(row.site_id);
     const window = windows.get(siteId) ?? {};

@@ -8,7 +8,12 @@ import { ident, identList, int, sql, timestamp } from './sql.ts';
  * Inserts rum_metrics rows given as JSONEachRow text, naming every column (on 18.16 an omitted column gets
  * its type's zero, not a default). The text comes from the ingest spool as written, so it is not parsed again.
  */
-export async function insertRumMetricRows(client: ClickHouseClient, database: string, columns: readonly string[], jsonEachRow: Buffer): Promise<void> {
+export async function insertRumMetricRows(
+  client: ClickHouseClient,
+  database: string,
+  columns: readonly string[],
+  jsonEachRow: Buffer,
+): Promise<void> {
   const result = await client.exec({
     query: sql`INSERT INTO ${ident(database)}.rum_metrics (${identList(columns)}) FORMAT JSONEachRow`,
     values: Readable.from([jsonEachRow]),
@@ -26,9 +31,18 @@ export interface RumRejectionRow {
   beacons: number;
 }
 
-export async function insertRumRejections(client: ClickHouseClient, database: string, rows: RumRejectionRow[]): Promise<void> {
+export async function insertRumRejections(
+  client: ClickHouseClient,
+  database: string,
+  rows: RumRejectionRow[],
+): Promise<void> {
   if (rows.length === 0) return;
-  await client.insert({ table: `${ident(database).text}.rum_rejections`, values: rows, format: 'JSONEachRow', columns: ['site_id', 'day', 'reason', 'beacons'] });
+  await client.insert({
+    table: `${ident(database).text}.rum_rejections`,
+    values: rows,
+    format: 'JSONEachRow',
+    columns: ['site_id', 'day', 'reason', 'beacons'],
+  });
 }
 
 /**
@@ -36,7 +50,12 @@ export async function insertRumRejections(client: ClickHouseClient, database: st
  * (rows of every send and replay collapse to one page_view_id), weighted by 100 / its sample rate and, past
  * the limit, by the reduced sample's keep_one_in (core/rum/over-limit.ts).
  */
-export async function countMonthPageviews(client: ClickHouseClient, database: string, siteId: number, month: string): Promise<number> {
+export async function countMonthPageviews(
+  client: ClickHouseClient,
+  database: string,
+  siteId: number,
+  month: string,
+): Promise<number> {
   const start = new Date(`${month}-01T00:00:00Z`);
   const end = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1));
   const result = await client.query({

@@ -1,5 +1,14 @@
 import { ClickHouseError, type ClickHouseClient } from '@clickhouse/client';
-import { DEVICES, METRIC_RULES, NAVIGATION_TYPES, RUM_METRICS, isRumMetric, roundMetric, type NavigationType, type RumMetric } from '../../core/rum/metrics.ts';
+import {
+  DEVICES,
+  METRIC_RULES,
+  NAVIGATION_TYPES,
+  RUM_METRICS,
+  isRumMetric,
+  roundMetric,
+  type NavigationType,
+  type RumMetric,
+} from '../../core/rum/metrics.ts';
 import { monthWindow, type TimeWindow } from '../../core/rum/periods.ts';
 import { RumDataUnavailable, type DeviceFilter, type MetricStats, type RumQueries } from '../../core/rum/queries.ts';
 import { ident, int, ints, join, num, oneOf, part, sql, timestamp } from './sql.ts';
@@ -32,7 +41,15 @@ export interface RumDataSource {
   database: string;
 }
 
-export type { DeviceFilter, HistoryDay, MetricStats, NavigationShare, PageAttribution, RumQueries, SlowPage } from '../../core/rum/queries.ts';
+export type {
+  DeviceFilter,
+  HistoryDay,
+  MetricStats,
+  NavigationShare,
+  PageAttribution,
+  RumQueries,
+  SlowPage,
+} from '../../core/rum/queries.ts';
 
 const SITE_ID_MAX = 4_294_967_295; // UInt32
 const metricLiteral = (metric: RumMetric) => oneOf(metric, RUM_METRICS);
@@ -85,7 +102,13 @@ export function rumQueries(source: RumDataSource): RumQueries {
         const samples = Number(row.samples);
         const good = Number(row.good);
         const poor = Number(row.poor);
-        summary[row.metric] = { p75: row.p75 === null ? null : roundMetric(row.metric, row.p75), samples, good, needsImprovement: samples - good - poor, poor };
+        summary[row.metric] = {
+          p75: row.p75 === null ? null : roundMetric(row.metric, row.p75),
+          samples,
+          good,
+          needsImprovement: samples - good - poor,
+          poor,
+        };
       }
       return summary;
     },
@@ -97,13 +120,25 @@ export function rumQueries(source: RumDataSource): RumQueries {
             FROM (SELECT argMax(value, seq) AS v, min(ts) AS first_ts FROM ${rowsOf(source, siteId, window, device, metric)} GROUP BY dedupe_key)
             GROUP BY date ORDER BY date DESC`,
       );
-      return result.map((row) => ({ date: row.date, p50: roundMetric(metric, row.q[0]), p75: roundMetric(metric, row.q[1]), samples: Number(row.samples) }));
+      return result.map((row) => ({
+        date: row.date,
+        p50: roundMetric(metric, row.q[0]),
+        p75: roundMetric(metric, row.q[1]),
+        samples: Number(row.samples),
+      }));
     },
 
     async pages(siteId, metric, window, limit, device = 'all') {
       // One pass: group by path and attribution first (values kept as arrays), then by path, taking the
       // attribution group with a value and the most samples (ties broken by the text, so the answer is stable).
-      const result = await rows<{ path: string; p75: number; samples: string; target: string; url: string; type: string }>(
+      const result = await rows<{
+        path: string;
+        p75: number;
+        samples: string;
+        target: string;
+        url: string;
+        type: string;
+      }>(
         source,
         sql`SELECT p AS path, quantileExactArray(0.75)(vs) AS p75, sum(n) AS samples,
               argMax(t, k) AS target, argMax(u, k) AS url, argMax(ty, k) AS type
@@ -134,7 +169,9 @@ export function rumQueries(source: RumDataSource): RumQueries {
             GROUP BY nav ORDER BY page_views DESC, nav ASC`,
       );
       return result
-        .filter((row): row is { navigation: NavigationType; page_views: string } => (NAVIGATION_TYPES as readonly string[]).includes(row.navigation))
+        .filter((row): row is { navigation: NavigationType; page_views: string } =>
+          (NAVIGATION_TYPES as readonly string[]).includes(row.navigation),
+        )
         .map((row) => ({ navigation: row.navigation, pageViews: Number(row.page_views) }));
     },
 

@@ -90,7 +90,9 @@ export async function ensureClickHouseSchema(client: ClickHouseClient, database:
   await client.command({
     query: sql`CREATE TABLE IF NOT EXISTS ${db}.schema_versions (version UInt32, applied_at DateTime('UTC')) ENGINE = TinyLog`,
   });
-  const rows = await (await client.query({ query: sql`SELECT version FROM ${db}.schema_versions`, format: 'JSONEachRow' })).json<{ version: number }>();
+  const rows = await (
+    await client.query({ query: sql`SELECT version FROM ${db}.schema_versions`, format: 'JSONEachRow' })
+  ).json<{ version: number }>();
   const applied = new Set(rows.map((r) => Number(r.version)));
   const newlyApplied: number[] = [];
   for (const { version, statements } of VERSIONS) {
@@ -103,7 +105,9 @@ export async function ensureClickHouseSchema(client: ClickHouseClient, database:
         if (!/column with this name already exists/.test((error as Error).message)) throw error;
       }
     }
-    await client.command({ query: sql`INSERT INTO ${db}.schema_versions (version, applied_at) VALUES (${int(version, 1, 1_000_000)}, now())` });
+    await client.command({
+      query: sql`INSERT INTO ${db}.schema_versions (version, applied_at) VALUES (${int(version, 1, 1_000_000)}, now())`,
+    });
     newlyApplied.push(version);
   }
   return newlyApplied;

@@ -28,7 +28,8 @@ export function identList(names: readonly string[]): Raw {
 
 /** An integer in a declared range. */
 export function int(value: number, min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER): Raw {
-  if (!Number.isSafeInteger(value) || value < min || value > max) throw new ClickHouseSqlError(`integer out of range: ${value}`);
+  if (!Number.isSafeInteger(value) || value < min || value > max)
+    throw new ClickHouseSqlError(`integer out of range: ${value}`);
   return new Raw(String(value));
 }
 
@@ -40,7 +41,8 @@ export function intList(values: readonly number[], min = Number.MIN_SAFE_INTEGER
 
 /** One of a fixed list of values (enum members), emitted as a quoted literal. */
 export function oneOf<T extends string>(value: string, allowed: readonly T[]): Raw {
-  if (!(allowed as readonly string[]).includes(value)) throw new ClickHouseSqlError(`value not allowed: ${JSON.stringify(value)}`);
+  if (!(allowed as readonly string[]).includes(value))
+    throw new ClickHouseSqlError(`value not allowed: ${JSON.stringify(value)}`);
   return new Raw(quote(value));
 }
 

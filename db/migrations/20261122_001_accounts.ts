@@ -10,7 +10,9 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
   });
-  await knex.raw(`alter table users add constraint users_plan_check check (plan in ('free', 'starter', 'pro', 'agency'))`);
+  await knex.raw(
+    `alter table users add constraint users_plan_check check (plan in ('free', 'starter', 'pro', 'agency'))`,
+  );
   await knex.raw('create unique index users_email_unique on users (lower(email))');
 
   await knex.schema.createTable('api_tokens', (t) => {

@@ -27,8 +27,12 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['user_id', 'requested_at']);
     t.index(['cache_key', 'status', 'finished_at']);
   });
-  await knex.raw(`alter table scans add constraint scans_status_check check (status in ('queued', 'running', 'finished', 'failed'))`);
-  await knex.raw(`alter table scans add constraint scans_auth_type_check check (auth_type is null or auth_type in ('basic', 'header'))`);
+  await knex.raw(
+    `alter table scans add constraint scans_status_check check (status in ('queued', 'running', 'finished', 'failed'))`,
+  );
+  await knex.raw(
+    `alter table scans add constraint scans_auth_type_check check (auth_type is null or auth_type in ('basic', 'header'))`,
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

@@ -32,8 +32,12 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['user_id', 'id']);
   });
   await knex.raw(`alter table alerts add constraint alerts_severity_check check (severity in ('warning', 'critical'))`);
-  await knex.raw(`alter table alerts add constraint alerts_type_check check (type in ('score_below_threshold', 'score_regression'))`);
-  await knex.raw(`create unique index alerts_one_unresolved_per_target_type on alerts (target_id, type) where resolved_at is null and target_id is not null`);
+  await knex.raw(
+    `alter table alerts add constraint alerts_type_check check (type in ('score_below_threshold', 'score_regression'))`,
+  );
+  await knex.raw(
+    `create unique index alerts_one_unresolved_per_target_type on alerts (target_id, type) where resolved_at is null and target_id is not null`,
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

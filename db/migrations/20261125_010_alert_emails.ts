@@ -16,7 +16,9 @@ export async function up(knex: Knex): Promise<void> {
   await knex.schema.alterTable('users', (t) => {
     t.text('locale');
   });
-  await knex.raw(`alter table users add constraint users_locale_check check (locale is null or locale in ('en', 'de'))`);
+  await knex.raw(
+    `alter table users add constraint users_locale_check check (locale is null or locale in ('en', 'de'))`,
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

@@ -41,8 +41,12 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('completed_at', { useTz: true });
     t.index(['user_id', 'id']);
   });
-  await knex.raw(`alter table webhook_deliveries add constraint webhook_deliveries_status_check check (status in ('pending', 'succeeded', 'failed'))`);
-  await knex.raw(`create index webhook_deliveries_unstarted on webhook_deliveries (id) where workflow_started_at is null`);
+  await knex.raw(
+    `alter table webhook_deliveries add constraint webhook_deliveries_status_check check (status in ('pending', 'succeeded', 'failed'))`,
+  );
+  await knex.raw(
+    `create index webhook_deliveries_unstarted on webhook_deliveries (id) where workflow_started_at is null`,
+  );
   await knex.schema.createTable('webhook_attempts', (t) => {
     t.bigIncrements('id');
     t.bigInteger('delivery_id').notNullable().references('webhook_deliveries.id').onDelete('CASCADE');

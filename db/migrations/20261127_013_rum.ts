@@ -18,7 +18,9 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['user_id', 'id']);
     t.unique(['user_id', 'domain']);
   });
-  await knex.raw(`alter table rum_sites add constraint rum_sites_sample_rate_check check (sample_rate between 1 and 100)`);
+  await knex.raw(
+    `alter table rum_sites add constraint rum_sites_sample_rate_check check (sample_rate between 1 and 100)`,
+  );
 
   await knex.schema.createTable('rum_alerts', (t) => {
     t.bigIncrements('id');
@@ -47,8 +49,12 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['site_id', 'id']);
   });
   await knex.raw(`alter table rum_alerts add constraint rum_alerts_mode_check check (mode in ('auto', 'manual'))`);
-  await knex.raw(`alter table rum_alerts add constraint rum_alerts_status_check check (status in ('active', 'triggered', 'resolved'))`);
-  await knex.raw(`alter table rum_alerts add constraint rum_alerts_manual_check check (mode = 'auto' or (metric is not null and threshold is not null))`);
+  await knex.raw(
+    `alter table rum_alerts add constraint rum_alerts_status_check check (status in ('active', 'triggered', 'resolved'))`,
+  );
+  await knex.raw(
+    `alter table rum_alerts add constraint rum_alerts_manual_check check (mode = 'auto' or (metric is not null and threshold is not null))`,
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

@@ -1,6 +1,13 @@
 import type { Knex } from 'knex';
 import type { Locale } from '../../core/i18n/locale.ts';
-import type { Alert, AlertChange, AlertDetails, AlertSeverity, AlertStatusFilter, AlertType } from '../../core/monitoring/alert.ts';
+import type {
+  Alert,
+  AlertChange,
+  AlertDetails,
+  AlertSeverity,
+  AlertStatusFilter,
+  AlertType,
+} from '../../core/monitoring/alert.ts';
 import type { PreviousScan } from '../../core/monitoring/alert-rules.ts';
 import type { Thresholds } from '../../core/monitoring/thresholds.ts';
 import { pageMeta, pageOffset, type Page, type PageQuery } from '../../core/pagination.ts';
@@ -97,7 +104,10 @@ export interface AlertRecipient {
   locale: Locale;
 }
 
-export type NewAlert = Pick<Alert, 'userId' | 'targetId' | 'type' | 'severity' | 'details' | 'url' | 'host' | 'region' | 'scanPublicId' | 'createdAt'>;
+export type NewAlert = Pick<
+  Alert,
+  'userId' | 'targetId' | 'type' | 'severity' | 'details' | 'url' | 'host' | 'region' | 'scanPublicId' | 'createdAt'
+>;
 
 export interface AlertStore {
   /** The owner's alerts, newest first. */
@@ -122,14 +132,21 @@ export interface AlertStore {
    * after the other (the unique index on unresolved alerts is the backstop); undefined when the target is gone.
    * `outbox`: the webhook store in the same transaction, so webhook events commit with the alert changes.
    */
-  underTargetLock<T>(targetId: number, work: (locked: AlertStore, target: AlertTarget, outbox: WebhookStore) => Promise<T>): Promise<T | undefined>;
+  underTargetLock<T>(
+    targetId: number,
+    work: (locked: AlertStore, target: AlertTarget, outbox: WebhookStore) => Promise<T>,
+  ): Promise<T | undefined>;
   unresolvedOfTarget(targetId: number): Promise<Alert[]>;
   /** The target's finished scheduled scans before `scan` (by finish time), newest first. */
   previousScheduledScans(targetId: number, scan: EvaluatedScan, limit: number): Promise<PreviousScan[]>;
   /** Whether a scheduled scan of the target finished after `scan`: then `scan`'s verdict is out of date. */
   laterScheduledScanFinished(targetId: number, scan: EvaluatedScan): Promise<boolean>;
   insert(alert: NewAlert): Promise<Alert>;
-  escalate(id: number, change: { severity: AlertSeverity; details: AlertDetails; scanPublicId: string }, now: Date): Promise<void>;
+  escalate(
+    id: number,
+    change: { severity: AlertSeverity; details: AlertDetails; scanPublicId: string },
+    now: Date,
+  ): Promise<void>;
   resolve(id: number, change: { details: AlertDetails; scanPublicId: string }, now: Date): Promise<void>;
   /** The target's alerts that `scanPublicId` raised, escalated or resolved. */
   changedByScan(targetId: number, scanPublicId: string): Promise<Alert[]>;
@@ -146,7 +163,8 @@ export function createAlertStore(knex: Knex | Knex.Transaction): AlertStore {
       if (filters.status === 'open') query.whereNull('resolved_at').where({ is_dismissed: false });
       if (filters.status === 'resolved') query.whereNotNull('resolved_at');
       if (filters.status === 'unread') query.where({ is_read: false });
-      if (filters.status === 'closed') query.where((closed) => closed.whereNotNull('resolved_at').orWhere({ is_dismissed: true }));
+      if (filters.status === 'closed')
+        query.where((closed) => closed.whereNotNull('resolved_at').orWhere({ is_dismissed: true }));
       if (filters.severity) query.where({ severity: filters.severity });
       if (filters.targetId !== undefined) query.where({ target_id: filters.targetId });
       const [counted, rows] = await Promise.all([
@@ -157,7 +175,9 @@ export function createAlertStore(knex: Knex | Knex.Transaction): AlertStore {
     },
 
     async countUnread(userId) {
-      const [row] = await alerts().where({ user_id: userId, is_read: false }).count<Array<{ count: string }>>('* as count');
+      const [row] = await alerts()
+        .where({ user_id: userId, is_read: false })
+        .count<Array<{ count: string }>>('* as count');
       return Number(row?.count ?? 0);
     },
 
@@ -179,26 +199,47 @@ export function createAlertStore(knex: Knex | Knex.Transaction): AlertStore {
     async dismiss(userId, id, now) {
       const [row] = await alerts()
         .where({ id, user_id: userId })
-        .update({ is_dismissed: true, is_read: true, dismissed_at: knex.raw('coalesce(dismissed_at, ?)', [now]) as unknown as Date, updated_at: now })
+        .update({
+          is_dismissed: true,
+          is_read: true,
+          dismissed_at: knex.raw('coalesce(dismissed_at, ?)', [now]) as unknown as Date,
+          updated_at: now,
+        })
         .returning('*');
       return one(row as AlertRow | undefined);
     },
 
     async recordEmailed(id, change, at) {
       const column = EMAILED_COLUMN[change];
-      return (await alerts().where({ id }).whereNull(column).update({ [column]: at })) > 0;
+      return (
+        (await alerts()
+          .where({ id })
+          .whereNull(column)
+          .update({ [column]: at })) > 0
+      );
     },
 
     async recipient(alertId) {
-      const row = (await knex('alerts').join('users', 'users.id', 'alerts.user_id').where('alerts.id', alertId).first('users.email', 'users.name', 'users.locale')) as
-        | { email: string; name: string; locale: Locale | null }
-        | undefined;
+      const row = (await knex('alerts')
+        .join('users', 'users.id', 'alerts.user_id')
+        .where('alerts.id', alertId)
+        .first('users.email', 'users.name', 'users.locale')) as
+        { email: string; name: string; locale: Locale | null } | undefined;
       return row && { email: row.email, name: row.name, locale: row.locale ?? 'en' };
     },
 
     async scanForEvaluation(publicId) {
-      const row = (await knex('scans').where({ public_id: publicId }).first('id', 'public_id', 'target_id', 'status', 'finished_at', knex.raw(`result->'scores' as scores`))) as
-        | { id: string; public_id: string; target_id: string | null; status: ScanStatus; finished_at: Date | null; scores: ScanScores | null }
+      const row = (await knex('scans')
+        .where({ public_id: publicId })
+        .first('id', 'public_id', 'target_id', 'status', 'finished_at', knex.raw(`result->'scores' as scores`))) as
+        | {
+            id: string;
+            public_id: string;
+            target_id: string | null;
+            status: ScanStatus;
+            finished_at: Date | null;
+            scores: ScanScores | null;
+          }
         | undefined;
       return (
         row && {
@@ -214,30 +255,52 @@ export function createAlertStore(knex: Knex | Knex.Transaction): AlertStore {
 
     async underTargetLock(targetId, work) {
       return knex.transaction(async (trx) => {
-        const row = (await trx('scan_targets').where({ id: targetId }).forUpdate().first('id', 'user_id', 'url', 'host', 'region', 'thresholds')) as
+        const row = (await trx('scan_targets')
+          .where({ id: targetId })
+          .forUpdate()
+          .first('id', 'user_id', 'url', 'host', 'region', 'thresholds')) as
           | { id: string; user_id: string; url: string; host: string; region: string; thresholds: Thresholds }
           | undefined;
         if (!row) return undefined;
-        const target: AlertTarget = { id: Number(row.id), userId: Number(row.user_id), url: row.url, host: row.host, region: row.region, thresholds: row.thresholds };
+        const target: AlertTarget = {
+          id: Number(row.id),
+          userId: Number(row.user_id),
+          url: row.url,
+          host: row.host,
+          region: row.region,
+          thresholds: row.thresholds,
+        };
         return work(createAlertStore(trx), target, createWebhookStore(trx));
       });
     },
 
     async unresolvedOfTarget(targetId) {
-      return ((await alerts().where({ target_id: targetId }).whereNull('resolved_at').orderBy('id')) as AlertRow[]).map(toAlert);
+      return ((await alerts().where({ target_id: targetId }).whereNull('resolved_at').orderBy('id')) as AlertRow[]).map(
+        toAlert,
+      );
     },
 
     async previousScheduledScans(targetId, scan, limit) {
       const rows = (await scheduledFinished(targetId)
         .whereRaw('(finished_at, id) < (?, ?)', [scan.finishedAt, scan.id])
-        .orderBy([{ column: 'finished_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+        .orderBy([
+          { column: 'finished_at', order: 'desc' },
+          { column: 'id', order: 'desc' },
+        ])
         .limit(limit)
-        .select('finished_at', knex.raw(`(result->'scores'->>'overall')::int as overall`))) as Array<{ finished_at: Date; overall: number | null }>;
-      return rows.filter((row) => row.overall !== null).map((row) => ({ overall: row.overall!, finishedAt: row.finished_at }));
+        .select('finished_at', knex.raw(`(result->'scores'->>'overall')::int as overall`))) as Array<{
+        finished_at: Date;
+        overall: number | null;
+      }>;
+      return rows
+        .filter((row) => row.overall !== null)
+        .map((row) => ({ overall: row.overall!, finishedAt: row.finished_at }));
     },
 
     async laterScheduledScanFinished(targetId, scan) {
-      const row = await scheduledFinished(targetId).whereRaw('(finished_at, id) > (?, ?)', [scan.finishedAt, scan.id]).first('id');
+      const row = await scheduledFinished(targetId)
+        .whereRaw('(finished_at, id) > (?, ?)', [scan.finishedAt, scan.id])
+        .first('id');
       return row !== undefined;
     },
 
@@ -279,7 +342,12 @@ export function createAlertStore(knex: Knex | Knex.Transaction): AlertStore {
       await alerts()
         .where({ id })
         .whereNull('resolved_at')
-        .update({ details: JSON.stringify(change.details) as unknown as AlertDetails, resolved_scan_public_id: change.scanPublicId, resolved_at: now, updated_at: now });
+        .update({
+          details: JSON.stringify(change.details) as unknown as AlertDetails,
+          resolved_scan_public_id: change.scanPublicId,
+          resolved_at: now,
+          updated_at: now,
+        });
     },
 
     async changedByScan(targetId, scanPublicId) {

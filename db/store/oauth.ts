@@ -31,7 +31,17 @@ export interface AccessTokenWithOwner {
 }
 
 export interface OAuthStore {
-  upsert(model: string, keyHash: string, artifact: { payload: Record<string, unknown>; grantId: string | null; accountId: number | null; uid: string | null; expiresAt: Date | null }): Promise<void>;
+  upsert(
+    model: string,
+    keyHash: string,
+    artifact: {
+      payload: Record<string, unknown>;
+      grantId: string | null;
+      accountId: number | null;
+      uid: string | null;
+      expiresAt: Date | null;
+    },
+  ): Promise<void>;
   find(model: string, keyHash: string): Promise<OAuthArtifact | undefined>;
   findByUid(model: string, uid: string): Promise<OAuthArtifact | undefined>;
   /** Marks an artifact consumed; false when it already was (or is gone): of two racing consumers, one wins. */
@@ -74,7 +84,11 @@ interface AppRow {
   last_used_at: Date | null;
 }
 
-const toArtifact = (row: ArtifactRow): OAuthArtifact => ({ payload: row.payload, expiresAt: row.expires_at, consumedAt: row.consumed_at });
+const toArtifact = (row: ArtifactRow): OAuthArtifact => ({
+  payload: row.payload,
+  expiresAt: row.expires_at,
+  consumedAt: row.consumed_at,
+});
 
 const toApp = (row: AppRow): OAuthAppRecord => ({
   grantId: row.grant_id,
@@ -100,23 +114,36 @@ export function createOAuthStore(knex: Knex): OAuthStore {
   return {
     async upsert(model, keyHash, artifact) {
       await artifacts()
-        .insert({ model, key_hash: keyHash, payload: artifact.payload, grant_id: artifact.grantId, account_id: artifact.accountId, uid: artifact.uid, expires_at: artifact.expiresAt })
+        .insert({
+          model,
+          key_hash: keyHash,
+          payload: artifact.payload,
+          grant_id: artifact.grantId,
+          account_id: artifact.accountId,
+          uid: artifact.uid,
+          expires_at: artifact.expiresAt,
+        })
         .onConflict(['model', 'key_hash'])
         .merge(['payload', 'grant_id', 'account_id', 'uid', 'expires_at']);
     },
 
     async find(model, keyHash) {
-      const row = (await artifacts().where({ model, key_hash: keyHash }).first('payload', 'expires_at', 'consumed_at')) as ArtifactRow | undefined;
+      const row = (await artifacts()
+        .where({ model, key_hash: keyHash })
+        .first('payload', 'expires_at', 'consumed_at')) as ArtifactRow | undefined;
       return row && toArtifact(row);
     },
 
     async findByUid(model, uid) {
-      const row = (await artifacts().where({ model, uid }).first('payload', 'expires_at', 'consumed_at')) as ArtifactRow | undefined;
+      const row = (await artifacts().where({ model, uid }).first('payload', 'expires_at', 'consumed_at')) as
+        ArtifactRow | undefined;
       return row && toArtifact(row);
     },
 
     async consume(model, keyHash, at) {
-      return (await artifacts().where({ model, key_hash: keyHash }).whereNull('consumed_at').update({ consumed_at: at })) > 0;
+      return (
+        (await artifacts().where({ model, key_hash: keyHash }).whereNull('consumed_at').update({ consumed_at: at })) > 0
+      );
     },
 
     async destroy(model, keyHash) {
@@ -137,13 +164,30 @@ export function createOAuthStore(knex: Knex): OAuthStore {
 
     async deleteExpiredBefore(before) {
       const expired = await artifacts().where('expires_at', '<', before).delete();
-      const orphaned = await apps().whereNotExists((q) => q.select(knex.raw('1')).from('oauth_artifacts').where('model', 'Grant').whereRaw('oauth_artifacts.grant_id = oauth_apps.grant_id')).delete();
+      const orphaned = await apps()
+        .whereNotExists((q) =>
+          q
+            .select(knex.raw('1'))
+            .from('oauth_artifacts')
+            .where('model', 'Grant')
+            .whereRaw('oauth_artifacts.grant_id = oauth_apps.grant_id'),
+        )
+        .delete();
       return expired + orphaned;
     },
 
     async recordApp(app) {
       await apps()
-        .insert({ grant_id: app.grantId, user_id: app.userId, client_id: app.clientId, name: app.name, client_host: app.clientIdHost, verified: app.verified, scopes: app.scopes, authorised_at: app.authorisedAt })
+        .insert({
+          grant_id: app.grantId,
+          user_id: app.userId,
+          client_id: app.clientId,
+          name: app.name,
+          client_host: app.clientIdHost,
+          verified: app.verified,
+          scopes: app.scopes,
+          authorised_at: app.authorisedAt,
+        })
         .onConflict('grant_id')
         .merge(['name', 'client_host', 'verified', 'scopes', 'authorised_at']);
     },
@@ -151,7 +195,13 @@ export function createOAuthStore(knex: Knex): OAuthStore {
     async listApps(userId) {
       const rows = (await apps()
         .where({ user_id: userId })
-        .whereExists((q) => q.select(knex.raw('1')).from('oauth_artifacts').where('model', 'Grant').whereRaw('oauth_artifacts.grant_id = oauth_apps.grant_id'))
+        .whereExists((q) =>
+          q
+            .select(knex.raw('1'))
+            .from('oauth_artifacts')
+            .where('model', 'Grant')
+            .whereRaw('oauth_artifacts.grant_id = oauth_apps.grant_id'),
+        )
         .orderBy('authorised_at', 'desc')
         .orderBy('grant_id')) as AppRow[];
       return rows.map(toApp);
@@ -174,7 +224,12 @@ export function createOAuthStore(knex: Knex): OAuthStore {
     },
 
     async registrationTimes(ip, since, limit) {
-      const rows = (await knex('oauth_registration_attempts').where({ ip }).where('attempted_at', '>', since).orderBy('attempted_at', 'desc').limit(limit).select('attempted_at')) as Array<{ attempted_at: Date }>;
+      const rows = (await knex('oauth_registration_attempts')
+        .where({ ip })
+        .where('attempted_at', '>', since)
+        .orderBy('attempted_at', 'desc')
+        .limit(limit)
+        .select('attempted_at')) as Array<{ attempted_at: Date }>;
       return rows.map((row) => row.attempted_at);
     },
 

@@ -1,7 +1,13 @@
 import type { Knex } from 'knex';
 import type { Locale } from '../../core/i18n/locale.ts';
 import { isPlanKey, type PlanKey } from '../../core/plans.ts';
-import { MIN_CHECK_GAP_MS, type RumAlert, type RumAlertMode, type RumAlertStatus, type Transition } from '../../core/rum/alert-check.ts';
+import {
+  MIN_CHECK_GAP_MS,
+  type RumAlert,
+  type RumAlertMode,
+  type RumAlertStatus,
+  type Transition,
+} from '../../core/rum/alert-check.ts';
 import type { RumMetric } from '../../core/rum/metrics.ts';
 import { createWebhookStore, type WebhookStore } from './webhooks.ts';
 
@@ -135,7 +141,9 @@ export function createRumAlertStore(knex: Knex | Knex.Transaction): RumAlertStor
   const checkable = (query: Knex.QueryBuilder, id: number, readUpdatedAt: Date, now: Date) =>
     query
       .where({ id, updated_at: readUpdatedAt })
-      .where((q) => q.whereNull('last_checked_at').orWhere('last_checked_at', '<=', new Date(now.getTime() - MIN_CHECK_GAP_MS)));
+      .where((q) =>
+        q.whereNull('last_checked_at').orWhere('last_checked_at', '<=', new Date(now.getTime() - MIN_CHECK_GAP_MS)),
+      );
   return {
     async listForSite(siteId) {
       return ((await alerts().where({ site_id: siteId }).orderBy('id', 'asc')) as RumAlertRow[]).map(toAlert);
@@ -207,10 +215,16 @@ export function createRumAlertStore(knex: Knex | Knex.Transaction): RumAlertStor
         .join('users as u', 'u.id', 's.user_id')
         .where('s.active', true)
         .orderBy('a.id', 'asc')
-        .select('a.*', 's.domain as site_domain', 's.user_id as site_user_id', 'u.plan as owner_plan')) as Array<RumAlertRow & { site_domain: string; site_user_id: string | number; owner_plan: string }>;
+        .select('a.*', 's.domain as site_domain', 's.user_id as site_user_id', 'u.plan as owner_plan')) as Array<
+        RumAlertRow & { site_domain: string; site_user_id: string | number; owner_plan: string }
+      >;
       return rows.map((row) => {
         if (!isPlanKey(row.owner_plan)) throw new Error(`unknown plan ${row.owner_plan}`);
-        return { alert: toAlert(row), site: { id: Number(row.site_id), domain: row.site_domain, userId: Number(row.site_user_id) }, ownerPlan: row.owner_plan };
+        return {
+          alert: toAlert(row),
+          site: { id: Number(row.site_id), domain: row.site_domain, userId: Number(row.site_user_id) },
+          ownerPlan: row.owner_plan,
+        };
       });
     },
 
@@ -232,16 +246,39 @@ export function createRumAlertStore(knex: Knex | Knex.Transaction): RumAlertStor
           where a.id = v.id and a.updated_at = v.read_updated_at
             and (a.last_checked_at is null or a.last_checked_at <= ?)`,
         // Arrays with nulls are fine for pg (Postgres arrays); knex's binding type does not list them.
-        [now, column('id'), column('readUpdatedAt'), column('streak'), column('metric'), column('p75'), column('samples'), new Date(now.getTime() - MIN_CHECK_GAP_MS)] as unknown as Knex.RawBinding[],
+        [
+          now,
+          column('id'),
+          column('readUpdatedAt'),
+          column('streak'),
+          column('metric'),
+          column('p75'),
+          column('samples'),
+          new Date(now.getTime() - MIN_CHECK_GAP_MS),
+        ] as unknown as Knex.RawBinding[],
       );
       return (result as { rowCount: number }).rowCount;
     },
 
     async recordTransition(record, now) {
-      const reading = { streak: 0, last_metric: record.metric, last_p75: record.p75, last_samples: record.samples, last_checked_at: now };
+      const reading = {
+        streak: 0,
+        last_metric: record.metric,
+        last_p75: record.p75,
+        last_samples: record.samples,
+        last_checked_at: now,
+      };
       const values: Partial<RumAlertRow> =
         record.transition === 'triggered'
-          ? { ...reading, status: 'triggered', triggered_metric: record.metric, triggered_at: now, emailed_at: null, resolved_at: null, resolved_emailed_at: null }
+          ? {
+              ...reading,
+              status: 'triggered',
+              triggered_metric: record.metric,
+              triggered_at: now,
+              emailed_at: null,
+              resolved_at: null,
+              resolved_emailed_at: null,
+            }
           : { ...reading, status: 'resolved', resolved_at: now, resolved_emailed_at: null };
       const [row] = await checkable(alerts(), record.id, record.readUpdatedAt, now).update(values).returning('*');
       return maybeAlert(row as RumAlertRow | undefined);

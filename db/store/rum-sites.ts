@@ -113,7 +113,10 @@ export function createRumSiteStore(knex: Knex | Knex.Transaction): RumSiteStore 
         query.clone().count<Array<{ count: number }>>('* as count'),
         query.clone().orderBy('id', 'asc').limit(page.limit).offset(pageOffset(page)),
       ]);
-      return { items: rows.map((row) => toSite(row as RumSiteRow)), meta: pageMeta(page, Number(counted[0]?.count ?? 0)) };
+      return {
+        items: rows.map((row) => toSite(row as RumSiteRow)),
+        meta: pageMeta(page, Number(counted[0]?.count ?? 0)),
+      };
     },
 
     async countOwned(userId) {
@@ -160,17 +163,24 @@ export function createRumSiteStore(knex: Knex | Knex.Transaction): RumSiteStore 
 
     async findMany(ids) {
       if (ids.length === 0) return [];
-      const rows = await sites().whereIn('id', [...ids]).orderBy('id', 'asc');
+      const rows = await sites()
+        .whereIn('id', [...ids])
+        .orderBy('id', 'asc');
       return rows.map((row) => toSite(row as RumSiteRow));
     },
 
     async countAlerts(siteId) {
-      const [counted] = await knex('rum_alerts').where({ site_id: siteId }).count<Array<{ count: number }>>('* as count');
+      const [counted] = await knex('rum_alerts')
+        .where({ site_id: siteId })
+        .count<Array<{ count: number }>>('* as count');
       return Number(counted?.count ?? 0);
     },
 
     async recordLimitReached(siteId, month, at) {
-      await knex('rum_limit_notices').insert({ site_id: siteId, month, reached_at: at }).onConflict(['site_id', 'month']).ignore();
+      await knex('rum_limit_notices')
+        .insert({ site_id: siteId, month, reached_at: at })
+        .onConflict(['site_id', 'month'])
+        .ignore();
     },
 
     async claimLimitEmail(siteId, month, at, leaseUntil) {
@@ -184,18 +194,24 @@ export function createRumSiteStore(knex: Knex | Knex.Transaction): RumSiteStore 
       const row = (await knex('rum_sites')
         .join('users', 'users.id', 'rum_sites.user_id')
         .where('rum_sites.id', siteId)
-        .first('users.email', 'users.name', 'users.locale', 'rum_sites.domain')) as { email: string; name: string; locale: Locale | null; domain: string } | undefined;
+        .first('users.email', 'users.name', 'users.locale', 'rum_sites.domain')) as
+        { email: string; name: string; locale: Locale | null; domain: string } | undefined;
       return row ? { ...row, locale: row.locale ?? 'en', reachedAt: claimed[0]!.reached_at } : undefined;
     },
 
     async finishLimitEmail(siteId, month, at) {
-      await knex('rum_limit_notices').where({ site_id: siteId, month }).update(at ? { emailed_at: at } : { email_claimed_until: null });
+      await knex('rum_limit_notices')
+        .where({ site_id: siteId, month })
+        .update(at ? { emailed_at: at } : { email_claimed_until: null });
     },
 
     async limitReachedAt(siteIds, month) {
       const reached = new Map<number, Date>();
       if (siteIds.length === 0) return reached;
-      const rows = (await knex('rum_limit_notices').whereIn('site_id', [...siteIds]).andWhere({ month }).select('site_id', 'reached_at')) as Array<{ site_id: number | string; reached_at: Date }>;
+      const rows = (await knex('rum_limit_notices')
+        .whereIn('site_id', [...siteIds])
+        .andWhere({ month })
+        .select('site_id', 'reached_at')) as Array<{ site_id: number | string; reached_at: Date }>;
       for (const row of rows) reached.set(Number(row.site_id), row.reached_at);
       return reached;
     },

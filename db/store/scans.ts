@@ -100,7 +100,12 @@ export interface ScanStore {
    * markFinished, and `outbox` with the finished scan and a webhook store in the same transaction (the outbox
    * rows of scan.completed commit with the scan's end, or not at all). Null when the scan had ended already.
    */
-  markFinishedWithOutbox<T>(publicId: string, result: ScanResultRecord, now: Date, outbox: (scan: Scan, webhooks: WebhookStore) => Promise<T>): Promise<T | null>;
+  markFinishedWithOutbox<T>(
+    publicId: string,
+    result: ScanResultRecord,
+    now: Date,
+    outbox: (scan: Scan, webhooks: WebhookStore) => Promise<T>,
+  ): Promise<T | null>;
   markFailed(publicId: string, failure: ScanFailure, now: Date): Promise<boolean>;
 }
 
@@ -118,12 +123,24 @@ export function createScanStore(knex: Knex | Knex.Transaction): ScanStore {
 
     async latestFinished(cacheKey: string, finishedAfter: Date, minRuns: number): Promise<Scan | undefined> {
       return maybeScan(
-        await scans().where({ cache_key: cacheKey, status: 'finished' }).where('finished_at', '>', finishedAfter).where('runs', '>=', minRuns).orderBy('finished_at', 'desc').first(),
+        await scans()
+          .where({ cache_key: cacheKey, status: 'finished' })
+          .where('finished_at', '>', finishedAfter)
+          .where('runs', '>=', minRuns)
+          .orderBy('finished_at', 'desc')
+          .first(),
       );
     },
 
     async latestInFlight(cacheKey: string, minRuns: number): Promise<Scan | undefined> {
-      return maybeScan(await scans().where({ cache_key: cacheKey }).whereIn('status', IN_FLIGHT).where('runs', '>=', minRuns).orderBy('id', 'desc').first());
+      return maybeScan(
+        await scans()
+          .where({ cache_key: cacheKey })
+          .whereIn('status', IN_FLIGHT)
+          .where('runs', '>=', minRuns)
+          .orderBy('id', 'desc')
+          .first(),
+      );
     },
 
     async requestTimesSince(userId: number, since: Date): Promise<Date[]> {
@@ -181,14 +198,18 @@ export function createScanStore(knex: Knex | Knex.Transaction): ScanStore {
     },
 
     async oldestQueued(region: string): Promise<Date | null> {
-      const row = (await scans().where({ status: 'queued', region }).min('requested_at as oldest').first()) as { oldest: Date | null } | undefined;
+      const row = (await scans().where({ status: 'queued', region }).min('requested_at as oldest').first()) as
+        { oldest: Date | null } | undefined;
       return row?.oldest ?? null;
     },
 
     async staleInFlight(now: Date, limit: number): Promise<string[]> {
       const rows = await scans()
         .whereIn('status', IN_FLIGHT)
-        .whereRaw(`requested_at < ?::timestamptz - runs * interval '1 millisecond' * ?`, [new Date(now.getTime() - STALE_SCAN_AFTER.baseMs), STALE_SCAN_AFTER.perRunMs])
+        .whereRaw(`requested_at < ?::timestamptz - runs * interval '1 millisecond' * ?`, [
+          new Date(now.getTime() - STALE_SCAN_AFTER.baseMs),
+          STALE_SCAN_AFTER.perRunMs,
+        ])
         .orderBy('id')
         .limit(limit)
         .select('public_id');
@@ -198,7 +219,10 @@ export function createScanStore(knex: Knex | Knex.Transaction): ScanStore {
     async enableSharing(publicId: string, newToken: string): Promise<Scan | undefined> {
       const [row] = await scans()
         .where({ public_id: publicId })
-        .update({ share_enabled: true, share_token: knex.raw('coalesce(share_token, ?)', [newToken]) as unknown as string })
+        .update({
+          share_enabled: true,
+          share_token: knex.raw('coalesce(share_token, ?)', [newToken]) as unknown as string,
+        })
         .returning('*');
       return maybeScan(row as ScanRow | undefined);
     },
@@ -209,15 +233,27 @@ export function createScanStore(knex: Knex | Knex.Transaction): ScanStore {
     },
 
     async markRunning(publicId: string, now: Date): Promise<boolean> {
-      return (await scans().where({ public_id: publicId, status: 'queued' }).update({ status: 'running', started_at: now })) > 0;
+      return (
+        (await scans()
+          .where({ public_id: publicId, status: 'queued' })
+          .update({ status: 'running', started_at: now })) > 0
+      );
     },
 
     async recordProgress(publicId: string, step: string): Promise<void> {
-      await scans().where({ public_id: publicId, status: 'running' }).update({ progress: step.slice(0, 100) });
+      await scans()
+        .where({ public_id: publicId, status: 'running' })
+        .update({ progress: step.slice(0, 100) });
     },
 
     async markFinished(publicId: string, result: ScanResultRecord, now: Date): Promise<boolean> {
-      const updated = await inFlight(publicId).update({ status: 'finished', finished_at: now, progress: null, result: JSON.stringify(result) as unknown as ScanResultRecord, auth_secret: null });
+      const updated = await inFlight(publicId).update({
+        status: 'finished',
+        finished_at: now,
+        progress: null,
+        result: JSON.stringify(result) as unknown as ScanResultRecord,
+        auth_secret: null,
+      });
       return updated > 0;
     },
 
@@ -226,7 +262,13 @@ export function createScanStore(knex: Knex | Knex.Transaction): ScanStore {
         const [row] = (await trx<ScanRow>('scans')
           .where({ public_id: publicId })
           .whereIn('status', IN_FLIGHT)
-          .update({ status: 'finished', finished_at: now, progress: null, result: JSON.stringify(result) as unknown as ScanResultRecord, auth_secret: null })
+          .update({
+            status: 'finished',
+            finished_at: now,
+            progress: null,
+            result: JSON.stringify(result) as unknown as ScanResultRecord,
+            auth_secret: null,
+          })
           .returning('*')) as ScanRow[];
         return row ? outbox(toScan(row), createWebhookStore(trx)) : null;
       });

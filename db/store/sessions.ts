@@ -26,7 +26,12 @@ export function createSessionStore(knex: Knex): SessionStore {
         .join('users', 'users.id', 'web_sessions.user_id')
         .where({ 'web_sessions.id_hash': idHash })
         .where('web_sessions.expires_at', '>', now)
-        .first<Pick<UserRow, 'id' | 'name' | 'email' | 'plan'> | undefined>('users.id', 'users.name', 'users.email', 'users.plan');
+        .first<Pick<UserRow, 'id' | 'name' | 'email' | 'plan'> | undefined>(
+          'users.id',
+          'users.name',
+          'users.email',
+          'users.plan',
+        );
       return row && toUser(row);
     },
   };

@@ -1,7 +1,13 @@
 import type { Knex } from 'knex';
 import { pageMeta, pageOffset, type Page, type PageQuery } from '../../core/pagination.ts';
 import type { Scan } from '../../core/scan/scan.ts';
-import type { NewScanTarget, ScanTarget, ScanTargetChanges, TargetHistoryItem, TargetSchedule } from '../../core/monitoring/target.ts';
+import type {
+  NewScanTarget,
+  ScanTarget,
+  ScanTargetChanges,
+  TargetHistoryItem,
+  TargetSchedule,
+} from '../../core/monitoring/target.ts';
 import type { Thresholds } from '../../core/monitoring/thresholds.ts';
 import { toScan, type ScanRow } from './scans.ts';
 
@@ -53,7 +59,10 @@ export interface TargetStore {
    */
   underOwnerLock<T>(userId: number, work: (locked: TargetStore) => Promise<T>): Promise<T>;
   /** Runs `work` in one transaction holding the target's row lock (undefined: no such target). */
-  withTargetLocked<T>(id: number, work: (target: ScanTarget | undefined, locked: TargetStore) => Promise<T>): Promise<T>;
+  withTargetLocked<T>(
+    id: number,
+    work: (target: ScanTarget | undefined, locked: TargetStore) => Promise<T>,
+  ): Promise<T>;
   find(id: number): Promise<ScanTarget | undefined>;
   /** The owner's target, row-locked until the transaction ends when called under a lock. */
   findOwned(userId: number, id: number): Promise<ScanTarget | undefined>;
@@ -93,7 +102,10 @@ export function createTargetStore(knex: Knex | Knex.Transaction): TargetStore {
       });
     },
 
-    async withTargetLocked<T>(id: number, work: (target: ScanTarget | undefined, locked: TargetStore) => Promise<T>): Promise<T> {
+    async withTargetLocked<T>(
+      id: number,
+      work: (target: ScanTarget | undefined, locked: TargetStore) => Promise<T>,
+    ): Promise<T> {
       return knex.transaction(async (trx) => {
         const row = (await trx<TargetRow>('scan_targets').where({ id }).forUpdate().first()) as TargetRow | undefined;
         return work(maybeTarget(row), createTargetStore(trx));
@@ -118,7 +130,10 @@ export function createTargetStore(knex: Knex | Knex.Transaction): TargetStore {
         query.clone().count<Array<{ count: number }>>('* as count'),
         query.clone().orderBy('id', 'asc').limit(page.limit).offset(pageOffset(page)),
       ]);
-      return { items: rows.map((row) => toTarget(row as TargetRow)), meta: pageMeta(page, Number(counted[0]?.count ?? 0)) };
+      return {
+        items: rows.map((row) => toTarget(row as TargetRow)),
+        meta: pageMeta(page, Number(counted[0]?.count ?? 0)),
+      };
     },
 
     async countOwned(userId) {
@@ -147,13 +162,17 @@ export function createTargetStore(knex: Knex | Knex.Transaction): TargetStore {
       const values: Partial<TargetRow> = { updated_at: now };
       if (changes.isActive !== undefined) values.is_active = changes.isActive;
       if (changes.region !== undefined) values.region = changes.region;
-      if (changes.thresholds !== undefined) values.thresholds = JSON.stringify(changes.thresholds) as unknown as Thresholds;
+      if (changes.thresholds !== undefined)
+        values.thresholds = JSON.stringify(changes.thresholds) as unknown as Thresholds;
       const [row] = await targets().where({ id }).update(values).returning('*');
       return maybeTarget(row as TargetRow | undefined);
     },
 
     async delete(id, now) {
-      await knex('alerts').where({ target_id: id, is_dismissed: false }).whereNull('resolved_at').update({ is_dismissed: true, dismissed_at: now, updated_at: now });
+      await knex('alerts')
+        .where({ target_id: id, is_dismissed: false })
+        .whereNull('resolved_at')
+        .update({ is_dismissed: true, dismissed_at: now, updated_at: now });
       return (await targets().where({ id }).delete()) > 0;
     },
 
@@ -176,12 +195,19 @@ export function createTargetStore(knex: Knex | Knex.Transaction): TargetStore {
           'region',
           knex.raw("result->'runs'->'overall' as runs"),
         );
-      return rows.map((row) => ({ scanId: row.public_id, score: row.score, createdAt: row.finished_at, region: row.region, runOveralls: Array.isArray(row.runs) ? row.runs : [] }));
+      return rows.map((row) => ({
+        scanId: row.public_id,
+        score: row.score,
+        createdAt: row.finished_at,
+        region: row.region,
+        runOveralls: Array.isArray(row.runs) ? row.runs : [],
+      }));
     },
 
     async dispatchScan(targetId, scan) {
       return knex.transaction(async (trx) => {
-        const target = (await trx<TargetRow>('scan_targets').where({ id: targetId }).forUpdate().first()) as TargetRow | undefined;
+        const target = (await trx<TargetRow>('scan_targets').where({ id: targetId }).forUpdate().first()) as
+          TargetRow | undefined;
         const [existing] = await trx<ScanRow>('scans').where({ public_id: scan.publicId });
         if (existing) return existing.target_id === targetId ? toScan(existing as ScanRow) : null;
         if (!target?.is_active) return null;

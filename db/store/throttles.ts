@@ -27,7 +27,9 @@ export function createThrottleStore(knex: Knex): ThrottleStore {
   const signUps = () => knex('sign_up_attempts');
   return {
     async recordSignInFailure({ emailHash, ip, device, at }) {
-      const [row] = await failures().insert({ email_hash: emailHash, ip, device, failed_at: at }).returning<Array<{ id: number }>>('id');
+      const [row] = await failures()
+        .insert({ email_hash: emailHash, ip, device, failed_at: at })
+        .returning<Array<{ id: number }>>('id');
       return row!.id;
     },
 
@@ -39,12 +41,22 @@ export function createThrottleStore(knex: Knex): ThrottleStore {
       const query = failures().where('failed_at', '>', since);
       if ('device' in scope) query.where({ device: scope.device });
       else query.where('emailHash' in scope ? { email_hash: scope.emailHash } : { ip: scope.ip }).whereNull('device');
-      const rows = await query.orderBy([{ column: 'failed_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit).select<Array<{ failed_at: Date }>>('failed_at');
+      const rows = await query
+        .orderBy([
+          { column: 'failed_at', order: 'desc' },
+          { column: 'id', order: 'desc' },
+        ])
+        .limit(limit)
+        .select<Array<{ failed_at: Date }>>('failed_at');
       return rows.map((row) => row.failed_at);
     },
 
     async clearSignInFailures(scope) {
-      await ('device' in scope ? failures().where({ device: scope.device }) : failures().where({ email_hash: scope.emailHash, ip: scope.ip }).whereNull('device')).delete();
+      await (
+        'device' in scope
+          ? failures().where({ device: scope.device })
+          : failures().where({ email_hash: scope.emailHash, ip: scope.ip }).whereNull('device')
+      ).delete();
     },
 
     async deleteSignInFailuresBefore(before) {
@@ -64,7 +76,10 @@ export function createThrottleStore(knex: Knex): ThrottleStore {
       const rows = await signUps()
         .where({ ip })
         .where('attempted_at', '>', since)
-        .orderBy([{ column: 'attempted_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+        .orderBy([
+          { column: 'attempted_at', order: 'desc' },
+          { column: 'id', order: 'desc' },
+        ])
         .limit(limit)
         .select<Array<{ attempted_at: Date }>>('attempted_at');
       return rows.map((row) => row.attempted_at);

@@ -34,7 +34,13 @@ export interface TokenWithOwner {
 }
 
 export interface TokenStore {
-  insert(token: { userId: number; name: string; prefix: string; hash: string; expiresAt: Date | null }): Promise<ApiToken>;
+  insert(token: {
+    userId: number;
+    name: string;
+    prefix: string;
+    hash: string;
+    expiresAt: Date | null;
+  }): Promise<ApiToken>;
   /** The user's tokens, newest first. */
   listForUser(userId: number): Promise<ApiToken[]>;
   /** False when the user has no such token. */
@@ -65,7 +71,13 @@ export function createTokenStore(knex: Knex): TokenStore {
   return {
     async insert(token) {
       const [row] = await tokens()
-        .insert({ user_id: token.userId, name: token.name, prefix: token.prefix, token_hash: token.hash, expires_at: token.expiresAt })
+        .insert({
+          user_id: token.userId,
+          name: token.name,
+          prefix: token.prefix,
+          token_hash: token.hash,
+          expires_at: token.expiresAt,
+        })
         .returning('*');
       return toToken(row as TokenRow);
     },
@@ -86,7 +98,14 @@ export function createTokenStore(knex: Knex): TokenStore {
     // Named columns, not `u.*`: a prepared plan must keep its result shape when a migration adds a column.
     async findWithOwner(hash) {
       const [row] = await preparedQuery<OwnerRow>(knex, 'owner-of-token', OWNER_OF_TOKEN, [hash]);
-      return row && { tokenId: row.token_id, expiresAt: row.token_expires_at, lastUsedAt: row.token_last_used_at, user: toUser(row) };
+      return (
+        row && {
+          tokenId: row.token_id,
+          expiresAt: row.token_expires_at,
+          lastUsedAt: row.token_last_used_at,
+          user: toUser(row),
+        }
+      );
     },
 
     async touch(tokenId, now, unlessUsedAfter) {

@@ -19,12 +19,19 @@ const COUNT_API_CALL = `insert into api_usage_daily (user_id, day, used) values 
 export function createUsageStore(knex: Knex): UsageStore {
   return {
     async countCall(userId, day, limit, unlimited) {
-      const [row] = await preparedQuery<{ used: number }>(knex, 'count-api-call', COUNT_API_CALL, [userId, day, unlimited, limit]);
+      const [row] = await preparedQuery<{ used: number }>(knex, 'count-api-call', COUNT_API_CALL, [
+        userId,
+        day,
+        unlimited,
+        limit,
+      ]);
       return row ? row.used : null;
     },
 
     async usedOn(userId, day) {
-      const row = await knex('api_usage_daily').where({ user_id: userId, day }).first<{ used: number } | undefined>('used');
+      const row = await knex('api_usage_daily')
+        .where({ user_id: userId, day })
+        .first<{ used: number } | undefined>('used');
       return row?.used ?? 0;
     },
   };

@@ -15,7 +15,12 @@ export interface UserRow {
   updated_at: Date;
 }
 
-export const toUser = (row: Pick<UserRow, 'id' | 'name' | 'email' | 'plan'>): User => ({ id: row.id, name: row.name, email: row.email, plan: row.plan });
+export const toUser = (row: Pick<UserRow, 'id' | 'name' | 'email' | 'plan'>): User => ({
+  id: row.id,
+  name: row.name,
+  email: row.email,
+  plan: row.plan,
+});
 
 export interface UserStore {
   findById(id: number): Promise<User | undefined>;
@@ -25,7 +30,13 @@ export interface UserStore {
   findWithPasswordHash(email: string): Promise<{ user: User; passwordHash: string | null } | undefined>;
   /** The new user, or `email_taken` when the (case-insensitively) unique e-mail is already used. */
   /** `locale`: the language of the user's e-mails (null: English). */
-  insert(user: { name: string; email: string; plan: PlanKey; passwordHash: string | null; locale?: Locale | null }): Promise<User | 'email_taken'>;
+  insert(user: {
+    name: string;
+    email: string;
+    plan: PlanKey;
+    passwordHash: string | null;
+    locale?: Locale | null;
+  }): Promise<User | 'email_taken'>;
   setPlan(id: number, plan: PlanKey, now: Date): Promise<User | undefined>;
 }
 
@@ -51,7 +62,15 @@ export function createUserStore(knex: Knex): UserStore {
 
     async insert(user) {
       try {
-        const [row] = await users().insert({ name: user.name, email: user.email, plan: user.plan, password_hash: user.passwordHash, locale: user.locale ?? null }).returning('*');
+        const [row] = await users()
+          .insert({
+            name: user.name,
+            email: user.email,
+            plan: user.plan,
+            password_hash: user.passwordHash,
+            locale: user.locale ?? null,
+          })
+          .returning('*');
         return toUser(row as UserRow);
       } catch (error) {
         if ((error as { constraint?: string }).constraint === 'users_email_unique') return 'email_taken';

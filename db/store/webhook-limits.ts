@@ -16,7 +16,12 @@ export interface WebhookLimitQueries {
    * every process), or undefined when all are held: a slot nobody holds, or whose lease ran out. One statement
    * (three when none is free, the first time an account's pool is used or when all are held).
    */
-  takeAttemptSlot(userId: number, deliveryId: number, pool: AttemptSlotPool, leaseMs: number): Promise<AttemptSlot | undefined>;
+  takeAttemptSlot(
+    userId: number,
+    deliveryId: number,
+    pool: AttemptSlotPool,
+    leaseMs: number,
+  ): Promise<AttemptSlot | undefined>;
   releaseAttemptSlot(slot: AttemptSlot): Promise<void>;
   /** Records one of the settings page's actions; its id (taken back by deleteAction when refused). */
   recordAction(userId: number, action: WebhookAction, at: Date): Promise<number>;
@@ -58,7 +63,9 @@ export function createWebhookLimitQueries(knex: Knex | Knex.Transaction): Webhoo
     },
 
     async releaseAttemptSlot({ userId, slot, holder }) {
-      await knex('webhook_attempt_slots').where({ user_id: userId, slot, holder }).update({ expires_at: '-infinity', holder: '' });
+      await knex('webhook_attempt_slots')
+        .where({ user_id: userId, slot, holder })
+        .update({ expires_at: '-infinity', holder: '' });
     },
 
     async recordAction(userId, action, at) {
@@ -74,7 +81,10 @@ export function createWebhookLimitQueries(knex: Knex | Knex.Transaction): Webhoo
       const rows = await actions()
         .where({ user_id: userId, action })
         .where('at', '>', since)
-        .orderBy([{ column: 'at', order: 'desc' }, { column: 'id', order: 'desc' }])
+        .orderBy([
+          { column: 'at', order: 'desc' },
+          { column: 'id', order: 'desc' },
+        ])
         .limit(limit)
         .select<Array<{ at: Date }>>('at');
       return rows.map((row) => row.at);

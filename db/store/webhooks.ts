@@ -1,7 +1,13 @@
 import type { Knex } from 'knex';
 import type { PlanKey } from '../../core/plans.ts';
 import type { DeliveryEvent, WebhookEvent, WebhookPayload } from '../../core/webhooks/events.ts';
-import { storableText, type DeliveryStatus, type NewWebhookAttempt, type WebhookAttempt, type WebhookDelivery } from '../../core/webhooks/delivery.ts';
+import {
+  storableText,
+  type DeliveryStatus,
+  type NewWebhookAttempt,
+  type WebhookAttempt,
+  type WebhookDelivery,
+} from '../../core/webhooks/delivery.ts';
 import type { DisabledReason, WebhookEndpoint } from '../../core/webhooks/endpoint.ts';
 import { createWebhookLimitQueries, type WebhookLimitQueries } from './webhook-limits.ts';
 
@@ -127,7 +133,12 @@ export interface WebhookStore extends WebhookLimitQueries {
   /** The endpoint, created with this signing secret when the user has none yet. */
   ensureEndpoint(userId: number, secretEncrypted: string, now: Date): Promise<StoredEndpoint>;
   saveSettings(userId: number, settings: EndpointSettings, now: Date): Promise<StoredEndpoint>;
-  rotateSecret(userId: number, secretEncrypted: string, previous: { encrypted: string; expiresAt: Date }, now: Date): Promise<StoredEndpoint>;
+  rotateSecret(
+    userId: number,
+    secretEncrypted: string,
+    previous: { encrypted: string; expiresAt: Date },
+    now: Date,
+  ): Promise<StoredEndpoint>;
   /** Records a failure; returns since when the endpoint has failed without a success in between. */
   recordEndpointFailure(userId: number, now: Date): Promise<Date>;
   recordEndpointSuccess(userId: number): Promise<void>;
@@ -150,7 +161,11 @@ export interface WebhookStore extends WebhookLimitQueries {
    * The attempt and its effect on the delivery's counters, in one transaction; text made storable (storableText).
    * Idempotent by the attempt's key: recorded once however often it is called (`recorded`: by this call).
    */
-  recordAttempt(attempt: NewWebhookAttempt, outcome: AttemptOutcome, now: Date): Promise<{ delivery: WebhookDelivery; recorded: boolean }>;
+  recordAttempt(
+    attempt: NewWebhookAttempt,
+    outcome: AttemptOutcome,
+    now: Date,
+  ): Promise<{ delivery: WebhookDelivery; recorded: boolean }>;
   /** Back to pending for a resend (its attempts and counters stay). */
   reopen(deliveryId: number, now: Date): Promise<void>;
   /** The owner's failed deliveries created at or after `since`, oldest first, at most `limit`. */
@@ -173,7 +188,8 @@ export interface WebhookStore extends WebhookLimitQueries {
 }
 
 /** Rows no claim holds at `now` (none taken, or run out): a direct attempt or the sweeper may take them. */
-const noLiveClaim = (now: Date) => (q: Knex.QueryBuilder) => q.whereNull('claimed_until').orWhere('claimed_until', '<', now);
+const noLiveClaim = (now: Date) => (q: Knex.QueryBuilder) =>
+  q.whereNull('claimed_until').orWhere('claimed_until', '<', now);
 
 export function createWebhookStore(knex: Knex | Knex.Transaction): WebhookStore {
   const endpoints = () => knex<EndpointRow>('webhook_endpoints');
@@ -192,20 +208,36 @@ export function createWebhookStore(knex: Knex | Knex.Transaction): WebhookStore 
     },
 
     async ensureEndpoint(userId, secretEncrypted, now) {
-      await endpoints().insert({ user_id: userId, secret_encrypted: secretEncrypted, created_at: now, updated_at: now }).onConflict('user_id').ignore();
+      await endpoints()
+        .insert({ user_id: userId, secret_encrypted: secretEncrypted, created_at: now, updated_at: now })
+        .onConflict('user_id')
+        .ignore();
       return toEndpoint((await endpoints().where({ user_id: userId }).first()) as EndpointRow);
     },
 
     async saveSettings(userId, settings, now) {
-      const changes: Partial<EndpointRow> = { url: settings.url, header_name: settings.headerName, events: settings.events, updated_at: now };
+      const changes: Partial<EndpointRow> = {
+        url: settings.url,
+        header_name: settings.headerName,
+        events: settings.events,
+        updated_at: now,
+      };
       if (settings.headerValueEncrypted !== 'keep') changes.header_value_encrypted = settings.headerValueEncrypted;
-      return updated(endpoints().where({ user_id: userId }).update(changes).returning('*') as unknown as Promise<EndpointRow[]>, userId);
+      return updated(
+        endpoints().where({ user_id: userId }).update(changes).returning('*') as unknown as Promise<EndpointRow[]>,
+        userId,
+      );
     },
 
     async rotateSecret(userId, secretEncrypted, previous, now) {
       const query = endpoints()
         .where({ user_id: userId })
-        .update({ secret_encrypted: secretEncrypted, previous_secret_encrypted: previous.encrypted, previous_secret_expires_at: previous.expiresAt, updated_at: now })
+        .update({
+          secret_encrypted: secretEncrypted,
+          previous_secret_encrypted: previous.encrypted,
+          previous_secret_expires_at: previous.expiresAt,
+          updated_at: now,
+        })
         .returning('*');
       return updated(query as unknown as Promise<EndpointRow[]>, userId);
     },
@@ -223,11 +255,18 @@ export function createWebhookStore(knex: Knex | Knex.Transaction): WebhookStore 
     },
 
     async disable(userId, reason, now) {
-      return (await endpoints().where({ user_id: userId }).whereNull('disabled_at').update({ disabled_at: now, disabled_reason: reason, updated_at: now })) > 0;
+      return (
+        (await endpoints()
+          .where({ user_id: userId })
+          .whereNull('disabled_at')
+          .update({ disabled_at: now, disabled_reason: reason, updated_at: now })) > 0
+      );
     },
 
     async enable(userId, now) {
-      await endpoints().where({ user_id: userId }).update({ disabled_at: null, disabled_reason: null, failing_since: null, updated_at: now });
+      await endpoints()
+        .where({ user_id: userId })
+        .update({ disabled_at: null, disabled_reason: null, failing_since: null, updated_at: now });
     },
 
     async enqueue(event, plans) {
@@ -264,11 +303,15 @@ export function createWebhookStore(knex: Knex | Knex.Transaction): WebhookStore 
     },
 
     async listDeliveries(userId, limit) {
-      return ((await deliveries().where({ user_id: userId }).orderBy('id', 'desc').limit(limit)) as DeliveryRow[]).map(toDelivery);
+      return ((await deliveries().where({ user_id: userId }).orderBy('id', 'desc').limit(limit)) as DeliveryRow[]).map(
+        toDelivery,
+      );
     },
 
     async attemptsOf(deliveryId) {
-      return ((await knex<AttemptRow>('webhook_attempts').where({ delivery_id: deliveryId }).orderBy('id')) as AttemptRow[]).map(toAttempt);
+      return (
+        (await knex<AttemptRow>('webhook_attempts').where({ delivery_id: deliveryId }).orderBy('id')) as AttemptRow[]
+      ).map(toAttempt);
     },
 
     async recordAttempt(attempt, outcome, now) {
@@ -287,7 +330,13 @@ export function createWebhookStore(knex: Knex | Knex.Transaction): WebhookStore 
           .ignore()
           .returning('id')) as Array<{ id: number }>;
         // Recorded already (an earlier try committed, its answer lost): the delivery's counters were moved then.
-        if (inserted.length === 0) return { delivery: toDelivery((await trx<DeliveryRow>('webhook_deliveries').where({ id: attempt.deliveryId }).first()) as DeliveryRow), recorded: false };
+        if (inserted.length === 0)
+          return {
+            delivery: toDelivery(
+              (await trx<DeliveryRow>('webhook_deliveries').where({ id: attempt.deliveryId }).first()) as DeliveryRow,
+            ),
+            recorded: false,
+          };
         const [row] = (await trx('webhook_deliveries')
           .where({ id: attempt.deliveryId })
           .update({
@@ -308,7 +357,13 @@ export function createWebhookStore(knex: Knex | Knex.Transaction): WebhookStore 
     },
 
     async failedSince(userId, since, limit) {
-      return ((await deliveries().where({ user_id: userId, status: 'failed' }).where('created_at', '>=', since).orderBy('id').limit(limit)) as DeliveryRow[]).map(toDelivery);
+      return (
+        (await deliveries()
+          .where({ user_id: userId, status: 'failed' })
+          .where('created_at', '>=', since)
+          .orderBy('id')
+          .limit(limit)) as DeliveryRow[]
+      ).map(toDelivery);
     },
 
     async markWorkflowStarted(ids, now) {
@@ -327,16 +382,25 @@ export function createWebhookStore(knex: Knex | Knex.Transaction): WebhookStore 
     },
 
     async claimUnstarted(createdBefore, now, until, limit) {
-      const free = (q: Knex.QueryBuilder) => q.whereNull('workflow_started_at').where('created_at', '<', createdBefore).where(noLiveClaim(now));
+      const free = (q: Knex.QueryBuilder) =>
+        q.whereNull('workflow_started_at').where('created_at', '<', createdBefore).where(noLiveClaim(now));
       // The WHERE is checked again on the locked row, so a claim taken meanwhile (a direct attempt) wins.
-      const rows = (await free(deliveries().whereIn('id', free(knex('webhook_deliveries').select('id')).orderBy('id').limit(limit).forUpdate().skipLocked()))
+      const rows = (await free(
+        deliveries().whereIn(
+          'id',
+          free(knex('webhook_deliveries').select('id')).orderBy('id').limit(limit).forUpdate().skipLocked(),
+        ),
+      )
         .update({ claimed_until: until })
         .returning('*')) as DeliveryRow[];
       return rows.map(toDelivery).sort((a, b) => a.id - b.id);
     },
 
     async pendingCount() {
-      const row = (await deliveries().where({ status: 'pending' }).count<{ count: string }[]>('id as count').first()) as { count: string } | undefined;
+      const row = (await deliveries()
+        .where({ status: 'pending' })
+        .count<{ count: string }[]>('id as count')
+        .first()) as { count: string } | undefined;
       return Number(row?.count ?? 0);
     },
   };

@@ -34,7 +34,10 @@ beforeAll(async () => {
   smtp = testSmtpServer(await freePort());
   await smtp.start();
   clock = new TestClock(T0);
-  api = await startTestApi({ clock, env: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_FROM: 'Alerts <alerts@perf.example.test>' } });
+  api = await startTestApi({
+    clock,
+    env: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_FROM: 'Alerts <alerts@perf.example.test>' },
+  });
   worker = await startInProcessWorker(api, { runner: NO_SCANS });
   owner = await createTestUser(api, 'pro');
 }, 60_000);
@@ -48,12 +51,21 @@ const queue = () => mainTaskQueue(api.config.temporal.taskQueuePrefix);
 
 /** What the schedule's workflow does after a target's scan: the evaluation workflow, to its end. */
 async function evaluate(scanId: string): Promise<AlertEvaluation> {
-  const result = await api.temporal.workflow.execute('targetAlertsWorkflow', { taskQueue: queue(), workflowId: uniqueName('alerts'), args: [{ scanPublicId: scanId, emailRetry: FAST_RETRY }] });
+  const result = await api.temporal.workflow.execute('targetAlertsWorkflow', {
+    taskQueue: queue(),
+    workflowId: uniqueName('alerts'),
+    args: [{ scanPublicId: scanId, emailRetry: FAST_RETRY }],
+  });
   return result as AlertEvaluation;
 }
 
 /** A scan of the target finished on day `days`, evaluated with the clock a minute later. */
-async function scanAndEvaluate(target: TestTarget, overall: number, days: number, userId = owner.user.id): Promise<{ scanId: string; evaluation: AlertEvaluation }> {
+async function scanAndEvaluate(
+  target: TestTarget,
+  overall: number,
+  days: number,
+  userId = owner.user.id,
+): Promise<{ scanId: string; evaluation: AlertEvaluation }> {
   const scanId = await insertFinishedScan(api.db.knex, userId, target, scoresOf(overall), at(days));
   clock.set(evaluatedAt(days));
   return { scanId, evaluation: await evaluate(scanId) };
@@ -61,7 +73,8 @@ async function scanAndEvaluate(target: TestTarget, overall: number, days: number
 
 const alertRow = async (id: number) => (await api.db.knex('alerts').where({ id }).first()) as Record<string, unknown>;
 const mailsTo = (email: string) => smtp.messages.filter((m) => m.to.includes(email));
-const emailWorkflowResult = (alertId: number, change: string) => api.temporal.workflow.getHandle(alertEmailWorkflowId(queue(), alertId, change)).result();
+const emailWorkflowResult = (alertId: number, change: string) =>
+  api.temporal.workflow.getHandle(alertEmailWorkflowId(queue(), alertId, change)).result();
 
 it('a falling score raises one alert with its e-mail, a worse one escalates it, a recovering one resolves it, each with its e-mail', async () => {
   const target = await insertTarget(api.db.knex, owner.user.id);
@@ -71,23 +84,42 @@ it('a falling score raises one alert with its e-mail, a worse one escalates it, 
   expect(fine.evaluation).toEqual({ outcome: 'evaluated', changes: [], emails: [] });
 
   const falling = await scanAndEvaluate(target, 65, 1);
-  expect(falling.evaluation.changes).toEqual([{ alertId: expect.any(Number), type: 'score_below_threshold', change: 'raised' }]);
+  expect(falling.evaluation.changes).toEqual([
+    { alertId: expect.any(Number), type: 'score_below_threshold', change: 'raised' },
+  ]);
   const alertId = falling.evaluation.changes[0]!.alertId;
   expect(await emailWorkflowResult(alertId, 'raised')).toBe('sent');
   const [raised] = mailsTo(owner.user.email).slice(-1);
-  expect(raised).toMatchObject({ from: 'alerts@perf.example.test', to: [owner.user.email], subject: `[Warning] Overall score below the warning threshold – ${target.host}` });
+  expect(raised).toMatchObject({
+    from: 'alerts@perf.example.test',
+    to: [owner.user.email],
+    subject: `[Warning] Overall score below the warning threshold – ${target.host}`,
+  });
   expect(raised!.text).toContain(`The overall score of ${target.host} is 65, below the warning threshold of 70.`);
   expect(raised!.text).toContain(`Report: ${api.config.baseUrl}/reports/${falling.scanId}`);
   expect(raised!.html).toContain(`<a href="${api.config.baseUrl}/alerts">`);
-  expect(await alertRow(alertId)).toMatchObject({ severity: 'warning', scan_public_id: falling.scanId, created_at: evaluatedAt(1), raised_emailed_at: evaluatedAt(1) });
+  expect(await alertRow(alertId)).toMatchObject({
+    severity: 'warning',
+    scan_public_id: falling.scanId,
+    created_at: evaluatedAt(1),
+    raised_emailed_at: evaluatedAt(1),
+  });
   await call(api, '/alerts/mark-read', { token: owner.token, method: 'POST', body: { ids: [alertId] } });
 
   const worse = await scanAndEvaluate(target, 45, 2);
   expect(worse.evaluation.changes).toEqual([{ alertId, type: 'score_below_threshold', change: 'escalated' }]);
   expect(await emailWorkflowResult(alertId, 'escalated')).toBe('sent');
-  expect(mailsTo(owner.user.email).at(-1)!.subject).toBe(`[Critical] Escalated: Overall score below the critical threshold – ${target.host}`);
+  expect(mailsTo(owner.user.email).at(-1)!.subject).toBe(
+    `[Critical] Escalated: Overall score below the critical threshold – ${target.host}`,
+  );
   const escalated = (await call(api, `/alerts/${alertId}`, { token: owner.token })).body.data;
-  expect(escalated).toMatchObject({ severity: 'critical', is_read: false, scan_id: worse.scanId, resolved_at: null, escalated_at: '2026-11-03T06:01:00+00:00' });
+  expect(escalated).toMatchObject({
+    severity: 'critical',
+    is_read: false,
+    scan_id: worse.scanId,
+    resolved_at: null,
+    escalated_at: '2026-11-03T06:01:00+00:00',
+  });
 
   // Still critical, then better but below warning: the same alert, unchanged, and no e-mail.
   expect((await scanAndEvaluate(target, 40, 3)).evaluation).toEqual({ outcome: 'evaluated', changes: [], emails: [] });
@@ -100,7 +132,11 @@ it('a falling score raises one alert with its e-mail, a worse one escalates it, 
   expect(resolvedMail.subject).toBe(`[Resolved] Overall score below the critical threshold – ${target.host}`);
   expect(resolvedMail.text).toContain('Resolved: every score is back at or above its threshold (overall 75).');
   expect(resolvedMail.text).toContain(`/reports/${recovering.scanId}`);
-  expect(await alertRow(alertId)).toMatchObject({ resolved_scan_public_id: recovering.scanId, resolved_at: evaluatedAt(5), resolved_emailed_at: evaluatedAt(5) });
+  expect(await alertRow(alertId)).toMatchObject({
+    resolved_scan_public_id: recovering.scanId,
+    resolved_at: evaluatedAt(5),
+    resolved_emailed_at: evaluatedAt(5),
+  });
 
   // One alert in all, three e-mails in all.
   expect(await api.db.knex('alerts').where({ target_id: target.id }).count('* as n')).toEqual([{ n: 1 }]);
@@ -110,30 +146,54 @@ it('a falling score raises one alert with its e-mail, a worse one escalates it, 
   expect(await evaluate(recovering.scanId)).toEqual({ outcome: 'evaluated', changes: [], emails: [] });
 });
 
-it('raises a regression on a synthetic history that no threshold sees, in the owner\'s language, and resolves it on recovery', async () => {
+it("raises a regression on a synthetic history that no threshold sees, in the owner's language, and resolves it on recovery", async () => {
   const german = await createTestUser(api, 'pro');
   await api.db.knex('users').where({ id: german.user.id }).update({ locale: 'de' });
   const target = await insertTarget(api.db.knex, german.user.id);
-  for (const [day, overall] of [[0, 98], [1, 97], [2, 99], [3, 98], [4, 96], [5, 98], [6, 99]] as const) {
+  for (const [day, overall] of [
+    [0, 98],
+    [1, 97],
+    [2, 99],
+    [3, 98],
+    [4, 96],
+    [5, 98],
+    [6, 99],
+  ] as const) {
     await insertFinishedScan(api.db.knex, german.user.id, target, scoresOf(overall), at(day));
   }
   const drop = await scanAndEvaluate(target, 85, 7, german.user.id);
-  expect(drop.evaluation.changes).toEqual([{ alertId: expect.any(Number), type: 'score_regression', change: 'raised' }]);
+  expect(drop.evaluation.changes).toEqual([
+    { alertId: expect.any(Number), type: 'score_regression', change: 'raised' },
+  ]);
   const alertId = drop.evaluation.changes[0]!.alertId;
   expect(await emailWorkflowResult(alertId, 'raised')).toBe('sent');
   const mail = mailsTo(german.user.email).at(-1)!;
   expect(mail.subject).toBe(`[Warnung] Score „Gesamt“ um 13 Punkte gefallen – ${target.host}`);
-  expect(mail.text).toContain(`Der Score „Gesamt“ von ${target.host} ist auf 85 gefallen, 13 Punkte unter seinem üblichen Wert 98 (Median der letzten 7 geplanten Scans).`);
+  expect(mail.text).toContain(
+    `Der Score „Gesamt“ von ${target.host} ist auf 85 gefallen, 13 Punkte unter seinem üblichen Wert 98 (Median der letzten 7 geplanten Scans).`,
+  );
   expect(mail.text).toContain(`Hallo ${german.user.name},`);
 
   // The API speaks the caller's language, whatever the e-mail's.
-  const shown = await call(api, `/alerts/${alertId}`, { token: german.token, headers: { 'accept-language': 'en-GB,en;q=0.9' } });
-  expect(shown.body.data).toMatchObject({ type: 'score_regression', severity: 'warning', title: 'Overall score dropped by 13 points', region: 'local', target_id: target.id, details: { score: 'overall', value: 85, reference: 98 } });
+  const shown = await call(api, `/alerts/${alertId}`, {
+    token: german.token,
+    headers: { 'accept-language': 'en-GB,en;q=0.9' },
+  });
+  expect(shown.body.data).toMatchObject({
+    type: 'score_regression',
+    severity: 'warning',
+    title: 'Overall score dropped by 13 points',
+    region: 'local',
+    target_id: target.id,
+    details: { score: 'overall', value: 85, reference: 98 },
+  });
 
   const back = await scanAndEvaluate(target, 94, 8, german.user.id);
   expect(back.evaluation.changes).toEqual([{ alertId, type: 'score_regression', change: 'resolved' }]);
   expect(await emailWorkflowResult(alertId, 'resolved')).toBe('sent');
-  expect(mailsTo(german.user.email).at(-1)!.subject).toBe(`[Behoben] Score „Gesamt“ um 13 Punkte gefallen – ${target.host}`);
+  expect(mailsTo(german.user.email).at(-1)!.subject).toBe(
+    `[Behoben] Score „Gesamt“ um 13 Punkte gefallen – ${target.host}`,
+  );
 });
 
 it('keeps the alert while SMTP is down and sends its e-mail once the server is back (Temporal retries, no sleeps)', async () => {
@@ -146,20 +206,37 @@ it('keeps the alert while SMTP is down and sends its e-mail once the server is b
     const scanId = await insertFinishedScan(otherApi.db.knex, user.id, target, scoresOf(30), at(10));
     clock.set(at(10));
     const queued = mainTaskQueue(otherApi.config.temporal.taskQueuePrefix);
-    const evaluation = (await otherApi.temporal.workflow.execute('targetAlertsWorkflow', { taskQueue: queued, workflowId: uniqueName('alerts'), args: [{ scanPublicId: scanId, emailRetry: FAST_RETRY }] })) as AlertEvaluation;
+    const evaluation = (await otherApi.temporal.workflow.execute('targetAlertsWorkflow', {
+      taskQueue: queued,
+      workflowId: uniqueName('alerts'),
+      args: [{ scanPublicId: scanId, emailRetry: FAST_RETRY }],
+    })) as AlertEvaluation;
     const alertId = evaluation.changes[0]!.alertId;
     // The alert is there at once, whatever the mail server does.
-    expect(await otherApi.db.knex('alerts').where({ id: alertId }).first()).toMatchObject({ severity: 'critical', raised_emailed_at: null });
+    expect(await otherApi.db.knex('alerts').where({ id: alertId }).first()).toMatchObject({
+      severity: 'critical',
+      raised_emailed_at: null,
+    });
 
     const email = otherApi.temporal.workflow.getHandle(alertEmailWorkflowId(queued, alertId, 'raised'));
-    await waitUntil('a failed e-mail attempt', async () => ((await email.describe()).raw.pendingActivities?.[0]?.attempt ?? 0) >= 2, 60_000, 100);
+    await waitUntil(
+      'a failed e-mail attempt',
+      async () => ((await email.describe()).raw.pendingActivities?.[0]?.attempt ?? 0) >= 2,
+      60_000,
+      100,
+    );
     expect(otherWorker.logs()).toContain('alert e-mail not sent');
 
     await down.start();
     expect(await email.result()).toBe('sent');
     expect(down.messages).toHaveLength(1);
-    expect(down.messages[0]).toMatchObject({ to: [user.email], subject: `[Critical] Overall score below the critical threshold – ${target.host}` });
-    expect(await otherApi.db.knex('alerts').where({ id: alertId }).first()).toMatchObject({ raised_emailed_at: at(10) });
+    expect(down.messages[0]).toMatchObject({
+      to: [user.email],
+      subject: `[Critical] Overall score below the critical threshold – ${target.host}`,
+    });
+    expect(await otherApi.db.knex('alerts').where({ id: alertId }).first()).toMatchObject({
+      raised_emailed_at: at(10),
+    });
   } finally {
     await otherWorker.close();
     await otherApi.close();
@@ -177,14 +254,26 @@ it('does not retry an e-mail the SMTP server refuses for good (5xx); the alert s
     const target = await insertTarget(otherApi.db.knex, user.id);
     const scanId = await insertFinishedScan(otherApi.db.knex, user.id, target, scoresOf(60), at(20));
     const queued = mainTaskQueue(otherApi.config.temporal.taskQueuePrefix);
-    const evaluation = (await otherApi.temporal.workflow.execute('targetAlertsWorkflow', { taskQueue: queued, workflowId: uniqueName('alerts'), args: [{ scanPublicId: scanId, emailRetry: FAST_RETRY }] })) as AlertEvaluation;
+    const evaluation = (await otherApi.temporal.workflow.execute('targetAlertsWorkflow', {
+      taskQueue: queued,
+      workflowId: uniqueName('alerts'),
+      args: [{ scanPublicId: scanId, emailRetry: FAST_RETRY }],
+    })) as AlertEvaluation;
     const alertId = evaluation.changes[0]!.alertId;
     const email = otherApi.temporal.workflow.getHandle(alertEmailWorkflowId(queued, alertId, 'raised'));
     await expect(email.result()).rejects.toThrow();
     const history = await email.fetchHistory();
-    expect(history.events!.filter((e) => e.activityTaskStartedEventAttributes).map((e) => e.activityTaskStartedEventAttributes!.attempt)).toEqual([1]);
+    expect(
+      history
+        .events!.filter((e) => e.activityTaskStartedEventAttributes)
+        .map((e) => e.activityTaskStartedEventAttributes!.attempt),
+    ).toEqual([1]);
     expect(otherWorker.logs()).toMatch(/"responseCode":550},"msg":"alert e-mail not sent"/);
-    expect(await otherApi.db.knex('alerts').where({ id: alertId }).first()).toMatchObject({ severity: 'warning', raised_emailed_at: null, resolved_at: null });
+    expect(await otherApi.db.knex('alerts').where({ id: alertId }).first()).toMatchObject({
+      severity: 'warning',
+      raised_emailed_at: null,
+      resolved_at: null,
+    });
   } finally {
     await otherWorker.close();
     await otherApi.close();

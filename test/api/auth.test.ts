@@ -79,7 +79,10 @@ describe('bearer authentication on /api/v1', () => {
     const { token } = await createTestUser(api, 'free');
     const res = await call(api, '/me', { token });
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ message: 'Your plan (Free) does not include API access. Upgrade to Starter or higher.', required_plan: 'starter' });
+    expect(res.body).toEqual({
+      message: 'Your plan (Free) does not include API access. Upgrade to Starter or higher.',
+      required_plan: 'starter',
+    });
   });
 
   it.each([
@@ -96,7 +99,11 @@ describe('bearer authentication on /api/v1', () => {
         name: user.name,
         email: user.email,
         plan: { key: plan, label, api_enabled: true, api_daily_limit: limit },
-        api_usage: { used_today: 1, limit_today: limit, reset_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT00:00:00\+00:00$/) },
+        api_usage: {
+          used_today: 1,
+          limit_today: limit,
+          reset_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT00:00:00\+00:00$/),
+        },
       },
     });
     if (limit === -1) expect(res.headers.get('x-ratelimit-limit')).toBeNull();
@@ -105,7 +112,11 @@ describe('bearer authentication on /api/v1', () => {
 
   it('records last use at most once a minute per token', async () => {
     const { user, token } = await createTestUser(api, 'pro');
-    const lastUsed = async () => (await api.db.knex('api_tokens').where({ user_id: user.id }).first<{ last_used_at: Date | null }>('last_used_at'))!.last_used_at;
+    const lastUsed = async () =>
+      (await api.db
+        .knex('api_tokens')
+        .where({ user_id: user.id })
+        .first<{ last_used_at: Date | null }>('last_used_at'))!.last_used_at;
     expect(await lastUsed()).toBeNull();
     await call(api, '/me', { token });
     const first = await lastUsed();

@@ -53,7 +53,10 @@ describe('an internal error', () => {
       expect(res.status).toBe(500);
       const id = res.headers.get('x-request-id');
       expect(res.body).toEqual({ message: 'Server error.', request_id: id });
-      const line = broken.logs().split('\n').find((l) => l.includes('unhandled error'));
+      const line = broken
+        .logs()
+        .split('\n')
+        .find((l) => l.includes('unhandled error'));
       expect(line).toBeDefined();
       const entry = JSON.parse(line!) as { requestId: string; err: { message: string; stack: string } };
       expect(entry.requestId).toBe(id);
@@ -80,7 +83,11 @@ describe('request bodies', () => {
       properties: {
         url: { type: 'string', minLength: 1, maxLength: 2048 },
         count: { type: 'integer', minimum: 1, maximum: 10 },
-        auth: { type: 'object', required: ['type'], properties: { type: { type: 'string', enum: ['basic', 'header'] } } },
+        auth: {
+          type: 'object',
+          required: ['type'],
+          properties: { type: { type: 'string', enum: ['basic', 'header'] } },
+        },
       },
     },
     responses: { 200: { description: 'echo' } },
@@ -110,7 +117,10 @@ describe('request bodies', () => {
   };
 
   it('accepts a valid body', async () => {
-    expect(await post(JSON.stringify({ url: 'https://a.example', count: 2 }))).toEqual({ status: 200, body: { data: { url: 'https://a.example', count: 2 } } });
+    expect(await post(JSON.stringify({ url: 'https://a.example', count: 2 }))).toEqual({
+      status: 200,
+      body: { data: { url: 'https://a.example', count: 2 } },
+    });
   });
 
   it('422 with field messages for missing, mistyped, out-of-range, unknown and nested fields', async () => {
@@ -123,11 +133,16 @@ describe('request bodies', () => {
       'auth.type': ['The auth.type must be one of: basic, header.'],
     });
     expect(res.body.message).toBe('The url field is required. (and 3 more errors)');
-    expect((await post(JSON.stringify({ url: 'x', count: 11 }))).body.errors).toEqual({ count: ['The count may not be greater than 10.'] });
+    expect((await post(JSON.stringify({ url: 'x', count: 11 }))).body.errors).toEqual({
+      count: ['The count may not be greater than 10.'],
+    });
   });
 
   it('422 for a missing body and for a body that is not an object', async () => {
-    expect((await post(undefined)).body).toEqual({ message: 'The url field is required.', errors: { url: ['The url field is required.'] } });
+    expect((await post(undefined)).body).toEqual({
+      message: 'The url field is required.',
+      errors: { url: ['The url field is required.'] },
+    });
     expect((await post('[1,2]')).body.errors).toEqual({ body: ['The body must be an object.'] });
     expect((await post('"text"')).status).toBe(422);
   });
@@ -148,7 +163,10 @@ describe('request bodies', () => {
 
   it('413 for a body over the limit, declared or streamed', async () => {
     const big = JSON.stringify({ url: 'x'.repeat(MAX_BODY_BYTES) });
-    expect(await post(big)).toEqual({ status: 413, body: { message: `The request body may not be larger than ${MAX_BODY_BYTES} bytes.` } });
+    expect(await post(big)).toEqual({
+      status: 413,
+      body: { message: `The request body may not be larger than ${MAX_BODY_BYTES} bytes.` },
+    });
     const streamed = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

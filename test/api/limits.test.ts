@@ -11,7 +11,8 @@ afterAll(async () => {
 });
 
 const storedCount = async (userId: number, day: string) =>
-  (await api.db.knex('api_usage_daily').where({ user_id: userId, day }).first<{ used: number } | undefined>('used'))?.used ?? 0;
+  (await api.db.knex('api_usage_daily').where({ user_id: userId, day }).first<{ used: number } | undefined>('used'))
+    ?.used ?? 0;
 
 describe('daily API limit', () => {
   it('counts exactly under concurrency: 200 parallel calls with 150 left give 150 successes and 50 429s', async () => {
@@ -24,7 +25,9 @@ describe('daily API limit', () => {
     expect(statuses.filter((s) => s === 200)).toHaveLength(150);
     expect(statuses.filter((s) => s === 429)).toHaveLength(50);
     expect(await storedCount(user.id, day)).toBe(500);
-    const usedValues = results.filter((r) => r.status === 200).map((r) => (r.body.data as { api_usage: { used_today: number } }).api_usage.used_today);
+    const usedValues = results
+      .filter((r) => r.status === 200)
+      .map((r) => (r.body.data as { api_usage: { used_today: number } }).api_usage.used_today);
     expect(new Set(usedValues).size).toBe(150);
     expect(Math.max(...usedValues)).toBe(500);
   });
@@ -43,7 +46,11 @@ describe('daily API limit', () => {
 
     const over = await call(api, '/me', { token });
     expect(over.status).toBe(429);
-    expect(over.body).toEqual({ error: 'Daily API request limit exceeded.', limit: 500, reset_at: '2026-11-23T00:00:00+00:00' });
+    expect(over.body).toEqual({
+      error: 'Daily API request limit exceeded.',
+      limit: 500,
+      reset_at: '2026-11-23T00:00:00+00:00',
+    });
     expect(over.headers.get('x-ratelimit-remaining')).toBe('0');
     expect(over.headers.get('retry-after')).toBe(String(9 * 3600));
     expect(await storedCount(user.id, day)).toBe(500);
@@ -61,7 +68,11 @@ describe('daily API limit', () => {
     clock.set('2026-11-23T00:00:00Z');
     const after = await call(api, '/me', { token });
     expect(after.status).toBe(200);
-    expect((after.body.data as { api_usage: unknown }).api_usage).toEqual({ used_today: 1, limit_today: 500, reset_at: '2026-11-24T00:00:00+00:00' });
+    expect((after.body.data as { api_usage: unknown }).api_usage).toEqual({
+      used_today: 1,
+      limit_today: 500,
+      reset_at: '2026-11-24T00:00:00+00:00',
+    });
     expect(await storedCount(user.id, '2026-11-22')).toBe(500);
     expect(await storedCount(user.id, '2026-11-23')).toBe(1);
     clock.set('2026-11-22T15:00:00Z');
@@ -73,7 +84,10 @@ describe('daily API limit', () => {
     await api.db.knex('api_usage_daily').insert({ user_id: user.id, day, used: 1_000_000 });
     const res = await call(api, '/me', { token });
     expect(res.status).toBe(200);
-    expect((res.body.data as { api_usage: unknown }).api_usage).toMatchObject({ used_today: 1_000_001, limit_today: -1 });
+    expect((res.body.data as { api_usage: unknown }).api_usage).toMatchObject({
+      used_today: 1_000_001,
+      limit_today: -1,
+    });
     expect(res.headers.get('x-ratelimit-limit')).toBeNull();
   });
 

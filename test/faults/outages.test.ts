@@ -56,7 +56,12 @@ beforeAll(async () => {
     LOG_LEVEL: 'info',
   };
   [api, worker] = await Promise.all([startReady('api', env), startReady('worker', env)]);
-  const user = await createUser(createStorage(db.knex).users, { name: 'Faults', email: `${uniqueName('faults')}@example.com`, password: null, plan: 'pro' });
+  const user = await createUser(createStorage(db.knex).users, {
+    name: 'Faults',
+    email: `${uniqueName('faults')}@example.com`,
+    password: null,
+    plan: 'pro',
+  });
   ({ token } = await mintToken(createStorage(db.knex).tokens, user.id, 'faults', null));
 }, 180_000);
 
@@ -80,7 +85,12 @@ interface Answer {
 async function request(path: string, options: { method?: string; body?: unknown } = {}): Promise<Answer> {
   const headers: Record<string, string> = { authorization: `Bearer ${token}` };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${apiUrl}${path}`, { method: options.method ?? 'GET', headers, body: options.body === undefined ? undefined : JSON.stringify(options.body), signal: AbortSignal.timeout(30_000) });
+  const res = await fetch(`${apiUrl}${path}`, {
+    method: options.method ?? 'GET',
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    signal: AbortSignal.timeout(30_000),
+  });
   const text = await res.text();
   let body: Record<string, unknown> = {};
   try {
@@ -93,50 +103,95 @@ async function request(path: string, options: { method?: string; body?: unknown 
 
 async function submit(path: string): Promise<string> {
   const created = await request('/api/v1/scans', { method: 'POST', body: { url: `${sites.origin}${path}` } });
-  if (created.status !== 202) throw new Error(`POST /scans answered ${created.status} ${created.text}: ${JSON.stringify(await db.knex('scans').select('url', 'status', 'failure_code', 'failure_message'))}`);
+  if (created.status !== 202)
+    throw new Error(
+      `POST /scans answered ${created.status} ${created.text}: ${JSON.stringify(await db.knex('scans').select('url', 'status', 'failure_code', 'failure_message'))}`,
+    );
   return (created.body.data as { id: string }).id;
 }
 
-const scanStatus = async (id: string) => ((await request(`/api/v1/scans/${id}`)).body.data as { status?: string } | undefined)?.status;
+const scanStatus = async (id: string) =>
+  ((await request(`/api/v1/scans/${id}`)).body.data as { status?: string } | undefined)?.status;
 
 const childrenOf = (pid: number | string, pattern: string): string[] => {
   try {
-    return execFileSync('pgrep', ['-P', String(pid), '-f', pattern], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
+    return execFileSync('pgrep', ['-P', String(pid), '-f', pattern], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .filter(Boolean);
   } catch {
     return [];
   }
 };
 
 /** A runner with its Chromium (the worker keeps the next runner started ahead, idle, so a runner alone says nothing). */
-const lighthouseRunning = (): boolean => childrenOf(worker.child.pid!, 'lighthouse/runner.ts').some((runner) => childrenOf(runner, 'chromium').length > 0);
+const lighthouseRunning = (): boolean =>
+  childrenOf(worker.child.pid!, 'lighthouse/runner.ts').some((runner) => childrenOf(runner, 'chromium').length > 0);
 
 /** The scan is running and its Lighthouse runner is at work: an outage from now on lands mid-scan. */
 async function midScan(id: string): Promise<void> {
-  await waitUntil(`scan ${id} running in Lighthouse`, async () => lighthouseRunning() && (await scanStatus(id)) === 'running', 120_000, 200);
+  await waitUntil(
+    `scan ${id} running in Lighthouse`,
+    async () => lighthouseRunning() && (await scanStatus(id)) === 'running',
+    120_000,
+    200,
+  );
   await sleep(2000);
 }
 
 async function ended(id: string): Promise<Record<string, unknown>> {
   let data: Record<string, unknown> = {};
-  await waitUntil(`scan ${id} to end`, async () => {
-    const answer = await request(`/api/v1/scans/${id}`);
-    data = (answer.body.data as Record<string, unknown> | undefined) ?? {};
-    return data.status === 'finished' || data.status === 'failed';
-  }, 240_000, 1000);
+  await waitUntil(
+    `scan ${id} to end`,
+    async () => {
+      const answer = await request(`/api/v1/scans/${id}`);
+      data = (answer.body.data as Record<string, unknown> | undefined) ?? {};
+      return data.status === 'finished' || data.status === 'failed';
+    },
+    240_000,
+    1000,
+  );
   return data;
 }
 
 /** Every row is whole: finished ones have a result and no failure, failed ones a code and no result, none half-way. */
 async function rowsAreConsistent(): Promise<void> {
-  const rows = await db.knex('scans').select<Array<{ public_id: string; status: string; result: unknown; finished_at: Date | null; failure_code: string | null; auth_secret: string | null }>>();
+  const rows = await db
+    .knex('scans')
+    .select<
+      Array<{
+        public_id: string;
+        status: string;
+        result: unknown;
+        finished_at: Date | null;
+        failure_code: string | null;
+        auth_secret: string | null;
+      }>
+    >();
   for (const row of rows) {
-    if (row.status === 'finished') expect(row).toMatchObject({ result: expect.any(Object), finished_at: expect.any(Date), failure_code: null, auth_secret: null });
-    else if (row.status === 'failed') expect(row).toMatchObject({ result: null, finished_at: expect.any(Date), failure_code: expect.any(String), auth_secret: null });
+    if (row.status === 'finished')
+      expect(row).toMatchObject({
+        result: expect.any(Object),
+        finished_at: expect.any(Date),
+        failure_code: null,
+        auth_secret: null,
+      });
+    else if (row.status === 'failed')
+      expect(row).toMatchObject({
+        result: null,
+        finished_at: expect.any(Date),
+        failure_code: expect.any(String),
+        auth_secret: null,
+      });
     else throw new Error(`scan ${row.public_id} left ${row.status}`);
   }
 }
 
-const logLines = (service: RunningService, id: string, message: string) => service.output().split('\n').filter((line) => line.includes(`"scanId":"${id}"`) && line.includes(`"msg":"${message}"`));
+const logLines = (service: RunningService, id: string, message: string) =>
+  service
+    .output()
+    .split('\n')
+    .filter((line) => line.includes(`"scanId":"${id}"`) && line.includes(`"msg":"${message}"`));
 
 describe('Temporal stopped for 30 s in the middle of a scan', () => {
   it('POST /scans meanwhile is a 503 with a JSON body and that scan is not_started; the running scan finishes, once', async () => {
@@ -145,23 +200,37 @@ describe('Temporal stopped for 30 s in the middle of a scan', () => {
     await temporal.stop();
     const stoppedAt = Date.now();
 
-    const refused = await request('/api/v1/scans', { method: 'POST', body: { url: `${sites.origin}/fast/?during-temporal-outage` } });
+    const refused = await request('/api/v1/scans', {
+      method: 'POST',
+      body: { url: `${sites.origin}/fast/?during-temporal-outage` },
+    });
     expect([refused.status, refused.type]).toEqual([503, 'application/json; charset=utf-8']);
     expect(refused.body).toEqual({ message: expect.any(String) });
     expect(refused.headers.get('retry-after')).toBe('30');
     const [notStarted] = await db.knex('scans').where('url', 'like', '%during-temporal-outage%');
     expect(notStarted).toMatchObject({ status: 'failed', failure_code: 'not_started' });
-    expect((await request(`/api/v1/scans/${notStarted.public_id}`)).body.data).toMatchObject({ status: 'failed', error: { code: 'not_started' } });
+    expect((await request(`/api/v1/scans/${notStarted.public_id}`)).body.data).toMatchObject({
+      status: 'failed',
+      error: { code: 'not_started' },
+    });
 
     await sleep(Math.max(0, stoppedAt + OUTAGE_MS - Date.now()));
     await temporal.start();
     // New scans start again within seconds, by themselves (a page that fails fast keeps the worker free).
     let after = '';
-    await waitUntil('POST /scans starts scans again', async () => {
-      const answer = await request('/api/v1/scans', { method: 'POST', body: { url: `${sites.refusedUrl}?after-temporal-outage-${Date.now()}` } });
-      after = answer.status === 202 ? (answer.body.data as { id: string }).id : '';
-      return answer.status === 202;
-    }, 20_000, 1000);
+    await waitUntil(
+      'POST /scans starts scans again',
+      async () => {
+        const answer = await request('/api/v1/scans', {
+          method: 'POST',
+          body: { url: `${sites.refusedUrl}?after-temporal-outage-${Date.now()}` },
+        });
+        after = answer.status === 202 ? (answer.body.data as { id: string }).id : '';
+        return answer.status === 202;
+      },
+      20_000,
+      1000,
+    );
     expect(await ended(id)).toMatchObject({ status: 'finished' });
     expect(await ended(after)).toMatchObject({ status: 'failed', error: { code: 'connection_failed' } });
 
@@ -172,9 +241,13 @@ describe('Temporal stopped for 30 s in the middle of a scan', () => {
       const handle = new Client({ connection, namespace: temporal.namespace }).workflow.getHandle(scanWorkflowId(id));
       expect(await handle.result()).toEqual({ status: 'finished' });
       const events = (await handle.fetchHistory()).events ?? [];
-      const scheduled = events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'scanPage').map((e) => Number(e.eventId));
+      const scheduled = events
+        .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'scanPage')
+        .map((e) => Number(e.eventId));
       expect(scheduled).toHaveLength(1);
-      expect(events.filter((e) => scheduled.includes(Number(e.activityTaskCompletedEventAttributes?.scheduledEventId)))).toHaveLength(1);
+      expect(
+        events.filter((e) => scheduled.includes(Number(e.activityTaskCompletedEventAttributes?.scheduledEventId))),
+      ).toHaveLength(1);
     } finally {
       await connection.close();
     }
@@ -197,7 +270,11 @@ describe('Postgres unreachable for 30 s', () => {
       ['/api/v1/scans', 'POST', { url: `${sites.origin}/fast/?during-postgres-outage` }],
     ] as const) {
       const answer = await request(path, { method, body });
-      expect([`${method} ${path}`, answer.status, answer.type]).toEqual([`${method} ${path}`, 503, 'application/json; charset=utf-8']);
+      expect([`${method} ${path}`, answer.status, answer.type]).toEqual([
+        `${method} ${path}`,
+        503,
+        'application/json; charset=utf-8',
+      ]);
       expect(answer.body).toEqual({ message: expect.any(String) });
       expect(answer.headers.get('retry-after')).toMatch(/^\d+$/);
     }
@@ -207,7 +284,12 @@ describe('Postgres unreachable for 30 s', () => {
 
     await sleep(Math.max(0, cutAt + OUTAGE_MS - Date.now()));
     await pgProxy.restore();
-    await waitUntil('the API answers again by itself', async () => (await request('/api/v1/me')).status === 200, 30_000, 250);
+    await waitUntil(
+      'the API answers again by itself',
+      async () => (await request('/api/v1/me')).status === 200,
+      30_000,
+      250,
+    );
 
     expect(await ended(id)).toMatchObject({ status: 'finished' });
     expect(logLines(worker, id, 'scan finished')).toHaveLength(1);

@@ -1,6 +1,10 @@
 import { loadConfig } from '../../infra/config.ts';
 import { createClickHouse } from '../../db/clickhouse/client.ts';
-import { dropClickHouseDatabase, ensureClickHouseSchema, LATEST_CLICKHOUSE_VERSION } from '../../db/clickhouse/schema.ts';
+import {
+  dropClickHouseDatabase,
+  ensureClickHouseSchema,
+  LATEST_CLICKHOUSE_VERSION,
+} from '../../db/clickhouse/schema.ts';
 import { ClickHouseSqlError, ident, int, oneOf, sql, str, timestamp } from '../../db/clickhouse/sql.ts';
 import { uniqueName } from '../harness/isolated.ts';
 import { baseTestEnv } from '../harness/shared.ts';
@@ -15,9 +19,16 @@ afterAll(async () => {
 
 describe('ClickHouse schema', () => {
   it('is created once and is a no-op afterwards', async () => {
-    expect(await ensureClickHouseSchema(admin, database)).toEqual(Array.from({ length: LATEST_CLICKHOUSE_VERSION }, (_, i) => i + 1));
+    expect(await ensureClickHouseSchema(admin, database)).toEqual(
+      Array.from({ length: LATEST_CLICKHOUSE_VERSION }, (_, i) => i + 1),
+    );
     expect(await ensureClickHouseSchema(admin, database)).toEqual([]);
-    const rows = await (await admin.query({ query: sql`SELECT count() AS n FROM ${ident(database)}.schema_versions`, format: 'JSONEachRow' })).json<{ n: string }>();
+    const rows = await (
+      await admin.query({
+        query: sql`SELECT count() AS n FROM ${ident(database)}.schema_versions`,
+        format: 'JSONEachRow',
+      })
+    ).json<{ n: string }>();
     expect(Number(rows[0]!.n)).toBe(LATEST_CLICKHOUSE_VERSION);
   });
 
@@ -28,9 +39,37 @@ describe('ClickHouse schema', () => {
     await client.insert({
       table: 'rum_metrics',
       format: 'JSONEachRow',
-      columns: ['site_id', 'ts', 'page_view_id', 'seq', 'metric_id', 'metric', 'value', 'device', 'navigation', 'path', 'sample_rate', 'attr_target', 'attr_url', 'attr_type'],
+      columns: [
+        'site_id',
+        'ts',
+        'page_view_id',
+        'seq',
+        'metric_id',
+        'metric',
+        'value',
+        'device',
+        'navigation',
+        'path',
+        'sample_rate',
+        'attr_target',
+        'attr_url',
+        'attr_type',
+      ],
       values: values.map((v, i) => ({
-        site_id: 7, ts: base + i, page_view_id: `p${i}`, seq: 1, metric_id: `m${i}`, metric: 'LCP', value: v * 100, device: 'mobile', navigation: 'navigate', path: '/', sample_rate: 100, attr_target: '', attr_url: '', attr_type: '',
+        site_id: 7,
+        ts: base + i,
+        page_view_id: `p${i}`,
+        seq: 1,
+        metric_id: `m${i}`,
+        metric: 'LCP',
+        value: v * 100,
+        device: 'mobile',
+        navigation: 'navigate',
+        path: '/',
+        sample_rate: 100,
+        attr_target: '',
+        attr_url: '',
+        attr_type: '',
       })),
     });
     const query = sql`SELECT quantileExact(0.75)(value) AS p75, count() AS n FROM rum_metrics
@@ -45,7 +84,9 @@ describe('ClickHouse schema', () => {
 describe('ClickHouse SQL formatting', () => {
   it('escapes strings so input cannot end the literal', async () => {
     const hostile = "x' OR 1=1 -- \\";
-    const [row] = await (await admin.query({ query: sql`SELECT ${str(hostile)} AS s`, format: 'JSONEachRow' })).json<{ s: string }>();
+    const [row] = await (
+      await admin.query({ query: sql`SELECT ${str(hostile)} AS s`, format: 'JSONEachRow' })
+    ).json<{ s: string }>();
     expect(row!.s).toBe(hostile);
   });
 

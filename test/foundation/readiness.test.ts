@@ -39,7 +39,11 @@ beforeAll(async () => {
   await pgProxy.start();
   await temporalProxy.start();
 
-  clickhouse = { dir: resolve(HARNESS_DIR, uniqueName('clickhouse')), httpPort: await freePort(), tcpPort: await freePort() };
+  clickhouse = {
+    dir: resolve(HARNESS_DIR, uniqueName('clickhouse')),
+    httpPort: await freePort(),
+    tcpPort: await freePort(),
+  };
   await startClickHouse(clickhouse, () => undefined);
   const clickhouseUrl = `http://127.0.0.1:${clickhouse.httpPort}`;
   const admin = createClickHouse({ clickhouse: { ...base.clickhouse, url: clickhouseUrl } }, 'default');
@@ -60,7 +64,11 @@ beforeAll(async () => {
     WORKFLOW_BUNDLE_PATH: harnessInfo().workflowBundlePath,
     LOG_LEVEL: 'info', // the reasons of failing checks, and their recovery, are asserted in the logs
   };
-  [api, worker, ingest] = await Promise.all([startReady('api', env), startReady('worker', env), startReady('ingest', env)]);
+  [api, worker, ingest] = await Promise.all([
+    startReady('api', env),
+    startReady('worker', env),
+    startReady('ingest', env),
+  ]);
   urls = { api: api.readyUrl, worker: worker.readyUrl, ingest: ingest.readyUrl };
 }, 180_000);
 
@@ -77,9 +85,18 @@ const eventually = (what: string, check: () => Promise<boolean>) => waitUntil(wh
 
 describe('readiness', () => {
   it('is green for all three processes when every dependency answers', async () => {
-    expect(await readiness(urls.api)).toEqual({ status: 200, body: { ready: true, status: 'ready', checks: { postgres: 'ok', temporal: 'ok' } } });
-    expect(await readiness(urls.worker)).toEqual({ status: 200, body: { ready: true, status: 'ready', checks: { postgres: 'ok', temporal: 'ok', worker: 'ok' } } });
-    expect(await readiness(urls.ingest)).toEqual({ status: 200, body: { ready: true, status: 'ready', checks: { clickhouse: 'ok', clickhouse_schema: 'ok', spool: 'ok' } } });
+    expect(await readiness(urls.api)).toEqual({
+      status: 200,
+      body: { ready: true, status: 'ready', checks: { postgres: 'ok', temporal: 'ok' } },
+    });
+    expect(await readiness(urls.worker)).toEqual({
+      status: 200,
+      body: { ready: true, status: 'ready', checks: { postgres: 'ok', temporal: 'ok', worker: 'ok' } },
+    });
+    expect(await readiness(urls.ingest)).toEqual({
+      status: 200,
+      body: { ready: true, status: 'ready', checks: { clickhouse: 'ok', clickhouse_schema: 'ok', spool: 'ok' } },
+    });
   });
 
   it('runs a workflow through the worker and back when asked for the full check', async () => {
@@ -95,7 +112,11 @@ describe('readiness', () => {
     expect(api503.body).toEqual({ ready: false, status: 'not_ready', checks: { postgres: 'failing', temporal: 'ok' } });
     const worker503 = await readiness(urls.worker);
     expect(worker503.status).toBe(503);
-    expect(worker503.body).toEqual({ ready: false, status: 'not_ready', checks: { postgres: 'failing', temporal: 'ok', worker: 'ok' } });
+    expect(worker503.body).toEqual({
+      ready: false,
+      status: 'not_ready',
+      checks: { postgres: 'failing', temporal: 'ok', worker: 'ok' },
+    });
 
     await pgProxy.restore();
     await eventually('api ready after Postgres returns', async () => (await readiness(urls.api)).status === 200);
@@ -108,19 +129,33 @@ describe('readiness', () => {
     await pgProxy.cut();
     await temporalProxy.cut();
     try {
-      const bodies = await Promise.all([urls.api, `${urls.api}?full=1`, urls.worker].map(async (url) => {
-        const response = await fetch(url, { signal: AbortSignal.timeout(15_000) });
-        expect(response.status).toBe(503);
-        return response.text();
-      }));
+      const bodies = await Promise.all(
+        [urls.api, `${urls.api}?full=1`, urls.worker].map(async (url) => {
+          const response = await fetch(url, { signal: AbortSignal.timeout(15_000) });
+          expect(response.status).toBe(503);
+          return response.text();
+        }),
+      );
       for (const body of bodies) {
         expect(Object.values((JSON.parse(body) as { checks: Record<string, string> }).checks)).toContain('failing');
-        for (const detail of ['127.0.0.1', String(pgProxy.port), String(temporalProxy.port), `${pg.user}@`, 'user "', pg.database, 'ECONNREFUSED', 'error', 'connect']) {
+        for (const detail of [
+          '127.0.0.1',
+          String(pgProxy.port),
+          String(temporalProxy.port),
+          `${pg.user}@`,
+          'user "',
+          pg.database,
+          'ECONNREFUSED',
+          'error',
+          'connect',
+        ]) {
           expect(body).not.toContain(detail);
         }
       }
       // Operators find the reason in the process's log, once per change rather than once per probe.
-      await eventually('the api logs why postgres is failing', async () => /"check":"postgres","reason":"[^"]*(ECONNREFUSED|connect|terminated)/i.test(api.output().slice(logged.api)));
+      await eventually('the api logs why postgres is failing', async () =>
+        /"check":"postgres","reason":"[^"]*(ECONNREFUSED|connect|terminated)/i.test(api.output().slice(logged.api)),
+      );
       expect(worker.output().slice(logged.worker)).toMatch(/"check":"postgres","reason":"[^"]+"/);
     } finally {
       await pgProxy.restore();
@@ -128,7 +163,9 @@ describe('readiness', () => {
     }
     await eventually('api ready again', async () => (await readiness(urls.api)).status === 200);
     await eventually('worker ready again', async () => (await readiness(urls.worker)).status === 200);
-    await eventually('api logs the recovery', async () => /"check":"postgres","msg":"readiness check ok again"/.test(api.output().slice(logged.api)));
+    await eventually('api logs the recovery', async () =>
+      /"check":"postgres","msg":"readiness check ok again"/.test(api.output().slice(logged.api)),
+    );
   });
 
   it('goes red while Temporal is gone and green again, workflows included, when it is back', async () => {
@@ -142,14 +179,19 @@ describe('readiness', () => {
     await temporalProxy.restore();
     await eventually('api ready after Temporal returns', async () => (await readiness(urls.api)).status === 200);
     await eventually('worker ready after Temporal returns', async () => (await readiness(urls.worker)).status === 200);
-    await eventually('a workflow round trip works again', async () => (await readiness(`${urls.api}?full=1`)).status === 200);
+    await eventually(
+      'a workflow round trip works again',
+      async () => (await readiness(`${urls.api}?full=1`)).status === 200,
+    );
   });
 
   it('stays ready while ClickHouse is stopped (the spool takes the beacons), reports it failing, and has its data after a restart', async () => {
     const url = `http://127.0.0.1:${clickhouse.httpPort}`;
     const client = () => createClickHouse({ clickhouse: { ...base.clickhouse, url } }, 'webperf');
     const before = client();
-    await before.command({ query: sql`INSERT INTO ${ident('webperf')}.rum_metrics (site_id, ts, page_view_id, seq, metric_id, metric, value, device, navigation, path, sample_rate, attr_target, attr_url, attr_type) VALUES (1, now(), 'p', 1, 'm', 'LCP', 1234, 'desktop', 'navigate', '/', 100, '', '', '')` });
+    await before.command({
+      query: sql`INSERT INTO ${ident('webperf')}.rum_metrics (site_id, ts, page_view_id, seq, metric_id, metric, value, device, navigation, path, sample_rate, attr_target, attr_url, attr_type) VALUES (1, now(), 'p', 1, 'm', 'LCP', 1234, 'desktop', 'navigate', '/', 100, '', '', '')`,
+    });
     await before.close();
 
     await stopClickHouse(clickhouse);
@@ -159,9 +201,14 @@ describe('readiness', () => {
     expect(ingestWithout.body.checks).toEqual({ clickhouse: 'failing', clickhouse_schema: 'failing', spool: 'ok' });
 
     await startClickHouse(clickhouse, () => undefined);
-    await eventually('ingest sees ClickHouse again', async () => (await readiness(urls.ingest)).body.checks.clickhouse === 'ok');
+    await eventually(
+      'ingest sees ClickHouse again',
+      async () => (await readiness(urls.ingest)).body.checks.clickhouse === 'ok',
+    );
     const after = client();
-    const [row] = await (await after.query({ query: 'SELECT count() AS n FROM rum_metrics', format: 'JSONEachRow' })).json<{ n: string }>();
+    const [row] = await (
+      await after.query({ query: 'SELECT count() AS n FROM rum_metrics', format: 'JSONEachRow' })
+    ).json<{ n: string }>();
     await after.close();
     expect(Number(row!.n)).toBe(1);
   });
@@ -196,7 +243,10 @@ describe('shutdown', () => {
     await new Promise((r) => setTimeout(r, FULL_CHECK_SHARED_MS + 100));
     // With no worker left, the full readiness check waits for its workflow until the check times out (3 s):
     // a request still open when SIGTERM arrives.
-    const inFlight = fetch(`${urls.api}?full=1`).then(async (r) => ({ status: r.status, body: (await r.json()) as { status: string; checks: Record<string, string> } }));
+    const inFlight = fetch(`${urls.api}?full=1`).then(async (r) => ({
+      status: r.status,
+      body: (await r.json()) as { status: string; checks: Record<string, string> },
+    }));
     await new Promise((r) => setTimeout(r, 500));
     const apiExit = api.stop();
     const answer = await inFlight;

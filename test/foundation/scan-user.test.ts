@@ -12,7 +12,8 @@ import { baseTestEnv } from '../harness/shared.ts';
  * who runs the runner from it: its own folder and those above get the traverse bit for others, nothing more.
  */
 const scanUser = lookupUser(loadConfig(baseTestEnv()).scanUser);
-const asScanUser = (script: string) => spawnSync(process.execPath, ['--check', script], { uid: scanUser!.uid, gid: scanUser!.gid, encoding: 'utf8' });
+const asScanUser = (script: string) =>
+  spawnSync(process.execPath, ['--check', script], { uid: scanUser!.uid, gid: scanUser!.gid, encoding: 'utf8' });
 
 it('gives a private checkout folder and the private folder above it the traverse bit only', () => {
   const outer = mkdtempSync(join(tmpdir(), 'scan-user-'));

@@ -32,7 +32,20 @@ let sites: FixtureSites;
 let receiver: WebhookReceiver;
 let metadataDocs: TestHttpsServer;
 const metadataFetches: string[] = [];
-let ports: Record<'api' | 'ingest' | 'worker' | 'chHttp' | 'chTcp' | 'apiMetrics' | 'prometheus' | 'workerSdk' | 'temporal' | 'temporalUi' | 'smtp', number>;
+let ports: Record<
+  | 'api'
+  | 'ingest'
+  | 'worker'
+  | 'chHttp'
+  | 'chTcp'
+  | 'apiMetrics'
+  | 'prometheus'
+  | 'workerSdk'
+  | 'temporal'
+  | 'temporalUi'
+  | 'smtp',
+  number
+>;
 
 beforeAll(async () => {
   sites = await startFixtureSites();
@@ -40,11 +53,29 @@ beforeAll(async () => {
   metadataDocs = await startHttpsServer();
   metadataDocs.route('/app.json', (_req, res) => {
     metadataFetches.push('/app.json');
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ client_id: `${metadataDocs.url}/app.json`, client_name: 'Local app', redirect_uris: ['http://127.0.0.1:8976/callback'], token_endpoint_auth_method: 'none' }));
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(
+        JSON.stringify({
+          client_id: `${metadataDocs.url}/app.json`,
+          client_name: 'Local app',
+          redirect_uris: ['http://127.0.0.1:8976/callback'],
+          token_endpoint_auth_method: 'none',
+        }),
+      );
   });
   ports = {
-    api: await freePort(), ingest: await freePort(), worker: await freePort(), chHttp: await freePort(),
-    chTcp: await freePort(), apiMetrics: await freePort(), prometheus: await freePort(), workerSdk: await freePort(), temporal: await freePort(), temporalUi: await freePort(), smtp: await freePort(),
+    api: await freePort(),
+    ingest: await freePort(),
+    worker: await freePort(),
+    chHttp: await freePort(),
+    chTcp: await freePort(),
+    apiMetrics: await freePort(),
+    prometheus: await freePort(),
+    workerSdk: await freePort(),
+    temporal: await freePort(),
+    temporalUi: await freePort(),
+    smtp: await freePort(),
   };
   env = {
     ...baseTestEnv(),
@@ -86,7 +117,11 @@ afterAll(async () => {
 });
 
 function start(): { child: ChildProcess; output: () => string; up: Promise<void> } {
-  const child = spawn(process.execPath, [resolve(PROJECT_ROOT, 'stack/cli.ts'), 'start'], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [resolve(PROJECT_ROOT, 'stack/cli.ts'), 'start'], {
+    cwd: PROJECT_ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   running.add(child);
   let output = '';
   const up = new Promise<void>((resolveUp, reject) => {
@@ -106,9 +141,14 @@ function childEnvironments(pid: number): Map<string, Map<string, string>> {
   const found = new Map<string, Map<string, string>>();
   for (const task of readdirSync(`/proc/${pid}/task`)) {
     for (const child of readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(/\s+/).filter(Boolean)) {
-      const entry = readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0').find((arg) => /\/(api|worker|ingest)\/main\.ts$/.test(arg));
+      const entry = readFileSync(`/proc/${child}/cmdline`, 'utf8')
+        .split('\0')
+        .find((arg) => /\/(api|worker|ingest)\/main\.ts$/.test(arg));
       if (!entry) continue;
-      const vars = readFileSync(`/proc/${child}/environ`, 'utf8').split('\0').filter(Boolean).map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)] as [string, string]);
+      const vars = readFileSync(`/proc/${child}/environ`, 'utf8')
+        .split('\0')
+        .filter(Boolean)
+        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)] as [string, string]);
       found.set(entry.split('/').slice(-2).join('/'), new Map(vars));
     }
   }
@@ -130,7 +170,11 @@ async function interruptAndWait(child: ChildProcess): Promise<number | null> {
  */
 async function loopbackReachesScansOnly(token: string): Promise<void> {
   const apiUrl = `http://127.0.0.1:${ports.api}`;
-  const submitted = await fetch(`${apiUrl}/api/v1/scans`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ url: `${sites.origin}/fast/` }) });
+  const submitted = await fetch(`${apiUrl}/api/v1/scans`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ url: `${sites.origin}/fast/` }),
+  });
   expect(submitted.status).toBe(202);
   const scanId = ((await submitted.json()) as { data: { id: string } }).data.id;
 
@@ -141,7 +185,11 @@ async function loopbackReachesScansOnly(token: string): Promise<void> {
   const literal = await web.post('/account/notifications', { url: receiver.url, header_name: '', header_value: '' });
   expect(literal.status).toBe(422);
   expect(urlError(literal.text)).toMatch(/private or special-use address/);
-  const named = await web.post('/account/notifications', { url: receiver.url.replace('127.0.0.1', 'localhost'), header_name: '', header_value: '' });
+  const named = await web.post('/account/notifications', {
+    url: receiver.url.replace('127.0.0.1', 'localhost'),
+    header_name: '',
+    header_value: '',
+  });
   expect(named.status).toBe(422);
   expect(urlError(named.text)).toMatch(/private or special-use address/);
   expect(named.text).not.toContain('127.0.0.1');
@@ -150,7 +198,9 @@ async function loopbackReachesScansOnly(token: string): Promise<void> {
   const knex = createKnex(env.DATABASE_URL!, { min: 0, max: 1 });
   try {
     const [demo] = await knex('users').where({ email: 'demo@example.com' }).select<Array<{ id: number }>>('id');
-    await knex('webhook_endpoints').where({ user_id: demo!.id }).update({ url: receiver.url.replace('127.0.0.1', 'localhost') });
+    await knex('webhook_endpoints')
+      .where({ user_id: demo!.id })
+      .update({ url: receiver.url.replace('127.0.0.1', 'localhost') });
     expect((await web.post('/account/notifications/test', {})).status).toBe(303);
     const webhooks = createStorage(knex).webhooks;
     let attempts: Awaited<ReturnType<typeof webhooks.attemptsOf>> = [];
@@ -159,14 +209,24 @@ async function loopbackReachesScansOnly(token: string): Promise<void> {
       attempts = latest ? await webhooks.attemptsOf(latest.id) : [];
       if (attempts.length === 0) await new Promise((resolve) => setTimeout(resolve, 500));
     }
-    expect(attempts[0]).toMatchObject({ responseCode: null, error: 'refused: localhost resolves to a private or special-use address' });
+    expect(attempts[0]).toMatchObject({
+      responseCode: null,
+      error: 'refused: localhost resolves to a private or special-use address',
+    });
     expect(receiver.received).toHaveLength(0);
   } finally {
     await knex.destroy();
   }
 
   const clientId = `${metadataDocs.url}/app.json`;
-  const authorize = new URLSearchParams({ client_id: clientId, redirect_uri: 'http://127.0.0.1:8976/callback', response_type: 'code', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', state: 'x' });
+  const authorize = new URLSearchParams({
+    client_id: clientId,
+    redirect_uri: 'http://127.0.0.1:8976/callback',
+    response_type: 'code',
+    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    code_challenge_method: 'S256',
+    state: 'x',
+  });
   const refused = await web.get(`/oauth/authorize?${authorize}`);
   expect(refused.status).toBe(400);
   expect(refused.text).toContain(METADATA_ADDRESS_REFUSED);
@@ -175,7 +235,11 @@ async function loopbackReachesScansOnly(token: string): Promise<void> {
   let scan: { status: string } = { status: 'queued' };
   for (let wait = 0; wait < 180 && (scan.status === 'queued' || scan.status === 'running'); wait += 1) {
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    scan = ((await (await fetch(`${apiUrl}/api/v1/scans/${scanId}`, { headers: { authorization: `Bearer ${token}` } })).json()) as { data: { status: string } }).data;
+    scan = (
+      (await (
+        await fetch(`${apiUrl}/api/v1/scans/${scanId}`, { headers: { authorization: `Bearer ${token}` } })
+      ).json()) as { data: { status: string } }
+    ).data;
   }
   expect(scan.status).toBe('finished');
   expect(sites.siteRequests.some((request) => request.path === '/fast/')).toBe(true);
@@ -195,7 +259,9 @@ describe('the start command', () => {
     expect((await fetch(`http://127.0.0.1:${ports.temporalUi}/`)).status).toBe(200);
 
     // Loopback scanning is off by default; this local demo turns it on and says so.
-    expect(run.output()).toMatch(/Scans may reach loopback addresses \(OUTBOUND_ALLOW_LOOPBACK=true\) because this is a local demo/);
+    expect(run.output()).toMatch(
+      /Scans may reach loopback addresses \(OUTBOUND_ALLOW_LOOPBACK=true\) because this is a local demo/,
+    );
     const children = childEnvironments(run.child.pid!);
     expect([...children.keys()].sort()).toEqual(['api/main.ts', 'ingest/main.ts', 'worker/main.ts']);
     expect(children.get('worker/main.ts')!.get('OUTBOUND_ALLOW_LOOPBACK')).toBe('true');
@@ -209,7 +275,9 @@ describe('the start command', () => {
     expect(children.get('api/main.ts')!.has('CALLBACKS_ALLOW_LOOPBACK')).toBe(false);
 
     // The local mail sink writes each message to the state folder and says where.
-    expect(run.output()).toContain(`Mail         smtp://127.0.0.1:${ports.smtp} (a local sink: every alert e-mail is written to ${resolve(stateDir, 'mail')} as an .eml file)`);
+    expect(run.output()).toContain(
+      `Mail         smtp://127.0.0.1:${ports.smtp} (a local sink: every alert e-mail is written to ${resolve(stateDir, 'mail')} as an .eml file)`,
+    );
     const mailer = smtpMailer({ url: env.SMTP_URL!, from: 'alerts@localhost' });
     await mailer.send({ to: 'newcomer@example.com', subject: 'Sink check', text: 'Hello', html: '<p>Hello</p>' });
     mailer.close();
@@ -220,26 +288,49 @@ describe('the start command', () => {
     // The printed demo token works at once.
     const token = /Demo API token \(new at every start\): (wpt_\S+)/.exec(run.output())?.[1];
     expect(token).toBeDefined();
-    const me = await fetch(`http://127.0.0.1:${ports.api}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } });
+    const me = await fetch(`http://127.0.0.1:${ports.api}/api/v1/me`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(me.status).toBe(200);
-    expect(((await me.json()) as { data: { email: string; plan: { key: string } } }).data).toMatchObject({ email: 'demo@example.com', plan: { key: 'pro' } });
+    expect(((await me.json()) as { data: { email: string; plan: { key: string } } }).data).toMatchObject({
+      email: 'demo@example.com',
+      plan: { key: 'pro' },
+    });
     await loopbackReachesScansOnly(token!);
 
     // The API's operator metrics on their own port, counting that call.
     expect(run.output()).toContain(`operator metrics: http://127.0.0.1:${ports.apiMetrics}/metrics`);
     const metrics = await (await fetch(`http://127.0.0.1:${ports.apiMetrics}/metrics`)).text();
-    expect(metrics.split('\n').some((line) => line.startsWith('webperf_http_requests_total{') && line.includes('route="/api/v1/me"') && line.includes('status="200"'))).toBe(true);
+    expect(
+      metrics
+        .split('\n')
+        .some(
+          (line) =>
+            line.startsWith('webperf_http_requests_total{') &&
+            line.includes('route="/api/v1/me"') &&
+            line.includes('status="200"'),
+        ),
+    ).toBe(true);
     expect((await fetch(`http://127.0.0.1:${ports.api}/metrics`)).status).toBe(404);
 
     // A local Prometheus scrapes every process (and the Temporal SDK's metrics): its targets API shows the jobs up.
     expect(run.output()).toContain(`Prometheus   http://127.0.0.1:${ports.prometheus}`);
     let health: Record<string, string> = {};
     for (let attempt = 0; attempt < 90 && Object.values(health).filter((h) => h === 'up').length < 4; attempt += 1) {
-      const targets = await fetch(`http://127.0.0.1:${ports.prometheus}/api/v1/targets`).then((res) => res.json() as Promise<{ data: { activeTargets: Array<{ labels: { job: string }; health: string }> } }>, () => null);
-      if (targets) health = Object.fromEntries(targets.data.activeTargets.map((target) => [target.labels.job, target.health]));
+      const targets = await fetch(`http://127.0.0.1:${ports.prometheus}/api/v1/targets`).then(
+        (res) => res.json() as Promise<{ data: { activeTargets: Array<{ labels: { job: string }; health: string }> } }>,
+        () => null,
+      );
+      if (targets)
+        health = Object.fromEntries(targets.data.activeTargets.map((target) => [target.labels.job, target.health]));
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
-    expect(health).toEqual({ 'webperf-api': 'up', 'webperf-worker': 'up', 'webperf-worker-sdk': 'up', 'webperf-ingest': 'up' });
+    expect(health).toEqual({
+      'webperf-api': 'up',
+      'webperf-worker': 'up',
+      'webperf-worker-sdk': 'up',
+      'webperf-ingest': 'up',
+    });
 
     const backingPids = [pidOf('clickhouse/server.pid'), pidOf('temporal/server.pid')];
     expect(backingPids.every(isAlive)).toBe(true);
@@ -249,7 +340,10 @@ describe('the start command', () => {
     await knex('users').insert({ name: 'Kept', email: 'kept@example.com', plan: 'pro' });
     await knex.destroy();
     const ch = createClickHouse({ clickhouse: { ...base.clickhouse, url: env.CLICKHOUSE_URL! } }, 'webperf');
-    await ch.command({ query: "INSERT INTO rum_metrics (site_id, ts, page_view_id, seq, metric_id, metric, value, device, navigation, path, sample_rate, attr_target, attr_url, attr_type) VALUES (9, now(), 'b', 1, 'a', 'CLS', 0.05, 'mobile', 'navigate', '/', 100, '', '', '')" });
+    await ch.command({
+      query:
+        "INSERT INTO rum_metrics (site_id, ts, page_view_id, seq, metric_id, metric, value, device, navigation, path, sample_rate, attr_target, attr_url, attr_type) VALUES (9, now(), 'b', 1, 'a', 'CLS', 0.05, 'mobile', 'navigate', '/', 100, '', '', '')",
+    });
     await ch.close();
 
     expect(await interruptAndWait(run.child)).toBe(0);
@@ -267,14 +361,21 @@ describe('the start command', () => {
     await knex.destroy();
     expect(users).toEqual([{ email: 'kept@example.com' }]);
     const ch = createClickHouse({ clickhouse: { ...base.clickhouse, url: env.CLICKHOUSE_URL! } }, 'webperf');
-    const [row] = await (await ch.query({ query: 'SELECT count() AS n FROM rum_metrics WHERE site_id = 9', format: 'JSONEachRow' })).json<{ n: string }>();
+    const [row] = await (
+      await ch.query({ query: 'SELECT count() AS n FROM rum_metrics WHERE site_id = 9', format: 'JSONEachRow' })
+    ).json<{ n: string }>();
     await ch.close();
     expect(Number(row!.n)).toBe(1);
     expect(await interruptAndWait(run.child)).toBe(0);
   }, 180_000);
 
   it('uses backing services that are already up, and leaves them running on Ctrl-C', async () => {
-    const stackCli = (command: string) => execFileSync(process.execPath, [resolve(PROJECT_ROOT, 'stack/cli.ts'), command], { cwd: PROJECT_ROOT, env, encoding: 'utf8' });
+    const stackCli = (command: string) =>
+      execFileSync(process.execPath, [resolve(PROJECT_ROOT, 'stack/cli.ts'), command], {
+        cwd: PROJECT_ROOT,
+        env,
+        encoding: 'utf8',
+      });
     expect(stackCli('up')).toContain('started clickhouse, temporal');
     try {
       const backingPids = [pidOf('clickhouse/server.pid'), pidOf('temporal/server.pid')];
@@ -283,7 +384,8 @@ describe('the start command', () => {
       expect(run.output()).toContain('all backing services were already running');
       expect((await readiness(`http://127.0.0.1:${ports.api}/readyz`)).status).toBe(200);
       expect(await interruptAndWait(run.child)).toBe(0);
-      for (const port of [ports.api, ports.worker, ports.ingest]) expect(await isPortOpen('127.0.0.1', port)).toBe(false);
+      for (const port of [ports.api, ports.worker, ports.ingest])
+        expect(await isPortOpen('127.0.0.1', port)).toBe(false);
       expect(backingPids.every(isAlive)).toBe(true);
       expect(await isPortOpen('127.0.0.1', ports.temporal)).toBe(true);
     } finally {

@@ -43,7 +43,9 @@ export interface TestApi {
 
 /** The real Koa app on a real port (0), against an isolated copy of the migrated database. */
 /** pool: give the app its own pool of this size instead of the test's small shared one (pool-exhaustion tests). */
-export async function startTestApi(options: { clock?: TestClock; env?: Record<string, string>; pool?: { min: number; max: number } } = {}): Promise<TestApi> {
+export async function startTestApi(
+  options: { clock?: TestClock; env?: Record<string, string>; pool?: { min: number; max: number } } = {},
+): Promise<TestApi> {
   const db = await isolatedPostgres();
   const port = await freePort();
   const config = loadConfig({
@@ -89,9 +91,18 @@ export async function startTestApi(options: { clock?: TestClock; env?: Record<st
 }
 
 let userCounter = 0;
-export async function createTestUser(api: TestApi, plan: PlanKey, password: string | null = null): Promise<{ user: User; token: string }> {
+export async function createTestUser(
+  api: TestApi,
+  plan: PlanKey,
+  password: string | null = null,
+): Promise<{ user: User; token: string }> {
   userCounter += 1;
-  const user = await createUser(createStorage(api.db.knex).users, { name: `User ${userCounter}`, email: `${uniqueName('u')}@example.com`, password, plan });
+  const user = await createUser(createStorage(api.db.knex).users, {
+    name: `User ${userCounter}`,
+    email: `${uniqueName('u')}@example.com`,
+    password,
+    plan,
+  });
   const { token } = await mintToken(createStorage(api.db.knex).tokens, user.id, 'test', null);
   registerSecret(token);
   registerSecret(password);

@@ -25,7 +25,13 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<{ browser
 }
 
 /** A fresh browser context signed in through the web area's own form (JavaScript off unless asked for). */
-export async function signedInPage(browser: Browser, appUrl: string, email: string, password: string, options: { javascript?: boolean } = {}): Promise<Page> {
+export async function signedInPage(
+  browser: Browser,
+  appUrl: string,
+  email: string,
+  password: string,
+  options: { javascript?: boolean } = {},
+): Promise<Page> {
   const context = await browser.createBrowserContext();
   const page = await context.newPage();
   await page.setJavaScriptEnabled(options.javascript ?? false);

@@ -5,7 +5,10 @@ import type { TestApi } from './api.ts';
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
 interface OpenApiDoc {
-  paths: Record<string, Record<string, { responses: Record<string, { content?: { 'application/json'?: { schema: unknown } } }> }>>;
+  paths: Record<
+    string,
+    Record<string, { responses: Record<string, { content?: { 'application/json'?: { schema: unknown } } }> }>
+  >;
   components: unknown;
 }
 
@@ -13,7 +16,9 @@ interface OpenApiDoc {
  * Checks real responses against the API's own OpenAPI document (the schemas it publishes), so the document
  * cannot drift from what the API sends. Returns the validation errors; [] when the response conforms.
  */
-export async function openApiContract(api: TestApi): Promise<(method: string, pathTemplate: string, response: { status: number; body: unknown }) => string[]> {
+export async function openApiContract(
+  api: TestApi,
+): Promise<(method: string, pathTemplate: string, response: { status: number; body: unknown }) => string[]> {
   const doc = (await (await fetch(`${api.url}/api/v1/openapi.json`)).json()) as OpenApiDoc;
   const ajv = addFormats(new Ajv({ allErrors: true, strict: false }));
   ajv.addSchema({ $id: 'doc', components: doc.components });
@@ -22,7 +27,11 @@ export async function openApiContract(api: TestApi): Promise<(method: string, pa
     if (!declared) return [`${method} ${pathTemplate} does not declare status ${response.status}`];
     const schema = declared.content?.['application/json']?.schema;
     if (!schema) return [`${method} ${pathTemplate} ${response.status} declares no JSON schema`];
-    const validate = ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"doc#/components/')) as object);
-    return validate(response.body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
+    const validate = ajv.compile(
+      JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"doc#/components/')) as object,
+    );
+    return validate(response.body)
+      ? []
+      : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
   };
 }

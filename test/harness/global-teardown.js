@@ -9,6 +9,8 @@ export default function globalTeardown() {
   // A secret in any log line collected during the run fails the run (test/harness/log-sink.ts), whichever file it was in.
   const leaks = fileURLToPath(new URL('../../.state/test/log-leaks.jsonl', import.meta.url));
   if (existsSync(leaks) && readFileSync(leaks, 'utf8').trim()) {
-    throw new Error(`secrets appeared in log lines during the run (${leaks}):\n${readFileSync(leaks, 'utf8').slice(0, 4000)}`);
+    throw new Error(
+      `secrets appeared in log lines during the run (${leaks}):\n${readFileSync(leaks, 'utf8').slice(0, 4000)}`,
+    );
   }
 }

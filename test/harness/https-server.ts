@@ -24,10 +24,27 @@ export async function startHttpsServer(): Promise<TestHttpsServer> {
   const dir = mkdtempSync(join(tmpdir(), 'https-server-'));
   const keyFile = join(dir, 'key.pem');
   const caFile = join(dir, 'cert.pem');
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
-    '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost', '-keyout', keyFile, '-out', caFile,
-  ], { stdio: 'pipe' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1,DNS:localhost',
+      '-keyout',
+      keyFile,
+      '-out',
+      caFile,
+    ],
+    { stdio: 'pipe' },
+  );
   const ca = readFileSync(caFile, 'utf8');
   const routes = new Map<string, RouteHandler>();
   const server = createServer({ key: readFileSync(keyFile), cert: ca }, (req, res) => {

@@ -9,7 +9,8 @@ import { createKnex } from '../../db/knex.ts';
 import { dropDatabase, ensureDatabase, withDatabase } from '../../stack/postgres.ts';
 import { baseTestEnv, harnessInfo } from './shared.ts';
 
-export const uniqueName = (prefix: string): string => `${prefix}_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+export const uniqueName = (prefix: string): string =>
+  `${prefix}_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
 
 /** How long ago uniqueName(prefix) made the name at the start of `text` (ms), or null if it is not one of them. */
 export function uniqueNameAge(text: string, prefix: string): number | null {

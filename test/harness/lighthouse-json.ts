@@ -18,7 +18,8 @@ try {
   for (const factor of FORM_FACTORS) {
     const page = await browser.newPage();
     const result = await lighthouse(url, LIGHTHOUSE_FLAGS, lighthouseConfigFor(factor), page);
-    if (!result || result.lhr.runtimeError) throw new Error(`Lighthouse failed on ${url}: ${result?.lhr.runtimeError?.message ?? 'no result'}`);
+    if (!result || result.lhr.runtimeError)
+      throw new Error(`Lighthouse failed on ${url}: ${result?.lhr.runtimeError?.message ?? 'no result'}`);
     writeFileSync(join(outDir, `${factor}.json`), JSON.stringify(result.lhr));
     await page.close();
   }

@@ -71,8 +71,11 @@ function report(source: string, leaks: Leak[]): void {
   if (leaks.length === 0) return;
   mkdirSync(HARNESS_DIR, { recursive: true });
   const file = typeof expect === 'undefined' ? 'unknown' : basename(expect.getState().testPath ?? 'unknown');
-  for (const leak of leaks) appendFileSync(LEAKS_FILE, `${JSON.stringify({ file, source, ...leak, line: leak.line.slice(0, 2000) })}\n`);
-  throw new Error(`secret in the logs of ${source}: ${leaks.map((l) => `${l.kind}: ${l.line.slice(0, 300)}`).join('\n')}`);
+  for (const leak of leaks)
+    appendFileSync(LEAKS_FILE, `${JSON.stringify({ file, source, ...leak, line: leak.line.slice(0, 2000) })}\n`);
+  throw new Error(
+    `secret in the logs of ${source}: ${leaks.map((l) => `${l.kind}: ${l.line.slice(0, 300)}`).join('\n')}`,
+  );
 }
 
 /** Watches one log source until `check()`, which inspects everything it logged (and throws on a secret). */
@@ -92,5 +95,9 @@ export function checkOpenLogs(): void {
   const pending = [...open.values()];
   open.clear();
   const leaks = pending.flatMap(({ source, read }) => secretsIn(read()).map((leak) => ({ ...leak, source })));
-  for (const { source } of pending) report(source, leaks.filter((l) => l.source === source));
+  for (const { source } of pending)
+    report(
+      source,
+      leaks.filter((l) => l.source === source),
+    );
 }

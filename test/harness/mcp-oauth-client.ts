@@ -1,5 +1,9 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
 import { registerSecret } from './log-sink.ts';
 
 /**
@@ -26,7 +30,13 @@ export class MemoryOAuthProvider implements OAuthClientProvider {
     return this.redirect;
   }
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: this.name, redirect_uris: [this.redirect], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+    return {
+      client_name: this.name,
+      redirect_uris: [this.redirect],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
   }
   clientInformation(): OAuthClientInformationMixed | undefined {
     return this.info;

@@ -1,6 +1,6 @@
 import * as oauth from 'oauth4webapi';
 import type { TestApi } from './api.ts';
-import type { WebClient} from './web.ts';
+import type { WebClient } from './web.ts';
 import { type RawResponse } from './web.ts';
 import { registerSecret } from './log-sink.ts';
 
@@ -9,12 +9,22 @@ export const insecure = { [oauth.allowInsecureRequests]: true } as const;
 
 export async function discover(api: TestApi): Promise<oauth.AuthorizationServer> {
   const issuer = new URL(api.config.baseUrl);
-  return oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
+  return oauth.processDiscoveryResponse(
+    issuer,
+    await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }),
+  );
 }
 
 /** A public client registered through RFC 7591 by oauth4webapi. */
-export async function registerClient(as: oauth.AuthorizationServer, metadata: Partial<oauth.Client> & { redirect_uris: string[] }): Promise<oauth.Client> {
-  const response = await oauth.dynamicClientRegistrationRequest(as, { token_endpoint_auth_method: 'none', client_name: 'Test app', ...metadata }, insecure);
+export async function registerClient(
+  as: oauth.AuthorizationServer,
+  metadata: Partial<oauth.Client> & { redirect_uris: string[] },
+): Promise<oauth.Client> {
+  const response = await oauth.dynamicClientRegistrationRequest(
+    as,
+    { token_endpoint_auth_method: 'none', client_name: 'Test app', ...metadata },
+    insecure,
+  );
   return oauth.processDynamicClientRegistrationResponse(response);
 }
 
@@ -25,7 +35,12 @@ export interface AuthorizationAttempt {
 }
 
 /** An authorization request as oauth4webapi's user would build it: PKCE S256 and a state. */
-export async function authorizationUrl(as: oauth.AuthorizationServer, client: oauth.Client, redirectUri: string, extra: Record<string, string> = {}): Promise<AuthorizationAttempt> {
+export async function authorizationUrl(
+  as: oauth.AuthorizationServer,
+  client: oauth.Client,
+  redirectUri: string,
+  extra: Record<string, string> = {},
+): Promise<AuthorizationAttempt> {
   const verifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
   const url = new URL(as.authorization_endpoint!);
@@ -42,7 +57,11 @@ export async function authorizationUrl(as: oauth.AuthorizationServer, client: oa
 }
 
 /** Follows the site's redirects from `path` until one leaves it (the app's redirect URI) or a page answers. */
-export async function followWithin(web: WebClient, baseUrl: string, path: string): Promise<{ landed: URL } | { page: RawResponse; path: string }> {
+export async function followWithin(
+  web: WebClient,
+  baseUrl: string,
+  path: string,
+): Promise<{ landed: URL } | { page: RawResponse; path: string }> {
   let next = path;
   for (let hop = 0; hop < 10; hop += 1) {
     const res = await web.get(next);
@@ -56,25 +75,56 @@ export async function followWithin(web: WebClient, baseUrl: string, path: string
 }
 
 /** Walks a signed-in web client through authorize → consent → decision, returning where the app got sent. */
-export async function authorizeInWeb(web: WebClient, baseUrl: string, url: URL, decision: 'approve' | 'deny' = 'approve'): Promise<URL> {
+export async function authorizeInWeb(
+  web: WebClient,
+  baseUrl: string,
+  url: URL,
+  decision: 'approve' | 'deny' = 'approve',
+): Promise<URL> {
   const first = await followWithin(web, baseUrl, `${url.pathname}${url.search}`);
   if ('landed' in first) return first.landed;
-  if (first.page.status !== 200 || !first.path.startsWith('/oauth/consent/')) throw new Error(`expected the consent page, got ${first.page.status} at ${first.path}: ${first.page.text.slice(0, 300)}`);
+  if (first.page.status !== 200 || !first.path.startsWith('/oauth/consent/'))
+    throw new Error(
+      `expected the consent page, got ${first.page.status} at ${first.path}: ${first.page.text.slice(0, 300)}`,
+    );
   const posted = await web.post(first.path, { decision });
   const location = posted.headers.location;
-  if (posted.status !== 303 || typeof location !== 'string') throw new Error(`consent answered ${posted.status}: ${posted.text.slice(0, 300)}`);
-  const after = await followWithin(web, baseUrl, new URL(location, baseUrl).pathname + new URL(location, baseUrl).search);
-  if (!('landed' in after)) throw new Error(`expected a redirect to the app, got ${after.page.status} at ${after.path}: ${after.page.text.slice(0, 300)}`);
+  if (posted.status !== 303 || typeof location !== 'string')
+    throw new Error(`consent answered ${posted.status}: ${posted.text.slice(0, 300)}`);
+  const after = await followWithin(
+    web,
+    baseUrl,
+    new URL(location, baseUrl).pathname + new URL(location, baseUrl).search,
+  );
+  if (!('landed' in after))
+    throw new Error(
+      `expected a redirect to the app, got ${after.page.status} at ${after.path}: ${after.page.text.slice(0, 300)}`,
+    );
   return after.landed;
 }
 
 /** The full code flow for a signed-in user: authorize (approve), then exchange the code with oauth4webapi. */
-export async function obtainTokens(as: oauth.AuthorizationServer, client: oauth.Client, web: WebClient, baseUrl: string, redirectUri: string, extra: Record<string, string> = {}): Promise<oauth.TokenEndpointResponse> {
+export async function obtainTokens(
+  as: oauth.AuthorizationServer,
+  client: oauth.Client,
+  web: WebClient,
+  baseUrl: string,
+  redirectUri: string,
+  extra: Record<string, string> = {},
+): Promise<oauth.TokenEndpointResponse> {
   const attempt = await authorizationUrl(as, client, redirectUri, extra);
   const landed = await authorizeInWeb(web, baseUrl, attempt.url);
   const params = oauth.validateAuthResponse(as, client, landed, attempt.state);
   registerSecret(params.get('code'));
-  const response = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, attempt.verifier, { ...insecure, ...(extra.resource ? { additionalParameters: { resource: extra.resource } } : {}) });
+  const response = await oauth.authorizationCodeGrantRequest(
+    as,
+    client,
+    oauth.None(),
+    params,
+    redirectUri,
+    attempt.verifier,
+    { ...insecure, ...(extra.resource ? { additionalParameters: { resource: extra.resource } } : {}) },
+  );
   const tokens = await oauth.processAuthorizationCodeResponse(as, client, response);
   registerSecret(tokens.access_token);
   registerSecret(tokens.refresh_token);

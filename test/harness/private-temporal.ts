@@ -23,10 +23,20 @@ export interface PrivateTemporal {
  */
 export async function startPrivateTemporal(): Promise<PrivateTemporal> {
   const [port, uiPort] = [await freePort(), await freePort()];
-  const config = loadConfig({ ...baseTestEnv(), TEMPORAL_ADDRESS: `127.0.0.1:${port}`, TEMPORAL_UI_URL: `http://127.0.0.1:${uiPort}` });
+  const config = loadConfig({
+    ...baseTestEnv(),
+    TEMPORAL_ADDRESS: `127.0.0.1:${port}`,
+    TEMPORAL_UI_URL: `http://127.0.0.1:${uiPort}`,
+  });
   const log = () => undefined;
   const cli = ensureTemporalCli(config, log);
-  const instance: TemporalInstance = { dir: resolve(HARNESS_DIR, uniqueName('temporal')), host: '127.0.0.1', port, uiPort, namespace: config.temporal.namespace };
+  const instance: TemporalInstance = {
+    dir: resolve(HARNESS_DIR, uniqueName('temporal')),
+    host: '127.0.0.1',
+    port,
+    uiPort,
+    namespace: config.temporal.namespace,
+  };
   await startTemporal(cli, instance, log);
   let running = true;
   const stop = async () => {

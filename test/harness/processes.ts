@@ -50,12 +50,19 @@ export async function startReady(name: ServiceName, env: Record<string, string |
         env = { ...env, [variable]: String(await freePort()) };
         continue;
       }
-      throw new Error(`${(error as Error).message}\n--- ${name} output ---\n${service.output().slice(-4000)}`, { cause: error });
+      throw new Error(`${(error as Error).message}\n--- ${name} output ---\n${service.output().slice(-4000)}`, {
+        cause: error,
+      });
     }
   }
 }
 
-export async function readiness(url: string): Promise<{ status: number; body: { ready: boolean; status: string; checks: Record<string, string> } }> {
+export async function readiness(
+  url: string,
+): Promise<{ status: number; body: { ready: boolean; status: string; checks: Record<string, string> } }> {
   const response = await fetch(url, { signal: AbortSignal.timeout(15_000) });
-  return { status: response.status, body: (await response.json()) as { ready: boolean; status: string; checks: Record<string, string> } };
+  return {
+    status: response.status,
+    body: (await response.json()) as { ready: boolean; status: string; checks: Record<string, string> },
+  };
 }

@@ -47,7 +47,13 @@ const standIns = {
 };
 const workers = await Promise.all(
   [mainTaskQueue(prefix), scanTaskQueue(prefix, region)].map((taskQueue) =>
-    Worker.create({ connection, namespace: config.temporal.namespace, taskQueue, workflowBundle: { codePath: bundlePath }, activities: standIns }),
+    Worker.create({
+      connection,
+      namespace: config.temporal.namespace,
+      taskQueue,
+      workflowBundle: { codePath: bundlePath },
+      activities: standIns,
+    }),
   ),
 );
 const running = Promise.all(workers.map((worker) => worker.run()));
@@ -65,12 +71,25 @@ async function record(name: string, workflowId: string, start: () => Promise<unk
 try {
   const scanId = newPublicId(new Date());
   await record('scan-workflow', scanWorkflowId(scanId), () =>
-    client.workflow.start('scanWorkflow', { workflowId: scanWorkflowId(scanId), taskQueue: mainTaskQueue(prefix), args: [{ publicId: scanId, scanTaskQueue: scanTaskQueue(prefix, region) }] }),
+    client.workflow.start('scanWorkflow', {
+      workflowId: scanWorkflowId(scanId),
+      taskQueue: mainTaskQueue(prefix),
+      args: [{ publicId: scanId, scanTaskQueue: scanTaskQueue(prefix, region) }],
+    }),
   );
   const targetRunId = `${prefix}-target-7-run`;
-  await record('target-scan-workflow', targetRunId, () => client.workflow.start('targetScanWorkflow', { workflowId: targetRunId, taskQueue: mainTaskQueue(prefix), args: [{ targetId: 7 }] }));
+  await record('target-scan-workflow', targetRunId, () =>
+    client.workflow.start('targetScanWorkflow', {
+      workflowId: targetRunId,
+      taskQueue: mainTaskQueue(prefix),
+      args: [{ targetId: 7 }],
+    }),
+  );
 } finally {
-  await client.workflow.getHandle(scanDispatcherWorkflowId(prefix, region)).terminate('recording done').catch(() => undefined);
+  await client.workflow
+    .getHandle(scanDispatcherWorkflowId(prefix, region))
+    .terminate('recording done')
+    .catch(() => undefined);
   for (const worker of workers) worker.shutdown();
   await running;
   await connection.close();

@@ -36,7 +36,10 @@ export interface WorkerWebhookOptions {
   timeoutMs?: number;
 }
 
-export async function startInProcessWorker(api: TestApi, options: { runner: ScanRunner; attemptLimitMs?: number; webhooks?: WorkerWebhookOptions }): Promise<InProcessWorker> {
+export async function startInProcessWorker(
+  api: TestApi,
+  options: { runner: ScanRunner; attemptLimitMs?: number; webhooks?: WorkerWebhookOptions },
+): Promise<InProcessWorker> {
   try {
     Runtime.install({ logger: new DefaultLogger('ERROR') });
   } catch {
@@ -49,7 +52,13 @@ export async function startInProcessWorker(api: TestApi, options: { runner: Scan
   const prefix = config.temporal.taskQueuePrefix;
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   const storage = createStorage(api.db.knex);
-  const webhookDispatch = temporalWebhookDispatch({ temporal: () => api.temporal, webhooks: storage.webhooks, taskQueuePrefix: prefix, log, schedule: options.webhooks?.schedule });
+  const webhookDispatch = temporalWebhookDispatch({
+    temporal: () => api.temporal,
+    webhooks: storage.webhooks,
+    taskQueuePrefix: prefix,
+    log,
+    schedule: options.webhooks?.schedule,
+  });
   const mailer = smtpMailer({ url: requireSmtpUrl(config), from: config.mail.from });
   // Reached only by the live-data alert check, which no schedule starts here.
   const clickhouse = createClickHouse(config);
@@ -78,8 +87,22 @@ export async function startInProcessWorker(api: TestApi, options: { runner: Scan
       activities: activities.main,
     }),
     // Webhook deliveries on their own queue, as worker/main.ts serves it.
-    await Worker.create({ ...common, taskQueue: webhookTaskQueue(prefix), workflowBundle: { codePath: harnessInfo().workflowBundlePath }, activities: activities.webhooks }),
-    ...(await Promise.all(config.regions.available.map((region) => Worker.create({ ...common, taskQueue: scanTaskQueue(prefix, region), activities: activities.scan, maxConcurrentActivityTaskExecutions: 1 })))),
+    await Worker.create({
+      ...common,
+      taskQueue: webhookTaskQueue(prefix),
+      workflowBundle: { codePath: harnessInfo().workflowBundlePath },
+      activities: activities.webhooks,
+    }),
+    ...(await Promise.all(
+      config.regions.available.map((region) =>
+        Worker.create({
+          ...common,
+          taskQueue: scanTaskQueue(prefix, region),
+          activities: activities.scan,
+          maxConcurrentActivityTaskExecutions: 1,
+        }),
+      ),
+    )),
   ];
   const running = Promise.all(workers.map((worker) => worker.run()));
   return {
@@ -87,7 +110,10 @@ export async function startInProcessWorker(api: TestApi, options: { runner: Scan
     webhookDispatch,
     close: async () => {
       for (const region of config.regions.available) {
-        await api.temporal.workflow.getHandle(scanDispatcherWorkflowId(prefix, region)).terminate('test finished').catch(() => undefined);
+        await api.temporal.workflow
+          .getHandle(scanDispatcherWorkflowId(prefix, region))
+          .terminate('test finished')
+          .catch(() => undefined);
       }
       for (const worker of workers) worker.shutdown();
       await running;

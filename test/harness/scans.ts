@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TestClock} from './api.ts';
+import type { TestClock } from './api.ts';
 import { call, startTestApi, type TestApi } from './api.ts';
 import { scanDispatcherWorkflowId, scanReconcilerScheduleId } from '../../core/temporal.ts';
 import { deleteTargetSchedulesOf } from '../../infra/temporal-client.ts';
@@ -17,7 +17,9 @@ export interface ScanStack {
 }
 
 /** The in-process API and a real worker process (Lighthouse in Chromium), sharing a database and an asset folder. */
-export async function startScanStack(options: { clock?: TestClock; env?: Record<string, string> } = {}): Promise<ScanStack> {
+export async function startScanStack(
+  options: { clock?: TestClock; env?: Record<string, string> } = {},
+): Promise<ScanStack> {
   const assetsDir = mkdtempSync(join(tmpdir(), 'webperf-assets-'));
   const api = await startTestApi({ clock: options.clock, env: { ASSETS_DIR: assetsDir, ...options.env } });
   const workerEnv = {
@@ -38,11 +40,17 @@ export async function startScanStack(options: { clock?: TestClock; env?: Record<
     close: async () => {
       await worker.stop();
       const prefix = api.config.temporal.taskQueuePrefix;
-      await api.temporal.schedule.getHandle(scanReconcilerScheduleId(prefix)).delete().catch(() => undefined);
+      await api.temporal.schedule
+        .getHandle(scanReconcilerScheduleId(prefix))
+        .delete()
+        .catch(() => undefined);
       await deleteTargetSchedulesOf(api.temporal, prefix);
       // Region dispatchers would wait on a queue no worker serves any more.
       for (const region of api.config.regions.available) {
-        await api.temporal.workflow.getHandle(scanDispatcherWorkflowId(prefix, region)).terminate('test finished').catch(() => undefined);
+        await api.temporal.workflow
+          .getHandle(scanDispatcherWorkflowId(prefix, region))
+          .terminate('test finished')
+          .catch(() => undefined);
       }
       await api.close();
       rmSync(assetsDir, { recursive: true, force: true });

@@ -19,5 +19,11 @@ export function harnessInfo(): HarnessInfo {
 
 /** The environment every test process starts from: the developer's own, in test mode. */
 export function baseTestEnv(): Record<string, string | undefined> {
-  return { ...process.env, APP_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'info', OUTBOUND_ALLOW_LOOPBACK: 'true', CALLBACKS_ALLOW_LOOPBACK: 'true' };
+  return {
+    ...process.env,
+    APP_ENV: 'test',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'info',
+    OUTBOUND_ALLOW_LOOPBACK: 'true',
+    CALLBACKS_ALLOW_LOOPBACK: 'true',
+  };
 }

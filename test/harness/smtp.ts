@@ -43,7 +43,11 @@ export function testSmtpServer(port: number, options: { refuseRecipients?: boole
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
         stream.on('end', () => {
           const raw = Buffer.concat(chunks).toString('utf8');
-          messages.push({ ...parseMessage(raw), from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address) });
+          messages.push({
+            ...parseMessage(raw),
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            to: session.envelope.rcptTo.map((r) => r.address),
+          });
           callback();
         });
       },
@@ -64,7 +68,12 @@ export function testSmtpServer(port: number, options: { refuseRecipients?: boole
       if (running) await new Promise<void>((done) => running.close(() => done()));
     },
     async waitForMessages(count, timeoutMs = 60_000) {
-      await waitUntil(`${count} e-mail(s) (have ${messages.length})`, async () => messages.length >= count, timeoutMs, 100);
+      await waitUntil(
+        `${count} e-mail(s) (have ${messages.length})`,
+        async () => messages.length >= count,
+        timeoutMs,
+        100,
+      );
       return messages;
     },
   };
@@ -132,11 +141,22 @@ function parseMessage(raw: string): Omit<ReceivedMail, 'from' | 'to'> {
       if (section.startsWith('--')) break;
       const end = section.indexOf('\r\n\r\n');
       const partHeaders = parseHeaders(section.slice(0, end).replace(/^\r\n/, ''));
-      parts.push({ type: partHeaders.get('content-type') ?? '', content: decodeBody(section.slice(end + 4).replace(/\r\n$/, ''), partHeaders.get('content-transfer-encoding')) });
+      parts.push({
+        type: partHeaders.get('content-type') ?? '',
+        content: decodeBody(section.slice(end + 4).replace(/\r\n$/, ''), partHeaders.get('content-transfer-encoding')),
+      });
     }
   } else {
-    parts.push({ type: headers.get('content-type') ?? 'text/plain', content: decodeBody(body, headers.get('content-transfer-encoding')) });
+    parts.push({
+      type: headers.get('content-type') ?? 'text/plain',
+      content: decodeBody(body, headers.get('content-transfer-encoding')),
+    });
   }
   const ofType = (type: string) => parts.find((p) => p.type.startsWith(type))?.content.replace(/\r\n/g, '\n') ?? '';
-  return { subject: decodeWords(headers.get('subject') ?? ''), text: ofType('text/plain'), html: ofType('text/html'), raw };
+  return {
+    subject: decodeWords(headers.get('subject') ?? ''),
+    text: ofType('text/plain'),
+    html: ofType('text/html'),
+    raw,
+  };
 }

@@ -29,14 +29,18 @@ async function dropStaleTestDatabases(): Promise<void> {
   const pgClient = new pg.Client({ connectionString: withDatabase(config.databaseUrl, 'postgres') });
   await pgClient.connect();
   try {
-    const { rows } = await pgClient.query<{ datname: string }>("select datname from pg_database where datname like 't\\_%'");
+    const { rows } = await pgClient.query<{ datname: string }>(
+      "select datname from pg_database where datname like 't\\_%'",
+    );
     for (const { datname } of rows.filter((r) => isStale(r.datname))) await dropDatabase(config.databaseUrl, datname);
   } finally {
     await pgClient.end();
   }
   const clickhouse = createClickHouse(config, 'default');
   try {
-    const dbs = await (await clickhouse.query({ query: 'SHOW DATABASES', format: 'JSONEachRow' })).json<{ name: string }>();
+    const dbs = await (
+      await clickhouse.query({ query: 'SHOW DATABASES', format: 'JSONEachRow' })
+    ).json<{ name: string }>();
     for (const { name } of dbs.filter((d) => isStale(d.name))) await dropClickHouseDatabase(clickhouse, name);
   } finally {
     await clickhouse.close();
@@ -51,7 +55,11 @@ async function deleteStaleTestSchedules(): Promise<void> {
     for await (const schedule of client.schedule.list()) {
       const ours = /-(scan-reconciler|target-reconciler|target-\d+)$/.test(schedule.scheduleId);
       const age = ours ? uniqueNameAge(schedule.scheduleId, 'api') : null;
-      if (age !== null && age > 3600_000) await client.schedule.getHandle(schedule.scheduleId).delete().catch(() => undefined);
+      if (age !== null && age > 3600_000)
+        await client.schedule
+          .getHandle(schedule.scheduleId)
+          .delete()
+          .catch(() => undefined);
     }
   } finally {
     await connection.close();
@@ -64,7 +72,14 @@ async function up(): Promise<void> {
   const templateDatabase = testDatabaseName(config);
   // Recorded at once, so that `down` stops what this run started even if the rest of the setup fails.
   mkdirSync(HARNESS_DIR, { recursive: true });
-  writeFileSync(HARNESS_FILE, JSON.stringify({ templateDatabase, workflowBundlePath: '', startedServices: stack.started } satisfies HarnessInfo, null, 2));
+  writeFileSync(
+    HARNESS_FILE,
+    JSON.stringify(
+      { templateDatabase, workflowBundlePath: '', startedServices: stack.started } satisfies HarnessInfo,
+      null,
+      2,
+    ),
+  );
   await dropStaleTestDatabases();
   await deleteStaleTestSchedules();
   const knex = createKnex(withDatabase(config.databaseUrl, templateDatabase), { min: 0, max: 1 });

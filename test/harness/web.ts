@@ -9,13 +9,18 @@ export interface RawResponse {
 }
 
 /** One HTTP request through node:http, because fetch in jest's environment drops Origin (and Referer). */
-export function rawRequest(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<RawResponse> {
+export function rawRequest(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<RawResponse> {
   return new Promise((done, reject) => {
     const req = request(url, { method: options.method ?? 'GET', headers: options.headers }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => done({ status: res.statusCode ?? 0, headers: res.headers, setCookies: res.headers['set-cookie'] ?? [], text }));
+      res.on('end', () =>
+        done({ status: res.statusCode ?? 0, headers: res.headers, setCookies: res.headers['set-cookie'] ?? [], text }),
+      );
     });
     req.on('error', reject);
     req.end(options.body);
@@ -51,7 +56,8 @@ export class WebClient {
       const eq = pair!.indexOf('=');
       const name = pair!.slice(0, eq).trim();
       const value = pair!.slice(eq + 1).trim();
-      if (value === '' || /;\s*max-age=0\b/i.test(line) || /expires=Thu, 01 Jan 1970/i.test(line)) this.cookies.delete(name);
+      if (value === '' || /;\s*max-age=0\b/i.test(line) || /expires=Thu, 01 Jan 1970/i.test(line))
+        this.cookies.delete(name);
       else this.cookies.set(name, value);
     }
     const token = /name="_csrf" value="([^"]+)"/.exec(res.text)?.[1];
@@ -60,17 +66,28 @@ export class WebClient {
   }
 
   async get(path: string): Promise<RawResponse> {
-    return this.remember(await rawRequest(`${this.url}${path}`, { headers: { ...this.headers, cookie: this.cookieHeader() } }));
+    return this.remember(
+      await rawRequest(`${this.url}${path}`, { headers: { ...this.headers, cookie: this.cookieHeader() } }),
+    );
   }
 
   /** Posts a form with the current CSRF token (unless the fields name their own) and the site's Origin (unless headers replace it). */
-  async post(path: string, fields: Record<string, string>, headers: Record<string, string> = { origin: this.origin }): Promise<RawResponse> {
+  async post(
+    path: string,
+    fields: Record<string, string>,
+    headers: Record<string, string> = { origin: this.origin },
+  ): Promise<RawResponse> {
     registerSecretsIn(fields);
     const body = new URLSearchParams({ _csrf: this.csrf, ...fields }).toString();
     return this.remember(
       await rawRequest(`${this.url}${path}`, {
         method: 'POST',
-        headers: { ...this.headers, 'content-type': 'application/x-www-form-urlencoded', cookie: this.cookieHeader(), ...headers },
+        headers: {
+          ...this.headers,
+          'content-type': 'application/x-www-form-urlencoded',
+          cookie: this.cookieHeader(),
+          ...headers,
+        },
         body,
       }),
     );

@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import { loadConfig } from '../../infra/config.ts';
 import type { RumSite } from '../../core/rum/site.ts';
 import { waitUntil } from '../../stack/proc.ts';
-import { isolatedClickHouse, isolatedPostgres, type IsolatedClickHouse, type IsolatedPostgres } from '../harness/isolated.ts';
+import {
+  isolatedClickHouse,
+  isolatedPostgres,
+  type IsolatedClickHouse,
+  type IsolatedPostgres,
+} from '../harness/isolated.ts';
 import { baseTestEnv } from '../harness/shared.ts';
 import { beacon, createSite, metric, pageViewId, queryRows, send, startIngest, type IngestProcess } from './support.ts';
 
@@ -19,7 +24,11 @@ const spoolDir = mkdtempSync(join(tmpdir(), 'ingest-spool-'));
 beforeAll(async () => {
   [db, ch] = await Promise.all([isolatedPostgres(), isolatedClickHouse(base)]);
   site = await createSite(db.knex, { domain: 'example.com' });
-  ingest = await startIngest({ DATABASE_URL: db.databaseUrl, CLICKHOUSE_DATABASE: ch.database, INGEST_SPOOL_DIR: spoolDir });
+  ingest = await startIngest({
+    DATABASE_URL: db.databaseUrl,
+    CLICKHOUSE_DATABASE: ch.database,
+    INGEST_SPOOL_DIR: spoolDir,
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -29,7 +38,10 @@ afterAll(async () => {
 });
 
 async function rowsFor(pv: string): Promise<Array<Record<string, unknown>>> {
-  const rows = await queryRows<Record<string, unknown>>(ch.client, `SELECT * FROM ${ch.database}.rum_metrics ORDER BY metric`);
+  const rows = await queryRows<Record<string, unknown>>(
+    ch.client,
+    `SELECT * FROM ${ch.database}.rum_metrics ORDER BY metric`,
+  );
   return rows.filter((r) => r.page_view_id === pv);
 }
 
@@ -51,23 +63,83 @@ describe('a valid beacon', () => {
     const rows = await rowsFor(b.pv);
     const today = new Date().toISOString().slice(0, 10);
     expect(rows.map((r) => ({ ...r, ts: String(r.ts).slice(0, 10) }))).toEqual([
-      { site_id: site.id, ts: today, page_view_id: b.pv, seq: 1, metric_id: `v5-${b.pv}-lcp`, metric: 'LCP', value: 2345.6, device: 'mobile', navigation: 'navigate', path: '/products/shoes', sample_rate: 100, attr_target: 'main > img.hero', attr_url: 'https://cdn.example.com/hero.jpg', attr_type: '', source: expect.any(Number), keep_one_in: 1 },
-      { site_id: site.id, ts: today, page_view_id: b.pv, seq: 1, metric_id: `v5-${b.pv}-cls`, metric: 'CLS', value: 0.042, device: 'mobile', navigation: 'navigate', path: '/products/shoes', sample_rate: 100, attr_target: 'div.banner', attr_url: '', attr_type: '', source: expect.any(Number), keep_one_in: 1 },
-      { site_id: site.id, ts: today, page_view_id: b.pv, seq: 1, metric_id: `v5-${b.pv}-inp`, metric: 'INP', value: 184, device: 'mobile', navigation: 'navigate', path: '/products/shoes', sample_rate: 100, attr_target: 'button#buy', attr_url: '', attr_type: 'pointer', source: expect.any(Number), keep_one_in: 1 },
+      {
+        site_id: site.id,
+        ts: today,
+        page_view_id: b.pv,
+        seq: 1,
+        metric_id: `v5-${b.pv}-lcp`,
+        metric: 'LCP',
+        value: 2345.6,
+        device: 'mobile',
+        navigation: 'navigate',
+        path: '/products/shoes',
+        sample_rate: 100,
+        attr_target: 'main > img.hero',
+        attr_url: 'https://cdn.example.com/hero.jpg',
+        attr_type: '',
+        source: expect.any(Number),
+        keep_one_in: 1,
+      },
+      {
+        site_id: site.id,
+        ts: today,
+        page_view_id: b.pv,
+        seq: 1,
+        metric_id: `v5-${b.pv}-cls`,
+        metric: 'CLS',
+        value: 0.042,
+        device: 'mobile',
+        navigation: 'navigate',
+        path: '/products/shoes',
+        sample_rate: 100,
+        attr_target: 'div.banner',
+        attr_url: '',
+        attr_type: '',
+        source: expect.any(Number),
+        keep_one_in: 1,
+      },
+      {
+        site_id: site.id,
+        ts: today,
+        page_view_id: b.pv,
+        seq: 1,
+        metric_id: `v5-${b.pv}-inp`,
+        metric: 'INP',
+        value: 184,
+        device: 'mobile',
+        navigation: 'navigate',
+        path: '/products/shoes',
+        sample_rate: 100,
+        attr_target: 'button#buy',
+        attr_url: '',
+        attr_type: 'pointer',
+        source: expect.any(Number),
+        keep_one_in: 1,
+      },
     ]);
   });
 
   it('is accepted from a subdomain, with Referer when Origin is missing, and cut of a query in the resource URL', async () => {
     const fromShop = beacon(site.publicId);
     expect((await send(ingest.url, fromShop, { origin: 'https://shop.example.com' })).status).toBe(204);
-    const b = beacon(site.publicId, { metrics: [{ name: 'LCP', value: 1000, id: 'lcp-1', nav: 'reload', url: 'https://cdn.example.com/a.jpg?token=secret#x' }] });
+    const b = beacon(site.publicId, {
+      metrics: [
+        { name: 'LCP', value: 1000, id: 'lcp-1', nav: 'reload', url: 'https://cdn.example.com/a.jpg?token=secret#x' },
+      ],
+    });
     expect((await send(ingest.url, b, { origin: '', referer: 'https://www.example.com/page?q=1' })).status).toBe(204);
     await waitUntil('referer beacon stored', async () => (await rowsFor(b.pv)).length === 1, 20_000, 100);
     expect((await rowsFor(b.pv))[0]).toMatchObject({ attr_url: 'https://cdn.example.com/a.jpg', navigation: 'reload' });
   });
 
   it('answers a CORS preflight for the fetch fallback', async () => {
-    const answer = await send(ingest.url, '', { origin: 'https://example.com', 'access-control-request-method': 'POST' }, 'OPTIONS');
+    const answer = await send(
+      ingest.url,
+      '',
+      { origin: 'https://example.com', 'access-control-request-method': 'POST' },
+      'OPTIONS',
+    );
     expect(answer.status).toBe(204);
     expect(answer.headers['access-control-allow-origin']).toBe('*');
     expect(answer.headers['access-control-allow-methods']).toBe('POST');
@@ -79,24 +151,78 @@ describe('refused beacons', () => {
     const before = await metric(ingest.metricsUrl, 'rum_ingest_beacons_rejected_total', 'reason="origin_mismatch"');
     const cases: Array<{ reason: string; status: number; body: string | object; headers?: Record<string, string> }> = [
       { reason: 'origin_mismatch', status: 403, body: beacon(site.publicId), headers: { origin: 'https://evil.test' } },
-      { reason: 'origin_mismatch', status: 403, body: beacon(site.publicId), headers: { origin: 'https://badexample.com' } },
-      { reason: 'origin_mismatch', status: 403, body: beacon(site.publicId), headers: { origin: 'https://example.com.evil.net' } },
+      {
+        reason: 'origin_mismatch',
+        status: 403,
+        body: beacon(site.publicId),
+        headers: { origin: 'https://badexample.com' },
+      },
+      {
+        reason: 'origin_mismatch',
+        status: 403,
+        body: beacon(site.publicId),
+        headers: { origin: 'https://example.com.evil.net' },
+      },
       { reason: 'origin_mismatch', status: 403, body: beacon(site.publicId), headers: { origin: '' } },
       { reason: 'oversize', status: 413, body: { ...beacon(site.publicId), path: `/${'a'.repeat(9000)}` } },
-      { reason: 'oversize', status: 413, body: beacon(site.publicId, { metrics: [{ name: 'LCP', value: 1, id: 'x', nav: 'navigate', target: 't'.repeat(300) }] }) },
+      {
+        reason: 'oversize',
+        status: 413,
+        body: beacon(site.publicId, {
+          metrics: [{ name: 'LCP', value: 1, id: 'x', nav: 'navigate', target: 't'.repeat(300) }],
+        }),
+      },
       { reason: 'bad_json', status: 400, body: '{"v":1,"site":' },
       { reason: 'bad_shape', status: 400, body: { ...beacon(site.publicId), device: 'fridge' } },
-      { reason: 'bad_shape', status: 400, body: beacon(site.publicId, { metrics: [{ name: 'LCP', value: 1, id: 'x', nav: 'teleport' as 'navigate' }] }) },
+      {
+        reason: 'bad_shape',
+        status: 400,
+        body: beacon(site.publicId, { metrics: [{ name: 'LCP', value: 1, id: 'x', nav: 'teleport' as 'navigate' }] }),
+      },
       { reason: 'bad_shape', status: 400, body: beacon(site.publicId, { pv: 'short' }) },
-      { reason: 'bad_metric', status: 400, body: beacon(site.publicId, { metrics: [{ name: 'FID' as 'LCP', value: 1, id: 'x', nav: 'navigate' }] }) },
-      { reason: 'value_range', status: 400, body: beacon(site.publicId, { metrics: [{ name: 'LCP', value: -5, id: 'x', nav: 'navigate' }] }) },
-      { reason: 'value_range', status: 400, body: beacon(site.publicId, { metrics: [{ name: 'CLS', value: 1000, id: 'x', nav: 'navigate' }] }) },
-      { reason: 'value_range', status: 400, body: `{"v":1,"site":"${site.publicId}","pv":"${pageViewId()}","seq":1,"path":"/","device":"desktop","rate":100,"metrics":[{"name":"LCP","value":"NaN","id":"x","nav":"navigate"}]}` },
+      {
+        reason: 'bad_metric',
+        status: 400,
+        body: beacon(site.publicId, { metrics: [{ name: 'FID' as 'LCP', value: 1, id: 'x', nav: 'navigate' }] }),
+      },
+      {
+        reason: 'value_range',
+        status: 400,
+        body: beacon(site.publicId, { metrics: [{ name: 'LCP', value: -5, id: 'x', nav: 'navigate' }] }),
+      },
+      {
+        reason: 'value_range',
+        status: 400,
+        body: beacon(site.publicId, { metrics: [{ name: 'CLS', value: 1000, id: 'x', nav: 'navigate' }] }),
+      },
+      {
+        reason: 'value_range',
+        status: 400,
+        body: `{"v":1,"site":"${site.publicId}","pv":"${pageViewId()}","seq":1,"path":"/","device":"desktop","rate":100,"metrics":[{"name":"LCP","value":"NaN","id":"x","nav":"navigate"}]}`,
+      },
       { reason: 'bad_path', status: 400, body: beacon(site.publicId, { path: '/search?q=me' }) },
       { reason: 'bad_path', status: 400, body: beacon(site.publicId, { path: 'products' }) },
-      { reason: 'bot', status: 204, body: beacon(site.publicId), headers: { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' } },
-      { reason: 'bot', status: 204, body: beacon(site.publicId), headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/131.0.0.0 Safari/537.36' } },
-      { reason: 'bot', status: 204, body: beacon(site.publicId), headers: { 'user-agent': 'Mozilla/5.0 (Linux; Android 11) Chrome/131 Mobile Safari/537.36 Chrome-Lighthouse' } },
+      {
+        reason: 'bot',
+        status: 204,
+        body: beacon(site.publicId),
+        headers: { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' },
+      },
+      {
+        reason: 'bot',
+        status: 204,
+        body: beacon(site.publicId),
+        headers: {
+          'user-agent':
+            'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/131.0.0.0 Safari/537.36',
+        },
+      },
+      {
+        reason: 'bot',
+        status: 204,
+        body: beacon(site.publicId),
+        headers: { 'user-agent': 'Mozilla/5.0 (Linux; Android 11) Chrome/131 Mobile Safari/537.36 Chrome-Lighthouse' },
+      },
       { reason: 'bot', status: 204, body: beacon(site.publicId), headers: { 'user-agent': '' } },
       { reason: 'unknown_site', status: 404, body: beacon('0123456789abcdefghjk') },
       { reason: 'unknown_site', status: 404, body: beacon('not-a-site-id') },
@@ -107,17 +233,47 @@ describe('refused beacons', () => {
       if (c.status !== 204) expect(JSON.parse(answer.body)).toMatchObject({ error: c.reason });
     }
     const counted = (reason: string) => cases.filter((c) => c.reason === reason).length;
-    expect(await metric(ingest.metricsUrl, 'rum_ingest_beacons_rejected_total', 'reason="origin_mismatch"')).toBe(before + counted('origin_mismatch'));
-    for (const reason of ['oversize', 'bad_json', 'bad_shape', 'bad_metric', 'value_range', 'bad_path', 'bot', 'unknown_site']) {
-      expect({ reason, n: await metric(ingest.metricsUrl, 'rum_ingest_beacons_rejected_total', `reason="${reason}"`) }).toEqual({ reason, n: counted(reason) });
+    expect(await metric(ingest.metricsUrl, 'rum_ingest_beacons_rejected_total', 'reason="origin_mismatch"')).toBe(
+      before + counted('origin_mismatch'),
+    );
+    for (const reason of [
+      'oversize',
+      'bad_json',
+      'bad_shape',
+      'bad_metric',
+      'value_range',
+      'bad_path',
+      'bot',
+      'unknown_site',
+    ]) {
+      expect({
+        reason,
+        n: await metric(ingest.metricsUrl, 'rum_ingest_beacons_rejected_total', `reason="${reason}"`),
+      }).toEqual({ reason, n: counted(reason) });
     }
     // Per site and day: only what could be tied to the site (not garbage JSON, oversize bodies or unknown ids).
-    const expected = { origin_mismatch: 4, oversize: 1, bad_shape: 3, bad_metric: 1, value_range: 3, bad_path: 2, bot: 4 };
+    const expected = {
+      origin_mismatch: 4,
+      oversize: 1,
+      bad_shape: 3,
+      bad_metric: 1,
+      value_range: 3,
+      bad_path: 2,
+      bot: 4,
+    };
     const sorted = (counts: Record<string, number>) => JSON.stringify(Object.entries(counts).sort());
-    await waitUntil('rejections flushed', async () => sorted(await rejections(site.id)) === sorted(expected), 20_000, 200).catch(() => undefined);
+    await waitUntil(
+      'rejections flushed',
+      async () => sorted(await rejections(site.id)) === sorted(expected),
+      20_000,
+      200,
+    ).catch(() => undefined);
     expect(await rejections(site.id)).toEqual(expected);
     // Nothing of them reached rum_metrics.
-    const stored = await queryRows<{ n: string }>(ch.client, `SELECT count() AS n FROM ${ch.database}.rum_metrics WHERE metric_id = 'x'`);
+    const stored = await queryRows<{ n: string }>(
+      ch.client,
+      `SELECT count() AS n FROM ${ch.database}.rum_metrics WHERE metric_id = 'x'`,
+    );
     expect(Number(stored[0]!.n)).toBe(0);
   });
 
@@ -129,7 +285,14 @@ describe('refused beacons', () => {
     await waitUntil('inactive counted', async () => (await rejections(inactive.id)).inactive_site === 1, 20_000, 200);
     expect((await fetch(`${ingest.url}/metrics`)).status).toBe(404);
     const text = await (await fetch(ingest.metricsUrl)).text();
-    for (const name of ['rum_ingest_beacons_accepted_total', 'rum_ingest_buffered_beacons', 'rum_ingest_spooled_rows', 'rum_ingest_flush_duration_seconds_count', 'rum_ingest_clickhouse_insert_errors_total', 'process_resident_memory_bytes']) {
+    for (const name of [
+      'rum_ingest_beacons_accepted_total',
+      'rum_ingest_buffered_beacons',
+      'rum_ingest_spooled_rows',
+      'rum_ingest_flush_duration_seconds_count',
+      'rum_ingest_clickhouse_insert_errors_total',
+      'process_resident_memory_bytes',
+    ]) {
       expect(text).toContain(name);
     }
     expect(await metric(ingest.metricsUrl, 'rum_ingest_beacons_accepted_total')).toBeGreaterThanOrEqual(3);
@@ -142,16 +305,31 @@ describe('the monthly page-view limit', () => {
   it("counts page views by the site's configured sample rate (not the beacon's claim), seeded from ClickHouse", async () => {
     const starter = await createSite(db.knex, { plan: 'starter', domain: 'shop.test' }); // 100 %, 100,000 page views a month
     // 999 page views stored earlier this month at a 1 % sample rate: 99,900 page views.
-    const values = Array.from({ length: 999 }, (_, i) => `(${starter.id}, now(), 'seed${i}', 1, 'm', 'LCP', 1000, 'desktop', 'navigate', '/', 1, '', '', '', ${i}, 1)`).join(',');
-    await ch.client.command({ query: `INSERT INTO ${ch.database}.rum_metrics (site_id, ts, page_view_id, seq, metric_id, metric, value, device, navigation, path, sample_rate, attr_target, attr_url, attr_type, source, keep_one_in) VALUES ${values}` });
+    const values = Array.from(
+      { length: 999 },
+      (_, i) =>
+        `(${starter.id}, now(), 'seed${i}', 1, 'm', 'LCP', 1000, 'desktop', 'navigate', '/', 1, '', '', '', ${i}, 1)`,
+    ).join(',');
+    await ch.client.command({
+      query: `INSERT INTO ${ch.database}.rum_metrics (site_id, ts, page_view_id, seq, metric_id, metric, value, device, navigation, path, sample_rate, attr_target, attr_url, attr_type, source, keep_one_in) VALUES ${values}`,
+    });
     const headers = { origin: 'https://shop.test' };
     // Claims a 1 % sample; the site's 100 % counts: 99,901, still under the limit, so the next one is kept in full.
     const first = beacon(starter.publicId, { rate: 1 });
     expect((await send(ingest.url, first, headers)).status).toBe(204);
     const second = beacon(starter.publicId, { rate: 1 });
     expect((await send(ingest.url, second, headers)).status).toBe(204);
-    await waitUntil('both stored', async () => (await rowsFor(second.pv)).length === 3 && (await rowsFor(first.pv)).length === 3, 20_000, 100);
-    expect((await rowsFor(second.pv)).map((r) => [r.sample_rate, r.keep_one_in])).toEqual([[100, 1], [100, 1], [100, 1]]);
+    await waitUntil(
+      'both stored',
+      async () => (await rowsFor(second.pv)).length === 3 && (await rowsFor(first.pv)).length === 3,
+      20_000,
+      100,
+    );
+    expect((await rowsFor(second.pv)).map((r) => [r.sample_rate, r.keep_one_in])).toEqual([
+      [100, 1],
+      [100, 1],
+      [100, 1],
+    ]);
 
     // A Free owner has no live data: every beacon is over its limit of 0.
     const free = await createSite(db.knex, { plan: 'free', domain: 'free.test' });

@@ -12,7 +12,16 @@ import { waitUntil } from '../../stack/proc.ts';
 import { freePort, isolatedPostgres, uniqueName, type IsolatedPostgres } from '../harness/isolated.ts';
 import { startReady } from '../harness/processes.ts';
 import { baseTestEnv, HARNESS_DIR } from '../harness/shared.ts';
-import { beacon, createSite, metric, metricCounts, queryRows, send, startIngest, type IngestProcess } from './support.ts';
+import {
+  beacon,
+  createSite,
+  metric,
+  metricCounts,
+  queryRows,
+  send,
+  startIngest,
+  type IngestProcess,
+} from './support.ts';
 
 /**
  * Nothing acknowledged is lost: a private ClickHouse that the test really stops and starts, and an ingest
@@ -30,7 +39,11 @@ const spoolRoot = mkdtempSync(join(tmpdir(), 'ingest-durability-'));
 beforeAll(async () => {
   db = await isolatedPostgres();
   site = await createSite(db.knex, { domain: 'example.com', plan: 'agency' });
-  clickhouse = { dir: resolve(HARNESS_DIR, uniqueName('clickhouse')), httpPort: await freePort(), tcpPort: await freePort() };
+  clickhouse = {
+    dir: resolve(HARNESS_DIR, uniqueName('clickhouse')),
+    httpPort: await freePort(),
+    tcpPort: await freePort(),
+  };
   await startClickHouse(clickhouse, () => undefined);
   const admin = createClickHouse({ clickhouse: { ...base.clickhouse, url: clickhouseUrl() } }, 'default');
   await ensureClickHouseSchema(admin, DATABASE);
@@ -82,7 +95,10 @@ function load(url: () => string, connections = 8) {
 
 /** Distinct (page view, metric id) pairs stored for the given page views. */
 async function storedPairsOf(pvs: Set<string>): Promise<number> {
-  const rows = await queryRows<{ page_view_id: string; n: string }>(ch, `SELECT page_view_id, uniqExact(metric_id) AS n FROM ${DATABASE}.rum_metrics GROUP BY page_view_id`);
+  const rows = await queryRows<{ page_view_id: string; n: string }>(
+    ch,
+    `SELECT page_view_id, uniqExact(metric_id) AS n FROM ${DATABASE}.rum_metrics GROUP BY page_view_id`,
+  );
   return rows.filter((r) => pvs.has(r.page_view_id)).reduce((sum, r) => sum + Number(r.n), 0);
 }
 
@@ -113,16 +129,33 @@ it('keeps accepting while ClickHouse is stopped, spools, and replays everything 
     const atStop = traffic.acknowledged.size;
     await waitUntil('beacons during the outage', async () => traffic.acknowledged.size >= atStop + 1000, 60_000, 20);
     expect(await metric(ingest.metricsUrl, 'rum_ingest_spooled_rows')).toBeGreaterThan(0);
-    expect(await metric(ingest.metricsUrl, 'rum_ingest_clickhouse_insert_errors_total', 'table="rum_metrics"')).toBeGreaterThan(0);
+    expect(
+      await metric(ingest.metricsUrl, 'rum_ingest_clickhouse_insert_errors_total', 'table="rum_metrics"'),
+    ).toBeGreaterThan(0);
     await startClickHouse(clickhouse, () => undefined);
-    await waitUntil('more beacons after the outage', async () => traffic.acknowledged.size >= atStop + 1300, 60_000, 20);
+    await waitUntil(
+      'more beacons after the outage',
+      async () => traffic.acknowledged.size >= atStop + 1300,
+      60_000,
+      20,
+    );
     await traffic.stop();
     expect(traffic.failed()).toBe(0);
     const acknowledged = traffic.acknowledged;
-    await waitUntil('every acknowledged beacon in ClickHouse', async () => (await storedPairsOf(acknowledged)) === acknowledged.size * 3, 60_000, 250);
+    await waitUntil(
+      'every acknowledged beacon in ClickHouse',
+      async () => (await storedPairsOf(acknowledged)) === acknowledged.size * 3,
+      60_000,
+      250,
+    );
     const counts = await metricCounts(ch, DATABASE);
     expect(counts.distinct).toBe(acknowledged.size * 3);
-    await waitUntil('spool emptied', async () => (await metric(ingest.metricsUrl, 'rum_ingest_spooled_rows')) === 0, 30_000, 200);
+    await waitUntil(
+      'spool emptied',
+      async () => (await metric(ingest.metricsUrl, 'rum_ingest_spooled_rows')) === 0,
+      30_000,
+      200,
+    );
   } finally {
     await ingest.service.stop();
   }
@@ -132,7 +165,9 @@ it('loses no acknowledged beacon when killed with SIGKILL during a load, and a r
   await truncate();
   const spoolDir = join(spoolRoot, 'kill');
   // Long batches: much is still only in the spool when the process dies.
-  let ingest: IngestProcess = await startIngest(env(spoolDir, { INGEST_BATCH_MS: '3000', INGEST_BATCH_ROWS: '100000' }));
+  let ingest: IngestProcess = await startIngest(
+    env(spoolDir, { INGEST_BATCH_MS: '3000', INGEST_BATCH_ROWS: '100000' }),
+  );
   let url = ingest.url;
   const traffic = load(() => url);
   try {
@@ -147,11 +182,19 @@ it('loses no acknowledged beacon when killed with SIGKILL during a load, and a r
     await waitUntil('load after the restart', async () => traffic.acknowledged.size >= atKill + 300, 60_000, 20);
     await traffic.stop();
     const acknowledged = traffic.acknowledged;
-    await waitUntil('every acknowledged beacon in ClickHouse', async () => (await storedPairsOf(acknowledged)) === acknowledged.size * 3, 60_000, 250);
+    await waitUntil(
+      'every acknowledged beacon in ClickHouse',
+      async () => (await storedPairsOf(acknowledged)) === acknowledged.size * 3,
+      60_000,
+      250,
+    );
     // Beacons synced to the spool but cut before their 204 may be stored too; nothing stored twice after dedupe.
     const counts = await metricCounts(ch, DATABASE);
     expect(counts.distinct).toBeGreaterThanOrEqual(acknowledged.size * 3);
-    const [dupes] = await queryRows<{ n: string }>(ch, `SELECT count() AS n FROM (SELECT page_view_id, metric_id, uniqExact(value, seq, path) AS versions FROM ${DATABASE}.rum_metrics GROUP BY page_view_id, metric_id HAVING versions > 1)`);
+    const [dupes] = await queryRows<{ n: string }>(
+      ch,
+      `SELECT count() AS n FROM (SELECT page_view_id, metric_id, uniqExact(value, seq, path) AS versions FROM ${DATABASE}.rum_metrics GROUP BY page_view_id, metric_id HAVING versions > 1)`,
+    );
     expect(Number(dupes!.n)).toBe(0);
   } finally {
     await traffic.stop();
@@ -180,7 +223,9 @@ it('replays a spool left from a crash exactly as it was, without a second copy a
 
 it('flushes everything to ClickHouse on SIGTERM', async () => {
   await truncate();
-  const ingest = await startIngest(env(join(spoolRoot, 'term'), { INGEST_BATCH_MS: '60000', INGEST_BATCH_ROWS: '100000' }));
+  const ingest = await startIngest(
+    env(join(spoolRoot, 'term'), { INGEST_BATCH_MS: '60000', INGEST_BATCH_ROWS: '100000' }),
+  );
   for (let i = 0; i < 50; i++) expect((await send(ingest.url, beacon(site.publicId))).status).toBe(204);
   expect((await metricCounts(ch, DATABASE)).rows).toBe(0);
   expect(await ingest.service.stop()).toBe(0);

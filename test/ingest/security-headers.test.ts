@@ -5,7 +5,12 @@ import { loadConfig } from '../../infra/config.ts';
 import { HSTS } from '../../core/security-headers.ts';
 import type { RumSite } from '../../core/rum/site.ts';
 import { COLLECTOR_STABLE_PATH } from '../../ingest/collector-script.ts';
-import { isolatedClickHouse, isolatedPostgres, type IsolatedClickHouse, type IsolatedPostgres } from '../harness/isolated.ts';
+import {
+  isolatedClickHouse,
+  isolatedPostgres,
+  type IsolatedClickHouse,
+  type IsolatedPostgres,
+} from '../harness/isolated.ts';
 import { baseTestEnv } from '../harness/shared.ts';
 import { rawRequest } from '../harness/web.ts';
 import { beacon, createSite, send, startIngest, type IngestProcess } from './support.ts';
@@ -26,7 +31,11 @@ beforeAll(async () => {
   [db, ch] = await Promise.all([isolatedPostgres(), isolatedClickHouse(base)]);
   site = await createSite(db.knex, { domain: 'example.com' });
   const common = { DATABASE_URL: db.databaseUrl, CLICKHOUSE_DATABASE: ch.database };
-  ingests.https = await startIngest({ ...common, INGEST_SPOOL_DIR: spoolDirs[0], INGEST_URL: 'https://rum.example.test' });
+  ingests.https = await startIngest({
+    ...common,
+    INGEST_SPOOL_DIR: spoolDirs[0],
+    INGEST_URL: 'https://rum.example.test',
+  });
   ingests.http = await startIngest({ ...common, INGEST_SPOOL_DIR: spoolDirs[1], INGEST_URL: 'http://127.0.0.1:1' });
 }, 120_000);
 
@@ -41,7 +50,15 @@ type Answer = { status: number; headers: Record<string, string | string[] | unde
 const answers: Array<{ what: string; status: number; ask: (url: string) => Promise<Answer> }> = [
   { what: 'an accepted beacon', status: 204, ask: (url) => send(url, beacon(site.publicId)) },
   { what: 'a refused beacon', status: 400, ask: (url) => send(url, 'not json') },
-  { what: 'the preflight', status: 204, ask: (url) => rawRequest(`${url}/b`, { method: 'OPTIONS', headers: { origin: 'https://example.com', 'access-control-request-method': 'POST' } }) },
+  {
+    what: 'the preflight',
+    status: 204,
+    ask: (url) =>
+      rawRequest(`${url}/b`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://example.com', 'access-control-request-method': 'POST' },
+      }),
+  },
   { what: 'the collector script', status: 200, ask: (url) => rawRequest(`${url}${COLLECTOR_STABLE_PATH}`) },
   { what: 'health', status: 200, ask: (url) => rawRequest(`${url}/livez`) },
   { what: 'an unknown path', status: 404, ask: (url) => rawRequest(`${url}/nothing-here`) },

@@ -5,7 +5,12 @@ import { join } from 'node:path';
 import { loadConfig } from '../../infra/config.ts';
 import type { RumSite } from '../../core/rum/site.ts';
 import { waitUntil } from '../../stack/proc.ts';
-import { isolatedClickHouse, isolatedPostgres, type IsolatedClickHouse, type IsolatedPostgres } from '../harness/isolated.ts';
+import {
+  isolatedClickHouse,
+  isolatedPostgres,
+  type IsolatedClickHouse,
+  type IsolatedPostgres,
+} from '../harness/isolated.ts';
 import { baseTestEnv } from '../harness/shared.ts';
 import { beacon, createSite, metric, send, startIngest, type IngestProcess } from './support.ts';
 
@@ -80,7 +85,8 @@ function trickle(localAddress: string, text: string, everyMs: number): Promise<S
 }
 
 const beaconBody = (): string => JSON.stringify(beacon(site.publicId));
-const requestHead = (body: string) => `POST /b HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: https://example.com\r\nUser-Agent: Mozilla/5.0 Chrome/131.0\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`;
+const requestHead = (body: string) =>
+  `POST /b HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: https://example.com\r\nUser-Agent: Mozilla/5.0 Chrome/131.0\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`;
 
 async function genuineBeaconsAccepted(count: number): Promise<void> {
   for (let i = 0; i < count; i++) expect((await send(ingest.url, beacon(site.publicId))).status).toBe(204);
@@ -91,7 +97,12 @@ it('cuts clients that send their headers byte by byte, caps connections per addr
   const head = requestHead(beaconBody());
   const slow = await Promise.all(Array.from({ length: 120 }, () => trickle('127.0.5.1', head, 250)));
   // 100 of the 120 are over the per-address cap of 20 and are closed at once, before any answer.
-  await waitUntil('connections over the per-address cap closed', async () => slow.filter((c) => c.closed).length >= 100, 20_000, 50);
+  await waitUntil(
+    'connections over the per-address cap closed',
+    async () => slow.filter((c) => c.closed).length >= 100,
+    20_000,
+    50,
+  );
   const stillOpen = slow.filter((c) => !c.closed);
   expect(stillOpen.length).toBe(20);
   expect(await metric(ingest.metricsUrl, 'rum_ingest_connections_refused_total')).toBeGreaterThanOrEqual(100);
@@ -130,7 +141,12 @@ it('holds at most INGEST_MAX_CONNECTIONS; once idle connections are cut, beacons
   const before = await metric(ingest.metricsUrl, 'rum_ingest_connections_refused_total');
   // 8 addresses x 20 connections that send nothing: 160, over the cap of 150.
   const idle = await Promise.all(Array.from({ length: 160 }, (_, i) => trickle(`127.0.7.${1 + (i % 8)}`, '', 1000)));
-  await waitUntil('connections over the instance cap closed', async () => idle.filter((c) => c.closed).length >= 10, 20_000, 50);
+  await waitUntil(
+    'connections over the instance cap closed',
+    async () => idle.filter((c) => c.closed).length >= 10,
+    20_000,
+    50,
+  );
   expect(await metric(ingest.metricsUrl, 'rum_ingest_connections_refused_total')).toBeGreaterThanOrEqual(before + 10);
   await waitUntil('idle connections cut', async () => idle.every((c) => c.closed), 30_000, 100);
   await genuineBeaconsAccepted(3);

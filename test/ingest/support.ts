@@ -12,12 +12,27 @@ import { freePort } from '../harness/isolated.ts';
 import { startReady, type RunningService } from '../harness/processes.ts';
 import { baseTestEnv } from '../harness/shared.ts';
 
-export const CHROME_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+export const CHROME_UA =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
-export async function createSite(knex: Knex, options: { plan?: PlanKey; domain?: string; active?: boolean } = {}): Promise<RumSite> {
+export async function createSite(
+  knex: Knex,
+  options: { plan?: PlanKey; domain?: string; active?: boolean } = {},
+): Promise<RumSite> {
   const storage = createStorage(knex);
-  const user = await createUser(storage.users, { name: 'Site owner', email: `owner-${randomBytes(4).toString('hex')}@example.com`, password: null, plan: options.plan ?? 'pro' });
-  const site = await storage.rumSites.insert({ userId: user.id, publicId: newRumSitePublicId(), domain: options.domain ?? 'example.com', sampleRate: 100, createdAt: new Date() });
+  const user = await createUser(storage.users, {
+    name: 'Site owner',
+    email: `owner-${randomBytes(4).toString('hex')}@example.com`,
+    password: null,
+    plan: options.plan ?? 'pro',
+  });
+  const site = await storage.rumSites.insert({
+    userId: user.id,
+    publicId: newRumSitePublicId(),
+    domain: options.domain ?? 'example.com',
+    sampleRate: 100,
+    createdAt: new Date(),
+  });
   if (options.active === false) await storage.rumSites.update(user.id, site.id, { active: false }, new Date());
   return site;
 }
@@ -36,7 +51,14 @@ export function beacon(site: string, overrides: Partial<Beacon> = {}): Beacon {
     device: 'mobile',
     rate: 100,
     metrics: [
-      { name: 'LCP', value: 2345.6, id: `v5-${pv}-lcp`, nav: 'navigate', target: 'main > img.hero', url: 'https://cdn.example.com/hero.jpg' },
+      {
+        name: 'LCP',
+        value: 2345.6,
+        id: `v5-${pv}-lcp`,
+        nav: 'navigate',
+        target: 'main > img.hero',
+        url: 'https://cdn.example.com/hero.jpg',
+      },
       { name: 'CLS', value: 0.042, id: `v5-${pv}-cls`, nav: 'navigate', target: 'div.banner' },
       { name: 'INP', value: 184, id: `v5-${pv}-inp`, nav: 'navigate', target: 'button#buy', type: 'pointer' },
     ],
@@ -51,20 +73,35 @@ export interface Answer {
 }
 
 /** POST /b through node:http (fetch inside jest drops Origin). */
-export function send(baseUrl: string, body: string | object, headers: Record<string, string> = {}, method = 'POST', localAddress?: string): Promise<Answer> {
+export function send(
+  baseUrl: string,
+  body: string | object,
+  headers: Record<string, string> = {},
+  method = 'POST',
+  localAddress?: string,
+): Promise<Answer> {
   const payload = typeof body === 'string' ? body : JSON.stringify(body);
   return new Promise((resolve, reject) => {
-    const req = request(`${baseUrl}/b`, {
-      method,
-      headers: { 'content-type': 'text/plain;charset=UTF-8', origin: 'https://example.com', 'user-agent': CHROME_UA, ...headers },
-      // A sender of its own (any 127.x.y.z is loopback): the ingest limits per source address.
-      ...(localAddress ? { localAddress } : {}),
-    }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-    });
+    const req = request(
+      `${baseUrl}/b`,
+      {
+        method,
+        headers: {
+          'content-type': 'text/plain;charset=UTF-8',
+          origin: 'https://example.com',
+          'user-agent': CHROME_UA,
+          ...headers,
+        },
+        // A sender of its own (any 127.x.y.z is loopback): the ingest limits per source address.
+        ...(localAddress ? { localAddress } : {}),
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });
@@ -86,7 +123,12 @@ export async function startIngest(env: Record<string, string | undefined>): Prom
     ...env,
   };
   const service = await startReady('ingest', full);
-  return { service, url: `http://127.0.0.1:${full.INGEST_PORT}`, metricsUrl: `http://127.0.0.1:${full.INGEST_METRICS_PORT}/metrics`, env: full };
+  return {
+    service,
+    url: `http://127.0.0.1:${full.INGEST_PORT}`,
+    metricsUrl: `http://127.0.0.1:${full.INGEST_METRICS_PORT}/metrics`,
+    env: full,
+  };
 }
 
 /** A counter's value from the Prometheus text (0 when absent). */
@@ -101,7 +143,10 @@ export async function queryRows<T>(client: ClickHouseClient, query: string): Pro
 }
 
 /** Rows, and distinct (page view, metric id) pairs: the count every query sees after dedupe. */
-export async function metricCounts(client: ClickHouseClient, database: string): Promise<{ rows: number; distinct: number }> {
+export async function metricCounts(
+  client: ClickHouseClient,
+  database: string,
+): Promise<{ rows: number; distinct: number }> {
   const [row] = await queryRows<{ rows: string; distinct: string }>(
     client,
     sql`SELECT count() AS rows, uniqExact(page_view_id, metric_id) AS distinct FROM ${ident(database)}.rum_metrics`,

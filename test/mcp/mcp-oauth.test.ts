@@ -39,8 +39,10 @@ async function signedIn() {
 }
 
 /** Image URLs are signed with an expiry in whole seconds: two reads a moment apart may differ only there. */
-const unsigned = (value: unknown) => JSON.parse(JSON.stringify(value).replace(/\?expires=\d+&signature=[^"]+/g, '')) as unknown;
-const text = (result: Awaited<ReturnType<Client['callTool']>>): string => (result.content as Array<{ type: string; text?: string }>).map((c) => c.text ?? '').join('');
+const unsigned = (value: unknown) =>
+  JSON.parse(JSON.stringify(value).replace(/\?expires=\d+&signature=[^"]+/g, '')) as unknown;
+const text = (result: Awaited<ReturnType<Client['callTool']>>): string =>
+  (result.content as Array<{ type: string; text?: string }>).map((c) => c.text ?? '').join('');
 
 it('discovers, registers, gets consent, and calls tools with real data', async () => {
   const { user, token, web } = await signedIn();
@@ -48,7 +50,9 @@ it('discovers, registers, gets consent, and calls tools with real data', async (
   const provider = new MemoryOAuthProvider({ redirectUrl: REDIRECT, clientName: 'SDK test client' });
 
   const first = new Client({ name: 'sdk-test', version: '1.0.0' });
-  await expect(first.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }))).rejects.toBeInstanceOf(UnauthorizedError);
+  await expect(
+    first.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider })),
+  ).rejects.toBeInstanceOf(UnauthorizedError);
   const authorizationUrl = provider.authorizationUrl!;
   expect(authorizationUrl.searchParams.get('resource')).toBe(`${api.config.baseUrl}/mcp`);
   expect(authorizationUrl.searchParams.get('code_challenge_method')).toBe('S256');
@@ -72,7 +76,9 @@ it('discovers, registers, gets consent, and calls tools with real data', async (
   const viaMcp = await client.callTool({ name: 'get_scan', arguments: { id } });
   expect(viaMcp.isError).toBeFalsy();
   const viaRest = await call(api, `/scans/${id}`, { token });
-  const fromMcp = JSON.parse(text(viaMcp)) as { data: { status: string; result?: { scores?: Record<string, unknown> } } };
+  const fromMcp = JSON.parse(text(viaMcp)) as {
+    data: { status: string; result?: { scores?: Record<string, unknown> } };
+  };
   expect(fromMcp.data.status).toBe('finished');
   expect(fromMcp.data.result?.scores).toEqual(expect.any(Object));
   expect(unsigned(fromMcp)).toEqual(unsigned(viaRest.body));
@@ -92,11 +98,17 @@ it('a token issued for the REST API is refused at /mcp with the discovery challe
   expect((await call(api, '/me', { token: tokens.access_token })).status).toBe(200);
   const res = await fetch(`${api.url}/mcp`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    headers: {
+      authorization: `Bearer ${tokens.access_token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
   });
   expect(res.status).toBe(401);
-  expect(res.headers.get('www-authenticate')).toContain(`resource_metadata="${api.config.baseUrl}/.well-known/oauth-protected-resource/mcp"`);
+  expect(res.headers.get('www-authenticate')).toContain(
+    `resource_metadata="${api.config.baseUrl}/.well-known/oauth-protected-resource/mcp"`,
+  );
 });
 
 it('an MCP client identified by a Client ID Metadata Document (https on loopback) connects without registering', async () => {
@@ -106,16 +118,38 @@ it('an MCP client identified by a Client ID Metadata Document (https on loopback
     const clientId = `${docs.url}/mcp-client.json`;
     docs.route('/mcp-client.json', (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ client_id: clientId, client_name: 'Documented MCP client', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' }));
+      res.end(
+        JSON.stringify({
+          client_id: clientId,
+          client_name: 'Documented MCP client',
+          redirect_uris: [REDIRECT],
+          grant_types: ['authorization_code', 'refresh_token'],
+          response_types: ['code'],
+          token_endpoint_auth_method: 'none',
+        }),
+      );
     });
     const { user } = await createTestUser(withDocs, 'starter', PASSWORD);
     const web = new WebClient(withDocs.url, withDocs.config.baseUrl);
     expect((await web.signIn(user.email, PASSWORD)).status).toBe(303);
     const mcpUrl = new URL(`${withDocs.url}/mcp`);
-    const provider = new MemoryOAuthProvider({ redirectUrl: REDIRECT, clientName: 'Documented MCP client', clientMetadataUrl: clientId });
-    await expect(new Client({ name: 'sdk-test', version: '1.0.0' }).connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }))).rejects.toBeInstanceOf(UnauthorizedError);
+    const provider = new MemoryOAuthProvider({
+      redirectUrl: REDIRECT,
+      clientName: 'Documented MCP client',
+      clientMetadataUrl: clientId,
+    });
+    await expect(
+      new Client({ name: 'sdk-test', version: '1.0.0' }).connect(
+        new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }),
+      ),
+    ).rejects.toBeInstanceOf(UnauthorizedError);
     expect(provider.authorizationUrl!.searchParams.get('client_id')).toBe(clientId);
-    expect(await withDocs.db.knex('oauth_artifacts').where({ model: 'Client' }).count<Array<{ count: number | string }>>('* as count')).toEqual([{ count: 0 }]);
+    expect(
+      await withDocs.db
+        .knex('oauth_artifacts')
+        .where({ model: 'Client' })
+        .count<Array<{ count: number | string }>>('* as count'),
+    ).toEqual([{ count: 0 }]);
     const landed = await authorizeInWeb(web, withDocs.config.baseUrl, provider.authorizationUrl!);
     const transport = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
     await transport.finishAuth(landed.searchParams.get('code')!);

@@ -24,29 +24,49 @@ afterAll(async () => {
 
 async function connect(token: string): Promise<Client> {
   const client = new Client({ name: 'mcp-tools-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${stack.api.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${stack.api.url}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    }),
+  );
   return client;
 }
 
-const body = (result: CallToolResult) => JSON.parse((result.content[0] as { text: string }).text) as Record<string, unknown>;
+const body = (result: CallToolResult) =>
+  JSON.parse((result.content[0] as { text: string }).text) as Record<string, unknown>;
 /** Image URLs are signed with an expiry in whole seconds: two reads a moment apart may differ only there. */
-const unsigned = (value: unknown) => JSON.parse(JSON.stringify(value).replace(/\?expires=\d+&signature=[^"]+/g, '')) as unknown;
+const unsigned = (value: unknown) =>
+  JSON.parse(JSON.stringify(value).replace(/\?expires=\d+&signature=[^"]+/g, '')) as unknown;
 const message = (result: CallToolResult) => (result.content[0] as { text: string }).text;
 
 describe('the HTTP edge', () => {
   it('401 without a token, with the challenge naming the protected resource metadata', async () => {
-    const res = await fetch(`${stack.api.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+    const res = await fetch(`${stack.api.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual({ message: 'Unauthenticated.' });
-    expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${stack.api.config.baseUrl}/.well-known/oauth-protected-resource/mcp"`);
+    expect(res.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${stack.api.config.baseUrl}/.well-known/oauth-protected-resource/mcp"`,
+    );
   });
 
   it('publishes RFC 9728 metadata for the MCP server and the REST API', async () => {
     const base = stack.api.config.baseUrl;
-    for (const [path, resource] of [['/mcp', `${base}/mcp`], ['/api/v1', `${base}/api/v1`]] as const) {
+    for (const [path, resource] of [
+      ['/mcp', `${base}/mcp`],
+      ['/api/v1', `${base}/api/v1`],
+    ] as const) {
       const res = await fetch(`${stack.api.url}/.well-known/oauth-protected-resource${path}`);
       expect(res.status).toBe(200);
-      expect(await res.json()).toMatchObject({ resource, authorization_servers: [base], scopes_supported: ['read', 'write'], bearer_methods_supported: ['header'] });
+      expect(await res.json()).toMatchObject({
+        resource,
+        authorization_servers: [base],
+        scopes_supported: ['read', 'write'],
+        bearer_methods_supported: ['header'],
+      });
     }
   });
 
@@ -65,7 +85,21 @@ describe('tools', () => {
     const { token } = await createTestUser(stack.api, 'starter');
     const client = await connect(token);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['get_scan', 'get_target_history', 'list_alerts', 'list_rum_sites', 'list_scans', 'list_targets', 'mark_alerts_read', 'rum_history', 'rum_slowest_pages', 'rum_summary', 'start_scan'].sort());
+    expect(tools.map((t) => t.name).sort()).toEqual(
+      [
+        'get_scan',
+        'get_target_history',
+        'list_alerts',
+        'list_rum_sites',
+        'list_scans',
+        'list_targets',
+        'mark_alerts_read',
+        'rum_history',
+        'rum_slowest_pages',
+        'rum_summary',
+        'start_scan',
+      ].sort(),
+    );
     const getScan = tools.find((t) => t.name === 'get_scan')!;
     expect(getScan.inputSchema).toMatchObject({ type: 'object', required: ['id'] });
     expect(tools.find((t) => t.name === 'start_scan')!.inputSchema.properties).toHaveProperty('url');
@@ -88,7 +122,10 @@ describe('tools', () => {
   it("errors are tool errors with the API's messages: 404, validation", async () => {
     const { token } = await createTestUser(stack.api, 'starter');
     const client = await connect(token);
-    const missing = (await client.callTool({ name: 'get_scan', arguments: { id: '01aaaaaaaaaaaaaaaaaaaaaaaa' } })) as CallToolResult;
+    const missing = (await client.callTool({
+      name: 'get_scan',
+      arguments: { id: '01aaaaaaaaaaaaaaaaaaaaaaaa' },
+    })) as CallToolResult;
     expect(missing.isError).toBe(true);
     expect(message(missing)).toBe('Not found.');
     const invalid = (await client.callTool({ name: 'list_scans', arguments: { limit: 1000 } })) as CallToolResult;
@@ -121,10 +158,16 @@ describe('tools', () => {
     const as = await discover(stack.api);
     const redirect = 'http://127.0.0.1:8976/cb';
     const client = await registerClient(as, { redirect_uris: [redirect] });
-    const tokens = await obtainTokens(as, client, web, stack.api.config.baseUrl, redirect, { scope: 'read', resource: `${stack.api.config.baseUrl}/mcp` });
+    const tokens = await obtainTokens(as, client, web, stack.api.config.baseUrl, redirect, {
+      scope: 'read',
+      resource: `${stack.api.config.baseUrl}/mcp`,
+    });
     const mcp = await connect(tokens.access_token);
     expect(((await mcp.callTool({ name: 'list_scans', arguments: {} })) as CallToolResult).isError).toBeFalsy();
-    const refused = (await mcp.callTool({ name: 'start_scan', arguments: { url: `${sites.origin}/fast/` } })) as CallToolResult;
+    const refused = (await mcp.callTool({
+      name: 'start_scan',
+      arguments: { url: `${sites.origin}/fast/` },
+    })) as CallToolResult;
     expect(refused.isError).toBe(true);
     expect(message(refused)).toMatch(/needs "write"/);
     await mcp.close();
@@ -134,15 +177,21 @@ describe('tools', () => {
     const { token } = await createTestUser(stack.api, 'starter');
     const client = await connect(token);
     const progress: string[] = [];
-    const result = (await client.callTool({ name: 'start_scan', arguments: { url: `${sites.origin}/fast/`, wait: true } }, undefined, {
-      onprogress: (p) => void progress.push(p.message ?? String(p.progress)),
-      timeout: 600_000,
-      resetTimeoutOnProgress: true,
-    })) as CallToolResult;
+    const result = (await client.callTool(
+      { name: 'start_scan', arguments: { url: `${sites.origin}/fast/`, wait: true } },
+      undefined,
+      {
+        onprogress: (p) => void progress.push(p.message ?? String(p.progress)),
+        timeout: 600_000,
+        resetTimeoutOnProgress: true,
+      },
+    )) as CallToolResult;
     expect(result.isError).toBeFalsy();
     const scan = body(result).data as { public_id: string; status: string };
     expect(scan.status).toBe('finished');
-    expect(unsigned(body(result))).toEqual(unsigned((await call(stack.api, `/scans/${scan.public_id}`, { token })).body));
+    expect(unsigned(body(result))).toEqual(
+      unsigned((await call(stack.api, `/scans/${scan.public_id}`, { token })).body),
+    );
     expect(JSON.stringify(body(result))).toContain('signature=');
     expect(progress.length).toBeGreaterThan(0);
     expect(progress[0]).toContain(scan.public_id);

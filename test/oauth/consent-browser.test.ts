@@ -50,7 +50,19 @@ it('a person approves an app in the browser; the app gets a code and then a work
   // The browser may also ask the app for /favicon.ico: take the callback itself.
   const landed = arrivals.filter((url) => url.pathname === '/callback').at(-1)!;
   const params = oauth.validateAuthResponse(as, client, landed, attempt.state);
-  const tokens = await oauth.processAuthorizationCodeResponse(as, client, await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, attempt.verifier, insecure));
+  const tokens = await oauth.processAuthorizationCodeResponse(
+    as,
+    client,
+    await oauth.authorizationCodeGrantRequest(
+      as,
+      client,
+      oauth.None(),
+      params,
+      redirectUri,
+      attempt.verifier,
+      insecure,
+    ),
+  );
   const me = await call(api, '/me', { token: tokens.access_token });
   expect(me.status).toBe(200);
   expect(me.body).toMatchObject({ data: { email: user.email } });

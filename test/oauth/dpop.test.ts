@@ -42,10 +42,28 @@ async function tokensWithDPoP(extra: Record<string, string> = {}) {
   const client = await registerClient(as, { redirect_uris: [REDIRECT], dpop_bound_access_tokens: true });
   const dpop = oauth.DPoP(client, await oauth.generateKeyPair('ES256'));
   const attempt = await authorizationUrl(as, client, REDIRECT, extra);
-  const params = oauth.validateAuthResponse(as, client, await authorizeInWeb(web, api.config.baseUrl, attempt.url), attempt.state);
+  const params = oauth.validateAuthResponse(
+    as,
+    client,
+    await authorizeInWeb(web, api.config.baseUrl, attempt.url),
+    attempt.state,
+  );
   const proofs: Array<string | null> = [];
-  const options = { ...insecure, DPoP: dpop, ...watchingFetch(proofs), ...(extra.resource ? { additionalParameters: { resource: extra.resource } } : {}) };
-  const response = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, REDIRECT, attempt.verifier, options);
+  const options = {
+    ...insecure,
+    DPoP: dpop,
+    ...watchingFetch(proofs),
+    ...(extra.resource ? { additionalParameters: { resource: extra.resource } } : {}),
+  };
+  const response = await oauth.authorizationCodeGrantRequest(
+    as,
+    client,
+    oauth.None(),
+    params,
+    REDIRECT,
+    attempt.verifier,
+    options,
+  );
   const tokens = await oauth.processAuthorizationCodeResponse(as, client, response);
   registerSecret(tokens.access_token);
   registerSecret(tokens.refresh_token);
@@ -78,10 +96,16 @@ it('a code exchange with a DPoP proof gets a plain Bearer token, not bound to th
 it('the DPoP authorization scheme is refused, with a Bearer challenge', async () => {
   const { dpop, tokens } = await tokensWithDPoP();
   const sent: Array<string | null> = [];
-  const refused = await oauth.protectedResourceRequest(tokens.access_token, 'GET', new URL(`${api.url}/api/v1/me`), new Headers(), null, { ...insecure, DPoP: dpop, ...watchingFetch(sent) }).then(
-    () => null,
-    (error: unknown) => error,
-  );
+  const refused = await oauth
+    .protectedResourceRequest(tokens.access_token, 'GET', new URL(`${api.url}/api/v1/me`), new Headers(), null, {
+      ...insecure,
+      DPoP: dpop,
+      ...watchingFetch(sent),
+    })
+    .then(
+      () => null,
+      (error: unknown) => error,
+    );
   expect(sent).toHaveLength(1);
   expect(refused).toBeInstanceOf(oauth.WWWAuthenticateChallengeError);
   const challenge = refused as oauth.WWWAuthenticateChallengeError;
@@ -107,7 +131,11 @@ it('a token for the MCP server, exchanged with a proof, is a plain Bearer token 
   expect(tokens.token_type).toBe('bearer');
   expect(await storedPayload(tokens.access_token)).not.toHaveProperty('jkt');
   const mcp = new Client({ name: 'dpop-test', version: '1.0.0' });
-  await mcp.connect(new StreamableHTTPClientTransport(new URL(`${api.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${tokens.access_token}` } } }));
+  await mcp.connect(
+    new StreamableHTTPClientTransport(new URL(`${api.url}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${tokens.access_token}` } },
+    }),
+  );
   expect((await mcp.listTools()).tools.length).toBeGreaterThan(0);
   await mcp.close();
 });

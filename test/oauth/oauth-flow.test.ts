@@ -1,7 +1,14 @@
 import * as oauth from 'oauth4webapi';
 import { createStorage } from '../../db/store/index.ts';
 import { call, createTestUser, startTestApi, TestClock, type TestApi } from '../harness/api.ts';
-import { authorizationUrl, authorizeInWeb, discover, insecure, obtainTokens, registerClient } from '../harness/oauth.ts';
+import {
+  authorizationUrl,
+  authorizeInWeb,
+  discover,
+  insecure,
+  obtainTokens,
+  registerClient,
+} from '../harness/oauth.ts';
 import { WebClient } from '../harness/web.ts';
 
 const PASSWORD = 'correct horse battery staple';
@@ -49,7 +56,15 @@ describe('authorization server metadata (RFC 8414)', () => {
       client_id_metadata_document_supported: true,
       scopes_supported: ['read', 'write'],
     });
-    for (const oidc of ['jwks_uri', 'userinfo_endpoint', 'id_token_signing_alg_values_supported', 'subject_types_supported', 'claims_supported', 'end_session_endpoint']) expect(body).not.toHaveProperty(oidc);
+    for (const oidc of [
+      'jwks_uri',
+      'userinfo_endpoint',
+      'id_token_signing_alg_values_supported',
+      'subject_types_supported',
+      'claims_supported',
+      'end_session_endpoint',
+    ])
+      expect(body).not.toHaveProperty(oidc);
     expect((await fetch(`${api.url}/.well-known/openid-configuration`)).status).toBe(404);
   });
 });
@@ -80,7 +95,10 @@ describe('the authorization code flow with oauth4webapi', () => {
     const client = await registerClient(as, { redirect_uris: [REDIRECT] });
     const tokens = await obtainTokens(as, client, web, api.config.baseUrl, REDIRECT);
     for (const value of [tokens.access_token, tokens.refresh_token!]) {
-      const rows = await api.db.knex('oauth_artifacts').whereRaw('key_hash = ? or payload::text like ?', [value, `%${value}%`]).count<Array<{ count: string }>>('* as count');
+      const rows = await api.db
+        .knex('oauth_artifacts')
+        .whereRaw('key_hash = ? or payload::text like ?', [value, `%${value}%`])
+        .count<Array<{ count: string }>>('* as count');
       expect(Number(rows[0]!.count)).toBe(0);
     }
   });
@@ -119,17 +137,25 @@ describe('refresh tokens', () => {
     const { web } = await signedInUser();
     const client = await registerClient(as, { redirect_uris: [REDIRECT] });
     const first = await obtainTokens(as, client, web, api.config.baseUrl, REDIRECT);
-    const second = await oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, oauth.None(), first.refresh_token!, insecure));
+    const second = await oauth.processRefreshTokenResponse(
+      as,
+      client,
+      await oauth.refreshTokenGrantRequest(as, client, oauth.None(), first.refresh_token!, insecure),
+    );
     expect(second.refresh_token).toEqual(expect.any(String));
     expect(second.refresh_token).not.toBe(first.refresh_token);
     expect((await me(second.access_token)).status).toBe(200);
 
     const reuse = await oauth.refreshTokenGrantRequest(as, client, oauth.None(), first.refresh_token!, insecure);
-    await expect(oauth.processRefreshTokenResponse(as, client, reuse)).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(oauth.processRefreshTokenResponse(as, client, reuse)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
     // The grant is gone: the newest tokens stop too.
     expect((await me(second.access_token)).status).toBe(401);
     const after = await oauth.refreshTokenGrantRequest(as, client, oauth.None(), second.refresh_token!, insecure);
-    await expect(oauth.processRefreshTokenResponse(as, client, after)).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(oauth.processRefreshTokenResponse(as, client, after)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
   });
 
   it('two concurrent refreshes with one token: exactly one succeeds', async () => {
@@ -137,10 +163,17 @@ describe('refresh tokens', () => {
     const client = await registerClient(as, { redirect_uris: [REDIRECT] });
     const first = await obtainTokens(as, client, web, api.config.baseUrl, REDIRECT);
     const results = await Promise.allSettled(
-      [0, 1, 2].map(async () => oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, oauth.None(), first.refresh_token!, insecure))),
+      [0, 1, 2].map(async () =>
+        oauth.processRefreshTokenResponse(
+          as,
+          client,
+          await oauth.refreshTokenGrantRequest(as, client, oauth.None(), first.refresh_token!, insecure),
+        ),
+      ),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    for (const failed of results.filter((r) => r.status === 'rejected')) expect((failed as PromiseRejectedResult).reason).toMatchObject({ error: 'invalid_grant' });
+    for (const failed of results.filter((r) => r.status === 'rejected'))
+      expect((failed as PromiseRejectedResult).reason).toMatchObject({ error: 'invalid_grant' });
   });
 
   it('a user downgraded below Starter cannot refresh, and loses API access through the app at once', async () => {
@@ -150,7 +183,9 @@ describe('refresh tokens', () => {
     await createStorage(api.db.knex).users.setPlan(user.id, 'free', clock.read());
     expect((await me(tokens.access_token)).status).toBe(403);
     const refresh = await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, insecure);
-    await expect(oauth.processRefreshTokenResponse(as, client, refresh)).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(oauth.processRefreshTokenResponse(as, client, refresh)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
   });
 });
 
@@ -159,7 +194,9 @@ describe('revocation', () => {
     const { web } = await signedInUser();
     const client = await registerClient(as, { redirect_uris: [REDIRECT] });
     const tokens = await obtainTokens(as, client, web, api.config.baseUrl, REDIRECT);
-    await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, oauth.None(), tokens.refresh_token!, insecure));
+    await oauth.processRevocationResponse(
+      await oauth.revocationRequest(as, client, oauth.None(), tokens.refresh_token!, insecure),
+    );
     expect((await me(tokens.access_token)).status).toBe(401);
   });
 
@@ -167,7 +204,9 @@ describe('revocation', () => {
     const { web } = await signedInUser();
     const client = await registerClient(as, { redirect_uris: [REDIRECT] });
     const tokens = await obtainTokens(as, client, web, api.config.baseUrl, REDIRECT);
-    await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, oauth.None(), tokens.access_token, insecure));
+    await oauth.processRevocationResponse(
+      await oauth.revocationRequest(as, client, oauth.None(), tokens.access_token, insecure),
+    );
     expect((await me(tokens.access_token)).status).toBe(401);
   });
 });
@@ -206,8 +245,18 @@ describe('attacks, each refused', () => {
     const attempt = await authorizationUrl(as, client, REDIRECT);
     const landed = await authorizeInWeb(web, api.config.baseUrl, attempt.url);
     const params = oauth.validateAuthResponse(as, client, landed, attempt.state);
-    const res = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, REDIRECT, oauth.generateRandomCodeVerifier(), insecure);
-    await expect(oauth.processAuthorizationCodeResponse(as, client, res)).rejects.toMatchObject({ error: 'invalid_grant' });
+    const res = await oauth.authorizationCodeGrantRequest(
+      as,
+      client,
+      oauth.None(),
+      params,
+      REDIRECT,
+      oauth.generateRandomCodeVerifier(),
+      insecure,
+    );
+    await expect(oauth.processAuthorizationCodeResponse(as, client, res)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
   });
 
   it('redirect URI mismatch: an error page here, never a redirect to the unregistered URI', async () => {
@@ -225,14 +274,26 @@ describe('attacks, each refused', () => {
       const attempt = await authorizationUrl(as, issuedTo, REDIRECT);
       const landed = await authorizeInWeb(web, api.config.baseUrl, attempt.url);
       const params = oauth.validateAuthResponse(as, issuedTo, landed, attempt.state);
-      const res = await oauth.authorizationCodeGrantRequest(as, redeemer, oauth.None(), params, redirectUri, attempt.verifier, insecure);
+      const res = await oauth.authorizationCodeGrantRequest(
+        as,
+        redeemer,
+        oauth.None(),
+        params,
+        redirectUri,
+        attempt.verifier,
+        insecure,
+      );
       return oauth.processAuthorizationCodeResponse(as, redeemer, res);
     };
     // Another public client, with the right verifier and redirect URI.
     await expect(redeem(client, other, REDIRECT)).rejects.toMatchObject({ error: 'invalid_grant' });
     // The same client, with another of its registered redirect URIs, and with the same one on another port.
-    await expect(redeem(twoUris, twoUris, 'http://127.0.0.1:8976/other-callback')).rejects.toMatchObject({ error: 'invalid_grant' });
-    await expect(redeem(twoUris, twoUris, 'http://127.0.0.1:8977/callback')).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(redeem(twoUris, twoUris, 'http://127.0.0.1:8976/other-callback')).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+    await expect(redeem(twoUris, twoUris, 'http://127.0.0.1:8977/callback')).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
     // The same code flow, redeemed as issued, works (the refusals above are the binding, not the setup).
     const tokens = await redeem(twoUris, twoUris, REDIRECT);
     expect((await me(tokens.access_token)).status).toBe(200);
@@ -242,10 +303,24 @@ describe('attacks, each refused', () => {
     const attempt = await authorizationUrl(as, client, REDIRECT);
     const landed = await authorizeInWeb(web, api.config.baseUrl, attempt.url);
     const params = oauth.validateAuthResponse(as, client, landed, attempt.state);
-    const tokens = await oauth.processAuthorizationCodeResponse(as, client, await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, REDIRECT, attempt.verifier, insecure));
+    const tokens = await oauth.processAuthorizationCodeResponse(
+      as,
+      client,
+      await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, REDIRECT, attempt.verifier, insecure),
+    );
     expect((await me(tokens.access_token)).status).toBe(200);
-    const replay = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, REDIRECT, attempt.verifier, insecure);
-    await expect(oauth.processAuthorizationCodeResponse(as, client, replay)).rejects.toMatchObject({ error: 'invalid_grant' });
+    const replay = await oauth.authorizationCodeGrantRequest(
+      as,
+      client,
+      oauth.None(),
+      params,
+      REDIRECT,
+      attempt.verifier,
+      insecure,
+    );
+    await expect(oauth.processAuthorizationCodeResponse(as, client, replay)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
     expect((await me(tokens.access_token)).status).toBe(401);
   });
 
@@ -262,7 +337,9 @@ describe('attacks, each refused', () => {
   });
 
   it('a token for the MCP resource is refused by the REST API', async () => {
-    const tokens = await obtainTokens(as, client, web, api.config.baseUrl, REDIRECT, { resource: `${api.config.baseUrl}/mcp` });
+    const tokens = await obtainTokens(as, client, web, api.config.baseUrl, REDIRECT, {
+      resource: `${api.config.baseUrl}/mcp`,
+    });
     expect((await me(tokens.access_token)).status).toBe(401);
   });
 
@@ -315,13 +392,21 @@ describe('consent', () => {
 
 describe('registration (RFC 7591)', () => {
   const register = (metadata: Record<string, unknown>) =>
-    fetch(`${api.url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(metadata) });
+    fetch(`${api.url}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(metadata),
+    });
 
   it.each([
     ['http on a public host', { redirect_uris: ['http://app.example/cb'] }, 'invalid_redirect_uri'],
     ['a custom scheme', { redirect_uris: ['com.example.app:/cb'] }, 'invalid_redirect_uri'],
     ['no redirect URIs', { client_name: 'x' }, 'invalid_redirect_uri'],
-    ['a client secret method', { redirect_uris: [REDIRECT], token_endpoint_auth_method: 'client_secret_basic' }, 'invalid_client_metadata'],
+    [
+      'a client secret method',
+      { redirect_uris: [REDIRECT], token_endpoint_auth_method: 'client_secret_basic' },
+      'invalid_client_metadata',
+    ],
   ])('refuses %s with the RFC error shape', async (_label, metadata, error) => {
     const res = await register(metadata);
     expect(res.status).toBe(400);
@@ -334,7 +419,11 @@ describe('registration (RFC 7591)', () => {
     const res = await register({ redirect_uris: ['https://app.example/cb'], client_name: 'Example' });
     expect(res.status).toBe(201);
     const body = (await res.json()) as Record<string, unknown>;
-    expect(body).toMatchObject({ client_name: 'Example', token_endpoint_auth_method: 'none', redirect_uris: ['https://app.example/cb'] });
+    expect(body).toMatchObject({
+      client_name: 'Example',
+      token_endpoint_auth_method: 'none',
+      redirect_uris: ['https://app.example/cb'],
+    });
     expect(body).not.toHaveProperty('client_secret');
     expect(body).not.toHaveProperty('registration_access_token');
   });
@@ -344,7 +433,12 @@ describe('registration throttle', () => {
   it('refuses registrations past the hourly limit per client address with 429 and Retry-After', async () => {
     const limited = await startTestApi({ env: { OAUTH_REGISTRATIONS_PER_HOUR: '2' } });
     try {
-      const register = () => fetch(`${limited.url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [REDIRECT] }) });
+      const register = () =>
+        fetch(`${limited.url}/oauth/register`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ redirect_uris: [REDIRECT] }),
+        });
       expect((await register()).status).toBe(201);
       expect((await register()).status).toBe(201);
       const third = await register();
@@ -364,7 +458,15 @@ describe('the API and apps page', () => {
     const tokens = await obtainTokens(as, client, web, api.config.baseUrl, REDIRECT);
     expect((await me(tokens.access_token)).status).toBe(200);
     const apps = await createStorage(api.db.knex).oauth.listApps(user.id);
-    expect(apps).toEqual([expect.objectContaining({ name: 'Revocable app', clientIdHost: '127.0.0.1:8976', verified: false, scopes: ['read', 'write'], lastUsedAt: expect.any(Date) })]);
+    expect(apps).toEqual([
+      expect.objectContaining({
+        name: 'Revocable app',
+        clientIdHost: '127.0.0.1:8976',
+        verified: false,
+        scopes: ['read', 'write'],
+        lastUsedAt: expect.any(Date),
+      }),
+    ]);
     const grantId = apps[0]!.grantId;
 
     const stranger = (await signedInUser()).web;
@@ -377,7 +479,9 @@ describe('the API and apps page', () => {
     expect(revoked.status).toBe(303);
     expect((await me(tokens.access_token)).status).toBe(401);
     const refresh = await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, insecure);
-    await expect(oauth.processRefreshTokenResponse(as, client, refresh)).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(oauth.processRefreshTokenResponse(as, client, refresh)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
     expect(await createStorage(api.db.knex).oauth.listApps(user.id)).toEqual([]);
   });
 });

@@ -29,17 +29,24 @@ it('counts requests by route template, method and status, with a latency histogr
   await call(api, '/scans/01aaaaaaaaaaaaaaaaaaaaaaaa', { token });
   await call(api, '/me');
   const after = await scrape();
-  const delta = (labels: Record<string, string>) => sample(after, 'webperf_http_requests_total', labels) - sample(before, 'webperf_http_requests_total', labels);
+  const delta = (labels: Record<string, string>) =>
+    sample(after, 'webperf_http_requests_total', labels) - sample(before, 'webperf_http_requests_total', labels);
   expect(delta({ route: '/api/v1/me', method: 'GET', status: '200' })).toBe(1);
   expect(delta({ route: '/api/v1/me', method: 'GET', status: '401' })).toBe(1);
   expect(delta({ route: '/api/v1/scans/:id', method: 'GET', status: '404' })).toBe(1);
-  expect(sample(after, 'webperf_http_request_duration_seconds_count', { route: '/api/v1/me', method: 'GET' })).toBeGreaterThanOrEqual(2);
+  expect(
+    sample(after, 'webperf_http_request_duration_seconds_count', { route: '/api/v1/me', method: 'GET' }),
+  ).toBeGreaterThanOrEqual(2);
   expect(after.some((l) => l.startsWith('nodejs_eventloop_lag_seconds'))).toBe(true);
 });
 
 it('counts daily-limit refusals by plan', async () => {
   const { user, token } = await createTestUser(api, 'starter');
-  await api.db.knex('api_usage_daily').insert({ user_id: user.id, day: api.clock.read().toISOString().slice(0, 10), used: 500 }).onConflict(['user_id', 'day']).merge();
+  await api.db
+    .knex('api_usage_daily')
+    .insert({ user_id: user.id, day: api.clock.read().toISOString().slice(0, 10), used: 500 })
+    .onConflict(['user_id', 'day'])
+    .merge();
   const before = sample(await scrape(), 'webperf_api_daily_limit_refusals_total', { plan: 'starter' });
   expect((await call(api, '/me', { token })).status).toBe(429);
   expect(sample(await scrape(), 'webperf_api_daily_limit_refusals_total', { plan: 'starter' }) - before).toBe(1);
@@ -47,7 +54,9 @@ it('counts daily-limit refusals by plan', async () => {
 
 it('keeps label sets bounded under fuzzed paths and methods', async () => {
   for (let i = 0; i < 50; i += 1) {
-    await fetch(`${api.url}/random-${i}/${Math.random().toString(36).slice(2)}?x=${i}`, { method: i % 2 ? 'GET' : 'PROPFIND' }).catch(() => undefined);
+    await fetch(`${api.url}/random-${i}/${Math.random().toString(36).slice(2)}?x=${i}`, {
+      method: i % 2 ? 'GET' : 'PROPFIND',
+    }).catch(() => undefined);
   }
   const lines = (await scrape()).filter((l) => l.startsWith('webperf_http_requests_total{'));
   expect(lines.some((l) => l.includes('random-'))).toBe(false);
@@ -61,7 +70,12 @@ it('reports webperf_ready 1 while /readyz passes, 0 while Postgres is away, and 
   const proxy = new TcpProxy(pg.host, pg.port);
   await proxy.start();
   const knex = createKnex(`postgres://${pg.user}@127.0.0.1:${proxy.port}/${pg.database}`, { min: 0, max: 2 });
-  const app = createApp({ config: api.config, knex, temporal: api.temporal, log: createLogger({ logLevel: 'silent' }, 'api') });
+  const app = createApp({
+    config: api.config,
+    knex,
+    temporal: api.temporal,
+    log: createLogger({ logLevel: 'silent' }, 'api'),
+  });
   const ready = async () => {
     const lines = (await app.metrics.registry.metrics()).split('\n').filter((l) => l.startsWith('webperf_ready'));
     // One series, its labels from a fixed set: the service, nothing a client sends.

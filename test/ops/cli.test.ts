@@ -27,7 +27,9 @@ describe('operator command line', () => {
     expect(token).toMatch(/^wpt_/);
     expect((await call(api, '/me', { token })).status).toBe(403);
 
-    expect((await run('user:plan', '--email', email, '--plan', 'agency')).lines).toEqual([expect.stringMatching(/is now on plan agency$/)]);
+    expect((await run('user:plan', '--email', email, '--plan', 'agency')).lines).toEqual([
+      expect.stringMatching(/is now on plan agency$/),
+    ]);
     const me = await call(api, '/me', { token });
     expect(me.status).toBe(200);
     expect((me.body.data as { plan: { key: string } }).plan.key).toBe('agency');
@@ -43,23 +45,43 @@ describe('operator command line', () => {
   });
 
   it('refuses bad input with a message and changes nothing', async () => {
-    await expect(run('user:create', '--email', 'x@example.com', '--name', 'X', '--plan', 'gold')).rejects.toThrow(/--plan must be one of free, starter, pro, agency/);
-    await expect(run('user:create', '--email', 'not-an-email', '--name', 'X', '--plan', 'pro')).rejects.toThrow(/valid email/);
-    await expect(run('token:create', '--email', 'nobody@example.com', '--name', 'x')).rejects.toThrow(/no user with e-mail/);
+    await expect(run('user:create', '--email', 'x@example.com', '--name', 'X', '--plan', 'gold')).rejects.toThrow(
+      /--plan must be one of free, starter, pro, agency/,
+    );
+    await expect(run('user:create', '--email', 'not-an-email', '--name', 'X', '--plan', 'pro')).rejects.toThrow(
+      /valid email/,
+    );
+    await expect(run('token:create', '--email', 'nobody@example.com', '--name', 'x')).rejects.toThrow(
+      /no user with e-mail/,
+    );
     await expect(run('token:create', '--email', 'x@example.com')).rejects.toThrow(/no user|--name is required/);
     expect(await api.db.knex('users').where({ email: 'x@example.com' })).toHaveLength(0);
     const email = `${uniqueName('bad')}@example.com`;
     await run('user:create', '--email', email, '--name', 'B', '--plan', 'pro');
     await expect(run('token:revoke', '--email', email, '--id', 'abc')).rejects.toThrow(/--id must be a token id/);
-    await expect(run('token:create', '--email', email, '--name', 'old', '--expires', '2020-01-01')).rejects.toThrow(/--expires must be in the future/);
+    await expect(run('token:create', '--email', email, '--name', 'old', '--expires', '2020-01-01')).rejects.toThrow(
+      /--expires must be in the future/,
+    );
     expect((await run('token:list', '--email', email)).lines).toEqual([]);
     expect((await run('nonsense')).code).toBe(2);
   });
 
-  it('records the language of a user\'s e-mails (English when not given)', async () => {
+  it("records the language of a user's e-mails (English when not given)", async () => {
     const german = `${uniqueName('de')}@example.com`;
     await run('user:create', '--email', german, '--name', 'D', '--plan', 'pro', '--locale', 'de');
     expect(await api.db.knex('users').where({ email: german }).first('locale')).toEqual({ locale: 'de' });
-    await expect(run('user:create', '--email', `${uniqueName('fr')}@example.com`, '--name', 'F', '--plan', 'pro', '--locale', 'fr')).rejects.toThrow(/--locale must be one of en, de/);
+    await expect(
+      run(
+        'user:create',
+        '--email',
+        `${uniqueName('fr')}@example.com`,
+        '--name',
+        'F',
+        '--plan',
+        'pro',
+        '--locale',
+        'fr',
+      ),
+    ).rejects.toThrow(/--locale must be one of en, de/);
   });
 });

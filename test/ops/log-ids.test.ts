@@ -29,7 +29,8 @@ const requestLines = (): Line[] =>
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as Line)
     .filter((line) => line.msg === 'request');
-const lineFor = (method: string, path: string): Line | undefined => requestLines().findLast((line) => line.method === method && line.path === path);
+const lineFor = (method: string, path: string): Line | undefined =>
+  requestLines().findLast((line) => line.method === method && line.path === path);
 
 it('API routes record the scan, target, alert, live-data site and alert configuration they name', async () => {
   const password = 'correct horse battery';
@@ -38,7 +39,11 @@ it('API routes record the scan, target, alert, live-data site and alert configur
   expect(scan.status).toBe(202);
   const scanId = (scan.body.data as { id: string }).id;
   try {
-    const target = await call(api, '/domains', { token, method: 'POST', body: { url: 'https://log-ids.example.com/' } });
+    const target = await call(api, '/domains', {
+      token,
+      method: 'POST',
+      body: { url: 'https://log-ids.example.com/' },
+    });
     expect(target.status).toBe(201);
     const targetId = (target.body.data as { id: number }).id;
     const site = await call(api, '/rum/sites', { token, method: 'POST', body: { domain: 'log-ids.example.org' } });
@@ -54,7 +59,12 @@ it('API routes record the scan, target, alert, live-data site and alert configur
       { method: 'GET', path: '/alerts/424242', status: 404, ids: { alertId: 424242 } },
       { method: 'GET', path: `/rum/sites/${siteId}`, status: 200, ids: { rumSiteId: siteId } },
       { method: 'GET', path: `/rum/sites/${siteId}/alerts`, status: 200, ids: { rumSiteId: siteId } },
-      { method: 'DELETE', path: `/rum/sites/${siteId}/alerts/777`, status: 404, ids: { rumSiteId: siteId, rumAlertId: 777 } },
+      {
+        method: 'DELETE',
+        path: `/rum/sites/${siteId}/alerts/777`,
+        status: 404,
+        ids: { rumSiteId: siteId, rumAlertId: 777 },
+      },
     ];
     let shareUrl = '';
     for (const c of cases) {
@@ -62,12 +72,29 @@ it('API routes record the scan, target, alert, live-data site and alert configur
       const answer = await call(api, c.path, { token, method: c.method, body });
       if (c.path.endsWith('/share/enable')) shareUrl = (answer.body.data as { share_url: string }).share_url;
       expect({ path: c.path, status: answer.status }).toEqual({ path: c.path, status: c.status });
-      expect(lineFor(c.method, `/api/v1${c.path}`)).toEqual(expect.objectContaining({ status: c.status, requestId: expect.any(String), userId: expect.any(Number), ...c.ids }));
+      expect(lineFor(c.method, `/api/v1${c.path}`)).toEqual(
+        expect.objectContaining({
+          status: c.status,
+          requestId: expect.any(String),
+          userId: expect.any(Number),
+          ...c.ids,
+        }),
+      );
     }
     // A creation names what it created.
-    const rumAlert = await call(api, `/rum/sites/${siteId}/alerts`, { token, method: 'POST', body: { title: 'Core Web Vitals', mode: 'auto', window_minutes: 5, min_samples: 5, consecutive_threshold: 2 } });
+    const rumAlert = await call(api, `/rum/sites/${siteId}/alerts`, {
+      token,
+      method: 'POST',
+      body: { title: 'Core Web Vitals', mode: 'auto', window_minutes: 5, min_samples: 5, consecutive_threshold: 2 },
+    });
     expect(rumAlert.status).toBe(201);
-    expect(lineFor('POST', `/api/v1/rum/sites/${siteId}/alerts`)).toEqual(expect.objectContaining({ status: 201, rumSiteId: siteId, rumAlertId: (rumAlert.body.data as { id: number }).id }));
+    expect(lineFor('POST', `/api/v1/rum/sites/${siteId}/alerts`)).toEqual(
+      expect.objectContaining({
+        status: 201,
+        rumSiteId: siteId,
+        rumAlertId: (rumAlert.body.data as { id: number }).id,
+      }),
+    );
     // Parameters that cannot be ids are 404s that name nothing.
     expect((await call(api, '/scans/not-a-scan-id', { token })).status).toBe(404);
     expect(lineFor('GET', '/api/v1/scans/not-a-scan-id')).toBeDefined();
@@ -80,7 +107,9 @@ it('API routes record the scan, target, alert, live-data site and alert configur
     expect((await web.signIn(email, password)).status).toBe(303);
     const progress = await web.get(`/scans/${scanId}`);
     expect(progress.status).toBe(200);
-    expect(lineFor('GET', `/scans/${scanId}`)).toEqual(expect.objectContaining({ status: 200, scanId, userId: expect.any(Number) }));
+    expect(lineFor('GET', `/scans/${scanId}`)).toEqual(
+      expect.objectContaining({ status: 200, scanId, userId: expect.any(Number) }),
+    );
     await web.get(`/reports/${scanId}`);
     expect(lineFor('GET', `/reports/${scanId}`)).toEqual(expect.objectContaining({ scanId }));
     // A share link's page names the scan, never the token (a bearer secret).
@@ -91,6 +120,9 @@ it('API routes record the scan, target, alert, live-data site and alert configur
     await web.get(`/targets/${targetId}`);
     expect(lineFor('GET', `/targets/${targetId}`)).toEqual(expect.objectContaining({ targetId }));
   } finally {
-    await api.temporal.workflow.getHandle(scanWorkflowId(scanId)).terminate('test done').catch(() => undefined);
+    await api.temporal.workflow
+      .getHandle(scanWorkflowId(scanId))
+      .terminate('test done')
+      .catch(() => undefined);
   }
 });

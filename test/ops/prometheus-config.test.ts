@@ -27,10 +27,20 @@ it('the generated configuration passes promtool check config, rules included', (
 });
 
 it("compose's Prometheus scrapes the same jobs, on the ports compose gives the processes", () => {
-  const compose = parse(readFileSync(resolve(PROJECT_ROOT, 'docker-compose.yml'), 'utf8')) as { services: Record<string, { environment?: Record<string, string> }> };
-  const scrape = parse(readFileSync(resolve(PROJECT_ROOT, 'ops/prometheus/prometheus.compose.yml'), 'utf8')) as { scrape_configs: Array<{ job_name: string; static_configs: Array<{ targets: string[] }> }> };
-  const jobs = Object.fromEntries(scrape.scrape_configs.map((job) => [job.job_name, job.static_configs[0]!.targets[0]]));
-  expect(Object.keys(jobs).sort()).toEqual(scrapeTargets(config).map((t) => t.job).sort());
+  const compose = parse(readFileSync(resolve(PROJECT_ROOT, 'docker-compose.yml'), 'utf8')) as {
+    services: Record<string, { environment?: Record<string, string> }>;
+  };
+  const scrape = parse(readFileSync(resolve(PROJECT_ROOT, 'ops/prometheus/prometheus.compose.yml'), 'utf8')) as {
+    scrape_configs: Array<{ job_name: string; static_configs: Array<{ targets: string[] }> }>;
+  };
+  const jobs = Object.fromEntries(
+    scrape.scrape_configs.map((job) => [job.job_name, job.static_configs[0]!.targets[0]]),
+  );
+  expect(Object.keys(jobs).sort()).toEqual(
+    scrapeTargets(config)
+      .map((t) => t.job)
+      .sort(),
+  );
   expect(jobs['webperf-api']).toBe(`api:${compose.services.api!.environment!.API_METRICS_PORT}`);
   expect(jobs['webperf-worker']).toBe(`worker:${compose.services.worker!.environment!.WORKER_HEALTH_PORT}`);
   expect(jobs['webperf-worker-sdk']).toBe(`worker:${compose.services.worker!.environment!.WORKER_SDK_METRICS_PORT}`);

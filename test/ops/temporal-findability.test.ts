@@ -1,7 +1,14 @@
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import type { DispatchedTargetScan } from '../../activities/targets.ts';
 import { ensureRumAlertCheckSchedule, requestScanSlot } from '../../infra/temporal-client.ts';
-import { mainTaskQueue, rumAlertCheckScheduleId, scanDispatcherWorkflowId, scanTaskQueue, SEARCH_ATTRIBUTES, targetScheduleId } from '../../core/temporal.ts';
+import {
+  mainTaskQueue,
+  rumAlertCheckScheduleId,
+  scanDispatcherWorkflowId,
+  scanTaskQueue,
+  SEARCH_ATTRIBUTES,
+  targetScheduleId,
+} from '../../core/temporal.ts';
 import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
 import { harnessInfo } from '../harness/shared.ts';
 
@@ -15,9 +22,13 @@ afterAll(async () => {
 });
 
 it('every search attribute the runbook names is registered on the server', async () => {
-  const { customAttributes } = await api.temporal.connection.operatorService.listSearchAttributes({ namespace: api.config.temporal.namespace });
+  const { customAttributes } = await api.temporal.connection.operatorService.listSearchAttributes({
+    namespace: api.config.temporal.namespace,
+  });
   for (const key of SEARCH_ATTRIBUTES) expect(Object.keys(customAttributes ?? {})).toContain(key.name);
-  expect(SEARCH_ATTRIBUTES.map((key) => key.name)).toEqual(expect.arrayContaining(['ScanId', 'Host', 'TargetId', 'UserId', 'WebhookEvent', 'DeliveryId']));
+  expect(SEARCH_ATTRIBUTES.map((key) => key.name)).toEqual(
+    expect.arrayContaining(['ScanId', 'Host', 'TargetId', 'UserId', 'WebhookEvent', 'DeliveryId']),
+  );
 });
 
 it('a scan is found by ScanId and carries a summary naming its host and region', async () => {
@@ -28,21 +39,28 @@ it('a scan is found by ScanId and carries a summary naming its host and region',
   const found: string[] = [];
   // Visibility is eventually consistent: the list catches up within moments.
   for (let attempt = 0; attempt < 50 && found.length === 0; attempt += 1) {
-    for await (const execution of api.temporal.workflow.list({ query: `ScanId = "${id}"` })) found.push(execution.workflowId);
+    for await (const execution of api.temporal.workflow.list({ query: `ScanId = "${id}"` }))
+      found.push(execution.workflowId);
     if (found.length === 0) await new Promise((resolve) => setTimeout(resolve, 200));
   }
   expect(found).toEqual([`scan-${id}`]);
   const description = await api.temporal.workflow.getHandle(`scan-${id}`).describe();
-  expect(await description.staticSummary()).toBe(`Scan of 127.0.0.1 (region ${api.config.regions.default}), scan ${id}`);
+  expect(await description.staticSummary()).toBe(
+    `Scan of 127.0.0.1 (region ${api.config.regions.default}), scan ${id}`,
+  );
   await api.temporal.workflow.getHandle(`scan-${id}`).terminate('test done');
 });
 
 /** The workflows a visibility query lists, once the list has caught up (it is eventually consistent). */
-async function listed(query: string, count: number): Promise<Array<{ workflowId: string; runId: string; type: string }>> {
+async function listed(
+  query: string,
+  count: number,
+): Promise<Array<{ workflowId: string; runId: string; type: string }>> {
   let found: Array<{ workflowId: string; runId: string; type: string }> = [];
   for (let attempt = 0; attempt < 100 && found.length < count; attempt += 1) {
     found = [];
-    for await (const execution of api.temporal.workflow.list({ query })) found.push({ workflowId: execution.workflowId, runId: execution.runId, type: execution.type });
+    for await (const execution of api.temporal.workflow.list({ query }))
+      found.push({ workflowId: execution.workflowId, runId: execution.runId, type: execution.type });
     if (found.length < count) await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return found;
@@ -72,16 +90,27 @@ describe('with a worker serving the workflows (activities stubbed: nothing here 
       workflowBundle: { codePath: harnessInfo().workflowBundlePath },
       activities: {
         // The target's run dispatches its scan; the scan workflow then waits on activities nobody serves.
-        dispatchTargetScan: async (input: { targetId: number; publicId: string }): Promise<DispatchedTargetScan> =>
-          ({ publicId: input.publicId, host: 'findable-target.example.com', scanTaskQueue: scanTaskQueue(prefix, region), region }),
+        dispatchTargetScan: async (input: { targetId: number; publicId: string }): Promise<DispatchedTargetScan> => ({
+          publicId: input.publicId,
+          host: 'findable-target.example.com',
+          scanTaskQueue: scanTaskQueue(prefix, region),
+          region,
+        }),
       },
     });
     running = worker.run();
   }, 60_000);
 
   afterAll(async () => {
-    for (const { workflowId, runId } of started) await api.temporal.workflow.getHandle(workflowId, runId).terminate('test done').catch(() => undefined);
-    await api.temporal.schedule.getHandle(rumAlertCheckScheduleId(prefix)).delete().catch(() => undefined);
+    for (const { workflowId, runId } of started)
+      await api.temporal.workflow
+        .getHandle(workflowId, runId)
+        .terminate('test done')
+        .catch(() => undefined);
+    await api.temporal.schedule
+      .getHandle(rumAlertCheckScheduleId(prefix))
+      .delete()
+      .catch(() => undefined);
     worker?.shutdown();
     await running;
     await connection?.close();
@@ -89,7 +118,11 @@ describe('with a worker serving the workflows (activities stubbed: nothing here 
 
   it("a target's run and the scan it starts are found by TargetId, each with its summary", async () => {
     const { token } = await createTestUser(api, 'pro');
-    const created = await call(api, '/domains', { token, method: 'POST', body: { url: 'https://findable-target.example.com/' } });
+    const created = await call(api, '/domains', {
+      token,
+      method: 'POST',
+      body: { url: 'https://findable-target.example.com/' },
+    });
     expect(created.status).toBe(201);
     const targetId = (created.body.data as { id: number }).id;
     await api.temporal.schedule.getHandle(targetScheduleId(prefix, targetId)).trigger();
@@ -100,29 +133,45 @@ describe('with a worker serving the workflows (activities stubbed: nothing here 
     expect(found.map((execution) => execution.type).sort()).toEqual(['scanWorkflow', 'targetScanWorkflow']);
     const run = found.find((execution) => execution.type === 'targetScanWorkflow')!;
     const scan = found.find((execution) => execution.type === 'scanWorkflow')!;
-    expect(await (await api.temporal.workflow.getHandle(run.workflowId, run.runId).describe()).staticSummary()).toBe(`Daily scan of target ${targetId}`);
+    expect(await (await api.temporal.workflow.getHandle(run.workflowId, run.runId).describe()).staticSummary()).toBe(
+      `Daily scan of target ${targetId}`,
+    );
     const scanId = scan.workflowId.replace(/^scan-/, '');
-    expect(await (await api.temporal.workflow.getHandle(scan.workflowId).describe()).staticSummary()).toBe(`Scan of findable-target.example.com (region ${region}), scan ${scanId}, target ${targetId}`);
+    expect(await (await api.temporal.workflow.getHandle(scan.workflowId).describe()).staticSummary()).toBe(
+      `Scan of findable-target.example.com (region ${region}), scan ${scanId}, target ${targetId}`,
+    );
   });
 
   it("the live-data alert check's runs are found by their schedule, with its summary", async () => {
     const { scheduleId } = await ensureRumAlertCheckSchedule(api.temporal, prefix);
     const schedule = await api.temporal.schedule.getHandle(scheduleId).describe();
-    expect(schedule.action).toMatchObject({ workflowType: 'rumAlertCheckWorkflow', staticSummary: 'rumAlertCheckWorkflow, every 5 minutes' });
+    expect(schedule.action).toMatchObject({
+      workflowType: 'rumAlertCheckWorkflow',
+      staticSummary: 'rumAlertCheckWorkflow, every 5 minutes',
+    });
     await api.temporal.schedule.getHandle(scheduleId).trigger();
     // The runbook's query: every run the schedule started.
     const found = await listed(`TemporalScheduledById = "${scheduleId}"`, 1);
     started.push(...found);
     expect(found.map((execution) => execution.type)).toEqual(['rumAlertCheckWorkflow']);
-    expect(await (await api.temporal.workflow.getHandle(found[0]!.workflowId, found[0]!.runId).describe()).staticSummary()).toBe('rumAlertCheckWorkflow, every 5 minutes');
+    expect(
+      await (await api.temporal.workflow.getHandle(found[0]!.workflowId, found[0]!.runId).describe()).staticSummary(),
+    ).toBe('rumAlertCheckWorkflow, every 5 minutes');
   });
 
   it("a region's scan dispatcher is found by its id and says what it does", async () => {
-    const { dispatcherId } = await requestScanSlot(api.temporal, prefix, region, { scanId: '01findabledispatcher000000', accountId: 1, accountCap: 1, capacity: 1 });
+    const { dispatcherId } = await requestScanSlot(api.temporal, prefix, region, {
+      scanId: '01findabledispatcher000000',
+      accountId: 1,
+      accountCap: 1,
+      capacity: 1,
+    });
     expect(dispatcherId).toBe(scanDispatcherWorkflowId(prefix, region));
     started.push({ workflowId: dispatcherId });
     const found = await listed(`WorkflowId = "${dispatcherId}"`, 1);
     expect(found.map((execution) => execution.type)).toEqual(['scanDispatcherWorkflow']);
-    expect(await (await api.temporal.workflow.getHandle(dispatcherId).describe()).staticSummary()).toBe(`Scan slots of region ${region}: grants them to queued scans, fairly between accounts`);
+    expect(await (await api.temporal.workflow.getHandle(dispatcherId).describe()).staticSummary()).toBe(
+      `Scan slots of region ${region}: grants them to queued scans, fairly between accounts`,
+    );
   });
 });

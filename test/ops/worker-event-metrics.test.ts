@@ -39,12 +39,22 @@ afterAll(async () => {
 });
 
 const newMetrics = () => createWorkerMetrics({ regions: api.config.regions.available });
-async function value(metrics: ReturnType<typeof newMetrics>, name: string, labels: Record<string, string> = {}): Promise<number> {
+async function value(
+  metrics: ReturnType<typeof newMetrics>,
+  name: string,
+  labels: Record<string, string> = {},
+): Promise<number> {
   const family = name.replace(/_count$/, '');
   const metric = (await metrics.registry.getMetricsAsJSON()).find((m) => m.name === family);
   if (!metric) throw new Error(`no metric ${family}`);
-  const values = metric.values as Array<{ value: number; labels: Record<string, string | number>; metricName?: string }>;
-  const found = values.find((v) => (v.metricName ?? family) === name && Object.entries(labels).every(([k, l]) => String(v.labels[k]) === l));
+  const values = metric.values as Array<{
+    value: number;
+    labels: Record<string, string | number>;
+    metricName?: string;
+  }>;
+  const found = values.find(
+    (v) => (v.metricName ?? family) === name && Object.entries(labels).every(([k, l]) => String(v.labels[k]) === l),
+  );
   return found?.value ?? 0;
 }
 
@@ -61,19 +71,27 @@ function workerActivities(metrics: ReturnType<typeof newMetrics>, mailer: Mailer
     metrics,
     runner: noScanRunner,
     rumWindows: (siteIds, minutes, now) => siteWindows(clickhouse.client, clickhouse.database, siteIds, minutes, now),
-    webhookDispatch: temporalWebhookDispatch({ temporal: () => api.temporal, webhooks: storage.webhooks, taskQueuePrefix: api.config.temporal.taskQueuePrefix, log }),
+    webhookDispatch: temporalWebhookDispatch({
+      temporal: () => api.temporal,
+      webhooks: storage.webhooks,
+      taskQueuePrefix: api.config.temporal.taskQueuePrefix,
+      log,
+    }),
     identity: 'metrics test',
   });
 }
 /** A mailer whose server is not there: sending fails. */
-const unreachableMailer = async () => smtpMailer({ url: `smtp://127.0.0.1:${await freePort()}`, from: api.config.mail.from });
+const unreachableMailer = async () =>
+  smtpMailer({ url: `smtp://127.0.0.1:${await freePort()}`, from: api.config.mail.from });
 
 it('counts a scheduled scan dispatched, and a firing for a target that is gone as skipped', async () => {
   const metrics = newMetrics();
   const activities = workerActivities(metrics, await unreachableMailer()).main;
   const { user } = await createTestUser(api, 'pro');
   const target = await insertTarget(api.db.knex, user.id);
-  expect(await activities.dispatchTargetScan({ targetId: target.id, publicId: newPublicId(new Date()) })).not.toBeNull();
+  expect(
+    await activities.dispatchTargetScan({ targetId: target.id, publicId: newPublicId(new Date()) }),
+  ).not.toBeNull();
   await api.db.knex('scan_targets').where({ id: target.id }).update({ is_active: false });
   expect(await activities.dispatchTargetScan({ targetId: target.id, publicId: newPublicId(new Date()) })).toBeNull();
   expect(await value(metrics, 'webperf_target_runs_dispatched_total')).toBe(1);
@@ -85,10 +103,16 @@ it('counts webhook attempts and deliveries by outcome, and an endpoint disabled 
   const storage = createStorage(api.db.knex);
   const { user } = await createTestUser(api, 'pro');
   const deps = { webhooks: storage.webhooks, keys: api.config.keys, allowLoopback: true, clock: () => new Date() };
-  const saved = await saveWebhookSettings(deps, user, { url: receiver.url, headerName: '', headerValue: '', events: ['scan.completed'] });
+  const saved = await saveWebhookSettings(deps, user, {
+    url: receiver.url,
+    headerName: '',
+    headerValue: '',
+    events: ['scan.completed'],
+  });
   expect(saved.status).toBe('saved');
   const activities = workerActivities(metrics, await unreachableMailer()).webhooks;
-  const ping = async () => (await enqueueWebhook(storage.webhooks, user.id, 'ping', pingPayload(new Date()), new Date()))!.id;
+  const ping = async () =>
+    (await enqueueWebhook(storage.webhooks, user.id, 'ping', pingPayload(new Date()), new Date()))!.id;
 
   receiver.answer([{ status: 200 }]);
   expect((await activities.attemptWebhookDelivery(await ping(), false)).outcome).toBe('succeeded');
@@ -113,8 +137,14 @@ it('counts e-mails the SMTP server accepted and those it refused, by kind', asyn
   await accepting.start();
   await refusing.start();
   const mail = { to: 'owner@example.com', subject: 'Alert', text: 'text', html: '<p>text</p>' };
-  await metrics.countingMailer(smtpMailer({ url: `smtp://127.0.0.1:${accepting.port}`, from: api.config.mail.from }), 'alert').send(mail);
-  await expect(metrics.countingMailer(smtpMailer({ url: `smtp://127.0.0.1:${refusing.port}`, from: api.config.mail.from }), 'rum_alert').send(mail)).rejects.toThrow();
+  await metrics
+    .countingMailer(smtpMailer({ url: `smtp://127.0.0.1:${accepting.port}`, from: api.config.mail.from }), 'alert')
+    .send(mail);
+  await expect(
+    metrics
+      .countingMailer(smtpMailer({ url: `smtp://127.0.0.1:${refusing.port}`, from: api.config.mail.from }), 'rum_alert')
+      .send(mail),
+  ).rejects.toThrow();
   expect(accepting.messages).toHaveLength(1);
   expect(await value(metrics, 'webperf_emails_total', { kind: 'alert', outcome: 'sent' })).toBe(1);
   expect(await value(metrics, 'webperf_emails_total', { kind: 'alert', outcome: 'failed' })).toBe(0);

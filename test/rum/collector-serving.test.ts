@@ -80,7 +80,11 @@ describe('the collector script from the ingest process', () => {
 
   it('sends gzip to clients that accept it, under 7 KB, and identity when gzip is refused with q=0', async () => {
     const gzip = await get('/c/1/rum.js', { 'accept-encoding': 'br, gzip;q=0.8' });
-    expect(gzip.headers).toMatchObject({ 'content-encoding': 'gzip', etag: `"${bundle.hash}-gz"`, 'content-length': String(gzip.body.length) });
+    expect(gzip.headers).toMatchObject({
+      'content-encoding': 'gzip',
+      etag: `"${bundle.hash}-gz"`,
+      'content-length': String(gzip.body.length),
+    });
     expect(gunzipSync(gzip.body).equals(bundle.code)).toBe(true);
     expect(gzip.body.length).toBeLessThanOrEqual(COLLECTOR_GZIP_LIMIT);
     const refused = await get('/c/1/rum.js', { 'accept-encoding': 'gzip;q=0' });
@@ -92,7 +96,10 @@ describe('the collector script from the ingest process', () => {
     for (const tag of [`"${bundle.hash}"`, `W/"${bundle.hash}-gz"`, `"0000000000000000", "${bundle.hash}-gz"`]) {
       const answer = await get('/c/1/rum.js', { 'if-none-match': tag, 'accept-encoding': 'gzip' });
       expect([tag, answer.status, answer.body.length]).toEqual([tag, 304, 0]);
-      expect(answer.headers).toMatchObject({ etag: `"${bundle.hash}-gz"`, 'cache-control': 'public, max-age=3600, stale-while-revalidate=86400' });
+      expect(answer.headers).toMatchObject({
+        etag: `"${bundle.hash}-gz"`,
+        'cache-control': 'public, max-age=3600, stale-while-revalidate=86400',
+      });
     }
     expect((await get('/c/1/rum.js', { 'if-none-match': '"0000000000000000"' })).status).toBe(200);
   });
@@ -104,7 +111,11 @@ describe('the collector script from the ingest process', () => {
     expect(gunzipSync(pinned.body).equals(bundle.code)).toBe(true);
 
     const head = await get('/c/1/rum.js', {}, 'HEAD');
-    expect([head.status, head.headers['content-length'], head.body.length]).toEqual([200, String(bundle.code.length), 0]);
+    expect([head.status, head.headers['content-length'], head.body.length]).toEqual([
+      200,
+      String(bundle.code.length),
+      0,
+    ]);
 
     for (const path of ['/c/0123456789abcdef.js', '/c/2/rum.js', '/c/1/rum.js/']) {
       const answer = await get(path);
@@ -123,19 +134,42 @@ describe('the collector build', () => {
     expect(again.hash).toBe(bundle.hash);
     expect(again.code.equals(bundle.code)).toBe(true);
     expect(bundle.gzip.length).toBeLessThanOrEqual(COLLECTOR_GZIP_LIMIT);
-    await expect(buildCollector({ gzipLimit: bundle.gzip.length - 1 })).rejects.toThrow(`${bundle.gzip.length} bytes gzip`);
+    await expect(buildCollector({ gzipLimit: bundle.gzip.length - 1 })).rejects.toThrow(
+      `${bundle.gzip.length} bytes gzip`,
+    );
   });
 
   it('holds no storage, cookie or fingerprinting API (the browser test shows what it does; this shows what it cannot)', () => {
     const code = bundle.code.toString('utf8');
-    for (const api of ['document.cookie', 'localStorage', 'sessionStorage', 'indexedDB', 'getContext', 'AudioContext', 'enumerateDevices', 'plugins', 'hardwareConcurrency', 'deviceMemory']) {
+    for (const api of [
+      'document.cookie',
+      'localStorage',
+      'sessionStorage',
+      'indexedDB',
+      'getContext',
+      'AudioContext',
+      'enumerateDevices',
+      'plugins',
+      'hardwareConcurrency',
+      'deviceMemory',
+    ]) {
       expect([api, code.includes(api)]).toEqual([api, false]);
     }
-    expect(code.startsWith('/*! webperf live-data collector; includes web-vitals (Apache-2.0, Google LLC) */')).toBe(true);
+    expect(code.startsWith('/*! webperf live-data collector; includes web-vitals (Apache-2.0, Google LLC) */')).toBe(
+      true,
+    );
   });
 
   it('typechecks its browser source against the DOM (collector/tsconfig.json; the project typecheck has no DOM types)', () => {
-    const tsc = spawnSync(process.execPath, [resolve(PROJECT_ROOT, 'node_modules/typescript/bin/tsc'), '-p', resolve(PROJECT_ROOT, 'collector/tsconfig.json')], { encoding: 'utf8' });
+    const tsc = spawnSync(
+      process.execPath,
+      [
+        resolve(PROJECT_ROOT, 'node_modules/typescript/bin/tsc'),
+        '-p',
+        resolve(PROJECT_ROOT, 'collector/tsconfig.json'),
+      ],
+      { encoding: 'utf8' },
+    );
     expect(`${tsc.stdout}${tsc.stderr}`).toBe('');
     expect(tsc.status).toBe(0);
   });

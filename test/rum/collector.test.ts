@@ -42,7 +42,11 @@ beforeAll(async () => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
-        received.push({ beacon: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Beacon, contentType: req.headers['content-type'], cookie: req.headers.cookie });
+        received.push({
+          beacon: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Beacon,
+          contentType: req.headers['content-type'],
+          cookie: req.headers.cookie,
+        });
         res.writeHead(204).end();
       });
       return;
@@ -76,7 +80,8 @@ function beaconsOf(siteId: string): Beacon[] {
 async function waitForBeacons(siteId: string, count: number): Promise<Beacon[]> {
   const deadline = Date.now() + 15_000;
   while (beaconsOf(siteId).length < count) {
-    if (Date.now() > deadline) throw new Error(`expected ${count} beacons for ${siteId}, got ${JSON.stringify(beaconsOf(siteId))}`);
+    if (Date.now() > deadline)
+      throw new Error(`expected ${count} beacons for ${siteId}, got ${JSON.stringify(beaconsOf(siteId))}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return beaconsOf(siteId).sort((a, b) => a.seq - b.seq);
@@ -101,7 +106,9 @@ describe('the collector script in Chromium', () => {
     const siteId = newSite();
     const page = await browser.newPage();
     await loadAndInteract(page, siteId);
-    const stored = await page.evaluate('({ cookie: document.cookie, local: localStorage.length, session: sessionStorage.length })');
+    const stored = await page.evaluate(
+      '({ cookie: document.cookie, local: localStorage.length, session: sessionStorage.length })',
+    );
     await leave(page);
     const [beacon, ...more] = await waitForBeacons(siteId, 1);
     await page.close();
@@ -145,7 +152,14 @@ describe('the collector script in Chromium', () => {
     await page.close();
 
     expect(more).toEqual([]);
-    expect(second).toMatchObject({ v: 1, site: siteId, pv: first!.pv, seq: 2, path: '/rum/article', device: 'desktop' });
+    expect(second).toMatchObject({
+      v: 1,
+      site: siteId,
+      pv: first!.pv,
+      seq: 2,
+      path: '/rum/article',
+      device: 'desktop',
+    });
     const firstIds = new Map(first!.metrics.map((m) => [m.id, m]));
     const restored = second!.metrics.filter((m) => m.nav === 'back-forward-cache');
     // No interaction after the restore, so no INP for it; the others are measured again from the restore.
@@ -194,13 +208,23 @@ describe('the collector script in Chromium', () => {
     const tablet = newSite();
     const phonePage = await browser.newPage();
     await phonePage.setUserAgent({
-      userAgent: 'Mozilla/5.0 (Linux; Android 14; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36',
-      userAgentMetadata: { mobile: true, platform: 'Android', platformVersion: '14', architecture: '', model: 'Pixel 8' },
+      userAgent:
+        'Mozilla/5.0 (Linux; Android 14; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36',
+      userAgentMetadata: {
+        mobile: true,
+        platform: 'Android',
+        platformVersion: '14',
+        architecture: '',
+        model: 'Pixel 8',
+      },
     });
     await phonePage.goto(`${site.origin}/rum/article?site=${phone}`, { waitUntil: 'load' });
     await leave(phonePage);
     const tabletPage = await browser.newPage();
-    await tabletPage.setUserAgent({ userAgent: 'Mozilla/5.0 (iPad; CPU OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1' });
+    await tabletPage.setUserAgent({
+      userAgent:
+        'Mozilla/5.0 (iPad; CPU OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
+    });
     await tabletPage.goto(`${site.origin}/rum/article?site=${tablet}`, { waitUntil: 'load' });
     await leave(tabletPage);
 

@@ -52,7 +52,9 @@ beforeAll(async () => {
   siteId = (created.body.data as { id: number }).id;
   snippet = (created.body.data as { embed_snippet: string }).embed_snippet;
   site = await startRumFixtureSite(() => snippet);
-  ({ browser, close: closeBrowser } = await launchBrowser([`--host-resolver-rules=MAP ${DOMAIN} 127.0.0.1, MAP www.${DOMAIN} 127.0.0.1`]));
+  ({ browser, close: closeBrowser } = await launchBrowser([
+    `--host-resolver-rules=MAP ${DOMAIN} 127.0.0.1, MAP www.${DOMAIN} 127.0.0.1`,
+  ]));
 }, 120_000);
 
 afterAll(async () => {
@@ -72,7 +74,11 @@ async function visit(page: Page): Promise<void> {
   await page.goto(pageUrl('/rum/elsewhere'));
 }
 
-interface SummaryMetric { p75: number | null; rating: string | null; samples: number }
+interface SummaryMetric {
+  p75: number | null;
+  rating: string | null;
+  samples: number;
+}
 
 /** The API's clock stands still unless set: reads happen now, after the beacons. */
 function get(path: string) {
@@ -93,9 +99,15 @@ it('beacons from real page views land in ClickHouse and move the summary, with a
   await visit(page);
   await page.close();
 
-  await waitUntil('two page views in the summary', async () => (await summary()).LCP?.samples === 2 && (await summary()).INP?.samples === 2, 30_000, 200);
+  await waitUntil(
+    'two page views in the summary',
+    async () => (await summary()).LCP?.samples === 2 && (await summary()).INP?.samples === 2,
+    30_000,
+    200,
+  );
   const metrics = await summary();
-  for (const name of ['LCP', 'CLS', 'INP', 'FCP', 'TTFB']) expect({ name, samples: metrics[name]!.samples }).toEqual({ name, samples: 2 });
+  for (const name of ['LCP', 'CLS', 'INP', 'FCP', 'TTFB'])
+    expect({ name, samples: metrics[name]!.samples }).toEqual({ name, samples: 2 });
   // The click handler blocks the main thread this long: the interaction cannot have been shorter.
   expect(metrics.INP!.p75).toBeGreaterThanOrEqual(RUM_SLOW_CLICK_MS);
   expect(metrics.CLS!.p75).toBeGreaterThan(0);
@@ -103,7 +115,11 @@ it('beacons from real page views land in ClickHouse and move the summary, with a
   const pages = await get(`/rum/sites/${siteId}/pages?metric=LCP`);
   expect(pages.status).toBe(200);
   expect(pages.body.data).toEqual([
-    expect.objectContaining({ path: '/rum/article', samples: 2, attribution: expect.objectContaining({ target: '#hero', url: `${pageUrl('/rum/hero.png')}` }) }),
+    expect.objectContaining({
+      path: '/rum/article',
+      samples: 2,
+      attribution: expect.objectContaining({ target: '#hero', url: `${pageUrl('/rum/hero.png')}` }),
+    }),
   ]);
 
   const detail = await get(`/rum/sites/${siteId}`);
@@ -124,13 +140,24 @@ it('a back-forward-cache restore adds the restored view once and does not count 
   await page.close();
 
   // The restore's send repeats the first view's metrics (same ids, next seq): more rows, not more samples.
-  await waitUntil('the restore stored', async () => {
-    const [row] = await queryRows<{ n: string }>(ch.client, `SELECT count() AS n FROM ${ch.database}.rum_metrics WHERE navigation = 'back-forward-cache'`);
-    return Number(row!.n) > 0;
-  }, 30_000, 200);
+  await waitUntil(
+    'the restore stored',
+    async () => {
+      const [row] = await queryRows<{ n: string }>(
+        ch.client,
+        `SELECT count() AS n FROM ${ch.database}.rum_metrics WHERE navigation = 'back-forward-cache'`,
+      );
+      return Number(row!.n) > 0;
+    },
+    30_000,
+    200,
+  );
   const counts = await metricCounts(ch.client, ch.database);
   expect(counts.rows).toBeGreaterThan(counts.distinct);
-  const [lcp] = await queryRows<{ n: string }>(ch.client, `SELECT uniqExact(page_view_id, metric_id) AS n FROM ${ch.database}.rum_metrics WHERE metric = 'LCP'`);
+  const [lcp] = await queryRows<{ n: string }>(
+    ch.client,
+    `SELECT uniqExact(page_view_id, metric_id) AS n FROM ${ch.database}.rum_metrics WHERE metric = 'LCP'`,
+  );
   const after = await summary();
   expect(after.LCP!.samples).toBe(Number(lcp!.n));
   // The visit itself adds one LCP, the restore one more (web-vitals reports a restored view's paint anew).

@@ -13,9 +13,17 @@ afterAll(async () => {
   await api?.close();
 });
 
-const valid = { title: 'LCP on checkout', mode: 'manual', metric: 'LCP', threshold: 3000, window_minutes: 30, min_samples: 50, consecutive_threshold: 2 };
+const valid = {
+  title: 'LCP on checkout',
+  mode: 'manual',
+  metric: 'LCP',
+  threshold: 3000,
+  window_minutes: 30,
+  min_samples: 50,
+  consecutive_threshold: 2,
+};
 
-it('creates, lists, changes and deletes configurations with exactly the spec\'s fields', async () => {
+it("creates, lists, changes and deletes configurations with exactly the spec's fields", async () => {
   const { user, token } = await createTestUser(api, 'starter');
   const site = await insertSite(api, user.id);
   const path = `/rum/sites/${site.id}/alerts`;
@@ -25,13 +33,33 @@ it('creates, lists, changes and deletes configurations with exactly the spec\'s 
   expect(manual.status).toBe(201);
   const id = (manual.body.data as { id: number }).id;
   expect(manual.body.data).toEqual({
-    id, title: 'LCP on checkout', mode: 'manual', metric: 'LCP', threshold: 3000, window_minutes: 30, min_samples: 50, consecutive_threshold: 2,
-    status: 'active', emailed_at: null, resolved_at: null, created_at: '2026-11-23T09:00:00+00:00',
+    id,
+    title: 'LCP on checkout',
+    mode: 'manual',
+    metric: 'LCP',
+    threshold: 3000,
+    window_minutes: 30,
+    min_samples: 50,
+    consecutive_threshold: 2,
+    status: 'active',
+    emailed_at: null,
+    resolved_at: null,
+    created_at: '2026-11-23T09:00:00+00:00',
   });
   // Defaults: a 60-minute window, 20 samples, 3 checks in a row.
   const auto = await call(api, path, { token, method: 'POST', body: { title: 'Vitals', mode: 'auto' } });
-  expect(auto.body.data).toMatchObject({ mode: 'auto', metric: null, threshold: null, window_minutes: 60, min_samples: 20, consecutive_threshold: 3 });
-  expect(((await call(api, path, { token })).body.data as Array<{ id: number }>).map((a) => a.id)).toEqual([id, (auto.body.data as { id: number }).id]);
+  expect(auto.body.data).toMatchObject({
+    mode: 'auto',
+    metric: null,
+    threshold: null,
+    window_minutes: 60,
+    min_samples: 20,
+    consecutive_threshold: 3,
+  });
+  expect(((await call(api, path, { token })).body.data as Array<{ id: number }>).map((a) => a.id)).toEqual([
+    id,
+    (auto.body.data as { id: number }).id,
+  ]);
 
   // A changed rule starts its streak again; a new title alone does not.
   await api.db.knex('rum_alerts').where({ id }).update({ streak: 1 });
@@ -39,18 +67,34 @@ it('creates, lists, changes and deletes configurations with exactly the spec\'s 
   expect(renamed).toMatchObject({ status: 200, body: { data: { title: 'Renamed', threshold: 3000 } } });
   expect(await api.db.knex('rum_alerts').where({ id }).first()).toMatchObject({ streak: 1 });
   const toAuto = await call(api, `${path}/${id}`, { token, method: 'PATCH', body: { mode: 'auto', min_samples: 10 } });
-  expect(toAuto.body.data).toMatchObject({ mode: 'auto', metric: null, threshold: null, min_samples: 10, window_minutes: 30 });
+  expect(toAuto.body.data).toMatchObject({
+    mode: 'auto',
+    metric: null,
+    threshold: null,
+    min_samples: 10,
+    window_minutes: 30,
+  });
   expect(await api.db.knex('rum_alerts').where({ id }).first()).toMatchObject({ streak: 0 });
-  const back = await call(api, `${path}/${id}`, { token, method: 'PATCH', body: { mode: 'manual', metric: 'CLS', threshold: 0.2 } });
+  const back = await call(api, `${path}/${id}`, {
+    token,
+    method: 'PATCH',
+    body: { mode: 'manual', metric: 'CLS', threshold: 0.2 },
+  });
   expect(back.body.data).toMatchObject({ mode: 'manual', metric: 'CLS', threshold: 0.2 });
 
-  const removed = await fetch(`${api.url}/api/v1${path}/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
+  const removed = await fetch(`${api.url}/api/v1${path}/${id}`, {
+    method: 'DELETE',
+    headers: { authorization: `Bearer ${token}` },
+  });
   expect(removed.status).toBe(204);
-  expect(await call(api, `${path}/${id}`, { token, method: 'PATCH', body: { title: 'gone' } })).toMatchObject({ status: 404, body: { message: 'Not found.' } });
+  expect(await call(api, `${path}/${id}`, { token, method: 'PATCH', body: { title: 'gone' } })).toMatchObject({
+    status: 404,
+    body: { message: 'Not found.' },
+  });
   expect((await call(api, path, { token })).body.data).toHaveLength(1);
 });
 
-it('answers invalid configurations with 422 in the spec\'s shape', async () => {
+it("answers invalid configurations with 422 in the spec's shape", async () => {
   const { user, token } = await createTestUser(api, 'pro');
   const site = await insertSite(api, user.id);
   const path = `/rum/sites/${site.id}/alerts`;
@@ -73,8 +117,14 @@ it('answers invalid configurations with 422 in the spec\'s shape', async () => {
   expect(Object.keys(await errorsOf({ ...valid, threshold: -1 }))).toEqual(['threshold']);
   expect(Object.keys(await errorsOf({ ...valid, threshold: '3000' }))).toEqual(['threshold']);
   expect(await errorsOf({ ...valid, colour: 'red' })).toEqual({ colour: ['The colour field is not allowed.'] });
-  expect(await errorsOf({ title: 'x', mode: 'manual' })).toEqual({ metric: ['The metric field is required in manual mode.'], threshold: ['The threshold field is required in manual mode.'] });
-  expect(Object.keys(await errorsOf({ title: 'x', mode: 'auto', metric: 'LCP', threshold: 100 }))).toEqual(['metric', 'threshold']);
+  expect(await errorsOf({ title: 'x', mode: 'manual' })).toEqual({
+    metric: ['The metric field is required in manual mode.'],
+    threshold: ['The threshold field is required in manual mode.'],
+  });
+  expect(Object.keys(await errorsOf({ title: 'x', mode: 'auto', metric: 'LCP', threshold: 100 }))).toEqual([
+    'metric',
+    'threshold',
+  ]);
   expect(Object.keys(await errorsOf({ ...valid, threshold: 120_001 }))).toEqual(['threshold']);
   expect(Object.keys(await errorsOf('not json'))).toEqual(['body']);
 
@@ -85,21 +135,40 @@ it('answers invalid configurations with 422 in the spec\'s shape', async () => {
 
   // At most 20 per site.
   for (let i = 1; i < 20; i++) expect((await post({ title: `a${i}`, mode: 'auto' })).status).toBe(201);
-  expect(await errorsOf({ title: 'one too many', mode: 'auto' })).toEqual({ site: ['A site has at most 20 alert configurations; remove one first.'] });
+  expect(await errorsOf({ title: 'one too many', mode: 'auto' })).toEqual({
+    site: ['A site has at most 20 alert configurations; remove one first.'],
+  });
 });
 
-it('hides other users\' sites and configurations (404) and refuses Free (403)', async () => {
+it("hides other users' sites and configurations (404) and refuses Free (403)", async () => {
   const owner = await createTestUser(api, 'starter');
   const stranger = await createTestUser(api, 'agency');
   const site = await insertSite(api, owner.user.id);
-  const { id } = (await call(api, `/rum/sites/${site.id}/alerts`, { token: owner.token, method: 'POST', body: valid })).body.data as { id: number };
+  const { id } = (await call(api, `/rum/sites/${site.id}/alerts`, { token: owner.token, method: 'POST', body: valid }))
+    .body.data as { id: number };
   const path = `/rum/sites/${site.id}/alerts`;
-  for (const [method, target, body] of [['GET', path, undefined], ['POST', path, valid], ['PATCH', `${path}/${id}`, { title: 'mine now' }], ['DELETE', `${path}/${id}`, undefined]] as const) {
-    expect(await call(api, target, { token: stranger.token, method, body })).toMatchObject({ status: 404, body: { message: 'Not found.' } });
+  for (const [method, target, body] of [
+    ['GET', path, undefined],
+    ['POST', path, valid],
+    ['PATCH', `${path}/${id}`, { title: 'mine now' }],
+    ['DELETE', `${path}/${id}`, undefined],
+  ] as const) {
+    expect(await call(api, target, { token: stranger.token, method, body })).toMatchObject({
+      status: 404,
+      body: { message: 'Not found.' },
+    });
   }
   // The stranger's own site does not open the owner's configuration either.
   const strangersSite = await insertSite(api, stranger.user.id);
-  expect((await call(api, `/rum/sites/${strangersSite.id}/alerts/${id}`, { token: stranger.token, method: 'PATCH', body: { title: 'x' } })).status).toBe(404);
+  expect(
+    (
+      await call(api, `/rum/sites/${strangersSite.id}/alerts/${id}`, {
+        token: stranger.token,
+        method: 'PATCH',
+        body: { title: 'x' },
+      })
+    ).status,
+  ).toBe(404);
   expect((await call(api, '/rum/sites/0/alerts', { token: owner.token })).status).toBe(404);
   expect((await call(api, '/rum/sites/abc/alerts', { token: owner.token })).status).toBe(404);
   expect((await call(api, `/rum/sites/999999999/alerts`, { token: owner.token })).status).toBe(404);
@@ -112,8 +181,10 @@ it('hides other users\' sites and configurations (404) and refuses Free (403)', 
   expect((await call(api, path, { token: free.token, method: 'POST', body: valid })).status).toBe(403);
 });
 
-it('is documented in the OpenAPI document: the spec\'s endpoint and the extensions marked', async () => {
-  const document = (await (await fetch(`${api.url}/api/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, Record<string, unknown>>> };
+it("is documented in the OpenAPI document: the spec's endpoint and the extensions marked", async () => {
+  const document = (await (await fetch(`${api.url}/api/v1/openapi.json`)).json()) as {
+    paths: Record<string, Record<string, Record<string, unknown>>>;
+  };
   const list = document.paths['/rum/sites/{id}/alerts']!;
   expect(list.get!['x-extension']).toBeUndefined();
   expect(list.post!['x-extension']).toBe(true);

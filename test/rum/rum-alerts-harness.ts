@@ -23,7 +23,10 @@ import { watchLogs } from '../harness/log-sink.ts';
  * against the test's ClickHouse database, and webhook delivery (fast retries) to a real receiver. It runs no
  * scans (no Lighthouse runner).
  */
-export async function startRumAlertWorker(api: TestApi, clickhouse: IsolatedClickHouse): Promise<{ logs(): string; close(): Promise<void> }> {
+export async function startRumAlertWorker(
+  api: TestApi,
+  clickhouse: IsolatedClickHouse,
+): Promise<{ logs(): string; close(): Promise<void> }> {
   try {
     Runtime.install({ logger: new DefaultLogger('ERROR') });
   } catch {
@@ -35,7 +38,13 @@ export async function startRumAlertWorker(api: TestApi, clickhouse: IsolatedClic
   const { config } = api;
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   const storage = createStorage(api.db.knex);
-  const webhookDispatch = temporalWebhookDispatch({ temporal: () => api.temporal, webhooks: storage.webhooks, taskQueuePrefix: config.temporal.taskQueuePrefix, log, schedule: [200, 500, 1000] });
+  const webhookDispatch = temporalWebhookDispatch({
+    temporal: () => api.temporal,
+    webhooks: storage.webhooks,
+    taskQueuePrefix: config.temporal.taskQueuePrefix,
+    log,
+    schedule: [200, 500, 1000],
+  });
   const mailer = smtpMailer({ url: requireSmtpUrl(config), from: config.mail.from });
   const activities = buildActivities({
     storage,
@@ -50,10 +59,23 @@ export async function startRumAlertWorker(api: TestApi, clickhouse: IsolatedClic
     webhookDispatch,
     identity: 'in-process live-data alert worker',
   });
-  const common = { connection, namespace: config.temporal.namespace, workflowBundle: { codePath: harnessInfo().workflowBundlePath }, shutdownGraceTime: '2 seconds' } as const;
-  const main = await Worker.create({ ...common, taskQueue: mainTaskQueue(config.temporal.taskQueuePrefix), activities: activities.main });
+  const common = {
+    connection,
+    namespace: config.temporal.namespace,
+    workflowBundle: { codePath: harnessInfo().workflowBundlePath },
+    shutdownGraceTime: '2 seconds',
+  } as const;
+  const main = await Worker.create({
+    ...common,
+    taskQueue: mainTaskQueue(config.temporal.taskQueuePrefix),
+    activities: activities.main,
+  });
   // Webhook deliveries on their own queue, as worker/main.ts serves it.
-  const deliveries = await Worker.create({ ...common, taskQueue: webhookTaskQueue(config.temporal.taskQueuePrefix), activities: activities.webhooks });
+  const deliveries = await Worker.create({
+    ...common,
+    taskQueue: webhookTaskQueue(config.temporal.taskQueuePrefix),
+    activities: activities.webhooks,
+  });
   const workers = [main, deliveries];
   const running = Promise.all(workers.map((worker) => worker.run()));
   return {
@@ -73,7 +95,13 @@ let siteCounter = 0;
 /** A live-data site row of `userId`, through the site store. */
 export async function insertSite(api: TestApi, userId: number): Promise<RumSite> {
   siteCounter += 1;
-  return createRumSiteStore(api.db.knex).insert({ userId, publicId: newRumSitePublicId(), domain: `live${siteCounter}-${Date.now().toString(36)}.example`, sampleRate: 100, createdAt: new Date() });
+  return createRumSiteStore(api.db.knex).insert({
+    userId,
+    publicId: newRumSitePublicId(),
+    domain: `live${siteCounter}-${Date.now().toString(36)}.example`,
+    sampleRate: 100,
+    createdAt: new Date(),
+  });
 }
 
 export interface MetricRow {

@@ -20,15 +20,26 @@ it('queries are 503 with Retry-After; sites work with null live figures', async 
   const { token } = await createTestUser(api, 'pro');
   const created = await call(api, '/rum/sites', { token, method: 'POST', body: { domain: 'down.example' } });
   expect(created.status).toBe(201);
-  expect(created.body.data).toMatchObject({ domain: 'down.example', pageviews_this_month: null, rejected_this_month: null, alert_count: 0 });
+  expect(created.body.data).toMatchObject({
+    domain: 'down.example',
+    pageviews_this_month: null,
+    rejected_this_month: null,
+    alert_count: 0,
+  });
   const id = (created.body.data as { id: number }).id;
 
   const list = await call(api, '/rum/sites', { token });
   expect(list.status).toBe(200);
   expect(conforms('get', '/rum/sites', list)).toEqual([]);
-  expect((list.body.data as Array<{ pageviews_this_month: number | null }>).map((s) => s.pageviews_this_month)).toEqual([null]);
+  expect((list.body.data as Array<{ pageviews_this_month: number | null }>).map((s) => s.pageviews_this_month)).toEqual(
+    [null],
+  );
 
-  for (const [template, path] of [['/rum/sites/{id}/summary', `/rum/sites/${id}/summary`], ['/rum/sites/{id}/history', `/rum/sites/${id}/history?metric=LCP`], ['/rum/sites/{id}/pages', `/rum/sites/${id}/pages`]] as const) {
+  for (const [template, path] of [
+    ['/rum/sites/{id}/summary', `/rum/sites/${id}/summary`],
+    ['/rum/sites/{id}/history', `/rum/sites/${id}/history?metric=LCP`],
+    ['/rum/sites/{id}/pages', `/rum/sites/${id}/pages`],
+  ] as const) {
     const res = await call(api, path, { token });
     expect([path, res.status, res.headers.get('retry-after')]).toEqual([path, 503, '30']);
     expect(conforms('get', template, res)).toEqual([]);

@@ -44,8 +44,16 @@ export async function insertMetrics(client: ClickHouseClient, database: string, 
   });
 }
 
-export async function insertRejections(client: ClickHouseClient, database: string, rows: Array<{ site: number; day: string; reason: string; beacons: number }>): Promise<void> {
-  await client.insert({ table: `${database}.rum_rejections`, format: 'JSONEachRow', values: rows.map((r) => ({ site_id: r.site, day: r.day, reason: r.reason, beacons: r.beacons })) });
+export async function insertRejections(
+  client: ClickHouseClient,
+  database: string,
+  rows: Array<{ site: number; day: string; reason: string; beacons: number }>,
+): Promise<void> {
+  await client.insert({
+    table: `${database}.rum_rejections`,
+    format: 'JSONEachRow',
+    values: rows.map((r) => ({ site_id: r.site, day: r.day, reason: r.reason, beacons: r.beacons })),
+  });
 }
 
 /** p-quantile by nearest rank on the sorted values: the value at 0-based index floor(q × n). Written here, not imported. */

@@ -15,19 +15,24 @@ let tunnelConnections = 0;
 const proxies: EgressProxy[] = [];
 
 const listen = (server: Server | ReturnType<typeof createTcpServer>, host: string) =>
-  new Promise<number>((resolveListen) => server.listen(0, host, () => resolveListen((server.address() as AddressInfo).port)));
+  new Promise<number>((resolveListen) =>
+    server.listen(0, host, () => resolveListen((server.address() as AddressInfo).port)),
+  );
 
 beforeAll(async () => {
   origin = createHttpServer((req, res) => {
     originHits.push({ url: req.url ?? '', headers: req.headers });
-    res.writeHead(200, [
-      ['Content-Type', 'text/html'],
-      ['Content-Encoding', 'gzip'],
-      ['Set-Cookie', 'a=1'],
-      ['Set-Cookie', 'b=2'],
-      ['Cache-Control', 'max-age=60'],
-      ['Connection', 'keep-alive'],
-    ].flat());
+    res.writeHead(
+      200,
+      [
+        ['Content-Type', 'text/html'],
+        ['Content-Encoding', 'gzip'],
+        ['Set-Cookie', 'a=1'],
+        ['Set-Cookie', 'b=2'],
+        ['Cache-Control', 'max-age=60'],
+        ['Connection', 'keep-alive'],
+      ].flat(),
+    );
     res.end(GZIPPED);
   });
   originPort = await listen(origin, '0.0.0.0');
@@ -53,14 +58,33 @@ async function proxy(allowLoopback: boolean, scannedUrl = `https://127.0.0.1:${t
   return started;
 }
 
-function get(proxyUrl: string, target: string): Promise<{ status: number; rawHeaders: string[]; body: Buffer } | { error: string }> {
+function get(
+  proxyUrl: string,
+  target: string,
+): Promise<{ status: number; rawHeaders: string[]; body: Buffer } | { error: string }> {
   const { port } = new URL(proxyUrl);
   return new Promise((resolveGet) => {
-    const req = request({ host: '127.0.0.1', port, path: target, headers: { host: new URL(target).host, 'accept-encoding': 'gzip', 'x-custom': 'kept', 'proxy-connection': 'keep-alive' }, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolveGet({ status: res.statusCode ?? 0, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks) }));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: target,
+        headers: {
+          host: new URL(target).host,
+          'accept-encoding': 'gzip',
+          'x-custom': 'kept',
+          'proxy-connection': 'keep-alive',
+        },
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolveGet({ status: res.statusCode ?? 0, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks) }),
+        );
+      },
+    );
     req.on('error', (error: NodeJS.ErrnoException) => resolveGet({ error: error.code ?? error.message }));
     req.end();
   });
@@ -69,7 +93,9 @@ function get(proxyUrl: string, target: string): Promise<{ status: number; rawHea
 function tunnel(proxyUrl: string, target: string): Promise<{ statusLine: string; echo: string }> {
   const { port } = new URL(proxyUrl);
   return new Promise((resolveTunnel, reject) => {
-    const socket = connect(Number(port), '127.0.0.1', () => socket.write(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n\r\n`));
+    const socket = connect(Number(port), '127.0.0.1', () =>
+      socket.write(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n\r\n`),
+    );
     let received = '';
     socket.on('data', (chunk: Buffer) => {
       received += chunk.toString();
@@ -101,7 +127,10 @@ it('forwards plain HTTP byte for byte: compressed body untouched, repeated heade
   const names = res.rawHeaders.filter((_, i) => i % 2 === 0).map((n) => n.toLowerCase());
   expect(names.filter((n) => n === 'set-cookie')).toHaveLength(2);
   expect(names).toContain('content-encoding');
-  expect(originHits.at(-1)).toMatchObject({ url: '/page?q=1', headers: { 'x-custom': 'kept', 'accept-encoding': 'gzip' } });
+  expect(originHits.at(-1)).toMatchObject({
+    url: '/page?q=1',
+    headers: { 'x-custom': 'kept', 'accept-encoding': 'gzip' },
+  });
   expect(originHits.at(-1)!.headers['proxy-connection']).toBeUndefined();
 });
 
@@ -119,9 +148,14 @@ it('tunnels CONNECT to an allowed host and carries bytes both ways', async () =>
 it('refuses special-use and private addresses without connecting, and says why', async () => {
   const egress = await proxy(true);
   const hitsBefore = originHits.length;
-  expect(await get(egress.url, `http://0.0.0.0:${originPort}/secret`)).toEqual({ error: expect.stringMatching(/ECONNRESET|socket hang up/) });
+  expect(await get(egress.url, `http://0.0.0.0:${originPort}/secret`)).toEqual({
+    error: expect.stringMatching(/ECONNRESET|socket hang up/),
+  });
   expect(originHits.length).toBe(hitsBefore);
-  expect(egress.failureFor(`http://0.0.0.0:${originPort}/secret`)).toMatchObject({ code: 'blocked_address', message: expect.stringContaining('0.0.0.0') });
+  expect(egress.failureFor(`http://0.0.0.0:${originPort}/secret`)).toMatchObject({
+    code: 'blocked_address',
+    message: expect.stringContaining('0.0.0.0'),
+  });
 
   const refused = await tunnel(egress.url, `10.1.2.3:443`);
   expect(refused.statusLine).toMatch(/^HTTP\/1\.1 403/);
@@ -152,13 +186,16 @@ it('records a refused connection as connection_failed, not as an answer from the
 });
 
 describe('CONNECT ports', () => {
-  it('tunnels only to 443, 80 and the scanned URL\'s port, without connecting elsewhere', async () => {
+  it("tunnels only to 443, 80 and the scanned URL's port, without connecting elsewhere", async () => {
     const egress = await proxy(true, `http://127.0.0.1:${originPort}/`);
     const connectionsBefore = tunnelConnections;
     const refused = await tunnel(egress.url, `127.0.0.1:${tunnelPort}`);
     expect(refused.statusLine).toMatch(/^HTTP\/1\.1 403/);
     expect(tunnelConnections).toBe(connectionsBefore);
-    expect(egress.failureFor(`https://127.0.0.1:${tunnelPort}/`)).toMatchObject({ code: 'blocked_address', message: expect.stringContaining(`Port ${tunnelPort} is not allowed`) });
+    expect(egress.failureFor(`https://127.0.0.1:${tunnelPort}/`)).toMatchObject({
+      code: 'blocked_address',
+      message: expect.stringContaining(`Port ${tunnelPort} is not allowed`),
+    });
     // The scanned origin's own port is allowed (the origin is plain HTTP, the tunnel does not care).
     expect((await tunnel(egress.url, `127.0.0.1:${originPort}`)).statusLine).toMatch(/^HTTP\/1\.1 200/);
     // A scan of an https URL without a port: 443 and 80 only.
@@ -177,7 +214,10 @@ describe('CONNECT ports', () => {
     const pagePort = await listen(page, '127.0.0.1');
     const visit = async (scannedUrl: string) => {
       const egress = await proxy(true, scannedUrl);
-      const { browser, close } = await launchBrowser([`--proxy-server=${egress.url}`, '--proxy-bypass-list=<-loopback>']);
+      const { browser, close } = await launchBrowser([
+        `--proxy-server=${egress.url}`,
+        '--proxy-bypass-list=<-loopback>',
+      ]);
       try {
         const tab = await browser.newPage();
         await tab.goto(`http://127.0.0.1:${pagePort}/`);

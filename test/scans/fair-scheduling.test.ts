@@ -19,7 +19,9 @@ let temporal: Client;
 
 beforeAll(async () => {
   sites = await startFixtureSites();
-  stack = await startScanStack({ env: { SCAN_REGIONS: 'local,far,near', WORKER_SCAN_REGIONS: 'local', SCAN_REGION_SLOTS: '1,far=5' } });
+  stack = await startScanStack({
+    env: { SCAN_REGIONS: 'local,far,near', WORKER_SCAN_REGIONS: 'local', SCAN_REGION_SLOTS: '1,far=5' },
+  });
   temporal = stack.api.temporal;
 }, 120_000);
 
@@ -34,9 +36,16 @@ async function submit(token: string, body: Record<string, unknown>): Promise<str
   return (res.body.data as { id: string }).id;
 }
 
-const slots = (region: string) => temporal.workflow.getHandle(scanDispatcherWorkflowId(stack.api.config.temporal.taskQueuePrefix, region)).query<SlotsView>('slots');
-const statusOf = async (id: string) => ((await stack.api.db.knex('scans').where({ public_id: id }).first()) as { status: string }).status;
-const hasPendingScan = async (id: string) => ((await temporal.workflow.getHandle(scanWorkflowId(id)).describe()).raw.pendingActivities ?? []).some((a) => a.activityType?.name === 'scanPage');
+const slots = (region: string) =>
+  temporal.workflow
+    .getHandle(scanDispatcherWorkflowId(stack.api.config.temporal.taskQueuePrefix, region))
+    .query<SlotsView>('slots');
+const statusOf = async (id: string) =>
+  ((await stack.api.db.knex('scans').where({ public_id: id }).first()) as { status: string }).status;
+const hasPendingScan = async (id: string) =>
+  ((await temporal.workflow.getHandle(scanWorkflowId(id)).describe()).raw.pendingActivities ?? []).some(
+    (a) => a.activityType?.name === 'scanPage',
+  );
 
 it('caps an account’s scans in flight per region, frees the slot of a terminated scan, and keeps waiting scans queued', async () => {
   const { user, token } = await createTestUser(stack.api, 'starter'); // 2 in flight per region
@@ -46,25 +55,41 @@ it('caps an account’s scans in flight per region, frees the slot of a terminat
   await waitUntil('two scans to get a slot', async () => (await slots('far')).inFlight[user.id] === 2, 30_000, 200);
   expect(await slots('far')).toEqual({ capacity: 5, inFlight: { [user.id]: 2 }, waiting: { [user.id]: 2 } });
   // Which two: the slot requests reach the dispatcher in whatever order their activities ran.
-  const pending = async () => (await Promise.all(ids.map(async (id) => ((await hasPendingScan(id)) ? id : null)))).filter((id): id is string => id !== null);
+  const pending = async () =>
+    (await Promise.all(ids.map(async (id) => ((await hasPendingScan(id)) ? id : null)))).filter(
+      (id): id is string => id !== null,
+    );
   await waitUntil('the granted scans to reach the far queue', async () => (await pending()).length === 2, 30_000, 200);
   const [first, second] = (await pending()) as [string, string];
   const [third, fourth] = ids.filter((id) => id !== first && id !== second) as [string, string];
-  expect([await statusOf(first), await statusOf(second), await statusOf(third), await statusOf(fourth)]).toEqual(['running', 'running', 'queued', 'queued']);
+  expect([await statusOf(first), await statusOf(second), await statusOf(third), await statusOf(fourth)]).toEqual([
+    'running',
+    'running',
+    'queued',
+    'queued',
+  ]);
 
   // Terminated scans never release their slot; the dispatcher notices and hands it to the next in line.
   await temporal.workflow.getHandle(scanWorkflowId(first)).terminate('operator stopped it');
   let promoted: string | undefined;
-  await waitUntil('a waiting scan to get the freed slot', async () => {
-    for (const id of [third, fourth]) if (await hasPendingScan(id)) promoted = id;
-    return promoted !== undefined;
-  }, 200_000, 500);
+  await waitUntil(
+    'a waiting scan to get the freed slot',
+    async () => {
+      for (const id of [third, fourth]) if (await hasPendingScan(id)) promoted = id;
+      return promoted !== undefined;
+    },
+    200_000,
+    500,
+  );
   const waiting = promoted === third ? fourth : third;
   expect(await slots('far')).toEqual({ capacity: 5, inFlight: { [user.id]: 2 }, waiting: { [user.id]: 1 } });
   expect(await hasPendingScan(waiting)).toBe(false);
 
   // A scan waiting its turn for long is not failed by the reconciler: its workflow still runs.
-  await stack.api.db.knex('scans').where({ public_id: waiting }).update({ requested_at: new Date(Date.now() - STALE_SCAN_AFTER_MS - 60_000) });
+  await stack.api.db
+    .knex('scans')
+    .where({ public_id: waiting })
+    .update({ requested_at: new Date(Date.now() - STALE_SCAN_AFTER_MS - 60_000) });
   const report = (await temporal.workflow.execute('reconcileScansWorkflow', {
     taskQueue: mainTaskQueue(stack.api.config.temporal.taskQueuePrefix),
     workflowId: `reconcile-fair-${Date.now()}`,
@@ -74,37 +99,64 @@ it('caps an account’s scans in flight per region, frees the slot of a terminat
 
   // A cancelled scan gives its place in the queue back.
   await temporal.workflow.getHandle(scanWorkflowId(waiting)).cancel();
-  await waitUntil('the cancelled scan to leave the queue', async () => (await slots('far')).waiting[user.id] === undefined, 30_000, 200);
+  await waitUntil(
+    'the cancelled scan to leave the queue',
+    async () => (await slots('far')).waiting[user.id] === undefined,
+    30_000,
+    200,
+  );
 
-  for (const id of [second, promoted!]) await temporal.workflow.getHandle(scanWorkflowId(id)).terminate('test finished');
+  for (const id of [second, promoted!])
+    await temporal.workflow.getHandle(scanWorkflowId(id)).terminate('test finished');
 }, 360_000);
 
 it('keeps its queue and the slots it granted through continue-as-new', async () => {
   const prefix = stack.api.config.temporal.taskQueuePrefix;
   const dispatcherId = scanDispatcherWorkflowId(prefix, 'near');
   // Started ahead of the first request, so that it continues as new after a few signals.
-  const first = await temporal.workflow.start('scanDispatcherWorkflow', { workflowId: dispatcherId, taskQueue: mainTaskQueue(prefix), args: [{ continueAfterEvents: 20 }] });
+  const first = await temporal.workflow.start('scanDispatcherWorkflow', {
+    workflowId: dispatcherId,
+    taskQueue: mainTaskQueue(prefix),
+    args: [{ continueAfterEvents: 20 }],
+  });
   const { user, token } = await createTestUser(stack.api, 'starter');
   const ids: string[] = [];
   for (let i = 1; i <= 4; i++) ids.push(await submit(token, { url: `https://example.com/near-${i}`, region: 'near' }));
 
-  await waitUntil('a later run to hold all four scans', async () => {
-    const { runId } = await temporal.workflow.getHandle(dispatcherId).describe();
-    const view = await slots('near');
-    return runId !== first.firstExecutionRunId && view.inFlight[user.id] === 1 && view.waiting[user.id] === 3;
-  }, 60_000, 500);
-  expect((await temporal.workflow.getHandle(dispatcherId, first.firstExecutionRunId).describe()).status.name).toBe('CONTINUED_AS_NEW');
+  await waitUntil(
+    'a later run to hold all four scans',
+    async () => {
+      const { runId } = await temporal.workflow.getHandle(dispatcherId).describe();
+      const view = await slots('near');
+      return runId !== first.firstExecutionRunId && view.inFlight[user.id] === 1 && view.waiting[user.id] === 3;
+    },
+    60_000,
+    500,
+  );
+  expect((await temporal.workflow.getHandle(dispatcherId, first.firstExecutionRunId).describe()).status.name).toBe(
+    'CONTINUED_AS_NEW',
+  );
 
   // The new run still knows who holds the slot: once that scan's workflow is terminated, the next scan gets it.
   // (Which scan holds it depends on the order the slot requests reached the dispatcher.)
   let holder: string | undefined;
-  await waitUntil('the holder to reach the near queue', async () => {
-    for (const id of ids) if (await hasPendingScan(id)) holder = id;
-    return holder !== undefined;
-  }, 30_000, 500);
+  await waitUntil(
+    'the holder to reach the near queue',
+    async () => {
+      for (const id of ids) if (await hasPendingScan(id)) holder = id;
+      return holder !== undefined;
+    },
+    30_000,
+    500,
+  );
   await temporal.workflow.getHandle(scanWorkflowId(holder!)).terminate('operator stopped it');
   const others = ids.filter((id) => id !== holder);
-  await waitUntil('the next scan to get the slot', async () => (await Promise.all(others.map(hasPendingScan))).some(Boolean), 120_000, 500);
+  await waitUntil(
+    'the next scan to get the slot',
+    async () => (await Promise.all(others.map(hasPendingScan))).some(Boolean),
+    120_000,
+    500,
+  );
   expect(await slots('near')).toEqual({ capacity: 1, inFlight: { [user.id]: 1 }, waiting: { [user.id]: 2 } });
   for (const id of others) await temporal.workflow.getHandle(scanWorkflowId(id)).terminate('test finished');
 }, 240_000);
@@ -117,7 +169,12 @@ it('with one worker, a second account’s scan runs before most of the first acc
   const bId = await submit(b.token, { url: `${sites.origin}/fast/?b=1` });
 
   // The region runs one scan at a time, so the rest wait in the dispatcher, visibly queued.
-  await waitUntil('B’s scan to wait for a slot', async () => (await slots('local')).waiting[b.user.id] === 1, 30_000, 200);
+  await waitUntil(
+    'B’s scan to wait for a slot',
+    async () => (await slots('local')).waiting[b.user.id] === 1,
+    30_000,
+    200,
+  );
   const view = await slots('local');
   expect(view.capacity).toBe(1);
   expect(Object.values(view.inFlight).reduce((n, c) => n + c, 0)).toBeLessThanOrEqual(1);
@@ -126,7 +183,10 @@ it('with one worker, a second account’s scan runs before most of the first acc
   for (const id of aIds) expect((await waitForScan(stack.api, a.token, id, 900_000)).status).toBe('finished');
   expect((await waitForScan(stack.api, b.token, bId, 60_000)).status).toBe('finished');
 
-  const rows = (await stack.api.db.knex('scans').whereIn('public_id', [...aIds, bId]).select('public_id', 'finished_at')) as Array<{ public_id: string; finished_at: Date }>;
+  const rows = (await stack.api.db
+    .knex('scans')
+    .whereIn('public_id', [...aIds, bId])
+    .select('public_id', 'finished_at')) as Array<{ public_id: string; finished_at: Date }>;
   const finishedAt = new Map(rows.map((r) => [r.public_id, r.finished_at.getTime()]));
   const aBeforeB = aIds.filter((id) => finishedAt.get(id)! < finishedAt.get(bId)!).length;
   // B waits only for the scan of A that was running when it asked (two if that one had just finished).
@@ -139,11 +199,18 @@ it('with one worker, a second account’s scan runs before most of the first acc
     const events = (await handle.fetchHistory()).events ?? [];
     const scheduled = events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'scanPage');
     expect(scheduled).toHaveLength(1);
-    const started = events.filter((e) => Number(e.activityTaskStartedEventAttributes?.scheduledEventId) === Number(scheduled[0]!.eventId));
+    const started = events.filter(
+      (e) => Number(e.activityTaskStartedEventAttributes?.scheduledEventId) === Number(scheduled[0]!.eventId),
+    );
     expect(started.map((e) => e.activityTaskStartedEventAttributes!.attempt)).toEqual([1]);
   }
-  await waitUntil('the dispatcher to hold nothing', async () => {
-    const after = await slots('local');
-    return Object.keys(after.inFlight).length === 0 && Object.keys(after.waiting).length === 0;
-  }, 30_000, 200);
+  await waitUntil(
+    'the dispatcher to hold nothing',
+    async () => {
+      const after = await slots('local');
+      return Object.keys(after.inFlight).length === 0 && Object.keys(after.waiting).length === 0;
+    },
+    30_000,
+    200,
+  );
 }, 1_200_000);

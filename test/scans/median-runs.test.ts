@@ -24,7 +24,11 @@ beforeAll(async () => {
   sites = await startFixtureSites();
   stack = await startScanStack({ env: { SCAN_MIN_BENCHMARK_INDEX: '1000000' } });
   ({ token } = await createTestUser(stack.api, 'pro'));
-  const created = await call(stack.api, '/scans', { token, method: 'POST', body: { url: `${sites.origin}${PATH}`, runs: 2 } });
+  const created = await call(stack.api, '/scans', {
+    token,
+    method: 'POST',
+    body: { url: `${sites.origin}${PATH}`, runs: 2 },
+  });
   expect(created.status).toBe(202);
   const id = (scanId = (created.body.data as { id: string }).id);
   // The steps the activity heartbeats while it runs, as Temporal shows them.
@@ -33,7 +37,8 @@ beforeAll(async () => {
     while (!detail) {
       const { raw } = await handle.describe();
       for (const activity of raw.pendingActivities ?? []) {
-        for (const payload of activity.heartbeatDetails?.payloads ?? []) steps.add((JSON.parse(Buffer.from(payload.data!).toString()) as { step: string }).step);
+        for (const payload of activity.heartbeatDetails?.payloads ?? [])
+          steps.add((JSON.parse(Buffer.from(payload.data!).toString()) as { step: string }).step);
       }
       await new Promise((r) => setTimeout(r, 250));
     }
@@ -47,7 +52,10 @@ afterAll(async () => {
   await sites?.close();
 });
 
-type Result = { metrics: Record<'desktop' | 'mobile', { fcp_ms: number; tbt_ms: number; lcp_ms: number }>; runs: Record<'desktop' | 'mobile', RunRecord[]> & { overall: number[] } };
+type Result = {
+  metrics: Record<'desktop' | 'mobile', { fcp_ms: number; tbt_ms: number; lcp_ms: number }>;
+  runs: Record<'desktop' | 'mobile', RunRecord[]> & { overall: number[] };
+};
 
 it('repeats each overloaded run once, then keeps it flagged', () => {
   expect(detail.status).toBe('finished');
@@ -56,7 +64,10 @@ it('repeats each overloaded run once, then keeps it flagged', () => {
   const { runs } = detail.result as Result;
   for (const factor of ['desktop', 'mobile'] as const) {
     expect(runs[factor]).toHaveLength(2);
-    expect(runs[factor].map((r) => [r.repeated, r.overloaded])).toEqual([[true, true], [true, true]]);
+    expect(runs[factor].map((r) => [r.repeated, r.overloaded])).toEqual([
+      [true, true],
+      [true, true],
+    ]);
   }
 });
 
@@ -85,7 +96,11 @@ it('lists every run with its metrics, benchmark index and versions, and takes th
     }
     const medians = runs[factor].filter((r) => r.median);
     expect(medians).toHaveLength(1);
-    expect(metrics[factor]).toMatchObject({ fcp_ms: medians[0]!.fcp_ms, lcp_ms: medians[0]!.lcp_ms, tbt_ms: medians[0]!.tbt_ms });
+    expect(metrics[factor]).toMatchObject({
+      fcp_ms: medians[0]!.fcp_ms,
+      lcp_ms: medians[0]!.lcp_ms,
+      tbt_ms: medians[0]!.tbt_ms,
+    });
   }
   // Each run's own overall score, for the spread around the scan's.
   expect(runs.overall).toEqual([expect.any(Number), expect.any(Number)]);
@@ -93,13 +108,18 @@ it('lists every run with its metrics, benchmark index and versions, and takes th
 });
 
 it('reports in its heartbeat which run of which form factor it is on', () => {
-  expect([...steps].some((step) => /^(desktop|mobile) run [12] of 2( \(repeated: the machine was busy\))?$/.test(step))).toBe(true);
+  expect(
+    [...steps].some((step) => /^(desktop|mobile) run [12] of 2( \(repeated: the machine was busy\))?$/.test(step)),
+  ).toBe(true);
 });
 
 it('gives the Lighthouse activity the time limits of two runs', async () => {
   const history = await stack.api.temporal.workflow.getHandle(scanWorkflowId(scanId)).fetchHistory();
-  const scheduled = history.events!.map((e) => e.activityTaskScheduledEventAttributes).find((a) => a?.activityType?.name === 'scanPage')!;
-  const ms = (duration: { seconds?: unknown; nanos?: number | null } | null | undefined) => Number(duration?.seconds ?? 0) * 1000 + Math.round((duration?.nanos ?? 0) / 1e6);
+  const scheduled = history
+    .events!.map((e) => e.activityTaskScheduledEventAttributes)
+    .find((a) => a?.activityType?.name === 'scanPage')!;
+  const ms = (duration: { seconds?: unknown; nanos?: number | null } | null | undefined) =>
+    Number(duration?.seconds ?? 0) * 1000 + Math.round((duration?.nanos ?? 0) / 1e6);
   expect(ms(scheduled.startToCloseTimeout)).toBe(scanActivityTimeoutMs(2));
   expect(ms(scheduled.scheduleToCloseTimeout)).toBe(scanRunLimitMs(2));
   expect(ms(scheduled.heartbeatTimeout)).toBe(msToNumber('20 seconds'));

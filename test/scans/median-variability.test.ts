@@ -24,15 +24,23 @@ beforeAll(async () => {
   const config = loadConfig(baseTestEnv());
   runner = processRunner({ chromiumPath: config.chromiumPath, allowLoopback: true, scanUser: config.scanUser });
   for (let i = 0; i < SCANS; i++) {
-    const measured = await measureRuns(runner, { publicId: `medianvariability${String(i).padStart(9, '0')}`, url: `${sites.origin}/variable/?seed=1`, credentials: null }, {
-      runs: RUNS,
-      formFactors: ['desktop'],
-      // Repeats would shift the seeded sequence; overload handling has its own test (median-runs.test.ts).
-      minBenchmarkIndex: 0,
-      deadline: Number.POSITIVE_INFINITY,
-      onProgress: () => undefined,
-      signal: AbortSignal.timeout(120_000),
-    });
+    const measured = await measureRuns(
+      runner,
+      {
+        publicId: `medianvariability${String(i).padStart(9, '0')}`,
+        url: `${sites.origin}/variable/?seed=1`,
+        credentials: null,
+      },
+      {
+        runs: RUNS,
+        formFactors: ['desktop'],
+        // Repeats would shift the seeded sequence; overload handling has its own test (median-runs.test.ts).
+        minBenchmarkIndex: 0,
+        deadline: Number.POSITIVE_INFINITY,
+        onProgress: () => undefined,
+        signal: AbortSignal.timeout(120_000),
+      },
+    );
     if (measured.kind !== 'measured') throw new Error(`scan ${i} failed: ${JSON.stringify(measured.failure)}`);
     scans.push(measured.perFactor.desktop!);
   }
@@ -56,7 +64,10 @@ it('loads the page once per run, each run measured by its own page load', () => 
 
 it('keeps the run the median rule picks from the FCP and TTI each run measured', () => {
   scans.forEach((scan, i) => {
-    const measured = scan.runs.map((run) => ({ fcpMs: run.observation.metrics.fcpMs, interactiveMs: run.observation.metrics.interactiveMs }));
+    const measured = scan.runs.map((run) => ({
+      fcpMs: run.observation.metrics.fcpMs,
+      interactiveMs: run.observation.metrics.interactiveMs,
+    }));
     expect({ scan: i, measured, median: scan.median }).toEqual({ scan: i, measured, median: medianRunIndex(measured) });
   });
 });

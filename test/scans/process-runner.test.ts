@@ -14,7 +14,12 @@ import { isAlive, waitUntil } from '../../stack/proc.ts';
  * runner's process group and its "browser's" are gone and the work folder is removed.
  */
 const SCAN_USER = 'webperf-scan';
-const runner = processRunner({ chromiumPath: '/nonexistent/chromium', allowLoopback: false, scanUser: SCAN_USER, script: resolve(PROJECT_ROOT, 'fixtures/fake-runner.ts') });
+const runner = processRunner({
+  chromiumPath: '/nonexistent/chromium',
+  allowLoopback: false,
+  scanUser: SCAN_USER,
+  script: resolve(PROJECT_ROOT, 'fixtures/fake-runner.ts'),
+});
 afterAll(() => runner.close());
 
 interface Started {
@@ -25,14 +30,32 @@ interface Started {
   cwd: string;
 }
 
-async function run(path: string, signal = new AbortController().signal): Promise<{ outcome: PromiseSettledResult<RunnerResult>; started: Started; steps: string[] }> {
+async function run(
+  path: string,
+  signal = new AbortController().signal,
+): Promise<{ outcome: PromiseSettledResult<RunnerResult>; started: Started; steps: string[] }> {
   const steps: string[] = [];
-  const outcome = (await Promise.allSettled([runner.run({ publicId: 'fakerunnertest000000000000', url: `https://fake.example${path}`, credentials: null, formFactors: ['desktop', 'mobile'] }, { onProgress: (step) => steps.push(step), signal })]))[0]!;
+  const outcome = (
+    await Promise.allSettled([
+      runner.run(
+        {
+          publicId: 'fakerunnertest000000000000',
+          url: `https://fake.example${path}`,
+          credentials: null,
+          formFactors: ['desktop', 'mobile'],
+        },
+        { onProgress: (step) => steps.push(step), signal },
+      ),
+    ])
+  )[0]!;
   const started = JSON.parse(steps[0] ?? 'null') as Started;
   return { outcome, started, steps: steps.slice(1) };
 }
 
-const rejection = (outcome: PromiseSettledResult<RunnerResult>): string => (outcome.status === 'rejected' ? String((outcome.reason as Error).message) : `resolved ${JSON.stringify(outcome.value)}`);
+const rejection = (outcome: PromiseSettledResult<RunnerResult>): string =>
+  outcome.status === 'rejected'
+    ? String((outcome.reason as Error).message)
+    : `resolved ${JSON.stringify(outcome.value)}`;
 
 it('runs the runner as the scan user (when root) with only the minimal environment, in a work folder it removes', async () => {
   const { outcome, started } = await run('/observation');
@@ -48,12 +71,25 @@ it('resolves with the observation and its images, or with the page failure', asy
   const observed = await run('/observation');
   expect(observed.outcome).toEqual({
     status: 'fulfilled',
-    value: { kind: 'observation', observation: { requestedUrl: 'https://fake.example/observation', finalUrl: 'https://fake.example/observation' }, images: [{ name: 'desktop-final.jpg', bytes: Buffer.from('jpeg bytes') }] },
+    value: {
+      kind: 'observation',
+      observation: { requestedUrl: 'https://fake.example/observation', finalUrl: 'https://fake.example/observation' },
+      images: [{ name: 'desktop-final.jpg', bytes: Buffer.from('jpeg bytes') }],
+    },
   });
   // A result is whole; a runner that crashed after it (tidying up) still measured the page.
-  expect((await run('/result-then-crash')).outcome).toMatchObject({ status: 'fulfilled', value: { kind: 'observation' } });
+  expect((await run('/result-then-crash')).outcome).toMatchObject({
+    status: 'fulfilled',
+    value: { kind: 'observation' },
+  });
   const failed = await run('/page-failure');
-  expect(failed.outcome).toEqual({ status: 'fulfilled', value: { kind: 'page_failure', failure: { code: 'http_error', detail: 'Lighthouse ERRORED_DOCUMENT_REQUEST: status code: 503', httpStatus: 503 } } });
+  expect(failed.outcome).toEqual({
+    status: 'fulfilled',
+    value: {
+      kind: 'page_failure',
+      failure: { code: 'http_error', detail: 'Lighthouse ERRORED_DOCUMENT_REQUEST: status code: 503', httpStatus: 503 },
+    },
+  });
 });
 
 it('rejects output that is not the protocol: a line that is not JSON, a message it does not know', async () => {
@@ -65,7 +101,9 @@ it('rejects output that is not the protocol: a line that is not JSON, a message 
 
 it('rejects a crash with the end of its stderr, and an exit without a result', async () => {
   const crash = await run('/crash');
-  expect(rejection(crash.outcome)).toBe('Lighthouse runner exited with 3 and no result: Error: the browser went away |     at runner.ts:1:1');
+  expect(rejection(crash.outcome)).toBe(
+    'Lighthouse runner exited with 3 and no result: Error: the browser went away |     at runner.ts:1:1',
+  );
   expect(existsSync(crash.started.workDir)).toBe(false);
   expect(rejection((await run('/no-result')).outcome)).toMatch(/^Lighthouse runner exited with 0 and no result/);
 });
@@ -73,7 +111,15 @@ it('rejects a crash with the end of its stderr, and an exit without a result', a
 it('on abort kills the hanging runner and its browser group, removes the work folder, and rejects with the reason', async () => {
   const abort = new AbortController();
   const steps: string[] = [];
-  const running = runner.run({ publicId: 'fakerunnertest000000000000', url: 'https://fake.example/hang', credentials: null, formFactors: ['desktop', 'mobile'] }, { onProgress: (step) => steps.push(step), signal: abort.signal });
+  const running = runner.run(
+    {
+      publicId: 'fakerunnertest000000000000',
+      url: 'https://fake.example/hang',
+      credentials: null,
+      formFactors: ['desktop', 'mobile'],
+    },
+    { onProgress: (step) => steps.push(step), signal: abort.signal },
+  );
   await waitUntil('the fake browser to start', async () => steps.some((s) => s.startsWith('sleeping:')), 30_000, 50);
   const browserPid = Number(steps.find((s) => s.startsWith('sleeping:'))!.split(':')[1]);
   const { workDir } = JSON.parse(steps[0]!) as Started;
@@ -87,7 +133,17 @@ it('on abort kills the hanging runner and its browser group, removes the work fo
 it('does not start a runner for an attempt already aborted', async () => {
   const abort = new AbortController();
   abort.abort(new Error('cancelled'));
-  await expect(runner.run({ publicId: 'fakerunnertest000000000000', url: 'https://fake.example/observation', credentials: null, formFactors: ['desktop', 'mobile'] }, { onProgress: () => undefined, signal: abort.signal })).rejects.toThrow('cancelled');
+  await expect(
+    runner.run(
+      {
+        publicId: 'fakerunnertest000000000000',
+        url: 'https://fake.example/observation',
+        credentials: null,
+        formFactors: ['desktop', 'mobile'],
+      },
+      { onProgress: () => undefined, signal: abort.signal },
+    ),
+  ).rejects.toThrow('cancelled');
 });
 
 /**
@@ -97,7 +153,13 @@ it('does not start a runner for an attempt already aborted', async () => {
 function runnersOf(parent: number, script: string): { pid: number; workDir: string }[] {
   let pids: number[];
   try {
-    pids = execFileSync('pgrep', ['-P', String(parent), '-f', `${script.replaceAll('.', '\\.')} /`], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
+    pids = execFileSync('pgrep', ['-P', String(parent), '-f', `${script.replaceAll('.', '\\.')} /`], {
+      encoding: 'utf8',
+    })
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
   } catch {
     return [];
   }
@@ -122,9 +184,19 @@ it('starts the next runner ahead of its scan, a new process for every scan, and 
   expect(second.started.workDir).not.toBe(first.started.workDir);
 
   const before = new Set(waiting().map((r) => r.pid));
-  const other = processRunner({ chromiumPath: '/nonexistent/chromium', allowLoopback: false, scanUser: SCAN_USER, script: resolve(PROJECT_ROOT, 'fixtures/fake-runner.ts') });
+  const other = processRunner({
+    chromiumPath: '/nonexistent/chromium',
+    allowLoopback: false,
+    scanUser: SCAN_USER,
+    script: resolve(PROJECT_ROOT, 'fixtures/fake-runner.ts'),
+  });
   let next: { pid: number; workDir: string } | undefined;
-  await waitUntil("the other runner's waiting one", async () => (next = waiting().find((r) => !before.has(r.pid))) !== undefined, 10_000, 50);
+  await waitUntil(
+    "the other runner's waiting one",
+    async () => (next = waiting().find((r) => !before.has(r.pid))) !== undefined,
+    10_000,
+    50,
+  );
   other.close();
   await waitUntil('the waiting runner to be killed', async () => !isAlive(next!.pid), 5000, 50);
   expect(existsSync(next!.workDir)).toBe(false);
@@ -138,7 +210,12 @@ setInterval(() => undefined, 60_000);`;
   const worker = spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: 'ignore' });
   try {
     let waiting: { pid: number; workDir: string }[] = [];
-    await waitUntil('the waiting runner', async () => (waiting = runnersOf(worker.pid!, 'lighthouse/runner.ts')).length === 1, 30_000, 50);
+    await waitUntil(
+      'the waiting runner',
+      async () => (waiting = runnersOf(worker.pid!, 'lighthouse/runner.ts')).length === 1,
+      30_000,
+      50,
+    );
     expect(existsSync(waiting[0]!.workDir)).toBe(true);
     worker.kill('SIGKILL');
     await waitUntil('the waiting runner to exit', async () => !isAlive(waiting[0]!.pid), 15_000, 100);

@@ -30,20 +30,36 @@ afterAll(async () => {
 });
 
 async function submitFar(path: string, runs = 1): Promise<string> {
-  const res = await call(stack.api, '/scans', { token, method: 'POST', body: { url: `https://example.com/${path}`, region: 'far', runs } });
+  const res = await call(stack.api, '/scans', {
+    token,
+    method: 'POST',
+    body: { url: `https://example.com/${path}`, region: 'far', runs },
+  });
   expect(res.status).toBe(202);
   return (res.body.data as { id: string }).id;
 }
 
 const ageScan = (id: string, ms: number) =>
-  stack.api.db.knex('scans').where({ public_id: id }).update({ requested_at: new Date(Date.now() - ms) });
+  stack.api.db
+    .knex('scans')
+    .where({ public_id: id })
+    .update({ requested_at: new Date(Date.now() - ms) });
 const scanRow = (id: string) => stack.api.db.knex('scans').where({ public_id: id }).first();
 const runReconciler = () =>
-  temporal.workflow.execute('reconcileScansWorkflow', { taskQueue: mainTaskQueue(stack.api.config.temporal.taskQueuePrefix), workflowId: `reconcile-test-${Date.now()}` }) as Promise<ReconcileReport>;
+  temporal.workflow.execute('reconcileScansWorkflow', {
+    taskQueue: mainTaskQueue(stack.api.config.temporal.taskQueuePrefix),
+    workflowId: `reconcile-test-${Date.now()}`,
+  }) as Promise<ReconcileReport>;
 
 it('the worker schedules the reconciler on its main queue', async () => {
-  const schedule = await temporal.schedule.getHandle(scanReconcilerScheduleId(stack.api.config.temporal.taskQueuePrefix)).describe();
-  expect(schedule.action).toMatchObject({ type: 'startWorkflow', workflowType: 'reconcileScansWorkflow', taskQueue: mainTaskQueue(stack.api.config.temporal.taskQueuePrefix) });
+  const schedule = await temporal.schedule
+    .getHandle(scanReconcilerScheduleId(stack.api.config.temporal.taskQueuePrefix))
+    .describe();
+  expect(schedule.action).toMatchObject({
+    type: 'startWorkflow',
+    workflowType: 'reconcileScansWorkflow',
+    taskQueue: mainTaskQueue(stack.api.config.temporal.taskQueuePrefix),
+  });
   expect(msToNumber(schedule.spec.intervals![0]!.every)).toBe(msToNumber(RECONCILE_EVERY));
 });
 
@@ -56,7 +72,10 @@ it('fails a stale scan whose workflow was terminated, and one that has no workfl
   // A row the API wrote when Temporal never heard of it (a crash between the insert and the start).
   const orphan = await submitFar('orphan');
   await temporal.workflow.getHandle(scanWorkflowId(orphan)).terminate('');
-  await stack.api.db.knex('scans').where({ public_id: orphan }).update({ public_id: `${orphan}x` });
+  await stack.api.db
+    .knex('scans')
+    .where({ public_id: orphan })
+    .update({ public_id: `${orphan}x` });
   for (const id of [terminated, waiting, `${orphan}x`]) await ageScan(id, STALE_SCAN_AFTER_MS + 60_000);
 
   const report = await runReconciler();
@@ -64,9 +83,16 @@ it('fails a stale scan whose workflow was terminated, and one that has no workfl
 
   const failed = await call(stack.api, `/scans/${terminated}`, { token });
   // Users read the code's own text; the reason is for operators, in the row (and the worker's log).
-  expect(failed.body.data).toMatchObject({ status: 'failed', error: { code: 'scan_error', message: FAILURE_TEXTS.en.scan_error } });
+  expect(failed.body.data).toMatchObject({
+    status: 'failed',
+    error: { code: 'scan_error', message: FAILURE_TEXTS.en.scan_error },
+  });
   expect(await scanRow(terminated)).toMatchObject({ failure_message: expect.stringContaining('TERMINATED') });
-  expect(await scanRow(`${orphan}x`)).toMatchObject({ status: 'failed', failure_code: 'scan_error', failure_message: expect.stringContaining('no workflow') });
+  expect(await scanRow(`${orphan}x`)).toMatchObject({
+    status: 'failed',
+    failure_code: 'scan_error',
+    failure_message: expect.stringContaining('no workflow'),
+  });
   // Still running in Temporal: its own timeouts end it, through the workflow's failure path.
   expect((await scanRow(waiting)).status).toMatch(/queued|running/);
   // Terminated but younger than the limit: not touched yet.

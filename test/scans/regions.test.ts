@@ -32,21 +32,40 @@ afterAll(async () => {
 
 it('a scan for a region is run only by that region’s worker', async () => {
   const { token } = await createTestUser(stack.api, 'pro');
-  const created = await call(stack.api, '/scans', { token, method: 'POST', body: { url: `${sites.origin}/fast/?region=far`, region: 'far' } });
+  const created = await call(stack.api, '/scans', {
+    token,
+    method: 'POST',
+    body: { url: `${sites.origin}/fast/?region=far`, region: 'far' },
+  });
   expect(created.status).toBe(202);
   const id = (created.body.data as { id: string }).id;
-  const handle = new Client({ connection, namespace: stack.api.config.temporal.namespace }).workflow.getHandle(scanWorkflowId(id));
+  const handle = new Client({ connection, namespace: stack.api.config.temporal.namespace }).workflow.getHandle(
+    scanWorkflowId(id),
+  );
 
   // The Lighthouse activity is scheduled on the far queue and stays unclaimed while only `local` is served.
-  const pendingScan = async () => (await handle.describe()).raw.pendingActivities?.find((a) => a.activityType?.name === 'scanPage');
+  const pendingScan = async () =>
+    (await handle.describe()).raw.pendingActivities?.find((a) => a.activityType?.name === 'scanPage');
   let pending: proto.api.workflow.v1.IPendingActivityInfo | undefined;
-  await waitUntil('the scan activity to be scheduled', async () => (pending = await pendingScan()) !== undefined, 30_000, 200);
+  await waitUntil(
+    'the scan activity to be scheduled',
+    async () => (pending = await pendingScan()) !== undefined,
+    30_000,
+    200,
+  );
   await new Promise((r) => setTimeout(r, 3000)); // the local worker polls all along; it must not take the task
   pending = await pendingScan();
   expect(pending?.state).toBe(proto.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_SCHEDULED);
-  expect((await call(stack.api, `/scans/${id}`, { token })).body.data).toMatchObject({ status: 'running', region: 'far' });
+  expect((await call(stack.api, `/scans/${id}`, { token })).body.data).toMatchObject({
+    status: 'running',
+    region: 'far',
+  });
 
-  farWorker = await startReady('worker', { ...stack.workerEnv, WORKER_SCAN_REGIONS: 'far', WORKER_HEALTH_PORT: String(await freePort()) });
+  farWorker = await startReady('worker', {
+    ...stack.workerEnv,
+    WORKER_SCAN_REGIONS: 'far',
+    WORKER_HEALTH_PORT: String(await freePort()),
+  });
   expect((await waitForScan(stack.api, token, id)).status).toBe('finished');
 
   // The row says finished while the activity is still returning; its started event is written when it completes.
@@ -54,8 +73,13 @@ it('a scan for a region is run only by that region’s worker', async () => {
   const history = await handle.fetchHistory();
   const started = (history.events ?? []).filter((e) => e.activityTaskStartedEventAttributes);
   const scanStarted = started.find((e) => {
-    const scheduled = (history.events ?? []).find((s) => Number(s.eventId) === Number(e.activityTaskStartedEventAttributes!.scheduledEventId));
-    return scheduled?.activityTaskScheduledEventAttributes?.taskQueue?.name === scanTaskQueue(stack.api.config.temporal.taskQueuePrefix, 'far');
+    const scheduled = (history.events ?? []).find(
+      (s) => Number(s.eventId) === Number(e.activityTaskStartedEventAttributes!.scheduledEventId),
+    );
+    return (
+      scheduled?.activityTaskScheduledEventAttributes?.taskQueue?.name ===
+      scanTaskQueue(stack.api.config.temporal.taskQueuePrefix, 'far')
+    );
   });
   expect(scanStarted?.activityTaskStartedEventAttributes?.identity).toMatch(new RegExp(`:${farWorker.child.pid}$`));
 }, 300_000);

@@ -35,27 +35,40 @@ const never = new Promise<never>(() => undefined);
 const observed = (url: string): RunnerResult => ({
   kind: 'observation',
   observation: cleanObservation({ requestedUrl: url, finalUrl: url }),
-  images: [{ name: 'desktop-final.jpg', bytes: IMAGE }, { name: 'mobile-final.jpg', bytes: IMAGE }],
+  images: [
+    { name: 'desktop-final.jpg', bytes: IMAGE },
+    { name: 'mobile-final.jpg', bytes: IMAGE },
+  ],
 });
-const fakeProcess = processRunner({ chromiumPath: '/nonexistent/chromium', allowLoopback: false, scanUser: 'webperf-scan', script: resolve(PROJECT_ROOT, 'fixtures/fake-runner.ts') });
+const fakeProcess = processRunner({
+  chromiumPath: '/nonexistent/chromium',
+  allowLoopback: false,
+  scanUser: 'webperf-scan',
+  script: resolve(PROJECT_ROOT, 'fixtures/fake-runner.ts'),
+});
 
 /** What each path does; `attempt` counts from 1. */
-const behaviours: Record<string, (input: ScanRunInput, signal: AbortSignal, attempt: number) => Promise<RunnerResult>> = {
-  '/observation': async (input) => observed(input.url),
-  '/page-failure': async () => ({ kind: 'page_failure', failure: { code: 'http_error', detail: 'Lighthouse ERRORED_DOCUMENT_REQUEST: status code: 503', httpStatus: 503 } }),
-  // Reports no progress for longer than the heartbeat timeout: the worker heartbeats for it meanwhile.
-  '/slow': async (input) => {
-    await new Promise((done) => setTimeout(done, PAST_HEARTBEAT_TIMEOUT_MS));
-    return observed(input.url);
-  },
-  '/crash': async () => {
-    throw new Error('Lighthouse runner exited with SIGSEGV and no result');
-  },
-  // Ignores its signal altogether: the activity must not wait for it.
-  '/hang-once': async (input, _signal, attempt) => (attempt === 1 ? never : observed(input.url)),
-  '/hang': (_input, signal) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason as Error))),
-  '/garbage': (input, signal) => fakeProcess.run(input, { onProgress: () => undefined, signal }),
-};
+const behaviours: Record<string, (input: ScanRunInput, signal: AbortSignal, attempt: number) => Promise<RunnerResult>> =
+  {
+    '/observation': async (input) => observed(input.url),
+    '/page-failure': async () => ({
+      kind: 'page_failure',
+      failure: { code: 'http_error', detail: 'Lighthouse ERRORED_DOCUMENT_REQUEST: status code: 503', httpStatus: 503 },
+    }),
+    // Reports no progress for longer than the heartbeat timeout: the worker heartbeats for it meanwhile.
+    '/slow': async (input) => {
+      await new Promise((done) => setTimeout(done, PAST_HEARTBEAT_TIMEOUT_MS));
+      return observed(input.url);
+    },
+    '/crash': async () => {
+      throw new Error('Lighthouse runner exited with SIGSEGV and no result');
+    },
+    // Ignores its signal altogether: the activity must not wait for it.
+    '/hang-once': async (input, _signal, attempt) => (attempt === 1 ? never : observed(input.url)),
+    '/hang': (_input, signal) =>
+      new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason as Error))),
+    '/garbage': (input, signal) => fakeProcess.run(input, { onProgress: () => undefined, signal }),
+  };
 
 const standIn: ScanRunner = {
   run(input, { signal }) {
@@ -84,36 +97,62 @@ afterAll(async () => {
 });
 
 async function submit(path: string): Promise<string> {
-  const created = await call(api, '/scans', { token, method: 'POST', body: { url: `https://stand-in.example${path}` } });
+  const created = await call(api, '/scans', {
+    token,
+    method: 'POST',
+    body: { url: `https://stand-in.example${path}` },
+  });
   expect(created.status).toBe(202);
   return (created.body.data as { id: string }).id;
 }
 
-const row = async (id: string) => (await api.db.knex('scans').where({ public_id: id }).first()) as Record<string, unknown>;
+const row = async (id: string) =>
+  (await api.db.knex('scans').where({ public_id: id }).first()) as Record<string, unknown>;
 const workflowResult = (id: string) => api.temporal.workflow.getHandle(scanWorkflowId(id)).result();
 
 it('stores the observation: images in the asset store, scores and findings in the row', async () => {
   const id = await submit('/observation');
-  expect(await waitForScan(api, token, id)).toMatchObject({ status: 'finished', result: { final_url: 'https://stand-in.example/observation' } });
+  expect(await waitForScan(api, token, id)).toMatchObject({
+    status: 'finished',
+    result: { final_url: 'https://stand-in.example/observation' },
+  });
   expect(callsFor('/observation')).toHaveLength(1);
   expect(readFileSync(join(assetsDir, id, 'mobile-final.jpg'))).toEqual(IMAGE);
-  expect(await row(id)).toMatchObject({ status: 'finished', auth_secret: null, result: expect.objectContaining({ scores: expect.any(Object) }) });
+  expect(await row(id)).toMatchObject({
+    status: 'finished',
+    auth_secret: null,
+    result: expect.objectContaining({ scores: expect.any(Object) }),
+  });
 });
 
 it('records a page failure once, without retrying it', async () => {
   const id = await submit('/page-failure');
   expect(await workflowResult(id)).toEqual({ status: 'failed', code: 'http_error' });
   expect(callsFor('/page-failure')).toHaveLength(1);
-  expect(await row(id)).toMatchObject({ status: 'failed', failure_code: 'http_error', failure_http_status: 503, failure_message: expect.stringContaining('ERRORED_DOCUMENT_REQUEST') });
-  expect((await call(api, `/scans/${id}`, { token })).body.data).toMatchObject({ error: { code: 'http_error', message: 'The page answered with HTTP 503.' } });
+  expect(await row(id)).toMatchObject({
+    status: 'failed',
+    failure_code: 'http_error',
+    failure_http_status: 503,
+    failure_message: expect.stringContaining('ERRORED_DOCUMENT_REQUEST'),
+  });
+  expect((await call(api, `/scans/${id}`, { token })).body.data).toMatchObject({
+    error: { code: 'http_error', message: 'The page answered with HTTP 503.' },
+  });
 });
 
 it('retries a runner that crashes, and fails the scan with scan_error after the last attempt', async () => {
   const id = await submit('/crash');
   expect(await workflowResult(id)).toEqual({ status: 'failed', code: 'scan_error' });
   expect(callsFor('/crash')).toHaveLength(3);
-  expect(await row(id)).toMatchObject({ status: 'failed', failure_code: 'scan_error', failure_message: expect.stringContaining('SIGSEGV') });
-  const attempts = worker.logs().split('\n').filter((line) => line.includes(`"scanId":"${id}"`) && line.includes('scan attempt failed'));
+  expect(await row(id)).toMatchObject({
+    status: 'failed',
+    failure_code: 'scan_error',
+    failure_message: expect.stringContaining('SIGSEGV'),
+  });
+  const attempts = worker
+    .logs()
+    .split('\n')
+    .filter((line) => line.includes(`"scanId":"${id}"`) && line.includes('scan attempt failed'));
   expect(attempts).toHaveLength(3);
 }, 120_000);
 
@@ -128,7 +167,9 @@ it('aborts an attempt whose runner hangs past its time, even one that ignores th
   expect(await workflowResult(id)).toEqual({ status: 'finished' });
   const [first, second] = callsFor('/hang-once');
   expect(first!.signal.aborted).toBe(true);
-  expect(String((first!.signal.reason as Error).message)).toBe(`the Lighthouse run did not finish within ${ATTEMPT_LIMIT_MS / 1000} s`);
+  expect(String((first!.signal.reason as Error).message)).toBe(
+    `the Lighthouse run did not finish within ${ATTEMPT_LIMIT_MS / 1000} s`,
+  );
   expect(second!.signal.aborted).toBe(false);
   expect(await row(id)).toMatchObject({ status: 'finished' });
 }, 120_000);
@@ -147,5 +188,9 @@ it('retries a runner process that writes garbage, then fails the scan with scan_
   const id = await submit('/garbage');
   expect(await workflowResult(id)).toEqual({ status: 'failed', code: 'scan_error' });
   expect(callsFor('/garbage')).toHaveLength(3);
-  expect(await row(id)).toMatchObject({ status: 'failed', failure_code: 'scan_error', failure_message: expect.stringContaining('not JSON') });
+  expect(await row(id)).toMatchObject({
+    status: 'failed',
+    failure_code: 'scan_error',
+    failure_message: expect.stringContaining('not JSON'),
+  });
 }, 120_000);

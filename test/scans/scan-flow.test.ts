@@ -2,7 +2,14 @@ import type { Page } from 'puppeteer-core';
 import { Client, Connection } from '@temporalio/client';
 import { FAILURE_TEXTS } from '../../core/i18n/failures.ts';
 import { createTestUser, call } from '../harness/api.ts';
-import { startFixtureSites, BASIC_PASSWORD, BASIC_USER, HEADER_NAME, HEADER_VALUE, type FixtureSites } from '../../fixtures/sites.ts';
+import {
+  startFixtureSites,
+  BASIC_PASSWORD,
+  BASIC_USER,
+  HEADER_NAME,
+  HEADER_VALUE,
+  type FixtureSites,
+} from '../../fixtures/sites.ts';
 import { startScanStack, waitForScan, type ScanDetail, type ScanStack } from '../harness/scans.ts';
 
 /**
@@ -22,8 +29,20 @@ type Result = {
   http_status: number;
   scores: Record<'overall' | 'speed' | 'images' | 'caching' | 'wordpress' | 'technical', number>;
   metrics: { ttfb_ms: number; desktop: Record<string, number>; mobile: Record<string, number> };
-  screenshots: { desktop_url: string; mobile_url: string; filmstrip: { desktop: string[]; mobile: string[] }; filmstrip_frames: { desktop: Array<{ url: string; ms: number; event: string | null }>; mobile: unknown[] } };
-  findings: Array<{ category: string; code: string; severity: string; title: string; message: string; recommendation: string }>;
+  screenshots: {
+    desktop_url: string;
+    mobile_url: string;
+    filmstrip: { desktop: string[]; mobile: string[] };
+    filmstrip_frames: { desktop: Array<{ url: string; ms: number; event: string | null }>; mobile: unknown[] };
+  };
+  findings: Array<{
+    category: string;
+    code: string;
+    severity: string;
+    title: string;
+    message: string;
+    recommendation: string;
+  }>;
   summary_short: string;
   summary_long: string;
 };
@@ -56,8 +75,14 @@ beforeAll(async () => {
   };
   for (const [name, path] of Object.entries(FIXTURES)) await submit(name, { url: `${sites.origin}${path}` });
   await submit('refused', { url: sites.refusedUrl });
-  await submit('basic', { url: `${sites.origin}/basic/`, auth: { type: 'basic', username: BASIC_USER, password: BASIC_PASSWORD } });
-  await submit('header', { url: `${sites.origin}/header/`, auth: { type: 'header', header_name: HEADER_NAME, header_value: HEADER_VALUE } });
+  await submit('basic', {
+    url: `${sites.origin}/basic/`,
+    auth: { type: 'basic', username: BASIC_USER, password: BASIC_PASSWORD },
+  });
+  await submit('header', {
+    url: `${sites.origin}/header/`,
+    auth: { type: 'header', header_name: HEADER_NAME, header_value: HEADER_VALUE },
+  });
   for (const [name, id] of Object.entries(ids)) results[name] = await waitForScan(stack.api, token, id);
 }, 900_000);
 
@@ -88,9 +113,30 @@ describe('a fast, small page', () => {
   it('has the spec shape of a finished scan', () => {
     const scan = results.fast!;
     expect(Object.keys(scan).sort()).toEqual(
-      ['auth_type', 'finished_at', 'is_public', 'public_id', 'region', 'report_url', 'requested_at', 'result', 'share_enabled', 'share_url', 'status', 'submitted_url', 'target_id'].sort(),
+      [
+        'auth_type',
+        'finished_at',
+        'is_public',
+        'public_id',
+        'region',
+        'report_url',
+        'requested_at',
+        'result',
+        'share_enabled',
+        'share_url',
+        'status',
+        'submitted_url',
+        'target_id',
+      ].sort(),
     );
-    expect(scan).toMatchObject({ is_public: false, auth_type: null, share_enabled: false, share_url: null, region: 'local', target_id: null });
+    expect(scan).toMatchObject({
+      is_public: false,
+      auth_type: null,
+      share_enabled: false,
+      share_url: null,
+      region: 'local',
+      target_id: null,
+    });
     expect(scan.requested_at).toMatch(/\+00:00$/);
   });
 
@@ -163,18 +209,35 @@ describe('the OpenAPI document describes what the API sends', () => {
     const conforms = await openApiContract(stack.api);
     for (const name of ['fast', 'wp', 'missing', 'refused', 'basic']) {
       expect(conforms('get', '/scans/{id}', await call(stack.api, `/scans/${ids[name]!}`, { token }))).toEqual([]);
-      expect(conforms('get', '/scans/{id}', await call(stack.api, `/scans/${ids[name]!}`, { token, headers: { 'accept-language': 'de' } }))).toEqual([]);
+      expect(
+        conforms(
+          'get',
+          '/scans/{id}',
+          await call(stack.api, `/scans/${ids[name]!}`, { token, headers: { 'accept-language': 'de' } }),
+        ),
+      ).toEqual([]);
     }
     const list = await call(stack.api, '/scans?limit=50', { token });
-    expect((list.body.data as Array<{ status: string }>).map((s) => s.status)).toEqual(expect.arrayContaining(['finished', 'failed']));
+    expect((list.body.data as Array<{ status: string }>).map((s) => s.status)).toEqual(
+      expect.arrayContaining(['finished', 'failed']),
+    );
     expect(conforms('get', '/scans', list)).toEqual([]);
-    expect(conforms('post', '/scans', await call(stack.api, '/scans', { token, method: 'POST', body: { url: `${sites.origin}/fast/` } }))).toEqual([]);
+    expect(
+      conforms(
+        'post',
+        '/scans',
+        await call(stack.api, '/scans', { token, method: 'POST', body: { url: `${sites.origin}/fast/` } }),
+      ),
+    ).toEqual([]);
   });
 });
 
 describe('pages that cannot be scanned', () => {
   it('404 fails once with http_error and the status, without retries', () => {
-    expect(results.missing).toMatchObject({ status: 'failed', error: { code: 'http_error', message: expect.stringContaining('404') } });
+    expect(results.missing).toMatchObject({
+      status: 'failed',
+      error: { code: 'http_error', message: expect.stringContaining('404') },
+    });
     expect(results.missing!.finished_at).toEqual(expect.any(String));
   });
 
@@ -186,14 +249,23 @@ describe('pages that cannot be scanned', () => {
 describe('the internal network stays out of reach', () => {
   it('a redirect to a special-use address fails with blocked_address and never reaches that host', () => {
     // The code's own text: which address the host resolved to is for operators (the worker's log), not users.
-    expect(results.toInternal).toMatchObject({ status: 'failed', error: { code: 'blocked_address', message: FAILURE_TEXTS.en.blocked_address } });
+    expect(results.toInternal).toMatchObject({
+      status: 'failed',
+      error: { code: 'blocked_address', message: FAILURE_TEXTS.en.blocked_address },
+    });
     expect(JSON.stringify(results.toInternal!.error)).not.toContain('0.0.0.0');
     expect(sites.internalRequests.filter((r) => r.path === '/admin/')).toEqual([]);
   });
 
   it('a page embedding an internal address is scanned, without that request ever being made', () => {
     expect(results.embedsInternal!.status).toBe('finished');
-    expect(result('embedsInternal').findings).toContainEqual(expect.objectContaining({ code: 'technical.blocked-requests', severity: 'info', message: expect.stringContaining(new URL(sites.internal).host) }));
+    expect(result('embedsInternal').findings).toContainEqual(
+      expect.objectContaining({
+        code: 'technical.blocked-requests',
+        severity: 'info',
+        message: expect.stringContaining(new URL(sites.internal).host),
+      }),
+    );
     expect(sites.siteRequests.some((r) => r.path === '/fast/logo.svg')).toBe(true);
     expect(sites.internalRequests).toEqual([]);
   });
@@ -208,7 +280,11 @@ describe('authenticated scans', () => {
       expect(JSON.stringify(results[name])).not.toMatch(new RegExp(`${BASIC_PASSWORD}|${HEADER_VALUE}`));
     }
     expect(sites.siteRequests.some((r) => r.path === '/basic/style.css' && r.headers.authorization)).toBe(true);
-    expect(sites.siteRequests.some((r) => r.path === '/header/style.css' && r.headers[HEADER_NAME.toLowerCase()] === HEADER_VALUE)).toBe(true);
+    expect(
+      sites.siteRequests.some(
+        (r) => r.path === '/header/style.css' && r.headers[HEADER_NAME.toLowerCase()] === HEADER_VALUE,
+      ),
+    ).toBe(true);
   });
 
   it('never send the credentials to the third-party origin', () => {
@@ -222,7 +298,9 @@ describe('authenticated scans', () => {
   it('leave the credentials in no stored row, log line or Temporal history', async () => {
     const rows = await stack.api.db.knex('scans').whereIn('public_id', [ids.basic!, ids.header!]);
     expect(rows.every((row: { auth_secret: string | null }) => row.auth_secret === null)).toBe(true);
-    const secrets = new RegExp(`${BASIC_PASSWORD}|${HEADER_VALUE}|${Buffer.from(`${BASIC_USER}:${BASIC_PASSWORD}`).toString('base64')}`);
+    const secrets = new RegExp(
+      `${BASIC_PASSWORD}|${HEADER_VALUE}|${Buffer.from(`${BASIC_USER}:${BASIC_PASSWORD}`).toString('base64')}`,
+    );
     expect(JSON.stringify(rows)).not.toMatch(secrets);
     expect(stack.worker.output()).not.toMatch(secrets);
     expect(stack.api.logs()).not.toMatch(secrets);
@@ -231,7 +309,9 @@ describe('authenticated scans', () => {
       const client = new Client({ connection, namespace: stack.api.config.temporal.namespace });
       for (const id of [ids.basic!, ids.header!]) {
         const history = await client.workflow.getHandle(`scan-${id}`).fetchHistory();
-        const text = JSON.stringify(history, (_k, v: unknown) => (v instanceof Uint8Array ? Buffer.from(v).toString('utf8') : v));
+        const text = JSON.stringify(history, (_k, v: unknown) =>
+          v instanceof Uint8Array ? Buffer.from(v).toString('utf8') : v,
+        );
         expect(text).toContain(id);
         expect(text).not.toMatch(secrets);
       }
@@ -245,22 +325,40 @@ describe('reuse of results', () => {
   it('a second request within 24 hours returns the finished scan with 200 and cached: true', async () => {
     const again = await call(stack.api, '/scans', { token, method: 'POST', body: { url: `${sites.origin}/fast/` } });
     expect(again.status).toBe(200);
-    expect(again.body.data).toEqual({ id: ids.fast, status: 'finished', url: `${sites.origin}/fast/`, cached: true, auth_type: null });
+    expect(again.body.data).toEqual({
+      id: ids.fast,
+      status: 'finished',
+      url: `${sites.origin}/fast/`,
+      cached: true,
+      auth_type: null,
+    });
   });
 
   it('force starts a fresh scan', async () => {
-    const forced = await call(stack.api, '/scans', { token, method: 'POST', body: { url: `${sites.origin}/fast/`, force: true } });
+    const forced = await call(stack.api, '/scans', {
+      token,
+      method: 'POST',
+      body: { url: `${sites.origin}/fast/`, force: true },
+    });
     expect(forced.status).toBe(202);
     expect((forced.body.data as { id: string; cached: boolean }).cached).toBe(false);
     expect((forced.body.data as { id: string }).id).not.toBe(ids.fast);
   });
 
   it('never reuses an authenticated scan, nor another user’s scan', async () => {
-    const auth = await call(stack.api, '/scans', { token, method: 'POST', body: { url: `${sites.origin}/basic/`, auth: { type: 'basic', username: BASIC_USER, password: BASIC_PASSWORD } } });
+    const auth = await call(stack.api, '/scans', {
+      token,
+      method: 'POST',
+      body: { url: `${sites.origin}/basic/`, auth: { type: 'basic', username: BASIC_USER, password: BASIC_PASSWORD } },
+    });
     expect(auth.status).toBe(202);
     expect((auth.body.data as { id: string }).id).not.toBe(ids.basic);
     const other = await createTestUser(stack.api, 'pro');
-    const theirs = await call(stack.api, '/scans', { token: other.token, method: 'POST', body: { url: `${sites.origin}/fast/` } });
+    const theirs = await call(stack.api, '/scans', {
+      token: other.token,
+      method: 'POST',
+      body: { url: `${sites.origin}/fast/` },
+    });
     expect(theirs.status).toBe(202);
     expect((theirs.body.data as { id: string }).id).not.toBe(ids.fast);
     expect((await call(stack.api, `/scans/${ids.fast}`, { token: other.token })).status).toBe(404);
@@ -268,7 +366,9 @@ describe('reuse of results', () => {
 
   it('identical requests arriving together create one scan', async () => {
     const url = `${sites.origin}/fast/?together=1`;
-    const answers = await Promise.all(Array.from({ length: 8 }, () => call(stack.api, '/scans', { token, method: 'POST', body: { url } })));
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => call(stack.api, '/scans', { token, method: 'POST', body: { url } })),
+    );
     expect(answers.map((a) => a.status)).toEqual(Array(8).fill(202));
     expect(new Set(answers.map((a) => (a.body.data as { id: string }).id)).size).toBe(1);
     expect(await stack.api.db.knex('scans').where({ url })).toHaveLength(1);
@@ -289,11 +389,28 @@ describe('the report in a real browser', () => {
       await page.setViewport({ width: 1100, height: 900 });
       const res = await page.goto(`${stack.api.url}${new URL(shareUrl).pathname}`, { waitUntil: 'networkidle0' });
       expect(res?.status()).toBe(200);
-      expect(await page.$$eval('#scores .score', (els) => els.map((e) => e.getAttribute('data-score')))).toEqual(['overall', 'speed', 'images', 'caching', 'technical', 'wordpress']);
-      expect(await page.$eval('#screenshot-desktop', (img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(100);
-      expect(await page.$$eval('#filmstrip-desktop .frame img', (imgs) => imgs.every((i) => (i as unknown as { naturalWidth: number }).naturalWidth > 0))).toBe(true);
-      expect(await page.$$eval('#filmstrip-desktop .frame.lcp, #filmstrip-desktop .frame.fcp', (els) => els.length)).toBeGreaterThan(0);
-      expect(await page.$$eval('#findings .finding', (els) => els.map((e) => e.getAttribute('data-code')))).toEqual(expect.arrayContaining(['wordpress.version-exposed', 'wordpress.many-plugins']));
+      expect(await page.$$eval('#scores .score', (els) => els.map((e) => e.getAttribute('data-score')))).toEqual([
+        'overall',
+        'speed',
+        'images',
+        'caching',
+        'technical',
+        'wordpress',
+      ]);
+      expect(
+        await page.$eval('#screenshot-desktop', (img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+      ).toBeGreaterThan(100);
+      expect(
+        await page.$$eval('#filmstrip-desktop .frame img', (imgs) =>
+          imgs.every((i) => (i as unknown as { naturalWidth: number }).naturalWidth > 0),
+        ),
+      ).toBe(true);
+      expect(
+        await page.$$eval('#filmstrip-desktop .frame.lcp, #filmstrip-desktop .frame.fcp', (els) => els.length),
+      ).toBeGreaterThan(0);
+      expect(await page.$$eval('#findings .finding', (els) => els.map((e) => e.getAttribute('data-code')))).toEqual(
+        expect.arrayContaining(['wordpress.version-exposed', 'wordpress.many-plugins']),
+      );
       const dir = resolve(HARNESS_DIR, 'screenshots');
       mkdirSync(dir, { recursive: true });
       await page.screenshot({ path: resolve(dir, 'report-wordpress.png'), fullPage: true });
@@ -338,8 +455,12 @@ describe('the report in a real browser', () => {
       expect(new URL(ownerPage.url()).pathname).toBe(reportPath);
       await ownerPage.waitForNetworkIdle();
       expect(await ownerPage.$eval('h1', (h) => h.textContent)).toBe('Performance report');
-      expect(await ownerPage.$eval('#screenshot-mobile', (img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(100);
-      expect(await ownerPage.$$eval('#findings .finding', (els) => els.map((e) => e.getAttribute('data-code')))).toContain('images.large-payload');
+      expect(
+        await ownerPage.$eval('#screenshot-mobile', (img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+      ).toBeGreaterThan(100);
+      expect(
+        await ownerPage.$$eval('#findings .finding', (els) => els.map((e) => e.getAttribute('data-code'))),
+      ).toContain('images.large-payload');
       await ownerContext.close();
 
       // Sign-in never leads off the site, whatever `next` says.
@@ -373,9 +494,27 @@ describe('logs', () => {
     const id = ids.basic!;
     const apiLines = lines(stack.api.logs()).filter((line) => line.scanId === id);
     const workerLines = lines(stack.worker.output()).filter((line) => line.scanId === id);
-    expect(apiLines.filter((line) => line.method === 'POST')).toEqual([expect.objectContaining({ msg: 'request', method: 'POST', path: '/api/v1/scans', status: 202, requestId: expect.any(String), userId: expect.any(Number) })]);
+    expect(apiLines.filter((line) => line.method === 'POST')).toEqual([
+      expect.objectContaining({
+        msg: 'request',
+        method: 'POST',
+        path: '/api/v1/scans',
+        status: 202,
+        requestId: expect.any(String),
+        userId: expect.any(Number),
+      }),
+    ]);
     // Reading the scan names it too (the test polled it until it ended).
-    expect(apiLines).toContainEqual(expect.objectContaining({ msg: 'request', method: 'GET', path: `/api/v1/scans/${id}`, status: 200, requestId: expect.any(String), userId: expect.any(Number) }));
+    expect(apiLines).toContainEqual(
+      expect.objectContaining({
+        msg: 'request',
+        method: 'GET',
+        path: `/api/v1/scans/${id}`,
+        status: 200,
+        requestId: expect.any(String),
+        userId: expect.any(Number),
+      }),
+    );
     expect(apiLines.every((line) => line.msg === 'request')).toBe(true);
     expect(workerLines.map((line) => line.msg)).toContain('scan finished');
   });

@@ -36,7 +36,9 @@ async function startScan(url: string): Promise<string> {
 
 /** The machine's own non-loopback IPv4 address: private or special-use, so no scan may reach it. */
 function ownAddress(): string {
-  const address = Object.values(networkInterfaces()).flat().find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
+  const address = Object.values(networkInterfaces())
+    .flat()
+    .find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
   if (!address) throw new Error('this test needs a non-loopback IPv4 interface');
   return address;
 }
@@ -46,7 +48,9 @@ it('sends no WebRTC UDP around the egress proxy: a STUN/TURN server on an intern
   const listener: Socket = createSocket('udp4');
   const datagrams: Array<{ from: string; bytes: number }> = [];
   listener.on('message', (message, from) => datagrams.push({ from: from.address, bytes: message.length }));
-  const port = await new Promise<number>((resolveBind) => listener.bind(0, host, () => resolveBind(listener.address().port)));
+  const port = await new Promise<number>((resolveBind) =>
+    listener.bind(0, host, () => resolveBind(listener.address().port)),
+  );
   try {
     const id = await startScan(`${sites.origin}/webrtc/?to=${host}:${port}`);
     const scan = await waitForScan(stack.api, token, id);
@@ -103,26 +107,45 @@ it("keeps the service's secrets out of the runner's and Chromium's reach, and ru
   let runner = 0;
   let browserProcesses: number[] = [];
   let renderers: number[] = [];
-  await waitUntil('a runner whose page is loading', async () => {
-    runner = descendants(workerPid).find((pid) => cmdline(pid).includes('lighthouse/runner.ts')) ?? 0;
-    if (!runner) return false;
-    browserProcesses = descendants(runner);
-    renderers = browserProcesses.filter((pid) => cmdline(pid).includes('--type=renderer'));
-    return renderers.length > 0 && sites.siteRequests.some((r) => r.path === '/hold/image.svg');
-  }, 90_000, 100);
+  await waitUntil(
+    'a runner whose page is loading',
+    async () => {
+      runner = descendants(workerPid).find((pid) => cmdline(pid).includes('lighthouse/runner.ts')) ?? 0;
+      if (!runner) return false;
+      browserProcesses = descendants(runner);
+      renderers = browserProcesses.filter((pid) => cmdline(pid).includes('--type=renderer'));
+      return renderers.length > 0 && sites.siteRequests.some((r) => r.path === '/hold/image.svg');
+    },
+    90_000,
+    100,
+  );
   // Snapshot while the page is held open, then let it finish.
-  const environments = [runner, ...browserProcesses].map((pid) => ({ pid, command: cmdline(pid).slice(0, 80), environ: environ(pid) }));
+  const environments = [runner, ...browserProcesses].map((pid) => ({
+    pid,
+    command: cmdline(pid).slice(0, 80),
+    environ: environ(pid),
+  }));
   const runnerStatus = processStatus(runner);
   const rendererSeccomp = renderers.map((pid) => processStatus(pid).Seccomp);
   const profile = browserProcesses.map((pid) => /--user-data-dir=(\S+)/.exec(cmdline(pid))?.[1]).find(Boolean);
   const [uid, gid] = [Number(runnerStatus.Uid!.split(/\s+/)[0]), Number(runnerStatus.Gid!.split(/\s+/)[0])];
-  const asRunner = process.getuid?.() === 0 ? spawnSync('cat', [`/proc/${workerPid}/environ`], { uid, gid, encoding: 'utf8' }) : null;
+  const asRunner =
+    process.getuid?.() === 0 ? spawnSync('cat', [`/proc/${workerPid}/environ`], { uid, gid, encoding: 'utf8' }) : null;
   sites.releaseHold();
 
   for (const { pid, command, environ: env } of environments) {
-    expect({ pid, command, canary: env.includes(CANARY), secretKey: env.includes(SECRET_KEY), databaseUrl: env.includes('DATABASE_URL=') }).toEqual({ pid, command, canary: false, secretKey: false, databaseUrl: false });
+    expect({
+      pid,
+      command,
+      canary: env.includes(CANARY),
+      secretKey: env.includes(SECRET_KEY),
+      databaseUrl: env.includes('DATABASE_URL='),
+    }).toEqual({ pid, command, canary: false, secretKey: false, databaseUrl: false });
   }
-  const runnerVariables = environments[0]!.environ.split('\0').filter(Boolean).map((v) => v.slice(0, v.indexOf('=')));
+  const runnerVariables = environments[0]!.environ
+    .split('\0')
+    .filter(Boolean)
+    .map((v) => v.slice(0, v.indexOf('=')));
   expect(runnerVariables.sort()).toEqual(['HOME', 'LANG', 'PATH', 'TMPDIR']);
   expect(rendererSeccomp.length).toBeGreaterThan(0);
   expect(rendererSeccomp.every((mode) => mode === '2')).toBe(true);
@@ -137,7 +160,8 @@ it("keeps the service's secrets out of the runner's and Chromium's reach, and ru
   const scan = await waitForScan(stack.api, token, id);
   expect(scan.status).toBe('finished');
   // The images went through the worker into the asset store, which the runner's user cannot write.
-  const screenshots = (scan.result as { screenshots: { desktop_url: string | null; mobile_url: string | null } }).screenshots;
+  const screenshots = (scan.result as { screenshots: { desktop_url: string | null; mobile_url: string | null } })
+    .screenshots;
   expect(screenshots.desktop_url).not.toBeNull();
   const shot = await fetch(screenshots.desktop_url!);
   expect(shot.status).toBe(200);

@@ -19,12 +19,17 @@ afterAll(async () => {
 
 const post = (token: string, body: unknown) => call(api, '/scans', { token, method: 'POST', body });
 const idOf = (res: { body: Record<string, unknown> }) => (res.body.data as { id: string }).id;
-const row = async (id: string) => (await api.db.knex('scans').where({ public_id: id }).first()) as { runs: number; status: string };
+const row = async (id: string) =>
+  (await api.db.knex('scans').where({ public_id: id }).first()) as { runs: number; status: string };
 
 /** Stores the scan as finished, as the scan activity would with these runs (one run when none are given). */
 async function finish(id: string, runs?: ScanRuns): Promise<void> {
   const observation = cleanObservation();
-  await createScanStore(api.db.knex).markFinished(id, buildResultRecord(observation, scoreScan(observation, SCANNED_AT), runs), new Date());
+  await createScanStore(api.db.knex).markFinished(
+    id,
+    buildResultRecord(observation, scoreScan(observation, SCANNED_AT), runs),
+    new Date(),
+  );
 }
 
 describe('runs in POST /scans', () => {
@@ -59,7 +64,10 @@ describe('runs in POST /scans', () => {
       status: 403,
       body: { message: '5 runs per scan need the Pro plan or higher (your plan allows 3).', required_plan: 'pro' },
     });
-    expect(await post(starter.token, { url: 'https://runs-plan.example/', runs: 4 })).toMatchObject({ status: 403, body: { required_plan: 'pro' } });
+    expect(await post(starter.token, { url: 'https://runs-plan.example/', runs: 4 })).toMatchObject({
+      status: 403,
+      body: { required_plan: 'pro' },
+    });
     expect(await post(starter.token, { url: 'https://runs-plan.example/', runs: 6 })).toMatchObject({ status: 422 });
     expect(await api.db.knex('scans').where({ user_id: starter.user.id })).toHaveLength(0);
     expect((await post(starter.token, { url: 'https://runs-plan.example/', runs: 3 })).status).toBe(202);
@@ -73,13 +81,19 @@ describe('runs in POST /scans', () => {
     const three = await post(token, { url, runs: 3 });
     expect(three.status).toBe(202);
     expect(idOf(three)).not.toBe(one);
-    expect(await post(token, { url, runs: 2 })).toMatchObject({ status: 202, body: { data: { id: idOf(three), cached: false } } });
+    expect(await post(token, { url, runs: 2 })).toMatchObject({
+      status: 202,
+      body: { data: { id: idOf(three), cached: false } },
+    });
 
     await finish(one);
     await finish(idOf(three));
     // Finished: the 3-run result answers requests for 1 to 3 runs, never one for 4.
     for (const runs of [undefined, 1, 3]) {
-      expect(await post(token, { url, ...(runs ? { runs } : {}) })).toMatchObject({ status: 200, body: { data: { id: idOf(three), cached: true } } });
+      expect(await post(token, { url, ...(runs ? { runs } : {}) })).toMatchObject({
+        status: 200,
+        body: { data: { id: idOf(three), cached: true } },
+      });
     }
     const four = await post(token, { url, runs: 4 });
     expect(four).toMatchObject({ status: 202, body: { data: { cached: false } } });
@@ -93,7 +107,21 @@ describe('the runs of a finished scan', () => {
     const id = idOf(await post(token, { url: 'https://runs-detail.example/', runs: 2 }));
     const page = { lighthouseVersion: '13.5.0', chromiumVersion: 'HeadlessChrome/156.0.7444.59' };
     const run = (interactiveMs: number, flags: Pick<RunRecord, 'overloaded' | 'repeated' | 'median'>) =>
-      runRecord(formFactor({ metrics: { fcpMs: 800, lcpMs: 1200, cls: 0.01, tbtMs: interactiveMs - 1000, speedIndexMs: 900, interactiveMs }, benchmarkIndex: 1523.6 }), page, flags);
+      runRecord(
+        formFactor({
+          metrics: {
+            fcpMs: 800,
+            lcpMs: 1200,
+            cls: 0.01,
+            tbtMs: interactiveMs - 1000,
+            speedIndexMs: 900,
+            interactiveMs,
+          },
+          benchmarkIndex: 1523.6,
+        }),
+        page,
+        flags,
+      );
     const plain = { overloaded: false, repeated: false };
     await finish(id, {
       desktop: [run(1300, { ...plain, median: true }), run(1900, { overloaded: true, repeated: true, median: false })],
@@ -105,8 +133,19 @@ describe('the runs of a finished scan', () => {
     expect(runs.overall).toEqual([91, 84]);
     expect(runs.desktop).toEqual([
       {
-        performance_score: 98, fcp_ms: 800, lcp_ms: 1200, tbt_ms: 300, cls: 0.01, si_ms: 900, interactive_ms: 1300,
-        benchmark_index: 1524, lighthouse_version: '13.5.0', chromium_version: 'HeadlessChrome/156.0.7444.59', overloaded: false, repeated: false, median: true,
+        performance_score: 98,
+        fcp_ms: 800,
+        lcp_ms: 1200,
+        tbt_ms: 300,
+        cls: 0.01,
+        si_ms: 900,
+        interactive_ms: 1300,
+        benchmark_index: 1524,
+        lighthouse_version: '13.5.0',
+        chromium_version: 'HeadlessChrome/156.0.7444.59',
+        overloaded: false,
+        repeated: false,
+        median: true,
       },
       expect.objectContaining({ interactive_ms: 1900, overloaded: true, repeated: true, median: false }),
     ]);
@@ -115,7 +154,11 @@ describe('the runs of a finished scan', () => {
     // A one-run scan lists its one run, its own median, and the scan's overall score as that run's.
     const single = idOf(await post(token, { url: 'https://runs-single.example/' }));
     await finish(single);
-    const singleResult = ((await call(api, `/scans/${single}`, { token })).body.data as { result: { scores: { overall: number }; runs: ScanRuns } }).result;
+    const singleResult = (
+      (await call(api, `/scans/${single}`, { token })).body.data as {
+        result: { scores: { overall: number }; runs: ScanRuns };
+      }
+    ).result;
     expect(singleResult.runs.desktop.map((r) => r.median)).toEqual([true]);
     expect(singleResult.runs.mobile).toHaveLength(1);
     expect(singleResult.runs.overall).toEqual([singleResult.scores.overall]);

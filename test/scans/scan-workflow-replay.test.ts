@@ -21,5 +21,7 @@ it('has recorded histories of the scan and the target-scan workflow', () => {
 it.each(recorded)('replays %s on the current workflow code', async (file) => {
   const history = proto.temporal.api.history.v1.History.decode(readFileSync(resolve(HISTORIES, file)));
   expect(history.events!.length).toBeGreaterThan(10);
-  await expect(Worker.runReplayHistory({ workflowBundle: { codePath: harnessInfo().workflowBundlePath } }, history)).resolves.toBeUndefined();
+  await expect(
+    Worker.runReplayHistory({ workflowBundle: { codePath: harnessInfo().workflowBundlePath } }, history),
+  ).resolves.toBeUndefined();
 });

@@ -24,7 +24,11 @@ afterAll(async () => {
 
 function children(pid: number, pattern: string): number[] {
   try {
-    return execFileSync('pgrep', ['-P', String(pid), '-f', pattern], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
+    return execFileSync('pgrep', ['-P', String(pid), '-f', pattern], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
   } catch {
     return [];
   }
@@ -32,16 +36,35 @@ function children(pid: number, pattern: string): number[] {
 
 it('finishes a scan whose worker was killed mid-run, once, on the restarted worker', async () => {
   const { token } = await createTestUser(stack.api, 'pro');
-  const created = await call(stack.api, '/scans', { token, method: 'POST', body: { url: `${sites.origin}/slow/?crash=1` } });
+  const created = await call(stack.api, '/scans', {
+    token,
+    method: 'POST',
+    body: { url: `${sites.origin}/slow/?crash=1` },
+  });
   expect(created.status).toBe(202);
   const id = (created.body.data as { id: string }).id;
 
   const workerPid = stack.worker.child.pid!;
   let runners: number[] = [];
-  await waitUntil('a Lighthouse runner under the worker', async () => (runners = children(workerPid, 'lighthouse/runner.ts')).length > 0, 60_000, 100);
+  await waitUntil(
+    'a Lighthouse runner under the worker',
+    async () => (runners = children(workerPid, 'lighthouse/runner.ts')).length > 0,
+    60_000,
+    100,
+  );
   let browsers: number[] = [];
-  await waitUntil("the runner's Chromium", async () => (browsers = runners.flatMap((pid) => children(pid, 'chromium'))).length > 0, 60_000, 100);
-  const profiles = browsers.map((pid) => /--user-data-dir=(\/\S+?)\/user-data/.exec(readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' '))?.[1]);
+  await waitUntil(
+    "the runner's Chromium",
+    async () => (browsers = runners.flatMap((pid) => children(pid, 'chromium'))).length > 0,
+    60_000,
+    100,
+  );
+  const profiles = browsers.map(
+    (pid) =>
+      /--user-data-dir=(\/\S+?)\/user-data/.exec(
+        readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' '),
+      )?.[1],
+  );
   expect(profiles.every((p) => p && existsSync(p))).toBe(true);
   await new Promise((r) => setTimeout(r, 2500)); // well inside the Lighthouse run
   expect((await call(stack.api, `/scans/${id}`, { token })).body.data).toMatchObject({ status: 'running' });
@@ -49,7 +72,12 @@ it('finishes a scan whose worker was killed mid-run, once, on the restarted work
   stack.worker.child.kill('SIGKILL');
   // The orphaned runner notices its parent is gone and takes its Chromium with it.
   await waitUntil('the orphaned runner to exit', async () => runners.every((pid) => !isAlive(pid)), 15_000, 200);
-  await waitUntil("the orphaned runner's Chromium to exit", async () => browsers.every((pid) => !isAlive(pid)), 15_000, 200);
+  await waitUntil(
+    "the orphaned runner's Chromium to exit",
+    async () => browsers.every((pid) => !isAlive(pid)),
+    15_000,
+    200,
+  );
   expect(profiles.filter((p) => existsSync(p!))).toEqual([]);
 
   replacement = await startReady('worker', stack.workerEnv);
@@ -59,16 +87,28 @@ it('finishes a scan whose worker was killed mid-run, once, on the restarted work
 
   const connection = await Connection.connect({ address: stack.api.config.temporal.address });
   try {
-    const handle = new Client({ connection, namespace: stack.api.config.temporal.namespace }).workflow.getHandle(`scan-${id}`);
+    const handle = new Client({ connection, namespace: stack.api.config.temporal.namespace }).workflow.getHandle(
+      `scan-${id}`,
+    );
     // The row says finished as soon as the activity stored the result; the workflow completes just after.
     expect(await handle.result()).toEqual({ status: 'finished' });
     const history = await handle.fetchHistory();
     const events = history.events ?? [];
     const scheduled = events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'scanPage');
     expect(scheduled).toHaveLength(1);
-    const started = events.find((e) => e.activityTaskStartedEventAttributes && Number(e.activityTaskStartedEventAttributes.scheduledEventId) === Number(scheduled[0]!.eventId));
+    const started = events.find(
+      (e) =>
+        e.activityTaskStartedEventAttributes &&
+        Number(e.activityTaskStartedEventAttributes.scheduledEventId) === Number(scheduled[0]!.eventId),
+    );
     expect(started?.activityTaskStartedEventAttributes?.attempt).toBeGreaterThanOrEqual(2);
-    expect(events.filter((e) => e.activityTaskCompletedEventAttributes && Number(e.activityTaskCompletedEventAttributes.scheduledEventId) === Number(scheduled[0]!.eventId))).toHaveLength(1);
+    expect(
+      events.filter(
+        (e) =>
+          e.activityTaskCompletedEventAttributes &&
+          Number(e.activityTaskCompletedEventAttributes.scheduledEventId) === Number(scheduled[0]!.eventId),
+      ),
+    ).toHaveLength(1);
     expect(events.some((e) => e.workflowExecutionCompletedEventAttributes)).toBe(true);
   } finally {
     await connection.close();

@@ -4,7 +4,12 @@ import type { TargetReconcileReport } from '../../activities/targets.ts';
 import { createLogger } from '../../infra/logger.ts';
 import { ORPHAN_SCHEDULE_GRACE_MS } from '../../core/monitoring/schedule.ts';
 import { mainTaskQueue, targetScheduleId } from '../../core/temporal.ts';
-import { createTargetSchedule, deleteTargetSchedulesOf, describeTargetSchedule, listTargetSchedules } from '../../infra/temporal-client.ts';
+import {
+  createTargetSchedule,
+  deleteTargetSchedulesOf,
+  describeTargetSchedule,
+  listTargetSchedules,
+} from '../../infra/temporal-client.ts';
 import { createStorage } from '../../db/store/index.ts';
 import { requireSmtpUrl } from '../../infra/config.ts';
 import { createWorkerMetrics } from '../../infra/worker-metrics.ts';
@@ -40,7 +45,10 @@ beforeAll(async () => {
   prefix = api.config.temporal.taskQueuePrefix;
   connection = await Connection.connect({ address: `${host}:${port}` });
   temporal = new Client({ connection, namespace: api.config.temporal.namespace });
-  ({ token, user: { id: userId } } = await createTestUser(api, 'pro'));
+  ({
+    token,
+    user: { id: userId },
+  } = await createTestUser(api, 'pro'));
   worker = await startReconcilerWorker(`${host}:${port}`);
 });
 
@@ -74,7 +82,12 @@ async function startReconcilerWorker(address: string): Promise<{ close(): Promis
     // The reconciler only: no scans, no live data.
     runner: noScanRunner,
     rumWindows: () => Promise.reject(new Error('no live data in this test')),
-    webhookDispatch: temporalWebhookDispatch({ temporal: () => temporal, webhooks: storage.webhooks, taskQueuePrefix: prefix, log }),
+    webhookDispatch: temporalWebhookDispatch({
+      temporal: () => temporal,
+      webhooks: storage.webhooks,
+      taskQueuePrefix: prefix,
+      log,
+    }),
     identity: 'reconciler test worker',
   });
   const w = await Worker.create({
@@ -96,7 +109,11 @@ async function startReconcilerWorker(address: string): Promise<{ close(): Promis
   };
 }
 
-const runReconciler = () => temporal.workflow.execute('reconcileTargetsWorkflow', { taskQueue: mainTaskQueue(prefix), workflowId: `${prefix}-reconcile-test-${Date.now()}` }) as Promise<TargetReconcileReport>;
+const runReconciler = () =>
+  temporal.workflow.execute('reconcileTargetsWorkflow', {
+    taskQueue: mainTaskQueue(prefix),
+    workflowId: `${prefix}-reconcile-test-${Date.now()}`,
+  }) as Promise<TargetReconcileReport>;
 const rows = () => api.db.knex('scan_targets').where({ user_id: userId }).orderBy('id');
 const paused = async (id: number) => (await describeTargetSchedule(temporal, prefix, id))?.state.paused;
 
@@ -111,11 +128,22 @@ describe('Temporal unreachable', () => {
     const kept = await create('https://kept.example/');
     await proxy.cut();
     try {
-      const refused = await call(api, '/domains', { token, method: 'POST', body: { url: 'https://during-outage.example/' } });
-      expect([refused.status, refused.body, refused.headers.get('retry-after')]).toEqual([503, { message: 'Monitored targets cannot be changed right now; try again shortly.' }, '30']);
+      const refused = await call(api, '/domains', {
+        token,
+        method: 'POST',
+        body: { url: 'https://during-outage.example/' },
+      });
+      expect([refused.status, refused.body, refused.headers.get('retry-after')]).toEqual([
+        503,
+        { message: 'Monitored targets cannot be changed right now; try again shortly.' },
+        '30',
+      ]);
       const pause = await call(api, `/domains/${kept}`, { token, method: 'PATCH', body: { is_active: false } });
       expect(pause.status).toBe(503);
-      const removal = await fetch(`${api.url}/api/v1/domains/${kept}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
+      const removal = await fetch(`${api.url}/api/v1/domains/${kept}`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${token}` },
+      });
       expect(removal.status).toBe(503);
       // Reading needs no Temporal.
       expect((await call(api, '/domains', { token })).status).toBe(200);
@@ -128,11 +156,20 @@ describe('Temporal unreachable', () => {
     expect(await paused(kept)).toBe(false);
 
     let again = 0;
-    await waitUntil('POST /domains to work again', async () => {
-      const res = await call(api, '/domains', { token, method: 'POST', body: { url: 'https://after-outage.example/' } });
-      if (res.status === 201) again = (res.body.data as { id: number }).id;
-      return res.status === 201;
-    }, 60_000, 500);
+    await waitUntil(
+      'POST /domains to work again',
+      async () => {
+        const res = await call(api, '/domains', {
+          token,
+          method: 'POST',
+          body: { url: 'https://after-outage.example/' },
+        });
+        if (res.status === 201) again = (res.body.data as { id: number }).id;
+        return res.status === 201;
+      },
+      60_000,
+      500,
+    );
     expect(await paused(again)).toBe(false);
     expect((await rows()).map((r) => r.url)).toEqual(['https://kept.example/', 'https://after-outage.example/']);
   }, 120_000);
@@ -142,10 +179,15 @@ describe('Temporal unreachable', () => {
 async function listTargetSchedulesNow(): Promise<Map<number, { paused: boolean }>> {
   const ids = (await rows()).map((r) => r.id as number);
   let listed = new Map<number, { paused: boolean }>();
-  await waitUntil('the schedule list to catch up', async () => {
-    listed = await listTargetSchedules(temporal, prefix);
-    return ids.every((id) => listed.has(id));
-  }, 30_000, 250);
+  await waitUntil(
+    'the schedule list to catch up',
+    async () => {
+      listed = await listTargetSchedules(temporal, prefix);
+      return ids.every((id) => listed.has(id));
+    },
+    30_000,
+    250,
+  );
   return listed;
 }
 
@@ -162,13 +204,23 @@ describe('the reconciler', () => {
     const orphan = 900_000_000 + Math.floor(Math.random() * 1000);
     await createTargetSchedule(temporal, prefix, { id: orphan, isActive: true });
     // The reconciler reads Temporal's schedule list, which lags a little behind: let it show the drift first.
-    await waitUntil('the list to show the drift', async () => {
-      const listed = await listTargetSchedules(temporal, prefix);
-      return !listed.has(missing) && listed.get(wronglyPaused)?.paused === true && listed.has(healthy);
-    }, 30_000, 250);
+    await waitUntil(
+      'the list to show the drift',
+      async () => {
+        const listed = await listTargetSchedules(temporal, prefix);
+        return !listed.has(missing) && listed.get(wronglyPaused)?.paused === true && listed.has(healthy);
+      },
+      30_000,
+      250,
+    );
 
     const first = await runReconciler();
-    expect(first).toMatchObject({ created: [missing], resumed: [wronglyPaused], paused: [wronglyRunning], deleted: [] });
+    expect(first).toMatchObject({
+      created: [missing],
+      resumed: [wronglyPaused],
+      paused: [wronglyRunning],
+      deleted: [],
+    });
     expect(await paused(missing)).toBe(false);
     expect(await paused(wronglyPaused)).toBe(false);
     expect(await paused(wronglyRunning)).toBe(true);
@@ -177,14 +229,26 @@ describe('the reconciler', () => {
     expect(await describeTargetSchedule(temporal, prefix, orphan)).not.toBeNull();
 
     clock.set(new Date(Date.now() + ORPHAN_SCHEDULE_GRACE_MS + 60_000));
-    await waitUntil('the list to show the orphan', async () => (await listTargetSchedules(temporal, prefix)).has(orphan), 30_000, 250);
+    await waitUntil(
+      'the list to show the orphan',
+      async () => (await listTargetSchedules(temporal, prefix)).has(orphan),
+      30_000,
+      250,
+    );
     const second = await runReconciler();
     expect(second).toMatchObject({ created: [], resumed: [], paused: [], deleted: [orphan] });
     expect(await describeTargetSchedule(temporal, prefix, orphan)).toBeNull();
 
     // Once the list has caught up with the repairs, a further run finds nothing to do.
     await listTargetSchedulesNow();
-    await waitUntil('the list to show the repaired states', async () => (await listTargetSchedules(temporal, prefix)).get(wronglyRunning)?.paused === true && !(await listTargetSchedules(temporal, prefix)).get(wronglyPaused)?.paused, 30_000, 250);
+    await waitUntil(
+      'the list to show the repaired states',
+      async () =>
+        (await listTargetSchedules(temporal, prefix)).get(wronglyRunning)?.paused === true &&
+        !(await listTargetSchedules(temporal, prefix)).get(wronglyPaused)?.paused,
+      30_000,
+      250,
+    );
     expect(await runReconciler()).toMatchObject({ created: [], resumed: [], paused: [], deleted: [] });
   }, 120_000);
 });

@@ -3,7 +3,15 @@ import type { ScheduleDescription } from '@temporalio/client';
 import type { TargetScanOutcome } from '../../workflows/target-scan.ts';
 import { TARGET_RECONCILE_EVERY } from '../../core/monitoring/schedule.ts';
 import { PLANS } from '../../core/plans.ts';
-import { HostAttribute, mainTaskQueue, ScanIdAttribute, TargetIdAttribute, scanWorkflowId, targetReconcilerScheduleId, targetScheduleId } from '../../core/temporal.ts';
+import {
+  HostAttribute,
+  mainTaskQueue,
+  ScanIdAttribute,
+  TargetIdAttribute,
+  scanWorkflowId,
+  targetReconcilerScheduleId,
+  targetScheduleId,
+} from '../../core/temporal.ts';
 import { startFixtureSites, type FixtureSites } from '../../fixtures/sites.ts';
 import { waitUntil } from '../../stack/proc.ts';
 import { call, createTestUser } from '../harness/api.ts';
@@ -37,16 +45,25 @@ async function trigger(targetId: number): Promise<string> {
   const before = (await handle.describe()).info.numActionsTaken;
   await handle.trigger();
   let described: ScheduleDescription | undefined;
-  await waitUntil(`schedule of target ${targetId} to start a run`, async () => {
-    described = await handle.describe();
-    return described.info.numActionsTaken > before && described.info.recentActions.length > 0;
-  }, 60_000, 250);
+  await waitUntil(
+    `schedule of target ${targetId} to start a run`,
+    async () => {
+      described = await handle.describe();
+      return described.info.numActionsTaken > before && described.info.recentActions.length > 0;
+    },
+    60_000,
+    250,
+  );
   return described!.info.recentActions.at(-1)!.action.workflow.workflowId;
 }
 
 it('the worker schedules the target reconciler and runs it once at start', async () => {
   const reconciler = await stack.api.temporal.schedule.getHandle(targetReconcilerScheduleId(prefix)).describe();
-  expect(reconciler.action).toMatchObject({ type: 'startWorkflow', workflowType: 'reconcileTargetsWorkflow', taskQueue: mainTaskQueue(prefix) });
+  expect(reconciler.action).toMatchObject({
+    type: 'startWorkflow',
+    workflowType: 'reconcileTargetsWorkflow',
+    taskQueue: mainTaskQueue(prefix),
+  });
   expect(msToNumber(reconciler.spec.intervals![0]!.every)).toBe(msToNumber(TARGET_RECONCILE_EVERY));
   expect(reconciler.info.numActionsTaken).toBeGreaterThanOrEqual(1);
 });
@@ -65,10 +82,19 @@ it('a triggered schedule runs an ordinary scan of the target to the end: target_
   expect(runDescription.typedSearchAttributes.get(TargetIdAttribute)).toBe(String(target.id));
 
   const outcome = (await run.result()) as TargetScanOutcome;
-  expect(outcome).toEqual({ dispatched: true, scanId: expect.stringMatching(/^[0-9a-z]{26}$/), outcome: { status: 'finished' } });
+  expect(outcome).toEqual({
+    dispatched: true,
+    scanId: expect.stringMatching(/^[0-9a-z]{26}$/),
+    outcome: { status: 'finished' },
+  });
   if (!outcome.dispatched) throw new Error('not dispatched');
   const scan = await waitForScan(stack.api, token, outcome.scanId);
-  expect(scan).toMatchObject({ status: 'finished', submitted_url: `${sites.origin}/fast/`, target_id: target.id, is_public: false });
+  expect(scan).toMatchObject({
+    status: 'finished',
+    submitted_url: `${sites.origin}/fast/`,
+    target_id: target.id,
+    is_public: false,
+  });
   expect(conforms('get', '/scans/{id}', await call(stack.api, `/scans/${outcome.scanId}`, { token }))).toEqual([]);
 
   // The scan workflow has the id and search attributes of any scan, plus TargetId.
@@ -80,9 +106,14 @@ it('a triggered schedule runs an ordinary scan of the target to the end: target_
   const row = await stack.api.db.knex('scans').where({ public_id: outcome.scanId }).first();
   expect(row).toMatchObject({ target_id: target.id, runs: PLANS.pro.scheduledRuns, cache_key: null });
 
-  const listed = ((await call(stack.api, '/domains', { token })).body.data as Array<{ id: number; last_dispatched_at: string | null }>).find((t) => t.id === target.id)!;
+  const listed = (
+    (await call(stack.api, '/domains', { token })).body.data as Array<{ id: number; last_dispatched_at: string | null }>
+  ).find((t) => t.id === target.id)!;
   expect(new Date(listed.last_dispatched_at!).getTime()).toBe(new Date(row.requested_at as Date).setMilliseconds(0));
-  const scans = (await call(stack.api, '/scans', { token })).body.data as Array<{ public_id: string; target_id: number | null }>;
+  const scans = (await call(stack.api, '/scans', { token })).body.data as Array<{
+    public_id: string;
+    target_id: number | null;
+  }>;
   expect(scans.find((s) => s.public_id === outcome.scanId)!.target_id).toBe(target.id);
   const scores = (scan.result as { scores: { overall: number } }).scores;
   const history = await call(stack.api, `/domains/${target.id}/history`, { token });
@@ -90,9 +121,15 @@ it('a triggered schedule runs an ordinary scan of the target to the end: target_
 }, 300_000);
 
 it('a paused target’s schedule, triggered anyway, dispatches nothing', async () => {
-  const created = await call(stack.api, '/domains', { token, method: 'POST', body: { url: `${sites.origin}/fast/?paused` } });
+  const created = await call(stack.api, '/domains', {
+    token,
+    method: 'POST',
+    body: { url: `${sites.origin}/fast/?paused` },
+  });
   const target = created.body.data as { id: number };
-  expect((await call(stack.api, `/domains/${target.id}`, { token, method: 'PATCH', body: { is_active: false } })).status).toBe(200);
+  expect(
+    (await call(stack.api, `/domains/${target.id}`, { token, method: 'PATCH', body: { is_active: false } })).status,
+  ).toBe(200);
   const outcome = (await stack.api.temporal.workflow.getHandle(await trigger(target.id)).result()) as TargetScanOutcome;
   expect(outcome).toEqual({ dispatched: false });
   expect(await stack.api.db.knex('scans').where({ target_id: target.id })).toEqual([]);

@@ -32,15 +32,31 @@ beforeAll(async () => {
 afterAll(async () => {
   if (!api) return;
   await deleteTargetSchedulesOf(api.temporal, prefix);
-  for (const id of startedScans) await api.temporal.workflow.getHandle(scanWorkflowId(id)).terminate('test finished').catch(() => undefined);
+  for (const id of startedScans)
+    await api.temporal.workflow
+      .getHandle(scanWorkflowId(id))
+      .terminate('test finished')
+      .catch(() => undefined);
   await api.close();
 });
 
-type Target = { id: number; host: string; url: string; schedule: string; is_active: boolean; last_dispatched_at: string | null; region: string; thresholds: Record<string, { warning: number; critical: number }>; created_at: string };
+type Target = {
+  id: number;
+  host: string;
+  url: string;
+  schedule: string;
+  is_active: boolean;
+  last_dispatched_at: string | null;
+  region: string;
+  thresholds: Record<string, { warning: number; critical: number }>;
+  created_at: string;
+};
 
 const post = (token: string, body: unknown) => call(api, '/domains', { token, method: 'POST', body });
-const patch = (token: string, id: number, body: unknown) => call(api, `/domains/${id}`, { token, method: 'PATCH', body });
-const remove = (token: string, id: number) => fetch(`${api.url}/api/v1/domains/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
+const patch = (token: string, id: number, body: unknown) =>
+  call(api, `/domains/${id}`, { token, method: 'PATCH', body });
+const remove = (token: string, id: number) =>
+  fetch(`${api.url}/api/v1/domains/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
 
 async function created(token: string, body: Record<string, unknown>): Promise<Target> {
   const res = await post(token, body);
@@ -74,25 +90,51 @@ describe('a target and its schedule', () => {
     expect(described.scheduleId).toBe(`${prefix}-target-${target.id}`);
     expect(described.spec.calendars).toHaveLength(1);
     const { hour, minute, second } = dailyStartTime(target.id);
-    expect(described.spec.calendars![0]).toMatchObject({ hour: [{ start: hour, end: hour, step: 1 }], minute: [{ start: minute, end: minute, step: 1 }], second: [{ start: second, end: second, step: 1 }] });
-    expect(described.action).toMatchObject({ type: 'startWorkflow', workflowType: 'targetScanWorkflow', taskQueue: mainTaskQueue(prefix), args: [{ targetId: target.id }] });
-    expect(described.policies).toMatchObject({ overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: msToNumber(TARGET_CATCHUP_WINDOW) });
+    expect(described.spec.calendars![0]).toMatchObject({
+      hour: [{ start: hour, end: hour, step: 1 }],
+      minute: [{ start: minute, end: minute, step: 1 }],
+      second: [{ start: second, end: second, step: 1 }],
+    });
+    expect(described.action).toMatchObject({
+      type: 'startWorkflow',
+      workflowType: 'targetScanWorkflow',
+      taskQueue: mainTaskQueue(prefix),
+      args: [{ targetId: target.id }],
+    });
+    expect(described.policies).toMatchObject({
+      overlap: ScheduleOverlapPolicy.SKIP,
+      catchupWindow: msToNumber(TARGET_CATCHUP_WINDOW),
+    });
     expect(described.state.paused).toBe(false);
     expect(described.typedSearchAttributes.get(TargetIdAttribute)).toBe(String(target.id));
-    expect((described.action as { typedSearchAttributes?: { get(k: typeof TargetIdAttribute): unknown } }).typedSearchAttributes?.get(TargetIdAttribute)).toBe(String(target.id));
+    expect(
+      (
+        described.action as { typedSearchAttributes?: { get(k: typeof TargetIdAttribute): unknown } }
+      ).typedSearchAttributes?.get(TargetIdAttribute),
+    ).toBe(String(target.id));
     // The next run is at the target's own time of day.
     const next = described.info.nextActionTimes[0]!;
     expect([next.getUTCHours(), next.getUTCMinutes(), next.getUTCSeconds()]).toEqual([hour, minute, second]);
 
     // Created paused: the schedule is paused from the start.
-    const paused = await created(token, { url: 'https://shop.example.com/paused', is_active: false, thresholds: { overall: { warning: 80, critical: 60 }, speed: { warning: 90, critical: 90 } } });
-    expect(paused).toMatchObject({ is_active: false, thresholds: { overall: { warning: 80, critical: 60 }, speed: { warning: 90, critical: 90 } } });
+    const paused = await created(token, {
+      url: 'https://shop.example.com/paused',
+      is_active: false,
+      thresholds: { overall: { warning: 80, critical: 60 }, speed: { warning: 90, critical: 90 } },
+    });
+    expect(paused).toMatchObject({
+      is_active: false,
+      thresholds: { overall: { warning: 80, critical: 60 }, speed: { warning: 90, critical: 90 } },
+    });
     expect((await schedule(paused.id))!.state.paused).toBe(true);
   });
 
   it('are paused, resumed and changed together; thresholds are replaced as a whole', async () => {
     const { token } = await createTestUser(api, 'pro');
-    const target = await created(token, { url: 'https://pause.example/', thresholds: { overall: { warning: 70, critical: 50 }, images: { warning: 60, critical: 40 } } });
+    const target = await created(token, {
+      url: 'https://pause.example/',
+      thresholds: { overall: { warning: 70, critical: 50 }, images: { warning: 60, critical: 40 } },
+    });
 
     const paused = await patch(token, target.id, { is_active: false });
     expect(paused.status).toBe(200);
@@ -101,8 +143,14 @@ describe('a target and its schedule', () => {
     expect((await schedule(target.id))!.state.paused).toBe(true);
     expect((await row(target.id)).is_active).toBe(false);
 
-    const resumed = await patch(token, target.id, { is_active: true, thresholds: { overall: { warning: 90, critical: 90 } } });
-    expect(resumed.body.data).toMatchObject({ is_active: true, thresholds: { overall: { warning: 90, critical: 90 } } });
+    const resumed = await patch(token, target.id, {
+      is_active: true,
+      thresholds: { overall: { warning: 90, critical: 90 } },
+    });
+    expect(resumed.body.data).toMatchObject({
+      is_active: true,
+      thresholds: { overall: { warning: 90, critical: 90 } },
+    });
     expect((await schedule(target.id))!.state.paused).toBe(false);
 
     const moved = await patch(token, target.id, { region: 'far' });
@@ -114,7 +162,11 @@ describe('a target and its schedule', () => {
   it('are deleted together (204); the target’s scans stay, unlinked', async () => {
     const { token, user } = await createTestUser(api, 'pro');
     const target = await created(token, { url: 'https://delete.example/' });
-    const scan = (await storage.targets.dispatchScan(target.id, { publicId: newPublicId(), requestedAt: new Date(), runs: 3 }))!;
+    const scan = (await storage.targets.dispatchScan(target.id, {
+      publicId: newPublicId(),
+      requestedAt: new Date(),
+      runs: 3,
+    }))!;
 
     const res = await remove(token, target.id);
     expect([res.status, await res.text()]).toEqual([204, '']);
@@ -141,8 +193,12 @@ describe('GET /domains', () => {
     const second = await call(api, '/domains?page=2', { token });
     expect((second.body.data as Target[]).map((t) => t.id)).toEqual(ids.slice(20));
     expect((await call(api, '/domains?limit=50', { token })).body.meta).toMatchObject({ per_page: 50, last_page: 1 });
-    expect((await call(api, '/domains?page=9', { token })).body).toMatchObject({ data: [], meta: { current_page: 9, total: 23 } });
-    for (const query of ['limit=51', 'limit=0', 'page=0', 'limit=abc']) expect([query, (await call(api, `/domains?${query}`, { token })).status]).toEqual([query, 422]);
+    expect((await call(api, '/domains?page=9', { token })).body).toMatchObject({
+      data: [],
+      meta: { current_page: 9, total: 23 },
+    });
+    for (const query of ['limit=51', 'limit=0', 'page=0', 'limit=abc'])
+      expect([query, (await call(api, `/domains?${query}`, { token })).status]).toEqual([query, 422]);
     expect((first.body.data as Target[]).some((t) => t.id === other.id)).toBe(false);
     expect(user.id).toBeGreaterThan(0);
   });
@@ -153,8 +209,14 @@ describe('another user’s target', () => {
     const { token: ownerToken } = await createTestUser(api, 'pro');
     const { token: strangerToken } = await createTestUser(api, 'pro');
     const target = await created(ownerToken, { url: 'https://private-target.example/' });
-    expect(await call(api, `/domains/${target.id}/history`, { token: strangerToken })).toMatchObject({ status: 404, body: { message: 'Not found.' } });
-    expect(await patch(strangerToken, target.id, { is_active: false })).toMatchObject({ status: 404, body: { message: 'Not found.' } });
+    expect(await call(api, `/domains/${target.id}/history`, { token: strangerToken })).toMatchObject({
+      status: 404,
+      body: { message: 'Not found.' },
+    });
+    expect(await patch(strangerToken, target.id, { is_active: false })).toMatchObject({
+      status: 404,
+      body: { message: 'Not found.' },
+    });
     expect((await remove(strangerToken, target.id)).status).toBe(404);
     // Validation does not reveal anything either way: a bad body for someone else's id is a 422 like for one's own.
     for (const id of ['999999999', '0', '-1', 'abc', '1e3', '9999999999999999999']) {
@@ -180,30 +242,67 @@ describe('bad input', () => {
       [{ url: 'https://ok.example/', region: 'mars' }, 'region'],
       [{ url: 'https://ok.example/', is_active: 'yes' }, 'is_active'],
       [{ url: 'https://ok.example/', schedule: 'hourly' }, 'schedule'],
-      [{ url: 'https://ok.example/', thresholds: { overall: { warning: 50, critical: 70 } } }, 'thresholds.overall.critical'],
-      [{ url: 'https://ok.example/', thresholds: { overall: { warning: 70, critical: 50 }, speed: { warning: 10, critical: 11 } } }, 'thresholds.speed.critical'],
-      [{ url: 'https://ok.example/', thresholds: { overall: { warning: 101, critical: 50 } } }, 'thresholds.overall.warning'],
-      [{ url: 'https://ok.example/', thresholds: { overall: { warning: 70, critical: -1 } } }, 'thresholds.overall.critical'],
-      [{ url: 'https://ok.example/', thresholds: { overall: { warning: 70.5, critical: 50 } } }, 'thresholds.overall.warning'],
-      [{ url: 'https://ok.example/', thresholds: { overall: { warning: 70, critical: 50 }, seo: { warning: 70, critical: 50 } } }, 'thresholds.seo'],
-      [{ url: 'https://ok.example/', thresholds: { overall: { warning: 70, critical: 50, info: 90 } } }, 'thresholds.overall.info'],
+      [
+        { url: 'https://ok.example/', thresholds: { overall: { warning: 50, critical: 70 } } },
+        'thresholds.overall.critical',
+      ],
+      [
+        {
+          url: 'https://ok.example/',
+          thresholds: { overall: { warning: 70, critical: 50 }, speed: { warning: 10, critical: 11 } },
+        },
+        'thresholds.speed.critical',
+      ],
+      [
+        { url: 'https://ok.example/', thresholds: { overall: { warning: 101, critical: 50 } } },
+        'thresholds.overall.warning',
+      ],
+      [
+        { url: 'https://ok.example/', thresholds: { overall: { warning: 70, critical: -1 } } },
+        'thresholds.overall.critical',
+      ],
+      [
+        { url: 'https://ok.example/', thresholds: { overall: { warning: 70.5, critical: 50 } } },
+        'thresholds.overall.warning',
+      ],
+      [
+        {
+          url: 'https://ok.example/',
+          thresholds: { overall: { warning: 70, critical: 50 }, seo: { warning: 70, critical: 50 } },
+        },
+        'thresholds.seo',
+      ],
+      [
+        { url: 'https://ok.example/', thresholds: { overall: { warning: 70, critical: 50, info: 90 } } },
+        'thresholds.overall.info',
+      ],
       [{ url: 'https://ok.example/', thresholds: { overall: { warning: 70 } } }, 'thresholds.overall.critical'],
       [{ url: 'https://ok.example/', thresholds: { speed: { warning: 70, critical: 50 } } }, 'thresholds.overall'],
       [{ url: 'https://ok.example/', thresholds: [] }, 'thresholds'],
     ];
     for (const [body, field] of cases) {
       const res = await post(token, body);
-      expect([JSON.stringify(body), res.status, Object.keys((res.body.errors as object) ?? {})]).toEqual([JSON.stringify(body), 422, expect.arrayContaining([field])]);
+      expect([JSON.stringify(body), res.status, Object.keys((res.body.errors as object) ?? {})]).toEqual([
+        JSON.stringify(body),
+        422,
+        expect.arrayContaining([field]),
+      ]);
     }
     expect(await api.db.knex('scan_targets').count('* as n').first()).toBeDefined();
 
     // The same URL (after normalisation) in the same region is a duplicate; in another region it is not.
     const first = await created(token, { url: 'https://dup.example' });
     const again = await post(token, { url: 'HTTPS://DUP.example:443/#x' });
-    expect([again.status, again.body.errors]).toEqual([422, { url: ['You already monitor this URL in region local.'] }]);
+    expect([again.status, again.body.errors]).toEqual([
+      422,
+      { url: ['You already monitor this URL in region local.'] },
+    ]);
     const far = await created(token, { url: 'https://dup.example/', region: 'far' });
     const clash = await patch(token, far.id, { region: 'local' });
-    expect([clash.status, clash.body.errors]).toEqual([422, { url: ['You already monitor this URL in region local.'] }]);
+    expect([clash.status, clash.body.errors]).toEqual([
+      422,
+      { url: ['You already monitor this URL in region local.'] },
+    ]);
 
     for (const [body, field] of [
       [{ is_active: 'no' }, 'is_active'],
@@ -212,7 +311,11 @@ describe('bad input', () => {
       [{ region: 'mars' }, 'region'],
     ] as const) {
       const res = await patch(token, first.id, body);
-      expect([JSON.stringify(body), res.status, Object.keys((res.body.errors as object) ?? {})]).toEqual([JSON.stringify(body), 422, [field]]);
+      expect([JSON.stringify(body), res.status, Object.keys((res.body.errors as object) ?? {})]).toEqual([
+        JSON.stringify(body),
+        422,
+        [field],
+      ]);
     }
     expect((await row(first.id)).thresholds).toEqual({ overall: { warning: 70, critical: 50 } });
   });
@@ -222,10 +325,15 @@ describe('plan limits', () => {
   it('Starter keeps 5 targets: the sixth is a 403 naming Pro, and nothing of it is stored or scheduled', async () => {
     const { token, user } = await createTestUser(api, 'starter');
     const targets: Target[] = [];
-    for (let i = 0; i < PLANS.starter.maxTargets; i++) targets.push(await created(token, { url: `https://limit.example/${i}`, is_active: i % 2 === 0 }));
+    for (let i = 0; i < PLANS.starter.maxTargets; i++)
+      targets.push(await created(token, { url: `https://limit.example/${i}`, is_active: i % 2 === 0 }));
     const sixth = await post(token, { url: 'https://limit.example/6' });
     expect(sixth.status).toBe(403);
-    expect(sixth.body).toEqual({ message: 'Your plan (Starter) keeps at most 5 monitored targets. Upgrade to Pro to keep more, or remove one first.', required_plan: 'pro' });
+    expect(sixth.body).toEqual({
+      message:
+        'Your plan (Starter) keeps at most 5 monitored targets. Upgrade to Pro to keep more, or remove one first.',
+      required_plan: 'pro',
+    });
     expect(await storage.targets.countOwned(user.id)).toBe(5);
     // Paused ones count too; removing one makes room.
     expect((await remove(token, targets[1]!.id)).status).toBe(204);
@@ -235,14 +343,33 @@ describe('plan limits', () => {
   it('Free keeps one (in the web area, through the same service); Agency 1000 with nothing above it', async () => {
     const { user: free } = await createTestUser(api, 'free');
     const deps = { targets: storage.targets, temporal: api.temporal, config: api.config, clock: () => new Date() };
-    expect(await createTarget(deps, { id: free.id, plan: PLANS.free }, { url: 'https://free.example/' })).toMatchObject({ kind: 'ok' });
-    expect(await createTarget(deps, { id: free.id, plan: PLANS.free }, { url: 'https://free.example/2' })).toMatchObject({ kind: 'plan_limit', limit: 1, upgrade: { key: 'starter' } });
+    expect(await createTarget(deps, { id: free.id, plan: PLANS.free }, { url: 'https://free.example/' })).toMatchObject(
+      { kind: 'ok' },
+    );
+    expect(
+      await createTarget(deps, { id: free.id, plan: PLANS.free }, { url: 'https://free.example/2' }),
+    ).toMatchObject({ kind: 'plan_limit', limit: 1, upgrade: { key: 'starter' } });
     // An Agency account with its 1000 rows in place (written straight to the table: no schedules needed for the count).
     const { user: agency, token } = await createTestUser(api, 'agency');
     const now = new Date();
-    await api.db.knex('scan_targets').insert(Array.from({ length: 1000 }, (_, i) => ({ user_id: agency.id, url: `https://agency.example/${i}`, host: 'agency.example', region: 'local', thresholds: JSON.stringify({ overall: { warning: 70, critical: 50 } }), created_at: now, updated_at: now })));
+    await api.db
+      .knex('scan_targets')
+      .insert(
+        Array.from({ length: 1000 }, (_, i) => ({
+          user_id: agency.id,
+          url: `https://agency.example/${i}`,
+          host: 'agency.example',
+          region: 'local',
+          thresholds: JSON.stringify({ overall: { warning: 70, critical: 50 } }),
+          created_at: now,
+          updated_at: now,
+        })),
+      );
     const refused = await post(token, { url: 'https://agency.example/1000' });
-    expect([refused.status, refused.body]).toEqual([403, { message: 'Your plan (Agency) keeps at most 1000 monitored targets; remove one first.' }]);
+    expect([refused.status, refused.body]).toEqual([
+      403,
+      { message: 'Your plan (Agency) keeps at most 1000 monitored targets; remove one first.' },
+    ]);
   });
 });
 
@@ -278,16 +405,41 @@ describe('GET /domains/{id}/history', () => {
     const order = Array.from({ length: 35 }, (_, i) => (i * 13) % 35);
     for (const n of order) {
       await storage.targets.update(target.id, { region: n >= 20 ? 'far' : 'local' }, day(n));
-      const scan = (await storage.targets.dispatchScan(target.id, { publicId: newPublicId(day(n)), requestedAt: day(n), runs: 3 }))!;
-      expect(await storage.scans.markFinished(scan.publicId, resultWith(40 + n), new Date(day(n).getTime() + 90_000))).toBe(true);
+      const scan = (await storage.targets.dispatchScan(target.id, {
+        publicId: newPublicId(day(n)),
+        requestedAt: day(n),
+        runs: 3,
+      }))!;
+      expect(
+        await storage.scans.markFinished(scan.publicId, resultWith(40 + n), new Date(day(n).getTime() + 90_000)),
+      ).toBe(true);
     }
     // Not history: failed and in-flight scans of the target, another target's scan, a scan by hand of the same URL.
-    const failed = (await storage.targets.dispatchScan(target.id, { publicId: newPublicId(day(40)), requestedAt: day(40), runs: 3 }))!;
+    const failed = (await storage.targets.dispatchScan(target.id, {
+      publicId: newPublicId(day(40)),
+      requestedAt: day(40),
+      runs: 3,
+    }))!;
     await storage.scans.markFailed(failed.publicId, { code: 'timeout', detail: 'test', httpStatus: null }, day(40));
     await storage.targets.dispatchScan(target.id, { publicId: newPublicId(day(41)), requestedAt: day(41), runs: 3 });
-    const otherScan = (await storage.targets.dispatchScan(other.id, { publicId: newPublicId(day(42)), requestedAt: day(42), runs: 3 }))!;
+    const otherScan = (await storage.targets.dispatchScan(other.id, {
+      publicId: newPublicId(day(42)),
+      requestedAt: day(42),
+      runs: 3,
+    }))!;
     await storage.scans.markFinished(otherScan.publicId, resultWith(1), day(42));
-    const byHand = await storage.scans.insert({ publicId: newPublicId(day(43)), userId: user.id, url: target.url, host: target.host, region: 'local', isPublic: false, authType: null, authSecret: null, cacheKey: null, requestedAt: day(43) });
+    const byHand = await storage.scans.insert({
+      publicId: newPublicId(day(43)),
+      userId: user.id,
+      url: target.url,
+      host: target.host,
+      region: 'local',
+      isPublic: false,
+      authType: null,
+      authSecret: null,
+      cacheKey: null,
+      requestedAt: day(43),
+    });
     await storage.scans.markFinished(byHand.publicId, resultWith(2), day(43));
 
     const res = await call(api, `/domains/${target.id}/history`, { token });
@@ -308,9 +460,17 @@ describe('scheduled scans and the hourly limit', () => {
     const target = await created(token, { url: 'https://hourly.example/' });
     const now = new Date();
     for (let i = 0; i < PLANS.starter.hourlyScanLimit; i++) {
-      await storage.targets.dispatchScan(target.id, { publicId: newPublicId(new Date(now.getTime() - 60_000 * (i + 1))), requestedAt: new Date(now.getTime() - 60_000 * (i + 1)), runs: 3 });
+      await storage.targets.dispatchScan(target.id, {
+        publicId: newPublicId(new Date(now.getTime() - 60_000 * (i + 1))),
+        requestedAt: new Date(now.getTime() - 60_000 * (i + 1)),
+        runs: 3,
+      });
     }
-    const byHand = await call(api, '/scans', { token, method: 'POST', body: { url: 'https://hourly.example/by-hand' } });
+    const byHand = await call(api, '/scans', {
+      token,
+      method: 'POST',
+      body: { url: 'https://hourly.example/by-hand' },
+    });
     expect(byHand.status).toBe(202);
     startedScans.push((byHand.body.data as { id: string }).id);
 
@@ -323,8 +483,21 @@ describe('scheduled scans and the hourly limit', () => {
 
     // Scans by hand still count: the limit is reached after 29 more.
     for (let i = 0; i < PLANS.starter.hourlyScanLimit - 1; i++) {
-      await storage.scans.insert({ publicId: newPublicId(), userId: user.id, url: `https://hourly.example/${i}`, host: 'hourly.example', region: 'local', isPublic: false, authType: null, authSecret: null, cacheKey: null, requestedAt: new Date() });
+      await storage.scans.insert({
+        publicId: newPublicId(),
+        userId: user.id,
+        url: `https://hourly.example/${i}`,
+        host: 'hourly.example',
+        region: 'local',
+        isPublic: false,
+        authType: null,
+        authSecret: null,
+        cacheKey: null,
+        requestedAt: new Date(),
+      });
     }
-    expect((await call(api, '/scans', { token, method: 'POST', body: { url: 'https://hourly.example/one-more' } })).status).toBe(429);
+    expect(
+      (await call(api, '/scans', { token, method: 'POST', body: { url: 'https://hourly.example/one-more' } })).status,
+    ).toBe(429);
   });
 });

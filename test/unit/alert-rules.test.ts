@@ -1,6 +1,13 @@
 import type { Alert, AlertDetails, AlertSeverity, AlertType } from '../../core/monitoring/alert.ts';
 import { emailDue } from '../../core/monitoring/alert-email.ts';
-import { decideAlertTransitions, regressionBaseline, scoreCrossings, type AlertRuleInput, type PreviousScan, type UnresolvedAlert } from '../../core/monitoring/alert-rules.ts';
+import {
+  decideAlertTransitions,
+  regressionBaseline,
+  scoreCrossings,
+  type AlertRuleInput,
+  type PreviousScan,
+  type UnresolvedAlert,
+} from '../../core/monitoring/alert-rules.ts';
 import type { Thresholds } from '../../core/monitoring/thresholds.ts';
 import type { ScanScores } from '../../core/scoring/categories.ts';
 
@@ -8,17 +15,35 @@ import type { ScanScores } from '../../core/scoring/categories.ts';
 
 const RAISED_AT = new Date('2026-11-20T12:00:00Z');
 const day = (n: number) => new Date(RAISED_AT.getTime() + n * 86_400_000);
-const scores = (overall: number, categories: Partial<ScanScores> = {}): ScanScores => ({ overall, speed: 90, images: 90, caching: 90, technical: 90, wordpress: 100, ...categories });
+const scores = (overall: number, categories: Partial<ScanScores> = {}): ScanScores => ({
+  overall,
+  speed: 90,
+  images: 90,
+  caching: 90,
+  technical: 90,
+  wordpress: 100,
+  ...categories,
+});
 const OVERALL_ONLY: Thresholds = { overall: { warning: 70, critical: 50 } };
 /** Previous scans, newest first, finished one day apart before `newest`. */
-const history = (overalls: number[], newest = day(-1)): PreviousScan[] => overalls.map((overall, i) => ({ overall, finishedAt: new Date(newest.getTime() - i * 86_400_000) }));
+const history = (overalls: number[], newest = day(-1)): PreviousScan[] =>
+  overalls.map((overall, i) => ({ overall, finishedAt: new Date(newest.getTime() - i * 86_400_000) }));
 const STEADY_98 = history([98, 97, 98, 99, 98, 98, 97]);
-const open = (type: AlertType, severity: AlertSeverity, details: AlertDetails, id = 7): UnresolvedAlert => ({ id, type, severity, details, createdAt: RAISED_AT });
-const decide = (input: Partial<AlertRuleInput> & { scores: ScanScores }) => decideAlertTransitions({ thresholds: OVERALL_ONLY, previous: [], unresolved: [], ...input });
-const ofType = (type: AlertType, input: Partial<AlertRuleInput> & { scores: ScanScores }) => decide(input).filter((t) => t.type === type);
+const open = (type: AlertType, severity: AlertSeverity, details: AlertDetails, id = 7): UnresolvedAlert => ({
+  id,
+  type,
+  severity,
+  details,
+  createdAt: RAISED_AT,
+});
+const decide = (input: Partial<AlertRuleInput> & { scores: ScanScores }) =>
+  decideAlertTransitions({ thresholds: OVERALL_ONLY, previous: [], unresolved: [], ...input });
+const ofType = (type: AlertType, input: Partial<AlertRuleInput> & { scores: ScanScores }) =>
+  decide(input).filter((t) => t.type === type);
 
 describe('score_below_threshold', () => {
-  const below = (severity: AlertSeverity, value = 60) => open('score_below_threshold', severity, { score: 'overall', value, reference: severity === 'critical' ? 50 : 70 });
+  const below = (severity: AlertSeverity, value = 60) =>
+    open('score_below_threshold', severity, { score: 'overall', value, reference: severity === 'critical' ? 50 : 70 });
 
   it('B1: no alert, every watched score at or above its warning threshold: nothing', () => {
     expect(decide({ scores: scores(70) })).toEqual([]);
@@ -26,23 +51,52 @@ describe('score_below_threshold', () => {
 
   it('B2: no alert, a score below warning but not critical: raises a warning', () => {
     expect(decide({ scores: scores(69) })).toEqual([
-      { change: 'raised', type: 'score_below_threshold', severity: 'warning', details: { score: 'overall', value: 69, reference: 70, crossings: [{ score: 'overall', value: 69, threshold: 70, severity: 'warning' }] } },
+      {
+        change: 'raised',
+        type: 'score_below_threshold',
+        severity: 'warning',
+        details: {
+          score: 'overall',
+          value: 69,
+          reference: 70,
+          crossings: [{ score: 'overall', value: 69, threshold: 70, severity: 'warning' }],
+        },
+      },
     ]);
   });
 
   it('B3: no alert, a score below critical: raises a critical alert', () => {
-    expect(decide({ scores: scores(49) })).toMatchObject([{ change: 'raised', severity: 'critical', details: { score: 'overall', value: 49, reference: 50 } }]);
+    expect(decide({ scores: scores(49) })).toMatchObject([
+      { change: 'raised', severity: 'critical', details: { score: 'overall', value: 49, reference: 50 } },
+    ]);
     expect(decide({ scores: scores(50) })).toMatchObject([{ change: 'raised', severity: 'warning' }]);
   });
 
   it('B4: warning open, still only below warning (even another score): unchanged', () => {
     expect(decide({ scores: scores(65), unresolved: [below('warning')] })).toEqual([]);
-    expect(decide({ thresholds: { ...OVERALL_ONLY, speed: { warning: 80, critical: 40 } }, scores: scores(75, { speed: 60 }), unresolved: [below('warning')] })).toEqual([]);
+    expect(
+      decide({
+        thresholds: { ...OVERALL_ONLY, speed: { warning: 80, critical: 40 } },
+        scores: scores(75, { speed: 60 }),
+        unresolved: [below('warning')],
+      }),
+    ).toEqual([]);
   });
 
   it('B5: warning open, a score below critical: escalates the same alert', () => {
     expect(decide({ scores: scores(45), unresolved: [below('warning')] })).toEqual([
-      { change: 'escalated', alertId: 7, type: 'score_below_threshold', severity: 'critical', details: { score: 'overall', value: 45, reference: 50, crossings: [{ score: 'overall', value: 45, threshold: 50, severity: 'critical' }] } },
+      {
+        change: 'escalated',
+        alertId: 7,
+        type: 'score_below_threshold',
+        severity: 'critical',
+        details: {
+          score: 'overall',
+          value: 45,
+          reference: 50,
+          crossings: [{ score: 'overall', value: 45, threshold: 50, severity: 'critical' }],
+        },
+      },
     ]);
   });
 
@@ -56,7 +110,9 @@ describe('score_below_threshold', () => {
 
   it('B8: open (warning or critical), every score back at or above warning: resolved as recovered', () => {
     for (const severity of ['warning', 'critical'] as const) {
-      expect(decide({ scores: scores(70), unresolved: [below(severity)] })).toEqual([{ change: 'resolved', alertId: 7, type: 'score_below_threshold', resolution: { kind: 'recovered', value: 70 } }]);
+      expect(decide({ scores: scores(70), unresolved: [below(severity)] })).toEqual([
+        { change: 'resolved', alertId: 7, type: 'score_below_threshold', resolution: { kind: 'recovered', value: 70 } },
+      ]);
     }
   });
 
@@ -65,19 +121,36 @@ describe('score_below_threshold', () => {
   });
 
   it('B10: category thresholds: one alert naming the worst crossing and listing every one', () => {
-    const thresholds: Thresholds = { overall: { warning: 70, critical: 50 }, speed: { warning: 80, critical: 60 }, images: { warning: 60, critical: 30 } };
+    const thresholds: Thresholds = {
+      overall: { warning: 70, critical: 50 },
+      speed: { warning: 80, critical: 60 },
+      images: { warning: 60, critical: 30 },
+    };
     const transitions = decide({ thresholds, scores: scores(68, { speed: 55, images: 20, caching: 10 }) });
     expect(transitions).toHaveLength(1);
-    expect(transitions[0]).toMatchObject({ change: 'raised', severity: 'critical', details: { score: 'images', value: 20, reference: 30 } });
+    expect(transitions[0]).toMatchObject({
+      change: 'raised',
+      severity: 'critical',
+      details: { score: 'images', value: 20, reference: 30 },
+    });
     // Critical first, the larger shortfall first (images 10 under, speed 5 under), then warnings; caching is not watched.
-    expect(scoreCrossings(thresholds, scores(68, { speed: 55, images: 20, caching: 10 })).map((c) => [c.score, c.severity])).toEqual([['images', 'critical'], ['speed', 'critical'], ['overall', 'warning']]);
+    expect(
+      scoreCrossings(thresholds, scores(68, { speed: 55, images: 20, caching: 10 })).map((c) => [c.score, c.severity]),
+    ).toEqual([
+      ['images', 'critical'],
+      ['speed', 'critical'],
+      ['overall', 'warning'],
+    ]);
     // A category alone raises it, while overall is fine.
-    expect(decide({ thresholds, scores: scores(90, { speed: 79 }) })).toMatchObject([{ change: 'raised', severity: 'warning', details: { score: 'speed', value: 79, reference: 80 } }]);
+    expect(decide({ thresholds, scores: scores(90, { speed: 79 }) })).toMatchObject([
+      { change: 'raised', severity: 'warning', details: { score: 'speed', value: 79, reference: 80 } },
+    ]);
   });
 });
 
 describe('score_regression', () => {
-  const regression = (severity: AlertSeverity, reference = 98, value = 85) => open('score_regression', severity, { score: 'overall', value, reference, baselineScans: 7 }, 9);
+  const regression = (severity: AlertSeverity, reference = 98, value = 85) =>
+    open('score_regression', severity, { score: 'overall', value, reference, baselineScans: 7 }, 9);
 
   it('takes the median of the last 7 previous scans and needs 5', () => {
     expect(regressionBaseline(history([90, 10, 95, 80, 85]))?.median).toBe(85);
@@ -96,45 +169,93 @@ describe('score_regression', () => {
 
   it('G3: no alert, 10 to 19 points under: raises a warning against that baseline (98 → 80 under a threshold of 70)', () => {
     expect(decide({ scores: scores(88), previous: STEADY_98 })).toEqual([
-      { change: 'raised', type: 'score_regression', severity: 'warning', details: { score: 'overall', value: 88, reference: 98, baselineScans: 7 } },
+      {
+        change: 'raised',
+        type: 'score_regression',
+        severity: 'warning',
+        details: { score: 'overall', value: 88, reference: 98, baselineScans: 7 },
+      },
     ]);
-    expect(decide({ scores: scores(80), previous: STEADY_98 })).toMatchObject([{ change: 'raised', type: 'score_regression', severity: 'warning' }]);
+    expect(decide({ scores: scores(80), previous: STEADY_98 })).toMatchObject([
+      { change: 'raised', type: 'score_regression', severity: 'warning' },
+    ]);
   });
 
   it('G4: no alert, 20 points or more under: raises a critical alert', () => {
-    expect(ofType('score_regression', { scores: scores(78), previous: STEADY_98 })).toMatchObject([{ change: 'raised', severity: 'critical', details: { reference: 98 } }]);
+    expect(ofType('score_regression', { scores: scores(78), previous: STEADY_98 })).toMatchObject([
+      { change: 'raised', severity: 'critical', details: { reference: 98 } },
+    ]);
   });
 
   it('G5: warning open, now 20 points or more under the baseline it was raised against: escalates', () => {
-    expect(ofType('score_regression', { scores: scores(77), previous: STEADY_98, unresolved: [regression('warning')] })).toEqual([
-      { change: 'escalated', alertId: 9, type: 'score_regression', severity: 'critical', details: { score: 'overall', value: 77, reference: 98, baselineScans: 7 } },
+    expect(
+      ofType('score_regression', { scores: scores(77), previous: STEADY_98, unresolved: [regression('warning')] }),
+    ).toEqual([
+      {
+        change: 'escalated',
+        alertId: 9,
+        type: 'score_regression',
+        severity: 'critical',
+        details: { score: 'overall', value: 77, reference: 98, baselineScans: 7 },
+      },
     ]);
   });
 
   it('G6: open, back within 5 points of that baseline: resolved as recovered (needs no history)', () => {
-    expect(ofType('score_regression', { scores: scores(93), previous: [], unresolved: [regression('critical')] })).toEqual([{ change: 'resolved', alertId: 9, type: 'score_regression', resolution: { kind: 'recovered', value: 93 } }]);
+    expect(
+      ofType('score_regression', { scores: scores(93), previous: [], unresolved: [regression('critical')] }),
+    ).toEqual([
+      { change: 'resolved', alertId: 9, type: 'score_regression', resolution: { kind: 'recovered', value: 93 } },
+    ]);
   });
 
   it('G7: open, better but still more than 5 points under: unchanged (raised at 10, resolved at 5: no flapping)', () => {
     const wavering = history([88, 98, 97, 98, 99, 98, 98]);
-    for (const overall of [92, 89, 91]) expect(ofType('score_regression', { scores: scores(overall), previous: wavering, unresolved: [regression('warning')] })).toEqual([]);
+    for (const overall of [92, 89, 91])
+      expect(
+        ofType('score_regression', {
+          scores: scores(overall),
+          previous: wavering,
+          unresolved: [regression('warning')],
+        }),
+      ).toEqual([]);
   });
 
   it('G8: open, a whole window of scans since it was raised and no regression against it: resolved as settled', () => {
     const sinceRaise = history([84, 85, 86, 85, 84, 85, 85], day(7));
-    expect(ofType('score_regression', { scores: scores(85), previous: sinceRaise, unresolved: [regression('warning')] })).toEqual([{ change: 'resolved', alertId: 9, type: 'score_regression', resolution: { kind: 'settled', value: 85 } }]);
+    expect(
+      ofType('score_regression', { scores: scores(85), previous: sinceRaise, unresolved: [regression('warning')] }),
+    ).toEqual([
+      { change: 'resolved', alertId: 9, type: 'score_regression', resolution: { kind: 'settled', value: 85 } },
+    ]);
     // One scan of the window from before the raise (day 0 itself included): not yet.
-    expect(ofType('score_regression', { scores: scores(85), previous: history([84, 85, 86, 85, 84, 85, 85], day(6)), unresolved: [regression('warning')] })).toEqual([]);
+    expect(
+      ofType('score_regression', {
+        scores: scores(85),
+        previous: history([84, 85, 86, 85, 84, 85, 85], day(6)),
+        unresolved: [regression('warning')],
+      }),
+    ).toEqual([]);
   });
 
   it('G9: open, a whole window since, but falling again against it: unchanged (escalation still judged against the old baseline)', () => {
     const sinceRaise = history([92, 92, 93, 92, 91, 92, 92], day(7));
-    expect(ofType('score_regression', { scores: scores(80), previous: sinceRaise, unresolved: [regression('warning')] })).toEqual([]);
-    expect(ofType('score_regression', { scores: scores(75), previous: sinceRaise, unresolved: [regression('warning')] })).toMatchObject([{ change: 'escalated' }]);
+    expect(
+      ofType('score_regression', { scores: scores(80), previous: sinceRaise, unresolved: [regression('warning')] }),
+    ).toEqual([]);
+    expect(
+      ofType('score_regression', { scores: scores(75), previous: sinceRaise, unresolved: [regression('warning')] }),
+    ).toMatchObject([{ change: 'escalated' }]);
   });
 
   it('is independent of score_below_threshold: both can be raised by one scan', () => {
-    expect(decide({ scores: scores(45), previous: STEADY_98 }).map((t) => [t.type, t.change, 'severity' in t ? t.severity : null])).toEqual([
+    expect(
+      decide({ scores: scores(45), previous: STEADY_98 }).map((t) => [
+        t.type,
+        t.change,
+        'severity' in t ? t.severity : null,
+      ]),
+    ).toEqual([
       ['score_below_threshold', 'raised', 'critical'],
       ['score_regression', 'raised', 'critical'],
     ]);
@@ -143,10 +264,28 @@ describe('score_regression', () => {
 
 describe('e-mail due', () => {
   const alert = (overrides: Partial<Alert> = {}): Alert => ({
-    id: 1, userId: 1, targetId: 1, type: 'score_below_threshold', severity: 'warning', details: { score: 'overall', value: 60, reference: 70 },
-    url: 'https://example.com/', host: 'example.com', region: 'local', scanPublicId: 'a'.repeat(26), resolvedScanPublicId: null,
-    isRead: false, isDismissed: false, createdAt: RAISED_AT, updatedAt: RAISED_AT, escalatedAt: null, resolvedAt: null, dismissedAt: null,
-    raisedEmailedAt: null, escalatedEmailedAt: null, resolvedEmailedAt: null, ...overrides,
+    id: 1,
+    userId: 1,
+    targetId: 1,
+    type: 'score_below_threshold',
+    severity: 'warning',
+    details: { score: 'overall', value: 60, reference: 70 },
+    url: 'https://example.com/',
+    host: 'example.com',
+    region: 'local',
+    scanPublicId: 'a'.repeat(26),
+    resolvedScanPublicId: null,
+    isRead: false,
+    isDismissed: false,
+    createdAt: RAISED_AT,
+    updatedAt: RAISED_AT,
+    escalatedAt: null,
+    resolvedAt: null,
+    dismissedAt: null,
+    raisedEmailedAt: null,
+    escalatedEmailedAt: null,
+    resolvedEmailedAt: null,
+    ...overrides,
   });
 
   it.each([
@@ -159,8 +298,18 @@ describe('e-mail due', () => {
     ['M7 escalated: dismissed', alert({ escalatedAt: day(1), isDismissed: true }), 'escalated', 'not_due'],
     ['M8 resolved: raise was e-mailed', alert({ resolvedAt: day(2), raisedEmailedAt: day(0) }), 'resolved', 'send'],
     ['M9 resolved: raise never e-mailed', alert({ resolvedAt: day(2) }), 'resolved', 'not_due'],
-    ['M10 resolved: dismissed', alert({ resolvedAt: day(2), raisedEmailedAt: day(0), isDismissed: true }), 'resolved', 'not_due'],
-    ['M11 resolved: sent before', alert({ resolvedAt: day(2), raisedEmailedAt: day(0), resolvedEmailedAt: day(2) }), 'resolved', 'sent'],
+    [
+      'M10 resolved: dismissed',
+      alert({ resolvedAt: day(2), raisedEmailedAt: day(0), isDismissed: true }),
+      'resolved',
+      'not_due',
+    ],
+    [
+      'M11 resolved: sent before',
+      alert({ resolvedAt: day(2), raisedEmailedAt: day(0), resolvedEmailedAt: day(2) }),
+      'resolved',
+      'sent',
+    ],
     ['M12 resolved: not resolved', alert({ raisedEmailedAt: day(0) }), 'resolved', 'not_due'],
   ] as const)('%s', (_row, subject, change, expected) => {
     expect(emailDue(subject, change)).toBe(expected);

@@ -4,51 +4,108 @@ import type { Alert } from '../../core/monitoring/alert.ts';
 import { composeAlertEmail } from '../../core/monitoring/alert-email.ts';
 
 const base: Alert = {
-  id: 3, userId: 1, targetId: 2, type: 'score_below_threshold', severity: 'critical',
-  details: { score: 'overall', value: 45, reference: 50, crossings: [{ score: 'overall', value: 45, threshold: 50, severity: 'critical' }, { score: 'speed', value: 61, threshold: 70, severity: 'warning' }] },
-  url: 'https://shop.example.com/', host: 'shop.example.com', region: 'eu', scanPublicId: 'a'.repeat(26), resolvedScanPublicId: null,
-  isRead: false, isDismissed: false, createdAt: new Date('2026-11-20T12:00:00Z'), updatedAt: new Date('2026-11-20T12:00:00Z'),
-  escalatedAt: null, resolvedAt: null, dismissedAt: null, raisedEmailedAt: null, escalatedEmailedAt: null, resolvedEmailedAt: null,
+  id: 3,
+  userId: 1,
+  targetId: 2,
+  type: 'score_below_threshold',
+  severity: 'critical',
+  details: {
+    score: 'overall',
+    value: 45,
+    reference: 50,
+    crossings: [
+      { score: 'overall', value: 45, threshold: 50, severity: 'critical' },
+      { score: 'speed', value: 61, threshold: 70, severity: 'warning' },
+    ],
+  },
+  url: 'https://shop.example.com/',
+  host: 'shop.example.com',
+  region: 'eu',
+  scanPublicId: 'a'.repeat(26),
+  resolvedScanPublicId: null,
+  isRead: false,
+  isDismissed: false,
+  createdAt: new Date('2026-11-20T12:00:00Z'),
+  updatedAt: new Date('2026-11-20T12:00:00Z'),
+  escalatedAt: null,
+  resolvedAt: null,
+  dismissedAt: null,
+  raisedEmailedAt: null,
+  escalatedEmailedAt: null,
+  resolvedEmailedAt: null,
 };
-const regression: Alert = { ...base, type: 'score_regression', severity: 'warning', details: { score: 'overall', value: 80, reference: 97.5, baselineScans: 6 } };
-const resolved = (alert: Alert, kind: 'recovered' | 'settled', value: number): Alert => ({ ...alert, resolvedAt: new Date('2026-11-22T12:00:00Z'), resolvedScanPublicId: 'b'.repeat(26), details: { ...alert.details, resolution: { kind, value } } });
+const regression: Alert = {
+  ...base,
+  type: 'score_regression',
+  severity: 'warning',
+  details: { score: 'overall', value: 80, reference: 97.5, baselineScans: 6 },
+};
+const resolved = (alert: Alert, kind: 'recovered' | 'settled', value: number): Alert => ({
+  ...alert,
+  resolvedAt: new Date('2026-11-22T12:00:00Z'),
+  resolvedScanPublicId: 'b'.repeat(26),
+  details: { ...alert.details, resolution: { kind, value } },
+});
 
 describe('alert titles and messages', () => {
   it('score_below_threshold names the score, its value, the threshold and the other crossings', () => {
     expect(alertText(base, 'en')).toEqual({
       title: 'Overall score below the critical threshold',
-      message: 'The overall score of shop.example.com is 45, below the critical threshold of 50. Also below their thresholds: Speed 61.',
+      message:
+        'The overall score of shop.example.com is 45, below the critical threshold of 50. Also below their thresholds: Speed 61.',
     });
     expect(alertText(base, 'de')).toEqual({
       title: 'Score „Gesamt“ unter der kritischen Schwelle',
-      message: 'Der Score „Gesamt“ von shop.example.com liegt bei 45 und damit unter der kritischen Schwelle von 50. Ebenfalls unter ihrer Schwelle: Geschwindigkeit 61.',
+      message:
+        'Der Score „Gesamt“ von shop.example.com liegt bei 45 und damit unter der kritischen Schwelle von 50. Ebenfalls unter ihrer Schwelle: Geschwindigkeit 61.',
     });
-    expect(alertText({ ...base, severity: 'warning', details: { score: 'speed', value: 61, reference: 70 } }, 'en').title).toBe('Speed score below the warning threshold');
-    expect(alertText({ ...base, severity: 'warning', details: { score: 'speed', value: 61, reference: 70 } }, 'de').title).toBe('Score „Geschwindigkeit“ unter der Warnschwelle');
+    expect(
+      alertText({ ...base, severity: 'warning', details: { score: 'speed', value: 61, reference: 70 } }, 'en').title,
+    ).toBe('Speed score below the warning threshold');
+    expect(
+      alertText({ ...base, severity: 'warning', details: { score: 'speed', value: 61, reference: 70 } }, 'de').title,
+    ).toBe('Score „Geschwindigkeit“ unter der Warnschwelle');
   });
 
-  it('score_regression names the drop and the baseline, in each language\'s number format', () => {
+  it("score_regression names the drop and the baseline, in each language's number format", () => {
     expect(alertText(regression, 'en')).toEqual({
       title: 'Overall score dropped by 17.5 points',
-      message: 'The overall score of shop.example.com fell to 80, 17.5 points below its usual 97.5 (the median of the previous 6 scheduled scans).',
+      message:
+        'The overall score of shop.example.com fell to 80, 17.5 points below its usual 97.5 (the median of the previous 6 scheduled scans).',
     });
     expect(alertText(regression, 'de')).toEqual({
       title: 'Score „Gesamt“ um 17,5 Punkte gefallen',
-      message: 'Der Score „Gesamt“ von shop.example.com ist auf 80 gefallen, 17,5 Punkte unter seinem üblichen Wert 97,5 (Median der letzten 6 geplanten Scans).',
+      message:
+        'Der Score „Gesamt“ von shop.example.com ist auf 80 gefallen, 17,5 Punkte unter seinem üblichen Wert 97,5 (Median der letzten 6 geplanten Scans).',
     });
   });
 
   it('a resolved alert says how it resolved', () => {
-    expect(alertText(resolved(base, 'recovered', 72), 'en').message).toMatch(/ Resolved: every score is back at or above its threshold \(overall 72\)\.$/);
-    expect(alertText(resolved(base, 'recovered', 72), 'de').message).toMatch(/ Behoben: Alle Scores liegen wieder auf oder über ihrer Schwelle \(„Gesamt“ 72\)\.$/);
-    expect(alertText(resolved(regression, 'recovered', 95), 'en').message).toMatch(/ Resolved: the score is back at 95\.$/);
-    expect(alertText(resolved(regression, 'settled', 81), 'en').message).toMatch(/ Resolved: the score has stayed at its new level \(81\) for 7 scheduled scans, so that level is now its baseline\.$/);
-    expect(alertText(resolved(regression, 'settled', 81), 'de').message).toMatch(/ Behoben: Der Score ist 7 geplante Scans lang auf seinem neuen Niveau \(81\) geblieben; dieses Niveau ist jetzt sein Ausgangswert\.$/);
+    expect(alertText(resolved(base, 'recovered', 72), 'en').message).toMatch(
+      / Resolved: every score is back at or above its threshold \(overall 72\)\.$/,
+    );
+    expect(alertText(resolved(base, 'recovered', 72), 'de').message).toMatch(
+      / Behoben: Alle Scores liegen wieder auf oder über ihrer Schwelle \(„Gesamt“ 72\)\.$/,
+    );
+    expect(alertText(resolved(regression, 'recovered', 95), 'en').message).toMatch(
+      / Resolved: the score is back at 95\.$/,
+    );
+    expect(alertText(resolved(regression, 'settled', 81), 'en').message).toMatch(
+      / Resolved: the score has stayed at its new level \(81\) for 7 scheduled scans, so that level is now its baseline\.$/,
+    );
+    expect(alertText(resolved(regression, 'settled', 81), 'de').message).toMatch(
+      / Behoben: Der Score ist 7 geplante Scans lang auf seinem neuen Niveau \(81\) geblieben; dieses Niveau ist jetzt sein Ausgangswert\.$/,
+    );
   });
 
   it('exists for every type, severity, resolution and language', () => {
     for (const locale of LOCALES) {
-      for (const alert of [base, { ...base, severity: 'warning' as const }, regression, { ...regression, severity: 'critical' as const }]) {
+      for (const alert of [
+        base,
+        { ...base, severity: 'warning' as const },
+        regression,
+        { ...regression, severity: 'critical' as const },
+      ]) {
         for (const subject of [alert, resolved(alert, 'recovered', 90), resolved(alert, 'settled', 90)]) {
           const text = alertText(subject, locale);
           expect(text.title.length).toBeGreaterThan(10);
@@ -75,8 +132,15 @@ describe('alert e-mails', () => {
   });
 
   it('name the change: escalated, resolved (linking the resolving scan), in German too', () => {
-    expect(composeAlertEmail({ ...base, escalatedAt: new Date() }, 'escalated', recipient, 'https://x.test').subject).toBe('[Critical] Escalated: Overall score below the critical threshold – shop.example.com');
-    const done = composeAlertEmail(resolved(base, 'recovered', 75), 'resolved', { ...recipient, locale: 'de' }, 'https://x.test');
+    expect(
+      composeAlertEmail({ ...base, escalatedAt: new Date() }, 'escalated', recipient, 'https://x.test').subject,
+    ).toBe('[Critical] Escalated: Overall score below the critical threshold – shop.example.com');
+    const done = composeAlertEmail(
+      resolved(base, 'recovered', 75),
+      'resolved',
+      { ...recipient, locale: 'de' },
+      'https://x.test',
+    );
     expect(done.subject).toBe('[Behoben] Score „Gesamt“ unter der kritischen Schwelle – shop.example.com');
     expect(done.text).toContain(`Bericht: https://x.test/reports/${'b'.repeat(26)}`);
     expect(done.text).toContain('Sie erhalten diese E-Mail, weil Sie https://shop.example.com/ überwachen.');

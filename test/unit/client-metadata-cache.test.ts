@@ -1,4 +1,8 @@
-import { CLIENT_METADATA_CACHE_S, clientMetadataCacheSeconds, refusedForItsAddress } from '../../oauth/client-metadata.ts';
+import {
+  CLIENT_METADATA_CACHE_S,
+  clientMetadataCacheSeconds,
+  refusedForItsAddress,
+} from '../../oauth/client-metadata.ts';
 import { RefusedAddressError } from '../../services/outbound-connection.ts';
 
 const NOW = Date.parse('2026-11-25T12:00:00Z');
@@ -6,7 +10,14 @@ const seconds = (headers: Record<string, string>) => clientMetadataCacheSeconds(
 
 describe('how long a Client ID Metadata Document is cached', () => {
   it('not at all for no-store or no-cache, whatever else the header says', () => {
-    for (const value of ['no-store', 'no-cache', 'max-age=300, no-store', 'public, no-cache, max-age=600', 'No-Store', 'no-cache="set-cookie"']) {
+    for (const value of [
+      'no-store',
+      'no-cache',
+      'max-age=300, no-store',
+      'public, no-cache, max-age=600',
+      'No-Store',
+      'no-cache="set-cookie"',
+    ]) {
       expect(seconds({ 'cache-control': value })).toBe(0);
     }
   });
@@ -30,6 +41,10 @@ it('an address refusal is told apart from other fetch failures, also when wrappe
   const refused = new RefusedAddressError('metadata.example.test resolves to a private or special-use address');
   expect(refusedForItsAddress(refused)).toBe(true);
   expect(refusedForItsAddress(new Error('client_id metadata document fetch failed', { cause: refused }))).toBe(true);
-  expect(refusedForItsAddress(new Error('client_id metadata document fetch failed', { cause: new Error('no response within 2.5 s') }))).toBe(false);
+  expect(
+    refusedForItsAddress(
+      new Error('client_id metadata document fetch failed', { cause: new Error('no response within 2.5 s') }),
+    ),
+  ).toBe(false);
   expect(refusedForItsAddress(undefined)).toBe(false);
 });

@@ -37,8 +37,18 @@ const PORT_VARIABLE: Record<Role, string> = { api: 'API_PORT', worker: 'WORKER_H
 const HOST_VARIABLE: Record<Role, string> = { api: 'API_HOST', worker: 'WORKER_HEALTH_HOST', ingest: 'INGEST_HOST' };
 /** What each role needs running (healthy) or finished (one-shot jobs) before it starts. */
 const NEEDS: Record<Role, Record<string, 'service_healthy' | 'service_completed_successfully'>> = {
-  api: { postgres: 'service_healthy', temporal: 'service_healthy', migrate: 'service_completed_successfully', 'temporal-setup': 'service_completed_successfully' },
-  worker: { postgres: 'service_healthy', temporal: 'service_healthy', migrate: 'service_completed_successfully', 'temporal-setup': 'service_completed_successfully' },
+  api: {
+    postgres: 'service_healthy',
+    temporal: 'service_healthy',
+    migrate: 'service_completed_successfully',
+    'temporal-setup': 'service_completed_successfully',
+  },
+  worker: {
+    postgres: 'service_healthy',
+    temporal: 'service_healthy',
+    migrate: 'service_completed_successfully',
+    'temporal-setup': 'service_completed_successfully',
+  },
   ingest: { clickhouse: 'service_healthy', migrate: 'service_completed_successfully' },
 };
 
@@ -50,7 +60,10 @@ const configSource = readFileSync(resolve(PROJECT_ROOT, 'infra/config.ts'), 'utf
 /** Every environment variable name infra/config.ts reads: helper calls like str(env, 'NAME', ...) and env.NAME. */
 function variablesReadByConfig(source: string): Set<string> {
   const names = new Set<string>();
-  for (const match of source.matchAll(/\b(?:str|port|url|bool|oneOf|identifier|hostPort|userName|atLeastOne|wholeNumber)\(\s*env,\s*'([A-Z][A-Z0-9_]*)'/g)) names.add(match[1]!);
+  for (const match of source.matchAll(
+    /\b(?:str|port|url|bool|oneOf|identifier|hostPort|userName|atLeastOne|wholeNumber)\(\s*env,\s*'([A-Z][A-Z0-9_]*)'/g,
+  ))
+    names.add(match[1]!);
   for (const match of source.matchAll(/\benv\.([A-Z][A-Z0-9_]*)\b/g)) names.add(match[1]!);
   return names;
 }
@@ -71,7 +84,8 @@ function rawEnvironment(svc: Service): Record<string, string | undefined> {
       else env[entry.slice(0, eq)] = entry.slice(eq + 1);
     }
   } else {
-    for (const [key, value] of Object.entries(svc.environment ?? {})) env[key] = value === null ? undefined : String(value);
+    for (const [key, value] of Object.entries(svc.environment ?? {}))
+      env[key] = value === null ? undefined : String(value);
   }
   return env;
 }
@@ -82,25 +96,36 @@ function rawEnvironment(svc: Service): Record<string, string | undefined> {
  * operator and give the default, so a production variable is only "set" if the file sets it or demands it.
  */
 function interpolate(value: string, operator: Record<string, string>): string {
-  return value.replace(/\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (whole, name?: string, op?: string, arg?: string) => {
-    if (whole === '$$') return '$';
-    if (!name) return '';
-    if (op === ':?' || op === '?') {
-      const given = operator[name];
-      if (given === undefined || (op === ':?' && given === '')) throw new Error(`required variable ${name} is missing a value: ${arg ?? ''}`);
-      return given;
-    }
-    return arg ?? '';
-  });
+  return value.replace(
+    /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
+    (whole, name?: string, op?: string, arg?: string) => {
+      if (whole === '$$') return '$';
+      if (!name) return '';
+      if (op === ':?' || op === '?') {
+        const given = operator[name];
+        if (given === undefined || (op === ':?' && given === ''))
+          throw new Error(`required variable ${name} is missing a value: ${arg ?? ''}`);
+        return given;
+      }
+      return arg ?? '';
+    },
+  );
 }
 
 function environment(svc: Service, operator: Record<string, string>): Record<string, string | undefined> {
-  return Object.fromEntries(Object.entries(rawEnvironment(svc)).map(([key, value]) => [key, value === undefined ? undefined : interpolate(value, operator)]));
+  return Object.fromEntries(
+    Object.entries(rawEnvironment(svc)).map(([key, value]) => [
+      key,
+      value === undefined ? undefined : interpolate(value, operator),
+    ]),
+  );
 }
 
 function dependsOn(svc: Service): Record<string, string | undefined> {
   if (Array.isArray(svc.depends_on)) return Object.fromEntries(svc.depends_on.map((name) => [name, 'service_started']));
-  return Object.fromEntries(Object.entries(svc.depends_on ?? {}).map(([name, spec]) => [name, spec.condition ?? 'service_started']));
+  return Object.fromEntries(
+    Object.entries(svc.depends_on ?? {}).map(([name, spec]) => [name, spec.condition ?? 'service_started']),
+  );
 }
 
 function words(value: string | string[] | undefined): string {
@@ -124,7 +149,16 @@ describe('config.ts variable names (what compose is checked against)', () => {
 
   it('finds the variables read through helpers and directly', () => {
     // If the extraction broke, every later "is a real variable" check would be meaningless.
-    for (const name of ['APP_ENV', 'DATABASE_URL', 'API_PORT', 'CLICKHOUSE_DATABASE', 'OUTBOUND_ALLOW_LOOPBACK', 'SECRET_KEY', 'WORKFLOW_BUNDLE_PATH', 'CLICKHOUSE_PASSWORD']) {
+    for (const name of [
+      'APP_ENV',
+      'DATABASE_URL',
+      'API_PORT',
+      'CLICKHOUSE_DATABASE',
+      'OUTBOUND_ALLOW_LOOPBACK',
+      'SECRET_KEY',
+      'WORKFLOW_BUNDLE_PATH',
+      'CLICKHOUSE_PASSWORD',
+    ]) {
       expect(known).toContain(name);
     }
     expect(known).not.toContain('NAME');
@@ -160,14 +194,21 @@ describe('docker-compose.yml', () => {
   });
 
   it('every variable in an app service environment is one config.ts reads', () => {
-    const unknown = appServices.flatMap(([name, svc]) => Object.keys(rawEnvironment(svc)).filter((key) => !known.has(key)).map((key) => `${name}: ${key}`));
+    const unknown = appServices.flatMap(([name, svc]) =>
+      Object.keys(rawEnvironment(svc))
+        .filter((key) => !known.has(key))
+        .map((key) => `${name}: ${key}`),
+    );
     expect(unknown).toEqual([]);
   });
 
   it('secrets come from the operator, never from the file', () => {
     for (const [name, svc] of appServices) {
       const raw = rawEnvironment(svc);
-      expect({ name, CLICKHOUSE_PASSWORD: raw.CLICKHOUSE_PASSWORD }).toEqual({ name, CLICKHOUSE_PASSWORD: expect.stringMatching(/^\$\{CLICKHOUSE_PASSWORD:\?[^}]+\}$/) });
+      expect({ name, CLICKHOUSE_PASSWORD: raw.CLICKHOUSE_PASSWORD }).toEqual({
+        name,
+        CLICKHOUSE_PASSWORD: expect.stringMatching(/^\$\{CLICKHOUSE_PASSWORD:\?[^}]+\}$/),
+      });
       expect(raw.DATABASE_URL).toMatch(/\$\{POSTGRES_PASSWORD:\?[^}]+\}@/);
     }
   });
@@ -176,8 +217,14 @@ describe('docker-compose.yml', () => {
     const { SECRET_KEY: _omitted, ...withoutSecretKey } = OPERATOR_ENV;
     for (const name of KEY_HOLDERS) {
       const raw = rawEnvironment(service(name));
-      expect({ name, SECRET_KEY: raw.SECRET_KEY }).toEqual({ name, SECRET_KEY: expect.stringMatching(/^\$\{SECRET_KEY:\?[^}]+\}$/) });
-      expect({ name, SECRET_KEY_PREVIOUS: raw.SECRET_KEY_PREVIOUS }).toEqual({ name, SECRET_KEY_PREVIOUS: '${SECRET_KEY_PREVIOUS:-}' });
+      expect({ name, SECRET_KEY: raw.SECRET_KEY }).toEqual({
+        name,
+        SECRET_KEY: expect.stringMatching(/^\$\{SECRET_KEY:\?[^}]+\}$/),
+      });
+      expect({ name, SECRET_KEY_PREVIOUS: raw.SECRET_KEY_PREVIOUS }).toEqual({
+        name,
+        SECRET_KEY_PREVIOUS: '${SECRET_KEY_PREVIOUS:-}',
+      });
       expect(() => environment(service(name), withoutSecretKey)).toThrow(/SECRET_KEY/);
     }
     for (const name of ['ingest', 'migrate']) {
@@ -227,7 +274,9 @@ describe('docker-compose.yml', () => {
     });
 
     it('publishes its port to the host (api, ingest) or keeps it internal (worker)', () => {
-      const targets = (svc.ports ?? []).map((p) => (typeof p === 'object' ? String(p.target) : String(p).split(':').pop()));
+      const targets = (svc.ports ?? []).map((p) =>
+        typeof p === 'object' ? String(p.target) : String(p).split(':').pop(),
+      );
       if (role === 'worker') expect(targets).toEqual([]);
       else expect(targets).toContain(port);
     });
@@ -270,7 +319,8 @@ describe('docker-compose.yml', () => {
 
     it('starts after what the worker needs', () => {
       const deps = dependsOn(svc);
-      for (const [name, condition] of Object.entries(NEEDS.worker)) expect({ [name]: deps[name] }).toEqual({ [name]: condition });
+      for (const [name, condition] of Object.entries(NEEDS.worker))
+        expect({ [name]: deps[name] }).toEqual({ [name]: condition });
     });
   });
 
@@ -281,7 +331,9 @@ describe('docker-compose.yml', () => {
   });
 
   it("lets the worker's Chromium start its namespace sandbox, which Docker's default seccomp profile refuses", () => {
-    expect((service('worker') as Service & { security_opt?: string[] }).security_opt).toEqual(expect.arrayContaining(['seccomp=unconfined', 'no-new-privileges:true']));
+    expect((service('worker') as Service & { security_opt?: string[] }).security_opt).toEqual(
+      expect.arrayContaining(['seccomp=unconfined', 'no-new-privileges:true']),
+    );
     expect(readFileSync(resolve(PROJECT_ROOT, 'core/chromium.ts'), 'utf8')).not.toMatch(/^\s*'--no-sandbox',/m);
   });
 

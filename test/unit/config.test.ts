@@ -37,24 +37,50 @@ describe('configuration', () => {
     expect(config.trustedProxies).toEqual([]);
   });
 
-  it.each([undefined, 'development', 'test', 'production'])('refuses loopback destinations by default (APP_ENV=%s); only an explicit opt-in allows them', (appEnv) => {
-    const env = { STATE_DIR: tempState(), APP_ENV: appEnv, SECRET_KEY: Buffer.alloc(32, 1).toString('base64'), ...(appEnv === 'production' ? PRODUCTION_ADDRESSES : {}) };
-    expect(loadConfig(env).outboundAllowLoopback).toBe(false);
-    expect(loadConfig({ ...env, OUTBOUND_ALLOW_LOOPBACK: 'true' }).outboundAllowLoopback).toBe(true);
-  });
+  it.each([undefined, 'development', 'test', 'production'])(
+    'refuses loopback destinations by default (APP_ENV=%s); only an explicit opt-in allows them',
+    (appEnv) => {
+      const env = {
+        STATE_DIR: tempState(),
+        APP_ENV: appEnv,
+        SECRET_KEY: Buffer.alloc(32, 1).toString('base64'),
+        ...(appEnv === 'production' ? PRODUCTION_ADDRESSES : {}),
+      };
+      expect(loadConfig(env).outboundAllowLoopback).toBe(false);
+      expect(loadConfig({ ...env, OUTBOUND_ALLOW_LOOPBACK: 'true' }).outboundAllowLoopback).toBe(true);
+    },
+  );
 
-  it.each([undefined, 'development', 'test', 'production'])('webhooks and metadata documents have their own loopback switch, off by default (APP_ENV=%s)', (appEnv) => {
-    const env = { STATE_DIR: tempState(), APP_ENV: appEnv, SECRET_KEY: Buffer.alloc(32, 1).toString('base64'), ...(appEnv === 'production' ? PRODUCTION_ADDRESSES : {}) };
-    expect(loadConfig(env).callbacksAllowLoopback).toBe(false);
-    // The scans' switch does not open them.
-    expect(loadConfig({ ...env, OUTBOUND_ALLOW_LOOPBACK: 'true' })).toMatchObject({ outboundAllowLoopback: true, callbacksAllowLoopback: false });
-    expect(loadConfig({ ...env, CALLBACKS_ALLOW_LOOPBACK: 'true' })).toMatchObject({ outboundAllowLoopback: false, callbacksAllowLoopback: true });
-    for (const off of ['false', 'no', '0', ' ']) expect(loadConfig({ ...env, CALLBACKS_ALLOW_LOOPBACK: off }).callbacksAllowLoopback).toBe(false);
-    for (const on of ['TRUE', 'yes', '1']) expect(loadConfig({ ...env, CALLBACKS_ALLOW_LOOPBACK: on }).callbacksAllowLoopback).toBe(true);
-  });
+  it.each([undefined, 'development', 'test', 'production'])(
+    'webhooks and metadata documents have their own loopback switch, off by default (APP_ENV=%s)',
+    (appEnv) => {
+      const env = {
+        STATE_DIR: tempState(),
+        APP_ENV: appEnv,
+        SECRET_KEY: Buffer.alloc(32, 1).toString('base64'),
+        ...(appEnv === 'production' ? PRODUCTION_ADDRESSES : {}),
+      };
+      expect(loadConfig(env).callbacksAllowLoopback).toBe(false);
+      // The scans' switch does not open them.
+      expect(loadConfig({ ...env, OUTBOUND_ALLOW_LOOPBACK: 'true' })).toMatchObject({
+        outboundAllowLoopback: true,
+        callbacksAllowLoopback: false,
+      });
+      expect(loadConfig({ ...env, CALLBACKS_ALLOW_LOOPBACK: 'true' })).toMatchObject({
+        outboundAllowLoopback: false,
+        callbacksAllowLoopback: true,
+      });
+      for (const off of ['false', 'no', '0', ' '])
+        expect(loadConfig({ ...env, CALLBACKS_ALLOW_LOOPBACK: off }).callbacksAllowLoopback).toBe(false);
+      for (const on of ['TRUE', 'yes', '1'])
+        expect(loadConfig({ ...env, CALLBACKS_ALLOW_LOOPBACK: on }).callbacksAllowLoopback).toBe(true);
+    },
+  );
 
   it('reads TRUSTED_PROXIES as addresses and CIDR blocks', () => {
-    expect(loadConfig({ STATE_DIR: tempState(), TRUSTED_PROXIES: ' 10.0.0.0/8, 192.0.2.7 ,fd00::/8' }).trustedProxies).toEqual(['10.0.0.0/8', '192.0.2.7/32', 'fd00::/8']);
+    expect(
+      loadConfig({ STATE_DIR: tempState(), TRUSTED_PROXIES: ' 10.0.0.0/8, 192.0.2.7 ,fd00::/8' }).trustedProxies,
+    ).toEqual(['10.0.0.0/8', '192.0.2.7/32', 'fd00::/8']);
   });
 
   it.each([
@@ -82,7 +108,8 @@ describe('configuration', () => {
   });
 
   it('reads the scans each region runs at once: one number, per-region entries, or both', () => {
-    const slots = (value?: string) => loadConfig({ STATE_DIR: tempState(), SCAN_REGIONS: 'eu,us', SCAN_REGION_SLOTS: value }).regions.slots;
+    const slots = (value?: string) =>
+      loadConfig({ STATE_DIR: tempState(), SCAN_REGIONS: 'eu,us', SCAN_REGION_SLOTS: value }).regions.slots;
     expect(slots()).toEqual({ eu: 1, us: 1 });
     expect(slots('3')).toEqual({ eu: 3, us: 3 });
     expect(slots('2, us=4')).toEqual({ eu: 2, us: 4 });
@@ -92,7 +119,8 @@ describe('configuration', () => {
   });
 
   it('reads the minimum benchmark index of a trusted run (0 turns the check off)', () => {
-    const minimum = (value?: string) => loadConfig({ STATE_DIR: tempState(), SCAN_MIN_BENCHMARK_INDEX: value }).scanMinBenchmarkIndex;
+    const minimum = (value?: string) =>
+      loadConfig({ STATE_DIR: tempState(), SCAN_MIN_BENCHMARK_INDEX: value }).scanMinBenchmarkIndex;
     expect(minimum()).toBe(DEFAULT_MIN_BENCHMARK_INDEX);
     expect(minimum('0')).toBe(0);
     expect(minimum(' 1500 ')).toBe(1500);
@@ -100,7 +128,9 @@ describe('configuration', () => {
   });
 
   it('rejects a default region that is not offered', () => {
-    expect(() => loadConfig({ STATE_DIR: tempState(), SCAN_REGIONS: 'eu,us', DEFAULT_REGION: 'ap' })).toThrow(/DEFAULT_REGION must be one of/);
+    expect(() => loadConfig({ STATE_DIR: tempState(), SCAN_REGIONS: 'eu,us', DEFAULT_REGION: 'ap' })).toThrow(
+      /DEFAULT_REGION must be one of/,
+    );
   });
 
   it('production refuses to fall back to local defaults or a generated key', () => {
@@ -117,13 +147,24 @@ describe('configuration', () => {
     const local = loadConfig({ STATE_DIR: tempState() });
     expect(local.mail).toEqual({ smtpUrl: 'smtp://127.0.0.1:2525', from: 'WebPerf alerts <alerts@localhost>' });
     expect(requireSmtpUrl(local)).toBe('smtp://127.0.0.1:2525');
-    const production = { APP_ENV: 'production', STATE_DIR: tempState(), ...PRODUCTION_ADDRESSES, SECRET_KEY: Buffer.alloc(32, 7).toString('base64') };
+    const production = {
+      APP_ENV: 'production',
+      STATE_DIR: tempState(),
+      ...PRODUCTION_ADDRESSES,
+      SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),
+    };
     const withoutSmtp = loadConfig(production);
     expect(withoutSmtp.mail).toEqual({ smtpUrl: null, from: 'WebPerf alerts <alerts@scan.example>' });
     expect(() => requireSmtpUrl(withoutSmtp)).toThrow(/SMTP_URL is required in production/);
-    expect(loadConfig({ ...production, SMTP_URL: 'smtps://u:p@mail.example:465', MAIL_FROM: 'Ops <ops@scan.example>' }).mail).toEqual({ smtpUrl: 'smtps://u:p@mail.example:465', from: 'Ops <ops@scan.example>' });
-    expect(() => loadConfig({ STATE_DIR: tempState(), SMTP_URL: 'http://mail.example' })).toThrow(/SMTP_URL must use smtp: or smtps:/);
-    expect(() => loadConfig({ STATE_DIR: tempState(), MAIL_FROM: 'nobody' })).toThrow(/MAIL_FROM must be an e-mail address/);
+    expect(
+      loadConfig({ ...production, SMTP_URL: 'smtps://u:p@mail.example:465', MAIL_FROM: 'Ops <ops@scan.example>' }).mail,
+    ).toEqual({ smtpUrl: 'smtps://u:p@mail.example:465', from: 'Ops <ops@scan.example>' });
+    expect(() => loadConfig({ STATE_DIR: tempState(), SMTP_URL: 'http://mail.example' })).toThrow(
+      /SMTP_URL must use smtp: or smtps:/,
+    );
+    expect(() => loadConfig({ STATE_DIR: tempState(), MAIL_FROM: 'nobody' })).toThrow(
+      /MAIL_FROM must be an e-mail address/,
+    );
   });
 
   it('generates the secret key once per state folder and reuses it', () => {
@@ -137,12 +178,18 @@ describe('configuration', () => {
 
   it('reads SECRET_KEY_PREVIOUS for rotation, each key with its own id', () => {
     const [current, previous] = [Buffer.alloc(32, 1), Buffer.alloc(32, 2)];
-    const { keys } = loadConfig({ STATE_DIR: tempState(), SECRET_KEY: current.toString('base64'), SECRET_KEY_PREVIOUS: previous.toString('base64') });
+    const { keys } = loadConfig({
+      STATE_DIR: tempState(),
+      SECRET_KEY: current.toString('base64'),
+      SECRET_KEY_PREVIOUS: previous.toString('base64'),
+    });
     expect(keys.current.secret.equals(current)).toBe(true);
     expect(keys.previous?.secret.equals(previous)).toBe(true);
     expect(keys.current.id).toMatch(/^[A-Za-z0-9_-]{8}$/);
     expect(keys.previous?.id).not.toBe(keys.current.id);
-    expect(() => loadConfig({ STATE_DIR: tempState(), SECRET_KEY_PREVIOUS: 'c2hvcnQ=' })).toThrow(/SECRET_KEY_PREVIOUS must be 32 bytes/);
+    expect(() => loadConfig({ STATE_DIR: tempState(), SECRET_KEY_PREVIOUS: 'c2hvcnQ=' })).toThrow(
+      /SECRET_KEY_PREVIOUS must be 32 bytes/,
+    );
   });
 
   it('loads without any key for processes that handle no secrets (ingest), in production too, and makes no key file', () => {

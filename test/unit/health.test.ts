@@ -5,10 +5,14 @@ describe('sharedCheck', () => {
     let now = 0;
     let runs = 0;
     let fail = false;
-    const check = sharedCheck(async () => {
-      runs++;
-      if (fail) throw new Error('down');
-    }, 5000, () => now);
+    const check = sharedCheck(
+      async () => {
+        runs++;
+        if (fail) throw new Error('down');
+      },
+      5000,
+      () => now,
+    );
     await Promise.all(Array.from({ length: 20 }, () => check()));
     expect(runs).toBe(1);
     now = 4999;
@@ -26,12 +30,29 @@ describe('sharedCheck', () => {
 describe('HealthState', () => {
   it('reports an informational check without letting it decide readiness; the others still do', async () => {
     let spoolOk = true;
-    const state = new HealthState({
-      clickhouse: async () => { throw new Error('connect ECONNREFUSED'); },
-      spool: async () => { if (!spoolOk) throw new Error('full'); },
-    }, undefined, 1000, ['clickhouse']);
-    expect(await state.readiness()).toEqual({ ready: true, status: 'ready', checks: { clickhouse: 'failing', spool: 'ok' } });
+    const state = new HealthState(
+      {
+        clickhouse: async () => {
+          throw new Error('connect ECONNREFUSED');
+        },
+        spool: async () => {
+          if (!spoolOk) throw new Error('full');
+        },
+      },
+      undefined,
+      1000,
+      ['clickhouse'],
+    );
+    expect(await state.readiness()).toEqual({
+      ready: true,
+      status: 'ready',
+      checks: { clickhouse: 'failing', spool: 'ok' },
+    });
     spoolOk = false;
-    expect(await state.readiness()).toEqual({ ready: false, status: 'not_ready', checks: { clickhouse: 'failing', spool: 'failing' } });
+    expect(await state.readiness()).toEqual({
+      ready: false,
+      status: 'not_ready',
+      checks: { clickhouse: 'failing', spool: 'failing' },
+    });
   });
 });

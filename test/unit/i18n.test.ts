@@ -7,8 +7,16 @@ import { cleanObservation, SCANNED_AT } from './observation-builder.ts';
 
 describe('language negotiation', () => {
   it.each([
-    [undefined, 'en'], ['', 'en'], ['de', 'de'], ['de-AT,de;q=0.9', 'de'], ['fr-CH, fr;q=0.9, de;q=0.8, en;q=0.7', 'de'],
-    ['en-US,en;q=0.9,de;q=0.8', 'en'], ['de;q=0.1, en;q=0.5', 'en'], ['de;q=0', 'en'], ['*', 'en'], ['garbage;;;', 'en'],
+    [undefined, 'en'],
+    ['', 'en'],
+    ['de', 'de'],
+    ['de-AT,de;q=0.9', 'de'],
+    ['fr-CH, fr;q=0.9, de;q=0.8, en;q=0.7', 'de'],
+    ['en-US,en;q=0.9,de;q=0.8', 'en'],
+    ['de;q=0.1, en;q=0.5', 'en'],
+    ['de;q=0', 'en'],
+    ['*', 'en'],
+    ['garbage;;;', 'en'],
   ])('%j → %s', (header, locale) => {
     expect(negotiateLocale(header)).toBe(locale);
   });
@@ -41,6 +49,7 @@ describe('failure messages', () => {
     expect(failureMessage('http_error', 'de', 503)).toBe('Die Seite antwortete mit HTTP 503.');
     expect(failureMessage('http_error', 'en')).toBe(FAILURE_TEXTS.en.http_error);
     expect(failureMessage('blocked_address', 'de', 404)).toBe(FAILURE_TEXTS.de.blocked_address);
-    for (const code of FAILURE_CODES) expect(new Set(LOCALES.map((locale) => failureMessage(code, locale))).size).toBe(LOCALES.length);
+    for (const code of FAILURE_CODES)
+      expect(new Set(LOCALES.map((locale) => failureMessage(code, locale))).size).toBe(LOCALES.length);
   });
 });

@@ -33,7 +33,7 @@ it('gives back every synced record in order, in batches of whole records, across
   expect(spool.spooledRows).toBe(60);
   const first = await spool.read(7);
   expect(first!.rows).toBe(6); // three records of two rows: a fourth would pass 7
-  const text = (first!.data.toString()) + (spool.consumed(first!), await readAll(spool));
+  const text = first!.data.toString() + (spool.consumed(first!), await readAll(spool));
   expect(text).toBe(Array.from({ length: 30 }, (_, i) => record(i).toString()).join(''));
   expect(spool.spooledRows).toBe(0);
   expect(spool.spooledBytes).toBe(0);

@@ -10,13 +10,17 @@ const rotating: Keyring = { current: newKey, previous: oldKey };
 
 describe('per-purpose keys', () => {
   it('are HKDF-SHA256 of SECRET_KEY, one per purpose, none equal to SECRET_KEY itself', () => {
-    const keys = (['scan-credentials', 'webhook-header', 'image-url', 'csrf'] as const).map((purpose) => purposeKey(newKey, purpose));
+    const keys = (['scan-credentials', 'webhook-header', 'image-url', 'csrf'] as const).map((purpose) =>
+      purposeKey(newKey, purpose),
+    );
     expect(new Set(keys.map((k) => k.toString('hex'))).size).toBe(4);
     for (const key of keys) {
       expect(key).toHaveLength(32);
       expect(key.equals(newKey.secret)).toBe(false);
     }
-    const expected = Buffer.from(hkdfSync('sha256', newKey.secret, 'webperf key derivation v1', 'purpose:image-url', 32));
+    const expected = Buffer.from(
+      hkdfSync('sha256', newKey.secret, 'webperf key derivation v1', 'purpose:image-url', 32),
+    );
     expect(purposeKey(newKey, 'image-url').equals(expected)).toBe(true);
   });
 
@@ -37,7 +41,9 @@ describe('secrets at rest', () => {
     expect(decryptSecret(only(), 'scan-credentials', stored, 'scan-credentials:a')).toBe('p@ss');
     expect(() => decryptSecret(only(), 'scan-credentials', stored, 'scan-credentials:b')).toThrow();
     expect(() => decryptSecret(only(), 'webhook-header', stored, 'scan-credentials:a')).toThrow();
-    expect(() => decryptSecret(only(oldKey), 'scan-credentials', stored, 'scan-credentials:a')).toThrow(/neither SECRET_KEY nor SECRET_KEY_PREVIOUS/);
+    expect(() => decryptSecret(only(oldKey), 'scan-credentials', stored, 'scan-credentials:a')).toThrow(
+      /neither SECRET_KEY nor SECRET_KEY_PREVIOUS/,
+    );
     const parts = stored.split('.');
     parts[4] = Buffer.from('xxxx').toString('base64url');
     expect(() => decryptSecret(only(), 'scan-credentials', parts.join('.'), 'scan-credentials:a')).toThrow();
@@ -55,7 +61,12 @@ describe('secrets at rest', () => {
     const cipher = createCipheriv('aes-256-gcm', oldKey.secret, iv);
     cipher.setAAD(Buffer.from('ctx'));
     const data = Buffer.concat([cipher.update('legacy', 'utf8'), cipher.final()]);
-    const v1 = ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), data.toString('base64url')].join('.');
+    const v1 = [
+      'v1',
+      iv.toString('base64url'),
+      cipher.getAuthTag().toString('base64url'),
+      data.toString('base64url'),
+    ].join('.');
     expect(decryptSecret(rotating, 'scan-credentials', v1, 'ctx')).toBe('legacy');
     expect(() => decryptSecret(only(), 'scan-credentials', v1, 'ctx')).toThrow();
   });
@@ -63,14 +74,23 @@ describe('secrets at rest', () => {
 
 describe('signed image URLs', () => {
   const now = new Date('2026-11-22T10:00:00Z');
-  const shared = { publicId: '01jd0000000000000000000000', isPublic: false, shareEnabled: true, shareToken: 'T'.repeat(32) };
-  const query = (url: string) => Object.fromEntries(new URL(url).searchParams) as { expires: string; signature: string };
-  const verify = (keys: Keyring, scan: typeof shared, url: string, at = now) => verifyAssetSignature(keys, scan, 'shot.jpg', query(url).expires, query(url).signature, at);
+  const shared = {
+    publicId: '01jd0000000000000000000000',
+    isPublic: false,
+    shareEnabled: true,
+    shareToken: 'T'.repeat(32),
+  };
+  const query = (url: string) =>
+    Object.fromEntries(new URL(url).searchParams) as { expires: string; signature: string };
+  const verify = (keys: Keyring, scan: typeof shared, url: string, at = now) =>
+    verifyAssetSignature(keys, scan, 'shot.jpg', query(url).expires, query(url).signature, at);
 
   it('are signed with the image-url key, not SECRET_KEY itself, and name the key', () => {
     const url = assetUrl('https://x.example', only(), shared, 'shot.jpg', now, 'owner');
     const { expires, signature } = query(url);
-    const rawMac = createHmac('sha256', newKey.secret).update(`asset\nowner\n${shared.publicId}\nshot.jpg\n${expires}`).digest('base64url');
+    const rawMac = createHmac('sha256', newKey.secret)
+      .update(`asset\nowner\n${shared.publicId}\nshot.jpg\n${expires}`)
+      .digest('base64url');
     expect(signature.startsWith(`${newKey.id}.`)).toBe(true);
     expect(signature).not.toContain(rawMac);
     expect(verify(only(), shared, url)).toBe(true);
@@ -95,6 +115,8 @@ describe('signed image URLs', () => {
   });
 
   it('are plain for public scans', () => {
-    expect(assetUrl('https://x.example', only(), { ...shared, isPublic: true }, 'shot.jpg', now, 'share')).toBe(`https://x.example/assets/${shared.publicId}/shot.jpg`);
+    expect(assetUrl('https://x.example', only(), { ...shared, isPublic: true }, 'shot.jpg', now, 'share')).toBe(
+      `https://x.example/assets/${shared.publicId}/shot.jpg`,
+    );
   });
 });

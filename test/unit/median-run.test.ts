@@ -49,12 +49,16 @@ describe('medianRunIndex (Lighthouse computeMedianRun)', () => {
 
   it('chooses the same run as Lighthouse’s computeMedianRun on random runs, ties included', () => {
     let seed = 42;
-    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
     for (let trial = 0; trial < 2000; trial++) {
       const count = 1 + Math.floor(random() * 5);
       // Coarse values so that ties (equal distances, equal TTIs) happen often.
-      const runs = Array.from({ length: count }, () => run(100 * (1 + Math.floor(random() * 6)), 100 * (1 + Math.floor(random() * 6))));
-      const lhrs = runs.map((r) => ({ audits: { 'first-contentful-paint': { numericValue: r.fcpMs }, interactive: { numericValue: r.interactiveMs } } }));
+      const runs = Array.from({ length: count }, () =>
+        run(100 * (1 + Math.floor(random() * 6)), 100 * (1 + Math.floor(random() * 6))),
+      );
+      const lhrs = runs.map((r) => ({
+        audits: { 'first-contentful-paint': { numericValue: r.fcpMs }, interactive: { numericValue: r.interactiveMs } },
+      }));
       expect(medianRunIndex(runs)).toBe(lhrs.indexOf(computeMedianRun(lhrs)));
     }
   });

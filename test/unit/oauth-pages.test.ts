@@ -38,7 +38,12 @@ describe.each(['en', 'de'] as const)('consent page (%s)', (locale) => {
   });
 
   it('the refused page names the plan and leads back to the app', () => {
-    const page = consentRefusedPage({ chrome: chrome(locale), reason: 'plan', planLabel: 'Free', continueUrl: 'http://127.0.0.1:3000/oauth/authorize/xyz' });
+    const page = consentRefusedPage({
+      chrome: chrome(locale),
+      reason: 'plan',
+      planLabel: 'Free',
+      continueUrl: 'http://127.0.0.1:3000/oauth/authorize/xyz',
+    });
     expect(page).toContain('Starter');
     expect(page).toContain('(Free)');
     expect(page).toContain('href="http://127.0.0.1:3000/oauth/authorize/xyz"');
@@ -46,14 +51,36 @@ describe.each(['en', 'de'] as const)('consent page (%s)', (locale) => {
 });
 
 describe('authorised apps on the API and apps page', () => {
-  const base = { chrome: chrome('en'), plan: planFor('starter'), csrf: 'CSRF', tokens: [], mcpUrl: 'https://perf.example/mcp' };
+  const base = {
+    chrome: chrome('en'),
+    plan: planFor('starter'),
+    csrf: 'CSRF',
+    tokens: [],
+    mcpUrl: 'https://perf.example/mcp',
+  };
 
   it('lists each app with its host, unverified marker, scopes and a revoke form', () => {
     const page = apiPage({
       ...base,
       apps: [
-        { grantId: 'g1', name: 'Claude', clientIdHost: 'claude.ai', verified: true, scopes: ['read', 'write'], authorisedAt: new Date('2026-11-01T10:00:00Z'), lastUsedAt: null },
-        { grantId: 'g2', name: 'Script <b>', clientIdHost: '127.0.0.1:9999', verified: false, scopes: ['read'], authorisedAt: new Date('2026-11-02T10:00:00Z'), lastUsedAt: new Date('2026-11-03T10:00:00Z') },
+        {
+          grantId: 'g1',
+          name: 'Claude',
+          clientIdHost: 'claude.ai',
+          verified: true,
+          scopes: ['read', 'write'],
+          authorisedAt: new Date('2026-11-01T10:00:00Z'),
+          lastUsedAt: null,
+        },
+        {
+          grantId: 'g2',
+          name: 'Script <b>',
+          clientIdHost: '127.0.0.1:9999',
+          verified: false,
+          scopes: ['read'],
+          authorisedAt: new Date('2026-11-02T10:00:00Z'),
+          lastUsedAt: new Date('2026-11-03T10:00:00Z'),
+        },
       ],
     });
     expect(page).toContain('data-grant-id="g1"');

@@ -44,9 +44,25 @@ export function cleanObservation(overrides: Partial<ScanObservation> = {}): Scan
     ttfbMs: 120,
     generator: null,
     responses: [
-      response('/', { headers: { 'content-encoding': 'br', 'cache-control': 'no-cache', 'strict-transport-security': 'max-age=63072000' } }),
-      response('/app.js', { mimeType: 'application/javascript', resourceType: 'Script', headers: { 'content-encoding': 'br', 'cache-control': 'public, max-age=31536000, immutable', etag: '"a"' } }),
-      response('/hero.avif', { mimeType: 'image/avif', resourceType: 'Image', transferBytes: 40_000, resourceBytes: 40_000, headers: { 'cache-control': 'public, max-age=31536000', etag: '"h"' } }),
+      response('/', {
+        headers: {
+          'content-encoding': 'br',
+          'cache-control': 'no-cache',
+          'strict-transport-security': 'max-age=63072000',
+        },
+      }),
+      response('/app.js', {
+        mimeType: 'application/javascript',
+        resourceType: 'Script',
+        headers: { 'content-encoding': 'br', 'cache-control': 'public, max-age=31536000, immutable', etag: '"a"' },
+      }),
+      response('/hero.avif', {
+        mimeType: 'image/avif',
+        resourceType: 'Image',
+        transferBytes: 40_000,
+        resourceBytes: 40_000,
+        headers: { 'cache-control': 'public, max-age=31536000', etag: '"h"' },
+      }),
     ],
     desktop: formFactor(),
     mobile: formFactor({ performanceScore: 0.92, screenshot: 'mobile-final.jpg' }),

@@ -12,11 +12,17 @@ const document = { client_id: 'https://app.example/meta.json', client_name: 'Exa
 beforeAll(async () => {
   server = await startHttpsServer();
   server.route('/meta.json', (req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json', 'x-seen-accept': req.headers.accept ?? '', 'x-seen-agent': req.headers['user-agent'] ?? '' });
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      'x-seen-accept': req.headers.accept ?? '',
+      'x-seen-agent': req.headers['user-agent'] ?? '',
+    });
     res.end(JSON.stringify(document));
   });
   server.route('/moved', (_req, res) => res.writeHead(302, { location: '/meta.json' }).end('moved to /meta.json'));
-  server.route('/huge', (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('x'.repeat(10_000)));
+  server.route('/huge', (_req, res) =>
+    res.writeHead(200, { 'content-type': 'application/json' }).end('x'.repeat(10_000)),
+  );
   // Answers nothing: the connection stays open until the server closes.
   server.route('/silent', () => undefined);
 });
@@ -26,7 +32,11 @@ const fetchWith = (overrides: Partial<Parameters<typeof outboundFetch>[0]> = {})
   outboundFetch({ allowLoopback: true, timeoutMs: 5_000, maxBytes: 5_000, ca: server.ca, ...overrides });
 
 test('fetches JSON over https on loopback with the test CA, forwarding accept and naming the service', async () => {
-  const response = await fetchWith()(`${server.url}/meta.json`, { method: 'GET', headers: new Headers({ accept: 'application/json' }), redirect: 'manual' });
+  const response = await fetchWith()(`${server.url}/meta.json`, {
+    method: 'GET',
+    headers: new Headers({ accept: 'application/json' }),
+    redirect: 'manual',
+  });
   expect(response).toBeInstanceOf(Response);
   expect(response.status).toBe(200);
   expect(await response.json()).toEqual(document);
@@ -41,15 +51,24 @@ test('connects to the address the lookup judged, for a name (the certificate als
 });
 
 test('loopback is refused unless allowed', async () => {
-  await expect(fetchWith({ allowLoopback: false })(`${server.url}/meta.json`)).rejects.toThrow('127.0.0.1 is a private or special-use address');
+  await expect(fetchWith({ allowLoopback: false })(`${server.url}/meta.json`)).rejects.toThrow(
+    '127.0.0.1 is a private or special-use address',
+  );
   const port = new URL(server.url).port;
-  await expect(fetchWith({ allowLoopback: false, lookup: async () => ['127.0.0.1'] })(`https://localhost:${port}/meta.json`)).rejects.toThrow(/^localhost resolves to a private or special-use address$/);
+  await expect(
+    fetchWith({ allowLoopback: false, lookup: async () => ['127.0.0.1'] })(`https://localhost:${port}/meta.json`),
+  ).rejects.toThrow(/^localhost resolves to a private or special-use address$/);
 });
 
-test.each(['10.0.0.1', '169.254.169.254'])('a name resolving to %s is refused, naming the host but not its address', async (address) => {
-  const lookup = async () => [address];
-  await expect(fetchWith({ lookup })('https://metadata.example.test/meta.json')).rejects.toThrow(/^metadata\.example\.test resolves to a private or special-use address$/);
-});
+test.each(['10.0.0.1', '169.254.169.254'])(
+  'a name resolving to %s is refused, naming the host but not its address',
+  async (address) => {
+    const lookup = async () => [address];
+    await expect(fetchWith({ lookup })('https://metadata.example.test/meta.json')).rejects.toThrow(
+      /^metadata\.example\.test resolves to a private or special-use address$/,
+    );
+  },
+);
 
 test('an address literal in a private range is refused without a lookup', async () => {
   await expect(fetchWith()('https://169.254.169.254/latest/meta-data')).rejects.toThrow(/private or special-use/);
@@ -87,6 +106,8 @@ test('a certificate from an untrusted CA fails without the ca option', async () 
 });
 
 test('a dispatcher in init is ignored', async () => {
-  const response = await fetchWith()(`${server.url}/meta.json`, { dispatcher: { bogus: true } } as unknown as RequestInit);
+  const response = await fetchWith()(`${server.url}/meta.json`, {
+    dispatcher: { bogus: true },
+  } as unknown as RequestInit);
   expect(response.status).toBe(200);
 });

@@ -1,7 +1,14 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { PROJECT_ROOT } from '../../infra/config.ts';
-import { cheapestPlanWith, cheapestPlanWithMoreTargets, hasFeature, PLANS, planView, UNLIMITED } from '../../core/plans.ts';
+import {
+  cheapestPlanWith,
+  cheapestPlanWithMoreTargets,
+  hasFeature,
+  PLANS,
+  planView,
+  UNLIMITED,
+} from '../../core/plans.ts';
 
 describe('plans', () => {
   it('gate each capability at the plan the spec names', () => {
@@ -58,7 +65,8 @@ describe('plans', () => {
         if (statSync(path).isDirectory()) walk(path);
         else if (path.endsWith('.ts') && !path.endsWith(join('core', 'plans.ts'))) {
           const source = readFileSync(path, 'utf8');
-          if (/(===|!==|==|case)\s*'(free|starter|pro|agency)'|'(free|starter|pro|agency)'\s*(===|!==)/.test(source)) offenders.push(relative(PROJECT_ROOT, path));
+          if (/(===|!==|==|case)\s*'(free|starter|pro|agency)'|'(free|starter|pro|agency)'\s*(===|!==)/.test(source))
+            offenders.push(relative(PROJECT_ROOT, path));
         }
       }
     };

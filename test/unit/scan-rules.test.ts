@@ -16,7 +16,16 @@ describe('URL normalisation', () => {
     expect(normaliseScanUrl(input)).toEqual({ ok: true, url: expected, host: new URL(expected).hostname });
   });
 
-  it.each(['', 'example.com', 'javascript:alert(1)', 'https://', 'https://user@example.com/', 'https://exa mple.com/', 'https://-bad-.example/', `https://example.com/${'a'.repeat(3000)}`])('refuses %j', (input) => {
+  it.each([
+    '',
+    'example.com',
+    'javascript:alert(1)',
+    'https://',
+    'https://user@example.com/',
+    'https://exa mple.com/',
+    'https://-bad-.example/',
+    `https://example.com/${'a'.repeat(3000)}`,
+  ])('refuses %j', (input) => {
     expect(normaliseScanUrl(input).ok).toBe(false);
   });
 });

@@ -1,5 +1,13 @@
 import { PLANS } from '../../core/plans.ts';
-import { emptySlots, grantSlots, isIdle, releaseSlot, requestSlot, slotsView, type SlotState } from '../../core/scan/slots.ts';
+import {
+  emptySlots,
+  grantSlots,
+  isIdle,
+  releaseSlot,
+  requestSlot,
+  slotsView,
+  type SlotState,
+} from '../../core/scan/slots.ts';
 
 const A = 1;
 const B = 2;

@@ -12,7 +12,11 @@ const daily = (scores: Array<number | null>, extra: (i: number) => Partial<Score
 
 /** Every rendered point: its link, coordinates and score. */
 const renderedPoints = (markup: string) =>
-  [...markup.matchAll(/<a class="point" href="([^"]*)" data-x="([^"]*)" data-y="([^"]*)" data-score="([^"]*)"><title>([^<]*)<\/title>/g)].map((m) => ({
+  [
+    ...markup.matchAll(
+      /<a class="point" href="([^"]*)" data-x="([^"]*)" data-y="([^"]*)" data-score="([^"]*)"><title>([^<]*)<\/title>/g,
+    ),
+  ].map((m) => ({
     href: m[1],
     x: Number(m[2]),
     y: Number(m[3]),
@@ -51,17 +55,27 @@ describe('score-history chart geometry', () => {
     ]);
     expect(g.points.map((p) => p.status)).toEqual(['ok', 'ok', 'warning', 'warning', 'critical']);
     const markup = scoreHistoryChart(daily([71, 70, 69]), { locale: 'en', thresholds: THRESHOLDS }).value;
-    expect(markup).toMatch(/<line class="threshold threshold-warning" data-value="70" x1="0" x2="1000" y1="30" y2="30"/);
-    expect(markup).toMatch(/<line class="threshold threshold-critical" data-value="50" x1="0" x2="1000" y1="50" y2="50"/);
+    expect(markup).toMatch(
+      /<line class="threshold threshold-warning" data-value="70" x1="0" x2="1000" y1="30" y2="30"/,
+    );
+    expect(markup).toMatch(
+      /<line class="threshold threshold-critical" data-value="50" x1="0" x2="1000" y1="50" y2="50"/,
+    );
     expect(markup).toContain('style="top:30%">Warning 70</span>');
     expect(markup).toContain('style="top:50%">Critical 50</span>');
     expect(chartGeometry(daily([40]), 'en').thresholds).toEqual([]);
   });
 
   it("draws each scan's runs from lowest to highest; a single run has no band", () => {
-    const g = chartGeometry(daily([75, 80], (i) => ({ runs: i === 0 ? [70, 75, 82] : [80] })), 'en');
+    const g = chartGeometry(
+      daily([75, 80], (i) => ({ runs: i === 0 ? [70, 75, 82] : [80] })),
+      'en',
+    );
     expect(g.points.map((p) => p.spread)).toEqual([{ top: 18, bottom: 30 }, null]);
-    const markup = scoreHistoryChart(daily([75, 80], (i) => ({ runs: i === 0 ? [70, 75, 82] : [80] })), { locale: 'en' }).value;
+    const markup = scoreHistoryChart(
+      daily([75, 80], (i) => ({ runs: i === 0 ? [70, 75, 82] : [80] })),
+      { locale: 'en' },
+    ).value;
     expect(markup.match(/<line class="spread" x1="0" x2="0" y1="18" y2="30"/g)).toHaveLength(1);
     expect(markup).toContain('Spread of the runs (lowest to highest)');
     expect(scoreHistoryChart(daily([75, 80]), { locale: 'en' }).value).not.toContain('class="spread"');
@@ -92,13 +106,18 @@ describe('score-history chart geometry', () => {
     expect(g.segments).toEqual([]);
     expect(g.ticks).toEqual([{ x: VIEW_WIDTH / 2, label: '21 Oct, 04:12' }]);
     const markup = scoreHistoryChart(daily([85]), { locale: 'en', thresholds: THRESHOLDS }).value;
-    expect(renderedPoints(markup)).toEqual([{ href: '/reports/s0', x: 500, y: 15, score: 85, title: '21 Oct 2026, 04:12 UTC: overall score 85' }]);
+    expect(renderedPoints(markup)).toEqual([
+      { href: '/reports/s0', x: 500, y: 15, score: 85, title: '21 Oct 2026, 04:12 UTC: overall score 85' },
+    ]);
     expect(markup).toContain('<desc id="score-history-desc">Overall score 85 from one scan on 21 Oct 2026.</desc>');
   });
 
   it('handles 30 points: 30 links to their reports, dates under the plot, the trend in words', () => {
     const scores = Array.from({ length: 30 }, (_, i) => 92 - Math.round((i * 11) / 29));
-    const markup = scoreHistoryChart(daily(scores, (i) => ({ runs: [scores[i]! - 2, scores[i]!, scores[i]! + 3] })), { locale: 'en', thresholds: THRESHOLDS, id: 'h' }).value;
+    const markup = scoreHistoryChart(
+      daily(scores, (i) => ({ runs: [scores[i]! - 2, scores[i]!, scores[i]! + 3] })),
+      { locale: 'en', thresholds: THRESHOLDS, id: 'h' },
+    ).value;
     const points = renderedPoints(markup);
     expect(points).toHaveLength(30);
     expect(points.map((p) => p.href)).toEqual(scores.map((_, i) => `/reports/s${i}`));
@@ -106,8 +125,12 @@ describe('score-history chart geometry', () => {
     expect(points[29]).toMatchObject({ x: 1000, y: 19, score: 81 });
     expect(points[29]!.title).toBe('19 Nov 2026, 04:12 UTC: overall score 81 (3 runs: 79–84)');
     for (const p of points) expect(p.y).toBe(VIEW_HEIGHT - p.score);
-    expect(markup).toContain('<desc id="h-desc">Overall score from 92 to 81 over 30 scans (21 Oct 2026 – 19 Nov 2026); lowest 81, highest 92; none below the warning threshold of 70.</desc>');
-    expect(markup).toMatch(/<svg class="chart-svg" viewBox="0 0 1000 100" preserveAspectRatio="none"[^>]* role="group" aria-labelledby="h-title" aria-describedby="h-desc">/);
+    expect(markup).toContain(
+      '<desc id="h-desc">Overall score from 92 to 81 over 30 scans (21 Oct 2026 – 19 Nov 2026); lowest 81, highest 92; none below the warning threshold of 70.</desc>',
+    );
+    expect(markup).toMatch(
+      /<svg class="chart-svg" viewBox="0 0 1000 100" preserveAspectRatio="none"[^>]* role="group" aria-labelledby="h-title" aria-describedby="h-desc">/,
+    );
     expect(markup).toContain('<title id="h-title">Overall score history</title>');
     expect(markup).toContain('>21 Oct</span>');
     expect(markup).toContain('>19 Nov</span>');
@@ -116,14 +139,23 @@ describe('score-history chart geometry', () => {
   it('handles equal values: a flat line, described as steady', () => {
     const g = chartGeometry(daily([85, 85, 85, 85]), 'en');
     expect(new Set(g.points.map((p) => p.y))).toEqual(new Set([15]));
-    expect(describeHistory(daily([85, 85, 85, 85]), 'en')).toBe('Overall score steady at 85 over 4 scans (21 Oct 2026 – 24 Oct 2026).');
-    expect(describeHistory(daily([85, 85]), 'de')).toBe('Gesamtwert konstant bei 85 in 2 Scans (21. Okt. 2026 – 22. Okt. 2026).');
+    expect(describeHistory(daily([85, 85, 85, 85]), 'en')).toBe(
+      'Overall score steady at 85 over 4 scans (21 Oct 2026 – 24 Oct 2026).',
+    );
+    expect(describeHistory(daily([85, 85]), 'de')).toBe(
+      'Gesamtwert konstant bei 85 in 2 Scans (21. Okt. 2026 – 22. Okt. 2026).',
+    );
   });
 
   it('speaks German: title, sentence, point labels, threshold labels, dates', () => {
-    const markup = scoreHistoryChart(daily([92, 60, 45], (i) => ({ runs: i === 1 ? [58, 60, 66] : undefined })), { locale: 'de', thresholds: THRESHOLDS }).value;
+    const markup = scoreHistoryChart(
+      daily([92, 60, 45], (i) => ({ runs: i === 1 ? [58, 60, 66] : undefined })),
+      { locale: 'de', thresholds: THRESHOLDS },
+    ).value;
     expect(markup).toContain('Verlauf des Gesamtwerts');
-    expect(markup).toContain('Gesamtwert von 92 auf 45 in 3 Scans (21. Okt. 2026 – 23. Okt. 2026); niedrigster 45, höchster 92; 2 unter der Warnschwelle von 70.');
+    expect(markup).toContain(
+      'Gesamtwert von 92 auf 45 in 3 Scans (21. Okt. 2026 – 23. Okt. 2026); niedrigster 45, höchster 92; 2 unter der Warnschwelle von 70.',
+    );
     expect(markup).toContain('<title>22. Okt. 2026, 04:12 UTC: Gesamtwert 60 (3 Läufe: 58–66)</title>');
     expect(markup).toContain('>Warnung 70</span>');
     expect(markup).toContain('>Kritisch 50</span>');
@@ -131,12 +163,17 @@ describe('score-history chart geometry', () => {
   });
 
   it('counts scans without a score in the sentence', () => {
-    expect(describeHistory(daily([80, null, 78]), 'en')).toBe('Overall score from 80 to 78 over 2 scans (21 Oct 2026 – 23 Oct 2026); lowest 78, highest 80; 1 scan without a score.');
+    expect(describeHistory(daily([80, null, 78]), 'en')).toBe(
+      'Overall score from 80 to 78 over 2 scans (21 Oct 2026 – 23 Oct 2026); lowest 78, highest 80; 1 scan without a score.',
+    );
     expect(describeHistory(daily([null]), 'en')).toBe('No finished scans yet; 1 scan without a score.');
   });
 
   it('escapes what it is given: links and the chart id', () => {
-    const markup = scoreHistoryChart([{ at: new Date(START), score: 50, href: '/reports/"><script>x</script>' }], { locale: 'en', id: 'a"b' }).value;
+    const markup = scoreHistoryChart([{ at: new Date(START), score: 50, href: '/reports/"><script>x</script>' }], {
+      locale: 'en',
+      id: 'a"b',
+    }).value;
     expect(markup).not.toContain('<script>');
     expect(markup).toContain('href="/reports/&quot;&gt;&lt;script&gt;x&lt;/script&gt;"');
     expect(markup).toContain('id="a&quot;b"');
@@ -151,8 +188,12 @@ describe('sparkline', () => {
     expect(g.points[0]!.x).toBe(4);
     expect(g.points.at(-1)!.x).toBe(SPARKLINE_SIZE.width - 4);
     const markup = sparkline(points, { locale: 'en', thresholds: THRESHOLDS, limit: 14 }).value;
-    expect(markup).toMatch(/<svg class="sparkline" width="140" height="40" viewBox="0 0 140 40" role="img" aria-label="Last 14 scans: overall score from 66 to 69">/);
-    expect(sparkline(points, { locale: 'de', limit: 14 }).value).toContain('aria-label="Letzte 14 Scans: Gesamtwert von 66 auf 69"');
+    expect(markup).toMatch(
+      /<svg class="sparkline" width="140" height="40" viewBox="0 0 140 40" role="img" aria-label="Last 14 scans: overall score from 66 to 69">/,
+    );
+    expect(sparkline(points, { locale: 'de', limit: 14 }).value).toContain(
+      'aria-label="Letzte 14 Scans: Gesamtwert von 66 auf 69"',
+    );
   });
 
   it('scales from a floor below the lowest score or the warning threshold up to 100', () => {
@@ -172,11 +213,17 @@ describe('sparkline', () => {
     expect(one).toContain('aria-label="One scan: overall score 77"');
     expect(one).not.toContain('<polyline');
     expect(one).toContain(`cx="${SPARKLINE_SIZE.width / 2}"`);
-    expect(sparkline(daily([88, 88, 88]), { locale: 'en' }).value).toContain('aria-label="Last 3 scans: overall score steady at 88"');
+    expect(sparkline(daily([88, 88, 88]), { locale: 'en' }).value).toContain(
+      'aria-label="Last 3 scans: overall score steady at 88"',
+    );
   });
 
   it('colours the latest point by its threshold', () => {
-    expect(sparkline(daily([90, 45]), { locale: 'en', thresholds: THRESHOLDS }).value).toMatch(/class="sparkline-last"[^>]*fill="#b3261e"/);
-    expect(sparkline(daily([90, 65]), { locale: 'en', thresholds: THRESHOLDS }).value).toMatch(/class="sparkline-last"[^>]*fill="#a35a00"/);
+    expect(sparkline(daily([90, 45]), { locale: 'en', thresholds: THRESHOLDS }).value).toMatch(
+      /class="sparkline-last"[^>]*fill="#b3261e"/,
+    );
+    expect(sparkline(daily([90, 65]), { locale: 'en', thresholds: THRESHOLDS }).value).toMatch(
+      /class="sparkline-last"[^>]*fill="#a35a00"/,
+    );
   });
 });

@@ -1,7 +1,12 @@
 import { msToNumber } from '@temporalio/common';
 import { ScheduleOverlapPolicy } from '@temporalio/client';
 import { publicIdFrom, PUBLIC_ID_PATTERN } from '../../core/ids.ts';
-import { dailyStartSecond, dailyStartTime, TARGET_CATCHUP_WINDOW, targetScheduleOptions } from '../../core/monitoring/schedule.ts';
+import {
+  dailyStartSecond,
+  dailyStartTime,
+  TARGET_CATCHUP_WINDOW,
+  targetScheduleOptions,
+} from '../../core/monitoring/schedule.ts';
 import { targetIdOfSchedule, targetScheduleId } from '../../core/temporal.ts';
 
 /** The largest number of start times in one minute of the day among the given target ids. */
@@ -33,7 +38,11 @@ describe('target schedule start times', () => {
     expect(new Set(ids.map(dailyStartSecond)).size).toBe(86_400);
     // 10,000 targets: every minute of the day holds 6 or 7 of them (10,000 / 1,440 = 6.9).
     const perMinute = new Map<number, number>();
-    for (const id of consecutive(1, 10_000)) perMinute.set(Math.floor(dailyStartSecond(id) / 60), (perMinute.get(Math.floor(dailyStartSecond(id) / 60)) ?? 0) + 1);
+    for (const id of consecutive(1, 10_000))
+      perMinute.set(
+        Math.floor(dailyStartSecond(id) / 60),
+        (perMinute.get(Math.floor(dailyStartSecond(id) / 60)) ?? 0) + 1,
+      );
     expect(perMinute.size).toBe(1440);
     expect(Math.max(...perMinute.values()) - Math.min(...perMinute.values())).toBeLessThanOrEqual(3);
   });
@@ -43,7 +52,11 @@ describe('target schedule start times', () => {
     for (const id of [1, 59, 60, 3599, 86_399, 86_400, 10 ** 15 - 1]) {
       const { hour, minute, second } = dailyStartTime(id);
       expect(hour * 3600 + minute * 60 + second).toBe(dailyStartSecond(id));
-      expect([hour >= 0 && hour < 24, minute >= 0 && minute < 60, second >= 0 && second < 60]).toEqual([true, true, true]);
+      expect([hour >= 0 && hour < 24, minute >= 0 && minute < 60, second >= 0 && second < 60]).toEqual([
+        true,
+        true,
+        true,
+      ]);
     }
   });
 });
@@ -53,7 +66,11 @@ describe('target schedule definition', () => {
     const options = targetScheduleOptions('webperf', { id: 42, isActive: true });
     expect(options.scheduleId).toBe('webperf-target-42');
     expect(options.spec.calendars).toEqual([expect.objectContaining(dailyStartTime(42))]);
-    expect(options.action).toMatchObject({ workflowType: 'targetScanWorkflow', args: [{ targetId: 42 }], taskQueue: 'webperf-main' });
+    expect(options.action).toMatchObject({
+      workflowType: 'targetScanWorkflow',
+      args: [{ targetId: 42 }],
+      taskQueue: 'webperf-main',
+    });
     expect(options.action.typedSearchAttributes).toEqual([expect.objectContaining({ value: '42' })]);
     expect(options.typedSearchAttributes[0]!.key.name).toBe('TargetId');
     expect(options.policies.overlap).toBe(ScheduleOverlapPolicy.SKIP);
@@ -65,7 +82,14 @@ describe('target schedule definition', () => {
 
   it('has an id the reconciler can read back, and nothing else is taken for one', () => {
     expect(targetIdOfSchedule('webperf', targetScheduleId('webperf', 123456))).toBe(123456);
-    for (const other of ['webperf-target-reconciler', 'webperf-scan-reconciler', 'other-target-1', 'webperf-target-01', 'webperf-target-', 'webperf_x-target-1']) {
+    for (const other of [
+      'webperf-target-reconciler',
+      'webperf-scan-reconciler',
+      'other-target-1',
+      'webperf-target-01',
+      'webperf-target-',
+      'webperf_x-target-1',
+    ]) {
       expect([other, targetIdOfSchedule('webperf', other)]).toEqual([other, null]);
     }
   });

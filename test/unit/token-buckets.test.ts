@@ -4,7 +4,15 @@ describe('TokenBuckets (the ingest rate limits per address and per site)', () =>
   it('gives a key its burst, then `rate` a second, each key on its own', () => {
     let now = 0;
     const buckets = new TokenBuckets({ rate: 2, burst: 5 }, { now: () => now });
-    expect(Array.from({ length: 7 }, () => buckets.take('site-1'))).toEqual([true, true, true, true, true, false, false]);
+    expect(Array.from({ length: 7 }, () => buckets.take('site-1'))).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+      false,
+      false,
+    ]);
     expect(buckets.retryAfter('site-1')).toBe(1);
     expect(buckets.take('site-2')).toBe(true);
     now = 1000; // two tokens back, never more than the burst

@@ -42,7 +42,13 @@ const delivery: WebhookDelivery = {
 };
 
 const input = (locale: 'en' | 'de', extra: Partial<WebhookPageInput> = {}): WebhookPageInput => ({
-  chrome: { locale, user: { email: 'owner@example.com' }, csrf: CSRF, current: 'settings', path: '/account/notifications' },
+  chrome: {
+    locale,
+    user: { email: 'owner@example.com' },
+    csrf: CSRF,
+    current: 'settings',
+    path: '/account/notifications',
+  },
   csrf: CSRF,
   planLabel: 'Pro',
   settings,
@@ -56,7 +62,8 @@ describe('the notification settings page', () => {
     expect(page).toContain('<html lang="de">');
     expect(page).toContain('<title>Benachrichtigungen · WebPerf</title>');
     expect(page).toContain('<h1>Benachrichtigungen</h1>');
-    for (const heading of ['Endpunkt deaktiviert', 'Webhook-Endpunkt', 'Signaturschlüssel', 'Test', 'Zustellverlauf']) expect(page).toContain(`<h2>${heading}</h2>`);
+    for (const heading of ['Endpunkt deaktiviert', 'Webhook-Endpunkt', 'Signaturschlüssel', 'Test', 'Zustellverlauf'])
+      expect(page).toContain(`<h2>${heading}</h2>`);
     expect(page).toContain('<label for="url">Webhook-URL</label>');
     expect(page).toContain('<label for="header_value">Wert des Headers</label>');
     expect(page).toContain('<legend>Ereignisse</legend>');
@@ -68,7 +75,15 @@ describe('the notification settings page', () => {
     expect(page).toContain('aria-label="Zustellung 41 erneut senden">Erneut senden</button>');
     expect(page).toContain('id="save-settings">Speichern</button>');
     expect(page).toContain('id="notice" role="status">Einstellungen gespeichert.</p>');
-    for (const english of ['Webhook endpoint', 'Signing secret', 'Delivery history', 'Save</button>', 'Resend', 'a scan finishes']) expect(page).not.toContain(english);
+    for (const english of [
+      'Webhook endpoint',
+      'Signing secret',
+      'Delivery history',
+      'Save</button>',
+      'Resend',
+      'a scan finishes',
+    ])
+      expect(page).not.toContain(english);
   });
 
   it('below Pro it says in German which plan has webhooks', () => {
@@ -80,7 +95,8 @@ describe('the notification settings page', () => {
   it('keeps its English words', () => {
     const page = webhookPage(input('en'));
     expect(page).toContain('<html lang="en">');
-    for (const heading of ['Endpoint disabled', 'Webhook endpoint', 'Signing secret', 'Test', 'Delivery history']) expect(page).toContain(`<h2>${heading}</h2>`);
+    for (const heading of ['Endpoint disabled', 'Webhook endpoint', 'Signing secret', 'Test', 'Delivery history'])
+      expect(page).toContain(`<h2>${heading}</h2>`);
     expect(page).toContain('Sends a <code>ping</code> event to the URL');
     expect(page).toContain('<td class="status">failed</td>');
   });

@@ -5,7 +5,13 @@ import { newSigningSecret, signedHeaders } from '../../core/webhooks/signing.ts'
 import { payloadProblems } from '../../core/webhooks/schemas.ts';
 import type { RumAlertPayload } from '../../core/webhooks/events.ts';
 
-const form = (overrides: Partial<Parameters<typeof decideSettingsChange>[0]> = {}) => ({ url: 'https://hooks.example.com/in', headerName: '', headerValue: '', events: [], ...overrides });
+const form = (overrides: Partial<Parameters<typeof decideSettingsChange>[0]> = {}) => ({
+  url: 'https://hooks.example.com/in',
+  headerName: '',
+  headerValue: '',
+  events: [],
+  ...overrides,
+});
 
 describe('webhook signatures', () => {
   test('the standardwebhooks package verifies them, with either secret during a rotation', () => {
@@ -40,27 +46,57 @@ describe('retry schedule', () => {
 
 describe('settings save rules', () => {
   test('an empty header name removes the header, whatever the value field says', () => {
-    expect(decideSettingsChange(form({ headerName: '', headerValue: 'secret' }), true)).toEqual({ change: { url: 'https://hooks.example.com/in', headerName: null, headerValue: { kind: 'clear' }, events: [] } });
+    expect(decideSettingsChange(form({ headerName: '', headerValue: 'secret' }), true)).toEqual({
+      change: { url: 'https://hooks.example.com/in', headerName: null, headerValue: { kind: 'clear' }, events: [] },
+    });
   });
 
   test('an empty value keeps the stored one; a new value replaces it; no value stored and none given is an error', () => {
-    expect(decideSettingsChange(form({ headerName: 'X-Secret', headerValue: '' }), true)).toMatchObject({ change: { headerName: 'X-Secret', headerValue: { kind: 'keep' } } });
-    expect(decideSettingsChange(form({ headerName: 'X-Secret', headerValue: 'new' }), true)).toMatchObject({ change: { headerValue: { kind: 'set', value: 'new' } } });
-    expect(decideSettingsChange(form({ headerName: 'X-Secret', headerValue: '' }), false)).toEqual({ errors: { header_value: expect.any(String) } });
+    expect(decideSettingsChange(form({ headerName: 'X-Secret', headerValue: '' }), true)).toMatchObject({
+      change: { headerName: 'X-Secret', headerValue: { kind: 'keep' } },
+    });
+    expect(decideSettingsChange(form({ headerName: 'X-Secret', headerValue: 'new' }), true)).toMatchObject({
+      change: { headerValue: { kind: 'set', value: 'new' } },
+    });
+    expect(decideSettingsChange(form({ headerName: 'X-Secret', headerValue: '' }), false)).toEqual({
+      errors: { header_value: expect.any(String) },
+    });
   });
 
   test('refuses header names that are not tokens or that the service sets, values with line breaks, bad URLs and unknown events', () => {
-    expect(decideSettingsChange(form({ headerName: 'X Secret', headerValue: 'v' }), false)).toEqual({ errors: { header_name: expect.any(String) } });
-    expect(decideSettingsChange(form({ headerName: 'Webhook-Signature', headerValue: 'v' }), false)).toEqual({ errors: { header_name: expect.any(String) } });
-    expect(decideSettingsChange(form({ headerName: 'X-Secret', headerValue: 'a\r\nX-Evil: 1' }), false)).toEqual({ errors: { header_value: expect.any(String) } });
-    expect(decideSettingsChange(form({ url: 'ftp://example.com/' }), false)).toEqual({ errors: { url: expect.any(String) } });
-    expect(decideSettingsChange(form({ url: 'https://user:pw@example.com/' }), false)).toEqual({ errors: { url: expect.any(String) } });
-    expect(decideSettingsChange(form({ events: ['scan.completed', 'scan.started'] }), false)).toEqual({ errors: { events: expect.any(String) } });
+    expect(decideSettingsChange(form({ headerName: 'X Secret', headerValue: 'v' }), false)).toEqual({
+      errors: { header_name: expect.any(String) },
+    });
+    expect(decideSettingsChange(form({ headerName: 'Webhook-Signature', headerValue: 'v' }), false)).toEqual({
+      errors: { header_name: expect.any(String) },
+    });
+    expect(decideSettingsChange(form({ headerName: 'X-Secret', headerValue: 'a\r\nX-Evil: 1' }), false)).toEqual({
+      errors: { header_value: expect.any(String) },
+    });
+    expect(decideSettingsChange(form({ url: 'ftp://example.com/' }), false)).toEqual({
+      errors: { url: expect.any(String) },
+    });
+    expect(decideSettingsChange(form({ url: 'https://user:pw@example.com/' }), false)).toEqual({
+      errors: { url: expect.any(String) },
+    });
+    expect(decideSettingsChange(form({ events: ['scan.completed', 'scan.started'] }), false)).toEqual({
+      errors: { events: expect.any(String) },
+    });
   });
 
   test('an empty URL clears it; events are kept once each', () => {
-    expect(decideSettingsChange(form({ url: '  ', events: ['alert.triggered', 'alert.triggered', 'rum.alert.resolved'] }), false)).toEqual({
-      change: { url: null, headerName: null, headerValue: { kind: 'clear' }, events: ['alert.triggered', 'rum.alert.resolved'] },
+    expect(
+      decideSettingsChange(
+        form({ url: '  ', events: ['alert.triggered', 'alert.triggered', 'rum.alert.resolved'] }),
+        false,
+      ),
+    ).toEqual({
+      change: {
+        url: null,
+        headerName: null,
+        headerValue: { kind: 'clear' },
+        events: ['alert.triggered', 'rum.alert.resolved'],
+      },
     });
   });
 });
@@ -83,14 +119,28 @@ describe('payload schemas', () => {
   test('the live-data payloads (defined now, sent once the live-data alert check exists) validate', () => {
     expect(payloadProblems('rum.alert.triggered', rum)).toBeNull();
     const { triggered_at: _, ...rest } = rum;
-    expect(payloadProblems('rum.alert.resolved', { ...rest, event: 'rum.alert.resolved', resolved_at: '2026-11-26T11:00:00+00:00' })).toBeNull();
+    expect(
+      payloadProblems('rum.alert.resolved', {
+        ...rest,
+        event: 'rum.alert.resolved',
+        resolved_at: '2026-11-26T11:00:00+00:00',
+      }),
+    ).toBeNull();
     // resolved_at instead of triggered_at, not beside it.
-    expect(payloadProblems('rum.alert.resolved', { ...rum, event: 'rum.alert.resolved', resolved_at: '2026-11-26T11:00:00+00:00' })).toMatch(/additional properties/);
+    expect(
+      payloadProblems('rum.alert.resolved', {
+        ...rum,
+        event: 'rum.alert.resolved',
+        resolved_at: '2026-11-26T11:00:00+00:00',
+      }),
+    ).toMatch(/additional properties/);
   });
 
   test('a payload off its schema is caught before sending', () => {
     expect(payloadProblems('rum.alert.triggered', { ...rum, samples: 1.5 })).toMatch(/samples must be integer/);
-    expect(payloadProblems('rum.alert.triggered', { ...rum, event: 'rum.alert.resolved' })).toMatch(/event must be equal to constant/);
+    expect(payloadProblems('rum.alert.triggered', { ...rum, event: 'rum.alert.resolved' })).toMatch(
+      /event must be equal to constant/,
+    );
     expect(payloadProblems('ping', { event: 'ping', message: 'hi', sent_at: 'yesterday' })).toMatch(/date-time/);
   });
 });

@@ -3,7 +3,12 @@ import { replyExcerpt, RESPONSE_BODY_LIMIT, storableText } from '../../core/webh
 import { decideSettingsChange, HEADER_VALUE_RULE, isHeaderValue } from '../../core/webhooks/endpoint.ts';
 import { retriedWrite, type RecordRetry } from '../../services/webhook-recording.ts';
 
-const form = (headerValue: string) => ({ url: 'https://hooks.example.com/in', headerName: 'X-Secret', headerValue, events: [] });
+const form = (headerValue: string) => ({
+  url: 'https://hooks.example.com/in',
+  headerName: 'X-Secret',
+  headerValue,
+  events: [],
+});
 const nodeSends = (value: string) => {
   try {
     validateHeaderValue('x-secret', value);
@@ -33,12 +38,25 @@ describe('the header value rule (RFC 9110 field-value), at save and at send', ()
     expect(decideSettingsChange(form(value), false)).toEqual({ errors: { header_value: HEADER_VALUE_RULE } });
   });
 
-  const accepted = ['s3cret', 'Bearer abc.def-ghi_jkl~', 'a b\tc', 'x', 'obs-text ÿé', '!#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~', 'x'.repeat(2000)];
-  it.each(accepted.map((value) => [value.length > 40 ? `${value.length} characters` : JSON.stringify(value), value]))('accepts %s, and Node sends it', (_, value) => {
-    expect(isHeaderValue(value)).toBe(true);
-    expect(nodeSends(value)).toBe(true);
-    expect(decideSettingsChange(form(value), false)).toMatchObject({ change: { headerValue: { kind: 'set', value } } });
-  });
+  const accepted = [
+    's3cret',
+    'Bearer abc.def-ghi_jkl~',
+    'a b\tc',
+    'x',
+    'obs-text ÿé',
+    "!#$%&'()*+,-./:;<=>?@[\\]^_`{|}~",
+    'x'.repeat(2000),
+  ];
+  it.each(accepted.map((value) => [value.length > 40 ? `${value.length} characters` : JSON.stringify(value), value]))(
+    'accepts %s, and Node sends it',
+    (_, value) => {
+      expect(isHeaderValue(value)).toBe(true);
+      expect(nodeSends(value)).toBe(true);
+      expect(decideSettingsChange(form(value), false)).toMatchObject({
+        change: { headerValue: { kind: 'set', value } },
+      });
+    },
+  );
 
   it('everything Node refuses to send is refused by the rule', () => {
     for (let code = 0; code <= 0x2ff; code++) {
@@ -70,11 +88,16 @@ describe('recording after a send (retriedWrite)', () => {
 
   it('a value Postgres refuses: at once a try without it, which is recorded', async () => {
     const calls: boolean[] = [];
-    const result = await retriedWrite(quick, Date.now() + quick.budgetMs, async (valueRefused) => {
-      calls.push(valueRefused);
-      if (!valueRefused) throw refused;
-      return 'recorded';
-    }, () => undefined);
+    const result = await retriedWrite(
+      quick,
+      Date.now() + quick.budgetMs,
+      async (valueRefused) => {
+        calls.push(valueRefused);
+        if (!valueRefused) throw refused;
+        return 'recorded';
+      },
+      () => undefined,
+    );
     expect(result).toEqual({ ok: true, value: 'recorded' });
     expect(calls).toEqual([false, true]);
   });
@@ -82,11 +105,16 @@ describe('recording after a send (retriedWrite)', () => {
   it('a lost connection: tried again after each wait until it works, with every value', async () => {
     const calls: boolean[] = [];
     const failures: number[] = [];
-    const result = await retriedWrite(quick, Date.now() + quick.budgetMs, async (valueRefused) => {
-      calls.push(valueRefused);
-      if (calls.length < 3) throw connectionLost;
-      return 'recorded';
-    }, (_, tries) => failures.push(tries));
+    const result = await retriedWrite(
+      quick,
+      Date.now() + quick.budgetMs,
+      async (valueRefused) => {
+        calls.push(valueRefused);
+        if (calls.length < 3) throw connectionLost;
+        return 'recorded';
+      },
+      (_, tries) => failures.push(tries),
+    );
     expect(result).toEqual({ ok: true, value: 'recorded' });
     expect(calls).toEqual([false, false, false]);
     expect(failures).toEqual([1, 2]);
@@ -94,23 +122,40 @@ describe('recording after a send (retriedWrite)', () => {
 
   it('never throws: the waits run out, or the deadline passes, and the last error is returned', async () => {
     let tries = 0;
-    const exhausted = await retriedWrite(quick, Date.now() + quick.budgetMs, async () => {
-      tries += 1;
-      throw connectionLost;
-    }, () => undefined);
+    const exhausted = await retriedWrite(
+      quick,
+      Date.now() + quick.budgetMs,
+      async () => {
+        tries += 1;
+        throw connectionLost;
+      },
+      () => undefined,
+    );
     expect(exhausted).toEqual({ ok: false, error: connectionLost });
     expect(tries).toBe(quick.delaysMs.length + 1);
     tries = 0;
-    expect(await retriedWrite(quick, Date.now(), async () => {
-      tries += 1;
-      throw connectionLost;
-    }, () => undefined)).toEqual({ ok: false, error: connectionLost });
+    expect(
+      await retriedWrite(
+        quick,
+        Date.now(),
+        async () => {
+          tries += 1;
+          throw connectionLost;
+        },
+        () => undefined,
+      ),
+    ).toEqual({ ok: false, error: connectionLost });
     expect(tries).toBe(1);
   });
 
   it('a try that hangs is given up after its timeout and the next one made', async () => {
     let tries = 0;
-    const result = await retriedWrite(quick, Date.now() + quick.budgetMs, () => (++tries === 1 ? new Promise<string>(() => undefined) : Promise.resolve('recorded')), () => undefined);
+    const result = await retriedWrite(
+      quick,
+      Date.now() + quick.budgetMs,
+      () => (++tries === 1 ? new Promise<string>(() => undefined) : Promise.resolve('recorded')),
+      () => undefined,
+    );
     expect(result).toEqual({ ok: true, value: 'recorded' });
     expect(tries).toBe(2);
   });

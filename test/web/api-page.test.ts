@@ -36,7 +36,12 @@ async function signIn(page: Page, email: string, password: string): Promise<void
 describe('the API and apps page in a real browser', () => {
   it('signs in, creates a token shown once, uses it, deletes it, and the token stops working', async () => {
     const email = `${uniqueName('web')}@example.com`;
-    await createUser(createStorage(api.db.knex).users, { name: 'Web User', email, password: 'correct horse battery', plan: 'starter' });
+    await createUser(createStorage(api.db.knex).users, {
+      name: 'Web User',
+      email,
+      password: 'correct horse battery',
+      plan: 'starter',
+    });
     const page = await browser.newPage();
 
     await signIn(page, email, 'correct horse battery');
@@ -63,8 +68,12 @@ describe('the API and apps page in a real browser', () => {
     expect((me.body.data as { email: string }).email).toBe(email);
 
     await page.reload();
-    expect(await page.$eval('#tokens .last-used time', (el) => el.getAttribute('datetime'))).toMatch(/^\d{4}-\d\d-\d\dT/);
-    expect(await page.$eval('#tokens .last-used', (el) => el.textContent)).toMatch(/^\d{1,2} \w{3} \d{4}, \d\d:\d\d UTC$/);
+    expect(await page.$eval('#tokens .last-used time', (el) => el.getAttribute('datetime'))).toMatch(
+      /^\d{4}-\d\d-\d\dT/,
+    );
+    expect(await page.$eval('#tokens .last-used', (el) => el.textContent)).toMatch(
+      /^\d{1,2} \w{3} \d{4}, \d\d:\d\d UTC$/,
+    );
     await page.screenshot({ path: resolve(screenshots, 'api-page-list.png'), fullPage: true });
 
     await Promise.all([page.waitForNavigation(), page.click('.delete-token')]);
@@ -80,12 +89,22 @@ describe('the API and apps page in a real browser', () => {
 
   it('rejects wrong credentials with the same message for unknown e-mail and wrong password', async () => {
     const email = `${uniqueName('web')}@example.com`;
-    await createUser(createStorage(api.db.knex).users, { name: 'W', email, password: 'correct horse battery', plan: 'pro' });
+    await createUser(createStorage(api.db.knex).users, {
+      name: 'W',
+      email,
+      password: 'correct horse battery',
+      plan: 'pro',
+    });
     const page = await browser.newPage();
-    for (const [e, p] of [[email, 'wrong password!'], [`nobody-${email}`, 'correct horse battery']] as const) {
+    for (const [e, p] of [
+      [email, 'wrong password!'],
+      [`nobody-${email}`, 'correct horse battery'],
+    ] as const) {
       await signIn(page, e, p);
       expect(new URL(page.url()).pathname).toBe('/login');
-      expect(await page.$eval('#form-error', (el) => el.textContent)).toBe('These credentials do not match our records.');
+      expect(await page.$eval('#form-error', (el) => el.textContent)).toBe(
+        'These credentials do not match our records.',
+      );
     }
     await page.close();
   }, 60_000);
@@ -97,7 +116,9 @@ describe('the API and apps page in a real browser', () => {
     await page.type('#email', `${uniqueName('new')}@example.com`);
     await page.type('#password', 'short');
     await Promise.all([page.waitForNavigation(), page.click('#sign-up')]);
-    expect(await page.$eval('#password-error', (el) => el.textContent)).toBe('The password must be at least 10 characters.');
+    expect(await page.$eval('#password-error', (el) => el.textContent)).toBe(
+      'The password must be at least 10 characters.',
+    );
     await page.type('#password', 'long enough password');
     await Promise.all([page.waitForNavigation(), page.click('#sign-up')]);
     expect(new URL(page.url()).pathname).toBe('/');
@@ -120,19 +141,36 @@ describe('web area protections', () => {
 
   it('refuses a form without the CSRF token, or from another origin, and changes nothing', async () => {
     const email = `${uniqueName('csrf')}@example.com`;
-    const user = await createUser(createStorage(api.db.knex).users, { name: 'C', email, password: 'correct horse battery', plan: 'pro' });
+    const user = await createUser(createStorage(api.db.knex).users, {
+      name: 'C',
+      email,
+      password: 'correct horse battery',
+      plan: 'pro',
+    });
     const client = await sessionFor(email);
     expect((await client.post('/account/api/tokens', { name: 'x', _csrf: '' })).status).toBe(403);
     expect((await client.post('/account/api/tokens', { name: 'x', _csrf: 'A'.repeat(43) })).status).toBe(403);
-    expect((await client.post('/account/api/tokens', { name: 'x' }, { origin: 'https://evil.example' })).status).toBe(403);
+    expect((await client.post('/account/api/tokens', { name: 'x' }, { origin: 'https://evil.example' })).status).toBe(
+      403,
+    );
     expect(await api.db.knex('api_tokens').where({ user_id: user.id })).toHaveLength(0);
     expect((await client.post('/account/api/tokens', { name: 'x' })).status).toBe(201);
     expect(await api.db.knex('api_tokens').where({ user_id: user.id })).toHaveLength(1);
   });
 
   it("gives 404 for deleting another user's token, which keeps working", async () => {
-    const a = await createUser(createStorage(api.db.knex).users, { name: 'A', email: `${uniqueName('a')}@example.com`, password: 'correct horse battery', plan: 'pro' });
-    const b = await createUser(createStorage(api.db.knex).users, { name: 'B', email: `${uniqueName('b')}@example.com`, password: 'correct horse battery', plan: 'pro' });
+    const a = await createUser(createStorage(api.db.knex).users, {
+      name: 'A',
+      email: `${uniqueName('a')}@example.com`,
+      password: 'correct horse battery',
+      plan: 'pro',
+    });
+    const b = await createUser(createStorage(api.db.knex).users, {
+      name: 'B',
+      email: `${uniqueName('b')}@example.com`,
+      password: 'correct horse battery',
+      plan: 'pro',
+    });
     const { token, record } = await mintToken(createStorage(api.db.knex).tokens, a.id, 'a-token', null);
     const client = await sessionFor(b.email);
     expect((await client.post(`/account/api/tokens/${record.id}/delete`, {})).status).toBe(404);
@@ -143,7 +181,12 @@ describe('web area protections', () => {
     const tls = await startTestApi({ env: { BASE_URL: 'https://perf.example.com' } });
     try {
       const email = `${uniqueName('tls')}@example.com`;
-      await createUser(createStorage(tls.db.knex).users, { name: 'T', email, password: 'correct horse battery', plan: 'pro' });
+      await createUser(createStorage(tls.db.knex).users, {
+        name: 'T',
+        email,
+        password: 'correct horse battery',
+        plan: 'pro',
+      });
       const client = new WebClient(tls.url, tls.config.baseUrl);
       const login = await client.get('/login');
       expect(login.status).toBe(200);
@@ -157,7 +200,9 @@ describe('web area protections', () => {
   });
 
   describe('sign-in throttle', () => {
-    async function loginForm(): Promise<(email: string, password: string) => Promise<{ status: number; retryAfter: string | null; text: string }>> {
+    async function loginForm(): Promise<
+      (email: string, password: string) => Promise<{ status: number; retryAfter: string | null; text: string }>
+    > {
       const client = new WebClient(api.url, api.config.baseUrl);
       await client.get('/login');
       const csrf = client.csrf;
@@ -165,13 +210,22 @@ describe('web area protections', () => {
         // The same browser, never signed in: its form token stays the pre-session one.
         const res = await client.post('/login', { email, password, _csrf: csrf });
         client.cookies.delete('wps_session');
-        return { status: res.status, retryAfter: (res.headers['retry-after'] as string | undefined) ?? null, text: res.text };
+        return {
+          status: res.status,
+          retryAfter: (res.headers['retry-after'] as string | undefined) ?? null,
+          text: res.text,
+        };
       };
     }
 
     it(`refuses an e-mail address after ${SIGN_IN_THROTTLE.perEmail} failures, even with the right password, until the window has passed`, async () => {
       const email = `${uniqueName('guess')}@example.com`;
-      await createUser(createStorage(api.db.knex).users, { name: 'G', email, password: 'correct horse battery', plan: 'pro' });
+      await createUser(createStorage(api.db.knex).users, {
+        name: 'G',
+        email,
+        password: 'correct horse battery',
+        plan: 'pro',
+      });
       const submit = await loginForm();
       for (let i = 0; i < SIGN_IN_THROTTLE.perEmail; i++) expect((await submit(email, `wrong-${i}`)).status).toBe(422);
       const refused = await submit(email.toUpperCase(), 'correct horse battery');
@@ -180,7 +234,12 @@ describe('web area protections', () => {
       expect(refused.text).toContain('Too many failed sign-in attempts');
       // Another account from the same address is not affected.
       const other = `${uniqueName('other')}@example.com`;
-      await createUser(createStorage(api.db.knex).users, { name: 'O', email: other, password: 'correct horse battery', plan: 'pro' });
+      await createUser(createStorage(api.db.knex).users, {
+        name: 'O',
+        email: other,
+        password: 'correct horse battery',
+        plan: 'pro',
+      });
       expect((await submit(other, 'correct horse battery')).status).toBe(303);
 
       api.clock.set(new Date(api.clock.now.getTime() + SIGN_IN_THROTTLE.windowMs + 1000));
@@ -191,11 +250,18 @@ describe('web area protections', () => {
 
     it('checks no more passwords than the limit, however many attempts run in parallel', async () => {
       const email = `${uniqueName('burst')}@example.com`;
-      await createUser(createStorage(api.db.knex).users, { name: 'B', email, password: 'correct horse battery', plan: 'pro' });
+      await createUser(createStorage(api.db.knex).users, {
+        name: 'B',
+        email,
+        password: 'correct horse battery',
+        plan: 'pro',
+      });
       const submit = await loginForm();
       let wrong = 0;
       for (let round = 0; round < 3; round++) {
-        const statuses = (await Promise.all(Array.from({ length: 25 }, (_, i) => submit(email, `burst-${round}-${i}`)))).map((r) => r.status);
+        const statuses = (
+          await Promise.all(Array.from({ length: 25 }, (_, i) => submit(email, `burst-${round}-${i}`)))
+        ).map((r) => r.status);
         expect(statuses.filter((s) => s !== 422 && s !== 429)).toEqual([]);
         wrong += statuses.filter((s) => s === 422).length;
       }
@@ -205,7 +271,11 @@ describe('web area protections', () => {
         expect((await submit(email, `one-by-one-${wrong}`)).status).toBe(422);
         wrong += 1;
       }
-      const stored = (await api.db.knex('sign_in_failures').where({ email_hash: emailHash(email) }).count({ n: '*' }).first()) as { n: number | string };
+      const stored = (await api.db
+        .knex('sign_in_failures')
+        .where({ email_hash: emailHash(email) })
+        .count({ n: '*' })
+        .first()) as { n: number | string };
       expect(Number(stored.n)).toBe(SIGN_IN_THROTTLE.perEmail);
       expect((await submit(email, 'one more guess')).status).toBe(429);
       expect((await submit(email, 'correct horse battery')).status).toBe(429);

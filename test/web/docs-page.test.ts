@@ -29,11 +29,23 @@ afterAll(async () => {
 /** Loads /docs with JavaScript and collects console errors and CSP violations until the reference is ready. */
 async function openReference(page: Page): Promise<string[]> {
   const problems: string[] = [];
-  page.on('console', (message) => message.type() === 'error' && !message.location().url?.endsWith('/favicon.ico') && problems.push(`${message.text()} ${message.location().url ?? ''}`));
+  page.on(
+    'console',
+    (message) =>
+      message.type() === 'error' &&
+      !message.location().url?.endsWith('/favicon.ico') &&
+      problems.push(`${message.text()} ${message.location().url ?? ''}`),
+  );
   page.on('pageerror', (error) => problems.push(String(error)));
   page.on('requestfailed', (request) => problems.push(`failed: ${request.url()}`));
   // The site has no favicon (every page's request for it is a 404, not this page's concern).
-  page.on('response', (response) => response.status() >= 400 && !response.url().endsWith('/favicon.ico') && problems.push(`${response.status()}: ${response.url()}`));
+  page.on(
+    'response',
+    (response) =>
+      response.status() >= 400 &&
+      !response.url().endsWith('/favicon.ico') &&
+      problems.push(`${response.status()}: ${response.url()}`),
+  );
   await page.setJavaScriptEnabled(true);
   await page.goto(`${api.url}/docs`);
   await page.waitForSelector('html[data-reference="ready"]', { timeout: 60_000 });
@@ -45,14 +57,25 @@ it('renders every operation and webhook of the document, from our own origin, wi
   const doc = (await (await fetch(`${api.url}/api/v1/openapi.json`)).json()) as Doc;
   const page = await browser.browser.newPage();
   const outside: string[] = [];
-  page.on('request', (request) => !request.url().startsWith(api.url) && !request.url().startsWith('data:') && outside.push(request.url()));
+  page.on(
+    'request',
+    (request) =>
+      !request.url().startsWith(api.url) && !request.url().startsWith('data:') && outside.push(request.url()),
+  );
   const problems = await openReference(page);
   const shown = await page.$$eval('.opblock', (blocks) =>
-    blocks.map((block) => `${block.querySelector('.opblock-summary-method')?.textContent?.toLowerCase()} ${block.querySelector('.opblock-summary-path, .opblock-summary-path__deprecated')?.getAttribute('data-path')}`),
+    blocks.map(
+      (block) =>
+        `${block.querySelector('.opblock-summary-method')?.textContent?.toLowerCase()} ${block.querySelector('.opblock-summary-path, .opblock-summary-path__deprecated')?.getAttribute('data-path')}`,
+    ),
   );
   const expected = [
-    ...Object.entries(doc.paths).flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method} ${path}`)),
-    ...Object.entries(doc.webhooks).flatMap(([event, operations]) => Object.keys(operations).map((method) => `${method} ${event}`)),
+    ...Object.entries(doc.paths).flatMap(([path, operations]) =>
+      Object.keys(operations).map((method) => `${method} ${path}`),
+    ),
+    ...Object.entries(doc.webhooks).flatMap(([event, operations]) =>
+      Object.keys(operations).map((method) => `${method} ${event}`),
+    ),
   ];
   expect(expected.length).toBeGreaterThan(30);
   for (const operation of expected) expect(shown).toContain(operation);
@@ -70,8 +93,13 @@ it('shows an example response taken from the schemas for an operation', async ()
   await openReference(page);
   await page.click('#operations-Scans-get_scans__id_ .opblock-summary-control, .opblock-get [data-path="/scans/{id}"]');
   await page.waitForSelector('.opblock.is-open .responses-table');
-  const example = await page.$eval('.opblock.is-open .responses-table .response[data-code="200"] .microlight, .opblock.is-open .responses-table .response[data-code="200"] pre', (el) => el.textContent ?? '');
-  expect(JSON.parse(example)).toMatchObject({ data: { public_id: expect.stringMatching(/^[0-9a-z]{26}$/), status: expect.any(String) } });
+  const example = await page.$eval(
+    '.opblock.is-open .responses-table .response[data-code="200"] .microlight, .opblock.is-open .responses-table .response[data-code="200"] pre',
+    (el) => el.textContent ?? '',
+  );
+  expect(JSON.parse(example)).toMatchObject({
+    data: { public_id: expect.stringMatching(/^[0-9a-z]{26}$/), status: expect.any(String) },
+  });
   await page.close();
 }, 120_000);
 
@@ -95,8 +123,13 @@ it('a signed-in user makes a one-hour token on the page and tries GET /me with i
   await page.click('.opblock.is-open .try-out__btn');
   await page.click('.opblock.is-open .execute');
   await page.waitForSelector('.opblock.is-open .live-responses-table tbody .response-col_status', { timeout: 30_000 });
-  const status = await page.$eval('.opblock.is-open .live-responses-table tbody .response-col_status', (el) => el.textContent?.trim());
-  const body = await page.$eval('.opblock.is-open .live-responses-table tbody .response-col_description pre', (el) => el.textContent ?? '');
+  const status = await page.$eval('.opblock.is-open .live-responses-table tbody .response-col_status', (el) =>
+    el.textContent?.trim(),
+  );
+  const body = await page.$eval(
+    '.opblock.is-open .live-responses-table tbody .response-col_description pre',
+    (el) => el.textContent ?? '',
+  );
   expect(status).toBe('200');
   expect(JSON.parse(body)).toMatchObject({ data: { email: user.email, plan: { key: 'starter' } } });
   await page.screenshot({ path: resolve(screenshots, 'docs-tried-me.png') });
@@ -110,7 +143,9 @@ it('serves its assets with long caching only for the current version, and the pa
   const asset = await fetch(`${api.url}${script!.replaceAll('&amp;', '&')}`);
   expect(asset.status).toBe(200);
   expect(asset.headers.get('cache-control')).toContain('immutable');
-  expect((await fetch(`${api.url}/docs/assets/swagger-ui-bundle.js`)).headers.get('cache-control')).toBe('public, max-age=3600');
+  expect((await fetch(`${api.url}/docs/assets/swagger-ui-bundle.js`)).headers.get('cache-control')).toBe(
+    'public, max-age=3600',
+  );
   // Compressed for clients that take gzip (fetch decompresses it again: the same script).
   expect(asset.headers.get('content-encoding')).toBe('gzip');
   expect(Number(asset.headers.get('content-length'))).toBeLessThan(600_000);
@@ -118,7 +153,11 @@ it('serves its assets with long caching only for the current version, and the pa
   expect((await fetch(`${api.url}/docs/assets/../../package.json`)).status).toBe(404);
   expect((await fetch(`${api.url}/docs/assets/index.html`)).status).toBe(404);
   expect(page).toContain('<noscript>');
-  const refused = await fetch(`${api.url}/docs/try-token`, { method: 'POST', redirect: 'manual', headers: { origin: api.url } });
+  const refused = await fetch(`${api.url}/docs/try-token`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { origin: api.url },
+  });
   expect(refused.status).toBe(302);
   expect(refused.headers.get('location')).toBe('/login?next=%2Fdocs');
 });

@@ -45,7 +45,12 @@ describe('error pages of the web area (HTML, while the API keeps answering JSON)
     expectErrorPage(missing, 404, 'Seite nicht gefunden', 'Diese Seite gibt es nicht');
     expect(missing.text).toContain('<html lang="de">');
     expect(missing.text).not.toContain('Not found.');
-    expectErrorPage(await german.post('/login', { email: 'a@example.com', password: 'x', _csrf: 'forged' }), 403, 'Nicht erlaubt', 'Das Formular ist abgelaufen');
+    expectErrorPage(
+      await german.post('/login', { email: 'a@example.com', password: 'x', _csrf: 'forged' }),
+      403,
+      'Nicht erlaubt',
+      'Das Formular ist abgelaufen',
+    );
     await german.get('/login');
     const wrong = await german.post('/login', { email: 'nobody@example.com', password: 'wrong-password-1' });
     expect(wrong.status).toBe(422);
@@ -53,7 +58,10 @@ describe('error pages of the web area (HTML, while the API keeps answering JSON)
   });
 
   it('405 (with Allow) for a web page asked with a method it does not have; the API answers the same as JSON', async () => {
-    const res = await rawRequest(`${api.url}/login`, { method: 'PUT', headers: { origin: new URL(api.config.baseUrl).origin } });
+    const res = await rawRequest(`${api.url}/login`, {
+      method: 'PUT',
+      headers: { origin: new URL(api.config.baseUrl).origin },
+    });
     expectErrorPage(res, 405, 'Method not allowed', 'Method not allowed.');
     expect(res.headers.allow).toContain('POST');
     const apiRes = await rawRequest(`${api.url}/api/v1/me`, { method: 'DELETE' });
@@ -64,16 +72,32 @@ describe('error pages of the web area (HTML, while the API keeps answering JSON)
   it('403 when a form fails the CSRF check: without the token, and from another site', async () => {
     const client = browser();
     await client.get('/login');
-    expectErrorPage(await client.post('/login', { email: 'a@example.com', password: 'x', _csrf: 'forged' }), 403, 'Not allowed', 'The form has expired or did not come from this site. Reload the page and try again.');
-    expectErrorPage(await client.post('/login', { email: 'a@example.com', password: 'x' }, { origin: 'https://evil.example' }), 403, 'Not allowed', 'Cross-site form submission refused.');
+    expectErrorPage(
+      await client.post('/login', { email: 'a@example.com', password: 'x', _csrf: 'forged' }),
+      403,
+      'Not allowed',
+      'The form has expired or did not come from this site. Reload the page and try again.',
+    );
+    expectErrorPage(
+      await client.post('/login', { email: 'a@example.com', password: 'x' }, { origin: 'https://evil.example' }),
+      403,
+      'Not allowed',
+      'Cross-site form submission refused.',
+    );
   });
 
   it('429 with Retry-After once the sign-in throttle refuses an e-mail address: the sign-in page says how long', async () => {
     const email = `${uniqueName('locked')}@example.com`;
-    await createUser(createStorage(api.db.knex).users, { name: 'Locked', email, password: 'correct horse battery', plan: 'free' });
+    await createUser(createStorage(api.db.knex).users, {
+      name: 'Locked',
+      email,
+      password: 'correct horse battery',
+      plan: 'free',
+    });
     const client = browser();
     await client.get('/login');
-    for (let i = 0; i < SIGN_IN_THROTTLE.perEmail; i++) expect((await client.post('/login', { email, password: `wrong-${i}` })).status).toBe(422);
+    for (let i = 0; i < SIGN_IN_THROTTLE.perEmail; i++)
+      expect((await client.post('/login', { email, password: `wrong-${i}` })).status).toBe(422);
     const refused = await client.post('/login', { email, password: 'correct horse battery' });
     expect(refused.status).toBe(429);
     expect(refused.headers['content-type']).toMatch(/^text\/html/);
@@ -81,7 +105,9 @@ describe('error pages of the web area (HTML, while the API keeps answering JSON)
     const seconds = Number(refused.headers['retry-after']);
     expect(seconds).toBeGreaterThan(0);
     expect(seconds).toBeLessThanOrEqual(SIGN_IN_THROTTLE.windowMs / 1000);
-    expect(refused.text).toContain(`Too many failed sign-in attempts. Try again in ${Math.ceil(seconds / 60)} minute(s).`);
+    expect(refused.text).toContain(
+      `Too many failed sign-in attempts. Try again in ${Math.ceil(seconds / 60)} minute(s).`,
+    );
     expect(refused.text).toContain('<form method="post" action="/login">');
   }, 60_000);
 
@@ -93,7 +119,10 @@ describe('error pages of the web area (HTML, while the API keeps answering JSON)
       const client = browser(cut);
       expect((await client.signIn(user.email, 'correct horse battery')).status).toBe(303);
       await client.get('/');
-      const refused = await client.post('/scans', { url: 'https://unreachable-temporal.example/', region: cut.config.regions.default });
+      const refused = await client.post('/scans', {
+        url: 'https://unreachable-temporal.example/',
+        region: cut.config.regions.default,
+      });
       expect(refused.status).toBe(503);
       expect(refused.headers['content-type']).toMatch(/^text\/html/);
       expect(refused.headers['retry-after']).toBe(String(DEPENDENCY_RETRY_AFTER_S));
@@ -114,8 +143,15 @@ describe('error pages of the web area (HTML, while the API keeps answering JSON)
       expectErrorPage(res, 500, 'Server error', 'Server error.');
       expect(res.text).toContain(`<code>${id}</code>`);
       expect(res.text).not.toMatch(/web_sessions|at .*\.ts/);
-      const line = broken.logs().split('\n').find((l) => l.includes('unhandled error'));
-      expect(JSON.parse(line!)).toMatchObject({ requestId: id, path: '/login', err: { message: expect.stringMatching(/web_sessions/) } });
+      const line = broken
+        .logs()
+        .split('\n')
+        .find((l) => l.includes('unhandled error'));
+      expect(JSON.parse(line!)).toMatchObject({
+        requestId: id,
+        path: '/login',
+        err: { message: expect.stringMatching(/web_sessions/) },
+      });
     } finally {
       await broken.close();
     }

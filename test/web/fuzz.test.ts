@@ -25,7 +25,13 @@ let userId: number;
  */
 async function newSession(): Promise<{ cookie: string; csrf: string }> {
   const value = randomBytes(32).toString('base64url');
-  await api.db.knex('web_sessions').insert({ id_hash: createHash('sha256').update(value).digest('hex'), user_id: userId, expires_at: new Date(Date.now() + 3600_000) });
+  await api.db
+    .knex('web_sessions')
+    .insert({
+      id_hash: createHash('sha256').update(value).digest('hex'),
+      user_id: userId,
+      expires_at: new Date(Date.now() + 3600_000),
+    });
   const cookie = `wps_session=${value}`;
   const page = await rawRequest(`${api.url}/account/api`, { headers: { cookie } });
   return { cookie, csrf: /name="_csrf" value="([^"]+)"/.exec(page.text)![1]! };
@@ -34,12 +40,26 @@ async function newSession(): Promise<{ cookie: string; csrf: string }> {
 beforeAll(async () => {
   api = await startTestApi();
   const email = `${uniqueName('fuzz')}@example.com`;
-  const user = await createUser(createStorage(api.db.knex).users, { name: 'Fuzz', email, password: 'correct horse battery', plan: 'pro' });
+  const user = await createUser(createStorage(api.db.knex).users, {
+    name: 'Fuzz',
+    email,
+    password: 'correct horse battery',
+    plan: 'pro',
+  });
   userId = user.id;
-  ({ record: { id: tokenId } } = await mintToken(createStorage(api.db.knex).tokens, user.id, 'fuzz', null));
+  ({
+    record: { id: tokenId },
+  } = await mintToken(createStorage(api.db.knex).tokens, user.id, 'fuzz', null));
   const { token } = await createTestUser(api, 'pro');
-  scanId = ((await call(api, '/scans', { token, method: 'POST', body: { url: 'https://web-fuzz.example/', public: true } })).body.data as { id: string }).id;
-  shareToken = ((await call(api, `/scans/${scanId}/share/enable`, { token, method: 'POST' })).body.data as { share_url: string }).share_url.split('/').at(-1)!;
+  scanId = (
+    (await call(api, '/scans', { token, method: 'POST', body: { url: 'https://web-fuzz.example/', public: true } }))
+      .body.data as { id: string }
+  ).id;
+  shareToken = (
+    (await call(api, `/scans/${scanId}/share/enable`, { token, method: 'POST' })).body.data as { share_url: string }
+  ).share_url
+    .split('/')
+    .at(-1)!;
   session = await newSession();
 }, 60_000);
 afterAll(async () => {
@@ -53,7 +73,11 @@ interface Answer {
 }
 
 /** Forms carry the site's Origin (else every POST is a 403 before the form is read); node:http, as fetch in jest drops it. */
-async function send(method: string, path: string, options: { cookie?: string; body?: string; type?: string } = {}): Promise<Answer> {
+async function send(
+  method: string,
+  path: string,
+  options: { cookie?: string; body?: string; type?: string } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = {};
   if (options.cookie) headers.cookie = options.cookie;
   if (method === 'POST') headers.origin = new URL(api.config.baseUrl).origin;
@@ -64,21 +88,66 @@ async function send(method: string, path: string, options: { cookie?: string; bo
 
 /** 5xx, or an error (4xx) that is not an HTML page. */
 const bad = (answer: Answer) => answer.status >= 500 || (answer.status >= 400 && !answer.type.startsWith('text/html'));
-const describeAnswer = (what: string, answer: Answer) => `${what} -> ${answer.status} ${answer.type} ${answer.text.slice(0, 120)}`;
+const describeAnswer = (what: string, answer: Answer) =>
+  `${what} -> ${answer.status} ${answer.type} ${answer.text.slice(0, 120)}`;
 
-const SEGMENTS = ['%00', 'a%00b', '%ff', '%ED%A0%80', encodeURIComponent('💩'), 'x'.repeat(3000), '..%2f..%2fetc%2fpasswd', '01jd0000000000000000000000', '-1', '%25'];
-const VALUES = ['\u0000', 'a\u0000b', '\ud800', 'x'.repeat(5000), '//evil.example', '/\\evil', '💩', '-1', '99999999999999'];
+const SEGMENTS = [
+  '%00',
+  'a%00b',
+  '%ff',
+  '%ED%A0%80',
+  encodeURIComponent('💩'),
+  'x'.repeat(3000),
+  '..%2f..%2fetc%2fpasswd',
+  '01jd0000000000000000000000',
+  '-1',
+  '%25',
+];
+const VALUES = [
+  '\u0000',
+  'a\u0000b',
+  '\ud800',
+  'x'.repeat(5000),
+  '//evil.example',
+  '/\\evil',
+  '💩',
+  '-1',
+  '99999999999999',
+];
 
 describe('fuzzed requests to every web page', () => {
   it('never answer 5xx, whatever the path segments and query parameters, signed in or not', async () => {
-    const templates = ['/', '/login', '/signup', '/account/api', '/reports/{id}', '/share/{token}', '/assets/{id}/{name}', '/nope/{id}'];
+    const templates = [
+      '/',
+      '/login',
+      '/signup',
+      '/account/api',
+      '/reports/{id}',
+      '/share/{token}',
+      '/assets/{id}/{name}',
+      '/nope/{id}',
+    ];
     const failures: string[] = [];
     for (const cookie of [undefined, session.cookie]) {
       for (const template of templates) {
         const fills = template.includes('{') ? SEGMENTS : [''];
         for (const segment of fills) {
-          const path = template.replace('{id}', segment).replace('{token}', segment).replace('{name}', 'desktop-final.jpg');
-          for (const query of [new URLSearchParams(), ...['next', 'expires', 'signature', 'x'].flatMap((name) => VALUES.map((v) => new URLSearchParams([[name, v], [name, v]])))].slice(0, 12)) {
+          const path = template
+            .replace('{id}', segment)
+            .replace('{token}', segment)
+            .replace('{name}', 'desktop-final.jpg');
+          for (const query of [
+            new URLSearchParams(),
+            ...['next', 'expires', 'signature', 'x'].flatMap((name) =>
+              VALUES.map(
+                (v) =>
+                  new URLSearchParams([
+                    [name, v],
+                    [name, v],
+                  ]),
+              ),
+            ),
+          ].slice(0, 12)) {
             const target = `${path}${query.size ? `?${query}` : ''}`;
             const answer = await send('GET', target, { cookie });
             if (bad(answer)) failures.push(describeAnswer(`GET ${target.slice(0, 100)}`, answer));
@@ -87,7 +156,11 @@ describe('fuzzed requests to every web page', () => {
       }
       // Real ids with odd names and odd query values.
       for (const value of VALUES) {
-        for (const path of [`/assets/${scanId}/${new URLSearchParams({ v: value }).toString().slice(2)}`, `/share/${shareToken}?${new URLSearchParams({ x: value })}`, `/reports/${scanId}?${new URLSearchParams({ x: value })}`]) {
+        for (const path of [
+          `/assets/${scanId}/${new URLSearchParams({ v: value }).toString().slice(2)}`,
+          `/share/${shareToken}?${new URLSearchParams({ x: value })}`,
+          `/reports/${scanId}?${new URLSearchParams({ x: value })}`,
+        ]) {
           const answer = await send('GET', path, { cookie });
           if (bad(answer)) failures.push(describeAnswer(`GET ${path.slice(0, 100)}`, answer));
         }
@@ -96,7 +169,12 @@ describe('fuzzed requests to every web page', () => {
     expect(failures).toEqual([]);
   }, 120_000);
 
-  it.each([['/reports/%00'], ['/assets/%00/x.jpg'], ['/share/%00'], [`/assets/${'0'.repeat(25)}%00/desktop-final.jpg`]])('%s is a 404 HTML page', async (path) => {
+  it.each([
+    ['/reports/%00'],
+    ['/assets/%00/x.jpg'],
+    ['/share/%00'],
+    [`/assets/${'0'.repeat(25)}%00/desktop-final.jpg`],
+  ])('%s is a 404 HTML page', async (path) => {
     for (const cookie of [undefined, 'wps_session=x']) {
       const answer = await send('GET', path, { cookie });
       expect([answer.status, answer.type]).toEqual([404, 'text/html; charset=utf-8']);
@@ -111,8 +189,14 @@ describe('fuzzed requests to every web page', () => {
 
 describe('fuzzed forms', () => {
   const forms: Array<{ path: () => string; fields: Record<string, string> }> = [
-    { path: () => '/login', fields: { email: 'someone@example.com', password: 'wrong password', next: '/account/api' } },
-    { path: () => '/signup', fields: { name: 'New', email: `${uniqueName('new')}@example.com`, password: 'long enough password' } },
+    {
+      path: () => '/login',
+      fields: { email: 'someone@example.com', password: 'wrong password', next: '/account/api' },
+    },
+    {
+      path: () => '/signup',
+      fields: { name: 'New', email: `${uniqueName('new')}@example.com`, password: 'long enough password' },
+    },
     { path: () => '/account/api/tokens', fields: { name: 'fuzzed', expires: '2099-01-01' } },
     { path: () => `/account/api/tokens/${tokenId}/delete`, fields: {} },
     { path: () => '/logout', fields: {} },
@@ -125,7 +209,10 @@ describe('fuzzed forms', () => {
       for (const field of [...Object.keys(form.fields), '_csrf', 'extra']) {
         // 'ä' × 32: as many characters as a CSRF token, but twice the bytes.
         for (const value of [...VALUES, 'x'.repeat(15_000), 'ä'.repeat(32)]) {
-          variants.push([`${field}=${value.slice(0, 10)}`, new URLSearchParams({ ...form.fields, _csrf: session.csrf, [field]: value })]);
+          variants.push([
+            `${field}=${value.slice(0, 10)}`,
+            new URLSearchParams({ ...form.fields, _csrf: session.csrf, [field]: value }),
+          ]);
         }
         const repeated = new URLSearchParams({ ...form.fields, _csrf: session.csrf });
         repeated.append(field, 'second');
@@ -139,7 +226,11 @@ describe('fuzzed forms', () => {
         if (answer.status === 303 && form.path() === '/logout') session = await newSession();
       }
       for (const type of ['application/json', 'text/plain', 'multipart/form-data; boundary=x']) {
-        const answer = await send('POST', form.path(), { cookie: session.cookie, body: JSON.stringify(form.fields), type });
+        const answer = await send('POST', form.path(), {
+          cookie: session.cookie,
+          body: JSON.stringify(form.fields),
+          type,
+        });
         if (bad(answer)) failures.push(describeAnswer(`POST ${form.path()} as ${type}`, answer));
       }
     }
@@ -153,7 +244,10 @@ describe('fuzzed forms', () => {
     ['sign-up', '/signup', { name: 'N', email: 'nul\u0000@example.com', password: 'long enough password' }],
     ['token', '/account/api/tokens', { name: 'to\u0000ken' }],
   ])('a NUL in the %s form is a 400 HTML page', async (_form, path, fields) => {
-    const answer = await send('POST', path, { cookie: session.cookie, body: new URLSearchParams({ ...fields, _csrf: session.csrf }).toString() });
+    const answer = await send('POST', path, {
+      cookie: session.cookie,
+      body: new URLSearchParams({ ...fields, _csrf: session.csrf }).toString(),
+    });
     expect([answer.status, answer.type]).toEqual([400, 'text/html; charset=utf-8']);
   });
 });

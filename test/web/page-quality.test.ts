@@ -29,7 +29,14 @@ beforeAll(async () => {
   clickhouse = await isolatedClickHouse();
   api = await startTestApi({ env: { ASSETS_DIR: assetsDir, CLICKHOUSE_DATABASE: clickhouse.database } });
   ({ browser, close: closeBrowser } = await launchBrowser());
-  seeded = await seedWebArea({ storage: createStorage(api.db.knex), assets: localAssetStore(assetsDir), region: api.config.regions.default, now: api.clock.read(), images: await renderSampleImages(browser), clickhouse: clickhouse.client });
+  seeded = await seedWebArea({
+    storage: createStorage(api.db.knex),
+    assets: localAssetStore(assetsDir),
+    region: api.config.regions.default,
+    now: api.clock.read(),
+    images: await renderSampleImages(browser),
+    clickhouse: clickhouse.client,
+  });
   auditor = startPageAuditor({ chromiumPath: api.config.chromiumPath });
   await auditor.signIn(api.url, seeded.email, seeded.password);
 }, 60_000);
@@ -55,7 +62,10 @@ async function signedInContext(): Promise<BrowserContext> {
 }
 
 /** Every page in both languages, in a browser context of the right kind, with JavaScript off (the progress page would follow its scan). */
-async function forEachPage(width: number, visit: (page: Page, name: string, lang: string) => Promise<void>): Promise<void> {
+async function forEachPage(
+  width: number,
+  visit: (page: Page, name: string, lang: string) => Promise<void>,
+): Promise<void> {
   const contexts = { visitor: await browser.createBrowserContext(), user: await signedInContext() };
   try {
     for (const { name, signedIn } of WEB_AREA_PAGES) {
@@ -65,7 +75,11 @@ async function forEachPage(width: number, visit: (page: Page, name: string, lang
         await page.setExtraHTTPHeaders({ 'accept-language': lang });
         await page.setViewport({ width, height: 800 });
         await page.goto(`${api.url}${seeded.paths[name]}`, { waitUntil: 'load' });
-        expect({ name, lang, htmlLang: await page.$eval('html', (el) => el.lang) }).toEqual({ name, lang, htmlLang: lang });
+        expect({ name, lang, htmlLang: await page.$eval('html', (el) => el.lang) }).toEqual({
+          name,
+          lang,
+          htmlLang: lang,
+        });
         await visit(page, name, lang);
         await page.close();
       }
@@ -96,8 +110,15 @@ describe('the quality of our own pages', () => {
         // Lighthouse loaded the page itself, not the sign-in page a lost session would redirect to.
         const landed = answer.finalUrl ? new URL(answer.finalUrl).pathname : '';
         const scores = answer.scores;
-        const ok = !answer.error && landed === new URL(`${api.url}${seeded.paths[page.name]}`).pathname && (scores.accessibility ?? 0) >= MINIMUM && (scores['best-practices'] ?? 0) >= MINIMUM;
-        if (!ok) below.push(`${page.name} (${formFactor}, ${language}) at ${landed}: accessibility ${scores.accessibility}, best practices ${scores['best-practices']}\n${describeFailures(answer)}`);
+        const ok =
+          !answer.error &&
+          landed === new URL(`${api.url}${seeded.paths[page.name]}`).pathname &&
+          (scores.accessibility ?? 0) >= MINIMUM &&
+          (scores['best-practices'] ?? 0) >= MINIMUM;
+        if (!ok)
+          below.push(
+            `${page.name} (${formFactor}, ${language}) at ${landed}: accessibility ${scores.accessibility}, best practices ${scores['best-practices']}\n${describeFailures(answer)}`,
+          );
       }
     }
     expect(below.join('\n')).toBe('');
@@ -113,7 +134,8 @@ describe('the quality of our own pages', () => {
       const offScreen = (await page.evaluate(
         "[...document.querySelectorAll('header a, header button')].filter((el) => { const r = el.getBoundingClientRect(); return r.left < 0 || r.right > document.documentElement.clientWidth; }).map((el) => el.textContent)",
       )) as string[];
-      if (wide.length || offScreen.length) overflowing.push(`${name} (${lang}): too wide ${wide.join(', ')}; header off screen ${offScreen.join(', ')}`);
+      if (wide.length || offScreen.length)
+        overflowing.push(`${name} (${lang}): too wide ${wide.join(', ')}; header off screen ${offScreen.join(', ')}`);
     });
     expect(overflowing).toEqual([]);
   }, 120_000);
@@ -123,7 +145,9 @@ describe('the quality of our own pages', () => {
     await forEachPage(360, async (page, name, lang) => {
       if (lang === 'de') return; // the same markup; once is enough
       await page.keyboard.press('Tab');
-      const skip = await page.evaluate("(() => { const el = document.activeElement; const r = el.getBoundingClientRect(); return { cls: el.className, visible: r.left >= 0 && r.width > 1 }; })()");
+      const skip = await page.evaluate(
+        '(() => { const el = document.activeElement; const r = el.getBoundingClientRect(); return { cls: el.className, visible: r.left >= 0 && r.width > 1 }; })()',
+      );
       expect({ name, skip }).toEqual({ name, skip: { cls: 'skip', visible: true } });
       for (let i = 0; i < 150; i++) {
         const focused = (await page.evaluate(`(() => {

@@ -51,7 +51,8 @@ async function signUp(page: Page, email: string): Promise<void> {
   await Promise.all([page.waitForNavigation(), page.click('#sign-up')]);
 }
 
-const emailFor = (label: string) => `${label}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
+const emailFor = (label: string) =>
+  `${label}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
 
 describe('the web area as a product', () => {
   it('takes a new visitor from the home page box through sign-up and a real scan to its report and the list', async () => {
@@ -74,12 +75,18 @@ describe('the web area as a product', () => {
     const scanId = scanPath.split('/')[2]!;
     expect(await page.$eval('#progress', (el) => el.getAttribute('data-status'))).toMatch(/queued|running/);
     // The page follows the scan by itself and opens the report when it has finished.
-    await page.waitForFunction((id) => (globalThis as unknown as { location: { pathname: string } }).location.pathname === `/reports/${id}`, { timeout: 240_000, polling: 500 }, scanId);
+    await page.waitForFunction(
+      (id) => (globalThis as unknown as { location: { pathname: string } }).location.pathname === `/reports/${id}`,
+      { timeout: 240_000, polling: 500 },
+      scanId,
+    );
     await page.waitForSelector('#scores');
     expect(await page.$eval('[data-score="overall"] b', (el) => Number(el.textContent))).toBeGreaterThan(0);
 
     await page.goto(`${stack.api.url}/scans`);
-    expect(await page.$$eval('tr[data-scan-id]', (rows) => rows.map((row) => row.getAttribute('data-scan-id')))).toContain(scanId);
+    expect(
+      await page.$$eval('tr[data-scan-id]', (rows) => rows.map((row) => row.getAttribute('data-scan-id'))),
+    ).toContain(scanId);
     expect(await page.$eval(`tr[data-scan-id="${scanId}"] .status`, (el) => el.textContent)).toBe('finished');
     await page.browserContext().close();
   }, 300_000);
@@ -89,27 +96,63 @@ describe('the web area as a product', () => {
     // The Free plan's hourly scans, already used.
     const now = stack.api.clock.read();
     for (let i = 0; i < 5; i += 1) {
-      await storage().scans.insert({ publicId: newPublicId(now), userId: user.id, url: `https://site-${i}.example/`, host: `site-${i}.example`, region: stack.api.config.regions.default, isPublic: false, authType: null, authSecret: null, requestedAt: now, cacheKey: null });
+      await storage().scans.insert({
+        publicId: newPublicId(now),
+        userId: user.id,
+        url: `https://site-${i}.example/`,
+        host: `site-${i}.example`,
+        region: stack.api.config.regions.default,
+        isPublic: false,
+        authType: null,
+        authSecret: null,
+        requestedAt: now,
+        cacheKey: null,
+      });
     }
     const page = await freshPage();
     await signIn(page, user.email);
     await page.type('#scan-url', 'https://one-more.example/');
     const [response] = await Promise.all([page.waitForNavigation(), page.click('#scan-submit')]);
     expect(response?.status()).toBe(429);
-    expect(await page.$eval('#form-error', (el) => el.textContent)).toMatch(/used your 5 scans for this hour\. Try again in \d+ minute/);
-    expect(await page.$eval('#scan-url', (el) => (el as unknown as { value: string }).value)).toBe('https://one-more.example/');
+    expect(await page.$eval('#form-error', (el) => el.textContent)).toMatch(
+      /used your 5 scans for this hour\. Try again in \d+ minute/,
+    );
+    expect(await page.$eval('#scan-url', (el) => (el as unknown as { value: string }).value)).toBe(
+      'https://one-more.example/',
+    );
     await page.browserContext().close();
   });
 
   it('compares two scans of a page that got slower, with every difference pointing the right way', async () => {
     const { user } = await createTestUser(stack.api, 'starter', 'a-long-password-1');
     const fast = cleanObservation();
-    const slow = cleanObservation({ desktop: formFactor({ performanceScore: 0.55, metrics: { fcpMs: 2600, lcpMs: 4800, cls: 0.01, tbtMs: 900, speedIndexMs: 3000, interactiveMs: 3500 } }) });
+    const slow = cleanObservation({
+      desktop: formFactor({
+        performanceScore: 0.55,
+        metrics: { fcpMs: 2600, lcpMs: 4800, cls: 0.01, tbtMs: 900, speedIndexMs: 3000, interactiveMs: 3500 },
+      }),
+    });
     const ids: string[] = [];
     for (const [i, observation] of [fast, slow].entries()) {
       const at = new Date(stack.api.clock.read().getTime() - (2 - i) * 3600_000);
-      const scan = await storage().scans.insert({ publicId: newPublicId(at), userId: user.id, url: 'https://shop.example/', host: 'shop.example', region: 'eu', isPublic: false, authType: null, authSecret: null, requestedAt: at, cacheKey: null });
-      await markFinished(storage().scans, scan.publicId, buildResultRecord(observation, scoreScan(observation, SCANNED_AT)), at);
+      const scan = await storage().scans.insert({
+        publicId: newPublicId(at),
+        userId: user.id,
+        url: 'https://shop.example/',
+        host: 'shop.example',
+        region: 'eu',
+        isPublic: false,
+        authType: null,
+        authSecret: null,
+        requestedAt: at,
+        cacheKey: null,
+      });
+      await markFinished(
+        storage().scans,
+        scan.publicId,
+        buildResultRecord(observation, scoreScan(observation, SCANNED_AT)),
+        at,
+      );
       ids.push(scan.publicId);
     }
     const page = await freshPage();
@@ -122,9 +165,13 @@ describe('the web area as a product', () => {
     expect(await change('#metrics-desktop [data-metric="lcp_ms"] [data-change]')).toBe('worse');
     expect(await change('#metrics-desktop [data-metric="tbt_ms"] [data-change]')).toBe('worse');
     expect(await change('#compare-scores [data-score="speed"] [data-change]')).toBe('worse');
-    expect(await page.$eval('#metrics-desktop [data-metric="lcp_ms"] td:last-child', (el) => el.textContent)).toContain('+3.6 s');
+    expect(await page.$eval('#metrics-desktop [data-metric="lcp_ms"] td:last-child', (el) => el.textContent)).toContain(
+      '+3.6 s',
+    );
     // Findings the slower scan brought: a slow LCP on desktop, which the fast one did not have.
-    expect(await page.$$eval('#findings-appeared li', (items) => items.map((li) => li.getAttribute('data-code')))).toContain('speed.lcp-slow');
+    expect(
+      await page.$$eval('#findings-appeared li', (items) => items.map((li) => li.getAttribute('data-code'))),
+    ).toContain('speed.lcp-slow');
     await page.browserContext().close();
   });
 
@@ -132,7 +179,14 @@ describe('the web area as a product', () => {
     const { user } = await createTestUser(stack.api, 'starter', 'a-long-password-1');
     const page = await freshPage({ javascript: false });
     await signIn(page, user.email);
-    for (const [label, path] of [['Scans', '/scans'], ['Targets', '/targets'], ['Alerts', '/alerts'], ['Live data', '/live'], ['Settings', '/account/api'], ['Dashboard', '/']] as const) {
+    for (const [label, path] of [
+      ['Scans', '/scans'],
+      ['Targets', '/targets'],
+      ['Alerts', '/alerts'],
+      ['Live data', '/live'],
+      ['Settings', '/account/api'],
+      ['Dashboard', '/'],
+    ] as const) {
       const link = await page.$(`nav a[href="${path}"]`);
       expect({ label, found: Boolean(link) }).toEqual({ label, found: true });
       const [response] = await Promise.all([page.waitForNavigation(), link!.click()]);
@@ -142,7 +196,7 @@ describe('the web area as a product', () => {
     await page.browserContext().close();
   });
 
-  it('switches the language and keeps the choice on later pages, over the browser\'s own', async () => {
+  it("switches the language and keeps the choice on later pages, over the browser's own", async () => {
     const { user } = await createTestUser(stack.api, 'starter', 'a-long-password-1');
     const page = await freshPage({ language: 'en-US' });
     await signIn(page, user.email);

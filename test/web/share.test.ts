@@ -22,11 +22,20 @@ const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x4
 beforeAll(async () => {
   api = await startTestApi({ env: { ASSETS_DIR: assetsDir } });
   ({ token } = await createTestUser(api, 'pro'));
-  const created = await call(api, '/scans', { token, method: 'POST', body: { url: 'https://shop.example/', public: false } });
+  const created = await call(api, '/scans', {
+    token,
+    method: 'POST',
+    body: { url: 'https://shop.example/', public: false },
+  });
   scanId = (created.body.data as { id: string }).id;
   // A finished private scan with its images in the store, as the worker leaves it.
   const observation = cleanObservation();
-  await markFinished(createScanStore(api.db.knex), scanId, buildResultRecord(observation, scoreScan(observation, SCANNED_AT)), api.clock.read());
+  await markFinished(
+    createScanStore(api.db.knex),
+    scanId,
+    buildResultRecord(observation, scoreScan(observation, SCANNED_AT)),
+    api.clock.read(),
+  );
   const store = localAssetStore(assetsDir);
   for (const name of ['desktop-final.jpg', 'mobile-final.jpg']) await store.put(scanId, name, JPEG);
 });
@@ -36,11 +45,12 @@ afterAll(async () => {
   rmSync(assetsDir, { recursive: true, force: true });
 });
 
-const imageUrls = (html: string) => [...html.matchAll(/<img[^>]+src="([^"]+)"/g)].map((m) => m[1]!.replaceAll('&amp;', '&'));
+const imageUrls = (html: string) =>
+  [...html.matchAll(/<img[^>]+src="([^"]+)"/g)].map((m) => m[1]!.replaceAll('&amp;', '&'));
 const status = async (url: string) => (await fetch(url)).status;
 
 describe('share pages', () => {
-  it('serve their images while sharing is enabled; disabling stops those URLs but not the owner\'s', async () => {
+  it("serve their images while sharing is enabled; disabling stops those URLs but not the owner's", async () => {
     const enabled = await call(api, `/scans/${scanId}/share/enable`, { token, method: 'POST' });
     const sharePath = new URL((enabled.body.data as { share_url: string }).share_url).pathname;
     const page = await fetch(`${api.url}${sharePath}`);
@@ -51,7 +61,8 @@ describe('share pages', () => {
     for (const url of shareImages) expect({ url, status: await status(url) }).toEqual({ url, status: 200 });
 
     const detail = await call(api, `/scans/${scanId}`, { token });
-    const ownerImage = (detail.body.data as { result: { screenshots: { desktop_url: string } } }).result.screenshots.desktop_url;
+    const ownerImage = (detail.body.data as { result: { screenshots: { desktop_url: string } } }).result.screenshots
+      .desktop_url;
     expect(await status(ownerImage)).toBe(200);
 
     await call(api, `/scans/${scanId}/share/disable`, { token, method: 'POST' });

@@ -22,7 +22,9 @@ describe('sign-in and sign-up under load', () => {
     const { token } = await createTestUser(api, 'pro');
     const hash = await hashPassword(PASSWORD);
     const emails = Array.from({ length: 25 }, () => `${uniqueName('load')}@example.com`);
-    await api.db.knex('users').insert(emails.map((email, i) => ({ name: `Load ${i}`, email, plan: 'pro', password_hash: hash })));
+    await api.db
+      .knex('users')
+      .insert(emails.map((email, i) => ({ name: `Load ${i}`, email, plan: 'pro', password_hash: hash })));
     expect((await rawRequest(`${api.url}/readyz`)).status).toBe(200);
 
     // 50 attempts in flight at any time (25 sign-in, 25 sign-up), each a fresh browser, two rounds each.
@@ -53,7 +55,11 @@ describe('sign-in and sign-up under load', () => {
       const [me, ready, held] = await Promise.all([
         call(api, '/me', { token }),
         rawRequest(`${api.url}/readyz`),
-        api.db.knex('pg_stat_activity').where({ datname: database, state: 'idle in transaction' }).count({ n: '*' }).first<{ n: number }>(),
+        api.db
+          .knex('pg_stat_activity')
+          .where({ datname: database, state: 'idle in transaction' })
+          .count({ n: '*' })
+          .first<{ n: number }>(),
       ]);
       apiStatuses.push(me.status, ready.status);
       heldInTransaction = Math.max(heldInTransaction, Number(held.n));
@@ -62,7 +68,11 @@ describe('sign-in and sign-up under load', () => {
     const attemptStatuses = byClient.flat();
 
     expect(apiStatuses.length).toBeGreaterThan(0);
-    expect({ heldInTransaction, apiFailures: apiStatuses.filter((s) => s !== 200), attemptFailures: attemptStatuses.filter((s) => ![303, 422, 429].includes(s)) }).toEqual({
+    expect({
+      heldInTransaction,
+      apiFailures: apiStatuses.filter((s) => s !== 200),
+      attemptFailures: attemptStatuses.filter((s) => ![303, 422, 429].includes(s)),
+    }).toEqual({
       heldInTransaction: 0,
       apiFailures: [],
       attemptFailures: [],

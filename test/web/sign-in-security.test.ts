@@ -45,10 +45,17 @@ describe('forwarded headers (TRUSTED_PROXIES)', () => {
     });
     try {
       expect(production.config.trustedProxies).toEqual([]);
-      const forged = (i: number) => new WebClient(production.url, production.config.baseUrl, { 'x-forwarded-for': `203.0.113.${i % 250}, 192.0.2.${i % 250}` });
+      const forged = (i: number) =>
+        new WebClient(production.url, production.config.baseUrl, {
+          'x-forwarded-for': `203.0.113.${i % 250}, 192.0.2.${i % 250}`,
+        });
       // Unknown e-mails, so only the per-address count can refuse; in parallel batches, each attempt its own forged address.
       for (let batch = 0; batch < SIGN_IN_THROTTLE.perAddress / 10; batch++) {
-        const statuses = await Promise.all(Array.from({ length: 10 }, (_, i) => forged(batch * 10 + i).signIn(`${uniqueName('nobody')}@example.com`, 'guess')));
+        const statuses = await Promise.all(
+          Array.from({ length: 10 }, (_, i) =>
+            forged(batch * 10 + i).signIn(`${uniqueName('nobody')}@example.com`, 'guess'),
+          ),
+        );
         expect(statuses.map((r) => r.status)).toEqual(Array(10).fill(422));
       }
       const refused = await forged(999).signIn(`${uniqueName('nobody')}@example.com`, 'guess');
@@ -63,10 +70,15 @@ describe('forwarded headers (TRUSTED_PROXIES)', () => {
     const chained = await startTestApi({ env: { TRUSTED_PROXIES: '127.0.0.1, 10.0.0.0/8' } });
     try {
       // Client-written junk on the left, then the client as our outer proxy (10.1.2.3) saw it.
-      const client = new WebClient(chained.url, chained.config.baseUrl, { 'x-forwarded-for': '6.6.6.6, 203.0.113.77, 10.1.2.3' });
+      const client = new WebClient(chained.url, chained.config.baseUrl, {
+        'x-forwarded-for': '6.6.6.6, 203.0.113.77, 10.1.2.3',
+      });
       expect((await client.signIn(`${uniqueName('nobody')}@example.com`, 'guess')).status).toBe(422);
       expect(await chained.db.knex('sign_in_failures').pluck('ip')).toEqual(['203.0.113.77']);
-      const lines = chained.logs().split('\n').filter((line) => line.includes('"path":"/login"'));
+      const lines = chained
+        .logs()
+        .split('\n')
+        .filter((line) => line.includes('"path":"/login"'));
       expect(lines.length).toBeGreaterThan(0);
       for (const line of lines) expect(JSON.parse(line)).toMatchObject({ ip: '203.0.113.77' });
     } finally {
@@ -84,7 +96,8 @@ describe('sign-in lock-out (device cookies)', () => {
     await owner.get('/login');
 
     const attacker = browser();
-    for (let i = 0; i < SIGN_IN_THROTTLE.perEmail; i++) expect((await attacker.signIn(email, `guess-${i}`)).status).toBe(422);
+    for (let i = 0; i < SIGN_IN_THROTTLE.perEmail; i++)
+      expect((await attacker.signIn(email, `guess-${i}`)).status).toBe(422);
     // Locked for the attacker: further guesses, even the right password, are refused unchecked, from any address.
     expect((await attacker.signIn(email, 'guess-more')).status).toBe(429);
     expect((await attacker.signIn(email, PASSWORD)).status).toBe(429);
@@ -107,7 +120,8 @@ describe('sign-in lock-out (device cookies)', () => {
     expect((await owner.signIn(email, PASSWORD)).status).toBe(303);
     owner.cookies.delete('wps_session');
     await owner.get('/login');
-    for (let i = 0; i < SIGN_IN_THROTTLE.perDevice; i++) expect((await owner.signIn(email, `typo-${i}`)).status).toBe(422);
+    for (let i = 0; i < SIGN_IN_THROTTLE.perDevice; i++)
+      expect((await owner.signIn(email, `typo-${i}`)).status).toBe(422);
     const refused = await owner.signIn(email, PASSWORD);
     expect(refused.status).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBe(SIGN_IN_THROTTLE.windowMs / 1000);
@@ -118,7 +132,8 @@ describe('sign-in lock-out (device cookies)', () => {
     expect((await attacker.signIn(await newUser(), PASSWORD)).status).toBe(303);
     attacker.cookies.delete('wps_session');
     await attacker.get('/login');
-    for (let i = 0; i < SIGN_IN_THROTTLE.perEmail; i++) expect((await attacker.signIn(victim, `guess-${i}`)).status).toBe(422);
+    for (let i = 0; i < SIGN_IN_THROTTLE.perEmail; i++)
+      expect((await attacker.signIn(victim, `guess-${i}`)).status).toBe(422);
     expect((await attacker.signIn(victim, PASSWORD)).status).toBe(429);
   }, 60_000);
 });
@@ -127,13 +142,22 @@ describe('unknown e-mails cost the same work', () => {
   it('runs one scrypt derivation for an unknown e-mail, an account without a password, and a wrong password alike', async () => {
     const known = await newUser();
     const passwordless = `${uniqueName('nopass')}@example.com`;
-    await createUser(createStorage(api.db.knex).users, { name: 'No password', email: passwordless, password: null, plan: 'pro' });
+    await createUser(createStorage(api.db.knex).users, {
+      name: 'No password',
+      email: passwordless,
+      password: null,
+      plan: 'pro',
+    });
     for (const email of [`${uniqueName('unknown')}@example.com`, passwordless, known]) {
       const client = browser();
       await client.get('/login');
       const before = scryptDerivations();
       const res = await client.signIn(email, 'not the password');
-      expect({ email, status: res.status, derivations: scryptDerivations() - before }).toEqual({ email, status: 422, derivations: 1 });
+      expect({ email, status: res.status, derivations: scryptDerivations() - before }).toEqual({
+        email,
+        status: 422,
+        derivations: 1,
+      });
     }
   });
 });
@@ -157,7 +181,10 @@ describe('sign-up throttle', () => {
     // Another address is not affected; the window passing opens it again.
     const other = browser();
     await other.get('/signup');
-    expect((await other.post('/signup', { name: 'Other', email: `${uniqueName('new')}@example.com`, password: PASSWORD })).status).toBe(303);
+    expect(
+      (await other.post('/signup', { name: 'Other', email: `${uniqueName('new')}@example.com`, password: PASSWORD }))
+        .status,
+    ).toBe(303);
     api.clock.set(new Date(api.clock.now.getTime() + SIGN_UP_THROTTLE.windowMs + 1000));
     expect((await signUp(`${uniqueName('new')}@example.com`)).status).toBe(303);
   }, 60_000);
@@ -196,7 +223,14 @@ describe('CSRF', () => {
   it('refuses unsafe requests that carry neither an Origin nor a same-origin Referer', async () => {
     const { client, userId } = await signedIn();
     const own = new URL(api.config.baseUrl).origin;
-    const cases: Array<Record<string, string>> = [{}, { origin: 'null' }, { origin: 'https://evil.example' }, { referer: 'https://evil.example/page' }, { referer: 'not a url' }, { origin: 'https://evil.example', referer: `${own}/account/api` }];
+    const cases: Array<Record<string, string>> = [
+      {},
+      { origin: 'null' },
+      { origin: 'https://evil.example' },
+      { referer: 'https://evil.example/page' },
+      { referer: 'not a url' },
+      { origin: 'https://evil.example', referer: `${own}/account/api` },
+    ];
     for (const headers of cases) {
       const res = await client.post('/account/api/tokens', { name: 'x' }, headers);
       expect({ headers, status: res.status }).toEqual({ headers, status: 403 });
@@ -208,7 +242,9 @@ describe('CSRF', () => {
     expect((await fresh.post('/logout', {}, {})).status).toBe(403);
     expect(await tokensOf(userId)).toBe(0);
     // A browser that sends only a same-origin Referer is fine.
-    expect((await client.post('/account/api/tokens', { name: 'x' }, { referer: `${own}/account/api` })).status).toBe(201);
+    expect((await client.post('/account/api/tokens', { name: 'x' }, { referer: `${own}/account/api` })).status).toBe(
+      201,
+    );
     expect(await tokensOf(userId)).toBe(1);
   });
 
@@ -221,7 +257,11 @@ describe('CSRF', () => {
       const res = await client.signIn(email, PASSWORD);
       expect(res.status).toBe(303);
       const cookies = [...page.setCookies, ...res.setCookies];
-      expect(cookies.map((c) => c.split('=')[0]).sort()).toEqual(['__Host-wps_device', '__Host-wps_presession', '__Host-wps_session']);
+      expect(cookies.map((c) => c.split('=')[0]).sort()).toEqual([
+        '__Host-wps_device',
+        '__Host-wps_presession',
+        '__Host-wps_session',
+      ]);
       for (const cookie of cookies) {
         expect(cookie).toMatch(/;\s*secure/i);
         expect(cookie).toMatch(/;\s*path=\/(;|$)/i);

@@ -17,7 +17,10 @@ afterAll(async () => {
 });
 
 /** The raw bytes of a response (rawRequest decodes text, which a gzipped body is not). */
-function bytes(url: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function bytes(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((done, reject) => {
     const req = request(url, { headers }, (res) => {
       const chunks: Buffer[] = [];

@@ -43,7 +43,8 @@ afterAll(async () => {
 const signedInPage = (email: string): Promise<Page> => signInWithForm(browser, api.url, email, PASSWORD);
 
 const text = (page: Page, selector: string) => page.$eval(selector, (el) => el.textContent ?? '');
-const setValue = (page: Page, selector: string, value: string) => page.$eval(selector, (el, v) => ((el as unknown as { value: string }).value = v), value);
+const setValue = (page: Page, selector: string, value: string) =>
+  page.$eval(selector, (el, v) => ((el as unknown as { value: string }).value = v), value);
 
 it('below Pro the page says which plan has webhooks and offers no form', async () => {
   const { user } = await createTestUser(api, 'starter', PASSWORD);
@@ -93,7 +94,9 @@ it('settings, secret rotation, test event, history, resend, re-enable and replay
   expect(await text(page, '#notice')).toBe('Settings saved.');
   expect(await text(page, '#header-value-state')).toContain('A value is set');
   expect(await page.content()).not.toContain('header-value-123');
-  expect(await page.$eval('#event-alert\\.triggered', (el) => (el as unknown as { checked: boolean }).checked)).toBe(true);
+  expect(await page.$eval('#event-alert\\.triggered', (el) => (el as unknown as { checked: boolean }).checked)).toBe(
+    true,
+  );
 
   // Saving with an empty value keeps it.
   expect(await submit(page, '#save-settings')).toBe(200);
@@ -111,7 +114,8 @@ it('settings, secret rotation, test event, history, resend, re-enable and replay
   expect(await text(page, '#notice')).toBe('Test event delivered: HTTP 200.');
   const ping = receiver.received.at(-1)!;
   expect(ping.headers['x-secret']).toBe('header-value-123');
-  for (const key of [secret, firstSecret]) expect(new Webhook(key).verify(ping.body, ping.headers as Record<string, string>)).toMatchObject({ event: 'ping' });
+  for (const key of [secret, firstSecret])
+    expect(new Webhook(key).verify(ping.body, ping.headers as Record<string, string>)).toMatchObject({ event: 'ping' });
 
   // A failing receiver: the result and the history say so; the attempts page shows the answer.
   receiver.answer([{ status: 500, body: 'receiver broke' }]);
@@ -132,11 +136,14 @@ it('settings, secret rotation, test event, history, resend, re-enable and replay
   await receiver.waitFor(before + 1);
   const storage = createStorage(api.db.knex);
   const deadline = Date.now() + 30_000;
-  while ((await storage.webhooks.findDelivery(Number(failedRow)))!.status !== 'succeeded' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  while ((await storage.webhooks.findDelivery(Number(failedRow)))!.status !== 'succeeded' && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 50));
   await page.reload();
   expect(await text(page, `${row} .status`)).toBe('succeeded');
   expect(await text(page, `${row} .attempts`)).toBe('2');
-  expect(receiver.received.at(-1)!.headers['webhook-id']).toBe((await storage.webhooks.findDelivery(Number(failedRow)))!.messageId);
+  expect(receiver.received.at(-1)!.headers['webhook-id']).toBe(
+    (await storage.webhooks.findDelivery(Number(failedRow)))!.messageId,
+  );
 
   // 410 disables the endpoint; one button enables it again.
   receiver.answer([{ status: 410 }]);
@@ -155,7 +162,7 @@ it('settings, secret rotation, test event, history, resend, re-enable and replay
   await page.browserContext().close();
 });
 
-it('a notice link cannot put words in the service\'s mouth: crafted error texts are not shown, a test result comes from the own delivery record', async () => {
+it("a notice link cannot put words in the service's mouth: crafted error texts are not shown, a test result comes from the own delivery record", async () => {
   const { user } = await createTestUser(api, 'pro', PASSWORD);
   const page = await signedInPage(user.email);
   const crafted = 'Your account is suspended, call +1 555 0100';

@@ -13,7 +13,11 @@ let api: TestApi;
 let worker: InProcessWorker;
 let receiver: WebhookReceiver;
 const standIn: ScanRunner = {
-  run: async ({ url }): Promise<RunnerResult> => ({ kind: 'observation', observation: cleanObservation({ requestedUrl: url, finalUrl: url }), images: [] }),
+  run: async ({ url }): Promise<RunnerResult> => ({
+    kind: 'observation',
+    observation: cleanObservation({ requestedUrl: url, finalUrl: url }),
+    images: [],
+  }),
 };
 
 beforeAll(async () => {
@@ -27,10 +31,15 @@ afterAll(async () => {
   await api?.close();
 });
 
-it('a finished scan sends scan.completed to its owner\'s endpoint, once', async () => {
+it("a finished scan sends scan.completed to its owner's endpoint, once", async () => {
   const { user, token } = await createTestUser(api, 'pro');
   const saved = await saveWebhookSettings(
-    { webhooks: createStorage(api.db.knex).webhooks, keys: api.config.keys, allowLoopback: true, clock: () => new Date() },
+    {
+      webhooks: createStorage(api.db.knex).webhooks,
+      keys: api.config.keys,
+      allowLoopback: true,
+      clock: () => new Date(),
+    },
     user,
     { url: receiver.url, headerName: '', headerValue: '', events: ['scan.completed'] },
   );
@@ -41,8 +50,18 @@ it('a finished scan sends scan.completed to its owner\'s endpoint, once', async 
   const scan = await waitForScan(api, token, id);
   expect(scan.status).toBe('finished');
   const [request] = await receiver.waitFor(1);
-  const payload = new Webhook(saved.settings.secret).verify(request!.body, request!.headers as Record<string, string>) as Record<string, unknown>;
+  const payload = new Webhook(saved.settings.secret).verify(
+    request!.body,
+    request!.headers as Record<string, string>,
+  ) as Record<string, unknown>;
   const scores = (scan.result as { scores: Record<string, number> }).scores;
-  expect(payload).toMatchObject({ event: 'scan.completed', url: 'https://completed.example/page', score: scores.overall, score_tech: scores.technical, scan_url: `${api.config.baseUrl}/reports/${id}`, scanned_at: scan.finished_at });
+  expect(payload).toMatchObject({
+    event: 'scan.completed',
+    url: 'https://completed.example/page',
+    score: scores.overall,
+    score_tech: scores.technical,
+    scan_url: `${api.config.baseUrl}/reports/${id}`,
+    scanned_at: scan.finished_at,
+  });
   expect(receiver.received).toHaveLength(1);
 });

@@ -4,7 +4,11 @@ import type { ScanRunner } from '../../activities/scan-runner.ts';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { createLogger } from '../../infra/logger.ts';
 import { mainTaskQueue, webhookDeliveryWorkflowId, webhookTaskQueue } from '../../core/temporal.ts';
-import { ATTEMPT_SLOT_POOLS, ATTEMPTS_IN_FLIGHT_PER_ACCOUNT, DIRECT_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT } from '../../core/webhooks/limits.ts';
+import {
+  ATTEMPT_SLOT_POOLS,
+  ATTEMPTS_IN_FLIGHT_PER_ACCOUNT,
+  DIRECT_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT,
+} from '../../core/webhooks/limits.ts';
 import { pingPayload } from '../../core/webhooks/payloads.ts';
 import { createStorage, type Storage } from '../../db/store/index.ts';
 import { enqueueWebhook } from '../../services/webhook-delivery.ts';
@@ -45,7 +49,11 @@ afterAll(async () => {
 async function setUp(options: { maxInFlight?: number; url?: string; workflows?: WebhookDispatch } = {}) {
   const { user } = await createTestUser(api, 'pro');
   const clock = () => new Date();
-  const saved = await saveWebhookSettings({ webhooks: storage.webhooks, keys: api.config.keys, allowLoopback: true, clock }, user, { url: options.url ?? receiver.url, headerName: 'X-Hook-Auth', headerValue: HEADER_VALUE, events: [] });
+  const saved = await saveWebhookSettings(
+    { webhooks: storage.webhooks, keys: api.config.keys, allowLoopback: true, clock },
+    user,
+    { url: options.url ?? receiver.url, headerName: 'X-Hook-Auth', headerValue: HEADER_VALUE, events: [] },
+  );
   expect(saved.status).toBe('saved');
   let logs = '';
   const dispatch = directFirstAttempt(options.workflows ?? worker.webhookDispatch, {
@@ -59,11 +67,15 @@ async function setUp(options: { maxInFlight?: number; url?: string; workflows?: 
     log: createLogger({ logLevel: 'info' }, 'worker', { write: (line: string) => void (logs += line) }),
     maxInFlight: options.maxInFlight ?? 8,
   });
-  const raise = async () => (await enqueueWebhook(storage.webhooks, user.id, 'ping', pingPayload(new Date()), new Date()))!;
+  const raise = async () =>
+    (await enqueueWebhook(storage.webhooks, user.id, 'ping', pingPayload(new Date()), new Date()))!;
   return { user, dispatch, raise, logs: () => logs, secret: saved.status === 'saved' ? saved.settings.secret : '' };
 }
 
-const workflowOf = (deliveryId: number) => api.temporal.workflow.getHandle(webhookDeliveryWorkflowId(mainTaskQueue(api.config.temporal.taskQueuePrefix), deliveryId));
+const workflowOf = (deliveryId: number) =>
+  api.temporal.workflow.getHandle(
+    webhookDeliveryWorkflowId(mainTaskQueue(api.config.temporal.taskQueuePrefix), deliveryId),
+  );
 
 /**
  * The workflow ids a visibility query on DeliveryId finds, once visibility has caught up with `expected` of them.
@@ -72,11 +84,16 @@ const workflowOf = (deliveryId: number) => api.temporal.workflow.getHandle(webho
 async function foundByDeliveryId(deliveryId: number, expected: number): Promise<string[]> {
   let found: string[] = [];
   const query = `DeliveryId = "${deliveryId}" AND TaskQueue = "${webhookTaskQueue(api.config.temporal.taskQueuePrefix)}"`;
-  await waitUntil(`${query} in visibility`, async () => {
-    found = [];
-    for await (const execution of api.temporal.workflow.list({ query })) found.push(execution.workflowId);
-    return found.length >= expected;
-  }, 30_000, 200);
+  await waitUntil(
+    `${query} in visibility`,
+    async () => {
+      found = [];
+      for await (const execution of api.temporal.workflow.list({ query })) found.push(execution.workflowId);
+      return found.length >= expected;
+    },
+    30_000,
+    200,
+  );
   return found;
 }
 
@@ -94,7 +111,13 @@ async function holdingReceiver() {
     void released.then(() => res.writeHead(200).end('ok'));
   });
   await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, arrival, release, requests: () => requests, close: () => server.close() };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    arrival,
+    release,
+    requests: () => requests,
+    close: () => server.close(),
+  };
 }
 
 it('claims the row before sending: the sweeper leaves an attempt in flight alone, and the delivery then has exactly one workflow', async () => {
@@ -119,7 +142,9 @@ it('claims the row before sending: the sweeper leaves an attempt in flight alone
     expect(await storage.webhooks.attemptsOf(delivery.id)).toHaveLength(1);
     expect(await storage.webhooks.findDelivery(delivery.id)).toMatchObject({ status: 'succeeded', webhookAttempts: 1 });
     expect((await storage.webhooks.findDelivery(delivery.id))!.workflowStartedAt).not.toBeNull();
-    expect(await foundByDeliveryId(delivery.id, 1)).toEqual([webhookDeliveryWorkflowId(mainTaskQueue(api.config.temporal.taskQueuePrefix), delivery.id)]);
+    expect(await foundByDeliveryId(delivery.id, 1)).toEqual([
+      webhookDeliveryWorkflowId(mainTaskQueue(api.config.temporal.taskQueuePrefix), delivery.id),
+    ]);
   } finally {
     holding.close();
   }
@@ -157,46 +182,81 @@ it('hands a failed first attempt to its workflow, which goes on with the next wa
   const attempts = await storage.webhooks.attemptsOf(delivery.id);
   expect(attempts.map((a) => a.responseCode)).toEqual([500, 200]);
   expect(await storage.webhooks.findDelivery(delivery.id)).toMatchObject({ status: 'succeeded', webhookAttempts: 2 });
-  const failed = logs().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line.msg === 'webhook attempt failed');
-  expect(failed).toMatchObject({ level: 40, deliveryId: delivery.id, userId: delivery.userId, event: 'ping', attempt: 1, responseCode: 500, error: 'HTTP 500' });
+  const failed = logs()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .find((line) => line.msg === 'webhook attempt failed');
+  expect(failed).toMatchObject({
+    level: 40,
+    deliveryId: delivery.id,
+    userId: delivery.userId,
+    event: 'ping',
+    attempt: 1,
+    responseCode: 500,
+    error: 'HTTP 500',
+  });
   expect(logs()).not.toContain(HEADER_VALUE);
   expect(logs()).not.toContain(secret.slice('whsec_'.length));
   expect(logs()).not.toContain('"payload"');
 });
 
 it('a delivery whose workflow start never came (the process died after its attempt) gets it from the sweeper once the claim has run out, which returns the recorded outcome and sends nothing', async () => {
-  const noStarts: WebhookDispatch = { ...worker.webhookDispatch, start: () => Promise.reject(new Error('the process died')) };
+  const noStarts: WebhookDispatch = {
+    ...worker.webhookDispatch,
+    start: () => Promise.reject(new Error('the process died')),
+  };
   const { dispatch, raise } = await setUp({ workflows: noStarts });
   const before = receiver.received.length;
   receiver.answer([{ status: 200 }]);
   const delivery = await raise();
   await dispatch.start([delivery]);
   await dispatch.idle();
-  expect(await storage.webhooks.findDelivery(delivery.id)).toMatchObject({ status: 'succeeded', workflowStartedAt: null });
+  expect(await storage.webhooks.findDelivery(delivery.id)).toMatchObject({
+    status: 'succeeded',
+    workflowStartedAt: null,
+  });
   const row = await api.db.knex('webhook_deliveries').where({ id: delivery.id }).first();
   // Not while the claim lives; after it, the sweeper's workflow.
-  expect(await sweepWebhookOutbox(storage.webhooks, worker.webhookDispatch, new Date(row.claimed_until.getTime() - 1))).toBe(0);
-  expect(await sweepWebhookOutbox(storage.webhooks, worker.webhookDispatch, new Date(row.claimed_until.getTime() + 1))).toBe(1);
+  expect(
+    await sweepWebhookOutbox(storage.webhooks, worker.webhookDispatch, new Date(row.claimed_until.getTime() - 1)),
+  ).toBe(0);
+  expect(
+    await sweepWebhookOutbox(storage.webhooks, worker.webhookDispatch, new Date(row.claimed_until.getTime() + 1)),
+  ).toBe(1);
   expect(await workflowOf(delivery.id).result()).toBe('succeeded');
   expect(receiver.received.length - before).toBe(1);
   expect(await storage.webhooks.attemptsOf(delivery.id)).toHaveLength(1);
 });
 
-it('a failed first attempt whose workflow start never came: the sweeper\'s workflow goes on from it (the second attempt, not a new first)', async () => {
-  const noStarts: WebhookDispatch = { ...worker.webhookDispatch, start: () => Promise.reject(new Error('the process died')) };
+it("a failed first attempt whose workflow start never came: the sweeper's workflow goes on from it (the second attempt, not a new first)", async () => {
+  const noStarts: WebhookDispatch = {
+    ...worker.webhookDispatch,
+    start: () => Promise.reject(new Error('the process died')),
+  };
   const { dispatch, raise } = await setUp({ workflows: noStarts });
   const before = receiver.received.length;
   receiver.answer([{ status: 500 }, { status: 200 }]);
   const delivery = await raise();
   await dispatch.start([delivery]);
   await dispatch.idle();
-  expect(await storage.webhooks.findDelivery(delivery.id)).toMatchObject({ status: 'pending', webhookAttempts: 1, workflowStartedAt: null });
+  expect(await storage.webhooks.findDelivery(delivery.id)).toMatchObject({
+    status: 'pending',
+    webhookAttempts: 1,
+    workflowStartedAt: null,
+  });
   const row = await api.db.knex('webhook_deliveries').where({ id: delivery.id }).first();
-  expect(await sweepWebhookOutbox(storage.webhooks, worker.webhookDispatch, new Date(row.claimed_until.getTime() + 1))).toBe(1);
+  expect(
+    await sweepWebhookOutbox(storage.webhooks, worker.webhookDispatch, new Date(row.claimed_until.getTime() + 1)),
+  ).toBe(1);
   expect(await workflowOf(delivery.id).result()).toBe('succeeded');
   const history = await workflowOf(delivery.id).fetchHistory();
   const [input] = history.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads!;
-  expect(defaultPayloadConverter.fromPayload<{ after?: unknown }>(input!).after).toEqual({ attempts: 1, outcome: 'retry', retryAfterMs: null });
+  expect(defaultPayloadConverter.fromPayload<{ after?: unknown }>(input!).after).toEqual({
+    attempts: 1,
+    outcome: 'retry',
+    retryAfterMs: null,
+  });
   expect(receiver.received.length - before).toBe(2);
   expect((await storage.webhooks.attemptsOf(delivery.id)).map((a) => a.responseCode)).toEqual([500, 200]);
   expect(await storage.webhooks.findDelivery(delivery.id)).toMatchObject({ status: 'succeeded', webhookAttempts: 2 });
@@ -267,7 +327,12 @@ it(`sends at most ${DIRECT_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT} first attempts of one
     const mine = [];
     for (let i = 0; i < DIRECT_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT + 3; i++) mine.push(await first.raise());
     await first.dispatch.start(mine);
-    await waitUntil('the account cap of held requests', async () => holding.held() === DIRECT_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT, 30_000, 20);
+    await waitUntil(
+      'the account cap of held requests',
+      async () => holding.held() === DIRECT_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT,
+      30_000,
+      20,
+    );
     const fromSecond = await first.raise();
     await second.start([fromSecond]);
     const before = receiver.received.length;
@@ -279,7 +344,12 @@ it(`sends at most ${DIRECT_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT} first attempts of one
     // The second process found every direct slot taken: that delivery went to its workflow, whose attempt is the webhook worker's.
     await second.idle();
     expect((await storage.webhooks.findDelivery(fromSecond.id))!.workflowStartedAt).not.toBeNull();
-    await waitUntil("the workflow's attempt", async () => holding.total() === DIRECT_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT + 1, 30_000, 20);
+    await waitUntil(
+      "the workflow's attempt",
+      async () => holding.total() === DIRECT_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT + 1,
+      30_000,
+      20,
+    );
     expect(holding.held()).toBe(DIRECT_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT + 1);
     holding.release();
     await first.dispatch.idle();
@@ -293,11 +363,19 @@ it(`sends at most ${DIRECT_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT} first attempts of one
 
 it('the account slots: concurrent takers never get more than the cap, a given-back slot is taken again, and a lease that ran out is taken over', async () => {
   const { user } = await createTestUser(api, 'pro');
-  const taken = (await Promise.all(Array.from({ length: 12 }, (_, i) => storage.webhooks.takeAttemptSlot(user.id, i + 1, ATTEMPT_SLOT_POOLS.worker, 60_000)))).filter((slot) => slot !== undefined);
+  const taken = (
+    await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        storage.webhooks.takeAttemptSlot(user.id, i + 1, ATTEMPT_SLOT_POOLS.worker, 60_000),
+      ),
+    )
+  ).filter((slot) => slot !== undefined);
   expect(taken).toHaveLength(ATTEMPTS_IN_FLIGHT_PER_ACCOUNT);
   expect(new Set(taken.map((slot) => slot.slot)).size).toBe(ATTEMPTS_IN_FLIGHT_PER_ACCOUNT);
   // The direct pool is the account's own too, apart from the workers'.
-  expect((await storage.webhooks.takeAttemptSlot(user.id, 98, ATTEMPT_SLOT_POOLS.direct, 60_000))?.slot).toBeGreaterThanOrEqual(ATTEMPT_SLOT_POOLS.direct.first);
+  expect(
+    (await storage.webhooks.takeAttemptSlot(user.id, 98, ATTEMPT_SLOT_POOLS.direct, 60_000))?.slot,
+  ).toBeGreaterThanOrEqual(ATTEMPT_SLOT_POOLS.direct.first);
   expect(await storage.webhooks.takeAttemptSlot(user.id, 99, ATTEMPT_SLOT_POOLS.worker, 60_000)).toBeUndefined();
   await storage.webhooks.releaseAttemptSlot(taken[0]!);
   const again = await storage.webhooks.takeAttemptSlot(user.id, 100, ATTEMPT_SLOT_POOLS.worker, 60_000);
@@ -306,7 +384,10 @@ it('the account slots: concurrent takers never get more than the cap, a given-ba
   const { user: other } = await createTestUser(api, 'pro');
   expect(await storage.webhooks.takeAttemptSlot(other.id, 101, ATTEMPT_SLOT_POOLS.worker, 60_000)).toBeDefined();
   // A holder that died: its lease runs out (here made to have run out) and the slot is taken over; its late release frees nothing.
-  await api.db.knex('webhook_attempt_slots').where({ user_id: user.id, slot: taken[1]!.slot }).update({ expires_at: new Date(Date.now() - 1000) });
+  await api.db
+    .knex('webhook_attempt_slots')
+    .where({ user_id: user.id, slot: taken[1]!.slot })
+    .update({ expires_at: new Date(Date.now() - 1000) });
   const takenOver = await storage.webhooks.takeAttemptSlot(user.id, 102, ATTEMPT_SLOT_POOLS.worker, 60_000);
   expect(takenOver?.slot).toBe(taken[1]!.slot);
   await storage.webhooks.releaseAttemptSlot(taken[1]!);

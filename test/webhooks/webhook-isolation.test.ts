@@ -1,6 +1,10 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ATTEMPTS_IN_FLIGHT_PER_ACCOUNT, REPLAY_MAX_DELIVERIES, WEBHOOK_ACTION_LIMITS } from '../../core/webhooks/limits.ts';
+import {
+  ATTEMPTS_IN_FLIGHT_PER_ACCOUNT,
+  REPLAY_MAX_DELIVERIES,
+  WEBHOOK_ACTION_LIMITS,
+} from '../../core/webhooks/limits.ts';
 import { pingPayload } from '../../core/webhooks/payloads.ts';
 import type { User } from '../../core/user.ts';
 import { createStorage, type Storage } from '../../db/store/index.ts';
@@ -87,16 +91,34 @@ async function account(url: string) {
 }
 
 async function pointAt(user: User, url: string): Promise<void> {
-  const saved = await saveWebhookSettings({ webhooks: storage.webhooks, keys: stack.api.config.keys, allowLoopback: true, clock: () => new Date() }, user, { url, headerName: '', headerValue: '', events: ['scan.completed'] });
+  const saved = await saveWebhookSettings(
+    { webhooks: storage.webhooks, keys: stack.api.config.keys, allowLoopback: true, clock: () => new Date() },
+    user,
+    { url, headerName: '', headerValue: '', events: ['scan.completed'] },
+  );
   expect(saved.status).toBe('saved');
 }
 
-const deliveriesOf = async (userId: number, status?: string) => Number((await stack.api.db.knex('webhook_deliveries').where({ user_id: userId, ...(status ? { status } : {}) }).count<Array<{ count: string | number }>>('id as count'))[0]!.count);
-const notice = (html: string) => /<p class="notice" id="notice" role="status">([^<]*)<\/p>/.exec(html)?.[1]?.replace(/&#39;/g, "'") ?? '';
+const deliveriesOf = async (userId: number, status?: string) =>
+  Number(
+    (
+      await stack.api.db
+        .knex('webhook_deliveries')
+        .where({ user_id: userId, ...(status ? { status } : {}) })
+        .count<Array<{ count: string | number }>>('id as count')
+    )[0]!.count,
+  );
+const notice = (html: string) =>
+  /<p class="notice" id="notice" role="status">([^<]*)<\/p>/.exec(html)?.[1]?.replace(/&#39;/g, "'") ?? '';
 
 /** The visibility store's count of an account's delivery workflows, once it has settled on one number. */
 async function workflowsOf(userId: number): Promise<number> {
-  const count = async () => (await stack.api.temporal.workflow.count(`UserId = "${userId}" AND TaskQueue = "${stack.api.config.temporal.taskQueuePrefix}-webhooks"`)).count;
+  const count = async () =>
+    (
+      await stack.api.temporal.workflow.count(
+        `UserId = "${userId}" AND TaskQueue = "${stack.api.config.temporal.taskQueuePrefix}-webhooks"`,
+      )
+    ).count;
   let last = -1;
   let seen = await count();
   while (seen !== last) {
@@ -114,30 +136,42 @@ it('test events, resends and replays over the account limits: the page says so (
   for (let i = 0; i < limit; i++) {
     const sent = await web.post('/account/notifications/test', {});
     expect(sent.headers.location).toMatch(/notice=test_result&delivery=\d+/);
-    expect(notice((await web.get(String(sent.headers.location).replace(/^https?:\/\/[^/]+/, ''))).text)).toBe('Test event delivered: HTTP 200.');
+    expect(notice((await web.get(String(sent.headers.location).replace(/^https?:\/\/[^/]+/, ''))).text)).toBe(
+      'Test event delivered: HTTP 200.',
+    );
   }
   expect(await deliveriesOf(user.id)).toBe(limit);
   const refused = await web.post('/account/notifications/test', {});
   expect(refused.status).toBe(429);
   expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-  expect(notice(refused.text)).toMatch(new RegExp(`^Too many test events: at most ${limit} every 10 minutes per account\\. Nothing was sent; try again after \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC\\.$`));
+  expect(notice(refused.text)).toMatch(
+    new RegExp(
+      `^Too many test events: at most ${limit} every 10 minutes per account\\. Nothing was sent; try again after \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC\\.$`,
+    ),
+  );
   expect(await deliveriesOf(user.id)).toBe(limit);
   await ok.waitFor(limit);
   expect(await workflowsOf(user.id)).toBe(limit);
 
   // Resends: each a workflow of its own (one more attempt unless a resend before delivered it); the one over the limit starts none.
   const [delivery] = await storage.webhooks.listDeliveries(user.id, 1);
-  for (let i = 0; i < WEBHOOK_ACTION_LIMITS.resend.max; i++) expect((await web.post(`/account/notifications/deliveries/${delivery!.id}/resend`, {})).status).toBe(303);
+  for (let i = 0; i < WEBHOOK_ACTION_LIMITS.resend.max; i++)
+    expect((await web.post(`/account/notifications/deliveries/${delivery!.id}/resend`, {})).status).toBe(303);
   const resendRefused = await web.post(`/account/notifications/deliveries/${delivery!.id}/resend`, {});
   expect(resendRefused.status).toBe(429);
-  expect(notice(resendRefused.text)).toMatch(/^Too many resends: at most 30 every 10 minutes per account\. Nothing was sent/);
+  expect(notice(resendRefused.text)).toMatch(
+    /^Too many resends: at most 30 every 10 minutes per account\. Nothing was sent/,
+  );
   expect(await workflowsOf(user.id)).toBe(limit + WEBHOOK_ACTION_LIMITS.resend.max);
 
   // Replays: counted per replay; nothing failed here, so each re-sends none, and the one over the limit is refused.
-  for (let i = 0; i < WEBHOOK_ACTION_LIMITS.replay.max; i++) expect((await web.post('/account/notifications/replay', { since: '2020-01-01T00:00' })).status).toBe(303);
+  for (let i = 0; i < WEBHOOK_ACTION_LIMITS.replay.max; i++)
+    expect((await web.post('/account/notifications/replay', { since: '2020-01-01T00:00' })).status).toBe(303);
   const replayRefused = await web.post('/account/notifications/replay', { since: '2020-01-01T00:00' });
   expect(replayRefused.status).toBe(429);
-  expect(notice(replayRefused.text)).toMatch(/^Too many replays: at most 5 every 60 minutes per account\. Nothing was sent/);
+  expect(notice(replayRefused.text)).toMatch(
+    /^Too many replays: at most 5 every 60 minutes per account\. Nothing was sent/,
+  );
   expect(await deliveriesOf(user.id)).toBe(limit);
   expect(await workflowsOf(user.id)).toBe(limit + WEBHOOK_ACTION_LIMITS.resend.max);
 }, 240_000);
@@ -146,18 +180,36 @@ it(`one replay re-sends at most ${REPLAY_MAX_DELIVERIES} failed deliveries, the 
   const ok = await receiver();
   const { user, web } = await account(ok.url);
   const failed: number[] = [];
-  for (let i = 0; i < REPLAY_MAX_DELIVERIES + 5; i++) failed.push((await enqueueWebhook(storage.webhooks, user.id, 'ping', pingPayload(new Date()), new Date()))!.id);
+  for (let i = 0; i < REPLAY_MAX_DELIVERIES + 5; i++)
+    failed.push((await enqueueWebhook(storage.webhooks, user.id, 'ping', pingPayload(new Date()), new Date()))!.id);
   // As the outbox keeps deliveries whose schedule ran out (no workflow is needed for what this test replays).
-  await stack.api.db.knex('webhook_deliveries').whereIn('id', failed).update({ status: 'failed', workflow_started_at: new Date(), webhook_attempts: 8 });
+  await stack.api.db
+    .knex('webhook_deliveries')
+    .whereIn('id', failed)
+    .update({ status: 'failed', workflow_started_at: new Date(), webhook_attempts: 8 });
   const replayed = await web.post('/account/notifications/replay', { since: '2020-01-01T00:00' });
   expect(replayed.status).toBe(303);
   const page = await web.get(String(replayed.headers.location).replace(/^https?:\/\/[^/]+/, ''));
-  expect(notice(page.text)).toBe(`Replaying the ${REPLAY_MAX_DELIVERIES} oldest failed deliveries since then (the most one replay sends); replay from a later time for the rest.`);
+  expect(notice(page.text)).toBe(
+    `Replaying the ${REPLAY_MAX_DELIVERIES} oldest failed deliveries since then (the most one replay sends); replay from a later time for the rest.`,
+  );
   await ok.waitFor(REPLAY_MAX_DELIVERIES, 120_000);
   const bodies = new Set(ok.received.map((request) => String(request.headers['webhook-id'])));
-  const rows = await stack.api.db.knex('webhook_deliveries').whereIn('id', failed).orderBy('id').select('message_id', 'status');
-  expect(rows.slice(0, REPLAY_MAX_DELIVERIES).every((row: { message_id: string }) => bodies.has(row.message_id))).toBe(true);
-  expect(rows.slice(REPLAY_MAX_DELIVERIES).map((row: { status: string }) => row.status)).toEqual(['failed', 'failed', 'failed', 'failed', 'failed']);
+  const rows = await stack.api.db
+    .knex('webhook_deliveries')
+    .whereIn('id', failed)
+    .orderBy('id')
+    .select('message_id', 'status');
+  expect(rows.slice(0, REPLAY_MAX_DELIVERIES).every((row: { message_id: string }) => bodies.has(row.message_id))).toBe(
+    true,
+  );
+  expect(rows.slice(REPLAY_MAX_DELIVERIES).map((row: { status: string }) => row.status)).toEqual([
+    'failed',
+    'failed',
+    'failed',
+    'failed',
+    'failed',
+  ]);
   expect(ok.received).toHaveLength(REPLAY_MAX_DELIVERIES);
 }, 240_000);
 
@@ -167,18 +219,34 @@ it("an account filling the webhook path (failures, then a hanging receiver and a
   const a = await account(failing.url);
   // A's failures: its test events up to the limit, and more of its events through the outbox and their workflows.
   for (let i = 0; i < WEBHOOK_ACTION_LIMITS.test.max; i++) await a.web.post('/account/notifications/test', {});
-  const dispatch = temporalWebhookDispatch({ temporal: () => stack.api.temporal, webhooks: storage.webhooks, taskQueuePrefix: stack.api.config.temporal.taskQueuePrefix, log: console });
+  const dispatch = temporalWebhookDispatch({
+    temporal: () => stack.api.temporal,
+    webhooks: storage.webhooks,
+    taskQueuePrefix: stack.api.config.temporal.taskQueuePrefix,
+    log: console,
+  });
   const raised = [];
-  for (let i = 0; i < 50; i++) raised.push((await enqueueWebhook(storage.webhooks, a.user.id, 'ping', pingPayload(new Date()), new Date()))!);
+  for (let i = 0; i < 50; i++)
+    raised.push((await enqueueWebhook(storage.webhooks, a.user.id, 'ping', pingPayload(new Date()), new Date()))!);
   await dispatch.start(raised, { single: true });
-  await waitUntil("A's 60 failed deliveries", async () => (await deliveriesOf(a.user.id, 'failed')) === 60, 120_000, 250);
+  await waitUntil(
+    "A's 60 failed deliveries",
+    async () => (await deliveriesOf(a.user.id, 'failed')) === 60,
+    120_000,
+    250,
+  );
 
   const readiness: number[] = [];
   let polling = true;
   const poller = (async () => {
     while (polling) {
       const started = Date.now();
-      readiness.push(await fetch(`${stack.api.url}/readyz?full=1`, { signal: AbortSignal.timeout(20_000) }).then((r) => r.status, () => 0));
+      readiness.push(
+        await fetch(`${stack.api.url}/readyz?full=1`, { signal: AbortSignal.timeout(20_000) }).then(
+          (r) => r.status,
+          () => 0,
+        ),
+      );
       await new Promise((r) => setTimeout(r, Math.max(0, 500 - (Date.now() - started))));
     }
   })();
@@ -188,14 +256,20 @@ it("an account filling the webhook path (failures, then a hanging receiver and a
     await pointAt(a.user, hanging.url);
     const replay = await a.web.post('/account/notifications/replay', { since: '2020-01-01T00:00' });
     expect(replay.status).toBe(303);
-    expect(notice((await a.web.get(String(replay.headers.location).replace(/^https?:\/\/[^/]+/, ''))).text)).toBe('Replaying 60 failed deliveries.');
+    expect(notice((await a.web.get(String(replay.headers.location).replace(/^https?:\/\/[^/]+/, ''))).text)).toBe(
+      'Replaying 60 failed deliveries.',
+    );
     await waitUntil("A's requests held by its hanging receiver", async () => hanging.open() >= 1, 60_000, 50);
     // Let A's replay fill what it can.
     await new Promise((r) => setTimeout(r, 3000));
 
     const okB = await receiver();
     const b = await account(okB.url);
-    const scan = await call(stack.api, '/scans', { token: b.token, method: 'POST', body: { url: `${sites.origin}/fast/` } });
+    const scan = await call(stack.api, '/scans', {
+      token: b.token,
+      method: 'POST',
+      body: { url: `${sites.origin}/fast/` },
+    });
     expect(scan.status).toBe(202);
     const scanStarted = Date.now();
     const sent = Date.now();
@@ -206,20 +280,31 @@ it("an account filling the webhook path (failures, then a hanging receiver and a
     });
     const page = await b.web.post('/account/notifications/test', {});
     const tookMs = await arrival;
-    console.log(`B's test event reached B's receiver after ${tookMs} ms, while A's receiver held ${openWhenBArrived} request(s) (A's most at once: ${hanging.maxOpen()}, A's requests so far: ${hanging.total()})`);
+    console.log(
+      `B's test event reached B's receiver after ${tookMs} ms, while A's receiver held ${openWhenBArrived} request(s) (A's most at once: ${hanging.maxOpen()}, A's requests so far: ${hanging.total()})`,
+    );
     // Structural: B's request arrived while A's were still held.
     expect(openWhenBArrived).toBeGreaterThanOrEqual(1);
     // The issue's bound (measured above; generous against a loaded machine it is not).
     expect(tookMs).toBeLessThan(2000);
     expect(page.status).toBe(303);
     expect(page.headers.location).toMatch(/notice=test_result&delivery=\d+/);
-    expect(notice((await b.web.get(String(page.headers.location).replace(/^https?:\/\/[^/]+/, ''))).text)).toBe('Test event delivered: HTTP 200.');
+    expect(notice((await b.web.get(String(page.headers.location).replace(/^https?:\/\/[^/]+/, ''))).text)).toBe(
+      'Test event delivered: HTTP 200.',
+    );
 
     const finished = await waitForScan(stack.api, b.token, (scan.body.data as { id: string }).id);
-    console.log(`B's scan ${finished.status} after ${((Date.now() - scanStarted) / 1000).toFixed(1)} s; A's requests held now: ${hanging.open()}, most at once: ${hanging.maxOpen()}`);
+    console.log(
+      `B's scan ${finished.status} after ${((Date.now() - scanStarted) / 1000).toFixed(1)} s; A's requests held now: ${hanging.open()}, most at once: ${hanging.maxOpen()}`,
+    );
     expect(finished.status).toBe('finished');
     // A's first requests time out (15 s) and the next ones come, still never more than the cap at once.
-    await waitUntil("A's next requests after the first timed out", async () => hanging.total() > ATTEMPTS_IN_FLIGHT_PER_ACCOUNT, 60_000, 100);
+    await waitUntil(
+      "A's next requests after the first timed out",
+      async () => hanging.total() > ATTEMPTS_IN_FLIGHT_PER_ACCOUNT,
+      60_000,
+      100,
+    );
     // A's slow receiver never got more than A's cap of requests at once, though 60 deliveries were waiting.
     expect(hanging.maxOpen()).toBeLessThanOrEqual(ATTEMPTS_IN_FLIGHT_PER_ACCOUNT);
     console.log(`A's requests so far: ${hanging.total()}, most at once: ${hanging.maxOpen()}`);
@@ -228,7 +313,9 @@ it("an account filling the webhook path (failures, then a hanging receiver and a
     await poller;
     hanging.release();
   }
-  console.log(`full readiness polled ${readiness.length} times: ${JSON.stringify(Object.fromEntries([...new Set(readiness)].map((s) => [s, readiness.filter((x) => x === s).length])))}`);
+  console.log(
+    `full readiness polled ${readiness.length} times: ${JSON.stringify(Object.fromEntries([...new Set(readiness)].map((s) => [s, readiness.filter((x) => x === s).length])))}`,
+  );
   expect(readiness.length).toBeGreaterThan(5);
   expect(readiness.filter((status) => status !== 200)).toEqual([]);
 }, 400_000);

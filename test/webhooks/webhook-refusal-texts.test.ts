@@ -15,13 +15,25 @@ beforeAll(async () => {
 afterAll(async () => receiver.close());
 
 const toLoopback = async () => ['127.0.0.1'];
-const send = (url: string, allowLoopback: boolean) => sendWebhook({ url, headers: { 'content-type': 'application/json' }, body: '{}', timeoutMs: 3000, allowLoopback, lookup: toLoopback });
+const send = (url: string, allowLoopback: boolean) =>
+  sendWebhook({
+    url,
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+    timeoutMs: 3000,
+    allowLoopback,
+    lookup: toLoopback,
+  });
 
 test('a name resolving to loopback is refused without a request, and the message names the host, not its address', async () => {
   const port = new URL(receiver.url).port;
   const before = receiver.received.length;
   const refused = await send(`http://hooks.example.test:${port}/hook`, false);
-  expect(refused).toMatchObject({ responseCode: null, responseBody: null, error: 'refused: hooks.example.test resolves to a private or special-use address' });
+  expect(refused).toMatchObject({
+    responseCode: null,
+    responseBody: null,
+    error: 'refused: hooks.example.test resolves to a private or special-use address',
+  });
   expect(refused.error).not.toContain('127.0.0.1');
   expect(receiver.received.length).toBe(before);
 

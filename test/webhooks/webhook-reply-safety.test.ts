@@ -45,13 +45,22 @@ afterAll(async () => {
 
 async function proUserRaising() {
   const { user } = await createTestUser(api, 'pro');
-  const saved = await saveWebhookSettings({ webhooks: storage.webhooks, keys: api.config.keys, allowLoopback: true, clock: () => new Date() }, user, { url: receiver.url, headerName: '', headerValue: '', events: [] });
+  const saved = await saveWebhookSettings(
+    { webhooks: storage.webhooks, keys: api.config.keys, allowLoopback: true, clock: () => new Date() },
+    user,
+    { url: receiver.url, headerName: '', headerValue: '', events: [] },
+  );
   expect(saved.status).toBe('saved');
-  return async (): Promise<WebhookDelivery> => (await enqueueWebhook(storage.webhooks, user.id, 'ping', pingPayload(new Date()), new Date()))!;
+  return async (): Promise<WebhookDelivery> =>
+    (await enqueueWebhook(storage.webhooks, user.id, 'ping', pingPayload(new Date()), new Date()))!;
 }
 
-const workflowOf = (deliveryId: number) => api.temporal.workflow.getHandle(webhookDeliveryWorkflowId(mainTaskQueue(api.config.temporal.taskQueuePrefix), deliveryId));
-const requestsFor = (delivery: WebhookDelivery) => receiver.received.filter((r) => r.headers['webhook-id'] === delivery.messageId);
+const workflowOf = (deliveryId: number) =>
+  api.temporal.workflow.getHandle(
+    webhookDeliveryWorkflowId(mainTaskQueue(api.config.temporal.taskQueuePrefix), deliveryId),
+  );
+const requestsFor = (delivery: WebhookDelivery) =>
+  receiver.received.filter((r) => r.headers['webhook-id'] === delivery.messageId);
 
 /** The first attempt straight from this process (services/webhook-direct.ts), with its own store (through a proxy, if given). */
 async function directDispatch(webhookStorage: Storage = storage) {
@@ -81,7 +90,12 @@ describe.each<[string, Reply['body'], string]>([
     await worker.webhookDispatch.start([delivery]);
     expect(await workflowOf(delivery.id).result()).toBe('succeeded');
     expect(requestsFor(delivery)).toHaveLength(1);
-    expect(await storage.webhooks.findDelivery(delivery.id)).toMatchObject({ status: 'succeeded', webhookAttempts: 1, webhookResponseCode: 200, webhookLastError: null });
+    expect(await storage.webhooks.findDelivery(delivery.id)).toMatchObject({
+      status: 'succeeded',
+      webhookAttempts: 1,
+      webhookResponseCode: 200,
+      webhookLastError: null,
+    });
     const attempts = await storage.webhooks.attemptsOf(delivery.id);
     expect(attempts.map((a) => [a.responseCode, a.responseBody, a.error])).toEqual([[200, excerpt, null]]);
   });
@@ -125,14 +139,22 @@ it('Postgres cut between the request and its record: the receiver gets one reque
     expect(await storage.webhooks.attemptsOf(delivery.id)).toHaveLength(1);
     expect(requestsFor(delivery)).toHaveLength(1);
     // The record failed while Postgres was away (the worker's log says so) and was retried without sending.
-    const failures = logs().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { msg: string; deliveryId?: number }).filter((line) => line.msg.includes('failed after the webhook was sent'));
+    const failures = logs()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { msg: string; deliveryId?: number })
+      .filter((line) => line.msg.includes('failed after the webhook was sent'));
     console.log(`record tries failed while Postgres was cut: ${failures.length}`);
     expect(failures.length).toBeGreaterThanOrEqual(1);
     expect(failures.every((line) => line.deliveryId === delivery.id)).toBe(true);
     expect(logs()).not.toContain('sent but not recorded');
     expect(await workflowOf(delivery.id).result()).toBe('succeeded');
     expect(requestsFor(delivery)).toHaveLength(1);
-    expect(await storage.webhooks.findDelivery(delivery.id)).toMatchObject({ status: 'succeeded', webhookAttempts: 1, webhookResponseCode: 200 });
+    expect(await storage.webhooks.findDelivery(delivery.id)).toMatchObject({
+      status: 'succeeded',
+      webhookAttempts: 1,
+      webhookResponseCode: 200,
+    });
   } finally {
     await proxy.cut();
     await proxied.destroy();
@@ -142,7 +164,15 @@ it('Postgres cut between the request and its record: the receiver gets one reque
 it('recording one attempt twice (a commit whose answer was lost, then the retry) leaves one row and one count', async () => {
   const raise = await proUserRaising();
   const delivery = await raise();
-  const attempt = { key: 'attempt-key-once', deliveryId: delivery.id, attemptedAt: new Date(), durationMs: 5, responseCode: 500, responseBody: 'down\0', error: 'HTTP 500' };
+  const attempt = {
+    key: 'attempt-key-once',
+    deliveryId: delivery.id,
+    attemptedAt: new Date(),
+    durationMs: 5,
+    responseCode: 500,
+    responseBody: 'down\0',
+    error: 'HTTP 500',
+  };
   const outcome = { status: 'pending' as const, responseCode: 500, error: 'HTTP 500' };
   expect((await storage.webhooks.recordAttempt(attempt, outcome, new Date())).recorded).toBe(true);
   expect((await storage.webhooks.recordAttempt(attempt, outcome, new Date())).recorded).toBe(false);
@@ -157,7 +187,15 @@ it('a header value stored before the rule, with a control character, is refused 
   await api.db
     .knex('webhook_endpoints')
     .where({ user_id: delivery.userId })
-    .update({ header_name: 'X-Secret', header_value_encrypted: encryptSecret(api.config.keys, 'webhook-header', 'abc\x01def', `webhook-header:${delivery.userId}`) });
+    .update({
+      header_name: 'X-Secret',
+      header_value_encrypted: encryptSecret(
+        api.config.keys,
+        'webhook-header',
+        'abc\x01def',
+        `webhook-header:${delivery.userId}`,
+      ),
+    });
   await worker.webhookDispatch.start([delivery]);
   expect(await workflowOf(delivery.id).result()).toBe('not_sent');
   expect(requestsFor(delivery)).toHaveLength(0);

@@ -77,15 +77,25 @@ beforeAll(async () => {
     SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
     MAIL_FROM: 'Alerts <alerts@perf.example.test>',
   });
-  env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: ensureTemporalTestServer(config, () => undefined) } } });
+  env = await TestWorkflowEnvironment.createTimeSkipping({
+    server: { executable: { type: 'existing-path', path: ensureTemporalTestServer(config, () => undefined) } },
+  });
   // The deliveries carry the project's search attributes (UserId, WebhookEvent, DeliveryId), which a server
   // knows only once registered (the dev server gets them at start-up; this one has no list operation to check).
   const keyword = proto.temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;
-  await env.connection.operatorService.addSearchAttributes({ namespace: NAMESPACE, searchAttributes: Object.fromEntries(SEARCH_ATTRIBUTES.map((key) => [key.name, keyword])) });
+  await env.connection.operatorService.addSearchAttributes({
+    namespace: NAMESPACE,
+    searchAttributes: Object.fromEntries(SEARCH_ATTRIBUTES.map((key) => [key.name, keyword])),
+  });
   mailer = smtpMailer({ url: requireSmtpUrl(config), from: config.mail.from });
   const prefix = config.temporal.taskQueuePrefix;
   // The worker's own way of starting deliveries, on the test server's client (its result() skips time).
-  dispatch = temporalWebhookDispatch({ temporal: () => env.client, webhooks: storage.webhooks, taskQueuePrefix: prefix, log: { warn: (...args: unknown[]) => void dispatchWarnings.push(args) } });
+  dispatch = temporalWebhookDispatch({
+    temporal: () => env.client,
+    webhooks: storage.webhooks,
+    taskQueuePrefix: prefix,
+    log: { warn: (...args: unknown[]) => void dispatchWarnings.push(args) },
+  });
   const activities = buildActivities({
     storage,
     config,
@@ -142,9 +152,19 @@ const serverNow = async (): Promise<Date> => new Date(await env.currentTimeMs())
 
 async function proUserWithEndpoint() {
   serverClock.set(await serverNow());
-  const user = await createUser(storage.users, { name: 'Receiver Owner', email: `${uniqueName('u')}@example.com`, password: null, plan: 'pro' });
+  const user = await createUser(storage.users, {
+    name: 'Receiver Owner',
+    email: `${uniqueName('u')}@example.com`,
+    password: null,
+    plan: 'pro',
+  });
   const deps = { webhooks: storage.webhooks, keys: config.keys, allowLoopback: true, clock: serverClock.read };
-  const saved = await saveWebhookSettings(deps, user, { url: receiver.url, headerName: '', headerValue: '', events: ['scan.completed'] });
+  const saved = await saveWebhookSettings(deps, user, {
+    url: receiver.url,
+    headerName: '',
+    headerValue: '',
+    events: ['scan.completed'],
+  });
   if (saved.status !== 'saved') throw new Error(`settings not saved: ${JSON.stringify(saved)}`);
   return user;
 }
@@ -158,9 +178,11 @@ async function raisePing(userId: number): Promise<WebhookDelivery> {
   return delivery;
 }
 
-const gapsBetween = (attempts: WebhookAttempt[]): number[] => attempts.slice(1).map((attempt, i) => attempt.attemptedAt.getTime() - attempts[i]!.attemptedAt.getTime());
+const gapsBetween = (attempts: WebhookAttempt[]): number[] =>
+  attempts.slice(1).map((attempt, i) => attempt.attemptedAt.getTime() - attempts[i]!.attemptedAt.getTime());
 /** 'on schedule' when a gap is its wait plus no more than processing; otherwise how far off it is. */
-const judge = (gap: number, wait: number): string => (gap >= wait && gap < wait + PROCESSING_MS ? 'on schedule' : `${gap} ms where ${wait} ms was due`);
+const judge = (gap: number, wait: number): string =>
+  gap >= wait && gap < wait + PROCESSING_MS ? 'on schedule' : `${gap} ms where ${wait} ms was due`;
 
 test('a receiver down through the whole schedule: eight attempts at the documented times (about 27.6 hours), then the delivery fails', async () => {
   const user = await proUserWithEndpoint();
@@ -171,17 +193,29 @@ test('a receiver down through the whole schedule: eight attempts at the document
   expect(attempts).toHaveLength(RETRY_DELAYS_MS.length + 1);
   // The first attempt immediately, each next one after its wait.
   expect(judge(attempts[0]!.attemptedAt.getTime() - delivery.createdAt.getTime(), 0)).toBe('on schedule');
-  expect(gapsBetween(attempts).map((gap, i) => judge(gap, RETRY_DELAYS_MS[i]!))).toEqual(RETRY_DELAYS_MS.map(() => 'on schedule'));
+  expect(gapsBetween(attempts).map((gap, i) => judge(gap, RETRY_DELAYS_MS[i]!))).toEqual(
+    RETRY_DELAYS_MS.map(() => 'on schedule'),
+  );
   const total = RETRY_DELAYS_MS.reduce((sum, wait) => sum + wait, 0);
   expect(total).toBe(27 * HOUR + 35 * MINUTE + 5000);
   expect(attempts.at(-1)!.attemptedAt.getTime() - attempts[0]!.attemptedAt.getTime()).toBeGreaterThanOrEqual(total);
-  expect(attempts.map((a) => [a.responseCode, a.error, a.responseBody])).toEqual(attempts.map(() => [500, 'HTTP 500', 'down']));
+  expect(attempts.map((a) => [a.responseCode, a.error, a.responseBody])).toEqual(
+    attempts.map(() => [500, 'HTTP 500', 'down']),
+  );
 
   expect(receiver.received).toHaveLength(8);
   expect(new Set(receiver.received.map((r) => r.headers['webhook-id']))).toEqual(new Set([delivery.messageId]));
-  expect(await storage.webhooks.findDelivery(delivery.id)).toMatchObject({ status: 'failed', webhookAttempts: 8, webhookResponseCode: 500, webhookLastError: 'HTTP 500' });
+  expect(await storage.webhooks.findDelivery(delivery.id)).toMatchObject({
+    status: 'failed',
+    webhookAttempts: 8,
+    webhookResponseCode: 500,
+    webhookLastError: 'HTTP 500',
+  });
   // A day and a bit of failures is not yet five days: the endpoint stays enabled, failing since the first attempt.
-  expect(await storage.webhooks.findEndpoint(user.id)).toMatchObject({ disabledAt: null, failingSince: attempts[0]!.attemptedAt });
+  expect(await storage.webhooks.findEndpoint(user.id)).toMatchObject({
+    disabledAt: null,
+    failingSince: attempts[0]!.attemptedAt,
+  });
   expect(smtp.messages).toHaveLength(0);
 });
 
@@ -194,7 +228,9 @@ test('the receiver stays down while an event a day is raised: the first failure 
   }
   for (const delivery of deliveries) await dispatch.result(delivery.id);
 
-  const attempts = (await Promise.all(deliveries.map((d) => storage.webhooks.attemptsOf(d.id)))).flat().sort((a, b) => a.attemptedAt.getTime() - b.attemptedAt.getTime() || a.id - b.id);
+  const attempts = (await Promise.all(deliveries.map((d) => storage.webhooks.attemptsOf(d.id))))
+    .flat()
+    .sort((a, b) => a.attemptedAt.getTime() - b.attemptedAt.getTime() || a.id - b.id);
   const endpoint = (await storage.webhooks.findEndpoint(user.id))!;
   const failingSince = attempts[0]!.attemptedAt;
   expect(endpoint).toMatchObject({ failingSince, disabledReason: 'failing', disabledAt: expect.any(Date) });
@@ -213,7 +249,12 @@ test('the receiver stays down while an event a day is raised: the first failure 
   expect(receiver.received).toHaveLength(sent.length);
 
   // Each day's event ran the schedule while the endpoint was enabled; every delivery ended failed.
-  for (const delivery of deliveries.slice(0, 4)) expect(await storage.webhooks.findDelivery(delivery.id)).toMatchObject({ status: 'failed', webhookAttempts: 8, webhookResponseCode: 500 });
+  for (const delivery of deliveries.slice(0, 4))
+    expect(await storage.webhooks.findDelivery(delivery.id)).toMatchObject({
+      status: 'failed',
+      webhookAttempts: 8,
+      webhookResponseCode: 500,
+    });
   for (const delivery of deliveries) expect((await storage.webhooks.findDelivery(delivery.id))!.status).toBe('failed');
 
   // One e-mail to the owner, naming the endpoint and since when it has failed.

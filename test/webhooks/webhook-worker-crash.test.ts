@@ -84,14 +84,27 @@ it("a direct first attempt whose worker process died mid-request is completed by
     await replaceWorker();
 
     // The sweeper as any worker runs it, at a time past the claim (the injected clock: no 60 s wait).
-    const dispatch = temporalWebhookDispatch({ temporal: () => stack.api.temporal, webhooks: storage.webhooks, taskQueuePrefix: stack.api.config.temporal.taskQueuePrefix, log: console });
+    const dispatch = temporalWebhookDispatch({
+      temporal: () => stack.api.temporal,
+      webhooks: storage.webhooks,
+      taskQueuePrefix: stack.api.config.temporal.taskQueuePrefix,
+      log: console,
+    });
     expect(await sweepWebhookOutbox(storage.webhooks, dispatch, new Date(row.claimed_until.getTime() - 1))).toBe(0);
-    expect(await sweepWebhookOutbox(storage.webhooks, dispatch, new Date(row.claimed_until.getTime() + 1))).toBeGreaterThanOrEqual(1);
+    expect(
+      await sweepWebhookOutbox(storage.webhooks, dispatch, new Date(row.claimed_until.getTime() + 1)),
+    ).toBeGreaterThanOrEqual(1);
     expect(await dispatch.result(delivery!.id)).toBe('succeeded');
     expect(receiver.received).toHaveLength(2);
     expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual([delivery!.messageId, delivery!.messageId]);
-    expect(new Webhook(saved.settings.secret).verify(receiver.received[1]!.body, receiver.received[1]!.headers)).toMatchObject({ event: 'scan.completed' });
-    expect(await storage.webhooks.findDelivery(delivery!.id)).toMatchObject({ status: 'succeeded', webhookResponseCode: 200, webhookAttempts: 1 });
+    expect(
+      new Webhook(saved.settings.secret).verify(receiver.received[1]!.body, receiver.received[1]!.headers),
+    ).toMatchObject({ event: 'scan.completed' });
+    expect(await storage.webhooks.findDelivery(delivery!.id)).toMatchObject({
+      status: 'succeeded',
+      webhookResponseCode: 200,
+      webhookAttempts: 1,
+    });
     expect(await storage.webhooks.listDeliveries(user.id, 10)).toHaveLength(1);
   } finally {
     receiver.close();
@@ -110,7 +123,12 @@ it('a delivery whose worker died mid-request in its workflow is sent again by th
     );
     if (saved.status !== 'saved') throw new Error('settings not saved');
     const delivery = (await enqueueWebhook(storage.webhooks, user.id, 'ping', pingPayload(new Date()), new Date()))!;
-    const dispatch = temporalWebhookDispatch({ temporal: () => stack.api.temporal, webhooks: storage.webhooks, taskQueuePrefix: stack.api.config.temporal.taskQueuePrefix, log: console });
+    const dispatch = temporalWebhookDispatch({
+      temporal: () => stack.api.temporal,
+      webhooks: storage.webhooks,
+      taskQueuePrefix: stack.api.config.temporal.taskQueuePrefix,
+      log: console,
+    });
     await dispatch.start([delivery]);
 
     await waitUntil('the first request', async () => receiver.received.length === 1, 60_000, 50);
@@ -119,8 +137,13 @@ it('a delivery whose worker died mid-request in its workflow is sent again by th
     expect(await dispatch.result(delivery.id)).toBe('succeeded');
     expect(receiver.received).toHaveLength(2);
     expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual([delivery.messageId, delivery.messageId]);
-    expect(new Webhook(saved.settings.secret).verify(receiver.received[1]!.body, receiver.received[1]!.headers)).toMatchObject({ event: 'ping' });
-    expect(await storage.webhooks.findDelivery(delivery.id)).toMatchObject({ status: 'succeeded', webhookResponseCode: 200 });
+    expect(
+      new Webhook(saved.settings.secret).verify(receiver.received[1]!.body, receiver.received[1]!.headers),
+    ).toMatchObject({ event: 'ping' });
+    expect(await storage.webhooks.findDelivery(delivery.id)).toMatchObject({
+      status: 'succeeded',
+      webhookResponseCode: 200,
+    });
   } finally {
     receiver.close();
   }

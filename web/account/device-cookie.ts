@@ -14,7 +14,10 @@ import { cookieOptions, getCookie, setCookie } from '../session.ts';
 export const DEVICE_COOKIE = 'wps_device';
 const DEVICE_DAYS = 180;
 
-const mac = (config: Config, id: string, email: string) => createHmac('sha256', purposeKey(config.keys.current, 'device-cookie')).update(`${id}:${emailHash(email)}`).digest('base64url');
+const mac = (config: Config, id: string, email: string) =>
+  createHmac('sha256', purposeKey(config.keys.current, 'device-cookie'))
+    .update(`${id}:${emailHash(email)}`)
+    .digest('base64url');
 
 /** The device's id (hashed) when the browser shows a device cookie issued for this e-mail, else null. */
 export function trustedDevice(ctx: Context, config: Config, email: string): string | null {
@@ -27,5 +30,8 @@ export function trustedDevice(ctx: Context, config: Config, email: string): stri
 /** A fresh device cookie for this e-mail (each success issues a new one, with no failures counted yet). */
 export function issueDeviceCookie(ctx: Context, config: Config, email: string): void {
   const id = randomBytes(16).toString('base64url');
-  setCookie(ctx, config, DEVICE_COOKIE, `${id}.${mac(config, id, email)}`, { ...cookieOptions(config, DEVICE_DAYS * 86_400_000), sameSite: 'strict' });
+  setCookie(ctx, config, DEVICE_COOKIE, `${id}.${mac(config, id, email)}`, {
+    ...cookieOptions(config, DEVICE_DAYS * 86_400_000),
+    sameSite: 'strict',
+  });
 }

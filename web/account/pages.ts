@@ -12,8 +12,10 @@ import { appsSection } from '../oauth/apps-section.ts';
 export type FormErrors = Record<string, string>;
 
 /** A field's error right after it (id `${id}-error`, which the field names in aria-describedby). */
-const fieldError = (errors: FormErrors, name: string, id = name) => (errors[name] ? html`<p class="error field-error" id="${id}-error">${errors[name]}</p>` : html``);
-const described = (errors: FormErrors, name: string, id = name) => (errors[name] ? new SafeHtml(` aria-invalid="true" aria-describedby="${id}-error"`) : '');
+const fieldError = (errors: FormErrors, name: string, id = name) =>
+  errors[name] ? html`<p class="error field-error" id="${id}-error">${errors[name]}</p>` : html``;
+const described = (errors: FormErrors, name: string, id = name) =>
+  errors[name] ? new SafeHtml(` aria-invalid="true" aria-describedby="${id}-error"`) : '';
 
 /** `next`: where to continue after signing in (or up); carried by both forms and the link between them. */
 export function loginPage(chrome: Chrome, csrf: string, email = '', errors: FormErrors = {}, next = '/'): string {
@@ -34,7 +36,13 @@ export function loginPage(chrome: Chrome, csrf: string, email = '', errors: Form
   );
 }
 
-export function signupPage(chrome: Chrome, csrf: string, values: { name?: string; email?: string } = {}, errors: FormErrors = {}, next = '/'): string {
+export function signupPage(
+  chrome: Chrome,
+  csrf: string,
+  values: { name?: string; email?: string } = {},
+  errors: FormErrors = {},
+  next = '/',
+): string {
   const text = t(chrome.locale);
   return layout(
     text.signUpTitle,
@@ -68,7 +76,8 @@ export interface ApiPageInput {
 }
 
 /** A time as the pages show it, with the exact UTC instant in its `datetime`. */
-const when = (value: Date, locale: Locale) => html`<time datetime="${isoTimestamp(value)}">${formatDateTime(value, locale)}</time>`;
+const when = (value: Date, locale: Locale) =>
+  html`<time datetime="${isoTimestamp(value)}">${formatDateTime(value, locale)}</time>`;
 
 export function apiPage(input: ApiPageInput): string {
   const errors = input.errors ?? {};
@@ -87,14 +96,18 @@ export function apiPage(input: ApiPageInput): string {
   return layout(
     text.apiTitle,
     html`<h1>${text.apiTitle}</h1>
-      ${input.newToken
-        ? html`<section class="notice" id="new-token"><strong>${text.tokenCreated(input.newToken.name)}</strong> ${text.tokenShownOnce}
+      ${
+        input.newToken
+          ? html`<section class="notice" id="new-token"><strong>${text.tokenCreated(input.newToken.name)}</strong> ${text.tokenShownOnce}
             <code class="token" id="new-token-value">${input.newToken.value}</code></section>`
-        : html``}
+          : html``
+      }
       <section><h2>${text.tokensTitle}</h2>${apiNote}<p><a href="/docs" id="api-reference">${text.apiReference}</a></p>
-        ${rows.length
-          ? html`<table id="tokens" class="stack"><thead><tr><th scope="col">${text.colName}</th><th scope="col">${text.colToken}</th><th scope="col">${text.colCreated}</th><th scope="col">${text.colLastUsed}</th><th scope="col">${text.colExpires}</th><th scope="col"><span class="visually-hidden">${text.colActions}</span></th></tr></thead><tbody>${rows}</tbody></table>`
-          : html`<p id="no-tokens">${text.noTokens}</p>`}
+        ${
+          rows.length
+            ? html`<table id="tokens" class="stack"><thead><tr><th scope="col">${text.colName}</th><th scope="col">${text.colToken}</th><th scope="col">${text.colCreated}</th><th scope="col">${text.colLastUsed}</th><th scope="col">${text.colExpires}</th><th scope="col"><span class="visually-hidden">${text.colActions}</span></th></tr></thead><tbody>${rows}</tbody></table>`
+            : html`<p id="no-tokens">${text.noTokens}</p>`
+        }
         <h3>${text.createToken}</h3>
         <form method="post" action="/account/api/tokens" id="create-token">
           <input type="hidden" name="_csrf" value="${input.csrf}">

@@ -59,7 +59,8 @@ function requireUser(ctx: Context) {
   return user;
 }
 
-const nameError = (name: string, text: WebText): string | undefined => (!name ? text.nameRequired : name.length > MAX_NAME ? text.nameTooLong(MAX_NAME) : undefined);
+const nameError = (name: string, text: WebText): string | undefined =>
+  !name ? text.nameRequired : name.length > MAX_NAME ? text.nameTooLong(MAX_NAME) : undefined;
 
 function showSignIn(deps: AccountPageDeps, ctx: Ctx): void {
   const { config } = deps;
@@ -75,12 +76,31 @@ async function signIn(deps: AccountPageDeps, ctx: Ctx): Promise<void> {
   const next = afterSignIn(form.get('next'));
   const now = deps.clock();
   const client = { ip: ctx.ip, device: email ? trustedDevice(ctx, config, email) : null };
-  const outcome = email ? await throttledSignIn(storage.throttles, email, client, now, () => authenticate(storage.users, email, form.get('password') ?? '')) : ({ kind: 'wrong_credentials' } as const);
+  const outcome = email
+    ? await throttledSignIn(storage.throttles, email, client, now, () =>
+        authenticate(storage.users, email, form.get('password') ?? ''),
+      )
+    : ({ kind: 'wrong_credentials' } as const);
   const text = pageText(deps, ctx);
   if (outcome.kind === 'throttled') {
-    return sendPage(ctx, loginPage(chromeFor(deps, ctx), csrfToken(ctx, config), email, { form: `${text.signInThrottled} ${retryAfter(ctx, text, outcome.until, now)}` }, next), 429);
+    return sendPage(
+      ctx,
+      loginPage(
+        chromeFor(deps, ctx),
+        csrfToken(ctx, config),
+        email,
+        { form: `${text.signInThrottled} ${retryAfter(ctx, text, outcome.until, now)}` },
+        next,
+      ),
+      429,
+    );
   }
-  if (outcome.kind === 'wrong_credentials') return sendPage(ctx, loginPage(chromeFor(deps, ctx), csrfToken(ctx, config), email, { form: text.wrongCredentials }, next), 422);
+  if (outcome.kind === 'wrong_credentials')
+    return sendPage(
+      ctx,
+      loginPage(chromeFor(deps, ctx), csrfToken(ctx, config), email, { form: text.wrongCredentials }, next),
+      422,
+    );
   await startSession(ctx, deps, outcome.user.id);
   issueDeviceCookie(ctx, config, outcome.user.email);
   ctx.status = 303;
@@ -106,11 +126,22 @@ async function signUp(deps: AccountPageDeps, ctx: Ctx): Promise<void> {
     const now = deps.clock();
     const slot = await reserveSignUp(storage.throttles, ctx.ip, now);
     if (slot.kind === 'throttled') {
-      return sendPage(ctx, signupPage(chromeFor(deps, ctx), csrfToken(ctx, config), values, { form: `${text.signUpThrottled} ${retryAfter(ctx, text, slot.until, now)}` }), 429);
+      return sendPage(
+        ctx,
+        signupPage(chromeFor(deps, ctx), csrfToken(ctx, config), values, {
+          form: `${text.signUpThrottled} ${retryAfter(ctx, text, slot.until, now)}`,
+        }),
+        429,
+      );
     }
     try {
       // The language the visitor reads the site in is the language of their alert e-mails.
-      const user = await createUser(storage.users, { ...values, password: form.get('password') ?? '', plan: 'free', locale: pageLocale(ctx, config) });
+      const user = await createUser(storage.users, {
+        ...values,
+        password: form.get('password') ?? '',
+        plan: 'free',
+        locale: pageLocale(ctx, config),
+      });
       await startSession(ctx, deps, user.id);
       issueDeviceCookie(ctx, config, user.email);
       ctx.status = 303;
@@ -131,10 +162,30 @@ async function signOut(deps: AccountPageDeps, ctx: Ctx): Promise<void> {
   ctx.redirect('/login');
 }
 
-async function renderApiPage(deps: AccountPageDeps, ctx: Ctx, extra: Partial<ApiPageInput> = {}, status = 200): Promise<void> {
+async function renderApiPage(
+  deps: AccountPageDeps,
+  ctx: Ctx,
+  extra: Partial<ApiPageInput> = {},
+  status = 200,
+): Promise<void> {
   const user = webUser(ctx)!;
-  const [tokens, apps] = await Promise.all([listTokens(deps.storage.tokens, user.id), listApps(deps.storage.oauth, user.id)]);
-  sendPage(ctx, apiPage({ chrome: chromeFor(deps, ctx, 'settings'), plan: planFor(user.plan), csrf: csrfToken(ctx, deps.config), tokens, apps, mcpUrl: resourceUrl(deps.config.baseUrl, 'mcp'), ...extra }), status);
+  const [tokens, apps] = await Promise.all([
+    listTokens(deps.storage.tokens, user.id),
+    listApps(deps.storage.oauth, user.id),
+  ]);
+  sendPage(
+    ctx,
+    apiPage({
+      chrome: chromeFor(deps, ctx, 'settings'),
+      plan: planFor(user.plan),
+      csrf: csrfToken(ctx, deps.config),
+      tokens,
+      apps,
+      mcpUrl: resourceUrl(deps.config.baseUrl, 'mcp'),
+      ...extra,
+    }),
+    status,
+  );
 }
 
 async function showApiPage(deps: AccountPageDeps, ctx: Ctx): Promise<void> {
@@ -177,8 +228,8 @@ async function revokeAuthorisedApp(deps: AccountPageDeps, ctx: Ctx): Promise<voi
   if (!user) return;
   await readForm(ctx, deps.config);
   const grantId = ctx.params.grantId ?? '';
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(grantId) || !(await revokeApp(deps.storage.oauth, user.id, grantId))) throw notFound();
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(grantId) || !(await revokeApp(deps.storage.oauth, user.id, grantId)))
+    throw notFound();
   ctx.status = 303;
   ctx.redirect('/account/api');
 }
-

@@ -43,12 +43,22 @@ export interface MetricChartGeometry {
   ticks: Array<{ x: number; label: string }>;
 }
 
-export function metricChartGeometry(metric: RumMetric, input: readonly MetricDay[], locale: Locale, days = 30, today?: string): MetricChartGeometry {
-  const valid = [...input].filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d.date)).sort((a, b) => a.date.localeCompare(b.date));
+export function metricChartGeometry(
+  metric: RumMetric,
+  input: readonly MetricDay[],
+  locale: Locale,
+  days = 30,
+  today?: string,
+): MetricChartGeometry {
+  const valid = [...input]
+    .filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d.date))
+    .sort((a, b) => a.date.localeCompare(b.date));
   // The x axis spans the whole window (today and the days before), so a site with three days of data shows where they fall.
   const last = Date.parse(`${today ?? valid.at(-1)?.date ?? '1970-01-01'}T00:00:00Z`);
   const first = last - (days - 1) * DAY_MS;
-  const sorted = valid.filter((d) => Date.parse(`${d.date}T00:00:00Z`) >= first && Date.parse(`${d.date}T00:00:00Z`) <= last);
+  const sorted = valid.filter(
+    (d) => Date.parse(`${d.date}T00:00:00Z`) >= first && Date.parse(`${d.date}T00:00:00Z`) <= last,
+  );
   const rule = METRIC_RULES[metric];
   const top = niceCeiling(Math.max(rule.poor * 1.2, ...sorted.map((d) => d.p75 * 1.05)));
   const yOf = (value: number) => round(VIEW_HEIGHT - (Math.min(Math.max(value, 0), top) / top) * VIEW_HEIGHT);
@@ -63,7 +73,10 @@ export function metricChartGeometry(metric: RumMetric, input: readonly MetricDay
     poor: { y: 0, height: poorY },
   };
   const grid = [0, 0.5, 1].map((f) => ({ value: top * f, y: round(100 - f * 100) }));
-  const ticks = [0, 0.5, 1].map((f) => ({ x: f * VIEW_WIDTH, label: formatDayMonth(new Date(first + Math.round(f * (days - 1)) * DAY_MS), locale) }));
+  const ticks = [0, 0.5, 1].map((f) => ({
+    x: f * VIEW_WIDTH,
+    label: formatDayMonth(new Date(first + Math.round(f * (days - 1)) * DAY_MS), locale),
+  }));
   return { top, points, path, bands, grid, ticks };
 }
 
@@ -72,8 +85,10 @@ const TEXTS = {
     title: (metric: string) => `${metric}: daily 75th percentile`,
     none: 'No days with data yet.',
     one: (value: string, date: string) => `One day with data: ${value} on ${date}.`,
-    trend: (first: string, last: string, n: number, range: string, best: string, worst: string) => `From ${first} to ${last} over ${n} days with data (${range}); best ${best}, worst ${worst}.`,
-    rated: (good: number, ni: number, poor: number) => `Days rated good: ${good}, needs improvement: ${ni}, poor: ${poor}.`,
+    trend: (first: string, last: string, n: number, range: string, best: string, worst: string) =>
+      `From ${first} to ${last} over ${n} days with data (${range}); best ${best}, worst ${worst}.`,
+    rated: (good: number, ni: number, poor: number) =>
+      `Days rated good: ${good}, needs improvement: ${ni}, poor: ${poor}.`,
     point: (date: string, value: string, samples: number) => `${date}: ${value} (${samples} measurements)`,
     legendLine: 'Daily 75th percentile',
     good: 'Good range',
@@ -83,8 +98,10 @@ const TEXTS = {
     title: (metric: string) => `${metric}: tägliches 75. Perzentil`,
     none: 'Noch keine Tage mit Daten.',
     one: (value: string, date: string) => `Ein Tag mit Daten: ${value} am ${date}.`,
-    trend: (first: string, last: string, n: number, range: string, best: string, worst: string) => `Von ${first} auf ${last} an ${n} Tagen mit Daten (${range}); bester Wert ${best}, schlechtester ${worst}.`,
-    rated: (good: number, ni: number, poor: number) => `Tage gut: ${good}, verbesserungswürdig: ${ni}, schlecht: ${poor}.`,
+    trend: (first: string, last: string, n: number, range: string, best: string, worst: string) =>
+      `Von ${first} auf ${last} an ${n} Tagen mit Daten (${range}); bester Wert ${best}, schlechtester ${worst}.`,
+    rated: (good: number, ni: number, poor: number) =>
+      `Tage gut: ${good}, verbesserungswürdig: ${ni}, schlecht: ${poor}.`,
     point: (date: string, value: string, samples: number) => `${date}: ${value} (${samples} Messungen)`,
     legendLine: 'Tägliches 75. Perzentil',
     good: 'Guter Bereich',
@@ -113,11 +130,20 @@ export interface MetricHistoryOptions {
   today?: string;
 }
 
-export function metricHistoryChart(metric: RumMetric, days: readonly MetricDay[], { locale, id, days: windowDays = 30, today }: MetricHistoryOptions): SafeHtml {
+export function metricHistoryChart(
+  metric: RumMetric,
+  days: readonly MetricDay[],
+  { locale, id, days: windowDays = 30, today }: MetricHistoryOptions,
+): SafeHtml {
   const t = TEXTS[locale];
   const g = metricChartGeometry(metric, days, locale, windowDays, today);
-  const summary = describeMetricHistory(metric, g.points.map((p) => p.day), locale);
-  if (g.points.length === 0) return html`<figure class="chart chart-empty metric-chart" id="${id}"><p class="chart-none">${summary}</p></figure>`;
+  const summary = describeMetricHistory(
+    metric,
+    g.points.map((p) => p.day),
+    locale,
+  );
+  if (g.points.length === 0)
+    return html`<figure class="chart chart-empty metric-chart" id="${id}"><p class="chart-none">${summary}</p></figure>`;
   const dateLabel = (d: string) => formatDate(new Date(`${d}T00:00:00Z`), locale);
   const band = (rating: Rating) =>
     html`<rect class="band band-${rating}" x="0" width="${VIEW_WIDTH}" y="${g.bands[rating].y}" height="${g.bands[rating].height}" fill="${RATING_COLOURS[rating].band}"/>`;
@@ -129,7 +155,9 @@ export function metricHistoryChart(metric: RumMetric, days: readonly MetricDay[]
     <g class="chart-bands" aria-hidden="true">${band('good')}${band('needs-improvement')}${band('poor')}${thresholdLine('good', rule.good)}${thresholdLine('poor', rule.poor)}</g>
     ${g.points.length > 1 ? html`<path class="p75-line" d="${g.path}" fill="none" stroke="${C.line}" stroke-width="2.5" stroke-linejoin="round" vector-effect="non-scaling-stroke"/>` : html``}
     <g class="chart-points">${g.points.map(
-      (p) => html`<g class="point" data-date="${p.day.date}" data-p75="${p.day.p75}" data-rating="${p.rating}"><title>${t.point(dateLabel(p.day.date), formatMetric(metric, p.day.p75, locale), p.day.samples)}</title>
+      (
+        p,
+      ) => html`<g class="point" data-date="${p.day.date}" data-p75="${p.day.p75}" data-rating="${p.rating}"><title>${t.point(dateLabel(p.day.date), formatMetric(metric, p.day.p75, locale), p.day.samples)}</title>
         <path class="dot" d="M${p.x},${p.y}h0" stroke="${RATING_COLOURS[p.rating].fill}" stroke-width="8" stroke-linecap="round" vector-effect="non-scaling-stroke"/></g>`,
     )}</g>
   </svg>`;
@@ -146,4 +174,3 @@ export function metricHistoryChart(metric: RumMetric, days: readonly MetricDay[]
     </ul><p class="chart-summary">${summary}</p></figcaption>
   </figure>`;
 }
-

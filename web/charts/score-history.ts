@@ -2,7 +2,18 @@ import { formatDayMonth, formatDayTime } from '../../core/i18n/dates.ts';
 import type { Locale } from '../../core/i18n/locale.ts';
 import type { ScoreThreshold } from '../../core/monitoring/thresholds.ts';
 import { html, SafeHtml } from '../html.ts';
-import { CHART_COLOURS as C, chartTexts, chronological, clampScore, describeHistory, pointLabel, runSpread, scoreStatus, type ScorePoint, type ScoreStatus } from './series.ts';
+import {
+  CHART_COLOURS as C,
+  chartTexts,
+  chronological,
+  clampScore,
+  describeHistory,
+  pointLabel,
+  runSpread,
+  scoreStatus,
+  type ScorePoint,
+  type ScoreStatus,
+} from './series.ts';
 
 /**
  * A score-history chart as inline SVG, server-rendered, no script. The plot is drawn in a 1000 × 100 box
@@ -47,7 +58,11 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
-export function chartGeometry(input: readonly ScorePoint[], locale: Locale, thresholds?: ScoreThreshold): ChartGeometry {
+export function chartGeometry(
+  input: readonly ScorePoint[],
+  locale: Locale,
+  thresholds?: ScoreThreshold,
+): ChartGeometry {
   const sorted = chronological(input);
   const t0 = sorted[0]?.at.getTime() ?? 0;
   const span = sorted.length ? sorted.at(-1)!.at.getTime() - t0 : 0;
@@ -72,10 +87,12 @@ export function chartGeometry(input: readonly ScorePoint[], locale: Locale, thre
   // Steps between neighbours with a score; a scan without one breaks the line.
   const steps: Array<{ from: ScorePoint; to: ScorePoint }> = [];
   for (let i = 1; i < sorted.length; i++) {
-    if (sorted[i - 1]!.score !== null && sorted[i]!.score !== null) steps.push({ from: sorted[i - 1]!, to: sorted[i]! });
+    if (sorted[i - 1]!.score !== null && sorted[i]!.score !== null)
+      steps.push({ from: sorted[i - 1]!, to: sorted[i]! });
   }
   const usual = steps.length ? median(steps.map((s) => s.to.at.getTime() - s.from.at.getTime())) : 0;
-  const isGap = (s: (typeof steps)[number]) => usual > 0 && s.to.at.getTime() - s.from.at.getTime() > GAP_FACTOR * usual;
+  const isGap = (s: (typeof steps)[number]) =>
+    usual > 0 && s.to.at.getTime() - s.from.at.getTime() > GAP_FACTOR * usual;
   const segments: ChartGeometry['segments'] = [];
   let current: string[] = [];
   let previous: ScorePoint | null = null;
@@ -120,8 +137,20 @@ function timeTicks(sorted: ScorePoint[], span: number, locale: Locale): ChartGeo
 }
 
 const LEGEND = {
-  en: { score: 'Overall score', spread: 'Spread of the runs (lowest to highest)', warning: 'Warning', critical: 'Critical', gap: 'No scans in between' },
-  de: { score: 'Gesamtwert', spread: 'Streuung der Läufe (niedrigster bis höchster)', warning: 'Warnung', critical: 'Kritisch', gap: 'Dazwischen keine Scans' },
+  en: {
+    score: 'Overall score',
+    spread: 'Spread of the runs (lowest to highest)',
+    warning: 'Warning',
+    critical: 'Critical',
+    gap: 'No scans in between',
+  },
+  de: {
+    score: 'Gesamtwert',
+    spread: 'Streuung der Läufe (niedrigster bis höchster)',
+    warning: 'Warnung',
+    critical: 'Kritisch',
+    gap: 'Dazwischen keine Scans',
+  },
 } as const;
 
 const dot = (x: number, y: number) => `M${x},${y}h0`;
@@ -135,7 +164,10 @@ export interface ScoreHistoryOptions {
   id?: string;
 }
 
-export function scoreHistoryChart(points: readonly ScorePoint[], { locale, thresholds, id = 'score-history' }: ScoreHistoryOptions): SafeHtml {
+export function scoreHistoryChart(
+  points: readonly ScorePoint[],
+  { locale, thresholds, id = 'score-history' }: ScoreHistoryOptions,
+): SafeHtml {
   const t = chartTexts(locale);
   const legend = LEGEND[locale];
   const summary = describeHistory(points, locale, thresholds);
@@ -149,13 +181,19 @@ export function scoreHistoryChart(points: readonly ScorePoint[], { locale, thres
     <title id="${id}-title">${t.title}</title><desc id="${id}-desc">${summary}</desc>
     <g class="chart-grid" aria-hidden="true">${GRID.map((v) => html`<line x1="0" x2="${VIEW_WIDTH}" y1="${VIEW_HEIGHT - v}" y2="${VIEW_HEIGHT - v}" stroke="${C.grid}" stroke-width="1" vector-effect="non-scaling-stroke"/>`)}</g>
     <g class="chart-thresholds" aria-hidden="true">${g.thresholds.map(
-      (line) => html`<line class="threshold threshold-${line.kind}" data-value="${line.value}" x1="0" x2="${VIEW_WIDTH}" y1="${line.y}" y2="${line.y}" stroke="${C[line.kind]}" stroke-width="1.5" stroke-dasharray="${DASH[line.kind]}" vector-effect="non-scaling-stroke"/>`,
+      (line) =>
+        html`<line class="threshold threshold-${line.kind}" data-value="${line.value}" x1="0" x2="${VIEW_WIDTH}" y1="${line.y}" y2="${line.y}" stroke="${C[line.kind]}" stroke-width="1.5" stroke-dasharray="${DASH[line.kind]}" vector-effect="non-scaling-stroke"/>`,
     )}</g>
     <g class="chart-spread" aria-hidden="true">${g.points.map((p) =>
-      p.spread ? html`<line class="spread" x1="${p.x}" x2="${p.x}" y1="${p.spread.top}" y2="${p.spread.bottom}" stroke="${C.spread}" stroke-width="7" stroke-linecap="round" vector-effect="non-scaling-stroke"/>` : html``,
+      p.spread
+        ? html`<line class="spread" x1="${p.x}" x2="${p.x}" y1="${p.spread.top}" y2="${p.spread.bottom}" stroke="${C.spread}" stroke-width="7" stroke-linecap="round" vector-effect="non-scaling-stroke"/>`
+        : html``,
     )}</g>
-    <g class="chart-line" aria-hidden="true" fill="none" stroke="${C.line}" stroke-width="2.5" stroke-linejoin="round">${g.segments.map((s) =>
-      s.gap ? html`<path class="gap" d="${s.d}" stroke-dasharray="2 5" vector-effect="non-scaling-stroke"/>` : html`<path d="${s.d}" vector-effect="non-scaling-stroke"/>`,
+    <g class="chart-line" aria-hidden="true" fill="none" stroke="${C.line}" stroke-width="2.5" stroke-linejoin="round">${g.segments.map(
+      (s) =>
+        s.gap
+          ? html`<path class="gap" d="${s.d}" stroke-dasharray="2 5" vector-effect="non-scaling-stroke"/>`
+          : html`<path d="${s.d}" vector-effect="non-scaling-stroke"/>`,
     )}</g>
     <g class="chart-points">${g.points.map((p) => pointMark(p))}</g>
   </svg>`;
@@ -163,7 +201,8 @@ export function scoreHistoryChart(points: readonly ScorePoint[], { locale, thres
     <div class="chart-frame">
       <div class="chart-y" aria-hidden="true">${GRID.map((v) => html`<span style="top:${VIEW_HEIGHT - v}%">${v}</span>`)}</div>
       <div class="chart-plot">${svg}${g.thresholds.map(
-        (line) => html`<span class="threshold-label threshold-label-${line.kind}" aria-hidden="true" style="top:${line.y}%">${legend[line.kind]} ${line.value}</span>`,
+        (line) =>
+          html`<span class="threshold-label threshold-label-${line.kind}" aria-hidden="true" style="top:${line.y}%">${legend[line.kind]} ${line.value}</span>`,
       )}</div>
       <div class="chart-x" aria-hidden="true">${g.ticks.map((tick) => html`<span class="${tick.x === 0 ? 'first' : tick.x === VIEW_WIDTH ? 'last' : ''}" style="left:${tick.x / 10}%">${tick.label}</span>`)}</div>
     </div>
@@ -177,9 +216,11 @@ export function scoreHistoryChart(points: readonly ScorePoint[], { locale, thres
 
 /** A point: a dot in its status colour, inside a link to its report with a wide, invisible hit area. */
 function pointMark(p: PlottedPoint): SafeHtml {
-  const marks = new SafeHtml(`<path class="dot dot-${p.status}" d="${dot(p.x, p.y)}" stroke="${C[p.status]}" stroke-width="8" stroke-linecap="round" vector-effect="non-scaling-stroke"/>`);
-  if (!p.href) return html`<g class="point" data-x="${p.x}" data-y="${p.y}" data-score="${p.score}"><title>${p.label}</title>${marks}</g>`;
+  const marks = new SafeHtml(
+    `<path class="dot dot-${p.status}" d="${dot(p.x, p.y)}" stroke="${C[p.status]}" stroke-width="8" stroke-linecap="round" vector-effect="non-scaling-stroke"/>`,
+  );
+  if (!p.href)
+    return html`<g class="point" data-x="${p.x}" data-y="${p.y}" data-score="${p.score}"><title>${p.label}</title>${marks}</g>`;
   return html`<a class="point" href="${p.href}" data-x="${p.x}" data-y="${p.y}" data-score="${p.score}"><title>${p.label}</title>
     <path class="hit" d="${dot(p.x, p.y)}" stroke="transparent" stroke-width="24" stroke-linecap="round" vector-effect="non-scaling-stroke"/>${marks}</a>`;
 }
-

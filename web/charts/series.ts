@@ -52,9 +52,11 @@ const TEXTS = {
     none: 'No finished scans yet',
     one: (score: number, date: string) => `Overall score ${score} from one scan on ${date}`,
     steady: (score: number, n: number, range: string) => `Overall score steady at ${score} over ${n} scans (${range})`,
-    trend: (first: number, last: number, n: number, range: string) => `Overall score from ${first} to ${last} over ${n} scans (${range})`,
+    trend: (first: number, last: number, n: number, range: string) =>
+      `Overall score from ${first} to ${last} over ${n} scans (${range})`,
     extremes: (low: number, high: number) => `lowest ${low}, highest ${high}`,
-    below: (count: number, threshold: number) => `${count === 0 ? 'none' : count} below the warning threshold of ${threshold}`,
+    below: (count: number, threshold: number) =>
+      `${count === 0 ? 'none' : count} below the warning threshold of ${threshold}`,
     unscored: (count: number) => `${count} ${count === 1 ? 'scan' : 'scans'} without a score`,
     point: (date: string, score: number) => `${date}: overall score ${score}`,
     runs: (count: number, min: number, max: number) => `${count} runs: ${min}–${max}`,
@@ -68,9 +70,11 @@ const TEXTS = {
     none: 'Noch keine abgeschlossenen Scans',
     one: (score: number, date: string) => `Gesamtwert ${score} aus einem Scan am ${date}`,
     steady: (score: number, n: number, range: string) => `Gesamtwert konstant bei ${score} in ${n} Scans (${range})`,
-    trend: (first: number, last: number, n: number, range: string) => `Gesamtwert von ${first} auf ${last} in ${n} Scans (${range})`,
+    trend: (first: number, last: number, n: number, range: string) =>
+      `Gesamtwert von ${first} auf ${last} in ${n} Scans (${range})`,
     extremes: (low: number, high: number) => `niedrigster ${low}, höchster ${high}`,
-    below: (count: number, threshold: number) => `${count === 0 ? 'keiner' : count} unter der Warnschwelle von ${threshold}`,
+    below: (count: number, threshold: number) =>
+      `${count === 0 ? 'keiner' : count} unter der Warnschwelle von ${threshold}`,
     unscored: (count: number) => `${count} ${count === 1 ? 'Scan' : 'Scans'} ohne Wert`,
     point: (date: string, score: number) => `${date}: Gesamtwert ${score}`,
     runs: (count: number, min: number, max: number) => `${count} Läufe: ${min}–${max}`,

@@ -32,7 +32,9 @@ export function sparklineLabel(scores: readonly number[], locale: Locale): strin
   if (scores.length === 1) return t.sparkOne(scores[0]!);
   const first = scores[0]!;
   const last = scores.at(-1)!;
-  return scores.every((s) => s === first) ? t.sparkSteady(scores.length, first) : t.sparkTrend(scores.length, first, last);
+  return scores.every((s) => s === first)
+    ? t.sparkSteady(scores.length, first)
+    : t.sparkTrend(scores.length, first, last);
 }
 
 /** Coordinates of the sparkline's points (CSS pixels of the SVG), oldest first, and of the warning line. */
@@ -45,17 +47,28 @@ export function sparklineGeometry(points: readonly ScorePoint[], thresholds?: Sc
   const floor = sparklineFloor(scores, thresholds);
   const step = scores.length > 1 ? (width - 2 * PAD) / (scores.length - 1) : 0;
   const round = (n: number) => Math.round(n * 100) / 100;
-  const yOf = (score: number) => round(PAD + ((100 - Math.max(floor, clampScore(score))) / (100 - floor)) * (height - 2 * PAD));
+  const yOf = (score: number) =>
+    round(PAD + ((100 - Math.max(floor, clampScore(score))) / (100 - floor)) * (height - 2 * PAD));
   return {
     floor,
-    points: scores.map((score, i) => ({ x: round(scores.length > 1 ? PAD + i * step : width / 2), y: yOf(score), score })),
+    points: scores.map((score, i) => ({
+      x: round(scores.length > 1 ? PAD + i * step : width / 2),
+      y: yOf(score),
+      score,
+    })),
     warningY: thresholds ? yOf(thresholds.warning) : null,
   };
 }
 
-export function sparkline(points: readonly ScorePoint[], { locale, thresholds, limit = 30 }: SparklineOptions): SafeHtml {
+export function sparkline(
+  points: readonly ScorePoint[],
+  { locale, thresholds, limit = 30 }: SparklineOptions,
+): SafeHtml {
   const { points: plotted, warningY } = sparklineGeometry(points, thresholds, limit);
-  const label = sparklineLabel(plotted.map((p) => p.score), locale);
+  const label = sparklineLabel(
+    plotted.map((p) => p.score),
+    locale,
+  );
   const { width, height } = SPARKLINE_SIZE;
   if (plotted.length === 0) return html`<span class="sparkline sparkline-empty">${label}</span>`;
   const last = plotted.at(-1)!;

@@ -3,12 +3,15 @@ import type { Locale } from '../../core/i18n/locale.ts';
 /** The API reference page's own words (the reference itself is the OpenAPI document's, in English). */
 const en = {
   title: 'API reference',
-  intro: 'Every endpoint of the REST API, its parameters, request and response schemas with examples, the webhook events we send, and how apps connect through OAuth 2.1 and the MCP server.',
+  intro:
+    'Every endpoint of the REST API, its parameters, request and response schemas with examples, the webhook events we send, and how apps connect through OAuth 2.1 and the MCP server.',
   document: 'The OpenAPI 3.1 document',
   tryTitle: 'Try calls with your account',
-  tryExplain: 'Create a token that expires in one hour; it is filled in below, so "Try it out" sends real requests as you (they count against your daily limit). It is listed on your API page, where you can delete it sooner.',
+  tryExplain:
+    'Create a token that expires in one hour; it is filled in below, so "Try it out" sends real requests as you (they count against your daily limit). It is listed on your API page, where you can delete it sooner.',
   tryButton: 'Create a one-hour token',
-  tryReady: 'A token valid for one hour is filled in below. It is shown only in this page; reloading the page forgets it.',
+  tryReady:
+    'A token valid for one hour is filled in below. It is shown only in this page; reloading the page forgets it.',
   trySignIn: 'Sign in to try calls with your own account;',
   trySignInLink: 'sign in',
   tryOwnToken: 'or use "Authorize" with one of your personal API tokens.',
@@ -19,12 +22,15 @@ const en = {
 
 const de: typeof en = {
   title: 'API-Referenz',
-  intro: 'Alle Endpunkte der REST-API mit Parametern, Anfrage- und Antwortschemata samt Beispielen, die Webhook-Ereignisse, die wir senden, und wie Apps sich über OAuth 2.1 und den MCP-Server verbinden.',
+  intro:
+    'Alle Endpunkte der REST-API mit Parametern, Anfrage- und Antwortschemata samt Beispielen, die Webhook-Ereignisse, die wir senden, und wie Apps sich über OAuth 2.1 und den MCP-Server verbinden.',
   document: 'Das OpenAPI-3.1-Dokument',
   tryTitle: 'Aufrufe mit Ihrem Konto ausprobieren',
-  tryExplain: 'Erstellen Sie ein Token, das nach einer Stunde abläuft; es wird unten eingesetzt, sodass „Try it out“ echte Anfragen in Ihrem Namen sendet (sie zählen zum Tageslimit). Es steht auf Ihrer API-Seite, wo Sie es früher löschen können.',
+  tryExplain:
+    'Erstellen Sie ein Token, das nach einer Stunde abläuft; es wird unten eingesetzt, sodass „Try it out“ echte Anfragen in Ihrem Namen sendet (sie zählen zum Tageslimit). Es steht auf Ihrer API-Seite, wo Sie es früher löschen können.',
   tryButton: 'Token für eine Stunde erstellen',
-  tryReady: 'Ein eine Stunde gültiges Token ist unten eingesetzt. Es steht nur in dieser Seite; beim Neuladen ist es vergessen.',
+  tryReady:
+    'Ein eine Stunde gültiges Token ist unten eingesetzt. Es steht nur in dieser Seite; beim Neuladen ist es vergessen.',
   trySignIn: 'Melden Sie sich an, um Aufrufe mit Ihrem Konto auszuprobieren;',
   trySignInLink: 'anmelden',
   tryOwnToken: 'oder nutzen Sie „Authorize“ mit einem Ihrer persönlichen API-Tokens.',

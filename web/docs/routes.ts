@@ -33,7 +33,8 @@ export const TRY_TOKEN_LIFETIME_MS = 60 * 60 * 1000;
  */
 export function mountDocsPages(router: Router, deps: DocsDeps): void {
   const withAssets: DocsRouteDeps = { ...deps, assets: swaggerAssets() };
-  const on = (handler: (deps: DocsRouteDeps, ctx: Context) => Promise<void> | void) => (ctx: Context) => handler(withAssets, ctx);
+  const on = (handler: (deps: DocsRouteDeps, ctx: Context) => Promise<void> | void) => (ctx: Context) =>
+    handler(withAssets, ctx);
   router.get('/docs', on(showDocs));
   router.post('/docs/try-token', on(makeTryToken));
   router.get('/docs/assets/:file', on(serveAsset));
@@ -60,7 +61,10 @@ function serveAsset(deps: DocsRouteDeps, ctx: Context): void {
   const asset = deps.assets.get(ctx.params.file ?? '');
   if (!asset) return;
   ctx.type = asset.type;
-  ctx.set('Cache-Control', ctx.query.v === asset.version ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
+  ctx.set(
+    'Cache-Control',
+    ctx.query.v === asset.version ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
+  );
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.vary('Accept-Encoding');
   // Swagger UI's bundle is 1.5 MB as it is, about a quarter of that gzipped (compressed once, on first use).
@@ -80,7 +84,10 @@ function render(deps: DocsDeps, ctx: Context, token: string | null, status = 200
   ctx.type = 'html';
   setPageHeaders(ctx);
   // Swagger UI needs its stylesheet, data: images (its icons) and inline styles; scripts stay our own origin's.
-  ctx.set('Content-Security-Policy', "default-src 'none'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+  ctx.set(
+    'Content-Security-Policy',
+    "default-src 'none'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  );
   ctx.body = docsPage(chrome, {
     documentUrl: '/api/v1/openapi.json',
     assetVersion: SWAGGER_VERSION,
@@ -94,7 +101,8 @@ const docsPageName = (deps: DocsDeps, ctx: Context) => docsText(chromeFor(deps, 
 
 const require = createRequire(import.meta.url);
 const SWAGGER_DIR = dirname(require.resolve('swagger-ui-dist/package.json'));
-const SWAGGER_VERSION = (JSON.parse(readFileSync(join(SWAGGER_DIR, 'package.json'), 'utf8')) as { version: string }).version;
+const SWAGGER_VERSION = (JSON.parse(readFileSync(join(SWAGGER_DIR, 'package.json'), 'utf8')) as { version: string })
+  .version;
 
 interface Asset {
   type: string;
@@ -106,7 +114,10 @@ interface Asset {
 function swaggerAssets(): Map<string, Asset> {
   const file = (name: string) => readFileSync(join(SWAGGER_DIR, name));
   return new Map<string, Asset>([
-    ['swagger-ui-bundle.js', { type: 'application/javascript', body: file('swagger-ui-bundle.js'), version: SWAGGER_VERSION }],
+    [
+      'swagger-ui-bundle.js',
+      { type: 'application/javascript', body: file('swagger-ui-bundle.js'), version: SWAGGER_VERSION },
+    ],
     ['swagger-ui.css', { type: 'text/css', body: file('swagger-ui.css'), version: SWAGGER_VERSION }],
     ['docs.js', { type: 'application/javascript', body: DOCS_SCRIPT, version: SWAGGER_VERSION }],
   ]);

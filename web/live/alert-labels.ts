@@ -4,7 +4,8 @@ import type { RumAlertMode, RumAlertStatus } from '../../core/rum/alert-check.ts
 /** The live-data alerts page's words in English and German. */
 const en = {
   title: (domain: string) => `Live-data alerts: ${domain}`,
-  intro: 'Every 5 minutes the service computes each metric’s 75th percentile over the alert’s window. After the set number of checks in a row above the threshold the alert triggers (e-mail and the rum.alert.triggered webhook); after as many checks in a row below it, it resolves.',
+  intro:
+    'Every 5 minutes the service computes each metric’s 75th percentile over the alert’s window. After the set number of checks in a row above the threshold the alert triggers (e-mail and the rum.alert.triggered webhook); after as many checks in a row below it, it resolves.',
   backToDashboard: 'Back to the dashboard',
   alertsLink: (n: number) => (n === 0 ? 'Alerts' : `Alerts (${n})`),
   yours: 'Alert configurations',
@@ -14,8 +15,10 @@ const en = {
   manualRule: (metric: string, threshold: string) => `${metric} p75 above ${threshold}`,
   statuses: { active: 'Watching', triggered: 'Triggered', resolved: 'Resolved' } as Record<RumAlertStatus, string>,
   window: (minutes: number) => `over the last ${minutes} minutes`,
-  conditions: (samples: number, checks: number) => `at least ${samples} measurements, ${checks} ${checks === 1 ? 'check' : 'checks'} in a row`,
-  lastCheck: (p75: string, metric: string, samples: number, when: string) => `Last check: ${metric} p75 ${p75} from ${samples} measurements, ${when}.`,
+  conditions: (samples: number, checks: number) =>
+    `at least ${samples} measurements, ${checks} ${checks === 1 ? 'check' : 'checks'} in a row`,
+  lastCheck: (p75: string, metric: string, samples: number, when: string) =>
+    `Last check: ${metric} p75 ${p75} from ${samples} measurements, ${when}.`,
   notChecked: 'Not checked yet.',
   triggeredAt: (when: string, metric: string) => `Triggered ${when} on ${metric}.`,
   emailedAt: (when: string) => `E-mail sent ${when}.`,
@@ -47,7 +50,8 @@ export type AlertLabels = typeof en;
 
 const de: AlertLabels = {
   title: (domain) => `Live-Daten-Alarme: ${domain}`,
-  intro: 'Alle 5 Minuten berechnet der Dienst das 75. Perzentil jeder Metrik über das Zeitfenster des Alarms. Nach der eingestellten Zahl von Prüfungen in Folge über der Schwelle wird der Alarm ausgelöst (E-Mail und Webhook rum.alert.triggered); nach ebenso vielen Prüfungen in Folge darunter ist er behoben.',
+  intro:
+    'Alle 5 Minuten berechnet der Dienst das 75. Perzentil jeder Metrik über das Zeitfenster des Alarms. Nach der eingestellten Zahl von Prüfungen in Folge über der Schwelle wird der Alarm ausgelöst (E-Mail und Webhook rum.alert.triggered); nach ebenso vielen Prüfungen in Folge darunter ist er behoben.',
   backToDashboard: 'Zurück zum Dashboard',
   alertsLink: (n) => (n === 0 ? 'Alarme' : `Alarme (${n})`),
   yours: 'Alarmeinstellungen',
@@ -57,7 +61,8 @@ const de: AlertLabels = {
   manualRule: (metric, threshold) => `${metric} p75 über ${threshold}`,
   statuses: { active: 'Beobachtet', triggered: 'Ausgelöst', resolved: 'Behoben' },
   window: (minutes) => `in den letzten ${minutes} Minuten`,
-  conditions: (samples, checks) => `mindestens ${samples} Messungen, ${checks} ${checks === 1 ? 'Prüfung' : 'Prüfungen'} in Folge`,
+  conditions: (samples, checks) =>
+    `mindestens ${samples} Messungen, ${checks} ${checks === 1 ? 'Prüfung' : 'Prüfungen'} in Folge`,
   lastCheck: (p75, metric, samples, when) => `Letzte Prüfung: ${metric} p75 ${p75} aus ${samples} Messungen, ${when}.`,
   notChecked: 'Noch nicht geprüft.',
   triggeredAt: (when, metric) => `Ausgelöst ${when} durch ${metric}.`,

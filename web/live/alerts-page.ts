@@ -20,7 +20,15 @@ export interface AlertFormValues {
   consecutive_threshold: string;
 }
 
-export const DEFAULT_ALERT_FORM: AlertFormValues = { title: '', mode: 'auto', metric: 'LCP', threshold: '', window_minutes: '60', min_samples: '20', consecutive_threshold: '3' };
+export const DEFAULT_ALERT_FORM: AlertFormValues = {
+  title: '',
+  mode: 'auto',
+  metric: 'LCP',
+  threshold: '',
+  window_minutes: '60',
+  min_samples: '20',
+  consecutive_threshold: '3',
+};
 
 export interface AlertsPageModel extends SignedInPage {
   site: { id: number; domain: string };
@@ -36,10 +44,18 @@ export function alertsPage(model: AlertsPageModel): string {
   const locale = model.locale;
   const when = (date: Date) => formatDateTime(date, locale);
   const item = (alert: RumAlert) => {
-    const rule = alert.mode === 'auto' ? t.autoRule : t.manualRule(alert.metric!, formatMetric(alert.metric!, alert.threshold!, locale));
+    const rule =
+      alert.mode === 'auto'
+        ? t.autoRule
+        : t.manualRule(alert.metric!, formatMetric(alert.metric!, alert.threshold!, locale));
     const last =
       alert.lastCheckedAt && alert.lastMetric && alert.lastP75 !== null
-        ? t.lastCheck(formatMetric(alert.lastMetric, alert.lastP75, locale), alert.lastMetric, alert.lastSamples ?? 0, when(alert.lastCheckedAt))
+        ? t.lastCheck(
+            formatMetric(alert.lastMetric, alert.lastP75, locale),
+            alert.lastMetric,
+            alert.lastSamples ?? 0,
+            when(alert.lastCheckedAt),
+          )
         : t.notChecked;
     return html`<li class="alert rum-alert" id="rum-alert-${alert.id}" data-status="${alert.status}">
       <div class="alert-head"><span class="badge ${alert.status === 'triggered' ? 'badge-critical' : 'badge-new'}">${t.statuses[alert.status]}</span> <span class="alert-state">${t.modes[alert.mode]}</span></div>
@@ -68,9 +84,16 @@ function addForm(model: AlertsPageModel): SafeHtml {
   const t = ALERT_LABELS[model.locale];
   const values = model.values ?? DEFAULT_ALERT_FORM;
   const errors = model.errors ?? {};
-  const described = (name: string) => (errors[name] ? new SafeHtml(` aria-invalid="true" aria-describedby="alert-${name}-error"`) : new SafeHtml(''));
-  const error = (name: string) => (errors[name] ? html`<p class="error field-error" id="alert-${name}-error">${errors[name]}</p>` : html``);
-  const number = (name: 'window_minutes' | 'min_samples' | 'consecutive_threshold', label: string, min: number, max: number) =>
+  const described = (name: string) =>
+    errors[name] ? new SafeHtml(` aria-invalid="true" aria-describedby="alert-${name}-error"`) : new SafeHtml('');
+  const error = (name: string) =>
+    errors[name] ? html`<p class="error field-error" id="alert-${name}-error">${errors[name]}</p>` : html``;
+  const number = (
+    name: 'window_minutes' | 'min_samples' | 'consecutive_threshold',
+    label: string,
+    min: number,
+    max: number,
+  ) =>
     html`<div class="field"><label for="alert-${name}">${label}</label><input id="alert-${name}" name="${name}" type="number" min="${min}" max="${max}" step="1" required value="${values[name]}"${described(name)}>${error(name)}</div>`;
   const selected = (on: boolean) => (on ? new SafeHtml(' selected') : '');
   return html`<form method="post" action="${P.alerts(model.site.id)}" id="add-alert-form">${hiddenCsrf(model.csrf)}

@@ -1,13 +1,28 @@
 import { formatDate } from '../../core/i18n/dates.ts';
 import { formatNumber, type Locale } from '../../core/i18n/locale.ts';
-import { CORE_WEB_VITALS, CWV_MIN_SAMPLES, METRIC_RULES, rate, RUM_METRICS, type RumMetric } from '../../core/rum/metrics.ts';
+import {
+  CORE_WEB_VITALS,
+  CWV_MIN_SAMPLES,
+  METRIC_RULES,
+  rate,
+  RUM_METRICS,
+  type RumMetric,
+} from '../../core/rum/metrics.ts';
 import { metricHistoryChart } from '../charts/metric-history.ts';
 import { html, SafeHtml } from '../html.ts';
 import { layout } from '../layout.ts';
 import { ALERT_LABELS } from './alert-labels.ts';
 import { formatMetric, percent } from './format.ts';
 import { LIVE_LABELS, type LiveLabels } from './labels.ts';
-import { DEVICE_FILTERS, LIVE_PATHS as P, PERIODS, type DashboardModel, type DeviceFilter, type Period, type SlowPage } from './model.ts';
+import {
+  DEVICE_FILTERS,
+  LIVE_PATHS as P,
+  PERIODS,
+  type DashboardModel,
+  type DeviceFilter,
+  type Period,
+  type SlowPage,
+} from './model.ts';
 import { ratingBadge, ratingBar } from './parts.ts';
 import { copyScriptTag, snippetBlock } from './sites-page.ts';
 
@@ -37,18 +52,37 @@ export function dashboardPage(model: DashboardModel): string {
     ${hasHistory ? history(model, t) : html``}
     ${empty ? html`` : html`${slowest(model, t)}${navigation(model, t)}`}
     ${usage(model, t)}`;
-  return layout(t.dashboardTitle(site.domain), body, { ...model.chrome, current: 'live', head: copyScriptTag(), sheets: ['monitoring', 'live'] });
+  return layout(t.dashboardTitle(site.domain), body, {
+    ...model.chrome,
+    current: 'live',
+    head: copyScriptTag(),
+    sheets: ['monitoring', 'live'],
+  });
 }
 
 function filters(model: DashboardModel, t: LiveLabels): SafeHtml {
   const link = (href: string, label: string, current: boolean, kind: string, value: string) =>
     html`<li><a href="${href}" class="filter-${kind}" data-value="${value}"${current ? new SafeHtml(' aria-current="true"') : ''}>${label}</a></li>`;
   return html`<section id="filters" aria-labelledby="filters-heading"><h2 id="filters-heading" class="visually-hidden">${t.filters}</h2>
-    <div class="filter-group"><h3 id="period-heading">${t.period}</h3><ul class="filter-links" aria-labelledby="period-heading">${PERIODS.map((period) =>
-      link(filterHref(model.site.id, period, model.device), t.periods[period], period === model.period, 'period', period),
+    <div class="filter-group"><h3 id="period-heading">${t.period}</h3><ul class="filter-links" aria-labelledby="period-heading">${PERIODS.map(
+      (period) =>
+        link(
+          filterHref(model.site.id, period, model.device),
+          t.periods[period],
+          period === model.period,
+          'period',
+          period,
+        ),
     )}</ul></div>
-    <div class="filter-group"><h3 id="device-heading">${t.device}</h3><ul class="filter-links" aria-labelledby="device-heading">${DEVICE_FILTERS.map((device) =>
-      link(filterHref(model.site.id, model.period, device), t.devices[device], device === model.device, 'device', device),
+    <div class="filter-group"><h3 id="device-heading">${t.device}</h3><ul class="filter-links" aria-labelledby="device-heading">${DEVICE_FILTERS.map(
+      (device) =>
+        link(
+          filterHref(model.site.id, model.period, device),
+          t.devices[device],
+          device === model.device,
+          'device',
+          device,
+        ),
     )}</ul></div></section>`;
 }
 
@@ -61,8 +95,11 @@ function emptyState(model: DashboardModel, t: LiveLabels): SafeHtml {
 
 function verdict(model: DashboardModel, t: LiveLabels): SafeHtml {
   const { pass, insufficient } = model.cwv;
-  const [word, kind] = insufficient || pass === null ? [t.verdictNone, 'none'] : pass ? [t.verdictPass, 'pass'] : [t.verdictFail, 'fail'];
-  const missing = CORE_WEB_VITALS.filter((metric) => model.metrics[metric].samples < CWV_MIN_SAMPLES).map((metric) => `${metric} (${formatNumber(model.metrics[metric].samples, model.locale)})`);
+  const [word, kind] =
+    insufficient || pass === null ? [t.verdictNone, 'none'] : pass ? [t.verdictPass, 'pass'] : [t.verdictFail, 'fail'];
+  const missing = CORE_WEB_VITALS.filter((metric) => model.metrics[metric].samples < CWV_MIN_SAMPLES).map(
+    (metric) => `${metric} (${formatNumber(model.metrics[metric].samples, model.locale)})`,
+  );
   return html`<section id="cwv" aria-labelledby="cwv-heading"><h2 id="cwv-heading">${t.verdictTitle}</h2>
     <p><span class="verdict verdict-${kind}" id="cwv-verdict" data-verdict="${kind}">${word}</span></p>
     ${kind === 'none' && missing.length ? html`<p id="cwv-missing">${t.verdictMissing(missing.join(', '))}</p>` : html``}
@@ -89,7 +126,8 @@ function summary(model: DashboardModel, t: LiveLabels): SafeHtml {
 function shares(model: DashboardModel, t: LiveLabels): SafeHtml {
   return html`<section id="shares" aria-labelledby="shares-heading"><h2 id="shares-heading">${t.sharesTitle}</h2><p class="lead">${t.sharesIntro}</p>
     <ul class="shares-list">${RUM_METRICS.map(
-      (metric) => html`<li data-metric="${metric}"><h3>${metric} <span class="muted">· ${t.metricNames[metric]}</span></h3>${ratingBar(model.metrics[metric].shares, model.locale, `shares-${metric}`)}</li>`,
+      (metric) =>
+        html`<li data-metric="${metric}"><h3>${metric} <span class="muted">· ${t.metricNames[metric]}</span></h3>${ratingBar(model.metrics[metric].shares, model.locale, `shares-${metric}`)}</li>`,
     )}</ul></section>`;
 }
 
@@ -97,7 +135,8 @@ function history(model: DashboardModel, t: LiveLabels): SafeHtml {
   const today = model.today;
   return html`<section id="history" aria-labelledby="history-heading"><h2 id="history-heading">${t.historyTitle}</h2><p class="lead">${t.historyIntro}</p>
     <div class="charts">${RUM_METRICS.map(
-      (metric) => html`<div class="chart-box"><h3>${metric} <span class="muted">· ${t.metricNames[metric]}</span></h3>${metricHistoryChart(metric, model.history[metric], { locale: model.locale, id: `history-${metric}`, days: 30, today })}</div>`,
+      (metric) =>
+        html`<div class="chart-box"><h3>${metric} <span class="muted">· ${t.metricNames[metric]}</span></h3>${metricHistoryChart(metric, model.history[metric], { locale: model.locale, id: `history-${metric}`, days: 30, today })}</div>`,
     )}</div></section>`;
 }
 
@@ -128,7 +167,9 @@ function navigation(model: DashboardModel, t: LiveLabels): SafeHtml {
   const rows = [...model.navigation]
     .sort((a, b) => b.pageviews - a.pageviews)
     .map(
-      (row) => html`<tr data-type="${row.type}" data-pageviews="${row.pageviews}"><td class="wide">${t.navigationTypes[row.type] ?? row.type}</td>
+      (
+        row,
+      ) => html`<tr data-type="${row.type}" data-pageviews="${row.pageviews}"><td class="wide">${t.navigationTypes[row.type] ?? row.type}</td>
         <td class="num" data-label="${t.colPageviews}">${formatNumber(row.pageviews, locale)}</td><td class="num" data-label="${t.colShare}">${percent(row.pageviews, total, locale)}</td></tr>`,
     );
   return html`<section id="navigation" aria-labelledby="navigation-heading"><h2 id="navigation-heading">${t.navigationTitle}</h2><p class="lead">${t.navigationIntro}</p>
@@ -144,12 +185,19 @@ function usage(model: DashboardModel, t: LiveLabels): SafeHtml {
   return html`<section id="usage" aria-labelledby="usage-heading"><h2 id="usage-heading">${t.usageTitle}</h2>
     <p id="usage-text">${t.usage(formatNumber(used, locale), formatNumber(limit, locale))}</p>
     <div class="usage-bar" aria-hidden="true"><span style="width:${(share * 100).toFixed(1)}%"></span></div>
-    ${model.site.limitReachedAt
-      ? html`<p class="error" id="limit-reached-notice">${t.monthLimitReached(formatDate(model.site.limitReachedAt, locale))}</p>`
-      : share >= NEAR_LIMIT ? html`<p class="error" id="usage-near-limit">${t.usageNearLimit}</p>` : html``}
-    ${rejections.length
-      ? html`<h3>${t.rejectionsTitle}</h3><table class="stack" id="rejections"><thead><tr><th scope="col">${t.colReason}</th><th scope="col" class="num">${t.colBeacons}</th></tr></thead><tbody>${rejections.map(
-          (row) => html`<tr data-reason="${row.reason}" data-beacons="${row.beacons}"><td class="wide">${t.reasons[row.reason] ?? row.reason}</td><td class="num" data-label="${t.colBeacons}">${formatNumber(row.beacons, locale)}</td></tr>`,
-        )}</tbody></table>`
-      : html``}</section>`;
+    ${
+      model.site.limitReachedAt
+        ? html`<p class="error" id="limit-reached-notice">${t.monthLimitReached(formatDate(model.site.limitReachedAt, locale))}</p>`
+        : share >= NEAR_LIMIT
+          ? html`<p class="error" id="usage-near-limit">${t.usageNearLimit}</p>`
+          : html``
+    }
+    ${
+      rejections.length
+        ? html`<h3>${t.rejectionsTitle}</h3><table class="stack" id="rejections"><thead><tr><th scope="col">${t.colReason}</th><th scope="col" class="num">${t.colBeacons}</th></tr></thead><tbody>${rejections.map(
+            (row) =>
+              html`<tr data-reason="${row.reason}" data-beacons="${row.beacons}"><td class="wide">${t.reasons[row.reason] ?? row.reason}</td><td class="num" data-label="${t.colBeacons}">${formatNumber(row.beacons, locale)}</td></tr>`,
+          )}</tbody></table>`
+        : html``
+    }</section>`;
 }

@@ -14,4 +14,6 @@ export const RATING_COLOURS: Readonly<Record<Rating, { text: string; fill: strin
 };
 
 export const percent = (part: number, whole: number, locale: Locale): string =>
-  whole === 0 ? '–' : `${formatNumber((part / whole) * 100, locale, part / whole < 0.1 && part > 0 ? 1 : 0)}${locale === 'de' ? '\u00a0%' : '%'}`;
+  whole === 0
+    ? '–'
+    : `${formatNumber((part / whole) * 100, locale, part / whole < 0.1 && part > 0 ? 1 : 0)}${locale === 'de' ? '\u00a0%' : '%'}`;

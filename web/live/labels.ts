@@ -6,13 +6,16 @@ import type { DeviceFilter, DomainError, Period } from './model.ts';
 /** The live-data pages' words in English and German (metric names and the snippet stay as they are). */
 const en = {
   title: 'Live data',
-  intro: 'Core Web Vitals measured in your visitors’ browsers: add a site, paste its snippet into your pages, and the numbers appear here within minutes.',
+  intro:
+    'Core Web Vitals measured in your visitors’ browsers: add a site, paste its snippet into your pages, and the numbers appear here within minutes.',
   upgradeTitle: 'Live data needs the Starter plan',
-  upgrade: (plan: string) => `Your plan (${plan}) does not include live data. From Starter on you can measure up to 2 sites with 100,000 page views a month (Pro: 5 sites, 1 million page views).`,
+  upgrade: (plan: string) =>
+    `Your plan (${plan}) does not include live data. From Starter on you can measure up to 2 sites with 100,000 page views a month (Pro: 5 sites, 1 million page views).`,
   upgradeHow: 'Ask us to change your plan; your scans and targets stay as they are.',
   yourSites: 'Your sites',
   noSites: 'No sites yet. Add the first one below.',
-  siteLimit: (used: number, max: number, plan: string) => `Your plan (${plan}) measures up to ${max} ${max === 1 ? 'site' : 'sites'}; you have ${used}.`,
+  siteLimit: (used: number, max: number, plan: string) =>
+    `Your plan (${plan}) measures up to ${max} ${max === 1 ? 'site' : 'sites'}; you have ${used}.`,
   limitReached: 'Delete a site or upgrade your plan to add another.',
   addSite: 'Add a site',
   domain: 'Domain',
@@ -34,15 +37,18 @@ const en = {
   pageviews: (used: string, limit: string) => `${used} of ${limit} page views this month`,
   openDashboard: 'Open the dashboard',
   snippet: 'Snippet',
-  snippetHow: 'Paste this line into the <head> of every page of the site. It loads a small script (no cookies, no local storage, no query strings, no IP addresses stored) that sends the page’s Core Web Vitals once when the visitor leaves the page.',
+  snippetHow:
+    'Paste this line into the <head> of every page of the site. It loads a small script (no cookies, no local storage, no query strings, no IP addresses stored) that sends the page’s Core Web Vitals once when the visitor leaves the page.',
   copy: 'Copy',
   copied: 'Copied',
   sampleRate: 'Sample rate (%)',
-  sampleRateHint: 'Share of page views measured, 1 to 100. Page view counts are scaled back up. The rate is part of the snippet: paste it again after a change.',
+  sampleRateHint:
+    'Share of page views measured, 1 to 100. Page view counts are scaled back up. The rate is part of the snippet: paste it again after a change.',
   saveSampleRate: 'Save',
   settings: 'Settings',
   remove: 'Delete',
-  removeQuestion: (domain: string) => `Delete ${domain}? Its snippet stops working and its live-data alerts are deleted.`,
+  removeQuestion: (domain: string) =>
+    `Delete ${domain}? Its snippet stops working and its live-data alerts are deleted.`,
   removeConfirm: 'Yes, delete this site',
   notices: {
     added: 'Site added. Paste its snippet into your pages.',
@@ -58,12 +64,16 @@ const en = {
   period: 'Period',
   device: 'Device',
   periods: { '24h': 'Last 24 hours', '7d': 'Last 7 days', '30d': 'Last 30 days' } as Record<Period, string>,
-  devices: { all: 'All devices', desktop: 'Desktop', mobile: 'Mobile', tablet: 'Tablet' } as Record<DeviceFilter, string>,
+  devices: { all: 'All devices', desktop: 'Desktop', mobile: 'Mobile', tablet: 'Tablet' } as Record<
+    DeviceFilter,
+    string
+  >,
   verdictTitle: 'Core Web Vitals',
   verdictPass: 'Passed',
   verdictFail: 'Failed',
   verdictNone: 'Not enough data',
-  verdictRule: (min: number) => `Passed when LCP, INP and CLS each have a 75th percentile in the good range, with at least ${min} measurements each; failed when all three have ${min} or more and one is not good.`,
+  verdictRule: (min: number) =>
+    `Passed when LCP, INP and CLS each have a 75th percentile in the good range, with at least ${min} measurements each; failed when all three have ${min} or more and one is not good.`,
   verdictMissing: (metrics: string) => `Too few measurements so far: ${metrics}.`,
   summaryTitle: 'The 75th percentile per metric',
   summaryIntro: 'Three of four page views were this fast or faster.',
@@ -109,7 +119,8 @@ const en = {
   usageTitle: 'Page views this month',
   usage: (used: string, limit: string) => `${used} of ${limit} page views (your plan’s monthly limit).`,
   usageNearLimit: `Close to the limit: past it only 1 page view in ${OVER_LIMIT_KEEP_ONE_IN} is measured until the month ends.`,
-  monthLimitReached: (at: string) => `The monthly limit was reached on ${at}. Until the month ends 1 page view in ${OVER_LIMIT_KEEP_ONE_IN} is measured (each counted ${OVER_LIMIT_KEEP_ONE_IN} times); a larger plan or a lower sample rate measures every one again.`,
+  monthLimitReached: (at: string) =>
+    `The monthly limit was reached on ${at}. Until the month ends 1 page view in ${OVER_LIMIT_KEEP_ONE_IN} is measured (each counted ${OVER_LIMIT_KEEP_ONE_IN} times); a larger plan or a lower sample rate measures every one again.`,
   rejectionsTitle: 'Beacons refused this month',
   colReason: 'Reason',
   colBeacons: 'Beacons',
@@ -140,13 +151,16 @@ export type LiveLabels = typeof en;
 
 const de: LiveLabels = {
   title: 'Live-Daten',
-  intro: 'Core Web Vitals, gemessen in den Browsern Ihrer Besucher: Legen Sie eine Site an, fügen Sie ihr Snippet in Ihre Seiten ein, und die Werte erscheinen hier nach wenigen Minuten.',
+  intro:
+    'Core Web Vitals, gemessen in den Browsern Ihrer Besucher: Legen Sie eine Site an, fügen Sie ihr Snippet in Ihre Seiten ein, und die Werte erscheinen hier nach wenigen Minuten.',
   upgradeTitle: 'Live-Daten gibt es ab dem Tarif Starter',
-  upgrade: (plan) => `Ihr Tarif (${plan}) enthält keine Live-Daten. Ab Starter messen Sie bis zu 2 Sites mit 100.000 Seitenaufrufen im Monat (Pro: 5 Sites, 1 Million Seitenaufrufe).`,
+  upgrade: (plan) =>
+    `Ihr Tarif (${plan}) enthält keine Live-Daten. Ab Starter messen Sie bis zu 2 Sites mit 100.000 Seitenaufrufen im Monat (Pro: 5 Sites, 1 Million Seitenaufrufe).`,
   upgradeHow: 'Bitten Sie uns, Ihren Tarif zu ändern; Ihre Scans und Ziele bleiben, wie sie sind.',
   yourSites: 'Ihre Sites',
   noSites: 'Noch keine Sites. Legen Sie unten die erste an.',
-  siteLimit: (used, max, plan) => `Ihr Tarif (${plan}) misst bis zu ${max} ${max === 1 ? 'Site' : 'Sites'}; Sie haben ${used}.`,
+  siteLimit: (used, max, plan) =>
+    `Ihr Tarif (${plan}) misst bis zu ${max} ${max === 1 ? 'Site' : 'Sites'}; Sie haben ${used}.`,
   limitReached: 'Löschen Sie eine Site oder wechseln Sie den Tarif, um eine weitere anzulegen.',
   addSite: 'Site anlegen',
   domain: 'Domain',
@@ -168,15 +182,18 @@ const de: LiveLabels = {
   pageviews: (used, limit) => `${used} von ${limit} Seitenaufrufen in diesem Monat`,
   openDashboard: 'Zum Dashboard',
   snippet: 'Snippet',
-  snippetHow: 'Fügen Sie diese Zeile in den <head> jeder Seite der Site ein. Sie lädt ein kleines Skript (keine Cookies, kein Local Storage, keine Query-Strings, keine gespeicherten IP-Adressen), das die Core Web Vitals der Seite einmal sendet, wenn der Besucher die Seite verlässt.',
+  snippetHow:
+    'Fügen Sie diese Zeile in den <head> jeder Seite der Site ein. Sie lädt ein kleines Skript (keine Cookies, kein Local Storage, keine Query-Strings, keine gespeicherten IP-Adressen), das die Core Web Vitals der Seite einmal sendet, wenn der Besucher die Seite verlässt.',
   copy: 'Kopieren',
   copied: 'Kopiert',
   sampleRate: 'Stichprobe (%)',
-  sampleRateHint: 'Anteil der gemessenen Seitenaufrufe, 1 bis 100. Die Zahl der Seitenaufrufe wird hochgerechnet. Die Rate steht im Snippet: nach einer Änderung bitte neu einfügen.',
+  sampleRateHint:
+    'Anteil der gemessenen Seitenaufrufe, 1 bis 100. Die Zahl der Seitenaufrufe wird hochgerechnet. Die Rate steht im Snippet: nach einer Änderung bitte neu einfügen.',
   saveSampleRate: 'Speichern',
   settings: 'Einstellungen',
   remove: 'Löschen',
-  removeQuestion: (domain) => `${domain} löschen? Das Snippet hört auf zu messen, und die Live-Daten-Alarme der Site werden gelöscht.`,
+  removeQuestion: (domain) =>
+    `${domain} löschen? Das Snippet hört auf zu messen, und die Live-Daten-Alarme der Site werden gelöscht.`,
   removeConfirm: 'Ja, diese Site löschen',
   notices: {
     added: 'Site angelegt. Fügen Sie ihr Snippet in Ihre Seiten ein.',
@@ -196,7 +213,8 @@ const de: LiveLabels = {
   verdictPass: 'Bestanden',
   verdictFail: 'Nicht bestanden',
   verdictNone: 'Zu wenige Daten',
-  verdictRule: (min) => `Bestanden, wenn das 75. Perzentil von LCP, INP und CLS jeweils im guten Bereich liegt, mit mindestens ${min} Messungen je Metrik; nicht bestanden, wenn alle drei ${min} oder mehr Messungen haben und eine nicht gut ist.`,
+  verdictRule: (min) =>
+    `Bestanden, wenn das 75. Perzentil von LCP, INP und CLS jeweils im guten Bereich liegt, mit mindestens ${min} Messungen je Metrik; nicht bestanden, wenn alle drei ${min} oder mehr Messungen haben und eine nicht gut ist.`,
   verdictMissing: (metrics) => `Bisher zu wenige Messungen: ${metrics}.`,
   summaryTitle: 'Das 75. Perzentil je Metrik',
   summaryIntro: 'Drei von vier Seitenaufrufen waren so schnell oder schneller.',
@@ -236,7 +254,8 @@ const de: LiveLabels = {
   usageTitle: 'Seitenaufrufe in diesem Monat',
   usage: (used, limit) => `${used} von ${limit} Seitenaufrufen (das Monatslimit Ihres Tarifs).`,
   usageNearLimit: `Nahe am Limit: darüber hinaus wird bis zum Monatsende nur 1 von ${OVER_LIMIT_KEEP_ONE_IN} Seitenaufrufen gemessen.`,
-  monthLimitReached: (at) => `Das Monatslimit wurde am ${at} erreicht. Bis zum Monatsende wird 1 von ${OVER_LIMIT_KEEP_ONE_IN} Seitenaufrufen gemessen (jeder zählt ${OVER_LIMIT_KEEP_ONE_IN}-fach); ein größerer Tarif oder eine niedrigere Abtastrate misst wieder jeden.`,
+  monthLimitReached: (at) =>
+    `Das Monatslimit wurde am ${at} erreicht. Bis zum Monatsende wird 1 von ${OVER_LIMIT_KEEP_ONE_IN} Seitenaufrufen gemessen (jeder zählt ${OVER_LIMIT_KEEP_ONE_IN}-fach); ein größerer Tarif oder eine niedrigere Abtastrate misst wieder jeden.`,
   rejectionsTitle: 'Abgelehnte Messungen in diesem Monat',
   colReason: 'Grund',
   colBeacons: 'Messungen',

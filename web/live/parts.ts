@@ -8,7 +8,8 @@ import { LIVE_LABELS } from './labels.ts';
 export const hiddenCsrf = (csrf: string) => html`<input type="hidden" name="_csrf" value="${csrf}">`;
 
 /** A rating in words with its colour (the words carry the meaning; the colour only adds). */
-export const ratingBadge = (rating: Rating, locale: Locale) => html`<span class="rating rating-${rating}">${LIVE_LABELS[locale].ratings[rating]}</span>`;
+export const ratingBadge = (rating: Rating, locale: Locale) =>
+  html`<span class="rating rating-${rating}">${LIVE_LABELS[locale].ratings[rating]}</span>`;
 
 /**
  * The share of good / needs-improvement / poor page views as one stacked bar, each part as wide as its share,
@@ -20,10 +21,12 @@ export function ratingBar(shares: Readonly<Record<Rating, number>>, locale: Loca
   if (total === 0) return html`<p class="muted rating-bar-empty" id="${id}">${t.noValue}</p>`;
   return html`<div class="rating-bar-wrap" id="${id}">
     <div class="rating-bar" aria-hidden="true">${RATINGS.map((rating) =>
-      shares[rating] > 0 ? html`<span class="part part-${rating}" style="width:${((shares[rating] / total) * 100).toFixed(2)}%"></span>` : html``,
+      shares[rating] > 0
+        ? html`<span class="part part-${rating}" style="width:${((shares[rating] / total) * 100).toFixed(2)}%"></span>`
+        : html``,
     )}</div>
     <ul class="rating-shares">${RATINGS.map(
-      (rating) => html`<li class="share share-${rating}" data-rating="${rating}" data-count="${shares[rating]}"><span class="key key-${rating}" aria-hidden="true"></span>${t.shareOf(t.ratings[rating], percent(shares[rating], total, locale), formatNumber(shares[rating], locale))}</li>`,
+      (rating) =>
+        html`<li class="share share-${rating}" data-rating="${rating}" data-count="${shares[rating]}"><span class="key key-${rating}" aria-hidden="true"></span>${t.shareOf(t.ratings[rating], percent(shares[rating], total, locale), formatNumber(shares[rating], locale))}</li>`,
     )}</ul></div>`;
 }
-

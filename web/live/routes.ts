@@ -13,7 +13,16 @@ import { ALERT_LABELS, type AlertNotice } from './alert-labels.ts';
 import { alertsPage, DEFAULT_ALERT_FORM, type AlertFormValues } from './alerts-page.ts';
 import { dashboardPage } from './dashboard-page.ts';
 import { LIVE_LABELS, type LiveNotice } from './labels.ts';
-import { DEVICE_FILTERS, LIVE_PATHS as P, PERIODS, type DashboardModel, type DeviceFilter, type DomainError, type LiveSite, type Period } from './model.ts';
+import {
+  DEVICE_FILTERS,
+  LIVE_PATHS as P,
+  PERIODS,
+  type DashboardModel,
+  type DeviceFilter,
+  type DomainError,
+  type LiveSite,
+  type Period,
+} from './model.ts';
 import { COPY_SCRIPT, sitesPage } from './sites-page.ts';
 import { pageLocale } from '../locale.ts';
 import { readForm, webUser } from '../session.ts';
@@ -36,10 +45,19 @@ export interface LiveDataSource {
   deleteSite(user: LiveUser, siteId: number): Promise<boolean>;
   /** The site's alert configurations; undefined for another user's site. */
   listAlerts(user: LiveUser, siteId: number): Promise<RumAlert[] | undefined>;
-  createAlert(user: LiveUser, siteId: number, input: RumAlertInput): Promise<'created' | 'not_found' | { errors: Record<string, string[]> }>;
+  createAlert(
+    user: LiveUser,
+    siteId: number,
+    input: RumAlertInput,
+  ): Promise<'created' | 'not_found' | { errors: Record<string, string[]> }>;
   deleteAlert(user: LiveUser, siteId: number, alertId: number): Promise<boolean>;
   /** The dashboard's numbers for one site, period and device. */
-  dashboard(site: LiveSite, period: Period, device: DeviceFilter, now: Date): Promise<Omit<DashboardModel, 'locale' | 'chrome' | 'csrf' | 'site' | 'period' | 'device'>>;
+  dashboard(
+    site: LiveSite,
+    period: Period,
+    device: DeviceFilter,
+    now: Date,
+  ): Promise<Omit<DashboardModel, 'locale' | 'chrome' | 'csrf' | 'site' | 'period' | 'device'>>;
 }
 
 export interface LivePageDeps {
@@ -79,15 +97,36 @@ function back(ctx: Ctx, notice: LiveNotice): void {
 
 const hasLiveData = (plan: PlanKey) => planFor(plan).maxRumSites > 0;
 
-async function renderSites(deps: LivePageDeps, ctx: Ctx, user: LiveUser, extra: { add?: { domain: string; error: string }; sampleRateError?: { siteId: number; value: string; error: string } } = {}, status = 200): Promise<void> {
+async function renderSites(
+  deps: LivePageDeps,
+  ctx: Ctx,
+  user: LiveUser,
+  extra: {
+    add?: { domain: string; error: string };
+    sampleRateError?: { siteId: number; value: string; error: string };
+  } = {},
+  status = 200,
+): Promise<void> {
   const chrome = chromeFor(deps, ctx, 'live');
   const locale = chrome.locale;
   const plan = planFor(user.plan);
   const allowed = hasLiveData(user.plan);
-  const notice = typeof ctx.query.notice === 'string' && Object.hasOwn(LIVE_LABELS[locale].notices, ctx.query.notice) ? LIVE_LABELS[locale].notices[ctx.query.notice as LiveNotice] : undefined;
+  const notice =
+    typeof ctx.query.notice === 'string' && Object.hasOwn(LIVE_LABELS[locale].notices, ctx.query.notice)
+      ? LIVE_LABELS[locale].notices[ctx.query.notice as LiveNotice]
+      : undefined;
   html(
     ctx,
-    sitesPage({ locale, chrome, csrf: chrome.csrf!, planLabel: plan.label, maxSites: allowed ? plan.maxRumSites : null, sites: allowed ? await deps.live.listSites(user) : [], notice, ...extra }),
+    sitesPage({
+      locale,
+      chrome,
+      csrf: chrome.csrf!,
+      planLabel: plan.label,
+      maxSites: allowed ? plan.maxRumSites : null,
+      sites: allowed ? await deps.live.listSites(user) : [],
+      notice,
+      ...extra,
+    }),
     status,
   );
 }
@@ -113,7 +152,13 @@ async function addSite(deps: LivePageDeps, ctx: Ctx): Promise<void> {
   const outcome = domain ? await deps.live.createSite(user, domain) : { error: 'required' as const };
   if ('site' in outcome) return back(ctx, 'added');
   const text = LIVE_LABELS[pageLocale(ctx, deps.config)];
-  await renderSites(deps, ctx, user, { add: { domain, error: text.domainErrors[outcome.error] } }, outcome.error === 'limit' ? 403 : 422);
+  await renderSites(
+    deps,
+    ctx,
+    user,
+    { add: { domain, error: text.domainErrors[outcome.error] } },
+    outcome.error === 'limit' ? 403 : 422,
+  );
 }
 
 async function changeActive(deps: LivePageDeps, ctx: Ctx): Promise<void> {
@@ -149,13 +194,23 @@ async function removeSite(deps: LivePageDeps, ctx: Ctx): Promise<void> {
   back(ctx, 'removed');
 }
 
-async function renderAlerts(deps: LivePageDeps, ctx: Ctx, user: LiveUser, siteId: number, extra: { values?: AlertFormValues; errors?: Record<string, string> } = {}, status = 200): Promise<void> {
+async function renderAlerts(
+  deps: LivePageDeps,
+  ctx: Ctx,
+  user: LiveUser,
+  siteId: number,
+  extra: { values?: AlertFormValues; errors?: Record<string, string> } = {},
+  status = 200,
+): Promise<void> {
   const site = await deps.live.getSite(user, siteId);
   const alerts = site && (await deps.live.listAlerts(user, siteId));
   if (!site || !alerts) throw notFound();
   const chrome = chromeFor(deps, ctx, 'live');
   const labels = ALERT_LABELS[chrome.locale];
-  const notice = typeof ctx.query.notice === 'string' && Object.hasOwn(labels.notices, ctx.query.notice) ? labels.notices[ctx.query.notice as AlertNotice] : undefined;
+  const notice =
+    typeof ctx.query.notice === 'string' && Object.hasOwn(labels.notices, ctx.query.notice)
+      ? labels.notices[ctx.query.notice as AlertNotice]
+      : undefined;
   html(ctx, alertsPage({ locale: chrome.locale, chrome, csrf: chrome.csrf!, site, alerts, notice, ...extra }), status);
 }
 
@@ -170,13 +225,27 @@ async function addAlert(deps: LivePageDeps, ctx: Ctx): Promise<void> {
   if (!user) return;
   const siteId = siteIdParam(ctx);
   const labels = ALERT_LABELS[pageLocale(ctx, deps.config)];
-  const values = Object.fromEntries(Object.keys(DEFAULT_ALERT_FORM).map((name) => [name, (form.get(name) ?? '').trim()])) as unknown as AlertFormValues;
+  const values = Object.fromEntries(
+    Object.keys(DEFAULT_ALERT_FORM).map((name) => [name, (form.get(name) ?? '').trim()]),
+  ) as unknown as AlertFormValues;
   const parsed = parseAlertForm(values);
-  if ('errors' in parsed) return renderAlerts(deps, ctx, user, siteId, { values, errors: Object.fromEntries(parsed.errors.map((field) => [field, labels.errors[field]!])) }, 422);
+  if ('errors' in parsed)
+    return renderAlerts(
+      deps,
+      ctx,
+      user,
+      siteId,
+      { values, errors: Object.fromEntries(parsed.errors.map((field) => [field, labels.errors[field]!])) },
+      422,
+    );
   const outcome = await deps.live.createAlert(user, siteId, parsed.input);
   if (outcome === 'not_found') throw notFound();
   if (outcome !== 'created') {
-    const errors = Object.fromEntries(Object.entries(outcome.errors).map(([field, messages]) => (Object.hasOwn(labels.errors, field) ? [field, labels.errors[field]!] : ['form', messages.join(' ')])));
+    const errors = Object.fromEntries(
+      Object.entries(outcome.errors).map(([field, messages]) =>
+        Object.hasOwn(labels.errors, field) ? [field, labels.errors[field]!] : ['form', messages.join(' ')],
+      ),
+    );
     return renderAlerts(deps, ctx, user, siteId, { values, errors }, 422);
   }
   ctx.status = 303;
@@ -203,7 +272,9 @@ async function showDashboard(deps: LivePageDeps, ctx: Ctx): Promise<void> {
   const device = oneOf(ctx.query.device, DEVICE_FILTERS, 'all');
   const chrome = chromeFor(deps, ctx, 'live');
   const numbers = await deps.live.dashboard(site, period, device, deps.clock()).catch((error: unknown) => {
-    throw error instanceof RumDataUnavailable ? serviceUnavailable(LIVE_LABELS[chrome.locale].unavailable, DEPENDENCY_RETRY_AFTER_S, error) : error;
+    throw error instanceof RumDataUnavailable
+      ? serviceUnavailable(LIVE_LABELS[chrome.locale].unavailable, DEPENDENCY_RETRY_AFTER_S, error)
+      : error;
   });
   html(ctx, dashboardPage({ locale: chrome.locale, chrome, csrf: chrome.csrf!, site, period, device, ...numbers }));
 }
@@ -211,7 +282,10 @@ async function showDashboard(deps: LivePageDeps, ctx: Ctx): Promise<void> {
 /** The add form's fields as the alert service takes them, or the fields that are wrong. */
 function parseAlertForm(values: AlertFormValues): { input: RumAlertInput } | { errors: string[] } {
   const errors: string[] = [];
-  const whole = (name: 'window_minutes' | 'min_samples' | 'consecutive_threshold', range: { min: number; max: number }) => {
+  const whole = (
+    name: 'window_minutes' | 'min_samples' | 'consecutive_threshold',
+    range: { min: number; max: number },
+  ) => {
     const n = /^\d{1,6}$/.test(values[name]) ? Number(values[name]) : NaN;
     if (!(n >= range.min && n <= range.max)) errors.push(name);
     return n;
@@ -230,7 +304,16 @@ function parseAlertForm(values: AlertFormValues): { input: RumAlertInput } | { e
     if (metric) manual = { metric, threshold };
   }
   if (errors.length) return { errors };
-  return { input: { title: values.title, mode, ...manual, window_minutes: windowMinutes, min_samples: minSamples, consecutive_threshold: consecutive } };
+  return {
+    input: {
+      title: values.title,
+      mode,
+      ...manual,
+      window_minutes: windowMinutes,
+      min_samples: minSamples,
+      consecutive_threshold: consecutive,
+    },
+  };
 }
 
 /** A filter value from the query; anything else (absent, repeated, unknown) is the default, as the links never send it. */

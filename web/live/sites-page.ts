@@ -34,7 +34,12 @@ export function snippetBlock(site: Pick<LiveSite, 'id' | 'embedSnippet'>, locale
 
 export function sitesPage(model: SitesPageModel): string {
   const t = LIVE_LABELS[model.locale];
-  const chrome = { ...model.chrome, current: 'live' as const, head: copyScriptTag(), sheets: ['monitoring', 'live'] as const };
+  const chrome = {
+    ...model.chrome,
+    current: 'live' as const,
+    head: copyScriptTag(),
+    sheets: ['monitoring', 'live'] as const,
+  };
   const notice = model.notice ? html`<p class="notice" role="status" id="notice">${model.notice}</p>` : html``;
   if (model.maxSites === null) {
     return layout(
@@ -62,7 +67,9 @@ export function sitesPage(model: SitesPageModel): string {
 function addForm(model: SitesPageModel): SafeHtml {
   const t = LIVE_LABELS[model.locale];
   const error = model.add?.error;
-  const invalid = error ? new SafeHtml(' aria-invalid="true" aria-describedby="domain-error domain-hint"') : new SafeHtml(' aria-describedby="domain-hint"');
+  const invalid = error
+    ? new SafeHtml(' aria-invalid="true" aria-describedby="domain-error domain-hint"')
+    : new SafeHtml(' aria-describedby="domain-hint"');
   return html`<form method="post" action="${P.sites}" id="add-site-form">${hiddenCsrf(model.csrf)}
     <label for="domain">${t.domain}</label>
     <input id="domain" name="domain" type="text" inputmode="url" autocomplete="off" spellcheck="false" required maxlength="253" placeholder="www.example.com" value="${model.add?.domain ?? ''}"${invalid}>
@@ -90,7 +97,9 @@ function siteItem(site: LiveSite, model: SitesPageModel): SafeHtml {
         <form method="post" action="${P.sampleRate(site.id)}">${hiddenCsrf(model.csrf)}
           <label for="rate-${site.id}">${t.sampleRate}</label>
           <input id="rate-${site.id}" name="sample_rate" type="number" min="1" max="100" step="1" required value="${rateError?.value ?? String(site.sampleRate)}"${
-            rateError ? new SafeHtml(` aria-invalid="true" aria-describedby="rate-${site.id}-error rate-${site.id}-hint"`) : new SafeHtml(` aria-describedby="rate-${site.id}-hint"`)
+            rateError
+              ? new SafeHtml(` aria-invalid="true" aria-describedby="rate-${site.id}-error rate-${site.id}-hint"`)
+              : new SafeHtml(` aria-describedby="rate-${site.id}-hint"`)
           }>
           ${rateError ? html`<p class="error field-error" id="rate-${site.id}-error">${rateError.error}</p>` : html``}
           <p class="hint" id="rate-${site.id}-hint">${t.sampleRateHint}</p>

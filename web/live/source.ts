@@ -25,12 +25,25 @@ const MAX_LISTED = 50;
 const HISTORY_DAYS = 30;
 const SLOWEST = 10;
 
-const perMetric = <T>(value: (metric: RumMetric) => T): Record<RumMetric, T> => Object.fromEntries(RUM_METRICS.map((metric) => [metric, value(metric)])) as Record<RumMetric, T>;
+const perMetric = <T>(value: (metric: RumMetric) => T): Record<RumMetric, T> =>
+  Object.fromEntries(RUM_METRICS.map((metric) => [metric, value(metric)])) as Record<RumMetric, T>;
 
-const slowPage = (page: QueriedPage): SlowPage => ({ path: page.path, p75: page.p75, samples: page.samples, target: page.attribution?.target || null, url: page.attribution?.url || null });
+const slowPage = (page: QueriedPage): SlowPage => ({
+  path: page.path,
+  p75: page.p75,
+  samples: page.samples,
+  target: page.attribution?.target || null,
+  url: page.attribution?.url || null,
+});
 
 /** One site's dashboard from the live-data queries: the summary, 30 days of history per metric, the slowest pages by LCP and INP, navigation types, this month's refusals. */
-async function dashboardNumbers(rum: RumQueries, siteId: number, period: Period, device: DeviceFilter, now: Date): Promise<DashboardNumbers> {
+async function dashboardNumbers(
+  rum: RumQueries,
+  siteId: number,
+  period: Period,
+  device: DeviceFilter,
+  now: Date,
+): Promise<DashboardNumbers> {
   const window = periodWindow(period, now);
   const days = historyWindow(HISTORY_DAYS, now);
   const [summary, history, slowLcp, slowInp, navigation, rejections] = await Promise.all([
@@ -44,9 +57,15 @@ async function dashboardNumbers(rum: RumQueries, siteId: number, period: Period,
   return {
     metrics: perMetric((metric) => {
       const stats = summary[metric];
-      return { p75: stats.p75, samples: stats.samples, shares: { good: stats.good, 'needs-improvement': stats.needsImprovement, poor: stats.poor } };
+      return {
+        p75: stats.p75,
+        samples: stats.samples,
+        shares: { good: stats.good, 'needs-improvement': stats.needsImprovement, poor: stats.poor },
+      };
     }),
-    history: perMetric((metric) => history[RUM_METRICS.indexOf(metric)]!.map((day) => ({ date: day.date, p75: day.p75, samples: day.samples }))),
+    history: perMetric((metric) =>
+      history[RUM_METRICS.indexOf(metric)]!.map((day) => ({ date: day.date, p75: day.p75, samples: day.samples })),
+    ),
     slowest: { LCP: slowLcp.map(slowPage), INP: slowInp.map(slowPage) },
     navigation: navigation.map((row) => ({ type: row.navigation, pageviews: row.pageViews })),
     rejections: Object.entries(rejections.get(siteId) ?? {})
@@ -59,7 +78,13 @@ async function dashboardNumbers(rum: RumQueries, siteId: number, period: Period,
 export function liveDataSource(deps: LiveSourceDeps): LiveDataSource {
   const service = { rumSites: deps.rumSites, clock: deps.clock };
   const alertService = { rumSites: deps.rumSites, rumAlerts: deps.rumAlerts, clock: deps.clock };
-  const toView = (site: RumSite, plan: PlanKey, pageviews: number | null, alertCount: number, limitReachedAt: Date | null): LiveSite => ({
+  const toView = (
+    site: RumSite,
+    plan: PlanKey,
+    pageviews: number | null,
+    alertCount: number,
+    limitReachedAt: Date | null,
+  ): LiveSite => ({
     id: site.id,
     domain: site.domain,
     active: site.active,
@@ -74,14 +99,24 @@ export function liveDataSource(deps: LiveSourceDeps): LiveDataSource {
   const views = async (sites: RumSite[], plan: PlanKey) => {
     // The list and the snippets stay useful while ClickHouse is away; only the counts are missing then.
     const counts = sites.length
-      ? await deps.rum.pageviewsThisMonth(sites.map((s) => s.id), deps.clock()).catch((error: unknown) => {
-          if (error instanceof RumDataUnavailable) return null;
-          throw error;
-        })
+      ? await deps.rum
+          .pageviewsThisMonth(
+            sites.map((s) => s.id),
+            deps.clock(),
+          )
+          .catch((error: unknown) => {
+            if (error instanceof RumDataUnavailable) return null;
+            throw error;
+          })
       : new Map<number, number>();
     const alerts = await Promise.all(sites.map((site) => deps.rumSites.countAlerts(site.id)));
-    const reached = await deps.rumSites.limitReachedAt(sites.map((s) => s.id), utcMonth(deps.clock()));
-    return sites.map((site, i) => toView(site, plan, counts ? (counts.get(site.id) ?? 0) : null, alerts[i]!, reached.get(site.id) ?? null));
+    const reached = await deps.rumSites.limitReachedAt(
+      sites.map((s) => s.id),
+      utcMonth(deps.clock()),
+    );
+    return sites.map((site, i) =>
+      toView(site, plan, counts ? (counts.get(site.id) ?? 0) : null, alerts[i]!, reached.get(site.id) ?? null),
+    );
   };
   return {
     async listSites(user) {
@@ -100,10 +135,15 @@ export function liveDataSource(deps: LiveSourceDeps): LiveDataSource {
       return { error: normaliseRumDomain(domain).ok ? 'duplicate' : 'invalid' };
     },
     async setActive(user, siteId, active) {
-      return (await updateRumSite(service, { id: user.id, plan: planFor(user.plan) }, siteId, { active })).kind === 'ok';
+      return (
+        (await updateRumSite(service, { id: user.id, plan: planFor(user.plan) }, siteId, { active })).kind === 'ok'
+      );
     },
     async setSampleRate(user, siteId, sampleRate) {
-      return (await updateRumSite(service, { id: user.id, plan: planFor(user.plan) }, siteId, { sample_rate: sampleRate })).kind === 'ok';
+      return (
+        (await updateRumSite(service, { id: user.id, plan: planFor(user.plan) }, siteId, { sample_rate: sampleRate }))
+          .kind === 'ok'
+      );
     },
     async deleteSite(user, siteId) {
       return (await deleteRumSite(service, { id: user.id, plan: planFor(user.plan) }, siteId)).kind === 'ok';
@@ -121,7 +161,11 @@ export function liveDataSource(deps: LiveSourceDeps): LiveDataSource {
     async dashboard(site, period, device, now) {
       const numbers = await dashboardNumbers(deps.rum, site.id, period, device, now);
       const verdict = cwvVerdict(numbers.metrics);
-      return { ...numbers, cwv: { pass: verdict.cwv_pass, insufficient: verdict.cwv_insufficient_data }, today: now.toISOString().slice(0, 10) };
+      return {
+        ...numbers,
+        cwv: { pass: verdict.cwv_pass, insufficient: verdict.cwv_insufficient_data },
+        today: now.toISOString().slice(0, 10),
+      };
     },
   };
 }

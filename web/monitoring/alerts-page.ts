@@ -1,4 +1,9 @@
-import { ALERT_SEVERITIES, ALERT_STATUS_FILTERS, type AlertSeverity, type AlertStatusFilter } from '../../core/monitoring/alert.ts';
+import {
+  ALERT_SEVERITIES,
+  ALERT_STATUS_FILTERS,
+  type AlertSeverity,
+  type AlertStatusFilter,
+} from '../../core/monitoring/alert.ts';
 import type { PageMeta } from '../../core/pagination.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { layout } from '../layout.ts';
@@ -46,15 +51,22 @@ export function alertsPage(model: AlertsPageModel): string {
   const { meta } = model;
   const here = `${P.alerts}${alertsQuery(model.filters, meta.current_page, meta.per_page)}`;
   const filtered = model.filters.status !== null || model.filters.severity !== null;
-  const select = <V extends string>(name: string, options: readonly V[], labels: Record<V, string>, selected: V | null) =>
+  const select = <V extends string>(
+    name: string,
+    options: readonly V[],
+    labels: Record<V, string>,
+    selected: V | null,
+  ) =>
     field({
       id: `filter-${name}`,
       name,
       label: name === 'status' ? t.status : t.severity,
       errors,
-      input: (a) => html`<select id="filter-${name}" name="${name}" ${a}><option value="">${t.all}</option>${options.map(
-        (value) => html`<option value="${value}"${value === selected ? html` selected` : html``}>${labels[value]}</option>`,
-      )}</select>`,
+      input: (a) =>
+        html`<select id="filter-${name}" name="${name}" ${a}><option value="">${t.all}</option>${options.map(
+          (value) =>
+            html`<option value="${value}"${value === selected ? html` selected` : html``}>${labels[value]}</option>`,
+        )}</select>`,
     });
   const body = html`
     <h1>${t.alertsTitle}</h1>
@@ -68,12 +80,16 @@ export function alertsPage(model: AlertsPageModel): string {
       </form>${errors.page ? html`<p class="error field-error" id="filter-page-error">${errors.page}</p>` : html``}</section>
     <section aria-labelledby="alerts-heading"><h2 id="alerts-heading">${t.alertCount(meta.total)}</h2>
       <div class="list-head"><p id="unread-count">${t.unreadCount(model.unreadCount)}</p>
-        ${model.unreadCount > 0
-          ? html`<form class="inline" method="post" action="${P.markAllAlertsRead}">${formFields(model.csrf, here)}<button type="submit" id="mark-all-read">${t.markAllRead}</button></form>`
-          : html``}</div>
-      ${model.alerts.length === 0
-        ? html`<p id="no-alerts">${filtered ? t.noAlertsFiltered : t.noAlerts}</p>`
-        : html`<ul class="cards" id="alerts">${model.alerts.map((alert) => alertItem(alert, { locale: model.locale, csrf: model.csrf, next: here }))}</ul>`}
+        ${
+          model.unreadCount > 0
+            ? html`<form class="inline" method="post" action="${P.markAllAlertsRead}">${formFields(model.csrf, here)}<button type="submit" id="mark-all-read">${t.markAllRead}</button></form>`
+            : html``
+        }</div>
+      ${
+        model.alerts.length === 0
+          ? html`<p id="no-alerts">${filtered ? t.noAlertsFiltered : t.noAlerts}</p>`
+          : html`<ul class="cards" id="alerts">${model.alerts.map((alert) => alertItem(alert, { locale: model.locale, csrf: model.csrf, next: here }))}</ul>`
+      }
       ${pagination(model)}
     </section>`;
   return layout(t.alertsTitle, body, { ...model.chrome, current: 'alerts', sheets: ['monitoring'] });
@@ -84,6 +100,8 @@ function pagination(model: AlertsPageModel): SafeHtml {
   const { current_page: current, last_page: last, per_page: perPage } = model.meta;
   if (last <= 1 && current <= 1) return html``;
   const link = (page: number, label: string, rel: 'prev' | 'next') =>
-    page >= 1 && page <= last ? html`<a rel="${rel}" href="${P.alerts}${alertsQuery(model.filters, page, perPage)}">${label}</a>` : html`<span class="disabled">${label}</span>`;
+    page >= 1 && page <= last
+      ? html`<a rel="${rel}" href="${P.alerts}${alertsQuery(model.filters, page, perPage)}">${label}</a>`
+      : html`<span class="disabled">${label}</span>`;
   return html`<nav class="pagination" aria-label="${t.pages}">${link(Math.min(current - 1, last), t.previous, 'prev')}<span aria-current="page">${t.pageOf(current, last)}</span>${link(current + 1, t.next, 'next')}</nav>`;
 }

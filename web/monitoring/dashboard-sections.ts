@@ -24,9 +24,12 @@ export function dashboardTargets(targets: readonly TargetRow[], total: number, l
 /** The dashboard's open alerts, newest first, each linking to the scan it is about. */
 export function dashboardAlerts(alerts: readonly AlertRow[], locale: Locale): SafeHtml {
   const t = LABELS[locale];
-  return html`<section id="dashboard-alerts"><h2>${t.alertsTitle}</h2>${alerts.length
-    ? html`<ul class="dash-list">${alerts.map(
-        (alert) => html`<li data-alert-id="${alert.id}"><strong class="severity-${alert.severity}">${alert.title}</strong> · <a href="${P.report(alert.scanPublicId)}">${alert.host}</a></li>`,
-      )}</ul>`
-    : html`<p>${t.noAlerts}</p>`}<p><a href="${P.alerts}">${t.alertsTitle}</a></p></section>`;
+  return html`<section id="dashboard-alerts"><h2>${t.alertsTitle}</h2>${
+    alerts.length
+      ? html`<ul class="dash-list">${alerts.map(
+          (alert) =>
+            html`<li data-alert-id="${alert.id}"><strong class="severity-${alert.severity}">${alert.title}</strong> · <a href="${P.report(alert.scanPublicId)}">${alert.host}</a></li>`,
+        )}</ul>`
+      : html`<p>${t.noAlerts}</p>`
+  }<p><a href="${P.alerts}">${t.alertsTitle}</a></p></section>`;
 }

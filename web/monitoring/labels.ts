@@ -3,7 +3,8 @@ import type { Locale } from '../../core/i18n/locale.ts';
 /** The monitoring pages' words in English and German ("Alarm" for an alert: "Warnung" is a severity). */
 const en = {
   targetsTitle: 'Monitored targets',
-  targetsIntro: 'Each target is scanned once a day. You get an alert when its overall score falls below its thresholds.',
+  targetsIntro:
+    'Each target is scanned once a day. You get an alert when its overall score falls below its thresholds.',
   yourTargets: 'Your targets',
   noTargets: 'No targets yet. Add the first one below.',
   region: 'Region',
@@ -31,7 +32,8 @@ const en = {
   criticalBelow: 'Critical below',
   thresholdsHint: 'Scores from 0 to 100; the critical threshold may not be above the warning threshold.',
   addButton: 'Add target',
-  limit: (used: number, max: number, plan: string) => `Your plan (${plan}) keeps up to ${max} ${max === 1 ? 'target' : 'targets'}; you have ${used}.`,
+  limit: (used: number, max: number, plan: string) =>
+    `Your plan (${plan}) keeps up to ${max} ${max === 1 ? 'target' : 'targets'}; you have ${used}.`,
   limitReached: 'Remove a target or upgrade your plan to add another.',
   notOnPlan: (plan: string) => `Your plan (${plan}) does not include monitored targets; upgrade to add one.`,
   notices: {
@@ -92,7 +94,8 @@ type Labels = typeof en;
 
 const de: Labels = {
   targetsTitle: 'Überwachte Ziele',
-  targetsIntro: 'Jedes Ziel wird einmal täglich gescannt. Sie erhalten einen Alarm, wenn sein Gesamtwert unter seine Schwellen fällt.',
+  targetsIntro:
+    'Jedes Ziel wird einmal täglich gescannt. Sie erhalten einen Alarm, wenn sein Gesamtwert unter seine Schwellen fällt.',
   yourTargets: 'Ihre Ziele',
   noTargets: 'Noch keine Ziele. Fügen Sie unten das erste hinzu.',
   region: 'Region',
@@ -120,9 +123,11 @@ const de: Labels = {
   criticalBelow: 'Kritisch unter',
   thresholdsHint: 'Werte von 0 bis 100; die kritische Schwelle darf nicht über der Warnschwelle liegen.',
   addButton: 'Ziel hinzufügen',
-  limit: (used, max, plan) => `Ihr Tarif (${plan}) umfasst bis zu ${max} ${max === 1 ? 'Ziel' : 'Ziele'}; Sie haben ${used}.`,
+  limit: (used, max, plan) =>
+    `Ihr Tarif (${plan}) umfasst bis zu ${max} ${max === 1 ? 'Ziel' : 'Ziele'}; Sie haben ${used}.`,
   limitReached: 'Entfernen Sie ein Ziel oder wechseln Sie den Tarif, um weitere hinzuzufügen.',
-  notOnPlan: (plan) => `Ihr Tarif (${plan}) enthält keine überwachten Ziele; wechseln Sie den Tarif, um eines hinzuzufügen.`,
+  notOnPlan: (plan) =>
+    `Ihr Tarif (${plan}) enthält keine überwachten Ziele; wechseln Sie den Tarif, um eines hinzuzufügen.`,
   notices: {
     added: 'Ziel hinzugefügt. Der erste Scan läuft heute.',
     removed: 'Ziel entfernt.',

@@ -33,10 +33,27 @@ export interface HistoryScan {
   runs?: readonly number[];
 }
 
-export type TargetSummary = Pick<ScanTarget, 'id' | 'url' | 'host' | 'region' | 'schedule' | 'isActive' | 'thresholds' | 'lastDispatchedAt'>;
+export type TargetSummary = Pick<
+  ScanTarget,
+  'id' | 'url' | 'host' | 'region' | 'schedule' | 'isActive' | 'thresholds' | 'lastDispatchedAt'
+>;
 
 /** An alert with its title and message already in the page's language. */
-export type AlertRow = Pick<Alert, 'id' | 'type' | 'severity' | 'url' | 'host' | 'region' | 'scanPublicId' | 'targetId' | 'isRead' | 'isDismissed' | 'createdAt' | 'resolvedAt'> & {
+export type AlertRow = Pick<
+  Alert,
+  | 'id'
+  | 'type'
+  | 'severity'
+  | 'url'
+  | 'host'
+  | 'region'
+  | 'scanPublicId'
+  | 'targetId'
+  | 'isRead'
+  | 'isDismissed'
+  | 'createdAt'
+  | 'resolvedAt'
+> & {
   title: string;
   message: string;
 };

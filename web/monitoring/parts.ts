@@ -7,10 +7,17 @@ import { LABELS, type Notice } from './labels.ts';
 import { MONITORING_PATHS as P, type AlertRow, type FieldErrors } from './model.ts';
 
 /** The two hidden fields of every form that posts: the CSRF token and the page to come back to. */
-export const formFields = (csrf: string, next: string) => html`<input type="hidden" name="_csrf" value="${csrf}"><input type="hidden" name="next" value="${next}">`;
+export const formFields = (csrf: string, next: string) =>
+  html`<input type="hidden" name="_csrf" value="${csrf}"><input type="hidden" name="next" value="${next}">`;
 
 /** A labelled input with its error right after it, tied to it by aria-describedby. */
-export function field(options: { id: string; name: string; label: string; errors: FieldErrors; input: (attributes: SafeHtml) => SafeHtml }): SafeHtml {
+export function field(options: {
+  id: string;
+  name: string;
+  label: string;
+  errors: FieldErrors;
+  input: (attributes: SafeHtml) => SafeHtml;
+}): SafeHtml {
   const error = options.errors[options.name];
   const errorId = `${options.id}-error`;
   const attributes = error ? new SafeHtml(`aria-invalid="true" aria-describedby="${errorId}"`) : new SafeHtml('');
@@ -18,7 +25,12 @@ export function field(options: { id: string; name: string; label: string; errors
 }
 
 /** The warning and critical threshold inputs (ids `${prefix}-warning`, `${prefix}-critical`) and their hint. */
-export function thresholdFields(prefix: string, values: { warning: string; critical: string }, errors: FieldErrors, locale: Locale): SafeHtml {
+export function thresholdFields(
+  prefix: string,
+  values: { warning: string; critical: string },
+  errors: FieldErrors,
+  locale: Locale,
+): SafeHtml {
   const t = LABELS[locale];
   const number = (name: 'warning' | 'critical', label: string) =>
     field({
@@ -26,12 +38,14 @@ export function thresholdFields(prefix: string, values: { warning: string; criti
       name,
       label,
       errors,
-      input: (attributes) => html`<input id="${prefix}-${name}" name="${name}" type="number" min="0" max="100" step="1" required value="${values[name]}" ${attributes}>`,
+      input: (attributes) =>
+        html`<input id="${prefix}-${name}" name="${name}" type="number" min="0" max="100" step="1" required value="${values[name]}" ${attributes}>`,
     });
   return html`<div class="field-row">${number('warning', t.warningBelow)}${number('critical', t.criticalBelow)}</div><p class="hint">${t.thresholdsHint}</p>`;
 }
 
-export const formError = (errors: FieldErrors) => (errors.form ? html`<p class="error form-error" role="alert">${errors.form}</p>` : html``);
+export const formError = (errors: FieldErrors) =>
+  errors.form ? html`<p class="error form-error" role="alert">${errors.form}</p>` : html``;
 
 export const noticeBox = (notice: Notice | undefined, locale: Locale) =>
   notice ? html`<p class="notice" role="status" id="notice">${LABELS[locale].notices[notice]}</p>` : html``;
@@ -41,10 +55,17 @@ export const scoreBadge = (score: number, thresholds: ScoreThreshold | undefined
   html`<b class="score-badge ${size} score-${scoreStatus(score, thresholds)}">${score}</b>`;
 
 /** One alert: severity, title, message, where and when, its state, links, and the read/dismiss buttons. */
-export function alertItem(alert: AlertRow, options: { locale: Locale; csrf: string; next: string; headingLevel?: 2 | 3 }): SafeHtml {
+export function alertItem(
+  alert: AlertRow,
+  options: { locale: Locale; csrf: string; next: string; headingLevel?: 2 | 3 },
+): SafeHtml {
   const t = LABELS[options.locale];
   const heading = new SafeHtml(`h${options.headingLevel ?? 3}`);
-  const state = alert.isDismissed ? t.stateDismissed : alert.resolvedAt ? t.stateResolved(formatDateTime(alert.resolvedAt, options.locale)) : t.stateOpen;
+  const state = alert.isDismissed
+    ? t.stateDismissed
+    : alert.resolvedAt
+      ? t.stateResolved(formatDateTime(alert.resolvedAt, options.locale))
+      : t.stateOpen;
   const stateClass = alert.isDismissed ? 'dismissed' : alert.resolvedAt ? 'resolved' : 'open';
   return html`<li class="alert alert-${alert.severity} ${alert.isRead ? 'read' : 'unread'}" id="alert-${alert.id}" data-alert-id="${alert.id}">
     <div class="alert-head"><span class="badge badge-${alert.severity}">${t.severities[alert.severity]}</span>${alert.isRead ? html`` : html`<span class="badge badge-new">${t.unreadBadge}</span>`}
@@ -57,4 +78,3 @@ export function alertItem(alert: AlertRow, options: { locale: Locale; csrf: stri
       ${alert.isDismissed || alert.resolvedAt ? html`` : html`<form class="inline" method="post" action="${P.dismissAlert(alert.id)}">${formFields(options.csrf, options.next)}<button type="submit" class="dismiss">${t.dismiss}</button></form>`}
     </div></li>`;
 }
-

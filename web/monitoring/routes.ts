@@ -5,7 +5,13 @@ import type { Clock } from '../../core/clock.ts';
 import type { Config } from '../../infra/config.ts';
 import { alertText } from '../../core/i18n/alerts.ts';
 import type { Locale } from '../../core/i18n/locale.ts';
-import { ALERT_SEVERITIES, ALERT_STATUS_FILTERS, type Alert, type AlertSeverity, type AlertStatusFilter } from '../../core/monitoring/alert.ts';
+import {
+  ALERT_SEVERITIES,
+  ALERT_STATUS_FILTERS,
+  type Alert,
+  type AlertSeverity,
+  type AlertStatusFilter,
+} from '../../core/monitoring/alert.ts';
 import type { ScanTarget } from '../../core/monitoring/target.ts';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../../core/monitoring/thresholds.ts';
 import { planFor } from '../../core/plans.ts';
@@ -83,7 +89,12 @@ const summary = (target: ScanTarget): TargetSummary => target;
 
 async function history(deps: MonitoringPageDeps, targetId: number): Promise<HistoryScan[]> {
   const items = await deps.storage.targets.history(targetId, HISTORY_LENGTH);
-  return items.map((item) => ({ scanId: item.scanId, at: item.createdAt, score: item.score, runs: item.runOveralls.length > 1 ? item.runOveralls : undefined }));
+  return items.map((item) => ({
+    scanId: item.scanId,
+    at: item.createdAt,
+    score: item.score,
+    runs: item.runOveralls.length > 1 ? item.runOveralls : undefined,
+  }));
 }
 
 const alertRow = (alert: Alert, locale: Locale): AlertRow => ({ ...alert, ...alertText(alert, locale) });
@@ -92,13 +103,29 @@ const alertRow = (alert: Alert, locale: Locale): AlertRow => ({ ...alert, ...ale
 async function targetRows(deps: MonitoringPageDeps, userId: number, targets: ScanTarget[]): Promise<TargetRow[]> {
   const open = await deps.storage.alerts.listOwned(userId, { status: 'open' }, { limit: 1000, page: 1 });
   const counts = new Map<number, number>();
-  for (const alert of open.items) if (alert.targetId !== null) counts.set(alert.targetId, (counts.get(alert.targetId) ?? 0) + 1);
-  return Promise.all(targets.map(async (target) => ({ ...summary(target), history: await history(deps, target.id), openAlerts: counts.get(target.id) ?? 0 })));
+  for (const alert of open.items)
+    if (alert.targetId !== null) counts.set(alert.targetId, (counts.get(alert.targetId) ?? 0) + 1);
+  return Promise.all(
+    targets.map(async (target) => ({
+      ...summary(target),
+      history: await history(deps, target.id),
+      openAlerts: counts.get(target.id) ?? 0,
+    })),
+  );
 }
 
-type TargetsExtra = { add?: { values: TargetFormValues; errors: FieldErrors }; edit?: { targetId: number; values: { warning: string; critical: string }; errors: FieldErrors } };
+type TargetsExtra = {
+  add?: { values: TargetFormValues; errors: FieldErrors };
+  edit?: { targetId: number; values: { warning: string; critical: string }; errors: FieldErrors };
+};
 
-async function renderTargets(deps: MonitoringPageDeps, ctx: Ctx, user: { id: number; plan: ReturnType<typeof planFor> }, extra: TargetsExtra = {}, status = 200): Promise<void> {
+async function renderTargets(
+  deps: MonitoringPageDeps,
+  ctx: Ctx,
+  user: { id: number; plan: ReturnType<typeof planFor> },
+  extra: TargetsExtra = {},
+  status = 200,
+): Promise<void> {
   const chrome = chromeFor(deps, ctx, 'targets');
   const owned = await deps.storage.targets.listOwned(user.id, { limit: Math.max(1, user.plan.maxTargets), page: 1 });
   const targets = await targetRows(deps, user.id, owned.items);
@@ -126,7 +153,10 @@ async function showTargets(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
 }
 
 /** Threshold fields of a form: integers 0–100; errors by field name, in the page's words. */
-function readThresholds(form: URLSearchParams, text: WebText): { values: { warning: string; critical: string }; thresholds?: Thresholds; errors: FieldErrors } {
+function readThresholds(
+  form: URLSearchParams,
+  text: WebText,
+): { values: { warning: string; critical: string }; thresholds?: Thresholds; errors: FieldErrors } {
   const values = { warning: (form.get('warning') ?? '').trim(), critical: (form.get('critical') ?? '').trim() };
   const errors: FieldErrors = {};
   const parse = (name: 'warning' | 'critical') => {
@@ -137,20 +167,33 @@ function readThresholds(form: URLSearchParams, text: WebText): { values: { warni
   const warning = parse('warning');
   const critical = parse('critical');
   if (!errors.warning && !errors.critical && critical > warning) errors.critical = text.criticalAboveWarning;
-  return Object.keys(errors).length ? { values, errors } : { values, errors, thresholds: { overall: { warning, critical } } };
+  return Object.keys(errors).length
+    ? { values, errors }
+    : { values, errors, thresholds: { overall: { warning, critical } } };
 }
 
 /** A service's field errors (`thresholds.overall.critical`, `url`) on the form's fields. */
 function formErrors(outcome: Extract<TargetOutcome, { kind: 'invalid' }>): FieldErrors {
   const errors: FieldErrors = {};
   for (const [field, messages] of Object.entries(outcome.errors)) {
-    const name = field.endsWith('.critical') ? 'critical' : field.endsWith('.warning') ? 'warning' : ['url', 'region'].includes(field) ? field : 'form';
+    const name = field.endsWith('.critical')
+      ? 'critical'
+      : field.endsWith('.warning')
+        ? 'warning'
+        : ['url', 'region'].includes(field)
+          ? field
+          : 'form';
     errors[name] ??= messages[0] ?? '';
   }
   return errors;
 }
 
-const serviceDeps = (deps: MonitoringPageDeps) => ({ targets: deps.storage.targets, temporal: deps.temporal, config: deps.config, clock: deps.clock });
+const serviceDeps = (deps: MonitoringPageDeps) => ({
+  targets: deps.storage.targets,
+  temporal: deps.temporal,
+  config: deps.config,
+  clock: deps.clock,
+});
 
 function failureMessage(outcome: TargetOutcome, text: WebText): string | null {
   switch (outcome.kind) {
@@ -163,7 +206,8 @@ function failureMessage(outcome: TargetOutcome, text: WebText): string | null {
   }
 }
 
-const failureStatus = (outcome: TargetOutcome): number => (outcome.kind === 'plan_limit' ? 403 : outcome.kind === 'schedule_unavailable' ? 503 : 422);
+const failureStatus = (outcome: TargetOutcome): number =>
+  outcome.kind === 'plan_limit' ? 403 : outcome.kind === 'schedule_unavailable' ? 503 : 422;
 
 async function addTarget(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
   const user = signedIn(ctx);
@@ -174,7 +218,8 @@ async function addTarget(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
   const read = readThresholds(form, text);
   const values: TargetFormValues = { url: (form.get('url') ?? '').trim(), region, ...read.values };
   if (!deps.config.regions.available.includes(region)) read.errors.region = text.unknownRegion(region);
-  if (!read.thresholds || read.errors.region) return renderTargets(deps, ctx, user, { add: { values, errors: read.errors } }, 422);
+  if (!read.thresholds || read.errors.region)
+    return renderTargets(deps, ctx, user, { add: { values, errors: read.errors } }, 422);
   const outcome = await createTarget(serviceDeps(deps), user, { url: values.url, region, thresholds: read.thresholds });
   if (outcome.kind === 'ok') return backTo(ctx, form, '/targets', 'added');
   if (outcome.kind === 'not_found') throw notFound();
@@ -194,7 +239,14 @@ const RECENT_CLOSED_ALERTS = 5;
 
 const alertActions = (deps: MonitoringPageDeps) => ({ alerts: deps.storage.alerts, clock: deps.clock });
 
-async function renderTarget(deps: MonitoringPageDeps, ctx: Ctx, userId: number, id: number, edit?: { values: { warning: string; critical: string }; errors: FieldErrors }, status = 200): Promise<void> {
+async function renderTarget(
+  deps: MonitoringPageDeps,
+  ctx: Ctx,
+  userId: number,
+  id: number,
+  edit?: { values: { warning: string; critical: string }; errors: FieldErrors },
+  status = 200,
+): Promise<void> {
   const target = await deps.storage.targets.findOwned(userId, id);
   if (!target) throw notFound();
   const chrome = chromeFor(deps, ctx, 'targets');
@@ -239,13 +291,32 @@ async function removeTarget(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
   await afterChange(deps, ctx, form, outcome, 'removed');
 }
 
-async function afterChange(deps: MonitoringPageDeps, ctx: Ctx, form: URLSearchParams, outcome: TargetOutcome, notice: Notice): Promise<void> {
+async function afterChange(
+  deps: MonitoringPageDeps,
+  ctx: Ctx,
+  form: URLSearchParams,
+  outcome: TargetOutcome,
+  notice: Notice,
+): Promise<void> {
   if (outcome.kind === 'ok') return backTo(ctx, form, '/targets', notice);
   if (outcome.kind === 'not_found') throw notFound();
   const user = signedIn(ctx)!;
   if (outcome.kind === 'schedule_unavailable') setRetryAfter(ctx, DEPENDENCY_RETRY_AFTER_S);
-  const message = failureMessage(outcome, pageText(deps, ctx)) ?? (outcome.kind === 'invalid' ? Object.values(outcome.errors).flat()[0] ?? '' : '');
-  await renderTargets(deps, ctx, user, { add: { values: { url: '', region: deps.config.regions.default, warning: '70', critical: '50' }, errors: { form: message } } }, failureStatus(outcome));
+  const message =
+    failureMessage(outcome, pageText(deps, ctx)) ??
+    (outcome.kind === 'invalid' ? (Object.values(outcome.errors).flat()[0] ?? '') : '');
+  await renderTargets(
+    deps,
+    ctx,
+    user,
+    {
+      add: {
+        values: { url: '', region: deps.config.regions.default, warning: '70', critical: '50' },
+        errors: { form: message },
+      },
+    },
+    failureStatus(outcome),
+  );
 }
 
 async function changeThresholds(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
@@ -257,7 +328,9 @@ async function changeThresholds(deps: MonitoringPageDeps, ctx: Ctx): Promise<voi
   const read = readThresholds(form, text);
   const fromTargetPage = localPath(form.get('next'), '/targets').startsWith(`/targets/${id}`);
   const rejected = (errors: FieldErrors, status: number) =>
-    fromTargetPage ? renderTarget(deps, ctx, user.id, id, { values: read.values, errors }, status) : renderTargets(deps, ctx, user, { edit: { targetId: id, values: read.values, errors } }, status);
+    fromTargetPage
+      ? renderTarget(deps, ctx, user.id, id, { values: read.values, errors }, status)
+      : renderTargets(deps, ctx, user, { edit: { targetId: id, values: read.values, errors } }, status);
   if (!read.thresholds) {
     if (!(await deps.storage.targets.findOwned(user.id, id))) throw notFound();
     return rejected(read.errors, 422);
@@ -265,10 +338,15 @@ async function changeThresholds(deps: MonitoringPageDeps, ctx: Ctx): Promise<voi
   const current = await deps.storage.targets.findOwned(user.id, id);
   if (!current) throw notFound();
   // The page edits `overall`; category thresholds set through the API are kept.
-  const outcome = await updateTarget(serviceDeps(deps), user, id, { thresholds: { ...current.thresholds, overall: read.thresholds.overall } });
+  const outcome = await updateTarget(serviceDeps(deps), user, id, {
+    thresholds: { ...current.thresholds, overall: read.thresholds.overall },
+  });
   if (outcome.kind === 'ok') return backTo(ctx, form, '/targets', 'thresholds');
   if (outcome.kind === 'not_found') throw notFound();
-  return rejected(outcome.kind === 'invalid' ? formErrors(outcome) : { form: failureMessage(outcome, text)! }, failureStatus(outcome));
+  return rejected(
+    outcome.kind === 'invalid' ? formErrors(outcome) : { form: failureMessage(outcome, text)! },
+    failureStatus(outcome),
+  );
 }
 
 async function showAlerts(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
@@ -281,14 +359,22 @@ async function showAlerts(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
   const statusValue = text('status');
   const severityValue = text('severity');
   const pageValue = text('page');
-  const status = (ALERT_STATUS_FILTERS as readonly string[]).includes(statusValue) ? (statusValue as AlertStatusFilter) : null;
-  const severity = (ALERT_SEVERITIES as readonly string[]).includes(severityValue) ? (severityValue as AlertSeverity) : null;
+  const status = (ALERT_STATUS_FILTERS as readonly string[]).includes(statusValue)
+    ? (statusValue as AlertStatusFilter)
+    : null;
+  const severity = (ALERT_SEVERITIES as readonly string[]).includes(severityValue)
+    ? (severityValue as AlertSeverity)
+    : null;
   const words = t(chrome.locale);
   if (statusValue && !status) errors.status = words.unknownStatus(statusValue);
   if (severityValue && !severity) errors.severity = words.unknownSeverity(severityValue);
   const page = /^[1-9]\d{0,5}$/.test(pageValue) ? Number(pageValue) : 1;
   if (pageValue && page === 1 && pageValue !== '1') errors.page = words.pagePositive;
-  const found = await deps.storage.alerts.listOwned(user.id, { status: status ?? undefined, severity: severity ?? undefined }, { limit: ALERTS_PER_PAGE, page });
+  const found = await deps.storage.alerts.listOwned(
+    user.id,
+    { status: status ?? undefined, severity: severity ?? undefined },
+    { limit: ALERTS_PER_PAGE, page },
+  );
   html(
     ctx,
     alertsPage({
@@ -340,5 +426,11 @@ const DASHBOARD_ITEMS = 5;
 export async function dashboardSections(deps: MonitoringPageDeps, userId: number, locale: Locale): Promise<SafeHtml[]> {
   const owned = await deps.storage.targets.listOwned(userId, { limit: DASHBOARD_ITEMS, page: 1 });
   const open = await deps.storage.alerts.listOwned(userId, { status: 'open' }, { limit: DASHBOARD_ITEMS, page: 1 });
-  return [dashboardTargets(await targetRows(deps, userId, owned.items), owned.meta.total, locale), dashboardAlerts(open.items.map((alert) => alertRow(alert, locale)), locale)];
+  return [
+    dashboardTargets(await targetRows(deps, userId, owned.items), owned.meta.total, locale),
+    dashboardAlerts(
+      open.items.map((alert) => alertRow(alert, locale)),
+      locale,
+    ),
+  ];
 }

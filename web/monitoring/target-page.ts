@@ -4,7 +4,14 @@ import { chronological, runSpread } from '../charts/series.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { layout } from '../layout.ts';
 import { LABELS, type Notice } from './labels.ts';
-import { MONITORING_PATHS as P, type AlertRow, type FieldErrors, type HistoryScan, type SignedInPage, type TargetSummary } from './model.ts';
+import {
+  MONITORING_PATHS as P,
+  type AlertRow,
+  type FieldErrors,
+  type HistoryScan,
+  type SignedInPage,
+  type TargetSummary,
+} from './model.ts';
 import { alertItem, formError, formFields, noticeBox, scoreBadge, thresholdFields } from './parts.ts';
 
 export interface TargetPageModel extends SignedInPage {
@@ -28,7 +35,9 @@ export function targetPage(model: TargetPageModel): string {
   const newestFirst = chronological(points).reverse();
   const next = P.target(target.id);
   const alerts = (list: readonly AlertRow[], id: string) =>
-    list.length ? html`<ul class="cards" id="${id}">${list.map((alert) => alertItem(alert, { locale, csrf: model.csrf, next }))}</ul>` : html`<p id="${id}">${t.none}</p>`;
+    list.length
+      ? html`<ul class="cards" id="${id}">${list.map((alert) => alertItem(alert, { locale, csrf: model.csrf, next }))}</ul>`
+      : html`<p id="${id}">${t.none}</p>`;
   const body = html`
     <a class="back" href="${P.targets}">← ${t.allTargets}</a>
     <h1 class="url">${target.url}</h1>
@@ -52,10 +61,12 @@ export function targetPage(model: TargetPageModel): string {
     <section aria-labelledby="history-heading"><h2 id="history-heading">${t.scoreHistory}</h2>
       ${scoreHistoryChart(points, { locale, thresholds, id: 'history-chart' })}</section>
     <section aria-labelledby="scans-heading"><h2 id="scans-heading">${t.lastScans}</h2>
-      ${newestFirst.length === 0
-        ? html`<p id="no-scans">${t.noScans}</p>`
-        : html`<table class="scans-table stack" id="scans"><thead><tr><th scope="col">${t.scanned}</th><th scope="col">${t.score}</th><th scope="col">${t.runs}</th><th scope="col"><span class="visually-hidden">${t.compare}</span></th></tr></thead>
-          <tbody>${newestFirst.map((scan, i) => scanRow(scan, newestFirst[i + 1], model))}</tbody></table>`}
+      ${
+        newestFirst.length === 0
+          ? html`<p id="no-scans">${t.noScans}</p>`
+          : html`<table class="scans-table stack" id="scans"><thead><tr><th scope="col">${t.scanned}</th><th scope="col">${t.score}</th><th scope="col">${t.runs}</th><th scope="col"><span class="visually-hidden">${t.compare}</span></th></tr></thead>
+          <tbody>${newestFirst.map((scan, i) => scanRow(scan, newestFirst[i + 1], model))}</tbody></table>`
+      }
     </section>
     <section aria-labelledby="open-alerts-heading" id="open-alerts"><h2 id="open-alerts-heading">${t.openAlertsTitle}</h2>${alerts(model.openAlerts, 'open-alerts-list')}</section>
     <section aria-labelledby="recent-alerts-heading"><h2 id="recent-alerts-heading">${t.recentAlertsTitle}</h2>${alerts(model.recentAlerts, 'recent-alerts-list')}</section>`;
@@ -63,11 +74,20 @@ export function targetPage(model: TargetPageModel): string {
 }
 
 /** One scan of the history, with a link comparing it with the scan before it (the compare page, /compare). */
-function scanRow(scan: HistoryScan & { href: string }, before: HistoryScan | undefined, model: TargetPageModel): SafeHtml {
+function scanRow(
+  scan: HistoryScan & { href: string },
+  before: HistoryScan | undefined,
+  model: TargetPageModel,
+): SafeHtml {
   const t = LABELS[model.locale];
   const spread = runSpread(scan);
   const when = formatDateTime(scan.at, model.locale);
-  const compare = before ? `/compare?${new URLSearchParams([['scan', before.scanId], ['scan', scan.scanId]])}` : null;
+  const compare = before
+    ? `/compare?${new URLSearchParams([
+        ['scan', before.scanId],
+        ['scan', scan.scanId],
+      ])}`
+    : null;
   return html`<tr data-scan-id="${scan.scanId}"><td class="wide"><a href="${scan.href}">${when}</a></td>
     <td>${scan.score === null ? '—' : scoreBadge(scan.score, model.target.thresholds.overall, 'small')}</td>
     <td class="spread">${spread ? t.runSpread(spread.count, spread.min, spread.max) : t.oneRun}</td>

@@ -5,7 +5,13 @@ import { chronological } from '../charts/series.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { layout } from '../layout.ts';
 import { LABELS, type Notice } from './labels.ts';
-import { MONITORING_PATHS as P, type FieldErrors, type HistoryScan, type SignedInPage, type TargetSummary } from './model.ts';
+import {
+  MONITORING_PATHS as P,
+  type FieldErrors,
+  type HistoryScan,
+  type SignedInPage,
+  type TargetSummary,
+} from './model.ts';
 import { field, formError, formFields, noticeBox, scoreBadge, thresholdFields } from './parts.ts';
 
 /** One target in the list. */
@@ -50,10 +56,12 @@ export function targetsPage(model: TargetsPageModel): string {
       ${model.targets.length === 0 ? html`<p id="no-targets">${t.noTargets}</p>` : html`<ul class="cards" id="targets">${model.targets.map((target) => targetItem(target, model))}</ul>`}
     </section>
     <section aria-labelledby="add-heading" id="add-target"><h2 id="add-heading">${t.addTarget}</h2>
-      ${model.limit?.max === 0
-        ? html`<p class="error" id="limit-reached">${t.notOnPlan(model.limit.planLabel)}</p>`
-        : html`${model.limit ? html`<p id="target-limit">${t.limit(model.targets.length, model.limit.max, model.limit.planLabel)}</p>` : html``}
-          ${atLimit ? html`<p class="error" id="limit-reached">${t.limitReached}</p>` : addForm(model)}`}
+      ${
+        model.limit?.max === 0
+          ? html`<p class="error" id="limit-reached">${t.notOnPlan(model.limit.planLabel)}</p>`
+          : html`${model.limit ? html`<p id="target-limit">${t.limit(model.targets.length, model.limit.max, model.limit.planLabel)}</p>` : html``}
+          ${atLimit ? html`<p class="error" id="limit-reached">${t.limitReached}</p>` : addForm(model)}`
+      }
     </section>`;
   return layout(t.targetsTitle, body, { ...model.chrome, current: 'targets', sheets: ['monitoring'] });
 }
@@ -68,14 +76,18 @@ function targetItem(target: TargetRow, model: TargetsPageModel): SafeHtml {
   const next = P.targets;
   const editing = model.edit?.targetId === target.id ? model.edit : undefined;
   // The buttons repeat on every target; each is described by its target's URL for screen readers.
-  const state = target.isActive ? html`<span class="state state-active">${t.active}</span>` : html`<span class="state state-paused">${t.paused}</span>`;
+  const state = target.isActive
+    ? html`<span class="state state-active">${t.active}</span>`
+    : html`<span class="state state-paused">${t.paused}</span>`;
   return html`<li class="target" id="target-${target.id}" data-target-id="${target.id}">
     <div class="target-head"><h3><a class="url" id="target-${target.id}-url" href="${P.target(target.id)}">${target.url}</a></h3>
       <p class="target-meta">${t.region} ${target.region} · ${t.schedules[target.schedule] ?? target.schedule} · ${state} · ${t.thresholds}: ${t.thresholdsText(thresholds.warning, thresholds.critical)}</p></div>
-    <div class="target-score">${latest
-      ? html`<a href="${latest.href}" class="latest" aria-label="${t.latestScore} ${latest.score}. ${t.latestReport(formatDate(latest.at, model.locale))}">${scoreBadge(latest.score!, thresholds)}</a>
+    <div class="target-score">${
+      latest
+        ? html`<a href="${latest.href}" class="latest" aria-label="${t.latestScore} ${latest.score}. ${t.latestReport(formatDate(latest.at, model.locale))}">${scoreBadge(latest.score!, thresholds)}</a>
           <span><span class="caption">${t.latestScore}</span><span class="caption">${formatDate(latest.at, model.locale)}</span></span>`
-      : html`<span class="caption">${t.notScanned}</span>`}
+        : html`<span class="caption">${t.notScanned}</span>`
+    }
       ${history.length ? sparkline(history, { locale: model.locale, thresholds }) : html``}</div>
     <div class="target-alerts ${target.openAlerts > 0 ? 'has-open' : ''}">${target.openAlerts > 0 ? html`<a href="${P.target(target.id)}#open-alerts">${t.openAlerts(target.openAlerts)}</a>` : t.openAlerts(0)}</div>
     <div class="target-actions actions">
@@ -94,7 +106,12 @@ function targetItem(target: TargetRow, model: TargetsPageModel): SafeHtml {
 function addForm(model: TargetsPageModel): SafeHtml {
   const t = LABELS[model.locale];
   const errors = model.add?.errors ?? {};
-  const values = model.add?.values ?? { url: '', region: model.defaultRegion, warning: String(model.defaultThresholds.warning), critical: String(model.defaultThresholds.critical) };
+  const values = model.add?.values ?? {
+    url: '',
+    region: model.defaultRegion,
+    warning: String(model.defaultThresholds.warning),
+    critical: String(model.defaultThresholds.critical),
+  };
   return html`<form method="post" action="${P.targets}" id="add-target-form">${formFields(model.csrf, P.targets)}${formError(errors)}
     ${field({ id: 'target-url', name: 'url', label: t.url, errors, input: (a) => html`<input id="target-url" name="url" type="url" inputmode="url" autocomplete="url" required maxlength="2048" placeholder="https://example.com/" value="${values.url}" ${a}>` })}
     ${field({
@@ -102,7 +119,8 @@ function addForm(model: TargetsPageModel): SafeHtml {
       name: 'region',
       label: t.region,
       errors,
-      input: (a) => html`<select id="target-region" name="region" ${a}>${model.regions.map((region) => html`<option value="${region}"${region === values.region ? html` selected` : html``}>${region}</option>`)}</select>`,
+      input: (a) =>
+        html`<select id="target-region" name="region" ${a}>${model.regions.map((region) => html`<option value="${region}"${region === values.region ? html` selected` : html``}>${region}</option>`)}</select>`,
     })}
     ${thresholdFields('new', values, errors, model.locale)}
     <button type="submit" class="primary" id="add-target-button">${t.addButton}</button></form>`;

@@ -5,7 +5,8 @@ import type { AuthorisedApp } from '../../core/oauth/apps.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { oauthText, scopeText } from './labels.ts';
 
-const when = (value: Date, locale: Locale) => html`<time datetime="${isoTimestamp(value)}">${formatDateTime(value, locale)}</time>`;
+const when = (value: Date, locale: Locale) =>
+  html`<time datetime="${isoTimestamp(value)}">${formatDateTime(value, locale)}</time>`;
 
 /** The API and apps page's list of authorised apps, each with a button that revokes its grant. */
 export function appsSection(input: { apps: AuthorisedApp[]; csrf: string; locale: Locale; mcpUrl: string }): SafeHtml {
@@ -22,7 +23,9 @@ export function appsSection(input: { apps: AuthorisedApp[]; csrf: string; locale
         <input type="hidden" name="_csrf" value="${input.csrf}"><button type="submit" class="secondary revoke-app" aria-label="${text.revokeNamed(app.name)}">${text.revoke}</button></form></td></tr>`,
   );
   return html`<section id="apps"><h2>${text.appsTitle}</h2>
-    ${rows.length
-      ? html`<table id="apps-table" class="stack"><thead><tr><th scope="col">${text.colApp}</th><th scope="col">${text.colHost}</th><th scope="col">${text.colScopes}</th><th scope="col">${text.colAuthorised}</th><th scope="col">${text.colLastUsed}</th><th scope="col"><span class="visually-hidden">${text.revoke}</span></th></tr></thead><tbody>${rows}</tbody></table>`
-      : html`<p id="no-apps">${text.appsNone(input.mcpUrl)}</p>`}</section>`;
+    ${
+      rows.length
+        ? html`<table id="apps-table" class="stack"><thead><tr><th scope="col">${text.colApp}</th><th scope="col">${text.colHost}</th><th scope="col">${text.colScopes}</th><th scope="col">${text.colAuthorised}</th><th scope="col">${text.colLastUsed}</th><th scope="col"><span class="visually-hidden">${text.revoke}</span></th></tr></thead><tbody>${rows}</tbody></table>`
+        : html`<p id="no-apps">${text.appsNone(input.mcpUrl)}</p>`
+    }</section>`;
 }

@@ -23,9 +23,11 @@ export function consentPage(input: ConsentPageInput): string {
     title,
     html`<section id="consent"><h1>${title}</h1>
       <p>${text.from}: <span class="host" id="client-host">${input.app.clientIdHost}</span></p>
-      ${input.app.verified
-        ? html`<p id="verified">${text.verified}</p>`
-        : html`<div class="warning" id="unverified" role="note"><h2>${text.unverifiedTitle}</h2><p>${text.unverified}</p></div>`}
+      ${
+        input.app.verified
+          ? html`<p id="verified">${text.verified}</p>`
+          : html`<div class="warning" id="unverified" role="note"><h2>${text.unverifiedTitle}</h2><p>${text.unverified}</p></div>`
+      }
       <p>${text.actsFor(input.user.name, input.user.email)}</p>
       <ul id="scopes">${input.scopes.map((scope) => html`<li data-scope="${scope}">${scopeText(scope, locale)}</li>`)}</ul>
       <p>${text.returnsTo} <strong id="redirect-host">${input.redirectHost}</strong>.</p>
@@ -40,7 +42,12 @@ export function consentPage(input: ConsentPageInput): string {
 }
 
 /** A user whose plan does not allow apps: why, and the way back to the app (which gets access_denied). */
-export function consentRefusedPage(input: { chrome: Chrome; reason: 'plan'; planLabel: string; continueUrl: string }): string {
+export function consentRefusedPage(input: {
+  chrome: Chrome;
+  reason: 'plan';
+  planLabel: string;
+  continueUrl: string;
+}): string {
   const text = oauthText(input.chrome.locale);
   return layout(
     text.refusedTitle,

@@ -36,7 +36,10 @@ export function mountOAuthPages(router: Router, deps: OAuthPageDeps): void {
   router.post(`${OAUTH_PATHS.consent}/:uid`, (ctx) => decide(deps, ctx));
 }
 
-const expired = (): HttpError => new HttpError(400, { message: 'This authorisation request has expired or was already answered. Start again from the app.' });
+const expired = (): HttpError =>
+  new HttpError(400, {
+    message: 'This authorisation request has expired or was already answered. Start again from the app.',
+  });
 
 async function interactionFor(deps: OAuthPageDeps, ctx: RouterContext): Promise<Interaction> {
   let details: Interaction;
@@ -46,7 +49,8 @@ async function interactionFor(deps: OAuthPageDeps, ctx: RouterContext): Promise<
     if (error instanceof oauthErrors.SessionNotFound || error instanceof oauthErrors.InvalidRequest) throw expired();
     throw error;
   }
-  if (details.uid !== ctx.params.uid || details.prompt.name !== 'login' && details.prompt.name !== 'consent') throw expired();
+  if (details.uid !== ctx.params.uid || (details.prompt.name !== 'login' && details.prompt.name !== 'consent'))
+    throw expired();
   return details;
 }
 
@@ -59,7 +63,9 @@ function signedIn(ctx: RouterContext): User | undefined {
 /** The resources asked for (RFC 8707 `resource`, one or more), or the REST API when none. */
 function resourcesOf(details: Interaction, baseUrl: string): string[] {
   const asked = details.params.resource;
-  const list = (Array.isArray(asked) ? asked : typeof asked === 'string' ? [asked] : []).filter((r): r is string => typeof r === 'string' && resourceKindOf(baseUrl, r) !== undefined);
+  const list = (Array.isArray(asked) ? asked : typeof asked === 'string' ? [asked] : []).filter(
+    (r): r is string => typeof r === 'string' && resourceKindOf(baseUrl, r) !== undefined,
+  );
   return list.length ? list : [resourceUrl(baseUrl, 'api')];
 }
 
@@ -72,17 +78,28 @@ function page(ctx: RouterContext, body: string, formTarget?: string): void {
   ctx.type = 'html';
   setPageHeaders(ctx);
   // The approval's redirects end at the app's redirect URI; browsers apply form-action to that chain too.
-  if (formTarget) ctx.set('Content-Security-Policy', ctx.response.get('Content-Security-Policy').replace("form-action 'self'", `form-action 'self' ${formTarget}`));
+  if (formTarget)
+    ctx.set(
+      'Content-Security-Policy',
+      ctx.response.get('Content-Security-Policy').replace("form-action 'self'", `form-action 'self' ${formTarget}`),
+    );
   ctx.body = body;
 }
 
-async function finish(deps: OAuthPageDeps, ctx: RouterContext, result: Parameters<Provider['interactionResult']>[2]): Promise<void> {
+async function finish(
+  deps: OAuthPageDeps,
+  ctx: RouterContext,
+  result: Parameters<Provider['interactionResult']>[2],
+): Promise<void> {
   const resumeUrl = await deps.provider.interactionResult(ctx.req, ctx.res, result, { mergeWithLastSubmission: false });
   ctx.status = 303;
   ctx.redirect(resumeUrl);
 }
 
-const planDenied = (user: User) => ({ error: 'access_denied', error_description: `The user's plan (${planFor(user.plan).label}) does not allow authorising apps; the Starter plan or higher does.` });
+const planDenied = (user: User) => ({
+  error: 'access_denied',
+  error_description: `The user's plan (${planFor(user.plan).label}) does not allow authorising apps; the Starter plan or higher does.`,
+});
 
 async function showConsent(deps: OAuthPageDeps, ctx: RouterContext): Promise<void> {
   const user = signedIn(ctx);
@@ -90,9 +107,14 @@ async function showConsent(deps: OAuthPageDeps, ctx: RouterContext): Promise<voi
   const details = await interactionFor(deps, ctx);
   const plan = planFor(user.plan);
   if (!hasFeature(plan, 'oauth_authorize')) {
-    const continueUrl = await deps.provider.interactionResult(ctx.req, ctx.res, planDenied(user), { mergeWithLastSubmission: false });
+    const continueUrl = await deps.provider.interactionResult(ctx.req, ctx.res, planDenied(user), {
+      mergeWithLastSubmission: false,
+    });
     ctx.status = 403;
-    return page(ctx, consentRefusedPage({ chrome: chromeFor(deps, ctx), reason: 'plan', planLabel: plan.label, continueUrl }));
+    return page(
+      ctx,
+      consentRefusedPage({ chrome: chromeFor(deps, ctx), reason: 'plan', planLabel: plan.label, continueUrl }),
+    );
   }
   const client = await deps.provider.Client.find(String(details.params.client_id));
   if (!client) throw notFound();
@@ -118,7 +140,8 @@ async function decide(deps: OAuthPageDeps, ctx: RouterContext): Promise<void> {
   const form = await readForm(ctx, deps.config);
   const details = await interactionFor(deps, ctx);
   if (!hasFeature(planFor(user.plan), 'oauth_authorize')) return finish(deps, ctx, planDenied(user));
-  if (form.get('decision') !== 'approve') return finish(deps, ctx, { error: 'access_denied', error_description: 'The user denied the authorisation.' });
+  if (form.get('decision') !== 'approve')
+    return finish(deps, ctx, { error: 'access_denied', error_description: 'The user denied the authorisation.' });
 
   const clientId = String(details.params.client_id);
   const client = await deps.provider.Client.find(clientId);
@@ -129,6 +152,15 @@ async function decide(deps: OAuthPageDeps, ctx: RouterContext): Promise<void> {
   for (const resource of resourcesOf(details, deps.config.baseUrl)) grant.addResourceScope(resource, scopes.join(' '));
   const grantId = await grant.save();
   const app = describeClient(client, String(details.params.redirect_uri));
-  await deps.storage.oauth.recordApp({ grantId, userId: user.id, clientId, name: app.name, clientIdHost: app.clientIdHost, verified: app.verified, scopes, authorisedAt: deps.clock() });
+  await deps.storage.oauth.recordApp({
+    grantId,
+    userId: user.id,
+    clientId,
+    name: app.name,
+    clientIdHost: app.clientIdHost,
+    verified: app.verified,
+    scopes,
+    authorisedAt: deps.clock(),
+  });
   await finish(deps, ctx, { login: { accountId: String(user.id) }, consent: { grantId } });
 }

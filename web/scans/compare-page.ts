@@ -18,7 +18,11 @@ export interface CompareInput {
 
 type MetricKey = keyof FormFactorMetrics;
 // The metrics keep Lighthouse's English names in every language, as Lighthouse's own German report does.
-const METRICS: Array<{ key: MetricKey; label: (locale: Locale) => string; format: (v: number, locale: Locale) => string }> = [
+const METRICS: Array<{
+  key: MetricKey;
+  label: (locale: Locale) => string;
+  format: (v: number, locale: Locale) => string;
+}> = [
   { key: 'fcp_ms', label: () => 'First Contentful Paint', format: formatMs },
   { key: 'lcp_ms', label: () => 'Largest Contentful Paint', format: formatMs },
   { key: 'cls', label: () => 'Cumulative Layout Shift', format: (v, locale) => formatNumber(v, locale, 3) },
@@ -42,7 +46,9 @@ export function comparePage({ chrome, before, after, imageUrl }: CompareInput): 
   const b = after.result!;
   const head = html`<thead><tr><th scope="col"><span class="visually-hidden">${text.metricsTitle}</span></th><th scope="col">${text.before}</th><th scope="col">${text.after}</th><th scope="col">${text.difference}</th></tr></thead>`;
   const scoreRows = SCORE_KEYS.map(
-    (key) => html`<tr data-score="${key}"><th scope="row" class="wide">${scoreLabel(key, locale)}</th><td data-label="${text.before}">${scorePill(a.scores[key])}</td><td data-label="${text.after}">${scorePill(b.scores[key])}</td>
+    (
+      key,
+    ) => html`<tr data-score="${key}"><th scope="row" class="wide">${scoreLabel(key, locale)}</th><td data-label="${text.before}">${scorePill(a.scores[key])}</td><td data-label="${text.after}">${scorePill(b.scores[key])}</td>
       <td>${delta(b.scores[key] - a.scores[key], true, String, locale)}</td></tr>`,
   );
   const metricTables = FORM_FACTORS.map(
@@ -58,8 +64,12 @@ export function comparePage({ chrome, before, after, imageUrl }: CompareInput): 
   const [beforeCodes, afterCodes] = [codes(before), codes(after)];
   const listFindings = (scan: Scan, keep: (code: string) => boolean, id: string) => {
     const seen = new Set<string>();
-    const found = scan.result!.findings.filter((f) => keep(f.code) && !seen.has(f.code) && seen.add(f.code)).map((f) => localiseFinding(f, locale));
-    return found.length ? html`<ul id="${id}">${found.map((f) => html`<li data-code="${f.code}"><strong>${f.title}</strong>: ${f.message}</li>`)}</ul>` : html`<p id="${id}">${text.none}</p>`;
+    const found = scan
+      .result!.findings.filter((f) => keep(f.code) && !seen.has(f.code) && seen.add(f.code))
+      .map((f) => localiseFinding(f, locale));
+    return found.length
+      ? html`<ul id="${id}">${found.map((f) => html`<li data-code="${f.code}"><strong>${f.title}</strong>: ${f.message}</li>`)}</ul>`
+      : html`<p id="${id}">${text.none}</p>`;
   };
   const which = (scan: Scan, label: string) =>
     html`<li><strong>${label}:</strong> <a href="/reports/${scan.publicId}" aria-label="${text.openReportOf(label)}, ${when(scan.finishedAt, locale)}">${when(scan.finishedAt, locale)}</a> · <span class="url">${scan.url}</span></li>`;
@@ -78,14 +88,22 @@ export function comparePage({ chrome, before, after, imageUrl }: CompareInput): 
 }
 
 /** Both scans' frames of one form factor on one time axis (the longer load sets its length); scrolls sideways on a phone. */
-function filmstripPair(factor: FormFactor, before: Scan, after: Scan, imageUrl: CompareInput['imageUrl'], locale: Locale): SafeHtml {
+function filmstripPair(
+  factor: FormFactor,
+  before: Scan,
+  after: Scan,
+  imageUrl: CompareInput['imageUrl'],
+  locale: Locale,
+): SafeHtml {
   const text = t(locale);
   const frames = (scan: Scan) => scan.result!.filmstrip[factor];
   const end = Math.max(1, ...[before, after].flatMap((scan) => frames(scan).map((f) => f.ms)));
   const size = factor === 'desktop' ? 'width="1350" height="940"' : 'width="412" height="823"';
-  const strip = (scan: Scan, label: string) => html`<p>${label}</p><div class="strip" data-factor="${factor}" data-scan-id="${scan.publicId}">${frames(scan).map(
-    (frame) => html`<figure class="${frame.event ?? ''}" style="left: ${((frame.ms / end) * 92 + 4).toFixed(2)}%" data-ms="${frame.ms}"><img src="${imageUrl(scan, frame.asset)}" alt="${label}, ${formatMs(frame.ms, locale)}" ${new SafeHtml(size)} loading="lazy"><figcaption>${formatMs(frame.ms, locale)}</figcaption></figure>`,
-  )}</div>`;
+  const strip = (scan: Scan, label: string) =>
+    html`<p>${label}</p><div class="strip" data-factor="${factor}" data-scan-id="${scan.publicId}">${frames(scan).map(
+      (frame) =>
+        html`<figure class="${frame.event ?? ''}" style="left: ${((frame.ms / end) * 92 + 4).toFixed(2)}%" data-ms="${frame.ms}"><img src="${imageUrl(scan, frame.asset)}" alt="${label}, ${formatMs(frame.ms, locale)}" ${new SafeHtml(size)} loading="lazy"><figcaption>${formatMs(frame.ms, locale)}</figcaption></figure>`,
+    )}</div>`;
   const title = text.progressStep[factor] ?? factor;
   return html`<h3>${title}</h3><div class="strips" tabindex="0" role="group" aria-label="${text.stripLabel(title)}">${strip(before, text.before)}${strip(after, text.after)}</div>`;
 }

@@ -22,13 +22,17 @@ export function dashboardPage(input: DashboardInput): string {
     text.dashboardTitle,
     html`<h1>${text.dashboardTitle}</h1>
       <section id="scan-box">${urlBox(chrome.locale, input.box)}</section>
-      <section id="latest-scans"><h2>${text.latestScans}</h2>${input.latestScans.length
-        ? html`${scanRows(input.latestScans, chrome.locale, false)}<p><a href="/scans">${text.allScans}</a></p>`
-        : html`<p>${text.noScans}</p>`}</section>
+      <section id="latest-scans"><h2>${text.latestScans}</h2>${
+        input.latestScans.length
+          ? html`${scanRows(input.latestScans, chrome.locale, false)}<p><a href="/scans">${text.allScans}</a></p>`
+          : html`<p>${text.noScans}</p>`
+      }</section>
       ${input.sections ?? []}
-      <section id="api-usage"><h2>${text.apiUsage}</h2><p>${usage.hasApi
-        ? text.apiUsed(usage.used, usage.limit === null ? text.unlimited : String(usage.limit))
-        : text.noApi} <a href="/account/api">${text.navSettings}</a></p></section>`,
+      <section id="api-usage"><h2>${text.apiUsage}</h2><p>${
+        usage.hasApi
+          ? text.apiUsed(usage.used, usage.limit === null ? text.unlimited : String(usage.limit))
+          : text.noApi
+      } <a href="/account/api">${text.navSettings}</a></p></section>`,
     { ...chrome, sheets: ['scan-box', 'scan-list'] },
   );
 }

@@ -31,7 +31,8 @@ export function scanListPage({ chrome, page, filters, errors }: ScanListInput): 
       <section><form method="get" action="/scans" class="filters" id="scan-filters">
         <span><label for="filter-domain">${text.filterUrl}</label><input id="filter-domain" name="domain" type="text" maxlength="2048" value="${filters.domain ?? ''}"></span>
         <span><label for="filter-status">${text.filterStatus}</label><select id="filter-status" name="status"><option value="">${text.anyStatus}</option>${STATUSES.map(
-          (s) => html`<option value="${s}" ${filters.status === s ? new SafeHtml('selected') : ''}>${statusText(s, chrome.locale)}</option>`,
+          (s) =>
+            html`<option value="${s}" ${filters.status === s ? new SafeHtml('selected') : ''}>${statusText(s, chrome.locale)}</option>`,
         )}</select></span>
         <button type="submit">${text.filter}</button></form>${fieldError(errors, 'filters')}</section>
       <section><form method="get" action="/compare" id="compare-form">

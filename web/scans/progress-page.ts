@@ -19,10 +19,15 @@ export function progressState(scan: Scan, locale: Locale): ProgressState {
   const text = t(locale);
   const step = scan.status === 'running' ? scan.progress : null;
   const message =
-    scan.status === 'queued' ? text.progressQueued
-    : scan.status === 'running' ? (step ? stepText(step, locale) : text.progressRunning)
-    : scan.status === 'finished' ? text.progressFinished
-    : scanFailureView(scan.failureCode, scan.failureHttpStatus, locale).message;
+    scan.status === 'queued'
+      ? text.progressQueued
+      : scan.status === 'running'
+        ? step
+          ? stepText(step, locale)
+          : text.progressRunning
+        : scan.status === 'finished'
+          ? text.progressFinished
+          : scanFailureView(scan.failureCode, scan.failureHttpStatus, locale).message;
   return { status: scan.status, step, message, reportUrl: `/reports/${scan.publicId}` };
 }
 
@@ -40,7 +45,9 @@ export function progressPage(chrome: Chrome, scan: Scan, csrf: string): string {
   const failed = scan.status === 'failed';
   const order: ScanStatus[] = ['queued', 'running', 'finished'];
   const reached = failed ? 1 : order.indexOf(scan.status);
-  const head = ended ? undefined : html`<noscript><meta http-equiv="refresh" content="3"></noscript><script src="${PROGRESS_SCRIPT_PATH}" defer></script>`;
+  const head = ended
+    ? undefined
+    : html`<noscript><meta http-equiv="refresh" content="3"></noscript><script src="${PROGRESS_SCRIPT_PATH}" defer></script>`;
   // A failed scan stopped where it was running: that step says so, and nothing after it is reached.
   const step = (s: ScanStatus, i: number) => {
     const now = i === reached;
@@ -57,11 +64,13 @@ export function progressPage(chrome: Chrome, scan: Scan, csrf: string): string {
         <ol class="steps">${order.map(step)}</ol>
         <p id="progress-message" class="${scan.status === 'failed' ? 'error' : ''}">${state.message}</p>
         ${scan.status === 'finished' ? html`<p><a class="button" href="${state.reportUrl}" id="open-report">${text.openReport}</a></p>` : ''}
-        ${scan.status === 'failed'
-          ? html`<form method="post" action="/scans" id="retry-form"><input type="hidden" name="_csrf" value="${csrf}"><input type="hidden" name="url" value="${scan.url}">
+        ${
+          scan.status === 'failed'
+            ? html`<form method="post" action="/scans" id="retry-form"><input type="hidden" name="_csrf" value="${csrf}"><input type="hidden" name="url" value="${scan.url}">
               <input type="hidden" name="region" value="${scan.region}">${scan.isPublic ? html`<input type="hidden" name="public" value="1">` : ''}<input type="hidden" name="force" value="1">
               <button type="submit" id="retry">${text.retry}</button></form>`
-          : ''}
+            : ''
+        }
         ${ended ? '' : html`<noscript><p class="muted">${text.progressNoScript}</p></noscript>`}
       </section>`,
     { ...chrome, head, sheets: ['scan-progress'] },

@@ -12,24 +12,78 @@ import { html, type SafeHtml } from '../html.ts';
  */
 const LABELS = {
   en: {
-    desktop: 'Desktop', mobile: 'Mobile', seenOn: 'Seen on', measured: 'Measured', savings: 'Estimated savings', wasted: 'could be saved', transfer: 'transferred', mainThread: 'main thread',
-    diagnostics: 'What slows the page', lcp: 'Largest Contentful Paint element', noLcp: 'Lighthouse named no LCP element.', phase: 'Phase', duration: 'Duration',
-    ttfb: 'Time to first byte', loadDelay: 'Load delay', loadTime: 'Load time', renderDelay: 'Render delay',
-    shifts: 'Elements that shifted', element: 'Element', score: 'Shift score', share: 'Share of CLS', noShifts: 'No layout shifts.',
-    blocking: 'Render-blocking requests', url: 'URL', size: 'Size', delay: 'Delay', noBlocking: 'No render-blocking requests.',
-    thirdParties: 'Third parties', entity: 'Entity', unknownEntity: 'not a known third party', noThirdParties: 'No third-party requests.',
-    work: 'Main-thread work', category: 'Category', time: 'Time',
+    desktop: 'Desktop',
+    mobile: 'Mobile',
+    seenOn: 'Seen on',
+    measured: 'Measured',
+    savings: 'Estimated savings',
+    wasted: 'could be saved',
+    transfer: 'transferred',
+    mainThread: 'main thread',
+    diagnostics: 'What slows the page',
+    lcp: 'Largest Contentful Paint element',
+    noLcp: 'Lighthouse named no LCP element.',
+    phase: 'Phase',
+    duration: 'Duration',
+    ttfb: 'Time to first byte',
+    loadDelay: 'Load delay',
+    loadTime: 'Load time',
+    renderDelay: 'Render delay',
+    shifts: 'Elements that shifted',
+    element: 'Element',
+    score: 'Shift score',
+    share: 'Share of CLS',
+    noShifts: 'No layout shifts.',
+    blocking: 'Render-blocking requests',
+    url: 'URL',
+    size: 'Size',
+    delay: 'Delay',
+    noBlocking: 'No render-blocking requests.',
+    thirdParties: 'Third parties',
+    entity: 'Entity',
+    unknownEntity: 'not a known third party',
+    noThirdParties: 'No third-party requests.',
+    work: 'Main-thread work',
+    category: 'Category',
+    time: 'Time',
     boxNote: 'The outlined box marks the LCP element on the screenshot (when it is within the first screen).',
     phasesNote: 'Phases of the real, unthrottled load; the LCP metric above is simulated.',
   },
   de: {
-    desktop: 'Desktop', mobile: 'Mobil', seenOn: 'Gesehen auf', measured: 'Gemessen', savings: 'Geschätzte Einsparung', wasted: 'einsparbar', transfer: 'übertragen', mainThread: 'Hauptthread',
-    diagnostics: 'Was die Seite bremst', lcp: 'Element des Largest Contentful Paint', noLcp: 'Lighthouse hat kein LCP-Element genannt.', phase: 'Phase', duration: 'Dauer',
-    ttfb: 'Zeit bis zum ersten Byte', loadDelay: 'Ladeverzögerung', loadTime: 'Ladezeit', renderDelay: 'Renderverzögerung',
-    shifts: 'Verschobene Elemente', element: 'Element', score: 'Verschiebungswert', share: 'Anteil am CLS', noShifts: 'Keine Layoutverschiebungen.',
-    blocking: 'Render-blockierende Anfragen', url: 'URL', size: 'Größe', delay: 'Verzögerung', noBlocking: 'Keine render-blockierenden Anfragen.',
-    thirdParties: 'Drittanbieter', entity: 'Anbieter', unknownEntity: 'kein bekannter Drittanbieter', noThirdParties: 'Keine Anfragen an Drittanbieter.',
-    work: 'Arbeit im Hauptthread', category: 'Kategorie', time: 'Zeit',
+    desktop: 'Desktop',
+    mobile: 'Mobil',
+    seenOn: 'Gesehen auf',
+    measured: 'Gemessen',
+    savings: 'Geschätzte Einsparung',
+    wasted: 'einsparbar',
+    transfer: 'übertragen',
+    mainThread: 'Hauptthread',
+    diagnostics: 'Was die Seite bremst',
+    lcp: 'Element des Largest Contentful Paint',
+    noLcp: 'Lighthouse hat kein LCP-Element genannt.',
+    phase: 'Phase',
+    duration: 'Dauer',
+    ttfb: 'Zeit bis zum ersten Byte',
+    loadDelay: 'Ladeverzögerung',
+    loadTime: 'Ladezeit',
+    renderDelay: 'Renderverzögerung',
+    shifts: 'Verschobene Elemente',
+    element: 'Element',
+    score: 'Verschiebungswert',
+    share: 'Anteil am CLS',
+    noShifts: 'Keine Layoutverschiebungen.',
+    blocking: 'Render-blockierende Anfragen',
+    url: 'URL',
+    size: 'Größe',
+    delay: 'Verzögerung',
+    noBlocking: 'Keine render-blockierenden Anfragen.',
+    thirdParties: 'Drittanbieter',
+    entity: 'Anbieter',
+    unknownEntity: 'kein bekannter Drittanbieter',
+    noThirdParties: 'Keine Anfragen an Drittanbieter.',
+    work: 'Arbeit im Hauptthread',
+    category: 'Kategorie',
+    time: 'Zeit',
     boxNote: 'Der umrandete Bereich markiert das LCP-Element im Screenshot (wenn es im ersten Bildschirm liegt).',
     phasesNote: 'Phasen des echten, ungedrosselten Ladens; der LCP-Messwert oben ist simuliert.',
   },
@@ -60,12 +114,24 @@ export function findingEvidence(finding: Finding, locale: Locale, formatValue: (
   const savings = FORM_FACTORS.flatMap((f) => {
     const s = finding.savings?.[f];
     if (!s || (!s.ms && !s.bytes)) return [];
-    return [`${t[f]}: ${[s.ms ? formatMs(s.ms, locale) : null, s.bytes ? formatBytes(s.bytes, locale) : null].filter(Boolean).join(', ')}`];
+    return [
+      `${t[f]}: ${[s.ms ? formatMs(s.ms, locale) : null, s.bytes ? formatBytes(s.bytes, locale) : null].filter(Boolean).join(', ')}`,
+    ];
   });
-  return html`${factors.length ? html`<p class="seen-on">${t.seenOn}: ${factors.map((f) => t[f]).join(', ')}${
-    values ? html` · ${t.measured}: ${FORM_FACTORS.filter((f) => values[f] !== undefined).map((f) => `${t[f]} ${formatValue(values[f]!)}`).join(', ')}` : html``
-  }</p>` : html``}${savings.length ? html`<p class="savings">${t.savings}: ${savings.join(' · ')}</p>` : html``}${
-    finding.items?.length ? html`<ul class="items">${finding.items.map((item) => itemLine(item, t, locale))}</ul>` : html``
+  return html`${
+    factors.length
+      ? html`<p class="seen-on">${t.seenOn}: ${factors.map((f) => t[f]).join(', ')}${
+          values
+            ? html` · ${t.measured}: ${FORM_FACTORS.filter((f) => values[f] !== undefined)
+                .map((f) => `${t[f]} ${formatValue(values[f]!)}`)
+                .join(', ')}`
+            : html``
+        }</p>`
+      : html``
+  }${savings.length ? html`<p class="savings">${t.savings}: ${savings.join(' · ')}</p>` : html``}${
+    finding.items?.length
+      ? html`<ul class="items">${finding.items.map((item) => itemLine(item, t, locale))}</ul>`
+      : html``
   }`;
 }
 
@@ -80,20 +146,41 @@ function boxOverlay(box: Box | null, factor: FormFactor): SafeHtml {
   return html`<span class="lcp-box" id="lcp-box-${factor}" style="left:${pct(box.left, view.width)};top:${pct(box.top, view.height)};width:${pct(width, view.width)};height:${pct(height, view.height)}"></span>`;
 }
 
-function lcpPart(d: Diagnostics, factor: FormFactor, screenshotUrl: string | null, t: Labels, locale: Locale): SafeHtml {
+function lcpPart(
+  d: Diagnostics,
+  factor: FormFactor,
+  screenshotUrl: string | null,
+  t: Labels,
+  locale: Locale,
+): SafeHtml {
   const { element, phases } = d.lcp;
   const rows: Array<[string, number | null]> = phases
-    ? [[t.ttfb, phases.ttfb_ms], [t.loadDelay, phases.load_delay_ms], [t.loadTime, phases.load_time_ms], [t.renderDelay, phases.render_delay_ms]]
+    ? [
+        [t.ttfb, phases.ttfb_ms],
+        [t.loadDelay, phases.load_delay_ms],
+        [t.loadTime, phases.load_time_ms],
+        [t.renderDelay, phases.render_delay_ms],
+      ]
     : [];
   return html`<h4>${t.lcp}</h4>${element ? html`<p><code class="lcp-selector">${element.selector}</code><br><code>${element.snippet}</code></p>` : html`<p>${t.noLcp}</p>`}${
-    element && screenshotUrl ? html`<figure class="lcp-shot"><img src="${screenshotUrl}" alt="${t[factor]}: ${element.label || element.selector}" width="${VIEWPORT[factor].width}" height="${VIEWPORT[factor].height}">${boxOverlay(element.box, factor)}</figure><p class="note">${t.boxNote}</p>` : html``
-  }${rows.length ? html`<div class="table-wrap"><table class="lcp-phases"><thead><tr><th>${t.phase}</th><th class="num">${t.duration}</th></tr></thead><tbody>${rows
-    .filter(([, ms]) => ms !== null)
-    .map(([label, ms]) => html`<tr><td>${label}</td><td class="num">${formatMs(ms!, locale)}</td></tr>`)}</tbody></table></div><p class="note">${t.phasesNote}</p>` : html``}`;
+    element && screenshotUrl
+      ? html`<figure class="lcp-shot"><img src="${screenshotUrl}" alt="${t[factor]}: ${element.label || element.selector}" width="${VIEWPORT[factor].width}" height="${VIEWPORT[factor].height}">${boxOverlay(element.box, factor)}</figure><p class="note">${t.boxNote}</p>`
+      : html``
+  }${
+    rows.length
+      ? html`<div class="table-wrap"><table class="lcp-phases"><thead><tr><th>${t.phase}</th><th class="num">${t.duration}</th></tr></thead><tbody>${rows
+          .filter(([, ms]) => ms !== null)
+          .map(
+            ([label, ms]) => html`<tr><td>${label}</td><td class="num">${formatMs(ms!, locale)}</td></tr>`,
+          )}</tbody></table></div><p class="note">${t.phasesNote}</p>`
+      : html``
+  }`;
 }
 
 function table(head: SafeHtml, rows: SafeHtml[], empty: string, id: string): SafeHtml {
-  return rows.length ? html`<div class="table-wrap"><table id="${id}"><thead>${head}</thead><tbody>${rows}</tbody></table></div>` : html`<p id="${id}">${empty}</p>`;
+  return rows.length
+    ? html`<div class="table-wrap"><table id="${id}"><thead>${head}</thead><tbody>${rows}</tbody></table></div>`
+    : html`<p id="${id}">${empty}</p>`;
 }
 
 export function diagnosticsSection(r: ScanResultRecord, locale: Locale, imageUrl: (name: string) => string): SafeHtml {
@@ -106,19 +193,28 @@ export function diagnosticsSection(r: ScanResultRecord, locale: Locale, imageUrl
     return html`<h3>${t[f]}</h3><div id="diagnostics-${f}">${lcpPart(d, f, shot ? imageUrl(shot) : null, t, locale)}
       <h4>${t.shifts}</h4>${table(
         html`<tr><th>${t.element}</th><th class="num">${t.score}</th><th class="num">${t.share}</th></tr>`,
-        d.layout_shifts.map((s) => html`<tr><td><code>${s.element.selector}</code>${s.causes.length ? html`<br>${s.causes.join('; ')}` : html``}</td><td class="num">${formatNumber(s.score, locale, 3)}</td><td class="num">${formatNumber(s.share * 100, locale)} %</td></tr>`),
+        d.layout_shifts.map(
+          (s) =>
+            html`<tr><td><code>${s.element.selector}</code>${s.causes.length ? html`<br>${s.causes.join('; ')}` : html``}</td><td class="num">${formatNumber(s.score, locale, 3)}</td><td class="num">${formatNumber(s.share * 100, locale)} %</td></tr>`,
+        ),
         t.noShifts,
         `shifts-${f}`,
       )}
       <h4>${t.blocking}</h4>${table(
         html`<tr><th>${t.url}</th><th class="num">${t.size}</th><th class="num">${t.delay}</th></tr>`,
-        d.render_blocking.map((b) => html`<tr><td><code>${b.url}</code></td><td class="num">${formatBytes(b.transfer_bytes, locale)}</td><td class="num">${formatMs(b.wasted_ms, locale)}</td></tr>`),
+        d.render_blocking.map(
+          (b) =>
+            html`<tr><td><code>${b.url}</code></td><td class="num">${formatBytes(b.transfer_bytes, locale)}</td><td class="num">${formatMs(b.wasted_ms, locale)}</td></tr>`,
+        ),
         t.noBlocking,
         `blocking-${f}`,
       )}
       <h4>${t.thirdParties}</h4>${table(
         html`<tr><th>${t.entity}</th><th class="num">${t.size}</th><th class="num">${t.mainThread}</th></tr>`,
-        d.third_parties.map((p) => html`<tr><td>${p.entity}${p.recognized ? html`` : html` <span class="note">(${t.unknownEntity})</span>`}</td><td class="num">${formatBytes(p.transfer_bytes, locale)}</td><td class="num">${formatMs(p.main_thread_ms, locale)}</td></tr>`),
+        d.third_parties.map(
+          (p) =>
+            html`<tr><td>${p.entity}${p.recognized ? html`` : html` <span class="note">(${t.unknownEntity})</span>`}</td><td class="num">${formatBytes(p.transfer_bytes, locale)}</td><td class="num">${formatMs(p.main_thread_ms, locale)}</td></tr>`,
+        ),
         t.noThirdParties,
         `third-parties-${f}`,
       )}

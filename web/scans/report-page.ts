@@ -13,24 +13,52 @@ import { diagnosticsSection, findingEvidence, VIEWPORT } from './report-details.
 const LABELS = {
   en: {
     report: 'Performance report',
-    metrics: 'Metrics', metric: 'Metric', desktop: 'Desktop', mobile: 'Mobile', screenshots: 'Screenshots', filmstrip: 'Filmstrip', findings: 'Findings',
-    noFindings: 'Nothing to fix: no findings.', inProgress: 'This scan is still running; this page refreshes by itself.', failed: 'This scan failed.',
-    scanned: 'Scanned', finalUrl: 'Final URL', status: 'HTTP status', requests: 'Requests', bytes: 'Transfer size', recommendation: 'What to do',
+    metrics: 'Metrics',
+    metric: 'Metric',
+    desktop: 'Desktop',
+    mobile: 'Mobile',
+    screenshots: 'Screenshots',
+    filmstrip: 'Filmstrip',
+    findings: 'Findings',
+    noFindings: 'Nothing to fix: no findings.',
+    inProgress: 'This scan is still running; this page refreshes by itself.',
+    failed: 'This scan failed.',
+    scanned: 'Scanned',
+    finalUrl: 'Final URL',
+    status: 'HTTP status',
+    requests: 'Requests',
+    bytes: 'Transfer size',
+    recommendation: 'What to do',
     notWordPress: 'not WordPress',
     metricsNote: "Lighthouse's values with its simulated throttling (mobile: a mid-range phone on a slow 4G network).",
-    filmstripNote: 'Frames of the real, unthrottled page load; FCP and LCP mark when they happened in it, so they come earlier than the simulated metrics above.',
+    filmstripNote:
+      'Frames of the real, unthrottled page load; FCP and LCP mark when they happened in it, so they come earlier than the simulated metrics above.',
   },
   de: {
     report: 'Performance-Bericht',
-    metrics: 'Messwerte', metric: 'Messwert', desktop: 'Desktop', mobile: 'Mobil', screenshots: 'Screenshots', filmstrip: 'Filmstreifen', findings: 'Befunde',
-    noFindings: 'Nichts zu tun: keine Befunde.', inProgress: 'Dieser Scan läuft noch; die Seite aktualisiert sich von selbst.', failed: 'Dieser Scan ist fehlgeschlagen.',
-    scanned: 'Gescannt', finalUrl: 'Endgültige URL', status: 'HTTP-Status', requests: 'Anfragen', bytes: 'Übertragene Daten', recommendation: 'Was zu tun ist',
+    metrics: 'Messwerte',
+    metric: 'Messwert',
+    desktop: 'Desktop',
+    mobile: 'Mobil',
+    screenshots: 'Screenshots',
+    filmstrip: 'Filmstreifen',
+    findings: 'Befunde',
+    noFindings: 'Nichts zu tun: keine Befunde.',
+    inProgress: 'Dieser Scan läuft noch; die Seite aktualisiert sich von selbst.',
+    failed: 'Dieser Scan ist fehlgeschlagen.',
+    scanned: 'Gescannt',
+    finalUrl: 'Endgültige URL',
+    status: 'HTTP-Status',
+    requests: 'Anfragen',
+    bytes: 'Übertragene Daten',
+    recommendation: 'Was zu tun ist',
     notWordPress: 'kein WordPress',
-    metricsNote: 'Werte von Lighthouse mit simulierter Drosselung (mobil: ein Mittelklasse-Smartphone in einem langsamen 4G-Netz).',
-    filmstripNote: 'Bilder des echten, ungedrosselten Seitenaufbaus; FCP und LCP markieren, wann sie dort eintraten, daher früher als in den simulierten Messwerten oben.',
+    metricsNote:
+      'Werte von Lighthouse mit simulierter Drosselung (mobil: ein Mittelklasse-Smartphone in einem langsamen 4G-Netz).',
+    filmstripNote:
+      'Bilder des echten, ungedrosselten Seitenaufbaus; FCP und LCP markieren, wann sie dort eintraten, daher früher als in den simulierten Messwerten oben.',
   },
 } as const;
-
 
 const scoreClass = (score: number) => (score >= 90 ? 'good' : score >= 50 ? 'average' : 'poor');
 
@@ -45,11 +73,18 @@ export function reportPage({ scan, chrome, imageUrl }: ReportInput): string {
   const t = LABELS[locale];
   const header = html`<h1>${t.report}</h1><p><strong class="url">${scan.url}</strong> · ${scan.region}${scan.finishedAt ? html` · ${t.scanned} <time datetime="${scan.finishedAt.toISOString()}">${formatDateTime(scan.finishedAt, locale)}</time>` : html``}</p>`;
   if (scan.status === 'queued' || scan.status === 'running') {
-    return layout(t.report, html`${header}<section id="in-progress"><p>${t.inProgress}</p></section>`, { ...chrome, head: new SafeHtml('<meta http-equiv="refresh" content="5">') });
+    return layout(t.report, html`${header}<section id="in-progress"><p>${t.inProgress}</p></section>`, {
+      ...chrome,
+      head: new SafeHtml('<meta http-equiv="refresh" content="5">'),
+    });
   }
   if (scan.status === 'failed' || !scan.result) {
     const failure = scanFailureView(scan.failureCode, scan.failureHttpStatus, locale);
-    return layout(t.report, html`${header}<section id="failed"><p class="error">${t.failed}</p><p><code>${failure.code}</code>: ${failure.message}</p></section>`, chrome);
+    return layout(
+      t.report,
+      html`${header}<section id="failed"><p class="error">${t.failed}</p><p><code>${failure.code}</code>: ${failure.message}</p></section>`,
+      chrome,
+    );
   }
   const r = scan.result;
   const summary = summarise(r.scores, r.findings, locale);
@@ -66,8 +101,15 @@ export function reportPage({ scan, chrome, imageUrl }: ReportInput): string {
     [t.requests, (f) => formatNumber(r.metrics[f].request_count, locale)],
     [t.bytes, (f) => formatBytes(r.metrics[f].total_bytes, locale)],
   ];
-  const findings = r.findings.map((f) => ({ ...localiseFinding(f, locale), evidence: findingEvidence(f, locale, (v) => (f.code === 'speed.cls-high' ? formatNumber(v, locale, 3) : formatMs(v, locale))) }));
-  const grouped = CATEGORY_KEYS.map((category) => [category, findings.filter((f) => f.category === category)] as const).filter(([, list]) => list.length);
+  const findings = r.findings.map((f) => ({
+    ...localiseFinding(f, locale),
+    evidence: findingEvidence(f, locale, (v) =>
+      f.code === 'speed.cls-high' ? formatNumber(v, locale, 3) : formatMs(v, locale),
+    ),
+  }));
+  const grouped = CATEGORY_KEYS.map(
+    (category) => [category, findings.filter((f) => f.category === category)] as const,
+  ).filter(([, list]) => list.length);
   const body = html`${header}
     <section><div class="scores" id="scores">${scores}</div><p id="summary">${summary.long}</p>
       <p>${t.finalUrl}: <span class="url">${r.finalUrl}</span> · ${t.status}: ${r.httpStatus} · TTFB: ${formatMs(r.ttfbMs, locale)}</p></section>
@@ -75,18 +117,28 @@ export function reportPage({ scan, chrome, imageUrl }: ReportInput): string {
       <tbody>${metricRows.map(([label, value]) => html`<tr><td>${label}</td><td>${value('desktop')}</td><td>${value('mobile')}</td></tr>`)}</tbody></table>
       <p class="note">${t.metricsNote}</p></section>
     <section><h2>${t.screenshots}</h2><div class="shots">${FORM_FACTORS.map((f) =>
-      r.screenshots[f] ? html`<figure><img id="screenshot-${f}" src="${imageUrl(r.screenshots[f]!)}" alt="${t[f]}" width="${VIEWPORT[f].width}" height="${VIEWPORT[f].height}"><figcaption>${t[f]}</figcaption></figure>` : html``,
+      r.screenshots[f]
+        ? html`<figure><img id="screenshot-${f}" src="${imageUrl(r.screenshots[f]!)}" alt="${t[f]}" width="${VIEWPORT[f].width}" height="${VIEWPORT[f].height}"><figcaption>${t[f]}</figcaption></figure>`
+        : html``,
     )}</div></section>
     <section><h2>${t.filmstrip}</h2><p class="note">${t.filmstripNote}</p>${FORM_FACTORS.map(
-      (f) => html`<h3>${t[f]}</h3><div class="filmstrip" id="filmstrip-${f}">${r.filmstrip[f].map(
-        (frame) => html`<div class="frame ${frame.event ?? ''}"><img src="${imageUrl(frame.asset)}" alt="${t[f]}, ${frame.ms} ms" width="${VIEWPORT[f].width}" height="${VIEWPORT[f].height}"><div>${frame.ms} ms</div>${frame.event ? html`<div class="marker">${frame.event.toUpperCase()}</div>` : html``}</div>`,
-      )}</div>`,
+      (f) =>
+        html`<h3>${t[f]}</h3><div class="filmstrip" id="filmstrip-${f}">${r.filmstrip[f].map(
+          (frame) =>
+            html`<div class="frame ${frame.event ?? ''}"><img src="${imageUrl(frame.asset)}" alt="${t[f]}, ${frame.ms} ms" width="${VIEWPORT[f].width}" height="${VIEWPORT[f].height}"><div>${frame.ms} ms</div>${frame.event ? html`<div class="marker">${frame.event.toUpperCase()}</div>` : html``}</div>`,
+        )}</div>`,
     )}</section>
     ${diagnosticsSection(r, locale, imageUrl)}
-    <section id="findings"><h2>${t.findings}</h2>${grouped.length === 0 ? html`<p>${t.noFindings}</p>` : grouped.map(
-      ([category, list]) => html`<h3>${scoreLabel(category, locale)}</h3>${list.map(
-        (f) => html`<div class="finding" data-code="${f.code}"><strong class="severity-${f.severity}">${f.title}</strong><p>${f.message}</p>${f.evidence}<p><em>${t.recommendation}:</em> ${f.recommendation}</p></div>`,
-      )}`,
-    )}</section>`;
+    <section id="findings"><h2>${t.findings}</h2>${
+      grouped.length === 0
+        ? html`<p>${t.noFindings}</p>`
+        : grouped.map(
+            ([category, list]) =>
+              html`<h3>${scoreLabel(category, locale)}</h3>${list.map(
+                (f) =>
+                  html`<div class="finding" data-code="${f.code}"><strong class="severity-${f.severity}">${f.title}</strong><p>${f.message}</p>${f.evidence}<p><em>${t.recommendation}:</em> ${f.recommendation}</p></div>`,
+              )}`,
+          )
+    }</section>`;
   return layout(t.report, body, { ...chrome, sheets: ['report'] });
 }

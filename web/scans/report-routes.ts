@@ -43,7 +43,10 @@ async function showReport(deps: ReportPageDeps, ctx: Ctx): Promise<void> {
     if (!user) return ctx.redirect(`/login?next=${encodeURIComponent(ctx.path)}`);
     throw notFound();
   }
-  sendPage(ctx, reportPage({ scan, chrome: chromeFor(deps, ctx, 'scans'), imageUrl: imageUrlFor(deps, scan, 'owner') }));
+  sendPage(
+    ctx,
+    reportPage({ scan, chrome: chromeFor(deps, ctx, 'scans'), imageUrl: imageUrlFor(deps, scan, 'owner') }),
+  );
 }
 
 async function showSharedReport(deps: ReportPageDeps, ctx: Ctx): Promise<void> {
@@ -54,7 +57,14 @@ async function showSharedReport(deps: ReportPageDeps, ctx: Ctx): Promise<void> {
   recordLogIds(ctx, { scanId: scan.publicId });
   ctx.set('X-Robots-Tag', 'noindex');
   // A share page is for anyone: no navigation of the owner's account, whoever is signed in.
-  sendPage(ctx, reportPage({ scan, chrome: { locale: pageLocale(ctx, deps.config), path: ctx.url }, imageUrl: imageUrlFor(deps, scan, 'share') }));
+  sendPage(
+    ctx,
+    reportPage({
+      scan,
+      chrome: { locale: pageLocale(ctx, deps.config), path: ctx.url },
+      imageUrl: imageUrlFor(deps, scan, 'share'),
+    }),
+  );
 }
 
 /** Images of public scans for anyone; of private scans with a valid signature (or to their signed-in owner). */
@@ -63,7 +73,10 @@ async function serveImage(deps: ReportPageDeps, ctx: Ctx): Promise<void> {
   const scan = await deps.storage.scans.find(id);
   if (!scan) throw notFound();
   const query = ctx.query as Record<string, string | undefined>;
-  const allowed = scan.isPublic || verifyAssetSignature(deps.config.keys, scan, name, query.expires, query.signature, deps.clock()) || webUser(ctx)?.id === scan.userId;
+  const allowed =
+    scan.isPublic ||
+    verifyAssetSignature(deps.config.keys, scan, name, query.expires, query.signature, deps.clock()) ||
+    webUser(ctx)?.id === scan.userId;
   const bytes = allowed ? await deps.assets.get(id, name) : null;
   if (!bytes) throw notFound();
   ctx.type = 'image/jpeg';

@@ -55,14 +55,25 @@ function signedIn(ctx: Ctx) {
   return user;
 }
 
-const box = (deps: ScanPageDeps, csrf: string | undefined, values: UrlBox['values'] = {}, errors?: UrlBox['errors']): UrlBox => ({
+const box = (
+  deps: ScanPageDeps,
+  csrf: string | undefined,
+  values: UrlBox['values'] = {},
+  errors?: UrlBox['errors'],
+): UrlBox => ({
   csrf,
   regions: deps.config.regions.available,
   values: { region: deps.config.regions.default, ...values },
   errors,
 });
 
-async function renderDashboard(deps: ScanPageDeps, ctx: Ctx, values: UrlBox['values'] = {}, errors?: UrlBox['errors'], status = 200): Promise<void> {
+async function renderDashboard(
+  deps: ScanPageDeps,
+  ctx: Ctx,
+  values: UrlBox['values'] = {},
+  errors?: UrlBox['errors'],
+  status = 200,
+): Promise<void> {
   const user = webUser(ctx)!;
   const chrome = chromeFor(deps, ctx, 'dashboard');
   const plan = planFor(user.plan);
@@ -74,7 +85,11 @@ async function renderDashboard(deps: ScanPageDeps, ctx: Ctx, values: UrlBox['val
       chrome,
       box: box(deps, chrome.csrf, values, errors),
       latestScans: latest.items,
-      usage: { used, limit: isUnlimited(plan.apiDailyLimit) ? null : plan.apiDailyLimit, hasApi: hasFeature(plan, 'api') },
+      usage: {
+        used,
+        limit: isUnlimited(plan.apiDailyLimit) ? null : plan.apiDailyLimit,
+        hasApi: hasFeature(plan, 'api'),
+      },
       sections: await dashboardSections(deps, user.id, chrome.locale),
     }),
     status,
@@ -91,7 +106,13 @@ async function newScan(deps: ScanPageDeps, ctx: Ctx): Promise<void> {
   const url = typeof ctx.query.url === 'string' ? ctx.query.url.slice(0, 2048) : '';
   if (!webUser(ctx)) {
     const chrome = chromeFor(deps, ctx);
-    return html(ctx, homePage(chrome, box(deps, undefined, { url }), t(chrome.locale).signInToScan).replace(/href="\/(login|signup)"/g, (_, page: string) => `href="/${page}?next=${encodeURIComponent(ctx.url)}"`));
+    return html(
+      ctx,
+      homePage(chrome, box(deps, undefined, { url }), t(chrome.locale).signInToScan).replace(
+        /href="\/(login|signup)"/g,
+        (_, page: string) => `href="/${page}?next=${encodeURIComponent(ctx.url)}"`,
+      ),
+    );
   }
   await renderDashboard(deps, ctx, { url });
 }
@@ -103,14 +124,33 @@ async function startScan(deps: ScanPageDeps, ctx: Ctx): Promise<void> {
   const locale = pageLocale(ctx, deps.config);
   const region = form.get('region') || deps.config.regions.default;
   const values = { url: (form.get('url') ?? '').trim(), region, isPublic: form.get('public') === '1' };
-  if (!deps.config.regions.available.includes(region)) return renderDashboard(deps, ctx, values, { region: t(locale).unknownRegion(region) }, 422);
-  const outcome = await submitScan({ scans: deps.storage.scans, temporal: deps.temporal, config: deps.config, clock: deps.clock }, { id: user.id, plan: planFor(user.plan) }, { url: values.url, region, public: values.isPublic, force: form.get('force') === '1' });
+  if (!deps.config.regions.available.includes(region))
+    return renderDashboard(deps, ctx, values, { region: t(locale).unknownRegion(region) }, 422);
+  const outcome = await submitScan(
+    { scans: deps.storage.scans, temporal: deps.temporal, config: deps.config, clock: deps.clock },
+    { id: user.id, plan: planFor(user.plan) },
+    { url: values.url, region, public: values.isPublic, force: form.get('force') === '1' },
+  );
   switch (outcome.kind) {
     case 'invalid':
-      return renderDashboard(deps, ctx, values, Object.fromEntries(Object.entries(outcome.errors).map(([field, messages]) => [field.split('.')[0]!, messages[0] ?? ''])), 422);
+      return renderDashboard(
+        deps,
+        ctx,
+        values,
+        Object.fromEntries(
+          Object.entries(outcome.errors).map(([field, messages]) => [field.split('.')[0]!, messages[0] ?? '']),
+        ),
+        422,
+      );
     case 'hourly_limit': {
       const seconds = setRetryAfter(ctx, { until: outcome.resetAt, now: deps.clock() });
-      return renderDashboard(deps, ctx, values, { form: t(locale).hourlyLimit(outcome.limit, Math.ceil(seconds / 60)) }, 429);
+      return renderDashboard(
+        deps,
+        ctx,
+        values,
+        { form: t(locale).hourlyLimit(outcome.limit, Math.ceil(seconds / 60)) },
+        429,
+      );
     }
     case 'not_started':
       setRetryAfter(ctx, DEPENDENCY_RETRY_AFTER_S);
@@ -132,7 +172,16 @@ async function listScans(deps: ScanPageDeps, ctx: Ctx): Promise<void> {
   const page = /^\d{1,6}$/.test(text('page')) && Number(text('page')) > 0 ? Number(text('page')) : 1;
   const found = await deps.storage.scans.listOwned(user.id, { domain, status }, { limit: 20, page });
   const invalid = statusValue !== '' && !status;
-  html(ctx, scanListPage({ chrome: chromeFor(deps, ctx, 'scans'), page: found, filters: { domain, status }, errors: invalid ? { filters: t(pageLocale(ctx, deps.config)).unknownStatus(statusValue) } : undefined }), invalid ? 422 : 200);
+  html(
+    ctx,
+    scanListPage({
+      chrome: chromeFor(deps, ctx, 'scans'),
+      page: found,
+      filters: { domain, status },
+      errors: invalid ? { filters: t(pageLocale(ctx, deps.config)).unknownStatus(statusValue) } : undefined,
+    }),
+    invalid ? 422 : 200,
+  );
 }
 
 async function ownedScan(deps: ScanPageDeps, ctx: Ctx, userId: number, id: string | undefined): Promise<Scan> {
@@ -206,7 +255,10 @@ async function streamProgress(deps: ScanPageDeps, ctx: Ctx): Promise<void> {
 
 function serveProgressScript(ctx: Ctx): void {
   ctx.type = 'application/javascript';
-  ctx.set('Cache-Control', ctx.query.v === PROGRESS_SCRIPT_VERSION ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
+  ctx.set(
+    'Cache-Control',
+    ctx.query.v === PROGRESS_SCRIPT_VERSION ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
+  );
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.body = PROGRESS_SCRIPT;
 }
@@ -220,13 +272,22 @@ async function compare(deps: ScanPageDeps, ctx: Ctx): Promise<void> {
   if (picked.length !== 2 || picked[0] === picked[1]) return problem(t(chrome.locale).pickTwo);
   const scans = await Promise.all(picked.map((id) => ownedScan(deps, ctx, user.id, id)));
   if (scans.some((s) => s.status !== 'finished' || !s.result)) return problem(t(chrome.locale).notFinished);
-  const [before, after] = scans.sort((x, y) => (x.finishedAt?.getTime() ?? 0) - (y.finishedAt?.getTime() ?? 0)) as [Scan, Scan];
-  const imageUrl = (scan: Scan, asset: string) => assetUrl(deps.config.baseUrl, deps.config.keys, scan, asset, deps.clock(), 'owner');
+  const [before, after] = scans.sort((x, y) => (x.finishedAt?.getTime() ?? 0) - (y.finishedAt?.getTime() ?? 0)) as [
+    Scan,
+    Scan,
+  ];
+  const imageUrl = (scan: Scan, asset: string) =>
+    assetUrl(deps.config.baseUrl, deps.config.keys, scan, asset, deps.clock(), 'owner');
   html(ctx, comparePage({ chrome, before, after, imageUrl }));
 }
 
 function scanListPageError(chrome: Chrome, message: string): string {
-  return scanListPage({ chrome, page: { items: [], meta: { current_page: 1, per_page: 20, total: 0, last_page: 1 } }, filters: {}, errors: { filters: message } });
+  return scanListPage({
+    chrome,
+    page: { items: [], meta: { current_page: 1, per_page: 20, total: 0, last_page: 1 } },
+    filters: {},
+    errors: { filters: message },
+  });
 }
 
 function switchLanguage(deps: ScanPageDeps, ctx: Ctx): void {

@@ -6,22 +6,33 @@ import { scorePill } from '../layout.ts';
 import { t } from '../text.ts';
 
 export const when = (date: Date | null, locale: Locale) =>
-  date ? date.toLocaleString(locale === 'de' ? 'de-DE' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }) + ' UTC' : '—';
+  date
+    ? date.toLocaleString(locale === 'de' ? 'de-DE' : 'en-GB', {
+        dateStyle: 'medium',
+        timeStyle: 'short',
+        timeZone: 'UTC',
+      }) + ' UTC'
+    : '—';
 
 export const statusText = (status: ScanStatus, locale: Locale) => t(locale).status[status] ?? status;
 
 /** Where a scan in a list leads: its progress while it runs, its report once it has ended. */
-export const scanHref = (scan: Scan): string => (scan.status === 'queued' || scan.status === 'running' ? `/scans/${scan.publicId}` : `/reports/${scan.publicId}`);
+export const scanHref = (scan: Scan): string =>
+  scan.status === 'queued' || scan.status === 'running' ? `/scans/${scan.publicId}` : `/reports/${scan.publicId}`;
 
 export function scanRows(scans: Scan[], locale: Locale, selectable: boolean): SafeHtml {
   const text = t(locale);
   return html`<table class="scans stack"><thead><tr>${selectable ? html`<th scope="col"><span class="visually-hidden">${text.colSelect}</span></th>` : ''}<th scope="col">${text.colUrl}</th><th scope="col">${text.colScore}</th>
     <th scope="col">${text.colStatus}</th><th scope="col">${text.colRegion}</th><th scope="col">${text.colRequested}</th></tr></thead><tbody>${scans.map(
-      (scan) => html`<tr data-scan-id="${scan.publicId}">${selectable
-          ? html`<td class="select">${scan.status === 'finished'
-              ? html`<input type="checkbox" name="scan" value="${scan.publicId}" id="pick-${scan.publicId}" aria-label="${text.colSelect}: ${scan.url}">`
-              : ''}</td>`
-          : ''}
+      (scan) => html`<tr data-scan-id="${scan.publicId}">${
+        selectable
+          ? html`<td class="select">${
+              scan.status === 'finished'
+                ? html`<input type="checkbox" name="scan" value="${scan.publicId}" id="pick-${scan.publicId}" aria-label="${text.colSelect}: ${scan.url}">`
+                : ''
+            }</td>`
+          : ''
+      }
         <td class="url wide"><a href="${scanHref(scan)}">${scan.url}</a></td><td>${scorePill(scan.result?.scores.overall)}</td>
         <td class="status">${statusText(scan.status, locale)}</td><td data-label="${text.regionColumn}">${scan.region}</td><td class="when">${when(scan.requestedAt, locale)}</td></tr>`,
     )}</tbody></table>`;

@@ -16,7 +16,8 @@ export interface UrlBox {
 export const fieldError = (errors: FormErrors | undefined, name: string) =>
   errors?.[name] ? html`<p class="error" id="${name}-error">${errors[name]}</p>` : html``;
 
-const described = (errors: FormErrors | undefined, name: string) => (errors?.[name] ? new SafeHtml(` aria-invalid="true" aria-describedby="${name}-error"`) : '');
+const described = (errors: FormErrors | undefined, name: string) =>
+  errors?.[name] ? new SafeHtml(` aria-invalid="true" aria-describedby="${name}-error"`) : '';
 
 export function urlBox(locale: Locale, box: UrlBox): SafeHtml {
   const text = t(locale);
@@ -30,14 +31,19 @@ export function urlBox(locale: Locale, box: UrlBox): SafeHtml {
       placeholder="${text.urlPlaceholder}" value="${box.values.url ?? ''}"${described(box.errors, 'url')}>
     <button type="submit" id="scan-submit">${text.scanButton}</button></div>
     ${fieldError(box.errors, 'url')}
-    ${signedIn
-      ? html`<div class="options">${box.regions.length > 1
-          ? html`<span><label for="scan-region">${text.regionLabel}</label><select id="scan-region" name="region">${box.regions.map(
-              (code) => html`<option value="${code}" ${code === region ? new SafeHtml('selected') : ''}>${code}</option>`,
-            )}</select></span>`
-          : html`<input type="hidden" name="region" value="${region ?? ''}">`}
+    ${
+      signedIn
+        ? html`<div class="options">${
+            box.regions.length > 1
+              ? html`<span><label for="scan-region">${text.regionLabel}</label><select id="scan-region" name="region">${box.regions.map(
+                  (code) =>
+                    html`<option value="${code}" ${code === region ? new SafeHtml('selected') : ''}>${code}</option>`,
+                )}</select></span>`
+              : html`<input type="hidden" name="region" value="${region ?? ''}">`
+          }
         <span class="check"><input id="scan-public" name="public" type="checkbox" value="1" ${box.values.isPublic ? new SafeHtml('checked') : ''}>
           <label for="scan-public">${text.publicLabel}</label></span></div>${fieldError(box.errors, 'region')}`
-      : ''}
+        : ''
+    }
   </form>`;
 }

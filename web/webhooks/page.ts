@@ -23,8 +23,10 @@ export interface WebhookPageInput {
 }
 
 const when = (value: Date | null) => (value ? isoTimestamp(value) : '—');
-const fieldError = (errors: WebhookSettingsErrors, name: keyof WebhookSettingsErrors) => (errors[name] ? html`<p class="error" id="${name}-error">${errors[name]}</p>` : html``);
-const described = (errors: WebhookSettingsErrors, name: keyof WebhookSettingsErrors) => (errors[name] ? new SafeHtml(` aria-invalid="true" aria-describedby="${name}-error"`) : '');
+const fieldError = (errors: WebhookSettingsErrors, name: keyof WebhookSettingsErrors) =>
+  errors[name] ? html`<p class="error" id="${name}-error">${errors[name]}</p>` : html``;
+const described = (errors: WebhookSettingsErrors, name: keyof WebhookSettingsErrors) =>
+  errors[name] ? new SafeHtml(` aria-invalid="true" aria-describedby="${name}-error"`) : '';
 const hidden = (csrf: string) => html`<input type="hidden" name="_csrf" value="${csrf}">`;
 
 export function webhookPage(input: WebhookPageInput): string {
@@ -40,13 +42,19 @@ export function webhookPage(input: WebhookPageInput): string {
   }
   const { endpoint } = settings;
   const errors = input.errors ?? {};
-  const values = input.values ?? { url: endpoint.url ?? '', headerName: endpoint.headerName ?? '', events: endpoint.events };
+  const values = input.values ?? {
+    url: endpoint.url ?? '',
+    headerName: endpoint.headerName ?? '',
+    events: endpoint.events,
+  };
   const disabled = endpoint.disabledAt
     ? html`<section id="endpoint-disabled" class="error"><h2>${text.disabledTitle}</h2><p>${text.disabledSince(when(endpoint.disabledAt), text.disabledReasons[endpoint.disabledReason ?? 'failing'])}</p>
         <form method="post" action="/account/notifications/enable">${hidden(input.csrf)}<button type="submit" id="enable-endpoint">${text.enable}</button></form></section>`
     : html``;
   const events = WEBHOOK_EVENTS.map(
-    (event) => html`<div><input type="checkbox" name="events" value="${event}" id="event-${event}" ${values.events.includes(event) ? new SafeHtml('checked') : ''}>
+    (
+      event,
+    ) => html`<div><input type="checkbox" name="events" value="${event}" id="event-${event}" ${values.events.includes(event) ? new SafeHtml('checked') : ''}>
       <label class="inline" for="event-${event}"><code>${event}</code>: ${text.events[event]}</label></div>`,
   );
   return layout(
@@ -66,9 +74,11 @@ export function webhookPage(input: WebhookPageInput): string {
       <section id="signing"><h2>${text.signingTitle}</h2>
         <p>${text.signingIntro(html`<code>webhook-id</code>`, html`<code>webhook-timestamp</code>`, html`<code>webhook-signature</code>`)}</p>
         <code class="token" id="signing-secret">${settings.secret}</code>
-        ${settings.previousSecret
-          ? html`<p id="previous-secret">${text.previousSecret(when(settings.previousSecret.expiresAt))} <code>${settings.previousSecret.secret}</code></p>`
-          : html``}
+        ${
+          settings.previousSecret
+            ? html`<p id="previous-secret">${text.previousSecret(when(settings.previousSecret.expiresAt))} <code>${settings.previousSecret.secret}</code></p>`
+            : html``
+        }
         <form method="post" action="/account/notifications/rotate">${hidden(input.csrf)}<button type="submit" class="secondary" id="rotate-secret">${text.rotate}</button></form>
       </section>
       <section id="test"><h2>${text.testTitle}</h2><p>${text.testIntro(html`<code>ping</code>`)}</p>
@@ -88,7 +98,9 @@ type Labels = (typeof WEBHOOK_LABELS)[keyof typeof WEBHOOK_LABELS];
 
 function deliveryTable(deliveries: WebhookDelivery[], csrf: string, text: Labels): SafeHtml {
   const rows = deliveries.map(
-    (d) => html`<tr data-delivery-id="${d.id}"><td class="wide"><code>${d.event}</code></td><td data-label="${text.colCreated}">${when(d.createdAt)}</td><td class="status">${text.statuses[d.status]}</td>
+    (
+      d,
+    ) => html`<tr data-delivery-id="${d.id}"><td class="wide"><code>${d.event}</code></td><td data-label="${text.colCreated}">${when(d.createdAt)}</td><td class="status">${text.statuses[d.status]}</td>
       <td data-label="${text.colAttempts}" class="attempts">${d.webhookAttempts}</td><td data-label="${text.colLastCode}" class="code">${d.webhookResponseCode ?? '—'}</td><td data-label="${text.colLastError}" class="last-error">${d.webhookLastError ?? ''}</td>
       <td class="wide"><a href="/account/notifications/deliveries/${d.id}">${text.attemptsLink}</a>
         <form class="inline" method="post" action="/account/notifications/deliveries/${d.id}/resend">${hidden(csrf)}<button type="submit" class="secondary resend" aria-label="${text.resendNamed(d.id)}">${text.resend}</button></form></td></tr>`,
@@ -100,7 +112,8 @@ export function deliveryPage(input: { chrome: Chrome; delivery: WebhookDelivery;
   const { delivery, attempts } = input;
   const text = WEBHOOK_LABELS[input.chrome.locale];
   const rows = attempts.map(
-    (a) => html`<tr><td class="wide">${when(a.attemptedAt)}</td><td data-label="${text.colDuration}">${a.durationMs} ms</td><td data-label="${text.colCode}">${a.responseCode ?? '—'}</td><td class="wide" data-label="${text.colError}">${a.error ?? ''}</td><td class="wide"><pre>${a.responseBody ?? ''}</pre></td></tr>`,
+    (a) =>
+      html`<tr><td class="wide">${when(a.attemptedAt)}</td><td data-label="${text.colDuration}">${a.durationMs} ms</td><td data-label="${text.colCode}">${a.responseCode ?? '—'}</td><td class="wide" data-label="${text.colError}">${a.error ?? ''}</td><td class="wide"><pre>${a.responseBody ?? ''}</pre></td></tr>`,
   );
   return layout(
     text.deliveryTitle(delivery.id),

@@ -9,9 +9,21 @@ import type { WebhookSettingsErrors } from '../../core/webhooks/endpoint.ts';
 import type { Storage } from '../../db/store/index.ts';
 import { notFound } from '../../http/errors.ts';
 import { WEBHOOK_ACTION_LIMITS } from '../../core/webhooks/limits.ts';
-import { replayFailedSince, resendDelivery, sendTestEvent, type Throttled, type WebhookActionDeps } from '../../services/webhook-actions.ts';
+import {
+  replayFailedSince,
+  resendDelivery,
+  sendTestEvent,
+  type Throttled,
+  type WebhookActionDeps,
+} from '../../services/webhook-actions.ts';
 import { temporalWebhookDispatch } from '../../services/webhook-dispatch.ts';
-import { mayUseWebhooks, rotateSigningSecret, saveWebhookSettings, webhookSettings, type WebhookSettingsDeps } from '../../services/webhook-settings.ts';
+import {
+  mayUseWebhooks,
+  rotateSigningSecret,
+  saveWebhookSettings,
+  webhookSettings,
+  type WebhookSettingsDeps,
+} from '../../services/webhook-settings.ts';
 import { chromeFor, html } from '../chrome.ts';
 import { readForm, webUser } from '../session.ts';
 import { WEBHOOK_LABELS, type WebhookNotice } from './labels.ts';
@@ -48,11 +60,21 @@ export function mountWebhookPages(router: Router, deps: WebhookPageDeps): void {
   router.get(`${PAGE}/deliveries/:id`, on(showDelivery));
 }
 
-const settingsDeps = (deps: WebhookPageDeps): WebhookSettingsDeps => ({ webhooks: deps.storage.webhooks, keys: deps.config.keys, allowLoopback: deps.config.callbacksAllowLoopback, clock: deps.clock });
+const settingsDeps = (deps: WebhookPageDeps): WebhookSettingsDeps => ({
+  webhooks: deps.storage.webhooks,
+  keys: deps.config.keys,
+  allowLoopback: deps.config.callbacksAllowLoopback,
+  clock: deps.clock,
+});
 const actionDeps = (deps: WebhookPageDeps): WebhookActionDeps => ({
   webhooks: deps.storage.webhooks,
   clock: deps.clock,
-  dispatch: temporalWebhookDispatch({ temporal: () => deps.temporal, webhooks: deps.storage.webhooks, taskQueuePrefix: deps.config.temporal.taskQueuePrefix, log: deps.log ?? console }),
+  dispatch: temporalWebhookDispatch({
+    temporal: () => deps.temporal,
+    webhooks: deps.storage.webhooks,
+    taskQueuePrefix: deps.config.temporal.taskQueuePrefix,
+    log: deps.log ?? console,
+  }),
 });
 
 function signedIn(ctx: Ctx) {
@@ -73,11 +95,25 @@ async function proUser(deps: WebhookPageDeps, ctx: Ctx) {
 
 function back(ctx: Ctx, outcome: Outcome): void {
   ctx.status = 303;
-  const query = new URLSearchParams(Object.entries(outcome).flatMap(([key, value]): Array<[string, string]> => (value === null ? [] : [[key, String(value)]])));
+  const query = new URLSearchParams(
+    Object.entries(outcome).flatMap(([key, value]): Array<[string, string]> =>
+      value === null ? [] : [[key, String(value)]],
+    ),
+  );
   ctx.redirect(`${PAGE}?${query}`);
 }
 
-async function render(deps: WebhookPageDeps, ctx: Ctx, user: { id: number; plan: string }, extra: { values?: { url: string; headerName: string; events: string[] }; errors?: WebhookSettingsErrors; notice?: string }, status = 200): Promise<void> {
+async function render(
+  deps: WebhookPageDeps,
+  ctx: Ctx,
+  user: { id: number; plan: string },
+  extra: {
+    values?: { url: string; headerName: string; events: string[] };
+    errors?: WebhookSettingsErrors;
+    notice?: string;
+  },
+  status = 200,
+): Promise<void> {
   const chrome = chromeFor(deps, ctx, 'settings');
   const allowed = mayUseWebhooks(user.plan as never);
   html(
@@ -104,8 +140,15 @@ async function saveSettings(deps: WebhookPageDeps, ctx: Ctx): Promise<void> {
   const form = await readForm(ctx, deps.config);
   const user = await proUser(deps, ctx);
   if (!user) return;
-  const values = { url: form.get('url') ?? '', headerName: form.get('header_name') ?? '', events: form.getAll('events') };
-  const outcome = await saveWebhookSettings(settingsDeps(deps), user, { ...values, headerValue: form.get('header_value') ?? '' });
+  const values = {
+    url: form.get('url') ?? '',
+    headerName: form.get('header_name') ?? '',
+    events: form.getAll('events'),
+  };
+  const outcome = await saveWebhookSettings(settingsDeps(deps), user, {
+    ...values,
+    headerValue: form.get('header_value') ?? '',
+  });
   if (outcome.status === 'saved') return back(ctx, { notice: 'saved' });
   if (outcome.status === 'plan_required') return render(deps, ctx, user, {}, 403);
   await render(deps, ctx, user, { values, errors: outcome.errors }, 422);
@@ -153,18 +196,37 @@ async function replay(deps: WebhookPageDeps, ctx: Ctx): Promise<void> {
   const user = await proUser(deps, ctx);
   if (!user) return;
   const since = parseSince(form.get('since') ?? '');
-  if (!since) return render(deps, ctx, user, { notice: WEBHOOK_LABELS[chromeFor(deps, ctx, 'settings').locale].enterSince }, 422);
+  if (!since)
+    return render(deps, ctx, user, { notice: WEBHOOK_LABELS[chromeFor(deps, ctx, 'settings').locale].enterSince }, 422);
   const outcome = await replayFailedSince(actionDeps(deps), user.id, since);
   if (outcome.status === 'throttled') return refuse(deps, ctx, user, outcome);
   back(ctx, { notice: 'replaying', count: outcome.count, ...(outcome.more ? { more: 1 } : {}) });
 }
 
 /** Over an action's limit (core/webhooks/limits.ts): the page again, saying so and when it opens (nothing was queued). */
-async function refuse(deps: WebhookPageDeps, ctx: Ctx, user: { id: number; plan: string }, throttled: Throttled): Promise<void> {
+async function refuse(
+  deps: WebhookPageDeps,
+  ctx: Ctx,
+  user: { id: number; plan: string },
+  throttled: Throttled,
+): Promise<void> {
   const { max, windowMs } = WEBHOOK_ACTION_LIMITS[throttled.action];
   const until = `${throttled.until.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
   ctx.set('Retry-After', String(Math.max(1, Math.ceil((throttled.until.getTime() - deps.clock().getTime()) / 1000))));
-  await render(deps, ctx, user, { notice: WEBHOOK_LABELS[chromeFor(deps, ctx, 'settings').locale].throttled(throttled.action, max, windowMs / 60_000, until) }, 429);
+  await render(
+    deps,
+    ctx,
+    user,
+    {
+      notice: WEBHOOK_LABELS[chromeFor(deps, ctx, 'settings').locale].throttled(
+        throttled.action,
+        max,
+        windowMs / 60_000,
+        until,
+      ),
+    },
+    429,
+  );
 }
 
 async function showDelivery(deps: WebhookPageDeps, ctx: Ctx): Promise<void> {
@@ -172,7 +234,14 @@ async function showDelivery(deps: WebhookPageDeps, ctx: Ctx): Promise<void> {
   if (!user) return;
   const delivery = await deps.storage.webhooks.findOwnedDelivery(user.id, idParam(ctx));
   if (!delivery) throw notFound();
-  html(ctx, deliveryPage({ chrome: chromeFor(deps, ctx, 'settings'), delivery, attempts: await deps.storage.webhooks.attemptsOf(delivery.id) }));
+  html(
+    ctx,
+    deliveryPage({
+      chrome: chromeFor(deps, ctx, 'settings'),
+      delivery,
+      attempts: await deps.storage.webhooks.attemptsOf(delivery.id),
+    }),
+  );
 }
 
 const idParam = (ctx: Ctx): number => {
@@ -193,13 +262,19 @@ function parseSince(value: string): Date | null {
  * a test's result from the user's own delivery record (its status, code and recorded error); anything else in
  * the query says nothing, so a crafted link cannot put words in the service's mouth.
  */
-async function noticeOf(deps: WebhookPageDeps, userId: number, query: Ctx['query'], text: (typeof WEBHOOK_LABELS)[keyof typeof WEBHOOK_LABELS]): Promise<string | undefined> {
+async function noticeOf(
+  deps: WebhookPageDeps,
+  userId: number,
+  query: Ctx['query'],
+  text: (typeof WEBHOOK_LABELS)[keyof typeof WEBHOOK_LABELS],
+): Promise<string | undefined> {
   const param = (name: string) => (typeof query[name] === 'string' ? query[name] : undefined);
   const whole = (name: string) => (/^\d{1,15}$/.test(param(name) ?? '') ? Number(param(name)) : undefined);
   const notice = param('notice');
   if (notice && Object.hasOwn(text.notices, notice)) return text.notices[notice as WebhookNotice];
   const count = whole('count');
-  if (notice === 'replaying' && count !== undefined) return param('more') === '1' ? text.replayingSome(count) : text.replaying(count);
+  if (notice === 'replaying' && count !== undefined)
+    return param('more') === '1' ? text.replayingSome(count) : text.replaying(count);
   const deliveryId = whole('delivery');
   if (notice !== 'test_result' || deliveryId === undefined) return undefined;
   const delivery = await deps.storage.webhooks.findOwnedDelivery(userId, deliveryId);

@@ -32,7 +32,15 @@ export const cacheLifetime = defineCheck({
     const totalBytes = list.reduce((s, r) => s + r.transferBytes, 0) || 1;
     const shortBytes = short.reduce((s, r) => s + r.transferBytes, 0);
     const share = Math.max(short.length / list.length, shortBytes / totalBytes);
-    return fail(1 - share, finding('caching.short-lifetime', share > 0.5 && shortBytes > 100 * 1024 ? 'critical' : 'warning', { count: short.length, total: list.length, total_bytes: shortBytes }, responseEvidence(short)));
+    return fail(
+      1 - share,
+      finding(
+        'caching.short-lifetime',
+        share > 0.5 && shortBytes > 100 * 1024 ? 'critical' : 'warning',
+        { count: short.length, total: list.length, total_bytes: shortBytes },
+        responseEvidence(short),
+      ),
+    );
   },
 });
 
@@ -51,7 +59,15 @@ export const compression = defineCheck({
     if (plain.length === 0) return pass();
     const plainBytes = plain.reduce((s, r) => s + r.resourceBytes, 0);
     const allBytes = text.reduce((s, r) => s + r.resourceBytes, 0) || 1;
-    return fail(1 - plainBytes / allBytes, finding('caching.no-compression', plainBytes > 100 * 1024 ? 'critical' : 'warning', { count: plain.length, total_bytes: plainBytes }, responseEvidence(plain, (r) => r.resourceBytes)));
+    return fail(
+      1 - plainBytes / allBytes,
+      finding(
+        'caching.no-compression',
+        plainBytes > 100 * 1024 ? 'critical' : 'warning',
+        { count: plain.length, total_bytes: plainBytes },
+        responseEvidence(plain, (r) => r.resourceBytes),
+      ),
+    );
   },
 });
 
@@ -64,9 +80,14 @@ export const validators = defineCheck({
   run(obs, { finding, scannedAt }) {
     const list = staticResponses(obs);
     if (list.length === 0) return notApplicable();
-    const missing = list.filter((r) => !r.headers.etag && !r.headers['last-modified'] && cacheLifetimeSeconds(r.headers, scannedAt) < 365 * DAY_S);
+    const missing = list.filter(
+      (r) => !r.headers.etag && !r.headers['last-modified'] && cacheLifetimeSeconds(r.headers, scannedAt) < 365 * DAY_S,
+    );
     if (missing.length === 0) return pass();
-    return fail(1 - missing.length / list.length / 2, finding('caching.no-validators', 'info', { count: missing.length }, responseEvidence(missing)));
+    return fail(
+      1 - missing.length / list.length / 2,
+      finding('caching.no-validators', 'info', { count: missing.length }, responseEvidence(missing)),
+    );
   },
 });
 

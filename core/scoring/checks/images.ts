@@ -3,7 +3,8 @@ import { FORM_FACTORS } from '../../scan/observation.ts';
 import { auditEvidence, responseEvidence } from '../evidence.ts';
 import { defineCheck, fail, notApplicable, pass } from '../types.ts';
 
-const images = (obs: ScanObservation): ResponseObservation[] => obs.responses.filter((r) => r.resourceType === 'Image' && r.status < 400);
+const images = (obs: ScanObservation): ResponseObservation[] =>
+  obs.responses.filter((r) => r.resourceType === 'Image' && r.status < 400);
 const KB = 1024;
 const MB = 1024 * KB;
 
@@ -19,7 +20,15 @@ export const imagePayload = defineCheck({
     const bytes = list.reduce((sum, r) => sum + r.transferBytes, 0);
     const score = Math.max(0, Math.min(1, 1 - (bytes - 500 * KB) / (3.5 * MB)));
     if (bytes <= MB) return pass(score);
-    return fail(score, finding('images.large-payload', bytes > 3 * MB ? 'critical' : 'warning', { total_bytes: bytes, count: list.length }, responseEvidence(list)));
+    return fail(
+      score,
+      finding(
+        'images.large-payload',
+        bytes > 3 * MB ? 'critical' : 'warning',
+        { total_bytes: bytes, count: list.length },
+        responseEvidence(list),
+      ),
+    );
   },
 });
 
@@ -35,25 +44,47 @@ export const modernFormat = defineCheck({
     const legacy = list.filter((r) => /image\/(jpeg|png|gif)/.test(r.mimeType) && r.transferBytes > 10 * KB);
     if (legacy.length === 0) return pass();
     const bytes = legacy.reduce((sum, r) => sum + r.transferBytes, 0);
-    return fail(bytes > MB ? 0.2 : 0.6, finding('images.modern-format', bytes > MB ? 'warning' : 'info', { count: legacy.length, total_bytes: bytes }, responseEvidence(legacy)));
+    return fail(
+      bytes > MB ? 0.2 : 0.6,
+      finding(
+        'images.modern-format',
+        bytes > MB ? 'warning' : 'info',
+        { count: legacy.length, total_bytes: bytes },
+        responseEvidence(legacy),
+      ),
+    );
   },
 });
 
 export const oversized = defineCheck({
   id: 'images.oversized',
   category: 'images',
-  measures: "Bytes Lighthouse's image-delivery insight could save by sizing and compressing images for how they are shown.",
+  measures:
+    "Bytes Lighthouse's image-delivery insight could save by sizing and compressing images for how they are shown.",
   weight: 2,
   codes: ['images.oversized'],
   run(obs, { finding }) {
     const audit = obs.desktop.audits['image-delivery-insight'] ?? obs.mobile.audits['image-delivery-insight'];
     if (!audit) return notApplicable();
     const wasted = Math.max(
-      ...[obs.desktop, obs.mobile].map((o) => (o.audits['image-delivery-insight']?.items ?? []).reduce((sum, item) => sum + (typeof item.wastedBytes === 'number' ? item.wastedBytes : 0), 0)),
+      ...[obs.desktop, obs.mobile].map((o) =>
+        (o.audits['image-delivery-insight']?.items ?? []).reduce(
+          (sum, item) => sum + (typeof item.wastedBytes === 'number' ? item.wastedBytes : 0),
+          0,
+        ),
+      ),
     );
     if (wasted < 50 * KB) return pass();
     const score = Math.max(0, 1 - wasted / (2 * MB));
-    return fail(score, finding('images.oversized', wasted > MB ? 'critical' : 'warning', { wasted_bytes: Math.round(wasted) }, auditEvidence(obs, 'image-delivery-insight')));
+    return fail(
+      score,
+      finding(
+        'images.oversized',
+        wasted > MB ? 'critical' : 'warning',
+        { wasted_bytes: Math.round(wasted) },
+        auditEvidence(obs, 'image-delivery-insight'),
+      ),
+    );
   },
 });
 
@@ -64,10 +95,16 @@ export const unsized = defineCheck({
   weight: 0.5,
   codes: ['images.unsized'],
   run(obs, { finding }) {
-    const count = Math.max(obs.desktop.audits['unsized-images']?.items.length ?? 0, obs.mobile.audits['unsized-images']?.items.length ?? 0);
+    const count = Math.max(
+      obs.desktop.audits['unsized-images']?.items.length ?? 0,
+      obs.mobile.audits['unsized-images']?.items.length ?? 0,
+    );
     if (count === 0) return images(obs).length ? pass() : notApplicable();
     const seen = FORM_FACTORS.filter((f) => (obs[f].audits['unsized-images']?.items.length ?? 0) > 0);
-    return fail(0.6, finding('images.unsized', 'warning', { count }, auditEvidence(obs, 'unsized-images', { factors: seen })));
+    return fail(
+      0.6,
+      finding('images.unsized', 'warning', { count }, auditEvidence(obs, 'unsized-images', { factors: seen })),
+    );
   },
 });
 

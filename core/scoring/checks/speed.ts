@@ -41,18 +41,59 @@ function metricCheck<const Code extends string>(
       if (over.length === 0) return pass();
       const worst = over.reduce((a, b) => (read(obs[b]) > read(obs[a]) ? b : a));
       const value = read(obs[worst]);
-      const values = Object.fromEntries(FORM_FACTORS.map((f) => [f, shown(read(obs[f]))])) as Record<FormFactor, number>;
+      const values = Object.fromEntries(FORM_FACTORS.map((f) => [f, shown(read(obs[f]))])) as Record<
+        FormFactor,
+        number
+      >;
       const evidence = auditEvidence(obs, explainedBy.audit, { factors: over, savings: explainedBy.savings });
-      const params = { form_factor: worst, [unit === 'ms' ? 'value_ms' : 'value']: shown(value), [unit === 'ms' ? 'target_ms' : 'target']: good };
-      return { score: 1, applicable: true, findings: [finding(code, value > poor ? 'critical' : 'warning', params, { ...evidence, form_factors: over, values })] };
+      const params = {
+        form_factor: worst,
+        [unit === 'ms' ? 'value_ms' : 'value']: shown(value),
+        [unit === 'ms' ? 'target_ms' : 'target']: good,
+      };
+      return {
+        score: 1,
+        applicable: true,
+        findings: [
+          finding(code, value > poor ? 'critical' : 'warning', params, { ...evidence, form_factors: over, values }),
+        ],
+      };
     },
   });
 }
 
-export const lcp = metricCheck('speed.lcp', 'speed.lcp-slow', 'Largest Contentful Paint (good up to 2.5 s, poor above 4 s).', (o) => o.metrics.lcpMs, { good: 2500, poor: 4000, unit: 'ms' }, { audit: 'lcp-breakdown-insight', savings: false });
-export const fcp = metricCheck('speed.fcp', 'speed.fcp-slow', 'First Contentful Paint (good up to 1.8 s, poor above 3 s).', (o) => o.metrics.fcpMs, { good: 1800, poor: 3000, unit: 'ms' }, { audit: 'render-blocking-insight', savings: true });
-export const tbt = metricCheck('speed.tbt', 'speed.tbt-high', 'Total Blocking Time (good up to 200 ms, poor above 600 ms).', (o) => o.metrics.tbtMs, { good: 200, poor: 600, unit: 'ms' }, { audit: 'bootup-time', savings: true });
-export const cls = metricCheck('speed.cls', 'speed.cls-high', 'Cumulative Layout Shift (good up to 0.1, poor above 0.25).', (o) => o.metrics.cls, { good: 0.1, poor: 0.25, unit: '' }, { audit: 'cls-culprits-insight', savings: false });
+export const lcp = metricCheck(
+  'speed.lcp',
+  'speed.lcp-slow',
+  'Largest Contentful Paint (good up to 2.5 s, poor above 4 s).',
+  (o) => o.metrics.lcpMs,
+  { good: 2500, poor: 4000, unit: 'ms' },
+  { audit: 'lcp-breakdown-insight', savings: false },
+);
+export const fcp = metricCheck(
+  'speed.fcp',
+  'speed.fcp-slow',
+  'First Contentful Paint (good up to 1.8 s, poor above 3 s).',
+  (o) => o.metrics.fcpMs,
+  { good: 1800, poor: 3000, unit: 'ms' },
+  { audit: 'render-blocking-insight', savings: true },
+);
+export const tbt = metricCheck(
+  'speed.tbt',
+  'speed.tbt-high',
+  'Total Blocking Time (good up to 200 ms, poor above 600 ms).',
+  (o) => o.metrics.tbtMs,
+  { good: 200, poor: 600, unit: 'ms' },
+  { audit: 'bootup-time', savings: true },
+);
+export const cls = metricCheck(
+  'speed.cls',
+  'speed.cls-high',
+  'Cumulative Layout Shift (good up to 0.1, poor above 0.25).',
+  (o) => o.metrics.cls,
+  { good: 0.1, poor: 0.25, unit: '' },
+  { audit: 'cls-culprits-insight', savings: false },
+);
 
 export const unreliable = defineCheck({
   id: 'speed.unreliable',
@@ -63,7 +104,11 @@ export const unreliable = defineCheck({
   run(obs, { finding }) {
     const lowest = Math.min(...FORM_FACTORS.map((f) => obs[f].benchmarkIndex ?? Infinity));
     if (lowest >= 500) return pass();
-    return { score: 1, applicable: true, findings: [finding('speed.unreliable-measurement', 'info', { benchmark_index: Math.round(lowest) })] };
+    return {
+      score: 1,
+      applicable: true,
+      findings: [finding('speed.unreliable-measurement', 'info', { benchmark_index: Math.round(lowest) })],
+    };
   },
 });
 

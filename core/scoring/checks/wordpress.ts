@@ -33,9 +33,14 @@ export const plugins = defineCheck({
   weight: 1,
   codes: ['wordpress.many-plugins'],
   run: onlyForWordPress((obs, { finding }) => {
-    const names = new Set(obs.responses.map((r) => /\/wp-content\/plugins\/([^/]+)\//.exec(r.url)?.[1]).filter(Boolean));
+    const names = new Set(
+      obs.responses.map((r) => /\/wp-content\/plugins\/([^/]+)\//.exec(r.url)?.[1]).filter(Boolean),
+    );
     if (names.size <= 10) return pass();
-    return fail(Math.max(0.2, 1 - (names.size - 10) / 20), finding('wordpress.many-plugins', 'warning', { count: names.size }));
+    return fail(
+      Math.max(0.2, 1 - (names.size - 10) / 20),
+      finding('wordpress.many-plugins', 'warning', { count: names.size }),
+    );
   }),
 });
 
@@ -46,7 +51,9 @@ export const jqueryMigrate = defineCheck({
   weight: 0.3,
   codes: ['wordpress.jquery-migrate'],
   run: onlyForWordPress((obs, { finding }) =>
-    obs.responses.some((r) => /jquery-migrate(\.min)?\.js/.test(r.url)) ? fail(0.7, finding('wordpress.jquery-migrate', 'info')) : pass(),
+    obs.responses.some((r) => /jquery-migrate(\.min)?\.js/.test(r.url))
+      ? fail(0.7, finding('wordpress.jquery-migrate', 'info'))
+      : pass(),
   ),
 });
 
@@ -57,7 +64,9 @@ export const emoji = defineCheck({
   weight: 0.3,
   codes: ['wordpress.emoji-script'],
   run: onlyForWordPress((obs, { finding }) =>
-    obs.responses.some((r) => /wp-emoji-release(\.min)?\.js/.test(r.url)) ? fail(0.7, finding('wordpress.emoji-script', 'info')) : pass(),
+    obs.responses.some((r) => /wp-emoji-release(\.min)?\.js/.test(r.url))
+      ? fail(0.7, finding('wordpress.emoji-script', 'info'))
+      : pass(),
   ),
 });
 

@@ -4,7 +4,9 @@ import { KB, NOT_APPLICABLE, PASS, run } from './fixtures/common.ts';
 
 describe('caching.lifetime', () => {
   const F = CACHING_FIXTURES['caching.lifetime'];
-  const short = (severity: string, params: Record<string, number>) => [{ category: 'caching', code: 'caching.short-lifetime', severity, params }];
+  const short = (severity: string, params: Record<string, number>) => [
+    { category: 'caching', code: 'caching.short-lifetime', severity, params },
+  ];
 
   it('passes when every static resource is cached for a day or more', () => {
     expect(run(cacheLifetime, F.clean)).toEqual(PASS);
@@ -19,17 +21,24 @@ describe('caching.lifetime', () => {
   });
 
   it('reports a lifetime one second short of a day, with the count, the total and the short bytes', () => {
-    expect(run(cacheLifetime, F.justUnderADay)).toEqual({ score: 0, applicable: true, findings: short('warning', { count: 1, total: 1, total_bytes: 5_000 }) });
+    expect(run(cacheLifetime, F.justUnderADay)).toEqual({
+      score: 0,
+      applicable: true,
+      findings: short('warning', { count: 1, total: 1, total_bytes: 5_000 }),
+    });
   });
 
   it('counts no-cache and no-store as no lifetime, whatever max-age says', () => {
-    for (const f of [F.noCacheWithMaxAge, F.noStore]) expect(run(cacheLifetime, f).findings).toEqual(short('warning', { count: 1, total: 1, total_bytes: 5_000 }));
+    for (const f of [F.noCacheWithMaxAge, F.noStore])
+      expect(run(cacheLifetime, f).findings).toEqual(short('warning', { count: 1, total: 1, total_bytes: 5_000 }));
   });
 
   it('reads Expires relative to the scan time, not the system clock', () => {
     expect(run(cacheLifetime, F.expiresInTwoDays)).toEqual(PASS);
     // The same response seen 36 hours later has 12 hours left.
-    expect(run(cacheLifetime, F.expiresInTwoDaysScannedLater).findings).toEqual(short('warning', { count: 1, total: 1, total_bytes: 5_000 }));
+    expect(run(cacheLifetime, F.expiresInTwoDaysScannedLater).findings).toEqual(
+      short('warning', { count: 1, total: 1, total_bytes: 5_000 }),
+    );
     expect(run(cacheLifetime, F.expiresInTwentyThreeHours).findings).toHaveLength(1);
     expect(run(cacheLifetime, F.expiresInThePast).findings).toHaveLength(1);
     expect(run(cacheLifetime, F.invalidExpires).findings).toHaveLength(1);
@@ -58,18 +67,38 @@ describe('caching.lifetime', () => {
 
   it('scores 1 minus the larger of the short share of files and of bytes', () => {
     // One of three files, but 55 % of the bytes.
-    expect(run(cacheLifetime, F.shortByBytes)).toEqual({ score: expect.closeTo(0.45, 10), applicable: true, findings: short('warning', { count: 1, total: 3, total_bytes: 55_000 }) });
+    expect(run(cacheLifetime, F.shortByBytes)).toEqual({
+      score: expect.closeTo(0.45, 10),
+      applicable: true,
+      findings: short('warning', { count: 1, total: 3, total_bytes: 55_000 }),
+    });
     // Two of three files, 2 % of the bytes.
-    expect(run(cacheLifetime, F.shortByCount)).toEqual({ score: expect.closeTo(1 / 3, 10), applicable: true, findings: short('warning', { count: 2, total: 3, total_bytes: 2_000 }) });
+    expect(run(cacheLifetime, F.shortByCount)).toEqual({
+      score: expect.closeTo(1 / 3, 10),
+      applicable: true,
+      findings: short('warning', { count: 2, total: 3, total_bytes: 2_000 }),
+    });
     // Nothing transferred (memory cache): the share of files alone.
-    expect(run(cacheLifetime, F.zeroBytes)).toEqual({ score: 0.5, applicable: true, findings: short('warning', { count: 1, total: 2, total_bytes: 0 }) });
+    expect(run(cacheLifetime, F.zeroBytes)).toEqual({
+      score: 0.5,
+      applicable: true,
+      findings: short('warning', { count: 1, total: 2, total_bytes: 0 }),
+    });
   });
 
   it('is critical only when more than half is short and the short bytes exceed 100 KB', () => {
     // Exactly half: warning, however many bytes.
-    expect(run(cacheLifetime, F.evenSplit)).toEqual({ score: 0.5, applicable: true, findings: short('warning', { count: 1, total: 2, total_bytes: 200_000 }) });
+    expect(run(cacheLifetime, F.evenSplit)).toEqual({
+      score: 0.5,
+      applicable: true,
+      findings: short('warning', { count: 1, total: 2, total_bytes: 200_000 }),
+    });
     // A majority with more than 100 KB short (shortByCount above: a majority with 2 KB is a warning).
-    expect(run(cacheLifetime, F.majorityShort100KB)).toEqual({ score: expect.closeTo(1 - 102_400 / 103_400, 10), applicable: true, findings: short('warning', { count: 2, total: 3, total_bytes: 100 * KB }) });
+    expect(run(cacheLifetime, F.majorityShort100KB)).toEqual({
+      score: expect.closeTo(1 - 102_400 / 103_400, 10),
+      applicable: true,
+      findings: short('warning', { count: 2, total: 3, total_bytes: 100 * KB }),
+    });
     expect(run(cacheLifetime, F.majorityShortOver100KB)).toEqual({
       score: expect.closeTo(1 - 102_401 / 103_401, 10),
       applicable: true,
@@ -80,7 +109,9 @@ describe('caching.lifetime', () => {
 
 describe('caching.compression', () => {
   const F = CACHING_FIXTURES['caching.compression'];
-  const plain = (severity: string, count: number, bytes: number) => [{ category: 'caching', code: 'caching.no-compression', severity, params: { count, total_bytes: bytes } }];
+  const plain = (severity: string, count: number, bytes: number) => [
+    { category: 'caching', code: 'caching.no-compression', severity, params: { count, total_bytes: bytes } },
+  ];
 
   it('passes when every text response over 1 KB is compressed (gzip, br, zstd or deflate)', () => {
     expect(run(compression, F.clean)).toEqual(PASS);
@@ -93,27 +124,49 @@ describe('caching.compression', () => {
   });
 
   it('reports text just over 1 KB sent as is', () => {
-    expect(run(compression, F.justOver1KB)).toEqual({ score: 0, applicable: true, findings: plain('warning', 1, 1_025) });
+    expect(run(compression, F.justOver1KB)).toEqual({
+      score: 0,
+      applicable: true,
+      findings: plain('warning', 1, 1_025),
+    });
   });
 
   it('knows HTML, CSS, JavaScript, JSON, XML, SVG and manifests as text, and leaves binary types alone', () => {
     // Six 2 KB text files uncompressed, next to the 15 KB brotli document; wasm, fonts and PNG ignored.
-    expect(run(compression, F.mimeTypes)).toEqual({ score: expect.closeTo(1 - 12_000 / 27_000, 10), applicable: true, findings: plain('warning', 6, 12_000) });
+    expect(run(compression, F.mimeTypes)).toEqual({
+      score: expect.closeTo(1 - 12_000 / 27_000, 10),
+      applicable: true,
+      findings: plain('warning', 6, 12_000),
+    });
   });
 
   it('scores the compressed share of text bytes, counting identity as uncompressed', () => {
-    expect(run(compression, F.representative)).toEqual({ score: expect.closeTo(0.4, 10), applicable: true, findings: plain('warning', 2, 45_000) });
+    expect(run(compression, F.representative)).toEqual({
+      score: expect.closeTo(0.4, 10),
+      applicable: true,
+      findings: plain('warning', 2, 45_000),
+    });
   });
 
   it('is critical above 100 KB of uncompressed text', () => {
-    expect(run(compression, F.plain100KB)).toEqual({ score: expect.closeTo(30_000 / 132_400, 10), applicable: true, findings: plain('warning', 1, 100 * KB) });
-    expect(run(compression, F.plainOver100KB)).toEqual({ score: expect.closeTo(30_000 / 132_401, 10), applicable: true, findings: plain('critical', 1, 100 * KB + 1) });
+    expect(run(compression, F.plain100KB)).toEqual({
+      score: expect.closeTo(30_000 / 132_400, 10),
+      applicable: true,
+      findings: plain('warning', 1, 100 * KB),
+    });
+    expect(run(compression, F.plainOver100KB)).toEqual({
+      score: expect.closeTo(30_000 / 132_401, 10),
+      applicable: true,
+      findings: plain('critical', 1, 100 * KB + 1),
+    });
   });
 });
 
 describe('caching.validators', () => {
   const F = CACHING_FIXTURES['caching.validators'];
-  const missing = (count: number) => [{ category: 'caching', code: 'caching.no-validators', severity: 'info', params: { count } }];
+  const missing = (count: number) => [
+    { category: 'caching', code: 'caching.no-validators', severity: 'info', params: { count } },
+  ];
 
   it('passes when static resources carry ETag or Last-Modified', () => {
     expect(run(validators, F.clean)).toEqual(PASS);
@@ -126,13 +179,21 @@ describe('caching.validators', () => {
 
   it('does not ask for validators on resources cached for a year', () => {
     expect(run(validators, F.yearLongWithoutValidators)).toEqual(PASS);
-    expect(run(validators, F.justUnderAYearWithoutValidators)).toEqual({ score: 0.5, applicable: true, findings: missing(1) });
+    expect(run(validators, F.justUnderAYearWithoutValidators)).toEqual({
+      score: 0.5,
+      applicable: true,
+      findings: missing(1),
+    });
   });
 
   it('reads Expires relative to the scan time', () => {
     expect(run(validators, F.expiresIn400Days)).toEqual(PASS);
     // 40 days later, 360 days are left: less than a year.
-    expect(run(validators, F.expiresIn400DaysScannedLater)).toEqual({ score: 0.5, applicable: true, findings: missing(1) });
+    expect(run(validators, F.expiresIn400DaysScannedLater)).toEqual({
+      score: 0.5,
+      applicable: true,
+      findings: missing(1),
+    });
   });
 
   it('scores 1 minus half the share of static files without validators, as info', () => {

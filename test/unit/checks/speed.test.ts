@@ -34,7 +34,12 @@ for (const { check, code, good, poor, value, target } of METRICS) {
   describe(check.id, () => {
     const F: FixtureSet = SPEED_FIXTURES[check.id as keyof typeof SPEED_FIXTURES];
     const step = value === 'value' ? 0.001 : 1;
-    const finding = (severity: string, formFactor: string, v: number) => ({ category: 'speed', code, severity, params: { form_factor: formFactor, [value]: v, [target]: good } });
+    const finding = (severity: string, formFactor: string, v: number) => ({
+      category: 'speed',
+      code,
+      severity,
+      params: { form_factor: formFactor, [value]: v, [target]: good },
+    });
     const reported = (...findings: ReturnType<typeof finding>[]) => ({ score: 1, applicable: true, findings });
 
     it('only reports, never moves the score (weight 0)', () => {
@@ -59,7 +64,10 @@ for (const { check, code, good, poor, value, target } of METRICS) {
     it('reports both form factors in one finding: the worse one in its message, both values beside it', () => {
       expect(run(check, F.bothFormFactors!)).toEqual(reported(finding('critical', 'desktop', poor + 100 * step)));
       const [whole] = runWithEvidence(check, F.bothFormFactors!).findings;
-      expect(whole).toMatchObject({ form_factors: ['desktop', 'mobile'], values: { desktop: poor + 100 * step, mobile: good + 100 * step } });
+      expect(whole).toMatchObject({
+        form_factors: ['desktop', 'mobile'],
+        values: { desktop: poor + 100 * step, mobile: good + 100 * step },
+      });
     });
 
     if (F.roundedToTarget) {
@@ -72,7 +80,13 @@ for (const { check, code, good, poor, value, target } of METRICS) {
 
 describe('speed.unreliable', () => {
   const F = SPEED_FIXTURES['speed.unreliable'];
-  const busy = (index: number) => ({ score: 1, applicable: true, findings: [{ category: 'speed', code: 'speed.unreliable-measurement', severity: 'info', params: { benchmark_index: index } }] });
+  const busy = (index: number) => ({
+    score: 1,
+    applicable: true,
+    findings: [
+      { category: 'speed', code: 'speed.unreliable-measurement', severity: 'info', params: { benchmark_index: index } },
+    ],
+  });
 
   it('passes with a benchmark index of 500 or more on both runs, or none reported', () => {
     expect(run(unreliable, F.clean)).toEqual(PASS);

@@ -43,12 +43,18 @@ describe('technical.redirects', () => {
   });
 
   it('warns about one redirect, scoring 0.6, with the first URL', () => {
-    expect(run(redirects, F.oneHop)).toEqual(result(0.6, 'technical.redirect-chain', 'warning', { count: 1, first_url: 'http://shop.example/' }));
+    expect(run(redirects, F.oneHop)).toEqual(
+      result(0.6, 'technical.redirect-chain', 'warning', { count: 1, first_url: 'http://shop.example/' }),
+    );
   });
 
   it('is critical from two redirects on, scoring 0.2', () => {
-    expect(run(redirects, F.twoHops)).toEqual(result(0.2, 'technical.redirect-chain', 'critical', { count: 2, first_url: 'http://shop.example/' }));
-    expect(run(redirects, F.threeHops)).toEqual(result(0.2, 'technical.redirect-chain', 'critical', { count: 3, first_url: 'http://shop.example/a' }));
+    expect(run(redirects, F.twoHops)).toEqual(
+      result(0.2, 'technical.redirect-chain', 'critical', { count: 2, first_url: 'http://shop.example/' }),
+    );
+    expect(run(redirects, F.threeHops)).toEqual(
+      result(0.2, 'technical.redirect-chain', 'critical', { count: 3, first_url: 'http://shop.example/a' }),
+    );
   });
 });
 
@@ -61,17 +67,27 @@ describe('technical.server-response', () => {
   });
 
   it('warns above 600 ms and up to 1.8 s, scoring 0.5', () => {
-    expect(run(serverResponse, F.justOver600)).toEqual(result(0.5, 'technical.slow-server-response', 'warning', { value_ms: 601 }));
-    expect(run(serverResponse, F.at1800)).toEqual(result(0.5, 'technical.slow-server-response', 'warning', { value_ms: 1800 }));
+    expect(run(serverResponse, F.justOver600)).toEqual(
+      result(0.5, 'technical.slow-server-response', 'warning', { value_ms: 601 }),
+    );
+    expect(run(serverResponse, F.at1800)).toEqual(
+      result(0.5, 'technical.slow-server-response', 'warning', { value_ms: 1800 }),
+    );
   });
 
   it('is critical above 1.8 s, scoring 0.1, with the time rounded', () => {
-    expect(run(serverResponse, F.justOver1800)).toEqual(result(0.1, 'technical.slow-server-response', 'critical', { value_ms: 1801 }));
-    expect(run(serverResponse, F.verySlow)).toEqual(result(0.1, 'technical.slow-server-response', 'critical', { value_ms: 4322 }));
+    expect(run(serverResponse, F.justOver1800)).toEqual(
+      result(0.1, 'technical.slow-server-response', 'critical', { value_ms: 1801 }),
+    );
+    expect(run(serverResponse, F.verySlow)).toEqual(
+      result(0.1, 'technical.slow-server-response', 'critical', { value_ms: 4322 }),
+    );
   });
 
   it('rounds the reported time, so 600.4 ms is reported as 600 ms (current behaviour)', () => {
-    expect(run(serverResponse, F.roundsTo600)).toEqual(result(0.5, 'technical.slow-server-response', 'warning', { value_ms: 600 }));
+    expect(run(serverResponse, F.roundsTo600)).toEqual(
+      result(0.5, 'technical.slow-server-response', 'warning', { value_ms: 600 }),
+    );
   });
 });
 
@@ -121,11 +137,41 @@ describe('technical.https', () => {
 
 /** Checks that follow one Lighthouse insight: pass from 0.9, otherwise the worse score (at least 0.3). */
 const INSIGHTS = [
-  { id: 'technical.render-blocking', check: renderBlocking, audit: 'render-blocking-insight', code: 'technical.render-blocking', severity: 'warning' },
-  { id: 'technical.dom-size', check: domSize, audit: 'dom-size-insight', code: 'technical.large-dom', severity: 'warning' },
-  { id: 'technical.viewport', check: viewport, audit: 'viewport-insight', code: 'technical.no-viewport', severity: 'warning' },
-  { id: 'technical.legacy-javascript', check: legacyJs, audit: 'legacy-javascript-insight', code: 'technical.legacy-javascript', severity: 'info' },
-  { id: 'technical.unused-javascript', check: unusedJs, audit: 'unused-javascript', code: 'technical.unused-javascript', severity: 'info' },
+  {
+    id: 'technical.render-blocking',
+    check: renderBlocking,
+    audit: 'render-blocking-insight',
+    code: 'technical.render-blocking',
+    severity: 'warning',
+  },
+  {
+    id: 'technical.dom-size',
+    check: domSize,
+    audit: 'dom-size-insight',
+    code: 'technical.large-dom',
+    severity: 'warning',
+  },
+  {
+    id: 'technical.viewport',
+    check: viewport,
+    audit: 'viewport-insight',
+    code: 'technical.no-viewport',
+    severity: 'warning',
+  },
+  {
+    id: 'technical.legacy-javascript',
+    check: legacyJs,
+    audit: 'legacy-javascript-insight',
+    code: 'technical.legacy-javascript',
+    severity: 'info',
+  },
+  {
+    id: 'technical.unused-javascript',
+    check: unusedJs,
+    audit: 'unused-javascript',
+    code: 'technical.unused-javascript',
+    severity: 'info',
+  },
 ] as const;
 
 for (const { id, check, audit, code, severity } of INSIGHTS) {
@@ -172,7 +218,11 @@ describe('technical.blocked-requests', () => {
 
   it('reports refused requests as info, without moving the score (score 1, weight 0)', () => {
     expect(blockedRequests.weight).toBe(0);
-    expect(run(blockedRequests, F.one)).toEqual(result(1, 'technical.blocked-requests', 'info', { count: 1, first_target: '192.168.1.10:443' }));
-    expect(run(blockedRequests, F.two)).toEqual(result(1, 'technical.blocked-requests', 'info', { count: 2, first_target: '10.0.0.7:80' }));
+    expect(run(blockedRequests, F.one)).toEqual(
+      result(1, 'technical.blocked-requests', 'info', { count: 1, first_target: '192.168.1.10:443' }),
+    );
+    expect(run(blockedRequests, F.two)).toEqual(
+      result(1, 'technical.blocked-requests', 'info', { count: 2, first_target: '10.0.0.7:80' }),
+    );
   });
 });

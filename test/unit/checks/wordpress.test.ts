@@ -25,9 +25,15 @@ describe('wordpress.version', () => {
   });
 
   it('warns about a published version, scoring 0.5, with the version', () => {
-    expect(run(versionExposed, F.exposed)).toEqual(result(0.5, 'wordpress.version-exposed', 'warning', { version: '6.4.2' }));
-    expect(run(versionExposed, F.lowerCase)).toEqual(result(0.5, 'wordpress.version-exposed', 'warning', { version: '6.5' }));
-    expect(run(versionExposed, F.preRelease)).toEqual(result(0.5, 'wordpress.version-exposed', 'warning', { version: '6.6' }));
+    expect(run(versionExposed, F.exposed)).toEqual(
+      result(0.5, 'wordpress.version-exposed', 'warning', { version: '6.4.2' }),
+    );
+    expect(run(versionExposed, F.lowerCase)).toEqual(
+      result(0.5, 'wordpress.version-exposed', 'warning', { version: '6.5' }),
+    );
+    expect(run(versionExposed, F.preRelease)).toEqual(
+      result(0.5, 'wordpress.version-exposed', 'warning', { version: '6.6' }),
+    );
   });
 });
 
@@ -119,8 +125,12 @@ describe('wordpress.page-cache', () => {
 });
 
 describe('every wordpress check', () => {
-  it.each(Object.keys(WORDPRESS_FIXTURES))('%s does not apply to any of its fixtures on a site that is not WordPress', (id) => {
-    const check = [versionExposed, plugins, jqueryMigrate, emoji, pageCache].find((c) => c.id === id)!;
-    for (const f of Object.values(WORDPRESS_FIXTURES[id as keyof typeof WORDPRESS_FIXTURES])) expect(run(check, elsewhere(f))).toEqual(NOT_APPLICABLE);
-  });
+  it.each(Object.keys(WORDPRESS_FIXTURES))(
+    '%s does not apply to any of its fixtures on a site that is not WordPress',
+    (id) => {
+      const check = [versionExposed, plugins, jqueryMigrate, emoji, pageCache].find((c) => c.id === id)!;
+      for (const f of Object.values(WORDPRESS_FIXTURES[id as keyof typeof WORDPRESS_FIXTURES]))
+        expect(run(check, elsewhere(f))).toEqual(NOT_APPLICABLE);
+    },
+  );
 });

@@ -52,15 +52,36 @@ const job = (alertId: number, occurrenceMs: number): RumAlertEmailJob => ({
   alertId,
   change: 'triggered',
   occurrenceMs,
-  notice: { alertName: 'Slow LCP', domain: 'shop.example', siteId: 1, metric: 'LCP', p75: 4100, threshold: 2500, samples: 120, windowMinutes: 30, at: new Date(occurrenceMs).toISOString() },
+  notice: {
+    alertName: 'Slow LCP',
+    domain: 'shop.example',
+    siteId: 1,
+    metric: 'LCP',
+    p75: 4100,
+    threshold: 2500,
+    samples: 120,
+    windowMinutes: 30,
+    at: new Date(occurrenceMs).toISOString(),
+  },
 });
-const result = (emails: RumAlertEmailJob[]): RumAlertCheckResult => ({ configurations: emails.length, queries: 1, recorded: emails.length, transitions: emails.map((e) => ({ alertId: e.alertId, change: e.change })), emails });
+const result = (emails: RumAlertEmailJob[]): RumAlertCheckResult => ({
+  configurations: emails.length,
+  queries: 1,
+  recorded: emails.length,
+  transitions: emails.map((e) => ({ alertId: e.alertId, change: e.change })),
+  emails,
+});
 
 async function runCheck(workflowId = `rum-check-${Date.now()}-${Math.random()}`): Promise<RumAlertCheckResult> {
-  const handle = await bed.env.client.workflow.start('rumAlertCheckWorkflow', { taskQueue: MAIN_QUEUE, workflowId, args: [{}] });
+  const handle = await bed.env.client.workflow.start('rumAlertCheckWorkflow', {
+    taskQueue: MAIN_QUEUE,
+    workflowId,
+    args: [{}],
+  });
   return (await handle.result()) as RumAlertCheckResult;
 }
-const emailResult = (j: RumAlertEmailJob) => bed.env.client.workflow.getHandle(rumAlertEmailWorkflowId(MAIN_QUEUE, j.alertId, j.change, j.occurrenceMs)).result();
+const emailResult = (j: RumAlertEmailJob) =>
+  bed.env.client.workflow.getHandle(rumAlertEmailWorkflowId(MAIN_QUEUE, j.alertId, j.change, j.occurrenceMs)).result();
 const gaps = (times: number[]) => times.slice(1).map((t, i) => t - times[i]!);
 
 it('retries a failed check from 2 s on, doubling', async () => {
@@ -71,19 +92,26 @@ it('retries a failed check from 2 s on, doubling', async () => {
   await runCheck();
   const [g1, g2, g3] = gaps(checkAttempts);
   console.log(`check retry gaps: ${gaps(checkAttempts).join(', ')} ms`);
-  for (const [gap, wait] of [[g1!, 2 * SECOND], [g2!, 4 * SECOND], [g3!, 8 * SECOND]] as const) {
+  for (const [gap, wait] of [
+    [g1!, 2 * SECOND],
+    [g2!, 4 * SECOND],
+    [g3!, 8 * SECOND],
+  ] as const) {
     expect(gap).toBeGreaterThanOrEqual(wait);
     expect(gap).toBeLessThan(wait + PROCESSING_MS);
   }
 });
 
 /** A protobuf Duration (seconds may be a Long) in ms. */
-const durationMs = (d: { seconds?: { toString(): string } | number | null; nanos?: number | null } | null | undefined): number =>
-  Number(String(d?.seconds ?? 0)) * SECOND + (d?.nanos ?? 0) / 1e6;
+const durationMs = (
+  d: { seconds?: { toString(): string } | number | null; nanos?: number | null } | null | undefined,
+): number => Number(String(d?.seconds ?? 0)) * SECOND + (d?.nanos ?? 0) / 1e6;
 
 async function scheduledActivity(workflowId: string, activity: string) {
   const { events } = await bed.env.client.workflow.getHandle(workflowId).fetchHistory();
-  return (events ?? []).map((e) => e.activityTaskScheduledEventAttributes).find((a) => a?.activityType?.name === activity)!;
+  return (events ?? [])
+    .map((e) => e.activityTaskScheduledEventAttributes)
+    .find((a) => a?.activityType?.name === activity)!;
 }
 
 // The test server does not skip time while an activity is scheduled, so a schedule-to-close limit cannot
@@ -115,7 +143,10 @@ it('retries an e-mail with backoff from 30 s, doubling up to hourly, for a day',
     expect(gap).toBeGreaterThanOrEqual(30 * SECOND * 2 ** i);
     expect(gap).toBeLessThan(30 * SECOND * 2 ** i + PROCESSING_MS);
   });
-  const scheduled = await scheduledActivity(rumAlertEmailWorkflowId(MAIN_QUEUE, j.alertId, j.change, j.occurrenceMs), 'sendRumAlertEmail');
+  const scheduled = await scheduledActivity(
+    rumAlertEmailWorkflowId(MAIN_QUEUE, j.alertId, j.change, j.occurrenceMs),
+    'sendRumAlertEmail',
+  );
   expect(durationMs(scheduled.scheduleToCloseTimeout)).toBe(24 * HOUR);
   expect(durationMs(scheduled.retryPolicy?.maximumInterval)).toBe(HOUR);
 });

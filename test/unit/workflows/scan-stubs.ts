@@ -49,7 +49,12 @@ export function scanStubs(bed: WorkflowTestbed, prefix: string) {
       calls.push({ publicId, what: 'request', atMs: await bed.now() });
       const { region, accountId } = scripted(publicId);
       if (region === 'stalled') return { dispatcherId: scanDispatcherWorkflowId(prefix, region) };
-      return requestScanSlot(bed.env.client, prefix, region, { scanId: publicId, accountId, accountCap: 1, capacity: 1 });
+      return requestScanSlot(bed.env.client, prefix, region, {
+        scanId: publicId,
+        accountId,
+        accountCap: 1,
+        capacity: 1,
+      });
     },
     async findEndedScanWorkflows() {
       return [];

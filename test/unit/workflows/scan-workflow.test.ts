@@ -1,9 +1,20 @@
 import { Context } from '@temporalio/activity';
 import type { ScanOutcome } from '../../../activities/scan.ts';
 import { newPublicId } from '../../../core/ids.ts';
-import { SCAN_ATTEMPTS, scanActivityTimeoutMs, scanRunLimitMs, SLOT_REQUEST_REPEAT } from '../../../core/scan/lifecycle.ts';
+import {
+  SCAN_ATTEMPTS,
+  scanActivityTimeoutMs,
+  scanRunLimitMs,
+  SLOT_REQUEST_REPEAT,
+} from '../../../core/scan/lifecycle.ts';
 import type { SlotsView } from '../../../core/scan/slots.ts';
-import { SCAN_SLOT_SIGNALS, mainTaskQueue, scanDispatcherWorkflowId, scanTaskQueue, scanWorkflowId } from '../../../core/temporal.ts';
+import {
+  SCAN_SLOT_SIGNALS,
+  mainTaskQueue,
+  scanDispatcherWorkflowId,
+  scanTaskQueue,
+  scanWorkflowId,
+} from '../../../core/temporal.ts';
 import { startScanWorkflow } from '../../../infra/temporal-client.ts';
 import { crash, scanStubs, type ScriptedScan } from './scan-stubs.ts';
 import { slotsQuery } from '../../../workflows/scan-dispatch.ts';
@@ -37,11 +48,14 @@ async function startScan(script: Partial<ScriptedScan> & Pick<ScriptedScan, 'sca
   return publicId;
 }
 
-const outcomeOf = (publicId: string): Promise<ScanOutcome> => bed.env.client.workflow.getHandle(scanWorkflowId(publicId)).result();
+const outcomeOf = (publicId: string): Promise<ScanOutcome> =>
+  bed.env.client.workflow.getHandle(scanWorkflowId(publicId)).result();
 const gaps = (times: number[]) => times.slice(1).map((t, i) => t - times[i]!);
 
 it('retries a crashed Lighthouse attempt after 5 s, then 10 s, and ends with the attempt that succeeds', async () => {
-  const publicId = await startScan({ scanPage: async (attempt) => (attempt < 3 ? crash(attempt) : { status: 'finished' }) });
+  const publicId = await startScan({
+    scanPage: async (attempt) => (attempt < 3 ? crash(attempt) : { status: 'finished' }),
+  });
 
   expect(await outcomeOf(publicId)).toEqual({ status: 'finished' });
   const attempts = stubs.callsOf(publicId).filter((c) => c.what === 'attempt');
@@ -59,7 +73,9 @@ it(`fails the scan with scan_error after ${SCAN_ATTEMPTS} crashed attempts, and 
   let releaseFirst!: () => void;
   const firstMayFinish = new Promise<void>((resolve) => (releaseFirst = resolve));
   // Both scans share the region's single slot: the second runs only once the first has given its slot back.
-  const failing = await startScan({ scanPage: async (attempt) => (await heartbeatUntil(firstMayFinish), crash(attempt)) });
+  const failing = await startScan({
+    scanPage: async (attempt) => (await heartbeatUntil(firstMayFinish), crash(attempt)),
+  });
   // The next scan is started only once the first holds the slot: two scans started together race their slot
   // requests to the dispatcher, and the one whose request arrives first is rightly served first.
   let next: string;
@@ -90,26 +106,34 @@ it(`fails the scan with scan_error after ${SCAN_ATTEMPTS} crashed attempts, and 
 });
 
 /** A protobuf Duration (seconds may be a Long) in ms. */
-const durationMs = (d: { seconds?: { toString(): string } | number | null; nanos?: number | null } | null | undefined): number =>
-  Number(String(d?.seconds ?? 0)) * SECOND + (d?.nanos ?? 0) / 1e6;
+const durationMs = (
+  d: { seconds?: { toString(): string } | number | null; nanos?: number | null } | null | undefined,
+): number => Number(String(d?.seconds ?? 0)) * SECOND + (d?.nanos ?? 0) / 1e6;
 
 // The test server does not skip time while an activity task waits for a worker, so the run limit itself is
 // checked as the workflow hands it to the server: the Lighthouse activity's timeouts and retries in its history.
-it.each([1, 3])('gives the Lighthouse activity of a scan of %i run(s) its run limit, attempt limit, heartbeat timeout and retries, on the region\'s queue', async (runs) => {
-  const publicId = await startScan({ runs, scanPage: async () => ({ status: 'finished' }) });
-  expect(await outcomeOf(publicId)).toEqual({ status: 'finished' });
+it.each([1, 3])(
+  "gives the Lighthouse activity of a scan of %i run(s) its run limit, attempt limit, heartbeat timeout and retries, on the region's queue",
+  async (runs) => {
+    const publicId = await startScan({ runs, scanPage: async () => ({ status: 'finished' }) });
+    expect(await outcomeOf(publicId)).toEqual({ status: 'finished' });
 
-  const { events } = await bed.env.client.workflow.getHandle(scanWorkflowId(publicId)).fetchHistory();
-  const scheduled = (events ?? []).map((e) => e.activityTaskScheduledEventAttributes).find((a) => a?.activityType?.name === 'scanPage')!;
-  expect(scheduled.taskQueue?.name).toBe(scanTaskQueue(PREFIX, 'eu'));
-  expect(durationMs(scheduled.scheduleToCloseTimeout)).toBe(scanRunLimitMs(runs));
-  expect(durationMs(scheduled.startToCloseTimeout)).toBe(scanActivityTimeoutMs(runs));
-  expect(durationMs(scheduled.heartbeatTimeout)).toBe(20 * SECOND);
-  expect(scheduled.retryPolicy?.maximumAttempts).toBe(SCAN_ATTEMPTS);
-  expect(durationMs(scheduled.retryPolicy?.initialInterval)).toBe(5 * SECOND);
-  expect(scheduled.retryPolicy?.backoffCoefficient).toBe(2);
-  console.log(`${runs} run(s): run limit ${scanRunLimitMs(runs) / MINUTE} min, attempt limit ${scanActivityTimeoutMs(runs) / MINUTE} min`);
-});
+    const { events } = await bed.env.client.workflow.getHandle(scanWorkflowId(publicId)).fetchHistory();
+    const scheduled = (events ?? [])
+      .map((e) => e.activityTaskScheduledEventAttributes)
+      .find((a) => a?.activityType?.name === 'scanPage')!;
+    expect(scheduled.taskQueue?.name).toBe(scanTaskQueue(PREFIX, 'eu'));
+    expect(durationMs(scheduled.scheduleToCloseTimeout)).toBe(scanRunLimitMs(runs));
+    expect(durationMs(scheduled.startToCloseTimeout)).toBe(scanActivityTimeoutMs(runs));
+    expect(durationMs(scheduled.heartbeatTimeout)).toBe(20 * SECOND);
+    expect(scheduled.retryPolicy?.maximumAttempts).toBe(SCAN_ATTEMPTS);
+    expect(durationMs(scheduled.retryPolicy?.initialInterval)).toBe(5 * SECOND);
+    expect(scheduled.retryPolicy?.backoffCoefficient).toBe(2);
+    console.log(
+      `${runs} run(s): run limit ${scanRunLimitMs(runs) / MINUTE} min, attempt limit ${scanActivityTimeoutMs(runs) / MINUTE} min`,
+    );
+  },
+);
 
 it(`waits queued while no slot is granted, repeating its request every ${SLOT_REQUEST_REPEAT}, and runs once granted`, async () => {
   const publicId = await startScan({ region: 'stalled', scanPage: async () => ({ status: 'finished' }) });
@@ -128,7 +152,8 @@ it(`waits queued while no slot is granted, repeating its request every ${SLOT_RE
 });
 
 /** The region's dispatcher's slots, as its query reports them. */
-const slotsOf = (region: string): Promise<SlotsView> => bed.env.client.workflow.getHandle(scanDispatcherWorkflowId(PREFIX, region)).query(slotsQuery);
+const slotsOf = (region: string): Promise<SlotsView> =>
+  bed.env.client.workflow.getHandle(scanDispatcherWorkflowId(PREFIX, region)).query(slotsQuery);
 
 /**
  * Waits for `done` while heartbeating, as the real Lighthouse activity does: the test server's clock runs in

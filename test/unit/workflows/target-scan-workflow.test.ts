@@ -3,7 +3,13 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { AlertActivities } from '../../../activities/alerts.ts';
 import type { DispatchedTargetScan, TargetActivities } from '../../../activities/targets.ts';
 import { PUBLIC_ID_PATTERN } from '../../../core/ids.ts';
-import { alertEmailWorkflowId, mainTaskQueue, scanTaskQueue, scanWorkflowId, TargetIdAttribute } from '../../../core/temporal.ts';
+import {
+  alertEmailWorkflowId,
+  mainTaskQueue,
+  scanTaskQueue,
+  scanWorkflowId,
+  TargetIdAttribute,
+} from '../../../core/temporal.ts';
 import type { AlertEvaluation } from '../../../services/alert-evaluation.ts';
 import type { TargetScanOutcome } from '../../../workflows/target-scan.ts';
 import { crash, scanStubs } from './scan-stubs.ts';
@@ -28,7 +34,11 @@ const evaluated: string[] = [];
 let sendEmail: (attempt: number) => Promise<'sent'> = async () => 'sent';
 const emailAttempts: Array<{ alertId: number; atMs: number }> = [];
 
-const evaluation = (emails: AlertEvaluation['emails']): AlertEvaluation => ({ outcome: 'evaluated', changes: [], emails });
+const evaluation = (emails: AlertEvaluation['emails']): AlertEvaluation => ({
+  outcome: 'evaluated',
+  changes: [],
+  emails,
+});
 
 beforeAll(async () => {
   bed = await workflowTestbed();
@@ -38,7 +48,13 @@ beforeAll(async () => {
       const { attempt } = Context.current().info;
       dispatchCalls.push({ targetId, publicId, attempt });
       const dispatched = dispatchScripts.get(targetId)?.(attempt, publicId) ?? null;
-      if (dispatched) stubs.scans.set(publicId, { region: 'eu', accountId: targetId, runs: 1, scanPage: async () => ({ status: 'finished' }) });
+      if (dispatched)
+        stubs.scans.set(publicId, {
+          region: 'eu',
+          accountId: targetId,
+          runs: 1,
+          scanPage: async () => ({ status: 'finished' }),
+        });
       return dispatched;
     },
   };
@@ -57,10 +73,19 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => bed?.teardown());
 
-const dispatched = (publicId: string): DispatchedTargetScan => ({ publicId, host: 'shop.example', region: 'eu', scanTaskQueue: scanTaskQueue(PREFIX, 'eu') });
+const dispatched = (publicId: string): DispatchedTargetScan => ({
+  publicId,
+  host: 'shop.example',
+  region: 'eu',
+  scanTaskQueue: scanTaskQueue(PREFIX, 'eu'),
+});
 
 async function runTarget(targetId: number): Promise<{ outcome: TargetScanOutcome; closedAtMs: number }> {
-  const handle = await bed.env.client.workflow.start('targetScanWorkflow', { taskQueue: MAIN_QUEUE, workflowId: `target-${targetId}-${Date.now()}`, args: [{ targetId }] });
+  const handle = await bed.env.client.workflow.start('targetScanWorkflow', {
+    taskQueue: MAIN_QUEUE,
+    workflowId: `target-${targetId}-${Date.now()}`,
+    args: [{ targetId }],
+  });
   const outcome = (await handle.result()) as TargetScanOutcome;
   return { outcome, closedAtMs: (await handle.describe()).closeTime!.getTime() };
 }
@@ -95,7 +120,8 @@ it('gives every run of a target a scan id of its own', async () => {
   const first = await runTarget(3);
   const second = await runTarget(3);
   expect(first.outcome.dispatched && second.outcome.dispatched).toBe(true);
-  if (first.outcome.dispatched && second.outcome.dispatched) expect(first.outcome.scanId).not.toBe(second.outcome.scanId);
+  if (first.outcome.dispatched && second.outcome.dispatched)
+    expect(first.outcome.scanId).not.toBe(second.outcome.scanId);
 });
 
 it("starts each alert e-mail due as a workflow of its own, which retries from 30 s on and does not hold up the target's run", async () => {

@@ -1,7 +1,14 @@
 import { resolve } from 'node:path';
 import proto from '@temporalio/proto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode, DefaultLogger, makeTelemetryFilterString, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
+import {
+  bundleWorkflowCode,
+  DefaultLogger,
+  makeTelemetryFilterString,
+  Runtime,
+  Worker,
+  type WorkerOptions,
+} from '@temporalio/worker';
 import { loadConfig, PROJECT_ROOT } from '../../../infra/config.ts';
 import { SEARCH_ATTRIBUTES } from '../../../core/temporal.ts';
 import { ensureTemporalTestServer } from '../../../stack/temporal.ts';
@@ -28,18 +35,27 @@ const NAMESPACE = 'default';
 export async function workflowTestbed(): Promise<WorkflowTestbed> {
   try {
     // Core's own warnings too (the test server lacks capabilities of a real one, and core says so).
-    Runtime.install({ logger: new DefaultLogger('ERROR'), telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'ERROR', other: 'ERROR' }) } } });
+    Runtime.install({
+      logger: new DefaultLogger('ERROR'),
+      telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'ERROR', other: 'ERROR' }) } },
+    });
   } catch {
     // Installed already in this process.
   }
   const server = ensureTemporalTestServer(loadConfig(baseTestEnv()), (msg) => process.stderr.write(`${msg}\n`));
   const [env, bundle] = await Promise.all([
     TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: server } } }),
-    bundleWorkflowCode({ workflowsPath: resolve(PROJECT_ROOT, 'workflows/index.ts'), logger: new DefaultLogger('WARN') }),
+    bundleWorkflowCode({
+      workflowsPath: resolve(PROJECT_ROOT, 'workflows/index.ts'),
+      logger: new DefaultLogger('WARN'),
+    }),
   ]);
   // Scans carry the project's search attributes, which a server knows only once registered.
   const keyword = proto.temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;
-  await env.connection.operatorService.addSearchAttributes({ namespace: NAMESPACE, searchAttributes: Object.fromEntries(SEARCH_ATTRIBUTES.map((key) => [key.name, keyword])) });
+  await env.connection.operatorService.addSearchAttributes({
+    namespace: NAMESPACE,
+    searchAttributes: Object.fromEntries(SEARCH_ATTRIBUTES.map((key) => [key.name, keyword])),
+  });
   const workers: Array<{ worker: Worker; running: Promise<void> }> = [];
   return {
     env,
