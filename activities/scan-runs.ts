@@ -120,13 +120,11 @@ export async function measureRuns(
     }
     for (const factor of factors) {
       const chosen = again.get(factor) ?? first.byFactor.get(factor)!;
-      kept
-        .get(factor)!
-        .push({
-          ...chosen,
-          overloaded: isOverloaded(chosen.observation, options.minBenchmarkIndex),
-          repeated: again.has(factor),
-        });
+      kept.get(factor)!.push({
+        ...chosen,
+        overloaded: isOverloaded(chosen.observation, options.minBenchmarkIndex),
+        repeated: again.has(factor),
+      });
     }
   }
 

@@ -233,14 +233,12 @@ async function ensureRecurringSchedule(
     return { scheduleId, created: true };
   } catch (error) {
     if (!(error instanceof ScheduleAlreadyRunning)) throw error;
-    await client.schedule
-      .getHandle(scheduleId)
-      .update((previous) => ({
-        ...previous,
-        spec: options.spec,
-        action: options.action,
-        policies: { ...previous.policies, ...options.policies },
-      }));
+    await client.schedule.getHandle(scheduleId).update((previous) => ({
+      ...previous,
+      spec: options.spec,
+      action: options.action,
+      policies: { ...previous.policies, ...options.policies },
+    }));
     return { scheduleId, created: false };
   }
 }

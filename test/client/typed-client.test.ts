@@ -35,17 +35,15 @@ it('returns real, typed data: the account, a page of scans, every item through p
   const me = unwrap(await client.GET('/me')).data;
   expect(me).toMatchObject({ email: user.email, plan: { key: 'pro' } });
   for (let i = 0; i < 3; i++) {
-    await api.db
-      .knex('scans')
-      .insert({
-        public_id: `01jz8q3m5kx7h2v9w4n6p0r${i}st`,
-        user_id: user.id,
-        url: `https://site${i}.example.com/`,
-        host: `site${i}.example.com`,
-        region: api.config.regions.default,
-        status: 'queued',
-        requested_at: new Date(),
-      });
+    await api.db.knex('scans').insert({
+      public_id: `01jz8q3m5kx7h2v9w4n6p0r${i}st`,
+      user_id: user.id,
+      url: `https://site${i}.example.com/`,
+      host: `site${i}.example.com`,
+      region: api.config.regions.default,
+      status: 'queued',
+      requested_at: new Date(),
+    });
   }
   const first = unwrap(await client.GET('/scans', { params: { query: { limit: 2 } } }));
   expect(first.data).toHaveLength(2);

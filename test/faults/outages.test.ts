@@ -156,18 +156,16 @@ async function ended(id: string): Promise<Record<string, unknown>> {
 
 /** Every row is whole: finished ones have a result and no failure, failed ones a code and no result, none half-way. */
 async function rowsAreConsistent(): Promise<void> {
-  const rows = await db
-    .knex('scans')
-    .select<
-      Array<{
-        public_id: string;
-        status: string;
-        result: unknown;
-        finished_at: Date | null;
-        failure_code: string | null;
-        auth_secret: string | null;
-      }>
-    >();
+  const rows = await db.knex('scans').select<
+    Array<{
+      public_id: string;
+      status: string;
+      result: unknown;
+      finished_at: Date | null;
+      failure_code: string | null;
+      auth_secret: string | null;
+    }>
+  >();
   for (const row of rows) {
     if (row.status === 'finished')
       expect(row).toMatchObject({

@@ -53,16 +53,14 @@ beforeAll(async () => {
   metadataDocs = await startHttpsServer();
   metadataDocs.route('/app.json', (_req, res) => {
     metadataFetches.push('/app.json');
-    res
-      .writeHead(200, { 'content-type': 'application/json' })
-      .end(
-        JSON.stringify({
-          client_id: `${metadataDocs.url}/app.json`,
-          client_name: 'Local app',
-          redirect_uris: ['http://127.0.0.1:8976/callback'],
-          token_endpoint_auth_method: 'none',
-        }),
-      );
+    res.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        client_id: `${metadataDocs.url}/app.json`,
+        client_name: 'Local app',
+        redirect_uris: ['http://127.0.0.1:8976/callback'],
+        token_endpoint_auth_method: 'none',
+      }),
+    );
   });
   ports = {
     api: await freePort(),

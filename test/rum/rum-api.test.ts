@@ -235,20 +235,18 @@ describe('sites', () => {
     for (const query of ['limit=51', 'limit=0', 'page=0', 'limit=x'])
       expect([query, (await get(`/rum/sites?${query}`, user.token)).status]).toEqual([query, 422]);
 
-    await api.db
-      .knex('rum_alerts')
-      .insert(
-        [1, 2].map((n) => ({
-          site_id: a.id,
-          title: `t${n}`,
-          mode: 'auto',
-          window_minutes: 60,
-          min_samples: 10,
-          consecutive_threshold: 2,
-          created_at: NOW,
-          updated_at: NOW,
-        })),
-      );
+    await api.db.knex('rum_alerts').insert(
+      [1, 2].map((n) => ({
+        site_id: a.id,
+        title: `t${n}`,
+        mode: 'auto',
+        window_minutes: 60,
+        min_samples: 10,
+        consecutive_threshold: 2,
+        created_at: NOW,
+        updated_at: NOW,
+      })),
+    );
     const detail = await get(`/rum/sites/${a.id}`, user.token);
     expect(conforms('get', '/rum/sites/{id}', detail)).toEqual([]);
     expect(detail.body.data).toMatchObject({

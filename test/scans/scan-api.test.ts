@@ -381,17 +381,15 @@ describe('when Temporal cannot be reached', () => {
       expect(detail.body.data).toMatchObject({ status: 'failed', error: { code: 'not_started' } });
       // Not counted against the hourly limit: with a full hour's worth of such scans, the next request is still
       // refused only by Temporal (503), never by the limit (429).
-      await cut.db
-        .knex('scans')
-        .insert(
-          Array.from({ length: 30 }, (_, i) => ({
-            ...row,
-            id: undefined,
-            public_id: `${row.public_id.slice(0, 20)}${String(i).padStart(6, '0')}`,
-            url: `https://unreachable-temporal.example/${i}`,
-            cache_key: null,
-          })),
-        );
+      await cut.db.knex('scans').insert(
+        Array.from({ length: 30 }, (_, i) => ({
+          ...row,
+          id: undefined,
+          public_id: `${row.public_id.slice(0, 20)}${String(i).padStart(6, '0')}`,
+          url: `https://unreachable-temporal.example/${i}`,
+          cache_key: null,
+        })),
+      );
       expect(
         (
           await call(cut, '/scans', {

@@ -352,19 +352,17 @@ describe('plan limits', () => {
     // An Agency account with its 1000 rows in place (written straight to the table: no schedules needed for the count).
     const { user: agency, token } = await createTestUser(api, 'agency');
     const now = new Date();
-    await api.db
-      .knex('scan_targets')
-      .insert(
-        Array.from({ length: 1000 }, (_, i) => ({
-          user_id: agency.id,
-          url: `https://agency.example/${i}`,
-          host: 'agency.example',
-          region: 'local',
-          thresholds: JSON.stringify({ overall: { warning: 70, critical: 50 } }),
-          created_at: now,
-          updated_at: now,
-        })),
-      );
+    await api.db.knex('scan_targets').insert(
+      Array.from({ length: 1000 }, (_, i) => ({
+        user_id: agency.id,
+        url: `https://agency.example/${i}`,
+        host: 'agency.example',
+        region: 'local',
+        thresholds: JSON.stringify({ overall: { warning: 70, critical: 50 } }),
+        created_at: now,
+        updated_at: now,
+      })),
+    );
     const refused = await post(token, { url: 'https://agency.example/1000' });
     expect([refused.status, refused.body]).toEqual([
       403,

@@ -25,13 +25,11 @@ let userId: number;
  */
 async function newSession(): Promise<{ cookie: string; csrf: string }> {
   const value = randomBytes(32).toString('base64url');
-  await api.db
-    .knex('web_sessions')
-    .insert({
-      id_hash: createHash('sha256').update(value).digest('hex'),
-      user_id: userId,
-      expires_at: new Date(Date.now() + 3600_000),
-    });
+  await api.db.knex('web_sessions').insert({
+    id_hash: createHash('sha256').update(value).digest('hex'),
+    user_id: userId,
+    expires_at: new Date(Date.now() + 3600_000),
+  });
   const cookie = `wps_session=${value}`;
   const page = await rawRequest(`${api.url}/account/api`, { headers: { cookie } });
   return { cookie, csrf: /name="_csrf" value="([^"]+)"/.exec(page.text)![1]! };
