@@ -3,6 +3,7 @@ import { liveDashboardUrl } from '../links.ts';
 import type { RumAlertNotice } from '../webhooks/payloads.ts';
 import type { Transition } from './alert-check.ts';
 import { METRIC_RULES, roundMetric } from './metrics.ts';
+import { liveDataEmailBody } from './email-body.ts';
 
 export interface RumAlertEmail {
   to: string;
@@ -47,8 +48,6 @@ const WORDS = {
   },
 } as const;
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 /** The e-mail about a live-data alert's trigger or resolution, in the owner's language, linking to the site's dashboard. */
 export function composeRumAlertEmail(
   notice: RumAlertNotice,
@@ -62,24 +61,14 @@ export function composeRumAlertEmail(
   return {
     to: recipient.email,
     subject: `[${words.tag[change]}] ${words.subject(notice, change)} – ${notice.domain}`,
-    text: [
-      words.hello(recipient.name),
-      '',
+    ...liveDataEmailBody({
+      locale: recipient.locale,
+      hello: words.hello(recipient.name),
+      heading: notice.alertName,
       message,
-      '',
-      `${words.dashboard}: ${dashboard}`,
-      '',
-      words.why(notice.domain),
-      '',
-    ].join('\n'),
-    html: [
-      `<!doctype html><html lang="${recipient.locale}"><body style="font-family: sans-serif; line-height: 1.5">`,
-      `<p>${escapeHtml(words.hello(recipient.name))}</p>`,
-      `<h2 style="font-size: 1.1em">${escapeHtml(notice.alertName)}</h2>`,
-      `<p>${escapeHtml(message)}</p>`,
-      `<p>${escapeHtml(words.dashboard)}: <a href="${escapeHtml(dashboard)}">${escapeHtml(dashboard)}</a></p>`,
-      `<p style="color: #666; font-size: 0.9em">${escapeHtml(words.why(notice.domain))}</p>`,
-      '</body></html>',
-    ].join('\n'),
+      dashboardLabel: words.dashboard,
+      dashboardUrl: dashboard,
+      why: words.why(notice.domain),
+    }),
   };
 }

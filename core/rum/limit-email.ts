@@ -1,6 +1,7 @@
 import { formatNumber, type Locale } from '../i18n/locale.ts';
 import { liveDashboardUrl } from '../links.ts';
 import { OVER_LIMIT_KEEP_ONE_IN } from './over-limit.ts';
+import { liveDataEmailBody } from './email-body.ts';
 
 export interface LimitEmail {
   to: string;
@@ -38,8 +39,6 @@ const WORDS = {
   },
 } as const;
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 /** The owner's e-mail when a site reaches its monthly page-view limit, in the owner's language. */
 export function composeLimitEmail(
   facts: LimitEmailFacts,
@@ -52,23 +51,13 @@ export function composeLimitEmail(
   return {
     to: recipient.email,
     subject: words.subject(facts),
-    text: [
-      words.hello(recipient.name),
-      '',
+    ...liveDataEmailBody({
+      locale: recipient.locale,
+      hello: words.hello(recipient.name),
       message,
-      '',
-      `${words.dashboard}: ${dashboard}`,
-      '',
-      words.why(facts.domain),
-      '',
-    ].join('\n'),
-    html: [
-      `<!doctype html><html lang="${recipient.locale}"><body style="font-family: sans-serif; line-height: 1.5">`,
-      `<p>${escapeHtml(words.hello(recipient.name))}</p>`,
-      `<p>${escapeHtml(message)}</p>`,
-      `<p>${escapeHtml(words.dashboard)}: <a href="${escapeHtml(dashboard)}">${escapeHtml(dashboard)}</a></p>`,
-      `<p style="color: #666; font-size: 0.9em">${escapeHtml(words.why(facts.domain))}</p>`,
-      '</body></html>',
-    ].join('\n'),
+      dashboardLabel: words.dashboard,
+      dashboardUrl: dashboard,
+      why: words.why(facts.domain),
+    }),
   };
 }
