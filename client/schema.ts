@@ -3322,7 +3322,7 @@ export interface paths {
                                 embed_snippet: string;
                                 /** @description Page views measured this UTC month, each counted 100 / sample_rate times. Null while the live-data store is unreachable (the rest of the site is still returned). */
                                 pageviews_this_month: number | null;
-                                /** @description Page views per site and UTC month the plan accepts; past it beacons are refused (`rejected_this_month.monthly_limit`). */
+                                /** @description Page views per site and UTC month the plan includes; past it the ingest keeps 1 page view in 10, each counted 10 times (the others: `rejected_this_month.over_limit`). */
                                 monthly_limit: number;
                                 /** Format: date-time */
                                 created_at: string;
@@ -3480,7 +3480,7 @@ export interface paths {
                                 embed_snippet: string;
                                 /** @description Page views measured this UTC month, each counted 100 / sample_rate times. Null while the live-data store is unreachable (the rest of the site is still returned). */
                                 pageviews_this_month: number | null;
-                                /** @description Page views per site and UTC month the plan accepts; past it beacons are refused (`rejected_this_month.monthly_limit`). */
+                                /** @description Page views per site and UTC month the plan includes; past it the ingest keeps 1 page view in 10, each counted 10 times (the others: `rejected_this_month.over_limit`). */
                                 monthly_limit: number;
                                 /** Format: date-time */
                                 created_at: string;
@@ -3641,7 +3641,7 @@ export interface paths {
                                 embed_snippet: string;
                                 /** @description Page views measured this UTC month, each counted 100 / sample_rate times. Null while the live-data store is unreachable (the rest of the site is still returned). */
                                 pageviews_this_month: number | null;
-                                /** @description Page views per site and UTC month the plan accepts; past it beacons are refused (`rejected_this_month.monthly_limit`). */
+                                /** @description Page views per site and UTC month the plan includes; past it the ingest keeps 1 page view in 10, each counted 10 times (the others: `rejected_this_month.over_limit`). */
                                 monthly_limit: number;
                                 /** Format: date-time */
                                 created_at: string;
@@ -3903,7 +3903,7 @@ export interface paths {
                                 embed_snippet: string;
                                 /** @description Page views measured this UTC month, each counted 100 / sample_rate times. Null while the live-data store is unreachable (the rest of the site is still returned). */
                                 pageviews_this_month: number | null;
-                                /** @description Page views per site and UTC month the plan accepts; past it beacons are refused (`rejected_this_month.monthly_limit`). */
+                                /** @description Page views per site and UTC month the plan includes; past it the ingest keeps 1 page view in 10, each counted 10 times (the others: `rejected_this_month.over_limit`). */
                                 monthly_limit: number;
                                 /** Format: date-time */
                                 created_at: string;
