@@ -36,6 +36,8 @@ it('starts and is ready in production mode without SECRET_KEY, and creates no ke
     CLICKHOUSE_DATABASE: clickhouse.database,
     TEMPORAL_ADDRESS: base.temporal.address,
     INGEST_PORT: String(port),
+    // Required in production (the monthly-limit e-mail); nothing is sent in this test.
+    SMTP_URL: 'smtp://127.0.0.1:2525',
   });
   expect((await readiness(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
   expect(existsSync(join(stateDir, 'secret.key'))).toBe(false);

@@ -56,7 +56,7 @@ it('the rule tests can fail: an alert expected where the series are healthy is r
 it('every rule points at a runbook entry that exists in the runbook', () => {
   const rules = readFileSync(join(dir, 'rules.yml'), 'utf8');
   const runbook = readFileSync(resolve(PROJECT_ROOT, 'docs/operations/runbook.md'), 'utf8');
-  const anchors = [...rules.matchAll(/runbook: "docs\/operations\/runbook\.md#(runbook-[a-z0-9-]+)"/g)].map(
+  const anchors = [...rules.matchAll(/runbook: ["']docs\/operations\/runbook\.md#(runbook-[a-z0-9-]+)["']/g)].map(
     (m) => m[1]!,
   );
   expect(anchors).toHaveLength(11);
