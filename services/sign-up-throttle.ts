@@ -1,4 +1,5 @@
 import type { ThrottleStore } from '../db/store/throttles.ts';
+import { countInWindow, type WindowCounter } from './sliding-window.ts';
 
 /**
  * Sign-ups cost a password hash each (scrypt, ~100 ms of a core and 32 MiB): at most PER_ADDRESS per client
@@ -11,14 +12,16 @@ export type SignUpSlot = { kind: 'reserved'; release: () => Promise<void> } | { 
 
 /** Counts this sign-up against its address (recorded first, so parallel ones see each other), or refuses it. */
 export async function reserveSignUp(throttles: ThrottleStore, ip: string, now: Date): Promise<SignUpSlot> {
-  const attempt = await throttles.recordSignUpAttempt(ip, now);
-  const release = () => throttles.deleteSignUpAttempt(attempt);
-  const since = new Date(now.getTime() - SIGN_UP_THROTTLE.windowMs);
-  const times = await throttles.signUpAttemptTimes(ip, since, SIGN_UP_THROTTLE.perAddress + 1);
-  if (times.length <= SIGN_UP_THROTTLE.perAddress) {
-    await throttles.deleteSignUpAttemptsBefore(since);
-    return { kind: 'reserved', release };
-  }
-  await release();
-  return { kind: 'throttled', until: new Date(times.at(-1)!.getTime() + SIGN_UP_THROTTLE.windowMs) };
+  const counter: WindowCounter = {
+    record: (at) => throttles.recordSignUpAttempt(ip, at),
+    remove: (id) => throttles.deleteSignUpAttempt(id),
+    timesSince: (since, limit) => throttles.signUpAttemptTimes(ip, since, limit),
+    trimBefore: (before) => throttles.deleteSignUpAttemptsBefore(before),
+  };
+  const slot = await countInWindow(
+    counter,
+    { max: SIGN_UP_THROTTLE.perAddress, windowMs: SIGN_UP_THROTTLE.windowMs },
+    now,
+  );
+  return slot.kind === 'counted' ? { kind: 'reserved', release: () => counter.remove(slot.id) } : slot;
 }

@@ -5,6 +5,7 @@ import { pingPayload } from '../core/webhooks/payloads.ts';
 import type { WebhookStore } from '../db/store/webhooks.ts';
 import { enqueueWebhook } from './webhook-delivery.ts';
 import type { WebhookDispatch } from './webhook-dispatch.ts';
+import { countInWindow, type WindowCounter } from './sliding-window.ts';
 
 /** What the notification settings page does besides saving: test event, resend, replay, re-enable. */
 export interface WebhookActionDeps {
@@ -83,25 +84,28 @@ export async function replayFailedSince(
   return { status: 'replaying', count: replayed.length, more: failed.length > replayed.length };
 }
 
-/**
- * Counts one action against the account's limit. It is recorded before counting, so parallel requests see each
- * other and never more than the limit pass; a refused one is taken back (refusals do not extend the wait).
- */
+/** Counts one action against the account's limit (services/sliding-window.ts); trims what no action's window needs. */
 async function countAction(
   webhooks: WebhookStore,
   userId: number,
   action: WebhookAction,
   now: Date,
 ): Promise<{ status: 'counted'; id: number } | Throttled> {
-  const { max, windowMs } = WEBHOOK_ACTION_LIMITS[action];
-  const id = await webhooks.recordAction(userId, action, now);
-  const times = await webhooks.actionTimes(userId, action, new Date(now.getTime() - windowMs), max + 1);
-  if (times.length <= max) {
-    const longest = Math.max(...Object.values(WEBHOOK_ACTION_LIMITS).map((limit) => limit.windowMs));
-    await webhooks.deleteActionsBefore(userId, new Date(now.getTime() - longest));
-    return { status: 'counted', id };
-  }
-  await webhooks.deleteAction(id);
-  // Open again when the max-th newest action before this one leaves the window.
-  return { status: 'throttled', action, until: new Date(times.at(-1)!.getTime() + windowMs) };
+  const counter: WindowCounter = {
+    record: (at) => webhooks.recordAction(userId, action, at),
+    remove: (id) => webhooks.deleteAction(id),
+    timesSince: (since, limit) => webhooks.actionTimes(userId, action, since, limit),
+    trimBefore: (before) => webhooks.deleteActionsBefore(userId, before),
+  };
+  const slot = await countInWindow(
+    counter,
+    WEBHOOK_ACTION_LIMITS[action],
+    now,
+    new Date(now.getTime() - LONGEST_ACTION_WINDOW_MS),
+  );
+  return slot.kind === 'counted'
+    ? { status: 'counted', id: slot.id }
+    : { status: 'throttled', action, until: slot.until };
 }
+
+const LONGEST_ACTION_WINDOW_MS = Math.max(...Object.values(WEBHOOK_ACTION_LIMITS).map((limit) => limit.windowMs));
