@@ -20,6 +20,7 @@ const LABELS = {
     wasted: 'could be saved',
     transfer: 'transferred',
     mainThread: 'main thread',
+    mainThreadHeading: 'Main thread',
     diagnostics: 'What slows the page',
     lcp: 'Largest Contentful Paint element',
     noLcp: 'Lighthouse named no LCP element.',
@@ -58,6 +59,7 @@ const LABELS = {
     wasted: 'einsparbar',
     transfer: 'übertragen',
     mainThread: 'Hauptthread',
+    mainThreadHeading: 'Hauptthread',
     diagnostics: 'Was die Seite bremst',
     lcp: 'Element des Largest Contentful Paint',
     noLcp: 'Lighthouse hat kein LCP-Element genannt.',
@@ -210,7 +212,7 @@ export function diagnosticsSection(r: ScanResultRecord, locale: Locale, imageUrl
         `blocking-${f}`,
       )}
       <h4>${t.thirdParties}</h4>${table(
-        html`<tr><th>${t.entity}</th><th class="num">${t.size}</th><th class="num">${t.mainThread}</th></tr>`,
+        html`<tr><th>${t.entity}</th><th class="num">${t.size}</th><th class="num">${t.mainThreadHeading}</th></tr>`,
         d.third_parties.map(
           (p) =>
             html`<tr><td>${p.entity}${p.recognized ? html`` : html` <span class="note">(${t.unknownEntity})</span>`}</td><td class="num">${formatBytes(p.transfer_bytes, locale)}</td><td class="num">${formatMs(p.main_thread_ms, locale)}</td></tr>`,
