@@ -1,7 +1,7 @@
 import { createUser } from '../../services/accounts.ts';
 import { SIGN_IN_THROTTLE } from '../../services/sign-in-throttle.ts';
 import { DEPENDENCY_RETRY_AFTER_S } from '../../http/errors.ts';
-import { t } from '../../web/text.ts';
+import { scanText } from '../../web/scans/labels.ts';
 import { createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
 import { freePort, uniqueName } from '../harness/isolated.ts';
 import { rawRequest, WebClient, type RawResponse } from '../harness/web.ts';
@@ -126,7 +126,7 @@ describe('error pages of the web area (HTML, while the API keeps answering JSON)
       expect(refused.status).toBe(503);
       expect(refused.headers['content-type']).toMatch(/^text\/html/);
       expect(refused.headers['retry-after']).toBe(String(DEPENDENCY_RETRY_AFTER_S));
-      expect(refused.text).toContain(t('en').notStarted);
+      expect(refused.text).toContain(scanText('en').notStarted);
       expect(refused.text).toContain('https://unreachable-temporal.example/');
     } finally {
       await cut.close();

@@ -6,6 +6,7 @@ import type { Locale } from '../../core/i18n/locale.ts';
 import { html, SafeHtml } from '../html.ts';
 import { layout, type Chrome } from '../layout.ts';
 import { t } from '../text.ts';
+import { accountText } from './labels.ts';
 import type { AuthorisedApp } from '../../core/oauth/apps.ts';
 import { appsSection } from '../oauth/apps-section.ts';
 
@@ -19,7 +20,8 @@ const described = (errors: FormErrors, name: string, id = name) =>
 
 /** `next`: where to continue after signing in (or up); carried by both forms and the link between them. */
 export function loginPage(chrome: Chrome, csrf: string, email = '', errors: FormErrors = {}, next = '/'): string {
-  const text = t(chrome.locale);
+  const text = accountText(chrome.locale);
+  const frame = t(chrome.locale);
   return layout(
     text.signInTitle,
     html`<section><h1>${text.signInTitle}</h1>
@@ -29,9 +31,9 @@ export function loginPage(chrome: Chrome, csrf: string, email = '', errors: Form
         <input type="hidden" name="next" value="${next}">
         <label for="email">${text.email}</label><input id="email" name="email" type="email" autocomplete="username" required value="${email}">
         <label for="password">${text.password}</label><input id="password" name="password" type="password" autocomplete="current-password" required>
-        <button type="submit" id="sign-in">${text.signIn}</button>
+        <button type="submit" id="sign-in">${frame.signIn}</button>
       </form>
-      <p>${text.noAccount} <a href="/signup${next === '/' ? '' : `?next=${encodeURIComponent(next)}`}" id="to-sign-up">${text.signUp}</a>.</p></section>`,
+      <p>${text.noAccount} <a href="/signup${next === '/' ? '' : `?next=${encodeURIComponent(next)}`}" id="to-sign-up">${frame.signUp}</a>.</p></section>`,
     chrome,
   );
 }
@@ -43,7 +45,8 @@ export function signupPage(
   errors: FormErrors = {},
   next = '/',
 ): string {
-  const text = t(chrome.locale);
+  const text = accountText(chrome.locale);
+  const frame = t(chrome.locale);
   return layout(
     text.signUpTitle,
     html`<section><h1>${text.signUpTitle}</h1>
@@ -56,7 +59,7 @@ export function signupPage(
         <label for="password">${text.passwordRule}</label><input id="password" name="password" type="password" autocomplete="new-password" required${described(errors, 'password')}>${fieldError(errors, 'password')}
         <button type="submit" id="sign-up">${text.createAccount}</button>
       </form>
-      <p>${text.haveAccount} <a href="/login${next === '/' ? '' : `?next=${encodeURIComponent(next)}`}">${text.signIn}</a>.</p></section>`,
+      <p>${text.haveAccount} <a href="/login${next === '/' ? '' : `?next=${encodeURIComponent(next)}`}">${frame.signIn}</a>.</p></section>`,
     chrome,
   );
 }
@@ -82,7 +85,7 @@ const when = (value: Date, locale: Locale) =>
 export function apiPage(input: ApiPageInput): string {
   const errors = input.errors ?? {};
   const { locale } = input.chrome;
-  const text = t(locale);
+  const text = accountText(locale);
   const rows = input.tokens.map(
     (token) => html`<tr data-token-id="${token.id}">
       <td class="token-name wide">${token.name}</td><td><code>${token.prefix}…</code></td><td data-label="${text.colCreated}">${when(token.createdAt, locale)}</td>

@@ -12,11 +12,11 @@ import { listApps, revokeApp } from '../../services/oauth-apps.ts';
 import { throttledSignIn } from '../../services/sign-in-throttle.ts';
 import { reserveSignUp } from '../../services/sign-up-throttle.ts';
 import { deleteToken, listTokens, mintToken } from '../../services/tokens.ts';
-import { chromeFor, pageText } from '../chrome.ts';
+import { chromeFor } from '../chrome.ts';
 import { sendPage } from '../error-page.ts';
 import { localPath, pageLocale } from '../locale.ts';
 import { csrfToken, endSession, readForm, startSession, webUser } from '../session.ts';
-import type { WebText } from '../text.ts';
+import { accountText, type AccountText } from './labels.ts';
 import { issueDeviceCookie, trustedDevice } from './device-cookie.ts';
 import { apiPage, loginPage, signupPage, type ApiPageInput, type FormErrors } from './pages.ts';
 
@@ -45,7 +45,7 @@ export function mountAccountPages(router: Router, deps: AccountPageDeps): void {
 const MAX_NAME = 100;
 
 /** Sets Retry-After for a throttled form and says how long in words. */
-function retryAfter(ctx: Context, text: WebText, until: Date, now: Date): string {
+function retryAfter(ctx: Context, text: AccountText, until: Date, now: Date): string {
   const seconds = setRetryAfter(ctx, { until, now });
   return text.tryAgainIn(Math.ceil(seconds / 60));
 }
@@ -59,7 +59,7 @@ function requireUser(ctx: Context) {
   return user;
 }
 
-const nameError = (name: string, text: WebText): string | undefined =>
+const nameError = (name: string, text: AccountText): string | undefined =>
   !name ? text.nameRequired : name.length > MAX_NAME ? text.nameTooLong(MAX_NAME) : undefined;
 
 function showSignIn(deps: AccountPageDeps, ctx: Ctx): void {
@@ -81,7 +81,7 @@ async function signIn(deps: AccountPageDeps, ctx: Ctx): Promise<void> {
         authenticate(storage.users, email, form.get('password') ?? ''),
       )
     : ({ kind: 'wrong_credentials' } as const);
-  const text = pageText(deps, ctx);
+  const text = accountText(pageLocale(ctx, deps.config));
   if (outcome.kind === 'throttled') {
     return sendPage(
       ctx,
@@ -119,7 +119,7 @@ async function signUp(deps: AccountPageDeps, ctx: Ctx): Promise<void> {
   const values = { name: (form.get('name') ?? '').trim(), email: (form.get('email') ?? '').trim() };
   const next = afterSignIn(form.get('next'));
   const errors: FormErrors = {};
-  const text = pageText(deps, ctx);
+  const text = accountText(pageLocale(ctx, deps.config));
   const invalidName = nameError(values.name, text);
   if (invalidName) errors.name = invalidName;
   else {
@@ -198,7 +198,7 @@ async function createToken(deps: AccountPageDeps, ctx: Ctx): Promise<void> {
   const form = await readForm(ctx, deps.config);
   const values = { name: (form.get('name') ?? '').trim(), expires: (form.get('expires') ?? '').trim() };
   const errors: FormErrors = {};
-  const text = pageText(deps, ctx);
+  const text = accountText(pageLocale(ctx, deps.config));
   const invalidName = nameError(values.name, text);
   if (invalidName) errors.name = invalidName;
   let expiresAt: Date | null = null;

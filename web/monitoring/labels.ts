@@ -88,9 +88,16 @@ const en = {
   previous: 'Previous',
   next: 'Next',
   pageOf: (current: number, last: number) => `Page ${current} of ${last}`,
+  unknownSeverity: (severity: string) => `Unknown severity ${severity}.`,
+  pagePositive: 'The page must be a positive whole number.',
+  thresholdNumber: 'Enter a whole number from 0 to 100.',
+  criticalAboveWarning: 'The critical threshold may not be above the warning threshold.',
+  targetPlanLimit: (plan: string, limit: number, upgrade?: { label: string; maxTargets: number }) =>
+    `Your plan (${plan}) keeps ${limit} target(s).${upgrade ? ` ${upgrade.label} keeps ${upgrade.maxTargets}.` : ''}`,
+  scheduleUnavailable: 'The scheduler is not reachable just now; nothing was changed. Please try again in a minute.',
 };
 
-type Labels = typeof en;
+export type Labels = typeof en;
 
 const de: Labels = {
   targetsTitle: 'Überwachte Ziele',
@@ -180,6 +187,14 @@ const de: Labels = {
   previous: 'Zurück',
   next: 'Weiter',
   pageOf: (current, last) => `Seite ${current} von ${last}`,
+  unknownSeverity: (severity: string) => `Unbekannter Schweregrad ${severity}.`,
+  pagePositive: 'Die Seite muss eine positive ganze Zahl sein.',
+  thresholdNumber: 'Geben Sie eine ganze Zahl von 0 bis 100 ein.',
+  criticalAboveWarning: 'Die kritische Schwelle darf nicht über der Warnschwelle liegen.',
+  targetPlanLimit: (plan: string, limit: number, upgrade?: { label: string; maxTargets: number }) =>
+    `Ihr Tarif (${plan}) umfasst ${limit} Ziel(e).${upgrade ? ` ${upgrade.label} umfasst ${upgrade.maxTargets}.` : ''}`,
+  scheduleUnavailable:
+    'Der Zeitplaner ist gerade nicht erreichbar; es wurde nichts geändert. Bitte versuchen Sie es in einer Minute erneut.',
 };
 
 export const LABELS: Record<Locale, Labels> = { en, de };

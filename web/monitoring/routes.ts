@@ -21,16 +21,16 @@ import { recordLogIds } from '../../http/middleware.ts';
 import { createTarget, deleteTarget, updateTarget, type TargetOutcome } from '../../services/targets.ts';
 import { dismissAlert, markAlertsRead, targetAlerts } from '../../services/alert-actions.ts';
 import { alertsPage } from './alerts-page.ts';
-import { LABELS, type Notice } from './labels.ts';
+import { LABELS, type Labels, type Notice } from './labels.ts';
 import type { AlertRow, FieldErrors, HistoryScan, TargetSummary } from './model.ts';
 import { targetPage } from './target-page.ts';
 import { targetsPage, type TargetFormValues, type TargetRow } from './targets-page.ts';
 import { chromeFor, html, pageText } from '../chrome.ts';
 import type { SafeHtml } from '../html.ts';
 import { dashboardAlerts, dashboardTargets } from './dashboard-sections.ts';
-import { localPath } from '../locale.ts';
+import { localPath, pageLocale } from '../locale.ts';
 import { readForm, webUser } from '../session.ts';
-import { t, type WebText } from '../text.ts';
+import { t } from '../text.ts';
 
 export interface MonitoringPageDeps {
   storage: Storage;
@@ -155,7 +155,7 @@ async function showTargets(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
 /** Threshold fields of a form: integers 0–100; errors by field name, in the page's words. */
 function readThresholds(
   form: URLSearchParams,
-  text: WebText,
+  text: Labels,
 ): { values: { warning: string; critical: string }; thresholds?: Thresholds; errors: FieldErrors } {
   const values = { warning: (form.get('warning') ?? '').trim(), critical: (form.get('critical') ?? '').trim() };
   const errors: FieldErrors = {};
@@ -195,7 +195,7 @@ const serviceDeps = (deps: MonitoringPageDeps) => ({
   clock: deps.clock,
 });
 
-function failureMessage(outcome: TargetOutcome, text: WebText): string | null {
+function failureMessage(outcome: TargetOutcome, text: Labels): string | null {
   switch (outcome.kind) {
     case 'plan_limit':
       return text.targetPlanLimit(outcome.plan.label, outcome.limit, outcome.upgrade);
@@ -206,6 +206,9 @@ function failureMessage(outcome: TargetOutcome, text: WebText): string | null {
   }
 }
 
+/** The monitoring pages' words in the visitor's language. */
+const labelsFor = (deps: MonitoringPageDeps, ctx: Ctx): Labels => LABELS[pageLocale(ctx, deps.config)];
+
 const failureStatus = (outcome: TargetOutcome): number =>
   outcome.kind === 'plan_limit' ? 403 : outcome.kind === 'schedule_unavailable' ? 503 : 422;
 
@@ -215,7 +218,7 @@ async function addTarget(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
   const form = await readForm(ctx, deps.config);
   const text = pageText(deps, ctx);
   const region = form.get('region') ?? deps.config.regions.default;
-  const read = readThresholds(form, text);
+  const read = readThresholds(form, labelsFor(deps, ctx));
   const values: TargetFormValues = { url: (form.get('url') ?? '').trim(), region, ...read.values };
   if (!deps.config.regions.available.includes(region)) read.errors.region = text.unknownRegion(region);
   if (!read.thresholds || read.errors.region)
@@ -223,7 +226,8 @@ async function addTarget(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
   const outcome = await createTarget(serviceDeps(deps), user, { url: values.url, region, thresholds: read.thresholds });
   if (outcome.kind === 'ok') return backTo(ctx, form, '/targets', 'added');
   if (outcome.kind === 'not_found') throw notFound();
-  const errors = outcome.kind === 'invalid' ? formErrors(outcome) : { form: failureMessage(outcome, text)! };
+  const errors =
+    outcome.kind === 'invalid' ? formErrors(outcome) : { form: failureMessage(outcome, labelsFor(deps, ctx))! };
   if (outcome.kind === 'schedule_unavailable') setRetryAfter(ctx, DEPENDENCY_RETRY_AFTER_S);
   await renderTargets(deps, ctx, user, { add: { values, errors } }, failureStatus(outcome));
 }
@@ -303,7 +307,7 @@ async function afterChange(
   const user = signedIn(ctx)!;
   if (outcome.kind === 'schedule_unavailable') setRetryAfter(ctx, DEPENDENCY_RETRY_AFTER_S);
   const message =
-    failureMessage(outcome, pageText(deps, ctx)) ??
+    failureMessage(outcome, labelsFor(deps, ctx)) ??
     (outcome.kind === 'invalid' ? (Object.values(outcome.errors).flat()[0] ?? '') : '');
   await renderTargets(
     deps,
@@ -324,8 +328,7 @@ async function changeThresholds(deps: MonitoringPageDeps, ctx: Ctx): Promise<voi
   if (!user) return;
   const id = idParam(ctx, 'targetId');
   const form = await readForm(ctx, deps.config);
-  const text = pageText(deps, ctx);
-  const read = readThresholds(form, text);
+  const read = readThresholds(form, labelsFor(deps, ctx));
   const fromTargetPage = localPath(form.get('next'), '/targets').startsWith(`/targets/${id}`);
   const rejected = (errors: FieldErrors, status: number) =>
     fromTargetPage
@@ -344,7 +347,7 @@ async function changeThresholds(deps: MonitoringPageDeps, ctx: Ctx): Promise<voi
   if (outcome.kind === 'ok') return backTo(ctx, form, '/targets', 'thresholds');
   if (outcome.kind === 'not_found') throw notFound();
   return rejected(
-    outcome.kind === 'invalid' ? formErrors(outcome) : { form: failureMessage(outcome, text)! },
+    outcome.kind === 'invalid' ? formErrors(outcome) : { form: failureMessage(outcome, labelsFor(deps, ctx))! },
     failureStatus(outcome),
   );
 }
@@ -367,9 +370,9 @@ async function showAlerts(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
     : null;
   const words = t(chrome.locale);
   if (statusValue && !status) errors.status = words.unknownStatus(statusValue);
-  if (severityValue && !severity) errors.severity = words.unknownSeverity(severityValue);
+  if (severityValue && !severity) errors.severity = LABELS[chrome.locale].unknownSeverity(severityValue);
   const page = /^[1-9]\d{0,5}$/.test(pageValue) ? Number(pageValue) : 1;
-  if (pageValue && page === 1 && pageValue !== '1') errors.page = words.pagePositive;
+  if (pageValue && page === 1 && pageValue !== '1') errors.page = LABELS[chrome.locale].pagePositive;
   const found = await deps.storage.alerts.listOwned(
     user.id,
     { status: status ?? undefined, severity: severity ?? undefined },

@@ -6,7 +6,7 @@ import type { Scan } from '../../core/scan/scan.ts';
 import { SCORE_KEYS, scoreLabel } from '../../core/scoring/categories.ts';
 import { html, SafeHtml } from '../html.ts';
 import { layout, scorePill, type Chrome } from '../layout.ts';
-import { t } from '../text.ts';
+import { scanText } from './labels.ts';
 import { when } from './scan-table.ts';
 
 export interface CompareInput {
@@ -27,20 +27,20 @@ const METRICS: Array<{
   { key: 'lcp_ms', label: () => 'Largest Contentful Paint', format: formatMs },
   { key: 'cls', label: () => 'Cumulative Layout Shift', format: (v, locale) => formatNumber(v, locale, 3) },
   { key: 'tbt_ms', label: () => 'Total Blocking Time', format: formatMs },
-  { key: 'request_count', label: (locale) => t(locale).requests, format: (v) => String(v) },
-  { key: 'total_bytes', label: (locale) => t(locale).bytes, format: formatBytes },
+  { key: 'request_count', label: (locale) => scanText(locale).requests, format: (v) => String(v) },
+  { key: 'total_bytes', label: (locale) => scanText(locale).bytes, format: formatBytes },
 ];
 
 /** A change in words and sign: for scores higher is better, for metrics lower is. */
 function delta(change: number, higherIsBetter: boolean, format: (v: number) => string, locale: Locale): SafeHtml {
-  const text = t(locale);
+  const text = scanText(locale);
   if (change === 0) return html`<span class="same">±0</span>`;
   const good = higherIsBetter ? change > 0 : change < 0;
   return html`<span class="${good ? 'better' : 'worse'}" data-change="${good ? 'better' : 'worse'}">${change > 0 ? '+' : '−'}${format(Math.abs(change))} <span class="verdict">(${good ? text.better : text.worse})</span></span>`;
 }
 
 export function comparePage({ chrome, before, after, imageUrl }: CompareInput): string {
-  const text = t(chrome.locale);
+  const text = scanText(chrome.locale);
   const { locale } = chrome;
   const a = before.result!;
   const b = after.result!;
@@ -95,7 +95,7 @@ function filmstripPair(
   imageUrl: CompareInput['imageUrl'],
   locale: Locale,
 ): SafeHtml {
-  const text = t(locale);
+  const text = scanText(locale);
   const frames = (scan: Scan) => scan.result!.filmstrip[factor];
   const end = Math.max(1, ...[before, after].flatMap((scan) => frames(scan).map((f) => f.ms)));
   const size = factor === 'desktop' ? 'width="1350" height="940"' : 'width="412" height="823"';

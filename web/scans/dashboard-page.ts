@@ -3,6 +3,7 @@ import type { SafeHtml } from '../html.ts';
 import { html } from '../html.ts';
 import { layout, type Chrome } from '../layout.ts';
 import { t } from '../text.ts';
+import { scanText } from './labels.ts';
 import { type UrlBox, urlBox } from './url-box.ts';
 import { scanRows } from './scan-table.ts';
 
@@ -17,7 +18,7 @@ export interface DashboardInput {
 
 export function dashboardPage(input: DashboardInput): string {
   const { chrome, usage } = input;
-  const text = t(chrome.locale);
+  const text = scanText(chrome.locale);
   return layout(
     text.dashboardTitle,
     html`<h1>${text.dashboardTitle}</h1>
@@ -32,7 +33,7 @@ export function dashboardPage(input: DashboardInput): string {
         usage.hasApi
           ? text.apiUsed(usage.used, usage.limit === null ? text.unlimited : String(usage.limit))
           : text.noApi
-      } <a href="/account/api">${text.navSettings}</a></p></section>`,
+      } <a href="/account/api">${t(chrome.locale).navSettings}</a></p></section>`,
     { ...chrome, sheets: ['scan-box', 'scan-list'] },
   );
 }

@@ -2,7 +2,7 @@ import type { Page } from '../../core/pagination.ts';
 import type { Scan, ScanStatus } from '../../core/scan/scan.ts';
 import { html, SafeHtml } from '../html.ts';
 import { layout, type Chrome } from '../layout.ts';
-import { t } from '../text.ts';
+import { scanText } from './labels.ts';
 import { fieldError, type FormErrors } from './url-box.ts';
 import { scanRows, statusText } from './scan-table.ts';
 
@@ -16,7 +16,7 @@ export interface ScanListInput {
 const STATUSES: ScanStatus[] = ['queued', 'running', 'finished', 'failed'];
 
 export function scanListPage({ chrome, page, filters, errors }: ScanListInput): string {
-  const text = t(chrome.locale);
+  const text = scanText(chrome.locale);
   const { current_page: current, last_page: last } = page.meta;
   const link = (p: number) => {
     const query = new URLSearchParams();

@@ -4,7 +4,7 @@ import type { Locale } from '../../core/i18n/locale.ts';
 import type { Scan, ScanStatus } from '../../core/scan/scan.ts';
 import { html, SafeHtml } from '../html.ts';
 import { layout, type Chrome } from '../layout.ts';
-import { t } from '../text.ts';
+import { scanText } from './labels.ts';
 import { statusText } from './scan-table.ts';
 
 export interface ProgressState {
@@ -16,7 +16,7 @@ export interface ProgressState {
 }
 
 export function progressState(scan: Scan, locale: Locale): ProgressState {
-  const text = t(locale);
+  const text = scanText(locale);
   const step = scan.status === 'running' ? scan.progress : null;
   const message =
     scan.status === 'queued'
@@ -34,12 +34,12 @@ export function progressState(scan: Scan, locale: Locale): ProgressState {
 /** `desktop`, `mobile`, or `desktop 2/3` for a run of several, in words. */
 function stepText(step: string, locale: Locale): string {
   const [factor = '', run] = step.split(' ');
-  const label = t(locale).progressStep[factor] ?? t(locale).progressRunning;
+  const label = scanText(locale).progressStep[factor] ?? scanText(locale).progressRunning;
   return run ? `${label} ${run}` : label;
 }
 
 export function progressPage(chrome: Chrome, scan: Scan, csrf: string): string {
-  const text = t(chrome.locale);
+  const text = scanText(chrome.locale);
   const state = progressState(scan, chrome.locale);
   const ended = scan.status === 'finished' || scan.status === 'failed';
   const failed = scan.status === 'failed';

@@ -23,6 +23,7 @@ import { progressPage, progressState, PROGRESS_SCRIPT, PROGRESS_SCRIPT_VERSION }
 import type { UrlBox } from './url-box.ts';
 import { readForm, webUser } from '../session.ts';
 import { t } from '../text.ts';
+import { scanText } from './labels.ts';
 
 export interface ScanPageDeps {
   storage: Storage;
@@ -108,7 +109,7 @@ async function newScan(deps: ScanPageDeps, ctx: Ctx): Promise<void> {
     const chrome = chromeFor(deps, ctx);
     return html(
       ctx,
-      homePage(chrome, box(deps, undefined, { url }), t(chrome.locale).signInToScan).replace(
+      homePage(chrome, box(deps, undefined, { url }), scanText(chrome.locale).signInToScan).replace(
         /href="\/(login|signup)"/g,
         (_, page: string) => `href="/${page}?next=${encodeURIComponent(ctx.url)}"`,
       ),
@@ -148,13 +149,13 @@ async function startScan(deps: ScanPageDeps, ctx: Ctx): Promise<void> {
         deps,
         ctx,
         values,
-        { form: t(locale).hourlyLimit(outcome.limit, Math.ceil(seconds / 60)) },
+        { form: scanText(locale).hourlyLimit(outcome.limit, Math.ceil(seconds / 60)) },
         429,
       );
     }
     case 'not_started':
       setRetryAfter(ctx, DEPENDENCY_RETRY_AFTER_S);
-      return renderDashboard(deps, ctx, values, { form: t(locale).notStarted }, 503);
+      return renderDashboard(deps, ctx, values, { form: scanText(locale).notStarted }, 503);
     case 'accepted':
       ctx.status = 303;
       return ctx.redirect(outcome.cached ? `/reports/${outcome.scan.publicId}` : `/scans/${outcome.scan.publicId}`);
@@ -269,9 +270,9 @@ async function compare(deps: ScanPageDeps, ctx: Ctx): Promise<void> {
   const picked = ([] as string[]).concat(ctx.query.scan ?? [], ctx.query.a ?? [], ctx.query.b ?? []);
   const chrome = chromeFor(deps, ctx, 'scans');
   const problem = (message: string) => html(ctx, scanListPageError(chrome, message), 422);
-  if (picked.length !== 2 || picked[0] === picked[1]) return problem(t(chrome.locale).pickTwo);
+  if (picked.length !== 2 || picked[0] === picked[1]) return problem(scanText(chrome.locale).pickTwo);
   const scans = await Promise.all(picked.map((id) => ownedScan(deps, ctx, user.id, id)));
-  if (scans.some((s) => s.status !== 'finished' || !s.result)) return problem(t(chrome.locale).notFinished);
+  if (scans.some((s) => s.status !== 'finished' || !s.result)) return problem(scanText(chrome.locale).notFinished);
   const [before, after] = scans.sort((x, y) => (x.finishedAt?.getTime() ?? 0) - (y.finishedAt?.getTime() ?? 0)) as [
     Scan,
     Scan,

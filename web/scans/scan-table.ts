@@ -3,7 +3,7 @@ import type { Scan, ScanStatus } from '../../core/scan/scan.ts';
 import type { SafeHtml } from '../html.ts';
 import { html } from '../html.ts';
 import { scorePill } from '../layout.ts';
-import { t } from '../text.ts';
+import { scanText } from './labels.ts';
 
 export const when = (date: Date | null, locale: Locale) =>
   date
@@ -14,14 +14,14 @@ export const when = (date: Date | null, locale: Locale) =>
       }) + ' UTC'
     : '—';
 
-export const statusText = (status: ScanStatus, locale: Locale) => t(locale).status[status] ?? status;
+export const statusText = (status: ScanStatus, locale: Locale) => scanText(locale).status[status] ?? status;
 
 /** Where a scan in a list leads: its progress while it runs, its report once it has ended. */
 export const scanHref = (scan: Scan): string =>
   scan.status === 'queued' || scan.status === 'running' ? `/scans/${scan.publicId}` : `/reports/${scan.publicId}`;
 
 export function scanRows(scans: Scan[], locale: Locale, selectable: boolean): SafeHtml {
-  const text = t(locale);
+  const text = scanText(locale);
   return html`<table class="scans stack"><thead><tr>${selectable ? html`<th scope="col"><span class="visually-hidden">${text.colSelect}</span></th>` : ''}<th scope="col">${text.colUrl}</th><th scope="col">${text.colScore}</th>
     <th scope="col">${text.colStatus}</th><th scope="col">${text.colRegion}</th><th scope="col">${text.colRequested}</th></tr></thead><tbody>${scans.map(
       (scan) => html`<tr data-scan-id="${scan.publicId}">${

@@ -1,6 +1,6 @@
 import type { Locale } from '../../core/i18n/locale.ts';
 import { html, SafeHtml } from '../html.ts';
-import { t } from '../text.ts';
+import { scanText } from './labels.ts';
 
 export type FormErrors = Record<string, string>;
 
@@ -20,7 +20,7 @@ const described = (errors: FormErrors | undefined, name: string) =>
   errors?.[name] ? new SafeHtml(` aria-invalid="true" aria-describedby="${name}-error"`) : '';
 
 export function urlBox(locale: Locale, box: UrlBox): SafeHtml {
-  const text = t(locale);
+  const text = scanText(locale);
   const signedIn = Boolean(box.csrf);
   const region = box.values.region ?? box.regions[0];
   return html`<form method="${signedIn ? 'post' : 'get'}" action="${signedIn ? '/scans' : '/scans/new'}" id="scan-form" class="url-box">
