@@ -1,4 +1,7 @@
 import type { RouterContext } from '@koa/router';
+import type { Client } from '@temporalio/client';
+import type { Clock } from '../core/clock.ts';
+import type { Storage } from '../db/store/index.ts';
 import type { Config } from '../infra/config.ts';
 import { setPageHeaders } from './error-page.ts';
 import type { Chrome, NavKey } from './layout.ts';
@@ -7,6 +10,18 @@ import { csrfToken, webUser } from './session.ts';
 import { t, type WebText } from './text.ts';
 
 type Ctx = RouterContext;
+
+/** What every feature's pages are built from: the stores, the configuration and the clock. */
+export interface PageDeps {
+  storage: Storage;
+  config: Config;
+  clock: Clock;
+}
+
+/** Pages that also start or change workflows (scans, target schedules, webhook deliveries). */
+export interface WorkflowPageDeps extends PageDeps {
+  temporal: Client;
+}
 
 /** Answers with a page of the web area, with the headers every page gets. */
 export function html(ctx: Ctx, body: string, status = 200): void {

@@ -1,5 +1,4 @@
 import { envelope } from '../validation.ts';
-import type { Clock } from '../../core/clock.ts';
 import { negotiateLocale } from '../../core/i18n/locale.ts';
 import {
   ALERT_SEVERITIES,
@@ -7,9 +6,9 @@ import {
   type AlertSeverity,
   type AlertStatusFilter,
 } from '../../core/monitoring/alert.ts';
-import type { AlertStore } from '../../db/store/alerts.ts';
 import { notFound } from '../../http/errors.ts';
 import {
+  type AlertActionDeps,
   dismissAlert as dismissOwnedAlert,
   markAlertsRead as markOwnedAlertsRead,
 } from '../../services/alert-actions.ts';
@@ -17,10 +16,8 @@ import { pageMetaSchema, pageQuerySchema, type PageQuery } from '../pagination.t
 import type { AnyRoute, ApiContext, ApiRoute, RouteInput } from '../route.ts';
 import { alertSchema, alertView } from '../views/alerts.ts';
 
-export interface AlertRouteDeps {
-  alerts: AlertStore;
-  clock: Clock;
-}
+/** The routes need exactly what the service needs. */
+export type AlertRouteDeps = AlertActionDeps;
 
 /** Alert ids are positive integers of at most 15 digits (below 2^53); anything else names no alert: 404. */
 const idParam = { id: { pattern: '^[1-9][0-9]{0,14}$', description: 'The alert id.', logAs: 'alertId' as const } };

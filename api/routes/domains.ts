@@ -3,13 +3,7 @@ import type { Clock } from '../../core/clock.ts';
 import type { Config } from '../../infra/config.ts';
 import { TARGET_HISTORY_LENGTH } from '../../core/monitoring/target.ts';
 import type { TargetStore } from '../../db/store/targets.ts';
-import {
-  DEPENDENCY_RETRY_AFTER_S,
-  notFound,
-  planLimitReached,
-  serviceUnavailable,
-  validationFailed,
-} from '../../http/errors.ts';
+import { notFound } from '../../http/errors.ts';
 import {
   createTarget,
   deleteTarget,
@@ -19,6 +13,7 @@ import {
   type TargetUpdate,
 } from '../../services/targets.ts';
 import { pageMetaSchema, pageQuerySchema, type PageQuery } from '../pagination.ts';
+import { okOrThrow } from '../outcomes.ts';
 import type { ApiContext, ApiRoute, AnyRoute, RouteInput } from '../route.ts';
 import { recordLogIds } from '../../http/middleware.ts';
 import { envelope } from '../validation.ts';
@@ -155,23 +150,8 @@ async function showHistory(
 
 /** A service outcome as the response: the target (or no body for 204), or the error in the spec's shape. */
 async function respond(ctx: ApiContext, status: 200 | 201 | 204, pending: Promise<TargetOutcome>): Promise<void> {
-  const outcome = await pending;
-  switch (outcome.kind) {
-    case 'invalid':
-      throw validationFailed(outcome.errors);
-    case 'not_found':
-      throw notFound();
-    case 'plan_limit':
-      throw planLimitReached(outcome, 'monitored targets');
-    case 'schedule_unavailable':
-      throw serviceUnavailable(
-        'Monitored targets cannot be changed right now; try again shortly.',
-        DEPENDENCY_RETRY_AFTER_S,
-        outcome.cause,
-      );
-    case 'ok':
-      recordLogIds(ctx, { targetId: outcome.target.id });
-      ctx.status = status;
-      if (status !== 204) ctx.body = { data: targetView(outcome.target) };
-  }
+  const { target } = okOrThrow(await pending, { things: 'monitored targets' });
+  recordLogIds(ctx, { targetId: target.id });
+  ctx.status = status;
+  if (status !== 204) ctx.body = { data: targetView(target) };
 }

@@ -1,11 +1,11 @@
-import { isoTimestamp, type Clock } from '../../core/clock.ts';
+import { okOrThrow } from '../outcomes.ts';
+import { isoTimestamp } from '../../core/clock.ts';
 import { hasFeature } from '../../core/plans.ts';
 import { RUM_ALERT_LIMITS, RUM_ALERT_MODES, RUM_ALERT_STATUSES, type RumAlert } from '../../core/rum/alert-check.ts';
 import { RUM_METRICS } from '../../core/rum/metrics.ts';
-import type { RumAlertStore } from '../../db/store/rum-alerts.ts';
-import type { RumSiteStore } from '../../db/store/rum-sites.ts';
-import { notFound, planRequired, validationFailed } from '../../http/errors.ts';
+import { notFound, planRequired } from '../../http/errors.ts';
 import {
+  type RumAlertDeps,
   createRumAlert,
   deleteRumAlert,
   listRumAlerts,
@@ -18,11 +18,8 @@ import type { AnyRoute, ApiContext, ApiRoute } from '../route.ts';
 import { recordLogIds } from '../../http/middleware.ts';
 import { envelope, type JsonSchema } from '../validation.ts';
 
-export interface RumAlertRouteDeps {
-  rumSites: RumSiteStore;
-  rumAlerts: RumAlertStore;
-  clock: Clock;
-}
+/** The routes need exactly what the service needs. */
+export type RumAlertRouteDeps = RumAlertDeps;
 
 const ID = '^[1-9][0-9]{0,14}$';
 const siteParam = {
@@ -211,17 +208,12 @@ function requireLiveData(ctx: ApiContext): void {
 }
 
 function respond(ctx: ApiContext, status: 200 | 201 | 204, outcome: RumAlertOutcome): void {
-  switch (outcome.kind) {
-    case 'not_found':
-      throw notFound();
-    case 'invalid':
-      throw validationFailed(outcome.errors);
-    case 'deleted':
-      ctx.status = 204;
-      return;
-    case 'ok':
-      recordLogIds(ctx, { rumAlertId: outcome.alert.id });
-      ctx.status = status;
-      ctx.body = { data: rumAlertView(outcome.alert) };
+  if (outcome.kind === 'deleted') {
+    ctx.status = 204;
+    return;
   }
+  const { alert } = okOrThrow(outcome, { things: 'live-data alerts' });
+  recordLogIds(ctx, { rumAlertId: alert.id });
+  ctx.status = status;
+  ctx.body = { data: rumAlertView(alert) };
 }

@@ -5,15 +5,7 @@ import { historyWindow, periodWindow, RUM_HISTORY_DAYS, RUM_PERIODS, type RumPer
 import { RumDataUnavailable, type DeviceFilter, type RumQueries } from '../../core/rum/queries.ts';
 import type { RumSite } from '../../core/rum/site.ts';
 import type { RumSiteStore } from '../../db/store/rum-sites.ts';
-import {
-  DEPENDENCY_RETRY_AFTER_S,
-  notFound,
-  planLimitReached,
-  planRequired,
-  serviceUnavailable,
-  upgradeRequired,
-  validationFailed,
-} from '../../http/errors.ts';
+import { DEPENDENCY_RETRY_AFTER_S, notFound, planRequired, serviceUnavailable } from '../../http/errors.ts';
 import {
   createRumSite,
   deleteRumSite,
@@ -26,6 +18,7 @@ import {
   type RumSiteUpdate,
 } from '../../services/rum-sites.ts';
 import { pageMetaSchema, pageQuerySchema, type PageQuery } from '../pagination.ts';
+import { okOrThrow } from '../outcomes.ts';
 import type { ApiContext, AnyRoute, ApiRoute, RouteInput } from '../route.ts';
 import { recordLogIds } from '../../http/middleware.ts';
 import { envelope } from '../validation.ts';
@@ -372,22 +365,8 @@ async function respond(
   status: 200 | 201 | 204,
   pending: Promise<RumSiteOutcome>,
 ): Promise<void> {
-  const outcome = await pending;
-  switch (outcome.kind) {
-    case 'invalid':
-      throw validationFailed(outcome.errors);
-    case 'not_found':
-      throw notFound();
-    case 'plan_required':
-      throw upgradeRequired(
-        outcome.needed,
-        (needed) => `Live data needs the ${needed.label} plan or higher. Your plan is ${outcome.plan.label}.`,
-      );
-    case 'plan_limit':
-      throw planLimitReached(outcome, 'live-data sites');
-    case 'ok':
-      recordLogIds(ctx, { rumSiteId: outcome.site.id });
-      ctx.status = status;
-      if (status !== 204) ctx.body = { data: await siteDetail(deps, ctx, outcome.site) };
-  }
+  const { site } = okOrThrow(await pending, { things: 'live-data sites', feature: 'Live data' });
+  recordLogIds(ctx, { rumSiteId: site.id });
+  ctx.status = status;
+  if (status !== 204) ctx.body = { data: await siteDetail(deps, ctx, site) };
 }

@@ -1,18 +1,15 @@
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import type { Context } from 'koa';
-import type { Clock } from '../../core/clock.ts';
 import { resourceUrl } from '../../core/oauth/resources.ts';
 import { planFor } from '../../core/plans.ts';
-import type { Storage } from '../../db/store/index.ts';
 import { notFound, setRetryAfter } from '../../http/errors.ts';
-import type { Config } from '../../infra/config.ts';
 import { AccountError, authenticate, createUser } from '../../services/accounts.ts';
 import { listApps, revokeApp } from '../../services/oauth-apps.ts';
 import { throttledSignIn } from '../../services/sign-in-throttle.ts';
 import { reserveSignUp } from '../../services/sign-up-throttle.ts';
 import { deleteToken, listTokens, mintToken } from '../../services/tokens.ts';
-import { chromeFor } from '../chrome.ts';
+import { chromeFor, type PageDeps } from '../chrome.ts';
 import { sendPage } from '../error-page.ts';
 import { localPath, pageLocale } from '../locale.ts';
 import { csrfToken, endSession, readForm, startSession, webUser } from '../session.ts';
@@ -20,11 +17,7 @@ import { accountText, type AccountText } from './labels.ts';
 import { issueDeviceCookie, trustedDevice } from './device-cookie.ts';
 import { apiPage, loginPage, signupPage, type ApiPageInput, type FormErrors } from './pages.ts';
 
-export interface AccountPageDeps {
-  storage: Storage;
-  config: Config;
-  clock: Clock;
-}
+export type AccountPageDeps = PageDeps;
 
 type Ctx = RouterContext;
 

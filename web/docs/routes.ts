@@ -4,24 +4,17 @@ import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type Router from '@koa/router';
 import type { RouterContext as Context } from '@koa/router';
-import type { Clock } from '../../core/clock.ts';
-import type { Config } from '../../infra/config.ts';
 import { hasFeature, planFor } from '../../core/plans.ts';
 import type { User } from '../../core/user.ts';
-import type { Storage } from '../../db/store/index.ts';
 import { mintToken } from '../../services/tokens.ts';
-import { chromeFor } from '../chrome.ts';
+import { chromeFor, type PageDeps } from '../chrome.ts';
 import { docsText } from './labels.ts';
 import { docsPage } from './page.ts';
 import { DOCS_SCRIPT } from './script.ts';
 import { setPageHeaders } from '../error-page.ts';
 import { readForm, webUser } from '../session.ts';
 
-export interface DocsDeps {
-  storage: Storage;
-  config: Config;
-  clock: Clock;
-}
+export type DocsDeps = PageDeps;
 
 /** How long the token made for trying calls on the page lives. */
 export const TRY_TOKEN_LIFETIME_MS = 60 * 60 * 1000;

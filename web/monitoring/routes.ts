@@ -1,8 +1,5 @@
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
-import type { Client } from '@temporalio/client';
-import type { Clock } from '../../core/clock.ts';
-import type { Config } from '../../infra/config.ts';
 import { alertText } from '../../core/i18n/alerts.ts';
 import type { Locale } from '../../core/i18n/locale.ts';
 import {
@@ -15,7 +12,6 @@ import {
 import type { ScanTarget } from '../../core/monitoring/target.ts';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../../core/monitoring/thresholds.ts';
 import { planFor } from '../../core/plans.ts';
-import type { Storage } from '../../db/store/index.ts';
 import { DEPENDENCY_RETRY_AFTER_S, notFound, setRetryAfter } from '../../http/errors.ts';
 import { recordLogIds } from '../../http/middleware.ts';
 import { createTarget, deleteTarget, updateTarget, type TargetOutcome } from '../../services/targets.ts';
@@ -25,19 +21,14 @@ import { LABELS, type Labels, type Notice } from './labels.ts';
 import type { AlertRow, FieldErrors, HistoryScan, TargetSummary } from './model.ts';
 import { targetPage } from './target-page.ts';
 import { targetsPage, type TargetFormValues, type TargetRow } from './targets-page.ts';
-import { chromeFor, html, pageText } from '../chrome.ts';
+import { chromeFor, html, pageText, type WorkflowPageDeps } from '../chrome.ts';
 import type { SafeHtml } from '../html.ts';
 import { dashboardAlerts, dashboardTargets } from './dashboard-sections.ts';
 import { localPath, pageLocale } from '../locale.ts';
 import { readForm, webUser } from '../session.ts';
 import { t } from '../text.ts';
 
-export interface MonitoringPageDeps {
-  storage: Storage;
-  config: Config;
-  clock: Clock;
-  temporal: Client;
-}
+export type MonitoringPageDeps = WorkflowPageDeps;
 
 type Ctx = RouterContext;
 const HISTORY_LENGTH = 30;

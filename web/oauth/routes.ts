@@ -2,26 +2,20 @@ import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import type Provider from 'oidc-provider';
 import { errors as oauthErrors } from 'oidc-provider';
-import type { Clock } from '../../core/clock.ts';
-import type { Config } from '../../infra/config.ts';
 import { resourceKindOf, resourceUrl } from '../../core/oauth/resources.ts';
 import { DEFAULT_SCOPES, parseScopes, type Scope } from '../../core/oauth/scopes.ts';
 import { hasFeature, planFor } from '../../core/plans.ts';
 import type { User } from '../../core/user.ts';
-import type { Storage } from '../../db/store/index.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
 import { OAUTH_PATHS } from '../../core/oauth/paths.ts';
 import { describeClient } from '../../services/oauth-apps.ts';
-import { chromeFor } from '../chrome.ts';
+import { chromeFor, type PageDeps } from '../chrome.ts';
 import { setPageHeaders } from '../error-page.ts';
 import { consentPage, consentRefusedPage } from './consent-page.ts';
 import { csrfToken, readForm, webUser } from '../session.ts';
 
-export interface OAuthPageDeps {
+export interface OAuthPageDeps extends PageDeps {
   provider: Provider;
-  storage: Storage;
-  config: Config;
-  clock: Clock;
 }
 
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;

@@ -1,18 +1,15 @@
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
-import type { Client } from '@temporalio/client';
-import { utcDay, type Clock } from '../../core/clock.ts';
-import type { Config } from '../../infra/config.ts';
+import { utcDay } from '../../core/clock.ts';
 import { PUBLIC_ID_PATTERN } from '../../core/ids.ts';
 import { hasFeature, isUnlimited, planFor } from '../../core/plans.ts';
 import type { Scan, ScanStatus } from '../../core/scan/scan.ts';
-import type { Storage } from '../../db/store/index.ts';
 import { DEPENDENCY_RETRY_AFTER_S, notFound, setRetryAfter } from '../../http/errors.ts';
 import { recordLogIds } from '../../http/middleware.ts';
 import { assetUrl } from '../../services/assets.ts';
 import { submitScan } from '../../services/scan-submission.ts';
 import type { Chrome } from '../layout.ts';
-import { chromeFor, html } from '../chrome.ts';
+import { chromeFor, html, type WorkflowPageDeps } from '../chrome.ts';
 import { dashboardSections } from '../monitoring/routes.ts';
 import { isLocale, localPath, pageLocale, rememberLocale } from '../locale.ts';
 import { comparePage } from './compare-page.ts';
@@ -25,12 +22,7 @@ import { readForm, webUser } from '../session.ts';
 import { t } from '../text.ts';
 import { scanText } from './labels.ts';
 
-export interface ScanPageDeps {
-  storage: Storage;
-  config: Config;
-  clock: Clock;
-  temporal: Client;
-}
+export type ScanPageDeps = WorkflowPageDeps;
 
 type Ctx = RouterContext;
 const SCAN_ID = new RegExp(PUBLIC_ID_PATTERN);

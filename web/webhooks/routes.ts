@@ -1,12 +1,8 @@
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
-import type { Client } from '@temporalio/client';
-import type { Clock } from '../../core/clock.ts';
-import type { Config } from '../../infra/config.ts';
 import type { Logger } from '../../infra/logger.ts';
 import { planFor } from '../../core/plans.ts';
 import type { WebhookSettingsErrors } from '../../core/webhooks/endpoint.ts';
-import type { Storage } from '../../db/store/index.ts';
 import { notFound } from '../../http/errors.ts';
 import { WEBHOOK_ACTION_LIMITS } from '../../core/webhooks/limits.ts';
 import {
@@ -24,16 +20,12 @@ import {
   webhookSettings,
   type WebhookSettingsDeps,
 } from '../../services/webhook-settings.ts';
-import { chromeFor, html } from '../chrome.ts';
+import { chromeFor, html, type WorkflowPageDeps } from '../chrome.ts';
 import { readForm, webUser } from '../session.ts';
 import { WEBHOOK_LABELS, type WebhookNotice } from './labels.ts';
 import { deliveryPage, webhookPage } from './page.ts';
 
-export interface WebhookPageDeps {
-  storage: Storage;
-  config: Config;
-  clock: Clock;
-  temporal: Client;
+export interface WebhookPageDeps extends WorkflowPageDeps {
   log?: Pick<Logger, 'warn'>;
 }
 
