@@ -1,11 +1,11 @@
-import { ApplicationFailure } from '@temporalio/activity';
 import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../infra/logger.ts';
 import type { AlertChange } from '../core/monitoring/alert.ts';
 import { composeAlertEmail, emailDue } from '../core/monitoring/alert-email.ts';
 import type { AlertStore } from '../db/store/alerts.ts';
 import { evaluateScanAlertsWithWebhooks, type AlertEvaluation } from '../services/alert-evaluation.ts';
-import { PermanentMailError, type Mailer } from '../services/mailer.ts';
+import type { Mailer } from '../services/mailer.ts';
+import { sendFromActivity } from './email.ts';
 import type { WebhookDispatch } from '../services/webhook-dispatch.ts';
 
 export interface AlertActivityDeps {
@@ -44,14 +44,9 @@ export function createAlertActivities(deps: AlertActivityDeps) {
       if (due !== 'send') return due === 'sent' ? 'sent_before' : 'not_due';
       const recipient = await alerts.recipient(alertId);
       if (!recipient) return 'not_due';
-      try {
-        await mailer.send(composeAlertEmail(alert!, change, recipient, deps.baseUrl));
-      } catch (error) {
-        log.warn({ alertId, change, err: error }, 'alert e-mail not sent');
-        if (error instanceof PermanentMailError)
-          throw ApplicationFailure.nonRetryable(error.message, 'PermanentMailError');
-        throw error;
-      }
+      await sendFromActivity(mailer, composeAlertEmail(alert!, change, recipient, deps.baseUrl), (error) =>
+        log.warn({ alertId, change, err: error }, 'alert e-mail not sent'),
+      );
       await alerts.recordEmailed(alertId, change, clock());
       log.info({ alertId, change }, 'alert e-mail sent');
       return 'sent';

@@ -1,4 +1,3 @@
-import { ApplicationFailure } from '@temporalio/activity';
 import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../infra/logger.ts';
 import { rumEmailDue, type SiteWindowsQuery, type Transition } from '../core/rum/alert-check.ts';
@@ -7,7 +6,8 @@ import type { RumAlertNotice } from '../core/webhooks/payloads.ts';
 import type { RumAlertStore } from '../db/store/rum-alerts.ts';
 import type { AlertEmailOutcome } from './alerts.ts';
 import { checkRumAlerts, type RumAlertCheckResult } from '../services/rum-alert-check.ts';
-import { PermanentMailError, type Mailer } from '../services/mailer.ts';
+import type { Mailer } from '../services/mailer.ts';
+import { sendFromActivity } from './email.ts';
 import type { WebhookDispatch } from '../services/webhook-dispatch.ts';
 import type { WorkerMetrics } from '../infra/worker-metrics.ts';
 
@@ -66,14 +66,9 @@ export function createRumAlertActivities(deps: RumAlertActivityDeps) {
       if (due !== 'send') return due === 'sent' ? 'sent_before' : 'not_due';
       const recipient = await rumAlerts.recipient(alertId);
       if (!recipient) return 'not_due';
-      try {
-        await mailer.send(composeRumAlertEmail(notice, change, recipient, deps.baseUrl));
-      } catch (error) {
-        log.warn({ rumAlertId: alertId, change, err: error }, 'live-data alert e-mail not sent');
-        if (error instanceof PermanentMailError)
-          throw ApplicationFailure.nonRetryable(error.message, 'PermanentMailError');
-        throw error;
-      }
+      await sendFromActivity(mailer, composeRumAlertEmail(notice, change, recipient, deps.baseUrl), (error) =>
+        log.warn({ rumAlertId: alertId, change, err: error }, 'live-data alert e-mail not sent'),
+      );
       await rumAlerts.recordEmailed(alertId, change, occurrence, clock());
       log.info({ rumAlertId: alertId, change }, 'live-data alert e-mail sent');
       return 'sent';
