@@ -2,7 +2,9 @@
  * The time windows live-data queries look at. A window is [from, to): `from` included, `to` excluded, in UTC.
  *  - periods (`24h`, `7d`, `30d`): rolling, the last 24 hours / 7 × 24 / 30 × 24 hours up to now;
  *  - history (`days` 7, 30, 90): calendar days (UTC), today included, so `days` 30 is today and the 29 before;
- *  - the month (page views, rejections, the monthly limit): the current UTC calendar month.
+ *  - the month (page views, rejections, the monthly limit): the current UTC calendar month;
+ *  - the report's field data: rolling, the last 28 × 24 hours up to now (FIELD_DAYS, as CrUX and PageSpeed
+ *    Insights look at 28 days).
  */
 
 export const RUM_PERIODS = ['24h', '7d', '30d'] as const;
@@ -34,6 +36,14 @@ export function periodWindow(period: RumPeriod, now: Date): TimeWindow {
 export function minutesWindow(minutes: number, now: Date): TimeWindow {
   const to = new Date(Math.floor(now.getTime() / 1000) * 1000 + 1000);
   return { from: new Date(to.getTime() - minutes * 60_000), to };
+}
+
+/** Days of live data a scan report shows beside its lab values. */
+export const FIELD_DAYS = 28;
+
+/** The rolling window of the last `days` × 24 hours ending now (the current second included). */
+export function rollingDaysWindow(days: number, now: Date): TimeWindow {
+  return minutesWindow(days * 24 * 60, now);
 }
 
 /** `days` calendar days (UTC) ending with today. */

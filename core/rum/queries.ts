@@ -52,8 +52,16 @@ export interface NavigationShare {
 }
 
 export interface RumQueries {
-  /** Per metric: p75, samples and the values per rating; every metric is present (samples 0, p75 null without data). */
-  summary(siteId: number, window: TimeWindow, device: DeviceFilter): Promise<Record<RumMetric, MetricStats>>;
+  /**
+   * Per metric: p75, samples and the values per rating; every metric is present (samples 0, p75 null without data).
+   * With `path`, only the values of that page (the path exactly as the collector sends it, location.pathname).
+   */
+  summary(
+    siteId: number,
+    window: TimeWindow,
+    device: DeviceFilter,
+    path?: string,
+  ): Promise<Record<RumMetric, MetricStats>>;
   /** One item per UTC day with data, newest first. */
   history(siteId: number, metric: RumMetric, window: TimeWindow, device: DeviceFilter): Promise<HistoryDay[]>;
   /** The slowest paths by p75 (ties: more samples first, then path), at most `limit`. */
@@ -64,8 +72,8 @@ export interface RumQueries {
     limit: number,
     device?: DeviceFilter,
   ): Promise<SlowPage[]>;
-  /** Page views by navigation type, most first. */
-  navigationSplit(siteId: number, window: TimeWindow, device: DeviceFilter): Promise<NavigationShare[]>;
+  /** Page views by navigation type, most first; with `path`, only that page's (as in `summary`). */
+  navigationSplit(siteId: number, window: TimeWindow, device: DeviceFilter, path?: string): Promise<NavigationShare[]>;
   /** Page views this UTC month per site (one query for all), each counted 100 / sample_rate times; sites without any are 0. */
   pageviewsThisMonth(siteIds: readonly number[], now: Date): Promise<Map<number, number>>;
   /** Beacons refused this UTC month per site, by reason; sites without any get {}. */

@@ -11,7 +11,7 @@ import {
 } from '../../core/rum/metrics.ts';
 import { monthWindow, type TimeWindow } from '../../core/rum/periods.ts';
 import { RumDataUnavailable, type DeviceFilter, type MetricStats, type RumQueries } from '../../core/rum/queries.ts';
-import { ident, int, ints, join, num, oneOf, part, sql, timestamp } from './sql.ts';
+import { ident, int, ints, join, num, oneOf, part, sql, str, timestamp } from './sql.ts';
 
 /**
  * Every read of live data (rum_metrics, rum_rejections) for the API, the dashboard and the alert check.
@@ -22,8 +22,9 @@ import { ident, int, ints, join, num, oneOf, part, sql, timestamp } from './sql.
  * the one with the highest seq (`argMax(value, seq)`), so a resend or replay never counts twice. The pair is
  * grouped by its 64-bit cityHash64, the column `dedupe_key` computed at insert (schema.ts; a collision among a
  * million values in one window has a chance of about 3 in 100 million, and would merge two values). Exact replays
- * (same seq) carry the same value, so which copy wins does not matter. The time filter applies before the
- * reduction; a value is dated by the first row seen of it (`min(ts)`).
+ * (same seq) carry the same value, so which copy wins does not matter. The time filter (and the page filter,
+ * `path`, of `summary` and `navigationSplit`) applies before the reduction; a value is dated by the first row
+ * seen of it (`min(ts)`).
  *
  * Percentiles: `quantileExact` / `quantilesExact` on the deduplicated values, everywhere: sort the n values and
  * take the one at 0-based rank floor(q × n) (p75 of 4 values is the 4th smallest, p50 of 4 the 3rd): exact,
@@ -59,13 +60,21 @@ function perMetric(limit: (metric: RumMetric) => number) {
   return part`multiIf(${join(RUM_METRICS.map((m) => part`metric = ${metricLiteral(m)}, ${num(limit(m))}`))}, 0)`;
 }
 
-function rowsOf(source: RumDataSource, siteId: number, window: TimeWindow, device: DeviceFilter, metric?: RumMetric) {
+function rowsOf(
+  source: RumDataSource,
+  siteId: number,
+  window: TimeWindow,
+  device: DeviceFilter,
+  metric?: RumMetric,
+  path?: string,
+) {
   const conditions = [
     part`site_id = ${int(siteId, 0, SITE_ID_MAX)}`,
     part`ts >= ${timestamp(window.from)}`,
     part`ts < ${timestamp(window.to)}`,
     ...(device === 'all' ? [] : [part`device = ${oneOf(device, DEVICES)}`]),
     ...(metric ? [part`metric = ${metricLiteral(metric)}`] : []),
+    ...(path === undefined ? [] : [part`path = ${str(path)}`]),
   ];
   return part`${ident(source.database)}.rum_metrics WHERE ${join(conditions, ' AND ')}`;
 }
@@ -87,13 +96,13 @@ const emptyStats = (): MetricStats => ({ p75: null, samples: 0, good: 0, needsIm
 export function rumQueries(source: RumDataSource): RumQueries {
   const db = ident(source.database);
   return {
-    async summary(siteId, window, device) {
+    async summary(siteId, window, device, path) {
       const result = await rows<{ metric: string; p75: number | null; samples: string; good: string; poor: string }>(
         source,
         sql`SELECT metric, quantileExact(0.75)(v) AS p75, count() AS samples,
               countIf(v <= ${perMetric((m) => METRIC_RULES[m].good)}) AS good,
               countIf(v > ${perMetric((m) => METRIC_RULES[m].poor)}) AS poor
-            FROM (SELECT metric, argMax(value, seq) AS v FROM ${rowsOf(source, siteId, window, device)} GROUP BY metric, dedupe_key)
+            FROM (SELECT metric, argMax(value, seq) AS v FROM ${rowsOf(source, siteId, window, device, undefined, path)} GROUP BY metric, dedupe_key)
             GROUP BY metric`,
       );
       const summary = Object.fromEntries(RUM_METRICS.map((m) => [m, emptyStats()])) as Record<RumMetric, MetricStats>;
@@ -161,11 +170,11 @@ export function rumQueries(source: RumDataSource): RumQueries {
       }));
     },
 
-    async navigationSplit(siteId, window, device) {
+    async navigationSplit(siteId, window, device, path) {
       const result = await rows<{ navigation: string; page_views: string }>(
         source,
         sql`SELECT toString(nav) AS navigation, count() AS page_views
-            FROM (SELECT argMax(navigation, seq) AS nav FROM ${rowsOf(source, siteId, window, device)} GROUP BY cityHash64(page_view_id))
+            FROM (SELECT argMax(navigation, seq) AS nav FROM ${rowsOf(source, siteId, window, device, undefined, path)} GROUP BY cityHash64(page_view_id))
             GROUP BY nav ORDER BY page_views DESC, nav ASC`,
       );
       return result
