@@ -157,3 +157,66 @@ const de: typeof en = {
 export type ScanText = typeof en;
 
 export const scanText = (locale: Locale): ScanText => (locale === 'de' ? de : en);
+
+/** The report's field-data part (web/scans/report-field.ts): the owner's live data beside the lab values. */
+const fieldEn = {
+  title: 'Lab and field',
+  intro: (days: string) =>
+    `Lab: this scan (Lighthouse). Field: your visitors’ browsers over the last ${days} days, all devices, the 75th percentile (as Core Web Vitals are judged).`,
+  ofPage: (path: string, views: string) => `Field data of this page (${path}): ${views} measured.`,
+  ofSite: (path: string, domain: string, views: string, min: string) =>
+    `This page (${path}) had fewer than ${min} page views measured, so the field data is of the whole site ${domain}: ${views} measured.`,
+  pageViews: (n: string) => `${n} ${n === '1' ? 'page view' : 'page views'}`,
+  metric: 'Metric',
+  labDesktop: 'Lab, desktop',
+  labMobile: 'Lab, mobile',
+  field: 'Field, p75',
+  scopePage: 'this page',
+  scopeSite: 'whole site',
+  samples: (n: string) => `${n} ${n === '1' ? 'measurement' : 'measurements'}`,
+  noValue: 'no data',
+  noLab: 'not measured',
+  noLabInp:
+    'INP needs real interactions, which a lab run has none of; its lab stand-in is the Total Blocking Time above.',
+  thresholds: (good: string, poor: string) => `good ≤ ${good}, poor > ${poor}`,
+  noData: (domain: string, days: string) =>
+    `Your live-data site ${domain} measured no page views in the last ${days} days. Is its snippet on the page?`,
+  unavailable: 'The live data cannot be read just now; the lab values above are complete.',
+  open: (domain: string) => `Open the live data of ${domain}`,
+  metricNames: {
+    LCP: 'Largest Contentful Paint',
+    INP: 'Interaction to Next Paint',
+    CLS: 'Cumulative Layout Shift',
+  } as Record<'LCP' | 'INP' | 'CLS', string>,
+};
+
+const fieldDe: typeof fieldEn = {
+  title: 'Labor und Feld',
+  intro: (days) =>
+    `Labor: dieser Scan (Lighthouse). Feld: die Browser Ihrer Besucher in den letzten ${days} Tagen, alle Geräte, das 75. Perzentil (danach werden die Core Web Vitals beurteilt).`,
+  ofPage: (path, views) => `Felddaten dieser Seite (${path}): ${views} gemessen.`,
+  ofSite: (path, domain, views, min) =>
+    `Für diese Seite (${path}) wurden weniger als ${min} Seitenaufrufe gemessen, daher sind die Felddaten die der ganzen Website ${domain}: ${views} gemessen.`,
+  pageViews: (n) => `${n} ${n === '1' ? 'Seitenaufruf' : 'Seitenaufrufe'}`,
+  metric: 'Messwert',
+  labDesktop: 'Labor, Desktop',
+  labMobile: 'Labor, mobil',
+  field: 'Feld, p75',
+  scopePage: 'diese Seite',
+  scopeSite: 'ganze Website',
+  samples: (n) => `${n} ${n === '1' ? 'Messung' : 'Messungen'}`,
+  noValue: 'keine Daten',
+  noLab: 'nicht gemessen',
+  noLabInp:
+    'INP braucht echte Interaktionen, die ein Labor-Durchlauf nicht hat; sein Ersatz im Labor ist die Total Blocking Time oben.',
+  thresholds: (good, poor) => `gut ≤ ${good}, schlecht > ${poor}`,
+  noData: (domain, days) =>
+    `Ihre Live-Daten-Website ${domain} hat in den letzten ${days} Tagen keine Seitenaufrufe gemessen. Ist ihr Snippet auf der Seite?`,
+  unavailable: 'Die Live-Daten können gerade nicht gelesen werden; die Laborwerte oben sind vollständig.',
+  open: (domain) => `Live-Daten von ${domain} öffnen`,
+  metricNames: fieldEn.metricNames,
+};
+
+export type ReportFieldText = typeof fieldEn;
+
+export const reportFieldText = (locale: Locale): ReportFieldText => (locale === 'de' ? fieldDe : fieldEn);

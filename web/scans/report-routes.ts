@@ -1,12 +1,15 @@
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import type { Clock } from '../../core/clock.ts';
+import { planFor } from '../../core/plans.ts';
+import type { RumQueries } from '../../core/rum/queries.ts';
 import type { Scan } from '../../core/scan/scan.ts';
 import type { Storage } from '../../db/store/index.ts';
 import { notFound } from '../../http/errors.ts';
 import { recordLogIds } from '../../http/middleware.ts';
 import type { Config } from '../../infra/config.ts';
 import { assetUrl, verifyAssetSignature, type AssetStore, type ImageAudience } from '../../services/assets.ts';
+import { fieldDataForScan } from '../../services/field-data.ts';
 import { chromeFor } from '../chrome.ts';
 import { sendPage } from '../error-page.ts';
 import { pageLocale } from '../locale.ts';
@@ -18,6 +21,8 @@ export interface ReportPageDeps {
   config: Config;
   clock: Clock;
   assets: AssetStore;
+  /** The live-data queries, for the owner's field data beside the lab values. */
+  rum: RumQueries;
 }
 
 type Ctx = RouterContext;
@@ -43,9 +48,18 @@ async function showReport(deps: ReportPageDeps, ctx: Ctx): Promise<void> {
     if (!user) return ctx.redirect(`/login?next=${encodeURIComponent(ctx.path)}`);
     throw notFound();
   }
+  // Field data is the owner's own (their live-data sites): never on a public report seen by someone else.
+  const field =
+    user && user.id === scan.userId && scan.result
+      ? await fieldDataForScan(
+          { rumSites: deps.storage.rumSites, rum: deps.rum, clock: deps.clock },
+          { id: user.id, plan: planFor(user.plan) },
+          scan.url,
+        )
+      : undefined;
   sendPage(
     ctx,
-    reportPage({ scan, chrome: chromeFor(deps, ctx, 'scans'), imageUrl: imageUrlFor(deps, scan, 'owner') }),
+    reportPage({ scan, chrome: chromeFor(deps, ctx, 'scans'), imageUrl: imageUrlFor(deps, scan, 'owner'), field }),
   );
 }
 
