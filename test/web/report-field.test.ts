@@ -162,11 +162,15 @@ function field(page: string) {
 describe('the owner with a live-data site for the host', () => {
   let owner: Awaited<ReturnType<typeof signedIn>>;
   let site: Awaited<ReturnType<typeof siteFor>>;
-  const shop = views('/shop', 24, 7);
-  const home = views('/', 10, 8);
-  const few = views('/few', 3, 9);
+  // Made once the app (and its clock) is up.
+  let shop: View[];
+  let home: View[];
+  let few: View[];
 
   beforeAll(async () => {
+    shop = views('/shop', 24, 7);
+    home = views('/', 10, 8);
+    few = views('/few', 3, 9);
     owner = await signedIn('starter');
     site = await siteFor(owner.user.id, 'field.example');
     // Rows older than the window, on the same pages: they must not count.
