@@ -208,12 +208,12 @@ describe('the owner with a live-data site for the host', () => {
     const lcp = shown.metrics.LCP!.p75!;
     expect(page.text).toMatch(
       new RegExp(
-        `<td data-field="page"><span class="field-value rating-${rate('LCP', lcp)}" data-rating="${rate('LCP', lcp)}">${formatMs(lcp, 'en')}</span>`,
+        `<td data-field="page" data-label="Field, p75 \\(this page\\)"><span class="field-value rating-${rate('LCP', lcp)}" data-rating="${rate('LCP', lcp)}">${formatMs(lcp, 'en')}</span>`,
       ),
     );
     const lab = scan.result!.metrics.desktop.lcp_ms;
     expect(page.text).toContain(
-      `<td data-lab="desktop"><span class="field-value rating-${rate('LCP', lab)}" data-rating="${rate('LCP', lab)}">${formatMs(lab, 'en')}</span>`,
+      `<td data-lab="desktop" data-label="Lab, desktop"><span class="field-value rating-${rate('LCP', lab)}" data-rating="${rate('LCP', lab)}">${formatMs(lab, 'en')}</span>`,
     );
     expect(page.text).toContain('good ≤ 2.5 s, poor &gt; 4 s');
   });

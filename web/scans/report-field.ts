@@ -53,21 +53,22 @@ export function fieldSection(
   };
   const labCell = (metric: FieldMetric, factor: 'desktop' | 'mobile') => {
     const value = LAB[metric]?.(lab[factor]);
-    return html`<td data-lab="${factor}">${value === undefined ? html`<span class="muted">${t.noLab}</span>` : rated(metric, value)}</td>`;
+    return html`<td data-lab="${factor}" data-label="${factor === 'desktop' ? t.labDesktop : t.labMobile}">${value === undefined ? html`<span class="muted">${t.noLab}</span>` : rated(metric, value)}</td>`;
   };
+  const fieldHeading = `${t.field} (${field.scope === 'page' ? t.scopePage : t.scopeSite})`;
   const row = (metric: FieldMetric) => {
     const { p75, samples } = field.metrics[metric];
     const rule = METRIC_RULES[metric];
     return html`<tr data-metric="${metric}" data-p75="${p75 === null ? '' : String(p75)}" data-samples="${samples}">
-      <th scope="row">${metric}<span class="field-name">${t.metricNames[metric]}</span><span class="field-rule">${t.thresholds(formatMetric(metric, rule.good, locale), formatMetric(metric, rule.poor, locale))}</span></th>
+      <th scope="row" class="wide">${metric}<span class="field-name">${t.metricNames[metric]}</span><span class="field-rule">${t.thresholds(formatMetric(metric, rule.good, locale), formatMetric(metric, rule.poor, locale))}</span></th>
       ${labCell(metric, 'desktop')}${labCell(metric, 'mobile')}
-      <td data-field="${field.scope}">${p75 === null ? html`<span class="muted">${t.noValue}</span>` : rated(metric, p75)}<span class="field-samples">${t.samples(formatNumber(samples, locale))}</span></td></tr>`;
+      <td data-field="${field.scope}" data-label="${fieldHeading}">${p75 === null ? html`<span class="muted">${t.noValue}</span>` : rated(metric, p75)}<span class="field-samples">${t.samples(formatNumber(samples, locale))}</span></td></tr>`;
   };
   return open(
     'measured',
     html`<p class="note">${t.intro(days)}</p>
     <p id="field-scope" data-scope="${field.scope}" data-page-views="${field.pageViews}">${scope}</p>
-    <table id="field-metrics"><thead><tr><th scope="col">${t.metric}</th><th scope="col">${t.labDesktop}</th><th scope="col">${t.labMobile}</th><th scope="col">${t.field} (${field.scope === 'page' ? t.scopePage : t.scopeSite})</th></tr></thead>
+    <table id="field-metrics" class="stack"><thead><tr><th scope="col">${t.metric}</th><th scope="col">${t.labDesktop}</th><th scope="col">${t.labMobile}</th><th scope="col">${fieldHeading}</th></tr></thead>
     <tbody>${FIELD_METRICS.map(row)}</tbody></table>
     <p class="note">${t.noLabInp}</p>`,
   );
