@@ -65,7 +65,7 @@ describe('metric thresholds', () => {
     expect(poor).toContain('class="rated rating-poor"');
     expect(poor).toContain('36.3 s');
     expect(poor).toContain('>poor<');
-    expect(ratedValue(METRIC_THRESHOLDS.FCP, 2000, 'de').value).toContain('>verbesserungswürdig<');
+    expect(ratedValue(METRIC_THRESHOLDS.FCP, 2000, 'de').value).toContain('>verbes\u00adserungs\u00adwürdig<');
   });
 });
 
@@ -136,6 +136,29 @@ describe('the requests of a page load', () => {
       r.url.includes('/300.js'),
     );
     expect(long!.url).toHaveLength(DETAIL_LIMITS.text);
+  });
+
+  it('stores at most a bounded number of bytes per form factor, whatever the page: prints the worst case', () => {
+    const worst = structuredClone(mobile);
+    const rows = Array.from({ length: 1000 }, (_, i) => ({
+      url: `https://cdn.example/${i}/${'x'.repeat(1000)}`,
+      networkRequestTime: i,
+      networkEndTime: 100_000 + i,
+      transferSize: 10_000_000 + i,
+      resourceSize: 10_000_000 + i,
+      statusCode: 200,
+      resourceType: i % 2 ? 'Script' : 'Image',
+    }));
+    worst.audits['network-requests'] = { score: null, details: { type: 'table', items: rows } };
+    const started = performance.now();
+    const bytes = JSON.stringify(networkBreakdown(worst)).length;
+    const ms = performance.now() - started;
+    // Each kept row: a URL of at most DETAIL_LIMITS.text characters and under 130 characters of keys and numbers.
+    const bound = (DETAIL_LIMITS.waterfall + 2 * DETAIL_LIMITS.byteRows) * (DETAIL_LIMITS.text + 130);
+    console.log(
+      `requests of 1000 with 1000-character URLs: ${bytes} bytes stored (bound ${bound}), read in ${ms.toFixed(1)} ms`,
+    );
+    expect(bytes).toBeLessThanOrEqual(bound);
   });
 
   it('draws bars in percent of the time axis, with a sliver for instant requests, and shortens URLs', () => {

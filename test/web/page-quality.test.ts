@@ -174,6 +174,9 @@ describe('the quality of our own pages', () => {
       });
       const landed = answer.finalUrl ? new URL(answer.finalUrl).pathname : '';
       const { scores } = answer;
+      console.log(
+        `report at ${width} px (${language}): accessibility ${scores.accessibility}, best practices ${scores['best-practices']}`,
+      );
       if (
         answer.error ||
         landed !== new URL(`${api.url}${seeded.paths.report}`).pathname ||

@@ -207,7 +207,7 @@ const glanceEn = {
 };
 
 const glanceDe: typeof glanceEn = {
-  ratings: { good: 'gut', 'needs-improvement': 'verbesserungswürdig', poor: 'schlecht' },
+  ratings: { good: 'gut', 'needs-improvement': 'verbes\u00adserungs\u00adwürdig', poor: 'schlecht' },
   thresholds: (good, poor) => `gut ≤ ${good}, schlecht > ${poor}`,
   ratingNote:
     'Jeder Wert ist nach den Schwellen unter seinem Namen als gut, verbesserungswürdig oder schlecht bewertet: Core Web Vitals für LCP, CLS und FCP, Lighthouse für TBT.',

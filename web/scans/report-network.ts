@@ -92,7 +92,7 @@ function bytesTable(
     }<td class="num share">${formatNumber(share, locale)} %<span class="share-track" aria-hidden="true"><span class="share-bar" style="width:${Math.round(share * 10) / 10}%"></span></span></td></tr>`;
   });
   const more = b.count > b.items.length ? ` (${t.largest(b.items.length)})` : '';
-  return html`<h4>${heading}${more}</h4><div class="table-wrap"><table class="bytes" id="${id}"><caption class="visually-hidden">${t.bytesList(heading)}</caption><thead><tr><th scope="col">${t.url}</th><th scope="col" class="num">${t.size}</th><th scope="col" class="num">${t.decoded}</th>${
+  return html`<h4>${heading}${more}</h4><div class="table-wrap" tabindex="0" role="region" aria-label="${t.bytesList(heading)}"><table class="bytes" id="${id}"><thead><tr><th scope="col">${t.url}</th><th scope="col" class="num">${t.size}</th><th scope="col" class="num">${t.decoded}</th>${
     withUnused ? html`<th scope="col" class="num">${t.unused}</th>` : html``
   }<th scope="col" class="num">${t.share}</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
