@@ -1,4 +1,5 @@
 import type { Locale } from '../core/i18n/locale.ts';
+import { FAVICON_SVG_PATH } from './favicon.ts';
 import { html, SafeHtml } from './html.ts';
 import { STYLESHEET_PATH, type Sheet } from './stylesheet.ts';
 import { t, type WebText } from './text.ts';
@@ -52,7 +53,7 @@ export function layout(title: string, body: SafeHtml, chrome: Chrome): string {
   const switcher = html`<a href="/language/${other}?next=${encodeURIComponent(back)}" hreflang="${other}" lang="${other}" id="language-switch">${text.switchTo}</a>`;
   return `<!doctype html>${
     html`<html lang="${chrome.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} · WebPerf</title><meta name="description" content="${text.tagline}"><link rel="stylesheet" href="${STYLESHEET_PATH}">${chrome.head ?? ''}</head>
+<title>${title} · WebPerf</title><meta name="description" content="${text.tagline}"><link rel="stylesheet" href="${STYLESHEET_PATH}"><link rel="icon" href="/favicon.ico" sizes="32x32"><link rel="icon" href="${FAVICON_SVG_PATH}" type="image/svg+xml">${chrome.head ?? ''}</head>
 <body${chrome.sheets?.length ? html` class="${chrome.sheets.map((sheet) => `sheet-${sheet}`).join(' ')}"` : ''}><a class="skip" href="#main">${text.skip}</a><header class="${user ? 'signed-in' : 'signed-out'}"><a class="brand" href="/">WebPerf</a>${nav}</header>
 <main id="main">${body}</main><footer>${switcher}</footer></body></html>`.value
   }`;

@@ -11,6 +11,7 @@ import type { Storage } from '../db/store/index.ts';
 import type { AssetStore } from '../services/assets.ts';
 import { mountAccountPages } from './account/routes.ts';
 import { mountDocsPages } from './docs/routes.ts';
+import { FAVICON_SVG_PATH, serveFaviconIco, serveFaviconSvg } from './favicon.ts';
 import { mountLivePages } from './live/routes.ts';
 import { liveDataSource } from './live/source.ts';
 import { pageLocale } from './locale.ts';
@@ -56,7 +57,7 @@ export function webVisitor(deps: Pick<WebDeps, 'storage' | 'config' | 'clock'>):
     );
 }
 
-/** The server-rendered web area (after webVisitor): every feature's pages, and the stylesheet. */
+/** The server-rendered web area (after webVisitor): every feature's pages, the stylesheet and the icon. */
 export function webRouter(deps: WebDeps): Router {
   const router = new Router();
   mountScanPages(router, deps);
@@ -81,6 +82,8 @@ export function webRouter(deps: WebDeps): Router {
     }),
   });
   mountAccountPages(router, deps);
+  router.get(FAVICON_SVG_PATH, serveFaviconSvg);
+  router.get('/favicon.ico', serveFaviconIco);
   router.get('/assets/:file', serveStylesheet);
   mountReportPages(router, deps);
   return router;

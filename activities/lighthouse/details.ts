@@ -1,12 +1,16 @@
 import {
   type AuditEvidence,
   type Box,
+  type ByteBreakdown,
+  type ByteItem,
   DETAIL_LIMITS,
   type DetailItem,
   type Diagnostics,
   type ElementRef,
   type LcpPhases,
+  type NetworkBreakdown,
   type Savings,
+  type WaterfallRequest,
 } from '../../core/scan/details.ts';
 
 /**
@@ -197,5 +201,70 @@ export function diagnostics(lhr: DetailedResult): Diagnostics {
         label: text(row.groupLabel) ?? String(row.group),
         ms: round(number(row.duration) ?? 0),
       })),
+  };
+}
+
+/** A script's unused bytes by URL from Lighthouse's script treemap (a page's inline scripts are its children). */
+function unusedByUrl(details: Json | undefined): Map<string, number> {
+  const unused = new Map<string, number>();
+  const nodes = details && Array.isArray(details.nodes) ? details.nodes.filter(isObject) : [];
+  for (const node of nodes) {
+    const children = Array.isArray(node.children) ? node.children.filter(isObject) : [];
+    const own = number(node.unusedBytes);
+    const fromChildren = children.map((child) => number(child.unusedBytes));
+    const bytes =
+      own ??
+      (fromChildren.some((b) => b !== undefined) ? fromChildren.reduce<number>((a, b) => a + (b ?? 0), 0) : undefined);
+    if (typeof node.name === 'string' && bytes !== undefined) unused.set(node.name, round(bytes));
+  }
+  return unused;
+}
+
+/**
+ * The requests of the page load, from Lighthouse's network-requests audit: the first DETAIL_LIMITS.waterfall
+ * by start time for the waterfall, and every script and image counted, the largest kept (with a script's
+ * unused bytes from the script treemap).
+ */
+export function networkBreakdown(lhr: DetailedResult): NetworkBreakdown {
+  const rows = tableRows(lhr.audits['network-requests']?.details)
+    .filter((row) => typeof row.url === 'string')
+    .map((row, index) => {
+      const start = number(row.networkRequestTime) ?? number(row.rendererStartTime) ?? 0;
+      return { row, url: row.url as string, start, index };
+    })
+    .sort((a, b) => a.start - b.start || a.index - b.index);
+  const requests: WaterfallRequest[] = rows.slice(0, DETAIL_LIMITS.waterfall).map(({ row, url, start }) => ({
+    url: url.slice(0, DETAIL_LIMITS.text),
+    type: text(row.resourceType, 40) ?? 'Other',
+    start_ms: round(start),
+    end_ms: round(Math.max(start, number(row.networkEndTime) ?? start)),
+    transfer_bytes: round(number(row.transferSize) ?? 0),
+    status: round(number(row.statusCode) ?? 0),
+  }));
+  const unused = unusedByUrl(lhr.audits['script-treemap-data']?.details);
+  const bytesOf = (type: string, withUnused: boolean): ByteBreakdown => {
+    const of = rows.filter(({ row }) => row.resourceType === type);
+    const items = of
+      .map(({ row, url }): ByteItem => {
+        const unusedBytes = withUnused ? unused.get(url) : undefined;
+        return {
+          url: url.slice(0, DETAIL_LIMITS.text),
+          transfer_bytes: round(number(row.transferSize) ?? 0),
+          resource_bytes: round(number(row.resourceSize) ?? 0),
+          ...(unusedBytes !== undefined ? { unused_bytes: unusedBytes } : {}),
+        };
+      })
+      .sort((a, b) => b.transfer_bytes - a.transfer_bytes);
+    return {
+      count: of.length,
+      transfer_bytes: items.reduce((sum, item) => sum + item.transfer_bytes, 0),
+      items: items.slice(0, DETAIL_LIMITS.byteRows),
+    };
+  };
+  return {
+    requests,
+    request_count: rows.length,
+    scripts: bytesOf('Script', true),
+    images: bytesOf('Image', false),
   };
 }

@@ -5,7 +5,7 @@ import type {
   ResponseObservation,
 } from '../../core/scan/observation.ts';
 import { KEPT_AUDITS, RESPONSE_HEADERS } from '../../core/scan/observation.ts';
-import { auditEvidence, diagnostics, type DetailedAudit, type DetailedResult } from './details.ts';
+import { auditEvidence, diagnostics, networkBreakdown, type DetailedAudit, type DetailedResult } from './details.ts';
 
 /** The parts of a Lighthouse result we read; Lighthouse's own types are loose JSON here. */
 export interface LighthouseAudit extends DetailedAudit {
@@ -120,6 +120,7 @@ export function formFactorObservation(
       screenshot: final ? `${prefix}-final.jpg` : (filmstrip.at(-1)?.asset ?? null),
       filmstrip,
       diagnostics: diagnostics(lhr),
+      network: networkBreakdown(lhr),
     },
   };
 }

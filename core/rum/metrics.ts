@@ -4,14 +4,15 @@
  * check and the dashboard all ask this module.
  */
 
+import { METRIC_THRESHOLDS, type MetricThreshold, type Rating, rateValue } from '../metric-thresholds.ts';
+
 export const RUM_METRICS = ['LCP', 'CLS', 'INP', 'FCP', 'TTFB'] as const;
 export type RumMetric = (typeof RUM_METRICS)[number];
 
 /** The three metrics the Core Web Vitals pass rule looks at. */
 export const CORE_WEB_VITALS: readonly RumMetric[] = ['LCP', 'CLS', 'INP'];
 
-export const RATINGS = ['good', 'needs-improvement', 'poor'] as const;
-export type Rating = (typeof RATINGS)[number];
+export { RATINGS, type Rating } from '../metric-thresholds.ts';
 
 export const DEVICES = ['desktop', 'mobile', 'tablet'] as const;
 export type Device = (typeof DEVICES)[number];
@@ -28,23 +29,18 @@ export const NAVIGATION_TYPES = [
 ] as const;
 export type NavigationType = (typeof NAVIGATION_TYPES)[number];
 
-export interface MetricRule {
-  unit: 'ms' | '';
-  /** Good up to and including this value. */
-  good: number;
-  /** Poor above this value; needs improvement in between. */
-  poor: number;
+export interface MetricRule extends MetricThreshold {
   /** The largest value a beacon may carry; larger ones are rejected as implausible (reason `value_range`). */
   max: number;
 }
 
-/** Google's published thresholds (web.dev/vitals): good ≤ `good`, poor > `poor`. */
+/** Google's published thresholds (core/metric-thresholds.ts): good ≤ `good`, poor > `poor`. */
 export const METRIC_RULES: Readonly<Record<RumMetric, MetricRule>> = {
-  LCP: { unit: 'ms', good: 2500, poor: 4000, max: 120_000 },
-  INP: { unit: 'ms', good: 200, poor: 500, max: 60_000 },
-  CLS: { unit: '', good: 0.1, poor: 0.25, max: 100 },
-  FCP: { unit: 'ms', good: 1800, poor: 3000, max: 120_000 },
-  TTFB: { unit: 'ms', good: 800, poor: 1800, max: 120_000 },
+  LCP: { ...METRIC_THRESHOLDS.LCP, max: 120_000 },
+  INP: { ...METRIC_THRESHOLDS.INP, max: 60_000 },
+  CLS: { ...METRIC_THRESHOLDS.CLS, max: 100 },
+  FCP: { ...METRIC_THRESHOLDS.FCP, max: 120_000 },
+  TTFB: { ...METRIC_THRESHOLDS.TTFB, max: 120_000 },
 };
 
 export function isRumMetric(value: string): value is RumMetric {
@@ -52,10 +48,7 @@ export function isRumMetric(value: string): value is RumMetric {
 }
 
 export function rate(metric: RumMetric, value: number): Rating {
-  const rule = METRIC_RULES[metric];
-  if (value <= rule.good) return 'good';
-  if (value <= rule.poor) return 'needs-improvement';
-  return 'poor';
+  return rateValue(METRIC_RULES[metric], value);
 }
 
 /** The unit as the `rum.alert.*` payloads name it: `ms`, or `score` for the unitless CLS. */

@@ -2,8 +2,9 @@ import type { FormFactor } from './observation.ts';
 
 /**
  * What the report keeps of Lighthouse's audit and insight `details`: the things behind a finding (resources
- * and elements) and the LCP, layout-shift, render-blocking, third-party and main-thread breakdowns. Stored
- * with each result, so every list is bounded here and nowhere else.
+ * and elements), the LCP, layout-shift, render-blocking, third-party and main-thread breakdowns, and the
+ * requests of the page load (the waterfall, and the script and image bytes). Stored with each result, so every
+ * list is bounded here and nowhere else.
  */
 export const DETAIL_LIMITS = {
   /** Items kept per audit and per finding (Lighthouse's own order: largest first). */
@@ -14,6 +15,10 @@ export const DETAIL_LIMITS = {
   text: 300,
   /** Entities, shifted elements, render-blocking requests and main-thread categories kept per form factor. */
   rows: 10,
+  /** Requests kept for the waterfall per form factor: the first ones by start time. */
+  waterfall: 150,
+  /** Scripts and images kept per form factor in the bytes breakdown: the largest ones. */
+  byteRows: 15,
 } as const;
 
 /** An element's box in CSS pixels of the page as Lighthouse laid it out (the screenshot's viewport at the top). */
@@ -83,4 +88,45 @@ export interface Diagnostics {
 export interface FindingItem extends Omit<DetailItem, 'box'> {
   form_factors?: FormFactor[];
   box?: Partial<Record<FormFactor, Box>>;
+}
+
+/** One request of the page load, from Lighthouse's network-requests audit; times in ms from the start of the navigation. */
+export interface WaterfallRequest {
+  url: string;
+  /** Chromium's resource type: Document, Script, Stylesheet, Image, Font, Fetch, XHR, Media, Other, ... */
+  type: string;
+  start_ms: number;
+  /** When the response had arrived (equal to `start_ms` for a request that never finished). */
+  end_ms: number;
+  transfer_bytes: number;
+  /** HTTP status; 0 when the request got no response. */
+  status: number;
+}
+
+/** One script or image, by transfer size. */
+export interface ByteItem {
+  url: string;
+  transfer_bytes: number;
+  /** Size after decompression. */
+  resource_bytes: number;
+  /** Of a script: bytes not run during the load (Lighthouse's script treemap), where it measured them. */
+  unused_bytes?: number;
+}
+
+/** All the scripts (or images) of the page load: how many, their bytes in all, and the largest ones. */
+export interface ByteBreakdown {
+  count: number;
+  transfer_bytes: number;
+  /** The DETAIL_LIMITS.byteRows largest, largest first. */
+  items: ByteItem[];
+}
+
+/** The requests of one form factor's page load. */
+export interface NetworkBreakdown {
+  /** The first DETAIL_LIMITS.waterfall requests by start time. */
+  requests: WaterfallRequest[];
+  /** How many requests Lighthouse recorded in all (more than `requests` holds when the page made more). */
+  request_count: number;
+  scripts: ByteBreakdown;
+  images: ByteBreakdown;
 }

@@ -3,7 +3,7 @@
  * Plain JSON, small enough for a Temporal payload: images are stored as assets and named here, never inlined.
  */
 
-import type { AuditEvidence, Diagnostics } from './details.ts';
+import type { AuditEvidence, Diagnostics, NetworkBreakdown } from './details.ts';
 
 export const FORM_FACTORS = ['desktop', 'mobile'] as const;
 export type FormFactor = (typeof FORM_FACTORS)[number];
@@ -63,6 +63,8 @@ export interface FormFactorObservation {
   filmstrip: Array<{ asset: string; ms: number }>;
   /** The LCP, layout-shift, render-blocking, third-party and main-thread breakdowns; absent from older runners. */
   diagnostics?: Diagnostics;
+  /** The requests of the load (waterfall, script and image bytes); absent from older runners. */
+  network?: NetworkBreakdown;
 }
 
 export interface ResponseObservation {

@@ -2,7 +2,7 @@ import type { ScanScores } from '../scoring/categories.ts';
 import type { Finding } from '../scoring/types.ts';
 
 export type { ScanScores };
-import type { Diagnostics } from './details.ts';
+import type { Diagnostics, NetworkBreakdown } from './details.ts';
 import {
   FORM_FACTORS,
   type FormFactor,
@@ -80,6 +80,8 @@ export interface ScanResultRecord {
   runs?: ScanRuns;
   /** Each form factor's LCP, layout-shift, render-blocking, third-party and main-thread breakdowns; absent from older results. */
   diagnostics?: Record<FormFactor, Diagnostics>;
+  /** Each form factor's requests: the waterfall and the script and image bytes; absent from older results. Not in the API's result. */
+  network?: Record<FormFactor, NetworkBreakdown>;
 }
 
 /** The stored record of one run. */
@@ -159,5 +161,6 @@ export function buildResultRecord(
     benchmarkIndex: perFactor((f) => obs[f].benchmarkIndex),
     runs,
     ...(FORM_FACTORS.every((f) => obs[f].diagnostics) ? { diagnostics: perFactor((f) => obs[f].diagnostics!) } : {}),
+    ...(FORM_FACTORS.every((f) => obs[f].network) ? { network: perFactor((f) => obs[f].network!) } : {}),
   };
 }

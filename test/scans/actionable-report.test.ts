@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { networkBreakdown } from '../../activities/lighthouse/details.ts';
 import {
   formFactorObservation,
   responseObservations,
@@ -13,6 +14,8 @@ import { resultSchema } from '../../api/views/scan-schemas.ts';
 import { validate } from '../../api/validation.ts';
 import { PROJECT_ROOT } from '../../infra/config.ts';
 import { masterKey } from '../../core/keys.ts';
+import { METRIC_THRESHOLDS, rateValue } from '../../core/metric-thresholds.ts';
+import { DETAIL_LIMITS } from '../../core/scan/details.ts';
 import { FORM_FACTORS, type FormFactor, type ScanObservation } from '../../core/scan/observation.ts';
 import { buildResultRecord } from '../../core/scan/result.ts';
 import type { Scan } from '../../core/scan/scan.ts';
@@ -25,7 +28,8 @@ import { reportPage } from '../../web/scans/report-page.ts';
  * the scan runner's settings, in a process of their own) load the fixture page /actionable/ (a late hero
  * image, a render-blocking stylesheet, an unsized image, a banner that shifts the page, a heavy script from
  * a second origin); the runner's extraction, the scoring, the API view and the report page are fed that
- * run's Lighthouse results, and what they say must be what Lighthouse's JSON says.
+ * run's Lighthouse results, and what they say must be what Lighthouse's JSON says: the findings' items and
+ * savings, the diagnostics, the rated metrics, the request waterfall and the script and image bytes.
  */
 type Lhr = LighthouseResult & {
   audits: Record<string, { metricSavings?: Record<string, number>; details?: Record<string, unknown> }>;
@@ -35,6 +39,8 @@ let outDir: string;
 const lhr = {} as Record<FormFactor, Lhr>;
 let obs: ScanObservation;
 let extractionMs = 0;
+/** Of extractionMs, the time reading the requests (the waterfall and the bytes) takes. */
+let networkMs = 0;
 
 beforeAll(async () => {
   sites = await startFixtureSites();
@@ -50,6 +56,9 @@ beforeAll(async () => {
     const started = performance.now();
     perFactor[factor] = formFactorObservation(lhr[factor], factor).observation;
     extractionMs += performance.now() - started;
+    const networkStarted = performance.now();
+    networkBreakdown(lhr[factor]);
+    networkMs += performance.now() - networkStarted;
   }
   const finalUrl = `${sites.origin}/actionable/`;
   obs = {
@@ -181,4 +190,169 @@ it('passes the OpenAPI schema of the result, and the report page names each faul
   console.log(
     `extraction of both form factors: ${extractionMs.toFixed(1)} ms; stored result ${bytes} bytes, of which the new fields ${bytes - bare}`,
   );
+});
+
+function finishedScan(record: ReturnType<typeof buildResultRecord>, finishedAt: Date): Scan {
+  return {
+    publicId: '01jzzzzzzzzzzzzzzzzzzzzzzz',
+    userId: 1,
+    url: obs.finalUrl,
+    host: '127.0.0.1',
+    region: 'local',
+    isPublic: false,
+    status: 'finished',
+    runs: 1,
+    authType: null,
+    authSecret: null,
+    shareToken: null,
+    shareEnabled: false,
+    requestedAt: finishedAt,
+    startedAt: finishedAt,
+    finishedAt,
+    failureCode: null,
+    failureHttpStatus: null,
+    result: record,
+    targetId: null,
+    progress: null,
+  };
+}
+
+const unescape = (text: string) =>
+  text
+    .replaceAll('&quot;', '"')
+    .replaceAll('&#39;', "'")
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+    .replaceAll('&amp;', '&');
+
+it("rates each metric value on the report by its thresholds, Lighthouse's value against the threshold named beside it", () => {
+  const finishedAt = new Date();
+  const page = reportPage({
+    scan: finishedScan(buildResultRecord(obs, scoreScan(obs, finishedAt)), finishedAt),
+    chrome: { locale: 'en' },
+    imageUrl: (name) => `/img/${name}`,
+  });
+  const metrics = [
+    {
+      key: 'fcp_ms',
+      audit: 'first-contentful-paint',
+      threshold: METRIC_THRESHOLDS.FCP,
+      text: 'good ≤ 1.8 s, poor &gt; 3 s',
+    },
+    {
+      key: 'lcp_ms',
+      audit: 'largest-contentful-paint',
+      threshold: METRIC_THRESHOLDS.LCP,
+      text: 'good ≤ 2.5 s, poor &gt; 4 s',
+    },
+    {
+      key: 'cls',
+      audit: 'cumulative-layout-shift',
+      threshold: METRIC_THRESHOLDS.CLS,
+      text: 'good ≤ 0.1, poor &gt; 0.25',
+    },
+    {
+      key: 'tbt_ms',
+      audit: 'total-blocking-time',
+      threshold: METRIC_THRESHOLDS.TBT,
+      text: 'good ≤ 200 ms, poor &gt; 600 ms',
+    },
+  ];
+  for (const { key, audit, threshold, text } of metrics) {
+    const row = new RegExp(`<tr data-metric="${key}">(.*?)</tr>`, 's').exec(page)![1]!;
+    expect(row).toContain(`<span class="threshold">${text}</span>`);
+    const ratings = [...row.matchAll(/data-rating="([a-z-]+)"/g)].map((m) => m[1]);
+    const words = [...row.matchAll(/<span class="rating-word">([^<]+)<\/span>/g)].map((m) => m[1]);
+    const expected = FORM_FACTORS.map((f) => {
+      const value = lhr[f].audits[audit]!.numericValue!;
+      return rateValue(threshold, key === 'cls' ? Math.round(value * 1000) / 1000 : Math.round(value));
+    });
+    expect(ratings).toEqual(expected);
+    expect(words).toEqual(expected.map((r) => r.replace('-', ' ')));
+  }
+  // The hero is held 1.2 s and the heavy script runs long on a throttled phone: not everything is good there.
+  expect(page).toMatch(/data-rating="(needs-improvement|poor)"/);
+});
+
+it("draws each form factor's request waterfall from Lighthouse's network requests, and the script and image bytes", () => {
+  const finishedAt = new Date();
+  const record = buildResultRecord(obs, scoreScan(obs, finishedAt));
+  const page = reportPage({ scan: finishedScan(record, finishedAt), chrome: { locale: 'en' }, imageUrl: (n) => n });
+  for (const factor of FORM_FACTORS) {
+    const requests = rows(lhr[factor].audits['network-requests']) as Array<{
+      url: string;
+      networkRequestTime: number;
+      networkEndTime: number;
+      transferSize: number;
+    }>;
+    const inStartOrder = [...requests].sort((a, b) => a.networkRequestTime - b.networkRequestTime);
+    const table = new RegExp(`<table class="waterfall" id="waterfall-${factor}">(.*?)</table>`, 's').exec(page)![1]!;
+    const shown = [...table.matchAll(/<td class="wf-url"><span title="([^"]+)"/g)].map((m) => unescape(m[1]!));
+    expect(shown).toEqual(inStartOrder.slice(0, DETAIL_LIMITS.waterfall).map((r) => r.url));
+    expect(shown.map((url) => new URL(url).pathname)).toEqual(
+      expect.arrayContaining(['/actionable/', '/actionable/blocking.css', '/actionable/hero.png', '/heavy.js']),
+    );
+    expect([...table.matchAll(/class="wf-req [a-z-]+" style="margin-left:[\d.]+%;width:[\d.]+%"/g)]).toHaveLength(
+      shown.length,
+    );
+    const hero = record.network![factor].requests.find((r) => r.url.endsWith('/actionable/hero.png'))!;
+    const lighthouseHero = requests.find((r) => r.url.endsWith('/actionable/hero.png'))!;
+    expect(hero).toMatchObject({
+      type: 'Image',
+      start_ms: Math.round(lighthouseHero.networkRequestTime),
+      end_ms: Math.round(lighthouseHero.networkEndTime),
+      transfer_bytes: lighthouseHero.transferSize,
+    });
+    const summary = rows(lhr[factor].audits['resource-summary']) as Array<{
+      resourceType: string;
+      requestCount: number;
+      transferSize: number;
+    }>;
+    const of = (type: string) => summary.find((s) => s.resourceType === type)!;
+    const { scripts, images } = record.network![factor];
+    expect([scripts.count, scripts.transfer_bytes]).toEqual([of('script').requestCount, of('script').transferSize]);
+    expect([images.count, images.transfer_bytes]).toEqual([of('image').requestCount, of('image').transferSize]);
+    expect(scripts.items.map((i) => i.url)).toEqual([`${sites.thirdParty}/heavy.js`]);
+    expect(images.items.map((i) => new URL(i.url).pathname)).toEqual([
+      '/actionable/hero.png',
+      '/actionable/unsized.png',
+    ]);
+    const scriptTable = new RegExp(`<table class="bytes" id="scripts-${factor}">(.*?)</table>`, 's').exec(page)![1]!;
+    expect(scriptTable).toContain(`title="${sites.thirdParty}/heavy.js"`);
+    const imageTable = new RegExp(`<table class="bytes" id="images-${factor}">(.*?)</table>`, 's').exec(page)![1]!;
+    expect(imageTable.indexOf('hero.png')).toBeLessThan(imageTable.indexOf('unsized.png'));
+  }
+});
+
+it('shows WordPress as not detected on the report of a page that is not WordPress, while the API keeps its integer', () => {
+  const finishedAt = new Date();
+  const record = buildResultRecord(obs, scoreScan(obs, finishedAt));
+  expect(record.isWordPress).toBe(false);
+  const scan = finishedScan(record, finishedAt);
+  const view = resultView(scan, {
+    baseUrl: 'http://app.test',
+    keys: { current: masterKey(Buffer.alloc(32, 7)), previous: null },
+    locale: 'en',
+    now: finishedAt,
+  });
+  expect(view.scores.wordpress).toBe(100);
+  expect(view).not.toHaveProperty('network');
+  const page = reportPage({ scan, chrome: { locale: 'en' }, imageUrl: (n) => n });
+  const tile = /<div class="score[^"]*" data-score="wordpress">.*?<\/div>/s.exec(page)![0];
+  expect(tile).toContain('WordPress: not detected');
+  expect(tile).not.toContain('100');
+});
+
+it('keeps the requests it stores bounded: prints the time their extraction takes and the bytes they add', () => {
+  const record = buildResultRecord(obs, scoreScan(obs, new Date()));
+  const all = JSON.stringify(record).length;
+  const network = JSON.stringify(record.network).length;
+  console.log(
+    `requests (waterfall and bytes) of both form factors: extraction ${networkMs.toFixed(2)} ms of ${extractionMs.toFixed(1)} ms; stored ${network} bytes of the result's ${all}`,
+  );
+  for (const factor of FORM_FACTORS) {
+    expect(record.network![factor].requests.length).toBeLessThanOrEqual(DETAIL_LIMITS.waterfall);
+    expect(record.network![factor].request_count).toBe(rows(lhr[factor].audits['network-requests']).length);
+  }
+  expect(network).toBeGreaterThan(0);
 });

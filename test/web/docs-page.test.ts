@@ -31,20 +31,13 @@ async function openReference(page: Page): Promise<string[]> {
   const problems: string[] = [];
   page.on(
     'console',
-    (message) =>
-      message.type() === 'error' &&
-      !message.location().url?.endsWith('/favicon.ico') &&
-      problems.push(`${message.text()} ${message.location().url ?? ''}`),
+    (message) => message.type() === 'error' && problems.push(`${message.text()} ${message.location().url ?? ''}`),
   );
   page.on('pageerror', (error) => problems.push(String(error)));
   page.on('requestfailed', (request) => problems.push(`failed: ${request.url()}`));
-  // The site has no favicon (every page's request for it is a 404, not this page's concern).
   page.on(
     'response',
-    (response) =>
-      response.status() >= 400 &&
-      !response.url().endsWith('/favicon.ico') &&
-      problems.push(`${response.status()}: ${response.url()}`),
+    (response) => response.status() >= 400 && problems.push(`${response.status()}: ${response.url()}`),
   );
   await page.setJavaScriptEnabled(true);
   await page.goto(`${api.url}/docs`);

@@ -13,7 +13,8 @@ import { isolatedClickHouse, type IsolatedClickHouse } from '../harness/isolated
 /**
  * Our own scanner on our own pages: Lighthouse's accessibility and best-practices audits on every page of the
  * web area, signed out and signed in (Lighthouse loads them in a browser context that signed in through the
- * form), each scoring 95 or more; and in Chromium at 360 px, in both languages, no page scrolls sideways and
+ * form), each scoring 95 or more, and the report page with its request waterfall also at 360 and 1280 px wide;
+ * and in Chromium at 360 px, in both languages, no page scrolls sideways and
  * every element the keyboard reaches shows where the focus is. The data comes from fixtures/web-area.ts.
  */
 let api: TestApi;
@@ -123,6 +124,71 @@ describe('the quality of our own pages', () => {
     }
     expect(below.join('\n')).toBe('');
   }, 300_000);
+
+  it(`scores ${MINIMUM}+ on the report page with its request waterfall and bytes, at 360 px and at 1280 px`, async () => {
+    const context = await signedInContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(`${api.url}${seeded.paths.report}`, { waitUntil: 'load' });
+      // The audited report has what the report can show: rated metrics, both waterfalls, the script and image bytes.
+      const parts = await page.evaluate(`({
+        rated: document.querySelectorAll('#metrics [data-rating]').length,
+        desktop: document.querySelectorAll('#waterfall-desktop tbody tr').length,
+        mobile: document.querySelectorAll('#waterfall-mobile tbody tr').length,
+        bytes: document.querySelectorAll('table.bytes tbody tr').length,
+        bars: document.querySelectorAll('.wf-req').length,
+      })`);
+      expect(parts).toEqual({
+        rated: 8,
+        desktop: expect.any(Number),
+        mobile: expect.any(Number),
+        bytes: expect.any(Number),
+        bars: expect.any(Number),
+      });
+      const counts = parts as Record<string, number>;
+      expect(Math.min(counts.desktop!, counts.mobile!, counts.bytes!)).toBeGreaterThan(10);
+      for (const width of [360, 1280]) {
+        await page.setViewport({ width, height: 800 });
+        await page.reload({ waitUntil: 'load' });
+        const wide = (await page.evaluate(
+          "[document.documentElement, ...document.querySelectorAll('section')].filter((el) => el.scrollWidth > el.clientWidth).map((el) => el.id || el.tagName)",
+        )) as string[];
+        expect({ width, wide }).toEqual({ width, wide: [] });
+      }
+      await page.close();
+    } finally {
+      await context.close();
+    }
+    const below: string[] = [];
+    for (const { width, formFactor, language } of [
+      { width: 360, formFactor: 'mobile', language: 'en' },
+      { width: 1280, formFactor: 'desktop', language: 'de' },
+    ] as const) {
+      const answer = await auditor.audit({
+        url: `${api.url}${seeded.paths.report}`,
+        signedIn: true,
+        formFactor,
+        language,
+        width,
+        categories: ['accessibility', 'best-practices'],
+      });
+      const landed = answer.finalUrl ? new URL(answer.finalUrl).pathname : '';
+      const { scores } = answer;
+      console.log(
+        `report at ${width} px (${language}): accessibility ${scores.accessibility}, best practices ${scores['best-practices']}`,
+      );
+      if (
+        answer.error ||
+        landed !== new URL(`${api.url}${seeded.paths.report}`).pathname ||
+        (scores.accessibility ?? 0) < MINIMUM ||
+        (scores['best-practices'] ?? 0) < MINIMUM
+      )
+        below.push(
+          `report at ${width} px (${language}): accessibility ${scores.accessibility}, best practices ${scores['best-practices']}\n${describeFailures(answer)}`,
+        );
+    }
+    expect(below.join('\n')).toBe('');
+  }, 180_000);
 
   it('lets no page scroll sideways at 360 px, in English and German, with the whole navigation on screen', async () => {
     const overflowing: string[] = [];

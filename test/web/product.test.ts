@@ -82,6 +82,9 @@ describe('the web area as a product', () => {
     );
     await page.waitForSelector('#scores');
     expect(await page.$eval('[data-score="overall"] b', (el) => Number(el.textContent))).toBeGreaterThan(0);
+    // At a glance, from the result the worker stored: the waterfall starts with the page itself, and it is not WordPress.
+    expect(await page.$eval('#waterfall-desktop tbody tr .wf-url span', (el) => el.getAttribute('title'))).toBe(target);
+    expect(await page.$eval('[data-score="wordpress"]', (el) => el.textContent)).toBe('–WordPress: not detected');
 
     await page.goto(`${stack.api.url}/scans`);
     expect(

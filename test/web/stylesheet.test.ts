@@ -59,6 +59,28 @@ describe('the web area stylesheet', () => {
     expect((await bytes(`${api.url}/assets/site.0000000000000000.css`, {})).status).toBe(404);
   });
 
+  it('has a favicon: an SVG linked from every page with a year-long cache, and /favicon.ico an icon, not a 404', async () => {
+    for (const path of ['/', '/login', '/no-such-page']) {
+      const page = await rawRequest(`${api.url}${path}`);
+      expect(page.text).toContain('<link rel="icon" href="/favicon.ico" sizes="32x32">');
+      expect(page.text).toMatch(/<link rel="icon" href="\/assets\/favicon\.[0-9a-f]{16}\.svg" type="image\/svg\+xml">/);
+    }
+    const page = await rawRequest(`${api.url}/login`);
+    const svgPath = /href="(\/assets\/favicon\.[0-9a-f]{16}\.svg)"/.exec(page.text)![1]!;
+    const svg = await bytes(`${api.url}${svgPath}`, {});
+    expect(svg.status).toBe(200);
+    expect(svg.headers['content-type']).toBe('image/svg+xml');
+    expect(svg.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(svg.body.toString()).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    expect(svgPath).toContain(createHash('sha256').update(svg.body).digest('hex').slice(0, 16));
+    const ico = await bytes(`${api.url}/favicon.ico`, {});
+    expect(ico.status).toBe(200);
+    expect(ico.headers['content-type']).toBe('image/x-icon');
+    expect(ico.headers['cache-control']).toBe('public, max-age=2592000');
+    expect([...ico.body.subarray(0, 4)]).toEqual([0, 0, 1, 0]); // an ICO file's header
+    expect((await bytes(`${api.url}/assets/favicon.0000000000000000.svg`, {})).status).toBe(404);
+  });
+
   it('applies in Chromium under the page CSP, which blocks an injected <style> but lets style attributes place chart parts', async () => {
     const { browser, close } = await launchBrowser();
     try {

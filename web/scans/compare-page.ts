@@ -1,12 +1,12 @@
 import { localiseFinding } from '../../core/i18n/findings.ts';
 import { formatBytes, formatMs, formatNumber, type Locale } from '../../core/i18n/locale.ts';
 import { FORM_FACTORS, type FormFactor } from '../../core/scan/observation.ts';
-import type { FormFactorMetrics } from '../../core/scan/result.ts';
+import type { FormFactorMetrics, ScanResultRecord } from '../../core/scan/result.ts';
 import type { Scan } from '../../core/scan/scan.ts';
-import { SCORE_KEYS, scoreLabel } from '../../core/scoring/categories.ts';
+import { categoryOf, SCORE_KEYS, type ScoreKey, scoreLabel } from '../../core/scoring/categories.ts';
 import { html, SafeHtml } from '../html.ts';
 import { layout, scorePill, type Chrome } from '../layout.ts';
-import { scanText } from './labels.ts';
+import { glanceText, scanText } from './labels.ts';
 import { when } from './scan-table.ts';
 
 export interface CompareInput {
@@ -45,11 +45,18 @@ export function comparePage({ chrome, before, after, imageUrl }: CompareInput): 
   const a = before.result!;
   const b = after.result!;
   const head = html`<thead><tr><th scope="col"><span class="visually-hidden">${text.metricsTitle}</span></th><th scope="col">${text.before}</th><th scope="col">${text.after}</th><th scope="col">${text.difference}</th></tr></thead>`;
+  // A WordPress-only score of a page that is not WordPress is "not detected", and has no difference.
+  const missing = (key: ScoreKey, scan: ScanResultRecord) =>
+    key !== 'overall' && categoryOf(key).wordpressOnly && !scan.isWordPress;
+  const cell = (key: ScoreKey, scan: ScanResultRecord) =>
+    missing(key, scan)
+      ? html`<span class="muted">${glanceText(locale).wordpressNotDetected}</span>`
+      : scorePill(scan.scores[key]);
   const scoreRows = SCORE_KEYS.map(
     (
       key,
-    ) => html`<tr data-score="${key}"><th scope="row" class="wide">${scoreLabel(key, locale)}</th><td data-label="${text.before}">${scorePill(a.scores[key])}</td><td data-label="${text.after}">${scorePill(b.scores[key])}</td>
-      <td>${delta(b.scores[key] - a.scores[key], true, String, locale)}</td></tr>`,
+    ) => html`<tr data-score="${key}"><th scope="row" class="wide">${scoreLabel(key, locale)}</th><td data-label="${text.before}">${cell(key, a)}</td><td data-label="${text.after}">${cell(key, b)}</td>
+      <td>${missing(key, a) || missing(key, b) ? html`<span class="same">—</span>` : delta(b.scores[key] - a.scores[key], true, String, locale)}</td></tr>`,
   );
   const metricTables = FORM_FACTORS.map(
     (factor) => html`<h3>${text.progressStep[factor]}</h3><table id="metrics-${factor}" class="compare stack">${head}

@@ -1,4 +1,5 @@
 import type { Locale } from '../../core/i18n/locale.ts';
+import type { Rating } from '../../core/metric-thresholds.ts';
 
 /** The scan pages' words (home, dashboard, scan list, progress, compare) in English and German. */
 const en = {
@@ -220,3 +221,98 @@ const fieldDe: typeof fieldEn = {
 export type ReportFieldText = typeof fieldEn;
 
 export const reportFieldText = (locale: Locale): ReportFieldText => (locale === 'de' ? fieldDe : fieldEn);
+
+/** The report's at-a-glance parts: rated metric values, the request waterfall, the script and image bytes. */
+const glanceEn = {
+  ratings: { good: 'good', 'needs-improvement': 'needs improvement', poor: 'poor' } as Record<Rating, string>,
+  thresholds: (good: string, poor: string) => `good ≤ ${good}, poor > ${poor}`,
+  ratingNote:
+    'Each value is rated good, needs improvement or poor by the thresholds under its name: Core Web Vitals for LCP, CLS and FCP, Lighthouse for TBT.',
+  wordpressNotDetected: 'not detected',
+  factors: { desktop: 'Desktop', mobile: 'Mobile' },
+  network: 'Requests',
+  networkNote: (limit: number) =>
+    `The requests Lighthouse recorded while loading the page (unthrottled), in the order they started; at most the first ${limit} are shown.`,
+  networkSummary: (count: number, shown: string, bytes: string, end: string) =>
+    `${shown} ${count === 1 ? 'request' : 'requests'}, ${bytes}; the last one ended at ${end}.`,
+  networkCapped: (shown: number, count: number) => `Showing the first ${shown} of ${count} requests.`,
+  waterfall: (factor: string) => `${factor}: request waterfall`,
+  number: 'No.',
+  url: 'URL',
+  type: 'Type',
+  size: 'Transferred',
+  start: 'Start',
+  duration: 'Duration',
+  timeline: (end: string) => `Timeline (0 to ${end})`,
+  noResponse: 'no response',
+  types: {
+    Document: 'Document',
+    Stylesheet: 'Stylesheet',
+    Script: 'Script',
+    Image: 'Image',
+    Font: 'Font',
+    Fetch: 'Fetch',
+    XHR: 'XHR',
+    Media: 'Media',
+    Other: 'Other',
+  } as Record<string, string>,
+  scripts: (count: number, shown: string, bytes: string) =>
+    `JavaScript: ${shown} ${count === 1 ? 'script' : 'scripts'}, ${bytes}`,
+  images: (count: number, shown: string, bytes: string) =>
+    `Images: ${shown} ${count === 1 ? 'image' : 'images'}, ${bytes}`,
+  largest: (shown: number) => `the ${shown} largest`,
+  decoded: 'Uncompressed',
+  unused: 'Unused during load',
+  share: 'Share',
+  noScripts: 'No scripts.',
+  noImages: 'No images.',
+  bytesList: (what: string) => `${what}, largest first`,
+};
+
+const glanceDe: typeof glanceEn = {
+  ratings: { good: 'gut', 'needs-improvement': 'verbes\u00adserungs\u00adwürdig', poor: 'schlecht' },
+  thresholds: (good, poor) => `gut ≤ ${good}, schlecht > ${poor}`,
+  ratingNote:
+    'Jeder Wert ist nach den Schwellen unter seinem Namen als gut, verbesserungswürdig oder schlecht bewertet: Core Web Vitals für LCP, CLS und FCP, Lighthouse für TBT.',
+  wordpressNotDetected: 'nicht erkannt',
+  factors: { desktop: 'Desktop', mobile: 'Mobil' },
+  network: 'Anfragen',
+  networkNote: (limit) =>
+    `Die Anfragen, die Lighthouse beim (ungedrosselten) Laden der Seite aufgezeichnet hat, in der Reihenfolge ihres Beginns; höchstens die ersten ${limit} werden gezeigt.`,
+  networkSummary: (count, shown, bytes, end) =>
+    `${shown} ${count === 1 ? 'Anfrage' : 'Anfragen'}, ${bytes}; die letzte endete bei ${end}.`,
+  networkCapped: (shown, count) => `Gezeigt werden die ersten ${shown} von ${count} Anfragen.`,
+  waterfall: (factor) => `${factor}: Wasserfall der Anfragen`,
+  number: 'Nr.',
+  url: 'URL',
+  type: 'Typ',
+  size: 'Übertragen',
+  start: 'Beginn',
+  duration: 'Dauer',
+  timeline: (end) => `Zeitachse (0 bis ${end})`,
+  noResponse: 'keine Antwort',
+  types: {
+    Document: 'Dokument',
+    Stylesheet: 'Stylesheet',
+    Script: 'Skript',
+    Image: 'Bild',
+    Font: 'Schrift',
+    Fetch: 'Fetch',
+    XHR: 'XHR',
+    Media: 'Medien',
+    Other: 'Sonstiges',
+  },
+  scripts: (count, shown, bytes) => `JavaScript: ${shown} ${count === 1 ? 'Skript' : 'Skripte'}, ${bytes}`,
+  images: (count, shown, bytes) => `Bilder: ${shown} ${count === 1 ? 'Bild' : 'Bilder'}, ${bytes}`,
+  largest: (shown) => `die ${shown} größten`,
+  decoded: 'Unkomprimiert',
+  unused: 'Beim Laden ungenutzt',
+  share: 'Anteil',
+  noScripts: 'Keine Skripte.',
+  noImages: 'Keine Bilder.',
+  bytesList: (what) => `${what}, die größten zuerst`,
+};
+
+export type GlanceText = typeof glanceEn;
+
+export const glanceText = (locale: Locale): GlanceText => (locale === 'de' ? glanceDe : glanceEn);

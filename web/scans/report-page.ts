@@ -8,9 +8,12 @@ import { CATEGORY_KEYS, categoryOf, SCORE_KEYS, scoreLabel } from '../../core/sc
 import type { Scan } from '../../core/scan/scan.ts';
 import { html, SafeHtml } from '../html.ts';
 import { layout, type Chrome } from '../layout.ts';
+import { glanceText } from './labels.ts';
 import { diagnosticsSection, findingEvidence, VIEWPORT } from './report-details.ts';
 import { fieldSection } from './report-field.ts';
 import type { FieldData } from '../../services/field-data.ts';
+import { networkSection } from './report-network.ts';
+import { ratedMetricRows } from './report-ratings.ts';
 
 const LABELS = {
   en: {
@@ -31,7 +34,6 @@ const LABELS = {
     requests: 'Requests',
     bytes: 'Transfer size',
     recommendation: 'What to do',
-    notWordPress: 'not WordPress',
     metricsNote: "Lighthouse's values with its simulated throttling (mobile: a mid-range phone on a slow 4G network).",
     filmstripNote:
       'Frames of the real, unthrottled page load; FCP and LCP mark when they happened in it, so they come earlier than the simulated metrics above.',
@@ -54,7 +56,6 @@ const LABELS = {
     requests: 'Anfragen',
     bytes: 'Übertragene Daten',
     recommendation: 'Was zu tun ist',
-    notWordPress: 'kein WordPress',
     metricsNote:
       'Werte von Lighthouse mit simulierter Drosselung (mobil: ein Mittelklasse-Smartphone in einem langsamen 4G-Netz).',
     filmstripNote:
@@ -93,15 +94,12 @@ export function reportPage({ scan, chrome, imageUrl, field }: ReportInput): stri
   const r = scan.result;
   const summary = summarise(r.scores, r.findings, locale);
   const scores = SCORE_KEYS.map((key) => {
-    const notApplicable = key !== 'overall' && categoryOf(key).wordpressOnly && !r.isWordPress;
-    const label = notApplicable ? `${scoreLabel(key, locale)} (${t.notWordPress})` : scoreLabel(key, locale);
-    return html`<div class="score ${scoreClass(r.scores[key])}" data-score="${key}"><b>${r.scores[key]}</b>${label}</div>`;
+    // A WordPress-only category of a page that is not WordPress says so in words; the API keeps its 100.
+    if (key !== 'overall' && categoryOf(key).wordpressOnly && !r.isWordPress)
+      return html`<div class="score not-detected" data-score="${key}"><b aria-hidden="true">–</b>${scoreLabel(key, locale)}: ${glanceText(locale).wordpressNotDetected}</div>`;
+    return html`<div class="score ${scoreClass(r.scores[key])}" data-score="${key}"><b>${r.scores[key]}</b>${scoreLabel(key, locale)}</div>`;
   });
   const metricRows: Array<[string, (f: 'desktop' | 'mobile') => string]> = [
-    ['First Contentful Paint', (f) => formatMs(r.metrics[f].fcp_ms, locale)],
-    ['Largest Contentful Paint', (f) => formatMs(r.metrics[f].lcp_ms, locale)],
-    ['Cumulative Layout Shift', (f) => formatNumber(r.metrics[f].cls, locale, 3)],
-    ['Total Blocking Time', (f) => formatMs(r.metrics[f].tbt_ms, locale)],
     [t.requests, (f) => formatNumber(r.metrics[f].request_count, locale)],
     [t.bytes, (f) => formatBytes(r.metrics[f].total_bytes, locale)],
   ];
@@ -118,8 +116,8 @@ export function reportPage({ scan, chrome, imageUrl, field }: ReportInput): stri
     <section><div class="scores" id="scores">${scores}</div><p id="summary">${summary.long}</p>
       <p>${t.finalUrl}: <span class="url">${r.finalUrl}</span> · ${t.status}: ${r.httpStatus} · TTFB: ${formatMs(r.ttfbMs, locale)}</p></section>
     <section><h2>${t.metrics}</h2><table id="metrics"><thead><tr><th>${t.metric}</th><th>${t.desktop}</th><th>${t.mobile}</th></tr></thead>
-      <tbody>${metricRows.map(([label, value]) => html`<tr><td>${label}</td><td>${value('desktop')}</td><td>${value('mobile')}</td></tr>`)}</tbody></table>
-      <p class="note">${t.metricsNote}</p></section>
+      <tbody>${ratedMetricRows(r.metrics, locale)}${metricRows.map(([label, value]) => html`<tr><td>${label}</td><td>${value('desktop')}</td><td>${value('mobile')}</td></tr>`)}</tbody></table>
+      <p class="note">${t.metricsNote} ${glanceText(locale).ratingNote}</p></section>
     ${fieldSection(field, r.metrics, locale)}
     <section><h2>${t.screenshots}</h2><div class="shots">${FORM_FACTORS.map((f) =>
       r.screenshots[f]
@@ -134,6 +132,7 @@ export function reportPage({ scan, chrome, imageUrl, field }: ReportInput): stri
         )}</div>`,
     )}</section>
     ${diagnosticsSection(r, locale, imageUrl)}
+    ${networkSection(r, locale)}
     <section id="findings"><h2>${t.findings}</h2>${
       grouped.length === 0
         ? html`<p>${t.noFindings}</p>`

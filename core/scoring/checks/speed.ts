@@ -1,3 +1,4 @@
+import { describeThreshold, METRIC_THRESHOLDS, type MetricThreshold } from '../../metric-thresholds.ts';
 import { FORM_FACTORS, type FormFactor, type FormFactorObservation, type KeptAudit } from '../../scan/observation.ts';
 import { auditEvidence } from '../evidence.ts';
 import { type Check, defineCheck, pass } from '../types.ts';
@@ -16,7 +17,7 @@ export const performanceScore = defineCheck({
 });
 
 /**
- * A Core Web Vital or paint metric against Google's thresholds on both form factors: one finding when either
+ * A Core Web Vital or paint metric against its thresholds (core/metric-thresholds.ts) on both form factors: one finding when either
  * is over the target, naming the worse one in its message (`form_factor`, `value`), with both measured values
  * (`values`), the form factors over the target, and the evidence of the Lighthouse audit that explains it.
  */
@@ -25,7 +26,7 @@ function metricCheck<const Code extends string>(
   code: Code,
   measures: string,
   read: (o: FormFactorObservation) => number,
-  limits: { good: number; poor: number; unit: 'ms' | '' },
+  limits: MetricThreshold,
   explainedBy: { audit: KeptAudit; savings: boolean },
 ): Check {
   const { good, poor, unit } = limits;
@@ -33,7 +34,7 @@ function metricCheck<const Code extends string>(
   return defineCheck({
     id,
     category: 'speed',
-    measures,
+    measures: `${measures} (${describeThreshold(limits)}).`,
     weight: 0,
     codes: [code],
     run(obs, { finding }) {
@@ -65,33 +66,33 @@ function metricCheck<const Code extends string>(
 export const lcp = metricCheck(
   'speed.lcp',
   'speed.lcp-slow',
-  'Largest Contentful Paint (good up to 2.5 s, poor above 4 s).',
+  'Largest Contentful Paint',
   (o) => o.metrics.lcpMs,
-  { good: 2500, poor: 4000, unit: 'ms' },
+  METRIC_THRESHOLDS.LCP,
   { audit: 'lcp-breakdown-insight', savings: false },
 );
 export const fcp = metricCheck(
   'speed.fcp',
   'speed.fcp-slow',
-  'First Contentful Paint (good up to 1.8 s, poor above 3 s).',
+  'First Contentful Paint',
   (o) => o.metrics.fcpMs,
-  { good: 1800, poor: 3000, unit: 'ms' },
+  METRIC_THRESHOLDS.FCP,
   { audit: 'render-blocking-insight', savings: true },
 );
 export const tbt = metricCheck(
   'speed.tbt',
   'speed.tbt-high',
-  'Total Blocking Time (good up to 200 ms, poor above 600 ms).',
+  'Total Blocking Time',
   (o) => o.metrics.tbtMs,
-  { good: 200, poor: 600, unit: 'ms' },
+  METRIC_THRESHOLDS.TBT,
   { audit: 'bootup-time', savings: true },
 );
 export const cls = metricCheck(
   'speed.cls',
   'speed.cls-high',
-  'Cumulative Layout Shift (good up to 0.1, poor above 0.25).',
+  'Cumulative Layout Shift',
   (o) => o.metrics.cls,
-  { good: 0.1, poor: 0.25, unit: '' },
+  METRIC_THRESHOLDS.CLS,
   { audit: 'cls-culprits-insight', savings: false },
 );
 
