@@ -44,7 +44,8 @@ export const CATALOGUE: Record<Locale, Record<string, FindingText>> = {
     },
     'speed.not-measured': {
       title: 'Speed could not be measured',
-      message: 'Lighthouse could not compute a performance score on desktop or on mobile, so speed scores 0.',
+      message:
+        'Lighthouse could not compute a performance score for {count} of the 2 form factors; each such form factor counts as 0 in speed.',
       recommendation:
         'Make sure the page paints content without user input (no blank page, no blocking interstitial), then scan again.',
     },
@@ -215,7 +216,7 @@ export const CATALOGUE: Record<Locale, Record<string, FindingText>> = {
     'speed.not-measured': {
       title: 'Geschwindigkeit nicht messbar',
       message:
-        'Lighthouse konnte weder für Desktop noch für Mobil eine Performance-Bewertung berechnen; Geschwindigkeit zählt daher 0.',
+        'Lighthouse konnte für {count} der 2 Gerätetypen keine Performance-Bewertung berechnen; jeder davon zählt in der Geschwindigkeit als 0.',
       recommendation:
         'Sorgen Sie dafür, dass die Seite ohne Eingabe Inhalte zeichnet (keine leere Seite, keine blockierende Vorschaltseite), und scannen Sie erneut.',
     },

@@ -1,4 +1,4 @@
-import type { ScanScores, ScoreCategory } from '../scoring/categories.ts';
+import { SCORE_CATEGORIES, type ScanScores, type ScoreCategory } from '../scoring/categories.ts';
 import type { Scored } from '../scoring/index.ts';
 import type { Finding } from '../scoring/types.ts';
 
@@ -164,4 +164,9 @@ export function buildResultRecord(
     runs,
     ...(FORM_FACTORS.every((f) => obs[f].diagnostics) ? { diagnostics: perFactor((f) => obs[f].diagnostics!) } : {}),
   };
+}
+
+/** The categories a result has nothing to judge in; results stored before scoring version 4 knew only WordPress's. */
+export function notApplicableCategories(r: Pick<ScanResultRecord, 'notApplicable' | 'isWordPress'>): ScoreCategory[] {
+  return r.notApplicable ?? SCORE_CATEGORIES.filter((c) => c.wordpressOnly && !r.isWordPress).map((c) => c.key);
 }

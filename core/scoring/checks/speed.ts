@@ -3,25 +3,30 @@ import { auditEvidence } from '../evidence.ts';
 import { type Check, defineCheck, fail, pass } from '../types.ts';
 
 /**
- * `speed` is Lighthouse's performance score: the mean of desktop and mobile. Below 100 on either form factor,
- * a finding names the lower one (info from 50, Lighthouse's "needs improvement"; a warning below), so the
- * deduction is never silent.
+ * `speed` is Lighthouse's performance score: the mean of desktop and mobile, a form factor Lighthouse could
+ * not score counting as 0 (so a page never gains by failing to load on one of them). Below 100 on either, a
+ * finding names the lower one (info from 50, Lighthouse's "needs improvement"; a warning below); an unscored
+ * form factor has a critical finding of its own. No deduction is silent.
  */
 export const performanceScore = defineCheck({
   id: 'speed.performance',
   category: 'speed',
   measures:
-    "Lighthouse's performance category score, averaged over desktop and mobile (reported below 100; 0, with a finding, when Lighthouse could compute it on neither).",
+    "Lighthouse's performance category score, averaged over desktop and mobile (reported below 100); a form factor Lighthouse could not score counts as 0, with a finding.",
   weight: 1,
   codes: ['speed.performance-low', 'speed.not-measured'],
   run(obs, { finding }) {
-    const scored = FORM_FACTORS.filter((f) => obs[f].performanceScore !== null);
-    if (scored.length === 0) return fail(0, finding('speed.not-measured', 'critical'));
-    const score = (f: FormFactor) => obs[f].performanceScore!;
-    const mean = scored.reduce((sum, f) => sum + score(f), 0) / scored.length;
-    const worst = scored.reduce((a, b) => (score(b) < score(a) ? b : a));
-    const shown = Math.round(score(worst) * 100);
+    const score = (f: FormFactor) => obs[f].performanceScore ?? 0;
+    const mean = FORM_FACTORS.reduce((sum, f) => sum + score(f), 0) / FORM_FACTORS.length;
+    const unscored = FORM_FACTORS.filter((f) => obs[f].performanceScore === null);
+    if (unscored.length)
+      return fail(
+        mean,
+        finding('speed.not-measured', 'critical', { count: unscored.length }, { form_factors: [...unscored] }),
+      );
+    const worst = FORM_FACTORS.reduce((a, b) => (score(b) < score(a) ? b : a));
     if (score(worst) >= 1) return pass();
+    const shown = Math.round(score(worst) * 100);
     return fail(
       mean,
       finding('speed.performance-low', shown < 50 ? 'warning' : 'info', { form_factor: worst, score: shown }),

@@ -22,15 +22,20 @@ describe('speed.performance', () => {
     expect(run(performanceScore, F.representative)).toEqual(low(0.4, 'warning', 'mobile', 30));
   });
 
-  it('uses the one form factor Lighthouse could score', () => {
-    expect(run(performanceScore, F.mobileMissing)).toEqual(low(0.8, 'info', 'desktop', 80));
+  it('counts a form factor Lighthouse could not score as 0, with a critical finding naming it', () => {
+    expect(run(performanceScore, F.mobileMissing)).toEqual({
+      score: 0.4,
+      applicable: true,
+      findings: [{ category: 'speed', code: 'speed.not-measured', severity: 'critical', params: { count: 1 } }],
+    });
+    expect(runWithEvidence(performanceScore, F.mobileMissing).findings[0]!.form_factors).toEqual(['mobile']);
   });
 
   it('scores 0 with a critical finding that says so when Lighthouse could score neither form factor', () => {
     expect(run(performanceScore, F.bothMissing)).toEqual({
       score: 0,
       applicable: true,
-      findings: [{ category: 'speed', code: 'speed.not-measured', severity: 'critical', params: {} }],
+      findings: [{ category: 'speed', code: 'speed.not-measured', severity: 'critical', params: { count: 2 } }],
     });
   });
 });
