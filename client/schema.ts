@@ -956,6 +956,13 @@ export interface paths {
                                             }[];
                                         };
                                     };
+                                    /** @description Extension: how the scores were computed. Scores of different versions measure differently; compare and history charts mark a change of version. */
+                                    scoring?: {
+                                        /** @description The scoring version the scores were computed under. */
+                                        version: number;
+                                        /** @description Categories with nothing to judge on this page (no check applies: caching without static resources or text, WordPress on other sites). Their score reads 100 and does not count in `overall`. */
+                                        not_applicable: ("speed" | "images" | "caching" | "technical" | "wordpress")[];
+                                    };
                                 };
                             } | {
                                 public_id: string;

@@ -15,6 +15,7 @@ import {
   type FormFactorObservation,
   type RunObservation,
 } from '../../core/scan/observation.ts';
+import { mainDocumentResponse } from '../../core/scan/main-document.ts';
 import { startEgressProxy, type EgressProxy } from './egress-proxy.ts';
 import { formFactorObservation, responseObservations, type LighthouseResult } from './extract.ts';
 import { captureNetwork, documentGenerator } from './network-capture.ts';
@@ -126,7 +127,7 @@ async function main(): Promise<void> {
         ...new Set(proxy.failures.filter((f) => f.code === 'blocked_address').map((f) => f.target)),
       ].slice(0, 20),
     };
-    const mainResponse = observation.responses.find((r) => r.url === observation.finalUrl);
+    const mainResponse = mainDocumentResponse(observation);
     if (mainResponse) observation.httpStatus = mainResponse.status;
     sendMessage({ kind: 'observation', observation });
   } finally {

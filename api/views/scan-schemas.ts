@@ -217,6 +217,20 @@ const runs = {
     'Extension: every run (page load) of each form factor, in the order loaded, one of them marked `median` (the scan’s metrics, findings and images are its). A scan has as many runs as asked for in POST /scans; absent from results stored before runs existed.',
 };
 
+const scoring = {
+  ...closed({
+    version: { type: 'integer', minimum: 1, description: 'The scoring version the scores were computed under.' },
+    not_applicable: {
+      type: 'array',
+      items: { enum: [...CATEGORY_KEYS] },
+      description:
+        'Categories with nothing to judge on this page (no check applies: caching without static resources or text, WordPress on other sites). Their score reads 100 and does not count in `overall`.',
+    },
+  }),
+  description:
+    'Extension: how the scores were computed. Scores of different versions measure differently; compare and history charts mark a change of version.',
+};
+
 const resultFields = {
   final_url: url,
   final_host: { type: 'string' },
@@ -234,8 +248,9 @@ const resultFields = {
   findings: { type: 'array', items: finding },
   runs,
   diagnostics,
+  scoring,
 };
-const { runs: _runs, diagnostics: _diagnostics, ...requiredResultFields } = resultFields;
+const { runs: _runs, diagnostics: _diagnostics, scoring: _scoring, ...requiredResultFields } = resultFields;
 export const resultSchema = closed(resultFields, Object.keys(requiredResultFields));
 
 const runningFields = {

@@ -6,6 +6,7 @@ import { localiseFinding } from '../../core/i18n/findings.ts';
 import { summarise } from '../../core/i18n/summaries.ts';
 import { FORM_FACTORS, type FormFactor } from '../../core/scan/observation.ts';
 import type { Scan } from '../../core/scan/scan.ts';
+import { notApplicableCategories } from '../../core/scan/result.ts';
 import type { Finding, FindingEvidence } from '../../core/scoring/types.ts';
 import { assetUrl } from '../../services/assets.ts';
 import type { Keyring } from '../../core/keys.ts';
@@ -76,6 +77,7 @@ export function resultView(scan: Scan, ctx: ViewContext) {
     findings: r.findings.map((finding) => ({ ...localiseFinding(finding, ctx.locale), ...findingEvidence(finding) })),
     ...(r.runs ? { runs: r.runs } : {}),
     ...(r.diagnostics ? { diagnostics: r.diagnostics } : {}),
+    scoring: { version: r.scoringVersion, not_applicable: notApplicableCategories(r) },
   };
 }
 

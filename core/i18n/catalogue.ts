@@ -36,6 +36,19 @@ export const CATALOGUE: Record<Locale, Record<string, FindingText>> = {
       recommendation:
         'Give images, embeds and ads fixed dimensions and avoid inserting content above what is already shown.',
     },
+    'speed.performance-low': {
+      title: 'Lighthouse performance score',
+      message: 'On {form_factor}, Lighthouse scores the performance {score} of 100 (good: 90 or more).',
+      recommendation:
+        'Work through the findings below: the metric findings say which of the timings Lighthouse weighs is slow, and the other findings what slows it.',
+    },
+    'speed.not-measured': {
+      title: 'Speed could not be measured',
+      message:
+        'Lighthouse could not compute a performance score for {count} of the 2 form factors; each such form factor counts as 0 in speed.',
+      recommendation:
+        'Make sure the page paints content without user input (no blank page, no blocking interstitial), then scan again.',
+    },
     'speed.unreliable-measurement': {
       title: 'Measurement may be unreliable',
       message:
@@ -49,7 +62,7 @@ export const CATALOGUE: Record<Locale, Record<string, FindingText>> = {
     },
     'images.modern-format': {
       title: 'Images not in a modern format',
-      message: '{count} images ({total_bytes}) are JPEG, PNG or GIF.',
+      message: '{count} images ({total_bytes}) are JPEG, PNG or GIF; WebP or AVIF would save about {wasted_bytes}.',
       recommendation: 'Serve WebP or AVIF versions; they are usually 25–50 % smaller at the same quality.',
     },
     'images.oversized': {
@@ -64,13 +77,15 @@ export const CATALOGUE: Record<Locale, Record<string, FindingText>> = {
     },
     'caching.short-lifetime': {
       title: 'Static files not cached long enough',
-      message: '{count} of {total} static files ({total_bytes}) are cached for less than a day.',
+      message:
+        '{count} of {total} static files ({total_bytes}) are cached for less than a day; a repeat visit downloads about {wasted_bytes} of them again.',
       recommendation:
         'Send Cache-Control: max-age=31536000, immutable for versioned assets, and at least a day for others.',
     },
     'caching.no-compression': {
       title: 'Text sent without compression',
-      message: '{count} text responses ({total_bytes}) are sent uncompressed.',
+      message:
+        '{count} text responses ({total_bytes}) are sent uncompressed; compression would save about {wasted_bytes}.',
       recommendation: 'Enable gzip or brotli on the server or CDN for HTML, CSS, JavaScript, JSON and SVG.',
     },
     'caching.no-validators': {
@@ -192,6 +207,19 @@ export const CATALOGUE: Record<Locale, Record<string, FindingText>> = {
       recommendation:
         'Geben Sie Bildern, Einbettungen und Anzeigen feste Abmessungen und fügen Sie keine Inhalte oberhalb des bereits Sichtbaren ein.',
     },
+    'speed.performance-low': {
+      title: 'Lighthouse-Performance-Wert',
+      message: 'Auf {form_factor} bewertet Lighthouse die Performance mit {score} von 100 (gut: ab 90).',
+      recommendation:
+        'Arbeiten Sie die Befunde unten ab: Die Messwert-Befunde nennen die langsamen Zeiten, die Lighthouse gewichtet, die übrigen Befunde, was sie bremst.',
+    },
+    'speed.not-measured': {
+      title: 'Geschwindigkeit nicht messbar',
+      message:
+        'Lighthouse konnte für {count} der 2 Gerätetypen keine Performance-Bewertung berechnen; jeder davon zählt in der Geschwindigkeit als 0.',
+      recommendation:
+        'Sorgen Sie dafür, dass die Seite ohne Eingabe Inhalte zeichnet (keine leere Seite, keine blockierende Vorschaltseite), und scannen Sie erneut.',
+    },
     'speed.unreliable-measurement': {
       title: 'Messung möglicherweise ungenau',
       message:
@@ -206,7 +234,7 @@ export const CATALOGUE: Record<Locale, Record<string, FindingText>> = {
     },
     'images.modern-format': {
       title: 'Bilder nicht in einem modernen Format',
-      message: '{count} Bilder ({total_bytes}) sind JPEG, PNG oder GIF.',
+      message: '{count} Bilder ({total_bytes}) sind JPEG, PNG oder GIF; WebP oder AVIF sparen etwa {wasted_bytes}.',
       recommendation:
         'Liefern Sie WebP- oder AVIF-Versionen aus; sie sind bei gleicher Qualität meist 25–50 % kleiner.',
     },
@@ -223,13 +251,15 @@ export const CATALOGUE: Record<Locale, Record<string, FindingText>> = {
     },
     'caching.short-lifetime': {
       title: 'Statische Dateien zu kurz gecacht',
-      message: '{count} von {total} statischen Dateien ({total_bytes}) werden kürzer als einen Tag gecacht.',
+      message:
+        '{count} von {total} statischen Dateien ({total_bytes}) werden kürzer als einen Tag gecacht; ein erneuter Besuch lädt davon etwa {wasted_bytes} noch einmal.',
       recommendation:
         'Senden Sie Cache-Control: max-age=31536000, immutable für versionierte Dateien und mindestens einen Tag für andere.',
     },
     'caching.no-compression': {
       title: 'Text ohne Komprimierung',
-      message: '{count} Textantworten ({total_bytes}) werden unkomprimiert gesendet.',
+      message:
+        '{count} Textantworten ({total_bytes}) werden unkomprimiert gesendet; Komprimierung spart etwa {wasted_bytes}.',
       recommendation:
         'Aktivieren Sie gzip oder Brotli auf dem Server oder CDN für HTML, CSS, JavaScript, JSON und SVG.',
     },

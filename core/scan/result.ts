@@ -1,4 +1,5 @@
-import type { ScanScores } from '../scoring/categories.ts';
+import { SCORE_CATEGORIES, type ScanScores, type ScoreCategory } from '../scoring/categories.ts';
+import type { Scored } from '../scoring/index.ts';
 import type { Finding } from '../scoring/types.ts';
 
 export type { ScanScores };
@@ -70,6 +71,8 @@ export interface ScanResultRecord {
   ttfbMs: number;
   scores: ScanScores;
   isWordPress: boolean;
+  /** Categories with nothing to judge on the page (core/scoring: Scored); absent from results stored before scoring version 4. */
+  notApplicable?: ScoreCategory[];
   findings: Finding[];
   metrics: Record<FormFactor, FormFactorMetrics>;
   screenshots: Record<FormFactor, string | null>;
@@ -128,7 +131,7 @@ export function markFrames(
 
 export function buildResultRecord(
   obs: ScanObservation,
-  scored: { version: number; scores: ScanScores; findings: Finding[]; isWordPress: boolean },
+  scored: Pick<Scored, 'version' | 'scores' | 'findings' | 'isWordPress' | 'notApplicable'>,
   runs?: ScanRuns,
 ): ScanResultRecord {
   const perFactor = <T>(fn: (factor: FormFactor) => T) =>
@@ -146,6 +149,7 @@ export function buildResultRecord(
     ttfbMs: Math.round(obs.ttfbMs),
     scores: scored.scores,
     isWordPress: scored.isWordPress,
+    notApplicable: scored.notApplicable,
     findings: scored.findings,
     metrics: perFactor((f) => ({
       fcp_ms: Math.round(obs[f].metrics.fcpMs),
@@ -163,4 +167,9 @@ export function buildResultRecord(
     ...(FORM_FACTORS.every((f) => obs[f].diagnostics) ? { diagnostics: perFactor((f) => obs[f].diagnostics!) } : {}),
     ...(FORM_FACTORS.every((f) => obs[f].network) ? { network: perFactor((f) => obs[f].network!) } : {}),
   };
+}
+
+/** The categories a result has nothing to judge in; results stored before scoring version 4 knew only WordPress's. */
+export function notApplicableCategories(r: Pick<ScanResultRecord, 'notApplicable' | 'isWordPress'>): ScoreCategory[] {
+  return r.notApplicable ?? SCORE_CATEGORIES.filter((c) => c.wordpressOnly && !r.isWordPress).map((c) => c.key);
 }

@@ -8,7 +8,7 @@ import { detectWordPress, WORDPRESS_CHECKS } from './checks/wordpress.ts';
 import type { Check, Finding, Severity } from './types.ts';
 
 /** Bumped whenever a check or weight changes, and stored with each result. */
-export const SCORING_VERSION = 3;
+export const SCORING_VERSION = 4;
 
 export const CHECKS: readonly Check[] = [
   ...SPEED_CHECKS,
@@ -32,42 +32,60 @@ export interface Scored {
   scores: ScanScores;
   findings: Finding[];
   isWordPress: boolean;
+  /**
+   * Categories with nothing to judge on this page (no applicable check: caching on a page without static
+   * resources or text, WordPress on other sites). Their score reads 100 in the API's integer field and they do
+   * not count in `overall`; pages show them as not applicable.
+   */
+  notApplicable: ScoreCategory[];
 }
 
 /**
- * Each category: the weighted mean of its applicable checks (100 with none). `overall`: the categories'
- * weighted mean (`core/scoring/categories.ts`); WordPress-only categories count for WordPress sites only
- * (elsewhere they score 100 and drop out), renormalised. `scannedAt` is when the page was loaded.
+ * Each category: 100 minus its checks' deductions, each check's `1 - score` weighted by its share of the
+ * category's weights; a check that does not apply on the page deducts nothing (so a fault that disappears
+ * never lowers a score). A category none of whose checks applies is not applicable. `overall`: the applicable
+ * categories' weighted mean (`core/scoring/categories.ts`), renormalised; WordPress-only categories apply to
+ * WordPress sites only. `scannedAt` is when the page was loaded.
  */
 export function scoreScan(obs: ScanObservation, scannedAt: Date): Scored {
   const isWordPress = detectWordPress(obs);
-  const totals = Object.fromEntries(CATEGORY_KEYS.map((c) => [c, { sum: 0, weight: 0 }])) as Record<
-    ScoreCategory,
-    { sum: number; weight: number }
-  >;
+  const totals = Object.fromEntries(
+    CATEGORY_KEYS.map((c) => [c, { deduction: 0, weight: 0, applies: false }]),
+  ) as Record<ScoreCategory, { deduction: number; weight: number; applies: boolean }>;
   const findings: Finding[] = [];
   for (const check of CHECKS) {
     const result = check.run(obs, { isWordPress, scannedAt });
     findings.push(...result.findings);
-    if (!result.applicable || check.weight === 0) continue;
-    totals[check.category].sum += Math.max(0, Math.min(1, result.score)) * check.weight;
-    totals[check.category].weight += check.weight;
+    if (check.weight === 0) continue;
+    const total = totals[check.category];
+    total.weight += check.weight;
+    if (!result.applicable) continue;
+    total.applies = true;
+    total.deduction += (1 - Math.max(0, Math.min(1, result.score))) * check.weight;
   }
-  const counts = (c: (typeof SCORE_CATEGORIES)[number]) => !c.wordpressOnly || isWordPress;
+  const applies = (c: (typeof SCORE_CATEGORIES)[number]) => (!c.wordpressOnly || isWordPress) && totals[c.key].applies;
   const category = (c: (typeof SCORE_CATEGORIES)[number]) =>
-    !counts(c) || totals[c.key].weight === 0 ? 100 : Math.round((100 * totals[c.key].sum) / totals[c.key].weight);
+    applies(c) ? Math.round(100 * (1 - totals[c.key].deduction / totals[c.key].weight)) : 100;
   const byCategory = Object.fromEntries(SCORE_CATEGORIES.map((c) => [c.key, category(c)])) as Record<
     ScoreCategory,
     number
   >;
-  const counted = SCORE_CATEGORIES.filter(counts);
+  const counted = SCORE_CATEGORIES.filter(applies);
   const weightSum = counted.reduce((s, c) => s + c.weight, 0);
-  const overall = Math.round(counted.reduce((s, c) => s + byCategory[c.key] * c.weight, 0) / weightSum);
+  const overall = weightSum
+    ? Math.round(counted.reduce((s, c) => s + byCategory[c.key] * c.weight, 0) / weightSum)
+    : 100;
   findings.sort(
     (a, b) =>
       SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
       categoryRank(a.category) - categoryRank(b.category) ||
       a.code.localeCompare(b.code),
   );
-  return { version: SCORING_VERSION, scores: { overall, ...byCategory }, findings, isWordPress };
+  return {
+    version: SCORING_VERSION,
+    scores: { overall, ...byCategory },
+    findings,
+    isWordPress,
+    notApplicable: SCORE_CATEGORIES.filter((c) => !applies(c)).map((c) => c.key),
+  };
 }

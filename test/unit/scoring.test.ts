@@ -205,6 +205,7 @@ describe('the catalogue', () => {
       first_url: 'http://a.example/',
       first_target: '10.0.0.7:80',
       version: '6.4.2',
+      score: 72,
     };
     for (const locale of LOCALES) {
       for (const code of FINDING_CODES) {
@@ -239,14 +240,29 @@ describe('the catalogue', () => {
 describe('cache lifetime parsing', () => {
   it.each([
     [{ 'cache-control': 'public, max-age=600' }, 600],
-    [{ 'cache-control': 's-maxage=60, max-age=10' }, 60],
+    [{ 'cache-control': 's-maxage=60, max-age=10' }, 10],
+    [{ 'cache-control': 'max-age=10, s-maxage=60' }, 10],
+    [{ 'cache-control': 's-maxage=31536000' }, 0],
+    [{ 'cache-control': 'max-age="120"' }, 120],
+    [{ 'cache-control': 'max-age=abc' }, 0],
     [{ 'cache-control': 'no-store' }, 0],
     [{ 'cache-control': 'no-cache, max-age=999' }, 0],
     [{}, 0],
     [{ expires: new Date(SCANNED_AT.getTime() + 3_600_000).toUTCString() }, 3600],
     [{ expires: new Date(SCANNED_AT.getTime() - 3_600_000).toUTCString() }, 0],
-  ])('%j → %i s', (headers, seconds) => {
+    [{ 'cache-control': 'max-age=5', expires: new Date(SCANNED_AT.getTime() + 3_600_000).toUTCString() }, 5],
+  ])('for the browser: %j → %i s (s-maxage is for shared caches)', (headers, seconds) => {
     expect(cacheLifetimeSeconds(headers, SCANNED_AT)).toBe(seconds);
+  });
+
+  it.each([
+    [{ 'cache-control': 's-maxage=60, max-age=10' }, 60],
+    [{ 'cache-control': 'max-age=10, s-maxage=60' }, 60],
+    [{ 'cache-control': 'max-age=10' }, 10],
+    [{ 'cache-control': 'private, max-age=600' }, 0],
+    [{ 'cache-control': 's-maxage=60, no-cache' }, 0],
+  ])('for a shared cache: %j → %i s (s-maxage first, nothing for private)', (headers, seconds) => {
+    expect(cacheLifetimeSeconds(headers, SCANNED_AT, { shared: true })).toBe(seconds);
   });
 });
 

@@ -85,6 +85,7 @@ export function comparePage({ chrome, before, after, imageUrl }: CompareInput): 
     html`
       <h1>${text.compareTitle}</h1>
       <section><h2>${text.compareScans}</h2><ul class="pair">${which(before, text.before)}${which(after, text.after)}</ul>
+        ${a.scoringVersion !== b.scoringVersion ? html`<p class="notice" id="scoring-version-changed" role="note">${text.otherScoringVersion(a.scoringVersion, b.scoringVersion)}</p>` : ''}
         <table id="compare-scores" class="compare stack">${head}<tbody>${scoreRows}</tbody></table></section>
       <section><h2>${text.metricsTitle}</h2>${metricTables}</section>
       <section><h2>${text.filmstripTitle}</h2>${filmstrips}</section>

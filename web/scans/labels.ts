@@ -72,6 +72,8 @@ const en = {
   requests: 'Requests',
   bytes: 'Transfer size',
   compareScans: 'The two scans',
+  otherScoringVersion: (before: number, after: number) =>
+    `These scans were scored under different scoring versions (${before} and ${after}): part of a score difference is the change of the measure, not of the page. The metrics compare as they are.`,
   scoresTitle: 'Scores',
   openReportOf: (label: string) => `${label}: open the report`,
   stripLabel: (factor: string) => `${factor}: both filmstrips on one time axis`,
@@ -150,6 +152,8 @@ const de: typeof en = {
   requests: 'Anfragen',
   bytes: 'Übertragene Daten',
   compareScans: 'Die beiden Scans',
+  otherScoringVersion: (before: number, after: number) =>
+    `Diese Scans wurden mit verschiedenen Bewertungsversionen bewertet (${before} und ${after}): Ein Teil des Unterschieds der Werte ist die geänderte Messung, nicht die Seite. Die Messwerte sind direkt vergleichbar.`,
   scoresTitle: 'Bewertungen',
   openReportOf: (label: string) => `${label}: Bericht öffnen`,
   stripLabel: (factor: string) => `${factor}: beide Filmstreifen auf einer Zeitachse`,

@@ -1,16 +1,36 @@
 import type { ResponseObservation, ScanObservation } from '../../scan/observation.ts';
 import { responseEvidence } from '../evidence.ts';
+import { costScore, KB, MB, redownloadedBytes } from '../cost.ts';
 import { defineCheck, fail, notApplicable, pass } from '../types.ts';
 
 const STATIC_TYPES = new Set(['Script', 'Stylesheet', 'Image', 'Font']);
 const DAY_S = 86_400;
 
-/** Cache lifetime in seconds from Cache-Control (max-age, s-maxage; no-store/no-cache = 0) or Expires. */
-export function cacheLifetimeSeconds(headers: Record<string, string>, now: Date): number {
-  const control = headers['cache-control']?.toLowerCase() ?? '';
-  if (/no-store|no-cache/.test(control)) return 0;
-  const maxAge = /(?:^|[,\s])(?:s-maxage|max-age)\s*=\s*"?(\d+)/.exec(control);
-  if (maxAge) return Number(maxAge[1]);
+/**
+ * How long a cache may reuse a response, in seconds. The browser (default): Cache-Control's max-age, else
+ * Expires relative to the scan; s-maxage is for shared caches and does not count. A shared cache (a CDN or
+ * proxy, `shared`): s-maxage before max-age, and nothing for `private` responses. no-store and no-cache: 0.
+ */
+export function cacheLifetimeSeconds(
+  headers: Record<string, string>,
+  now: Date,
+  options: { shared?: boolean } = {},
+): number {
+  const directives = new Map(
+    (headers['cache-control'] ?? '')
+      .toLowerCase()
+      .split(',')
+      .map((part) => part.trim().split('=') as [string, string | undefined])
+      .map(([name, value]) => [name.trim(), value?.trim().replace(/^"|"$/g, '')] as const),
+  );
+  if (directives.has('no-store') || directives.has('no-cache')) return 0;
+  if (options.shared && directives.has('private')) return 0;
+  const seconds = (name: string) => {
+    const value = directives.get(name);
+    return value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined;
+  };
+  const lifetime = (options.shared ? seconds('s-maxage') : undefined) ?? seconds('max-age');
+  if (lifetime !== undefined) return lifetime;
   const expires = headers.expires ? Date.parse(headers.expires) : NaN;
   return Number.isNaN(expires) ? 0 : Math.max(0, Math.round((expires - now.getTime()) / 1000));
 }
@@ -21,35 +41,43 @@ const staticResponses = (obs: ScanObservation): ResponseObservation[] =>
 export const cacheLifetime = defineCheck({
   id: 'caching.lifetime',
   category: 'caching',
-  measures: 'Static resources (scripts, styles, images, fonts) cached for less than a day by the browser.',
+  measures:
+    "Static resources (scripts, styles, images, fonts) cached for less than a day by the browser. Cost: the bytes a repeat visit downloads again (each file's size times the chance its lifetime ran out, as Lighthouse estimates it); 0.5 at 256 KB.",
   weight: 2,
   codes: ['caching.short-lifetime'],
   run(obs, { finding, scannedAt }) {
     const list = staticResponses(obs);
     if (list.length === 0) return notApplicable();
-    const short = list.filter((r) => cacheLifetimeSeconds(r.headers, scannedAt) < DAY_S);
+    const lifetimes = new Map(list.map((r) => [r, cacheLifetimeSeconds(r.headers, scannedAt)]));
+    const short = list.filter((r) => lifetimes.get(r)! < DAY_S);
     if (short.length === 0) return pass();
-    const totalBytes = list.reduce((s, r) => s + r.transferBytes, 0) || 1;
     const shortBytes = short.reduce((s, r) => s + r.transferBytes, 0);
-    const share = Math.max(short.length / list.length, shortBytes / totalBytes);
+    const wasted = Math.round(short.reduce((s, r) => s + redownloadedBytes(r.transferBytes, lifetimes.get(r)!), 0));
     return fail(
-      1 - share,
+      costScore(wasted, LIFETIME_HALF_AT),
       finding(
         'caching.short-lifetime',
-        share > 0.5 && shortBytes > 100 * 1024 ? 'critical' : 'warning',
-        { count: short.length, total: list.length, total_bytes: shortBytes },
+        wasted > 2 * LIFETIME_HALF_AT ? 'critical' : wasted >= 10 * KB ? 'warning' : 'info',
+        { count: short.length, total: list.length, total_bytes: shortBytes, wasted_bytes: wasted },
         responseEvidence(short),
       ),
     );
   },
 });
 
+const LIFETIME_HALF_AT = 256 * KB;
+/** gzip and brotli shrink HTML, CSS and JavaScript by about 70 % (HTTP Archive's median ratios). */
+const COMPRESSION_SAVING = 0.7;
+const COMPRESSION_HALF_AT = 100 * KB;
+const VALIDATORS_HALF_AT = 1 * MB;
+
 const TEXT = /^(text\/|application\/(javascript|x-javascript|json|xml|ld\+json|manifest\+json)|image\/svg\+xml)/;
 
 export const compression = defineCheck({
   id: 'caching.compression',
   category: 'caching',
-  measures: 'Text responses over 1 KB (HTML, CSS, JavaScript, JSON, SVG) sent without gzip, brotli or zstd.',
+  measures:
+    'Text responses over 1 KB (HTML, CSS, JavaScript, JSON, SVG) sent without gzip, brotli or zstd. Cost: the bytes compression would save (70 % of the uncompressed text); 0.5 at 100 KB.',
   weight: 2,
   codes: ['caching.no-compression'],
   run(obs, { finding }) {
@@ -58,13 +86,13 @@ export const compression = defineCheck({
     const plain = text.filter((r) => !/gzip|br|zstd|deflate/.test(r.headers['content-encoding'] ?? ''));
     if (plain.length === 0) return pass();
     const plainBytes = plain.reduce((s, r) => s + r.resourceBytes, 0);
-    const allBytes = text.reduce((s, r) => s + r.resourceBytes, 0) || 1;
+    const wasted = Math.round(plainBytes * COMPRESSION_SAVING);
     return fail(
-      1 - plainBytes / allBytes,
+      costScore(wasted, COMPRESSION_HALF_AT),
       finding(
         'caching.no-compression',
-        plainBytes > 100 * 1024 ? 'critical' : 'warning',
-        { count: plain.length, total_bytes: plainBytes },
+        plainBytes > 100 * KB ? 'critical' : 'warning',
+        { count: plain.length, total_bytes: plainBytes, wasted_bytes: wasted },
         responseEvidence(plain, (r) => r.resourceBytes),
       ),
     );
@@ -74,19 +102,27 @@ export const compression = defineCheck({
 export const validators = defineCheck({
   id: 'caching.validators',
   category: 'caching',
-  measures: 'Static resources without ETag or Last-Modified, which cannot be revalidated cheaply once expired.',
+  measures:
+    'Static resources without ETag or Last-Modified, which cannot be revalidated cheaply once expired. Cost: the bytes downloaded whole instead of a 304 when their lifetime runs out; 0.5 at 1 MB.',
   weight: 0.5,
   codes: ['caching.no-validators'],
   run(obs, { finding, scannedAt }) {
     const list = staticResponses(obs);
     if (list.length === 0) return notApplicable();
+    const lifetimes = new Map(list.map((r) => [r, cacheLifetimeSeconds(r.headers, scannedAt)]));
     const missing = list.filter(
-      (r) => !r.headers.etag && !r.headers['last-modified'] && cacheLifetimeSeconds(r.headers, scannedAt) < 365 * DAY_S,
+      (r) => !r.headers.etag && !r.headers['last-modified'] && lifetimes.get(r)! < 365 * DAY_S,
     );
     if (missing.length === 0) return pass();
+    const wasted = Math.round(missing.reduce((s, r) => s + redownloadedBytes(r.transferBytes, lifetimes.get(r)!), 0));
     return fail(
-      1 - missing.length / list.length / 2,
-      finding('caching.no-validators', 'info', { count: missing.length }, responseEvidence(missing)),
+      costScore(wasted, VALIDATORS_HALF_AT),
+      finding(
+        'caching.no-validators',
+        'info',
+        { count: missing.length, wasted_bytes: wasted },
+        responseEvidence(missing),
+      ),
     );
   },
 });

@@ -1,27 +1,28 @@
 import type { ResponseObservation, ScanObservation } from '../../scan/observation.ts';
 import { FORM_FACTORS } from '../../scan/observation.ts';
 import { auditEvidence, responseEvidence } from '../evidence.ts';
+import { costScore, KB, MB } from '../cost.ts';
 import { defineCheck, fail, notApplicable, pass } from '../types.ts';
 
 const images = (obs: ScanObservation): ResponseObservation[] =>
   obs.responses.filter((r) => r.resourceType === 'Image' && r.status < 400);
-const KB = 1024;
-const MB = 1024 * KB;
+/** WebP and AVIF are about 30 % smaller than JPEG and PNG at the same quality (the low end of published comparisons). */
+const MODERN_FORMAT_SAVING = 0.3;
 
 export const imagePayload = defineCheck({
   id: 'images.payload',
   category: 'images',
-  measures: 'Bytes of images transferred for the page (warning above 1 MB, critical above 3 MB).',
+  measures:
+    'Bytes of images transferred for the page (warning above 1 MB, critical above 3 MB). Cost: the bytes over 1 MB; 0.5 at 2 MB over.',
   weight: 2,
   codes: ['images.large-payload'],
   run(obs, { finding }) {
     const list = images(obs);
     if (list.length === 0) return notApplicable();
     const bytes = list.reduce((sum, r) => sum + r.transferBytes, 0);
-    const score = Math.max(0, Math.min(1, 1 - (bytes - 500 * KB) / (3.5 * MB)));
-    if (bytes <= MB) return pass(score);
+    if (bytes <= MB) return pass();
     return fail(
-      score,
+      costScore(bytes - MB, 2 * MB),
       finding(
         'images.large-payload',
         bytes > 3 * MB ? 'critical' : 'warning',
@@ -35,7 +36,8 @@ export const imagePayload = defineCheck({
 export const modernFormat = defineCheck({
   id: 'images.modern-format',
   category: 'images',
-  measures: 'JPEG, PNG and GIF images over 10 KB that WebP or AVIF would shrink.',
+  measures:
+    'JPEG, PNG and GIF images over 10 KB that WebP or AVIF would shrink. Cost: the bytes saved (30 % of those images); 0.5 at 256 KB.',
   weight: 1,
   codes: ['images.modern-format'],
   run(obs, { finding }) {
@@ -44,12 +46,13 @@ export const modernFormat = defineCheck({
     const legacy = list.filter((r) => /image\/(jpeg|png|gif)/.test(r.mimeType) && r.transferBytes > 10 * KB);
     if (legacy.length === 0) return pass();
     const bytes = legacy.reduce((sum, r) => sum + r.transferBytes, 0);
+    const wasted = Math.round(bytes * MODERN_FORMAT_SAVING);
     return fail(
-      bytes > MB ? 0.2 : 0.6,
+      costScore(wasted, 256 * KB),
       finding(
         'images.modern-format',
         bytes > MB ? 'warning' : 'info',
-        { count: legacy.length, total_bytes: bytes },
+        { count: legacy.length, total_bytes: bytes, wasted_bytes: wasted },
         responseEvidence(legacy),
       ),
     );
@@ -60,7 +63,7 @@ export const oversized = defineCheck({
   id: 'images.oversized',
   category: 'images',
   measures:
-    "Bytes Lighthouse's image-delivery insight could save by sizing and compressing images for how they are shown.",
+    "Bytes Lighthouse's image-delivery insight could save by sizing and compressing images for how they are shown (reported from 50 KB). Cost: those bytes; 0.5 at 1 MB.",
   weight: 2,
   codes: ['images.oversized'],
   run(obs, { finding }) {
@@ -75,9 +78,8 @@ export const oversized = defineCheck({
       ),
     );
     if (wasted < 50 * KB) return pass();
-    const score = Math.max(0, 1 - wasted / (2 * MB));
     return fail(
-      score,
+      costScore(wasted, MB),
       finding(
         'images.oversized',
         wasted > MB ? 'critical' : 'warning',
@@ -91,7 +93,8 @@ export const oversized = defineCheck({
 export const unsized = defineCheck({
   id: 'images.unsized',
   category: 'images',
-  measures: 'Images without width and height, which make the layout jump while they load.',
+  measures:
+    'Images without width and height, which make the layout jump while they load. Cost: the layout shift (CLS) measured where they were found, at most; 0.5 at 0.1.',
   weight: 0.5,
   codes: ['images.unsized'],
   run(obs, { finding }) {
@@ -99,11 +102,18 @@ export const unsized = defineCheck({
       obs.desktop.audits['unsized-images']?.items.length ?? 0,
       obs.mobile.audits['unsized-images']?.items.length ?? 0,
     );
-    if (count === 0) return images(obs).length ? pass() : notApplicable();
+    const audited = FORM_FACTORS.some((f) => obs[f].audits['unsized-images']);
+    if (count === 0) return images(obs).length || audited ? pass() : notApplicable();
     const seen = FORM_FACTORS.filter((f) => (obs[f].audits['unsized-images']?.items.length ?? 0) > 0);
+    const shift = Math.max(...seen.map((f) => obs[f].metrics.cls));
     return fail(
-      0.6,
-      finding('images.unsized', 'warning', { count }, auditEvidence(obs, 'unsized-images', { factors: seen })),
+      costScore(shift, 0.1),
+      finding(
+        'images.unsized',
+        shift > 0.1 ? 'warning' : 'info',
+        { count },
+        auditEvidence(obs, 'unsized-images', { factors: seen }),
+      ),
     );
   },
 });

@@ -1,18 +1,37 @@
 import { describeThreshold, METRIC_THRESHOLDS, type MetricThreshold } from '../../metric-thresholds.ts';
 import { FORM_FACTORS, type FormFactor, type FormFactorObservation, type KeptAudit } from '../../scan/observation.ts';
 import { auditEvidence } from '../evidence.ts';
-import { type Check, defineCheck, pass } from '../types.ts';
+import { type Check, defineCheck, fail, pass } from '../types.ts';
 
-/** `speed` is Lighthouse's performance score: the mean of desktop and mobile. */
+/**
+ * `speed` is Lighthouse's performance score: the mean of desktop and mobile, a form factor Lighthouse could
+ * not score counting as 0 (so a page never gains by failing to load on one of them). Below 100 on either, a
+ * finding names the lower one (info from 50, Lighthouse's "needs improvement"; a warning below); an unscored
+ * form factor has a critical finding of its own. No deduction is silent.
+ */
 export const performanceScore = defineCheck({
   id: 'speed.performance',
   category: 'speed',
-  measures: "Lighthouse's performance category score, averaged over desktop and mobile.",
+  measures:
+    "Lighthouse's performance category score, averaged over desktop and mobile (reported below 100); a form factor Lighthouse could not score counts as 0, with a finding.",
   weight: 1,
-  codes: [],
-  run(obs) {
-    const scores = FORM_FACTORS.map((f) => obs[f].performanceScore).filter((s): s is number => s !== null);
-    return pass(scores.length ? scores.reduce((a, b) => a + b, 0) / scores.length : 0);
+  codes: ['speed.performance-low', 'speed.not-measured'],
+  run(obs, { finding }) {
+    const score = (f: FormFactor) => obs[f].performanceScore ?? 0;
+    const mean = FORM_FACTORS.reduce((sum, f) => sum + score(f), 0) / FORM_FACTORS.length;
+    const unscored = FORM_FACTORS.filter((f) => obs[f].performanceScore === null);
+    if (unscored.length)
+      return fail(
+        mean,
+        finding('speed.not-measured', 'critical', { count: unscored.length }, { form_factors: [...unscored] }),
+      );
+    const worst = FORM_FACTORS.reduce((a, b) => (score(b) < score(a) ? b : a));
+    if (score(worst) >= 1) return pass();
+    const shown = Math.round(score(worst) * 100);
+    return fail(
+      mean,
+      finding('speed.performance-low', shown < 50 ? 'warning' : 'info', { form_factor: worst, score: shown }),
+    );
   },
 });
 
@@ -38,7 +57,8 @@ function metricCheck<const Code extends string>(
     weight: 0,
     codes: [code],
     run(obs, { finding }) {
-      const over = (FORM_FACTORS as readonly FormFactor[]).filter((f) => read(obs[f]) > good);
+      // Judged on the value as shown, so a finding never reads "2500 ms, target 2500 ms".
+      const over = (FORM_FACTORS as readonly FormFactor[]).filter((f) => shown(read(obs[f])) > good);
       if (over.length === 0) return pass();
       const worst = over.reduce((a, b) => (read(obs[b]) > read(obs[a]) ? b : a));
       const value = read(obs[worst]);
@@ -56,7 +76,11 @@ function metricCheck<const Code extends string>(
         score: 1,
         applicable: true,
         findings: [
-          finding(code, value > poor ? 'critical' : 'warning', params, { ...evidence, form_factors: over, values }),
+          finding(code, shown(value) > poor ? 'critical' : 'warning', params, {
+            ...evidence,
+            form_factors: over,
+            values,
+          }),
         ],
       };
     },
@@ -104,7 +128,8 @@ export const unreliable = defineCheck({
   codes: ['speed.unreliable-measurement'],
   run(obs, { finding }) {
     const lowest = Math.min(...FORM_FACTORS.map((f) => obs[f].benchmarkIndex ?? Infinity));
-    if (lowest >= 500) return pass();
+    // Judged as reported (whole numbers), so a finding never reads "500" for a threshold of 500.
+    if (Math.round(lowest) >= 500) return pass();
     return {
       score: 1,
       applicable: true,

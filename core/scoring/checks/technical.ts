@@ -1,4 +1,6 @@
-import type { KeptAudit } from '../../scan/observation.ts';
+import type { AuditSummary, KeptAudit } from '../../scan/observation.ts';
+import { mainDocumentResponse } from '../../scan/main-document.ts';
+import { costScore, KB } from '../cost.ts';
 import { DETAIL_LIMITS } from '../../scan/details.ts';
 import { auditEvidence, responseEvidence } from '../evidence.ts';
 import { type Check, defineCheck, fail, pass } from '../types.ts';
@@ -19,15 +21,20 @@ export const httpStatus = defineCheck({
 export const redirects = defineCheck({
   id: 'technical.redirects',
   category: 'technical',
-  measures: 'Redirects before the page (one: warning; two or more: critical).',
+  measures:
+    'Redirects before the page (one: warning; two or more: critical). Cost: the milliseconds Lighthouse says they waste (300 ms a hop when it gives no figure); 0.5 at 600 ms.',
   weight: 2,
   codes: ['technical.redirect-chain'],
   run(obs, { finding }) {
     const hops = obs.redirects.length;
     if (hops === 0) return pass();
     const items = obs.redirects.slice(0, DETAIL_LIMITS.items).map((r) => ({ url: r.url.slice(0, DETAIL_LIMITS.text) }));
+    const measured = FORM_FACTORS.map((f) => obs[f].audits.redirects?.numericValue).filter(
+      (ms): ms is number => typeof ms === 'number',
+    );
+    const wastedMs = measured.length ? Math.max(...measured) : hops * 300;
     return fail(
-      hops === 1 ? 0.6 : 0.2,
+      costScore(wastedMs, 600),
       finding(
         'technical.redirect-chain',
         hops === 1 ? 'warning' : 'critical',
@@ -41,14 +48,16 @@ export const redirects = defineCheck({
 export const serverResponse = defineCheck({
   id: 'technical.server-response',
   category: 'technical',
-  measures: 'Server response time of the main document (warning above 600 ms, critical above 1.8 s).',
+  measures:
+    'Server response time of the main document (warning above 600 ms, critical above 1.8 s). Cost: the milliseconds over 600; 0.5 at 600 ms over.',
   weight: 2,
   codes: ['technical.slow-server-response'],
   run(obs, { finding }) {
-    if (obs.ttfbMs <= 600) return pass();
+    // Judged on the value as reported (whole milliseconds), like the metrics.
+    if (Math.round(obs.ttfbMs) <= 600) return pass();
     const critical = obs.ttfbMs > 1800;
     return fail(
-      critical ? 0.1 : 0.5,
+      costScore(obs.ttfbMs - 600, 600),
       finding(
         'technical.slow-server-response',
         critical ? 'critical' : 'warning',
@@ -62,7 +71,8 @@ export const serverResponse = defineCheck({
 export const httpVersion = defineCheck({
   id: 'technical.http-version',
   category: 'technical',
-  measures: 'Requests to the site itself served over HTTP/1.x instead of HTTP/2 or HTTP/3.',
+  measures:
+    "Requests to the site itself served over HTTP/1.x instead of HTTP/2 or HTTP/3. Cost: the milliseconds Lighthouse's modern-HTTP insight says HTTP/2 would save (0.5 at 1 s), else the bytes on HTTP/1.x (at most half the score: 0.75 at 512 KB).",
   weight: 0.5,
   codes: ['technical.old-http'],
   run(obs, { finding }) {
@@ -70,8 +80,12 @@ export const httpVersion = defineCheck({
     const own = obs.responses.filter((r) => r.protocol && URL.canParse(r.url) && new URL(r.url).host === host);
     const old = own.filter((r) => /^http\/1/i.test(r.protocol));
     if (own.length === 0 || old.length === 0) return pass();
+    const savedMs = FORM_FACTORS.map((f) => obs[f].audits['modern-http-insight']?.evidence?.savings.ms).filter(
+      (ms): ms is number => typeof ms === 'number',
+    );
+    const oldBytes = old.reduce((sum, r) => sum + r.transferBytes, 0);
     return fail(
-      1 - (old.length / own.length) * 0.5,
+      savedMs.length ? costScore(Math.max(...savedMs), 1000) : 0.5 + 0.5 * costScore(oldBytes, 512 * KB),
       finding('technical.old-http', 'info', { count: old.length }, responseEvidence(old)),
     );
   },
@@ -85,11 +99,34 @@ export const https = defineCheck({
   codes: ['technical.no-https', 'technical.no-hsts'],
   run(obs, { finding }) {
     if (obs.finalUrl.startsWith('http:')) return fail(0.5, finding('technical.no-https', 'warning'));
-    const main = obs.responses.find((r) => r.url === obs.finalUrl);
+    const main = mainDocumentResponse(obs);
     if (main && !main.headers['strict-transport-security']) return fail(0.9, finding('technical.no-hsts', 'info'));
     return pass();
   },
 });
+
+/**
+ * An insight fails on a form factor when Lighthouse scores it under 0.9, or, where it gives no score, when it
+ * states savings.
+ */
+function insightFails(audit: AuditSummary | undefined): boolean {
+  if (!audit) return false;
+  if (audit.score !== null) return audit.score < 0.9;
+  const savings = audit.evidence?.savings;
+  return (savings?.ms ?? 0) > 0 || (savings?.bytes ?? 0) > 0;
+}
+
+/**
+ * The cost of a failed insight on one form factor: Lighthouse's millisecond savings (0.5 at 1 s), else its
+ * byte savings (0.5 at 256 KB), else, for insights that state neither, Lighthouse's own score of it (at
+ * least 0.3). The check scores the worse of the failing form factors.
+ */
+function insightScore(audit: AuditSummary): number {
+  const { ms, bytes } = audit.evidence?.savings ?? { ms: null, bytes: null };
+  if (typeof ms === 'number') return costScore(ms, 1000);
+  if (typeof bytes === 'number') return costScore(bytes, 256 * KB);
+  return Math.max(0.3, audit.score ?? 1);
+}
 
 /** Findings straight from a Lighthouse 13 insight that failed on either form factor. */
 function insightCheck<const Code extends string>(
@@ -103,16 +140,15 @@ function insightCheck<const Code extends string>(
   return defineCheck({
     id,
     category: 'technical',
-    measures,
+    measures: `${measures} Cost: the savings Lighthouse states (milliseconds, else bytes).`,
     weight,
     codes: [code],
     run(obs, { finding }) {
-      const worst = Math.min(obs.desktop.audits[audit]?.score ?? 1, obs.mobile.audits[audit]?.score ?? 1);
-      if (worst >= 0.9) return pass();
-      const count = Math.max(obs.desktop.audits[audit]?.items.length ?? 0, obs.mobile.audits[audit]?.items.length ?? 0);
-      const failing = FORM_FACTORS.filter((f) => (obs[f].audits[audit]?.score ?? 1) < 0.9);
+      const failing = FORM_FACTORS.filter((f) => insightFails(obs[f].audits[audit]));
+      if (failing.length === 0) return pass();
+      const count = Math.max(...failing.map((f) => obs[f].audits[audit]!.items.length));
       return fail(
-        Math.max(0.3, worst),
+        Math.min(...failing.map((f) => insightScore(obs[f].audits[audit]!))),
         finding(code, severity, { count }, auditEvidence(obs, audit, { factors: failing })),
       );
     },

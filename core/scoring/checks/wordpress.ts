@@ -1,4 +1,5 @@
 import type { ScanObservation } from '../../scan/observation.ts';
+import { mainDocumentResponse } from '../../scan/main-document.ts';
 import { cacheLifetimeSeconds } from './caching.ts';
 import { type CheckContext, type CheckResult, defineCheck, fail, notApplicable, pass } from '../types.ts';
 
@@ -77,8 +78,8 @@ export const pageCache = defineCheck({
   weight: 1,
   codes: ['wordpress.no-page-cache'],
   run: onlyForWordPress((obs, { finding, scannedAt }) => {
-    const main = obs.responses.find((r) => r.url === obs.finalUrl);
-    if (!main || cacheLifetimeSeconds(main.headers, scannedAt) > 0) return pass();
+    const main = mainDocumentResponse(obs);
+    if (!main || cacheLifetimeSeconds(main.headers, scannedAt, { shared: true }) > 0) return pass();
     return fail(0.5, finding('wordpress.no-page-cache', 'warning'));
   }),
 });

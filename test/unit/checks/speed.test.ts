@@ -4,21 +4,39 @@ import { SPEED_FIXTURES } from './fixtures/speed.ts';
 
 describe('speed.performance', () => {
   const F = SPEED_FIXTURES['speed.performance'];
-  const scored = (score: number) => ({ score: expect.closeTo(score, 12), applicable: true, findings: [] });
+  const low = (score: number, severity: string, formFactor: string, shown: number) => ({
+    score: expect.closeTo(score, 12),
+    applicable: true,
+    findings: [
+      { category: 'speed', code: 'speed.performance-low', severity, params: { form_factor: formFactor, score: shown } },
+    ],
+  });
 
-  it('scores 1 when Lighthouse scores 1 on both form factors', () => {
+  it('scores 1 without a finding when Lighthouse scores 1 on both form factors', () => {
     expect(run(performanceScore, F.perfect)).toEqual(PASS);
   });
 
-  it('is the mean of the desktop and mobile scores, and emits no findings', () => {
-    expect(performanceScore.codes).toEqual([]);
-    expect(run(performanceScore, F.clean)).toEqual(scored(0.95));
-    expect(run(performanceScore, F.representative)).toEqual(scored(0.4));
+  it('is the mean of the desktop and mobile scores, naming the lower one (info from 50, warning below)', () => {
+    expect(performanceScore.codes).toEqual(['speed.performance-low', 'speed.not-measured']);
+    expect(run(performanceScore, F.clean)).toEqual(low(0.95, 'info', 'mobile', 92));
+    expect(run(performanceScore, F.representative)).toEqual(low(0.4, 'warning', 'mobile', 30));
   });
 
-  it('uses the one form factor Lighthouse could score, and 0 when neither', () => {
-    expect(run(performanceScore, F.mobileMissing)).toEqual(scored(0.8));
-    expect(run(performanceScore, F.bothMissing)).toEqual({ score: 0, applicable: true, findings: [] });
+  it('counts a form factor Lighthouse could not score as 0, with a critical finding naming it', () => {
+    expect(run(performanceScore, F.mobileMissing)).toEqual({
+      score: 0.4,
+      applicable: true,
+      findings: [{ category: 'speed', code: 'speed.not-measured', severity: 'critical', params: { count: 1 } }],
+    });
+    expect(runWithEvidence(performanceScore, F.mobileMissing).findings[0]!.form_factors).toEqual(['mobile']);
+  });
+
+  it('scores 0 with a critical finding that says so when Lighthouse could score neither form factor', () => {
+    expect(run(performanceScore, F.bothMissing)).toEqual({
+      score: 0,
+      applicable: true,
+      findings: [{ category: 'speed', code: 'speed.not-measured', severity: 'critical', params: { count: 2 } }],
+    });
   });
 });
 
@@ -71,8 +89,9 @@ for (const { check, code, good, poor, value, target } of METRICS) {
     });
 
     if (F.roundedToTarget) {
-      it('rounds the value it reports, so a value just over the target can read as the target (current behaviour)', () => {
-        expect(run(check, F.roundedToTarget!)).toEqual(reported(finding('warning', 'mobile', good)));
+      it('judges the value as it is shown, so a finding never reads the target itself as over it', () => {
+        expect(run(check, F.roundedToTarget!)).toEqual(PASS);
+        for (const f of run(check, F.justOverGood!).findings) expect(f.params[value]).not.toBe(good);
       });
     }
   });
@@ -100,8 +119,8 @@ describe('speed.unreliable', () => {
     expect(run(unreliable, F.oneMissing)).toEqual(busy(300));
   });
 
-  it('reports the lowest index, rounded (so 499.6 reads as 500: current behaviour)', () => {
+  it('reports the lowest index, judged as rounded (499.6 reads as 500 and passes)', () => {
     expect(run(unreliable, F.lowestCounts)).toEqual(busy(200));
-    expect(run(unreliable, F.roundsUpTo500)).toEqual(busy(500));
+    expect(run(unreliable, F.roundsUpTo500)).toEqual(PASS);
   });
 });

@@ -14,6 +14,9 @@ import {
 import { PASS, run } from './fixtures/common.ts';
 import { TECHNICAL_FIXTURES } from './fixtures/technical.ts';
 
+/** The cost curve every check uses (core/scoring/cost.ts): 0.5 at its half point. */
+const curve = (cost: number, halfAt: number) => 1 / (1 + cost / halfAt);
+
 const result = (score: number, code: string, severity: string, params: Record<string, string | number> = {}) => ({
   score: expect.closeTo(score, 12),
   applicable: true,
@@ -42,18 +45,24 @@ describe('technical.redirects', () => {
     expect(run(redirects, F.clean)).toEqual(PASS);
   });
 
-  it('warns about one redirect, scoring 0.6, with the first URL', () => {
-    expect(run(redirects, F.oneHop)).toEqual(
-      result(0.6, 'technical.redirect-chain', 'warning', { count: 1, first_url: 'http://shop.example/' }),
+  it('warns about one redirect with the first URL, costing the time Lighthouse says it wastes (0.5 at 600 ms)', () => {
+    expect(run(redirects, F.measuredByLighthouse)).toEqual(
+      result(curve(1_230, 600), 'technical.redirect-chain', 'warning', { count: 1, first_url: 'http://shop.example/' }),
     );
   });
 
-  it('is critical from two redirects on, scoring 0.2', () => {
+  it('estimates 300 ms a hop when Lighthouse states no time', () => {
+    expect(run(redirects, F.oneHop)).toEqual(
+      result(curve(300, 600), 'technical.redirect-chain', 'warning', { count: 1, first_url: 'http://shop.example/' }),
+    );
+  });
+
+  it('is critical from two redirects on, and more hops cost more', () => {
     expect(run(redirects, F.twoHops)).toEqual(
-      result(0.2, 'technical.redirect-chain', 'critical', { count: 2, first_url: 'http://shop.example/' }),
+      result(0.5, 'technical.redirect-chain', 'critical', { count: 2, first_url: 'http://shop.example/' }),
     );
     expect(run(redirects, F.threeHops)).toEqual(
-      result(0.2, 'technical.redirect-chain', 'critical', { count: 3, first_url: 'http://shop.example/a' }),
+      result(0.4, 'technical.redirect-chain', 'critical', { count: 3, first_url: 'http://shop.example/a' }),
     );
   });
 });
@@ -66,27 +75,28 @@ describe('technical.server-response', () => {
     expect(run(serverResponse, F.at600)).toEqual(PASS);
   });
 
-  it('warns above 600 ms and up to 1.8 s, scoring 0.5', () => {
+  it('warns above 600 ms and up to 1.8 s, costing the time over 600 ms (0.5 at 600 ms over)', () => {
     expect(run(serverResponse, F.justOver600)).toEqual(
-      result(0.5, 'technical.slow-server-response', 'warning', { value_ms: 601 }),
+      result(curve(1, 600), 'technical.slow-server-response', 'warning', { value_ms: 601 }),
     );
     expect(run(serverResponse, F.at1800)).toEqual(
-      result(0.5, 'technical.slow-server-response', 'warning', { value_ms: 1800 }),
+      result(1 / 3, 'technical.slow-server-response', 'warning', { value_ms: 1800 }),
     );
   });
 
-  it('is critical above 1.8 s, scoring 0.1, with the time rounded', () => {
+  it('is critical above 1.8 s, with the time rounded', () => {
     expect(run(serverResponse, F.justOver1800)).toEqual(
-      result(0.1, 'technical.slow-server-response', 'critical', { value_ms: 1801 }),
+      result(curve(1_201, 600), 'technical.slow-server-response', 'critical', { value_ms: 1801 }),
     );
     expect(run(serverResponse, F.verySlow)).toEqual(
-      result(0.1, 'technical.slow-server-response', 'critical', { value_ms: 4322 }),
+      result(curve(3_721.6, 600), 'technical.slow-server-response', 'critical', { value_ms: 4322 }),
     );
   });
 
-  it('rounds the reported time, so 600.4 ms is reported as 600 ms (current behaviour)', () => {
-    expect(run(serverResponse, F.roundsTo600)).toEqual(
-      result(0.5, 'technical.slow-server-response', 'warning', { value_ms: 600 }),
+  it('judges the time as reported, so 600.4 ms (shown as 600 ms) passes and 600.5 ms reads 601 ms', () => {
+    expect(run(serverResponse, F.roundsTo600)).toEqual(PASS);
+    expect(run(serverResponse, F.roundsTo601)).toEqual(
+      result(curve(0.5, 600), 'technical.slow-server-response', 'warning', { value_ms: 601 }),
     );
   });
 });
@@ -107,11 +117,24 @@ describe('technical.http-version', () => {
     expect(run(httpVersion, F.noResponses)).toEqual(PASS);
   });
 
-  it('reports HTTP/1.x as info, scoring 1 minus half the share of old requests', () => {
-    expect(run(httpVersion, F.oneOfThreeOld)).toEqual(result(1 - 0.5 / 3, 'technical.old-http', 'info', { count: 1 }));
-    expect(run(httpVersion, F.allOld)).toEqual(result(0.5, 'technical.old-http', 'info', { count: 3 }));
-    // One HTTP/1.1 response and two without a protocol: all of the counted ones are old.
-    expect(run(httpVersion, F.oldAmongUnknown)).toEqual(result(0.5, 'technical.old-http', 'info', { count: 1 }));
+  it("costs the time Lighthouse's modern-HTTP insight says HTTP/2 would save (0.5 at 1 s)", () => {
+    expect(run(httpVersion, F.measuredByLighthouse)).toEqual(
+      result(curve(400, 1000), 'technical.old-http', 'info', { count: 1 }),
+    );
+  });
+
+  it('without that insight, reports HTTP/1.x as info, costing the bytes on it (at most half the score)', () => {
+    // The 5 KB script (document 5 KB, script 5 KB, image 40 KB).
+    expect(run(httpVersion, F.oneOfThreeOld)).toEqual(
+      result(0.5 + 0.5 * curve(5_000, 512 * 1024), 'technical.old-http', 'info', { count: 1 }),
+    );
+    expect(run(httpVersion, F.allOld)).toEqual(
+      result(0.5 + 0.5 * curve(50_000, 512 * 1024), 'technical.old-http', 'info', { count: 3 }),
+    );
+    // One HTTP/1.1 response and two without a protocol: only the counted one costs.
+    expect(run(httpVersion, F.oldAmongUnknown)).toEqual(
+      result(0.5 + 0.5 * curve(5_000, 512 * 1024), 'technical.old-http', 'info', { count: 1 }),
+    );
   });
 });
 
@@ -130,8 +153,10 @@ describe('technical.https', () => {
     expect(run(https, F.noHsts)).toEqual(result(0.9, 'technical.no-hsts', 'info'));
   });
 
-  it('passes when no response has the final URL, without judging HSTS (current behaviour)', () => {
-    expect(run(https, F.mainResponseMissing)).toEqual(PASS);
+  it("judges HSTS on the page's document when no response has the final URL exactly", () => {
+    expect(run(https, F.mainResponseMissing)).toEqual(result(0.9, 'technical.no-hsts', 'info'));
+    expect(run(https, F.trailingSlash)).toEqual(PASS);
+    expect(run(https, F.trailingSlashNoHsts)).toEqual(result(0.9, 'technical.no-hsts', 'info'));
   });
 });
 
@@ -194,8 +219,16 @@ for (const { id, check, audit, code, severity } of INSIGHTS) {
       expect(run(check, F.atThreshold)).toEqual(PASS);
     });
 
-    it('passes when Lighthouse gave the insight no score, whatever its rows (current behaviour)', () => {
+    it('passes an insight without a score only when it states no savings', () => {
       expect(run(check, F.nullScore)).toEqual(PASS);
+      expect(run(check, F.nullScoreWithSavings)).toEqual(result(curve(500, 1000), code, severity, { count: 4 }));
+    });
+
+    it("costs Lighthouse's millisecond savings (0.5 at 1 s), else its byte savings (0.5 at 256 KB)", () => {
+      expect(run(check, F.savingsMs)).toEqual(result(curve(1_200, 1000), code, severity, { count: 2 }));
+      expect(run(check, F.savingsBytesOnly)).toEqual(
+        result(curve(100 * 1024, 256 * 1024), code, severity, { count: 2 }),
+      );
     });
 
     it(`fails just below 0.9 with that score, as ${severity}, counting the rows`, () => {
@@ -203,7 +236,7 @@ for (const { id, check, audit, code, severity } of INSIGHTS) {
       expect(run(check, F.mobileOnly)).toEqual(result(0.6, code, severity, { count: 3 }));
     });
 
-    it('takes the worse form factor, the larger row count, and scores at least 0.3', () => {
+    it('without stated savings, takes the worse form factor, the larger row count, and scores at least 0.3', () => {
       expect(run(check, F.failedBoth)).toEqual(result(0.3, code, severity, { count: 5 }));
     });
   });

@@ -99,9 +99,14 @@ describe('wordpress.page-cache', () => {
   const F = WORDPRESS_FIXTURES['wordpress.page-cache'];
   const noPageCache = result(0.5, 'wordpress.no-page-cache', 'warning');
 
-  it('passes when the HTML may be cached, by browsers or shared caches', () => {
+  it('passes when the HTML may be cached, by browsers or shared caches (s-maxage counts here)', () => {
     expect(run(pageCache, F.maxAge)).toEqual(PASS);
     expect(run(pageCache, F.sharedMaxAge)).toEqual(PASS);
+    expect(run(pageCache, F.sharedOverridesMaxAgeZero)).toEqual(PASS);
+  });
+
+  it('warns about private HTML, which no shared cache may keep', () => {
+    expect(run(pageCache, F.privateMaxAge)).toEqual(noPageCache);
   });
 
   it('does not apply to a site that is not WordPress', () => {
@@ -119,8 +124,9 @@ describe('wordpress.page-cache', () => {
     expect(run(pageCache, F.expiresInAnHourScannedLater)).toEqual(noPageCache);
   });
 
-  it('passes when no response has the final URL (current behaviour)', () => {
-    expect(run(pageCache, F.mainResponseMissing)).toEqual(PASS);
+  it("judges the page's document when no response has the final URL exactly", () => {
+    expect(run(pageCache, F.mainResponseMissing)).toEqual(noPageCache);
+    expect(run(pageCache, F.trailingSlashCached)).toEqual(PASS);
   });
 });
 
