@@ -169,7 +169,12 @@ export function buildResultRecord(
   };
 }
 
-/** The categories a result has nothing to judge in; results stored before scoring version 4 knew only WordPress's. */
+/**
+ * The categories a result has nothing to judge in: those scoring stored as such (results before scoring
+ * version 4 stored none), WordPress-only ones as the result's WordPress detection says.
+ */
 export function notApplicableCategories(r: Pick<ScanResultRecord, 'notApplicable' | 'isWordPress'>): ScoreCategory[] {
-  return r.notApplicable ?? SCORE_CATEGORIES.filter((c) => c.wordpressOnly && !r.isWordPress).map((c) => c.key);
+  return SCORE_CATEGORIES.filter((c) =>
+    c.wordpressOnly ? !r.isWordPress : (r.notApplicable ?? []).includes(c.key),
+  ).map((c) => c.key);
 }

@@ -1,12 +1,12 @@
 import { localiseFinding } from '../../core/i18n/findings.ts';
 import { formatBytes, formatMs, formatNumber, type Locale } from '../../core/i18n/locale.ts';
 import { FORM_FACTORS, type FormFactor } from '../../core/scan/observation.ts';
-import type { FormFactorMetrics, ScanResultRecord } from '../../core/scan/result.ts';
+import { notApplicableCategories, type FormFactorMetrics, type ScanResultRecord } from '../../core/scan/result.ts';
 import type { Scan } from '../../core/scan/scan.ts';
-import { categoryOf, SCORE_KEYS, type ScoreKey, scoreLabel } from '../../core/scoring/categories.ts';
+import { SCORE_KEYS, type ScoreCategory, type ScoreKey, scoreLabel } from '../../core/scoring/categories.ts';
 import { html, SafeHtml } from '../html.ts';
 import { layout, scorePill, type Chrome } from '../layout.ts';
-import { glanceText, scanText } from './labels.ts';
+import { notApplicableText, scanText } from './labels.ts';
 import { when } from './scan-table.ts';
 
 export interface CompareInput {
@@ -45,12 +45,12 @@ export function comparePage({ chrome, before, after, imageUrl }: CompareInput): 
   const a = before.result!;
   const b = after.result!;
   const head = html`<thead><tr><th scope="col"><span class="visually-hidden">${text.metricsTitle}</span></th><th scope="col">${text.before}</th><th scope="col">${text.after}</th><th scope="col">${text.difference}</th></tr></thead>`;
-  // A WordPress-only score of a page that is not WordPress is "not detected", and has no difference.
-  const missing = (key: ScoreKey, scan: ScanResultRecord) =>
-    key !== 'overall' && categoryOf(key).wordpressOnly && !scan.isWordPress;
+  // A category with nothing to judge (WordPress: "not detected") reads so, and has no difference.
+  const missing = (key: ScoreKey, scan: ScanResultRecord): key is ScoreCategory =>
+    key !== 'overall' && notApplicableCategories(scan).includes(key);
   const cell = (key: ScoreKey, scan: ScanResultRecord) =>
     missing(key, scan)
-      ? html`<span class="muted">${glanceText(locale).wordpressNotDetected}</span>`
+      ? html`<span class="muted">${notApplicableText(key, locale)}</span>`
       : scorePill(scan.scores[key]);
   const scoreRows = SCORE_KEYS.map(
     (

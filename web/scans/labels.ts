@@ -1,5 +1,6 @@
 import type { Locale } from '../../core/i18n/locale.ts';
 import type { Rating } from '../../core/metric-thresholds.ts';
+import type { ScoreCategory } from '../../core/scoring/categories.ts';
 
 /** The scan pages' words (home, dashboard, scan list, progress, compare) in English and German. */
 const en = {
@@ -233,6 +234,7 @@ const glanceEn = {
   ratingNote:
     'Each value is rated good, needs improvement or poor by the thresholds under its name: Core Web Vitals for LCP, CLS and FCP, Lighthouse for TBT.',
   wordpressNotDetected: 'not detected',
+  notApplicable: 'not applicable',
   factors: { desktop: 'Desktop', mobile: 'Mobile' },
   network: 'Requests',
   networkNote: (limit: number) =>
@@ -279,6 +281,7 @@ const glanceDe: typeof glanceEn = {
   ratingNote:
     'Jeder Wert ist nach den Schwellen unter seinem Namen als gut, verbesserungswürdig oder schlecht bewertet: Core Web Vitals für LCP, CLS und FCP, Lighthouse für TBT.',
   wordpressNotDetected: 'nicht erkannt',
+  notApplicable: 'nicht anwendbar',
   factors: { desktop: 'Desktop', mobile: 'Mobil' },
   network: 'Anfragen',
   networkNote: (limit) =>
@@ -320,3 +323,7 @@ const glanceDe: typeof glanceEn = {
 export type GlanceText = typeof glanceEn;
 
 export const glanceText = (locale: Locale): GlanceText => (locale === 'de' ? glanceDe : glanceEn);
+
+/** How a category with nothing to judge reads: WordPress on another site is "not detected", others "not applicable". */
+export const notApplicableText = (category: ScoreCategory, locale: Locale): string =>
+  category === 'wordpress' ? glanceText(locale).wordpressNotDetected : glanceText(locale).notApplicable;

@@ -4,11 +4,12 @@ import { scanFailureView } from '../../core/i18n/failures.ts';
 import { localiseFinding } from '../../core/i18n/findings.ts';
 import { summarise } from '../../core/i18n/summaries.ts';
 import { FORM_FACTORS } from '../../core/scan/observation.ts';
-import { CATEGORY_KEYS, categoryOf, SCORE_KEYS, scoreLabel } from '../../core/scoring/categories.ts';
+import { CATEGORY_KEYS, SCORE_KEYS, scoreLabel } from '../../core/scoring/categories.ts';
 import type { Scan } from '../../core/scan/scan.ts';
 import { html, SafeHtml } from '../html.ts';
 import { layout, type Chrome } from '../layout.ts';
-import { glanceText } from './labels.ts';
+import { glanceText, notApplicableText } from './labels.ts';
+import { notApplicableCategories } from '../../core/scan/result.ts';
 import { diagnosticsSection, findingEvidence, VIEWPORT } from './report-details.ts';
 import { fieldSection } from './report-field.ts';
 import type { FieldData } from '../../services/field-data.ts';
@@ -93,10 +94,11 @@ export function reportPage({ scan, chrome, imageUrl, field }: ReportInput): stri
   }
   const r = scan.result;
   const summary = summarise(r.scores, r.findings, locale);
+  const notApplicable = notApplicableCategories(r);
   const scores = SCORE_KEYS.map((key) => {
-    // A WordPress-only category of a page that is not WordPress says so in words; the API keeps its 100.
-    if (key !== 'overall' && categoryOf(key).wordpressOnly && !r.isWordPress)
-      return html`<div class="score not-detected" data-score="${key}"><b aria-hidden="true">–</b>${scoreLabel(key, locale)}: ${glanceText(locale).wordpressNotDetected}</div>`;
+    // A category with nothing to judge says so in words (WordPress: "not detected"); the API keeps its 100.
+    if (key !== 'overall' && notApplicable.includes(key))
+      return html`<div class="score not-detected" data-score="${key}"><b aria-hidden="true">–</b>${scoreLabel(key, locale)}: ${notApplicableText(key, locale)}</div>`;
     return html`<div class="score ${scoreClass(r.scores[key])}" data-score="${key}"><b>${r.scores[key]}</b>${scoreLabel(key, locale)}</div>`;
   });
   const metricRows: Array<[string, (f: 'desktop' | 'mobile') => string]> = [
