@@ -151,6 +151,7 @@ it('passes the OpenAPI schema of the result, and the report page names each faul
     failureHttpStatus: null,
     result: record,
     targetId: null,
+    trigger: 'request',
     progress: null,
   };
   const view = resultView(scan, {
