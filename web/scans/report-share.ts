@@ -32,7 +32,7 @@ export const sharePath = (scanId: string, enabled: boolean): string =>
 export function sharePart({ scan, locale, csrf, shareUrl, plan, notice }: SharePart): SafeHtml {
   const text = scanText(locale);
   const form = (enabled: boolean, id: string, label: string) =>
-    html`<form method="post" action="${sharePath(scan.publicId, enabled)}" class="inline"><input type="hidden" name="_csrf" value="${csrf}"><button type="submit" id="${id}">${label}</button></form>`;
+    html`<form method="post" action="${sharePath(scan.publicId, enabled)}" id="share-${enabled ? 'enable' : 'disable'}-form" class="inline"><input type="hidden" name="_csrf" value="${csrf}"><button type="submit" id="${id}">${label}</button></form>`;
   const controls = !plan.allowed
     ? html`<p class="hint" id="share-plan">${text.shareNeedsPlan(plan.needed, plan.label)}</p>`
     : shareUrl
