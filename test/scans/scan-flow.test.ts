@@ -331,6 +331,8 @@ describe('reuse of results', () => {
       url: `${sites.origin}/fast/`,
       cached: true,
       auth_type: null,
+      finished_at: ((await call(stack.api, `/scans/${ids.fast}`, { token })).body.data as { finished_at: string })
+        .finished_at,
     });
   });
 
