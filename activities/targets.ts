@@ -83,7 +83,8 @@ export function createTargetActivities(deps: TargetActivityDeps) {
     /**
      * Stores the scheduled scan of an active target (`target_id` set, the plan's `scheduledRuns` page loads,
      * never a reused result) and sets the target's `last_dispatched_at`. Null for a target that is gone or
-     * paused (its schedule fired before a change reached it): then nothing runs.
+     * paused (its schedule fired before a change reached it): then nothing runs. A "Run now" scan was stored
+     * by the request (services/target-runs.ts) and is found as it is, paused target or not.
      */
     async dispatchTargetScan(input: DispatchInput): Promise<DispatchedTargetScan | null> {
       const target = await targets.find(input.targetId);
@@ -104,7 +105,10 @@ export function createTargetActivities(deps: TargetActivityDeps) {
         return null;
       }
       deps.metrics?.targetRunDispatched();
-      log.info({ targetId: input.targetId, scanId: scan.publicId }, 'scheduled scan dispatched');
+      log.info(
+        { targetId: input.targetId, scanId: scan.publicId, trigger: scan.trigger },
+        scan.trigger === 'run_now' ? 'run-now scan dispatched' : 'scheduled scan dispatched',
+      );
       return {
         publicId: scan.publicId,
         host: scan.host,

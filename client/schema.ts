@@ -190,7 +190,8 @@ export interface paths {
                          *           "share_enabled": false,
                          *           "share_url": "https://webperf.example/assets/01jz8q3m5kx7h2v9w4n6p0r1st/desktop.webp",
                          *           "requested_at": "2026-11-24T09:30:00Z",
-                         *           "target_id": 42
+                         *           "target_id": 42,
+                         *           "trigger": "request"
                          *         }
                          *       ],
                          *       "meta": {
@@ -221,8 +222,13 @@ export interface paths {
                                 share_url: string | null;
                                 /** Format: date-time */
                                 requested_at: string;
-                                /** @description Extension: the monitored target (GET /domains) whose schedule started this scan; null for scans started by hand. */
+                                /** @description Extension: the monitored target (GET /domains) this scan is of, started by its schedule or by its run now (POST /domains/{id}/scans); null for scans started through POST /scans. */
                                 target_id: number | null;
+                                /**
+                                 * @description Extension: what started the scan: `request` (POST /scans, or the web area's scan form), `schedule` (the target's daily schedule) or `run_now` (the target's run now). Scheduled scans are the only ones outside the hourly scan limit.
+                                 * @enum {unknown}
+                                 */
+                                trigger: "request" | "schedule" | "run_now";
                             } | {
                                 public_id: string;
                                 /** Format: uri */
@@ -242,8 +248,13 @@ export interface paths {
                                 share_url: string | null;
                                 /** Format: date-time */
                                 requested_at: string;
-                                /** @description Extension: the monitored target (GET /domains) whose schedule started this scan; null for scans started by hand. */
+                                /** @description Extension: the monitored target (GET /domains) this scan is of, started by its schedule or by its run now (POST /domains/{id}/scans); null for scans started through POST /scans. */
                                 target_id: number | null;
+                                /**
+                                 * @description Extension: what started the scan: `request` (POST /scans, or the web area's scan form), `schedule` (the target's daily schedule) or `run_now` (the target's run now). Scheduled scans are the only ones outside the hourly scan limit.
+                                 * @enum {unknown}
+                                 */
+                                trigger: "request" | "schedule" | "run_now";
                                 /** Format: date-time */
                                 finished_at: string;
                                 result: {
@@ -275,8 +286,13 @@ export interface paths {
                                 share_url: string | null;
                                 /** Format: date-time */
                                 requested_at: string;
-                                /** @description Extension: the monitored target (GET /domains) whose schedule started this scan; null for scans started by hand. */
+                                /** @description Extension: the monitored target (GET /domains) this scan is of, started by its schedule or by its run now (POST /domains/{id}/scans); null for scans started through POST /scans. */
                                 target_id: number | null;
+                                /**
+                                 * @description Extension: what started the scan: `request` (POST /scans, or the web area's scan form), `schedule` (the target's daily schedule) or `run_now` (the target's run now). Scheduled scans are the only ones outside the hourly scan limit.
+                                 * @enum {unknown}
+                                 */
+                                trigger: "request" | "schedule" | "run_now";
                                 /** Format: date-time */
                                 finished_at: string;
                                 error: {
@@ -453,7 +469,8 @@ export interface paths {
                          *         "status": "queued",
                          *         "url": "https://www.example.com/",
                          *         "cached": false,
-                         *         "auth_type": "basic"
+                         *         "auth_type": "basic",
+                         *         "finished_at": "2026-11-24T09:30:00Z"
                          *       }
                          *     }
                          */
@@ -470,6 +487,8 @@ export interface paths {
                                  * @enum {unknown}
                                  */
                                 auth_type: "basic" | "header" | null;
+                                /** @description Extension: when the scan finished; with `cached: true` this is the reused result's age. Null for a scan queued or running. */
+                                finished_at: string | null;
                             };
                         };
                     };
@@ -487,7 +506,8 @@ export interface paths {
                          *         "status": "queued",
                          *         "url": "https://www.example.com/",
                          *         "cached": false,
-                         *         "auth_type": "basic"
+                         *         "auth_type": "basic",
+                         *         "finished_at": "2026-11-24T09:30:00Z"
                          *       }
                          *     }
                          */
@@ -504,6 +524,8 @@ export interface paths {
                                  * @enum {unknown}
                                  */
                                 auth_type: "basic" | "header" | null;
+                                /** @description Extension: when the scan finished; with `cached: true` this is the reused result's age. Null for a scan queued or running. */
+                                finished_at: string | null;
                             };
                         };
                     };
@@ -672,8 +694,13 @@ export interface paths {
                                 requested_at: string;
                                 /** Format: date-time */
                                 finished_at: string;
-                                /** @description Extension: the monitored target (GET /domains) whose schedule started this scan; null for scans started by hand. */
+                                /** @description Extension: the monitored target (GET /domains) this scan is of, started by its schedule or by its run now (POST /domains/{id}/scans); null for scans started through POST /scans. */
                                 target_id: number | null;
+                                /**
+                                 * @description Extension: what started the scan: `request` (POST /scans, or the web area's scan form), `schedule` (the target's daily schedule) or `run_now` (the target's run now). Scheduled scans are the only ones outside the hourly scan limit.
+                                 * @enum {unknown}
+                                 */
+                                trigger: "request" | "schedule" | "run_now";
                                 result: {
                                     /** Format: uri */
                                     final_url: string;
@@ -985,8 +1012,13 @@ export interface paths {
                                 requested_at: string;
                                 /** Format: date-time */
                                 finished_at: string;
-                                /** @description Extension: the monitored target (GET /domains) whose schedule started this scan; null for scans started by hand. */
+                                /** @description Extension: the monitored target (GET /domains) this scan is of, started by its schedule or by its run now (POST /domains/{id}/scans); null for scans started through POST /scans. */
                                 target_id: number | null;
+                                /**
+                                 * @description Extension: what started the scan: `request` (POST /scans, or the web area's scan form), `schedule` (the target's daily schedule) or `run_now` (the target's run now). Scheduled scans are the only ones outside the hourly scan limit.
+                                 * @enum {unknown}
+                                 */
+                                trigger: "request" | "schedule" | "run_now";
                                 error: {
                                     /** @enum {unknown} */
                                     code: "dns_failed" | "connection_failed" | "http_error" | "timeout" | "no_paint" | "blocked_address" | "not_started" | "scan_error";
@@ -1447,7 +1479,8 @@ export interface paths {
                          *               "critical": 1
                          *             }
                          *           },
-                         *           "created_at": "2026-11-24T09:30:00Z"
+                         *           "created_at": "2026-11-24T09:30:00Z",
+                         *           "next_scan_at": "2026-11-24T09:30:00Z"
                          *         }
                          *       ],
                          *       "meta": {
@@ -1509,6 +1542,8 @@ export interface paths {
                                  * @description Extension.
                                  */
                                 created_at: string;
+                                /** @description Extension: when the target's daily schedule starts its next scan (a fixed time of day per target, UTC); null while the target is paused. */
+                                next_scan_at: string | null;
                             }[];
                             meta?: {
                                 current_page: number;
@@ -1735,7 +1770,8 @@ export interface paths {
                          *             "critical": 1
                          *           }
                          *         },
-                         *         "created_at": "2026-11-24T09:30:00Z"
+                         *         "created_at": "2026-11-24T09:30:00Z",
+                         *         "next_scan_at": "2026-11-24T09:30:00Z"
                          *       }
                          *     }
                          */
@@ -1790,6 +1826,8 @@ export interface paths {
                                  * @description Extension.
                                  */
                                 created_at: string;
+                                /** @description Extension: when the target's daily schedule starts its next scan (a fixed time of day per target, UTC); null while the target is paused. */
+                                next_scan_at: string | null;
                             };
                         };
                     };
@@ -2283,7 +2321,8 @@ export interface paths {
                          *             "critical": 1
                          *           }
                          *         },
-                         *         "created_at": "2026-11-24T09:30:00Z"
+                         *         "created_at": "2026-11-24T09:30:00Z",
+                         *         "next_scan_at": "2026-11-24T09:30:00Z"
                          *       }
                          *     }
                          */
@@ -2338,6 +2377,8 @@ export interface paths {
                                  * @description Extension.
                                  */
                                 created_at: string;
+                                /** @description Extension: when the target's daily schedule starts its next scan (a fixed time of day per target, UTC); null while the target is paused. */
+                                next_scan_at: string | null;
                             };
                         };
                     };
@@ -2449,6 +2490,193 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/domains/{id}/scans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run now: scan the target at once, as its schedule would (its history, alerts and runs of the plan).
+         * @description Starts a scan of the target now, recorded as the target's scan like a scheduled one (`target_id`, `trigger: "run_now"`, the plan's page loads per scheduled scan, never a reused result), and sets `last_dispatched_at`; its alerts are evaluated when it finishes. A paused target may be run now; its schedule stays paused. It counts against the hourly scan limit like POST /scans (429 `hourly_scan_limit`), and like any call against the daily API limit. While a scan of the target is queued or running, that scan is the answer (no second one). 404 for a target that is not the caller's; 503 when the scan cannot be started (it is recorded as failed and does not count). Follow it with GET /scans/{id}.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The target id from GET /domains. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /** @example {} */
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                /** @description The scan, queued (or the one of the target already queued or running); `cached` is always false. */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": "01jz8q3m5kx7h2v9w4n6p0r1st",
+                         *         "status": "queued",
+                         *         "url": "https://www.example.com/",
+                         *         "cached": false,
+                         *         "auth_type": "basic",
+                         *         "finished_at": "2026-11-24T09:30:00Z"
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @enum {unknown} */
+                                status: "queued" | "running" | "finished" | "failed";
+                                /** Format: uri */
+                                url: string;
+                                cached: boolean;
+                                /**
+                                 * @description How an authenticated scan signed in; the credentials never come back.
+                                 * @enum {unknown}
+                                 */
+                                auth_type: "basic" | "header" | null;
+                                /** @description Extension: when the scan finished; with `cached: true` this is the reused result's age. Null for a scan queued or running. */
+                                finished_at: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description No token, or an invalid, expired or revoked one: `{"message": "Unauthenticated."}`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description The plan does not include this (`required_plan` names the cheapest plan that does). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "required_plan": "starter"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["PlanError"];
+                    };
+                };
+                /** @description Unknown id, or a resource of another user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description Validation error. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "errors": {}
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description The hourly scan limit of the plan, or the daily API limit. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "example",
+                         *       "limit": 3,
+                         *       "reset_at": "2026-11-24T09:30:00Z"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["DailyLimitError"] | {
+                            message: string;
+                            /** @constant */
+                            error: "hourly_scan_limit";
+                            limit: number;
+                            /** Format: date-time */
+                            reset_at: string;
+                        };
+                    };
+                };
+                /** @description Internal error; the body carries only a request id that the logs carry too. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "request_id": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ServerError"];
+                    };
+                };
+                /** @description Temporal did not take the scan; retry after `Retry-After` seconds. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/alerts": {

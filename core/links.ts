@@ -1,5 +1,7 @@
 /** Addresses of the web area that other parts (API views, e-mails, webhooks) link to: one home for each. */
 export const scanReportUrl = (baseUrl: string, scanPublicId: string): string => `${baseUrl}/reports/${scanPublicId}`;
+/** A scan's share page: its report for anyone with the link, while sharing is enabled. */
+export const scanShareUrl = (baseUrl: string, shareToken: string): string => `${baseUrl}/share/${shareToken}`;
 export const alertsPageUrl = (baseUrl: string): string => `${baseUrl}/alerts`;
 /** A live-data site's dashboard in the web area (`rum_dashboard_url` of the rum.alert.* payloads). */
 export const liveDashboardUrl = (baseUrl: string, siteId: number): string => `${baseUrl}/live/${siteId}`;

@@ -69,6 +69,9 @@ export function targetIdOfSchedule(prefix: string, scheduleId: string): number |
   const rest = scheduleId.startsWith(`${prefix}-target-`) ? scheduleId.slice(prefix.length + '-target-'.length) : '';
   return /^[1-9][0-9]{0,14}$/.test(rest) ? Number(rest) : null;
 }
+/** A target's "Run now": the target scan workflow the schedule would start, for this one scan. */
+export const targetRunNowWorkflowId = (prefix: string, targetId: number, scanPublicId: string): string =>
+  `${targetScheduleId(prefix, targetId)}-now-${scanPublicId}`;
 /** The schedule that runs the target-schedule reconciler; one per task-queue prefix. */
 export const targetReconcilerScheduleId = (prefix: string): string => `${prefix}-target-reconciler`;
 /** The live-data alert check's schedule (every 5 minutes; workflows/rum-alerts.ts). */

@@ -11,7 +11,7 @@ import {
   type ScheduleOptions,
 } from '@temporalio/client';
 import type { Config } from './config.ts';
-import { TARGET_RECONCILE_EVERY, targetScheduleOptions } from '../core/monitoring/schedule.ts';
+import { TARGET_RECONCILE_EVERY, targetScheduleOptions, type TargetScanInput } from '../core/monitoring/schedule.ts';
 import { RUM_ALERT_CHECK_EVERY_MINUTES } from '../core/rum/alert-check.ts';
 import { RECONCILE_EVERY } from '../core/scan/lifecycle.ts';
 import type { SlotRequest } from '../core/scan/slots.ts';
@@ -37,7 +37,9 @@ import {
   scanWorkflowId,
   targetIdOfSchedule,
   targetReconcilerScheduleId,
+  targetRunNowWorkflowId,
   targetScheduleId,
+  TargetIdAttribute,
   TEMPORAL_CHANNEL_ARGS,
 } from '../core/temporal.ts';
 
@@ -85,6 +87,26 @@ export async function startScanWorkflow(
         { key: ScanIdAttribute, value: scan.publicId },
         { key: HostAttribute, value: scan.host },
       ],
+    }),
+  );
+}
+
+/**
+ * A target's "Run now": the target scan workflow its schedule starts, on the main queue with its TargetId,
+ * for the scan the request stored (`scanId`), so the scan runs and is judged for alerts as a scheduled one.
+ */
+export async function startTargetRunNowWorkflow(
+  client: Client,
+  prefix: string,
+  run: { targetId: number; scanId: string },
+): Promise<void> {
+  await withinDeadline(client, () =>
+    client.workflow.start('targetScanWorkflow', {
+      workflowId: targetRunNowWorkflowId(prefix, run.targetId, run.scanId),
+      taskQueue: mainTaskQueue(prefix),
+      args: [{ targetId: run.targetId, scanId: run.scanId } satisfies TargetScanInput],
+      staticSummary: `Run-now scan of target ${run.targetId}`,
+      typedSearchAttributes: [{ key: TargetIdAttribute, value: String(run.targetId) }],
     }),
   );
 }

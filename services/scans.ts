@@ -13,7 +13,7 @@ import { enqueueWebhook } from './webhook-delivery.ts';
 
 /** A finished result for the same owner, URL and region is reused for this long unless `force` is set. */
 export const CACHE_WINDOW_MS = 24 * 3600_000;
-const HOUR_MS = 3600_000;
+export const HOUR_MS = 3600_000;
 
 export interface ScanRequest {
   userId: number;
@@ -69,15 +69,11 @@ export async function createOrReuseScan(
     }
 
     // Scans we failed to start (`not_started`, our fault) do not count; every other scan used a browser.
-    const recent = await scans.requestTimesSince(request.userId, new Date(now.getTime() - HOUR_MS));
-    if (recent.length >= request.plan.hourlyScanLimit) {
-      const oldest = recent[recent.length - request.plan.hourlyScanLimit]!;
-      return {
-        kind: 'hourly_limit',
-        limit: request.plan.hourlyScanLimit,
-        resetAt: new Date(oldest.getTime() + HOUR_MS),
-      };
-    }
+    const limit = hourlyLimitReached(
+      await scans.requestTimesSince(request.userId, new Date(now.getTime() - HOUR_MS)),
+      request.plan,
+    );
+    if (limit) return limit;
 
     const publicId = newPublicId(now);
     const scan = await scans.insert({
@@ -96,6 +92,20 @@ export async function createOrReuseScan(
     });
     return { kind: 'created', scan };
   });
+}
+
+/**
+ * The hourly scan limit, given when the account's counted scans of the last hour were requested (oldest
+ * first; ScanStore.requestTimesSince): the limit's answer with the moment a slot frees up, or null when one
+ * more scan may start. POST /scans and a target's "Run now" both ask it, under the account's scan lock.
+ */
+export function hourlyLimitReached(
+  recent: readonly Date[],
+  plan: Plan,
+): { kind: 'hourly_limit'; limit: number; resetAt: Date } | null {
+  if (recent.length < plan.hourlyScanLimit) return null;
+  const oldest = recent[recent.length - plan.hourlyScanLimit]!;
+  return { kind: 'hourly_limit', limit: plan.hourlyScanLimit, resetAt: new Date(oldest.getTime() + HOUR_MS) };
 }
 
 /** The share token is made on first enable and kept for ever after, so re-enabling gives the same URL. */

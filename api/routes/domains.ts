@@ -2,8 +2,10 @@ import type { Client } from '@temporalio/client';
 import type { Clock } from '../../core/clock.ts';
 import type { Config } from '../../infra/config.ts';
 import { TARGET_HISTORY_LENGTH } from '../../core/monitoring/target.ts';
+import type { ScanStore } from '../../db/store/scans.ts';
 import type { TargetStore } from '../../db/store/targets.ts';
-import { notFound } from '../../http/errors.ts';
+import { DEPENDENCY_RETRY_AFTER_S, notFound, serviceUnavailable } from '../../http/errors.ts';
+import { runTargetNow } from '../../services/target-runs.ts';
 import {
   createTarget,
   deleteTarget,
@@ -17,11 +19,15 @@ import { okOrThrow } from '../outcomes.ts';
 import type { ApiContext, ApiRoute, AnyRoute, RouteInput } from '../route.ts';
 import { recordLogIds } from '../../http/middleware.ts';
 import { envelope } from '../validation.ts';
+import { scanCreationSchema } from '../views/scan-schemas.ts';
+import { creationView } from '../views/scans.ts';
 import { historyItemSchema, targetSchema, thresholdsSchema } from '../views/target-schemas.ts';
 import { historyItemView, targetView } from '../views/targets.ts';
+import { hourlyScanLimitError, hourlyScanLimitSchema } from './scans.ts';
 
 export interface DomainRouteDeps {
   targets: TargetStore;
+  scans: ScanStore;
   temporal: Client;
   config: Config;
   clock: Clock;
@@ -90,7 +96,7 @@ export function domainRoutes(deps: DomainRouteDeps): AnyRoute[] {
       },
     },
     responses: { 201: { description: 'The new target.', schema: envelope(targetSchema) }, 503: unavailable },
-    handle: (ctx, input) => respond(ctx, 201, createTarget(deps, owner(ctx), input.body)),
+    handle: (ctx, input) => respond(deps, ctx, 201, createTarget(deps, owner(ctx), input.body)),
   };
 
   const update: ApiRoute<Record<string, never>, TargetUpdate> = {
@@ -110,7 +116,8 @@ export function domainRoutes(deps: DomainRouteDeps): AnyRoute[] {
       },
     },
     responses: { 200: { description: 'The target.', schema: envelope(targetSchema) }, 503: unavailable },
-    handle: (ctx, input) => respond(ctx, 200, updateTarget(deps, owner(ctx), Number(input.params.id), input.body)),
+    handle: (ctx, input) =>
+      respond(deps, ctx, 200, updateTarget(deps, owner(ctx), Number(input.params.id), input.body)),
   };
 
   const remove: ApiRoute = {
@@ -121,10 +128,36 @@ export function domainRoutes(deps: DomainRouteDeps): AnyRoute[] {
     summary: 'Stop monitoring: the target and its schedule go; its scans stay in GET /scans.',
     params: idParam,
     responses: { 204: { description: 'Deleted.' }, 503: unavailable },
-    handle: (ctx, input) => respond(ctx, 204, deleteTarget(deps, owner(ctx), Number(input.params.id))),
+    handle: (ctx, input) => respond(deps, ctx, 204, deleteTarget(deps, owner(ctx), Number(input.params.id))),
   };
 
-  return [list, create, history, update, remove];
+  const runNow: ApiRoute = {
+    method: 'post',
+    path: '/domains/:id/scans',
+    tag: 'Domains',
+    extension: true,
+    summary: 'Run now: scan the target at once, as its schedule would (its history, alerts and runs of the plan).',
+    description:
+      "Starts a scan of the target now, recorded as the target's scan like a scheduled one (`target_id`, `trigger: \"run_now\"`, the plan's page loads per scheduled scan, never a reused result), and sets `last_dispatched_at`; its alerts are evaluated when it finishes. A paused target may be run now; its schedule stays paused. It counts against the hourly scan limit like POST /scans (429 `hourly_scan_limit`), and like any call against the daily API limit. While a scan of the target is queued or running, that scan is the answer (no second one). 404 for a target that is not the caller's; 503 when the scan cannot be started (it is recorded as failed and does not count). Follow it with GET /scans/{id}.",
+    params: idParam,
+    body: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {},
+      description: 'No fields; send no body or `{}`.',
+    },
+    responses: {
+      202: {
+        description: 'The scan, queued (or the one of the target already queued or running); `cached` is always false.',
+        schema: envelope(scanCreationSchema),
+      },
+      429: { description: 'The hourly scan limit of the plan, or the daily API limit.', schema: hourlyScanLimitSchema },
+      503: { ...unavailable, description: 'Temporal did not take the scan; retry after `Retry-After` seconds.' },
+    },
+    handle: (ctx, input) => startTargetScan(deps, ctx, input),
+  };
+
+  return [list, create, history, update, remove, runNow];
 }
 
 const owner = (ctx: ApiContext) => ({ id: ctx.state.user.id, plan: ctx.state.plan });
@@ -135,7 +168,8 @@ async function listTargets(
   { query }: RouteInput<PageQuery, undefined>,
 ): Promise<void> {
   const { items, meta } = await deps.targets.listOwned(ctx.state.user.id, { limit: query.limit, page: query.page });
-  ctx.body = { data: items.map(targetView), meta };
+  const now = deps.clock();
+  ctx.body = { data: items.map((target) => targetView(target, now)), meta };
 }
 
 async function showHistory(
@@ -149,9 +183,39 @@ async function showHistory(
 }
 
 /** A service outcome as the response: the target (or no body for 204), or the error in the spec's shape. */
-async function respond(ctx: ApiContext, status: 200 | 201 | 204, pending: Promise<TargetOutcome>): Promise<void> {
+async function respond(
+  deps: DomainRouteDeps,
+  ctx: ApiContext,
+  status: 200 | 201 | 204,
+  pending: Promise<TargetOutcome>,
+): Promise<void> {
   const { target } = okOrThrow(await pending, { things: 'monitored targets' });
   recordLogIds(ctx, { targetId: target.id });
   ctx.status = status;
-  if (status !== 204) ctx.body = { data: targetView(target) };
+  if (status !== 204) ctx.body = { data: targetView(target, deps.clock()) };
+}
+
+async function startTargetScan(
+  deps: DomainRouteDeps,
+  ctx: ApiContext,
+  { params }: RouteInput<Record<string, unknown>, undefined>,
+): Promise<void> {
+  const now = deps.clock();
+  const outcome = await runTargetNow(deps, owner(ctx), Number(params.id));
+  switch (outcome.kind) {
+    case 'not_found':
+      throw notFound();
+    case 'hourly_limit':
+      throw hourlyScanLimitError(outcome, now);
+    case 'not_started':
+      throw serviceUnavailable(
+        'The scan cannot be started right now; try again shortly.',
+        DEPENDENCY_RETRY_AFTER_S,
+        outcome.cause,
+      );
+    case 'ok':
+      recordLogIds(ctx, { scanId: outcome.scan.publicId });
+      ctx.status = 202;
+      ctx.body = { data: creationView(outcome.scan, false) };
+  }
 }

@@ -10,6 +10,7 @@ import type { ScanStatus } from '../../core/scan/scan.ts';
 import type { ScanStore } from '../../db/store/scans.ts';
 import {
   DEPENDENCY_RETRY_AFTER_S,
+  type HttpError,
   notFound,
   planRequired,
   serviceUnavailable,
@@ -45,7 +46,7 @@ const BASIC_USERNAME = '^[^\\x00-\\x1F\\x7F-\\x9F:]+$';
 const BASIC_PASSWORD = '^[^\\x00-\\x1F\\x7F-\\x9F]*$';
 
 // The spec leaves this body open; it follows the daily limit's shape, with a sentence and its own error code.
-const hourlyScanLimitSchema: JsonSchema = {
+export const hourlyScanLimitSchema: JsonSchema = {
   type: 'object',
   required: ['message', 'error', 'limit', 'reset_at'],
   properties: {
@@ -239,16 +240,7 @@ async function createScan(
     case 'invalid':
       throw validationFailed(outcome.errors);
     case 'hourly_limit':
-      throw tooManyRequests(
-        {
-          message: `Hourly scan limit reached (${outcome.limit} scans per hour on your plan).`,
-          error: 'hourly_scan_limit',
-          limit: outcome.limit,
-          reset_at: isoTimestamp(outcome.resetAt),
-        },
-        outcome.resetAt,
-        now,
-      );
+      throw hourlyScanLimitError(outcome, now);
     case 'runs_over_plan':
       throw upgradeRequired(
         outcome.needed,
@@ -267,6 +259,20 @@ async function createScan(
       ctx.status = outcome.cached ? 200 : 202;
       ctx.body = { data: creationView(outcome.scan, outcome.cached) };
   }
+}
+
+/** The hourly scan limit's 429 (`hourlyScanLimitSchema`, with Retry-After): POST /scans and a target's run now. */
+export function hourlyScanLimitError(outcome: { limit: number; resetAt: Date }, now: Date): HttpError {
+  return tooManyRequests(
+    {
+      message: `Hourly scan limit reached (${outcome.limit} scans per hour on your plan).`,
+      error: 'hourly_scan_limit',
+      limit: outcome.limit,
+      reset_at: isoTimestamp(outcome.resetAt),
+    },
+    outcome.resetAt,
+    now,
+  );
 }
 
 async function showScan(

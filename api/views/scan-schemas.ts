@@ -1,4 +1,5 @@
 import { FAILURE_CODES } from '../../core/scan/failures.ts';
+import { SCAN_TRIGGERS } from '../../core/scan/scan.ts';
 import { CATEGORY_KEYS, SCORE_KEYS } from '../../core/scoring/categories.ts';
 import { DETAIL_LIMITS } from '../../core/scan/details.ts';
 import { FORM_FACTORS } from '../../core/scan/observation.ts';
@@ -271,7 +272,12 @@ const endedFields = {
   target_id: {
     oneOf: [{ type: 'integer' }, { type: 'null' }],
     description:
-      'Extension: the monitored target (GET /domains) whose schedule started this scan; null for scans started by hand.',
+      'Extension: the monitored target (GET /domains) this scan is of, started by its schedule or by its run now (POST /domains/{id}/scans); null for scans started through POST /scans.',
+  },
+  trigger: {
+    enum: [...SCAN_TRIGGERS],
+    description:
+      "Extension: what started the scan: `request` (POST /scans, or the web area's scan form), `schedule` (the target's daily schedule) or `run_now` (the target's run now). Scheduled scans are the only ones outside the hourly scan limit.",
   },
 };
 const failure = closed({ code: { enum: [...FAILURE_CODES] }, message: { type: 'string' } });
@@ -310,13 +316,18 @@ export const scanListItemSchema: JsonSchema = {
   ],
 };
 
-/** POST /scans. */
+/** POST /scans (and POST /domains/{id}/scans). */
 export const scanCreationSchema = closed({
   id: runningFields.public_id,
   status: { enum: ['queued', 'running', 'finished', 'failed'] },
   url,
   cached: { type: 'boolean' },
   auth_type: authType,
+  finished_at: {
+    ...nullable(timestamp),
+    description:
+      "Extension: when the scan finished; with `cached: true` this is the reused result's age. Null for a scan queued or running.",
+  },
 });
 
 /** POST /scans/{id}/share/enable and /disable. */

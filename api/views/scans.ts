@@ -1,5 +1,5 @@
 import { isoTimestamp } from '../../core/clock.ts';
-import { scanReportUrl } from '../../core/links.ts';
+import { scanReportUrl, scanShareUrl } from '../../core/links.ts';
 import type { Locale } from '../../core/i18n/locale.ts';
 import { scanFailureView } from '../../core/i18n/failures.ts';
 import { localiseFinding } from '../../core/i18n/findings.ts';
@@ -20,11 +20,18 @@ export interface ViewContext {
 
 export const reportUrl = (baseUrl: string, scan: Scan): string => scanReportUrl(baseUrl, scan.publicId);
 export const shareUrl = (baseUrl: string, scan: Scan): string | null =>
-  scan.shareEnabled && scan.shareToken ? `${baseUrl}/share/${scan.shareToken}` : null;
+  scan.shareEnabled && scan.shareToken ? scanShareUrl(baseUrl, scan.shareToken) : null;
 
-/** POST /scans response. */
+/** POST /scans response (and a target's run now): the spec's fields, then the extension `finished_at`. */
 export function creationView(scan: Scan, cached: boolean) {
-  return { id: scan.publicId, status: scan.status, url: scan.url, cached, auth_type: scan.authType };
+  return {
+    id: scan.publicId,
+    status: scan.status,
+    url: scan.url,
+    cached,
+    auth_type: scan.authType,
+    finished_at: scan.finishedAt ? isoTimestamp(scan.finishedAt) : null,
+  };
 }
 
 /** Queued and running scans show only these fields (the spec's running shape). */
@@ -48,6 +55,7 @@ function commonEnded(scan: Scan, ctx: ViewContext) {
     requested_at: isoTimestamp(scan.requestedAt),
     ...(scan.finishedAt ? { finished_at: isoTimestamp(scan.finishedAt) } : {}),
     target_id: scan.targetId,
+    trigger: scan.trigger,
   };
 }
 

@@ -27,7 +27,7 @@ export const thresholdsSchema: JsonSchema = {
     'Alert thresholds per score (0–100): `overall` is required, the categories optional. Default `{"overall": {"warning": 70, "critical": 50}}`.',
 };
 
-/** A target in responses: the spec's fields, then the extensions `region`, `thresholds` and `created_at`. */
+/** A target in responses: the spec's fields, then the extensions `region`, `thresholds`, `created_at` and `next_scan_at`. */
 export const targetSchema = closed({
   id: { type: 'integer' },
   host: { type: 'string' },
@@ -41,6 +41,11 @@ export const targetSchema = closed({
   region: { type: 'string', description: 'Extension: where the target is scanned.' },
   thresholds: { ...thresholdsSchema, description: 'Extension: alert thresholds.' },
   created_at: { ...timestamp, description: 'Extension.' },
+  next_scan_at: {
+    oneOf: [timestamp, { type: 'null' }],
+    description:
+      "Extension: when the target's daily schedule starts its next scan (a fixed time of day per target, UTC); null while the target is paused.",
+  },
 });
 
 /** GET /domains/{id}/history items. */

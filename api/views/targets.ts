@@ -1,8 +1,13 @@
 import { isoTimestamp } from '../../core/clock.ts';
+import { nextScheduledScan } from '../../core/monitoring/schedule.ts';
 import type { ScanTarget, TargetHistoryItem } from '../../core/monitoring/target.ts';
 
-/** A target (the spec's domain): the spec's fields, then the extensions `region`, `thresholds`, `created_at`. */
-export function targetView(target: ScanTarget) {
+/**
+ * A target (the spec's domain): the spec's fields, then the extensions `region`, `thresholds`, `created_at`
+ * and `next_scan_at` (from `now`).
+ */
+export function targetView(target: ScanTarget, now: Date) {
+  const next = nextScheduledScan(target, now);
   return {
     id: target.id,
     host: target.host,
@@ -13,6 +18,7 @@ export function targetView(target: ScanTarget) {
     region: target.region,
     thresholds: target.thresholds,
     created_at: isoTimestamp(target.createdAt),
+    next_scan_at: next ? isoTimestamp(next) : null,
   };
 }
 

@@ -27,6 +27,18 @@ export function dailyStartTime(targetId: number): { hour: number; minute: number
 }
 
 /**
+ * When the target's schedule starts its next scan after `now`: the next instant whose UTC second of day is the
+ * target's start second (the calendar of targetScheduleOptions). Null for a paused target, whose schedule is
+ * paused with it.
+ */
+export function nextScheduledScan(target: { id: number; isActive: boolean }, now: Date): Date | null {
+  if (!target.isActive) return null;
+  const dayStart = Math.floor(now.getTime() / (SECONDS_PER_DAY * 1000)) * SECONDS_PER_DAY * 1000;
+  const today = dayStart + dailyStartSecond(target.id) * 1000;
+  return new Date(today > now.getTime() ? today : today + SECONDS_PER_DAY * 1000);
+}
+
+/**
  * A run missed while Temporal was down is still taken if it is less than this late. Under a day, so after any
  * outage at most one missed run of a daily schedule qualifies: one catch-up run, never a burst; a later one
  * is dropped and the next day's runs as usual.
@@ -45,6 +57,11 @@ export const ORPHAN_SCHEDULE_GRACE_MS = 10 * 60_000;
 /** What the target scan workflow is started with. */
 export interface TargetScanInput {
   targetId: number;
+  /**
+   * Set by a "Run now" (services/target-runs.ts), which has stored the queued scan under this id already; a
+   * scheduled run has none and picks its own.
+   */
+  scanId?: string;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { ScanTrigger } from '../scan/scan.ts';
 import type { Thresholds } from './thresholds.ts';
 
 export const TARGET_SCHEDULES = ['daily'] as const;
@@ -38,4 +39,6 @@ export interface TargetHistoryItem {
   region: string;
   /** Each run's own overall score when the scan ran several (median of runs); empty for one run or older scans. */
   runOveralls: number[];
+  /** `schedule`, or `run_now` for a scan its owner started with Run now. */
+  trigger: ScanTrigger;
 }

@@ -4,6 +4,14 @@ import type { ScanResultRecord } from './result.ts';
 export type ScanStatus = 'queued' | 'running' | 'finished' | 'failed';
 export type AuthType = 'basic' | 'header';
 
+/**
+ * What started a scan: `request` (POST /scans, from the API or the web form), `schedule` (a monitored target's
+ * daily schedule) or `run_now` (a target's "Run now"). Scheduled scans are the only ones the hourly scan limit
+ * leaves out; the lists label them apart from the on-demand ones.
+ */
+export const SCAN_TRIGGERS = ['request', 'schedule', 'run_now'] as const;
+export type ScanTrigger = (typeof SCAN_TRIGGERS)[number];
+
 /** A scan as the rest of the code sees it (db/store/scans.ts maps it from and to its row). */
 export interface Scan {
   publicId: string;
@@ -27,8 +35,9 @@ export interface Scan {
   /** The main document's status of an `http_error`, the one failure detail users are shown. */
   failureHttpStatus: number | null;
   result: ScanResultRecord | null;
-  /** The monitored target whose schedule dispatched the scan; null for scans asked for by hand. */
+  /** The monitored target the scan is of (its schedule or its "Run now" started it); null for other scans. */
   targetId: number | null;
+  trigger: ScanTrigger;
   /** While running: what the scan is doing (`desktop`, `mobile`, `desktop 2/3`), for the progress page. */
   progress: string | null;
 }
@@ -37,7 +46,12 @@ export interface Scan {
 export type NewScan = Pick<
   Scan,
   'publicId' | 'userId' | 'url' | 'host' | 'region' | 'isPublic' | 'authType' | 'authSecret' | 'requestedAt'
-> & { cacheKey: string | null; runs?: number };
+> & {
+  cacheKey: string | null;
+  runs?: number;
+  /** A target's "Run now" scan (`trigger` run_now); absent for a scan asked for through POST /scans. */
+  targetId?: number;
+};
 
 /** How a scan failed: `detail` is for operators (never shown to users, who see the code's own text). */
 export interface ScanFailure {

@@ -3,7 +3,7 @@ import { pageMeta, pageOffset, type Page, type PageQuery } from '../../core/pagi
 import type { FailureCode } from '../../core/scan/failures.ts';
 import { STALE_SCAN_AFTER } from '../../core/scan/lifecycle.ts';
 import type { ScanResultRecord } from '../../core/scan/result.ts';
-import type { AuthType, NewScan, Scan, ScanFailure, ScanStatus } from '../../core/scan/scan.ts';
+import type { AuthType, NewScan, Scan, ScanFailure, ScanStatus, ScanTrigger } from '../../core/scan/scan.ts';
 import { createWebhookStore, type WebhookStore } from './webhooks.ts';
 
 const LOCK_NAMESPACE = 4201;
@@ -32,6 +32,7 @@ export interface ScanRow {
   failure_http_status: number | null;
   result: ScanResultRecord | null;
   target_id: number | null;
+  trigger: ScanTrigger;
   progress: string | null;
 }
 
@@ -54,7 +55,8 @@ export const toScan = (row: ScanRow): Scan => ({
   failureCode: row.failure_code,
   failureHttpStatus: row.failure_http_status,
   result: row.result,
-  targetId: row.target_id,
+  targetId: row.target_id === null ? null : Number(row.target_id),
+  trigger: row.trigger,
   progress: row.progress,
 });
 
@@ -73,11 +75,18 @@ export interface ScanStore {
   latestFinished(cacheKey: string, finishedAfter: Date, minRuns: number): Promise<Scan | undefined>;
   /** The newest queued or running scan of the key with at least `minRuns` runs. */
   latestInFlight(cacheKey: string, minRuns: number): Promise<Scan | undefined>;
+  /** The newest queued or running scan of the target (scheduled or run now). */
+  latestInFlightOfTarget(targetId: number): Promise<Scan | undefined>;
   /**
    * When the owner's scans since `since` were requested, oldest first (the hourly limit), leaving out those that
    * failed as `not_started` and those a target's schedule dispatched (bounded by the plan's target count instead).
+   * A target's "Run now" scans count.
    */
   requestTimesSince(userId: number, since: Date): Promise<Date[]>;
+  /**
+   * Stores a queued scan. With `targetId`, a target's "Run now" scan (`trigger` run_now), and the target's
+   * `last_dispatched_at` is set in the same transaction when called under the owner's lock.
+   */
   insert(scan: NewScan): Promise<Scan>;
   find(publicId: string): Promise<Scan | undefined>;
   findOwned(userId: number, publicId: string): Promise<Scan | undefined>;
@@ -143,11 +152,17 @@ export function createScanStore(knex: Knex | Knex.Transaction): ScanStore {
       );
     },
 
+    async latestInFlightOfTarget(targetId: number): Promise<Scan | undefined> {
+      return maybeScan(
+        await scans().where({ target_id: targetId }).whereIn('status', IN_FLIGHT).orderBy('id', 'desc').first(),
+      );
+    },
+
     async requestTimesSince(userId: number, since: Date): Promise<Date[]> {
       const rows = await scans()
         .where({ user_id: userId })
         .where('requested_at', '>', since)
-        .whereNull('target_id')
+        .whereNot('trigger', 'schedule')
         .where((q) => q.whereNull('failure_code').orWhereNot('failure_code', 'not_started'))
         .orderBy('requested_at', 'asc')
         .select('requested_at');
@@ -169,8 +184,11 @@ export function createScanStore(knex: Knex | Knex.Transaction): ScanStore {
           auth_secret: scan.authSecret,
           cache_key: scan.cacheKey,
           requested_at: scan.requestedAt,
+          ...(scan.targetId === undefined ? {} : { target_id: scan.targetId, trigger: 'run_now' as const }),
         })
         .returning('*');
+      if (scan.targetId !== undefined)
+        await knex('scan_targets').where({ id: scan.targetId }).update({ last_dispatched_at: scan.requestedAt });
       return toScan(row as ScanRow);
     },
 

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { pageMeta, pageOffset, type Page, type PageQuery } from '../../core/pagination.ts';
-import type { Scan } from '../../core/scan/scan.ts';
+import type { Scan, ScanTrigger } from '../../core/scan/scan.ts';
 import type {
   NewScanTarget,
   ScanTarget,
@@ -188,12 +188,22 @@ export function createTargetStore(knex: Knex | Knex.Transaction): TargetStore {
         .orderBy('finished_at', 'desc')
         .orderBy('id', 'desc')
         .limit(limit)
-        .select<Array<{ public_id: string; score: number; finished_at: Date; region: string; runs: number[] | null }>>(
+        .select<
+          Array<{
+            public_id: string;
+            score: number;
+            finished_at: Date;
+            region: string;
+            runs: number[] | null;
+            trigger: ScanTrigger;
+          }>
+        >(
           'public_id',
           knex.raw("(result->'scores'->>'overall')::int as score"),
           'finished_at',
           'region',
           knex.raw("result->'runs'->'overall' as runs"),
+          'trigger',
         );
       return rows.map((row) => ({
         scanId: row.public_id,
@@ -201,6 +211,7 @@ export function createTargetStore(knex: Knex | Knex.Transaction): TargetStore {
         createdAt: row.finished_at,
         region: row.region,
         runOveralls: Array.isArray(row.runs) ? row.runs : [],
+        trigger: row.trigger,
       }));
     },
 
@@ -225,6 +236,7 @@ export function createTargetStore(knex: Knex | Knex.Transaction): TargetStore {
             cache_key: null,
             requested_at: scan.requestedAt,
             target_id: targetId,
+            trigger: 'schedule',
             runs: scan.runs,
           } as Partial<ScanRow>)
           .returning('*');

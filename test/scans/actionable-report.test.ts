@@ -160,6 +160,7 @@ it('passes the OpenAPI schema of the result, and the report page names each faul
     failureHttpStatus: null,
     result: record,
     targetId: null,
+    trigger: 'request',
     progress: null,
   };
   const view = resultView(scan, {
@@ -214,6 +215,7 @@ function finishedScan(record: ReturnType<typeof buildResultRecord>, finishedAt: 
     result: record,
     targetId: null,
     progress: null,
+    trigger: 'request',
   };
 }
 

@@ -113,6 +113,7 @@ describe('POST /scans validation', () => {
       url: 'http://example.com/b?x=1',
       cached: false,
       auth_type: null,
+      finished_at: null,
     });
   });
 

@@ -127,6 +127,7 @@ describe('a fast, small page', () => {
         'status',
         'submitted_url',
         'target_id',
+        'trigger',
       ].sort(),
     );
     expect(scan).toMatchObject({
@@ -136,6 +137,7 @@ describe('a fast, small page', () => {
       share_url: null,
       region: 'local',
       target_id: null,
+      trigger: 'request',
     });
     expect(scan.requested_at).toMatch(/\+00:00$/);
   });
@@ -331,6 +333,8 @@ describe('reuse of results', () => {
       url: `${sites.origin}/fast/`,
       cached: true,
       auth_type: null,
+      finished_at: ((await call(stack.api, `/scans/${ids.fast}`, { token })).body.data as { finished_at: string })
+        .finished_at,
     });
   });
 

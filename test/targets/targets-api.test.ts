@@ -1,7 +1,8 @@
 import { msToNumber } from '@temporalio/common';
 import { ScheduleOverlapPolicy } from '@temporalio/client';
 import { newPublicId } from '../../core/ids.ts';
-import { dailyStartTime, TARGET_CATCHUP_WINDOW } from '../../core/monitoring/schedule.ts';
+import { isoTimestamp } from '../../core/clock.ts';
+import { dailyStartTime, nextScheduledScan, TARGET_CATCHUP_WINDOW } from '../../core/monitoring/schedule.ts';
 import { PLANS } from '../../core/plans.ts';
 import type { ScanResultRecord } from '../../core/scan/result.ts';
 import { mainTaskQueue, TargetIdAttribute, scanWorkflowId } from '../../core/temporal.ts';
@@ -83,6 +84,7 @@ describe('a target and its schedule', () => {
       region: 'far',
       thresholds: { overall: { warning: 70, critical: 50 } },
       created_at: expect.stringMatching(/\+00:00$/),
+      next_scan_at: isoTimestamp(nextScheduledScan({ id: target.id, isActive: true }, api.clock.read())!),
     });
     expect(conforms('post', '/domains', res)).toEqual([]);
 
@@ -125,6 +127,7 @@ describe('a target and its schedule', () => {
     expect(paused).toMatchObject({
       is_active: false,
       thresholds: { overall: { warning: 80, critical: 60 }, speed: { warning: 90, critical: 90 } },
+      next_scan_at: null,
     });
     expect((await schedule(paused.id))!.state.paused).toBe(true);
   });

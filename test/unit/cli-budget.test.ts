@@ -94,6 +94,7 @@ describe('a failed scan', () => {
     share_url: null,
     requested_at: '2026-11-25T08:00:00Z',
     target_id: null,
+    trigger: 'request',
     finished_at: '2026-11-25T08:00:09Z',
     error: { code: 'http_error', message: 'The page answered 404 Not Found.' },
   };

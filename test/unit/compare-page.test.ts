@@ -43,6 +43,7 @@ function scanScoredUnder(scoringVersion: number, overall: number, publicId: stri
     result,
     targetId: null,
     progress: null,
+    trigger: 'request',
   };
 }
 

@@ -5,6 +5,7 @@ import {
   sampleTargetPage,
   sampleTargets,
   sampleTargetsPage,
+  SAMPLE_NOW,
 } from '../../fixtures/monitoring-pages.ts';
 import { alertsPage, alertsQuery } from '../../web/monitoring/alerts-page.ts';
 import { targetPage } from '../../web/monitoring/target-page.ts';
@@ -162,7 +163,7 @@ describe('the target page', () => {
     expect(page.match(/<line class="spread"/g)!.length).toBeGreaterThan(20);
     const rows = [
       ...page.matchAll(
-        /<tr data-scan-id="([^"]+)"><td class="wide"><a href="\/reports\/([^"]+)">([^<]+)<\/a><\/td>\s*<td>[\s\S]*?<\/td>\s*<td class="spread">([^<]*)<\/td>\s*<td>(?:<a class="compare" href="([^"]+)")?/g,
+        /<tr data-scan-id="([^"]+)"><td class="wide"><a href="\/reports\/([^"]+)">([^<]+)<\/a><\/td>\s*<td>[\s\S]*?<\/td>\s*<td class="spread">([^<]*)<\/td>\s*<td class="trigger"[^>]*>[\s\S]*?<\/td>\s*<td>(?:<a class="compare" href="([^"]+)")?/g,
       ),
     ];
     const newestFirst = [...model.scans].sort((a, b) => b.at.getTime() - a.at.getTime());
@@ -177,6 +178,32 @@ describe('the target page', () => {
         newestFirst[i + 1] ? `/compare?scan=${newestFirst[i + 1]!.scanId}&scan=${s.scanId}` : undefined,
       ),
     );
+  });
+
+  it('has Run now, says when the schedule scans next, and labels each scan of its history with what started it', () => {
+    const model = sampleTargetPage('en');
+    const page = targetPage(model);
+    const run = forms(page).find((f) => f.attributes.includes('action="/targets/11/run"'))!;
+    expect(run.attributes).toContain('method="post"');
+    expect(run.body).toContain(
+      '<button type="submit" class="primary" id="run-now" aria-describedby="run-now-hint">Run now</button>',
+    );
+    expect(page).toContain('id="run-now-hint">Scans it now, as the schedule would;');
+    const next = model.target.nextScanAt!;
+    expect(next.getTime()).toBeGreaterThan(SAMPLE_NOW.getTime());
+    expect(page).toContain(`<dd id="next-scan"><time datetime="${next.toISOString()}">`);
+    expect(page).toMatch(
+      /<tr data-scan-id="scan11x00">[\s\S]*?<span class="trigger-label trigger-run_now">Run now<\/span>/,
+    );
+    expect(page).toMatch(
+      /<tr data-scan-id="scan11x01">[\s\S]*?<span class="trigger-label trigger-schedule">Schedule<\/span>/,
+    );
+    const paused = targetPage({ ...model, target: { ...model.target, isActive: false, nextScanAt: null } });
+    expect(paused).toContain('<dd id="next-scan">none while paused</dd>');
+    const refused = targetPage(sampleTargetPage('de', { runError: 'Sie haben Ihre 30 Scans verbraucht.' }));
+    expect(refused).toContain('<p class="error form-error" role="alert">Sie haben Ihre 30 Scans verbraucht.</p>');
+    expect(refused).toContain('>Jetzt scannen</button>');
+    expect(refused).toContain('Nächster geplanter Scan');
   });
 
   it("lists the target's open and recent alerts with their buttons, every form with its CSRF token", () => {

@@ -196,6 +196,7 @@ function finishedScan(observation: ReturnType<typeof cleanObservation>): Scan {
     result: buildResultRecord(observation, scoreScan(observation, SCANNED_AT)),
     targetId: null,
     progress: null,
+    trigger: 'request',
   };
 }
 

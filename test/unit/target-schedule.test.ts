@@ -4,6 +4,7 @@ import { publicIdFrom, PUBLIC_ID_PATTERN } from '../../core/ids.ts';
 import {
   dailyStartSecond,
   dailyStartTime,
+  nextScheduledScan,
   TARGET_CATCHUP_WINDOW,
   targetScheduleOptions,
 } from '../../core/monitoring/schedule.ts';
@@ -92,6 +93,35 @@ describe('target schedule definition', () => {
     ]) {
       expect([other, targetIdOfSchedule('webperf', other)]).toEqual([other, null]);
     }
+  });
+});
+
+describe('the next scheduled scan', () => {
+  it("is the next instant at the target's start time of day: later today, or tomorrow once it has passed", () => {
+    const id = 7;
+    const { hour, minute, second } = dailyStartTime(id);
+    const start = (day: number) => new Date(Date.UTC(2026, 10, day, hour, minute, second));
+    expect(nextScheduledScan({ id, isActive: true }, new Date(start(26).getTime() - 1))).toEqual(start(26));
+    expect(nextScheduledScan({ id, isActive: true }, start(26))).toEqual(start(27));
+    expect(nextScheduledScan({ id, isActive: true }, new Date(start(26).getTime() + 1))).toEqual(start(27));
+    expect(nextScheduledScan({ id, isActive: true }, new Date(Date.UTC(2026, 10, 26)))).toEqual(
+      dailyStartSecond(id) === 0 ? start(27) : start(26),
+    );
+  });
+
+  it('is at the calendar time the schedule is created with, and there is none while the target is paused', () => {
+    for (const id of [1, 2, 999, 123456]) {
+      const next = nextScheduledScan({ id, isActive: true }, new Date(Date.UTC(2026, 10, 26, 12)))!;
+      const [calendar] = targetScheduleOptions('webperf', { id, isActive: true }).spec.calendars;
+      expect([next.getUTCHours(), next.getUTCMinutes(), next.getUTCSeconds()]).toEqual([
+        calendar!.hour,
+        calendar!.minute,
+        calendar!.second,
+      ]);
+      expect(next.getTime() - Date.UTC(2026, 10, 26, 12)).toBeGreaterThan(0);
+      expect(next.getTime() - Date.UTC(2026, 10, 26, 12)).toBeLessThanOrEqual(86_400_000);
+    }
+    expect(nextScheduledScan({ id: 7, isActive: false }, new Date())).toBeNull();
   });
 });
 

@@ -37,7 +37,7 @@ const en = {
   limitReached: 'Remove a target or upgrade your plan to add another.',
   notOnPlan: (plan: string) => `Your plan (${plan}) does not include monitored targets; upgrade to add one.`,
   notices: {
-    added: 'Target added. Its first scan runs today.',
+    added: 'Target added. Each target shows when its daily scan runs next; Run now on its page scans it at once.',
     removed: 'Target removed.',
     paused: 'Target paused: no more daily scans until you resume it.',
     resumed: 'Target resumed.',
@@ -58,6 +58,16 @@ const en = {
   compareWithBefore: (when: string) => `Compare the scan of ${when} with the one before`,
   noScans: 'No finished scans yet.',
   lastDispatched: 'Last scan started',
+  nextScan: 'Next scheduled scan',
+  nextScanPaused: 'none while paused',
+  nextScanShort: (when: string) => `next scan ${when}`,
+  runNow: 'Run now',
+  runNowHint: 'Scans it now, as the schedule would; the scan joins its history and counts against your hourly scans.',
+  runNowHourlyLimit: (limit: number, minutes: number) =>
+    `You have used your ${limit} scans for this hour. Try again in ${minutes} minute(s).`,
+  runNowNotStarted: 'The scan could not be started just now. Please try again in a minute.',
+  trigger: 'Started by',
+  triggers: { schedule: 'Schedule', run_now: 'Run now', request: 'By hand' } as Record<string, string>,
   never: 'never',
   openAlertsTitle: 'Open alerts',
   recentAlertsTitle: 'Recent alerts',
@@ -136,7 +146,8 @@ const de: Labels = {
   notOnPlan: (plan) =>
     `Ihr Tarif (${plan}) enthält keine überwachten Ziele; wechseln Sie den Tarif, um eines hinzuzufügen.`,
   notices: {
-    added: 'Ziel hinzugefügt. Der erste Scan läuft heute.',
+    added:
+      'Ziel hinzugefügt. Bei jedem Ziel steht, wann sein täglicher Scan als Nächstes läuft; „Jetzt scannen“ auf seiner Seite scannt es sofort.',
     removed: 'Ziel entfernt.',
     paused: 'Ziel pausiert: keine täglichen Scans, bis Sie es fortsetzen.',
     resumed: 'Ziel fortgesetzt.',
@@ -157,6 +168,17 @@ const de: Labels = {
   compareWithBefore: (when) => `Den Scan vom ${when} mit dem davor vergleichen`,
   noScans: 'Noch keine abgeschlossenen Scans.',
   lastDispatched: 'Letzter Scan gestartet',
+  nextScan: 'Nächster geplanter Scan',
+  nextScanPaused: 'keiner, solange pausiert',
+  nextScanShort: (when) => `nächster Scan ${when}`,
+  runNow: 'Jetzt scannen',
+  runNowHint:
+    'Scannt es jetzt, wie es der Zeitplan täte; der Scan kommt in seinen Verlauf und zählt zu Ihren stündlichen Scans.',
+  runNowHourlyLimit: (limit, minutes) =>
+    `Sie haben Ihre ${limit} Scans für diese Stunde verbraucht. Versuchen Sie es in ${minutes} Minute(n) erneut.`,
+  runNowNotStarted: 'Der Scan konnte gerade nicht gestartet werden. Bitte versuchen Sie es in einer Minute erneut.',
+  trigger: 'Gestartet durch',
+  triggers: { schedule: 'Zeitplan', run_now: 'Jetzt scannen', request: 'Von Hand' },
   never: 'nie',
   openAlertsTitle: 'Offene Alarme',
   recentAlertsTitle: 'Letzte Alarme',

@@ -2,6 +2,7 @@ import type { Chrome } from '../layout.ts';
 import type { Locale } from '../../core/i18n/locale.ts';
 import type { Alert } from '../../core/monitoring/alert.ts';
 import type { ScanTarget } from '../../core/monitoring/target.ts';
+import type { ScanTrigger } from '../../core/scan/scan.ts';
 
 /**
  * What the monitoring pages need, as plain objects. The routes map the stores' domain objects onto these:
@@ -31,12 +32,17 @@ export interface HistoryScan {
    * as the spread. Absent or one value: a single run.
    */
   runs?: readonly number[];
+  /** What started it: the schedule, or its owner's Run now. */
+  trigger?: ScanTrigger;
 }
 
 export type TargetSummary = Pick<
   ScanTarget,
   'id' | 'url' | 'host' | 'region' | 'schedule' | 'isActive' | 'thresholds' | 'lastDispatchedAt'
->;
+> & {
+  /** When its schedule starts the next scan (core/monitoring/schedule.ts nextScheduledScan); null while paused. */
+  nextScanAt?: Date | null;
+};
 
 /** An alert with its title and message already in the page's language. */
 export type AlertRow = Pick<
@@ -72,6 +78,7 @@ export const MONITORING_PATHS = {
   resumeTarget: (id: number) => `/targets/${id}/resume`,
   removeTarget: (id: number) => `/targets/${id}/delete`,
   targetThresholds: (id: number) => `/targets/${id}/thresholds`,
+  runTarget: (id: number) => `/targets/${id}/run`,
   alerts: '/alerts',
   markAlertRead: (id: number) => `/alerts/${id}/read`,
   dismissAlert: (id: number) => `/alerts/${id}/dismiss`,

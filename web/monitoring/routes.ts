@@ -9,12 +9,14 @@ import {
   type AlertSeverity,
   type AlertStatusFilter,
 } from '../../core/monitoring/alert.ts';
+import { nextScheduledScan } from '../../core/monitoring/schedule.ts';
 import type { ScanTarget } from '../../core/monitoring/target.ts';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../../core/monitoring/thresholds.ts';
 import { planFor } from '../../core/plans.ts';
 import { DEPENDENCY_RETRY_AFTER_S, notFound, setRetryAfter } from '../../http/errors.ts';
 import { recordLogIds } from '../../http/middleware.ts';
 import { createTarget, deleteTarget, updateTarget, type TargetOutcome } from '../../services/targets.ts';
+import { runTargetNow } from '../../services/target-runs.ts';
 import { dismissAlert, markAlertsRead, targetAlerts } from '../../services/alert-actions.ts';
 import { alertsPage } from './alerts-page.ts';
 import { LABELS, type Labels, type Notice } from './labels.ts';
@@ -44,6 +46,7 @@ export function mountMonitoringPages(router: Router, deps: MonitoringPageDeps): 
   router.post('/targets/:id/resume', on(resumeTarget));
   router.post('/targets/:id/delete', on(removeTarget));
   router.post('/targets/:id/thresholds', on(changeThresholds));
+  router.post('/targets/:id/run', on(runNow));
   router.get('/alerts', on(showAlerts));
   router.post('/alerts/read-all', on(markAllRead));
   router.post('/alerts/:id/read', on(markRead));
@@ -76,7 +79,11 @@ function backTo(ctx: Ctx, form: URLSearchParams, fallback: string, notice: Notic
   ctx.redirect(`${path}${path.includes('?') ? '&' : '?'}notice=${notice}`);
 }
 
-const summary = (target: ScanTarget): TargetSummary => target;
+/** A target as the pages show it, with when its schedule scans it next (the schedule's own rule). */
+const summary = (target: ScanTarget, now: Date): TargetSummary => ({
+  ...target,
+  nextScanAt: nextScheduledScan(target, now),
+});
 
 async function history(deps: MonitoringPageDeps, targetId: number): Promise<HistoryScan[]> {
   const items = await deps.storage.targets.history(targetId, HISTORY_LENGTH);
@@ -85,6 +92,7 @@ async function history(deps: MonitoringPageDeps, targetId: number): Promise<Hist
     at: item.createdAt,
     score: item.score,
     runs: item.runOveralls.length > 1 ? item.runOveralls : undefined,
+    trigger: item.trigger,
   }));
 }
 
@@ -98,7 +106,7 @@ async function targetRows(deps: MonitoringPageDeps, userId: number, targets: Sca
     if (alert.targetId !== null) counts.set(alert.targetId, (counts.get(alert.targetId) ?? 0) + 1);
   return Promise.all(
     targets.map(async (target) => ({
-      ...summary(target),
+      ...summary(target, deps.clock()),
       history: await history(deps, target.id),
       openAlerts: counts.get(target.id) ?? 0,
     })),
@@ -241,6 +249,7 @@ async function renderTarget(
   id: number,
   edit?: { values: { warning: string; critical: string }; errors: FieldErrors },
   status = 200,
+  runError?: string,
 ): Promise<void> {
   const target = await deps.storage.targets.findOwned(userId, id);
   if (!target) throw notFound();
@@ -252,8 +261,9 @@ async function renderTarget(
       locale: chrome.locale,
       chrome,
       csrf: chrome.csrf!,
-      target: summary(target),
+      target: summary(target, deps.clock()),
       scans: await history(deps, id),
+      runError,
       openAlerts: alerts.open.map((alert) => alertRow(alert, chrome.locale)),
       recentAlerts: alerts.recent.map((alert) => alertRow(alert, chrome.locale)),
       notice: noticeOf(ctx, chrome.locale),
@@ -341,6 +351,42 @@ async function changeThresholds(deps: MonitoringPageDeps, ctx: Ctx): Promise<voi
     outcome.kind === 'invalid' ? formErrors(outcome) : { form: failureMessage(outcome, labelsFor(deps, ctx))! },
     failureStatus(outcome),
   );
+}
+
+/** Run now: a scan of the target at once (services/target-runs.ts), then its progress page. */
+async function runNow(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
+  const user = signedIn(ctx);
+  if (!user) return;
+  const id = idParam(ctx, 'targetId');
+  await readForm(ctx, deps.config);
+  const outcome = await runTargetNow(
+    {
+      scans: deps.storage.scans,
+      targets: deps.storage.targets,
+      temporal: deps.temporal,
+      config: deps.config,
+      clock: deps.clock,
+    },
+    user,
+    id,
+  );
+  const text = labelsFor(deps, ctx);
+  switch (outcome.kind) {
+    case 'not_found':
+      throw notFound();
+    case 'hourly_limit': {
+      const seconds = setRetryAfter(ctx, { until: outcome.resetAt, now: deps.clock() });
+      const message = text.runNowHourlyLimit(outcome.limit, Math.ceil(seconds / 60));
+      return renderTarget(deps, ctx, user.id, id, undefined, 429, message);
+    }
+    case 'not_started':
+      setRetryAfter(ctx, DEPENDENCY_RETRY_AFTER_S);
+      return renderTarget(deps, ctx, user.id, id, undefined, 503, text.runNowNotStarted);
+    case 'ok':
+      recordLogIds(ctx, { scanId: outcome.scan.publicId });
+      ctx.status = 303;
+      return ctx.redirect(`/scans/${outcome.scan.publicId}`);
+  }
 }
 
 async function showAlerts(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {

@@ -25,6 +25,8 @@ export interface TargetPageModel extends SignedInPage {
   /** After a rejected threshold edit posted from this page: the values typed and the errors (warning, critical, form). */
   edit?: { values: { warning: string; critical: string }; errors: FieldErrors };
   notice?: Notice;
+  /** Why a Run now was refused (the hourly scan limit, the scheduler away), shown above the buttons. */
+  runError?: string;
 }
 
 export function targetPage(model: TargetPageModel): string {
@@ -48,8 +50,12 @@ export function targetPage(model: TargetPageModel): string {
         <dt>${t.schedule}</dt><dd>${t.schedules[target.schedule] ?? target.schedule} · ${target.isActive ? html`<span class="state state-active">${t.active}</span>` : html`<span class="state state-paused">${t.paused}</span>`}</dd>
         <dt>${t.thresholds}</dt><dd>${t.thresholdsText(thresholds.warning, thresholds.critical)}</dd>
         <dt>${t.lastDispatched}</dt><dd>${target.lastDispatchedAt ? formatDateTime(target.lastDispatchedAt, locale) : t.never}</dd>
+        <dt>${t.nextScan}</dt><dd id="next-scan">${target.nextScanAt ? html`<time datetime="${target.nextScanAt.toISOString()}">${formatDateTime(target.nextScanAt, locale)}</time>` : t.nextScanPaused}</dd>
       </dl>
+      ${formError(model.runError ? { form: model.runError } : {})}
       <div class="actions">
+        <form class="inline" method="post" action="${P.runTarget(target.id)}" id="run-now-form">${formFields(model.csrf, next)}
+          <button type="submit" class="primary" id="run-now" aria-describedby="run-now-hint">${t.runNow}</button></form>
         <form class="inline" method="post" action="${target.isActive ? P.pauseTarget(target.id) : P.resumeTarget(target.id)}">${formFields(model.csrf, next)}
           <button type="submit" class="${target.isActive ? 'pause' : 'resume'}">${target.isActive ? t.pause : t.resume}</button></form>
         <details class="edit-thresholds"${model.edit ? html` open` : html``}><summary>${t.editThresholds}</summary>
@@ -57,6 +63,7 @@ export function targetPage(model: TargetPageModel): string {
             ${thresholdFields('edit', model.edit?.values ?? { warning: String(thresholds.warning), critical: String(thresholds.critical) }, model.edit?.errors ?? {}, locale)}
             <button type="submit" class="primary">${t.saveThresholds}</button></form></details>
       </div>
+      <p class="hint" id="run-now-hint">${t.runNowHint}</p>
     </section>
     <section aria-labelledby="history-heading"><h2 id="history-heading">${t.scoreHistory}</h2>
       ${scoreHistoryChart(points, { locale, thresholds, id: 'history-chart' })}</section>
@@ -64,7 +71,7 @@ export function targetPage(model: TargetPageModel): string {
       ${
         newestFirst.length === 0
           ? html`<p id="no-scans">${t.noScans}</p>`
-          : html`<table class="scans-table stack" id="scans"><thead><tr><th scope="col">${t.scanned}</th><th scope="col">${t.score}</th><th scope="col">${t.runs}</th><th scope="col"><span class="visually-hidden">${t.compare}</span></th></tr></thead>
+          : html`<table class="scans-table stack" id="scans"><thead><tr><th scope="col">${t.scanned}</th><th scope="col">${t.score}</th><th scope="col">${t.runs}</th><th scope="col">${t.trigger}</th><th scope="col"><span class="visually-hidden">${t.compare}</span></th></tr></thead>
           <tbody>${newestFirst.map((scan, i) => scanRow(scan, newestFirst[i + 1], model))}</tbody></table>`
       }
     </section>
@@ -91,5 +98,6 @@ function scanRow(
   return html`<tr data-scan-id="${scan.scanId}"><td class="wide"><a href="${scan.href}">${when}</a></td>
     <td>${scan.score === null ? '—' : scoreBadge(scan.score, model.target.thresholds.overall, 'small')}</td>
     <td class="spread">${spread ? t.runSpread(spread.count, spread.min, spread.max) : t.oneRun}</td>
+    <td class="trigger" data-label="${t.trigger}">${scan.trigger ? html`<span class="trigger-label trigger-${scan.trigger}">${t.triggers[scan.trigger] ?? scan.trigger}</span>` : ''}</td>
     <td>${compare ? html`<a class="compare" href="${compare}" aria-label="${t.compareWithBefore(when)}">${t.compare}</a>` : ''}</td></tr>`;
 }

@@ -1,4 +1,4 @@
-import { formatDate } from '../../core/i18n/dates.ts';
+import { formatDate, formatDateTime } from '../../core/i18n/dates.ts';
 import type { ScoreThreshold } from '../../core/monitoring/thresholds.ts';
 import { sparkline } from '../charts/sparkline.ts';
 import { chronological } from '../charts/series.ts';
@@ -81,7 +81,7 @@ function targetItem(target: TargetRow, model: TargetsPageModel): SafeHtml {
     : html`<span class="state state-paused">${t.paused}</span>`;
   return html`<li class="target" id="target-${target.id}" data-target-id="${target.id}">
     <div class="target-head"><h3><a class="url" id="target-${target.id}-url" href="${P.target(target.id)}">${target.url}</a></h3>
-      <p class="target-meta">${t.region} ${target.region} · ${t.schedules[target.schedule] ?? target.schedule} · ${state} · ${t.thresholds}: ${t.thresholdsText(thresholds.warning, thresholds.critical)}</p></div>
+      <p class="target-meta">${t.region} ${target.region} · ${t.schedules[target.schedule] ?? target.schedule} · ${state} · ${t.thresholds}: ${t.thresholdsText(thresholds.warning, thresholds.critical)}${target.nextScanAt ? html` · <span class="next-scan">${t.nextScanShort(formatDateTime(target.nextScanAt, model.locale))}</span>` : html``}</p></div>
     <div class="target-score">${
       latest
         ? html`<a href="${latest.href}" class="latest" aria-label="${t.latestScore} ${latest.score}. ${t.latestReport(formatDate(latest.at, model.locale))}">${scoreBadge(latest.score!, thresholds)}</a>

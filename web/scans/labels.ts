@@ -78,6 +78,40 @@ const en = {
   scoresTitle: 'Scores',
   openReportOf: (label: string) => `${label}: open the report`,
   stripLabel: (factor: string) => `${factor}: both filmstrips on one time axis`,
+  runsOverPlan: (runs: number, allowed: number, plan: string) =>
+    `${runs} page loads per scan need the ${plan} plan or higher; your plan allows ${allowed}.`,
+  triggers: { request: 'On demand', run_now: 'On demand', schedule: 'Scheduled' } as Record<string, string>,
+  triggerHint: {
+    request: 'Started by hand',
+    run_now: 'Started by hand with Run now of its monitored target',
+    schedule: 'Started by its monitored target’s daily schedule',
+  } as Record<string, string>,
+  scanAgain: 'Scan again',
+  scanNow: 'Scan now',
+  scanAgainHint: 'A fresh scan of this address now, with the same region and settings.',
+  scanAgainTargetHint: 'Runs its monitored target now: the new scan joins the target’s history.',
+  scanAgainAuth:
+    'This scan signed in to the page with credentials, which are not kept after a scan: start it again through the API with them.',
+  cachedNotice: (ago: string) =>
+    `This is the result of a scan ${ago}. The address was scanned less than 24 hours ago, so that result was shown instead of a new scan.`,
+  shareTitle: 'Share',
+  reportPublic: 'This report is public: anyone with its address can open it.',
+  reportPrivate: 'This report is private: at its own address only you can open it.',
+  shareOn: 'Sharing is on: anyone with this link can see the report, without signing in.',
+  shareOff: 'Sharing is off: no share link of this report works.',
+  shareLink: 'Share link',
+  copyLink: 'Copy link',
+  copied: 'Copied',
+  shareCreate: 'Create a share link',
+  shareTurnOn: 'Turn sharing on again',
+  shareTurnOff: 'Turn sharing off',
+  shareSameLink: 'Turning it on again brings back the same link.',
+  shareNeedsPlan: (needed: string, plan: string) =>
+    `Share links come with the ${needed} plan and higher; your plan is ${plan}.`,
+  shareNotices: {
+    shared: 'Sharing is on. Copy the link below.',
+    unshared: 'Sharing is off: the link no longer opens the report.',
+  } as Record<string, string>,
 };
 
 const de: typeof en = {
@@ -158,6 +192,40 @@ const de: typeof en = {
   scoresTitle: 'Bewertungen',
   openReportOf: (label: string) => `${label}: Bericht öffnen`,
   stripLabel: (factor: string) => `${factor}: beide Filmstreifen auf einer Zeitachse`,
+  runsOverPlan: (runs: number, allowed: number, plan: string) =>
+    `${runs} Seitenaufrufe pro Scan erfordern den Tarif ${plan} oder höher; Ihr Tarif erlaubt ${allowed}.`,
+  triggers: { request: 'Auf Abruf', run_now: 'Auf Abruf', schedule: 'Geplant' },
+  triggerHint: {
+    request: 'Von Hand gestartet',
+    run_now: 'Von Hand mit „Jetzt scannen“ seines überwachten Ziels gestartet',
+    schedule: 'Vom täglichen Zeitplan seines überwachten Ziels gestartet',
+  },
+  scanAgain: 'Erneut scannen',
+  scanNow: 'Jetzt neu scannen',
+  scanAgainHint: 'Ein neuer Scan dieser Adresse, jetzt, mit derselben Region und denselben Einstellungen.',
+  scanAgainTargetHint: 'Scannt das überwachte Ziel jetzt: Der neue Scan kommt in den Verlauf des Ziels.',
+  scanAgainAuth:
+    'Dieser Scan hat sich mit Zugangsdaten angemeldet, die nach dem Scan nicht aufbewahrt werden: Starten Sie ihn über die API mit ihnen erneut.',
+  cachedNotice: (ago: string) =>
+    `Dieses Ergebnis stammt von einem Scan ${ago}. Die Adresse wurde vor weniger als 24 Stunden gescannt, daher wurde dieses Ergebnis statt eines neuen Scans gezeigt.`,
+  shareTitle: 'Teilen',
+  reportPublic: 'Dieser Bericht ist öffentlich: Jeder mit seiner Adresse kann ihn öffnen.',
+  reportPrivate: 'Dieser Bericht ist privat: Unter seiner eigenen Adresse können nur Sie ihn öffnen.',
+  shareOn: 'Teilen ist an: Jeder mit diesem Link kann den Bericht sehen, ohne Anmeldung.',
+  shareOff: 'Teilen ist aus: Kein Teilen-Link dieses Berichts funktioniert.',
+  shareLink: 'Teilen-Link',
+  copyLink: 'Link kopieren',
+  copied: 'Kopiert',
+  shareCreate: 'Teilen-Link erstellen',
+  shareTurnOn: 'Teilen wieder einschalten',
+  shareTurnOff: 'Teilen ausschalten',
+  shareSameLink: 'Beim erneuten Einschalten gilt wieder derselbe Link.',
+  shareNeedsPlan: (needed: string, plan: string) =>
+    `Teilen-Links gibt es ab dem Tarif ${needed}; Ihr Tarif ist ${plan}.`,
+  shareNotices: {
+    shared: 'Teilen ist an. Kopieren Sie den Link unten.',
+    unshared: 'Teilen ist aus: Der Link öffnet den Bericht nicht mehr.',
+  },
 };
 
 export type ScanText = typeof en;

@@ -72,9 +72,11 @@ export interface ReportInput {
   imageUrl: (name: string) => string;
   /** The owner's live data for the page (web/scans/report-field.ts); absent on share pages and for other viewers. */
   field?: FieldData;
+  /** The owner's parts under the heading of an ended scan (scan again, share); none on share pages. */
+  ownerParts?: SafeHtml;
 }
 
-export function reportPage({ scan, chrome, imageUrl, field }: ReportInput): string {
+export function reportPage({ scan, chrome, imageUrl, field, ownerParts }: ReportInput): string {
   const locale: Locale = chrome.locale;
   const t = LABELS[locale];
   const header = html`<h1>${t.report}</h1><p><strong class="url">${scan.url}</strong> · ${scan.region}${scan.finishedAt ? html` · ${t.scanned} <time datetime="${scan.finishedAt.toISOString()}">${formatDateTime(scan.finishedAt, locale)}</time>` : html``}</p>`;
@@ -88,7 +90,7 @@ export function reportPage({ scan, chrome, imageUrl, field }: ReportInput): stri
     const failure = scanFailureView(scan.failureCode, scan.failureHttpStatus, locale);
     return layout(
       t.report,
-      html`${header}<section id="failed"><p class="error">${t.failed}</p><p><code>${failure.code}</code>: ${failure.message}</p></section>`,
+      html`${header}${ownerParts ?? ''}<section id="failed"><p class="error">${t.failed}</p><p><code>${failure.code}</code>: ${failure.message}</p></section>`,
       chrome,
     );
   }
@@ -114,7 +116,7 @@ export function reportPage({ scan, chrome, imageUrl, field }: ReportInput): stri
   const grouped = CATEGORY_KEYS.map(
     (category) => [category, findings.filter((f) => f.category === category)] as const,
   ).filter(([, list]) => list.length);
-  const body = html`${header}
+  const body = html`${header}${ownerParts ?? ''}
     <section><div class="scores" id="scores">${scores}</div><p id="summary">${summary.long}</p>
       <p>${t.finalUrl}: <span class="url">${r.finalUrl}</span> · ${t.status}: ${r.httpStatus} · TTFB: ${formatMs(r.ttfbMs, locale)}</p></section>
     <section><h2>${t.metrics}</h2><table id="metrics"><thead><tr><th>${t.metric}</th><th>${t.desktop}</th><th>${t.mobile}</th></tr></thead>

@@ -1,20 +1,29 @@
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import type { Clock } from '../../core/clock.ts';
-import { planFor } from '../../core/plans.ts';
 import type { RumQueries } from '../../core/rum/queries.ts';
+import { scanShareUrl } from '../../core/links.ts';
+import { cheapestPlanWith, hasFeature, planFor } from '../../core/plans.ts';
 import type { Scan } from '../../core/scan/scan.ts';
+import type { User } from '../../core/user.ts';
 import type { Storage } from '../../db/store/index.ts';
-import { notFound } from '../../http/errors.ts';
+import { forbidden, notFound } from '../../http/errors.ts';
 import { recordLogIds } from '../../http/middleware.ts';
 import type { Config } from '../../infra/config.ts';
 import { assetUrl, verifyAssetSignature, type AssetStore, type ImageAudience } from '../../services/assets.ts';
 import { fieldDataForScan } from '../../services/field-data.ts';
+import { setSharing } from '../../services/scans.ts';
 import { chromeFor } from '../chrome.ts';
 import { sendPage } from '../error-page.ts';
+import { html, type SafeHtml } from '../html.ts';
+import type { Chrome } from '../layout.ts';
+import { copyScriptTag } from '../live/sites-page.ts';
 import { pageLocale } from '../locale.ts';
-import { webUser } from '../session.ts';
+import { readForm, webUser } from '../session.ts';
+import { scanText } from './labels.ts';
 import { reportPage } from './report-page.ts';
+import { rescanPart } from './report-rescan.ts';
+import { SHARE_NOTICES, sharePart, type ShareNotice } from './report-share.ts';
 
 export interface ReportPageDeps {
   storage: Storage;
@@ -31,6 +40,14 @@ type Ctx = RouterContext;
 export function mountReportPages(router: Router, deps: ReportPageDeps): void {
   const on = (handler: (deps: ReportPageDeps, ctx: Ctx) => Promise<void>) => (ctx: Ctx) => handler(deps, ctx);
   router.get('/reports/:id', on(showReport));
+  router.post(
+    '/reports/:id/share/enable',
+    on((deps, ctx) => changeSharing(deps, ctx, true)),
+  );
+  router.post(
+    '/reports/:id/share/disable',
+    on((deps, ctx) => changeSharing(deps, ctx, false)),
+  );
   router.get('/share/:token', on(showSharedReport));
   router.get('/assets/:id/:name', on(serveImage));
 }
@@ -57,10 +74,72 @@ async function showReport(deps: ReportPageDeps, ctx: Ctx): Promise<void> {
           scan.url,
         )
       : undefined;
+  const chrome = chromeFor(deps, ctx, 'scans');
+  const owned = user && user.id === scan.userId ? ownerParts(deps, ctx, scan, user, chrome) : undefined;
   sendPage(
     ctx,
-    reportPage({ scan, chrome: chromeFor(deps, ctx, 'scans'), imageUrl: imageUrlFor(deps, scan, 'owner'), field }),
+    reportPage({
+      scan,
+      chrome: owned ? { ...chrome, head: owned.head } : chrome,
+      imageUrl: imageUrlFor(deps, scan, 'owner'),
+      field,
+      ownerParts: owned?.parts,
+    }),
   );
+}
+
+/**
+ * The owner's parts of an ended scan's report: "Scan again" (with the cached notice when the report is the
+ * reused answer of POST /scans, `?cached=1`), and for a finished scan "Share".
+ */
+function ownerParts(
+  deps: ReportPageDeps,
+  ctx: Ctx,
+  scan: Scan,
+  user: User,
+  chrome: Chrome,
+): { parts: SafeHtml; head?: SafeHtml } | undefined {
+  if (scan.status !== 'finished' && scan.status !== 'failed') return undefined;
+  const plan = planFor(user.plan);
+  const csrf = chrome.csrf!;
+  const cached = ctx.query.cached === '1' && scan.status === 'finished' && scan.finishedAt;
+  const rescan = rescanPart({
+    scan,
+    locale: chrome.locale,
+    csrf,
+    maxRuns: plan.maxRunsPerScan,
+    cachedAgeMs: cached ? Math.max(0, deps.clock().getTime() - scan.finishedAt!.getTime()) : undefined,
+  });
+  if (scan.status === 'failed') return { parts: rescan };
+  const notice = ctx.query.notice;
+  const allowed = hasFeature(plan, 'share_links');
+  const share = sharePart({
+    scan,
+    locale: chrome.locale,
+    csrf,
+    shareUrl: scan.shareEnabled && scan.shareToken ? scanShareUrl(deps.config.baseUrl, scan.shareToken) : null,
+    plan: { allowed, label: plan.label, needed: cheapestPlanWith('share_links').label },
+    notice: (SHARE_NOTICES as readonly unknown[]).includes(notice) ? (notice as ShareNotice) : undefined,
+  });
+  return { parts: html`${rescan}${share}`, head: allowed && scan.shareEnabled ? copyScriptTag() : undefined };
+}
+
+/** The share part's buttons: the API's share enable/disable (the same service and plan rule) as forms. */
+async function changeSharing(deps: ReportPageDeps, ctx: Ctx, enabled: boolean): Promise<void> {
+  const user = webUser(ctx);
+  if (!user) return ctx.redirect(`/login?next=${encodeURIComponent(`/reports/${ctx.params.id ?? ''}`)}`);
+  await readForm(ctx, deps.config);
+  const scan = await deps.storage.scans.findOwned(user.id, ctx.params.id ?? '');
+  if (!scan) throw notFound();
+  recordLogIds(ctx, { scanId: scan.publicId });
+  const plan = planFor(user.plan);
+  if (enabled && !hasFeature(plan, 'share_links'))
+    throw forbidden(
+      scanText(pageLocale(ctx, deps.config)).shareNeedsPlan(cheapestPlanWith('share_links').label, plan.label),
+    );
+  await setSharing(deps.storage.scans, scan, enabled);
+  ctx.status = 303;
+  ctx.redirect(`/reports/${scan.publicId}?notice=${enabled ? 'shared' : 'unshared'}#share`);
 }
 
 async function showSharedReport(deps: ReportPageDeps, ctx: Ctx): Promise<void> {

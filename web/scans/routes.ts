@@ -3,6 +3,7 @@ import type { RouterContext } from '@koa/router';
 import { utcDay } from '../../core/clock.ts';
 import { PUBLIC_ID_PATTERN } from '../../core/ids.ts';
 import { hasFeature, isUnlimited, planFor } from '../../core/plans.ts';
+import { MAX_RUNS } from '../../core/scan/lifecycle.ts';
 import type { Scan, ScanStatus } from '../../core/scan/scan.ts';
 import { DEPENDENCY_RETRY_AFTER_S, notFound, setRetryAfter } from '../../http/errors.ts';
 import { recordLogIds } from '../../http/middleware.ts';
@@ -119,10 +120,12 @@ async function startScan(deps: ScanPageDeps, ctx: Ctx): Promise<void> {
   const values = { url: (form.get('url') ?? '').trim(), region, isPublic: form.get('public') === '1' };
   if (!deps.config.regions.available.includes(region))
     return renderDashboard(deps, ctx, values, { region: t(locale).unknownRegion(region) }, 422);
+  // "Scan again" on a report asks for the runs that scan had (the URL box asks for none: one run).
+  const runs = /^[1-9]$/.test(form.get('runs') ?? '') ? Math.min(Number(form.get('runs')), MAX_RUNS) : undefined;
   const outcome = await submitScan(
     { scans: deps.storage.scans, temporal: deps.temporal, config: deps.config, clock: deps.clock },
     { id: user.id, plan: planFor(user.plan) },
-    { url: values.url, region, public: values.isPublic, force: form.get('force') === '1' },
+    { url: values.url, region, public: values.isPublic, force: form.get('force') === '1', runs },
   );
   switch (outcome.kind) {
     case 'invalid':
@@ -145,12 +148,23 @@ async function startScan(deps: ScanPageDeps, ctx: Ctx): Promise<void> {
         429,
       );
     }
+    case 'runs_over_plan':
+      return renderDashboard(
+        deps,
+        ctx,
+        values,
+        { form: scanText(locale).runsOverPlan(outcome.runs, outcome.allowed, outcome.needed.label) },
+        403,
+      );
     case 'not_started':
       setRetryAfter(ctx, DEPENDENCY_RETRY_AFTER_S);
       return renderDashboard(deps, ctx, values, { form: scanText(locale).notStarted }, 503);
     case 'accepted':
       ctx.status = 303;
-      return ctx.redirect(outcome.cached ? `/reports/${outcome.scan.publicId}` : `/scans/${outcome.scan.publicId}`);
+      // A reused result opens its report saying so, with its age and a button to scan now (report-rescan.ts).
+      return ctx.redirect(
+        outcome.cached ? `/reports/${outcome.scan.publicId}?cached=1` : `/scans/${outcome.scan.publicId}`,
+      );
   }
 }
 

@@ -20,6 +20,12 @@ export const statusText = (status: ScanStatus, locale: Locale) => scanText(local
 export const scanHref = (scan: Scan): string =>
   scan.status === 'queued' || scan.status === 'running' ? `/scans/${scan.publicId}` : `/reports/${scan.publicId}`;
 
+/** Scheduled or on demand: a small label by the scan's URL, its longer meaning in the title. */
+export const triggerLabel = (scan: Pick<Scan, 'trigger'>, locale: Locale): SafeHtml => {
+  const text = scanText(locale);
+  return html`<span class="trigger-label trigger-${scan.trigger === 'schedule' ? 'schedule' : 'on-demand'}" title="${text.triggerHint[scan.trigger] ?? ''}">${text.triggers[scan.trigger] ?? scan.trigger}</span>`;
+};
+
 export function scanRows(scans: Scan[], locale: Locale, selectable: boolean): SafeHtml {
   const text = scanText(locale);
   return html`<table class="scans stack"><thead><tr>${selectable ? html`<th scope="col"><span class="visually-hidden">${text.colSelect}</span></th>` : ''}<th scope="col">${text.colUrl}</th><th scope="col">${text.colScore}</th>
@@ -33,7 +39,7 @@ export function scanRows(scans: Scan[], locale: Locale, selectable: boolean): Sa
             }</td>`
           : ''
       }
-        <td class="url wide"><a href="${scanHref(scan)}">${scan.url}</a></td><td>${scorePill(scan.result?.scores.overall)}</td>
+        <td class="url wide"><a href="${scanHref(scan)}">${scan.url}</a> ${triggerLabel(scan, locale)}</td><td>${scorePill(scan.result?.scores.overall)}</td>
         <td class="status">${statusText(scan.status, locale)}</td><td data-label="${text.regionColumn}">${scan.region}</td><td class="when">${when(scan.requestedAt, locale)}</td></tr>`,
     )}</tbody></table>`;
 }

@@ -80,11 +80,14 @@ const dispatched = (publicId: string): DispatchedTargetScan => ({
   scanTaskQueue: scanTaskQueue(PREFIX, 'eu'),
 });
 
-async function runTarget(targetId: number): Promise<{ outcome: TargetScanOutcome; closedAtMs: number }> {
+async function runTarget(
+  targetId: number,
+  scanId?: string,
+): Promise<{ outcome: TargetScanOutcome; closedAtMs: number }> {
   const handle = await bed.env.client.workflow.start('targetScanWorkflow', {
     taskQueue: MAIN_QUEUE,
     workflowId: `target-${targetId}-${Date.now()}`,
-    args: [{ targetId }],
+    args: [scanId === undefined ? { targetId } : { targetId, scanId }],
   });
   const outcome = (await handle.result()) as TargetScanOutcome;
   return { outcome, closedAtMs: (await handle.describe()).closeTime!.getTime() };
@@ -122,6 +125,17 @@ it('gives every run of a target a scan id of its own', async () => {
   expect(first.outcome.dispatched && second.outcome.dispatched).toBe(true);
   if (first.outcome.dispatched && second.outcome.dispatched)
     expect(first.outcome.scanId).not.toBe(second.outcome.scanId);
+});
+
+it('runs the scan a run now stored, under its id, as a child scan workflow, then evaluates its alerts', async () => {
+  const scanId = '01kzzzzzzzzzzzzzzzzzzzzzz7';
+  dispatchScripts.set(7, (_attempt, publicId) => dispatched(publicId));
+  const { outcome } = await runTarget(7, scanId);
+  expect(dispatchCalls.filter((c) => c.targetId === 7).map((c) => c.publicId)).toEqual([scanId]);
+  expect(outcome).toEqual({ dispatched: true, scanId, outcome: { status: 'finished' } });
+  const child = await bed.env.client.workflow.getHandle(scanWorkflowId(scanId)).describe();
+  expect(child.typedSearchAttributes.get(TargetIdAttribute)).toBe('7');
+  expect(evaluated).toContain(scanId);
 });
 
 it("starts each alert e-mail due as a workflow of its own, which retries from 30 s on and does not hold up the target's run", async () => {
