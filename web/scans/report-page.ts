@@ -9,6 +9,7 @@ import type { Scan } from '../../core/scan/scan.ts';
 import { html, SafeHtml } from '../html.ts';
 import { layout, type Chrome } from '../layout.ts';
 import { diagnosticsSection, findingEvidence, VIEWPORT } from './report-details.ts';
+import { lighthouseSection, type LighthouseLinks } from './report-lighthouse.ts';
 
 const LABELS = {
   en: {
@@ -66,9 +67,11 @@ export interface ReportInput {
   scan: Scan;
   chrome: Chrome;
   imageUrl: (name: string) => string;
+  /** Lighthouse's own report of the scan (web/scans/report-lighthouse.ts); left out, the part is not shown. */
+  lighthouse?: LighthouseLinks;
 }
 
-export function reportPage({ scan, chrome, imageUrl }: ReportInput): string {
+export function reportPage({ scan, chrome, imageUrl, lighthouse }: ReportInput): string {
   const locale: Locale = chrome.locale;
   const t = LABELS[locale];
   const header = html`<h1>${t.report}</h1><p><strong class="url">${scan.url}</strong> · ${scan.region}${scan.finishedAt ? html` · ${t.scanned} <time datetime="${scan.finishedAt.toISOString()}">${formatDateTime(scan.finishedAt, locale)}</time>` : html``}</p>`;
@@ -116,6 +119,7 @@ export function reportPage({ scan, chrome, imageUrl }: ReportInput): string {
     <section><h2>${t.metrics}</h2><table id="metrics"><thead><tr><th>${t.metric}</th><th>${t.desktop}</th><th>${t.mobile}</th></tr></thead>
       <tbody>${metricRows.map(([label, value]) => html`<tr><td>${label}</td><td>${value('desktop')}</td><td>${value('mobile')}</td></tr>`)}</tbody></table>
       <p class="note">${t.metricsNote}</p></section>
+    ${lighthouseSection(lighthouse, locale)}
     <section><h2>${t.screenshots}</h2><div class="shots">${FORM_FACTORS.map((f) =>
       r.screenshots[f]
         ? html`<figure><img id="screenshot-${f}" src="${imageUrl(r.screenshots[f]!)}" alt="${t[f]}" width="${VIEWPORT[f].width}" height="${VIEWPORT[f].height}"><figcaption>${t[f]}</figcaption></figure>`

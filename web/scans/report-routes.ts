@@ -12,6 +12,7 @@ import { sendPage } from '../error-page.ts';
 import { pageLocale } from '../locale.ts';
 import { webUser } from '../session.ts';
 import { reportPage } from './report-page.ts';
+import { lighthouseLinks, mountLighthouseReportPages } from './report-lighthouse.ts';
 
 export interface ReportPageDeps {
   storage: Storage;
@@ -28,6 +29,7 @@ export function mountReportPages(router: Router, deps: ReportPageDeps): void {
   router.get('/reports/:id', on(showReport));
   router.get('/share/:token', on(showSharedReport));
   router.get('/assets/:id/:name', on(serveImage));
+  mountLighthouseReportPages(router, deps);
 }
 
 const imageUrlFor = (deps: ReportPageDeps, scan: Scan, audience: ImageAudience) => (name: string) =>
@@ -45,7 +47,12 @@ async function showReport(deps: ReportPageDeps, ctx: Ctx): Promise<void> {
   }
   sendPage(
     ctx,
-    reportPage({ scan, chrome: chromeFor(deps, ctx, 'scans'), imageUrl: imageUrlFor(deps, scan, 'owner') }),
+    reportPage({
+      scan,
+      chrome: chromeFor(deps, ctx, 'scans'),
+      imageUrl: imageUrlFor(deps, scan, 'owner'),
+      lighthouse: await lighthouseLinks(deps.storage, scan, `/reports/${scan.publicId}`),
+    }),
   );
 }
 
@@ -63,6 +70,7 @@ async function showSharedReport(deps: ReportPageDeps, ctx: Ctx): Promise<void> {
       scan,
       chrome: { locale: pageLocale(ctx, deps.config), path: ctx.url },
       imageUrl: imageUrlFor(deps, scan, 'share'),
+      lighthouse: await lighthouseLinks(deps.storage, scan, `/share/${token}`),
     }),
   );
 }
