@@ -1,5 +1,6 @@
 import type { ScanCredentials } from '../core/scan/credentials.ts';
 import type { FailureCode } from '../core/scan/failures.ts';
+import type { LighthouseReport } from '../core/scan/lighthouse-report.ts';
 import type { FormFactor, RunObservation } from '../core/scan/observation.ts';
 
 /** What a runner needs to scan one page (the credentials already decrypted). */
@@ -26,7 +27,13 @@ export interface PageFailure {
 }
 
 export type RunnerResult =
-  | { kind: 'observation'; observation: RunObservation; images: ScanImage[] }
+  | {
+      kind: 'observation';
+      observation: RunObservation;
+      images: ScanImage[];
+      /** Each form factor's whole Lighthouse result; a stand-in runner may give none, and the scan then keeps none. */
+      reports?: LighthouseReport[];
+    }
   | { kind: 'page_failure'; failure: PageFailure };
 
 export interface RunOptions {

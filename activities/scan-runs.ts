@@ -5,6 +5,7 @@ import {
   type PageObservation,
   type ScanObservation,
 } from '../core/scan/observation.ts';
+import type { LighthouseReport } from '../core/scan/lighthouse-report.ts';
 import { medianRunIndex } from '../core/scan/median-run.ts';
 import { runRecord, type RunRecord } from '../core/scan/result.ts';
 import type { PageFailure, ScanImage, ScanRunInput, ScanRunner } from './scan-runner.ts';
@@ -24,6 +25,8 @@ export interface KeptRun {
   page: PageObservation;
   /** Its screenshot and filmstrip frames (named `<form factor>-...`); only the median's are stored. */
   images: ScanImage[];
+  /** Its whole Lighthouse result (scrubbed, compressed); only the median's is stored. Null when the runner gave none. */
+  report: LighthouseReport | null;
   /** Its benchmark index stayed below the minimum (after a repeat, or when there was no time for one). */
   overloaded: boolean;
   /** It is the repeat of a run whose benchmark index was below the minimum. */
@@ -90,7 +93,7 @@ export async function measureRuns(
     const result = await runner.run({ ...page, formFactors: [...asked] }, { onProgress, signal: options.signal });
     slowestRunMs = Math.max(slowestRunMs, performance.now() - started);
     if (result.kind === 'page_failure') return { failure: result.failure };
-    const { observation, images } = result;
+    const { observation, images, reports = [] } = result;
     const { desktop: _desktop, mobile: _mobile, ...pageOnly } = observation;
     const byFactor = new Map<FormFactor, Omit<KeptRun, 'overloaded' | 'repeated'>>();
     for (const factor of asked) {
@@ -100,6 +103,7 @@ export async function measureRuns(
         observation: measured,
         page: pageOnly,
         images: images.filter((image) => image.name.startsWith(`${factor}-`)),
+        report: reports.find((report) => report.formFactor === factor) ?? null,
       });
     }
     return { byFactor };
@@ -142,12 +146,13 @@ export async function measureRuns(
 
 /**
  * The scan as scored and stored: each form factor's median run, the page as the desktop median's run saw
- * it, the medians' images, every run's record, and every run as a whole scan of its own (run i's desktop
+ * it, the medians' images and whole Lighthouse results, every run's record, and every run as a whole scan of its own (run i's desktop
  * and mobile loads, the page as its desktop load saw it), to be scored for the spread.
  */
 export function medianScan(perFactor: Partial<Record<FormFactor, FormFactorRuns>>): {
   observation: ScanObservation;
   images: ScanImage[];
+  reports: LighthouseReport[];
   records: Record<FormFactor, RunRecord[]>;
   wholeRuns: ScanObservation[];
 } {
@@ -169,6 +174,7 @@ export function medianScan(perFactor: Partial<Record<FormFactor, FormFactorRuns>
   return {
     observation: { ...medians.desktop.page, desktop: medians.desktop.observation, mobile: medians.mobile.observation },
     images: [...medians.desktop.images, ...medians.mobile.images],
+    reports: [medians.desktop.report, medians.mobile.report].filter((report) => report !== null),
     records: { desktop: records(desktop), mobile: records(mobile) },
     wholeRuns: desktop.runs.map((run, i) => ({
       ...run.page,

@@ -9,6 +9,7 @@ import { buildResultRecord } from '../core/scan/result.ts';
 import { scoreScan } from '../core/scoring/index.ts';
 import { retryWhileDatabaseUnavailable } from '../db/store/availability.ts';
 import { localAssetStore } from '../services/assets.ts';
+import type { LighthouseReportStore } from '../db/store/lighthouse-reports.ts';
 import type { ScanStore } from '../db/store/scans.ts';
 import { finishScan, markFailed, markRunning } from '../services/scans.ts';
 import type { WebhookDispatch } from '../services/webhook-dispatch.ts';
@@ -18,6 +19,8 @@ import { describeStep, measureRuns, medianScan } from './scan-runs.ts';
 
 export interface ScanActivityDeps {
   scans: ScanStore;
+  /** Where the median runs' whole Lighthouse results go (db/store/lighthouse-reports.ts). */
+  lighthouseReports: LighthouseReportStore;
   config: Config;
   clock: Clock;
   log: Logger;
@@ -79,7 +82,7 @@ export function createScanActivities(deps: ScanActivityDeps) {
     /**
      * Loads the page with Lighthouse as many times as the scan has runs (each run desktop, then mobile, in a
      * fresh Chromium), keeps each form factor's median run, scores it and stores the result with every run's
-     * record. Page failures (the site's answer) are recorded and returned, not thrown, so they use up no
+     * record, and the median runs' whole Lighthouse results (compressed, credentials scrubbed by the runner). Page failures (the site's answer) are recorded and returned, not thrown, so they use up no
      * retries; crashes, hangs and nonsense from the runner throw, and Temporal retries them (all runs again).
      * A scan that already ended is not run again.
      */
@@ -138,8 +141,10 @@ export function createScanActivities(deps: ScanActivityDeps) {
           return { status: 'failed', code };
         }
 
-        const { observation, images, records, wholeRuns } = medianScan(measured.perFactor);
+        const { observation, images, reports, records, wholeRuns } = medianScan(measured.perFactor);
         for (const image of images) await store.put(publicId, image.name, image.bytes);
+        // Before the scan's end commits, so a finished scan has them; a scan that ended meanwhile gets none.
+        await whenDatabaseAnswers(() => deps.lighthouseReports.saveWhileInFlight(publicId, reports, clock()));
         const now = clock();
         const runs = { ...records, overall: wholeRuns.map((run) => scoreScan(run, now).scores.overall) };
         const result = buildResultRecord(observation, scoreScan(observation, now), runs);
@@ -150,7 +155,13 @@ export function createScanActivities(deps: ScanActivityDeps) {
         if (webhooks.length) await deps.webhookDispatch?.start(webhooks);
         const overloaded = [...records.desktop, ...records.mobile].filter((run) => run.overloaded).length;
         log.info(
-          { scanId: publicId, runs: scan.runs, overloaded, ms: Math.round(performance.now() - started) },
+          {
+            scanId: publicId,
+            runs: scan.runs,
+            overloaded,
+            ms: Math.round(performance.now() - started),
+            lighthouseBytes: reports.reduce((sum, report) => sum + report.gzip.length, 0),
+          },
           'scan finished',
         );
         deps.metrics?.scanEnded(scan.region, { status: 'finished' }, seconds());

@@ -45,6 +45,7 @@ export function apiRouter(deps: ApiDeps): Api {
   const routes = [
     ...apiRoutes({
       scans: storage.scans,
+      lighthouseReports: storage.lighthouseReports,
       targets: storage.targets,
       alerts: storage.alerts,
       rumSites: storage.rumSites,

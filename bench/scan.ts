@@ -10,16 +10,22 @@
  * A second baseline is the floor: Lighthouse's Node API in one long-lived process driving one Chromium that
  * is already running (bench/lighthouse-floor.ts), both form factors, same settings.
  * Prints ratios (lower is better). Targets: api/cli <= 0.75, api/floor <= 1.15.
+ * Also what a scan stores of Lighthouse's whole result (compressed, per form factor; the uncompressed JSON; against
+ * the result row and images a scan stores besides) and the time making it takes (scrub, serialise, gzip: the
+ * runner's own function, re-run here on the stored results), against the scan's time in the same run.
  *
  *   ./svc stack up && npm run bench:scan -- --runs 3
  */
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs, promisify } from 'node:util';
+import { prepareLighthouseReport } from '../activities/lighthouse/report.ts';
 import { CHROMIUM_FLAGS, sandboxFlags } from '../core/chromium.ts';
+import type { FormFactor } from '../core/scan/observation.ts';
 import { PROJECT_ROOT } from '../infra/config.ts';
 import { startFixtureSites } from '../fixtures/sites.ts';
 import { benchDatabase, benchUser, startBenchServices } from './support.ts';
@@ -100,6 +106,7 @@ async function call(
 
 /** When each stage of one scan was first seen by the poller (ms since the POST was sent). */
 interface Stages {
+  id: string;
   accepted: number;
   running: number;
   desktop: number;
@@ -134,11 +141,86 @@ async function scanToEnd(token: string, url: string, force = false): Promise<Sta
       const mobile = seen.mobile ?? finished;
       const desktop = seen.desktop ?? mobile;
       const running = seen.running ?? desktop;
-      return { accepted: seen.accepted!, running, desktop, mobile, finished };
+      return { id: created.data.id as string, accepted: seen.accepted!, running, desktop, mobile, finished };
     }
     if (data.status === 'failed') throw new Error(`benchmark scan failed: ${JSON.stringify(data)}`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+/** Milliseconds of `work`, the median of `times` calls. */
+function timed(work: () => void, times = 15): number {
+  const all: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const started = performance.now();
+    work();
+    all.push(performance.now() - started);
+  }
+  return all.sort((a, b) => a - b)[Math.floor(times / 2)]!;
+}
+
+/**
+ * What the measured scans stored of Lighthouse's whole result and what making it costs, per scan (medians
+ * over the scans), against what a scan stores besides (its result row, its images) and its time.
+ */
+async function lighthouseResultsStored(ids: string[], scanMs: number, floorMs: number): Promise<void> {
+  const perScan: Array<{
+    gzip: Record<FormFactor, number>;
+    json: number;
+    before: number;
+    ms: number;
+    scrubMs: number;
+  }> = [];
+  for (const id of ids) {
+    const rows = (await db
+      .knex('scan_lighthouse_reports as r')
+      .join('scans as s', 's.id', 'r.scan_id')
+      .where('s.public_id', id)
+      .select('r.form_factor', 'r.content', 'r.json_bytes')) as Array<{
+      form_factor: FormFactor;
+      content: Buffer;
+      json_bytes: number;
+    }>;
+    if (rows.length !== 2) throw new Error(`scan ${id} stored ${rows.length} Lighthouse results, not 2`);
+    const row = (await db
+      .knex('scans')
+      .where({ public_id: id })
+      .first(db.knex.raw('octet_length(result::text)::integer as bytes'))) as { bytes: number };
+    const images = readdirSync(join(assetsDir, id)).reduce(
+      (sum, name) => sum + statSync(join(assetsDir, id, name)).size,
+      0,
+    );
+    const lhrs = rows.map((r) => ({
+      factor: r.form_factor,
+      lhr: JSON.parse(gunzipSync(r.content).toString()) as object,
+    }));
+    const credentials = { type: 'basic' as const, username: 'bench', password: 'bench-password-1' };
+    perScan.push({
+      gzip: Object.fromEntries(rows.map((r) => [r.form_factor, r.content.length])) as Record<FormFactor, number>,
+      json: rows.reduce((sum, r) => sum + r.json_bytes, 0),
+      before: row.bytes + images,
+      ms: timed(() => lhrs.forEach(({ factor, lhr }) => prepareLighthouseReport(lhr, factor, null))),
+      scrubMs: timed(() => lhrs.forEach(({ factor, lhr }) => prepareLighthouseReport(lhr, factor, credentials))),
+    });
+  }
+  const med = (pick: (s: (typeof perScan)[number]) => number) =>
+    [...perScan.map(pick)].sort((a, b) => a - b)[Math.floor(perScan.length / 2)]!;
+  const total = med((s) => s.gzip.desktop + s.gzip.mobile);
+  console.log(
+    `Lighthouse results stored per scan (medians over ${perScan.length} scans): desktop ${kb(med((s) => s.gzip.desktop))}, mobile ${kb(med((s) => s.gzip.mobile))}, total ${kb(total)} gzip; uncompressed JSON ${kb(med((s) => s.json))} (ratio gzip/json ${(total / med((s) => s.json)).toFixed(2)})`,
+  );
+  console.log(
+    `  against what a scan stores besides (result row + images): ${kb(med((s) => s.before))}; ratio ${(total / med((s) => s.before)).toFixed(2)}`,
+  );
+  const ms = med((s) => s.ms);
+  console.log(
+    `making them per scan (serialise + gzip, both form factors): ${ms.toFixed(1)} ms, ratio to the API scan ${(ms / scanMs).toFixed(4)}; with credentials to scrub: ${med((s) => s.scrubMs).toFixed(1)} ms`,
+  );
+  console.log(
+    `  their share of api/floor: ${(ms / floorMs).toFixed(4)} (api/floor without them ${((scanMs - ms) / floorMs).toFixed(2)}, with them ${(scanMs / floorMs).toFixed(2)})`,
+  );
 }
 
 try {
@@ -172,7 +254,7 @@ try {
     `floor, Lighthouse Node API with Chromium already running: median ${(median(floorTimes) / 1000).toFixed(1)} s (${floorTimes.map((x) => (x / 1000).toFixed(1)).join(', ')})`,
   );
   console.log(`ratio api/floor: ${(median(api) / median(floorTimes)).toFixed(2)} (target <= 1.15)`);
-  const stage = (from: keyof Stages | null, to: keyof Stages) =>
+  const stage = (from: Exclude<keyof Stages, 'id'> | null, to: Exclude<keyof Stages, 'id'>) =>
     median(stages.map((s) => s[to] - (from ? s[from] : 0)));
   const lighthouse = stage('desktop', 'finished');
   console.log("where the API scan's time goes (medians, ms):");
@@ -189,6 +271,12 @@ try {
   );
   console.log(
     `  both runs against the floor  ${lighthouse.toFixed(0)} vs ${median(floorTimes).toFixed(0)}: outside Lighthouse ${(median(api) - lighthouse).toFixed(0)} ms`,
+  );
+
+  await lighthouseResultsStored(
+    stages.map((s) => s.id),
+    median(api),
+    median(floorTimes),
   );
 
   const cachedTimes: number[] = [];

@@ -1414,6 +1414,150 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/scans/{id}/lighthouse/{form_factor}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The scan's whole Lighthouse result (LHR JSON) of one form factor, as a download.
+         * @description Lighthouse's own JSON result of the run the scan's values come from (the median run when the scan has several), as Lighthouse wrote it, not wrapped in `data`, with `Content-Disposition: attachment`; it opens in Lighthouse's viewer. Credentials of an authenticated scan are replaced by `[redacted]` wherever Lighthouse recorded them (URLs, element text). Kept for the owner's plan's retention, in days after the scan: Free 7, Starter 30, Pro 90, Agency 365. Sent gzip-compressed to clients that accept it. 404 for another user's or an unknown scan, a scan that has not finished or has failed, and a result past its retention.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The scan public_id. */
+                    id: string;
+                    /** @description `desktop` or `mobile`. */
+                    form_factor: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Lighthouse's result object. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "lighthouseVersion": "example",
+                         *       "requestedUrl": "example",
+                         *       "mainDocumentUrl": "example",
+                         *       "finalDisplayedUrl": "example",
+                         *       "fetchTime": "example",
+                         *       "configSettings": {
+                         *         "formFactor": "desktop"
+                         *       },
+                         *       "audits": {},
+                         *       "categories": {}
+                         *     }
+                         */
+                        "application/json": {
+                            lighthouseVersion: string;
+                            requestedUrl: string;
+                            mainDocumentUrl?: string;
+                            finalDisplayedUrl: string;
+                            fetchTime: string;
+                            configSettings?: {
+                                /** @enum {string} */
+                                formFactor?: "desktop" | "mobile";
+                            };
+                            audits: Record<string, never>;
+                            categories: Record<string, never>;
+                        };
+                    };
+                };
+                /** @description No token, or an invalid, expired or revoked one: `{"message": "Unauthenticated."}`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description The plan does not include this (`required_plan` names the cheapest plan that does). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "required_plan": "starter"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["PlanError"];
+                    };
+                };
+                /** @description Unknown id, or a resource of another user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description Daily API limit reached; resets at midnight UTC. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "example",
+                         *       "limit": 3,
+                         *       "reset_at": "2026-11-24T09:30:00Z"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["DailyLimitError"];
+                    };
+                };
+                /** @description Internal error; the body carries only a request id that the logs carry too. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "request_id": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ServerError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/domains": {
         parameters: {
             query?: never;

@@ -37,6 +37,11 @@ export interface Plan {
   maxRumSites: number;
   /** Page views per site and calendar month (UTC) the ingest service accepts; the spec's `monthly_limit`. */
   rumMonthlyPageviews: number;
+  /**
+   * Days a scan's stored Lighthouse results (the whole report, per form factor) are kept after the scan; the
+   * retention sweep deletes older ones by the owner's current plan (services/lighthouse-reports.ts).
+   */
+  lighthouseReportDays: number;
   features: ReadonlySet<Feature>;
 }
 
@@ -55,6 +60,7 @@ export const PLANS: Readonly<Record<PlanKey, Plan>> = {
     maxRunsPerScan: 1,
     maxRumSites: 0,
     rumMonthlyPageviews: 0,
+    lighthouseReportDays: 7,
     features: new Set(),
   },
   starter: {
@@ -68,6 +74,7 @@ export const PLANS: Readonly<Record<PlanKey, Plan>> = {
     maxRunsPerScan: 3,
     maxRumSites: 2,
     rumMonthlyPageviews: 100_000,
+    lighthouseReportDays: 30,
     features: new Set(STARTER_FEATURES),
   },
   pro: {
@@ -81,6 +88,7 @@ export const PLANS: Readonly<Record<PlanKey, Plan>> = {
     maxRunsPerScan: 5,
     maxRumSites: 5,
     rumMonthlyPageviews: 1_000_000,
+    lighthouseReportDays: 90,
     features: new Set(PRO_FEATURES),
   },
   agency: {
@@ -94,6 +102,7 @@ export const PLANS: Readonly<Record<PlanKey, Plan>> = {
     maxRunsPerScan: 5,
     maxRumSites: 50,
     rumMonthlyPageviews: 10_000_000,
+    lighthouseReportDays: 365,
     features: new Set(PRO_FEATURES),
   },
 };

@@ -74,6 +74,7 @@ export function buildActivities(deps: WorkerDeps) {
   const { storage, config, temporal, clock, log, metrics, webhookDispatch } = deps;
   const scan = createScanActivities({
     scans: storage.scans,
+    lighthouseReports: storage.lighthouseReports,
     config,
     clock,
     log,

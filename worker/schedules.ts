@@ -8,6 +8,7 @@ import {
   ensureTargetReconcilerSchedule,
   triggerTargetReconciler,
 } from '../infra/temporal-client.ts';
+import { LIGHTHOUSE_REPORT_SWEEP_EVERY_MS, sweepExpiredLighthouseReports } from '../services/lighthouse-reports.ts';
 import { OAUTH_SWEEP_EVERY_MS, sweepExpiredOAuth } from '../services/oauth-apps.ts';
 import { sweepWebhookOutbox, type WebhookDispatch } from '../services/webhook-dispatch.ts';
 
@@ -17,7 +18,7 @@ const WEBHOOK_SWEEP_EVERY_MS = 30_000;
 export interface ScheduleDeps {
   client: Client;
   taskQueuePrefix: string;
-  storage: Pick<Storage, 'webhooks' | 'oauth'>;
+  storage: Pick<Storage, 'webhooks' | 'oauth' | 'lighthouseReports'>;
   /** Starts delivery workflows straight away (no direct first attempt): the swept rows are due for their workflow. */
   workflowDispatch: WebhookDispatch;
   clock: Clock;
@@ -26,7 +27,8 @@ export interface ScheduleDeps {
 
 /**
  * The schedules that go with the main queue (scan reconciler, target reconciler, live-data alert check),
- * created or updated now, and the sweepers (webhook outbox, expired OAuth rows) started. A schedule that cannot
+ * created or updated now, and the sweepers (webhook outbox, expired OAuth rows, Lighthouse results past their
+ * plan's retention) started. A schedule that cannot
  * be made is logged and tried again at the next start. Resolves with a function that stops the sweepers.
  */
 export async function startSchedulesAndSweepers(deps: ScheduleDeps): Promise<() => void> {
@@ -75,8 +77,17 @@ export async function startSchedulesAndSweepers(deps: ScheduleDeps): Promise<() 
       .catch((error: unknown) => log.warn({ err: error }, 'OAuth expiry sweep failed'));
   }, OAUTH_SWEEP_EVERY_MS);
   oauthSweeper.unref();
+  // Every worker sweeps too: a delete of what is already gone deletes nothing.
+  const sweepLighthouseReports = () =>
+    sweepExpiredLighthouseReports(storage.lighthouseReports, deps.clock())
+      .then((deleted) => deleted && log.info({ deleted }, 'deleted Lighthouse results past their retention'))
+      .catch((error: unknown) => log.warn({ err: error }, 'Lighthouse result retention sweep failed'));
+  void sweepLighthouseReports();
+  const lighthouseReportSweeper = setInterval(() => void sweepLighthouseReports(), LIGHTHOUSE_REPORT_SWEEP_EVERY_MS);
+  lighthouseReportSweeper.unref();
   return () => {
     clearInterval(outboxSweeper);
     clearInterval(oauthSweeper);
+    clearInterval(lighthouseReportSweeper);
   };
 }

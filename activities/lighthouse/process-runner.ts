@@ -12,9 +12,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runnerIdentity, type UserIds } from '../../infra/scan-user.ts';
+import type { LighthouseReport } from '../../core/scan/lighthouse-report.ts';
 import type { RunnerResult, ScanImage, ScanRunInput, ScanRunner } from '../scan-runner.ts';
 import { killProcessGroup } from './process-group.ts';
 import {
+  MAX_REPORT_BYTES,
   parseRunnerMessage,
   runnerEnvironment,
   RunnerProtocolError,
@@ -35,6 +37,7 @@ export interface ProcessRunnerConfig {
 export const RUNNER_SCRIPT = fileURLToPath(new URL('./runner.ts', import.meta.url));
 // What a runner may hand back: desktop and mobile, a final screenshot and up to ~10 frames each.
 const MAX_IMAGES = 64;
+const GZIP_MAGIC = Buffer.from([0x1f, 0x8b]);
 const MAX_LINE_CHARS = 16 * 1024 * 1024;
 
 /**
@@ -87,8 +90,8 @@ function messageReader(onMessage: (message: RunnerMessage) => void): (chunk: Buf
 }
 
 /** The final message as a result; anything else at the end is a broken run. */
-function resultOf(final: RunnerMessage | null, images: ScanImage[]): RunnerResult | null {
-  if (final?.kind === 'observation') return { kind: 'observation', observation: final.observation, images };
+function resultOf(final: RunnerMessage | null, images: ScanImage[], reports: LighthouseReport[]): RunnerResult | null {
+  if (final?.kind === 'observation') return { kind: 'observation', observation: final.observation, images, reports };
   if (final?.kind === 'page_failure')
     return {
       kind: 'page_failure',
@@ -177,6 +180,7 @@ export function processRunner(config: ProcessRunnerConfig): ScanRunner & { close
       };
       let final: RunnerMessage | null = null;
       const images: ScanImage[] = [];
+      const reports: LighthouseReport[] = [];
       let broken: Error | null = null;
       const fail = (error: Error) => {
         broken ??= error;
@@ -202,11 +206,20 @@ export function processRunner(config: ProcessRunnerConfig): ScanRunner & { close
           if (images.length >= MAX_IMAGES)
             throw new RunnerProtocolError(`the runner sent more than ${MAX_IMAGES} images`);
           images.push({ name: message.name, bytes: Buffer.from(message.base64, 'base64') });
+        } else if (message.kind === 'report') {
+          const gzip = Buffer.from(message.base64, 'base64');
+          if (reports.some((r) => r.formFactor === message.formFactor))
+            throw new RunnerProtocolError(`the runner sent a second ${message.formFactor} Lighthouse result`);
+          if (gzip.length > MAX_REPORT_BYTES || !gzip.subarray(0, 2).equals(GZIP_MAGIC))
+            throw new RunnerProtocolError(
+              `the runner sent a ${message.formFactor} Lighthouse result that is not gzip or too large`,
+            );
+          reports.push({ formFactor: message.formFactor, gzip, jsonBytes: message.jsonBytes });
         } else {
           final = message;
           // The last message, and whole: the run is over without waiting for Chromium's graceful shutdown and
           // the runner's tidying up, which settling redoes (both groups killed, the folder removed).
-          const result = resultOf(final, images);
+          const result = resultOf(final, images, reports);
           if (result) settle(() => resolveRun(result));
         }
       });
@@ -222,7 +235,7 @@ export function processRunner(config: ProcessRunnerConfig): ScanRunner & { close
       // Whatever still holds the runner's stdout goes with its group, so 'close' (all output read) follows.
       child.on('exit', killGroups);
       child.on('close', (code, signalName) => {
-        const result = resultOf(final, images);
+        const result = resultOf(final, images, reports);
         settle(() => {
           if (broken) reject(broken);
           // A result is whole (one line); whatever failed after it was the runner's cleanup, which the worker redid.

@@ -5,7 +5,7 @@
  */
 import type { ScanCredentials } from '../../core/scan/credentials.ts';
 import { FAILURE_CODES, type FailureCode } from '../../core/scan/failures.ts';
-import type { FormFactor, RunObservation } from '../../core/scan/observation.ts';
+import { FORM_FACTORS, type FormFactor, type RunObservation } from '../../core/scan/observation.ts';
 
 /** What the runner needs before its scan comes (it launches Chromium ahead): its second argument, as JSON. Nothing secret. */
 export interface RunnerLaunch {
@@ -36,9 +36,17 @@ export type RunnerMessage =
   | { kind: 'browser'; pid: number }
   /** A screenshot or filmstrip frame; the worker stores it (the runner's user cannot write the asset store). */
   | { kind: 'image'; name: string; base64: string }
+  /** A form factor's whole Lighthouse result, scrubbed of the credentials and gzip-compressed (activities/lighthouse/report.ts). */
+  | { kind: 'report'; formFactor: FormFactor; base64: string; jsonBytes: number }
   | { kind: 'observation'; observation: RunObservation }
   /** `detail` is for the logs; `httpStatus` is the main document's status of an http_error. */
   | { kind: 'page_failure'; code: FailureCode; detail: string; httpStatus?: number };
+
+/**
+ * The largest compressed Lighthouse result a runner hands back; a larger one is not sent and the scan keeps
+ * none for that form factor (a performance-only result of a large page compresses to well under 1 MB).
+ */
+export const MAX_REPORT_BYTES = 8 * 1024 * 1024;
 
 export class RunnerProtocolError extends Error {}
 
@@ -61,6 +69,11 @@ export function parseRunnerMessage(line: string): RunnerMessage {
     (m.kind === 'progress' && typeof m.step === 'string') ||
     (m.kind === 'browser' && Number.isSafeInteger(m.pid) && (m.pid as number) > 0) ||
     (m.kind === 'image' && typeof m.name === 'string' && typeof m.base64 === 'string') ||
+    (m.kind === 'report' &&
+      (FORM_FACTORS as readonly unknown[]).includes(m.formFactor) &&
+      typeof m.base64 === 'string' &&
+      Number.isSafeInteger(m.jsonBytes) &&
+      (m.jsonBytes as number) > 0) ||
     (m.kind === 'observation' && isObject(m.observation)) ||
     (m.kind === 'page_failure' &&
       (FAILURE_CODES as readonly unknown[]).includes(m.code) &&

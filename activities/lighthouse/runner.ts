@@ -5,7 +5,8 @@
  * process-runner.ts ahead of its scan (as the scan user, with a minimal environment, in a work folder made
  * for it and named as its argument), so Lighthouse is loaded and Chromium launched by the time the input comes; process
  * lifetime in runner-lifetime.ts, credentials in origin-credentials.ts, what it records of the network in
- * network-capture.ts, which failures are the page's in page-failures.ts, the Lighthouse settings in settings.ts.
+ * network-capture.ts, which failures are the page's in page-failures.ts, the Lighthouse settings in settings.ts,
+ * the whole Lighthouse result as kept (scrubbed, compressed) in report.ts.
  */
 import lighthouse from 'lighthouse';
 import type { Browser } from 'puppeteer-core';
@@ -21,7 +22,8 @@ import { formFactorObservation, responseObservations, type LighthouseResult } fr
 import { captureNetwork, documentGenerator } from './network-capture.ts';
 import { addOriginCredentials } from './origin-credentials.ts';
 import { checkScannedHost, PageFailureError, throwIfFailed } from './page-failures.ts';
-import { parseRunnerLaunch, sendMessage, type RunnerInput, type RunnerLaunch } from './protocol.ts';
+import { MAX_REPORT_BYTES, parseRunnerLaunch, sendMessage, type RunnerInput, type RunnerLaunch } from './protocol.ts';
+import { prepareLighthouseReport } from './report.ts';
 import { cleanUp, launchBrowser, startLifetime } from './runner-lifetime.ts';
 import { LIGHTHOUSE_FLAGS, lighthouseConfigFor } from './settings.ts';
 
@@ -48,7 +50,7 @@ async function runFormFactor(browser: Browser, proxy: EgressProxy, input: Runner
       documentUrl: capture.documentUrl,
       credentialsRefused: credentials?.refused() ?? false,
     });
-    return { lhr, capture, generator: await documentGenerator(session, capture) };
+    return { lhr, raw: result.lhr, capture, generator: await documentGenerator(session, capture) };
   } finally {
     await page.close().catch(() => undefined);
   }
@@ -109,6 +111,15 @@ async function main(): Promise<void> {
       const { observation, images } = formFactorObservation(run.lhr, factor);
       for (const image of images)
         sendMessage({ kind: 'image', name: image.name, base64: image.bytes.toString('base64') });
+      // The whole result too (the worker keeps the median run's), without the credentials.
+      const report = prepareLighthouseReport(run.raw, factor, input.credentials);
+      if (report.gzip.length <= MAX_REPORT_BYTES)
+        sendMessage({
+          kind: 'report',
+          formFactor: factor,
+          base64: report.gzip.toString('base64'),
+          jsonBytes: report.jsonBytes,
+        });
       perFactor[factor] = observation;
     }
     const { lhr, capture, generator } = first!;

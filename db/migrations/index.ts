@@ -20,6 +20,7 @@ import * as webhookClaims from './20261130_019_webhook_claims.ts';
 import * as webhookLimits from './20261201_020_webhook_limits.ts';
 import * as rumLimitNotices from './20261201_021_rum_limit_notices.ts';
 import * as webhookAttemptKeys from './20261201_023_webhook_attempt_keys.ts';
+import * as scanLighthouseReports from './20261202_024_scan_lighthouse_reports.ts';
 import * as scanTrigger from './20261202_025_scan_trigger.ts';
 
 interface Migration {
@@ -50,6 +51,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261201_020_webhook_limits', webhookLimits],
   ['20261201_021_rum_limit_notices', rumLimitNotices],
   ['20261201_023_webhook_attempt_keys', webhookAttemptKeys],
+  ['20261202_024_scan_lighthouse_reports', scanLighthouseReports],
   ['20261202_025_scan_trigger', scanTrigger],
 ];
 

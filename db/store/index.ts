@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { postgresReady } from '../knex.ts';
 import { createAlertStore, type AlertStore } from './alerts.ts';
+import { createLighthouseReportStore, type LighthouseReportStore } from './lighthouse-reports.ts';
 import { createOAuthStore, type OAuthStore } from './oauth.ts';
 import { createRumAlertStore, type RumAlertStore } from './rum-alerts.ts';
 import { createRumSiteStore, type RumSiteStore } from './rum-sites.ts';
@@ -16,6 +17,8 @@ import { createWebhookStore, type WebhookStore } from './webhooks.ts';
 /** Every Postgres query of the service, one store per aggregate, each returning plain objects. */
 export interface Storage {
   scans: ScanStore;
+  /** Each finished scan's whole Lighthouse result per form factor (compressed), until its retention ends. */
+  lighthouseReports: LighthouseReportStore;
   /** Monitored scan targets (the spec's domains). */
   targets: TargetStore;
   /** Score alerts of monitored targets, and what evaluating them reads. */
@@ -43,6 +46,7 @@ export interface Storage {
 export function createStorage(knex: Knex, counterKnex: Knex = knex): Storage {
   return {
     scans: createScanStore(knex),
+    lighthouseReports: createLighthouseReportStore(knex),
     targets: createTargetStore(knex),
     alerts: createAlertStore(knex),
     rumSites: createRumSiteStore(knex),

@@ -1,6 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { processRunner } from '../../activities/lighthouse/process-runner.ts';
 import { runnerEnvironment } from '../../activities/lighthouse/protocol.ts';
 import type { RunnerResult } from '../../activities/scan-runner.ts';
@@ -75,8 +76,12 @@ it('resolves with the observation and its images, or with the page failure', asy
       kind: 'observation',
       observation: { requestedUrl: 'https://fake.example/observation', finalUrl: 'https://fake.example/observation' },
       images: [{ name: 'desktop-final.jpg', bytes: Buffer.from('jpeg bytes') }],
+      reports: [{ formFactor: 'desktop', gzip: expect.any(Buffer), jsonBytes: 22 }],
     },
   });
+  const { reports } = (observed.outcome as PromiseFulfilledResult<Extract<RunnerResult, { kind: 'observation' }>>)
+    .value;
+  expect(gunzipSync(reports![0]!.gzip).toString()).toBe('{"lighthouseVersion":1}');
   // A result is whole; a runner that crashed after it (tidying up) still measured the page.
   expect((await run('/result-then-crash')).outcome).toMatchObject({
     status: 'fulfilled',
@@ -97,6 +102,13 @@ it('rejects output that is not the protocol: a line that is not JSON, a message 
   expect(rejection(garbage.outcome)).toBe('the runner wrote a line that is not JSON');
   expect(existsSync(garbage.started.workDir)).toBe(false);
   expect(rejection((await run('/unknown-message')).outcome)).toMatch(/message the worker does not know \(verdict\)/);
+});
+
+it('rejects a Lighthouse result that is not gzip, or a second one of a form factor', async () => {
+  expect(rejection((await run('/report-not-gzip')).outcome)).toBe(
+    'the runner sent a mobile Lighthouse result that is not gzip or too large',
+  );
+  expect(rejection((await run('/report-twice')).outcome)).toBe('the runner sent a second mobile Lighthouse result');
 });
 
 it('rejects a crash with the end of its stderr, and an exit without a result', async () => {

@@ -33,6 +33,7 @@ function scripted(loads: Array<Load | 'page_failure'>) {
       });
       const observation: RunObservation = page;
       const images: Extract<RunnerResult, { kind: 'observation' }>['images'] = [];
+      const reports: NonNullable<Extract<RunnerResult, { kind: 'observation' }>['reports']> = [];
       for (const factor of input.formFactors) {
         onProgress(factor);
         if (!load[factor]) continue; // a broken runner
@@ -43,8 +44,13 @@ function scripted(loads: Array<Load | 'page_failure'>) {
           screenshot: `${factor}-final.jpg`,
         });
         images.push({ name: `${factor}-final.jpg`, bytes: Buffer.from(`${factor} of call ${index}`) });
+        reports.push({
+          formFactor: factor,
+          gzip: Buffer.from(`${factor} result of call ${index}`),
+          jsonBytes: 100 + index,
+        });
       }
-      return { kind: 'observation', observation, images };
+      return { kind: 'observation', observation, images, reports };
     },
   };
   return { runner, calls };
@@ -84,12 +90,17 @@ it('loads every form factor once per run, one runner call per run, and keeps eac
     'mobile run 3 of 3',
   ]);
 
-  // The scan is scored on the medians; the page as the desktop median's run saw it; only the medians' images.
-  const { observation, images, records: runs, wholeRuns } = medianScan(measured.perFactor);
+  // The scan is scored on the medians; the page as the desktop median's run saw it; only the medians' images
+  // and whole Lighthouse results.
+  const { observation, images, reports, records: runs, wholeRuns } = medianScan(measured.perFactor);
   expect(observation.desktop.metrics.interactiveMs).toBe(1500);
   expect(observation.mobile.metrics.interactiveMs).toBe(6000);
   expect(observation.finalUrl).toBe('https://shop.example/?call=2');
   expect(images.map((i) => i.bytes.toString())).toEqual(['desktop of call 2', 'mobile of call 0']);
+  expect(reports.map((r) => [r.formFactor, r.gzip.toString(), r.jsonBytes])).toEqual([
+    ['desktop', 'desktop result of call 2', 102],
+    ['mobile', 'mobile result of call 0', 100],
+  ]);
   expect(runs.desktop.map((r) => [r.interactive_ms, r.median])).toEqual([
     [2500, false],
     [1000, false],

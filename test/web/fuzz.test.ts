@@ -122,6 +122,9 @@ describe('fuzzed requests to every web page', () => {
       '/account/api',
       '/reports/{id}',
       '/share/{token}',
+      '/reports/{id}/lighthouse/desktop',
+      '/share/{token}/lighthouse/mobile.json',
+      '/reports/{id}/lighthouse/{id}',
       '/assets/{id}/{name}',
       '/nope/{id}',
     ];
@@ -158,6 +161,8 @@ describe('fuzzed requests to every web page', () => {
           `/assets/${scanId}/${new URLSearchParams({ v: value }).toString().slice(2)}`,
           `/share/${shareToken}?${new URLSearchParams({ x: value })}`,
           `/reports/${scanId}?${new URLSearchParams({ x: value })}`,
+          `/reports/${scanId}/lighthouse/${new URLSearchParams({ v: value }).toString().slice(2)}`,
+          `/share/${shareToken}/lighthouse/${new URLSearchParams({ v: value }).toString().slice(2)}`,
         ]) {
           const answer = await send('GET', path, { cookie });
           if (bad(answer)) failures.push(describeAnswer(`GET ${path.slice(0, 100)}`, answer));

@@ -395,3 +395,35 @@ export const glanceText = (locale: Locale): GlanceText => (locale === 'de' ? gla
 /** How a category with nothing to judge reads: WordPress on another site is "not detected", others "not applicable". */
 export const notApplicableText = (category: ScoreCategory, locale: Locale): string =>
   category === 'wordpress' ? glanceText(locale).wordpressNotDetected : glanceText(locale).notApplicable;
+
+/** The report page's part on Lighthouse's own report (web/scans/report-lighthouse.ts), in English and German. */
+const lighthouseEn = {
+  title: 'Lighthouse’s own report',
+  formFactor: { desktop: 'Desktop', mobile: 'Mobile' } as Record<'desktop' | 'mobile', string>,
+  intro:
+    'The full Lighthouse report of the run the values above come from, as Lighthouse shows it, and its JSON result to download (for Lighthouse’s viewer or your own tools).',
+  view: (factor: string) => `${factor}: view the Lighthouse report`,
+  download: (factor: string) => `${factor}: download the JSON`,
+  size: (size: string) => `(${size})`,
+  keptUntil: (date: string) => `Kept until ${date}.`,
+  notKept:
+    'Lighthouse’s own report is not available for this scan: it is kept for a limited time after the scan, depending on the plan.',
+};
+
+const lighthouseDe: typeof lighthouseEn = {
+  title: 'Der vollständige Lighthouse-Bericht',
+  formFactor: { desktop: 'Desktop', mobile: 'Mobil' },
+  intro:
+    'Der vollständige Lighthouse-Bericht des Durchlaufs, aus dem die Werte oben stammen, so wie Lighthouse ihn zeigt, und sein JSON-Ergebnis zum Herunterladen (für den Lighthouse Viewer oder eigene Werkzeuge).',
+  view: (factor: string) => `${factor}: Lighthouse-Bericht ansehen`,
+  download: (factor: string) => `${factor}: JSON herunterladen`,
+  size: (size: string) => `(${size})`,
+  keptUntil: (date: string) => `Aufbewahrt bis ${date}.`,
+  notKept:
+    'Der Lighthouse-Bericht ist für diesen Scan nicht mehr verfügbar: Er wird je nach Tarif eine begrenzte Zeit nach dem Scan aufbewahrt.',
+};
+
+export type LighthouseReportText = typeof lighthouseEn;
+
+export const lighthouseReportText = (locale: Locale): LighthouseReportText =>
+  locale === 'de' ? lighthouseDe : lighthouseEn;

@@ -15,6 +15,7 @@ import { fieldSection } from './report-field.ts';
 import type { FieldData } from '../../services/field-data.ts';
 import { networkSection } from './report-network.ts';
 import { ratedMetricRows } from './report-ratings.ts';
+import { lighthouseSection, type LighthouseLinks } from './report-lighthouse.ts';
 
 const LABELS = {
   en: {
@@ -74,9 +75,11 @@ export interface ReportInput {
   field?: FieldData;
   /** The owner's parts under the heading of an ended scan (scan again, share); none on share pages. */
   ownerParts?: SafeHtml;
+  /** Lighthouse's own report of the scan (web/scans/report-lighthouse.ts); left out, the part is not shown. */
+  lighthouse?: LighthouseLinks;
 }
 
-export function reportPage({ scan, chrome, imageUrl, field, ownerParts }: ReportInput): string {
+export function reportPage({ scan, chrome, imageUrl, field, ownerParts, lighthouse }: ReportInput): string {
   const locale: Locale = chrome.locale;
   const t = LABELS[locale];
   const header = html`<h1>${t.report}</h1><p><strong class="url">${scan.url}</strong> · ${scan.region}${scan.finishedAt ? html` · ${t.scanned} <time datetime="${scan.finishedAt.toISOString()}">${formatDateTime(scan.finishedAt, locale)}</time>` : html``}</p>`;
@@ -123,6 +126,7 @@ export function reportPage({ scan, chrome, imageUrl, field, ownerParts }: Report
       <tbody>${ratedMetricRows(r.metrics, locale)}${metricRows.map(([label, value]) => html`<tr><td>${label}</td><td>${value('desktop')}</td><td>${value('mobile')}</td></tr>`)}</tbody></table>
       <p class="note">${t.metricsNote} ${glanceText(locale).ratingNote}</p></section>
     ${fieldSection(field, r.metrics, locale)}
+    ${lighthouseSection(lighthouse, locale)}
     <section><h2>${t.screenshots}</h2><div class="shots">${FORM_FACTORS.map((f) =>
       r.screenshots[f]
         ? html`<figure><img id="screenshot-${f}" src="${imageUrl(r.screenshots[f]!)}" alt="${t[f]}" width="${VIEWPORT[f].width}" height="${VIEWPORT[f].height}"><figcaption>${t[f]}</figcaption></figure>`

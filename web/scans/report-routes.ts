@@ -24,6 +24,7 @@ import { scanText } from './labels.ts';
 import { reportPage } from './report-page.ts';
 import { rescanPart } from './report-rescan.ts';
 import { SHARE_NOTICES, sharePart, type ShareNotice } from './report-share.ts';
+import { lighthouseLinks, mountLighthouseReportPages } from './report-lighthouse.ts';
 
 export interface ReportPageDeps {
   storage: Storage;
@@ -50,6 +51,7 @@ export function mountReportPages(router: Router, deps: ReportPageDeps): void {
   );
   router.get('/share/:token', on(showSharedReport));
   router.get('/assets/:id/:name', on(serveImage));
+  mountLighthouseReportPages(router, deps);
 }
 
 const imageUrlFor = (deps: ReportPageDeps, scan: Scan, audience: ImageAudience) => (name: string) =>
@@ -84,6 +86,7 @@ async function showReport(deps: ReportPageDeps, ctx: Ctx): Promise<void> {
       imageUrl: imageUrlFor(deps, scan, 'owner'),
       field,
       ownerParts: owned?.parts,
+      lighthouse: await lighthouseLinks(deps.storage, scan, `/reports/${scan.publicId}`),
     }),
   );
 }
@@ -156,6 +159,7 @@ async function showSharedReport(deps: ReportPageDeps, ctx: Ctx): Promise<void> {
       scan,
       chrome: { locale: pageLocale(ctx, deps.config), path: ctx.url },
       imageUrl: imageUrlFor(deps, scan, 'share'),
+      lighthouse: await lighthouseLinks(deps.storage, scan, `/share/${token}`),
     }),
   );
 }
