@@ -80,7 +80,7 @@ export async function insertFinishedScan(
     requestedAt,
     cacheKey: null,
   });
-  await knex('scans').where({ public_id: publicId }).update({ target_id: target.id });
+  await knex('scans').where({ public_id: publicId }).update({ target_id: target.id, trigger: 'schedule' });
   const observation = cleanObservation({ requestedUrl: target.url, finalUrl: target.url });
   await scans.markFinished(
     publicId,
