@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { postgresReady } from '../knex.ts';
+import { createAccountDataStore, type AccountDataStore } from './account-data.ts';
 import { createAlertStore, type AlertStore } from './alerts.ts';
 import { createLighthouseReportStore, type LighthouseReportStore } from './lighthouse-reports.ts';
 import { createOAuthStore, type OAuthStore } from './oauth.ts';
@@ -38,6 +39,8 @@ export interface Storage {
   throttles: ThrottleStore;
   /** The daily API counter, on its own pool when one is given. */
   usage: UsageStore;
+  /** One account's data at once: the data export, closing and deleting the account. */
+  accountData: AccountDataStore;
   /** Throws unless Postgres answers a query (readiness checks). */
   ping(): Promise<void>;
 }
@@ -58,6 +61,7 @@ export function createStorage(knex: Knex, counterKnex: Knex = knex): Storage {
     tokens: createTokenStore(knex),
     throttles: createThrottleStore(knex),
     usage: createUsageStore(counterKnex),
+    accountData: createAccountDataStore(knex),
     ping: () => postgresReady(knex),
   };
 }
