@@ -22,6 +22,7 @@ import { mountScanPages } from './scans/routes.ts';
 import { csrfToken, loadSession, sameOriginOnly, webUser } from './session.ts';
 import { serveStylesheet } from './stylesheet.ts';
 import { mountWebhookPages } from './webhooks/routes.ts';
+import { mountDataPages } from './account/data-routes.ts';
 
 export interface WebDeps {
   storage: Storage;
@@ -86,5 +87,6 @@ export function webRouter(deps: WebDeps): Router {
   router.get('/favicon.ico', serveFaviconIco);
   router.get('/assets/:file', serveStylesheet);
   mountReportPages(router, deps);
+  mountDataPages(router, deps);
   return router;
 }
