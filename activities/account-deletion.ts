@@ -4,6 +4,7 @@ import { DELETION_BATCH } from '../core/account-deletion.ts';
 import { mainTaskQueue, scanWorkflowId, webhookDeliveryWorkflowId } from '../core/temporal.ts';
 import type { AccountDataStore, RemovedRows } from '../db/store/account-data.ts';
 import type { TargetStore } from '../db/store/targets.ts';
+import type { Clock } from '../core/clock.ts';
 import type { Config } from '../infra/config.ts';
 import type { Logger } from '../infra/logger.ts';
 import { deleteTargetSchedule, terminateIfRunning } from '../infra/temporal-client.ts';
@@ -22,6 +23,7 @@ export interface AccountDeletionDeps {
   /** The worker passes ClickHouse's (db/clickhouse/rum-erase.ts); without it the live-data step fails and is retried. */
   rumErase?: RumEraser;
   log: Pick<Logger, 'info'>;
+  clock: Clock;
 }
 
 const REASON = 'account deleted by its owner';
@@ -50,9 +52,9 @@ export function createAccountDeletionActivities(deps: AccountDeletionDeps) {
     async removeTargetSchedules(userId: number): Promise<number> {
       const ids = await accountData.targetIds(userId);
       for (const id of ids) {
-        await deps.targets.withTargetLocked(id, async (target) => {
+        await deps.targets.withTargetLocked(id, async (target, locked) => {
           await deleteTargetSchedule(deps.temporal(), prefix, id);
-          if (target) await accountData.deleteTarget(userId, id);
+          if (target?.userId === userId) await locked.delete(id, deps.clock());
         });
       }
       return ids.length;

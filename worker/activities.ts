@@ -134,6 +134,7 @@ export function buildActivities(deps: WorkerDeps) {
       assets: localAssetStore(config.assetsDir),
       rumErase: deps.rumErase,
       log,
+      clock,
     }),
   };
   return { main, scan, webhooks: createWebhookActivities(webhookDeliveryDeps(deps)) };

@@ -142,8 +142,6 @@ export interface AccountDataStore {
   siteIds(userId: number): Promise<number[]>;
   /** A page of the user's scans' public ids (keyset on id) and the last id, for walking all of them. */
   scanIdPage(userId: number, afterId: number, limit: number): Promise<Array<{ id: number; publicId: string }>>;
-  /** Deletes one target's row (its schedule is the caller's), under no lock of its own. */
-  deleteTarget(userId: number, targetId: number): Promise<void>;
   /**
    * Every row of the user's but the user row, table by table, the scans in batches of `batch` (their
    * Lighthouse results go with them). Safe to repeat.
@@ -296,10 +294,6 @@ export function createAccountDataStore(knex: Knex): AccountDataStore {
         .limit(limit)
         .select('id', 'public_id');
       return rows.map((row) => ({ id: Number(row.id), publicId: row.public_id as string }));
-    },
-
-    async deleteTarget(userId, targetId) {
-      await knex('scan_targets').where({ id: targetId, user_id: userId }).delete();
     },
 
     async deleteRows(userId, batch) {
