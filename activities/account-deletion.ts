@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { Client } from '@temporalio/client';
-import { DELETION_BATCH } from '../core/account-deletion.ts';
+import { DELETION_BATCH, LIVE_DATA_SETTLE_MS } from '../core/account-deletion.ts';
 import { mainTaskQueue, scanWorkflowId, webhookDeliveryWorkflowId } from '../core/temporal.ts';
 import type { AccountDataStore, RemovedRows } from '../db/store/account-data.ts';
 import type { TargetStore } from '../db/store/targets.ts';
@@ -82,10 +82,16 @@ export function createAccountDeletionActivities(deps: AccountDeletionDeps) {
       }
     },
 
-    /** The ClickHouse rows of the user's live-data sites; retried until ClickHouse has applied the delete. */
+    /**
+     * The ClickHouse rows of the user's live-data sites, once the ingest has stopped taking their beacons
+     * (LIVE_DATA_SETTLE_MS after the closing); retried until then and until ClickHouse has applied the delete.
+     */
     async removeLiveData(userId: number): Promise<number> {
       const siteIds = await accountData.siteIds(userId);
       if (siteIds.length === 0) return 0;
+      const closedAt = (await accountData.account(userId))?.deletedAt;
+      if (closedAt && deps.clock().getTime() - closedAt.getTime() < LIVE_DATA_SETTLE_MS)
+        throw new Error('the ingest may still accept beacons of the closed sites; retried shortly');
       if (!deps.rumErase) throw new Error('this worker has no ClickHouse to delete live data from');
       const left = await deps.rumErase(siteIds);
       const remaining = Object.entries(left).filter(([, n]) => n > 0);

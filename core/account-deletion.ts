@@ -23,3 +23,10 @@ export const confirmsAccount = (typed: string, email: string): boolean =>
 
 /** Scans (and their image folders) handled per page by the deletion; bounds memory and statement size. */
 export const DELETION_BATCH = 500;
+
+/**
+ * How long after the closing the live-data rows are deleted: the ingest refuses beacons of the paused sites
+ * once its site cache has expired (30 s) and inserts what it accepted before within its batch time (1 s by
+ * default), so rows written after the delete would otherwise be left behind.
+ */
+export const LIVE_DATA_SETTLE_MS = 60_000;

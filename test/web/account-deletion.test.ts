@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { createReconcileActivities } from '../../activities/reconcile.ts';
-import type { AccountDeletionReport } from '../../core/account-deletion.ts';
+import { LIVE_DATA_SETTLE_MS, type AccountDeletionReport } from '../../core/account-deletion.ts';
 import { newPublicId } from '../../core/ids.ts';
 import { buildResultRecord } from '../../core/scan/result.ts';
 import { scoreScan } from '../../core/scoring/index.ts';
@@ -449,6 +449,8 @@ describe('your data', () => {
     // The address in another case still confirms.
     expect(await attempt(SEEDED_PASSWORD, anna.email.toUpperCase())).toBe(200);
     expect(new URL(page.url()).pathname).toBe('/settings/data/deleted');
+    // The live-data rows wait until the ingest has stopped taking the sites' beacons: let that time pass.
+    api.clock.set(new Date(api.clock.read().getTime() + LIVE_DATA_SETTLE_MS));
     expect(await page.$eval('h1', (h1) => h1.textContent)).toBe(text.deletedTitle);
     // At once: signed out, no sign-in, no token, whatever the workflow has done so far.
     await page.goto(`${api.url}/settings/data`);
