@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import type { RumQueries } from '../../core/rum/queries.ts';
+import type { Logger } from '../../infra/logger.ts';
 import { DEPENDENCY_RETRY_AFTER_S, notFound, setRetryAfter } from '../../http/errors.ts';
 import { deleteAccount } from '../../services/account-deletion.ts';
 import { prepareAccountExport } from '../../services/account-export.ts';
@@ -15,6 +16,7 @@ import { dataPage, deletedPage, type DataFormErrors } from './data-page.ts';
 export interface DataPageDeps extends WorkflowPageDeps {
   /** The live-data queries, for the export's live-data figures. */
   rum: RumQueries;
+  log?: Pick<Logger, 'warn'>;
 }
 
 type Ctx = RouterContext;
@@ -102,6 +104,8 @@ async function removeAccount(deps: DataPageDeps, ctx: Ctx): Promise<void> {
     if (outcome.errors.confirmation) errors.confirmation = text.confirmationMismatch;
     return render(deps, ctx, user.email, { errors, confirmation }, 422);
   }
+  if (outcome.workflow === 'not_started')
+    deps.log?.warn({ userId: user.id }, 'account closed; its deletion workflow will be started by the reconciler');
   await endSession(ctx, deps);
   ctx.status = 303;
   ctx.redirect(`${PAGE}/deleted`);
