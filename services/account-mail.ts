@@ -58,6 +58,8 @@ async function newLink(
 ): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   const now = deps.clock();
+  // Links past their time can never work again; each new one clears them away.
+  await deps.accountLinks.deleteExpiredBefore(now);
   await deps.accountLinks.create({
     userId,
     purpose,
@@ -194,7 +196,7 @@ export async function signUpByMail(
   } catch (error) {
     if (!(error instanceof AccountError)) throw error;
     // Taken between the look-up and the insert: still the same answer.
-    if (error.message === 'The email has already been taken.') return { kind: 'accepted' };
+    if (error.field === 'email' && (await findUserByEmail(deps.users, input.email))) return { kind: 'accepted' };
     return { kind: 'invalid', field: error.field, message: error.message };
   }
 }

@@ -2,6 +2,7 @@ import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import type { Context } from 'koa';
 import { setRetryAfter } from '../../http/errors.ts';
+import type { Locale } from '../../core/i18n/locale.ts';
 import type { Logger } from '../../infra/logger.ts';
 import {
   confirmEmailChange,
@@ -66,7 +67,7 @@ export const accountMailDeps = (deps: AccountMailPageDeps): AccountMailDeps => (
 const words = (deps: PageDeps, ctx: Ctx): AccountMailText => accountMailText(pageLocale(ctx, deps.config));
 const tokenOf = (value: unknown): string => (typeof value === 'string' ? value : '');
 
-function throttledMessage(ctx: Context, text: AccountMailText, locale: 'en' | 'de', until: Date, now: Date): string {
+function throttledMessage(ctx: Context, locale: Locale, until: Date, now: Date): string {
   const seconds = setRetryAfter(ctx, { until, now });
   return accountText(locale).tryAgainIn(Math.ceil(seconds / 60));
 }
@@ -88,7 +89,7 @@ async function askForReset(deps: AccountMailPageDeps, ctx: Ctx): Promise<void> {
   const outcome = await requestPasswordReset(accountMailDeps(deps), email, ctx.ip);
   if (outcome.kind === 'throttled') {
     const errors = {
-      form: `${text.forgotThrottled} ${throttledMessage(ctx, text, chrome.locale, outcome.until, now)}`,
+      form: `${text.forgotThrottled} ${throttledMessage(ctx, chrome.locale, outcome.until, now)}`,
     };
     return sendPage(ctx, forgotPage(chrome, csrfToken(ctx, deps.config), email, errors), 429);
   }
@@ -170,7 +171,7 @@ async function sendLinkAgain(deps: AccountMailPageDeps, ctx: Ctx): Promise<void>
   const text = words(deps, ctx);
   const chrome = chromeFor(deps, ctx);
   if (outcome.kind === 'throttled') {
-    const message = `${text.resendThrottled} ${throttledMessage(ctx, text, chrome.locale, outcome.until, now)}`;
+    const message = `${text.resendThrottled} ${throttledMessage(ctx, chrome.locale, outcome.until, now)}`;
     return sendPage(
       ctx,
       messagePage(chrome, text.sendAgain, message, [{ href: next, label: text.toDashboard, id: 'back' }]),
@@ -208,7 +209,7 @@ async function askForEmailChange(deps: AccountMailPageDeps, ctx: Ctx): Promise<v
     return sendPage(ctx, emailPage(deps, ctx, user.email, newEmail, { [outcome.field]: outcome.message }), 422);
   if (outcome.kind === 'throttled') {
     const locale = pageLocale(ctx, deps.config);
-    const errors = { form: `${text.emailThrottled} ${throttledMessage(ctx, text, locale, outcome.until, now)}` };
+    const errors = { form: `${text.emailThrottled} ${throttledMessage(ctx, locale, outcome.until, now)}` };
     return sendPage(ctx, emailPage(deps, ctx, user.email, newEmail, errors), 429);
   }
   ctx.status = 303;
