@@ -49,6 +49,12 @@ const en = {
   doneTitle: 'Password set',
   changedTitle: 'Address changed',
   toDashboard: 'To the dashboard',
+  confirmVerifyTitle: 'Confirm your e-mail address',
+  confirmVerify: 'Confirm that this address is yours, and you are signed in.',
+  confirmVerifyButton: 'Confirm and sign in',
+  confirmChangeTitle: 'Confirm the new address',
+  confirmChange: 'Confirm that your account should use this address from now on.',
+  confirmChangeButton: 'Use this address',
 };
 
 const de: typeof en = {
@@ -101,6 +107,12 @@ const de: typeof en = {
   doneTitle: 'Passwort gesetzt',
   changedTitle: 'Adresse geändert',
   toDashboard: 'Zur Übersicht',
+  confirmVerifyTitle: 'E-Mail-Adresse bestätigen',
+  confirmVerify: 'Bestätigen Sie, dass diese Adresse Ihnen gehört; danach sind Sie angemeldet.',
+  confirmVerifyButton: 'Bestätigen und anmelden',
+  confirmChangeTitle: 'Neue Adresse bestätigen',
+  confirmChange: 'Bestätigen Sie, dass Ihr Konto ab jetzt diese Adresse verwendet.',
+  confirmChangeButton: 'Diese Adresse verwenden',
 };
 
 export type AccountMailText = typeof en;

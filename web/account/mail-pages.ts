@@ -77,6 +77,27 @@ export function emailChangePage(
   );
 }
 
+/**
+ * What a link from a mail opens: a button that does it. Opening the link changes nothing, so a mail scanner
+ * that follows links ahead of the reader neither uses the link up nor gets a session.
+ */
+export function confirmLinkPage(
+  chrome: Chrome,
+  csrf: string,
+  link: { action: string; token: string; title: string; intro: string; button: string; id: string },
+): string {
+  return layout(
+    link.title,
+    html`<section><h1>${link.title}</h1><p id="message">${link.intro}</p>
+      <form method="post" action="${link.action}">
+        <input type="hidden" name="_csrf" value="${csrf}">
+        <input type="hidden" name="token" value="${link.token}">
+        <button type="submit" id="${link.id}">${link.button}</button>
+      </form></section>`,
+    chrome,
+  );
+}
+
 /** The banner on every signed-in page of an unverified account, with "Send the link again". */
 export function verifyBanner(chrome: Pick<Chrome, 'locale' | 'path'>, email: string, csrf: string): SafeHtml {
   const text = accountMailText(chrome.locale);

@@ -22,7 +22,7 @@ import { csrfToken, readForm, startSession, webUser } from '../session.ts';
 import { issueDeviceCookie } from './device-cookie.ts';
 import { accountText } from './labels.ts';
 import { accountMailText, type AccountMailText } from './mail-labels.ts';
-import { emailChangePage, forgotPage, messagePage, resetPage } from './mail-pages.ts';
+import { confirmLinkPage, emailChangePage, forgotPage, messagePage, resetPage } from './mail-pages.ts';
 
 export interface AccountMailPageDeps extends PageDeps {
   /** Null when no SMTP server is configured: the pages work, and the mail is logged as not sent. */
@@ -46,12 +46,14 @@ export function mountAccountMailPages(router: Router, deps: AccountMailPageDeps)
   router.post('/password/reset', on(setNewPassword));
   router.get('/password/reset/done', on(showResetDone));
   router.get('/signup/check-inbox', on(showCheckInbox));
-  router.get('/email/verify', on(followVerifyLink));
+  router.get('/email/verify', on(showVerifyLink));
+  router.post('/email/verify', on(followVerifyLink));
   router.post('/account/verify/resend', on(sendLinkAgain));
   router.get('/account/email', on(showEmailChange));
   router.post('/account/email', on(askForEmailChange));
   router.get('/account/email/sent', on(showEmailSent));
-  router.get('/account/email/confirm', on(followEmailChangeLink));
+  router.get('/account/email/confirm', on(showEmailChangeLink));
+  router.post('/account/email/confirm', on(followEmailChangeLink));
 }
 
 export const accountMailDeps = (deps: AccountMailPageDeps): AccountMailDeps => ({
@@ -65,7 +67,7 @@ export const accountMailDeps = (deps: AccountMailPageDeps): AccountMailDeps => (
 });
 
 const words = (deps: PageDeps, ctx: Ctx): AccountMailText => accountMailText(pageLocale(ctx, deps.config));
-const tokenOf = (value: unknown): string => (typeof value === 'string' ? value : '');
+const tokenOf = (value: unknown): string => (typeof value === 'string' ? value.slice(0, 128) : '');
 
 function throttledMessage(ctx: Context, locale: Locale, until: Date, now: Date): string {
   const seconds = setRetryAfter(ctx, { until, now });
@@ -153,8 +155,24 @@ function showCheckInbox(deps: AccountMailPageDeps, ctx: Ctx): void {
 }
 
 /** The verification link: verifies the address and signs its account in. */
+function showVerifyLink(deps: AccountMailPageDeps, ctx: Ctx): void {
+  const text = words(deps, ctx);
+  sendPage(
+    ctx,
+    confirmLinkPage(chromeFor(deps, ctx), csrfToken(ctx, deps.config), {
+      action: '/email/verify',
+      token: tokenOf(ctx.query.token),
+      title: text.confirmVerifyTitle,
+      intro: text.confirmVerify,
+      button: text.confirmVerifyButton,
+      id: 'confirm-address',
+    }),
+  );
+}
+
 async function followVerifyLink(deps: AccountMailPageDeps, ctx: Ctx): Promise<void> {
-  const user = await verifyEmail(accountMailDeps(deps), tokenOf(ctx.query.token));
+  const form = await readForm(ctx, deps.config);
+  const user = await verifyEmail(accountMailDeps(deps), tokenOf(form.get('token')));
   if (!user) return invalidLink(deps, ctx, words(deps, ctx).verifyInvalid, '/login');
   await startSession(ctx, deps, user.id);
   issueDeviceCookie(ctx, deps.config, user.email);
@@ -222,9 +240,25 @@ function showEmailSent(deps: AccountMailPageDeps, ctx: Ctx): void {
   sendPage(ctx, messagePage(chromeFor(deps, ctx, 'settings'), text.emailSentTitle, text.emailSent));
 }
 
-async function followEmailChangeLink(deps: AccountMailPageDeps, ctx: Ctx): Promise<void> {
+function showEmailChangeLink(deps: AccountMailPageDeps, ctx: Ctx): void {
   const text = words(deps, ctx);
-  const user = await confirmEmailChange(accountMailDeps(deps), tokenOf(ctx.query.token));
+  sendPage(
+    ctx,
+    confirmLinkPage(chromeFor(deps, ctx), csrfToken(ctx, deps.config), {
+      action: '/account/email/confirm',
+      token: tokenOf(ctx.query.token),
+      title: text.confirmChangeTitle,
+      intro: text.confirmChange,
+      button: text.confirmChangeButton,
+      id: 'confirm-address',
+    }),
+  );
+}
+
+async function followEmailChangeLink(deps: AccountMailPageDeps, ctx: Ctx): Promise<void> {
+  const form = await readForm(ctx, deps.config);
+  const text = words(deps, ctx);
+  const user = await confirmEmailChange(accountMailDeps(deps), tokenOf(form.get('token')));
   if (!user) return invalidLink(deps, ctx, text.emailChangeInvalid, '');
   const signedIn = webUser(ctx);
   // A signed-in page of this user shows the new address from now on.
