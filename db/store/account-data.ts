@@ -128,8 +128,9 @@ export interface AccountDataStore {
 
   /**
    * Closes the account in one transaction: marks it deleted, removes its password, signs it out everywhere
-   * (sessions), revokes its API tokens and OAuth grants with everything they issued, and pauses its live-data
-   * sites. False when it was closed already.
+   * (sessions), deletes its account-mail links (password reset, verification, e-mail change), revokes its API
+   * tokens and OAuth grants with everything they issued, and pauses its live-data sites. False when it was
+   * closed already.
    */
   close(userId: number, now: Date): Promise<boolean>;
   /** Accounts closed before `closedBefore` whose user row is still there (their deletion has not finished). */
@@ -147,7 +148,10 @@ export interface AccountDataStore {
    * Lighthouse results go with them). Safe to repeat.
    */
   deleteRows(userId: number, batch: number): Promise<RemovedRows>;
-  /** The sign-in failures recorded for this address (SHA-256 of it) and the user row itself; cascades whatever is left. */
+  /**
+   * The sign-in failures and account-mail requests recorded for this address (by its SHA-256), and the user row
+   * itself, which cascades whatever is left.
+   */
   deleteUser(userId: number, emailHash: string | null): Promise<boolean>;
 }
 
@@ -240,6 +244,8 @@ export function createAccountDataStore(knex: Knex): AccountDataStore {
           .update({ deleted_at: now, password_hash: null, updated_at: now });
         if (!closed) return false;
         await trx('web_sessions').where({ user_id: userId }).delete();
+        // Password reset, verification and e-mail change links: each could otherwise give the account a way back in.
+        await trx('account_links').where({ user_id: userId }).delete();
         await trx('api_tokens').where({ user_id: userId }).delete();
         const grants = trx('oauth_apps').where({ user_id: userId }).select('grant_id');
         await trx('oauth_artifacts').whereIn('grant_id', grants).delete();
@@ -317,6 +323,7 @@ export function createAccountDataStore(knex: Knex): AccountDataStore {
         'api_tokens',
         'oauth_apps',
         'web_sessions',
+        'account_links',
         'api_usage_daily',
       ];
       for (const table of byUser) count(table, await knex(table).where({ user_id: userId }).delete());
@@ -326,7 +333,13 @@ export function createAccountDataStore(knex: Knex): AccountDataStore {
 
     async deleteUser(userId, emailHash) {
       return knex.transaction(async (trx) => {
-        if (emailHash) await trx('sign_in_failures').where({ email_hash: emailHash }).delete();
+        if (emailHash) {
+          await trx('sign_in_failures').where({ email_hash: emailHash }).delete();
+          // The account-mail throttle's uses for the address (services/account-mail-throttle.ts keys them so).
+          await trx('account_mail_requests')
+            .where({ key: `email:${emailHash}` })
+            .delete();
+        }
         return (await trx('users').where({ id: userId }).delete()) > 0;
       });
     },
