@@ -516,6 +516,9 @@ describe('your data', () => {
     });
     await mintToken(storage.tokens, closed.id, 'carla token', null);
     expect(await storage.accountData.close(closed.id, api.clock.read())).toBe(true);
+    // Closed: found by neither id nor address, so no password reset or verification mail reaches it.
+    expect(await storage.users.findById(closed.id)).toBeUndefined();
+    expect(await storage.users.findByEmail(closed.email)).toBeUndefined();
     const later = () => new Date(api.clock.read().getTime() + 2 * 60_000);
     const reconcile = createReconcileActivities({
       scans: storage.scans,
