@@ -22,6 +22,8 @@ import { mountScanPages } from './scans/routes.ts';
 import { csrfToken, loadSession, sameOriginOnly, webUser } from './session.ts';
 import { serveStylesheet } from './stylesheet.ts';
 import { mountWebhookPages } from './webhooks/routes.ts';
+import { mountPlanPages } from './plan/routes.ts';
+import { smtpMailer } from '../services/mailer.ts';
 
 export interface WebDeps {
   storage: Storage;
@@ -86,5 +88,10 @@ export function webRouter(deps: WebDeps): Router {
   router.get('/favicon.ico', serveFaviconIco);
   router.get('/assets/:file', serveStylesheet);
   mountReportPages(router, deps);
+  const smtpUrl = deps.config.mail.smtpUrl;
+  mountPlanPages(router, {
+    ...deps,
+    mailer: smtpUrl ? smtpMailer({ url: smtpUrl, from: deps.config.mail.from }) : null,
+  });
   return router;
 }

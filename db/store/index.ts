@@ -3,6 +3,7 @@ import { postgresReady } from '../knex.ts';
 import { createAlertStore, type AlertStore } from './alerts.ts';
 import { createLighthouseReportStore, type LighthouseReportStore } from './lighthouse-reports.ts';
 import { createOAuthStore, type OAuthStore } from './oauth.ts';
+import { createPlanRequestStore, type PlanRequestStore } from './plan-requests.ts';
 import { createRumAlertStore, type RumAlertStore } from './rum-alerts.ts';
 import { createRumSiteStore, type RumSiteStore } from './rum-sites.ts';
 import { createScanStore, type ScanStore } from './scans.ts';
@@ -38,6 +39,8 @@ export interface Storage {
   throttles: ThrottleStore;
   /** The daily API counter, on its own pool when one is given. */
   usage: UsageStore;
+  /** Upgrade requests sent from the plan page, for their throttle. */
+  planRequests: PlanRequestStore;
   /** Throws unless Postgres answers a query (readiness checks). */
   ping(): Promise<void>;
 }
@@ -58,6 +61,7 @@ export function createStorage(knex: Knex, counterKnex: Knex = knex): Storage {
     tokens: createTokenStore(knex),
     throttles: createThrottleStore(knex),
     usage: createUsageStore(counterKnex),
+    planRequests: createPlanRequestStore(knex),
     ping: () => postgresReady(knex),
   };
 }
