@@ -9,6 +9,7 @@ import { t } from '../text.ts';
 import { accountText } from './labels.ts';
 import type { AuthorisedApp } from '../../core/oauth/apps.ts';
 import { appsSection } from '../oauth/apps-section.ts';
+import { planLink } from '../plan/link.ts';
 
 export type FormErrors = Record<string, string>;
 
@@ -95,7 +96,7 @@ export function apiPage(input: ApiPageInput): string {
   );
   const apiNote: SafeHtml = hasFeature(input.plan, 'api')
     ? html`<p>${text.apiIncluded(input.plan.label, input.plan.apiDailyLimit === -1 ? null : input.plan.apiDailyLimit)}</p>`
-    : html`<p class="error">${text.apiMissing(input.plan.label)}</p>`;
+    : html`<p class="error">${text.apiMissing(input.plan.label)} ${planLink(locale)}</p>`;
   return layout(
     text.apiTitle,
     html`<h1>${text.apiTitle}</h1>

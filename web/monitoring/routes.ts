@@ -24,7 +24,8 @@ import type { AlertRow, FieldErrors, HistoryScan, TargetSummary } from './model.
 import { targetPage } from './target-page.ts';
 import { targetsPage, type TargetFormValues, type TargetRow } from './targets-page.ts';
 import { chromeFor, html, pageText, type WorkflowPageDeps } from '../chrome.ts';
-import type { SafeHtml } from '../html.ts';
+import { html as markup, type SafeHtml } from '../html.ts';
+import { planLink } from '../plan/link.ts';
 import { dashboardAlerts, dashboardTargets } from './dashboard-sections.ts';
 import { localPath, pageLocale } from '../locale.ts';
 import { readForm, webUser } from '../session.ts';
@@ -194,10 +195,10 @@ const serviceDeps = (deps: MonitoringPageDeps) => ({
   clock: deps.clock,
 });
 
-function failureMessage(outcome: TargetOutcome, text: Labels): string | null {
+function failureMessage(outcome: TargetOutcome, text: Labels, locale: Locale): string | SafeHtml | null {
   switch (outcome.kind) {
     case 'plan_limit':
-      return text.targetPlanLimit(outcome.plan.label, outcome.limit, outcome.upgrade);
+      return markup`${text.targetPlanLimit(outcome.plan.label, outcome.limit, outcome.upgrade)} ${planLink(locale)}`;
     case 'schedule_unavailable':
       return text.scheduleUnavailable;
     default:
@@ -226,7 +227,9 @@ async function addTarget(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
   if (outcome.kind === 'ok') return backTo(ctx, form, '/targets', 'added');
   if (outcome.kind === 'not_found') throw notFound();
   const errors =
-    outcome.kind === 'invalid' ? formErrors(outcome) : { form: failureMessage(outcome, labelsFor(deps, ctx))! };
+    outcome.kind === 'invalid'
+      ? formErrors(outcome)
+      : { form: failureMessage(outcome, labelsFor(deps, ctx), pageLocale(ctx, deps.config))! };
   if (outcome.kind === 'schedule_unavailable') setRetryAfter(ctx, DEPENDENCY_RETRY_AFTER_S);
   await renderTargets(deps, ctx, user, { add: { values, errors } }, failureStatus(outcome));
 }
@@ -308,7 +311,7 @@ async function afterChange(
   const user = signedIn(ctx)!;
   if (outcome.kind === 'schedule_unavailable') setRetryAfter(ctx, DEPENDENCY_RETRY_AFTER_S);
   const message =
-    failureMessage(outcome, labelsFor(deps, ctx)) ??
+    failureMessage(outcome, labelsFor(deps, ctx), pageLocale(ctx, deps.config)) ??
     (outcome.kind === 'invalid' ? (Object.values(outcome.errors).flat()[0] ?? '') : '');
   await renderTargets(
     deps,
@@ -348,7 +351,9 @@ async function changeThresholds(deps: MonitoringPageDeps, ctx: Ctx): Promise<voi
   if (outcome.kind === 'ok') return backTo(ctx, form, '/targets', 'thresholds');
   if (outcome.kind === 'not_found') throw notFound();
   return rejected(
-    outcome.kind === 'invalid' ? formErrors(outcome) : { form: failureMessage(outcome, labelsFor(deps, ctx))! },
+    outcome.kind === 'invalid'
+      ? formErrors(outcome)
+      : { form: failureMessage(outcome, labelsFor(deps, ctx), pageLocale(ctx, deps.config))! },
     failureStatus(outcome),
   );
 }

@@ -12,6 +12,7 @@ import {
   type SignedInPage,
   type TargetSummary,
 } from './model.ts';
+import { planLink } from '../plan/link.ts';
 import { field, formError, formFields, noticeBox, scoreBadge, thresholdFields } from './parts.ts';
 
 /** One target in the list. */
@@ -58,9 +59,9 @@ export function targetsPage(model: TargetsPageModel): string {
     <section aria-labelledby="add-heading" id="add-target"><h2 id="add-heading">${t.addTarget}</h2>
       ${
         model.limit?.max === 0
-          ? html`<p class="error" id="limit-reached">${t.notOnPlan(model.limit.planLabel)}</p>`
+          ? html`<p class="error" id="limit-reached">${t.notOnPlan(model.limit.planLabel)} ${planLink(model.locale)}</p>`
           : html`${model.limit ? html`<p id="target-limit">${t.limit(model.targets.length, model.limit.max, model.limit.planLabel)}</p>` : html``}
-          ${atLimit ? html`<p class="error" id="limit-reached">${t.limitReached}</p>` : addForm(model)}`
+          ${atLimit ? html`<p class="error" id="limit-reached">${t.limitReached} ${planLink(model.locale)}</p>` : addForm(model)}`
       }
     </section>`;
   return layout(t.targetsTitle, body, { ...model.chrome, current: 'targets', sheets: ['monitoring'] });

@@ -11,6 +11,8 @@ import { assetUrl } from '../../services/assets.ts';
 import { submitScan } from '../../services/scan-submission.ts';
 import type { Chrome } from '../layout.ts';
 import { chromeFor, html, type WorkflowPageDeps } from '../chrome.ts';
+import { html as markup } from '../html.ts';
+import { planLink } from '../plan/link.ts';
 import { dashboardSections } from '../monitoring/routes.ts';
 import { isLocale, localPath, pageLocale, rememberLocale } from '../locale.ts';
 import { comparePage } from './compare-page.ts';
@@ -144,7 +146,7 @@ async function startScan(deps: ScanPageDeps, ctx: Ctx): Promise<void> {
         deps,
         ctx,
         values,
-        { form: scanText(locale).hourlyLimit(outcome.limit, Math.ceil(seconds / 60)) },
+        { form: markup`${scanText(locale).hourlyLimit(outcome.limit, Math.ceil(seconds / 60))} ${planLink(locale)}` },
         429,
       );
     }
@@ -153,7 +155,9 @@ async function startScan(deps: ScanPageDeps, ctx: Ctx): Promise<void> {
         deps,
         ctx,
         values,
-        { form: scanText(locale).runsOverPlan(outcome.runs, outcome.allowed, outcome.needed.label) },
+        {
+          form: markup`${scanText(locale).runsOverPlan(outcome.runs, outcome.allowed, outcome.needed.label)} ${planLink(locale)}`,
+        },
         403,
       );
     case 'not_started':

@@ -2,7 +2,8 @@ import type { Locale } from '../../core/i18n/locale.ts';
 import { html, SafeHtml } from '../html.ts';
 import { scanText } from './labels.ts';
 
-export type FormErrors = Record<string, string>;
+/** Field errors: words, or words with a link (a plan limit's link to the plan page). */
+export type FormErrors = Record<string, string | SafeHtml>;
 
 /** What the URL box shows: the values to keep, the regions to offer, and errors next to their fields. */
 export interface UrlBox {

@@ -7,6 +7,7 @@ import type { WebhookSettingsView } from '../../services/webhook-settings.ts';
 import { html, SafeHtml } from '../html.ts';
 import { layout, type Chrome } from '../layout.ts';
 import { WEBHOOK_LABELS } from './labels.ts';
+import { planLink } from '../plan/link.ts';
 
 /** The notification settings (webhooks): settings form, signing secret, test event, delivery history. */
 export interface WebhookPageInput {
@@ -36,7 +37,7 @@ export function webhookPage(input: WebhookPageInput): string {
   if (!settings) {
     return layout(
       text.title,
-      html`<h1>${text.title}</h1>${notice}<section><h2>${text.webhooks}</h2><p id="plan-required">${text.planRequired(input.planLabel)}</p></section>`,
+      html`<h1>${text.title}</h1>${notice}<section><h2>${text.webhooks}</h2><p id="plan-required">${text.planRequired(input.planLabel)} ${planLink(input.chrome.locale)}</p></section>`,
       input.chrome,
     );
   }
