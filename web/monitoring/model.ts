@@ -83,6 +83,7 @@ export const MONITORING_PATHS = {
   alerts: '/alerts',
   markAlertRead: (id: number) => `/alerts/${id}/read`,
   dismissAlert: (id: number) => `/alerts/${id}/dismiss`,
+  undismissAlert: (id: number) => `/alerts/${id}/undismiss`,
   markAllAlertsRead: '/alerts/read-all',
   report: (scanId: string) => `/reports/${encodeURIComponent(scanId)}`,
 } as const;

@@ -1,14 +1,9 @@
+import { withDefaultScheme } from '../../core/url.ts';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import { alertText } from '../../core/i18n/alerts.ts';
 import type { Locale } from '../../core/i18n/locale.ts';
-import {
-  ALERT_SEVERITIES,
-  ALERT_STATUS_FILTERS,
-  type Alert,
-  type AlertSeverity,
-  type AlertStatusFilter,
-} from '../../core/monitoring/alert.ts';
+import { ALERT_SEVERITIES, type Alert, type AlertSeverity } from '../../core/monitoring/alert.ts';
 import { nextScheduledScan } from '../../core/monitoring/schedule.ts';
 import type { ScanTarget } from '../../core/monitoring/target.ts';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../../core/monitoring/thresholds.ts';
@@ -17,8 +12,8 @@ import { DEPENDENCY_RETRY_AFTER_S, notFound, setRetryAfter } from '../../http/er
 import { recordLogIds } from '../../http/middleware.ts';
 import { createTarget, deleteTarget, updateTarget, type TargetOutcome } from '../../services/targets.ts';
 import { runTargetNow } from '../../services/target-runs.ts';
-import { dismissAlert, markAlertsRead, targetAlerts } from '../../services/alert-actions.ts';
-import { alertsPage } from './alerts-page.ts';
+import { dismissAlert, markAlertsRead, targetAlerts, undismissAlert } from '../../services/alert-actions.ts';
+import { alertsPage, WEB_ALERT_STATUS_FILTERS, type WebAlertStatusFilter } from './alerts-page.ts';
 import { LABELS, type Labels, type Notice } from './labels.ts';
 import type { AlertRow, FieldErrors, HistoryScan, TargetSummary } from './model.ts';
 import { targetPage } from './target-page.ts';
@@ -52,6 +47,7 @@ export function mountMonitoringPages(router: Router, deps: MonitoringPageDeps): 
   router.post('/alerts/read-all', on(markAllRead));
   router.post('/alerts/:id/read', on(markRead));
   router.post('/alerts/:id/dismiss', on(dismiss));
+  router.post('/alerts/:id/undismiss', on(undismiss));
 }
 
 /** The signed-in user (with their plan), or a redirect to sign-in. */
@@ -223,7 +219,11 @@ async function addTarget(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
   if (!deps.config.regions.available.includes(region)) read.errors.region = text.unknownRegion(region);
   if (!read.thresholds || read.errors.region)
     return renderTargets(deps, ctx, user, { add: { values, errors: read.errors } }, 422);
-  const outcome = await createTarget(serviceDeps(deps), user, { url: values.url, region, thresholds: read.thresholds });
+  const outcome = await createTarget(serviceDeps(deps), user, {
+    url: withDefaultScheme(values.url),
+    region,
+    thresholds: read.thresholds,
+  });
   if (outcome.kind === 'ok') return backTo(ctx, form, '/targets', 'added');
   if (outcome.kind === 'not_found') throw notFound();
   const errors =
@@ -404,8 +404,8 @@ async function showAlerts(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
   const statusValue = text('status');
   const severityValue = text('severity');
   const pageValue = text('page');
-  const status = (ALERT_STATUS_FILTERS as readonly string[]).includes(statusValue)
-    ? (statusValue as AlertStatusFilter)
+  const status = (WEB_ALERT_STATUS_FILTERS as readonly string[]).includes(statusValue)
+    ? (statusValue as WebAlertStatusFilter)
     : null;
   const severity = (ALERT_SEVERITIES as readonly string[]).includes(severityValue)
     ? (severityValue as AlertSeverity)
@@ -463,6 +463,15 @@ async function dismiss(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
   const form = await readForm(ctx, deps.config);
   if (!(await dismissAlert(alertActions(deps), user.id, id))) throw notFound();
   backTo(ctx, form, '/alerts', 'dismissed');
+}
+
+async function undismiss(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
+  const user = signedIn(ctx);
+  if (!user) return;
+  const id = idParam(ctx, 'alertId');
+  const form = await readForm(ctx, deps.config);
+  if (!(await undismissAlert(alertActions(deps), user.id, id))) throw notFound();
+  backTo(ctx, form, '/alerts', 'undismissed');
 }
 
 const DASHBOARD_ITEMS = 5;

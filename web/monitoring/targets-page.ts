@@ -114,7 +114,7 @@ function addForm(model: TargetsPageModel): SafeHtml {
     critical: String(model.defaultThresholds.critical),
   };
   return html`<form method="post" action="${P.targets}" id="add-target-form">${formFields(model.csrf, P.targets)}${formError(errors)}
-    ${field({ id: 'target-url', name: 'url', label: t.url, errors, input: (a) => html`<input id="target-url" name="url" type="url" inputmode="url" autocomplete="url" required maxlength="2048" placeholder="https://example.com/" value="${values.url}" ${a}>` })}
+    ${field({ id: 'target-url', name: 'url', label: t.url, errors, input: (a) => html`<input id="target-url" name="url" type="text" inputmode="url" spellcheck="false" autocomplete="url" required maxlength="2048" placeholder="https://example.com/" value="${values.url}" ${a}>` })}
     ${field({
       id: 'target-region',
       name: 'region',
