@@ -10,7 +10,6 @@ import { DEPENDENCY_RETRY_AFTER_S, notFound, setRetryAfter } from '../../http/er
 import { recordLogIds } from '../../http/middleware.ts';
 import { assetUrl } from '../../services/assets.ts';
 import { submitScan } from '../../services/scan-submission.ts';
-import type { Chrome } from '../layout.ts';
 import { chromeFor, html, type WorkflowPageDeps } from '../chrome.ts';
 import { html as markup } from '../html.ts';
 import { planLink } from '../plan/link.ts';
