@@ -1,5 +1,6 @@
 import { isPlanKey, PLAN_KEYS, PLANS, type Plan, type PlanKey } from '../core/plans.ts';
 import type { PlanRequestStore } from '../db/store/plan-requests.ts';
+import type { Logger } from '../infra/logger.ts';
 import type { Mailer } from './mailer.ts';
 import { countInWindow } from './sliding-window.ts';
 
@@ -13,6 +14,7 @@ export interface PlanRequestDeps {
   operatorEmail: string;
   /** The service's public address, named in the mail. */
   baseUrl: string;
+  log?: Pick<Logger, 'warn'>;
 }
 
 export type PlanRequestOutcome =
@@ -73,7 +75,8 @@ export async function requestPlanChange(
       text: lines.join('\n'),
       html: `<pre>${escape(lines.join('\n'))}</pre>`,
     });
-  } catch {
+  } catch (error) {
+    deps.log?.warn({ err: error, userId: user.id }, 'plan change request e-mail failed; not counted');
     await deps.planRequests.remove(slot.id);
     return { kind: 'not_sent' };
   }

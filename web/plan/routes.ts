@@ -5,6 +5,7 @@ import { planFor } from '../../core/plans.ts';
 import type { RumQueries } from '../../core/rum/queries.ts';
 import { setRetryAfter } from '../../http/errors.ts';
 import type { Mailer } from '../../services/mailer.ts';
+import type { Logger } from '../../infra/logger.ts';
 import {
   MAX_REQUEST_MESSAGE,
   requestablePlans,
@@ -19,6 +20,7 @@ import { PLAN_PAGE } from './link.ts';
 import { planPage, type PlanPageInput } from './page.ts';
 
 export interface PlanPageDeps extends PageDeps {
+  log?: Pick<Logger, 'warn'>;
   /** The live-data queries (ClickHouse), for this month's page views. */
   rum: RumQueries;
   /** Sends the upgrade requests; null when the server has no SMTP server configured. */
@@ -98,6 +100,7 @@ async function requestUpgrade(deps: PlanPageDeps, ctx: Ctx): Promise<void> {
           mailer: deps.mailer!,
           operatorEmail: to,
           baseUrl: deps.config.baseUrl,
+          log: deps.log,
         },
         { id: user.id, email: user.email, plan: planFor(user.plan) },
         values,
