@@ -19,7 +19,8 @@ export interface AlertActivityDeps {
   webhookDispatch?: WebhookDispatch;
 }
 
-export type AlertEmailOutcome = 'sent' | 'sent_before' | 'not_due';
+/** `not_wanted`: the user turned this kind of e-mail off in the settings (nothing is recorded as e-mailed). */
+export type AlertEmailOutcome = 'sent' | 'sent_before' | 'not_due' | 'not_wanted';
 
 /** Alert evaluation and e-mail (workflows/target-alerts.ts). Built with the others in worker/activities.ts. */
 export function createAlertActivities(deps: AlertActivityDeps) {
@@ -44,6 +45,10 @@ export function createAlertActivities(deps: AlertActivityDeps) {
       if (due !== 'send') return due === 'sent' ? 'sent_before' : 'not_due';
       const recipient = await alerts.recipient(alertId);
       if (!recipient) return 'not_due';
+      if (!recipient.wantsEmail) {
+        log.info({ alertId: alertId, change }, 'alert e-mail not wanted (settings)');
+        return 'not_wanted';
+      }
       await sendFromActivity(mailer, composeAlertEmail(alert!, change, recipient, deps.baseUrl), (error) =>
         log.warn({ alertId, change, err: error }, 'alert e-mail not sent'),
       );

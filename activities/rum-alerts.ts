@@ -66,6 +66,10 @@ export function createRumAlertActivities(deps: RumAlertActivityDeps) {
       if (due !== 'send') return due === 'sent' ? 'sent_before' : 'not_due';
       const recipient = await rumAlerts.recipient(alertId);
       if (!recipient) return 'not_due';
+      if (!recipient.wantsEmail) {
+        log.info({ rumAlertId: alertId, change }, 'alert e-mail not wanted (settings)');
+        return 'not_wanted';
+      }
       await sendFromActivity(mailer, composeRumAlertEmail(notice, change, recipient, deps.baseUrl), (error) =>
         log.warn({ rumAlertId: alertId, change, err: error }, 'live-data alert e-mail not sent'),
       );

@@ -22,9 +22,8 @@ export async function createUser(
 ): Promise<User> {
   if (!new RegExp(EMAIL_PATTERN).test(input.email))
     throw new AccountError('email', 'The email must be a valid email address.');
-  if (input.password !== null && input.password.length < MIN_PASSWORD_LENGTH) {
-    throw new AccountError('password', `The password must be at least ${MIN_PASSWORD_LENGTH} characters.`);
-  }
+  const weak = input.password === null ? undefined : newPasswordProblem(input.password);
+  if (weak) throw new AccountError('password', weak);
   if (await findUserByEmail(users, input.email)) throw new AccountError('email', 'The email has already been taken.');
   const user = await users.insert({
     name: input.name.trim(),
@@ -53,4 +52,30 @@ export async function setPlan(users: UserStore, userId: number, plan: string, no
   const user = await users.setPlan(userId, plan, now);
   if (!user) throw new AccountError('user', `No user ${userId}.`);
   return user;
+}
+
+/** What is wrong with a new password (sign-up, password change), or undefined when it is good enough. */
+export function newPasswordProblem(password: string): string | undefined {
+  return password.length < MIN_PASSWORD_LENGTH
+    ? `The password must be at least ${MIN_PASSWORD_LENGTH} characters.`
+    : undefined;
+}
+
+/**
+ * Changes the user's password when `current` is theirs; the new one is judged by the sign-up rule. Signing out
+ * the user's other sessions is the caller's (the web area keeps the session that asked).
+ */
+export async function changePassword(
+  users: UserStore,
+  userId: number,
+  current: string,
+  next: string,
+  now: Date,
+): Promise<void> {
+  const hash = await users.passwordHashOf(userId);
+  if (!(await verifyPassword(current, hash ?? null)))
+    throw new AccountError('current_password', 'The current password is not correct.');
+  const weak = newPasswordProblem(next);
+  if (weak) throw new AccountError('new_password', weak);
+  await users.setPasswordHash(userId, await hashPassword(next), now);
 }

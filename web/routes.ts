@@ -20,6 +20,7 @@ import { mountOAuthPages } from './oauth/routes.ts';
 import { mountReportPages } from './scans/report-routes.ts';
 import { mountScanPages } from './scans/routes.ts';
 import { csrfToken, loadSession, sameOriginOnly, webUser } from './session.ts';
+import { mountSettingsPages } from './settings/routes.ts';
 import { serveStylesheet } from './stylesheet.ts';
 import { mountWebhookPages } from './webhooks/routes.ts';
 
@@ -86,5 +87,6 @@ export function webRouter(deps: WebDeps): Router {
   router.get('/favicon.ico', serveFaviconIco);
   router.get('/assets/:file', serveStylesheet);
   mountReportPages(router, deps);
+  mountSettingsPages(router, deps);
   return router;
 }

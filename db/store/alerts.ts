@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { wantsEmailSql } from './email-preferences.ts';
 import type { Locale } from '../../core/i18n/locale.ts';
 import type {
   Alert,
@@ -102,6 +103,8 @@ export interface AlertRecipient {
   email: string;
   name: string;
   locale: Locale;
+  /** False when the user turned alert e-mails of targets off in the settings. */
+  wantsEmail: boolean;
 }
 
 export type NewAlert = Pick<
@@ -223,9 +226,9 @@ export function createAlertStore(knex: Knex | Knex.Transaction): AlertStore {
       const row = (await knex('alerts')
         .join('users', 'users.id', 'alerts.user_id')
         .where('alerts.id', alertId)
-        .first('users.email', 'users.name', 'users.locale')) as
-        { email: string; name: string; locale: Locale | null } | undefined;
-      return row && { email: row.email, name: row.name, locale: row.locale ?? 'en' };
+        .first('users.email', 'users.name', 'users.locale', wantsEmailSql(knex, 'users.id', 'target_alerts'))) as
+        { email: string; name: string; locale: Locale | null; wants_email: boolean } | undefined;
+      return row && { email: row.email, name: row.name, locale: row.locale ?? 'en', wantsEmail: row.wants_email };
     },
 
     async scanForEvaluation(publicId) {

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { postgresReady } from '../knex.ts';
 import { createAlertStore, type AlertStore } from './alerts.ts';
+import { createEmailPreferenceStore, type EmailPreferenceStore } from './email-preferences.ts';
 import { createLighthouseReportStore, type LighthouseReportStore } from './lighthouse-reports.ts';
 import { createOAuthStore, type OAuthStore } from './oauth.ts';
 import { createRumAlertStore, type RumAlertStore } from './rum-alerts.ts';
@@ -38,6 +39,8 @@ export interface Storage {
   throttles: ThrottleStore;
   /** The daily API counter, on its own pool when one is given. */
   usage: UsageStore;
+  /** Which alert e-mails each user wants (the settings' notifications). */
+  emailPreferences: EmailPreferenceStore;
   /** Throws unless Postgres answers a query (readiness checks). */
   ping(): Promise<void>;
 }
@@ -58,6 +61,7 @@ export function createStorage(knex: Knex, counterKnex: Knex = knex): Storage {
     tokens: createTokenStore(knex),
     throttles: createThrottleStore(knex),
     usage: createUsageStore(counterKnex),
+    emailPreferences: createEmailPreferenceStore(knex),
     ping: () => postgresReady(knex),
   };
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { wantsEmailSql } from './email-preferences.ts';
 import type { Locale } from '../../core/i18n/locale.ts';
 import { isPlanKey, type PlanKey } from '../../core/plans.ts';
 import {
@@ -105,6 +106,8 @@ export interface RumAlertRecipient {
   email: string;
   name: string;
   locale: Locale;
+  /** False when the user turned live-data alert e-mails off in the settings. */
+  wantsEmail: boolean;
 }
 
 export interface RumAlertStore {
@@ -205,8 +208,9 @@ export function createRumAlertStore(knex: Knex | Knex.Transaction): RumAlertStor
         .join('rum_sites as s', 's.id', 'a.site_id')
         .join('users as u', 'u.id', 's.user_id')
         .where('a.id', id)
-        .first('u.email', 'u.name', 'u.locale')) as { email: string; name: string; locale: Locale | null } | undefined;
-      return row && { email: row.email, name: row.name, locale: row.locale ?? 'en' };
+        .first('u.email', 'u.name', 'u.locale', wantsEmailSql(knex, 'u.id', 'live_alerts'))) as
+        { email: string; name: string; locale: Locale | null; wants_email: boolean } | undefined;
+      return row && { email: row.email, name: row.name, locale: row.locale ?? 'en', wantsEmail: row.wants_email };
     },
 
     async forCheck() {

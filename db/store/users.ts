@@ -38,6 +38,11 @@ export interface UserStore {
     locale?: Locale | null;
   }): Promise<User | 'email_taken'>;
   setPlan(id: number, plan: PlanKey, now: Date): Promise<User | undefined>;
+  /** The language of the user's e-mails (null: never chosen, read as English). */
+  localeOf(id: number): Promise<Locale | null | undefined>;
+  updateProfile(id: number, profile: { name: string; locale: Locale }, now: Date): Promise<void>;
+  passwordHashOf(id: number): Promise<string | null | undefined>;
+  setPasswordHash(id: number, passwordHash: string, now: Date): Promise<void>;
 }
 
 /** Every query on `users`. */
@@ -81,6 +86,24 @@ export function createUserStore(knex: Knex): UserStore {
     async setPlan(id, plan, now) {
       const [row] = await users().where({ id }).update({ plan, updated_at: now }).returning('*');
       return row && toUser(row as UserRow);
+    },
+
+    async localeOf(id) {
+      const row = await users().where({ id }).first('locale');
+      return row && (row.locale ?? null);
+    },
+
+    async updateProfile(id, profile, now) {
+      await users().where({ id }).update({ name: profile.name, locale: profile.locale, updated_at: now });
+    },
+
+    async passwordHashOf(id) {
+      const row = await users().where({ id }).first('password_hash');
+      return row && (row.password_hash ?? null);
+    },
+
+    async setPasswordHash(id, passwordHash, now) {
+      await users().where({ id }).update({ password_hash: passwordHash, updated_at: now });
     },
   };
 }
