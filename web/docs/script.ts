@@ -7,12 +7,13 @@ export const DOCS_SCRIPT = `'use strict';
 function titleAsH2(system) {
   var h = system.React.createElement;
   return function (props) {
-    var info = props.info;
-    var Markdown = props.getComponent('Markdown', true);
-    var VersionStamp = props.getComponent('VersionStamp');
+    var current = props && typeof props.getSystem === 'function' ? props.getSystem() : system;
+    var info = current.specSelectors.info();
+    if (!info || !info.get) return null;
+    var Markdown = current.getComponent('Markdown', true);
     var version = info.get('version');
     return h('div', { className: 'info' },
-      h('hgroup', { className: 'main' }, h('h2', { className: 'title' }, info.get('title'), h('span', null, version ? h(VersionStamp, { version: version }) : null))),
+      h('hgroup', { className: 'main' }, h('h2', { className: 'title' }, info.get('title'), version ? h('span', null, h('small', null, h('pre', { className: 'version' }, version))) : null)),
       h('div', { className: 'description' }, h(Markdown, { source: info.get('description') })));
   };
 }
@@ -21,7 +22,10 @@ window.addEventListener('DOMContentLoaded', function () {
   if (!root || typeof window.SwaggerUIBundle !== 'function') return;
   var token = root.getAttribute('data-token');
   var ui = window.SwaggerUIBundle({
-    plugins: [function (system) { return { wrapComponents: { info: function () { return titleAsH2(system); } } }; }],
+    plugins: [function (system) {
+      var info = titleAsH2(system);
+      return { components: { OAS31Info: info }, wrapComponents: { info: function () { return info; } } };
+    }],
     url: root.getAttribute('data-document'),
     domNode: root,
     deepLinking: true,
