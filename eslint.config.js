@@ -127,6 +127,7 @@ export default tseslint.config(
                 'node:*',
                 '!node:crypto',
                 '!node:net',
+                '!node:zlib',
                 'pg',
                 'knex',
                 '@clickhouse/*',

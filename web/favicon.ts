@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { deflateSync } from 'node:zlib';
 import type { Context } from 'koa';
+import { encodePng } from '../core/png.ts';
 
 /**
  * The site's icon, drawn once from one shape: a lightning bolt on the brand's blue. As SVG at a URL naming
@@ -42,25 +42,6 @@ function inBolt(x: number, y: number): boolean {
   return inside;
 }
 
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-function crc32(bytes: Buffer): number {
-  let c = 0xffffffff;
-  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-function chunk(type: string, data: Buffer): Buffer {
-  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  const out = Buffer.alloc(body.length + 8);
-  out.writeUInt32BE(data.length, 0);
-  body.copy(out, 4);
-  out.writeUInt32BE(crc32(body), body.length + 4);
-  return out;
-}
-
 /** The icon as an RGBA PNG, each pixel the mean of 4 × 4 samples (smooth edges). */
 function iconPng(): Buffer {
   const samples = 4;
@@ -84,17 +65,7 @@ function iconPng(): Buffer {
       raw[at + 3] = Math.round((square / samples ** 2) * 255);
     }
   }
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(SIZE, 0);
-  header.writeUInt32BE(SIZE, 4);
-  header[8] = 8; // bit depth
-  header[9] = 6; // RGBA
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(raw, { level: 9 })),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
+  return encodePng(SIZE, SIZE, 4, raw, 9);
 }
 
 /** An ICO file holding one 32 × 32 PNG image (as every current browser reads it). */

@@ -4,7 +4,7 @@ import type { Config } from '../../infra/config.ts';
 import { TARGET_HISTORY_LENGTH } from '../../core/monitoring/target.ts';
 import type { ScanStore } from '../../db/store/scans.ts';
 import type { TargetStore } from '../../db/store/targets.ts';
-import { DEPENDENCY_RETRY_AFTER_S, notFound, serviceUnavailable } from '../../http/errors.ts';
+import { notFound } from '../../http/errors.ts';
 import { runTargetNow } from '../../services/target-runs.ts';
 import {
   createTarget,
@@ -20,10 +20,9 @@ import type { ApiContext, ApiRoute, AnyRoute, RouteInput } from '../route.ts';
 import { recordLogIds } from '../../http/middleware.ts';
 import { envelope } from '../validation.ts';
 import { scanCreationSchema } from '../views/scan-schemas.ts';
-import { creationView } from '../views/scans.ts';
 import { historyItemSchema, targetSchema, thresholdsSchema } from '../views/target-schemas.ts';
 import { historyItemView, targetView } from '../views/targets.ts';
-import { hourlyScanLimitError, hourlyScanLimitSchema } from './scans.ts';
+import { answerScanCreated, hourlyScanLimitError, hourlyScanLimitSchema, scanNotStarted } from './scans.ts';
 
 export interface DomainRouteDeps {
   targets: TargetStore;
@@ -208,14 +207,8 @@ async function startTargetScan(
     case 'hourly_limit':
       throw hourlyScanLimitError(outcome, now);
     case 'not_started':
-      throw serviceUnavailable(
-        'The scan cannot be started right now; try again shortly.',
-        DEPENDENCY_RETRY_AFTER_S,
-        outcome.cause,
-      );
+      throw scanNotStarted(outcome.cause);
     case 'ok':
-      recordLogIds(ctx, { scanId: outcome.scan.publicId });
-      ctx.status = 202;
-      ctx.body = { data: creationView(outcome.scan, false) };
+      answerScanCreated(ctx, outcome.scan, false);
   }
 }

@@ -6,7 +6,7 @@ import { negotiateLocale } from '../../core/i18n/locale.ts';
 import { PUBLIC_ID_PATTERN } from '../../core/ids.ts';
 import { hasFeature, PLAN_KEYS, PLANS } from '../../core/plans.ts';
 import { MAX_RUNS } from '../../core/scan/lifecycle.ts';
-import type { ScanStatus } from '../../core/scan/scan.ts';
+import type { Scan, ScanStatus } from '../../core/scan/scan.ts';
 import type { ScanStore } from '../../db/store/scans.ts';
 import {
   DEPENDENCY_RETRY_AFTER_S,
@@ -248,17 +248,22 @@ async function createScan(
           `${outcome.runs} runs per scan need the ${needed.label} plan or higher (your plan allows ${outcome.allowed}).`,
       );
     case 'not_started':
-      throw serviceUnavailable(
-        'Scans cannot be started right now; try again shortly.',
-        DEPENDENCY_RETRY_AFTER_S,
-        outcome.cause,
-      );
+      throw scanNotStarted(outcome.cause);
     case 'accepted':
-      // The access log line carries the scan id, which the worker's lines carry too: one id joins them.
-      recordLogIds(ctx, { scanId: outcome.scan.publicId });
-      ctx.status = outcome.cached ? 200 : 202;
-      ctx.body = { data: creationView(outcome.scan, outcome.cached) };
+      answerScanCreated(ctx, outcome.scan, outcome.cached);
   }
+}
+
+/** A scan Temporal did not take (it is recorded as failed and not counted): 503 with Retry-After. POST /scans and run now. */
+export const scanNotStarted = (cause: unknown): HttpError =>
+  serviceUnavailable('The scan cannot be started right now; try again shortly.', DEPENDENCY_RETRY_AFTER_S, cause);
+
+/** The creation answer of POST /scans and run now: 202 for a queued or running scan, 200 for a reused result. */
+export function answerScanCreated(ctx: ApiContext, scan: Scan, cached: boolean): void {
+  // The access log line carries the scan id, which the worker's lines carry too: one id joins them.
+  recordLogIds(ctx, { scanId: scan.publicId });
+  ctx.status = cached ? 200 : 202;
+  ctx.body = { data: creationView(scan, cached) };
 }
 
 /** The hourly scan limit's 429 (`hourlyScanLimitSchema`, with Retry-After): POST /scans and a target's run now. */

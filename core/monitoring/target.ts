@@ -41,4 +41,6 @@ export interface TargetHistoryItem {
   runOveralls: number[];
   /** `schedule`, or `run_now` for a scan its owner started with Run now. */
   trigger: ScanTrigger;
+  /** The scoring version its scores were computed with (core/scoring). */
+  scoringVersion: number;
 }

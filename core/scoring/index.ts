@@ -1,4 +1,4 @@
-import type { ScanObservation } from '../scan/observation.ts';
+import type { ResponseObservation, ScanObservation } from '../scan/observation.ts';
 import { CATEGORY_KEYS, categoryRank, SCORE_CATEGORIES, type ScanScores, type ScoreCategory } from './categories.ts';
 import { CACHING_CHECKS } from './checks/caching.ts';
 import { IMAGE_CHECKS } from './checks/images.ts';
@@ -40,6 +40,18 @@ export interface Scored {
   notApplicable: ScoreCategory[];
 }
 
+const byContent = (a: ResponseObservation, b: ResponseObservation): number =>
+  a.url < b.url ? -1 : a.url > b.url ? 1 : JSON.stringify(a) < JSON.stringify(b) ? -1 : 1;
+
+/**
+ * The responses in one order whatever order the runner saw them in (the main document first, the rest by URL,
+ * then content), so sums of bytes round the same way and evidence with equal sizes lists the same files.
+ */
+const inCanonicalOrder = (obs: ScanObservation): ScanObservation => ({
+  ...obs,
+  responses: obs.responses.length ? [obs.responses[0]!, ...obs.responses.slice(1).sort(byContent)] : [],
+});
+
 /**
  * Each category: 100 minus its checks' deductions, each check's `1 - score` weighted by its share of the
  * category's weights; a check that does not apply on the page deducts nothing (so a fault that disappears
@@ -47,7 +59,8 @@ export interface Scored {
  * categories' weighted mean (`core/scoring/categories.ts`), renormalised; WordPress-only categories apply to
  * WordPress sites only. `scannedAt` is when the page was loaded.
  */
-export function scoreScan(obs: ScanObservation, scannedAt: Date): Scored {
+export function scoreScan(observed: ScanObservation, scannedAt: Date): Scored {
+  const obs = inCanonicalOrder(observed);
   const isWordPress = detectWordPress(obs);
   const totals = Object.fromEntries(
     CATEGORY_KEYS.map((c) => [c, { deduction: 0, weight: 0, applies: false }]),

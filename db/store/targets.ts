@@ -196,6 +196,7 @@ export function createTargetStore(knex: Knex | Knex.Transaction): TargetStore {
             region: string;
             runs: number[] | null;
             trigger: ScanTrigger;
+            scoring_version: number | null;
           }>
         >(
           'public_id',
@@ -204,6 +205,7 @@ export function createTargetStore(knex: Knex | Knex.Transaction): TargetStore {
           'region',
           knex.raw("result->'runs'->'overall' as runs"),
           'trigger',
+          knex.raw("(result->>'scoringVersion')::int as scoring_version"),
         );
       return rows.map((row) => ({
         scanId: row.public_id,
@@ -212,6 +214,7 @@ export function createTargetStore(knex: Knex | Knex.Transaction): TargetStore {
         region: row.region,
         runOveralls: Array.isArray(row.runs) ? row.runs : [],
         trigger: row.trigger,
+        scoringVersion: row.scoring_version ?? 1,
       }));
     },
 

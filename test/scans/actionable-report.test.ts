@@ -22,6 +22,7 @@ import type { Scan } from '../../core/scan/scan.ts';
 import { scoreScan } from '../../core/scoring/index.ts';
 import { startFixtureSites, type FixtureSites } from '../../fixtures/sites.ts';
 import { reportPage } from '../../web/scans/report-page.ts';
+import { finishedScan } from '../../fixtures/finished-scan.ts';
 
 /**
  * The actionable report against Lighthouse's own JSON of the same run: real Chromium and Lighthouse (with
@@ -193,32 +194,6 @@ it('passes the OpenAPI schema of the result, and the report page names each faul
   );
 });
 
-function finishedScan(record: ReturnType<typeof buildResultRecord>, finishedAt: Date): Scan {
-  return {
-    publicId: '01jzzzzzzzzzzzzzzzzzzzzzzz',
-    userId: 1,
-    url: obs.finalUrl,
-    host: '127.0.0.1',
-    region: 'local',
-    isPublic: false,
-    status: 'finished',
-    runs: 1,
-    authType: null,
-    authSecret: null,
-    shareToken: null,
-    shareEnabled: false,
-    requestedAt: finishedAt,
-    startedAt: finishedAt,
-    finishedAt,
-    failureCode: null,
-    failureHttpStatus: null,
-    result: record,
-    targetId: null,
-    progress: null,
-    trigger: 'request',
-  };
-}
-
 const unescape = (text: string) =>
   text
     .replaceAll('&quot;', '"')
@@ -230,7 +205,7 @@ const unescape = (text: string) =>
 it("rates each metric value on the report by its thresholds, Lighthouse's value against the threshold named beside it", () => {
   const finishedAt = new Date();
   const page = reportPage({
-    scan: finishedScan(buildResultRecord(obs, scoreScan(obs, finishedAt)), finishedAt),
+    scan: finishedScan(buildResultRecord(obs, scoreScan(obs, finishedAt)), { finishedAt }),
     chrome: { locale: 'en' },
     imageUrl: (name) => `/img/${name}`,
   });
@@ -279,7 +254,7 @@ it("rates each metric value on the report by its thresholds, Lighthouse's value 
 it("draws each form factor's request waterfall from Lighthouse's network requests, and the script and image bytes", () => {
   const finishedAt = new Date();
   const record = buildResultRecord(obs, scoreScan(obs, finishedAt));
-  const page = reportPage({ scan: finishedScan(record, finishedAt), chrome: { locale: 'en' }, imageUrl: (n) => n });
+  const page = reportPage({ scan: finishedScan(record, { finishedAt }), chrome: { locale: 'en' }, imageUrl: (n) => n });
   for (const factor of FORM_FACTORS) {
     const requests = rows(lhr[factor].audits['network-requests']) as Array<{
       url: string;
@@ -330,7 +305,7 @@ it('shows WordPress as not detected on the report of a page that is not WordPres
   const finishedAt = new Date();
   const record = buildResultRecord(obs, scoreScan(obs, finishedAt));
   expect(record.isWordPress).toBe(false);
-  const scan = finishedScan(record, finishedAt);
+  const scan = finishedScan(record, { finishedAt });
   const view = resultView(scan, {
     baseUrl: 'http://app.test',
     keys: { current: masterKey(Buffer.alloc(32, 7)), previous: null },

@@ -375,7 +375,7 @@ describe('when Temporal cannot be reached', () => {
       });
       expect(res.status).toBe(503);
       expect(res.headers.get('retry-after')).toBe('30');
-      expect(res.body).toEqual({ message: 'Scans cannot be started right now; try again shortly.' });
+      expect(res.body).toEqual({ message: 'The scan cannot be started right now; try again shortly.' });
       const [row] = await cut.db.knex('scans').where({ user_id: user.id });
       expect(row).toMatchObject({ status: 'failed', failure_code: 'not_started' });
       const detail = await call(cut, `/scans/${row.public_id}`, { token });

@@ -4,13 +4,13 @@ import { newPublicId } from '../../core/ids.ts';
 import { isoTimestamp } from '../../core/clock.ts';
 import { dailyStartTime, nextScheduledScan, TARGET_CATCHUP_WINDOW } from '../../core/monitoring/schedule.ts';
 import { PLANS } from '../../core/plans.ts';
-import type { ScanResultRecord } from '../../core/scan/result.ts';
 import { mainTaskQueue, TargetIdAttribute, scanWorkflowId } from '../../core/temporal.ts';
 import { deleteTargetSchedulesOf, describeTargetSchedule } from '../../infra/temporal-client.ts';
 import { createStorage, type Storage } from '../../db/store/index.ts';
 import { createTarget } from '../../services/targets.ts';
 import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
 import { openApiContract } from '../harness/contract.ts';
+import { resultScoring } from '../../fixtures/finished-scan.ts';
 
 /**
  * The /domains API against the real app, Postgres and Temporal (no worker: schedules are created, changed and
@@ -374,26 +374,6 @@ describe('plan limits', () => {
   });
 });
 
-/** A stored result with the given overall score; the other fields as any finished scan has them. */
-function resultWith(overall: number): ScanResultRecord {
-  const metrics = { fcp_ms: 100, lcp_ms: 200, cls: 0, tbt_ms: 0, request_count: 1, total_bytes: 1000 };
-  return {
-    scoringVersion: 1,
-    finalUrl: 'https://history.example/',
-    finalHost: 'history.example',
-    httpStatus: 200,
-    ttfbMs: 50,
-    scores: { overall, speed: overall, images: 100, caching: 100, technical: 100, wordpress: 100 },
-    isWordPress: false,
-    findings: [],
-    metrics: { desktop: metrics, mobile: metrics },
-    screenshots: { desktop: null, mobile: null },
-    filmstrip: { desktop: [], mobile: [] },
-    lighthouseVersion: '13.5.0',
-    benchmarkIndex: { desktop: null, mobile: null },
-  };
-}
-
 describe('GET /domains/{id}/history', () => {
   it('is the last 30 finished scans of the target, newest first, with overall score, finish time and region', async () => {
     const { token, user } = await createTestUser(api, 'pro');
@@ -412,7 +392,11 @@ describe('GET /domains/{id}/history', () => {
         runs: 3,
       }))!;
       expect(
-        await storage.scans.markFinished(scan.publicId, resultWith(40 + n), new Date(day(n).getTime() + 90_000)),
+        await storage.scans.markFinished(
+          scan.publicId,
+          resultScoring(40 + n, { url: 'https://history.example/' }),
+          new Date(day(n).getTime() + 90_000),
+        ),
       ).toBe(true);
     }
     // Not history: failed and in-flight scans of the target, another target's scan, a scan by hand of the same URL.
@@ -428,7 +412,11 @@ describe('GET /domains/{id}/history', () => {
       requestedAt: day(42),
       runs: 3,
     }))!;
-    await storage.scans.markFinished(otherScan.publicId, resultWith(1), day(42));
+    await storage.scans.markFinished(
+      otherScan.publicId,
+      resultScoring(1, { url: 'https://history.example/' }),
+      day(42),
+    );
     const byHand = await storage.scans.insert({
       publicId: newPublicId(day(43)),
       userId: user.id,
@@ -441,7 +429,7 @@ describe('GET /domains/{id}/history', () => {
       cacheKey: null,
       requestedAt: day(43),
     });
-    await storage.scans.markFinished(byHand.publicId, resultWith(2), day(43));
+    await storage.scans.markFinished(byHand.publicId, resultScoring(2, { url: 'https://history.example/' }), day(43));
 
     const res = await call(api, `/domains/${target.id}/history`, { token });
     expect(res.status).toBe(200);

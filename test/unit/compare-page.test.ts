@@ -1,51 +1,11 @@
-import type { ScanResultRecord } from '../../core/scan/result.ts';
 import type { Scan } from '../../core/scan/scan.ts';
+import { finishedScan, resultScoring } from '../../fixtures/finished-scan.ts';
 import { comparePage } from '../../web/scans/compare-page.ts';
 import { reportPage } from '../../web/scans/report-page.ts';
 
 /** A finished scan whose stored result was scored under `scoringVersion`, with the given overall score. */
-function scanScoredUnder(scoringVersion: number, overall: number, publicId: string): Scan {
-  const metrics = { fcp_ms: 100, lcp_ms: 200, cls: 0, tbt_ms: 0, request_count: 1, total_bytes: 1000 };
-  const result: ScanResultRecord = {
-    scoringVersion,
-    finalUrl: 'https://shop.example/',
-    finalHost: 'shop.example',
-    httpStatus: 200,
-    ttfbMs: 50,
-    scores: { overall, speed: overall, images: 100, caching: 100, technical: 100, wordpress: 100 },
-    isWordPress: false,
-    findings: [],
-    metrics: { desktop: metrics, mobile: metrics },
-    screenshots: { desktop: null, mobile: null },
-    filmstrip: { desktop: [], mobile: [] },
-    lighthouseVersion: '13.5.0',
-    benchmarkIndex: { desktop: null, mobile: null },
-  };
-  const at = new Date('2026-11-20T10:00:00Z');
-  return {
-    publicId,
-    userId: 1,
-    url: 'https://shop.example/',
-    host: 'shop.example',
-    region: 'local',
-    isPublic: false,
-    status: 'finished',
-    runs: 1,
-    authType: null,
-    authSecret: null,
-    shareToken: null,
-    shareEnabled: false,
-    requestedAt: at,
-    startedAt: at,
-    finishedAt: at,
-    failureCode: null,
-    failureHttpStatus: null,
-    result,
-    targetId: null,
-    progress: null,
-    trigger: 'request',
-  };
-}
+const scanScoredUnder = (scoringVersion: number, overall: number, publicId: string): Scan =>
+  finishedScan(resultScoring(overall, { scoringVersion }), { publicId });
 
 const compare = (before: Scan, after: Scan, locale: 'en' | 'de' = 'en') =>
   comparePage({ chrome: { locale }, before, after, imageUrl: () => '/x.jpg' });

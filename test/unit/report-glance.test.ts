@@ -7,7 +7,6 @@ import { METRIC_THRESHOLDS, rateValue } from '../../core/metric-thresholds.ts';
 import { METRIC_RULES, rate } from '../../core/rum/metrics.ts';
 import { DETAIL_LIMITS } from '../../core/scan/details.ts';
 import { buildResultRecord } from '../../core/scan/result.ts';
-import type { Scan } from '../../core/scan/scan.ts';
 import { scoreScan } from '../../core/scoring/index.ts';
 import { FAVICON_ICO, FAVICON_SVG } from '../../web/favicon.ts';
 import { comparePage } from '../../web/scans/compare-page.ts';
@@ -15,6 +14,7 @@ import { barGeometry, shortUrl } from '../../web/scans/report-network.ts';
 import { reportPage } from '../../web/scans/report-page.ts';
 import { ratedValue, thresholdText } from '../../web/scans/report-ratings.ts';
 import { cleanObservation, SCANNED_AT } from './observation-builder.ts';
+import { finishedScan } from '../../fixtures/finished-scan.ts';
 
 /**
  * The report's at-a-glance parts as pure functions: the thresholds and ratings, the requests read from
@@ -174,38 +174,15 @@ describe('the requests of a page load', () => {
   });
 });
 
-function finishedScan(observation: ReturnType<typeof cleanObservation>): Scan {
-  return {
-    publicId: '01jzzzzzzzzzzzzzzzzzzzzzzz',
-    userId: 1,
-    url: observation.finalUrl,
-    host: 'shop.example',
-    region: 'local',
-    isPublic: false,
-    status: 'finished',
-    runs: 1,
-    authType: null,
-    authSecret: null,
-    shareToken: null,
-    shareEnabled: false,
-    requestedAt: SCANNED_AT,
-    startedAt: SCANNED_AT,
-    finishedAt: SCANNED_AT,
-    failureCode: null,
-    failureHttpStatus: null,
-    result: buildResultRecord(observation, scoreScan(observation, SCANNED_AT)),
-    targetId: null,
-    progress: null,
-    trigger: 'request',
-  };
-}
-
 describe('the report at a glance', () => {
   const observation = cleanObservation({
     desktop: formFactorObservation(desktop, 'desktop').observation,
     mobile: formFactorObservation(mobile, 'mobile').observation,
   });
-  const scan = finishedScan(observation);
+  const scan = finishedScan(buildResultRecord(observation, scoreScan(observation, SCANNED_AT)), {
+    host: 'shop.example',
+    finishedAt: SCANNED_AT,
+  });
 
   it('rates every metric value with its thresholds, draws the waterfall and the bytes, and says WordPress was not detected', () => {
     const page = reportPage({ scan, chrome: { locale: 'en' }, imageUrl: (name) => `/img/${name}` });

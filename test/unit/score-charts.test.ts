@@ -93,6 +93,32 @@ describe('score-history chart geometry', () => {
     expect(scoreHistoryChart(paused, { locale: 'en' }).value).toContain('No scans in between');
   });
 
+  it('does not join scores of different scoring versions: the line breaks, a mark sits between, the trend restarts', () => {
+    const points = daily([90, 88, 60, 62], (i) => ({ scoringVersion: i < 2 ? 3 : 4 }));
+    const g = chartGeometry(points, 'en');
+    expect(g.segments).toEqual([
+      { d: 'M0,10 L333.33,12', gap: false },
+      { d: 'M666.67,40 L1000,38', gap: false },
+    ]);
+    expect(g.versionChanges).toEqual([{ x: 500, version: 4 }]);
+    const markup = scoreHistoryChart(points, { locale: 'en' }).toString();
+    expect(markup).toContain('class="version-change" data-version="4"');
+    expect(markup).toContain('Scoring v4');
+    expect(markup).toContain('Scoring changed: scores on either side are different measures');
+    const sentence = describeHistory(points, 'en');
+    expect(sentence).toContain('Scoring changed to version 4 on 23 Oct 2026');
+    expect(sentence).toContain('the 2 earlier scores are another measure');
+    expect(sentence).toContain('Overall score from 60 to 62 over 2 scans');
+    expect(describeHistory(points, 'de')).toContain('auf Version 4 umgestellt');
+    // One version throughout (or none known): no mark, one line.
+    const same = chartGeometry(
+      daily([90, 88, 60], () => ({ scoringVersion: 4 })),
+      'en',
+    );
+    expect([same.versionChanges, same.segments.length]).toEqual([[], 1]);
+    expect(chartGeometry(daily([90, 88, 60]), 'en').versionChanges).toEqual([]);
+  });
+
   it('handles no points: no plot, the sentence says so', () => {
     const markup = scoreHistoryChart([], { locale: 'en', thresholds: THRESHOLDS }).value;
     expect(markup).not.toContain('<svg');

@@ -10,6 +10,7 @@ import {
   describeHistory,
   pointLabel,
   runSpread,
+  versionChanges,
   scoreStatus,
   type ScorePoint,
   type ScoreStatus,
@@ -49,6 +50,8 @@ export interface ChartGeometry {
   segments: Array<{ d: string; gap: boolean }>;
   thresholds: Array<{ kind: 'warning' | 'critical'; value: number; y: number }>;
   ticks: Array<{ x: number; label: string }>;
+  /** Between two points scored by different scoring versions: a mark halfway, and no line across it. */
+  versionChanges: Array<{ x: number; version: number }>;
 }
 
 const round = (n: number) => Math.round(n * 100) / 100;
@@ -93,6 +96,8 @@ export function chartGeometry(
   const usual = steps.length ? median(steps.map((s) => s.to.at.getTime() - s.from.at.getTime())) : 0;
   const isGap = (s: (typeof steps)[number]) =>
     usual > 0 && s.to.at.getTime() - s.from.at.getTime() > GAP_FACTOR * usual;
+  const changes = versionChanges(sorted);
+  const changesBefore = new Set(changes.map((c) => c.after));
   const segments: ChartGeometry['segments'] = [];
   let current: string[] = [];
   let previous: ScorePoint | null = null;
@@ -107,7 +112,8 @@ export function chartGeometry(
       continue;
     }
     const here = `${xOf(p.at)},${yOf(p.score)}`;
-    if (previous && isGap({ from: previous, to: p })) {
+    if (changesBefore.has(p)) flush();
+    else if (previous && isGap({ from: previous, to: p })) {
       flush();
       segments.push({ d: `M${xOf(previous.at)},${yOf(previous.score!)} L${here}`, gap: true });
     }
@@ -123,7 +129,16 @@ export function chartGeometry(
       ]
     : [];
 
-  return { points, segments, thresholds: lines, ticks: timeTicks(sorted, span, locale) };
+  return {
+    points,
+    segments,
+    thresholds: lines,
+    ticks: timeTicks(sorted, span, locale),
+    versionChanges: changes.map((c) => ({
+      x: round((xOf(c.before.at) + xOf(c.after.at)) / 2),
+      version: c.after.scoringVersion!,
+    })),
+  };
 }
 
 /** Dates under the plot: oldest, middle and newest (one when all scans share a moment; times when they share a day or two). */
@@ -143,6 +158,7 @@ const LEGEND = {
     warning: 'Warning',
     critical: 'Critical',
     gap: 'No scans in between',
+    version: 'Scoring changed: scores on either side are different measures',
   },
   de: {
     score: 'Gesamtwert',
@@ -150,6 +166,7 @@ const LEGEND = {
     warning: 'Warnung',
     critical: 'Kritisch',
     gap: 'Dazwischen keine Scans',
+    version: 'Bewertung geändert: die Werte beiderseits sind verschiedene Maße',
   },
 } as const;
 
@@ -184,6 +201,10 @@ export function scoreHistoryChart(
       (line) =>
         html`<line class="threshold threshold-${line.kind}" data-value="${line.value}" x1="0" x2="${VIEW_WIDTH}" y1="${line.y}" y2="${line.y}" stroke="${C[line.kind]}" stroke-width="1.5" stroke-dasharray="${DASH[line.kind]}" vector-effect="non-scaling-stroke"/>`,
     )}</g>
+    <g class="chart-versions" aria-hidden="true">${g.versionChanges.map(
+      (change) =>
+        html`<line class="version-change" data-version="${change.version}" x1="${change.x}" x2="${change.x}" y1="0" y2="${VIEW_HEIGHT}" stroke="${C.line}" stroke-width="1.5" stroke-dasharray="1 4" vector-effect="non-scaling-stroke"/>`,
+    )}</g>
     <g class="chart-spread" aria-hidden="true">${g.points.map((p) =>
       p.spread
         ? html`<line class="spread" x1="${p.x}" x2="${p.x}" y1="${p.spread.top}" y2="${p.spread.bottom}" stroke="${C.spread}" stroke-width="7" stroke-linecap="round" vector-effect="non-scaling-stroke"/>`
@@ -203,6 +224,9 @@ export function scoreHistoryChart(
       <div class="chart-plot">${svg}${g.thresholds.map(
         (line) =>
           html`<span class="threshold-label threshold-label-${line.kind}" aria-hidden="true" style="top:${line.y}%">${legend[line.kind]} ${line.value}</span>`,
+      )}${g.versionChanges.map(
+        (change) =>
+          html`<span class="version-label" aria-hidden="true" style="left:${change.x / 10}%">${t.versionMark(change.version)}</span>`,
       )}</div>
       <div class="chart-x" aria-hidden="true">${g.ticks.map((tick) => html`<span class="${tick.x === 0 ? 'first' : tick.x === VIEW_WIDTH ? 'last' : ''}" style="left:${tick.x / 10}%">${tick.label}</span>`)}</div>
     </div>
@@ -210,6 +234,7 @@ export function scoreHistoryChart(
       <li><svg width="22" height="10" aria-hidden="true"><path d="M1,5H21" stroke="${C.line}" stroke-width="2.5"/><path d="M11,5h0" stroke="${C.line}" stroke-width="8" stroke-linecap="round"/></svg>${legend.score}</li>
       ${hasSpread ? html`<li><svg width="10" height="16" aria-hidden="true"><path d="M5,4V12" stroke="${C.spread}" stroke-width="7" stroke-linecap="round"/></svg>${legend.spread}</li>` : html``}
       ${hasGap ? html`<li><svg width="22" height="10" aria-hidden="true"><path d="M1,5H21" stroke="${C.line}" stroke-width="2.5" stroke-dasharray="2 5"/></svg>${legend.gap}</li>` : html``}
+      ${g.versionChanges.length ? html`<li><svg width="10" height="16" aria-hidden="true"><path d="M5,1V15" stroke="${C.line}" stroke-width="1.5" stroke-dasharray="1 4"/></svg>${legend.version}</li>` : html``}
     </ul><p class="chart-summary">${summary}</p></figcaption>
   </figure>`;
 }

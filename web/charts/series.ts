@@ -15,6 +15,23 @@ export interface ScorePoint {
   runs?: readonly number[];
   /** Where the point links to (the scan's report). */
   href?: string;
+  /**
+   * The scoring version the score was computed with (core/scoring): scores of different versions are different
+   * measures, so the line is not drawn across a change and the trend is told since the newest one.
+   */
+  scoringVersion?: number;
+}
+
+/** Where the scoring version changes between consecutive scored points, oldest first. */
+export function versionChanges<T extends ScorePoint>(sorted: readonly T[]): Array<{ before: T; after: T }> {
+  const scored = sorted.filter((p) => p.score !== null);
+  const changes: Array<{ before: T; after: T }> = [];
+  for (let i = 1; i < scored.length; i++) {
+    const [before, after] = [scored[i - 1]!, scored[i]!];
+    if (before.scoringVersion !== undefined && after.scoringVersion !== undefined)
+      if (before.scoringVersion !== after.scoringVersion) changes.push({ before, after });
+  }
+  return changes;
 }
 
 export type ScoreStatus = 'ok' | 'warning' | 'critical';
@@ -58,6 +75,9 @@ const TEXTS = {
     below: (count: number, threshold: number) =>
       `${count === 0 ? 'none' : count} below the warning threshold of ${threshold}`,
     unscored: (count: number) => `${count} ${count === 1 ? 'scan' : 'scans'} without a score`,
+    versionChanged: (version: number, date: string, earlier: number) =>
+      `Scoring changed to version ${version} on ${date}: the ${earlier} earlier ${earlier === 1 ? 'score is' : 'scores are'} another measure and ${earlier === 1 ? 'is' : 'are'} not counted in this trend`,
+    versionMark: (version: number) => `Scoring v${version}`,
     point: (date: string, score: number) => `${date}: overall score ${score}`,
     runs: (count: number, min: number, max: number) => `${count} runs: ${min}–${max}`,
     sparkNone: 'No scans yet',
@@ -76,6 +96,9 @@ const TEXTS = {
     below: (count: number, threshold: number) =>
       `${count === 0 ? 'keiner' : count} unter der Warnschwelle von ${threshold}`,
     unscored: (count: number) => `${count} ${count === 1 ? 'Scan' : 'Scans'} ohne Wert`,
+    versionChanged: (version: number, date: string, earlier: number) =>
+      `Bewertung am ${date} auf Version ${version} umgestellt: ${earlier === 1 ? 'der frühere Wert ist' : `die ${earlier} früheren Werte sind`} ein anderes Maß und ${earlier === 1 ? 'zählt' : 'zählen'} in diesem Verlauf nicht mit`,
+    versionMark: (version: number) => `Bewertung v${version}`,
     point: (date: string, score: number) => `${date}: Gesamtwert ${score}`,
     runs: (count: number, min: number, max: number) => `${count} Läufe: ${min}–${max}`,
     sparkNone: 'Noch keine Scans',
@@ -101,9 +124,16 @@ export function pointLabel(point: ScorePoint & { score: number }, locale: Locale
  */
 export function describeHistory(points: readonly ScorePoint[], locale: Locale, thresholds?: ScoreThreshold): string {
   const t = TEXTS[locale];
-  const sorted = chronological(points);
+  const all = chronological(points);
+  const lastChange = versionChanges(all).at(-1);
+  // Only the newest scoring version's scores make the trend; earlier ones are said to be another measure.
+  const sorted = lastChange ? all.filter((p) => p.at.getTime() >= lastChange.after.at.getTime()) : all;
   const scored = sorted.filter((p): p is ScorePoint & { score: number } => p.score !== null);
   const parts: string[] = [];
+  if (lastChange) {
+    const earlier = all.filter((p) => p.score !== null).length - scored.length;
+    parts.push(t.versionChanged(lastChange.after.scoringVersion!, formatDate(lastChange.after.at, locale), earlier));
+  }
   if (scored.length === 0) parts.push(t.none);
   else if (scored.length === 1) parts.push(t.one(scored[0]!.score, formatDate(scored[0]!.at, locale)));
   else {

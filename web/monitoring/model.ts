@@ -34,6 +34,8 @@ export interface HistoryScan {
   runs?: readonly number[];
   /** What started it: the schedule, or its owner's Run now. */
   trigger?: ScanTrigger;
+  /** The scoring version of its score: the chart does not join scores of different versions. */
+  scoringVersion?: number;
 }
 
 export type TargetSummary = Pick<

@@ -93,6 +93,7 @@ async function history(deps: MonitoringPageDeps, targetId: number): Promise<Hist
     score: item.score,
     runs: item.runOveralls.length > 1 ? item.runOveralls : undefined,
     trigger: item.trigger,
+    scoringVersion: item.scoringVersion,
   }));
 }
 
