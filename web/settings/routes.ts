@@ -48,7 +48,7 @@ function signedIn(ctx: Ctx) {
   const user = webUser(ctx);
   const sessionHash = webSessionHash(ctx);
   if (!user || !sessionHash) {
-    ctx.status = 303;
+    if (ctx.method !== 'GET') ctx.status = 303;
     ctx.redirect(`/login?next=${encodeURIComponent(P.page)}`);
     return undefined;
   }
