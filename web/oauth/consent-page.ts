@@ -36,7 +36,7 @@ export function consentPage(input: ConsentPageInput): string {
         <button type="submit" name="decision" value="approve" id="approve">${text.approve}</button>
         <button type="submit" name="decision" value="deny" id="deny" class="secondary">${text.deny}</button>
       </form>
-      <p class="muted">${text.revokeNote} <a href="/account/api">${text.apiPage}</a>.</p></section>`,
+      <p class="muted">${text.revokeNote} <a href="/settings#apps">${text.apiPage}</a>.</p></section>`,
     input.chrome,
   );
 }
@@ -53,7 +53,7 @@ export function consentRefusedPage(input: {
     text.refusedTitle,
     html`<section id="consent-refused"><h1>${text.refusedTitle}</h1><p class="error">${text.refused(input.planLabel)}</p>
       <p><a href="${input.continueUrl}" id="back-to-app">${text.backToApp}</a></p>
-      <p><a href="/account/api">${text.seePlan}</a></p></section>`,
+      <p><a href="/settings/plan">${text.seePlan}</a></p></section>`,
     input.chrome,
   );
 }
