@@ -28,8 +28,7 @@ export function docsPage(chrome: Chrome, input: DocsPageInput): string {
   const quickStart = html`<section id="quick-start" aria-labelledby="quick-start-title"><h2 id="quick-start-title">${text.quickStartTitle}</h2><ol>
     <li>${text.quickStartToken} <a href="/settings#api-tokens">${text.quickStartSettings}</a> ${text.quickStartTokenAfter}</li>
     <li>${text.quickStartCall}<pre class="code" tabindex="0"><code id="quick-start-me">curl -H "Authorization: Bearer $TOKEN" ${input.apiBase}/me</code></pre></li>
-    <li>${text.quickStartScan}<pre class="code" tabindex="0"><code id="quick-start-scan">curl -X POST -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json" \
-  -d '{"url": "https://example.com"}' ${input.apiBase}/scans</code></pre></li></ol></section>`;
+    <li>${text.quickStartScan}<pre class="code" tabindex="0"><code id="quick-start-scan">curl -X POST -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json" -d '{"url": "https://example.com"}' ${input.apiBase}/scans</code></pre></li></ol></section>`;
   const body = html`<section id="docs-intro"><h1>${text.title}</h1><p>${text.intro}</p>${quickStart}
     <p><a href="${input.documentUrl}">${text.document}</a> (<code>${input.documentUrl}</code>)</p>
     <h2>${text.tryTitle}</h2>${tryPanel}</section>

@@ -11,6 +11,7 @@ import { html, SafeHtml } from '../html.ts';
 import { layout, type Chrome } from '../layout.ts';
 import { copyScriptTag } from '../live/sites-page.ts';
 import { appsSection } from '../oauth/apps-section.ts';
+import { oauthText } from '../oauth/labels.ts';
 import { settingsText, type SettingsNotice } from './labels.ts';
 import { browserSummary } from './user-agent.ts';
 
@@ -75,7 +76,7 @@ export function settingsPage(input: SettingsPageInput): string {
     ['sessions', text.sessionsTitle],
     ['notifications', text.notificationsTitle],
     ['api-tokens', text.apiTitle],
-    ['apps', account.apiTitle],
+    ['apps', oauthText(locale).appsTitle],
   ];
   const toc = html`<nav aria-label="${text.sectionsLabel}" class="settings-toc"><ul>${sections.map(
     ([id, title]) => html`<li><a href="#${id}">${title}</a></li>`,
