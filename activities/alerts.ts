@@ -19,8 +19,11 @@ export interface AlertActivityDeps {
   webhookDispatch?: WebhookDispatch;
 }
 
-/** `not_wanted`: the user turned this kind of e-mail off in the settings (nothing is recorded as e-mailed). */
-export type AlertEmailOutcome = 'sent' | 'sent_before' | 'not_due' | 'not_wanted';
+/**
+ * `unverified`: not sent, because the owner has not verified their address (the workflow's result records it).
+ * `not_wanted`: the owner turned this kind of e-mail off in the settings (nothing is recorded as e-mailed).
+ */
+export type AlertEmailOutcome = 'sent' | 'sent_before' | 'not_due' | 'unverified' | 'not_wanted';
 
 /** Alert evaluation and e-mail (workflows/target-alerts.ts). Built with the others in worker/activities.ts. */
 export function createAlertActivities(deps: AlertActivityDeps) {
@@ -45,8 +48,13 @@ export function createAlertActivities(deps: AlertActivityDeps) {
       if (due !== 'send') return due === 'sent' ? 'sent_before' : 'not_due';
       const recipient = await alerts.recipient(alertId);
       if (!recipient) return 'not_due';
+      if (!recipient.verified) {
+        // Unverified addresses may not be the owner's: no mail to them, or the service could be used to spam.
+        log.info({ alertId, change }, 'alert e-mail skipped: the owner has not verified their e-mail address');
+        return 'unverified';
+      }
       if (!recipient.wantsEmail) {
-        log.info({ alertId: alertId, change }, 'alert e-mail not wanted (settings)');
+        log.info({ alertId, change }, 'alert e-mail not wanted (settings)');
         return 'not_wanted';
       }
       await sendFromActivity(mailer, composeAlertEmail(alert!, change, recipient, deps.baseUrl), (error) =>

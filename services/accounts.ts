@@ -2,6 +2,7 @@ import type { Locale } from '../core/i18n/locale.ts';
 import { isPlanKey, type PlanKey } from '../core/plans.ts';
 import type { User } from '../core/user.ts';
 import type { UserStore } from '../db/store/users.ts';
+import { checkNewPassword } from './password-rule.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 
 export class AccountError extends Error {
@@ -13,17 +14,32 @@ export class AccountError extends Error {
 }
 
 export const EMAIL_PATTERN = '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$';
-export const MIN_PASSWORD_LENGTH = 10;
 
-/** `locale`: the language of the user's e-mails (alerts); English when not given. */
+/**
+ * `locale`: the language of the user's e-mails (alerts); English when not given. `newPassword`: judge the
+ * password by the rule for new passwords (services/password-rule.ts), as sign-up and the operator's command do;
+ * fixtures and tests make users with any password. `emailVerified` (default true): accounts made by the operator,
+ * the demo and fixtures are verified; sign-up makes unverified ones (services/account-mail.ts).
+ */
 export async function createUser(
   users: UserStore,
-  input: { name: string; email: string; password: string | null; plan: PlanKey; locale?: Locale },
+  input: {
+    name: string;
+    email: string;
+    password: string | null;
+    plan: PlanKey;
+    locale?: Locale;
+    newPassword?: boolean;
+    emailVerified?: boolean;
+    now?: Date;
+  },
 ): Promise<User> {
   if (!new RegExp(EMAIL_PATTERN).test(input.email))
     throw new AccountError('email', 'The email must be a valid email address.');
-  const weak = input.password === null ? undefined : newPasswordProblem(input.password);
-  if (weak) throw new AccountError('password', weak);
+  if (input.password !== null && input.newPassword) {
+    const verdict = checkNewPassword(input.password, input, input.locale ?? 'en');
+    if (!verdict.ok) throw new AccountError('password', verdict.reason);
+  }
   if (await findUserByEmail(users, input.email)) throw new AccountError('email', 'The email has already been taken.');
   const user = await users.insert({
     name: input.name.trim(),
@@ -31,6 +47,7 @@ export async function createUser(
     plan: input.plan,
     passwordHash: input.password === null ? null : await hashPassword(input.password),
     locale: input.locale ?? null,
+    emailVerifiedAt: input.emailVerified === false ? null : (input.now ?? new Date()),
   });
   if (user === 'email_taken') throw new AccountError('email', 'The email has already been taken.');
   return user;
@@ -54,28 +71,35 @@ export async function setPlan(users: UserStore, userId: number, plan: string, no
   return user;
 }
 
-/** What is wrong with a new password (sign-up, password change), or undefined when it is good enough. */
-export function newPasswordProblem(password: string): string | undefined {
-  return password.length < MIN_PASSWORD_LENGTH
-    ? `The password must be at least ${MIN_PASSWORD_LENGTH} characters.`
-    : undefined;
+/**
+ * What is wrong with a new password (the password change in the settings), in `locale`, or undefined when it
+ * passes the rule for new passwords (services/password-rule.ts), the one sign-up uses.
+ */
+export function newPasswordProblem(
+  password: string,
+  user: { email: string; name: string },
+  locale: Locale = 'en',
+): string | undefined {
+  const verdict = checkNewPassword(password, user, locale);
+  return verdict.ok ? undefined : verdict.reason;
 }
 
 /**
- * Changes the user's password when `current` is theirs; the new one is judged by the sign-up rule. Signing out
- * the user's other sessions is the caller's (the web area keeps the session that asked).
+ * Changes the user's password when `current` is theirs; the new one is judged by the rule for new passwords.
+ * Signing out the user's other sessions is the caller's (the web area keeps the session that asked).
  */
 export async function changePassword(
   users: UserStore,
-  userId: number,
+  user: User,
   current: string,
   next: string,
   now: Date,
+  locale: Locale = 'en',
 ): Promise<void> {
-  const hash = await users.passwordHashOf(userId);
+  const hash = await users.passwordHashOf(user.id);
   if (!(await verifyPassword(current, hash ?? null)))
     throw new AccountError('current_password', 'The current password is not correct.');
-  const weak = newPasswordProblem(next);
+  const weak = newPasswordProblem(next, user, locale);
   if (weak) throw new AccountError('new_password', weak);
-  await users.setPasswordHash(userId, await hashPassword(next), now);
+  await users.setPasswordHash(user.id, await hashPassword(next), now);
 }

@@ -90,6 +90,7 @@ export function loadSession(deps: SessionDeps) {
       const session = await deps.storage.sessions.findLive(idHash, now);
       if (session) {
         ctx.state.webUser = session.user;
+        ctx.state.webEmailVerified = session.user.emailVerified;
         ctx.state.webSessionHash = idHash;
         const stale = new Date(now.getTime() - LAST_SEEN_GRANULARITY_MS);
         if (session.lastSeenAt < stale) await deps.storage.sessions.touch(session.sessionId, now, stale);
@@ -100,6 +101,9 @@ export function loadSession(deps: SessionDeps) {
 }
 
 export const webUser = (ctx: Context): User | undefined => ctx.state.webUser as User | undefined;
+
+/** Whether the signed-in user's address is verified (services/account-mail.ts); false when nobody is signed in. */
+export const webEmailVerified = (ctx: Context): boolean => ctx.state.webEmailVerified === true;
 
 /** The SHA-256 of this request's session cookie, when it names a live session. */
 export const webSessionHash = (ctx: Context): string | undefined => ctx.state.webSessionHash as string | undefined;

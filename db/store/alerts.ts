@@ -103,6 +103,8 @@ export interface AlertRecipient {
   email: string;
   name: string;
   locale: Locale;
+  /** Alert e-mails go only to verified addresses (services/account-mail.ts). */
+  verified: boolean;
   /** False when the user turned alert e-mails of targets off in the settings. */
   wantsEmail: boolean;
 }
@@ -226,9 +228,24 @@ export function createAlertStore(knex: Knex | Knex.Transaction): AlertStore {
       const row = (await knex('alerts')
         .join('users', 'users.id', 'alerts.user_id')
         .where('alerts.id', alertId)
-        .first('users.email', 'users.name', 'users.locale', wantsEmailSql(knex, 'users.id', 'target_alerts'))) as
-        { email: string; name: string; locale: Locale | null; wants_email: boolean } | undefined;
-      return row && { email: row.email, name: row.name, locale: row.locale ?? 'en', wantsEmail: row.wants_email };
+        .first(
+          'users.email',
+          'users.name',
+          'users.locale',
+          'users.email_verified_at',
+          wantsEmailSql(knex, 'users.id', 'target_alerts'),
+        )) as
+        | { email: string; name: string; locale: Locale | null; email_verified_at: Date | null; wants_email: boolean }
+        | undefined;
+      return (
+        row && {
+          email: row.email,
+          name: row.name,
+          locale: row.locale ?? 'en',
+          verified: row.email_verified_at !== null,
+          wantsEmail: row.wants_email,
+        }
+      );
     },
 
     async scanForEvaluation(publicId) {

@@ -14,6 +14,7 @@ import { createTokenStore, type TokenStore } from './tokens.ts';
 import { createUsageStore, type UsageStore } from './usage.ts';
 import { createUserStore, type UserStore } from './users.ts';
 import { createWebhookStore, type WebhookStore } from './webhooks.ts';
+import { createAccountLinkStore, type AccountLinkStore } from './account-links.ts';
 
 /** Every Postgres query of the service, one store per aggregate, each returning plain objects. */
 export interface Storage {
@@ -39,6 +40,8 @@ export interface Storage {
   throttles: ThrottleStore;
   /** The daily API counter, on its own pool when one is given. */
   usage: UsageStore;
+  /** Account mail: one-use links (password reset, e-mail verification and change) and their throttle. */
+  accountLinks: AccountLinkStore;
   /** Which alert e-mails each user wants (the settings' notifications). */
   emailPreferences: EmailPreferenceStore;
   /** Throws unless Postgres answers a query (readiness checks). */
@@ -61,6 +64,7 @@ export function createStorage(knex: Knex, counterKnex: Knex = knex): Storage {
     tokens: createTokenStore(knex),
     throttles: createThrottleStore(knex),
     usage: createUsageStore(counterKnex),
+    accountLinks: createAccountLinkStore(knex),
     emailPreferences: createEmailPreferenceStore(knex),
     ping: () => postgresReady(knex),
   };

@@ -106,6 +106,8 @@ export interface RumAlertRecipient {
   email: string;
   name: string;
   locale: Locale;
+  /** Alert e-mails go only to verified addresses (services/account-mail.ts). */
+  verified: boolean;
   /** False when the user turned live-data alert e-mails off in the settings. */
   wantsEmail: boolean;
 }
@@ -208,9 +210,18 @@ export function createRumAlertStore(knex: Knex | Knex.Transaction): RumAlertStor
         .join('rum_sites as s', 's.id', 'a.site_id')
         .join('users as u', 'u.id', 's.user_id')
         .where('a.id', id)
-        .first('u.email', 'u.name', 'u.locale', wantsEmailSql(knex, 'u.id', 'live_alerts'))) as
-        { email: string; name: string; locale: Locale | null; wants_email: boolean } | undefined;
-      return row && { email: row.email, name: row.name, locale: row.locale ?? 'en', wantsEmail: row.wants_email };
+        .first('u.email', 'u.name', 'u.locale', 'u.email_verified_at', wantsEmailSql(knex, 'u.id', 'live_alerts'))) as
+        | { email: string; name: string; locale: Locale | null; email_verified_at: Date | null; wants_email: boolean }
+        | undefined;
+      return (
+        row && {
+          email: row.email,
+          name: row.name,
+          locale: row.locale ?? 'en',
+          verified: row.email_verified_at !== null,
+          wantsEmail: row.wants_email,
+        }
+      );
     },
 
     async forCheck() {

@@ -14,7 +14,7 @@ export interface WebSession {
 
 /** The user of a live session and what the request needs of the session itself. */
 export interface LiveSession {
-  user: User;
+  user: User & { emailVerified: boolean };
   sessionId: number;
   lastSeenAt: Date;
 }
@@ -25,8 +25,10 @@ export interface SessionStore {
   /** `now`: its creation and first use (the database's clock when not given). */
   create(idHash: string, userId: number, expiresAt: Date, userAgent?: string | null, now?: Date): Promise<void>;
   delete(idHash: string): Promise<void>;
-  /** The user of a session that has not expired at `now`. */
-  findLiveUser(idHash: string, now: Date): Promise<User | undefined>;
+  /** The user of a session that has not expired at `now`, and whether their address is verified. */
+  findLiveUser(idHash: string, now: Date): Promise<(User & { emailVerified: boolean }) | undefined>;
+  /** Ends every web session of the user (a password reset); API tokens and OAuth grants are not sessions. */
+  deleteForUser(userId: number): Promise<number>;
   /** The live session with its user and row id. */
   findLive(idHash: string, now: Date): Promise<LiveSession | undefined>;
   /** Records a use unless one was recorded after `unlessSeenAfter`. */
@@ -63,27 +65,47 @@ export function createSessionStore(knex: Knex): SessionStore {
     },
 
     async findLiveUser(idHash, now) {
-      const row = await live(idHash, now).first<Pick<UserRow, 'id' | 'name' | 'email' | 'plan'> | undefined>(
-        'users.id',
-        'users.name',
-        'users.email',
-        'users.plan',
-      );
-      return row && toUser(row);
+      const row = await sessions()
+        .join('users', 'users.id', 'web_sessions.user_id')
+        .where({ 'web_sessions.id_hash': idHash })
+        .where('web_sessions.expires_at', '>', now)
+        .first<Pick<UserRow, 'id' | 'name' | 'email' | 'plan' | 'email_verified_at'> | undefined>(
+          'users.id',
+          'users.name',
+          'users.email',
+          'users.plan',
+          'users.email_verified_at',
+        );
+      return row && { ...toUser(row), emailVerified: row.email_verified_at !== null };
+    },
+
+    async deleteForUser(userId) {
+      return sessions().where({ user_id: userId }).delete();
     },
 
     async findLive(idHash, now) {
       const row = await live(idHash, now).first<
-        (Pick<UserRow, 'id' | 'name' | 'email' | 'plan'> & { session_id: string; last_seen_at: Date }) | undefined
+        | (Pick<UserRow, 'id' | 'name' | 'email' | 'plan' | 'email_verified_at'> & {
+            session_id: string;
+            last_seen_at: Date;
+          })
+        | undefined
       >(
         'users.id',
         'users.name',
         'users.email',
         'users.plan',
+        'users.email_verified_at',
         'web_sessions.id as session_id',
         'web_sessions.last_seen_at',
       );
-      return row && { user: toUser(row), sessionId: Number(row.session_id), lastSeenAt: row.last_seen_at };
+      return (
+        row && {
+          user: { ...toUser(row), emailVerified: row.email_verified_at !== null },
+          sessionId: Number(row.session_id),
+          lastSeenAt: row.last_seen_at,
+        }
+      );
     },
 
     async touch(sessionId, now, unlessSeenAfter) {

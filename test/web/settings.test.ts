@@ -68,7 +68,7 @@ it('refuses a wrong current password beside the field; a change signs out the ot
   const other = await open(user.email);
   const page = await open(user.email);
   await page.type('#current-password', 'not my password');
-  await page.type('#new-password', 'a brand new password');
+  await page.type('#new-password', 'quartz lantern 47 meadow');
   expect(await submit(page, '#change-password')).toBe(422);
   expect(
     await page.$eval('#current-password', (el) => [
@@ -78,9 +78,9 @@ it('refuses a wrong current password beside the field; a change signs out the ot
     ]),
   ).toEqual(['current-password-error', 'current-password-error', 'The current password is not correct.']);
 
-  registerSecret('a brand new password');
+  registerSecret('quartz lantern 47 meadow');
   await page.type('#current-password', PASSWORD);
-  await page.type('#new-password', 'a brand new password');
+  await page.type('#new-password', 'quartz lantern 47 meadow');
   expect(await submit(page, '#change-password')).toBe(200);
   expect(await text(page, '#settings-notice')).toContain('Password changed.');
   await page.reload();

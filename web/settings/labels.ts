@@ -1,4 +1,5 @@
 import type { Locale } from '../../core/i18n/locale.ts';
+import { MIN_PASSWORD_LENGTH } from '../../services/password-rule.ts';
 
 /** The settings page's words in English and German (the token and app tables keep the account's and OAuth's). */
 const en = {
@@ -18,7 +19,7 @@ const en = {
   passwordTitle: 'Password',
   currentPassword: 'Current password',
   newPassword: 'New password',
-  newPasswordHint: 'At least 10 characters. Your other sessions are signed out; this one stays.',
+  newPasswordHint: `At least ${MIN_PASSWORD_LENGTH} characters and hard to guess. Your other sessions are signed out; this one stays.`,
   changePassword: 'Change password',
   currentPasswordWrong: 'The current password is not correct.',
   sessionsTitle: 'Sessions',
@@ -76,7 +77,7 @@ const de: typeof en = {
   passwordTitle: 'Passwort',
   currentPassword: 'Aktuelles Passwort',
   newPassword: 'Neues Passwort',
-  newPasswordHint: 'Mindestens 10 Zeichen. Ihre anderen Sitzungen werden abgemeldet; diese bleibt angemeldet.',
+  newPasswordHint: `Mindestens ${MIN_PASSWORD_LENGTH} Zeichen und schwer zu erraten. Ihre anderen Sitzungen werden abgemeldet; diese bleibt angemeldet.`,
   changePassword: 'Passwort ändern',
   currentPasswordWrong: 'Das aktuelle Passwort ist nicht richtig.',
   sessionsTitle: 'Sitzungen',

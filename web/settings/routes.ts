@@ -116,10 +116,11 @@ async function savePassword(deps: PageDeps, ctx: Ctx): Promise<void> {
   try {
     await changePassword(
       deps.storage.users,
-      me.user.id,
+      me.user,
       form.get('current_password') ?? '',
       form.get('new_password') ?? '',
       deps.clock(),
+      pageLocale(ctx, deps.config),
     );
   } catch (error) {
     if (!(error instanceof AccountError)) throw error;
