@@ -25,6 +25,7 @@ import { csrfToken, loadSession, sameOriginOnly, webUser } from './session.ts';
 import { mountSettingsPages } from './settings/routes.ts';
 import { serveStylesheet } from './stylesheet.ts';
 import { mountWebhookPages } from './webhooks/routes.ts';
+import { mountPlanPages } from './plan/routes.ts';
 
 export interface WebDeps {
   storage: Storage;
@@ -93,6 +94,7 @@ export function webRouter(deps: WebDeps): Router {
   router.get('/favicon.ico', serveFaviconIco);
   router.get('/assets/:file', serveStylesheet);
   mountReportPages(router, deps);
+  mountPlanPages(router, deps);
   mountSettingsPages(router, deps);
   return router;
 }

@@ -4,6 +4,7 @@ import { createAlertStore, type AlertStore } from './alerts.ts';
 import { createEmailPreferenceStore, type EmailPreferenceStore } from './email-preferences.ts';
 import { createLighthouseReportStore, type LighthouseReportStore } from './lighthouse-reports.ts';
 import { createOAuthStore, type OAuthStore } from './oauth.ts';
+import { createPlanRequestStore, type PlanRequestStore } from './plan-requests.ts';
 import { createRumAlertStore, type RumAlertStore } from './rum-alerts.ts';
 import { createRumSiteStore, type RumSiteStore } from './rum-sites.ts';
 import { createScanStore, type ScanStore } from './scans.ts';
@@ -42,6 +43,8 @@ export interface Storage {
   usage: UsageStore;
   /** Account mail: one-use links (password reset, e-mail verification and change) and their throttle. */
   accountLinks: AccountLinkStore;
+  /** Upgrade requests sent from the plan page, for their throttle. */
+  planRequests: PlanRequestStore;
   /** Which alert e-mails each user wants (the settings' notifications). */
   emailPreferences: EmailPreferenceStore;
   /** Throws unless Postgres answers a query (readiness checks). */
@@ -65,6 +68,7 @@ export function createStorage(knex: Knex, counterKnex: Knex = knex): Storage {
     throttles: createThrottleStore(knex),
     usage: createUsageStore(counterKnex),
     accountLinks: createAccountLinkStore(knex),
+    planRequests: createPlanRequestStore(knex),
     emailPreferences: createEmailPreferenceStore(knex),
     ping: () => postgresReady(knex),
   };

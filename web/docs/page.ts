@@ -1,6 +1,7 @@
 import { html } from '../html.ts';
 import { layout, type Chrome } from '../layout.ts';
 import { docsText } from './labels.ts';
+import { planLink } from '../plan/link.ts';
 
 export interface DocsPageInput {
   documentUrl: string;
@@ -24,7 +25,7 @@ export function docsPage(chrome: Chrome, input: DocsPageInput): string {
     : input.token
       ? html`<p id="try-ready" class="notice">${text.tryReady}</p>`
       : html`<form id="try-token" method="post" action="/docs/try-token"><input type="hidden" name="_csrf" value="${chrome.csrf ?? ''}">
-          <p>${text.tryExplain}</p>${input.hasApi ? html`` : html`<p class="error">${text.noApi}</p>`}<button type="submit">${text.tryButton}</button></form>`;
+          <p>${text.tryExplain}</p>${input.hasApi ? html`` : html`<p class="error">${text.noApi} ${planLink(chrome.locale)}</p>`}<button type="submit">${text.tryButton}</button></form>`;
   const quickStart = html`<section id="quick-start" aria-labelledby="quick-start-title"><h2 id="quick-start-title">${text.quickStartTitle}</h2><ol>
     <li>${text.quickStartToken} <a href="/settings#api-tokens">${text.quickStartSettings}</a> ${text.quickStartTokenAfter}</li>
     <li>${text.quickStartCall}<pre class="code" tabindex="0"><code id="quick-start-me">curl -H "Authorization: Bearer $TOKEN" ${input.apiBase}/me</code></pre></li>
