@@ -236,7 +236,8 @@ export function createScanStore(knex: Knex | Knex.Transaction): ScanStore {
           knex.raw(`result->'metrics' as metrics`),
           knex.raw(`result->'runs' as runs`),
         )) as Array<
-        Pick<ScanRow, 'public_id' | 'finished_at'> & Pick<ScanResultRecord, 'scores' | 'metrics'> & { runs: ScanResultRecord['runs'] | null }
+        Pick<ScanRow, 'public_id' | 'finished_at'> &
+          Pick<ScanResultRecord, 'scores' | 'metrics'> & { runs: ScanResultRecord['runs'] | null }
       >;
       return rows
         .reverse()
