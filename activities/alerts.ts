@@ -19,7 +19,8 @@ export interface AlertActivityDeps {
   webhookDispatch?: WebhookDispatch;
 }
 
-export type AlertEmailOutcome = 'sent' | 'sent_before' | 'not_due';
+/** `unverified`: not sent, because the owner has not verified their address (the workflow's result records it). */
+export type AlertEmailOutcome = 'sent' | 'sent_before' | 'not_due' | 'unverified';
 
 /** Alert evaluation and e-mail (workflows/target-alerts.ts). Built with the others in worker/activities.ts. */
 export function createAlertActivities(deps: AlertActivityDeps) {
@@ -44,6 +45,11 @@ export function createAlertActivities(deps: AlertActivityDeps) {
       if (due !== 'send') return due === 'sent' ? 'sent_before' : 'not_due';
       const recipient = await alerts.recipient(alertId);
       if (!recipient) return 'not_due';
+      if (!recipient.verified) {
+        // Unverified addresses may not be the owner's: no mail to them, or the service could be used to spam.
+        log.info({ alertId, change }, 'alert e-mail skipped: the owner has not verified their e-mail address');
+        return 'unverified';
+      }
       await sendFromActivity(mailer, composeAlertEmail(alert!, change, recipient, deps.baseUrl), (error) =>
         log.warn({ alertId, change, err: error }, 'alert e-mail not sent'),
       );

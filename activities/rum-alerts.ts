@@ -66,6 +66,14 @@ export function createRumAlertActivities(deps: RumAlertActivityDeps) {
       if (due !== 'send') return due === 'sent' ? 'sent_before' : 'not_due';
       const recipient = await rumAlerts.recipient(alertId);
       if (!recipient) return 'not_due';
+      if (!recipient.verified) {
+        // Unverified addresses may not be the owner's: no mail to them, or the service could be used to spam.
+        log.info(
+          { rumAlertId: alertId, change },
+          'live-data alert e-mail skipped: the owner has not verified their e-mail address',
+        );
+        return 'unverified';
+      }
       await sendFromActivity(mailer, composeRumAlertEmail(notice, change, recipient, deps.baseUrl), (error) =>
         log.warn({ rumAlertId: alertId, change, err: error }, 'live-data alert e-mail not sent'),
       );

@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import { loadConfig } from '../infra/config.ts';
+import { loadConfig, requireSmtpUrl } from '../infra/config.ts';
 import { closeGracefully } from '../infra/http-shutdown.ts';
 import { createLogger } from '../infra/logger.ts';
 import { assertNodeVersion } from '../infra/runtime.ts';
@@ -7,6 +7,7 @@ import { createTemporalClient } from '../infra/temporal-client.ts';
 import { createClickHouse } from '../db/clickhouse/client.ts';
 import { createCounterKnex, createKnex } from '../db/knex.ts';
 import { createApp } from '../http/app.ts';
+import { smtpMailer } from '../services/mailer.ts';
 import { serveMetrics } from '../infra/metrics-server.ts';
 
 assertNodeVersion();
@@ -16,7 +17,8 @@ const knex = createKnex(config.databaseUrl);
 const counterKnex = createCounterKnex(config.databaseUrl);
 const temporal = createTemporalClient(config.temporal);
 const clickhouse = createClickHouse(config);
-const app = createApp({ config, knex, counterKnex, temporal, clickhouse, log });
+const mailer = smtpMailer({ url: requireSmtpUrl(config), from: config.mail.from });
+const app = createApp({ config, knex, counterKnex, temporal, clickhouse, log, mailer });
 
 const server = createServer(app.koa.callback());
 // Operator metrics on their own port (API_METRICS_PORT), never on the public one.
@@ -37,6 +39,7 @@ async function shutdown(signal: string): Promise<void> {
   log.info({ signal }, 'shutting down: no new connections, finishing open requests');
   app.health.startDraining();
   metricsServer.close();
+  mailer.close();
   const clean = await closeGracefully(server, 20_000);
   if (!clean) log.warn('open requests did not finish within 20 s; they were cut');
   await Promise.allSettled([knex.destroy(), counterKnex.destroy(), temporal.connection.close(), clickhouse.close()]);

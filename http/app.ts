@@ -22,6 +22,7 @@ import { clientMetadataFetch } from '../oauth/client-metadata.ts';
 import { localAssetStore } from '../services/assets.ts';
 import { renderErrorPage } from '../web/error-page.ts';
 import { webRouter, webVisitor } from '../web/routes.ts';
+import { smtpMailer, type Mailer } from '../services/mailer.ts';
 import { clientAddress } from './client-address.ts';
 import { createHttpMetrics, type HttpMetrics } from './metrics.ts';
 import { isApiPath, refuseUnstorableInput } from './input-guard.ts';
@@ -37,6 +38,8 @@ export interface AppDeps {
   clickhouse?: ClickHouseClient;
   log: Logger;
   clock?: Clock;
+  /** Account mail; when not given the app makes one on SMTP_URL (none without it) and close() closes it. */
+  mailer?: Mailer | null;
   /** Extra bearer-token kinds tried after personal and OAuth tokens (tests). */
   extraVerifiers?: TokenVerifier[];
 }
@@ -67,6 +70,12 @@ export function createApp(deps: AppDeps): App {
   const storage = createStorage(knex, deps.counterKnex);
   const clickhouse = deps.clickhouse ?? createClickHouse(config);
   const rum = rumQueries({ client: clickhouse, database: config.clickhouse.database });
+  const mailer =
+    deps.mailer !== undefined
+      ? deps.mailer
+      : config.mail.smtpUrl
+        ? smtpMailer({ url: config.mail.smtpUrl, from: config.mail.from })
+        : null;
   const health = new HealthState({ postgres: storage.ping, temporal: () => temporalReachable(temporal) }, log);
 
   // Koa's own proxy support believes the left-most X-Forwarded-For, which the client writes; clientAddress()
@@ -112,11 +121,20 @@ export function createApp(deps: AppDeps): App {
       assets: localAssetStore(config.assetsDir),
       rum,
       oauthProvider,
+      mailer,
     }).routes(),
   );
   koa.use(api.router.routes());
   koa.use(api.router.allowedMethods());
-  return { koa, health, metrics, close: async () => (deps.clickhouse ? undefined : clickhouse.close()) };
+  return {
+    koa,
+    health,
+    metrics,
+    close: async () => {
+      if (deps.mailer === undefined) mailer?.close();
+      if (!deps.clickhouse) await clickhouse.close();
+    },
+  };
 }
 
 /** `/livez` and `/readyz` (with `?full=1`, also a workflow through a worker and back). */

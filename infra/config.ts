@@ -130,7 +130,7 @@ export interface Config {
   /** The local Prometheus `./svc start` runs (PROMETHEUS_PORT, default 9090, on 127.0.0.1). */
   prometheus: { port: number };
   /**
-   * Alert e-mail (sent by the worker; the ingest sends the monthly-limit notice): SMTP_URL (`smtp://` or `smtps://`, credentials in the URL when the
+   * E-mail (alerts are sent by the worker, the monthly-limit notice by the ingest, account mail by the api): SMTP_URL (`smtp://` or `smtps://`, credentials in the URL when the
    * server wants them; default the local sink `./svc start` runs, smtp://127.0.0.1:2525; required in production,
    * where it has no default: see `requireSmtpUrl`) and MAIL_FROM (default `WebPerf alerts <alerts@BASE_URL's host>`).
    */
@@ -339,12 +339,12 @@ function mailFrom(env: Env, baseUrl: string): string {
   return value;
 }
 
-/** The worker and the ingest send e-mail, so they need SMTP_URL; in production there is no default. */
+/** The worker, the ingest and the api send e-mail, so they need SMTP_URL; in production there is no default. */
 export function requireSmtpUrl(config: Pick<KeylessConfig, 'mail'>): string {
   if (!config.mail.smtpUrl)
     throw new ConfigError(
       'SMTP_URL',
-      'is required in production for the worker and the ingest (alert and monthly-limit e-mail), e.g. smtps://user:password@smtp.example.com:465',
+      'is required in production for the worker, the ingest and the api (alert, monthly-limit and account e-mail), e.g. smtps://user:password@smtp.example.com:465',
     );
   return config.mail.smtpUrl;
 }
@@ -500,7 +500,7 @@ const REQUIRED_EVERYWHERE = ['APP_ENV', 'BASE_URL', 'INGEST_URL', 'DATABASE_URL'
 
 /** Variables a production deployment must set explicitly (checked against docker-compose.yml by a test). */
 export const REQUIRED_IN_PRODUCTION: Record<'api' | 'worker' | 'ingest', string[]> = {
-  api: [...REQUIRED_EVERYWHERE, 'SECRET_KEY', 'API_HOST'],
+  api: [...REQUIRED_EVERYWHERE, 'SECRET_KEY', 'API_HOST', 'SMTP_URL'],
   worker: [
     ...REQUIRED_EVERYWHERE,
     'SECRET_KEY',

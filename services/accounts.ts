@@ -2,6 +2,7 @@ import type { Locale } from '../core/i18n/locale.ts';
 import { isPlanKey, type PlanKey } from '../core/plans.ts';
 import type { User } from '../core/user.ts';
 import type { UserStore } from '../db/store/users.ts';
+import { checkNewPassword } from './password-rule.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 
 export class AccountError extends Error {
@@ -13,17 +14,31 @@ export class AccountError extends Error {
 }
 
 export const EMAIL_PATTERN = '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$';
-export const MIN_PASSWORD_LENGTH = 10;
 
-/** `locale`: the language of the user's e-mails (alerts); English when not given. */
+/**
+ * `locale`: the language of the user's e-mails (alerts); English when not given. `newPassword`: judge the
+ * password by the rule for new passwords (services/password-rule.ts), as sign-up and the operator's command do;
+ * fixtures and tests make users with any password. `emailVerified` (default true): accounts made by the operator,
+ * the demo and fixtures are verified; sign-up makes unverified ones (services/account-mail.ts).
+ */
 export async function createUser(
   users: UserStore,
-  input: { name: string; email: string; password: string | null; plan: PlanKey; locale?: Locale },
+  input: {
+    name: string;
+    email: string;
+    password: string | null;
+    plan: PlanKey;
+    locale?: Locale;
+    newPassword?: boolean;
+    emailVerified?: boolean;
+    now?: Date;
+  },
 ): Promise<User> {
   if (!new RegExp(EMAIL_PATTERN).test(input.email))
     throw new AccountError('email', 'The email must be a valid email address.');
-  if (input.password !== null && input.password.length < MIN_PASSWORD_LENGTH) {
-    throw new AccountError('password', `The password must be at least ${MIN_PASSWORD_LENGTH} characters.`);
+  if (input.password !== null && input.newPassword) {
+    const verdict = checkNewPassword(input.password, input, input.locale ?? 'en');
+    if (!verdict.ok) throw new AccountError('password', verdict.reason);
   }
   if (await findUserByEmail(users, input.email)) throw new AccountError('email', 'The email has already been taken.');
   const user = await users.insert({
@@ -32,6 +47,7 @@ export async function createUser(
     plan: input.plan,
     passwordHash: input.password === null ? null : await hashPassword(input.password),
     locale: input.locale ?? null,
+    emailVerifiedAt: input.emailVerified === false ? null : (input.now ?? new Date()),
   });
   if (user === 'email_taken') throw new AccountError('email', 'The email has already been taken.');
   return user;

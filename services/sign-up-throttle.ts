@@ -4,7 +4,8 @@ import { countInWindow, type WindowCounter } from './sliding-window.ts';
 /**
  * Sign-ups cost a password hash each (scrypt, ~100 ms of a core and 32 MiB): at most PER_ADDRESS per client
  * address within WINDOW_MS get that far; past that, 429 until the oldest leaves the window. Attempts refused
- * by validation (taken e-mail, short password) hash nothing and are not counted.
+ * by validation (name, the password rule) hash nothing and are not counted; a taken address is counted, as it
+ * costs the same hash and gets the same answer as a new one (services/account-mail.ts).
  */
 export const SIGN_UP_THROTTLE = { windowMs: 60 * 60_000, perAddress: 10 } as const;
 

@@ -6,7 +6,8 @@ import type { Config } from '../infra/config.ts';
 import { setPageHeaders } from './error-page.ts';
 import type { Chrome, NavKey } from './layout.ts';
 import { pageLocale } from './locale.ts';
-import { csrfToken, webUser } from './session.ts';
+import { verifyBanner } from './account/mail-pages.ts';
+import { csrfToken, webEmailVerified, webUser } from './session.ts';
 import { t, type WebText } from './text.ts';
 
 type Ctx = RouterContext;
@@ -34,12 +35,15 @@ export function html(ctx: Ctx, body: string, status = 200): void {
 /** The frame's data for this request: language, the signed-in user, the CSRF token for sign-out, where we are. */
 export function chromeFor(deps: { config: Config }, ctx: Ctx, current?: NavKey): Chrome {
   const user = webUser(ctx);
+  const locale = pageLocale(ctx, deps.config);
+  const csrf = user ? csrfToken(ctx, deps.config) : undefined;
   return {
-    locale: pageLocale(ctx, deps.config),
+    locale,
     user: user ? { email: user.email, unreadAlerts: ctx.state.unreadAlerts as number | undefined } : undefined,
-    csrf: user ? csrfToken(ctx, deps.config) : undefined,
+    csrf,
     current,
     path: ctx.url,
+    ...(user && !webEmailVerified(ctx) ? { banner: verifyBanner({ locale, path: ctx.url }, user.email, csrf!) } : {}),
   };
 }
 

@@ -30,6 +30,8 @@ export interface Chrome {
   head?: SafeHtml;
   /** The stylesheet's sections this page needs beyond those for every page. */
   sheets?: readonly Sheet[];
+  /** A notice above every page's body (the unverified e-mail address's banner). */
+  banner?: SafeHtml;
 }
 
 /** The page's frame: header with the navigation (signed in) or sign-in links, the body, the language switch. */
@@ -55,7 +57,7 @@ export function layout(title: string, body: SafeHtml, chrome: Chrome): string {
     html`<html lang="${chrome.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · WebPerf</title><meta name="description" content="${text.tagline}"><link rel="stylesheet" href="${STYLESHEET_PATH}"><link rel="icon" href="/favicon.ico" sizes="32x32"><link rel="icon" href="${FAVICON_SVG_PATH}" type="image/svg+xml">${chrome.head ?? ''}</head>
 <body${chrome.sheets?.length ? html` class="${chrome.sheets.map((sheet) => `sheet-${sheet}`).join(' ')}"` : ''}><a class="skip" href="#main">${text.skip}</a><header class="${user ? 'signed-in' : 'signed-out'}"><a class="brand" href="/">WebPerf</a>${nav}</header>
-<main id="main">${body}</main><footer>${switcher}</footer></body></html>`.value
+<main id="main">${chrome.banner ?? ''}${body}</main><footer>${switcher}</footer></body></html>`.value
   }`;
 }
 

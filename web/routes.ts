@@ -10,6 +10,8 @@ import type { Logger } from '../infra/logger.ts';
 import type { Storage } from '../db/store/index.ts';
 import type { AssetStore } from '../services/assets.ts';
 import { mountAccountPages } from './account/routes.ts';
+import { mountAccountMailPages } from './account/mail-routes.ts';
+import type { Mailer } from '../services/mailer.ts';
 import { mountDocsPages } from './docs/routes.ts';
 import { FAVICON_SVG_PATH, serveFaviconIco, serveFaviconSvg } from './favicon.ts';
 import { mountLivePages } from './live/routes.ts';
@@ -34,6 +36,8 @@ export interface WebDeps {
   /** The OAuth authorization server, for the consent pages. */
   oauthProvider: Provider;
   log?: Logger;
+  /** Account mail (reset, verification, e-mail change); null without an SMTP server. */
+  mailer: Mailer | null;
 }
 
 /**
@@ -81,7 +85,9 @@ export function webRouter(deps: WebDeps): Router {
       rum: deps.rum,
     }),
   });
-  mountAccountPages(router, deps);
+  const accountDeps = { ...deps, log: deps.log ?? console };
+  mountAccountPages(router, accountDeps);
+  mountAccountMailPages(router, accountDeps);
   router.get(FAVICON_SVG_PATH, serveFaviconSvg);
   router.get('/favicon.ico', serveFaviconIco);
   router.get('/assets/:file', serveStylesheet);

@@ -85,6 +85,7 @@ export function loadSession(deps: SessionDeps) {
       const user = await deps.storage.sessions.findLiveUser(idHash, deps.clock());
       if (user) {
         ctx.state.webUser = user;
+        ctx.state.webEmailVerified = user.emailVerified;
         ctx.state.webSessionHash = idHash;
       }
     }
@@ -93,6 +94,9 @@ export function loadSession(deps: SessionDeps) {
 }
 
 export const webUser = (ctx: Context): User | undefined => ctx.state.webUser as User | undefined;
+
+/** Whether the signed-in user's address is verified (services/account-mail.ts); false when nobody is signed in. */
+export const webEmailVerified = (ctx: Context): boolean => ctx.state.webEmailVerified === true;
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

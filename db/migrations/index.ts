@@ -22,6 +22,7 @@ import * as rumLimitNotices from './20261201_021_rum_limit_notices.ts';
 import * as webhookAttemptKeys from './20261201_023_webhook_attempt_keys.ts';
 import * as scanLighthouseReports from './20261202_024_scan_lighthouse_reports.ts';
 import * as scanTrigger from './20261202_025_scan_trigger.ts';
+import * as accountMail from './20261203_026_account_mail.ts';
 import * as scansFinishedByUrlIndex from './20261203_030_scans_finished_by_url_index.ts';
 
 interface Migration {
@@ -54,6 +55,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261201_023_webhook_attempt_keys', webhookAttemptKeys],
   ['20261202_024_scan_lighthouse_reports', scanLighthouseReports],
   ['20261202_025_scan_trigger', scanTrigger],
+  ['20261203_026_account_mail', accountMail],
   ['20261203_030_scans_finished_by_url_index', scansFinishedByUrlIndex],
 ];
 

@@ -102,6 +102,8 @@ export interface AlertRecipient {
   email: string;
   name: string;
   locale: Locale;
+  /** Alert e-mails go only to verified addresses (services/account-mail.ts). */
+  verified: boolean;
 }
 
 export type NewAlert = Pick<
@@ -223,9 +225,16 @@ export function createAlertStore(knex: Knex | Knex.Transaction): AlertStore {
       const row = (await knex('alerts')
         .join('users', 'users.id', 'alerts.user_id')
         .where('alerts.id', alertId)
-        .first('users.email', 'users.name', 'users.locale')) as
-        { email: string; name: string; locale: Locale | null } | undefined;
-      return row && { email: row.email, name: row.name, locale: row.locale ?? 'en' };
+        .first('users.email', 'users.name', 'users.locale', 'users.email_verified_at')) as
+        { email: string; name: string; locale: Locale | null; email_verified_at: Date | null } | undefined;
+      return (
+        row && {
+          email: row.email,
+          name: row.name,
+          locale: row.locale ?? 'en',
+          verified: row.email_verified_at !== null,
+        }
+      );
     },
 
     async scanForEvaluation(publicId) {

@@ -13,6 +13,7 @@ import { createTokenStore, type TokenStore } from './tokens.ts';
 import { createUsageStore, type UsageStore } from './usage.ts';
 import { createUserStore, type UserStore } from './users.ts';
 import { createWebhookStore, type WebhookStore } from './webhooks.ts';
+import { createAccountLinkStore, type AccountLinkStore } from './account-links.ts';
 
 /** Every Postgres query of the service, one store per aggregate, each returning plain objects. */
 export interface Storage {
@@ -38,6 +39,8 @@ export interface Storage {
   throttles: ThrottleStore;
   /** The daily API counter, on its own pool when one is given. */
   usage: UsageStore;
+  /** Account mail: one-use links (password reset, e-mail verification and change) and their throttle. */
+  accountLinks: AccountLinkStore;
   /** Throws unless Postgres answers a query (readiness checks). */
   ping(): Promise<void>;
 }
@@ -58,6 +61,7 @@ export function createStorage(knex: Knex, counterKnex: Knex = knex): Storage {
     tokens: createTokenStore(knex),
     throttles: createThrottleStore(knex),
     usage: createUsageStore(counterKnex),
+    accountLinks: createAccountLinkStore(knex),
     ping: () => postgresReady(knex),
   };
 }

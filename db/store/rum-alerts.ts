@@ -105,6 +105,8 @@ export interface RumAlertRecipient {
   email: string;
   name: string;
   locale: Locale;
+  /** Alert e-mails go only to verified addresses (services/account-mail.ts). */
+  verified: boolean;
 }
 
 export interface RumAlertStore {
@@ -205,8 +207,16 @@ export function createRumAlertStore(knex: Knex | Knex.Transaction): RumAlertStor
         .join('rum_sites as s', 's.id', 'a.site_id')
         .join('users as u', 'u.id', 's.user_id')
         .where('a.id', id)
-        .first('u.email', 'u.name', 'u.locale')) as { email: string; name: string; locale: Locale | null } | undefined;
-      return row && { email: row.email, name: row.name, locale: row.locale ?? 'en' };
+        .first('u.email', 'u.name', 'u.locale', 'u.email_verified_at')) as
+        { email: string; name: string; locale: Locale | null; email_verified_at: Date | null } | undefined;
+      return (
+        row && {
+          email: row.email,
+          name: row.name,
+          locale: row.locale ?? 'en',
+          verified: row.email_verified_at !== null,
+        }
+      );
     },
 
     async forCheck() {

@@ -5,8 +5,10 @@ import { toUser, type UserRow } from './users.ts';
 export interface SessionStore {
   create(idHash: string, userId: number, expiresAt: Date): Promise<void>;
   delete(idHash: string): Promise<void>;
-  /** The user of a session that has not expired at `now`. */
-  findLiveUser(idHash: string, now: Date): Promise<User | undefined>;
+  /** The user of a session that has not expired at `now`, and whether their address is verified. */
+  findLiveUser(idHash: string, now: Date): Promise<(User & { emailVerified: boolean }) | undefined>;
+  /** Ends every web session of the user (a password reset); API tokens and OAuth grants are not sessions. */
+  deleteForUser(userId: number): Promise<number>;
 }
 
 /** Every query on `web_sessions` (keyed by the SHA-256 of the cookie value, never the value itself). */
@@ -26,13 +28,18 @@ export function createSessionStore(knex: Knex): SessionStore {
         .join('users', 'users.id', 'web_sessions.user_id')
         .where({ 'web_sessions.id_hash': idHash })
         .where('web_sessions.expires_at', '>', now)
-        .first<Pick<UserRow, 'id' | 'name' | 'email' | 'plan'> | undefined>(
+        .first<Pick<UserRow, 'id' | 'name' | 'email' | 'plan' | 'email_verified_at'> | undefined>(
           'users.id',
           'users.name',
           'users.email',
           'users.plan',
+          'users.email_verified_at',
         );
-      return row && toUser(row);
+      return row && { ...toUser(row), emailVerified: row.email_verified_at !== null };
+    },
+
+    async deleteForUser(userId) {
+      return sessions().where({ user_id: userId }).delete();
     },
   };
 }

@@ -11,6 +11,8 @@ export interface UserRow {
   plan: PlanKey;
   /** The language of the user's e-mails; null reads as English. */
   locale: Locale | null;
+  /** When the address was shown to be the user's (a followed link, or made by the operator); null: not yet. */
+  email_verified_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -36,8 +38,15 @@ export interface UserStore {
     plan: PlanKey;
     passwordHash: string | null;
     locale?: Locale | null;
+    emailVerifiedAt?: Date | null;
   }): Promise<User | 'email_taken'>;
   setPlan(id: number, plan: PlanKey, now: Date): Promise<User | undefined>;
+  /** The user's language and whether their address is verified (account mail). */
+  mailProfile(id: number): Promise<{ user: User; locale: Locale; emailVerified: boolean } | undefined>;
+  setPasswordHash(id: number, passwordHash: string, now: Date): Promise<void>;
+  markEmailVerified(id: number, now: Date): Promise<void>;
+  /** Moves the user to a new (verified) address; `email_taken` when another account has it. */
+  changeEmail(id: number, email: string, now: Date): Promise<User | 'email_taken' | undefined>;
 }
 
 /** Every query on `users`. */
@@ -69,6 +78,7 @@ export function createUserStore(knex: Knex): UserStore {
             plan: user.plan,
             password_hash: user.passwordHash,
             locale: user.locale ?? null,
+            email_verified_at: user.emailVerifiedAt ?? null,
           })
           .returning('*');
         return toUser(row as UserRow);
@@ -81,6 +91,32 @@ export function createUserStore(knex: Knex): UserStore {
     async setPlan(id, plan, now) {
       const [row] = await users().where({ id }).update({ plan, updated_at: now }).returning('*');
       return row && toUser(row as UserRow);
+    },
+
+    async mailProfile(id) {
+      const row = (await users().where({ id }).first()) as UserRow | undefined;
+      return row && { user: toUser(row), locale: row.locale ?? 'en', emailVerified: row.email_verified_at !== null };
+    },
+
+    async setPasswordHash(id, passwordHash, now) {
+      await users().where({ id }).update({ password_hash: passwordHash, updated_at: now });
+    },
+
+    async markEmailVerified(id, now) {
+      await users().where({ id }).whereNull('email_verified_at').update({ email_verified_at: now });
+    },
+
+    async changeEmail(id, email, now) {
+      try {
+        const [row] = await users()
+          .where({ id })
+          .update({ email, email_verified_at: now, updated_at: now })
+          .returning('*');
+        return row && toUser(row as UserRow);
+      } catch (error) {
+        if ((error as { constraint?: string }).constraint === 'users_email_unique') return 'email_taken';
+        throw error;
+      }
     },
   };
 }

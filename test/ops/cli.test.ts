@@ -20,6 +20,8 @@ describe('operator command line', () => {
   it('creates a user, changes the plan, mints a token that works, lists and revokes it', async () => {
     const email = `${uniqueName('op')}@example.com`;
     expect((await run('user:create', '--email', email, '--name', 'Op User', '--plan', 'free')).code).toBe(0);
+    const created = await api.db.knex('users').where({ email }).first('email_verified_at');
+    expect(created.email_verified_at).toBeInstanceOf(Date);
 
     const minted = await run('token:create', '--email', email, '--name', 'deploy bot');
     expect(minted.code).toBe(0);
@@ -51,6 +53,10 @@ describe('operator command line', () => {
     await expect(run('user:create', '--email', 'not-an-email', '--name', 'X', '--plan', 'pro')).rejects.toThrow(
       /valid email/,
     );
+    // New passwords follow the one rule (services/password-rule.ts); the operator's users are verified.
+    await expect(
+      run('user:create', '--email', 'x@example.com', '--name', 'X', '--plan', 'pro', '--password', 'password1234'),
+    ).rejects.toThrow(/too easy to guess/);
     await expect(run('token:create', '--email', 'nobody@example.com', '--name', 'x')).rejects.toThrow(
       /no user with e-mail/,
     );

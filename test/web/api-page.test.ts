@@ -112,15 +112,22 @@ describe('the API and apps page in a real browser', () => {
   it('signs up a new account on the Free plan, which is told it has no API access', async () => {
     const page = await browser.newPage();
     await page.goto(`${api.url}/signup`);
+    const newEmail = `${uniqueName('new')}@example.com`;
     await page.type('#name', 'New Person');
-    await page.type('#email', `${uniqueName('new')}@example.com`);
+    await page.type('#email', newEmail);
     await page.type('#password', 'short');
     await Promise.all([page.waitForNavigation(), page.click('#sign-up')]);
     expect(await page.$eval('#password-error', (el) => el.textContent)).toBe(
-      'The password must be at least 10 characters.',
+      'The password must be at least 12 characters.',
     );
     await page.type('#password', 'long enough password');
     await Promise.all([page.waitForNavigation(), page.click('#sign-up')]);
+    // No session from the sign-up itself: the password (or the e-mailed link) signs in.
+    expect(new URL(page.url()).pathname).toBe('/signup/check-inbox');
+    await Promise.all([page.waitForNavigation(), page.click('#to-sign-in')]);
+    await page.type('#email', newEmail);
+    await page.type('#password', 'long enough password');
+    await Promise.all([page.waitForNavigation(), page.click('#sign-in')]);
     expect(new URL(page.url()).pathname).toBe('/');
     expect(await page.$eval('#api-usage', (el) => el.textContent)).toContain('Your plan has no API access.');
     await page.close();

@@ -44,11 +44,17 @@ async function freshPage(options: { javascript?: boolean; language?: string } = 
   return page;
 }
 
+/** Signs up (which gives no session: the "check your inbox" page) and then signs in with the password. */
 async function signUp(page: Page, email: string): Promise<void> {
   await page.type('#name', 'New User');
   await page.type('#email', email);
   await page.type('#password', 'a-long-password-1');
   await Promise.all([page.waitForNavigation(), page.click('#sign-up')]);
+  expect(new URL(page.url()).pathname).toBe('/signup/check-inbox');
+  await Promise.all([page.waitForNavigation(), page.click('#to-sign-in')]);
+  await page.type('#email', email);
+  await page.type('#password', 'a-long-password-1');
+  await Promise.all([page.waitForNavigation(), page.click('#sign-in')]);
 }
 
 const emailFor = (label: string) =>

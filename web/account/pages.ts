@@ -7,6 +7,7 @@ import { html, SafeHtml } from '../html.ts';
 import { layout, type Chrome } from '../layout.ts';
 import { t } from '../text.ts';
 import { accountText } from './labels.ts';
+import { accountMailText } from './mail-labels.ts';
 import type { AuthorisedApp } from '../../core/oauth/apps.ts';
 import { appsSection } from '../oauth/apps-section.ts';
 
@@ -33,6 +34,7 @@ export function loginPage(chrome: Chrome, csrf: string, email = '', errors: Form
         <label for="password">${text.password}</label><input id="password" name="password" type="password" autocomplete="current-password" required>
         <button type="submit" id="sign-in">${frame.signIn}</button>
       </form>
+      <p><a href="/password/forgot" id="forgot-password">${accountMailText(chrome.locale).forgotLink}</a></p>
       <p>${text.noAccount} <a href="/signup${next === '/' ? '' : `?next=${encodeURIComponent(next)}`}" id="to-sign-up">${frame.signUp}</a>.</p></section>`,
     chrome,
   );

@@ -4,12 +4,14 @@ import type { Context } from 'koa';
 import { resourceUrl } from '../../core/oauth/resources.ts';
 import { planFor } from '../../core/plans.ts';
 import { notFound, setRetryAfter } from '../../http/errors.ts';
-import { AccountError, authenticate, createUser } from '../../services/accounts.ts';
+import { authenticate } from '../../services/accounts.ts';
+import { signUpByMail } from '../../services/account-mail.ts';
 import { listApps, revokeApp } from '../../services/oauth-apps.ts';
 import { throttledSignIn } from '../../services/sign-in-throttle.ts';
 import { reserveSignUp } from '../../services/sign-up-throttle.ts';
 import { deleteToken, listTokens, mintToken } from '../../services/tokens.ts';
-import { chromeFor, type PageDeps } from '../chrome.ts';
+import { chromeFor } from '../chrome.ts';
+import { accountMailDeps, type AccountMailPageDeps } from './mail-routes.ts';
 import { sendPage } from '../error-page.ts';
 import { localPath, pageLocale } from '../locale.ts';
 import { csrfToken, endSession, readForm, startSession, webUser } from '../session.ts';
@@ -17,7 +19,7 @@ import { accountText, type AccountText } from './labels.ts';
 import { issueDeviceCookie, trustedDevice } from './device-cookie.ts';
 import { apiPage, loginPage, signupPage, type ApiPageInput, type FormErrors } from './pages.ts';
 
-export type AccountPageDeps = PageDeps;
+export type AccountPageDeps = AccountMailPageDeps;
 
 type Ctx = RouterContext;
 
@@ -127,23 +129,19 @@ async function signUp(deps: AccountPageDeps, ctx: Ctx): Promise<void> {
         429,
       );
     }
-    try {
-      // The language the visitor reads the site in is the language of their alert e-mails.
-      const user = await createUser(storage.users, {
-        ...values,
-        password: form.get('password') ?? '',
-        plan: 'free',
-        locale: pageLocale(ctx, config),
-      });
-      await startSession(ctx, deps, user.id);
-      issueDeviceCookie(ctx, config, user.email);
+    // The language the visitor reads the site in is the language of their e-mails.
+    const outcome = await signUpByMail(accountMailDeps(deps), {
+      ...values,
+      password: form.get('password') ?? '',
+      locale: pageLocale(ctx, config),
+    });
+    if (outcome.kind === 'accepted') {
+      // The same answer for a new and a taken address, and no session from it: the link or the password signs in.
       ctx.status = 303;
-      return ctx.redirect(next);
-    } catch (error) {
-      if (!(error instanceof AccountError)) throw error;
-      await slot.release();
-      errors[error.field] = error.message;
+      return ctx.redirect(`/signup/check-inbox${next === '/' ? '' : `?next=${encodeURIComponent(next)}`}`);
     }
+    await slot.release();
+    errors[outcome.field] = outcome.message;
   }
   sendPage(ctx, signupPage(chromeFor(deps, ctx), csrfToken(ctx, config), values, errors, next), 422);
 }

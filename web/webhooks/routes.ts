@@ -21,7 +21,8 @@ import {
   type WebhookSettingsDeps,
 } from '../../services/webhook-settings.ts';
 import { chromeFor, html, type WorkflowPageDeps } from '../chrome.ts';
-import { readForm, webUser } from '../session.ts';
+import { accountMailText } from '../account/mail-labels.ts';
+import { readForm, webEmailVerified, webUser } from '../session.ts';
 import { WEBHOOK_LABELS, type WebhookNotice } from './labels.ts';
 import { deliveryPage, webhookPage } from './page.ts';
 
@@ -75,11 +76,18 @@ function signedIn(ctx: Ctx) {
   return user;
 }
 
-/** Pro and up; below, the page explains and every change answers 403. */
+/**
+ * Pro and up, with a verified e-mail address (services/account-mail.ts); otherwise the page explains and every
+ * change answers 403.
+ */
 async function proUser(deps: WebhookPageDeps, ctx: Ctx) {
   const user = signedIn(ctx);
   if (user && !mayUseWebhooks(user.plan)) {
     await render(deps, ctx, user, {}, 403);
+    return undefined;
+  }
+  if (user && !webEmailVerified(ctx)) {
+    await render(deps, ctx, user, { notice: accountMailText(chromeFor(deps, ctx).locale).verifyFirst }, 403);
     return undefined;
   }
   return user;
@@ -125,7 +133,9 @@ async function render(
 
 async function showSettings(deps: WebhookPageDeps, ctx: Ctx): Promise<void> {
   const user = signedIn(ctx);
-  if (user) await render(deps, ctx, user, {});
+  if (!user) return;
+  const unverified = mayUseWebhooks(user.plan) && !webEmailVerified(ctx);
+  await render(deps, ctx, user, unverified ? { notice: accountMailText(chromeFor(deps, ctx).locale).verifyFirst } : {});
 }
 
 async function saveSettings(deps: WebhookPageDeps, ctx: Ctx): Promise<void> {
