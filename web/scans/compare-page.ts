@@ -49,7 +49,7 @@ function ruleText(decision: Decision, format: (v: number) => string, locale: Loc
     return decision.source.kind === 'history'
       ? words.bandLearned(format(decision.band), decision.source.scans)
       : words.bandDefault(format(decision.band));
-  const p = decision.p < 0.001 ? 'p < 0.001' : `p = ${formatNumber(decision.p, locale, 3)}`;
+  const p = decision.p < 0.001 ? `p < ${formatNumber(0.001, locale, 3)}` : `p = ${formatNumber(decision.p, locale, 3)}`;
   const underFloor = decision.p <= ALPHA && Math.abs(decision.shift) < decision.floor;
   return `${words.rankTest(p, signed(decision.shift, format), words.runs(decision.before.n, decision.after.n))}${underFloor ? words.underFloor(format(decision.floor)) : ''}`;
 }
@@ -58,7 +58,7 @@ function ruleText(decision: Decision, format: (v: number) => string, locale: Loc
 function delta(change: number, decision: Decision, format: (v: number) => string, locale: Locale): SafeHtml {
   const { verdict } = decision;
   const kind = verdict === 'no_significant_change' ? 'same' : verdict;
-  return html`<span class="${kind}" data-change="${verdict}">${signed(change, format)} <span class="verdict"><span aria-hidden="true">${SHAPES[verdict]}</span> ${verdictText(locale).verdict[verdict]}</span></span> <br><small class="muted" data-rule="${decision.rule}">${ruleText(decision, format, locale)}</small>`;
+  return html`<span class="${kind}" data-change="${verdict}">${signed(change, format)} <span class="verdict"><span aria-hidden="true">${SHAPES[verdict]}</span> ${verdictText(locale).verdict[verdict]}</span></span> <small class="muted rule" data-rule="${decision.rule}">${ruleText(decision, format, locale)}</small>`;
 }
 
 export function comparePage({ chrome, before, after, imageUrl, history = [] }: CompareInput): string {
