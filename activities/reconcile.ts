@@ -2,7 +2,9 @@ import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../infra/logger.ts';
 import { scanWorkflowId } from '../core/temporal.ts';
+import type { AccountDataStore } from '../db/store/account-data.ts';
 import type { ScanStore } from '../db/store/scans.ts';
+import { startAccountDeletionWorkflow } from '../infra/temporal-client.ts';
 import { FAILURE_DETAILS } from '../core/scan/failures.ts';
 import { markFailed } from '../services/scans.ts';
 
@@ -11,12 +13,19 @@ export interface ReconcileDeps {
   temporal: () => Client;
   clock: Clock;
   log: Logger;
+  accountData: AccountDataStore;
+  taskQueuePrefix: string;
 }
 
 export interface ReconcileReport {
   checked: number;
   failed: string[];
+  /** Closed accounts whose deletion workflow had to be started (absent in reports of older workers). */
+  deletionsStarted?: number[];
 }
+
+/** A closed account's own request starts its deletion; past this the reconciler does (Temporal was away then). */
+export const DELETION_START_GRACE_MS = 60_000;
 
 /** Activities of the scan reconciler: scans whose workflow ended without recording an outcome are failed. */
 export function createReconcileActivities(deps: ReconcileDeps) {
@@ -42,9 +51,23 @@ export function createReconcileActivities(deps: ReconcileDeps) {
           deps.log.warn({ scanId: publicId, reason: ended }, 'stale scan failed by the reconciler');
         }
       }
-      return { checked: stale.length, failed };
+      return { checked: stale.length, failed, deletionsStarted: await startMissingDeletions(deps) };
     },
   };
+}
+
+/** Starts the deletion workflow of every account closed a while ago whose row is still there and that has none running. */
+async function startMissingDeletions(deps: ReconcileDeps): Promise<number[]> {
+  const closedBefore = new Date(deps.clock().getTime() - DELETION_START_GRACE_MS);
+  const started: number[] = [];
+  for (const userId of await deps.accountData.closedAccounts(closedBefore, 100)) {
+    const { status } = await startAccountDeletionWorkflow(deps.temporal(), deps.taskQueuePrefix, userId);
+    if (status === 'started') {
+      started.push(userId);
+      deps.log.warn({ userId }, 'account deletion started by the reconciler');
+    }
+  }
+  return started;
 }
 
 export type ReconcileActivities = ReturnType<typeof createReconcileActivities>;

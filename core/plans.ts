@@ -160,3 +160,36 @@ export function planView(plan: Plan): { key: PlanKey; label: string; api_enabled
     api_daily_limit: plan.apiDailyLimit,
   };
 }
+
+/** The next plan up the table, or undefined for the largest. */
+export function nextPlanUp(plan: Plan): Plan | undefined {
+  const next = PLAN_KEYS[PLAN_KEYS.indexOf(plan.key) + 1];
+  return next ? PLANS[next] : undefined;
+}
+
+/** The limits a user sees on the plan page, in its order (each a number field of Plan). */
+export const SHOWN_LIMITS = [
+  'apiDailyLimit',
+  'hourlyScanLimit',
+  'maxTargets',
+  'maxRunsPerScan',
+  'maxRumSites',
+  'rumMonthlyPageviews',
+  'lighthouseReportDays',
+] as const satisfies ReadonlyArray<keyof Plan>;
+export type ShownLimit = (typeof SHOWN_LIMITS)[number];
+
+/** What `to` adds over `from`: each shown limit that differs (UNLIMITED counts as the most), and its new features. */
+export function planDifferences(
+  from: Plan,
+  to: Plan,
+): { limits: Array<{ limit: ShownLimit; from: number; to: number }>; features: Feature[] } {
+  return {
+    limits: SHOWN_LIMITS.filter((limit) => from[limit] !== to[limit]).map((limit) => ({
+      limit,
+      from: from[limit],
+      to: to[limit],
+    })),
+    features: [...to.features].filter((feature) => !from.features.has(feature)),
+  };
+}

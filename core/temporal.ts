@@ -96,3 +96,10 @@ export const webhookDeliveryWorkflowId = (mainQueue: string, deliveryId: number)
   `${mainQueue}-webhook-${deliveryId}`;
 export const webhookResendWorkflowId = (mainQueue: string, deliveryId: number, nonce: string): string =>
   `${mainQueue}-webhook-${deliveryId}-resend-${nonce}`;
+
+/**
+ * One per account being deleted (workflows/account-deletion.ts), findable in the Temporal UI by this id and by
+ * UserId. Only one runs at a time per account; a finished one can be run again (every step is idempotent).
+ */
+export const accountDeletionWorkflowId = (userId: number): string => `account-deletion-${userId}`;
+export const accountDeletionSummary = (userId: number): string => `Deletion of account ${userId} and all its data`;

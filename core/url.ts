@@ -51,3 +51,27 @@ export function normaliseScanUrl(input: string): NormalisedUrl {
     return { ok: false, error: `The url may not be greater than ${MAX_URL_LENGTH} characters.` };
   return { ok: true, url, host: parsed.hostname };
 }
+
+/**
+ * What a web form's address means before the rule above: one typed without a scheme (`example.com/page`) is
+ * read as https. The API keeps asking for the scheme.
+ */
+export function withDefaultScheme(input: string): string {
+  const text = input.trim();
+  if (text === '' || /^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return text;
+  return `https://${text.replace(/^\/+/, '')}`;
+}
+
+/**
+ * A page named in words (alert texts, e-mails): its host and path, with the query when there is one; a site's
+ * home page (`/`) is its host alone. Falls back to `host` when the URL does not parse.
+ */
+export function pageName(url: string, host: string): string {
+  try {
+    const parsed = new URL(url);
+    const rest = `${parsed.pathname}${parsed.search}`;
+    return rest === '/' ? parsed.hostname : `${parsed.hostname}${rest}`;
+  } catch {
+    return host;
+  }
+}

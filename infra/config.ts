@@ -133,8 +133,10 @@ export interface Config {
    * E-mail (alerts are sent by the worker, the monthly-limit notice by the ingest, account mail by the api): SMTP_URL (`smtp://` or `smtps://`, credentials in the URL when the
    * server wants them; default the local sink `./svc start` runs, smtp://127.0.0.1:2525; required in production,
    * where it has no default: see `requireSmtpUrl`) and MAIL_FROM (default `WebPerf alerts <alerts@BASE_URL's host>`).
+   * operatorEmail (OPERATOR_EMAIL): where the API sends the plan page's upgrade requests; default
+   * `operators@BASE_URL's host` outside production, none in production (the page then offers no request form).
    */
-  mail: { smtpUrl: string | null; from: string };
+  mail: { smtpUrl: string | null; from: string; operatorEmail: string | null };
 }
 
 export class ConfigError extends Error {
@@ -339,6 +341,17 @@ function mailFrom(env: Env, baseUrl: string): string {
   return value;
 }
 
+/** OPERATOR_EMAIL: one plain address (no name, no line breaks). */
+function operatorEmail(env: Env, baseUrl: string, production: boolean): string | null {
+  const host = new URL(baseUrl).hostname;
+  const domain = isIP(host.replace(/^\[|\]$/g, '')) ? 'localhost' : host;
+  const value = env.OPERATOR_EMAIL?.trim() || (production ? '' : `operators@${domain}`);
+  if (!value) return null;
+  if (!/^[^\s@<>"',;]+@[^\s@<>"',;]+$/.test(value) || value.length > 254)
+    throw new ConfigError('OPERATOR_EMAIL', `must be one e-mail address, got "${value}"`);
+  return value;
+}
+
 /** The worker, the ingest and the api send e-mail, so they need SMTP_URL; in production there is no default. */
 export function requireSmtpUrl(config: Pick<KeylessConfig, 'mail'>): string {
   if (!config.mail.smtpUrl)
@@ -490,6 +503,7 @@ export function loadConfig(env: Env = process.env, options: { keys?: false } = {
           ? null
           : 'smtp://127.0.0.1:2525',
       from: mailFrom(env, baseUrl),
+      operatorEmail: operatorEmail(env, baseUrl, production),
     },
   };
   return options.keys === false ? config : { ...config, keys: keyring(env, appEnv, stateDir) };

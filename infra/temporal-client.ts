@@ -5,6 +5,7 @@ import {
   Connection,
   ScheduleAlreadyRunning,
   WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
   ScheduleNotFoundError,
   ScheduleOverlapPolicy,
   type ScheduleDescription,
@@ -16,7 +17,10 @@ import { RUM_ALERT_CHECK_EVERY_MINUTES } from '../core/rum/alert-check.ts';
 import { RECONCILE_EVERY } from '../core/scan/lifecycle.ts';
 import type { SlotRequest } from '../core/scan/slots.ts';
 import type { AttemptOutcomeKind, DeliveryRef, WebhookDeliveryInput } from '../core/webhooks/delivery.ts';
+import type { AccountDeletionInput } from '../core/account-deletion.ts';
 import {
+  accountDeletionSummary,
+  accountDeletionWorkflowId,
   DeliveryIdAttribute,
   UserIdAttribute,
   WebhookEventAttribute,
@@ -369,4 +373,44 @@ export async function deleteTargetSchedulesOf(client: Client, prefix: string): P
   const ids = [...(await listTargetSchedules(client, prefix)).keys()];
   for (const id of ids) await deleteTargetSchedule(client, prefix, id);
   return ids.length;
+}
+
+// ---- account deletion (workflows/account-deletion.ts) ----
+
+/**
+ * Starts the account's deletion workflow on the main queue: 'started', or 'running' when one runs already (a
+ * second submission of the form). A finished one for the id may be followed by a new run.
+ */
+export async function startAccountDeletionWorkflow(
+  client: Client,
+  prefix: string,
+  userId: number,
+): Promise<{ status: 'started' | 'running'; runId?: string }> {
+  try {
+    const handle = await withinDeadline(client, () =>
+      client.workflow.start('accountDeletionWorkflow', {
+        workflowId: accountDeletionWorkflowId(userId),
+        taskQueue: mainTaskQueue(prefix),
+        args: [{ userId } satisfies AccountDeletionInput],
+        workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+        staticSummary: accountDeletionSummary(userId),
+        typedSearchAttributes: [{ key: UserIdAttribute, value: String(userId) }],
+      }),
+    );
+    return { status: 'started', runId: handle.firstExecutionRunId };
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError) return { status: 'running' };
+    throw error;
+  }
+}
+
+/** Ends a workflow at once if it still runs; one that has ended or never existed counts as stopped. */
+export async function terminateIfRunning(client: Client, workflowId: string, reason: string): Promise<boolean> {
+  try {
+    await withinDeadline(client, () => client.workflow.getHandle(workflowId).terminate(reason));
+    return true;
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError) return false;
+    throw error;
+  }
 }

@@ -18,6 +18,11 @@ export function dismissAlert(deps: AlertActionDeps, userId: number, id: number):
   return deps.alerts.dismiss(userId, id, deps.clock());
 }
 
+/** Takes back the owner's dismissal of an alert (the web area's undo); undefined when it cannot be taken back. */
+export function undismissAlert(deps: AlertActionDeps, userId: number, id: number): Promise<Alert | undefined> {
+  return deps.alerts.undismiss(userId, id, deps.clock());
+}
+
 /** A target's open alerts (all of them) and its latest closed ones (resolved or dismissed), newest first. */
 export async function targetAlerts(
   alerts: AlertStore,

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PUBLIC_ID_PATTERN } from '../core/ids.ts';
 import { keyWithId, purposeKey, type Keyring } from '../core/keys.ts';
@@ -9,6 +9,8 @@ import type { Scan } from '../core/scan/scan.ts';
 export interface AssetStore {
   put(scanId: string, name: string, bytes: Buffer): Promise<void>;
   get(scanId: string, name: string): Promise<Buffer | null>;
+  /** Removes every image of the scan; true when there were any. Nothing there is not an error. */
+  remove(scanId: string): Promise<boolean>;
 }
 
 const ASSET_NAME = /^[a-z0-9-]{1,64}\.jpg$/;
@@ -32,6 +34,16 @@ export function localAssetStore(root: string): AssetStore {
       } catch {
         return null;
       }
+    },
+    async remove(scanId) {
+      if (!SCAN_ID.test(scanId)) throw new Error(`invalid asset folder ${scanId}`);
+      const folder = join(root, scanId);
+      const existed = await stat(folder).then(
+        () => true,
+        () => false,
+      );
+      await rm(folder, { recursive: true, force: true });
+      return existed;
     },
   };
 }

@@ -24,6 +24,8 @@ import { mountScanPages } from './scans/routes.ts';
 import { csrfToken, loadSession, sameOriginOnly, webUser } from './session.ts';
 import { serveStylesheet } from './stylesheet.ts';
 import { mountWebhookPages } from './webhooks/routes.ts';
+import { mountPlanPages } from './plan/routes.ts';
+import { mountDataPages } from './account/data-routes.ts';
 
 export interface WebDeps {
   storage: Storage;
@@ -92,5 +94,7 @@ export function webRouter(deps: WebDeps): Router {
   router.get('/favicon.ico', serveFaviconIco);
   router.get('/assets/:file', serveStylesheet);
   mountReportPages(router, deps);
+  mountPlanPages(router, deps);
+  mountDataPages(router, deps);
   return router;
 }

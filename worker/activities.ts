@@ -1,4 +1,5 @@
 import type { Client } from '@temporalio/client';
+import { createAccountDeletionActivities, type RumEraser } from '../activities/account-deletion.ts';
 import { createActivities } from '../activities/index.ts';
 import { createAlertActivities } from '../activities/alerts.ts';
 import { createReconcileActivities } from '../activities/reconcile.ts';
@@ -18,6 +19,7 @@ import type { WorkerMetrics } from '../infra/worker-metrics.ts';
 import type { Mailer } from '../services/mailer.ts';
 import type { WebhookDeliveryDeps } from '../services/webhook-delivery.ts';
 import type { WebhookDispatch } from '../services/webhook-dispatch.ts';
+import { localAssetStore } from '../services/assets.ts';
 
 /** What the worker's activities are built from: worker/main.ts passes the real ones, test harnesses their own. */
 export interface WorkerDeps {
@@ -42,6 +44,8 @@ export interface WorkerDeps {
   /** Tests resolve webhook hosts their own way and shorten the request timeout. */
   webhookLookup?: HostLookup;
   webhookTimeoutMs?: number;
+  /** Deletes a closed account's live-data rows (ClickHouse); the worker process always passes it. */
+  rumErase?: RumEraser;
 }
 
 /** A runner for processes that serve no scan queue: the scan activities are built but never polled there. */
@@ -86,7 +90,14 @@ export function buildActivities(deps: WorkerDeps) {
   const main = {
     ...createActivities({ pingPostgres: storage.ping, workerIdentity: deps.identity }),
     ...scan,
-    ...createReconcileActivities({ scans: storage.scans, temporal, clock, log }),
+    ...createReconcileActivities({
+      scans: storage.scans,
+      temporal,
+      clock,
+      log,
+      accountData: storage.accountData,
+      taskQueuePrefix: config.temporal.taskQueuePrefix,
+    }),
     ...createScanSlotActivities({ scans: storage.scans, users: storage.users, temporal, config }),
     ...createTargetActivities({
       targets: storage.targets,
@@ -114,6 +125,16 @@ export function buildActivities(deps: WorkerDeps) {
       log,
       webhookDispatch,
       metrics,
+    }),
+    ...createAccountDeletionActivities({
+      accountData: storage.accountData,
+      targets: storage.targets,
+      temporal,
+      config,
+      assets: localAssetStore(config.assetsDir),
+      rumErase: deps.rumErase,
+      log,
+      clock,
     }),
   };
   return { main, scan, webhooks: createWebhookActivities(webhookDeliveryDeps(deps)) };

@@ -17,6 +17,7 @@ import { mainTaskQueue, scanTaskQueue, webhookTaskQueue } from '../core/temporal
 import { createTemporalClient, temporalReachable } from '../infra/temporal-client.ts';
 import { createClickHouse } from '../db/clickhouse/client.ts';
 import { siteWindows } from '../db/clickhouse/rum-alert-queries.ts';
+import { eraseRumRows } from '../db/clickhouse/rum-erase.ts';
 import { createKnex } from '../db/knex.ts';
 import { createStorage } from '../db/store/index.ts';
 import { smtpMailer } from '../services/mailer.ts';
@@ -127,6 +128,7 @@ const activityDeps: Omit<WorkerDeps, 'runner' | 'webhookDispatch'> = {
   mailer,
   metrics,
   rumWindows: (siteIds, minutes, now) => siteWindows(clickhouse, config.clickhouse.database, siteIds, minutes, now),
+  rumErase: (siteIds) => eraseRumRows(clickhouse, config.clickhouse.database, siteIds),
   identity,
 };
 // Events raised here get their first attempt at once from this process; each delivery's workflow is started

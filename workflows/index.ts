@@ -7,3 +7,4 @@ export { targetScanWorkflow } from './target-scan.ts';
 export { alertEmailWorkflow, targetAlertsWorkflow } from './target-alerts.ts';
 export { webhookDeliveryWorkflow } from './webhook-delivery.ts';
 export { rumAlertCheckWorkflow, rumAlertEmailWorkflow } from './rum-alerts.ts';
+export { accountDeletionWorkflow } from './account-deletion.ts';

@@ -1,6 +1,7 @@
 import type { Alert, AlertSeverity } from '../monitoring/alert.ts';
 import { REGRESSION_WINDOW } from '../monitoring/alert-rules.ts';
 import { categoryOf, scoreLabel, type ScoreKey } from '../scoring/categories.ts';
+import { pageName } from '../url.ts';
 import { formatNumber, type Locale } from './locale.ts';
 
 /**
@@ -13,7 +14,7 @@ export interface AlertText {
   message: string;
 }
 
-type AlertFacts = Pick<Alert, 'type' | 'severity' | 'details' | 'host' | 'resolvedAt'>;
+type AlertFacts = Pick<Alert, 'type' | 'severity' | 'details' | 'host' | 'url' | 'resolvedAt'>;
 
 export const SEVERITY_NAMES: Record<Locale, Record<AlertSeverity, string>> = {
   en: { warning: 'Warning', critical: 'Critical' },
@@ -65,6 +66,8 @@ export function alertText(alert: AlertFacts, locale: Locale): AlertText {
   const score = inSentence(details.score, locale);
   const value = number(details.value, locale);
   const resolution = alert.resolvedAt ? details.resolution : undefined;
+  // The page by host and path: a target on /pricing and one on / of the same host are told apart.
+  const page = pageName(alert.url, alert.host);
   if (alert.type === 'score_below_threshold') {
     const others = (details.crossings ?? [])
       .slice(1)
@@ -72,7 +75,7 @@ export function alertText(alert: AlertFacts, locale: Locale): AlertText {
     return {
       title: capitalised(t.belowTitle(score, alert.severity)),
       message:
-        t.belowMessage(score, alert.host, value, alert.severity, number(details.reference, locale)) +
+        t.belowMessage(score, page, value, alert.severity, number(details.reference, locale)) +
         (others.length ? t.alsoBelow(others.join(', ')) : '') +
         (resolution ? t.belowRecovered(score, number(resolution.value, locale)) : ''),
     };
@@ -88,7 +91,7 @@ export function alertText(alert: AlertFacts, locale: Locale): AlertText {
     message:
       t.regressionMessage(
         score,
-        alert.host,
+        page,
         value,
         drop,
         number(details.reference, locale),

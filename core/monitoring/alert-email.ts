@@ -1,3 +1,4 @@
+import { pageName } from '../url.ts';
 import { alertText, SEVERITY_NAMES } from '../i18n/alerts.ts';
 import type { Locale } from '../i18n/locale.ts';
 import { alertsPageUrl, scanReportUrl } from '../links.ts';
@@ -77,7 +78,7 @@ export function composeAlertEmail(
   ] as const;
   return {
     to: recipient.email,
-    subject: `[${tag}] ${words.subject[change]}${text.title} – ${alert.host}`,
+    subject: `[${tag}] ${words.subject[change]}${text.title} – ${pageName(alert.url, alert.host)}`,
     text: [
       words.hello(recipient.name),
       '',

@@ -47,7 +47,8 @@ export const RUM_SITE_PUBLIC_ID_PATTERN = '^[0-9a-hjkmnp-tv-z]{20}$';
 
 export const MAX_RUM_DOMAIN_LENGTH = 253;
 
-export type NormalisedRumDomain = { ok: true; domain: string } | { ok: false; error: string };
+/** `reason`: set when the input was an IP address, which forms name in their own words. */
+export type NormalisedRumDomain = { ok: true; domain: string } | { ok: false; error: string; reason?: 'ip_address' };
 
 /**
  * A live-data site's domain: the one rule. A host name, lower-case, IDN as punycode, without a trailing dot;
@@ -72,7 +73,7 @@ export function normaliseRumDomain(input: string): NormalisedRumDomain {
     return { ok: false, error: 'The domain is not a valid domain name.' };
   }
   if (/^\d{1,3}(\.\d{1,3}){3}$/.test(host) || host.startsWith('['))
-    return { ok: false, error: 'The domain must be a domain name, not an IP address.' };
+    return { ok: false, error: 'The domain must be a domain name, not an IP address.', reason: 'ip_address' };
   if (host === 'localhost' || host.endsWith('.localhost'))
     return { ok: false, error: 'The domain must be a public domain name.' };
   if (!host.includes('.')) return { ok: false, error: 'The domain must be a domain name with a dot.' };

@@ -23,6 +23,8 @@ import * as webhookAttemptKeys from './20261201_023_webhook_attempt_keys.ts';
 import * as scanLighthouseReports from './20261202_024_scan_lighthouse_reports.ts';
 import * as scanTrigger from './20261202_025_scan_trigger.ts';
 import * as accountMail from './20261203_026_account_mail.ts';
+import * as planRequests from './20261203_028_plan_requests.ts';
+import * as accountDeletion from './20261203_029_account_deletion.ts';
 import * as scansFinishedByUrlIndex from './20261203_030_scans_finished_by_url_index.ts';
 
 interface Migration {
@@ -56,6 +58,8 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261202_024_scan_lighthouse_reports', scanLighthouseReports],
   ['20261202_025_scan_trigger', scanTrigger],
   ['20261203_026_account_mail', accountMail],
+  ['20261203_028_plan_requests', planRequests],
+  ['20261203_029_account_deletion', accountDeletion],
   ['20261203_030_scans_finished_by_url_index', scansFinishedByUrlIndex],
 ];
 

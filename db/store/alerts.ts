@@ -70,8 +70,8 @@ const EMAILED_COLUMN: Record<AlertChange, 'raised_emailed_at' | 'escalated_email
 };
 
 export interface AlertListFilters {
-  /** The API's filters, plus `closed`: resolved or dismissed (a target page's recent history). */
-  status?: AlertStatusFilter | 'closed';
+  /** The API's filters, plus `closed`: resolved or dismissed (a target page's recent history), and `dismissed` (the web area's filter). */
+  status?: AlertStatusFilter | 'closed' | 'dismissed';
   severity?: AlertSeverity;
   /** Only this target's alerts. */
   targetId?: number;
@@ -122,6 +122,11 @@ export interface AlertStore {
   markRead(userId: number, ids: number[] | null, now: Date): Promise<number>;
   /** Dismissed (and read); the alert, or undefined when the owner has no such alert. Dismissing twice keeps the first time. */
   dismiss(userId: number, id: number, now: Date): Promise<Alert | undefined>;
+  /**
+   * Takes a dismissal back (the alert stays read); undefined when the owner has no such dismissed alert, or when
+   * it is unresolved and its target is gone (nothing could ever resolve it again).
+   */
+  undismiss(userId: number, id: number, now: Date): Promise<Alert | undefined>;
   /** Records that the e-mail about `change` was accepted by the SMTP server; false when it was recorded already. */
   recordEmailed(id: number, change: AlertChange, at: Date): Promise<boolean>;
   recipient(alertId: number): Promise<AlertRecipient | undefined>;
@@ -165,6 +170,7 @@ export function createAlertStore(knex: Knex | Knex.Transaction): AlertStore {
       if (filters.status === 'open') query.whereNull('resolved_at').where({ is_dismissed: false });
       if (filters.status === 'resolved') query.whereNotNull('resolved_at');
       if (filters.status === 'unread') query.where({ is_read: false });
+      if (filters.status === 'dismissed') query.where({ is_dismissed: true });
       if (filters.status === 'closed')
         query.where((closed) => closed.whereNotNull('resolved_at').orWhere({ is_dismissed: true }));
       if (filters.severity) query.where({ severity: filters.severity });
@@ -207,6 +213,15 @@ export function createAlertStore(knex: Knex | Knex.Transaction): AlertStore {
           dismissed_at: knex.raw('coalesce(dismissed_at, ?)', [now]) as unknown as Date,
           updated_at: now,
         })
+        .returning('*');
+      return one(row as AlertRow | undefined);
+    },
+
+    async undismiss(userId, id, now) {
+      const [row] = await alerts()
+        .where({ id, user_id: userId, is_dismissed: true })
+        .where((kept) => kept.whereNotNull('target_id').orWhereNotNull('resolved_at'))
+        .update({ is_dismissed: false, dismissed_at: null, updated_at: now })
         .returning('*');
       return one(row as AlertRow | undefined);
     },

@@ -1,8 +1,10 @@
 import type { Knex } from 'knex';
 import { postgresReady } from '../knex.ts';
+import { createAccountDataStore, type AccountDataStore } from './account-data.ts';
 import { createAlertStore, type AlertStore } from './alerts.ts';
 import { createLighthouseReportStore, type LighthouseReportStore } from './lighthouse-reports.ts';
 import { createOAuthStore, type OAuthStore } from './oauth.ts';
+import { createPlanRequestStore, type PlanRequestStore } from './plan-requests.ts';
 import { createRumAlertStore, type RumAlertStore } from './rum-alerts.ts';
 import { createRumSiteStore, type RumSiteStore } from './rum-sites.ts';
 import { createScanStore, type ScanStore } from './scans.ts';
@@ -41,6 +43,10 @@ export interface Storage {
   usage: UsageStore;
   /** Account mail: one-use links (password reset, e-mail verification and change) and their throttle. */
   accountLinks: AccountLinkStore;
+  /** Upgrade requests sent from the plan page, for their throttle. */
+  planRequests: PlanRequestStore;
+  /** One account's data at once: the data export, closing and deleting the account. */
+  accountData: AccountDataStore;
   /** Throws unless Postgres answers a query (readiness checks). */
   ping(): Promise<void>;
 }
@@ -62,6 +68,8 @@ export function createStorage(knex: Knex, counterKnex: Knex = knex): Storage {
     throttles: createThrottleStore(knex),
     usage: createUsageStore(counterKnex),
     accountLinks: createAccountLinkStore(knex),
+    planRequests: createPlanRequestStore(knex),
+    accountData: createAccountDataStore(knex),
     ping: () => postgresReady(knex),
   };
 }

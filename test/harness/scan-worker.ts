@@ -2,6 +2,7 @@ import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/wo
 import type { ScanRunner } from '../../activities/scan-runner.ts';
 import { createClickHouse } from '../../db/clickhouse/client.ts';
 import { siteWindows } from '../../db/clickhouse/rum-alert-queries.ts';
+import { eraseRumRows } from '../../db/clickhouse/rum-erase.ts';
 import { createStorage } from '../../db/store/index.ts';
 import { requireSmtpUrl } from '../../infra/config.ts';
 import { createLogger } from '../../infra/logger.ts';
@@ -60,7 +61,7 @@ export async function startInProcessWorker(
     schedule: options.webhooks?.schedule,
   });
   const mailer = smtpMailer({ url: requireSmtpUrl(config), from: config.mail.from });
-  // Reached only by the live-data alert check, which no schedule starts here.
+  // Reached only by the live-data alert check, which no schedule starts here, and an account's deletion.
   const clickhouse = createClickHouse(config);
   const activities = buildActivities({
     storage,
@@ -72,6 +73,7 @@ export async function startInProcessWorker(
     metrics: createWorkerMetrics({ regions: config.regions.available }),
     runner: options.runner,
     rumWindows: (siteIds, minutes, now) => siteWindows(clickhouse, config.clickhouse.database, siteIds, minutes, now),
+    rumErase: (siteIds) => eraseRumRows(clickhouse, config.clickhouse.database, siteIds),
     webhookDispatch,
     identity: 'in-process worker',
     attemptLimitMs: options.attemptLimitMs,

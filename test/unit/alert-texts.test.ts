@@ -146,3 +146,22 @@ describe('alert e-mails', () => {
     expect(done.text).toContain('Sie erhalten diese E-Mail, weil Sie https://shop.example.com/ überwachen.');
   });
 });
+
+describe('the page an alert names', () => {
+  it('is named by host and path (with its query), the home page by its host alone, in the text and the e-mail', () => {
+    const pricing: Alert = { ...base, url: 'https://shop.example.com/pricing?plan=pro' };
+    expect(alertText(pricing, 'en').message).toContain('The overall score of shop.example.com/pricing?plan=pro is 45');
+    expect(alertText(pricing, 'de').message).toContain('von shop.example.com/pricing?plan=pro liegt');
+    expect(alertText({ ...regression, url: 'https://shop.example.com/a/b' }, 'en').message).toContain(
+      'The overall score of shop.example.com/a/b fell to 80',
+    );
+    expect(alertText(base, 'en').message).toContain('of shop.example.com is 45');
+    const mail = composeAlertEmail(
+      pricing,
+      'raised',
+      { email: 'a@b.example', name: 'A', locale: 'en' },
+      'https://x.example',
+    );
+    expect(mail.subject).toMatch(/– shop\.example\.com\/pricing\?plan=pro$/);
+  });
+});

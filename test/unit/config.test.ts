@@ -145,7 +145,11 @@ describe('configuration', () => {
 
   it('reads the alert e-mail settings: the local sink by default, no default SMTP server in production (the worker refuses to start)', () => {
     const local = loadConfig({ STATE_DIR: tempState() });
-    expect(local.mail).toEqual({ smtpUrl: 'smtp://127.0.0.1:2525', from: 'WebPerf alerts <alerts@localhost>' });
+    expect(local.mail).toEqual({
+      smtpUrl: 'smtp://127.0.0.1:2525',
+      from: 'WebPerf alerts <alerts@localhost>',
+      operatorEmail: 'operators@localhost',
+    });
     expect(requireSmtpUrl(local)).toBe('smtp://127.0.0.1:2525');
     const production = {
       APP_ENV: 'production',
@@ -154,11 +158,21 @@ describe('configuration', () => {
       SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),
     };
     const withoutSmtp = loadConfig(production);
-    expect(withoutSmtp.mail).toEqual({ smtpUrl: null, from: 'WebPerf alerts <alerts@scan.example>' });
+    expect(withoutSmtp.mail).toEqual({
+      smtpUrl: null,
+      from: 'WebPerf alerts <alerts@scan.example>',
+      operatorEmail: null,
+    });
     expect(() => requireSmtpUrl(withoutSmtp)).toThrow(/SMTP_URL is required in production/);
     expect(
       loadConfig({ ...production, SMTP_URL: 'smtps://u:p@mail.example:465', MAIL_FROM: 'Ops <ops@scan.example>' }).mail,
-    ).toEqual({ smtpUrl: 'smtps://u:p@mail.example:465', from: 'Ops <ops@scan.example>' });
+    ).toEqual({ smtpUrl: 'smtps://u:p@mail.example:465', from: 'Ops <ops@scan.example>', operatorEmail: null });
+    expect(loadConfig({ ...production, OPERATOR_EMAIL: 'plans@scan.example' }).mail.operatorEmail).toBe(
+      'plans@scan.example',
+    );
+    expect(() => loadConfig({ STATE_DIR: tempState(), OPERATOR_EMAIL: 'Ops <ops@scan.example>' })).toThrow(
+      /OPERATOR_EMAIL must be one e-mail address/,
+    );
     expect(() => loadConfig({ STATE_DIR: tempState(), SMTP_URL: 'http://mail.example' })).toThrow(
       /SMTP_URL must use smtp: or smtps:/,
     );

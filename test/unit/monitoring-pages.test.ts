@@ -128,7 +128,7 @@ describe('the targets page', () => {
     expect(full).toContain('id="limit-reached"');
     const free = targetsPage(sampleTargetsPage('en', { targets: [], limit: { max: 0, planLabel: 'Free' } }));
     expect(free).toContain(
-      '<p class="error" id="limit-reached">Your plan (Free) does not include monitored targets; upgrade to add one.</p>',
+      '<p class="error" id="limit-reached">Your plan (Free) does not include monitored targets; upgrade to add one. <a href="/settings/plan" class="plan-link">See your plan and ask for an upgrade</a></p>',
     );
     expect(free).not.toContain('id="add-target-form"');
     const none = targetsPage(sampleTargetsPage('en', { targets: [], limit: null }));

@@ -89,7 +89,9 @@ describe('the notification settings page', () => {
   it('below Pro it says in German which plan has webhooks', () => {
     const page = webhookPage(input('de', { settings: null, planLabel: 'Starter', deliveries: [] }));
     expect(page).toContain('<html lang="de">');
-    expect(page).toContain('<p id="plan-required">Webhooks gibt es ab dem Tarif Pro. Ihr Tarif ist Starter.</p>');
+    expect(page).toContain(
+      '<p id="plan-required">Webhooks gibt es ab dem Tarif Pro. Ihr Tarif ist Starter. <a href="/settings/plan" class="plan-link">Ihren Tarif ansehen und ein Upgrade anfragen</a></p>',
+    );
   });
 
   it('keeps its English words', () => {
@@ -99,6 +101,9 @@ describe('the notification settings page', () => {
       expect(page).toContain(`<h2>${heading}</h2>`);
     expect(page).toContain('Sends a <code>ping</code> event to the URL');
     expect(page).toContain('<td class="status">failed</td>');
+    // Times in the date format of the other pages, the instant in the datetime attribute.
+    expect(page).toContain('<time datetime="2026-11-20T10:00:00+00:00">20 Nov 2026, 10:00 UTC</time>');
+    expect(webhookPage(input('de'))).toContain('20. Nov. 2026, 10:00 UTC</time>');
   });
 
   it("the delivery's attempts page speaks German", () => {

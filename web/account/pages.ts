@@ -10,6 +10,7 @@ import { accountText } from './labels.ts';
 import { accountMailText } from './mail-labels.ts';
 import type { AuthorisedApp } from '../../core/oauth/apps.ts';
 import { appsSection } from '../oauth/apps-section.ts';
+import { planLink } from '../plan/link.ts';
 
 export type FormErrors = Record<string, string>;
 
@@ -32,7 +33,7 @@ export function loginPage(chrome: Chrome, csrf: string, email = '', errors: Form
         <input type="hidden" name="next" value="${next}">
         <label for="email">${text.email}</label><input id="email" name="email" type="email" autocomplete="username" required value="${email}">
         <label for="password">${text.password}</label><input id="password" name="password" type="password" autocomplete="current-password" required>
-        <button type="submit" id="sign-in">${frame.signIn}</button>
+        <div class="form-actions"><button type="submit" id="sign-in">${frame.signIn}</button></div>
       </form>
       <p><a href="/password/forgot" id="forgot-password">${accountMailText(chrome.locale).forgotLink}</a></p>
       <p>${text.noAccount} <a href="/signup${next === '/' ? '' : `?next=${encodeURIComponent(next)}`}" id="to-sign-up">${frame.signUp}</a>.</p></section>`,
@@ -59,7 +60,7 @@ export function signupPage(
         <label for="name">${text.name}</label><input id="name" name="name" type="text" autocomplete="name" required maxlength="100" value="${values.name ?? ''}"${described(errors, 'name')}>${fieldError(errors, 'name')}
         <label for="email">${text.email}</label><input id="email" name="email" type="email" autocomplete="email" required value="${values.email ?? ''}"${described(errors, 'email')}>${fieldError(errors, 'email')}
         <label for="password">${text.passwordRule}</label><input id="password" name="password" type="password" autocomplete="new-password" required${described(errors, 'password')}>${fieldError(errors, 'password')}
-        <button type="submit" id="sign-up">${text.createAccount}</button>
+        <div class="form-actions"><button type="submit" id="sign-up">${text.createAccount}</button></div>
       </form>
       <p>${text.haveAccount} <a href="/login${next === '/' ? '' : `?next=${encodeURIComponent(next)}`}">${frame.signIn}</a>.</p></section>`,
     chrome,
@@ -97,7 +98,7 @@ export function apiPage(input: ApiPageInput): string {
   );
   const apiNote: SafeHtml = hasFeature(input.plan, 'api')
     ? html`<p>${text.apiIncluded(input.plan.label, input.plan.apiDailyLimit === -1 ? null : input.plan.apiDailyLimit)}</p>`
-    : html`<p class="error">${text.apiMissing(input.plan.label)}</p>`;
+    : html`<p class="error">${text.apiMissing(input.plan.label)} ${planLink(locale)}</p>`;
   return layout(
     text.apiTitle,
     html`<h1>${text.apiTitle}</h1>

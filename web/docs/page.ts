@@ -1,6 +1,7 @@
 import { html } from '../html.ts';
 import { layout, type Chrome } from '../layout.ts';
 import { docsText } from './labels.ts';
+import { planLink } from '../plan/link.ts';
 
 export interface DocsPageInput {
   documentUrl: string;
@@ -22,7 +23,7 @@ export function docsPage(chrome: Chrome, input: DocsPageInput): string {
     : input.token
       ? html`<p id="try-ready" class="notice">${text.tryReady}</p>`
       : html`<form id="try-token" method="post" action="/docs/try-token"><input type="hidden" name="_csrf" value="${chrome.csrf ?? ''}">
-          <p>${text.tryExplain}</p>${input.hasApi ? html`` : html`<p class="error">${text.noApi}</p>`}<button type="submit">${text.tryButton}</button></form>`;
+          <p>${text.tryExplain}</p>${input.hasApi ? html`` : html`<p class="error">${text.noApi} ${planLink(chrome.locale)}</p>`}<button type="submit">${text.tryButton}</button></form>`;
   const body = html`<section id="docs-intro"><h1>${text.title}</h1><p>${text.intro}</p>
     <p><a href="${input.documentUrl}">${text.document}</a> (<code>${input.documentUrl}</code>)</p>
     <h2>${text.tryTitle}</h2>${tryPanel}</section>

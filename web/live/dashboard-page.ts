@@ -24,6 +24,7 @@ import {
   type SlowPage,
 } from './model.ts';
 import { ratingBadge, ratingBar } from './parts.ts';
+import { planLink } from '../plan/link.ts';
 import { copyScriptTag, snippetBlock } from './sites-page.ts';
 
 /** The usage bar turns to a warning from this share of the monthly limit on. */
@@ -187,7 +188,7 @@ function usage(model: DashboardModel, t: LiveLabels): SafeHtml {
     <div class="usage-bar" aria-hidden="true"><span style="width:${(share * 100).toFixed(1)}%"></span></div>
     ${
       model.site.limitReachedAt
-        ? html`<p class="error" id="limit-reached-notice">${t.monthLimitReached(formatDate(model.site.limitReachedAt, locale))}</p>`
+        ? html`<p class="error" id="limit-reached-notice">${t.monthLimitReached(formatDate(model.site.limitReachedAt, locale))} ${planLink(locale)}</p>`
         : share >= NEAR_LIMIT
           ? html`<p class="error" id="usage-near-limit">${t.usageNearLimit}</p>`
           : html``

@@ -24,6 +24,7 @@ const en = {
   domainErrors: {
     required: 'Enter the domain of the site.',
     invalid: 'Enter a host name such as www.example.com (no path, no port).',
+    ip_address: 'IP addresses are not allowed: enter the site’s domain name, such as www.example.com.',
     duplicate: 'You already measure this domain.',
     limit: 'Your plan’s site limit is reached.',
   } as Record<DomainError, string>,
@@ -169,6 +170,7 @@ const de: LiveLabels = {
   domainErrors: {
     required: 'Geben Sie die Domain der Site ein.',
     invalid: 'Geben Sie einen Hostnamen wie www.example.com ein (ohne Pfad, ohne Port).',
+    ip_address: 'IP-Adressen sind nicht erlaubt: Geben Sie den Domainnamen der Site ein, etwa www.example.com.',
     duplicate: 'Diese Domain messen Sie bereits.',
     limit: 'Die Zahl der Sites Ihres Tarifs ist erreicht.',
   },

@@ -25,7 +25,7 @@ export type DeviceFilter = RumDeviceFilter;
 export const DEVICE_FILTERS: readonly DeviceFilter[] = ['all', 'desktop', 'mobile', 'tablet'];
 
 /** Why a new site's domain was refused. */
-export type DomainError = 'required' | 'invalid' | 'duplicate' | 'limit';
+export type DomainError = 'required' | 'invalid' | 'ip_address' | 'duplicate' | 'limit';
 
 /** One site as the list and the dashboard show it. */
 export interface LiveSite {

@@ -5,6 +5,7 @@ import { ALERT_LABELS } from './alert-labels.ts';
 import { LIVE_LABELS } from './labels.ts';
 import { LIVE_PATHS as P, type LiveSite, type SitesPageModel } from './model.ts';
 import { hiddenCsrf } from './parts.ts';
+import { planLink } from '../plan/link.ts';
 
 /** The script that turns the snippets' copy buttons on (script-src 'self'; without it the text is still selectable). */
 export const COPY_SCRIPT = `document.addEventListener('click', (event) => {
@@ -45,7 +46,7 @@ export function sitesPage(model: SitesPageModel): string {
     return layout(
       t.title,
       html`<h1>${t.title}</h1><p class="lead">${t.intro}</p>
-        <section id="upgrade"><h2>${t.upgradeTitle}</h2><p id="plan-required">${t.upgrade(model.planLabel)}</p><p>${t.upgradeHow}</p></section>`,
+        <section id="upgrade"><h2>${t.upgradeTitle}</h2><p id="plan-required">${t.upgrade(model.planLabel)}</p><p>${t.upgradeHow} ${planLink(model.locale)}</p></section>`,
       chrome,
     );
   }
@@ -58,7 +59,7 @@ export function sitesPage(model: SitesPageModel): string {
       </section>
       <section aria-labelledby="add-heading" id="add-site"><h2 id="add-heading">${t.addSite}</h2>
         <p id="site-limit">${t.siteLimit(model.sites.length, model.maxSites, model.planLabel)}</p>
-        ${atLimit ? html`<p class="error" id="limit-reached">${t.limitReached}</p>` : addForm(model)}
+        ${atLimit ? html`<p class="error" id="limit-reached">${t.limitReached} ${planLink(model.locale)}</p>` : addForm(model)}
       </section>`,
     chrome,
   );

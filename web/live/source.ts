@@ -132,7 +132,8 @@ export function liveDataSource(deps: LiveSourceDeps): LiveDataSource {
       if (outcome.kind === 'ok') return { site: toView(outcome.site, user.plan, 0, 0, null) };
       if (outcome.kind === 'plan_limit' || outcome.kind === 'plan_required') return { error: 'limit' };
       // The service refuses a well-formed domain only when the owner already has it.
-      return { error: normaliseRumDomain(domain).ok ? 'duplicate' : 'invalid' };
+      const normalised = normaliseRumDomain(domain);
+      return { error: normalised.ok ? 'duplicate' : normalised.reason === 'ip_address' ? 'ip_address' : 'invalid' };
     },
     async setActive(user, siteId, active) {
       return (

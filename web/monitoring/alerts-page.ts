@@ -1,9 +1,4 @@
-import {
-  ALERT_SEVERITIES,
-  ALERT_STATUS_FILTERS,
-  type AlertSeverity,
-  type AlertStatusFilter,
-} from '../../core/monitoring/alert.ts';
+import { ALERT_SEVERITIES, ALERT_STATUS_FILTERS, type AlertSeverity } from '../../core/monitoring/alert.ts';
 import type { PageMeta } from '../../core/pagination.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { layout } from '../layout.ts';
@@ -13,8 +8,12 @@ import { alertItem, field, formFields, noticeBox } from './parts.ts';
 
 export const DEFAULT_ALERTS_PER_PAGE = 20;
 
+/** The API's status filters and the web area's own `dismissed`. */
+export const WEB_ALERT_STATUS_FILTERS = [...ALERT_STATUS_FILTERS, 'dismissed'] as const;
+export type WebAlertStatusFilter = (typeof WEB_ALERT_STATUS_FILTERS)[number];
+
 export interface AlertFilters {
-  status: AlertStatusFilter | null;
+  status: WebAlertStatusFilter | null;
   severity: AlertSeverity | null;
 }
 
@@ -73,7 +72,7 @@ export function alertsPage(model: AlertsPageModel): string {
     ${noticeBox(model.notice, model.locale)}
     <section aria-labelledby="filters-heading"><h2 id="filters-heading" class="filters-heading">${t.filters}</h2>
       <form method="get" action="${P.alerts}" class="filters" id="alert-filters">
-        ${select('status', ALERT_STATUS_FILTERS, t.statusFilters, model.filters.status)}
+        ${select('status', WEB_ALERT_STATUS_FILTERS, t.statusFilters, model.filters.status)}
         ${select('severity', ALERT_SEVERITIES, t.severities, model.filters.severity)}
         ${meta.per_page !== DEFAULT_ALERTS_PER_PAGE ? html`<input type="hidden" name="limit" value="${meta.per_page}">` : html``}
         <button type="submit" id="apply-filters">${t.filter}</button>

@@ -1,3 +1,4 @@
+import { pageName } from '../../core/url.ts';
 import type { Locale } from '../../core/i18n/locale.ts';
 import { chronological } from '../charts/series.ts';
 import { sparkline } from '../charts/sparkline.ts';
@@ -28,7 +29,7 @@ export function dashboardAlerts(alerts: readonly AlertRow[], locale: Locale): Sa
     alerts.length
       ? html`<ul class="dash-list">${alerts.map(
           (alert) =>
-            html`<li data-alert-id="${alert.id}"><strong class="severity-${alert.severity}">${alert.title}</strong> · <a href="${P.report(alert.scanPublicId)}">${alert.host}</a></li>`,
+            html`<li data-alert-id="${alert.id}"><strong class="severity-${alert.severity}">${alert.title}</strong> · <a href="${P.report(alert.scanPublicId)}">${pageName(alert.url, alert.host)}</a></li>`,
         )}</ul>`
       : html`<p>${t.noAlerts}</p>`
   }<p><a href="${P.alerts}">${t.alertsTitle}</a></p></section>`;

@@ -1,5 +1,6 @@
 import type { Chrome } from '../layout.ts';
 import type { Locale } from '../../core/i18n/locale.ts';
+import type { SafeHtml } from '../html.ts';
 import type { Alert } from '../../core/monitoring/alert.ts';
 import type { ScanTarget } from '../../core/monitoring/target.ts';
 import type { ScanTrigger } from '../../core/scan/scan.ts';
@@ -67,7 +68,7 @@ export type AlertRow = Pick<
 };
 
 /** Field name → message, in the page's language, shown next to the field. `form`: above the form. */
-export type FieldErrors = Record<string, string>;
+export type FieldErrors = Record<string, string | SafeHtml>;
 
 /**
  * Where the pages link and post. Every POST carries `_csrf` and `next` (the page to return to: a path on this
@@ -84,6 +85,7 @@ export const MONITORING_PATHS = {
   alerts: '/alerts',
   markAlertRead: (id: number) => `/alerts/${id}/read`,
   dismissAlert: (id: number) => `/alerts/${id}/dismiss`,
+  undismissAlert: (id: number) => `/alerts/${id}/undismiss`,
   markAllAlertsRead: '/alerts/read-all',
   report: (scanId: string) => `/reports/${encodeURIComponent(scanId)}`,
 } as const;

@@ -57,7 +57,8 @@ export const scoreBadge = (score: number, thresholds: ScoreThreshold | undefined
 /** One alert: severity, title, message, where and when, its state, links, and the read/dismiss buttons. */
 export function alertItem(
   alert: AlertRow,
-  options: { locale: Locale; csrf: string; next: string; headingLevel?: 2 | 3 },
+  /** `onTargetPage`: the alert is shown on its own target's page, which needs no link to itself. */
+  options: { locale: Locale; csrf: string; next: string; headingLevel?: 2 | 3; onTargetPage?: boolean },
 ): SafeHtml {
   const t = LABELS[options.locale];
   const heading = new SafeHtml(`h${options.headingLevel ?? 3}`);
@@ -73,8 +74,9 @@ export function alertItem(
     <${heading} class="alert-title">${alert.title}</${heading}>
     <p class="alert-message">${alert.message}</p>
     <p class="alert-meta"><span class="url">${alert.url}</span> · ${alert.region} · <time datetime="${alert.createdAt.toISOString()}">${t.raised(formatDateTime(alert.createdAt, options.locale))}</time></p>
-    <div class="actions"><a href="${P.report(alert.scanPublicId)}">${t.viewScan}</a>${alert.targetId === null ? html`` : html`<a href="${P.target(alert.targetId)}">${t.viewTarget}</a>`}
+    <div class="actions"><a href="${P.report(alert.scanPublicId)}">${t.viewScan}</a>${alert.targetId === null || options.onTargetPage ? html`` : html`<a href="${P.target(alert.targetId)}">${t.viewTarget}</a>`}
       ${alert.isRead ? html`` : html`<form class="inline" method="post" action="${P.markAlertRead(alert.id)}">${formFields(options.csrf, options.next)}<button type="submit" class="mark-read">${t.markRead}</button></form>`}
       ${alert.isDismissed || alert.resolvedAt ? html`` : html`<form class="inline" method="post" action="${P.dismissAlert(alert.id)}">${formFields(options.csrf, options.next)}<button type="submit" class="dismiss">${t.dismiss}</button></form>`}
+      ${alert.isDismissed && (alert.targetId !== null || alert.resolvedAt) ? html`<form class="inline" method="post" action="${P.undismissAlert(alert.id)}">${formFields(options.csrf, options.next)}<button type="submit" class="undismiss">${t.undismiss}</button></form>` : html``}
     </div></li>`;
 }

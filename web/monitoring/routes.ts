@@ -1,14 +1,9 @@
+import { withDefaultScheme } from '../../core/url.ts';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import { alertText } from '../../core/i18n/alerts.ts';
 import type { Locale } from '../../core/i18n/locale.ts';
-import {
-  ALERT_SEVERITIES,
-  ALERT_STATUS_FILTERS,
-  type Alert,
-  type AlertSeverity,
-  type AlertStatusFilter,
-} from '../../core/monitoring/alert.ts';
+import { ALERT_SEVERITIES, type Alert, type AlertSeverity } from '../../core/monitoring/alert.ts';
 import { nextScheduledScan } from '../../core/monitoring/schedule.ts';
 import type { ScanTarget } from '../../core/monitoring/target.ts';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../../core/monitoring/thresholds.ts';
@@ -17,14 +12,15 @@ import { DEPENDENCY_RETRY_AFTER_S, notFound, setRetryAfter } from '../../http/er
 import { recordLogIds } from '../../http/middleware.ts';
 import { createTarget, deleteTarget, updateTarget, type TargetOutcome } from '../../services/targets.ts';
 import { runTargetNow } from '../../services/target-runs.ts';
-import { dismissAlert, markAlertsRead, targetAlerts } from '../../services/alert-actions.ts';
-import { alertsPage } from './alerts-page.ts';
+import { dismissAlert, markAlertsRead, targetAlerts, undismissAlert } from '../../services/alert-actions.ts';
+import { alertsPage, WEB_ALERT_STATUS_FILTERS, type WebAlertStatusFilter } from './alerts-page.ts';
 import { LABELS, type Labels, type Notice } from './labels.ts';
 import type { AlertRow, FieldErrors, HistoryScan, TargetSummary } from './model.ts';
 import { targetPage } from './target-page.ts';
 import { targetsPage, type TargetFormValues, type TargetRow } from './targets-page.ts';
 import { chromeFor, html, pageText, type WorkflowPageDeps } from '../chrome.ts';
-import type { SafeHtml } from '../html.ts';
+import { html as markup, type SafeHtml } from '../html.ts';
+import { planLink } from '../plan/link.ts';
 import { dashboardAlerts, dashboardTargets } from './dashboard-sections.ts';
 import { localPath, pageLocale } from '../locale.ts';
 import { readForm, webUser } from '../session.ts';
@@ -51,6 +47,7 @@ export function mountMonitoringPages(router: Router, deps: MonitoringPageDeps): 
   router.post('/alerts/read-all', on(markAllRead));
   router.post('/alerts/:id/read', on(markRead));
   router.post('/alerts/:id/dismiss', on(dismiss));
+  router.post('/alerts/:id/undismiss', on(undismiss));
 }
 
 /** The signed-in user (with their plan), or a redirect to sign-in. */
@@ -195,10 +192,10 @@ const serviceDeps = (deps: MonitoringPageDeps) => ({
   clock: deps.clock,
 });
 
-function failureMessage(outcome: TargetOutcome, text: Labels): string | null {
+function failureMessage(outcome: TargetOutcome, text: Labels, locale: Locale): string | SafeHtml | null {
   switch (outcome.kind) {
     case 'plan_limit':
-      return text.targetPlanLimit(outcome.plan.label, outcome.limit, outcome.upgrade);
+      return markup`${text.targetPlanLimit(outcome.plan.label, outcome.limit, outcome.upgrade)} ${planLink(locale)}`;
     case 'schedule_unavailable':
       return text.scheduleUnavailable;
     default:
@@ -223,11 +220,17 @@ async function addTarget(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
   if (!deps.config.regions.available.includes(region)) read.errors.region = text.unknownRegion(region);
   if (!read.thresholds || read.errors.region)
     return renderTargets(deps, ctx, user, { add: { values, errors: read.errors } }, 422);
-  const outcome = await createTarget(serviceDeps(deps), user, { url: values.url, region, thresholds: read.thresholds });
+  const outcome = await createTarget(serviceDeps(deps), user, {
+    url: withDefaultScheme(values.url),
+    region,
+    thresholds: read.thresholds,
+  });
   if (outcome.kind === 'ok') return backTo(ctx, form, '/targets', 'added');
   if (outcome.kind === 'not_found') throw notFound();
   const errors =
-    outcome.kind === 'invalid' ? formErrors(outcome) : { form: failureMessage(outcome, labelsFor(deps, ctx))! };
+    outcome.kind === 'invalid'
+      ? formErrors(outcome)
+      : { form: failureMessage(outcome, labelsFor(deps, ctx), pageLocale(ctx, deps.config))! };
   if (outcome.kind === 'schedule_unavailable') setRetryAfter(ctx, DEPENDENCY_RETRY_AFTER_S);
   await renderTargets(deps, ctx, user, { add: { values, errors } }, failureStatus(outcome));
 }
@@ -309,7 +312,7 @@ async function afterChange(
   const user = signedIn(ctx)!;
   if (outcome.kind === 'schedule_unavailable') setRetryAfter(ctx, DEPENDENCY_RETRY_AFTER_S);
   const message =
-    failureMessage(outcome, labelsFor(deps, ctx)) ??
+    failureMessage(outcome, labelsFor(deps, ctx), pageLocale(ctx, deps.config)) ??
     (outcome.kind === 'invalid' ? (Object.values(outcome.errors).flat()[0] ?? '') : '');
   await renderTargets(
     deps,
@@ -349,7 +352,9 @@ async function changeThresholds(deps: MonitoringPageDeps, ctx: Ctx): Promise<voi
   if (outcome.kind === 'ok') return backTo(ctx, form, '/targets', 'thresholds');
   if (outcome.kind === 'not_found') throw notFound();
   return rejected(
-    outcome.kind === 'invalid' ? formErrors(outcome) : { form: failureMessage(outcome, labelsFor(deps, ctx))! },
+    outcome.kind === 'invalid'
+      ? formErrors(outcome)
+      : { form: failureMessage(outcome, labelsFor(deps, ctx), pageLocale(ctx, deps.config))! },
     failureStatus(outcome),
   );
 }
@@ -400,8 +405,8 @@ async function showAlerts(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
   const statusValue = text('status');
   const severityValue = text('severity');
   const pageValue = text('page');
-  const status = (ALERT_STATUS_FILTERS as readonly string[]).includes(statusValue)
-    ? (statusValue as AlertStatusFilter)
+  const status = (WEB_ALERT_STATUS_FILTERS as readonly string[]).includes(statusValue)
+    ? (statusValue as WebAlertStatusFilter)
     : null;
   const severity = (ALERT_SEVERITIES as readonly string[]).includes(severityValue)
     ? (severityValue as AlertSeverity)
@@ -459,6 +464,15 @@ async function dismiss(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
   const form = await readForm(ctx, deps.config);
   if (!(await dismissAlert(alertActions(deps), user.id, id))) throw notFound();
   backTo(ctx, form, '/alerts', 'dismissed');
+}
+
+async function undismiss(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
+  const user = signedIn(ctx);
+  if (!user) return;
+  const id = idParam(ctx, 'alertId');
+  const form = await readForm(ctx, deps.config);
+  if (!(await undismissAlert(alertActions(deps), user.id, id))) throw notFound();
+  backTo(ctx, form, '/alerts', 'undismissed');
 }
 
 const DASHBOARD_ITEMS = 5;

@@ -38,7 +38,7 @@ export function targetPage(model: TargetPageModel): string {
   const next = P.target(target.id);
   const alerts = (list: readonly AlertRow[], id: string) =>
     list.length
-      ? html`<ul class="cards" id="${id}">${list.map((alert) => alertItem(alert, { locale, csrf: model.csrf, next }))}</ul>`
+      ? html`<ul class="cards" id="${id}">${list.map((alert) => alertItem(alert, { locale, csrf: model.csrf, next, onTargetPage: true }))}</ul>`
       : html`<p id="${id}">${t.none}</p>`;
   const body = html`
     <a class="back" href="${P.targets}">← ${t.allTargets}</a>
@@ -76,7 +76,12 @@ export function targetPage(model: TargetPageModel): string {
       }
     </section>
     <section aria-labelledby="open-alerts-heading" id="open-alerts"><h2 id="open-alerts-heading">${t.openAlertsTitle}</h2>${alerts(model.openAlerts, 'open-alerts-list')}</section>
-    <section aria-labelledby="recent-alerts-heading"><h2 id="recent-alerts-heading">${t.recentAlertsTitle}</h2>${alerts(model.recentAlerts, 'recent-alerts-list')}</section>`;
+    ${
+      // "None" under recent alerts beside an open one reads as if nothing were wrong: the part shows only with alerts in it.
+      model.recentAlerts.length
+        ? html`<section aria-labelledby="recent-alerts-heading"><h2 id="recent-alerts-heading">${t.recentAlertsTitle}</h2>${alerts(model.recentAlerts, 'recent-alerts-list')}</section>`
+        : html``
+    }`;
   return layout(target.url, body, { ...model.chrome, current: 'targets', sheets: ['monitoring'] });
 }
 

@@ -12,6 +12,7 @@ import {
   type SignedInPage,
   type TargetSummary,
 } from './model.ts';
+import { planLink } from '../plan/link.ts';
 import { field, formError, formFields, noticeBox, scoreBadge, thresholdFields } from './parts.ts';
 
 /** One target in the list. */
@@ -58,9 +59,9 @@ export function targetsPage(model: TargetsPageModel): string {
     <section aria-labelledby="add-heading" id="add-target"><h2 id="add-heading">${t.addTarget}</h2>
       ${
         model.limit?.max === 0
-          ? html`<p class="error" id="limit-reached">${t.notOnPlan(model.limit.planLabel)}</p>`
+          ? html`<p class="error" id="limit-reached">${t.notOnPlan(model.limit.planLabel)} ${planLink(model.locale)}</p>`
           : html`${model.limit ? html`<p id="target-limit">${t.limit(model.targets.length, model.limit.max, model.limit.planLabel)}</p>` : html``}
-          ${atLimit ? html`<p class="error" id="limit-reached">${t.limitReached}</p>` : addForm(model)}`
+          ${atLimit ? html`<p class="error" id="limit-reached">${t.limitReached} ${planLink(model.locale)}</p>` : addForm(model)}`
       }
     </section>`;
   return layout(t.targetsTitle, body, { ...model.chrome, current: 'targets', sheets: ['monitoring'] });
@@ -113,7 +114,7 @@ function addForm(model: TargetsPageModel): SafeHtml {
     critical: String(model.defaultThresholds.critical),
   };
   return html`<form method="post" action="${P.targets}" id="add-target-form">${formFields(model.csrf, P.targets)}${formError(errors)}
-    ${field({ id: 'target-url', name: 'url', label: t.url, errors, input: (a) => html`<input id="target-url" name="url" type="url" inputmode="url" autocomplete="url" required maxlength="2048" placeholder="https://example.com/" value="${values.url}" ${a}>` })}
+    ${field({ id: 'target-url', name: 'url', label: t.url, errors, input: (a) => html`<input id="target-url" name="url" type="text" inputmode="url" spellcheck="false" autocomplete="url" required maxlength="2048" placeholder="https://example.com/" value="${values.url}" ${a}>` })}
     ${field({
       id: 'target-region',
       name: 'region',

@@ -53,7 +53,7 @@ export function consentRefusedPage(input: {
     text.refusedTitle,
     html`<section id="consent-refused"><h1>${text.refusedTitle}</h1><p class="error">${text.refused(input.planLabel)}</p>
       <p><a href="${input.continueUrl}" id="back-to-app">${text.backToApp}</a></p>
-      <p><a href="/account/api">${text.seePlan}</a></p></section>`,
+      <p><a href="/settings/plan">${text.seePlan}</a></p></section>`,
     input.chrome,
   );
 }

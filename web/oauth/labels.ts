@@ -20,7 +20,7 @@ const en = {
   refused: (plan: string) =>
     `Your plan (${plan}) does not allow authorising apps. From Starter on, apps and AI assistants can use your account through OAuth.`,
   backToApp: 'Go back to the app (it will be told that access was refused)',
-  seePlan: 'See your plan and API access',
+  seePlan: 'See your plan and ask for an upgrade',
   appsTitle: 'Authorised apps',
   appsNone: (mcp: string) =>
     `No apps authorised. Apps that connect through OAuth (AI assistants, for example, through the MCP server at ${mcp}) appear here.`,
@@ -53,7 +53,7 @@ const de: typeof en = {
   refused: (plan: string) =>
     `Ihr Tarif (${plan}) erlaubt keine Autorisierung von Apps. Ab Starter können Apps und KI-Assistenten Ihr Konto über OAuth nutzen.`,
   backToApp: 'Zurück zur App (sie erfährt, dass der Zugriff abgelehnt wurde)',
-  seePlan: 'Ihren Tarif und API-Zugang ansehen',
+  seePlan: 'Ihren Tarif ansehen und ein Upgrade anfragen',
   appsTitle: 'Autorisierte Apps',
   appsNone: (mcp: string) =>
     `Keine Apps autorisiert. Apps, die sich über OAuth verbinden (etwa KI-Assistenten über den MCP-Server unter ${mcp}), erscheinen hier.`,

@@ -6,6 +6,7 @@ import { t } from '../text.ts';
 import { scanText } from './labels.ts';
 import { type UrlBox, urlBox } from './url-box.ts';
 import { scanRows } from './scan-table.ts';
+import { planLink } from '../plan/link.ts';
 
 export interface DashboardInput {
   chrome: Chrome;
@@ -32,7 +33,7 @@ export function dashboardPage(input: DashboardInput): string {
       <section id="api-usage"><h2>${text.apiUsage}</h2><p>${
         usage.hasApi
           ? text.apiUsed(usage.used, usage.limit === null ? text.unlimited : String(usage.limit))
-          : text.noApi
+          : html`${text.noApi} ${planLink(chrome.locale)}`
       } <a href="/account/api">${t(chrome.locale).navSettings}</a></p></section>`,
     { ...chrome, sheets: ['scan-box', 'scan-list'] },
   );

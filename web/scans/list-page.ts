@@ -11,11 +11,13 @@ export interface ScanListInput {
   page: Page<Scan>;
   filters: { domain?: string; status?: ScanStatus };
   errors?: FormErrors;
+  /** Scans ticked for comparison (kept when a comparison was refused). */
+  picked?: readonly string[];
 }
 
 const STATUSES: ScanStatus[] = ['queued', 'running', 'finished', 'failed'];
 
-export function scanListPage({ chrome, page, filters, errors }: ScanListInput): string {
+export function scanListPage({ chrome, page, filters, errors, picked }: ScanListInput): string {
   const text = scanText(chrome.locale);
   const { current_page: current, last_page: last } = page.meta;
   const link = (p: number) => {
@@ -35,8 +37,8 @@ export function scanListPage({ chrome, page, filters, errors }: ScanListInput): 
             html`<option value="${s}" ${filters.status === s ? new SafeHtml('selected') : ''}>${statusText(s, chrome.locale)}</option>`,
         )}</select></span>
         <button type="submit">${text.filter}</button></form>${fieldError(errors, 'filters')}</section>
-      <section><form method="get" action="/compare" id="compare-form">
-        ${page.items.length ? scanRows(page.items, chrome.locale, true) : html`<p>${text.noScans}</p>`}
+      <section><form method="get" action="/compare" id="compare-form">${fieldError(errors, 'compare')}
+        ${page.items.length ? scanRows(page.items, chrome.locale, true, picked) : html`<p>${text.noScans}</p>`}
         <p class="muted">${text.compareHint}</p><button type="submit" id="compare-submit">${text.compare}</button></form>
         <nav class="pager" aria-label="${text.pageOf(current, last)}">${current > 1 ? html`<a href="${link(current - 1)}" rel="prev">${text.previous}</a>` : ''}
           <span>${text.pageOf(current, last)}</span>${current < last ? html`<a href="${link(current + 1)}" rel="next">${text.next}</a>` : ''}</nav></section>`,

@@ -2,6 +2,7 @@ import type { Locale } from '../../core/i18n/locale.ts';
 import type { Scan } from '../../core/scan/scan.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { scanText } from './labels.ts';
+import { planLink } from '../plan/link.ts';
 
 export const SHARE_NOTICES = ['shared', 'unshared'] as const;
 export type ShareNotice = (typeof SHARE_NOTICES)[number];
@@ -34,7 +35,7 @@ export function sharePart({ scan, locale, csrf, shareUrl, plan, notice }: ShareP
   const form = (enabled: boolean, id: string, label: string) =>
     html`<form method="post" action="${sharePath(scan.publicId, enabled)}" id="share-${enabled ? 'enable' : 'disable'}-form" class="inline"><input type="hidden" name="_csrf" value="${csrf}"><button type="submit" id="${id}">${label}</button></form>`;
   const controls = !plan.allowed
-    ? html`<p class="hint" id="share-plan">${text.shareNeedsPlan(plan.needed, plan.label)}</p>`
+    ? html`<p class="hint" id="share-plan">${text.shareNeedsPlan(plan.needed, plan.label)} ${planLink(locale)}</p>`
     : shareUrl
       ? html`<p id="share-state" data-share="on">${text.shareOn}</p>
         <div class="share-row"><label for="share-url">${text.shareLink}</label><input id="share-url" type="text" readonly value="${shareUrl}" spellcheck="false">

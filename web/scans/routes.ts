@@ -1,3 +1,4 @@
+import { withDefaultScheme } from '../../core/url.ts';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import { utcDay } from '../../core/clock.ts';
@@ -10,8 +11,9 @@ import { DEPENDENCY_RETRY_AFTER_S, notFound, setRetryAfter } from '../../http/er
 import { recordLogIds } from '../../http/middleware.ts';
 import { assetUrl } from '../../services/assets.ts';
 import { submitScan } from '../../services/scan-submission.ts';
-import type { Chrome } from '../layout.ts';
 import { chromeFor, html, type WorkflowPageDeps } from '../chrome.ts';
+import { html as markup } from '../html.ts';
+import { planLink } from '../plan/link.ts';
 import { dashboardSections } from '../monitoring/routes.ts';
 import { isLocale, localPath, pageLocale, rememberLocale } from '../locale.ts';
 import { comparePage } from './compare-page.ts';
@@ -126,7 +128,7 @@ async function startScan(deps: ScanPageDeps, ctx: Ctx): Promise<void> {
   const outcome = await submitScan(
     { scans: deps.storage.scans, temporal: deps.temporal, config: deps.config, clock: deps.clock },
     { id: user.id, plan: planFor(user.plan) },
-    { url: values.url, region, public: values.isPublic, force: form.get('force') === '1', runs },
+    { url: withDefaultScheme(values.url), region, public: values.isPublic, force: form.get('force') === '1', runs },
   );
   switch (outcome.kind) {
     case 'invalid':
@@ -145,7 +147,7 @@ async function startScan(deps: ScanPageDeps, ctx: Ctx): Promise<void> {
         deps,
         ctx,
         values,
-        { form: scanText(locale).hourlyLimit(outcome.limit, Math.ceil(seconds / 60)) },
+        { form: markup`${scanText(locale).hourlyLimit(outcome.limit, Math.ceil(seconds / 60))} ${planLink(locale)}` },
         429,
       );
     }
@@ -154,7 +156,9 @@ async function startScan(deps: ScanPageDeps, ctx: Ctx): Promise<void> {
         deps,
         ctx,
         values,
-        { form: scanText(locale).runsOverPlan(outcome.runs, outcome.allowed, outcome.needed.label) },
+        {
+          form: markup`${scanText(locale).runsOverPlan(outcome.runs, outcome.allowed, outcome.needed.label)} ${planLink(locale)}`,
+        },
         403,
       );
     case 'not_started':
@@ -276,7 +280,19 @@ async function compare(deps: ScanPageDeps, ctx: Ctx): Promise<void> {
   if (!user) return;
   const picked = ([] as string[]).concat(ctx.query.scan ?? [], ctx.query.a ?? [], ctx.query.b ?? []);
   const chrome = chromeFor(deps, ctx, 'scans');
-  const problem = (message: string) => html(ctx, scanListPageError(chrome, message), 422);
+  // The refusal keeps the list (its first page) on screen with the choice ticked, so the visitor can correct it.
+  const problem = async (message: string) =>
+    html(
+      ctx,
+      scanListPage({
+        chrome,
+        page: await deps.storage.scans.listOwned(user.id, {}, { limit: 20, page: 1 }),
+        filters: {},
+        errors: { compare: message },
+        picked,
+      }),
+      422,
+    );
   if (picked.length !== 2 || picked[0] === picked[1]) return problem(scanText(chrome.locale).pickTwo);
   const scans = await Promise.all(picked.map((id) => ownedScan(deps, ctx, user.id, id)));
   if (scans.some((s) => s.status !== 'finished' || !s.result)) return problem(scanText(chrome.locale).notFinished);
@@ -292,15 +308,6 @@ async function compare(deps: ScanPageDeps, ctx: Ctx): Promise<void> {
       ? (await deps.storage.scans.urlHistory(user.id, after.url, after.finishedAt!, HISTORY_SCANS)).map((h) => h.result)
       : [];
   html(ctx, comparePage({ chrome, before, after, imageUrl, history }));
-}
-
-function scanListPageError(chrome: Chrome, message: string): string {
-  return scanListPage({
-    chrome,
-    page: { items: [], meta: { current_page: 1, per_page: 20, total: 0, last_page: 1 } },
-    filters: {},
-    errors: { filters: message },
-  });
 }
 
 function switchLanguage(deps: ScanPageDeps, ctx: Ctx): void {

@@ -1,7 +1,6 @@
 import type { Locale } from '../../core/i18n/locale.ts';
 import type { Scan, ScanStatus } from '../../core/scan/scan.ts';
-import type { SafeHtml } from '../html.ts';
-import { html } from '../html.ts';
+import { html, SafeHtml } from '../html.ts';
 import { scorePill } from '../layout.ts';
 import { scanText } from './labels.ts';
 
@@ -26,7 +25,8 @@ export const triggerLabel = (scan: Pick<Scan, 'trigger'>, locale: Locale): SafeH
   return html`<span class="trigger-label trigger-${scan.trigger === 'schedule' ? 'schedule' : 'on-demand'}" title="${text.triggerHint[scan.trigger] ?? ''}">${text.triggers[scan.trigger] ?? scan.trigger}</span>`;
 };
 
-export function scanRows(scans: Scan[], locale: Locale, selectable: boolean): SafeHtml {
+/** `picked`: the scans whose checkbox is ticked (a comparison that was refused keeps its choice). */
+export function scanRows(scans: Scan[], locale: Locale, selectable: boolean, picked: readonly string[] = []): SafeHtml {
   const text = scanText(locale);
   return html`<table class="scans stack"><thead><tr>${selectable ? html`<th scope="col"><span class="visually-hidden">${text.colSelect}</span></th>` : ''}<th scope="col">${text.colUrl}</th><th scope="col">${text.colScore}</th>
     <th scope="col">${text.colStatus}</th><th scope="col">${text.colRegion}</th><th scope="col">${text.colRequested}</th></tr></thead><tbody>${scans.map(
@@ -34,7 +34,7 @@ export function scanRows(scans: Scan[], locale: Locale, selectable: boolean): Sa
         selectable
           ? html`<td class="select">${
               scan.status === 'finished'
-                ? html`<input type="checkbox" name="scan" value="${scan.publicId}" id="pick-${scan.publicId}" aria-label="${text.colSelect}: ${scan.url}">`
+                ? html`<input type="checkbox" name="scan" value="${scan.publicId}" id="pick-${scan.publicId}"${picked.includes(scan.publicId) ? new SafeHtml(' checked') : ''} aria-label="${text.colSelect}: ${scan.url}">`
                 : ''
             }</td>`
           : ''

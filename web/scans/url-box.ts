@@ -2,7 +2,8 @@ import type { Locale } from '../../core/i18n/locale.ts';
 import { html, SafeHtml } from '../html.ts';
 import { scanText } from './labels.ts';
 
-export type FormErrors = Record<string, string>;
+/** Field errors: words, or words with a link (a plan limit's link to the plan page). */
+export type FormErrors = Record<string, string | SafeHtml>;
 
 /** What the URL box shows: the values to keep, the regions to offer, and errors next to their fields. */
 export interface UrlBox {
@@ -27,7 +28,7 @@ export function urlBox(locale: Locale, box: UrlBox): SafeHtml {
     ${signedIn ? html`<input type="hidden" name="_csrf" value="${box.csrf!}">` : ''}
     ${fieldError(box.errors, 'form')}
     <label for="scan-url">${text.urlLabel}</label>
-    <div class="url-row"><input id="scan-url" name="url" type="url" inputmode="url" autocomplete="url" required maxlength="2048"
+    <div class="url-row"><input id="scan-url" name="url" type="text" inputmode="url" spellcheck="false" autocomplete="url" required maxlength="2048"
       placeholder="${text.urlPlaceholder}" value="${box.values.url ?? ''}"${described(box.errors, 'url')}>
     <button type="submit" id="scan-submit">${text.scanButton}</button></div>
     ${fieldError(box.errors, 'url')}

@@ -1,4 +1,6 @@
 import { isoTimestamp } from '../../core/clock.ts';
+import { formatDateTime } from '../../core/i18n/dates.ts';
+import type { Locale } from '../../core/i18n/locale.ts';
 import type { WebhookAttempt, WebhookDelivery } from '../../core/webhooks/delivery.ts';
 import type { WebhookSettingsErrors } from '../../core/webhooks/endpoint.ts';
 import { WEBHOOK_EVENTS } from '../../core/webhooks/events.ts';
@@ -7,6 +9,7 @@ import type { WebhookSettingsView } from '../../services/webhook-settings.ts';
 import { html, SafeHtml } from '../html.ts';
 import { layout, type Chrome } from '../layout.ts';
 import { WEBHOOK_LABELS } from './labels.ts';
+import { planLink } from '../plan/link.ts';
 
 /** The notification settings (webhooks): settings form, signing secret, test event, delivery history. */
 export interface WebhookPageInput {
@@ -22,7 +25,9 @@ export interface WebhookPageInput {
   notice?: string;
 }
 
-const when = (value: Date | null) => (value ? isoTimestamp(value) : '—');
+/** A time in the page's date format (as on the other pages), with the exact instant in `datetime`. */
+const when = (value: Date | null, locale: Locale) =>
+  value ? html`<time datetime="${isoTimestamp(value)}">${formatDateTime(value, locale)}</time>` : html`—`;
 const fieldError = (errors: WebhookSettingsErrors, name: keyof WebhookSettingsErrors) =>
   errors[name] ? html`<p class="error" id="${name}-error">${errors[name]}</p>` : html``;
 const described = (errors: WebhookSettingsErrors, name: keyof WebhookSettingsErrors) =>
@@ -36,7 +41,7 @@ export function webhookPage(input: WebhookPageInput): string {
   if (!settings) {
     return layout(
       text.title,
-      html`<h1>${text.title}</h1>${notice}<section><h2>${text.webhooks}</h2><p id="plan-required">${text.planRequired(input.planLabel)}</p></section>`,
+      html`<h1>${text.title}</h1>${notice}<section><h2>${text.webhooks}</h2><p id="plan-required">${text.planRequired(input.planLabel)} ${planLink(input.chrome.locale)}</p></section>`,
       input.chrome,
     );
   }
@@ -48,7 +53,7 @@ export function webhookPage(input: WebhookPageInput): string {
     events: endpoint.events,
   };
   const disabled = endpoint.disabledAt
-    ? html`<section id="endpoint-disabled" class="error"><h2>${text.disabledTitle}</h2><p>${text.disabledSince(when(endpoint.disabledAt), text.disabledReasons[endpoint.disabledReason ?? 'failing'])}</p>
+    ? html`<section id="endpoint-disabled" class="error"><h2>${text.disabledTitle}</h2><p>${text.disabledSince(formatDateTime(endpoint.disabledAt, input.chrome.locale), text.disabledReasons[endpoint.disabledReason ?? 'failing'])}</p>
         <form method="post" action="/account/notifications/enable">${hidden(input.csrf)}<button type="submit" id="enable-endpoint">${text.enable}</button></form></section>`
     : html``;
   const events = WEBHOOK_EVENTS.map(
@@ -76,7 +81,7 @@ export function webhookPage(input: WebhookPageInput): string {
         <code class="token" id="signing-secret">${settings.secret}</code>
         ${
           settings.previousSecret
-            ? html`<p id="previous-secret">${text.previousSecret(when(settings.previousSecret.expiresAt))} <code>${settings.previousSecret.secret}</code></p>`
+            ? html`<p id="previous-secret">${text.previousSecret(formatDateTime(settings.previousSecret.expiresAt, input.chrome.locale))} <code>${settings.previousSecret.secret}</code></p>`
             : html``
         }
         <form method="post" action="/account/notifications/rotate">${hidden(input.csrf)}<button type="submit" class="secondary" id="rotate-secret">${text.rotate}</button></form>
@@ -84,7 +89,7 @@ export function webhookPage(input: WebhookPageInput): string {
       <section id="test"><h2>${text.testTitle}</h2><p>${text.testIntro(html`<code>ping</code>`)}</p>
         <form method="post" action="/account/notifications/test">${hidden(input.csrf)}<button type="submit" id="send-test">${text.sendTest}</button></form></section>
       <section id="deliveries"><h2>${text.historyTitle}</h2>
-        ${input.deliveries.length ? deliveryTable(input.deliveries, input.csrf, text) : html`<p id="no-deliveries">${text.noDeliveries}</p>`}
+        ${input.deliveries.length ? deliveryTable(input.deliveries, input.csrf, text, input.chrome.locale) : html`<p id="no-deliveries">${text.noDeliveries}</p>`}
         <form method="post" action="/account/notifications/replay" id="replay">${hidden(input.csrf)}
           <label for="since">${text.replaySince}</label><input id="since" name="since" type="datetime-local" required>
           <button type="submit" class="secondary" id="replay-button">${text.replay}</button>
@@ -96,11 +101,11 @@ export function webhookPage(input: WebhookPageInput): string {
 
 type Labels = (typeof WEBHOOK_LABELS)[keyof typeof WEBHOOK_LABELS];
 
-function deliveryTable(deliveries: WebhookDelivery[], csrf: string, text: Labels): SafeHtml {
+function deliveryTable(deliveries: WebhookDelivery[], csrf: string, text: Labels, locale: Locale): SafeHtml {
   const rows = deliveries.map(
     (
       d,
-    ) => html`<tr data-delivery-id="${d.id}"><td class="wide"><code>${d.event}</code></td><td data-label="${text.colCreated}">${when(d.createdAt)}</td><td class="status">${text.statuses[d.status]}</td>
+    ) => html`<tr data-delivery-id="${d.id}"><td class="wide"><code>${d.event}</code></td><td data-label="${text.colCreated}">${when(d.createdAt, locale)}</td><td class="status">${text.statuses[d.status]}</td>
       <td data-label="${text.colAttempts}" class="attempts">${d.webhookAttempts}</td><td data-label="${text.colLastCode}" class="code">${d.webhookResponseCode ?? '—'}</td><td data-label="${text.colLastError}" class="last-error">${d.webhookLastError ?? ''}</td>
       <td class="wide"><a href="/account/notifications/deliveries/${d.id}">${text.attemptsLink}</a>
         <form class="inline" method="post" action="/account/notifications/deliveries/${d.id}/resend">${hidden(csrf)}<button type="submit" class="secondary resend" aria-label="${text.resendNamed(d.id)}">${text.resend}</button></form></td></tr>`,
@@ -113,7 +118,7 @@ export function deliveryPage(input: { chrome: Chrome; delivery: WebhookDelivery;
   const text = WEBHOOK_LABELS[input.chrome.locale];
   const rows = attempts.map(
     (a) =>
-      html`<tr><td class="wide">${when(a.attemptedAt)}</td><td data-label="${text.colDuration}">${a.durationMs} ms</td><td data-label="${text.colCode}">${a.responseCode ?? '—'}</td><td class="wide" data-label="${text.colError}">${a.error ?? ''}</td><td class="wide"><pre>${a.responseBody ?? ''}</pre></td></tr>`,
+      html`<tr><td class="wide">${when(a.attemptedAt, input.chrome.locale)}</td><td data-label="${text.colDuration}">${a.durationMs} ms</td><td data-label="${text.colCode}">${a.responseCode ?? '—'}</td><td class="wide" data-label="${text.colError}">${a.error ?? ''}</td><td class="wide"><pre>${a.responseBody ?? ''}</pre></td></tr>`,
   );
   return layout(
     text.deliveryTitle(delivery.id),
