@@ -19,8 +19,11 @@ export interface AlertActivityDeps {
   webhookDispatch?: WebhookDispatch;
 }
 
-/** `unverified`: not sent, because the owner has not verified their address (the workflow's result records it). */
-export type AlertEmailOutcome = 'sent' | 'sent_before' | 'not_due' | 'unverified';
+/**
+ * `unverified`: not sent, because the owner has not verified their address (the workflow's result records it).
+ * `not_wanted`: the owner turned this kind of e-mail off in the settings (nothing is recorded as e-mailed).
+ */
+export type AlertEmailOutcome = 'sent' | 'sent_before' | 'not_due' | 'unverified' | 'not_wanted';
 
 /** Alert evaluation and e-mail (workflows/target-alerts.ts). Built with the others in worker/activities.ts. */
 export function createAlertActivities(deps: AlertActivityDeps) {
@@ -49,6 +52,10 @@ export function createAlertActivities(deps: AlertActivityDeps) {
         // Unverified addresses may not be the owner's: no mail to them, or the service could be used to spam.
         log.info({ alertId, change }, 'alert e-mail skipped: the owner has not verified their e-mail address');
         return 'unverified';
+      }
+      if (!recipient.wantsEmail) {
+        log.info({ alertId, change }, 'alert e-mail not wanted (settings)');
+        return 'not_wanted';
       }
       await sendFromActivity(mailer, composeAlertEmail(alert!, change, recipient, deps.baseUrl), (error) =>
         log.warn({ alertId, change, err: error }, 'alert e-mail not sent'),

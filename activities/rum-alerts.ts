@@ -74,6 +74,10 @@ export function createRumAlertActivities(deps: RumAlertActivityDeps) {
         );
         return 'unverified';
       }
+      if (!recipient.wantsEmail) {
+        log.info({ rumAlertId: alertId, change }, 'live-data alert e-mail not wanted (settings)');
+        return 'not_wanted';
+      }
       await sendFromActivity(mailer, composeRumAlertEmail(notice, change, recipient, deps.baseUrl), (error) =>
         log.warn({ rumAlertId: alertId, change, err: error }, 'live-data alert e-mail not sent'),
       );

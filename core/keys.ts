@@ -7,7 +7,14 @@ import { hkdfSync } from 'node:crypto';
  * encrypts and signs, the previous one (SECRET_KEY_PREVIOUS) still decrypts and verifies until removed.
  */
 export type KeyPurpose =
-  'scan-credentials' | 'webhook-header' | 'webhook-signing' | 'image-url' | 'csrf' | 'device-cookie' | 'oauth-cookies';
+  | 'scan-credentials'
+  | 'webhook-header'
+  | 'webhook-signing'
+  | 'image-url'
+  | 'csrf'
+  | 'device-cookie'
+  | 'oauth-cookies'
+  | 'new-token-cookie';
 
 export interface MasterKey {
   /** A fingerprint (8 characters, base64url), safe to store and show: it reveals nothing of the key. */

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { ApiToken } from '../core/api-token.ts';
 import type { User } from '../core/user.ts';
-import type { TokenStore } from '../db/store/tokens.ts';
+import type { TokenPurpose, TokenStore } from '../db/store/tokens.ts';
 
 /**
  * Personal API tokens. The value is shown once; only its SHA-256 is stored (the value has 240 bits of
@@ -25,6 +25,7 @@ export async function mintToken(
   userId: number,
   name: string,
   expiresAt: Date | null,
+  purpose: TokenPurpose = 'personal',
 ): Promise<MintedToken> {
   const token = TOKEN_PREFIX + randomBytes(30).toString('base64url');
   const record = await tokens.insert({
@@ -33,6 +34,7 @@ export async function mintToken(
     prefix: token.slice(0, TOKEN_PREFIX.length + 8),
     hash: hashToken(token),
     expiresAt,
+    purpose,
   });
   return { token, record };
 }

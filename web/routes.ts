@@ -22,6 +22,7 @@ import { mountOAuthPages } from './oauth/routes.ts';
 import { mountReportPages } from './scans/report-routes.ts';
 import { mountScanPages } from './scans/routes.ts';
 import { csrfToken, loadSession, sameOriginOnly, webUser } from './session.ts';
+import { mountSettingsPages } from './settings/routes.ts';
 import { serveStylesheet } from './stylesheet.ts';
 import { mountWebhookPages } from './webhooks/routes.ts';
 import { mountPlanPages } from './plan/routes.ts';
@@ -96,5 +97,6 @@ export function webRouter(deps: WebDeps): Router {
   mountReportPages(router, deps);
   mountPlanPages(router, deps);
   mountDataPages(router, deps);
+  mountSettingsPages(router, deps);
   return router;
 }

@@ -15,6 +15,8 @@ export const PRE_SESSION_COOKIE = 'wps_presession';
 const SESSION_DAYS = 14;
 const FORM_LIMIT_BYTES = 16 * 1024;
 const COOKIE_VALUE = /^[A-Za-z0-9_-]{43}$/;
+/** A session's last use is written at most this often, so most requests only read it. */
+export const LAST_SEEN_GRANULARITY_MS = 5 * 60_000;
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 const isHttps = (config: Config) => new URL(config.baseUrl).protocol === 'https:';
@@ -66,7 +68,9 @@ interface SessionDeps {
 export async function startSession(ctx: Context, deps: SessionDeps, userId: number): Promise<void> {
   const value = randomBytes(32).toString('base64url');
   const maxAge = SESSION_DAYS * 86_400_000;
-  await deps.storage.sessions.create(sha256(value), userId, new Date(deps.clock().getTime() + maxAge));
+  const now = deps.clock();
+  const userAgent = ctx.get('user-agent') || null;
+  await deps.storage.sessions.create(sha256(value), userId, new Date(now.getTime() + maxAge), userAgent, now);
   setCookie(ctx, deps.config, SESSION_COOKIE, value, cookieOptions(deps.config, maxAge));
 }
 
@@ -82,11 +86,14 @@ export function loadSession(deps: SessionDeps) {
     const value = getCookie(ctx, deps.config, SESSION_COOKIE);
     if (value && COOKIE_VALUE.test(value)) {
       const idHash = sha256(value);
-      const user = await deps.storage.sessions.findLiveUser(idHash, deps.clock());
-      if (user) {
-        ctx.state.webUser = user;
-        ctx.state.webEmailVerified = user.emailVerified;
+      const now = deps.clock();
+      const session = await deps.storage.sessions.findLive(idHash, now);
+      if (session) {
+        ctx.state.webUser = session.user;
+        ctx.state.webEmailVerified = session.user.emailVerified;
         ctx.state.webSessionHash = idHash;
+        const stale = new Date(now.getTime() - LAST_SEEN_GRANULARITY_MS);
+        if (session.lastSeenAt < stale) await deps.storage.sessions.touch(session.sessionId, now, stale);
       }
     }
     await next();
@@ -97,6 +104,9 @@ export const webUser = (ctx: Context): User | undefined => ctx.state.webUser as 
 
 /** Whether the signed-in user's address is verified (services/account-mail.ts); false when nobody is signed in. */
 export const webEmailVerified = (ctx: Context): boolean => ctx.state.webEmailVerified === true;
+
+/** The SHA-256 of this request's session cookie, when it names a live session. */
+export const webSessionHash = (ctx: Context): string | undefined => ctx.state.webSessionHash as string | undefined;
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

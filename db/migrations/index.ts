@@ -24,6 +24,7 @@ import * as scanLighthouseReports from './20261202_024_scan_lighthouse_reports.t
 import * as scanTrigger from './20261202_025_scan_trigger.ts';
 import * as accountMail from './20261203_026_account_mail.ts';
 import * as planRequests from './20261203_028_plan_requests.ts';
+import * as settings from './20261203_027_settings.ts';
 import * as accountDeletion from './20261203_029_account_deletion.ts';
 import * as scansFinishedByUrlIndex from './20261203_030_scans_finished_by_url_index.ts';
 
@@ -59,6 +60,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261202_025_scan_trigger', scanTrigger],
   ['20261203_026_account_mail', accountMail],
   ['20261203_028_plan_requests', planRequests],
+  ['20261203_027_settings', settings],
   ['20261203_029_account_deletion', accountDeletion],
   ['20261203_030_scans_finished_by_url_index', scansFinishedByUrlIndex],
 ];

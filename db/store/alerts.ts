@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { wantsEmailSql } from './email-preferences.ts';
 import type { Locale } from '../../core/i18n/locale.ts';
 import type {
   Alert,
@@ -104,6 +105,8 @@ export interface AlertRecipient {
   locale: Locale;
   /** Alert e-mails go only to verified addresses (services/account-mail.ts). */
   verified: boolean;
+  /** False when the user turned alert e-mails of targets off in the settings. */
+  wantsEmail: boolean;
 }
 
 export type NewAlert = Pick<
@@ -240,14 +243,22 @@ export function createAlertStore(knex: Knex | Knex.Transaction): AlertStore {
       const row = (await knex('alerts')
         .join('users', 'users.id', 'alerts.user_id')
         .where('alerts.id', alertId)
-        .first('users.email', 'users.name', 'users.locale', 'users.email_verified_at')) as
-        { email: string; name: string; locale: Locale | null; email_verified_at: Date | null } | undefined;
+        .first(
+          'users.email',
+          'users.name',
+          'users.locale',
+          'users.email_verified_at',
+          wantsEmailSql(knex, 'users.id', 'target_alerts'),
+        )) as
+        | { email: string; name: string; locale: Locale | null; email_verified_at: Date | null; wants_email: boolean }
+        | undefined;
       return (
         row && {
           email: row.email,
           name: row.name,
           locale: row.locale ?? 'en',
           verified: row.email_verified_at !== null,
+          wantsEmail: row.wants_email,
         }
       );
     },

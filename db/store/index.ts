@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { postgresReady } from '../knex.ts';
 import { createAccountDataStore, type AccountDataStore } from './account-data.ts';
 import { createAlertStore, type AlertStore } from './alerts.ts';
+import { createEmailPreferenceStore, type EmailPreferenceStore } from './email-preferences.ts';
 import { createLighthouseReportStore, type LighthouseReportStore } from './lighthouse-reports.ts';
 import { createOAuthStore, type OAuthStore } from './oauth.ts';
 import { createPlanRequestStore, type PlanRequestStore } from './plan-requests.ts';
@@ -47,6 +48,8 @@ export interface Storage {
   planRequests: PlanRequestStore;
   /** One account's data at once: the data export, closing and deleting the account. */
   accountData: AccountDataStore;
+  /** Which alert e-mails each user wants (the settings' notifications). */
+  emailPreferences: EmailPreferenceStore;
   /** Throws unless Postgres answers a query (readiness checks). */
   ping(): Promise<void>;
 }
@@ -70,6 +73,7 @@ export function createStorage(knex: Knex, counterKnex: Knex = knex): Storage {
     accountLinks: createAccountLinkStore(knex),
     planRequests: createPlanRequestStore(knex),
     accountData: createAccountDataStore(knex),
+    emailPreferences: createEmailPreferenceStore(knex),
     ping: () => postgresReady(knex),
   };
 }

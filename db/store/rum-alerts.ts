@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { wantsEmailSql } from './email-preferences.ts';
 import type { Locale } from '../../core/i18n/locale.ts';
 import { isPlanKey, type PlanKey } from '../../core/plans.ts';
 import {
@@ -107,6 +108,8 @@ export interface RumAlertRecipient {
   locale: Locale;
   /** Alert e-mails go only to verified addresses (services/account-mail.ts). */
   verified: boolean;
+  /** False when the user turned live-data alert e-mails off in the settings. */
+  wantsEmail: boolean;
 }
 
 export interface RumAlertStore {
@@ -207,14 +210,16 @@ export function createRumAlertStore(knex: Knex | Knex.Transaction): RumAlertStor
         .join('rum_sites as s', 's.id', 'a.site_id')
         .join('users as u', 'u.id', 's.user_id')
         .where('a.id', id)
-        .first('u.email', 'u.name', 'u.locale', 'u.email_verified_at')) as
-        { email: string; name: string; locale: Locale | null; email_verified_at: Date | null } | undefined;
+        .first('u.email', 'u.name', 'u.locale', 'u.email_verified_at', wantsEmailSql(knex, 'u.id', 'live_alerts'))) as
+        | { email: string; name: string; locale: Locale | null; email_verified_at: Date | null; wants_email: boolean }
+        | undefined;
       return (
         row && {
           email: row.email,
           name: row.name,
           locale: row.locale ?? 'en',
           verified: row.email_verified_at !== null,
+          wantsEmail: row.wants_email,
         }
       );
     },

@@ -4,12 +4,15 @@ import type { User } from '../../core/user.ts';
 import { preparedQuery } from '../prepared.ts';
 import { toUser } from './users.ts';
 
+export type TokenPurpose = 'personal' | 'docs';
+
 interface TokenRow {
   id: number;
   user_id: number;
   name: string;
   prefix: string;
   token_hash: string;
+  purpose: TokenPurpose;
   expires_at: Date | null;
   last_used_at: Date | null;
   created_at: Date;
@@ -40,12 +43,16 @@ export interface TokenStore {
     prefix: string;
     hash: string;
     expiresAt: Date | null;
+    /** `docs`: a one-hour token of the API reference page, kept out of the user's list. */
+    purpose?: TokenPurpose;
   }): Promise<ApiToken>;
-  /** The user's tokens, newest first. */
+  /** The user's personal tokens (not the API reference's), newest first. */
   listForUser(userId: number): Promise<ApiToken[]>;
   /** False when the user has no such token. */
   deleteOwned(userId: number, tokenId: number): Promise<boolean>;
   deleteNamed(userId: number, name: string): Promise<void>;
+  /** Removes the user's API reference tokens that expired by `now`. */
+  deleteExpiredDocs(userId: number, now: Date): Promise<void>;
   /** One prepared statement: the authenticated API path reads token and user in a single round trip. */
   findWithOwner(hash: string): Promise<TokenWithOwner | undefined>;
   /** Records a use unless one was recorded after `unlessUsedAfter`. */
@@ -77,13 +84,17 @@ export function createTokenStore(knex: Knex): TokenStore {
           prefix: token.prefix,
           token_hash: token.hash,
           expires_at: token.expiresAt,
+          purpose: token.purpose ?? 'personal',
         })
         .returning('*');
       return toToken(row as TokenRow);
     },
 
     async listForUser(userId) {
-      const rows = await tokens().where({ user_id: userId }).orderBy('created_at', 'desc').orderBy('id', 'desc');
+      const rows = await tokens()
+        .where({ user_id: userId, purpose: 'personal' })
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc');
       return rows.map((row) => toToken(row as TokenRow));
     },
 
@@ -93,6 +104,10 @@ export function createTokenStore(knex: Knex): TokenStore {
 
     async deleteNamed(userId, name) {
       await tokens().where({ user_id: userId, name }).delete();
+    },
+
+    async deleteExpiredDocs(userId, now) {
+      await tokens().where({ user_id: userId, purpose: 'docs' }).where('expires_at', '<=', now).delete();
     },
 
     // Named columns, not `u.*`: a prepared plan must keep its result shape when a migration adds a column.

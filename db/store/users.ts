@@ -47,6 +47,10 @@ export interface UserStore {
   markEmailVerified(id: number, now: Date): Promise<void>;
   /** Moves the user to a new (verified) address; `email_taken` when another account has it. */
   changeEmail(id: number, email: string, now: Date): Promise<User | 'email_taken' | undefined>;
+  /** The language of the user's e-mails (null: never chosen, read as English). */
+  localeOf(id: number): Promise<Locale | null | undefined>;
+  updateProfile(id: number, profile: { name: string; locale: Locale }, now: Date): Promise<void>;
+  passwordHashOf(id: number): Promise<string | null | undefined>;
 }
 
 /** Every query on `users`. */
@@ -98,6 +102,20 @@ export function createUserStore(knex: Knex): UserStore {
     async mailProfile(id) {
       const row = (await open().where({ id }).first()) as UserRow | undefined;
       return row && { user: toUser(row), locale: row.locale ?? 'en', emailVerified: row.email_verified_at !== null };
+    },
+
+    async localeOf(id) {
+      const row = await users().where({ id }).first('locale');
+      return row && (row.locale ?? null);
+    },
+
+    async updateProfile(id, profile, now) {
+      await users().where({ id }).update({ name: profile.name, locale: profile.locale, updated_at: now });
+    },
+
+    async passwordHashOf(id) {
+      const row = await users().where({ id }).first('password_hash');
+      return row && (row.password_hash ?? null);
     },
 
     async setPasswordHash(id, passwordHash, now) {

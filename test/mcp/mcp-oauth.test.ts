@@ -85,7 +85,7 @@ it('discovers, registers, gets consent, and calls tools with real data', async (
   const listed = await client.callTool({ name: 'list_scans', arguments: {} });
   expect(text(listed)).toContain(id);
   // The app appears on the user's API and apps page.
-  expect((await web.get('/account/api')).text).toContain('SDK test client');
+  expect((await web.get('/settings')).text).toContain('SDK test client');
   await client.close();
   expect(user.id).toBeGreaterThan(0);
 }, 600_000);

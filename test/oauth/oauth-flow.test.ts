@@ -470,11 +470,11 @@ describe('the API and apps page', () => {
     const grantId = apps[0]!.grantId;
 
     const stranger = (await signedInUser()).web;
-    await stranger.get('/account/api');
+    await stranger.get('/settings');
     expect((await stranger.post(`/account/api/apps/${grantId}/revoke`, {})).status).toBe(404);
     expect((await me(tokens.access_token)).status).toBe(200);
 
-    await web.get('/account/api');
+    await web.get('/settings');
     const revoked = await web.post(`/account/api/apps/${grantId}/revoke`, {});
     expect(revoked.status).toBe(303);
     expect((await me(tokens.access_token)).status).toBe(401);

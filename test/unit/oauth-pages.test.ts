@@ -1,6 +1,7 @@
 import type { Locale } from '../../core/i18n/locale.ts';
 import { SCOPE_TEXT } from '../../core/oauth/scopes.ts';
-import { apiPage } from '../../web/account/pages.ts';
+import { settingsPage } from '../../web/settings/page.ts';
+import { DEFAULT_EMAIL_PREFERENCES } from '../../core/email-preferences.ts';
 import { planFor } from '../../core/plans.ts';
 import { consentPage, consentRefusedPage } from '../../web/oauth/consent-page.ts';
 
@@ -50,17 +51,20 @@ describe.each(['en', 'de'] as const)('consent page (%s)', (locale) => {
   });
 });
 
-describe('authorised apps on the API and apps page', () => {
+describe('authorised apps in the settings', () => {
   const base = {
     chrome: chrome('en'),
     plan: planFor('starter'),
     csrf: 'CSRF',
     tokens: [],
     mcpUrl: 'https://perf.example/mcp',
+    profile: { name: 'Ada', email: 'owner@example.com', locale: 'en' as const },
+    sessions: [],
+    emailPreferences: DEFAULT_EMAIL_PREFERENCES,
   };
 
   it('lists each app with its host, unverified marker, scopes and a revoke form', () => {
-    const page = apiPage({
+    const page = settingsPage({
       ...base,
       apps: [
         {
@@ -84,8 +88,8 @@ describe('authorised apps on the API and apps page', () => {
       ],
     });
     expect(page).toContain('data-grant-id="g1"');
-    expect(page).toContain('action="/account/api/apps/g1/revoke"');
-    expect(page).toContain('action="/account/api/apps/g2/revoke"');
+    expect(page).toContain('action="/settings/apps/g1/revoke"');
+    expect(page).toContain('action="/settings/apps/g2/revoke"');
     expect(page).toContain('aria-label="Revoke access of Claude"');
     expect(page).toContain('Script &lt;b&gt;');
     const g1 = page.slice(page.indexOf('data-grant-id="g1"'), page.indexOf('data-grant-id="g2"'));
@@ -97,7 +101,7 @@ describe('authorised apps on the API and apps page', () => {
   });
 
   it('says where apps come from when there are none', () => {
-    const page = apiPage({ ...base, apps: [] });
+    const page = settingsPage({ ...base, apps: [] });
     expect(page).toContain('id="no-apps"');
     expect(page).toContain('https://perf.example/mcp');
   });

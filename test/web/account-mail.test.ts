@@ -90,7 +90,7 @@ describe('password reset', () => {
   it('answers the same for a known and an unknown address; the link works once, signs out web sessions but no token', async () => {
     const other = new WebClient(api.url, api.config.baseUrl);
     expect((await other.signIn(owner.user.email, OLD_PASSWORD)).status).toBe(303);
-    expect((await other.get('/account/api')).status).toBe(200);
+    expect((await other.get('/settings')).status).toBe(200);
 
     const page = await freshPage();
     const known = await askForReset(page, owner.user.email);
@@ -113,8 +113,8 @@ describe('password reset', () => {
     expect(await text(page, 'h1')).toBe('Password set');
 
     // Web sessions are over; the API token still works; the old password no longer does.
-    const signedOut = await other.get('/account/api');
-    expect([signedOut.status, signedOut.headers.location]).toEqual([302, '/login']);
+    const signedOut = await other.get('/settings');
+    expect([signedOut.status, signedOut.headers.location]).toEqual([302, '/login?next=%2Fsettings']);
     expect((await call(api, '/me', { token: owner.token })).status).toBe(200);
     expect((await new WebClient(api.url, api.config.baseUrl).signIn(owner.user.email, OLD_PASSWORD)).status).toBe(422);
     expect((await new WebClient(api.url, api.config.baseUrl).signIn(owner.user.email, NEW_PASSWORD)).status).toBe(303);

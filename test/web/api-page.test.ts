@@ -33,7 +33,7 @@ async function signIn(page: Page, email: string, password: string): Promise<void
   await Promise.all([page.waitForNavigation(), page.click('#sign-in')]);
 }
 
-describe('the API and apps page in a real browser', () => {
+describe('the API tokens in the settings, in a real browser (through the older /account/api addresses)', () => {
   it('signs in, creates a token shown once, uses it, deletes it, and the token stops working', async () => {
     const email = `${uniqueName('web')}@example.com`;
     await createUser(createStorage(api.db.knex).users, {
@@ -51,7 +51,10 @@ describe('the API and apps page in a real browser', () => {
 
     await page.type('#token-name', 'ci pipeline');
     await Promise.all([page.waitForNavigation(), page.click('#create-token-button')]);
-    const token = (await page.$eval('#new-token-value', (el) => el.textContent ?? '')).trim();
+    expect(new URL(page.url()).pathname).toBe('/settings');
+    const token = (
+      await page.$eval('#new-token-value', (el) => (el as unknown as { value: string; checked: boolean }).value)
+    ).trim();
     expect(token).toMatch(/^wpt_[A-Za-z0-9_-]{40}$/);
     await page.screenshot({ path: resolve(screenshots, 'api-page-new-token.png'), fullPage: true });
 
@@ -142,7 +145,7 @@ describe('web area protections', () => {
     const session = res.setCookies.find((c) => c.startsWith('wps_session='))!;
     expect(session).toMatch(/HttpOnly/i);
     expect(session).toMatch(/SameSite=Lax/i);
-    await client.get('/account/api');
+    await client.get('/settings');
     return client;
   }
 
@@ -161,7 +164,7 @@ describe('web area protections', () => {
       403,
     );
     expect(await api.db.knex('api_tokens').where({ user_id: user.id })).toHaveLength(0);
-    expect((await client.post('/account/api/tokens', { name: 'x' })).status).toBe(201);
+    expect((await client.post('/account/api/tokens', { name: 'x' })).status).toBe(303);
     expect(await api.db.knex('api_tokens').where({ user_id: user.id })).toHaveLength(1);
   });
 

@@ -129,6 +129,35 @@ it('a signed-in user makes a one-hour token on the page and tries GET /me with i
   await page.close();
 }, 120_000);
 
+it('opens with a quick start, has one h1 once the reference is drawn, and its one-hour tokens stay out of the token list', async () => {
+  const password = 'docs page password';
+  const { user } = await createTestUser(api, 'starter', password);
+  const page = await signedInPage(browser.browser, api.url, user.email, password, { javascript: true });
+  const listed = async () => {
+    await page.goto(`${api.url}/settings`);
+    return page.$$eval('#tokens tbody tr', (rows) => rows.map((row) => row.getAttribute('data-token-id')));
+  };
+  const before = await listed();
+  expect(before).toHaveLength(1);
+  for (let visit = 0; visit < 2; visit++) {
+    await page.goto(`${api.url}/docs`);
+    await Promise.all([page.waitForNavigation(), page.click('#try-token button[type="submit"]')]);
+    registerSecret(await page.$eval('#swagger-ui', (el) => el.getAttribute('data-token') ?? ''));
+    await page.waitForSelector('html[data-reference="ready"]', { timeout: 60_000 });
+    await page.waitForSelector('.info .title');
+    expect(await page.$$eval('h1', (all) => all.map((h) => h.textContent))).toEqual(['API reference']);
+    expect(await page.$eval('.info .title', (el) => el.tagName)).toBe('H2');
+    const intro = await page.$eval('#docs-intro', (el) => el.textContent ?? '');
+    expect(intro.indexOf('Quick start')).toBeLessThan(intro.indexOf('Try calls with your account'));
+    expect(await page.$eval('#quick-start-me', (el) => el.textContent)).toBe(
+      `curl -H "Authorization: Bearer $TOKEN" ${api.config.baseUrl}/api/v1/me`,
+    );
+  }
+  expect(await api.db.knex('api_tokens').where({ user_id: user.id, purpose: 'docs' })).toHaveLength(2);
+  expect(await listed()).toEqual(before);
+  await page.browserContext().close();
+}, 120_000);
+
 it('serves its assets with long caching only for the current version, and the page without JavaScript points at the document', async () => {
   const page = await (await fetch(`${api.url}/docs`)).text();
   const script = /src="(\/docs\/assets\/swagger-ui-bundle\.js\?v=[^"]+)"/.exec(page)?.[1];

@@ -31,7 +31,7 @@ async function newSession(): Promise<{ cookie: string; csrf: string }> {
     expires_at: new Date(Date.now() + 3600_000),
   });
   const cookie = `wps_session=${value}`;
-  const page = await rawRequest(`${api.url}/account/api`, { headers: { cookie } });
+  const page = await rawRequest(`${api.url}/settings`, { headers: { cookie } });
   return { cookie, csrf: /name="_csrf" value="([^"]+)"/.exec(page.text)![1]! };
 }
 
@@ -120,6 +120,7 @@ describe('fuzzed requests to every web page', () => {
       '/login',
       '/signup',
       '/account/api',
+      '/settings',
       '/reports/{id}',
       '/share/{token}',
       '/reports/{id}/lighthouse/desktop',

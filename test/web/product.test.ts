@@ -193,7 +193,7 @@ describe('the web area as a product', () => {
       ['Targets', '/targets'],
       ['Alerts', '/alerts'],
       ['Live data', '/live'],
-      ['Settings', '/account/api'],
+      ['Settings', '/settings'],
       ['Dashboard', '/'],
     ] as const) {
       const link = await page.$(`nav a[href="${path}"]`);

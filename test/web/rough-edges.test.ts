@@ -45,7 +45,7 @@ it('signed out: the sign-in note is information, and the sign-in and sign-up but
     const el = document.querySelector('#sign-in-notice');
     return { className: el.className, role: el.getAttribute('role'), background: getComputedStyle(el).backgroundColor };
   })()`);
-  expect(note).toEqual({ className: 'info', role: 'note', background: 'rgb(221, 244, 255)' });
+  expect(note).toEqual({ className: 'information', role: 'note', background: 'rgb(221, 244, 255)' });
   for (const [path, field, button] of [
     ['/login', '#password', '#sign-in'],
     ['/signup', '#password', '#sign-up'],

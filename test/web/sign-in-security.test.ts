@@ -195,7 +195,7 @@ describe('CSRF', () => {
     const email = await newUser(target);
     const client = browser(target);
     expect((await client.signIn(email, PASSWORD)).status).toBe(303);
-    await client.get('/account/api');
+    await client.get('/settings');
     const row = (await target.db.knex('users').where({ email }).first('id')) as { id: number };
     return { client, userId: row.id };
   }
@@ -216,7 +216,7 @@ describe('CSRF', () => {
     await anonymous.get('/login');
     expect(anonymous.csrf).not.toBe(client.csrf);
     expect(await tokensOf(userId)).toBe(0);
-    expect((await client.post('/account/api/tokens', { name: 'x' })).status).toBe(201);
+    expect((await client.post('/account/api/tokens', { name: 'x' })).status).toBe(303);
     expect(await tokensOf(userId)).toBe(1);
   });
 
@@ -243,7 +243,7 @@ describe('CSRF', () => {
     expect(await tokensOf(userId)).toBe(0);
     // A browser that sends only a same-origin Referer is fine.
     expect((await client.post('/account/api/tokens', { name: 'x' }, { referer: `${own}/account/api` })).status).toBe(
-      201,
+      303,
     );
     expect(await tokensOf(userId)).toBe(1);
   });
@@ -267,12 +267,12 @@ describe('CSRF', () => {
         expect(cookie).toMatch(/;\s*path=\/(;|$)/i);
         expect(cookie).not.toMatch(/;\s*domain=/i);
       }
-      expect((await client.get('/account/api')).status).toBe(200);
-      expect((await client.post('/account/api/tokens', { name: 'tls' })).status).toBe(201);
+      expect((await client.get('/settings')).status).toBe(200);
+      expect((await client.post('/account/api/tokens', { name: 'tls' })).status).toBe(303);
       // The unprefixed names mean nothing there.
       const plain = browser(tls);
       plain.cookies.set('wps_session', client.cookies.get('__Host-wps_session')!);
-      expect((await plain.get('/account/api')).status).toBe(302);
+      expect((await plain.get('/settings')).status).toBe(302);
     } finally {
       await tls.close();
     }

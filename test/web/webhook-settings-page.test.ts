@@ -77,7 +77,7 @@ it("in German the page and its actions' notices speak German", async () => {
 it('settings, secret rotation, test event, history, resend, re-enable and replay', async () => {
   const { user } = await createTestUser(api, 'pro', PASSWORD);
   const page = await signedInPage(user.email);
-  await page.goto(`${api.url}/account/api`);
+  await page.goto(`${api.url}/settings`);
   await Promise.all([page.waitForNavigation(), page.click('#notifications-link')]);
   expect(new URL(page.url()).pathname).toBe('/account/notifications');
 

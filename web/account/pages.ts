@@ -1,16 +1,8 @@
-import { isoTimestamp } from '../../core/clock.ts';
-import { hasFeature, type Plan } from '../../core/plans.ts';
-import type { ApiToken } from '../../core/api-token.ts';
-import { formatDateTime } from '../../core/i18n/dates.ts';
-import type { Locale } from '../../core/i18n/locale.ts';
 import { html, SafeHtml } from '../html.ts';
 import { layout, type Chrome } from '../layout.ts';
 import { t } from '../text.ts';
 import { accountText } from './labels.ts';
 import { accountMailText } from './mail-labels.ts';
-import type { AuthorisedApp } from '../../core/oauth/apps.ts';
-import { appsSection } from '../oauth/apps-section.ts';
-import { planLink } from '../plan/link.ts';
 
 export type FormErrors = Record<string, string>;
 
@@ -64,65 +56,5 @@ export function signupPage(
       </form>
       <p>${text.haveAccount} <a href="/login${next === '/' ? '' : `?next=${encodeURIComponent(next)}`}">${frame.signIn}</a>.</p></section>`,
     chrome,
-  );
-}
-
-export interface ApiPageInput {
-  chrome: Chrome;
-  plan: Plan;
-  csrf: string;
-  tokens: ApiToken[];
-  newToken?: { name: string; value: string };
-  values?: { name?: string; expires?: string };
-  errors?: FormErrors;
-  /** Apps the user authorised through OAuth. */
-  apps: AuthorisedApp[];
-  /** The MCP server's address, named where no app is authorised yet. */
-  mcpUrl: string;
-}
-
-/** A time as the pages show it, with the exact UTC instant in its `datetime`. */
-const when = (value: Date, locale: Locale) =>
-  html`<time datetime="${isoTimestamp(value)}">${formatDateTime(value, locale)}</time>`;
-
-export function apiPage(input: ApiPageInput): string {
-  const errors = input.errors ?? {};
-  const { locale } = input.chrome;
-  const text = accountText(locale);
-  const rows = input.tokens.map(
-    (token) => html`<tr data-token-id="${token.id}">
-      <td class="token-name wide">${token.name}</td><td><code>${token.prefix}…</code></td><td data-label="${text.colCreated}">${when(token.createdAt, locale)}</td>
-      <td class="last-used" data-label="${text.colLastUsed}">${token.lastUsedAt ? when(token.lastUsedAt, locale) : text.never}</td><td data-label="${text.colExpires}">${token.expiresAt ? when(token.expiresAt, locale) : text.never}</td>
-      <td><form class="inline" method="post" action="/account/api/tokens/${token.id}/delete">
-        <input type="hidden" name="_csrf" value="${input.csrf}"><button type="submit" class="delete-token secondary" aria-label="${text.deleteTokenNamed(token.name)}">${text.deleteToken}</button></form></td></tr>`,
-  );
-  const apiNote: SafeHtml = hasFeature(input.plan, 'api')
-    ? html`<p>${text.apiIncluded(input.plan.label, input.plan.apiDailyLimit === -1 ? null : input.plan.apiDailyLimit)}</p>`
-    : html`<p class="error">${text.apiMissing(input.plan.label)} ${planLink(locale)}</p>`;
-  return layout(
-    text.apiTitle,
-    html`<h1>${text.apiTitle}</h1>
-      ${
-        input.newToken
-          ? html`<section class="notice" id="new-token"><strong>${text.tokenCreated(input.newToken.name)}</strong> ${text.tokenShownOnce}
-            <code class="token" id="new-token-value">${input.newToken.value}</code></section>`
-          : html``
-      }
-      <section><h2>${text.tokensTitle}</h2>${apiNote}<p><a href="/docs" id="api-reference">${text.apiReference}</a></p>
-        ${
-          rows.length
-            ? html`<table id="tokens" class="stack"><thead><tr><th scope="col">${text.colName}</th><th scope="col">${text.colToken}</th><th scope="col">${text.colCreated}</th><th scope="col">${text.colLastUsed}</th><th scope="col">${text.colExpires}</th><th scope="col"><span class="visually-hidden">${text.colActions}</span></th></tr></thead><tbody>${rows}</tbody></table>`
-            : html`<p id="no-tokens">${text.noTokens}</p>`
-        }
-        <h3>${text.createToken}</h3>
-        <form method="post" action="/account/api/tokens" id="create-token">
-          <input type="hidden" name="_csrf" value="${input.csrf}">
-          <label for="token-name">${text.tokenName}</label><input id="token-name" name="name" type="text" required maxlength="100" value="${input.values?.name ?? ''}"${described(errors, 'name', 'token-name')}>${fieldError(errors, 'name', 'token-name')}
-          <label for="token-expires">${text.tokenExpires}</label><input id="token-expires" name="expires" type="date" value="${input.values?.expires ?? ''}"${described(errors, 'expires', 'token-expires')}>${fieldError(errors, 'expires', 'token-expires')}
-          <button type="submit" id="create-token-button">${text.createTokenButton}</button>
-        </form></section>
-      <section id="notifications"><h2>${text.notificationsTitle}</h2><p><a href="/account/notifications" id="notifications-link">${text.notificationsLink}</a></p></section>
-      ${appsSection({ apps: input.apps, csrf: input.csrf, locale, mcpUrl: input.mcpUrl })}`,
-    input.chrome,
   );
 }

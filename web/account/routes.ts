@@ -1,15 +1,11 @@
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import type { Context } from 'koa';
-import { resourceUrl } from '../../core/oauth/resources.ts';
-import { planFor } from '../../core/plans.ts';
-import { notFound, setRetryAfter } from '../../http/errors.ts';
+import { setRetryAfter } from '../../http/errors.ts';
 import { authenticate } from '../../services/accounts.ts';
 import { signUpByMail } from '../../services/account-mail.ts';
-import { listApps, revokeApp } from '../../services/oauth-apps.ts';
 import { throttledSignIn } from '../../services/sign-in-throttle.ts';
 import { reserveSignUp } from '../../services/sign-up-throttle.ts';
-import { deleteToken, listTokens, mintToken } from '../../services/tokens.ts';
 import { chromeFor } from '../chrome.ts';
 import { accountMailDeps, type AccountMailPageDeps } from './mail-routes.ts';
 import { sendPage } from '../error-page.ts';
@@ -17,7 +13,8 @@ import { localPath, pageLocale } from '../locale.ts';
 import { csrfToken, endSession, readForm, startSession, webUser } from '../session.ts';
 import { accountText, type AccountText } from './labels.ts';
 import { issueDeviceCookie, trustedDevice } from './device-cookie.ts';
-import { apiPage, loginPage, signupPage, type ApiPageInput, type FormErrors } from './pages.ts';
+import { loginPage, signupPage, type FormErrors } from './pages.ts';
+import { createToken, removeToken, revokeAuthorisedApp } from '../settings/routes.ts';
 
 export type AccountPageDeps = AccountMailPageDeps;
 
@@ -31,7 +28,8 @@ export function mountAccountPages(router: Router, deps: AccountPageDeps): void {
   router.get('/signup', on(showSignUp));
   router.post('/signup', on(signUp));
   router.post('/logout', on(signOut));
-  router.get('/account/api', on(showApiPage));
+  // The API page's addresses from before the settings: the page leads to its section there.
+  router.get('/account/api', (ctx) => ctx.redirect('/settings#api-tokens'));
   router.post('/account/api/tokens', on(createToken));
   router.post('/account/api/tokens/:id/delete', on(removeToken));
   router.post('/account/api/apps/:grantId/revoke', on(revokeAuthorisedApp));
@@ -47,12 +45,6 @@ function retryAfter(ctx: Context, text: AccountText, until: Date, now: Date): st
 
 /** Where sign-in (or sign-up) leads: a path on this site that was asked for, else the dashboard (no open redirects). */
 const afterSignIn = (value: unknown): string => localPath(value, '/');
-
-function requireUser(ctx: Context) {
-  const user = webUser(ctx);
-  if (!user) ctx.redirect('/login');
-  return user;
-}
 
 const nameError = (name: string, text: AccountText): string | undefined =>
   !name ? text.nameRequired : name.length > MAX_NAME ? text.nameTooLong(MAX_NAME) : undefined;
@@ -151,76 +143,4 @@ async function signOut(deps: AccountPageDeps, ctx: Ctx): Promise<void> {
   await endSession(ctx, deps);
   ctx.status = 303;
   ctx.redirect('/login');
-}
-
-async function renderApiPage(
-  deps: AccountPageDeps,
-  ctx: Ctx,
-  extra: Partial<ApiPageInput> = {},
-  status = 200,
-): Promise<void> {
-  const user = webUser(ctx)!;
-  const [tokens, apps] = await Promise.all([
-    listTokens(deps.storage.tokens, user.id),
-    listApps(deps.storage.oauth, user.id),
-  ]);
-  sendPage(
-    ctx,
-    apiPage({
-      chrome: chromeFor(deps, ctx, 'settings'),
-      plan: planFor(user.plan),
-      csrf: csrfToken(ctx, deps.config),
-      tokens,
-      apps,
-      mcpUrl: resourceUrl(deps.config.baseUrl, 'mcp'),
-      ...extra,
-    }),
-    status,
-  );
-}
-
-async function showApiPage(deps: AccountPageDeps, ctx: Ctx): Promise<void> {
-  if (requireUser(ctx)) await renderApiPage(deps, ctx);
-}
-
-async function createToken(deps: AccountPageDeps, ctx: Ctx): Promise<void> {
-  const user = requireUser(ctx);
-  if (!user) return;
-  const form = await readForm(ctx, deps.config);
-  const values = { name: (form.get('name') ?? '').trim(), expires: (form.get('expires') ?? '').trim() };
-  const errors: FormErrors = {};
-  const text = accountText(pageLocale(ctx, deps.config));
-  const invalidName = nameError(values.name, text);
-  if (invalidName) errors.name = invalidName;
-  let expiresAt: Date | null = null;
-  if (values.expires) {
-    expiresAt = /^\d{4}-\d{2}-\d{2}$/.test(values.expires) ? new Date(`${values.expires}T00:00:00Z`) : null;
-    if (!expiresAt || Number.isNaN(expiresAt.getTime())) errors.expires = text.expiryNotDate;
-    else if (expiresAt.getTime() <= deps.clock().getTime()) errors.expires = text.expiryPast;
-  }
-  if (Object.keys(errors).length) return renderApiPage(deps, ctx, { values, errors }, 422);
-  const { token } = await mintToken(deps.storage.tokens, user.id, values.name, expiresAt);
-  // Rendered directly, not redirected: the value exists only in this response.
-  await renderApiPage(deps, ctx, { newToken: { name: values.name, value: token } }, 201);
-}
-
-async function removeToken(deps: AccountPageDeps, ctx: Ctx): Promise<void> {
-  const user = requireUser(ctx);
-  if (!user) return;
-  await readForm(ctx, deps.config);
-  const id = /^\d{1,15}$/.test(ctx.params.id ?? '') ? Number(ctx.params.id) : NaN;
-  if (!Number.isSafeInteger(id) || !(await deleteToken(deps.storage.tokens, user.id, id))) throw notFound();
-  ctx.status = 303;
-  ctx.redirect('/account/api');
-}
-
-async function revokeAuthorisedApp(deps: AccountPageDeps, ctx: Ctx): Promise<void> {
-  const user = requireUser(ctx);
-  if (!user) return;
-  await readForm(ctx, deps.config);
-  const grantId = ctx.params.grantId ?? '';
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(grantId) || !(await revokeApp(deps.storage.oauth, user.id, grantId)))
-    throw notFound();
-  ctx.status = 303;
-  ctx.redirect('/account/api');
 }

@@ -44,8 +44,11 @@ async function makeTryToken(deps: DocsRouteDeps, ctx: Context): Promise<void> {
   const user = webUser(ctx) as User | undefined;
   if (!user) return ctx.redirect('/login?next=%2Fdocs');
   await readForm(ctx, deps.config);
-  const expiresAt = new Date(deps.clock().getTime() + TRY_TOKEN_LIFETIME_MS);
-  const { token } = await mintToken(deps.storage.tokens, user.id, docsPageName(deps, ctx), expiresAt);
+  const now = deps.clock();
+  const expiresAt = new Date(now.getTime() + TRY_TOKEN_LIFETIME_MS);
+  // A token of its own purpose: kept out of the user's personal tokens, so visits do not fill that list.
+  await deps.storage.tokens.deleteExpiredDocs(user.id, now);
+  const { token } = await mintToken(deps.storage.tokens, user.id, docsPageName(deps, ctx), expiresAt, 'docs');
   // Rendered directly, never redirected: the value exists only in this response.
   render(deps, ctx, token, 201);
 }
@@ -87,6 +90,7 @@ function render(deps: DocsDeps, ctx: Context, token: string | null, status = 200
     signedIn: Boolean(user),
     hasApi: user ? hasFeature(planFor(user.plan), 'api') : false,
     token,
+    apiBase: `${deps.config.baseUrl.replace(/\/$/, '')}/api/v1`,
   });
 }
 

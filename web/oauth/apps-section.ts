@@ -8,7 +8,7 @@ import { oauthText, scopeText } from './labels.ts';
 const when = (value: Date, locale: Locale) =>
   html`<time datetime="${isoTimestamp(value)}">${formatDateTime(value, locale)}</time>`;
 
-/** The API and apps page's list of authorised apps, each with a button that revokes its grant. */
+/** The settings' list of authorised apps, each with a button that revokes its grant. */
 export function appsSection(input: { apps: AuthorisedApp[]; csrf: string; locale: Locale; mcpUrl: string }): SafeHtml {
   const { locale } = input;
   const text = oauthText(locale);
@@ -19,7 +19,7 @@ export function appsSection(input: { apps: AuthorisedApp[]; csrf: string; locale
       <td data-label="${text.colScopes}"><span title="${app.scopes.map((s) => scopeText(s, locale)).join('; ')}">${app.scopes.map((s) => text.scopeShort[s]).join(', ')}</span></td>
       <td data-label="${text.colAuthorised}">${when(app.authorisedAt, locale)}</td>
       <td data-label="${text.colLastUsed}">${app.lastUsedAt ? when(app.lastUsedAt, locale) : text.never}</td>
-      <td><form class="inline" method="post" action="/account/api/apps/${app.grantId}/revoke">
+      <td><form class="inline" method="post" action="/settings/apps/${app.grantId}/revoke">
         <input type="hidden" name="_csrf" value="${input.csrf}"><button type="submit" class="secondary revoke-app" aria-label="${text.revokeNamed(app.name)}">${text.revoke}</button></form></td></tr>`,
   );
   return html`<section id="apps"><h2>${text.appsTitle}</h2>

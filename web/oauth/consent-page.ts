@@ -36,7 +36,7 @@ export function consentPage(input: ConsentPageInput): string {
         <button type="submit" name="decision" value="approve" id="approve">${text.approve}</button>
         <button type="submit" name="decision" value="deny" id="deny" class="secondary">${text.deny}</button>
       </form>
-      <p class="muted">${text.revokeNote} <a href="/account/api">${text.apiPage}</a>.</p></section>`,
+      <p class="muted">${text.revokeNote} <a href="/settings#apps">${text.apiPage}</a>.</p></section>`,
     input.chrome,
   );
 }

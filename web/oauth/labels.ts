@@ -15,7 +15,7 @@ const en = {
   approve: 'Approve',
   deny: 'Deny',
   revokeNote: 'You can revoke its access at any time on the',
-  apiPage: 'API and apps page',
+  apiPage: 'settings page (authorised apps)',
   refusedTitle: 'Apps need the Starter plan',
   refused: (plan: string) =>
     `Your plan (${plan}) does not allow authorising apps. From Starter on, apps and AI assistants can use your account through OAuth.`,
@@ -48,7 +48,7 @@ const de: typeof en = {
   approve: 'Zulassen',
   deny: 'Ablehnen',
   revokeNote: 'Sie können den Zugriff jederzeit widerrufen, auf der Seite',
-  apiPage: 'API und Apps',
+  apiPage: 'Einstellungen (autorisierte Apps)',
   refusedTitle: 'Apps brauchen den Tarif Starter',
   refused: (plan: string) =>
     `Ihr Tarif (${plan}) erlaubt keine Autorisierung von Apps. Ab Starter können Apps und KI-Assistenten Ihr Konto über OAuth nutzen.`,

@@ -34,7 +34,7 @@ export function dashboardPage(input: DashboardInput): string {
         usage.hasApi
           ? text.apiUsed(usage.used, usage.limit === null ? text.unlimited : String(usage.limit))
           : html`${text.noApi} ${planLink(chrome.locale)}`
-      } <a href="/account/api">${t(chrome.locale).navSettings}</a></p></section>`,
+      } <a href="/settings#api-tokens">${t(chrome.locale).navSettings}</a></p></section>`,
     { ...chrome, sheets: ['scan-box', 'scan-list'] },
   );
 }

@@ -9,7 +9,7 @@ export function homePage(chrome: Chrome, box: UrlBox, notice?: string): string {
   return layout(
     text.homeTitle,
     html`<h1>${text.homeTitle}</h1>
-      <section class="hero"><p>${text.homeIntro}</p>${notice ? html`<p class="info" id="sign-in-notice" role="note">${notice}</p>` : ''}${urlBox(chrome.locale, box)}
+      <section class="hero"><p>${text.homeIntro}</p>${notice ? html`<p class="information" id="sign-in-notice" role="note">${notice}</p>` : ''}${urlBox(chrome.locale, box)}
         <ul>${text.homePoints.map((point) => html`<li>${point}</li>`)}</ul>
         <p><a class="button" href="/signup">${t(chrome.locale).signUp}</a> <a class="button secondary" href="/login">${t(chrome.locale).signIn}</a></p></section>`,
     { ...chrome, sheets: ['scan-box'] },

@@ -1,0 +1,43 @@
+import type { Knex } from 'knex';
+import {
+  DEFAULT_EMAIL_PREFERENCES,
+  EMAIL_KINDS,
+  type EmailKind,
+  type EmailPreferences,
+} from '../../core/email-preferences.ts';
+
+export interface EmailPreferenceStore {
+  /** The user's choice per kind; a kind never chosen is on. */
+  get(userId: number): Promise<EmailPreferences>;
+  set(userId: number, preferences: EmailPreferences, now: Date): Promise<void>;
+}
+
+/**
+ * Every query on `email_preferences`. The stores that find an alert e-mail's recipient (alerts, rum-alerts)
+ * read the same table with `wantsEmailSql`, so the rule "no row means on" is written once.
+ */
+export function createEmailPreferenceStore(knex: Knex): EmailPreferenceStore {
+  return {
+    async get(userId) {
+      const rows = (await knex('email_preferences').where({ user_id: userId }).select('kind', 'enabled')) as {
+        kind: EmailKind;
+        enabled: boolean;
+      }[];
+      const preferences = { ...DEFAULT_EMAIL_PREFERENCES };
+      for (const row of rows) if (EMAIL_KINDS.includes(row.kind)) preferences[row.kind] = row.enabled;
+      return preferences;
+    },
+
+    async set(userId, preferences, now) {
+      const rows = EMAIL_KINDS.map((kind) => ({ user_id: userId, kind, enabled: preferences[kind], updated_at: now }));
+      await knex('email_preferences').insert(rows).onConflict(['user_id', 'kind']).merge(['enabled', 'updated_at']);
+    },
+  };
+}
+
+/** A select expression: whether user `userColumn` wants e-mails of `kind` (true unless turned off). */
+export const wantsEmailSql = (knex: Knex, userColumn: string, kind: EmailKind): Knex.Raw =>
+  knex.raw(
+    `coalesce((select p.enabled from email_preferences p where p.user_id = ${userColumn} and p.kind = ?), true) as wants_email`,
+    [kind],
+  );
