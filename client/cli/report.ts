@@ -7,13 +7,23 @@ import {
   type FormFactor,
 } from './budget.ts';
 
+import { ruleText, verdictLines, type VerdictRow } from './baseline.ts';
+
 export type OutputFormat = 'text' | 'json' | 'junit';
+
+/** The verdicts against a baseline (`--baseline`), when asked for. */
+export type Against = { label: string; rows: VerdictRow[] } | null;
 
 const SEVERITY_ORDER = { critical: 0, warning: 1, info: 2 } as const;
 const TOP_FINDINGS = 5;
 
 /** The scan in words: scores, the metrics of each form factor, the top findings, then each budget. */
-export function textReport(scan: FinishedScan, formFactors: readonly FormFactor[], checks: BudgetCheck[]): string {
+export function textReport(
+  scan: FinishedScan,
+  formFactors: readonly FormFactor[],
+  checks: BudgetCheck[],
+  against: Against = null,
+): string {
   const { scores, metrics, findings } = scan.result;
   const lines = [
     `${scan.result.final_url}  (scan ${scan.public_id})`,
@@ -41,10 +51,11 @@ export function textReport(scan: FinishedScan, formFactors: readonly FormFactor[
     const failed = checks.filter((c) => !c.passed).length;
     lines.push('', failed ? `${failed} of ${checks.length} budgets failed.` : `All ${checks.length} budgets hold.`);
   }
+  if (against) lines.push(...verdictLines(against.label, against.rows));
   return `${lines.join('\n')}\n`;
 }
 
-export function jsonReport(scan: FinishedScan, checks: BudgetCheck[]): string {
+export function jsonReport(scan: FinishedScan, checks: BudgetCheck[], against: Against = null): string {
   return `${JSON.stringify(
     {
       scan: scan.public_id,
@@ -62,7 +73,18 @@ export function jsonReport(scan: FinishedScan, checks: BudgetCheck[]): string {
         kind: c.kind,
         passed: c.passed,
       })),
-      passed: checks.every((c) => c.passed),
+      ...(against
+        ? {
+            baseline: against.label,
+            verdicts: against.rows.map((row) => ({
+              name: row.name,
+              metric: row.metric,
+              ...row.decision,
+              rule_text: ruleText(row),
+            })),
+          }
+        : {}),
+      passed: checks.every((c) => c.passed) && !against?.rows.some((row) => row.decision.verdict === 'worse'),
     },
     null,
     2,
@@ -72,9 +94,21 @@ export function jsonReport(scan: FinishedScan, checks: BudgetCheck[]): string {
 const xml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-/** JUnit XML: one test case per budget, so CI systems list each budget and show the failing ones. */
-export function junitReport(scan: FinishedScan, checks: BudgetCheck[]): string {
-  const failures = checks.filter((c) => !c.passed).length;
+/**
+ * JUnit XML: one test case per budget, so CI systems list each budget and show the failing ones; with a baseline
+ * also one per metric, failing where it is significantly worse.
+ */
+export function junitReport(scan: FinishedScan, checks: BudgetCheck[], against: Against = null): string {
+  const rows = against?.rows ?? [];
+  const failures = checks.filter((c) => !c.passed).length + rows.filter((r) => r.decision.verdict === 'worse').length;
+  const tests = checks.length + rows.length;
+  const verdictCases = rows.map((row) => {
+    const open = `    <testcase classname="webperf.verdict" name="${xml(`${row.name} not worse than ${against!.label}`)}" time="0">`;
+    const what = `${row.name} significantly worse: ${ruleText(row)}`;
+    return row.decision.verdict === 'worse'
+      ? `${open}\n      <failure message="${xml(what)}" type="regression">${xml(`${what} (${scan.report_url})`)}</failure>\n    </testcase>`
+      : `${open}</testcase>`;
+  });
   const cases = checks.map((check) => {
     const name = xml(`${check.name} ${check.kind === 'min' ? '>=' : '<='} ${formatValue(check.limit, check.unit)}`);
     const open = `    <testcase classname="webperf.budget" name="${name}" time="0">`;
@@ -84,10 +118,11 @@ export function junitReport(scan: FinishedScan, checks: BudgetCheck[]): string {
   });
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="webperf" tests="${checks.length}" failures="${failures}">`,
-    `  <testsuite name="${xml(`webperf budgets: ${scan.result.final_url}`)}" tests="${checks.length}" failures="${failures}" errors="0" skipped="0" timestamp="${xml(scan.finished_at)}">`,
+    `<testsuites name="webperf" tests="${tests}" failures="${failures}">`,
+    `  <testsuite name="${xml(`webperf budgets: ${scan.result.final_url}`)}" tests="${tests}" failures="${failures}" errors="0" skipped="0" timestamp="${xml(scan.finished_at)}">`,
     `    <properties><property name="scan" value="${xml(scan.public_id)}"/><property name="report_url" value="${xml(scan.report_url)}"/></properties>`,
     ...cases,
+    ...verdictCases,
     '  </testsuite>',
     '</testsuites>',
     '',

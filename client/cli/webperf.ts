@@ -1,9 +1,19 @@
 #!/usr/bin/env node
-import { writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createWebPerfClient, unwrap, WebPerfApiError, type paths, type WebPerfClient } from '../index.ts';
-import { checkBudget, CommandError, parseBudget, UsageError, type AnyScan, type FormFactor } from './budget.ts';
+import {
+  checkBudget,
+  CommandError,
+  describeCheck,
+  parseBudget,
+  UsageError,
+  type AnyScan,
+  type FormFactor,
+} from './budget.ts';
+import { markdownSummary, resolveBaseline, ruleText, verdictRows, type Baseline, type VerdictRow } from './baseline.ts';
 import { compareResults, compareText, parseRegression, resolveOperand } from './compare.ts';
+import { budgetFor, loadConfig } from './config.ts';
 import { progress } from './progress.ts';
 import {
   annotationData,
@@ -22,8 +32,12 @@ import {
  */
 const USAGE = `Usage:
   webperf scan URL [--runs N] [--region R] [--budget overall=90,speed=85,lcp=2500,tbt=200,cls=0.1,bytes=1500000]
+                   [--config FILE] [--baseline scan:ID|target:ID] [--last N] [--summary FILE]
                    [--form-factor mobile|desktop|both] [--format text|json|junit] [--output FILE] [--force]
                    [--timeout SECONDS] [--quiet]
+                   --config: budgets per URL pattern (JSON); --baseline: fail only on a significant regression
+                   against a previous scan or a target's last N (default 5) scheduled scans; the Markdown summary
+                   goes to $GITHUB_STEP_SUMMARY when set, else to --summary FILE
   webperf compare A B [--max-regression overall=5,lcp=300] [--form-factor mobile|desktop|both] [--format text|json] [--last N]
                    A and B are scan ids; A may be target:ID (the median of that target's last N scheduled scans, default 5)
   webperf targets [--format text|json]
@@ -36,7 +50,8 @@ Exit codes: 0 budgets hold, 1 a budget failed (or the scan failed), 2 usage or A
 Inside GitHub Actions (GITHUB_ACTIONS=true) failed budgets and regressions are also ::error annotations, written
 to stderr (the runner reads workflow commands there too), so stdout stays the report in the chosen format.
 Budgets: scores (overall, speed, images, caching, technical, wordpress) are minimums; fcp, lcp, tbt (ms),
-cls, bytes, requests (per form factor) and ttfb (ms) are maximums.
+cls, bytes, requests (per form factor) and ttfb (ms) are maximums. With --baseline, exit 1 also when a metric is
+significantly worse (rank test over runs, else outside the metric's noise band).
 `;
 
 /** The deployment's regions, as the generated types know them; the server checks the value either way. */
@@ -125,10 +140,18 @@ async function scanCommand(client: WebPerfClient, args: string[]): Promise<numbe
       force: { type: 'boolean' },
       timeout: { type: 'string' },
       quiet: { type: 'boolean' },
+      config: { type: 'string' },
+      baseline: { type: 'string' },
+      last: { type: 'string' },
+      summary: { type: 'string' },
     },
   });
   if (positionals.length !== 1) throw new UsageError('scan takes one URL');
-  const budget = values.budget === undefined ? {} : parseBudget(values.budget);
+  const config = values.config === undefined ? null : loadConfig(values.config);
+  const budget = budgetFor(config, positionals[0]!, values.budget === undefined ? {} : parseBudget(values.budget));
+  const last = positiveInteger(values.last, '--last') ?? 5;
+  // Before the scan: a baseline that cannot be read should not cost a scan.
+  const baseline = values.baseline === undefined ? null : await resolveBaseline(client, values.baseline, last);
   const formFactors = formFactorsOf(values['form-factor']);
   const format = formatOf(values.format, ['text', 'json', 'junit']);
   const runs = positiveInteger(values.runs, '--runs');
@@ -154,15 +177,49 @@ async function scanCommand(client: WebPerfClient, args: string[]): Promise<numbe
   }
   if (scan.status !== 'finished') throw new CommandError('unexpected scan state');
   const checks = checkBudget(budget, scan.result, formFactors);
+  const against = baseline && { label: baseline.label, rows: verdictRows(baseline, scan.result, formFactors) };
   writeReport(values.output, format, (as) =>
     as === 'json'
-      ? jsonReport(scan, checks)
+      ? jsonReport(scan, checks, against)
       : as === 'junit'
-        ? junitReport(scan, checks)
-        : textReport(scan, formFactors, checks),
+        ? junitReport(scan, checks, against)
+        : textReport(scan, formFactors, checks, against),
   );
   annotate(githubAnnotations(scan, checks));
-  return checks.every((check) => check.passed) ? 0 : 1;
+  if (against) annotate(regressionAnnotations(scan.result.final_url, against.label, against.rows));
+  writeSummary(values.summary, scan, checks, baseline, against?.rows ?? []);
+  const regressed = (against?.rows ?? []).some((row) => row.decision.verdict === 'worse');
+  return checks.every((check) => check.passed) && !regressed ? 0 : 1;
+}
+
+const regressionAnnotations = (url: string, baseline: string, rows: VerdictRow[]): string =>
+  rows
+    .filter((row) => row.decision.verdict === 'worse')
+    .map(
+      (row) =>
+        `::error title=Performance regression::${annotationData(`${row.name} significantly worse than ${baseline} on ${url} (${ruleText(row)})`)}\n`,
+    )
+    .join('');
+
+/** The Markdown summary: appended to $GITHUB_STEP_SUMMARY inside GitHub Actions, else written to --summary FILE. */
+function writeSummary(
+  path: string | undefined,
+  scan: Extract<AnyScan, { status: 'finished' }>,
+  checks: ReturnType<typeof checkBudget>,
+  baseline: Baseline | null,
+  rows: VerdictRow[],
+): void {
+  const stepSummary = process.env.GITHUB_STEP_SUMMARY;
+  if (!stepSummary && !path) return;
+  const markdown = markdownSummary({
+    url: scan.result.final_url,
+    reportUrl: scan.report_url,
+    baseline: baseline?.label ?? null,
+    budgets: checks.map((check) => ({ text: describeCheck(check), passed: check.passed })),
+    rows,
+  });
+  if (stepSummary) appendFileSync(stepSummary, markdown);
+  else writeFileSync(path!, markdown);
 }
 
 /** The report in `format` to `output` (with the text version on stdout for a machine format), or to stdout. */

@@ -26,6 +26,7 @@ import * as accountMail from './20261203_026_account_mail.ts';
 import * as settings from './20261203_027_settings.ts';
 import * as planRequests from './20261203_028_plan_requests.ts';
 import * as accountDeletion from './20261203_029_account_deletion.ts';
+import * as scansFinishedByUrlIndex from './20261203_030_scans_finished_by_url_index.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -61,6 +62,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261203_027_settings', settings],
   ['20261203_028_plan_requests', planRequests],
   ['20261203_029_account_deletion', accountDeletion],
+  ['20261203_030_scans_finished_by_url_index', scansFinishedByUrlIndex],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

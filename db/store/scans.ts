@@ -62,6 +62,12 @@ export const toScan = (row: ScanRow): Scan => ({
 
 const maybeScan = (row: ScanRow | undefined): Scan | undefined => (row ? toScan(row) : undefined);
 
+export interface ScanHistoryEntry {
+  publicId: string;
+  finishedAt: Date;
+  result: Pick<ScanResultRecord, 'scores' | 'metrics' | 'runs'>;
+}
+
 export interface ScanListFilters {
   /** Only scans whose URL contains this text. */
   domain?: string;
@@ -93,6 +99,8 @@ export interface ScanStore {
   findShared(shareToken: string): Promise<Scan | undefined>;
   /** The owner's scans, newest first. */
   listOwned(userId: number, filters: ScanListFilters, page: PageQuery): Promise<Page<Scan>>;
+  /** The account's latest `limit` finished scans of exactly `url` up to `until`, oldest first: scores, metrics, runs only. */
+  urlHistory(userId: number, url: string, until: Date, limit: number): Promise<ScanHistoryEntry[]>;
   /** Public ids of scans still queued or running longer after their request than their runs allow (core/scan/lifecycle.ts), oldest first. */
   staleInFlight(now: Date, limit: number): Promise<string[]>;
   /** When the oldest scan still queued in the region was requested; null when none waits (operator metric). */
@@ -213,6 +221,32 @@ export function createScanStore(knex: Knex | Knex.Transaction): ScanStore {
         query.clone().orderBy('id', 'desc').limit(page.limit).offset(pageOffset(page)),
       ]);
       return { items: rows.map((row) => toScan(row as ScanRow)), meta: pageMeta(page, Number(counted[0]?.count ?? 0)) };
+    },
+
+    async urlHistory(userId: number, url: string, until: Date, limit: number): Promise<ScanHistoryEntry[]> {
+      const rows = (await scans()
+        .where({ user_id: userId, url, status: 'finished' })
+        .where('finished_at', '<=', until)
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .select(
+          'public_id',
+          'finished_at',
+          knex.raw(`result->'scores' as scores`),
+          knex.raw(`result->'metrics' as metrics`),
+          knex.raw(`result->'runs' as runs`),
+        )) as Array<
+        Pick<ScanRow, 'public_id' | 'finished_at'> &
+          Pick<ScanResultRecord, 'scores' | 'metrics'> & { runs: ScanResultRecord['runs'] | null }
+      >;
+      return rows
+        .reverse()
+        .filter((row) => row.scores && row.metrics)
+        .map((row) => ({
+          publicId: row.public_id,
+          finishedAt: row.finished_at!,
+          result: { scores: row.scores, metrics: row.metrics, ...(row.runs ? { runs: row.runs } : {}) },
+        }));
     },
 
     async oldestQueued(region: string): Promise<Date | null> {

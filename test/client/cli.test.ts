@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
@@ -226,6 +226,119 @@ it("compares against a target's median: target:ID over its last --last N finishe
   const unknown = await webperf(['compare', 'target:999999999', fastId]);
   expect(unknown.code).toBe(2);
   expect(unknown.stderr).toBe('webperf: no target 999999999 (see webperf targets)\n');
+});
+
+it('--config budgets per URL pattern, --baseline scan:ID verdicts, and the Markdown summary (--summary, $GITHUB_STEP_SUMMARY)', async () => {
+  const [fastId] = ids as [string, string];
+  const config = join(scratch, 'webperf.json');
+  // Only the /slow/ pattern matches the slow page: the fast pages' impossible TTFB budget does not apply to it.
+  writeFileSync(
+    config,
+    JSON.stringify({
+      budgets: [
+        { url: `${sites.origin}/fast/**`, budget: { ttfb: 1 } },
+        { url: `${sites.origin}/slow/*`, budget: { ttfb: 100_000, overall: 0 } },
+      ],
+    }),
+  );
+  const summary = join(scratch, 'summary.md');
+  // The slow page's result of the tests above is reused (same URL, under 24 hours): no Lighthouse run.
+  const slower = await webperf(
+    ['scan', `${sites.origin}/slow/`, '--config', config, '--baseline', `scan:${fastId}`, '--summary', summary],
+    { GITHUB_ACTIONS: 'true' },
+  );
+  expect(slower.code).toBe(1);
+  expect(slower.stdout).toContain('All 2 budgets hold.');
+  expect(slower.stdout).toContain(`Against scan ${fastId}:`);
+  // One run against one run: the default noise band decides; the slow page's TTFB is over a second later.
+  expect(slower.stdout).toMatch(/^ {2}ttfb +\d+ ms → \d+ ms +WORSE {2}\(noise band ±\d+ ms \(default\)\)$/m);
+  expect(slower.stdout).toMatch(/^\d+ metrics? significantly worse\.$/m);
+  expect(slower.stderr).toMatch(
+    new RegExp(
+      `^::error title=Performance regression::ttfb significantly worse than scan ${fastId} on http://127\\.0\\.0\\.1:\\d+/slow/ \\(noise band ±\\d+ ms \\(default\\)\\)$`,
+      'm',
+    ),
+  );
+  const markdown = readFileSync(summary, 'utf8');
+  expect(markdown).toContain(`### webperf: ${sites.origin}/slow/`);
+  expect(markdown).toMatch(/^\| ttfb \d+ ms ≤ 100000 ms \| ✅ pass \|$/m);
+  expect(markdown).toContain(`Against scan ${fastId}:`);
+  expect(markdown).toMatch(/^\| ttfb \| \d+ ms \| \d+ ms \| ❌ worse \| noise band ±\d+ ms \(default\) \|$/m);
+
+  // The fast page under the same config: its pattern's TTFB budget of 1 ms fails, in JSON with the verdicts.
+  const fast = await webperf(['scan', `${sites.origin}/fast/`, '--config', config, '--format', 'json', '--quiet']);
+  expect(fast.code).toBe(1);
+  const report = JSON.parse(fast.stdout) as { budgets: Array<{ name: string; limit: number; passed: boolean }> };
+  expect(report.budgets).toEqual([expect.objectContaining({ name: 'ttfb', limit: 1, passed: false })]);
+
+  // Against itself: no significant change anywhere, exit 0; inside GitHub Actions the summary goes to the step summary.
+  const stepSummary = join(scratch, 'step-summary.md');
+  writeFileSync(stepSummary, '# earlier step\n');
+  const same = await webperf(['scan', `${sites.origin}/fast/`, '--baseline', `scan:${fastId}`, '--format', 'json'], {
+    GITHUB_ACTIONS: 'true',
+    GITHUB_STEP_SUMMARY: stepSummary,
+  });
+  expect(same.code).toBe(0);
+  const verdicts = (JSON.parse(same.stdout) as { verdicts: Array<{ name: string; verdict: string; rule: string }> })
+    .verdicts;
+  expect(verdicts.map((v) => v.name)).toEqual(
+    expect.arrayContaining(['overall', 'ttfb', 'lcp (mobile)', 'cls (desktop)']),
+  );
+  expect(verdicts.filter((v) => v.verdict !== 'no_significant_change')).toEqual([]);
+  const appended = readFileSync(stepSummary, 'utf8');
+  expect(appended.startsWith('# earlier step\n### webperf: ')).toBe(true);
+  expect(appended).toMatch(
+    /^\| lcp \(mobile\) \| \d+ ms \| \d+ ms \| ➖ no significant change \| noise band ±\d+ ms \(default\) \|$/m,
+  );
+
+  const badBaseline = await webperf(['scan', `${sites.origin}/fast/`, '--baseline', 'build:12']);
+  expect(badBaseline.code).toBe(2);
+  expect(badBaseline.stderr).toContain('--baseline must be scan:<scan id> or target:<target id>, not "build:12"');
+  writeFileSync(config, JSON.stringify({ budgets: [{ url: '**', budget: { speedindex: 3 } }] }));
+  const badConfig = await webperf(['scan', `${sites.origin}/fast/`, '--config', config]);
+  expect(badConfig.code).toBe(2);
+  expect(badConfig.stderr).toContain(`config file ${config}: budgets[0].budget has an unknown key "speedindex"`);
+}, 120_000);
+
+it("--baseline target:ID: the target's last scheduled scans are the before sample and teach the noise band", async () => {
+  const [fastId] = ids as [string, string];
+  const created = await fetch(`${stack.api.url}/api/v1/domains`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ url: `${sites.origin}/baseline/` }),
+  });
+  expect(created.status).toBe(201);
+  const target = ((await created.json()) as { data: { id: number } }).data;
+  // Five scheduled scans with the fast page's result, their TTFB 70-100 ms apart from one scan to the next.
+  const storage = createStorage(stack.api.db.knex);
+  const fast = (await storage.scans.findOwned(user.id, fastId))!.result!;
+  const first = Date.now() - 20 * 60_000;
+  for (const [i, ttfbMs] of [100, 200, 110, 190, 120].entries()) {
+    const at = new Date(first + i * 60_000);
+    const scan = await storage.targets.dispatchScan(target.id, { publicId: newPublicId(at), requestedAt: at, runs: 1 });
+    expect(await storage.scans.markFinished(scan!.publicId, { ...fast, ttfbMs }, at)).toBe(true);
+  }
+  // Their median TTFB is 120 ms; consecutive differences 100, 90, 80, 70: median 85, band ±255 ms learned from the
+  // 5 scans. The slow page's TTFB (over a second) is far outside it.
+  const run = await webperf(['scan', `${sites.origin}/slow/`, '--baseline', `target:${target.id}`, '--format', 'json']);
+  expect(run.code).toBe(1);
+  const report = JSON.parse(run.stdout) as {
+    baseline: string;
+    passed: boolean;
+    verdicts: Array<Record<string, unknown>>;
+  };
+  expect(report).toMatchObject({ baseline: `target ${target.id} (its last 5 scheduled scans)`, passed: false });
+  expect(report.verdicts.find((v) => v.name === 'ttfb')).toMatchObject({
+    verdict: 'worse',
+    rule: 'noise_band',
+    band: 255,
+    source: { kind: 'history', scans: 5 },
+    before: { n: 5, median: 120 },
+    rule_text: 'noise band ±255 ms (learned from 5 scans)',
+  });
+  const none = await webperf(['scan', `${sites.origin}/fast/`, '--baseline', 'target:999999999']);
+  expect(none.code).toBe(2);
+  expect(none.stderr).toBe('webperf: target 999999999 has no finished scheduled scan to compare with\n');
 });
 
 it("a bad token exits 2 with the API's 401 message; bad usage exits 2 and explains", async () => {

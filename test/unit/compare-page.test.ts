@@ -1,4 +1,5 @@
 import type { Scan } from '../../core/scan/scan.ts';
+import type { RunRecord } from '../../core/scan/result.ts';
 import { finishedScan, resultScoring } from '../../fixtures/finished-scan.ts';
 import { comparePage } from '../../web/scans/compare-page.ts';
 import { reportPage } from '../../web/scans/report-page.ts';
@@ -51,5 +52,102 @@ describe('not-applicable categories on the compare and report pages', () => {
     );
     expect(tile).toContain('not applicable');
     expect(tile).not.toContain('<b>100</b>');
+  });
+});
+
+describe('verdicts on the compare page', () => {
+  const run = (lcp: number, tbt: number, score: number, median = false): RunRecord => ({
+    performance_score: score,
+    fcp_ms: 100,
+    lcp_ms: lcp,
+    tbt_ms: tbt,
+    cls: 0,
+    si_ms: 1000,
+    interactive_ms: 1000,
+    benchmark_index: 2000,
+    lighthouse_version: '13.5.0',
+    chromium_version: '140',
+    overloaded: false,
+    repeated: false,
+    median,
+  });
+  /** A scan of three runs per form factor with these LCPs (the middle one the median run) and overall scores. */
+  const threeRuns = (lcps: [number, number, number], overall: number[], publicId: string): Scan => {
+    const result = resultScoring(overall[1]!, { scoringVersion: 4 });
+    const runs = lcps.map((lcp, i) => run(lcp, 0, overall[i]!, i === 1));
+    result.metrics = {
+      desktop: { ...result.metrics.desktop, lcp_ms: lcps[1] },
+      mobile: { ...result.metrics.mobile, lcp_ms: lcps[1] },
+    };
+    result.runs = { desktop: runs, mobile: runs, overall };
+    return finishedScan(result, { publicId, runs: 3 });
+  };
+  const cell = (page: string, table: string, row: string) => {
+    const start = page.indexOf(row, page.indexOf(`id="${table}"`));
+    return page.slice(page.lastIndexOf('<td>', page.indexOf('</tr>', start)), page.indexOf('</tr>', start));
+  };
+
+  it('several runs: the rank test with p and shift decides; a clean 450 ms slower LCP is worse (✗), in English and German', () => {
+    const before = threeRuns([2000, 2050, 2100], [80, 81, 82], 'a'.repeat(26));
+    const after = threeRuns([2450, 2500, 2520], [80, 81, 82], 'b'.repeat(26));
+    const en = cell(compare(before, after), 'metrics-desktop', 'data-metric="lcp_ms"');
+    expect(en).toContain('data-change="worse"');
+    expect(en).toContain('✗</span> worse');
+    expect(en).toContain('data-rule="rank_test"');
+    expect(en).toContain('rank test over 3 vs 3 runs: p = 0.05, shift +450 ms');
+    const de = cell(compare(before, after, 'de'), 'metrics-desktop', 'data-metric="lcp_ms"');
+    expect(de).toContain('✗</span> schlechter');
+    expect(de).toContain('Rangtest über 3 gegen 3 Durchläufe: p = 0,05, Verschiebung +450 ms');
+    // The overall score's runs are the same on both sides: no significant change (≈), by the rank test.
+    const overall = cell(compare(before, after), 'compare-scores', 'data-score="overall"');
+    expect(overall).toContain('data-change="no_significant_change"');
+    expect(overall).toContain('≈</span> no significant change');
+    expect(overall).toContain('p = 1');
+    expect(cell(compare(before, after, 'de'), 'compare-scores', 'data-score="overall"')).toContain(
+      '≈</span> keine deutliche Änderung',
+    );
+  });
+
+  it('several runs with a significant shift under the floor: no significant change, saying so', () => {
+    const before = threeRuns([2000, 2001, 2002], [80, 81, 82], 'a'.repeat(26));
+    const after = threeRuns([2015, 2016, 2017], [80, 81, 82], 'b'.repeat(26));
+    const en = cell(compare(before, after), 'metrics-mobile', 'data-metric="lcp_ms"');
+    expect(en).toContain('data-change="no_significant_change"');
+    expect(en).toContain('shift +15 ms, under the 100 ms that counts as a change');
+    expect(cell(compare(before, after, 'de'), 'metrics-mobile', 'data-metric="lcp_ms"')).toContain(
+      'Verschiebung +15 ms, unter den 100 ms, die als Änderung zählen',
+    );
+  });
+
+  it('single runs: the default noise band (51 then 45 is noise, 51 then 40 worse), in English and German', () => {
+    const noise = compare(scanScoredUnder(4, 51, 'a'.repeat(26)), scanScoredUnder(4, 45, 'b'.repeat(26)));
+    const overall = cell(noise, 'compare-scores', 'data-score="overall"');
+    expect(overall).toContain('−6');
+    expect(overall).toContain('data-change="no_significant_change"');
+    expect(overall).toContain('within ±8 is noise (the default band)');
+    const worse = compare(scanScoredUnder(4, 51, 'a'.repeat(26)), scanScoredUnder(4, 40, 'b'.repeat(26)), 'de');
+    const de = cell(worse, 'compare-scores', 'data-score="overall"');
+    expect(de).toContain('data-change="worse"');
+    expect(de).toContain('✗</span> schlechter');
+    expect(de).toContain('innerhalb ±8 ist Rauschen (Standardband)');
+    // Without stored runs there is no Speed Index row.
+    expect(noise).not.toContain('data-metric="si_ms"');
+  });
+
+  it("single runs with history: the band learned from the address's scans, naming how many", () => {
+    const history = [60, 75, 58, 77, 61, 80].map((overall) => resultScoring(overall, { scoringVersion: 4 }));
+    const before = scanScoredUnder(4, 60, 'a'.repeat(26));
+    const after = scanScoredUnder(4, 80, 'b'.repeat(26));
+    const page = comparePage({ chrome: { locale: 'en' }, before, after, imageUrl: () => '/x.jpg', history });
+    const overall = cell(page, 'compare-scores', 'data-score="overall"');
+    // Consecutive differences 15, 17, 19, 16, 19: median 17, band 3 × 17 = 51.
+    expect(overall).toContain('data-change="no_significant_change"');
+    expect(overall).toContain('within ±51 is noise (learned from this address’s 6 scans)');
+    const de = comparePage({ chrome: { locale: 'de' }, before, after, imageUrl: () => '/x.jpg', history });
+    expect(cell(de, 'compare-scores', 'data-score="overall"')).toContain(
+      'innerhalb ±51 ist Rauschen (gelernt aus 6 Scans dieser Adresse)',
+    );
+    // Without that history the same +20 is outside the default band: better (scores go up).
+    expect(cell(compare(before, after), 'compare-scores', 'data-score="overall"')).toContain('✓</span> better');
   });
 });

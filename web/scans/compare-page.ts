@@ -1,12 +1,14 @@
 import { localiseFinding } from '../../core/i18n/findings.ts';
 import { formatBytes, formatMs, formatNumber, type Locale } from '../../core/i18n/locale.ts';
 import { FORM_FACTORS, type FormFactor } from '../../core/scan/observation.ts';
-import { notApplicableCategories, type FormFactorMetrics, type ScanResultRecord } from '../../core/scan/result.ts';
+import { notApplicableCategories, type ScanResultRecord } from '../../core/scan/result.ts';
 import type { Scan } from '../../core/scan/scan.ts';
 import { SCORE_KEYS, type ScoreCategory, type ScoreKey, scoreLabel } from '../../core/scoring/categories.ts';
 import { html, SafeHtml } from '../html.ts';
 import { layout, scorePill, type Chrome } from '../layout.ts';
-import { notApplicableText, scanText } from './labels.ts';
+import { ALPHA, type Decision } from '../../core/verdicts/verdict.ts';
+import { compareVerdicts, medianValue, type MetricField, type VerdictResult } from './compare-verdicts.ts';
+import { notApplicableText, scanText, verdictText } from './labels.ts';
 import { when } from './scan-table.ts';
 
 export interface CompareInput {
@@ -14,9 +16,11 @@ export interface CompareInput {
   before: Scan;
   after: Scan;
   imageUrl: (scan: Scan, asset: string) => string;
+  /** The account's latest finished scans of the compared address, oldest first; empty when the addresses differ. */
+  history?: readonly VerdictResult[];
 }
 
-type MetricKey = keyof FormFactorMetrics;
+type MetricKey = MetricField;
 // The metrics keep Lighthouse's English names in every language, as Lighthouse's own German report does.
 const METRICS: Array<{
   key: MetricKey;
@@ -27,23 +31,42 @@ const METRICS: Array<{
   { key: 'lcp_ms', label: () => 'Largest Contentful Paint', format: formatMs },
   { key: 'cls', label: () => 'Cumulative Layout Shift', format: (v, locale) => formatNumber(v, locale, 3) },
   { key: 'tbt_ms', label: () => 'Total Blocking Time', format: formatMs },
+  { key: 'si_ms', label: () => 'Speed Index', format: formatMs },
   { key: 'request_count', label: (locale) => scanText(locale).requests, format: (v) => String(v) },
   { key: 'total_bytes', label: (locale) => scanText(locale).bytes, format: formatBytes },
 ];
 
-/** A change in words and sign: for scores higher is better, for metrics lower is. */
-function delta(change: number, higherIsBetter: boolean, format: (v: number) => string, locale: Locale): SafeHtml {
-  const text = scanText(locale);
-  if (change === 0) return html`<span class="same">±0</span>`;
-  const good = higherIsBetter ? change > 0 : change < 0;
-  return html`<span class="${good ? 'better' : 'worse'}" data-change="${good ? 'better' : 'worse'}">${change > 0 ? '+' : '−'}${format(Math.abs(change))} <span class="verdict">(${good ? text.better : text.worse})</span></span>`;
+// A shape beside the word, so the verdict does not rest on colour alone.
+const SHAPES: Record<Decision['verdict'], string> = { better: '✓', worse: '✗', no_significant_change: '≈' };
+
+const signed = (value: number, format: (v: number) => string): string =>
+  value === 0 ? '±0' : `${value > 0 ? '+' : '−'}${format(Math.abs(value))}`;
+
+/** Which rule decided, with its numbers. */
+function ruleText(decision: Decision, format: (v: number) => string, locale: Locale): string {
+  const words = verdictText(locale);
+  if (decision.rule === 'noise_band')
+    return decision.source.kind === 'history'
+      ? words.bandLearned(format(decision.band), decision.source.scans)
+      : words.bandDefault(format(decision.band));
+  const p = decision.p < 0.001 ? `p < ${formatNumber(0.001, locale, 3)}` : `p = ${formatNumber(decision.p, locale, 3)}`;
+  const underFloor = decision.p <= ALPHA && Math.abs(decision.shift) < decision.floor;
+  return `${words.rankTest(p, signed(decision.shift, format), words.runs(decision.before.n, decision.after.n))}${underFloor ? words.underFloor(format(decision.floor)) : ''}`;
 }
 
-export function comparePage({ chrome, before, after, imageUrl }: CompareInput): string {
+/** A change with its sign, the verdict in words and shape, and the rule that decided. */
+function delta(change: number, decision: Decision, format: (v: number) => string, locale: Locale): SafeHtml {
+  const { verdict } = decision;
+  const kind = verdict === 'no_significant_change' ? 'same' : verdict;
+  return html`<span class="${kind}" data-change="${verdict}">${signed(change, format)} <span class="verdict"><span aria-hidden="true">${SHAPES[verdict]}</span> ${verdictText(locale).verdict[verdict]}</span></span> <small class="muted rule" data-rule="${decision.rule}">${ruleText(decision, format, locale)}</small>`;
+}
+
+export function comparePage({ chrome, before, after, imageUrl, history = [] }: CompareInput): string {
   const text = scanText(chrome.locale);
   const { locale } = chrome;
   const a = before.result!;
   const b = after.result!;
+  const verdicts = compareVerdicts(a, b, SCORE_KEYS, history);
   const head = html`<thead><tr><th scope="col"><span class="visually-hidden">${text.metricsTitle}</span></th><th scope="col">${text.before}</th><th scope="col">${text.after}</th><th scope="col">${text.difference}</th></tr></thead>`;
   // A category with nothing to judge (WordPress: "not detected") reads so, and has no difference.
   const missing = (key: ScoreKey, scan: ScanResultRecord): key is ScoreCategory =>
@@ -56,14 +79,16 @@ export function comparePage({ chrome, before, after, imageUrl }: CompareInput): 
     (
       key,
     ) => html`<tr data-score="${key}"><th scope="row" class="wide">${scoreLabel(key, locale)}</th><td data-label="${text.before}">${cell(key, a)}</td><td data-label="${text.after}">${cell(key, b)}</td>
-      <td>${missing(key, a) || missing(key, b) ? html`<span class="same">—</span>` : delta(b.scores[key] - a.scores[key], true, String, locale)}</td></tr>`,
+      <td>${missing(key, a) || missing(key, b) ? html`<span class="same">—</span>` : delta(b.scores[key] - a.scores[key], verdicts.get(`score:${key}`)!, String, locale)}</td></tr>`,
   );
   const metricTables = FORM_FACTORS.map(
     (factor) => html`<h3>${text.progressStep[factor]}</h3><table id="metrics-${factor}" class="compare stack">${head}
       <tbody>${METRICS.map(({ key, label, format }) => {
-        const x = a.metrics[factor][key];
-        const y = b.metrics[factor][key];
-        return html`<tr data-metric="${key}"><th scope="row" class="wide">${label(locale)}</th><td data-label="${text.before}">${format(x, locale)}</td><td data-label="${text.after}">${format(y, locale)}</td><td>${delta(y - x, false, (v) => format(v, locale), locale)}</td></tr>`;
+        const x = medianValue(a, factor, key);
+        const y = medianValue(b, factor, key);
+        const decision = verdicts.get(`${factor}:${key}`);
+        if (x === null || y === null || !decision) return '';
+        return html`<tr data-metric="${key}"><th scope="row" class="wide">${label(locale)}</th><td data-label="${text.before}">${format(x, locale)}</td><td data-label="${text.after}">${format(y, locale)}</td><td>${delta(y - x, decision, (v) => format(v, locale), locale)}</td></tr>`;
       })}</tbody></table>`,
   );
   const filmstrips = FORM_FACTORS.map((factor) => filmstripPair(factor, before, after, imageUrl, locale));
@@ -86,6 +111,7 @@ export function comparePage({ chrome, before, after, imageUrl }: CompareInput): 
       <h1>${text.compareTitle}</h1>
       <section><h2>${text.compareScans}</h2><ul class="pair">${which(before, text.before)}${which(after, text.after)}</ul>
         ${a.scoringVersion !== b.scoringVersion ? html`<p class="notice" id="scoring-version-changed" role="note">${text.otherScoringVersion(a.scoringVersion, b.scoringVersion)}</p>` : ''}
+        <p class="muted" id="verdict-rules">${verdictText(locale).rulesNote}</p>
         <table id="compare-scores" class="compare stack">${head}<tbody>${scoreRows}</tbody></table></section>
       <section><h2>${text.metricsTitle}</h2>${metricTables}</section>
       <section><h2>${text.filmstripTitle}</h2>${filmstrips}</section>

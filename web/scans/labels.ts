@@ -427,3 +427,31 @@ export type LighthouseReportText = typeof lighthouseEn;
 
 export const lighthouseReportText = (locale: Locale): LighthouseReportText =>
   locale === 'de' ? lighthouseDe : lighthouseEn;
+
+/** The compare page's verdicts: each difference as better, worse or no significant change, and the rule that said so. */
+const verdictEn = {
+  verdict: { better: 'better', worse: 'worse', no_significant_change: 'no significant change' },
+  rankTest: (p: string, shift: string, runs: string) => `rank test over ${runs}: ${p}, shift ${shift}`,
+  underFloor: (floor: string) => `, under the ${floor} that counts as a change`,
+  runs: (before: number, after: number) => `${before} vs ${after} runs`,
+  bandDefault: (band: string) => `within ±${band} is noise (the default band)`,
+  bandLearned: (band: string, scans: number) => `within ±${band} is noise (learned from this address’s ${scans} scans)`,
+  rulesNote:
+    'Several runs on each side: a rank test (Mann-Whitney, one-sided p ≤ 0.05) and a shift at least as large as the metric’s smallest meaningful change. Otherwise a difference inside the metric’s noise band is no significant change.',
+};
+
+const verdictDe: typeof verdictEn = {
+  verdict: { better: 'besser', worse: 'schlechter', no_significant_change: 'keine deutliche Änderung' },
+  rankTest: (p: string, shift: string, runs: string) => `Rangtest über ${runs}: ${p}, Verschiebung ${shift}`,
+  underFloor: (floor: string) => `, unter den ${floor}, die als Änderung zählen`,
+  runs: (before: number, after: number) => `${before} gegen ${after} Durchläufe`,
+  bandDefault: (band: string) => `innerhalb ±${band} ist Rauschen (Standardband)`,
+  bandLearned: (band: string, scans: number) =>
+    `innerhalb ±${band} ist Rauschen (gelernt aus ${scans} Scans dieser Adresse)`,
+  rulesNote:
+    'Mehrere Durchläufe auf beiden Seiten: ein Rangtest (Mann-Whitney, einseitig p ≤ 0,05) und eine Verschiebung mindestens so groß wie die kleinste bedeutsame Änderung des Messwerts. Sonst ist ein Unterschied innerhalb des Rauschbands des Messwerts keine deutliche Änderung.',
+};
+
+export type VerdictText = typeof verdictEn;
+
+export const verdictText = (locale: Locale): VerdictText => (locale === 'de' ? verdictDe : verdictEn);

@@ -6,6 +6,7 @@ import { PUBLIC_ID_PATTERN } from '../../core/ids.ts';
 import { hasFeature, isUnlimited, planFor } from '../../core/plans.ts';
 import { MAX_RUNS } from '../../core/scan/lifecycle.ts';
 import type { Scan, ScanStatus } from '../../core/scan/scan.ts';
+import { HISTORY_SCANS } from '../../core/verdicts/verdict.ts';
 import { DEPENDENCY_RETRY_AFTER_S, notFound, setRetryAfter } from '../../http/errors.ts';
 import { recordLogIds } from '../../http/middleware.ts';
 import { assetUrl } from '../../services/assets.ts';
@@ -301,7 +302,12 @@ async function compare(deps: ScanPageDeps, ctx: Ctx): Promise<void> {
   ];
   const imageUrl = (scan: Scan, asset: string) =>
     assetUrl(deps.config.baseUrl, deps.config.keys, scan, asset, deps.clock(), 'owner');
-  html(ctx, comparePage({ chrome, before, after, imageUrl }));
+  // The noise band of single values is learned from the address's own scans, when both scans are of one address.
+  const history =
+    before.url === after.url
+      ? (await deps.storage.scans.urlHistory(user.id, after.url, after.finishedAt!, HISTORY_SCANS)).map((h) => h.result)
+      : [];
+  html(ctx, comparePage({ chrome, before, after, imageUrl, history }));
 }
 
 function switchLanguage(deps: ScanPageDeps, ctx: Ctx): void {
