@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { wantsEmailSql } from './email-preferences.ts';
+import { recipientFromRow, wantsEmailSql, type RecipientRow } from './email-preferences.ts';
 import type { Locale } from '../../core/i18n/locale.ts';
 import type {
   Alert,
@@ -249,18 +249,8 @@ export function createAlertStore(knex: Knex | Knex.Transaction): AlertStore {
           'users.locale',
           'users.email_verified_at',
           wantsEmailSql(knex, 'users.id', 'target_alerts'),
-        )) as
-        | { email: string; name: string; locale: Locale | null; email_verified_at: Date | null; wants_email: boolean }
-        | undefined;
-      return (
-        row && {
-          email: row.email,
-          name: row.name,
-          locale: row.locale ?? 'en',
-          verified: row.email_verified_at !== null,
-          wantsEmail: row.wants_email,
-        }
-      );
+        )) as RecipientRow | undefined;
+      return row && recipientFromRow(row);
     },
 
     async scanForEvaluation(publicId) {

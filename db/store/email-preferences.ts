@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { Locale } from '../../core/i18n/locale.ts';
 import {
   DEFAULT_EMAIL_PREFERENCES,
   EMAIL_KINDS,
@@ -41,3 +42,21 @@ export const wantsEmailSql = (knex: Knex, userColumn: string, kind: EmailKind): 
     `coalesce((select p.enabled from email_preferences p where p.user_id = ${userColumn} and p.kind = ?), true) as wants_email`,
     [kind],
   );
+
+/** The row a recipient query selects: the user's address, name, language, verification and `wantsEmailSql`. */
+export interface RecipientRow {
+  email: string;
+  name: string;
+  locale: Locale | null;
+  email_verified_at: Date | null;
+  wants_email: boolean;
+}
+
+/** An alert e-mail's recipient from its row (English when the user chose no language). */
+export const recipientFromRow = (row: RecipientRow) => ({
+  email: row.email,
+  name: row.name,
+  locale: row.locale ?? ('en' as Locale),
+  verified: row.email_verified_at !== null,
+  wantsEmail: row.wants_email,
+});

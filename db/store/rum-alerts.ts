@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { wantsEmailSql } from './email-preferences.ts';
+import { recipientFromRow, wantsEmailSql, type RecipientRow } from './email-preferences.ts';
 import type { Locale } from '../../core/i18n/locale.ts';
 import { isPlanKey, type PlanKey } from '../../core/plans.ts';
 import {
@@ -211,17 +211,8 @@ export function createRumAlertStore(knex: Knex | Knex.Transaction): RumAlertStor
         .join('users as u', 'u.id', 's.user_id')
         .where('a.id', id)
         .first('u.email', 'u.name', 'u.locale', 'u.email_verified_at', wantsEmailSql(knex, 'u.id', 'live_alerts'))) as
-        | { email: string; name: string; locale: Locale | null; email_verified_at: Date | null; wants_email: boolean }
-        | undefined;
-      return (
-        row && {
-          email: row.email,
-          name: row.name,
-          locale: row.locale ?? 'en',
-          verified: row.email_verified_at !== null,
-          wantsEmail: row.wants_email,
-        }
-      );
+        RecipientRow | undefined;
+      return row && recipientFromRow(row);
     },
 
     async forCheck() {
