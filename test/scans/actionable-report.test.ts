@@ -18,7 +18,6 @@ import { METRIC_THRESHOLDS, rateValue } from '../../core/metric-thresholds.ts';
 import { DETAIL_LIMITS } from '../../core/scan/details.ts';
 import { FORM_FACTORS, type FormFactor, type ScanObservation } from '../../core/scan/observation.ts';
 import { buildResultRecord } from '../../core/scan/result.ts';
-import type { Scan } from '../../core/scan/scan.ts';
 import { scoreScan } from '../../core/scoring/index.ts';
 import { startFixtureSites, type FixtureSites } from '../../fixtures/sites.ts';
 import { reportPage } from '../../web/scans/report-page.ts';
@@ -141,29 +140,7 @@ it("gives findings the items and savings of Lighthouse's JSON, one finding for b
 it('passes the OpenAPI schema of the result, and the report page names each fault with savings in ms and KB', () => {
   const finishedAt = new Date();
   const record = buildResultRecord(obs, scoreScan(obs, finishedAt));
-  const scan: Scan = {
-    publicId: '01jzzzzzzzzzzzzzzzzzzzzzzz',
-    userId: 1,
-    url: obs.finalUrl,
-    host: '127.0.0.1',
-    region: 'local',
-    isPublic: false,
-    status: 'finished',
-    runs: 1,
-    authType: null,
-    authSecret: null,
-    shareToken: null,
-    shareEnabled: false,
-    requestedAt: finishedAt,
-    startedAt: finishedAt,
-    finishedAt,
-    failureCode: null,
-    failureHttpStatus: null,
-    result: record,
-    targetId: null,
-    trigger: 'request',
-    progress: null,
-  };
+  const scan = finishedScan(record, { finishedAt });
   const view = resultView(scan, {
     baseUrl: 'http://app.test',
     keys: { current: masterKey(Buffer.alloc(32, 7)), previous: null },

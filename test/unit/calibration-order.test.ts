@@ -1,22 +1,11 @@
-import { checkOrder, measuredBetter, type CalibrationPage, type CalibrationRow } from '../../fixtures/calibration.ts';
+import { calibrationPage, checkOrder, measuredBetter, type CalibrationRow } from '../../fixtures/calibration.ts';
 
 /** The calibration order check on made-up rows: it must find what is out of order, or the bench proves nothing. */
-const page = (name: string, wordpress = false): CalibrationPage => ({
-  name,
-  serverDelayMs: 0,
-  stylesheetDelayMs: null,
-  heroSide: 0,
-  scriptBusyMs: 0,
-  shift: false,
-  uncached: false,
-  uncompressed: false,
-  wordpress,
-});
 
 function row(name: string, lcpMs: number, scores: { speed: number; overall: number }, lighthouse = scores.speed) {
   const metrics = { fcpMs: 500, lcpMs, tbtMs: 0, cls: 0, speedIndexMs: 800 };
   return {
-    page: page(name, name === 'wp'),
+    page: calibrationPage(name, { wordpress: name === 'wp' }),
     scores: { overall: scores.overall, speed: scores.speed, images: 100, caching: 100, technical: 100, wordpress: 100 },
     notApplicable: [],
     isWordPress: name === 'wp',
