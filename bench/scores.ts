@@ -56,16 +56,7 @@ if (!values['no-calibration']) {
   const rows: CalibrationRow[] = [];
   try {
     console.log(`\ncalibration: ${CALIBRATION_PAGES.length} pages, median of ${runs} run(s), desktop and mobile`);
-    for (const page of CALIBRATION_PAGES) {
-      // One more try for a run that crashed (the scan activity would be retried by Temporal).
-      const scan = () => scanCalibrationPage(runner, site, page, runs);
-      rows.push(
-        await scan().catch((error: unknown) => {
-          console.log(`  ${page.name}: ${String(error)}; once more`);
-          return scan();
-        }),
-      );
-    }
+    for (const page of CALIBRATION_PAGES) rows.push(await scanCalibrationPage(runner, site, page, runs));
   } finally {
     runner.close();
     await site.close();
