@@ -1,3 +1,4 @@
+import type { RegressionFacts } from '../monitoring/alert.ts';
 /**
  * The events outgoing webhooks report (spec: Events) and `ping`, the settings page's test event. The rum.*
  * events are raised by the live-data alert check (services/rum-alert-check.ts).
@@ -29,6 +30,11 @@ export interface AlertEventPayload {
   created_at: string;
   /** Only in alert.resolved. */
   resolved_at?: string;
+  /**
+   * Extension, only for a confirmed regression (score_regression, metric_regression): the metric, the page's
+   * path, the baseline and current medians, the Hodges–Lehmann shift and the p-value (core/monitoring/alert.ts).
+   */
+  regression?: RegressionFacts;
 }
 
 export interface ScanCompletedPayload {

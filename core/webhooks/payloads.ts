@@ -31,6 +31,7 @@ export function alertPayload(
       event === 'alert.resolved' ? (alert.resolvedScanPublicId ?? alert.scanPublicId) : alert.scanPublicId,
     created_at: isoTimestamp(alert.createdAt),
     ...(event === 'alert.resolved' && alert.resolvedAt ? { resolved_at: isoTimestamp(alert.resolvedAt) } : {}),
+    ...(alert.details.regression ? { regression: alert.details.regression } : {}),
   };
 }
 
