@@ -35,7 +35,7 @@ function valueOf(facts: RegressionFacts, value: number, locale: Locale): string 
 const signed = (text: string, value: number) => (value > 0 ? `+${text}` : value < 0 ? `−${text}` : text);
 
 function pValue(p: number, locale: Locale): string {
-  return p < 0.001 ? (locale === 'de' ? '< 0,001' : '< 0.001') : formatNumber(p, locale, 3);
+  return p < 0.001 ? (locale === 'de' ? '< 0,001' : '< 0.001') : `= ${formatNumber(p, locale, 3)}`;
 }
 
 export function regressionAlertText(
@@ -62,7 +62,7 @@ export function regressionAlertText(
           ? `Score „Gesamt“ um ${valueOf(facts, Math.abs(facts.shift), 'de')} Punkte gefallen`
           : `${metric} verschlechtert: ${baseline} → ${current}`,
       message:
-        `${metric} von ${where} liegt bei ${current} statt üblich ${baseline} (Median der letzten ${facts.baseline_scans} geplanten Scans), bestätigt durch einen sofortigen zweiten Scan: geschätzte Verschiebung ${shift} (Hodges-Lehmann), p = ${p}.` +
+        `${metric} von ${where} liegt bei ${current} statt üblich ${baseline} (Median der letzten ${facts.baseline_scans} geplanten Scans), bestätigt durch einen sofortigen zweiten Scan: geschätzte Verschiebung ${shift} (Hodges-Lehmann), p ${p}.` +
         (also ? ` Ebenfalls verschlechtert: ${also}.` : '') +
         (!resolution
           ? ''
@@ -81,7 +81,7 @@ export function regressionAlertText(
         ? `Overall score dropped by ${valueOf(facts, Math.abs(facts.shift), 'en')} points`
         : `${metric} regressed: ${baseline} → ${current}`,
     message:
-      `${metric} of ${where} is ${current}, against its usual ${baseline} (the median of the previous ${facts.baseline_scans} scheduled scans), confirmed by a second scan at once: estimated shift ${shift} (Hodges-Lehmann), p = ${p}.` +
+      `${metric} of ${where} is ${current}, against its usual ${baseline} (the median of the previous ${facts.baseline_scans} scheduled scans), confirmed by a second scan at once: estimated shift ${shift} (Hodges-Lehmann), p ${p}.` +
       (also ? ` Also regressed: ${also}.` : '') +
       (!resolution
         ? ''
