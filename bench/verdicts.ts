@@ -13,7 +13,7 @@
  * exits 1 when a false alarm was raised or an injected regression was not caught within 2 scheduled scans.
  *
  * The days are scheduled scans, not wall-clock days: the rules look at the order of the target's scans only.
- * `--plan` sets the runs per scheduled scan (free: 1, starter and pro: 3); webhooks are sent for pro only.
+ * `--plan` sets the runs per scheduled scan (free: 1, starter and pro: 3); webhooks are sent on plans that have them.
  *
  *   ./svc stack up && npm run bench:verdicts -- [--days 30] [--plan free|starter|pro] [--burst-share 0.3]
  */
@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
-import type { PlanKey } from '../core/plans.ts';
+import { hasFeature, planFor, type PlanKey } from '../core/plans.ts';
 import { mainTaskQueue, targetConfirmWorkflowId } from '../core/temporal.ts';
 import type { AlertDetails } from '../core/monitoring/alert.ts';
 import { startRegressionSite } from '../fixtures/regression-site.ts';
@@ -44,6 +44,7 @@ const { values } = parseArgs({
 });
 const days = Number(values.days);
 const plan = values.plan as PlanKey;
+const webhooks = hasFeature(planFor(plan), 'webhooks');
 const REGRESSION_TYPES = ['score_regression', 'metric_regression'];
 
 const db = await benchDatabase('verdicts');
@@ -76,7 +77,7 @@ let failed = false;
 try {
   const { userId } = await benchUser(db.knex, plan);
   await db.knex('users').where({ id: userId }).update({ email_verified_at: new Date() });
-  if (plan === 'pro') {
+  if (webhooks) {
     const saved = await saveWebhookSettings(
       {
         webhooks: createStorage(db.knex).webhooks,
@@ -231,7 +232,7 @@ try {
   console.log(
     `\nregression alerts raised: ${alertCount}; alert e-mails: ${smtp.messages.length} (${smtp.messages.map((m) => m.subject).join(' | ')})`,
   );
-  if (plan === 'pro') console.log(`webhooks received: ${receiver.received.length}`);
+  if (webhooks) console.log(`webhooks received: ${receiver.received.length}`);
 } finally {
   await connection.close();
   await services.close();
