@@ -225,10 +225,10 @@ export interface paths {
                                 /** @description Extension: the monitored target (GET /domains) this scan is of, started by its schedule or by its run now (POST /domains/{id}/scans); null for scans started through POST /scans. */
                                 target_id: number | null;
                                 /**
-                                 * @description Extension: what started the scan: `request` (POST /scans, or the web area's scan form), `schedule` (the target's daily schedule) or `run_now` (the target's run now). Scheduled scans are the only ones outside the hourly scan limit.
+                                 * @description Extension: what started the scan: `request` (POST /scans, or the web area's scan form), `schedule` (the target's daily schedule), `run_now` (the target's run now) or `confirmation` (the scan a regression candidate starts at once to confirm it). Scheduled and confirmation scans are the only ones outside the hourly scan limit.
                                  * @enum {unknown}
                                  */
-                                trigger: "request" | "schedule" | "run_now";
+                                trigger: "request" | "schedule" | "run_now" | "confirmation";
                             } | {
                                 public_id: string;
                                 /** Format: uri */
@@ -251,10 +251,10 @@ export interface paths {
                                 /** @description Extension: the monitored target (GET /domains) this scan is of, started by its schedule or by its run now (POST /domains/{id}/scans); null for scans started through POST /scans. */
                                 target_id: number | null;
                                 /**
-                                 * @description Extension: what started the scan: `request` (POST /scans, or the web area's scan form), `schedule` (the target's daily schedule) or `run_now` (the target's run now). Scheduled scans are the only ones outside the hourly scan limit.
+                                 * @description Extension: what started the scan: `request` (POST /scans, or the web area's scan form), `schedule` (the target's daily schedule), `run_now` (the target's run now) or `confirmation` (the scan a regression candidate starts at once to confirm it). Scheduled and confirmation scans are the only ones outside the hourly scan limit.
                                  * @enum {unknown}
                                  */
-                                trigger: "request" | "schedule" | "run_now";
+                                trigger: "request" | "schedule" | "run_now" | "confirmation";
                                 /** Format: date-time */
                                 finished_at: string;
                                 result: {
@@ -289,10 +289,10 @@ export interface paths {
                                 /** @description Extension: the monitored target (GET /domains) this scan is of, started by its schedule or by its run now (POST /domains/{id}/scans); null for scans started through POST /scans. */
                                 target_id: number | null;
                                 /**
-                                 * @description Extension: what started the scan: `request` (POST /scans, or the web area's scan form), `schedule` (the target's daily schedule) or `run_now` (the target's run now). Scheduled scans are the only ones outside the hourly scan limit.
+                                 * @description Extension: what started the scan: `request` (POST /scans, or the web area's scan form), `schedule` (the target's daily schedule), `run_now` (the target's run now) or `confirmation` (the scan a regression candidate starts at once to confirm it). Scheduled and confirmation scans are the only ones outside the hourly scan limit.
                                  * @enum {unknown}
                                  */
-                                trigger: "request" | "schedule" | "run_now";
+                                trigger: "request" | "schedule" | "run_now" | "confirmation";
                                 /** Format: date-time */
                                 finished_at: string;
                                 error: {
@@ -697,10 +697,10 @@ export interface paths {
                                 /** @description Extension: the monitored target (GET /domains) this scan is of, started by its schedule or by its run now (POST /domains/{id}/scans); null for scans started through POST /scans. */
                                 target_id: number | null;
                                 /**
-                                 * @description Extension: what started the scan: `request` (POST /scans, or the web area's scan form), `schedule` (the target's daily schedule) or `run_now` (the target's run now). Scheduled scans are the only ones outside the hourly scan limit.
+                                 * @description Extension: what started the scan: `request` (POST /scans, or the web area's scan form), `schedule` (the target's daily schedule), `run_now` (the target's run now) or `confirmation` (the scan a regression candidate starts at once to confirm it). Scheduled and confirmation scans are the only ones outside the hourly scan limit.
                                  * @enum {unknown}
                                  */
-                                trigger: "request" | "schedule" | "run_now";
+                                trigger: "request" | "schedule" | "run_now" | "confirmation";
                                 result: {
                                     /** Format: uri */
                                     final_url: string;
@@ -1015,10 +1015,10 @@ export interface paths {
                                 /** @description Extension: the monitored target (GET /domains) this scan is of, started by its schedule or by its run now (POST /domains/{id}/scans); null for scans started through POST /scans. */
                                 target_id: number | null;
                                 /**
-                                 * @description Extension: what started the scan: `request` (POST /scans, or the web area's scan form), `schedule` (the target's daily schedule) or `run_now` (the target's run now). Scheduled scans are the only ones outside the hourly scan limit.
+                                 * @description Extension: what started the scan: `request` (POST /scans, or the web area's scan form), `schedule` (the target's daily schedule), `run_now` (the target's run now) or `confirmation` (the scan a regression candidate starts at once to confirm it). Scheduled and confirmation scans are the only ones outside the hourly scan limit.
                                  * @enum {unknown}
                                  */
-                                trigger: "request" | "schedule" | "run_now";
+                                trigger: "request" | "schedule" | "run_now" | "confirmation";
                                 error: {
                                     /** @enum {unknown} */
                                     code: "dns_failed" | "connection_failed" | "http_error" | "timeout" | "no_paint" | "blocked_address" | "not_started" | "scan_error";
@@ -2887,6 +2887,20 @@ export interface paths {
                          *             "resolution": {
                          *               "kind": "recovered",
                          *               "value": 1.5
+                         *             },
+                         *             "regression": {
+                         *               "metric": "lcp",
+                         *               "form_factor": "desktop",
+                         *               "baseline": 1.5,
+                         *               "current": 1.5,
+                         *               "shift": 1.5,
+                         *               "p_value": 1.5,
+                         *               "baseline_scans": 1,
+                         *               "path": "example",
+                         *               "confirmation_scan_id": "01jz8q3m5kx7h2v9w4n6p0r1st",
+                         *               "also": [
+                         *                 "example"
+                         *               ]
                          *             }
                          *           },
                          *           "escalated_at": "2026-11-24T09:30:00Z",
@@ -2905,7 +2919,7 @@ export interface paths {
                             data: {
                                 id: number;
                                 /** @enum {unknown} */
-                                type: "score_below_threshold" | "score_regression";
+                                type: "score_below_threshold" | "score_regression" | "metric_regression";
                                 /**
                                  * @description Only rises while the alert is unresolved (warning → critical).
                                  * @enum {unknown}
@@ -2954,6 +2968,26 @@ export interface paths {
                                         kind: "recovered" | "settled";
                                         /** @description The score at resolution. */
                                         value: number;
+                                    } | null;
+                                    /** @description score_regression and metric_regression: what the confirmed regression was judged on (docs/verdicts.md); null otherwise. */
+                                    regression: {
+                                        /** @enum {unknown} */
+                                        metric: "lcp" | "fcp" | "si" | "tbt" | "cls" | "ttfb" | "score" | "requests" | "bytes";
+                                        form_factor: ("desktop" | "mobile") | null;
+                                        /** @description Median of the baseline window, in the metric’s unit. */
+                                        baseline: number;
+                                        /** @description Median of the scan that found it and its confirmation scan. */
+                                        current: number;
+                                        /** @description Hodges–Lehmann estimate of current − baseline. */
+                                        shift: number;
+                                        /** @description One-sided Mann–Whitney p-value. */
+                                        p_value: number;
+                                        baseline_scans: number;
+                                        /** @description The page’s path (and query). */
+                                        path: string;
+                                        confirmation_scan_id: string;
+                                        /** @description Other metrics confirmed with it. */
+                                        also: string[];
                                     } | null;
                                 };
                                 /** @description Extension: when it went from warning to critical. */
@@ -3252,6 +3286,20 @@ export interface paths {
                          *           "resolution": {
                          *             "kind": "recovered",
                          *             "value": 1.5
+                         *           },
+                         *           "regression": {
+                         *             "metric": "lcp",
+                         *             "form_factor": "desktop",
+                         *             "baseline": 1.5,
+                         *             "current": 1.5,
+                         *             "shift": 1.5,
+                         *             "p_value": 1.5,
+                         *             "baseline_scans": 1,
+                         *             "path": "example",
+                         *             "confirmation_scan_id": "01jz8q3m5kx7h2v9w4n6p0r1st",
+                         *             "also": [
+                         *               "example"
+                         *             ]
                          *           }
                          *         },
                          *         "escalated_at": "2026-11-24T09:30:00Z",
@@ -3263,7 +3311,7 @@ export interface paths {
                             data: {
                                 id: number;
                                 /** @enum {unknown} */
-                                type: "score_below_threshold" | "score_regression";
+                                type: "score_below_threshold" | "score_regression" | "metric_regression";
                                 /**
                                  * @description Only rises while the alert is unresolved (warning → critical).
                                  * @enum {unknown}
@@ -3312,6 +3360,26 @@ export interface paths {
                                         kind: "recovered" | "settled";
                                         /** @description The score at resolution. */
                                         value: number;
+                                    } | null;
+                                    /** @description score_regression and metric_regression: what the confirmed regression was judged on (docs/verdicts.md); null otherwise. */
+                                    regression: {
+                                        /** @enum {unknown} */
+                                        metric: "lcp" | "fcp" | "si" | "tbt" | "cls" | "ttfb" | "score" | "requests" | "bytes";
+                                        form_factor: ("desktop" | "mobile") | null;
+                                        /** @description Median of the baseline window, in the metric’s unit. */
+                                        baseline: number;
+                                        /** @description Median of the scan that found it and its confirmation scan. */
+                                        current: number;
+                                        /** @description Hodges–Lehmann estimate of current − baseline. */
+                                        shift: number;
+                                        /** @description One-sided Mann–Whitney p-value. */
+                                        p_value: number;
+                                        baseline_scans: number;
+                                        /** @description The page’s path (and query). */
+                                        path: string;
+                                        confirmation_scan_id: string;
+                                        /** @description Other metrics confirmed with it. */
+                                        also: string[];
                                     } | null;
                                 };
                                 /** @description Extension: when it went from warning to critical. */
@@ -3474,6 +3542,20 @@ export interface paths {
                          *           "resolution": {
                          *             "kind": "recovered",
                          *             "value": 1.5
+                         *           },
+                         *           "regression": {
+                         *             "metric": "lcp",
+                         *             "form_factor": "desktop",
+                         *             "baseline": 1.5,
+                         *             "current": 1.5,
+                         *             "shift": 1.5,
+                         *             "p_value": 1.5,
+                         *             "baseline_scans": 1,
+                         *             "path": "example",
+                         *             "confirmation_scan_id": "01jz8q3m5kx7h2v9w4n6p0r1st",
+                         *             "also": [
+                         *               "example"
+                         *             ]
                          *           }
                          *         },
                          *         "escalated_at": "2026-11-24T09:30:00Z",
@@ -3485,7 +3567,7 @@ export interface paths {
                             data: {
                                 id: number;
                                 /** @enum {unknown} */
-                                type: "score_below_threshold" | "score_regression";
+                                type: "score_below_threshold" | "score_regression" | "metric_regression";
                                 /**
                                  * @description Only rises while the alert is unresolved (warning → critical).
                                  * @enum {unknown}
@@ -3534,6 +3616,26 @@ export interface paths {
                                         kind: "recovered" | "settled";
                                         /** @description The score at resolution. */
                                         value: number;
+                                    } | null;
+                                    /** @description score_regression and metric_regression: what the confirmed regression was judged on (docs/verdicts.md); null otherwise. */
+                                    regression: {
+                                        /** @enum {unknown} */
+                                        metric: "lcp" | "fcp" | "si" | "tbt" | "cls" | "ttfb" | "score" | "requests" | "bytes";
+                                        form_factor: ("desktop" | "mobile") | null;
+                                        /** @description Median of the baseline window, in the metric’s unit. */
+                                        baseline: number;
+                                        /** @description Median of the scan that found it and its confirmation scan. */
+                                        current: number;
+                                        /** @description Hodges–Lehmann estimate of current − baseline. */
+                                        shift: number;
+                                        /** @description One-sided Mann–Whitney p-value. */
+                                        p_value: number;
+                                        baseline_scans: number;
+                                        /** @description The page’s path (and query). */
+                                        path: string;
+                                        confirmation_scan_id: string;
+                                        /** @description Other metrics confirmed with it. */
+                                        also: string[];
                                     } | null;
                                 };
                                 /** @description Extension: when it went from warning to critical. */
@@ -5774,7 +5876,21 @@ export interface webhooks {
                      *       "host": "www.example.com",
                      *       "region": "eu-central",
                      *       "scan_public_id": "example",
-                     *       "created_at": "2026-11-24T09:30:00Z"
+                     *       "created_at": "2026-11-24T09:30:00Z",
+                     *       "regression": {
+                     *         "metric": "example",
+                     *         "form_factor": "desktop",
+                     *         "baseline": 1.5,
+                     *         "current": 1.5,
+                     *         "shift": 1.5,
+                     *         "p_value": 1.5,
+                     *         "baseline_scans": 1,
+                     *         "path": "example",
+                     *         "confirmation_scan_id": "example",
+                     *         "also": [
+                     *           "example"
+                     *         ]
+                     *       }
                      *     }
                      */
                     "application/json": {
@@ -5793,6 +5909,19 @@ export interface webhooks {
                         scan_public_id: string;
                         /** Format: date-time */
                         created_at: string;
+                        regression?: {
+                            metric: string;
+                            /** @enum {string|null} */
+                            form_factor: "desktop" | "mobile" | null;
+                            baseline: number;
+                            current: number;
+                            shift: number;
+                            p_value: number;
+                            baseline_scans: number;
+                            path: string;
+                            confirmation_scan_id?: string;
+                            also?: string[];
+                        };
                     };
                 };
             };
@@ -5854,6 +5983,20 @@ export interface webhooks {
                      *       "region": "eu-central",
                      *       "scan_public_id": "example",
                      *       "created_at": "2026-11-24T09:30:00Z",
+                     *       "regression": {
+                     *         "metric": "example",
+                     *         "form_factor": "desktop",
+                     *         "baseline": 1.5,
+                     *         "current": 1.5,
+                     *         "shift": 1.5,
+                     *         "p_value": 1.5,
+                     *         "baseline_scans": 1,
+                     *         "path": "example",
+                     *         "confirmation_scan_id": "example",
+                     *         "also": [
+                     *           "example"
+                     *         ]
+                     *       },
                      *       "resolved_at": "2026-11-24T09:30:00Z"
                      *     }
                      */
@@ -5873,6 +6016,19 @@ export interface webhooks {
                         scan_public_id: string;
                         /** Format: date-time */
                         created_at: string;
+                        regression?: {
+                            metric: string;
+                            /** @enum {string|null} */
+                            form_factor: "desktop" | "mobile" | null;
+                            baseline: number;
+                            current: number;
+                            shift: number;
+                            p_value: number;
+                            baseline_scans: number;
+                            path: string;
+                            confirmation_scan_id?: string;
+                            also?: string[];
+                        };
                         /** Format: date-time */
                         resolved_at: string;
                     };
