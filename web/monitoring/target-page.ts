@@ -27,6 +27,8 @@ export interface TargetPageModel extends SignedInPage {
   notice?: Notice;
   /** Why a Run now was refused (the hourly scan limit, the scheduler away), shown above the buttons. */
   runError?: string;
+  /** The lab-metric charts section (web/monitoring/lab-charts.ts), already rendered; left out, not shown. */
+  labCharts?: SafeHtml;
 }
 
 export function targetPage(model: TargetPageModel): string {
@@ -67,6 +69,7 @@ export function targetPage(model: TargetPageModel): string {
     </section>
     <section aria-labelledby="history-heading"><h2 id="history-heading">${t.scoreHistory}</h2>
       ${scoreHistoryChart(points, { locale, thresholds, id: 'history-chart' })}</section>
+    ${model.labCharts ?? ''}
     <section aria-labelledby="scans-heading"><h2 id="scans-heading">${t.lastScans}</h2>
       ${
         newestFirst.length === 0
