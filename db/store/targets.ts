@@ -246,7 +246,9 @@ export function createTargetStore(knex: Knex | Knex.Transaction): TargetStore {
           knex.raw("result->>'lighthouseVersion' as lighthouse_version"),
           knex.raw("(result->>'ttfbMs')::float8 as ttfb_ms"),
           knex.raw("result->'metrics' as metrics"),
-          knex.raw("jsonb_build_object('desktop', result->'runs'->'desktop', 'mobile', result->'runs'->'mobile') as runs"),
+          knex.raw(
+            "jsonb_build_object('desktop', result->'runs'->'desktop', 'mobile', result->'runs'->'mobile') as runs",
+          ),
         );
       const values = (v: Partial<LabValues> | null | undefined): LabValues | null =>
         v && [v.lcp_ms, v.cls, v.tbt_ms, v.fcp_ms].every((n) => typeof n === 'number')

@@ -1,6 +1,6 @@
 import type { Locale } from '../../core/i18n/locale.ts';
 import { LAB_METRICS, type LabHistoryItem, type LabMetric } from '../../core/monitoring/lab-history.ts';
-import { FORM_FACTORS } from '../../core/scan/observation.ts';
+import type { FORM_FACTORS } from '../../core/scan/observation.ts';
 import { labMetricChart, labSeries } from '../charts/lab-metric-history.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { MONITORING_PATHS } from './model.ts';

@@ -151,7 +151,8 @@ async function startScan(deps: ScanPageDeps, ctx: Ctx): Promise<void> {
   if (!deps.config.regions.available.includes(region))
     return renderDashboard(deps, ctx, values, { region: t(locale).unknownRegion(region) }, 422);
   // The URL box offers the plan's runs; "Scan again" on a report asks for the runs that scan had.
-  if (runs === 'invalid') return renderDashboard(deps, ctx, values, { runs: runsText(locale).runsRange(MAX_RUNS) }, 422);
+  if (runs === 'invalid')
+    return renderDashboard(deps, ctx, values, { runs: runsText(locale).runsRange(MAX_RUNS) }, 422);
   const outcome = await submitScan(
     { scans: deps.storage.scans, temporal: deps.temporal, config: deps.config, clock: deps.clock },
     { id: user.id, plan: planFor(user.plan) },
