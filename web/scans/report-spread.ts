@@ -58,7 +58,7 @@ export function spreadValue(metric: SpreadMetric, value: number, locale: Locale)
   return metric === 'cls' ? formatNumber(value, locale, 3) : `${formatNumber(value, locale)} ms`;
 }
 
-export const DOTS_WIDTH = 140;
+export const DOTS_WIDTH = 112;
 export const DOTS_HEIGHT = 18;
 const PAD = 7;
 
