@@ -74,18 +74,20 @@ describe('the spread of a metric over the runs', () => {
   });
 
   it('writes milliseconds whole and CLS to three decimals, in the page’s language', () => {
-    expect(spreadValue('lcp_ms', 2410, 'en')).toBe('2,410 ms');
-    expect(spreadValue('lcp_ms', 2410, 'de')).toBe('2.410 ms');
+    expect(spreadValue('lcp_ms', 2410, 'en')).toBe('2,410\u00a0ms');
+    expect(spreadValue('lcp_ms', 2410, 'de')).toBe('2.410\u00a0ms');
     expect(spreadValue('cls', 0.05, 'de')).toBe('0,05');
   });
 
   it('names the strip by every run’s value, the median and a busy run said in words', () => {
     const strip = String(spreadStrip('lcp_ms', metricSpread(THREE, 'lcp_ms')!, 'en'));
-    expect(strip).toContain('aria-label="Runs: 2,410 ms; 2,130 ms (median); 2,980 ms (machine busy)"');
+    expect(strip).toContain('aria-label="Runs: 2,410\u00a0ms; 2,130\u00a0ms (median); 2,980\u00a0ms (machine busy)"');
     expect(strip.match(/<circle class="run run-median"/g)).toHaveLength(1);
     expect(strip).toContain('class="run run-busy" data-run="2" data-value="2980"');
     const de = String(spreadStrip('lcp_ms', metricSpread(THREE, 'lcp_ms')!, 'de'));
-    expect(de).toContain('aria-label="Läufe: 2.410 ms; 2.130 ms (Median); 2.980 ms (Rechner ausgelastet)"');
+    expect(de).toContain(
+      'aria-label="Läufe: 2.410\u00a0ms; 2.130\u00a0ms (Median); 2.980\u00a0ms (Rechner ausgelastet)"',
+    );
   });
 });
 
@@ -105,10 +107,10 @@ describe('the report’s spread section', () => {
     expect(section).toContain('(3 per form factor)');
     const row = /<tr data-metric="lcp_ms">([\s\S]*?)<\/tr>/.exec(section)![1]!;
     expect(row).toContain(
-      '<td data-factor="desktop" data-min="900" data-max="1100" data-median="1100" data-runs="3"><span class="spread-range">900 ms – 1,100 ms</span>',
+      '<td data-factor="desktop" data-min="900" data-max="1100" data-median="1100" data-runs="3"><span class="spread-range">900\u00a0ms – 1,100\u00a0ms</span>',
     );
     expect(row).toContain(
-      '<td data-factor="mobile" data-min="2130" data-max="2980" data-median="2130" data-runs="3"><span class="spread-range">2,130 ms – 2,980 ms</span>',
+      '<td data-factor="mobile" data-min="2130" data-max="2980" data-median="2130" data-runs="3"><span class="spread-range">2,130\u00a0ms – 2,980\u00a0ms</span>',
     );
     for (const metric of ['lcp_ms', 'fcp_ms', 'tbt_ms', 'cls', 'si_ms'])
       expect(section).toContain(`<tr data-metric="${metric}">`);

@@ -128,7 +128,7 @@ describe('a scan of three runs from the web', () => {
               `${spreadValue(key, min, 'en')} – ${spreadValue(key, max, 'en')}`,
             ],
           });
-          // The median run is the report's own value, and it is the one ringed dot.
+          // The median run is the report's own value, and it is the one large dot.
           if (key !== 'si_ms') expect(median).toBe(scan.result!.metrics[factor][key]);
         }
         expect(row.match(/class="run run-median/g)).toHaveLength(2);

@@ -72,7 +72,7 @@ export function labValue(metric: LabMetric, value: number, locale: Locale): stri
 /** An axis label: seconds once a value reaches one, so the labels stay short. */
 function axisValue(metric: LabMetric, value: number, locale: Locale): string {
   if (metric === 'cls') return formatNumber(value, locale, 2);
-  return value >= 1000 ? `${formatNumber(value / 1000, locale, 1)} s` : `${formatNumber(value, locale)} ms`;
+  return value >= 1000 ? `${formatNumber(value / 1000, locale, 2)} s` : `${formatNumber(value, locale)} ms`;
 }
 
 export interface LabPlotted {
@@ -257,7 +257,7 @@ export function describeLabHistory(
     );
   }
   const widest = valued
-    .filter((p) => p.spread)
+    .filter((p) => p.spread && p.spread.max > p.spread.min)
     .sort((a, b) => b.spread!.max - b.spread!.min - (a.spread!.max - a.spread!.min))[0];
   if (widest) parts.push(t.widest(v(widest.spread!.max - widest.spread!.min), formatDate(widest.at, locale)));
   if (budget !== undefined) parts.push(t.overBudget(valued.filter((p) => p.value > budget).length, v(budget)));
@@ -335,7 +335,7 @@ export function labMetricChart(
           : html``
       }${g.versionChanges.map(
         (change) =>
-          html`<span class="version-label" aria-hidden="true" style="left:${change.x / 10}%">${t.versionMark(change.version)}</span>`,
+          html`<span class="version-label${change.x > VIEW_WIDTH / 2 ? ' version-label-left' : ''}" aria-hidden="true" style="left:${change.x / 10}%">${t.versionMark(change.version)}</span>`,
       )}</div>
       <div class="chart-x" aria-hidden="true">${g.ticks.map((tick) => html`<span class="${tick.x === 0 ? 'first' : tick.x === VIEW_WIDTH ? 'last' : ''}" style="left:${tick.x / 10}%">${tick.label}</span>`)}</div>
     </div>

@@ -8,7 +8,7 @@ import { runsText } from './runs-labels.ts';
 /**
  * A report's spread of the runs (a scan of several page loads per form factor, core/scan/median-run.ts): for
  * each metric and form factor, the lowest and highest value of the runs and each run as a dot on a small
- * inline SVG, the median run (whose values the report shows) ringed. Every stored run counts, also one the
+ * inline SVG, the median run (whose values the report shows) the large dark one, drawn on top. Every stored run counts, also one the
  * machine was too busy to trust (drawn hollow): the spread is what was measured. TTFB is measured once per
  * scan, not per run, so it has none. Nothing is shown for a scan of one run.
  */
@@ -55,7 +55,8 @@ export function metricSpread(runs: readonly RunRecord[], metric: SpreadMetric): 
 
 /** A value as the spread writes it: milliseconds whole (not rounded to tenths of seconds), CLS to three decimals. */
 export function spreadValue(metric: SpreadMetric, value: number, locale: Locale): string {
-  return metric === 'cls' ? formatNumber(value, locale, 3) : `${formatNumber(value, locale)} ms`;
+  // A no-break space keeps the number with its unit when the range wraps on a phone.
+  return metric === 'cls' ? formatNumber(value, locale, 3) : `${formatNumber(value, locale)}\u00a0ms`;
 }
 
 export const DOTS_WIDTH = 112;
@@ -81,7 +82,7 @@ export function dotPositions(spread: MetricSpread): Array<RunDot & { x: number; 
   });
 }
 
-/** The strip: a line from lowest to highest, a dot per run, the median run ringed; named by the runs' values. */
+/** The strip: a line from lowest to highest, a dot per run, the median run the large one; named by the runs' values. */
 export function spreadStrip(metric: SpreadMetric, spread: MetricSpread, locale: Locale): SafeHtml {
   const t = runsText(locale);
   const dots = dotPositions(spread);
@@ -93,7 +94,10 @@ export function spreadStrip(metric: SpreadMetric, spread: MetricSpread, locale: 
     .join('; ');
   const xs = dots.map((d) => d.x);
   return html`<svg class="spread-dots" width="${DOTS_WIDTH}" height="${DOTS_HEIGHT}" viewBox="0 0 ${DOTS_WIDTH} ${DOTS_HEIGHT}" role="img" aria-label="${t.runsList}: ${words}"><title>${t.runsList}: ${words}</title>
-    <line x1="${Math.min(...xs)}" x2="${Math.max(...xs)}" y1="${DOTS_HEIGHT / 2}" y2="${DOTS_HEIGHT / 2}" stroke="${C.spread}" stroke-width="2"/>${dots.map(
+    <line x1="${Math.min(...xs)}" x2="${Math.max(...xs)}" y1="${DOTS_HEIGHT / 2}" y2="${DOTS_HEIGHT / 2}" stroke="${C.spread}" stroke-width="2"/>${[
+      ...dots.filter((d) => !d.median),
+      ...dots.filter((d) => d.median),
+    ].map(
       (d) =>
         html`<circle class="run${d.median ? ' run-median' : ''}${d.overloaded ? ' run-busy' : ''}" data-run="${d.index}" data-value="${d.value}" cx="${d.x}" cy="${d.y}" r="${d.median ? 5 : 3.5}" fill="${d.overloaded ? '#fff' : d.median ? C.line : C.spread}" stroke="${C.line}" stroke-width="${d.median ? 2.5 : 1}"/>`,
     )}</svg>`;

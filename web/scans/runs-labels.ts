@@ -14,7 +14,7 @@ const en = {
   runsRange: (max: number) => `The runs must be a whole number from 1 to ${max}.`,
   spreadTitle: 'Spread of the runs',
   spreadIntro: (runs: string) =>
-    `Each metric of every page load (${runs}): the lowest to the highest, each run a dot; the ringed dot is the median run, whose values the report shows.`,
+    `Each metric of every page load (${runs}): the lowest to the highest, each run a dot; the large dot is the median run, whose values the report shows.`,
   runsPerFactor: (desktop: number, mobile: number) =>
     desktop === mobile ? `${desktop} per form factor` : `desktop ${desktop}, mobile ${mobile}`,
   spreadNote:
@@ -41,7 +41,7 @@ const de: RunsText = {
   runsRange: (max: number) => `Die Läufe müssen eine ganze Zahl von 1 bis ${max} sein.`,
   spreadTitle: 'Streuung der Läufe',
   spreadIntro: (runs: string) =>
-    `Jeder Messwert aller Seitenaufrufe (${runs}): vom niedrigsten bis zum höchsten, jeder Lauf ein Punkt; der umringte Punkt ist der mittlere Lauf (Median), dessen Werte der Bericht zeigt.`,
+    `Jeder Messwert aller Seitenaufrufe (${runs}): vom niedrigsten bis zum höchsten, jeder Lauf ein Punkt; der große Punkt ist der mittlere Lauf (Median), dessen Werte der Bericht zeigt.`,
   runsPerFactor: (desktop: number, mobile: number) =>
     desktop === mobile ? `${desktop} je Gerätetyp` : `Desktop ${desktop}, mobil ${mobile}`,
   spreadNote:
