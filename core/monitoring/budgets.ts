@@ -104,28 +104,26 @@ export function measuredValue(
 export interface MeasuredResult {
   scores: ScanScores;
   metrics: Partial<Record<FormFactor, { lcp_ms: number; fcp_ms: number; tbt_ms: number; cls: number }>>;
-  /** The scan's TTFB (the report's header: the page's main document as the first form factor loaded it). */
+  /** The scan's TTFB; null when the result has none. */
   ttfbMs: number | null;
-  /** Each form factor's TTFB from its median run's LCP breakdown; null or absent when Lighthouse gave none. */
-  lcpTtfbMs: Partial<Record<FormFactor, number | null>>;
 }
 
 /**
- * What budgets are judged on. LCP, FCP, TBT and CLS are the form factor's median-run metrics; TTFB is the
- * form factor's own (its median run's LCP breakdown) where the result has it, else the scan's one TTFB.
+ * What budgets are judged on: the values the report and the API show. LCP, FCP, TBT and CLS are each form
+ * factor's median-run metrics; TTFB is measured once per scan (the page's main document, as the first form
+ * factor loaded it; the API's `metrics.ttfb_ms`), so a mobile and a desktop TTFB budget are judged on that one value.
  */
 export function budgetMeasurement(result: MeasuredResult): BudgetMeasurement {
   const metrics: BudgetMeasurement['metrics'] = {};
   for (const formFactor of FORM_FACTORS) {
     const m = result.metrics[formFactor];
     if (!m) continue;
-    const ttfb = result.lcpTtfbMs[formFactor] ?? result.ttfbMs;
     metrics[formFactor] = {
       lcp_ms: m.lcp_ms,
       fcp_ms: m.fcp_ms,
       tbt_ms: m.tbt_ms,
       cls: m.cls,
-      ...(ttfb === null ? {} : { ttfb_ms: ttfb }),
+      ...(result.ttfbMs === null ? {} : { ttfb_ms: result.ttfbMs }),
     };
   }
   return { scores: result.scores, metrics };

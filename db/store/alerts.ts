@@ -274,8 +274,6 @@ export function createAlertStore(knex: Knex | Knex.Transaction): AlertStore {
           knex.raw(`result->'scores' as scores`),
           knex.raw(`result->'metrics' as metrics`),
           knex.raw(`(result->>'ttfbMs')::float8 as ttfb_ms`),
-          knex.raw(`(result#>>'{diagnostics,mobile,lcp,phases,ttfb_ms}')::float8 as mobile_ttfb_ms`),
-          knex.raw(`(result#>>'{diagnostics,desktop,lcp,phases,ttfb_ms}')::float8 as desktop_ttfb_ms`),
         )) as
         | {
             id: string;
@@ -286,8 +284,6 @@ export function createAlertStore(knex: Knex | Knex.Transaction): AlertStore {
             scores: ScanScores | null;
             metrics: MeasuredResult['metrics'] | null;
             ttfb_ms: number | null;
-            mobile_ttfb_ms: number | null;
-            desktop_ttfb_ms: number | null;
           }
         | undefined;
       return (
@@ -304,7 +300,6 @@ export function createAlertStore(knex: Knex | Knex.Transaction): AlertStore {
               scores: row.scores,
               metrics: row.metrics ?? {},
               ttfbMs: row.ttfb_ms,
-              lcpTtfbMs: { mobile: row.mobile_ttfb_ms, desktop: row.desktop_ttfb_ms },
             }),
         }
       );
