@@ -50,6 +50,7 @@ const LABELS = {
     desktop: 'Desktop',
     unit: (metric: BudgetMetric) => (metric === 'cls' ? 'unitless' : 'ms'),
     scores: 'Minimum scores',
+    edit: 'Edit budgets',
     save: 'Save budgets',
     none: 'No budgets set.',
     summary: (count: number) => (count === 1 ? '1 budget set.' : `${count} budgets set.`),
@@ -66,6 +67,7 @@ const LABELS = {
     desktop: 'Desktop',
     unit: (metric: BudgetMetric) => (metric === 'cls' ? 'ohne Einheit' : 'ms'),
     scores: 'Mindest-Scores',
+    edit: 'Budgets bearbeiten',
     save: 'Budgets speichern',
     none: 'Keine Budgets gesetzt.',
     summary: (count: number) => (count === 1 ? '1 Budget gesetzt.' : `${count} Budgets gesetzt.`),
@@ -129,7 +131,7 @@ export function budgetsSection(model: {
   return html`<section aria-labelledby="budgets-heading" id="budgets"><h2 id="budgets-heading">${t.title}</h2>
     <p class="hint">${t.intro(BUDGET_CRITICAL_OVER * 100, BUDGET_RECOVERY_MARGIN * 100, BUDGET_RECOVERY_POINTS)}</p>
     <p id="budgets-summary">${count ? t.summary(count) : t.none}</p>
-    <details class="edit-budgets"${model.edit ? html` open` : html``}><summary>${t.title}</summary>
+    <details class="edit-budgets"${model.edit ? html` open` : html``}><summary>${t.edit}</summary>
       <form method="post" action="/targets/${target.id}/budgets" id="budgets-form">${formFields(model.csrf, next)}${formError(errors)}
         <table class="budgets-table"><thead><tr><th scope="col">${t.metric}</th><th scope="col">${t.mobile}</th><th scope="col">${t.desktop}</th></tr></thead>
           <tbody>${metricRows}</tbody></table>
