@@ -173,9 +173,21 @@ describe('the target page’s lab-metrics section', () => {
     expect(String(labChartsSection(HISTORY, 'de'))).toContain('<h2 id="lab-metrics-heading">Labormesswerte</h2>');
   });
 
-  it('draws budgets given for a metric on each of its charts', () => {
-    const section = String(labChartsSection(HISTORY, 'en', { lcp_ms: 2500 }));
-    expect(section.match(/<line class="budget"/g)).toHaveLength(2);
+  it('draws each form factor’s budget on its own chart, and the lower TTFB budget on the one TTFB chart', () => {
+    const section = String(
+      labChartsSection(HISTORY, 'en', {
+        mobile: { lcp_ms: 2500, ttfb_ms: 600 },
+        desktop: { lcp_ms: 1200, ttfb_ms: 400 },
+      }),
+    );
+    const budgets = [...section.matchAll(/<figure class="chart lab-chart" id="([^"]+)"[\s\S]*?<\/figure>/g)]
+      .map((m) => [m[1], /<line class="budget" aria-hidden="true" data-value="(\d+)"/.exec(m[0])?.[1]])
+      .filter(([, value]) => value);
+    expect(budgets).toEqual([
+      ['lab-lcp_ms-mobile', '2500'],
+      ['lab-lcp_ms-desktop', '1200'],
+      ['lab-ttfb_ms', '400'],
+    ]);
   });
 
   it('is left out for a target without finished scans', () => {

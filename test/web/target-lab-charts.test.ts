@@ -12,7 +12,7 @@ import { WebClient } from '../harness/web.ts';
  * A target's page charts its lab metrics from its stored scans (the target store's `labHistory`), through the
  * real API process's web routes: each scan's median-run value as a point linking to its report, with the
  * lowest and highest of its runs, per form factor; TTFB once per scan; a result stored before runs still
- * charted, without a spread; and the section in German.
+ * charted, without a spread; the target's budget as a dashed line; and the section in German.
  */
 let api: TestApi;
 const PASSWORD = 'a-long-password-1';
@@ -97,6 +97,7 @@ it('charts each scan’s median and its runs’ spread per form factor, and TTFB
     region: api.config.regions.default,
     isActive: true,
     thresholds: { overall: { warning: 70, critical: 50 } },
+    budgets: { mobile: { lcp_ms: 2500 } },
     createdAt: new Date(),
   });
   const day = (n: number) => new Date(Date.UTC(2026, 10, 10 + n, 4, 0));
@@ -146,6 +147,13 @@ it('charts each scan’s median and its runs’ spread per form factor, and TTFB
     ['150', ''],
     ['90', ''],
   ]);
+  // The target's mobile LCP budget is drawn on that chart only.
+  const budgetLines = [
+    ...page.text.matchAll(
+      /id="(lab-[^"]+)"[^>]*>(?:(?!<\/figure>)[\s\S])*?<line class="budget" aria-hidden="true" data-value="(\d+)"/g,
+    ),
+  ];
+  expect(budgetLines.map((m) => [m[1], m[2]])).toEqual([['lab-lcp_ms-mobile', '2500']]);
   for (const id of ['lab-cls-mobile', 'lab-cls-desktop', 'lab-fcp_ms-mobile', 'lab-fcp_ms-desktop'])
     expect(points(id)).toHaveLength(3);
 

@@ -1,4 +1,5 @@
 import type { Locale } from '../../core/i18n/locale.ts';
+import type { Budgets } from '../../core/monitoring/budgets.ts';
 import { LAB_METRICS, type LabHistoryItem, type LabMetric } from '../../core/monitoring/lab-history.ts';
 import type { FORM_FACTORS } from '../../core/scan/observation.ts';
 import { labMetricChart, labSeries } from '../charts/lab-metric-history.ts';
@@ -8,8 +9,8 @@ import { MONITORING_PATHS } from './model.ts';
 /**
  * The target page's lab-metric charts (web/charts/lab-metric-history.ts): LCP, CLS, TBT, FCP per form factor
  * (mobile first, as the scores weigh it) and TTFB once, over the target's finished scans (the target store's
- * `labHistory`), each scan's median run as the line and its runs' spread as a whisker. Budgets, when given,
- * are drawn as dashed lines.
+ * `labHistory`), each scan's median run as the line and its runs' spread as a whisker. The target's budgets, when
+ * set, are drawn as dashed lines.
  */
 const LABELS = {
   en: {
@@ -40,8 +41,16 @@ const LABELS = {
   },
 } as const;
 
-/** Optional budgets per metric (same unit as the metric), drawn on every form factor's chart. */
-export type LabBudgets = Partial<Record<LabMetric, number>>;
+/**
+ * The target's budgets (core/monitoring/budgets.ts), per form factor, each drawn on its form factor's chart.
+ * TTFB is one value per scan judged against both form factors' TTFB budgets, so its chart draws the lower one.
+ */
+export type LabBudgets = Pick<Budgets, 'mobile' | 'desktop'>;
+
+const ttfbBudget = (budgets: LabBudgets): number | undefined => {
+  const set = [budgets.mobile?.ttfb_ms, budgets.desktop?.ttfb_ms].filter((v): v is number => typeof v === 'number');
+  return set.length ? Math.min(...set) : undefined;
+};
 
 const ORDER = ['mobile', 'desktop'] as const satisfies ReadonlyArray<(typeof FORM_FACTORS)[number]>;
 
@@ -57,7 +66,7 @@ export function labChartsSection(items: readonly LabHistoryItem[], locale: Local
             ? labMetricChart(metric, labSeries(items, metric, 'desktop'), {
                 locale,
                 id: `lab-${metric}`,
-                budget: budgets[metric],
+                budget: ttfbBudget(budgets),
                 href,
               })
             : ORDER.map(
@@ -66,7 +75,7 @@ export function labChartsSection(items: readonly LabHistoryItem[], locale: Local
                     locale,
                     id: `lab-${metric}-${factor}`,
                     factor,
-                    budget: budgets[metric],
+                    budget: budgets[factor]?.[metric],
                     href,
                   })}</div>`,
               )
