@@ -18,6 +18,7 @@ import type { WebhookStore } from '../db/store/webhooks.ts';
 import type { HostLookup } from '../infra/scan-target.ts';
 import { sealDestinationUrl } from './alert-destination-secrets.ts';
 import { mayUseWebhooks, refusedWebhookAddress } from './webhook-settings.ts';
+import { countAction, type Throttled, type WebhookActionDeps } from './webhook-actions.ts';
 
 /** What the destinations page needs: the store, the key that seals URLs, the outbound address rule. */
 export interface AlertDestinationDeps {
@@ -159,4 +160,41 @@ export async function enqueueTestMessage(
     testChatNotice(locale, at),
     at,
   );
+}
+
+/** How long the page waits for a test message's one attempt (the request's own timeout is 15 s). */
+const TEST_WAIT_MS = 20_000;
+
+export type TestMessageOutcome =
+  | { status: 'not_found' }
+  | { status: 'pending'; delivery: WebhookDelivery }
+  | { status: 'done'; delivery: WebhookDelivery }
+  | Throttled;
+
+/**
+ * "Send test message": counted against the account's test-event limit (core/webhooks/limits.ts, shared with
+ * the signed webhook's test event), one attempt through the delivery workflow, its result when it comes in time.
+ */
+export async function sendTestMessage(
+  deps: WebhookActionDeps,
+  userId: number,
+  destinationId: number,
+  locale: Locale,
+): Promise<TestMessageOutcome> {
+  const now = deps.clock();
+  if (!(await deps.webhooks.findOwnedDestination(userId, destinationId))) return { status: 'not_found' };
+  const counted = await countAction(deps.webhooks, userId, 'test', now);
+  if (counted.status === 'throttled') return counted;
+  const delivery = await enqueueTestMessage(deps.webhooks, userId, destinationId, locale, now);
+  if (!delivery) {
+    await deps.webhooks.deleteAction(counted.id);
+    return { status: 'not_found' };
+  }
+  await deps.dispatch.start([delivery], { single: true });
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), TEST_WAIT_MS)));
+  const ended = await Promise.race([deps.dispatch.result(delivery.id).catch(() => 'timeout' as const), timeout]);
+  clearTimeout(timer);
+  const latest = (await deps.webhooks.findDelivery(delivery.id)) ?? delivery;
+  return ended === 'timeout' ? { status: 'pending', delivery: latest } : { status: 'done', delivery: latest };
 }

@@ -47,6 +47,9 @@ const mrkdwn = (text: string, max: number): string => {
 const linkUrl = (url: string): string => url.replaceAll('|', '%7C').replaceAll('>', '%3E').replaceAll('<', '%3C');
 const link = (url: string, label: string) => `<${linkUrl(url)}|${slackEscape(label).replaceAll('|', '¦')}>`;
 
+/** Longer page URLs are not linked: the section's text (3000) must hold the link and its label. */
+const PAGE_URL_LIMIT = 2048;
+
 const EMOJI = { resolved: ':white_check_mark:', critical: ':red_circle:', warning: ':warning:', other: ':bell:' };
 
 export function slackMessage(notice: ChatNotice, baseUrl: string): SlackMessage {
@@ -77,7 +80,10 @@ export function slackMessage(notice: ChatNotice, baseUrl: string): SlackMessage 
   ];
   if (notice.page && pageName) {
     const label = notice.page.url === null ? text.site : text.page;
-    const shown = notice.page.url ? link(notice.page.url, pageName) : slackEscape(pageName);
+    // The name cut to 200 characters; a URL too long for the section is left out (the name stays).
+    const name = cutText(pageName, 200);
+    const shown =
+      notice.page.url && notice.page.url.length <= PAGE_URL_LIMIT ? link(notice.page.url, name) : slackEscape(name);
     blocks.push({ type: 'section', text: { type: 'mrkdwn', text: mrkdwn(`*${label}*\n`, 100) + shown } });
   }
   blocks.push({

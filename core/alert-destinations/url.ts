@@ -1,5 +1,4 @@
 import { isIP } from 'node:net';
-import type { ChatKind } from './notice.ts';
 
 /** An incoming-webhook URL is at most this long (Slack's and Teams' are about 80 to 500 characters). */
 export const MAX_DESTINATION_URL_LENGTH = 2000;
@@ -42,14 +41,6 @@ export function destinationUrlHint(raw: string): string {
   const url = new URL(raw);
   const rest = `${url.pathname}${url.search}`;
   return `${url.host}/…${rest.length > 12 ? rest.slice(-4) : ''}`;
-}
-
-/** What Slack's and Teams' hosts usually are: the page says when a URL looks like neither (a hint, not a refusal). */
-export function looksLike(kind: ChatKind, raw: string): boolean {
-  const host = new URL(raw).hostname;
-  return kind === 'slack'
-    ? host === 'hooks.slack.com'
-    : host.endsWith('.webhook.office.com') || host.endsWith('.logic.azure.com') || host.endsWith('.powerplatform.com');
 }
 
 /**
