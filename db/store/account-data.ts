@@ -316,6 +316,7 @@ export function createAccountDataStore(knex: Knex): AccountDataStore {
         'alerts',
         'scan_targets',
         'webhook_deliveries',
+        'alert_destinations',
         'webhook_actions',
         'webhook_attempt_slots',
         'webhook_endpoints',
