@@ -123,6 +123,8 @@ export interface AccountDataStore {
   /** Live-data sites with their alert configurations (`alerts`). */
   rumSites(userId: number): Promise<ExportRow[]>;
   webhookSettings(userId: number): Promise<ExportRow | null>;
+  /** Slack and Teams alert destinations: never the URL (a credential), only its hint. */
+  alertDestinations(userId: number): Promise<ExportRow[]>;
   tokens(userId: number): Promise<ExportRow[]>;
   oauthApps(userId: number): Promise<ExportRow[]>;
 
@@ -220,6 +222,13 @@ export function createAccountDataStore(knex: Knex): AccountDataStore {
         .where({ user_id: userId })
         .first(...WEBHOOK_COLUMNS);
       return row ?? null;
+    },
+
+    async alertDestinations(userId) {
+      return knex('alert_destinations')
+        .where({ user_id: userId })
+        .orderBy('id')
+        .select('id', 'kind', 'target_id', 'url_hint', 'disabled_at', 'disabled_reason', 'created_at');
     },
 
     async tokens(userId) {
