@@ -7,6 +7,9 @@ import { ALPHA, decide, learnBand, MIN_HISTORY_SCANS, rankTestApplies } from '..
 const hwX = [0.8, 0.83, 1.89, 1.04, 1.45, 1.38, 1.91, 1.64, 0.73, 1.46];
 const hwY = [1.15, 0.88, 0.9, 0.74, 1.21];
 // NAG Library, g08amc (nag_mann_whitney) example program data and results: many ties.
+// Every p-value below was also recomputed with SciPy 1.17.1 (scipy.stats.mannwhitneyu, method 'exact' or
+// 'asymptotic' with and without use_continuity), and NAG's exact tail with ties by 2,000,000 random
+// permutations of the midranks (0.00204); numpy.median of all differences gives the H&W shift.
 const nag1 = [13, 6, 12, 7, 12, 7, 10, 7, 10, 7, 16, 7, 10, 8, 9, 8];
 const nag2 = [17, 6, 10, 8, 15, 8, 15, 10, 15, 10, 14, 10, 14, 11, 14, 11, 13, 12, 13, 12, 13, 12, 12];
 
