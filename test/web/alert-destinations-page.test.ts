@@ -100,6 +100,7 @@ it('adds a Slack destination shown only by its hint, sends a test message, lists
 
   // Another user can neither test nor remove it.
   const other = await signedIn('pro');
+  await other.client.get(PAGE); // the signed-in session's form token
   expect((await other.client.post(`${PAGE}/${id}/test`, {})).status).toBe(404);
   expect((await other.client.post(`${PAGE}/${id}/remove`, {})).status).toBe(404);
   expect(slack.received).toHaveLength(1);
