@@ -116,6 +116,7 @@ async function applyRules(
     scores: scan.scores!,
     previous,
     unresolved,
+    budget: scan.measurement ? { budgets: target.budgets, measured: scan.measurement } : undefined,
   });
   const changes: AlertEvaluation['changes'] = [];
   for (const transition of transitions) {

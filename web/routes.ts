@@ -18,6 +18,7 @@ import { mountLivePages } from './live/routes.ts';
 import { liveDataSource } from './live/source.ts';
 import { pageLocale } from './locale.ts';
 import { mountMonitoringPages } from './monitoring/routes.ts';
+import { mountTargetBudgets } from './monitoring/target-budgets.ts';
 import { mountOAuthPages } from './oauth/routes.ts';
 import { mountReportPages } from './scans/report-routes.ts';
 import { mountScanPages } from './scans/routes.ts';
@@ -70,6 +71,7 @@ export function webRouter(deps: WebDeps): Router {
   const router = new Router();
   mountScanPages(router, deps);
   mountMonitoringPages(router, deps);
+  mountTargetBudgets(router, deps);
   mountWebhookPages(router, deps);
   mountAlertDestinationPages(router, deps);
   mountOAuthPages(router, {

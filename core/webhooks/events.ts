@@ -2,6 +2,7 @@
  * The events outgoing webhooks report (spec: Events) and `ping`, the settings page's test event. The rum.*
  * events are raised by the live-data alert check (services/rum-alert-check.ts).
  */
+import type { BudgetPayloadFields } from './budget-payload.ts';
 export const WEBHOOK_EVENTS = [
   'alert.triggered',
   'alert.resolved',
@@ -29,6 +30,9 @@ export interface AlertEventPayload {
   created_at: string;
   /** Only in alert.resolved. */
   resolved_at?: string;
+  /** Extensions of metric_over_budget alerts (core/webhooks/budget-payload.ts). */
+  budget?: BudgetPayloadFields['budget'];
+  over_budget?: BudgetPayloadFields['over_budget'];
 }
 
 export interface ScanCompletedPayload {

@@ -37,6 +37,7 @@ const TARGET_COLUMNS = [
   'schedule',
   'is_active',
   'thresholds',
+  'budgets',
   'last_dispatched_at',
   'created_at',
   'updated_at',

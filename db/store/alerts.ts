@@ -10,6 +10,12 @@ import type {
   AlertType,
 } from '../../core/monitoring/alert.ts';
 import type { PreviousScan } from '../../core/monitoring/alert-rules.ts';
+import {
+  budgetMeasurement,
+  type BudgetMeasurement,
+  type Budgets,
+  type MeasuredResult,
+} from '../../core/monitoring/budgets.ts';
 import type { Thresholds } from '../../core/monitoring/thresholds.ts';
 import { pageMeta, pageOffset, type Page, type PageQuery } from '../../core/pagination.ts';
 import type { ScanStatus } from '../../core/scan/scan.ts';
@@ -86,6 +92,8 @@ export interface EvaluatedScan {
   status: ScanStatus;
   finishedAt: Date | null;
   scores: ScanScores | null;
+  /** What budgets are judged on (core/monitoring/budgets.ts); null without scores. */
+  measurement: BudgetMeasurement | null;
 }
 
 /** What alerts need of a target: whose it is, what it watches and what is copied into its alerts. */
@@ -96,6 +104,7 @@ export interface AlertTarget {
   host: string;
   region: string;
   thresholds: Thresholds;
+  budgets: Budgets;
 }
 
 /** Whom an alert's e-mail goes to, and in which language. */
@@ -256,7 +265,16 @@ export function createAlertStore(knex: Knex | Knex.Transaction): AlertStore {
     async scanForEvaluation(publicId) {
       const row = (await knex('scans')
         .where({ public_id: publicId })
-        .first('id', 'public_id', 'target_id', 'status', 'finished_at', knex.raw(`result->'scores' as scores`))) as
+        .first(
+          'id',
+          'public_id',
+          'target_id',
+          'status',
+          'finished_at',
+          knex.raw(`result->'scores' as scores`),
+          knex.raw(`result->'metrics' as metrics`),
+          knex.raw(`(result->>'ttfbMs')::float8 as ttfb_ms`),
+        )) as
         | {
             id: string;
             public_id: string;
@@ -264,6 +282,8 @@ export function createAlertStore(knex: Knex | Knex.Transaction): AlertStore {
             status: ScanStatus;
             finished_at: Date | null;
             scores: ScanScores | null;
+            metrics: MeasuredResult['metrics'] | null;
+            ttfb_ms: number | null;
           }
         | undefined;
       return (
@@ -274,6 +294,13 @@ export function createAlertStore(knex: Knex | Knex.Transaction): AlertStore {
           status: row.status,
           finishedAt: row.finished_at,
           scores: row.scores,
+          measurement:
+            row.scores &&
+            budgetMeasurement({
+              scores: row.scores,
+              metrics: row.metrics ?? {},
+              ttfbMs: row.ttfb_ms,
+            }),
         }
       );
     },
@@ -283,8 +310,16 @@ export function createAlertStore(knex: Knex | Knex.Transaction): AlertStore {
         const row = (await trx('scan_targets')
           .where({ id: targetId })
           .forUpdate()
-          .first('id', 'user_id', 'url', 'host', 'region', 'thresholds')) as
-          | { id: string; user_id: string; url: string; host: string; region: string; thresholds: Thresholds }
+          .first('id', 'user_id', 'url', 'host', 'region', 'thresholds', 'budgets')) as
+          | {
+              id: string;
+              user_id: string;
+              url: string;
+              host: string;
+              region: string;
+              thresholds: Thresholds;
+              budgets: Budgets | null;
+            }
           | undefined;
         if (!row) return undefined;
         const target: AlertTarget = {
@@ -294,6 +329,7 @@ export function createAlertStore(knex: Knex | Knex.Transaction): AlertStore {
           host: row.host,
           region: row.region,
           thresholds: row.thresholds,
+          budgets: row.budgets ?? {},
         };
         return work(createAlertStore(trx), target, createWebhookStore(trx));
       });

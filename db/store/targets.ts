@@ -8,6 +8,7 @@ import type {
   TargetHistoryItem,
   TargetSchedule,
 } from '../../core/monitoring/target.ts';
+import type { Budgets } from '../../core/monitoring/budgets.ts';
 import type { Thresholds } from '../../core/monitoring/thresholds.ts';
 import { toScan, type ScanRow } from './scans.ts';
 
@@ -23,6 +24,7 @@ interface TargetRow {
   schedule: TargetSchedule;
   is_active: boolean;
   thresholds: Thresholds;
+  budgets: Budgets;
   last_dispatched_at: Date | null;
   created_at: Date;
   updated_at: Date;
@@ -37,6 +39,7 @@ const toTarget = (row: TargetRow): ScanTarget => ({
   schedule: row.schedule,
   isActive: row.is_active,
   thresholds: row.thresholds,
+  budgets: row.budgets ?? {},
   lastDispatchedAt: row.last_dispatched_at,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
@@ -151,6 +154,7 @@ export function createTargetStore(knex: Knex | Knex.Transaction): TargetStore {
           schedule: 'daily',
           is_active: target.isActive,
           thresholds: JSON.stringify(target.thresholds) as unknown as Thresholds,
+          budgets: JSON.stringify(target.budgets ?? {}) as unknown as Budgets,
           created_at: target.createdAt,
           updated_at: target.createdAt,
         })
@@ -164,6 +168,7 @@ export function createTargetStore(knex: Knex | Knex.Transaction): TargetStore {
       if (changes.region !== undefined) values.region = changes.region;
       if (changes.thresholds !== undefined)
         values.thresholds = JSON.stringify(changes.thresholds) as unknown as Thresholds;
+      if (changes.budgets !== undefined) values.budgets = JSON.stringify(changes.budgets) as unknown as Budgets;
       const [row] = await targets().where({ id }).update(values).returning('*');
       return maybeTarget(row as TargetRow | undefined);
     },
