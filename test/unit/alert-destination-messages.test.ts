@@ -8,6 +8,7 @@ import {
 import { SLACK_LIMITS, slackMessage, type SlackBlock } from '../../core/alert-destinations/slack.ts';
 import { ADAPTIVE_CARD_CONTENT_TYPE, teamsMessage } from '../../core/alert-destinations/teams.ts';
 import { chatAnswer, destinationUrlHint, destinationUrlProblem } from '../../core/alert-destinations/url.ts';
+import { alertText } from '../../core/i18n/alerts.ts';
 import type { Alert } from '../../core/monitoring/alert.ts';
 import type { RumAlertNotice } from '../../core/webhooks/payloads.ts';
 
@@ -119,6 +120,38 @@ describe('chat notices', () => {
     ]);
     expect(detailFacts({ note: 'x'.repeat(1000) }, 'en')[0]!.value).toHaveLength(300);
     expect(detailFacts(Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`k${i}`, i])), 'en')).toHaveLength(8);
+  });
+
+  test("a budget alert (metric_over_budget): alertText's title and message, its breaches as facts, with no code of its own", () => {
+    const breach = {
+      metric: 'lcp_ms' as const,
+      formFactor: 'mobile' as const,
+      value: 3200,
+      budget: 2500,
+      unit: 'ms' as const,
+      severity: 'warning' as const,
+    };
+    const budgetAlert: Alert = {
+      ...alert,
+      type: 'metric_over_budget',
+      severity: 'warning',
+      details: { score: 'speed', value: 3200, reference: 2500, budget: breach, overBudget: [breach] },
+    };
+    const notice = scoreAlertNotice(budgetAlert, 'triggered', 'en');
+    expect(notice.title).toBe(alertText(budgetAlert, 'en').title);
+    expect(notice.message).toBe(alertText(budgetAlert, 'en').message);
+    expect(notice.facts).toContainEqual({
+      label: 'Budget',
+      value: 'metric lcp_ms, form factor mobile, value 3,200, budget 2,500, unit ms, severity warning',
+    });
+    expect(notice.facts).toContainEqual({
+      label: 'Over budget',
+      value: 'metric lcp_ms, form factor mobile, value 3,200, budget 2,500, unit ms, severity warning',
+    });
+    const slack = slackMessage(notice, BASE);
+    expect(slack.text).toBe(`Triggered (Warning): ${notice.title} – shop.example.com/checkout?step=2`);
+    const teams = teamsMessage(notice, BASE).attachments[0]!.content;
+    expect(teams.body[0]).toMatchObject({ color: 'Warning' });
   });
 
   test('a live-data alert: the reading as facts, the site, the dashboard', () => {
