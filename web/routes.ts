@@ -26,6 +26,7 @@ import { csrfToken, loadSession, sameOriginOnly, webUser } from './session.ts';
 import { mountSettingsPages } from './settings/routes.ts';
 import { serveStylesheet } from './stylesheet.ts';
 import { mountWebhookPages } from './webhooks/routes.ts';
+import { mountAlertDestinationPages } from './alert-destinations/routes.ts';
 import { mountPlanPages } from './plan/routes.ts';
 import { mountDataPages } from './account/data-routes.ts';
 
@@ -72,6 +73,7 @@ export function webRouter(deps: WebDeps): Router {
   mountMonitoringPages(router, deps);
   mountTargetBudgets(router, deps);
   mountWebhookPages(router, deps);
+  mountAlertDestinationPages(router, deps);
   mountOAuthPages(router, {
     provider: deps.oauthProvider,
     storage: deps.storage,
