@@ -17,6 +17,7 @@ import { alertsPage, WEB_ALERT_STATUS_FILTERS, type WebAlertStatusFilter } from 
 import { LABELS, type Labels, type Notice } from './labels.ts';
 import type { AlertRow, FieldErrors, HistoryScan, TargetSummary } from './model.ts';
 import { targetPage } from './target-page.ts';
+import { labChartsSection } from './lab-charts.ts';
 import type { BudgetEdit } from './target-budgets.ts';
 import { targetsPage, type TargetFormValues, type TargetRow } from './targets-page.ts';
 import { chromeFor, html, pageText, type WorkflowPageDeps } from '../chrome.ts';
@@ -269,6 +270,11 @@ export async function renderTarget(
       csrf: chrome.csrf!,
       target: summary(target, deps.clock()),
       scans: await history(deps, id),
+      labCharts: labChartsSection(
+        await deps.storage.targets.labHistory(id, HISTORY_LENGTH),
+        chrome.locale,
+        target.budgets,
+      ),
       runError,
       openAlerts: alerts.open.map((alert) => alertRow(alert, chrome.locale)),
       recentAlerts: alerts.recent.map((alert) => alertRow(alert, chrome.locale)),
