@@ -1623,6 +1623,30 @@ export interface paths {
                          *               "critical": 1
                          *             }
                          *           },
+                         *           "budgets": {
+                         *             "mobile": {
+                         *               "lcp_ms": 1200,
+                         *               "fcp_ms": 1200,
+                         *               "tbt_ms": 1200,
+                         *               "cls": 0.05,
+                         *               "ttfb_ms": 1200
+                         *             },
+                         *             "desktop": {
+                         *               "lcp_ms": 1200,
+                         *               "fcp_ms": 1200,
+                         *               "tbt_ms": 1200,
+                         *               "cls": 0.05,
+                         *               "ttfb_ms": 1200
+                         *             },
+                         *             "scores": {
+                         *               "overall": 1,
+                         *               "speed": 1,
+                         *               "images": 1,
+                         *               "caching": 1,
+                         *               "technical": 1,
+                         *               "wordpress": 1
+                         *             }
+                         *           },
                          *           "created_at": "2026-11-24T09:30:00Z",
                          *           "next_scan_at": "2026-11-24T09:30:00Z"
                          *         }
@@ -1679,6 +1703,44 @@ export interface paths {
                                     wordpress?: {
                                         warning: number;
                                         critical: number;
+                                    };
+                                };
+                                /** @description Extension: performance budgets. A metric above its budget or a score below its minimum raises a `metric_over_budget` alert (warning; critical at 50 % or more past the budget); it resolves when every budget holds again with a margin (metrics at most 90 % of their budget, scores at least 3 points above their minimum). Default `{}`: no budgets. */
+                                budgets: {
+                                    /** @description The most each mobile metric of the median run may be; any subset. */
+                                    mobile?: {
+                                        /** @description Largest contentful paint, ms. */
+                                        lcp_ms?: number;
+                                        /** @description First contentful paint, ms. */
+                                        fcp_ms?: number;
+                                        /** @description Total blocking time, ms. */
+                                        tbt_ms?: number;
+                                        /** @description Cumulative layout shift (unitless). */
+                                        cls?: number;
+                                        /** @description Time to first byte, ms. */
+                                        ttfb_ms?: number;
+                                    };
+                                    /** @description The most each desktop metric of the median run may be; any subset. */
+                                    desktop?: {
+                                        /** @description Largest contentful paint, ms. */
+                                        lcp_ms?: number;
+                                        /** @description First contentful paint, ms. */
+                                        fcp_ms?: number;
+                                        /** @description Total blocking time, ms. */
+                                        tbt_ms?: number;
+                                        /** @description Cumulative layout shift (unitless). */
+                                        cls?: number;
+                                        /** @description Time to first byte, ms. */
+                                        ttfb_ms?: number;
+                                    };
+                                    /** @description The least each score may be (0–100); any subset. */
+                                    scores?: {
+                                        overall?: number;
+                                        speed?: number;
+                                        images?: number;
+                                        caching?: number;
+                                        technical?: number;
+                                        wordpress?: number;
                                     };
                                 };
                                 /**
@@ -1819,6 +1881,30 @@ export interface paths {
                      *           "critical": 1
                      *         }
                      *       },
+                     *       "budgets": {
+                     *         "mobile": {
+                     *           "lcp_ms": 1200,
+                     *           "fcp_ms": 1200,
+                     *           "tbt_ms": 1200,
+                     *           "cls": 0.05,
+                     *           "ttfb_ms": 1200
+                     *         },
+                     *         "desktop": {
+                     *           "lcp_ms": 1200,
+                     *           "fcp_ms": 1200,
+                     *           "tbt_ms": 1200,
+                     *           "cls": 0.05,
+                     *           "ttfb_ms": 1200
+                     *         },
+                     *         "scores": {
+                     *           "overall": 1,
+                     *           "speed": 1,
+                     *           "images": 1,
+                     *           "caching": 1,
+                     *           "technical": 1,
+                     *           "wordpress": 1
+                     *         }
+                     *       },
                      *       "is_active": true
                      *     }
                      */
@@ -1861,6 +1947,44 @@ export interface paths {
                             wordpress?: {
                                 warning: number;
                                 critical: number;
+                            };
+                        };
+                        /** @description Extension: performance budgets. A metric above its budget or a score below its minimum raises a `metric_over_budget` alert (warning; critical at 50 % or more past the budget); it resolves when every budget holds again with a margin (metrics at most 90 % of their budget, scores at least 3 points above their minimum). Default `{}`: no budgets. */
+                        budgets?: {
+                            /** @description The most each mobile metric of the median run may be; any subset. */
+                            mobile?: {
+                                /** @description Largest contentful paint, ms. */
+                                lcp_ms?: number;
+                                /** @description First contentful paint, ms. */
+                                fcp_ms?: number;
+                                /** @description Total blocking time, ms. */
+                                tbt_ms?: number;
+                                /** @description Cumulative layout shift (unitless). */
+                                cls?: number;
+                                /** @description Time to first byte, ms. */
+                                ttfb_ms?: number;
+                            };
+                            /** @description The most each desktop metric of the median run may be; any subset. */
+                            desktop?: {
+                                /** @description Largest contentful paint, ms. */
+                                lcp_ms?: number;
+                                /** @description First contentful paint, ms. */
+                                fcp_ms?: number;
+                                /** @description Total blocking time, ms. */
+                                tbt_ms?: number;
+                                /** @description Cumulative layout shift (unitless). */
+                                cls?: number;
+                                /** @description Time to first byte, ms. */
+                                ttfb_ms?: number;
+                            };
+                            /** @description The least each score may be (0–100); any subset. */
+                            scores?: {
+                                overall?: number;
+                                speed?: number;
+                                images?: number;
+                                caching?: number;
+                                technical?: number;
+                                wordpress?: number;
                             };
                         };
                         /**
@@ -1914,6 +2038,30 @@ export interface paths {
                          *             "critical": 1
                          *           }
                          *         },
+                         *         "budgets": {
+                         *           "mobile": {
+                         *             "lcp_ms": 1200,
+                         *             "fcp_ms": 1200,
+                         *             "tbt_ms": 1200,
+                         *             "cls": 0.05,
+                         *             "ttfb_ms": 1200
+                         *           },
+                         *           "desktop": {
+                         *             "lcp_ms": 1200,
+                         *             "fcp_ms": 1200,
+                         *             "tbt_ms": 1200,
+                         *             "cls": 0.05,
+                         *             "ttfb_ms": 1200
+                         *           },
+                         *           "scores": {
+                         *             "overall": 1,
+                         *             "speed": 1,
+                         *             "images": 1,
+                         *             "caching": 1,
+                         *             "technical": 1,
+                         *             "wordpress": 1
+                         *           }
+                         *         },
                          *         "created_at": "2026-11-24T09:30:00Z",
                          *         "next_scan_at": "2026-11-24T09:30:00Z"
                          *       }
@@ -1963,6 +2111,44 @@ export interface paths {
                                     wordpress?: {
                                         warning: number;
                                         critical: number;
+                                    };
+                                };
+                                /** @description Extension: performance budgets. A metric above its budget or a score below its minimum raises a `metric_over_budget` alert (warning; critical at 50 % or more past the budget); it resolves when every budget holds again with a margin (metrics at most 90 % of their budget, scores at least 3 points above their minimum). Default `{}`: no budgets. */
+                                budgets: {
+                                    /** @description The most each mobile metric of the median run may be; any subset. */
+                                    mobile?: {
+                                        /** @description Largest contentful paint, ms. */
+                                        lcp_ms?: number;
+                                        /** @description First contentful paint, ms. */
+                                        fcp_ms?: number;
+                                        /** @description Total blocking time, ms. */
+                                        tbt_ms?: number;
+                                        /** @description Cumulative layout shift (unitless). */
+                                        cls?: number;
+                                        /** @description Time to first byte, ms. */
+                                        ttfb_ms?: number;
+                                    };
+                                    /** @description The most each desktop metric of the median run may be; any subset. */
+                                    desktop?: {
+                                        /** @description Largest contentful paint, ms. */
+                                        lcp_ms?: number;
+                                        /** @description First contentful paint, ms. */
+                                        fcp_ms?: number;
+                                        /** @description Total blocking time, ms. */
+                                        tbt_ms?: number;
+                                        /** @description Cumulative layout shift (unitless). */
+                                        cls?: number;
+                                        /** @description Time to first byte, ms. */
+                                        ttfb_ms?: number;
+                                    };
+                                    /** @description The least each score may be (0–100); any subset. */
+                                    scores?: {
+                                        overall?: number;
+                                        speed?: number;
+                                        images?: number;
+                                        caching?: number;
+                                        technical?: number;
+                                        wordpress?: number;
                                     };
                                 };
                                 /**
@@ -2376,6 +2562,30 @@ export interface paths {
                      *           "critical": 1
                      *         }
                      *       },
+                     *       "budgets": {
+                     *         "mobile": {
+                     *           "lcp_ms": 1200,
+                     *           "fcp_ms": 1200,
+                     *           "tbt_ms": 1200,
+                     *           "cls": 0.05,
+                     *           "ttfb_ms": 1200
+                     *         },
+                     *         "desktop": {
+                     *           "lcp_ms": 1200,
+                     *           "fcp_ms": 1200,
+                     *           "tbt_ms": 1200,
+                     *           "cls": 0.05,
+                     *           "ttfb_ms": 1200
+                     *         },
+                     *         "scores": {
+                     *           "overall": 1,
+                     *           "speed": 1,
+                     *           "images": 1,
+                     *           "caching": 1,
+                     *           "technical": 1,
+                     *           "wordpress": 1
+                     *         }
+                     *       },
                      *       "region": "local"
                      *     }
                      */
@@ -2412,6 +2622,44 @@ export interface paths {
                             wordpress?: {
                                 warning: number;
                                 critical: number;
+                            };
+                        };
+                        /** @description Extension: performance budgets. A metric above its budget or a score below its minimum raises a `metric_over_budget` alert (warning; critical at 50 % or more past the budget); it resolves when every budget holds again with a margin (metrics at most 90 % of their budget, scores at least 3 points above their minimum). Default `{}`: no budgets. */
+                        budgets?: {
+                            /** @description The most each mobile metric of the median run may be; any subset. */
+                            mobile?: {
+                                /** @description Largest contentful paint, ms. */
+                                lcp_ms?: number;
+                                /** @description First contentful paint, ms. */
+                                fcp_ms?: number;
+                                /** @description Total blocking time, ms. */
+                                tbt_ms?: number;
+                                /** @description Cumulative layout shift (unitless). */
+                                cls?: number;
+                                /** @description Time to first byte, ms. */
+                                ttfb_ms?: number;
+                            };
+                            /** @description The most each desktop metric of the median run may be; any subset. */
+                            desktop?: {
+                                /** @description Largest contentful paint, ms. */
+                                lcp_ms?: number;
+                                /** @description First contentful paint, ms. */
+                                fcp_ms?: number;
+                                /** @description Total blocking time, ms. */
+                                tbt_ms?: number;
+                                /** @description Cumulative layout shift (unitless). */
+                                cls?: number;
+                                /** @description Time to first byte, ms. */
+                                ttfb_ms?: number;
+                            };
+                            /** @description The least each score may be (0–100); any subset. */
+                            scores?: {
+                                overall?: number;
+                                speed?: number;
+                                images?: number;
+                                caching?: number;
+                                technical?: number;
+                                wordpress?: number;
                             };
                         };
                         /**
@@ -2465,6 +2713,30 @@ export interface paths {
                          *             "critical": 1
                          *           }
                          *         },
+                         *         "budgets": {
+                         *           "mobile": {
+                         *             "lcp_ms": 1200,
+                         *             "fcp_ms": 1200,
+                         *             "tbt_ms": 1200,
+                         *             "cls": 0.05,
+                         *             "ttfb_ms": 1200
+                         *           },
+                         *           "desktop": {
+                         *             "lcp_ms": 1200,
+                         *             "fcp_ms": 1200,
+                         *             "tbt_ms": 1200,
+                         *             "cls": 0.05,
+                         *             "ttfb_ms": 1200
+                         *           },
+                         *           "scores": {
+                         *             "overall": 1,
+                         *             "speed": 1,
+                         *             "images": 1,
+                         *             "caching": 1,
+                         *             "technical": 1,
+                         *             "wordpress": 1
+                         *           }
+                         *         },
                          *         "created_at": "2026-11-24T09:30:00Z",
                          *         "next_scan_at": "2026-11-24T09:30:00Z"
                          *       }
@@ -2514,6 +2786,44 @@ export interface paths {
                                     wordpress?: {
                                         warning: number;
                                         critical: number;
+                                    };
+                                };
+                                /** @description Extension: performance budgets. A metric above its budget or a score below its minimum raises a `metric_over_budget` alert (warning; critical at 50 % or more past the budget); it resolves when every budget holds again with a margin (metrics at most 90 % of their budget, scores at least 3 points above their minimum). Default `{}`: no budgets. */
+                                budgets: {
+                                    /** @description The most each mobile metric of the median run may be; any subset. */
+                                    mobile?: {
+                                        /** @description Largest contentful paint, ms. */
+                                        lcp_ms?: number;
+                                        /** @description First contentful paint, ms. */
+                                        fcp_ms?: number;
+                                        /** @description Total blocking time, ms. */
+                                        tbt_ms?: number;
+                                        /** @description Cumulative layout shift (unitless). */
+                                        cls?: number;
+                                        /** @description Time to first byte, ms. */
+                                        ttfb_ms?: number;
+                                    };
+                                    /** @description The most each desktop metric of the median run may be; any subset. */
+                                    desktop?: {
+                                        /** @description Largest contentful paint, ms. */
+                                        lcp_ms?: number;
+                                        /** @description First contentful paint, ms. */
+                                        fcp_ms?: number;
+                                        /** @description Total blocking time, ms. */
+                                        tbt_ms?: number;
+                                        /** @description Cumulative layout shift (unitless). */
+                                        cls?: number;
+                                        /** @description Time to first byte, ms. */
+                                        ttfb_ms?: number;
+                                    };
+                                    /** @description The least each score may be (0–100); any subset. */
+                                    scores?: {
+                                        overall?: number;
+                                        speed?: number;
+                                        images?: number;
+                                        caching?: number;
+                                        technical?: number;
+                                        wordpress?: number;
                                     };
                                 };
                                 /**
@@ -2884,6 +3194,24 @@ export interface paths {
                          *                 "severity": "warning"
                          *               }
                          *             ],
+                         *             "budget": {
+                         *               "metric": "lcp_ms",
+                         *               "form_factor": "desktop",
+                         *               "value": 1.5,
+                         *               "budget": 1.5,
+                         *               "unit": "ms",
+                         *               "severity": "critical"
+                         *             },
+                         *             "over_budget": [
+                         *               {
+                         *                 "metric": "lcp_ms",
+                         *                 "form_factor": "desktop",
+                         *                 "value": 1.5,
+                         *                 "budget": 1.5,
+                         *                 "unit": "ms",
+                         *                 "severity": "critical"
+                         *               }
+                         *             ],
                          *             "resolution": {
                          *               "kind": "recovered",
                          *               "value": 1.5
@@ -2919,7 +3247,7 @@ export interface paths {
                             data: {
                                 id: number;
                                 /** @enum {unknown} */
-                                type: "score_below_threshold" | "score_regression" | "metric_regression";
+                                type: "score_below_threshold" | "score_regression" | "metric_over_budget" | "metric_regression";
                                 /**
                                  * @description Only rises while the alert is unresolved (warning → critical).
                                  * @enum {unknown}
@@ -2962,6 +3290,30 @@ export interface paths {
                                         threshold: number;
                                         /** @enum {unknown} */
                                         severity: "warning" | "critical";
+                                    }[];
+                                    /** @description metric_over_budget: the worst broken budget, which `score` (the score for a score budget, `speed` for a page metric), `value` and `reference` (the budget) also describe; null for other types. */
+                                    budget: {
+                                        /** @enum {string} */
+                                        metric: "lcp_ms" | "fcp_ms" | "tbt_ms" | "cls" | "ttfb_ms" | "overall" | "speed" | "images" | "caching" | "technical" | "wordpress";
+                                        form_factor: ("desktop" | "mobile") | null;
+                                        value: number;
+                                        budget: number;
+                                        /** @enum {string} */
+                                        unit: "ms" | "unitless" | "points";
+                                        /** @enum {string} */
+                                        severity: "critical" | "warning";
+                                    } | null;
+                                    /** @description metric_over_budget: every broken budget, worst first; empty for other types. */
+                                    over_budget: {
+                                        /** @enum {string} */
+                                        metric: "lcp_ms" | "fcp_ms" | "tbt_ms" | "cls" | "ttfb_ms" | "overall" | "speed" | "images" | "caching" | "technical" | "wordpress";
+                                        form_factor: ("desktop" | "mobile") | null;
+                                        value: number;
+                                        budget: number;
+                                        /** @enum {string} */
+                                        unit: "ms" | "unitless" | "points";
+                                        /** @enum {string} */
+                                        severity: "critical" | "warning";
                                     }[];
                                     resolution: {
                                         /** @enum {unknown} */
@@ -3283,6 +3635,24 @@ export interface paths {
                          *               "severity": "warning"
                          *             }
                          *           ],
+                         *           "budget": {
+                         *             "metric": "lcp_ms",
+                         *             "form_factor": "desktop",
+                         *             "value": 1.5,
+                         *             "budget": 1.5,
+                         *             "unit": "ms",
+                         *             "severity": "critical"
+                         *           },
+                         *           "over_budget": [
+                         *             {
+                         *               "metric": "lcp_ms",
+                         *               "form_factor": "desktop",
+                         *               "value": 1.5,
+                         *               "budget": 1.5,
+                         *               "unit": "ms",
+                         *               "severity": "critical"
+                         *             }
+                         *           ],
                          *           "resolution": {
                          *             "kind": "recovered",
                          *             "value": 1.5
@@ -3311,7 +3681,7 @@ export interface paths {
                             data: {
                                 id: number;
                                 /** @enum {unknown} */
-                                type: "score_below_threshold" | "score_regression" | "metric_regression";
+                                type: "score_below_threshold" | "score_regression" | "metric_over_budget" | "metric_regression";
                                 /**
                                  * @description Only rises while the alert is unresolved (warning → critical).
                                  * @enum {unknown}
@@ -3354,6 +3724,30 @@ export interface paths {
                                         threshold: number;
                                         /** @enum {unknown} */
                                         severity: "warning" | "critical";
+                                    }[];
+                                    /** @description metric_over_budget: the worst broken budget, which `score` (the score for a score budget, `speed` for a page metric), `value` and `reference` (the budget) also describe; null for other types. */
+                                    budget: {
+                                        /** @enum {string} */
+                                        metric: "lcp_ms" | "fcp_ms" | "tbt_ms" | "cls" | "ttfb_ms" | "overall" | "speed" | "images" | "caching" | "technical" | "wordpress";
+                                        form_factor: ("desktop" | "mobile") | null;
+                                        value: number;
+                                        budget: number;
+                                        /** @enum {string} */
+                                        unit: "ms" | "unitless" | "points";
+                                        /** @enum {string} */
+                                        severity: "critical" | "warning";
+                                    } | null;
+                                    /** @description metric_over_budget: every broken budget, worst first; empty for other types. */
+                                    over_budget: {
+                                        /** @enum {string} */
+                                        metric: "lcp_ms" | "fcp_ms" | "tbt_ms" | "cls" | "ttfb_ms" | "overall" | "speed" | "images" | "caching" | "technical" | "wordpress";
+                                        form_factor: ("desktop" | "mobile") | null;
+                                        value: number;
+                                        budget: number;
+                                        /** @enum {string} */
+                                        unit: "ms" | "unitless" | "points";
+                                        /** @enum {string} */
+                                        severity: "critical" | "warning";
                                     }[];
                                     resolution: {
                                         /** @enum {unknown} */
@@ -3539,6 +3933,24 @@ export interface paths {
                          *               "severity": "warning"
                          *             }
                          *           ],
+                         *           "budget": {
+                         *             "metric": "lcp_ms",
+                         *             "form_factor": "desktop",
+                         *             "value": 1.5,
+                         *             "budget": 1.5,
+                         *             "unit": "ms",
+                         *             "severity": "critical"
+                         *           },
+                         *           "over_budget": [
+                         *             {
+                         *               "metric": "lcp_ms",
+                         *               "form_factor": "desktop",
+                         *               "value": 1.5,
+                         *               "budget": 1.5,
+                         *               "unit": "ms",
+                         *               "severity": "critical"
+                         *             }
+                         *           ],
                          *           "resolution": {
                          *             "kind": "recovered",
                          *             "value": 1.5
@@ -3567,7 +3979,7 @@ export interface paths {
                             data: {
                                 id: number;
                                 /** @enum {unknown} */
-                                type: "score_below_threshold" | "score_regression" | "metric_regression";
+                                type: "score_below_threshold" | "score_regression" | "metric_over_budget" | "metric_regression";
                                 /**
                                  * @description Only rises while the alert is unresolved (warning → critical).
                                  * @enum {unknown}
@@ -3610,6 +4022,30 @@ export interface paths {
                                         threshold: number;
                                         /** @enum {unknown} */
                                         severity: "warning" | "critical";
+                                    }[];
+                                    /** @description metric_over_budget: the worst broken budget, which `score` (the score for a score budget, `speed` for a page metric), `value` and `reference` (the budget) also describe; null for other types. */
+                                    budget: {
+                                        /** @enum {string} */
+                                        metric: "lcp_ms" | "fcp_ms" | "tbt_ms" | "cls" | "ttfb_ms" | "overall" | "speed" | "images" | "caching" | "technical" | "wordpress";
+                                        form_factor: ("desktop" | "mobile") | null;
+                                        value: number;
+                                        budget: number;
+                                        /** @enum {string} */
+                                        unit: "ms" | "unitless" | "points";
+                                        /** @enum {string} */
+                                        severity: "critical" | "warning";
+                                    } | null;
+                                    /** @description metric_over_budget: every broken budget, worst first; empty for other types. */
+                                    over_budget: {
+                                        /** @enum {string} */
+                                        metric: "lcp_ms" | "fcp_ms" | "tbt_ms" | "cls" | "ttfb_ms" | "overall" | "speed" | "images" | "caching" | "technical" | "wordpress";
+                                        form_factor: ("desktop" | "mobile") | null;
+                                        value: number;
+                                        budget: number;
+                                        /** @enum {string} */
+                                        unit: "ms" | "unitless" | "points";
+                                        /** @enum {string} */
+                                        severity: "critical" | "warning";
                                     }[];
                                     resolution: {
                                         /** @enum {unknown} */
@@ -5877,6 +6313,24 @@ export interface webhooks {
                      *       "region": "eu-central",
                      *       "scan_public_id": "example",
                      *       "created_at": "2026-11-24T09:30:00Z",
+                     *       "budget": {
+                     *         "metric": "lcp_ms",
+                     *         "form_factor": "desktop",
+                     *         "value": 1.5,
+                     *         "budget": 1.5,
+                     *         "unit": "ms",
+                     *         "severity": "critical"
+                     *       },
+                     *       "over_budget": [
+                     *         {
+                     *           "metric": "lcp_ms",
+                     *           "form_factor": "desktop",
+                     *           "value": 1.5,
+                     *           "budget": 1.5,
+                     *           "unit": "ms",
+                     *           "severity": "critical"
+                     *         }
+                     *       ],
                      *       "regression": {
                      *         "metric": "example",
                      *         "form_factor": "desktop",
@@ -5909,6 +6363,30 @@ export interface webhooks {
                         scan_public_id: string;
                         /** Format: date-time */
                         created_at: string;
+                        /** @description Extension, metric_over_budget only: the worst broken budget (the one the title names). */
+                        budget?: {
+                            /** @enum {string} */
+                            metric: "lcp_ms" | "fcp_ms" | "tbt_ms" | "cls" | "ttfb_ms" | "overall" | "speed" | "images" | "caching" | "technical" | "wordpress";
+                            form_factor: ("desktop" | "mobile") | null;
+                            value: number;
+                            budget: number;
+                            /** @enum {string} */
+                            unit: "ms" | "unitless" | "points";
+                            /** @enum {string} */
+                            severity: "critical" | "warning";
+                        };
+                        /** @description Extension, metric_over_budget only: every broken budget, worst first. */
+                        over_budget?: {
+                            /** @enum {string} */
+                            metric: "lcp_ms" | "fcp_ms" | "tbt_ms" | "cls" | "ttfb_ms" | "overall" | "speed" | "images" | "caching" | "technical" | "wordpress";
+                            form_factor: ("desktop" | "mobile") | null;
+                            value: number;
+                            budget: number;
+                            /** @enum {string} */
+                            unit: "ms" | "unitless" | "points";
+                            /** @enum {string} */
+                            severity: "critical" | "warning";
+                        }[];
                         regression?: {
                             metric: string;
                             /** @enum {string|null} */
@@ -5983,6 +6461,25 @@ export interface webhooks {
                      *       "region": "eu-central",
                      *       "scan_public_id": "example",
                      *       "created_at": "2026-11-24T09:30:00Z",
+                     *       "resolved_at": "2026-11-24T09:30:00Z",
+                     *       "budget": {
+                     *         "metric": "lcp_ms",
+                     *         "form_factor": "desktop",
+                     *         "value": 1.5,
+                     *         "budget": 1.5,
+                     *         "unit": "ms",
+                     *         "severity": "critical"
+                     *       },
+                     *       "over_budget": [
+                     *         {
+                     *           "metric": "lcp_ms",
+                     *           "form_factor": "desktop",
+                     *           "value": 1.5,
+                     *           "budget": 1.5,
+                     *           "unit": "ms",
+                     *           "severity": "critical"
+                     *         }
+                     *       ],
                      *       "regression": {
                      *         "metric": "example",
                      *         "form_factor": "desktop",
@@ -5996,8 +6493,7 @@ export interface webhooks {
                      *         "also": [
                      *           "example"
                      *         ]
-                     *       },
-                     *       "resolved_at": "2026-11-24T09:30:00Z"
+                     *       }
                      *     }
                      */
                     "application/json": {
@@ -6016,6 +6512,32 @@ export interface webhooks {
                         scan_public_id: string;
                         /** Format: date-time */
                         created_at: string;
+                        /** Format: date-time */
+                        resolved_at: string;
+                        /** @description Extension, metric_over_budget only: the worst broken budget (the one the title names). */
+                        budget?: {
+                            /** @enum {string} */
+                            metric: "lcp_ms" | "fcp_ms" | "tbt_ms" | "cls" | "ttfb_ms" | "overall" | "speed" | "images" | "caching" | "technical" | "wordpress";
+                            form_factor: ("desktop" | "mobile") | null;
+                            value: number;
+                            budget: number;
+                            /** @enum {string} */
+                            unit: "ms" | "unitless" | "points";
+                            /** @enum {string} */
+                            severity: "critical" | "warning";
+                        };
+                        /** @description Extension, metric_over_budget only: every broken budget, worst first. */
+                        over_budget?: {
+                            /** @enum {string} */
+                            metric: "lcp_ms" | "fcp_ms" | "tbt_ms" | "cls" | "ttfb_ms" | "overall" | "speed" | "images" | "caching" | "technical" | "wordpress";
+                            form_factor: ("desktop" | "mobile") | null;
+                            value: number;
+                            budget: number;
+                            /** @enum {string} */
+                            unit: "ms" | "unitless" | "points";
+                            /** @enum {string} */
+                            severity: "critical" | "warning";
+                        }[];
                         regression?: {
                             metric: string;
                             /** @enum {string|null} */
@@ -6029,8 +6551,6 @@ export interface webhooks {
                             confirmation_scan_id?: string;
                             also?: string[];
                         };
-                        /** Format: date-time */
-                        resolved_at: string;
                     };
                 };
             };

@@ -10,6 +10,7 @@ export type KeyPurpose =
   | 'scan-credentials'
   | 'webhook-header'
   | 'webhook-signing'
+  | 'alert-destination-url'
   | 'image-url'
   | 'csrf'
   | 'device-cookie'

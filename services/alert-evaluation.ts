@@ -9,6 +9,8 @@ import type { AlertStore, AlertTarget, EvaluatedScan } from '../db/store/alerts.
 import type { WebhookStore } from '../db/store/webhooks.ts';
 import { regressionStep, PREVIOUS_FOR_RULES } from './regression-evaluation.ts';
 import { enqueueWebhook } from './webhook-delivery.ts';
+import { scoreAlertNotice } from '../core/alert-destinations/notice.ts';
+import { enqueueChatAlerts } from './alert-destinations.ts';
 
 export interface AlertEmailJob {
   alertId: number;
@@ -99,14 +101,19 @@ export async function enqueueAlertWebhooks(
     const [alert, recipient] = await Promise.all([locked.find(alertId), locked.recipient(alertId)]);
     if (!alert) continue;
     const event = change === 'raised' ? 'alert.triggered' : 'alert.resolved';
-    const delivery = await enqueueWebhook(
-      outbox,
-      alert.userId,
-      event,
-      alertPayload(alert, event, recipient?.locale ?? 'en'),
-      now,
-    );
+    const payload = alertPayload(alert, event, recipient?.locale ?? 'en');
+    const delivery = await enqueueWebhook(outbox, alert.userId, event, payload, now);
     if (delivery) deliveries.push(delivery);
+    // Slack and Teams destinations (services/alert-destinations.ts): any alert type, from its title, message and details.
+    const state = change === 'raised' ? 'triggered' : 'resolved';
+    deliveries.push(
+      ...(await enqueueChatAlerts(
+        outbox,
+        { userId: alert.userId, targetId: alert.targetId, event, payload },
+        (locale) => scoreAlertNotice(alert, state, locale),
+        now,
+      )),
+    );
   }
   return deliveries;
 }
@@ -126,6 +133,7 @@ async function applyRules(
       scores: scan.scores!,
       previous,
       unresolved,
+      budget: scan.measurement ? { budgets: target.budgets, measured: scan.measurement } : undefined,
     }),
     ...regressions.transitions,
   ];

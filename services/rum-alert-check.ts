@@ -13,6 +13,8 @@ import type { WebhookDelivery } from '../core/webhooks/delivery.ts';
 import { rumAlertPayload, type RumAlertNotice } from '../core/webhooks/payloads.ts';
 import type { CheckedRumAlert, CheckRecord, RumAlertStore, TransitionRecord } from '../db/store/rum-alerts.ts';
 import { enqueueWebhook } from './webhook-delivery.ts';
+import { rumAlertChatNotice } from '../core/alert-destinations/notice.ts';
+import { enqueueChatAlerts } from './alert-destinations.ts';
 
 /** An e-mail to send about a transition (workflows/rum-alerts.ts starts one workflow per job). */
 export interface RumAlertEmailJob {
@@ -99,14 +101,18 @@ export async function checkRumAlerts(
       result.transitions.push({ alertId: updated.id, change: record.transition });
       result.emails.push({ alertId: updated.id, change: record.transition, occurrenceMs: now.getTime(), notice });
       const event = record.transition === 'triggered' ? 'rum.alert.triggered' : 'rum.alert.resolved';
-      const delivery = await enqueueWebhook(
-        outbox,
-        checked.site.userId,
-        event,
-        rumAlertPayload(notice, event, deps.baseUrl),
-        now,
-      );
+      const payload = rumAlertPayload(notice, event, deps.baseUrl);
+      const delivery = await enqueueWebhook(outbox, checked.site.userId, event, payload, now);
       if (delivery) webhooks.push(delivery);
+      // Slack and Teams destinations: the account-wide ones (a live-data alert has no target).
+      webhooks.push(
+        ...(await enqueueChatAlerts(
+          outbox,
+          { userId: checked.site.userId, targetId: null, event, payload },
+          (locale) => rumAlertChatNotice(notice, record.transition, locale),
+          now,
+        )),
+      );
     }
     result.recorded = recorded;
     return { result, webhooks };

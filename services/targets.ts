@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { Clock } from '../core/clock.ts';
 import type { Config } from '../infra/config.ts';
 import type { ScanTarget, ScanTargetChanges } from '../core/monitoring/target.ts';
+import { DEFAULT_BUDGETS, type Budgets } from '../core/monitoring/budgets.ts';
 import { DEFAULT_THRESHOLDS, thresholdErrors, type Thresholds } from '../core/monitoring/thresholds.ts';
 import { cheapestPlanWithMoreTargets, type Plan } from '../core/plans.ts';
 import { checkScanTarget } from '../infra/scan-target.ts';
@@ -31,6 +32,8 @@ export interface TargetInput {
   url: string;
   region?: string;
   thresholds?: Thresholds;
+  /** Performance budgets (core/monitoring/budgets.ts); none when absent. */
+  budgets?: Budgets;
   is_active?: boolean;
 }
 
@@ -38,6 +41,8 @@ export interface TargetInput {
 export interface TargetUpdate {
   is_active?: boolean;
   thresholds?: Thresholds;
+  /** Replaces the target's budgets as a whole (`{}`: none). */
+  budgets?: Budgets;
   region?: string;
 }
 
@@ -137,6 +142,7 @@ export async function createTarget(deps: TargetServiceDeps, owner: Owner, input:
       region,
       isActive: input.is_active ?? true,
       thresholds: input.thresholds ?? DEFAULT_THRESHOLDS,
+      budgets: input.budgets ?? DEFAULT_BUDGETS,
       createdAt: deps.clock(),
     });
     await scheduleCall(() => createTargetSchedule(temporal, prefix, target));
@@ -169,6 +175,7 @@ export async function updateTarget(
       isActive: update.is_active,
       thresholds: update.thresholds,
       region: update.region,
+      budgets: update.budgets,
     };
     const updated = (await locked.update(id, changes, deps.clock()))!;
     if (updated.isActive !== target.isActive) {

@@ -85,7 +85,7 @@ export async function replayFailedSince(
 }
 
 /** Counts one action against the account's limit (services/sliding-window.ts); trims what no action's window needs. */
-async function countAction(
+export async function countAction(
   webhooks: WebhookStore,
   userId: number,
   action: WebhookAction,

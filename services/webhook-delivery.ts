@@ -22,6 +22,7 @@ import type { WorkerMetrics } from '../infra/worker-metrics.ts';
 import { authHeaderOf, mayUseWebhooks, signingSecrets } from './webhook-settings.ts';
 import { RECORD_RETRY, retriedWrite, type RecordRetry } from './webhook-recording.ts';
 import { sendWebhook, type WebhookResponse } from './webhook-sender.ts';
+import { attemptChatDelivery } from './chat-delivery.ts';
 
 export const WEBHOOK_TIMEOUT_MS = 15_000;
 export const WEBHOOK_USER_AGENT = 'WebPerf-Webhooks/1.0';
@@ -81,6 +82,9 @@ export async function attemptDelivery(
   // Ended already (a workflow the sweeper started after a direct attempt whose process died before starting its
   // own): its real outcome, and nothing sent.
   if (delivery.status !== 'pending') return { outcome: delivery.status, retryAfterMs: null };
+  // A Slack or Teams destination's delivery: its own message and answers, the same schedule and attempt log.
+  if (delivery.destinationId)
+    return attemptChatDelivery(deps, { ...delivery, destinationId: delivery.destinationId }, final);
   const [endpoint, owner] = await Promise.all([
     deps.webhooks.findEndpoint(delivery.userId),
     deps.users.findById(delivery.userId),

@@ -18,6 +18,7 @@ import { mountLivePages } from './live/routes.ts';
 import { liveDataSource } from './live/source.ts';
 import { pageLocale } from './locale.ts';
 import { mountMonitoringPages } from './monitoring/routes.ts';
+import { mountTargetBudgets } from './monitoring/target-budgets.ts';
 import { mountOAuthPages } from './oauth/routes.ts';
 import { mountReportPages } from './scans/report-routes.ts';
 import { mountScanPages } from './scans/routes.ts';
@@ -25,6 +26,7 @@ import { csrfToken, loadSession, sameOriginOnly, webUser } from './session.ts';
 import { mountSettingsPages } from './settings/routes.ts';
 import { serveStylesheet } from './stylesheet.ts';
 import { mountWebhookPages } from './webhooks/routes.ts';
+import { mountAlertDestinationPages } from './alert-destinations/routes.ts';
 import { mountPlanPages } from './plan/routes.ts';
 import { mountDataPages } from './account/data-routes.ts';
 
@@ -69,7 +71,9 @@ export function webRouter(deps: WebDeps): Router {
   const router = new Router();
   mountScanPages(router, deps);
   mountMonitoringPages(router, deps);
+  mountTargetBudgets(router, deps);
   mountWebhookPages(router, deps);
+  mountAlertDestinationPages(router, deps);
   mountOAuthPages(router, {
     provider: deps.oauthProvider,
     storage: deps.storage,

@@ -21,6 +21,7 @@ import { recordLogIds } from '../../http/middleware.ts';
 import { envelope } from '../validation.ts';
 import { scanCreationSchema } from '../views/scan-schemas.ts';
 import { historyItemSchema, targetSchema, thresholdsSchema } from '../views/target-schemas.ts';
+import { budgetsSchema } from '../views/budget-schemas.ts';
 import { historyItemView, targetView } from '../views/targets.ts';
 import { answerScanCreated, hourlyScanLimitError, hourlyScanLimitSchema, scanNotStarted } from './scans.ts';
 
@@ -91,6 +92,7 @@ export function domainRoutes(deps: DomainRouteDeps): AnyRoute[] {
         url: { type: 'string', minLength: 1, maxLength: 8192, description: 'http(s) URL; normalised like a scan URL.' },
         region: regions,
         thresholds: thresholdsSchema,
+        budgets: budgetsSchema,
         is_active: { type: 'boolean', default: true, description: 'False: stored paused.' },
       },
     },
@@ -111,6 +113,7 @@ export function domainRoutes(deps: DomainRouteDeps): AnyRoute[] {
       properties: {
         is_active: { type: 'boolean' },
         thresholds: thresholdsSchema,
+        budgets: budgetsSchema,
         region: regions,
       },
     },

@@ -4,6 +4,7 @@ import type { Locale } from '../../core/i18n/locale.ts';
 import { ALERT_SEVERITIES, ALERT_TYPES, type Alert, type RegressionFacts } from '../../core/monitoring/alert.ts';
 import { SCORE_KEYS } from '../../core/scoring/categories.ts';
 import type { JsonSchema } from '../validation.ts';
+import { budgetDetailsSchema, budgetDetailsView } from './budget-schemas.ts';
 
 const timestamp = (value: Date | null) => (value ? isoTimestamp(value) : null);
 
@@ -41,6 +42,7 @@ export function alertView(alert: Alert, locale: Locale) {
         threshold: c.threshold,
         severity: c.severity,
       })),
+      ...budgetDetailsView(details),
       resolution:
         alert.resolvedAt && details.resolution
           ? { kind: details.resolution.kind, value: details.resolution.value }
@@ -116,6 +118,7 @@ export const alertSchema: JsonSchema = closed({
         description: 'score_below_threshold: every score below its warning threshold, worst first.',
         items: closed({ score: scoreKey, value: { type: 'number' }, threshold: { type: 'number' }, severity }),
       },
+      ...budgetDetailsSchema,
       resolution: nullable(
         closed({
           kind: { enum: ['recovered', 'settled'] },

@@ -1,5 +1,6 @@
 import { SCORE_KEYS } from '../../core/scoring/categories.ts';
 import type { JsonSchema } from '../validation.ts';
+import { budgetsSchema } from './budget-schemas.ts';
 
 /**
  * JSON Schemas of targets (the spec's domains): the thresholds they are created and changed with, and what
@@ -40,6 +41,7 @@ export const targetSchema = closed({
   },
   region: { type: 'string', description: 'Extension: where the target is scanned.' },
   thresholds: { ...thresholdsSchema, description: 'Extension: alert thresholds.' },
+  budgets: budgetsSchema,
   created_at: { ...timestamp, description: 'Extension.' },
   next_scan_at: {
     oneOf: [timestamp, { type: 'null' }],

@@ -17,6 +17,7 @@ export function targetView(target: ScanTarget, now: Date) {
     last_dispatched_at: target.lastDispatchedAt ? isoTimestamp(target.lastDispatchedAt) : null,
     region: target.region,
     thresholds: target.thresholds,
+    budgets: target.budgets,
     created_at: isoTimestamp(target.createdAt),
     next_scan_at: next ? isoTimestamp(next) : null,
   };

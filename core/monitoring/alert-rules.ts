@@ -1,6 +1,7 @@
 import { SCORE_KEYS, type ScanScores, type ScoreKey } from '../scoring/categories.ts';
 import type { AlertDetails, AlertResolution, AlertSeverity, AlertType, ScoreCrossing } from './alert.ts';
 import type { Thresholds } from './thresholds.ts';
+import { budgetTransition, type BudgetCheck } from './budget-rules.ts';
 
 /**
  * When a target's scan finishes, what happens to its threshold alerts: a pure function of the target's
@@ -35,6 +36,8 @@ export interface AlertRuleInput {
   /** The target's finished scheduled scans before this one, newest first. */
   previous: PreviousScan[];
   unresolved: UnresolvedAlert[];
+  /** The target's budgets and what the scan measured (metric_over_budget, core/monitoring/budget-rules.ts); none: no budget alerts. */
+  budget?: BudgetCheck;
 }
 
 export type AlertTransition =
@@ -52,6 +55,7 @@ export function decideAlertTransitions(input: AlertRuleInput): AlertTransition[]
       input.scores,
       unresolved('score_below_threshold'),
     ),
+    ...budgetTransition(input.budget, unresolved('metric_over_budget')),
   ];
 }
 

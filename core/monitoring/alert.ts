@@ -1,6 +1,12 @@
 import type { ScoreKey } from '../scoring/categories.ts';
+import type { BudgetBreach } from './budgets.ts';
 
-export const ALERT_TYPES = ['score_below_threshold', 'score_regression', 'metric_regression'] as const;
+export const ALERT_TYPES = [
+  'score_below_threshold',
+  'score_regression',
+  'metric_over_budget',
+  'metric_regression',
+] as const;
 export type AlertType = (typeof ALERT_TYPES)[number];
 
 export const ALERT_SEVERITIES = ['warning', 'critical'] as const;
@@ -48,6 +54,10 @@ export interface AlertDetails {
   crossings?: ScoreCrossing[];
   /** score_regression: how many previous scheduled scans the baseline median was taken from. */
   baselineScans?: number;
+  /** metric_over_budget: the worst broken budget (`score`/`value`/`reference` describe it; core/monitoring/budget-rules.ts)... */
+  budget?: BudgetBreach;
+  /** ...and every broken budget, worst first. */
+  overBudget?: BudgetBreach[];
   resolution?: AlertResolution;
   /** score_regression and metric_regression raised by the confirmed rule (core/monitoring/regression-rules.ts). */
   regression?: RegressionFacts;

@@ -63,7 +63,7 @@ export interface ScanValues {
 export interface ResultValues {
   scores: { overall: number };
   ttfbMs: number;
-  metrics: Record<FormFactor, { lcp_ms: number; fcp_ms: number; tbt_ms: number; cls: number }>;
+  metrics: Partial<Record<FormFactor, { lcp_ms: number; fcp_ms: number; tbt_ms: number; cls: number }>>;
 }
 
 export function valuesOfResult(result: ResultValues): ScanValues['values'] {

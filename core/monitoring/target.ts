@@ -1,4 +1,5 @@
 import type { ScanTrigger } from '../scan/scan.ts';
+import type { Budgets } from './budgets.ts';
 import type { Thresholds } from './thresholds.ts';
 
 export const TARGET_SCHEDULES = ['daily'] as const;
@@ -15,18 +16,21 @@ export interface ScanTarget {
   schedule: TargetSchedule;
   isActive: boolean;
   thresholds: Thresholds;
+  /** Performance budgets (core/monitoring/budgets.ts); `{}` when none are set. */
+  budgets: Budgets;
   lastDispatchedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
 
 /** What a new target is stored with. */
-export type NewScanTarget = Pick<ScanTarget, 'userId' | 'url' | 'host' | 'region' | 'isActive' | 'thresholds'> & {
-  createdAt: Date;
-};
+export type NewScanTarget = Pick<ScanTarget, 'userId' | 'url' | 'host' | 'region' | 'isActive' | 'thresholds'> &
+  Partial<Pick<ScanTarget, 'budgets'>> & {
+    createdAt: Date;
+  };
 
 /** What an owner may change on a target (not its URL: another URL is another target, with a history of its own). */
-export type ScanTargetChanges = Partial<Pick<ScanTarget, 'isActive' | 'thresholds' | 'region'>>;
+export type ScanTargetChanges = Partial<Pick<ScanTarget, 'isActive' | 'thresholds' | 'region' | 'budgets'>>;
 
 /** How many finished scans a target's history holds (the spec's GET /domains/{id}/history). */
 export const TARGET_HISTORY_LENGTH = 30;

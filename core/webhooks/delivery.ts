@@ -17,6 +17,8 @@ export interface WebhookDelivery {
   workflowStartedAt: Date | null;
   createdAt: Date;
   completedAt: Date | null;
+  /** Set for a Slack or Teams destination's delivery (services/alert-destinations.ts); null for the signed webhook. */
+  destinationId?: number | null;
 }
 
 /** What starting a delivery's workflow needs of it: its id, and its owner and event for the search attributes. */

@@ -3,6 +3,7 @@ import type { RegressionFacts } from '../monitoring/alert.ts';
  * The events outgoing webhooks report (spec: Events) and `ping`, the settings page's test event. The rum.*
  * events are raised by the live-data alert check (services/rum-alert-check.ts).
  */
+import type { BudgetPayloadFields } from './budget-payload.ts';
 export const WEBHOOK_EVENTS = [
   'alert.triggered',
   'alert.resolved',
@@ -30,6 +31,9 @@ export interface AlertEventPayload {
   created_at: string;
   /** Only in alert.resolved. */
   resolved_at?: string;
+  /** Extensions of metric_over_budget alerts (core/webhooks/budget-payload.ts). */
+  budget?: BudgetPayloadFields['budget'];
+  over_budget?: BudgetPayloadFields['over_budget'];
   /**
    * Extension, only for a confirmed regression (score_regression, metric_regression): the metric, the page's
    * path, the baseline and current medians, the Hodges–Lehmann shift and the p-value (core/monitoring/alert.ts).

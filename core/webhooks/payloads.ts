@@ -4,6 +4,7 @@ import type { Locale } from '../i18n/locale.ts';
 import { liveDashboardUrl, scanReportUrl } from '../links.ts';
 import { roundMetric, unitLabel, type RumMetric } from '../rum/metrics.ts';
 import type { Alert } from '../monitoring/alert.ts';
+import { budgetPayloadFields } from './budget-payload.ts';
 import type { ScanResultRecord } from '../scan/result.ts';
 import type { AlertEventPayload, PingPayload, RumAlertPayload, ScanCompletedPayload } from './events.ts';
 
@@ -31,6 +32,7 @@ export function alertPayload(
       event === 'alert.resolved' ? (alert.resolvedScanPublicId ?? alert.scanPublicId) : alert.scanPublicId,
     created_at: isoTimestamp(alert.createdAt),
     ...(event === 'alert.resolved' && alert.resolvedAt ? { resolved_at: isoTimestamp(alert.resolvedAt) } : {}),
+    ...budgetPayloadFields(alert),
     ...(alert.details.regression ? { regression: alert.details.regression } : {}),
   };
 }

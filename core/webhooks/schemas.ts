@@ -1,5 +1,6 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { BUDGET_PAYLOAD_PROPERTIES } from './budget-payload.ts';
 import type { DeliveryEvent, WebhookPayload } from './events.ts';
 
 /**
@@ -71,11 +72,16 @@ const rumProperties = {
 const rumRequired = Object.keys(rumProperties);
 
 export const WEBHOOK_PAYLOAD_SCHEMAS: Record<DeliveryEvent, Schema> = {
-  'alert.triggered': closed('alert.triggered', { ...alertProperties, ...alertExtensions }, alertRequired),
-  'alert.resolved': closed('alert.resolved', { ...alertProperties, ...alertExtensions, resolved_at: timestamp }, [
-    ...alertRequired,
-    'resolved_at',
-  ]),
+  'alert.triggered': closed(
+    'alert.triggered',
+    { ...alertProperties, ...BUDGET_PAYLOAD_PROPERTIES, ...alertExtensions },
+    alertRequired,
+  ),
+  'alert.resolved': closed(
+    'alert.resolved',
+    { ...alertProperties, resolved_at: timestamp, ...BUDGET_PAYLOAD_PROPERTIES, ...alertExtensions },
+    [...alertRequired, 'resolved_at'],
+  ),
   'scan.completed': closed(
     'scan.completed',
     {

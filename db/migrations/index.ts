@@ -28,6 +28,8 @@ import * as planRequests from './20261203_028_plan_requests.ts';
 import * as accountDeletion from './20261203_029_account_deletion.ts';
 import * as confirmedRegressions from './20261204_032_confirmed_regressions.ts';
 import * as scansFinishedByUrlIndex from './20261203_030_scans_finished_by_url_index.ts';
+import * as budgets from './20261204_031_budgets.ts';
+import * as alertDestinations from './20261204_033_alert_destinations.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -64,7 +66,9 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261203_028_plan_requests', planRequests],
   ['20261203_029_account_deletion', accountDeletion],
   ['20261203_030_scans_finished_by_url_index', scansFinishedByUrlIndex],
+  ['20261204_031_budgets', budgets],
   ['20261204_032_confirmed_regressions', confirmedRegressions],
+  ['20261204_033_alert_destinations', alertDestinations],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -37,6 +37,7 @@ const TARGET_COLUMNS = [
   'schedule',
   'is_active',
   'thresholds',
+  'budgets',
   'last_dispatched_at',
   'created_at',
   'updated_at',
@@ -123,6 +124,8 @@ export interface AccountDataStore {
   /** Live-data sites with their alert configurations (`alerts`). */
   rumSites(userId: number): Promise<ExportRow[]>;
   webhookSettings(userId: number): Promise<ExportRow | null>;
+  /** Slack and Teams alert destinations: never the URL (a credential), only its hint. */
+  alertDestinations(userId: number): Promise<ExportRow[]>;
   tokens(userId: number): Promise<ExportRow[]>;
   oauthApps(userId: number): Promise<ExportRow[]>;
 
@@ -222,6 +225,13 @@ export function createAccountDataStore(knex: Knex): AccountDataStore {
       return row ?? null;
     },
 
+    async alertDestinations(userId) {
+      return knex('alert_destinations')
+        .where({ user_id: userId })
+        .orderBy('id')
+        .select('id', 'kind', 'target_id', 'url_hint', 'disabled_at', 'disabled_reason', 'created_at');
+    },
+
     async tokens(userId) {
       return knex('api_tokens')
         .where({ user_id: userId })
@@ -316,6 +326,7 @@ export function createAccountDataStore(knex: Knex): AccountDataStore {
         'alerts',
         'scan_targets',
         'webhook_deliveries',
+        'alert_destinations',
         'webhook_actions',
         'webhook_attempt_slots',
         'webhook_endpoints',

@@ -11,6 +11,12 @@ import type {
 } from '../../core/monitoring/alert.ts';
 import type { PreviousScan } from '../../core/monitoring/alert-rules.ts';
 import { valuesOfResult, type ResultValues, type ScanValues } from '../../core/monitoring/regression-rules.ts';
+import {
+  budgetMeasurement,
+  type BudgetMeasurement,
+  type Budgets,
+  type MeasuredResult,
+} from '../../core/monitoring/budgets.ts';
 import type { Thresholds } from '../../core/monitoring/thresholds.ts';
 import { pageMeta, pageOffset, type Page, type PageQuery } from '../../core/pagination.ts';
 import type { ScanStatus, ScanTrigger } from '../../core/scan/scan.ts';
@@ -90,6 +96,8 @@ export interface EvaluatedScan {
   trigger: ScanTrigger;
   /** The values regressions are watched on (core/monitoring/regression-rules.ts); null until finished. */
   values: ScanValues['values'] | null;
+  /** What budgets are judged on (core/monitoring/budgets.ts); null without scores. */
+  measurement: BudgetMeasurement | null;
 }
 
 /** What alerts need of a target: whose it is, what it watches and what is copied into its alerts. */
@@ -100,6 +108,7 @@ export interface AlertTarget {
   host: string;
   region: string;
   thresholds: Thresholds;
+  budgets: Budgets;
 }
 
 /** Whom an alert's e-mail goes to, and in which language. */
@@ -297,7 +306,7 @@ export function createAlertStore(knex: Knex | Knex.Transaction): AlertStore {
             finished_at: Date | null;
             trigger: ScanTrigger;
             scores: ScanScores | null;
-            metrics: ResultValues['metrics'] | null;
+            metrics: MeasuredResult['metrics'] | null;
             ttfb_ms: number | null;
           }
         | undefined;
@@ -311,6 +320,13 @@ export function createAlertStore(knex: Knex | Knex.Transaction): AlertStore {
           scores: row.scores,
           trigger: row.trigger,
           values: valuesOrNull(row),
+          measurement:
+            row.scores &&
+            budgetMeasurement({
+              scores: row.scores,
+              metrics: row.metrics ?? {},
+              ttfbMs: row.ttfb_ms,
+            }),
         }
       );
     },
@@ -320,8 +336,16 @@ export function createAlertStore(knex: Knex | Knex.Transaction): AlertStore {
         const row = (await trx('scan_targets')
           .where({ id: targetId })
           .forUpdate()
-          .first('id', 'user_id', 'url', 'host', 'region', 'thresholds')) as
-          | { id: string; user_id: string; url: string; host: string; region: string; thresholds: Thresholds }
+          .first('id', 'user_id', 'url', 'host', 'region', 'thresholds', 'budgets')) as
+          | {
+              id: string;
+              user_id: string;
+              url: string;
+              host: string;
+              region: string;
+              thresholds: Thresholds;
+              budgets: Budgets | null;
+            }
           | undefined;
         if (!row) return undefined;
         const target: AlertTarget = {
@@ -331,6 +355,7 @@ export function createAlertStore(knex: Knex | Knex.Transaction): AlertStore {
           host: row.host,
           region: row.region,
           thresholds: row.thresholds,
+          budgets: row.budgets ?? {},
         };
         return work(createAlertStore(trx), target, createWebhookStore(trx));
       });

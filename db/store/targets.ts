@@ -8,7 +8,10 @@ import type {
   TargetHistoryItem,
   TargetSchedule,
 } from '../../core/monitoring/target.ts';
+import type { Budgets } from '../../core/monitoring/budgets.ts';
 import type { Thresholds } from '../../core/monitoring/thresholds.ts';
+import type { LabHistoryItem, LabValues } from '../../core/monitoring/lab-history.ts';
+import type { FormFactor } from '../../core/scan/observation.ts';
 import { toScan, type ScanRow } from './scans.ts';
 
 // Scans use 4201 for their owner lock; targets have their own, so the two never wait for each other.
@@ -23,6 +26,7 @@ interface TargetRow {
   schedule: TargetSchedule;
   is_active: boolean;
   thresholds: Thresholds;
+  budgets: Budgets;
   last_dispatched_at: Date | null;
   created_at: Date;
   updated_at: Date;
@@ -37,6 +41,7 @@ const toTarget = (row: TargetRow): ScanTarget => ({
   schedule: row.schedule,
   isActive: row.is_active,
   thresholds: row.thresholds,
+  budgets: row.budgets ?? {},
   lastDispatchedAt: row.last_dispatched_at,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
@@ -83,6 +88,8 @@ export interface TargetStore {
   scheduleStates(): Promise<Array<{ id: number; isActive: boolean }>>;
   /** The last finished scans of the target with an overall score, newest first. */
   history(targetId: number, limit: number): Promise<TargetHistoryItem[]>;
+  /** The last finished scans of the target with their lab metrics and every run's, newest first (the target page's charts). */
+  labHistory(targetId: number, limit: number): Promise<LabHistoryItem[]>;
   /**
    * Stores a scheduled scan of an active target (queued, `target_id` set, never reused, so no cache key) and sets
    * the target's `last_dispatched_at`, in one transaction under the target's row lock. Idempotent: a scan with
@@ -156,6 +163,7 @@ export function createTargetStore(knex: Knex | Knex.Transaction): TargetStore {
           schedule: 'daily',
           is_active: target.isActive,
           thresholds: JSON.stringify(target.thresholds) as unknown as Thresholds,
+          budgets: JSON.stringify(target.budgets ?? {}) as unknown as Budgets,
           created_at: target.createdAt,
           updated_at: target.createdAt,
         })
@@ -169,6 +177,7 @@ export function createTargetStore(knex: Knex | Knex.Transaction): TargetStore {
       if (changes.region !== undefined) values.region = changes.region;
       if (changes.thresholds !== undefined)
         values.thresholds = JSON.stringify(changes.thresholds) as unknown as Thresholds;
+      if (changes.budgets !== undefined) values.budgets = JSON.stringify(changes.budgets) as unknown as Budgets;
       const [row] = await targets().where({ id }).update(values).returning('*');
       return maybeTarget(row as TargetRow | undefined);
     },
@@ -220,6 +229,51 @@ export function createTargetStore(knex: Knex | Knex.Transaction): TargetStore {
         runOveralls: Array.isArray(row.runs) ? row.runs : [],
         trigger: row.trigger,
         scoringVersion: row.scoring_version ?? 1,
+      }));
+    },
+
+    async labHistory(targetId, limit) {
+      const rows = await knex<ScanRow>('scans')
+        .where({ target_id: targetId, status: 'finished' })
+        .whereNotNull('result')
+        .orderBy('finished_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .select<
+          Array<{
+            public_id: string;
+            finished_at: Date;
+            trigger: ScanTrigger;
+            lighthouse_version: string | null;
+            ttfb_ms: number | null;
+            metrics: Partial<Record<FormFactor, Partial<LabValues>>> | null;
+            runs: Partial<Record<FormFactor, Array<Partial<LabValues>>>> | null;
+          }>
+        >(
+          'public_id',
+          'finished_at',
+          'trigger',
+          knex.raw("result->>'lighthouseVersion' as lighthouse_version"),
+          knex.raw("(result->>'ttfbMs')::float8 as ttfb_ms"),
+          knex.raw("result->'metrics' as metrics"),
+          knex.raw(
+            "jsonb_build_object('desktop', result->'runs'->'desktop', 'mobile', result->'runs'->'mobile') as runs",
+          ),
+        );
+      const values = (v: Partial<LabValues> | null | undefined): LabValues | null =>
+        v && [v.lcp_ms, v.cls, v.tbt_ms, v.fcp_ms].every((n) => typeof n === 'number')
+          ? { lcp_ms: v.lcp_ms!, cls: v.cls!, tbt_ms: v.tbt_ms!, fcp_ms: v.fcp_ms! }
+          : null;
+      const runs = (list: Array<Partial<LabValues>> | null | undefined): LabValues[] =>
+        Array.isArray(list) ? list.map(values).filter((v): v is LabValues => v !== null) : [];
+      return rows.map((row) => ({
+        scanId: row.public_id,
+        finishedAt: row.finished_at,
+        trigger: row.trigger,
+        lighthouseVersion: row.lighthouse_version,
+        ttfbMs: row.ttfb_ms,
+        metrics: { desktop: values(row.metrics?.desktop), mobile: values(row.metrics?.mobile) },
+        runs: { desktop: runs(row.runs?.desktop), mobile: runs(row.runs?.mobile) },
       }));
     },
 

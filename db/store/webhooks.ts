@@ -10,6 +10,7 @@ import {
 } from '../../core/webhooks/delivery.ts';
 import type { DisabledReason, WebhookEndpoint } from '../../core/webhooks/endpoint.ts';
 import { createWebhookLimitQueries, type WebhookLimitQueries } from './webhook-limits.ts';
+import { createAlertDestinationQueries, type AlertDestinationQueries } from './alert-destinations.ts';
 
 interface EndpointRow {
   user_id: string | number;
@@ -39,6 +40,7 @@ interface DeliveryRow {
   webhook_last_error: string | null;
   workflow_started_at: Date | null;
   claimed_until: Date | null;
+  destination_id?: string | number | null;
   created_at: Date;
   updated_at: Date;
   completed_at: Date | null;
@@ -91,6 +93,7 @@ const toDelivery = (row: DeliveryRow): WebhookDelivery => ({
   workflowStartedAt: row.workflow_started_at,
   createdAt: row.created_at,
   completedAt: row.completed_at,
+  destinationId: row.destination_id === null || row.destination_id === undefined ? null : Number(row.destination_id),
 });
 
 const toAttempt = (row: AttemptRow): WebhookAttempt => ({
@@ -127,8 +130,11 @@ export interface AttemptOutcome {
   error: string | null;
 }
 
-/** Also the per-account limits' queries (db/store/webhook-limits.ts), so every holder of the store can keep them. */
-export interface WebhookStore extends WebhookLimitQueries {
+/**
+ * Also the per-account limits' queries (db/store/webhook-limits.ts) and the Slack and Teams destinations'
+ * (db/store/alert-destinations.ts), so every holder of the store can keep them.
+ */
+export interface WebhookStore extends WebhookLimitQueries, AlertDestinationQueries {
   findEndpoint(userId: number): Promise<StoredEndpoint | undefined>;
   /** The endpoint, created with this signing secret when the user has none yet. */
   ensureEndpoint(userId: number, secretEncrypted: string, now: Date): Promise<StoredEndpoint>;
@@ -201,6 +207,7 @@ export function createWebhookStore(knex: Knex | Knex.Transaction): WebhookStore 
   };
   return {
     ...createWebhookLimitQueries(knex),
+    ...createAlertDestinationQueries(knex),
 
     async findEndpoint(userId) {
       const row = await endpoints().where({ user_id: userId }).first();

@@ -83,6 +83,7 @@ describe('a target and its schedule', () => {
       last_dispatched_at: null,
       region: 'far',
       thresholds: { overall: { warning: 70, critical: 50 } },
+      budgets: {},
       created_at: expect.stringMatching(/\+00:00$/),
       next_scan_at: isoTimestamp(nextScheduledScan({ id: target.id, isActive: true }, api.clock.read())!),
     });

@@ -98,10 +98,11 @@ describe('monitoring in the browser', () => {
       });
     const page = await signedInPage(user.email);
     expect((await page.goto(`${api.url}/targets/${target.id}`))?.status()).toBe(200);
-    expect(await page.$$eval('svg line.spread', (lines) => lines.length)).toBe(1);
-    const links = await page.$$eval('svg a', (as) => as.map((a) => a.getAttribute('href')));
+    // The score chart (the lab-metric charts below it link to the same reports).
+    expect(await page.$$eval('#history-chart svg line.spread', (lines) => lines.length)).toBe(1);
+    const links = await page.$$eval('#history-chart svg a', (as) => as.map((a) => a.getAttribute('href')));
     expect(links.sort()).toEqual(ids.map((id) => `/reports/${id}`).sort());
-    expect(await page.$eval('svg desc', (el) => el.textContent)).toMatch(/92.*81/);
+    expect(await page.$eval('#history-chart svg desc', (el) => el.textContent)).toMatch(/92.*81/);
     // Each scan but the oldest compares with the one before it.
     expect(await page.$$eval('#scans a.compare', (as) => as.length)).toBe(ids.length - 1);
     expect(await submit(page, `#scans tr[data-scan-id="${ids[3]}"] a.compare`)).toBe(200);

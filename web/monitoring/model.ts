@@ -42,10 +42,11 @@ export interface HistoryScan {
 export type TargetSummary = Pick<
   ScanTarget,
   'id' | 'url' | 'host' | 'region' | 'schedule' | 'isActive' | 'thresholds' | 'lastDispatchedAt'
-> & {
-  /** When its schedule starts the next scan (core/monitoring/schedule.ts nextScheduledScan); null while paused. */
-  nextScanAt?: Date | null;
-};
+> &
+  Partial<Pick<ScanTarget, 'budgets'>> & {
+    /** When its schedule starts the next scan (core/monitoring/schedule.ts nextScheduledScan); null while paused. */
+    nextScanAt?: Date | null;
+  };
 
 /** An alert with its title and message already in the page's language. */
 export type AlertRow = Pick<

@@ -17,6 +17,8 @@ import { alertsPage, WEB_ALERT_STATUS_FILTERS, type WebAlertStatusFilter } from 
 import { LABELS, type Labels, type Notice } from './labels.ts';
 import type { AlertRow, FieldErrors, HistoryScan, TargetSummary } from './model.ts';
 import { targetPage } from './target-page.ts';
+import { labChartsSection } from './lab-charts.ts';
+import type { BudgetEdit } from './target-budgets.ts';
 import { targetsPage, type TargetFormValues, type TargetRow } from './targets-page.ts';
 import { chromeFor, html, pageText, type WorkflowPageDeps } from '../chrome.ts';
 import { html as markup, type SafeHtml } from '../html.ts';
@@ -51,14 +53,14 @@ export function mountMonitoringPages(router: Router, deps: MonitoringPageDeps): 
 }
 
 /** The signed-in user (with their plan), or a redirect to sign-in. */
-function signedIn(ctx: Ctx) {
+export function signedIn(ctx: Ctx) {
   const user = webUser(ctx);
   if (!user) ctx.redirect(`/login?next=${encodeURIComponent(ctx.method === 'GET' ? ctx.url : '/targets')}`);
   return user && { id: user.id, plan: planFor(user.plan) };
 }
 
 /** The target's or alert's id in the path (404 when it cannot be one), recorded for the access log line. */
-const idParam = (ctx: Ctx, logAs: 'targetId' | 'alertId'): number => {
+export const idParam = (ctx: Ctx, logAs: 'targetId' | 'alertId'): number => {
   const id = /^[1-9]\d{0,14}$/.test(ctx.params.id ?? '') ? Number(ctx.params.id) : NaN;
   if (!Number.isSafeInteger(id)) throw notFound();
   recordLogIds(ctx, { [logAs]: id });
@@ -70,7 +72,7 @@ const noticeOf = (ctx: Ctx, locale: Locale): Notice | undefined => {
   return typeof value === 'string' && value in LABELS[locale].notices ? (value as Notice) : undefined;
 };
 
-function backTo(ctx: Ctx, form: URLSearchParams, fallback: string, notice: Notice): void {
+export function backTo(ctx: Ctx, form: URLSearchParams, fallback: string, notice: Notice): void {
   const path = localPath(form.get('next'), fallback);
   ctx.status = 303;
   ctx.redirect(`${path}${path.includes('?') ? '&' : '?'}notice=${notice}`);
@@ -185,14 +187,14 @@ function formErrors(outcome: Extract<TargetOutcome, { kind: 'invalid' }>): Field
   return errors;
 }
 
-const serviceDeps = (deps: MonitoringPageDeps) => ({
+export const serviceDeps = (deps: MonitoringPageDeps) => ({
   targets: deps.storage.targets,
   temporal: deps.temporal,
   config: deps.config,
   clock: deps.clock,
 });
 
-function failureMessage(outcome: TargetOutcome, text: Labels, locale: Locale): string | SafeHtml | null {
+export function failureMessage(outcome: TargetOutcome, text: Labels, locale: Locale): string | SafeHtml | null {
   switch (outcome.kind) {
     case 'plan_limit':
       return markup`${text.targetPlanLimit(outcome.plan.label, outcome.limit, outcome.upgrade)} ${planLink(locale)}`;
@@ -204,9 +206,9 @@ function failureMessage(outcome: TargetOutcome, text: Labels, locale: Locale): s
 }
 
 /** The monitoring pages' words in the visitor's language. */
-const labelsFor = (deps: MonitoringPageDeps, ctx: Ctx): Labels => LABELS[pageLocale(ctx, deps.config)];
+export const labelsFor = (deps: MonitoringPageDeps, ctx: Ctx): Labels => LABELS[pageLocale(ctx, deps.config)];
 
-const failureStatus = (outcome: TargetOutcome): number =>
+export const failureStatus = (outcome: TargetOutcome): number =>
   outcome.kind === 'plan_limit' ? 403 : outcome.kind === 'schedule_unavailable' ? 503 : 422;
 
 async function addTarget(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
@@ -246,7 +248,7 @@ const RECENT_CLOSED_ALERTS = 5;
 
 const alertActions = (deps: MonitoringPageDeps) => ({ alerts: deps.storage.alerts, clock: deps.clock });
 
-async function renderTarget(
+export async function renderTarget(
   deps: MonitoringPageDeps,
   ctx: Ctx,
   userId: number,
@@ -254,6 +256,7 @@ async function renderTarget(
   edit?: { values: { warning: string; critical: string }; errors: FieldErrors },
   status = 200,
   runError?: string,
+  budgetEdit?: BudgetEdit,
 ): Promise<void> {
   const target = await deps.storage.targets.findOwned(userId, id);
   if (!target) throw notFound();
@@ -267,11 +270,17 @@ async function renderTarget(
       csrf: chrome.csrf!,
       target: summary(target, deps.clock()),
       scans: await history(deps, id),
+      labCharts: labChartsSection(
+        await deps.storage.targets.labHistory(id, HISTORY_LENGTH),
+        chrome.locale,
+        target.budgets,
+      ),
       runError,
       openAlerts: alerts.open.map((alert) => alertRow(alert, chrome.locale)),
       recentAlerts: alerts.recent.map((alert) => alertRow(alert, chrome.locale)),
       notice: noticeOf(ctx, chrome.locale),
       edit,
+      budgetEdit,
     }),
     status,
   );

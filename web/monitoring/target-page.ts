@@ -13,6 +13,7 @@ import {
   type TargetSummary,
 } from './model.ts';
 import { alertItem, formError, formFields, noticeBox, scoreBadge, thresholdFields } from './parts.ts';
+import { budgetsSection, type BudgetEdit } from './target-budgets.ts';
 
 export interface TargetPageModel extends SignedInPage {
   target: TargetSummary;
@@ -27,6 +28,10 @@ export interface TargetPageModel extends SignedInPage {
   notice?: Notice;
   /** Why a Run now was refused (the hourly scan limit, the scheduler away), shown above the buttons. */
   runError?: string;
+  /** The lab-metric charts section (web/monitoring/lab-charts.ts), already rendered; left out, not shown. */
+  labCharts?: SafeHtml;
+  /** After a rejected budgets save: the values typed and the errors (web/monitoring/target-budgets.ts). */
+  budgetEdit?: BudgetEdit;
 }
 
 export function targetPage(model: TargetPageModel): string {
@@ -65,8 +70,10 @@ export function targetPage(model: TargetPageModel): string {
       </div>
       <p class="hint" id="run-now-hint">${t.runNowHint}</p>
     </section>
+    ${budgetsSection({ target, locale, csrf: model.csrf, edit: model.budgetEdit })}
     <section aria-labelledby="history-heading"><h2 id="history-heading">${t.scoreHistory}</h2>
       ${scoreHistoryChart(points, { locale, thresholds, id: 'history-chart' })}</section>
+    ${model.labCharts ?? ''}
     <section aria-labelledby="scans-heading"><h2 id="scans-heading">${t.lastScans}</h2>
       ${
         newestFirst.length === 0

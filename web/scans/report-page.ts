@@ -15,6 +15,7 @@ import { fieldSection } from './report-field.ts';
 import type { FieldData } from '../../services/field-data.ts';
 import { networkSection } from './report-network.ts';
 import { ratedMetricRows } from './report-ratings.ts';
+import { spreadSection } from './report-spread.ts';
 import { lighthouseSection, type LighthouseLinks } from './report-lighthouse.ts';
 
 const LABELS = {
@@ -125,6 +126,7 @@ export function reportPage({ scan, chrome, imageUrl, field, ownerParts, lighthou
     <section><h2>${t.metrics}</h2><table id="metrics"><thead><tr><th>${t.metric}</th><th>${t.desktop}</th><th>${t.mobile}</th></tr></thead>
       <tbody>${ratedMetricRows(r.metrics, locale)}${metricRows.map(([label, value]) => html`<tr><td>${label}</td><td>${value('desktop')}</td><td>${value('mobile')}</td></tr>`)}</tbody></table>
       <p class="note">${t.metricsNote} ${glanceText(locale).ratingNote}</p></section>
+    ${spreadSection(r, locale)}
     ${fieldSection(field, r.metrics, locale)}
     ${lighthouseSection(lighthouse, locale)}
     <section><h2>${t.screenshots}</h2><div class="shots">${FORM_FACTORS.map((f) =>

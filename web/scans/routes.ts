@@ -3,7 +3,7 @@ import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import { utcDay } from '../../core/clock.ts';
 import { PUBLIC_ID_PATTERN } from '../../core/ids.ts';
-import { hasFeature, isUnlimited, planFor } from '../../core/plans.ts';
+import { cheapestPlanAllowingRuns, hasFeature, isUnlimited, planFor, type Plan } from '../../core/plans.ts';
 import { MAX_RUNS } from '../../core/scan/lifecycle.ts';
 import type { Scan, ScanStatus } from '../../core/scan/scan.ts';
 import { HISTORY_SCANS } from '../../core/verdicts/verdict.ts';
@@ -25,6 +25,7 @@ import type { UrlBox } from './url-box.ts';
 import { readForm, webUser } from '../session.ts';
 import { t } from '../text.ts';
 import { scanText } from './labels.ts';
+import { runsText } from './runs-labels.ts';
 
 export type ScanPageDeps = WorkflowPageDeps;
 
@@ -57,12 +58,32 @@ const box = (
   csrf: string | undefined,
   values: UrlBox['values'] = {},
   errors?: UrlBox['errors'],
+  plan?: Plan,
 ): UrlBox => ({
   csrf,
   regions: deps.config.regions.available,
   values: { region: deps.config.regions.default, ...values },
   errors,
+  runs: plan && runsOffer(plan),
 });
+
+/** The runs the box offers on a plan (POST /scans's `runs`, up to `maxRunsPerScan`), and the plan that allows more. */
+function runsOffer(plan: Plan): UrlBox['runs'] {
+  if (plan.maxRunsPerScan > 1) return { max: plan.maxRunsPerScan };
+  const more = cheapestPlanAllowingRuns(plan.maxRunsPerScan + 1);
+  return { max: plan.maxRunsPerScan, upgrade: more ? { plan: more.label, max: more.maxRunsPerScan } : undefined };
+}
+
+/**
+ * The form's `runs`: none (one run), or a whole number from 1 to MAX_RUNS as the API's request schema allows;
+ * anything else is refused as the API refuses it (422). Over the plan is submitScan's `runs_over_plan`.
+ */
+function runsField(value: string | null): number | undefined | 'invalid' {
+  if (value === null || value === '') return undefined;
+  if (!/^\d{1,2}$/.test(value)) return 'invalid';
+  const runs = Number(value);
+  return runs >= 1 && runs <= MAX_RUNS ? runs : 'invalid';
+}
 
 async function renderDashboard(
   deps: ScanPageDeps,
@@ -80,7 +101,7 @@ async function renderDashboard(
     ctx,
     dashboardPage({
       chrome,
-      box: box(deps, chrome.csrf, values, errors),
+      box: box(deps, chrome.csrf, values, errors, plan),
       latestScans: latest.items,
       usage: {
         used,
@@ -120,11 +141,18 @@ async function startScan(deps: ScanPageDeps, ctx: Ctx): Promise<void> {
   const form = await readForm(ctx, deps.config);
   const locale = pageLocale(ctx, deps.config);
   const region = form.get('region') || deps.config.regions.default;
-  const values = { url: (form.get('url') ?? '').trim(), region, isPublic: form.get('public') === '1' };
+  const runs = runsField(form.get('runs'));
+  const values = {
+    url: (form.get('url') ?? '').trim(),
+    region,
+    isPublic: form.get('public') === '1',
+    runs: typeof runs === 'number' ? runs : undefined,
+  };
   if (!deps.config.regions.available.includes(region))
     return renderDashboard(deps, ctx, values, { region: t(locale).unknownRegion(region) }, 422);
-  // "Scan again" on a report asks for the runs that scan had (the URL box asks for none: one run).
-  const runs = /^[1-9]$/.test(form.get('runs') ?? '') ? Math.min(Number(form.get('runs')), MAX_RUNS) : undefined;
+  // The URL box offers the plan's runs; "Scan again" on a report asks for the runs that scan had.
+  if (runs === 'invalid')
+    return renderDashboard(deps, ctx, values, { runs: runsText(locale).runsRange(MAX_RUNS) }, 422);
   const outcome = await submitScan(
     { scans: deps.storage.scans, temporal: deps.temporal, config: deps.config, clock: deps.clock },
     { id: user.id, plan: planFor(user.plan) },

@@ -41,6 +41,7 @@ const en = {
   },
   saveNotifications: 'Save notifications',
   webhooksLink: 'Webhook notification settings',
+  destinationsLink: 'Slack and Microsoft Teams alert destinations',
   apiTitle: 'API tokens',
   planNoApi: (plan: string) =>
     `Your plan (${plan}) has no API access, so it has no API tokens. The API comes with Starter and higher plans.`,
@@ -99,6 +100,7 @@ const de: typeof en = {
   },
   saveNotifications: 'Benachrichtigungen speichern',
   webhooksLink: 'Webhook-Einstellungen',
+  destinationsLink: 'Alarmziele in Slack und Microsoft Teams',
   apiTitle: 'API-Tokens',
   planNoApi: (plan: string) =>
     `Ihr Tarif (${plan}) enthält keinen API-Zugang und daher keine API-Tokens. Die API gibt es ab dem Tarif Starter.`,

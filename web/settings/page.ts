@@ -30,6 +30,7 @@ export const SETTINGS_PATHS = {
   plan: '/settings/plan',
   email: '/account/email',
   webhooks: '/account/notifications',
+  alertDestinations: '/account/alert-destinations',
 } as const;
 
 export interface SettingsPageInput {
@@ -132,7 +133,8 @@ export function settingsPage(input: SettingsPageInput): string {
           html`<p class="check"><input type="checkbox" id="email-${kind}" name="${kind}" value="on"${input.emailPreferences[kind] ? new SafeHtml(' checked') : ''}> <label for="email-${kind}">${text.emailKinds[kind]}</label></p>`,
       )}</fieldset>
       <button type="submit" id="save-notifications">${text.saveNotifications}</button></form>
-    <p><a href="${SETTINGS_PATHS.webhooks}" id="notifications-link">${text.webhooksLink}</a></p></section>`;
+    <p><a href="${SETTINGS_PATHS.webhooks}" id="notifications-link">${text.webhooksLink}</a></p>
+    <p><a href="${SETTINGS_PATHS.alertDestinations}" id="alert-destinations-link">${text.destinationsLink}</a></p></section>`;
 
   return layout(
     text.title,

@@ -65,6 +65,7 @@ export function webhookPage(input: WebhookPageInput): string {
   return layout(
     text.title,
     html`<h1>${text.title}</h1>${notice}${disabled}
+      <p><a href="/account/alert-destinations" id="alert-destinations-link">${text.destinationsLink}</a></p>
       <section><h2>${text.endpointTitle}</h2>
         <form method="post" action="/account/notifications" id="webhook-settings">${hidden(input.csrf)}
           <label for="url">${text.url}</label><input id="url" name="url" type="url" maxlength="2000" value="${values.url}"${described(errors, 'url')}>${fieldError(errors, 'url')}
@@ -105,7 +106,7 @@ function deliveryTable(deliveries: WebhookDelivery[], csrf: string, text: Labels
   const rows = deliveries.map(
     (
       d,
-    ) => html`<tr data-delivery-id="${d.id}"><td class="wide"><code>${d.event}</code></td><td data-label="${text.colCreated}">${when(d.createdAt, locale)}</td><td class="status">${text.statuses[d.status]}</td>
+    ) => html`<tr data-delivery-id="${d.id}"><td class="wide"><code>${d.event}</code>${d.destinationId ? html` <span class="muted destination">${text.toDestination}</span>` : html``}</td><td data-label="${text.colCreated}">${when(d.createdAt, locale)}</td><td class="status">${text.statuses[d.status]}</td>
       <td data-label="${text.colAttempts}" class="attempts">${d.webhookAttempts}</td><td data-label="${text.colLastCode}" class="code">${d.webhookResponseCode ?? '—'}</td><td data-label="${text.colLastError}" class="last-error">${d.webhookLastError ?? ''}</td>
       <td class="wide"><a href="/account/notifications/deliveries/${d.id}">${text.attemptsLink}</a>
         <form class="inline" method="post" action="/account/notifications/deliveries/${d.id}/resend">${hidden(csrf)}<button type="submit" class="secondary resend" aria-label="${text.resendNamed(d.id)}">${text.resend}</button></form></td></tr>`,

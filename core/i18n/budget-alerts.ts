@@ -1,0 +1,106 @@
+import type { Alert } from '../monitoring/alert.ts';
+import type { BudgetBreach, BudgetMetric } from '../monitoring/budgets.ts';
+import { isBudgetMetric } from '../monitoring/budgets.ts';
+import type { FormFactor } from '../scan/observation.ts';
+import { categoryOf, scoreLabel, type ScoreKey } from '../scoring/categories.ts';
+import { pageName } from '../url.ts';
+import { formatNumber, type Locale } from './locale.ts';
+
+/**
+ * A metric_over_budget alert's title and message (core/i18n/alerts.ts renders the other types): the worst
+ * broken budget by form factor, metric, value and budget on the page (host and path), the other broken budgets,
+ * and, once resolved, that every budget holds again.
+ */
+
+type BudgetAlertFacts = Pick<Alert, 'details' | 'host' | 'url' | 'resolvedAt'>;
+
+export const BUDGET_METRIC_NAMES: Record<BudgetMetric, string> = {
+  lcp_ms: 'LCP',
+  fcp_ms: 'FCP',
+  tbt_ms: 'TBT',
+  cls: 'CLS',
+  ttfb_ms: 'TTFB',
+};
+
+export const FORM_FACTOR_NAMES: Record<Locale, Record<FormFactor, string>> = {
+  en: { mobile: 'mobile', desktop: 'desktop' },
+  de: { mobile: 'Mobil', desktop: 'Desktop' },
+};
+
+/** A budget's or a measured value in its unit: "3,210 ms", "0.25", "72". */
+export function budgetValue(metric: BudgetBreach['metric'], value: number, locale: Locale): string {
+  if (metric === 'cls') return formatNumber(value, locale, 3);
+  if (isBudgetMetric(metric)) return `${formatNumber(value, locale)} ms`;
+  return formatNumber(value, locale, 1);
+}
+
+/** "mobile LCP" / "LCP (Mobil)"; a score: "overall score" / "Score „Gesamt“". */
+export function budgetName(metric: BudgetBreach['metric'], formFactor: FormFactor | null, locale: Locale): string {
+  if (isBudgetMetric(metric)) {
+    const name = BUDGET_METRIC_NAMES[metric];
+    const factor = formFactor ? FORM_FACTOR_NAMES[locale][formFactor] : '';
+    if (!factor) return name;
+    return locale === 'de' ? `${name} (${factor})` : `${factor} ${name}`;
+  }
+  const score = metric as ScoreKey;
+  if (locale === 'de') return `Score „${scoreLabel(score, 'de')}“`;
+  return `${score === 'overall' ? 'overall' : categoryOf(score).inSentence.en} score`;
+}
+
+const TEXTS = {
+  en: {
+    overTitle: (name: string) => `${name} over budget`,
+    underTitle: (name: string) => `${name} below budget`,
+    overMessage: (name: string, page: string, value: string, budget: string) =>
+      `The ${name} of ${page} is ${value}, over its budget of ${budget}.`,
+    underMessage: (name: string, page: string, value: string, budget: string) =>
+      `The ${name} of ${page} is ${value}, below its minimum of ${budget}.`,
+    also: (list: string) => ` Also over budget: ${list}.`,
+    item: (name: string, value: string, budget: string) => `${name} ${value} (budget ${budget})`,
+    recovered: (name: string, value: string) => ` Resolved: every budget holds again (${name} ${value}).`,
+  },
+  de: {
+    overTitle: (name: string) => `${name} über dem Budget`,
+    underTitle: (name: string) => `${name} unter dem Budget`,
+    overMessage: (name: string, page: string, value: string, budget: string) =>
+      `Der Wert ${name} von ${page} liegt bei ${value} und damit über dem Budget von ${budget}.`,
+    underMessage: (name: string, page: string, value: string, budget: string) =>
+      `Der ${name} von ${page} liegt bei ${value} und damit unter dem Mindestwert von ${budget}.`,
+    also: (list: string) => ` Ebenfalls außerhalb des Budgets: ${list}.`,
+    item: (name: string, value: string, budget: string) => `${name} ${value} (Budget ${budget})`,
+    recovered: (name: string, value: string) => ` Behoben: Alle Budgets werden wieder eingehalten (${name} ${value}).`,
+  },
+} as const;
+
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+export function budgetAlertText(alert: BudgetAlertFacts, locale: Locale): { title: string; message: string } {
+  const t = TEXTS[locale];
+  const { details } = alert;
+  const worst: Pick<BudgetBreach, 'metric' | 'formFactor'> = details.budget ?? {
+    metric: details.score,
+    formFactor: null,
+  };
+  const name = budgetName(worst.metric, worst.formFactor, locale);
+  const page = pageName(alert.url, alert.host);
+  const value = budgetValue(worst.metric, details.value, locale);
+  const budget = budgetValue(worst.metric, details.reference, locale);
+  const over = isBudgetMetric(worst.metric);
+  const others = (details.overBudget ?? [])
+    .slice(1)
+    .map((b) =>
+      t.item(
+        budgetName(b.metric, b.formFactor, locale),
+        budgetValue(b.metric, b.value, locale),
+        budgetValue(b.metric, b.budget, locale),
+      ),
+    );
+  const resolution = alert.resolvedAt ? details.resolution : undefined;
+  return {
+    title: capitalised(over ? t.overTitle(name) : t.underTitle(name)),
+    message:
+      (over ? t.overMessage(name, page, value, budget) : t.underMessage(name, page, value, budget)) +
+      (others.length ? t.also(others.join(', ')) : '') +
+      (resolution ? t.recovered(name, budgetValue(worst.metric, resolution.value, locale)) : ''),
+  };
+}

@@ -1,0 +1,121 @@
+import type { Locale } from '../../core/i18n/locale.ts';
+import type { DestinationError } from '../../services/alert-destinations.ts';
+
+/** The alert destinations page's words in English and German (service names stay as they are). */
+const en = {
+  title: 'Alert destinations',
+  intro:
+    'Besides e-mail and the signed webhook, score alerts of your monitored targets and live-data alerts can be posted to Slack or Microsoft Teams channels through their incoming webhooks. Each message says what triggered or resolved, how severe it is, the values, the page, and links to the report.',
+  planRequired: (plan: string) => `Alert destinations are available from the Pro plan. Your plan is ${plan}.`,
+  listTitle: 'Destinations',
+  none: 'No destinations yet.',
+  colService: 'Service',
+  colUrl: 'URL',
+  colScope: 'Alerts',
+  colState: 'State',
+  colActions: 'Actions',
+  allAlerts: 'all alerts of the account',
+  targetOnly: (url: string) => `only ${url}`,
+  active: 'active',
+  disabled: (reason: string) => `disabled: ${reason}`,
+  disabledReasons: { gone: 'the service answered 410 Gone (the webhook was removed)' } as Record<string, string>,
+  sendTest: 'Send test message',
+  sendTestNamed: (service: string, hint: string) => `Send a test message to ${service} (${hint})`,
+  remove: 'Remove',
+  removeNamed: (service: string, hint: string) => `Remove ${service} (${hint})`,
+  enable: 'Re-enable',
+  addTitle: 'Add a destination',
+  service: 'Service',
+  url: 'Incoming webhook URL',
+  urlHint:
+    'Slack: an incoming webhook of a Slack app (https://hooks.slack.com/services/…). Teams: an incoming webhook or a Workflows "post to a channel when a webhook request is received" URL. The URL is stored encrypted and never shown again in full.',
+  scope: 'Alerts to send',
+  scopeAll: 'All alerts of the account',
+  scopeTarget: (url: string) => `Only score alerts of ${url}`,
+  add: 'Add destination',
+  historyLink: 'Deliveries and their attempts are listed with the webhook deliveries in the notification settings.',
+  errors: {
+    missing: 'Enter the webhook URL.',
+    invalid: 'This is not a valid URL.',
+    not_https: 'The URL must start with https://.',
+    credentials: 'The URL must not contain a user name or password.',
+    too_long: 'The URL is longer than 2000 characters.',
+    blocked_address: 'The URL points to a private or special-use address; alerts go to public addresses only.',
+    unresolvable: "The URL's host name does not resolve.",
+    kind: 'Choose Slack or Microsoft Teams.',
+    target: 'Choose one of your monitored targets.',
+    too_many: 'An account has at most 20 destinations; remove one first.',
+  } satisfies Record<DestinationError, string>,
+  notices: {
+    added: 'Destination added.',
+    removed: 'Destination removed.',
+    enabled: 'Destination re-enabled.',
+    not_found: 'That destination does not exist.',
+  },
+  testPending: (id: number) => `Test message ${id} is on its way; its result appears in the delivery history.`,
+  testDelivered: (code: string) => `Test message delivered (HTTP ${code}).`,
+  testFailed: (error: string | null) => `Test message failed${error ? `: ${error}` : ''}.`,
+  throttled: (max: number, minutes: number, until: string) =>
+    `Too many test messages: at most ${max} every ${minutes} minutes per account (test events included). Nothing was sent; try again after ${until}.`,
+};
+
+const de: typeof en = {
+  title: 'Alarmziele',
+  intro:
+    'Neben E-Mail und dem signierten Webhook können Score-Alarme Ihrer überwachten Ziele und Live-Daten-Alarme über eingehende Webhooks in Slack- oder Microsoft-Teams-Kanäle gepostet werden. Jede Nachricht nennt, was ausgelöst oder behoben wurde, den Schweregrad, die Werte, die Seite und verlinkt den Bericht.',
+  planRequired: (plan: string) => `Alarmziele gibt es ab dem Pro-Tarif. Ihr Tarif ist ${plan}.`,
+  listTitle: 'Ziele',
+  none: 'Noch keine Ziele.',
+  colService: 'Dienst',
+  colUrl: 'URL',
+  colScope: 'Alarme',
+  colState: 'Zustand',
+  colActions: 'Aktionen',
+  allAlerts: 'alle Alarme des Kontos',
+  targetOnly: (url: string) => `nur ${url}`,
+  active: 'aktiv',
+  disabled: (reason: string) => `deaktiviert: ${reason}`,
+  disabledReasons: { gone: 'der Dienst antwortete 410 Gone (der Webhook wurde entfernt)' } as Record<string, string>,
+  sendTest: 'Testnachricht senden',
+  sendTestNamed: (service: string, hint: string) => `Testnachricht an ${service} senden (${hint})`,
+  remove: 'Entfernen',
+  removeNamed: (service: string, hint: string) => `${service} entfernen (${hint})`,
+  enable: 'Wieder aktivieren',
+  addTitle: 'Ziel hinzufügen',
+  service: 'Dienst',
+  url: 'URL des eingehenden Webhooks',
+  urlHint:
+    'Slack: ein eingehender Webhook einer Slack-App (https://hooks.slack.com/services/…). Teams: ein eingehender Webhook oder die URL eines Workflows „Beim Empfang einer Webhook-Anforderung in einem Kanal posten“. Die URL wird verschlüsselt gespeichert und nie wieder vollständig angezeigt.',
+  scope: 'Zu sendende Alarme',
+  scopeAll: 'Alle Alarme des Kontos',
+  scopeTarget: (url: string) => `Nur Score-Alarme von ${url}`,
+  add: 'Ziel hinzufügen',
+  historyLink:
+    'Zustellungen und ihre Versuche stehen bei den Webhook-Zustellungen in den Benachrichtigungseinstellungen.',
+  errors: {
+    missing: 'Geben Sie die Webhook-URL ein.',
+    invalid: 'Das ist keine gültige URL.',
+    not_https: 'Die URL muss mit https:// beginnen.',
+    credentials: 'Die URL darf keinen Benutzernamen und kein Passwort enthalten.',
+    too_long: 'Die URL ist länger als 2000 Zeichen.',
+    blocked_address: 'Die URL zeigt auf eine private oder besondere Adresse; Alarme gehen nur an öffentliche Adressen.',
+    unresolvable: 'Der Hostname der URL lässt sich nicht auflösen.',
+    kind: 'Wählen Sie Slack oder Microsoft Teams.',
+    target: 'Wählen Sie eines Ihrer überwachten Ziele.',
+    too_many: 'Ein Konto hat höchstens 20 Ziele; entfernen Sie zuerst eines.',
+  },
+  notices: {
+    added: 'Ziel hinzugefügt.',
+    removed: 'Ziel entfernt.',
+    enabled: 'Ziel wieder aktiviert.',
+    not_found: 'Dieses Ziel gibt es nicht.',
+  },
+  testPending: (id: number) => `Testnachricht ${id} ist unterwegs; ihr Ergebnis erscheint im Zustellverlauf.`,
+  testDelivered: (code: string) => `Testnachricht zugestellt (HTTP ${code}).`,
+  testFailed: (error: string | null) => `Testnachricht fehlgeschlagen${error ? `: ${error}` : ''}.`,
+  throttled: (max: number, minutes: number, until: string) =>
+    `Zu viele Testnachrichten: höchstens ${max} alle ${minutes} Minuten pro Konto (Test-Events eingeschlossen). Nichts wurde gesendet; versuchen Sie es nach ${until} erneut.`,
+};
+
+export type DestinationNotice = keyof typeof en.notices;
+export const DESTINATION_LABELS: Record<Locale, typeof en> = { en, de };
