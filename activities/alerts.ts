@@ -4,6 +4,11 @@ import type { AlertChange } from '../core/monitoring/alert.ts';
 import { composeAlertEmail, emailDue } from '../core/monitoring/alert-email.ts';
 import type { AlertStore } from '../db/store/alerts.ts';
 import { evaluateScanAlertsWithWebhooks, type AlertEvaluation } from '../services/alert-evaluation.ts';
+import {
+  confirmRegressionAlerts,
+  type ConfirmationEvaluation,
+  type ConfirmationInput,
+} from '../services/regression-evaluation.ts';
 import type { Mailer } from '../services/mailer.ts';
 import { sendFromActivity } from './email.ts';
 import type { WebhookDispatch } from '../services/webhook-dispatch.ts';
@@ -33,6 +38,23 @@ export function createAlertActivities(deps: AlertActivityDeps) {
     async evaluateTargetAlerts(scanPublicId: string): Promise<AlertEvaluation> {
       const { evaluation, webhooks } = await evaluateScanAlertsWithWebhooks(alerts, scanPublicId, clock());
       if (evaluation.changes.length) log.info({ scanId: scanPublicId, changes: evaluation.changes }, 'alerts changed');
+      if (webhooks.length) await deps.webhookDispatch?.start(webhooks);
+      return evaluation;
+    },
+
+    /** Judges a regression candidate's scan with its confirmation scan; raises the confirmed alerts (workflows/target-confirm.ts). */
+    async confirmTargetRegressions(input: ConfirmationInput): Promise<ConfirmationEvaluation> {
+      const { evaluation, webhooks } = await confirmRegressionAlerts(alerts, input, clock());
+      log.info(
+        {
+          scanId: input.candidateScanId,
+          confirmationScanId: input.confirmationScanId,
+          candidates: input.keys,
+          confirmed: evaluation.confirmed,
+          changes: evaluation.changes,
+        },
+        evaluation.changes.length ? 'regression confirmed: alerts raised' : 'regression candidates not confirmed',
+      );
       if (webhooks.length) await deps.webhookDispatch?.start(webhooks);
       return evaluation;
     },

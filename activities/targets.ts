@@ -30,6 +30,8 @@ export interface DispatchInput {
   targetId: number;
   /** Chosen by the workflow, so a retried dispatch finds the scan it stored before instead of storing another. */
   publicId: string;
+  /** `confirmation`: the scan that confirms a regression candidate (workflows/target-confirm.ts). */
+  trigger?: 'confirmation';
 }
 
 /** What the workflow needs to run the dispatched scan as a child, with the search attributes of any scan. */
@@ -95,6 +97,7 @@ export function createTargetActivities(deps: TargetActivityDeps) {
           publicId: input.publicId,
           requestedAt: deps.clock(),
           runs: planFor(owner.plan).scheduledRuns,
+          ...(input.trigger ? { trigger: input.trigger } : {}),
         }));
       if (!scan) {
         log.warn(
@@ -107,7 +110,11 @@ export function createTargetActivities(deps: TargetActivityDeps) {
       deps.metrics?.targetRunDispatched();
       log.info(
         { targetId: input.targetId, scanId: scan.publicId, trigger: scan.trigger },
-        scan.trigger === 'run_now' ? 'run-now scan dispatched' : 'scheduled scan dispatched',
+        scan.trigger === 'run_now'
+          ? 'run-now scan dispatched'
+          : scan.trigger === 'confirmation'
+            ? 'confirmation scan dispatched'
+            : 'scheduled scan dispatched',
       );
       return {
         publicId: scan.publicId,

@@ -225,10 +225,10 @@ export interface paths {
                                 /** @description Extension: the monitored target (GET /domains) this scan is of, started by its schedule or by its run now (POST /domains/{id}/scans); null for scans started through POST /scans. */
                                 target_id: number | null;
                                 /**
-                                 * @description Extension: what started the scan: `request` (POST /scans, or the web area's scan form), `schedule` (the target's daily schedule) or `run_now` (the target's run now). Scheduled scans are the only ones outside the hourly scan limit.
+                                 * @description Extension: what started the scan: `request` (POST /scans, or the web area's scan form), `schedule` (the target's daily schedule), `run_now` (the target's run now) or `confirmation` (the scan a regression candidate starts at once to confirm it). Scheduled and confirmation scans are the only ones outside the hourly scan limit.
                                  * @enum {unknown}
                                  */
-                                trigger: "request" | "schedule" | "run_now";
+                                trigger: "request" | "schedule" | "run_now" | "confirmation";
                             } | {
                                 public_id: string;
                                 /** Format: uri */
@@ -251,10 +251,10 @@ export interface paths {
                                 /** @description Extension: the monitored target (GET /domains) this scan is of, started by its schedule or by its run now (POST /domains/{id}/scans); null for scans started through POST /scans. */
                                 target_id: number | null;
                                 /**
-                                 * @description Extension: what started the scan: `request` (POST /scans, or the web area's scan form), `schedule` (the target's daily schedule) or `run_now` (the target's run now). Scheduled scans are the only ones outside the hourly scan limit.
+                                 * @description Extension: what started the scan: `request` (POST /scans, or the web area's scan form), `schedule` (the target's daily schedule), `run_now` (the target's run now) or `confirmation` (the scan a regression candidate starts at once to confirm it). Scheduled and confirmation scans are the only ones outside the hourly scan limit.
                                  * @enum {unknown}
                                  */
-                                trigger: "request" | "schedule" | "run_now";
+                                trigger: "request" | "schedule" | "run_now" | "confirmation";
                                 /** Format: date-time */
                                 finished_at: string;
                                 result: {
@@ -289,10 +289,10 @@ export interface paths {
                                 /** @description Extension: the monitored target (GET /domains) this scan is of, started by its schedule or by its run now (POST /domains/{id}/scans); null for scans started through POST /scans. */
                                 target_id: number | null;
                                 /**
-                                 * @description Extension: what started the scan: `request` (POST /scans, or the web area's scan form), `schedule` (the target's daily schedule) or `run_now` (the target's run now). Scheduled scans are the only ones outside the hourly scan limit.
+                                 * @description Extension: what started the scan: `request` (POST /scans, or the web area's scan form), `schedule` (the target's daily schedule), `run_now` (the target's run now) or `confirmation` (the scan a regression candidate starts at once to confirm it). Scheduled and confirmation scans are the only ones outside the hourly scan limit.
                                  * @enum {unknown}
                                  */
-                                trigger: "request" | "schedule" | "run_now";
+                                trigger: "request" | "schedule" | "run_now" | "confirmation";
                                 /** Format: date-time */
                                 finished_at: string;
                                 error: {
@@ -697,10 +697,10 @@ export interface paths {
                                 /** @description Extension: the monitored target (GET /domains) this scan is of, started by its schedule or by its run now (POST /domains/{id}/scans); null for scans started through POST /scans. */
                                 target_id: number | null;
                                 /**
-                                 * @description Extension: what started the scan: `request` (POST /scans, or the web area's scan form), `schedule` (the target's daily schedule) or `run_now` (the target's run now). Scheduled scans are the only ones outside the hourly scan limit.
+                                 * @description Extension: what started the scan: `request` (POST /scans, or the web area's scan form), `schedule` (the target's daily schedule), `run_now` (the target's run now) or `confirmation` (the scan a regression candidate starts at once to confirm it). Scheduled and confirmation scans are the only ones outside the hourly scan limit.
                                  * @enum {unknown}
                                  */
-                                trigger: "request" | "schedule" | "run_now";
+                                trigger: "request" | "schedule" | "run_now" | "confirmation";
                                 result: {
                                     /** Format: uri */
                                     final_url: string;
@@ -1015,10 +1015,10 @@ export interface paths {
                                 /** @description Extension: the monitored target (GET /domains) this scan is of, started by its schedule or by its run now (POST /domains/{id}/scans); null for scans started through POST /scans. */
                                 target_id: number | null;
                                 /**
-                                 * @description Extension: what started the scan: `request` (POST /scans, or the web area's scan form), `schedule` (the target's daily schedule) or `run_now` (the target's run now). Scheduled scans are the only ones outside the hourly scan limit.
+                                 * @description Extension: what started the scan: `request` (POST /scans, or the web area's scan form), `schedule` (the target's daily schedule), `run_now` (the target's run now) or `confirmation` (the scan a regression candidate starts at once to confirm it). Scheduled and confirmation scans are the only ones outside the hourly scan limit.
                                  * @enum {unknown}
                                  */
-                                trigger: "request" | "schedule" | "run_now";
+                                trigger: "request" | "schedule" | "run_now" | "confirmation";
                                 error: {
                                     /** @enum {unknown} */
                                     code: "dns_failed" | "connection_failed" | "http_error" | "timeout" | "no_paint" | "blocked_address" | "not_started" | "scan_error";
@@ -3215,6 +3215,20 @@ export interface paths {
                          *             "resolution": {
                          *               "kind": "recovered",
                          *               "value": 1.5
+                         *             },
+                         *             "regression": {
+                         *               "metric": "lcp",
+                         *               "form_factor": "desktop",
+                         *               "baseline": 1.5,
+                         *               "current": 1.5,
+                         *               "shift": 1.5,
+                         *               "p_value": 1.5,
+                         *               "baseline_scans": 1,
+                         *               "path": "example",
+                         *               "confirmation_scan_id": "01jz8q3m5kx7h2v9w4n6p0r1st",
+                         *               "also": [
+                         *                 "example"
+                         *               ]
                          *             }
                          *           },
                          *           "escalated_at": "2026-11-24T09:30:00Z",
@@ -3233,7 +3247,7 @@ export interface paths {
                             data: {
                                 id: number;
                                 /** @enum {unknown} */
-                                type: "score_below_threshold" | "score_regression" | "metric_over_budget";
+                                type: "score_below_threshold" | "score_regression" | "metric_over_budget" | "metric_regression";
                                 /**
                                  * @description Only rises while the alert is unresolved (warning → critical).
                                  * @enum {unknown}
@@ -3306,6 +3320,26 @@ export interface paths {
                                         kind: "recovered" | "settled";
                                         /** @description The score at resolution. */
                                         value: number;
+                                    } | null;
+                                    /** @description score_regression and metric_regression: what the confirmed regression was judged on (docs/verdicts.md); null otherwise. */
+                                    regression: {
+                                        /** @enum {unknown} */
+                                        metric: "lcp" | "fcp" | "si" | "tbt" | "cls" | "ttfb" | "score" | "requests" | "bytes";
+                                        form_factor: ("desktop" | "mobile") | null;
+                                        /** @description Median of the baseline window, in the metric’s unit. */
+                                        baseline: number;
+                                        /** @description Median of the scan that found it and its confirmation scan. */
+                                        current: number;
+                                        /** @description Hodges–Lehmann estimate of current − baseline. */
+                                        shift: number;
+                                        /** @description One-sided Mann–Whitney p-value. */
+                                        p_value: number;
+                                        baseline_scans: number;
+                                        /** @description The page’s path (and query). */
+                                        path: string;
+                                        confirmation_scan_id: string;
+                                        /** @description Other metrics confirmed with it. */
+                                        also: string[];
                                     } | null;
                                 };
                                 /** @description Extension: when it went from warning to critical. */
@@ -3622,6 +3656,20 @@ export interface paths {
                          *           "resolution": {
                          *             "kind": "recovered",
                          *             "value": 1.5
+                         *           },
+                         *           "regression": {
+                         *             "metric": "lcp",
+                         *             "form_factor": "desktop",
+                         *             "baseline": 1.5,
+                         *             "current": 1.5,
+                         *             "shift": 1.5,
+                         *             "p_value": 1.5,
+                         *             "baseline_scans": 1,
+                         *             "path": "example",
+                         *             "confirmation_scan_id": "01jz8q3m5kx7h2v9w4n6p0r1st",
+                         *             "also": [
+                         *               "example"
+                         *             ]
                          *           }
                          *         },
                          *         "escalated_at": "2026-11-24T09:30:00Z",
@@ -3633,7 +3681,7 @@ export interface paths {
                             data: {
                                 id: number;
                                 /** @enum {unknown} */
-                                type: "score_below_threshold" | "score_regression" | "metric_over_budget";
+                                type: "score_below_threshold" | "score_regression" | "metric_over_budget" | "metric_regression";
                                 /**
                                  * @description Only rises while the alert is unresolved (warning → critical).
                                  * @enum {unknown}
@@ -3706,6 +3754,26 @@ export interface paths {
                                         kind: "recovered" | "settled";
                                         /** @description The score at resolution. */
                                         value: number;
+                                    } | null;
+                                    /** @description score_regression and metric_regression: what the confirmed regression was judged on (docs/verdicts.md); null otherwise. */
+                                    regression: {
+                                        /** @enum {unknown} */
+                                        metric: "lcp" | "fcp" | "si" | "tbt" | "cls" | "ttfb" | "score" | "requests" | "bytes";
+                                        form_factor: ("desktop" | "mobile") | null;
+                                        /** @description Median of the baseline window, in the metric’s unit. */
+                                        baseline: number;
+                                        /** @description Median of the scan that found it and its confirmation scan. */
+                                        current: number;
+                                        /** @description Hodges–Lehmann estimate of current − baseline. */
+                                        shift: number;
+                                        /** @description One-sided Mann–Whitney p-value. */
+                                        p_value: number;
+                                        baseline_scans: number;
+                                        /** @description The page’s path (and query). */
+                                        path: string;
+                                        confirmation_scan_id: string;
+                                        /** @description Other metrics confirmed with it. */
+                                        also: string[];
                                     } | null;
                                 };
                                 /** @description Extension: when it went from warning to critical. */
@@ -3886,6 +3954,20 @@ export interface paths {
                          *           "resolution": {
                          *             "kind": "recovered",
                          *             "value": 1.5
+                         *           },
+                         *           "regression": {
+                         *             "metric": "lcp",
+                         *             "form_factor": "desktop",
+                         *             "baseline": 1.5,
+                         *             "current": 1.5,
+                         *             "shift": 1.5,
+                         *             "p_value": 1.5,
+                         *             "baseline_scans": 1,
+                         *             "path": "example",
+                         *             "confirmation_scan_id": "01jz8q3m5kx7h2v9w4n6p0r1st",
+                         *             "also": [
+                         *               "example"
+                         *             ]
                          *           }
                          *         },
                          *         "escalated_at": "2026-11-24T09:30:00Z",
@@ -3897,7 +3979,7 @@ export interface paths {
                             data: {
                                 id: number;
                                 /** @enum {unknown} */
-                                type: "score_below_threshold" | "score_regression" | "metric_over_budget";
+                                type: "score_below_threshold" | "score_regression" | "metric_over_budget" | "metric_regression";
                                 /**
                                  * @description Only rises while the alert is unresolved (warning → critical).
                                  * @enum {unknown}
@@ -3970,6 +4052,26 @@ export interface paths {
                                         kind: "recovered" | "settled";
                                         /** @description The score at resolution. */
                                         value: number;
+                                    } | null;
+                                    /** @description score_regression and metric_regression: what the confirmed regression was judged on (docs/verdicts.md); null otherwise. */
+                                    regression: {
+                                        /** @enum {unknown} */
+                                        metric: "lcp" | "fcp" | "si" | "tbt" | "cls" | "ttfb" | "score" | "requests" | "bytes";
+                                        form_factor: ("desktop" | "mobile") | null;
+                                        /** @description Median of the baseline window, in the metric’s unit. */
+                                        baseline: number;
+                                        /** @description Median of the scan that found it and its confirmation scan. */
+                                        current: number;
+                                        /** @description Hodges–Lehmann estimate of current − baseline. */
+                                        shift: number;
+                                        /** @description One-sided Mann–Whitney p-value. */
+                                        p_value: number;
+                                        baseline_scans: number;
+                                        /** @description The page’s path (and query). */
+                                        path: string;
+                                        confirmation_scan_id: string;
+                                        /** @description Other metrics confirmed with it. */
+                                        also: string[];
                                     } | null;
                                 };
                                 /** @description Extension: when it went from warning to critical. */
@@ -6228,7 +6330,21 @@ export interface webhooks {
                      *           "unit": "ms",
                      *           "severity": "critical"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "regression": {
+                     *         "metric": "example",
+                     *         "form_factor": "desktop",
+                     *         "baseline": 1.5,
+                     *         "current": 1.5,
+                     *         "shift": 1.5,
+                     *         "p_value": 1.5,
+                     *         "baseline_scans": 1,
+                     *         "path": "example",
+                     *         "confirmation_scan_id": "example",
+                     *         "also": [
+                     *           "example"
+                     *         ]
+                     *       }
                      *     }
                      */
                     "application/json": {
@@ -6271,6 +6387,19 @@ export interface webhooks {
                             /** @enum {string} */
                             severity: "critical" | "warning";
                         }[];
+                        regression?: {
+                            metric: string;
+                            /** @enum {string|null} */
+                            form_factor: "desktop" | "mobile" | null;
+                            baseline: number;
+                            current: number;
+                            shift: number;
+                            p_value: number;
+                            baseline_scans: number;
+                            path: string;
+                            confirmation_scan_id?: string;
+                            also?: string[];
+                        };
                     };
                 };
             };
@@ -6350,7 +6479,21 @@ export interface webhooks {
                      *           "unit": "ms",
                      *           "severity": "critical"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "regression": {
+                     *         "metric": "example",
+                     *         "form_factor": "desktop",
+                     *         "baseline": 1.5,
+                     *         "current": 1.5,
+                     *         "shift": 1.5,
+                     *         "p_value": 1.5,
+                     *         "baseline_scans": 1,
+                     *         "path": "example",
+                     *         "confirmation_scan_id": "example",
+                     *         "also": [
+                     *           "example"
+                     *         ]
+                     *       }
                      *     }
                      */
                     "application/json": {
@@ -6395,6 +6538,19 @@ export interface webhooks {
                             /** @enum {string} */
                             severity: "critical" | "warning";
                         }[];
+                        regression?: {
+                            metric: string;
+                            /** @enum {string|null} */
+                            form_factor: "desktop" | "mobile" | null;
+                            baseline: number;
+                            current: number;
+                            shift: number;
+                            p_value: number;
+                            baseline_scans: number;
+                            path: string;
+                            confirmation_scan_id?: string;
+                            also?: string[];
+                        };
                     };
                 };
             };

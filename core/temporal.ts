@@ -73,6 +73,10 @@ export function targetIdOfSchedule(prefix: string, scheduleId: string): number |
 export const targetRunNowWorkflowId = (prefix: string, targetId: number, scanPublicId: string): string =>
   `${targetScheduleId(prefix, targetId)}-now-${scanPublicId}`;
 /** The schedule that runs the target-schedule reconciler; one per task-queue prefix. */
+/** The confirmation of the regression candidates a target's scan made (workflows/target-confirm.ts): one per scan. */
+export const targetConfirmWorkflowId = (targetId: number, scanPublicId: string): string =>
+  `target-confirm-${targetId}-${scanPublicId}`;
+
 export const targetReconcilerScheduleId = (prefix: string): string => `${prefix}-target-reconciler`;
 /** The live-data alert check's schedule (every 5 minutes; workflows/rum-alerts.ts). */
 export const rumAlertCheckScheduleId = (prefix: string): string => `${prefix}-rum-alert-check`;

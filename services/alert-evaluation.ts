@@ -1,11 +1,13 @@
 import { ALERT_CHANGES, type Alert, type AlertChange, type AlertType } from '../core/monitoring/alert.ts';
 import { emailDue } from '../core/monitoring/alert-email.ts';
-import { decideAlertTransitions, REGRESSION_WINDOW, type AlertTransition } from '../core/monitoring/alert-rules.ts';
+import { decideAlertTransitions, type AlertTransition } from '../core/monitoring/alert-rules.ts';
+import type { RegressionKey } from '../core/monitoring/regression-rules.ts';
 import { DEFAULT_THRESHOLDS } from '../core/monitoring/thresholds.ts';
 import { alertPayload } from '../core/webhooks/payloads.ts';
 import type { WebhookDelivery } from '../core/webhooks/delivery.ts';
 import type { AlertStore, AlertTarget, EvaluatedScan } from '../db/store/alerts.ts';
 import type { WebhookStore } from '../db/store/webhooks.ts';
+import { regressionStep, PREVIOUS_FOR_RULES } from './regression-evaluation.ts';
 import { enqueueWebhook } from './webhook-delivery.ts';
 import { scoreAlertNotice } from '../core/alert-destinations/notice.ts';
 import { enqueueChatAlerts } from './alert-destinations.ts';
@@ -27,6 +29,11 @@ export interface AlertEvaluation {
    * this run's changes, so a retry after the transaction committed still sends them.
    */
   emails: AlertEmailJob[];
+  /**
+   * Regression candidates of this scan (core/monitoring/regression-rules.ts): the caller runs one
+   * confirmation scan of the target at once and raises their alerts only when it agrees. Absent: none.
+   */
+  confirmation?: { targetId: number; host: string; keys: RegressionKey[] };
 }
 
 const nothing = (outcome: AlertEvaluation['outcome']): AlertEvaluation => ({ outcome, changes: [], emails: [] });
@@ -54,10 +61,13 @@ export async function evaluateScanAlertsWithWebhooks(
   if (!scan) return none('scan_not_found');
   if (scan.status !== 'finished' || !scan.scores || !scan.finishedAt) return none('not_finished');
   const targetId = scan.targetId;
-  if (targetId === null) return none('not_scheduled');
+  // A confirmation scan is judged with the scan it confirms (services/regression-evaluation.ts), not alone.
+  if (targetId === null || scan.trigger === 'confirmation') return none('not_scheduled');
   const result = await alerts.underTargetLock(targetId, async (locked, target, outbox) => {
     const superseded = await locked.laterScheduledScanFinished(targetId, scan);
-    const changes = superseded ? [] : await applyRules(locked, target, scan, now);
+    const { changes, candidates } = superseded
+      ? { changes: [], candidates: [] }
+      : await applyRules(locked, target, scan, now);
     const emails = (await locked.changedByScan(targetId, publicId)).flatMap((alert) =>
       ALERT_CHANGES.filter((change) => emailDue(alert, change) === 'send').map((change) => ({
         alertId: alert.id,
@@ -66,7 +76,12 @@ export async function evaluateScanAlertsWithWebhooks(
     );
     const webhooks = await enqueueAlertWebhooks(locked, outbox, changes, now);
     return {
-      evaluation: { outcome: superseded ? 'superseded' : 'evaluated', changes, emails } satisfies AlertEvaluation,
+      evaluation: {
+        outcome: superseded ? 'superseded' : 'evaluated',
+        changes,
+        emails,
+        ...(candidates.length ? { confirmation: { targetId, host: target.host, keys: candidates } } : {}),
+      } satisfies AlertEvaluation,
       webhooks,
     };
   });
@@ -74,7 +89,7 @@ export async function evaluateScanAlertsWithWebhooks(
 }
 
 /** alert.triggered for each raised alert, alert.resolved for each resolved one (an escalation is no new alert: no event). */
-async function enqueueAlertWebhooks(
+export async function enqueueAlertWebhooks(
   locked: AlertStore,
   outbox: WebhookStore,
   changes: AlertEvaluation['changes'],
@@ -108,25 +123,29 @@ async function applyRules(
   target: AlertTarget,
   scan: EvaluatedScan,
   now: Date,
-): Promise<AlertEvaluation['changes']> {
+): Promise<{ changes: AlertEvaluation['changes']; candidates: RegressionKey[] }> {
   const unresolved = await locked.unresolvedOfTarget(target.id);
-  const previous = await locked.previousScheduledScans(target.id, scan, REGRESSION_WINDOW);
-  const transitions = decideAlertTransitions({
-    thresholds: { ...DEFAULT_THRESHOLDS, ...target.thresholds },
-    scores: scan.scores!,
-    previous,
-    unresolved,
-    budget: scan.measurement ? { budgets: target.budgets, measured: scan.measurement } : undefined,
-  });
+  const previous = await locked.previousScheduledScans(target.id, scan, PREVIOUS_FOR_RULES);
+  const regressions = await regressionStep(locked, target, scan, unresolved);
+  const transitions = [
+    ...decideAlertTransitions({
+      thresholds: { ...DEFAULT_THRESHOLDS, ...target.thresholds },
+      scores: scan.scores!,
+      previous,
+      unresolved,
+      budget: scan.measurement ? { budgets: target.budgets, measured: scan.measurement } : undefined,
+    }),
+    ...regressions.transitions,
+  ];
   const changes: AlertEvaluation['changes'] = [];
   for (const transition of transitions) {
     const alertId = await apply(locked, transition, { target, scanPublicId: scan.publicId, now, unresolved });
     changes.push({ alertId, type: transition.type, change: transition.change });
   }
-  return changes;
+  return { changes, candidates: regressions.candidates };
 }
 
-async function apply(
+export async function apply(
   locked: AlertStore,
   transition: AlertTransition,
   context: { target: AlertTarget; scanPublicId: string; now: Date; unresolved: Alert[] },

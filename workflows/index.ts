@@ -5,6 +5,7 @@ export { scanDispatcherWorkflow } from './scan-dispatch.ts';
 export { reconcileScansWorkflow, reconcileTargetsWorkflow } from './reconcile.ts';
 export { targetScanWorkflow } from './target-scan.ts';
 export { alertEmailWorkflow, targetAlertsWorkflow } from './target-alerts.ts';
+export { targetConfirmWorkflow } from './target-confirm.ts';
 export { webhookDeliveryWorkflow } from './webhook-delivery.ts';
 export { rumAlertCheckWorkflow, rumAlertEmailWorkflow } from './rum-alerts.ts';
 export { accountDeletionWorkflow } from './account-deletion.ts';

@@ -53,7 +53,7 @@ export async function targetScanWorkflow(input: TargetScanInput): Promise<Target
  * The scan's public id, from this run's start time and its deterministic randomness: the same on every
  * replay and every retry of the dispatch, different for every run (manual triggers included).
  */
-function scanIdOfThisRun(): string {
+export function scanIdOfThisRun(): string {
   const hex = uuid4().replaceAll('-', '');
   // Bytes 6 and 8 of a UUIDv4 carry its version and variant; the 10 taken here are all random.
   const bytes = [0, 1, 2, 3, 4, 5, 9, 10, 11, 12].map((i) => parseInt(hex.slice(i * 2, i * 2 + 2), 16));

@@ -1,7 +1,7 @@
 import { isoTimestamp } from '../../core/clock.ts';
 import { alertText } from '../../core/i18n/alerts.ts';
 import type { Locale } from '../../core/i18n/locale.ts';
-import { ALERT_SEVERITIES, ALERT_TYPES, type Alert } from '../../core/monitoring/alert.ts';
+import { ALERT_SEVERITIES, ALERT_TYPES, type Alert, type RegressionFacts } from '../../core/monitoring/alert.ts';
 import { SCORE_KEYS } from '../../core/scoring/categories.ts';
 import type { JsonSchema } from '../validation.ts';
 import { budgetDetailsSchema, budgetDetailsView } from './budget-schemas.ts';
@@ -47,11 +47,25 @@ export function alertView(alert: Alert, locale: Locale) {
         alert.resolvedAt && details.resolution
           ? { kind: details.resolution.kind, value: details.resolution.value }
           : null,
+      regression: details.regression ? regressionView(details.regression) : null,
     },
     escalated_at: timestamp(alert.escalatedAt),
     resolved_scan_id: alert.resolvedScanPublicId,
   };
 }
+
+const regressionView = (facts: RegressionFacts) => ({
+  metric: facts.metric,
+  form_factor: facts.form_factor,
+  baseline: facts.baseline,
+  current: facts.current,
+  shift: facts.shift,
+  p_value: facts.p_value,
+  baseline_scans: facts.baseline_scans,
+  path: facts.path,
+  confirmation_scan_id: facts.confirmation_scan_id,
+  also: facts.also ?? [],
+});
 
 const closed = (properties: Record<string, JsonSchema>): JsonSchema => ({
   type: 'object',
@@ -111,6 +125,24 @@ export const alertSchema: JsonSchema = closed({
           value: { type: 'number', description: 'The score at resolution.' },
         }),
       ),
+      regression: {
+        ...nullable(
+          closed({
+            metric: { enum: ['lcp', 'fcp', 'si', 'tbt', 'cls', 'ttfb', 'score', 'requests', 'bytes'] },
+            form_factor: nullable({ enum: ['desktop', 'mobile'] }),
+            baseline: { type: 'number', description: 'Median of the baseline window, in the metric’s unit.' },
+            current: { type: 'number', description: 'Median of the scan that found it and its confirmation scan.' },
+            shift: { type: 'number', description: 'Hodges–Lehmann estimate of current − baseline.' },
+            p_value: { type: 'number', description: 'One-sided Mann–Whitney p-value.' },
+            baseline_scans: { type: 'integer' },
+            path: { type: 'string', description: 'The page’s path (and query).' },
+            confirmation_scan_id: publicId,
+            also: { type: 'array', items: { type: 'string' }, description: 'Other metrics confirmed with it.' },
+          }),
+        ),
+        description:
+          'score_regression and metric_regression: what the confirmed regression was judged on (docs/verdicts.md); null otherwise.',
+      },
     }),
     description: 'Extension: what the title and message are rendered from.',
   },

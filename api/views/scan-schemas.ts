@@ -277,7 +277,7 @@ const endedFields = {
   trigger: {
     enum: [...SCAN_TRIGGERS],
     description:
-      "Extension: what started the scan: `request` (POST /scans, or the web area's scan form), `schedule` (the target's daily schedule) or `run_now` (the target's run now). Scheduled scans are the only ones outside the hourly scan limit.",
+      "Extension: what started the scan: `request` (POST /scans, or the web area's scan form), `schedule` (the target's daily schedule), `run_now` (the target's run now) or `confirmation` (the scan a regression candidate starts at once to confirm it). Scheduled and confirmation scans are the only ones outside the hourly scan limit.",
   },
 };
 const failure = closed({ code: { enum: [...FAILURE_CODES] }, message: { type: 'string' } });

@@ -1,6 +1,7 @@
 import type { Alert, AlertSeverity } from '../monitoring/alert.ts';
-import { REGRESSION_WINDOW } from '../monitoring/alert-rules.ts';
+import { SETTLE_SCANS as REGRESSION_WINDOW } from '../monitoring/regression-rules.ts';
 import { budgetAlertText } from './budget-alerts.ts';
+import { regressionAlertText } from './regression-alerts.ts';
 import { categoryOf, scoreLabel, type ScoreKey } from '../scoring/categories.ts';
 import { pageName } from '../url.ts';
 import { formatNumber, type Locale } from './locale.ts';
@@ -82,6 +83,8 @@ export function alertText(alert: AlertFacts, locale: Locale): AlertText {
         (resolution ? t.belowRecovered(score, number(resolution.value, locale)) : ''),
     };
   }
+  // Confirmed regressions (score_regression and metric_regression) carry their facts; older score_regression rows do not.
+  if (details.regression) return regressionAlertText(details.regression, alert, resolution, locale);
   const drop = number(details.reference - details.value, locale);
   const resolved = !resolution
     ? ''

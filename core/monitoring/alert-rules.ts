@@ -4,8 +4,9 @@ import type { Thresholds } from './thresholds.ts';
 import { budgetTransition, type BudgetCheck } from './budget-rules.ts';
 
 /**
- * When a target's scan finishes, what happens to its alerts: a pure function of the target's thresholds, the
- * scan's scores, the target's previous scheduled scans and its unresolved alerts. Every transition is a row
+ * When a target's scan finishes, what happens to its threshold alerts: a pure function of the target's
+ * thresholds, the scan's scores, the target's previous scheduled scans and its unresolved alerts (regressions,
+ * score_regression and metric_regression, follow their own confirmed rule: core/monitoring/regression-rules.ts). Every transition is a row
  * of the state tables in docs/monitoring-and-alerts.md (Score alerts) and of test/unit/alert-rules.test.ts.
  *
  * At most one unresolved alert per target and type (dismissed or not; the database's unique index says the
@@ -14,17 +15,6 @@ import { budgetTransition, type BudgetCheck } from './budget-rules.ts';
  * (warning → critical); a score that improves without recovering leaves it as it is, so one noisy run can
  * neither re-send nor withdraw a warning.
  */
-
-/** score_regression: the overall score is this many points below the baseline median... */
-export const REGRESSION_DROP = 10;
-/** ...critical from this many points. */
-export const REGRESSION_CRITICAL_DROP = 20;
-/** Recovered when back within this many points of the baseline the alert was raised against (hysteresis). */
-export const REGRESSION_RECOVERY_MARGIN = 5;
-/** The baseline is the median overall score of at most this many previous finished scheduled scans... */
-export const REGRESSION_WINDOW = 7;
-/** ...and needs at least this many of them. */
-export const REGRESSION_MIN_HISTORY = 5;
 
 export interface PreviousScan {
   overall: number;
@@ -43,7 +33,7 @@ export interface UnresolvedAlert {
 export interface AlertRuleInput {
   thresholds: Thresholds;
   scores: ScanScores;
-  /** The target's finished scheduled scans before this one, newest first (at least REGRESSION_WINDOW of them when there are). */
+  /** The target's finished scheduled scans before this one, newest first. */
   previous: PreviousScan[];
   unresolved: UnresolvedAlert[];
   /** The target's budgets and what the scan measured (metric_over_budget, core/monitoring/budget-rules.ts); none: no budget alerts. */
@@ -65,7 +55,6 @@ export function decideAlertTransitions(input: AlertRuleInput): AlertTransition[]
       input.scores,
       unresolved('score_below_threshold'),
     ),
-    ...regressionTransition(input.scores.overall, input.previous, unresolved('score_regression')),
     ...budgetTransition(input.budget, unresolved('metric_over_budget')),
   ];
 }
@@ -116,67 +105,5 @@ function thresholdTransition(
     ];
   if (SEVERITY_RANK[worst.severity] > SEVERITY_RANK[open.severity])
     return [{ change: 'escalated', alertId: open.id, type, severity: 'critical', details: details() }];
-  return [];
-}
-
-/** The median overall score of the last REGRESSION_WINDOW previous scans, or null with fewer than REGRESSION_MIN_HISTORY. */
-export function regressionBaseline(previous: PreviousScan[]): { median: number; scans: PreviousScan[] } | null {
-  const scans = previous.slice(0, REGRESSION_WINDOW);
-  if (scans.length < REGRESSION_MIN_HISTORY) return null;
-  const sorted = scans.map((scan) => scan.overall).sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  const median = sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-  return { median, scans };
-}
-
-const regressionSeverity = (drop: number): AlertSeverity | null =>
-  drop >= REGRESSION_CRITICAL_DROP ? 'critical' : drop >= REGRESSION_DROP ? 'warning' : null;
-
-/**
- * Raised against the baseline of the moment, which the alert keeps (`details.reference`): escalation and
- * recovery are judged against that, so a site that stays down does not resolve as the window slides. It
- * recovers within REGRESSION_RECOVERY_MARGIN of it (raised at a drop of 10, resolved at 5 or less: a score
- * wavering around the line does not flap). It settles when the whole current window lies after the alert was
- * raised and the score is no regression against that window: the new level has become the baseline, and a
- * later fall from there can raise a new alert.
- */
-function regressionTransition(
-  overall: number,
-  previous: PreviousScan[],
-  open: UnresolvedAlert | undefined,
-): AlertTransition[] {
-  const type = 'score_regression';
-  const baseline = regressionBaseline(previous);
-  if (!open) {
-    const severity = baseline && regressionSeverity(baseline.median - overall);
-    if (!baseline || !severity) return [];
-    return [
-      {
-        change: 'raised',
-        type,
-        severity,
-        details: { score: 'overall', value: overall, reference: baseline.median, baselineScans: baseline.scans.length },
-      },
-    ];
-  }
-  const raisedAgainst = open.details.reference;
-  if (overall >= raisedAgainst - REGRESSION_RECOVERY_MARGIN)
-    return [{ change: 'resolved', alertId: open.id, type, resolution: { kind: 'recovered', value: overall } }];
-  const settled =
-    baseline &&
-    baseline.scans.every((scan) => scan.finishedAt > open.createdAt) &&
-    regressionSeverity(baseline.median - overall) === null;
-  if (settled) return [{ change: 'resolved', alertId: open.id, type, resolution: { kind: 'settled', value: overall } }];
-  if (open.severity === 'warning' && regressionSeverity(raisedAgainst - overall) === 'critical') {
-    return [
-      {
-        change: 'escalated',
-        alertId: open.id,
-        type,
-        severity: 'critical',
-        details: { ...open.details, value: overall },
-      },
-    ];
-  }
   return [];
 }

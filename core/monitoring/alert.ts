@@ -1,7 +1,12 @@
 import type { ScoreKey } from '../scoring/categories.ts';
 import type { BudgetBreach } from './budgets.ts';
 
-export const ALERT_TYPES = ['score_below_threshold', 'score_regression', 'metric_over_budget'] as const;
+export const ALERT_TYPES = [
+  'score_below_threshold',
+  'score_regression',
+  'metric_over_budget',
+  'metric_regression',
+] as const;
 export type AlertType = (typeof ALERT_TYPES)[number];
 
 export const ALERT_SEVERITIES = ['warning', 'critical'] as const;
@@ -54,6 +59,30 @@ export interface AlertDetails {
   /** ...and every broken budget, worst first. */
   overBudget?: BudgetBreach[];
   resolution?: AlertResolution;
+  /** score_regression and metric_regression raised by the confirmed rule (core/monitoring/regression-rules.ts). */
+  regression?: RegressionFacts;
+}
+
+/**
+ * What a confirmed regression was judged on (snake_case: the API and the webhook payload show it as it is).
+ * `current` is the median of the scan that found it and its confirmation scan; `shift` the Hodges–Lehmann
+ * estimate of current − baseline in the metric's unit, `p_value` the one-sided rank test's.
+ */
+export interface RegressionFacts {
+  /** lcp, fcp, tbt, cls (per form factor), ttfb, or score (the overall score). */
+  metric: 'lcp' | 'fcp' | 'si' | 'tbt' | 'cls' | 'ttfb' | 'score' | 'requests' | 'bytes';
+  form_factor: 'desktop' | 'mobile' | null;
+  baseline: number;
+  current: number;
+  shift: number;
+  p_value: number;
+  baseline_scans: number;
+  /** The page's path (and query), so two targets on one host are told apart. */
+  path: string;
+  /** The confirmation scan that agreed. */
+  confirmation_scan_id: string;
+  /** Other metrics confirmed at the same time (as `mobile.tbt`, `ttfb`). */
+  also?: string[];
 }
 
 /** An alert as the rest of the code sees it (db/store/alerts.ts maps the row). */

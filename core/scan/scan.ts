@@ -6,10 +6,11 @@ export type AuthType = 'basic' | 'header';
 
 /**
  * What started a scan: `request` (POST /scans, from the API or the web form), `schedule` (a monitored target's
- * daily schedule) or `run_now` (a target's "Run now"). Scheduled scans are the only ones the hourly scan limit
- * leaves out; the lists label them apart from the on-demand ones.
+ * daily schedule), `run_now` (a target's "Run now") or `confirmation` (the scan a target's regression candidate
+ * starts at once to confirm it: core/monitoring/regression-rules.ts). Scheduled and confirmation scans are the
+ * ones the hourly scan limit leaves out; the lists label them apart from the on-demand ones.
  */
-export const SCAN_TRIGGERS = ['request', 'schedule', 'run_now'] as const;
+export const SCAN_TRIGGERS = ['request', 'schedule', 'run_now', 'confirmation'] as const;
 export type ScanTrigger = (typeof SCAN_TRIGGERS)[number];
 
 /** A scan as the rest of the code sees it (db/store/scans.ts maps it from and to its row). */

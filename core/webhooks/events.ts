@@ -1,3 +1,4 @@
+import type { RegressionFacts } from '../monitoring/alert.ts';
 /**
  * The events outgoing webhooks report (spec: Events) and `ping`, the settings page's test event. The rum.*
  * events are raised by the live-data alert check (services/rum-alert-check.ts).
@@ -33,6 +34,11 @@ export interface AlertEventPayload {
   /** Extensions of metric_over_budget alerts (core/webhooks/budget-payload.ts). */
   budget?: BudgetPayloadFields['budget'];
   over_budget?: BudgetPayloadFields['over_budget'];
+  /**
+   * Extension, only for a confirmed regression (score_regression, metric_regression): the metric, the page's
+   * path, the baseline and current medians, the Hodges–Lehmann shift and the p-value (core/monitoring/alert.ts).
+   */
+  regression?: RegressionFacts;
 }
 
 export interface ScanCompletedPayload {

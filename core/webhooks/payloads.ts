@@ -33,6 +33,7 @@ export function alertPayload(
     created_at: isoTimestamp(alert.createdAt),
     ...(event === 'alert.resolved' && alert.resolvedAt ? { resolved_at: isoTimestamp(alert.resolvedAt) } : {}),
     ...budgetPayloadFields(alert),
+    ...(alert.details.regression ? { regression: alert.details.regression } : {}),
   };
 }
 

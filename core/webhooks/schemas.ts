@@ -37,6 +37,26 @@ const alertProperties = {
   created_at: timestamp,
 };
 const alertRequired = Object.keys(alertProperties);
+/** Extension of a confirmed regression's events (score_regression, metric_regression): never required. */
+const alertExtensions = {
+  regression: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['metric', 'form_factor', 'baseline', 'current', 'shift', 'p_value', 'baseline_scans', 'path'],
+    properties: {
+      metric: string,
+      form_factor: { type: ['string', 'null'], enum: ['desktop', 'mobile', null] },
+      baseline: { type: 'number' },
+      current: { type: 'number' },
+      shift: { type: 'number' },
+      p_value: { type: 'number' },
+      baseline_scans: integer,
+      path: string,
+      confirmation_scan_id: string,
+      also: { type: 'array', items: string },
+    },
+  },
+};
 
 const rumProperties = {
   alert_name: string,
@@ -52,10 +72,14 @@ const rumProperties = {
 const rumRequired = Object.keys(rumProperties);
 
 export const WEBHOOK_PAYLOAD_SCHEMAS: Record<DeliveryEvent, Schema> = {
-  'alert.triggered': closed('alert.triggered', { ...alertProperties, ...BUDGET_PAYLOAD_PROPERTIES }, alertRequired),
+  'alert.triggered': closed(
+    'alert.triggered',
+    { ...alertProperties, ...BUDGET_PAYLOAD_PROPERTIES, ...alertExtensions },
+    alertRequired,
+  ),
   'alert.resolved': closed(
     'alert.resolved',
-    { ...alertProperties, resolved_at: timestamp, ...BUDGET_PAYLOAD_PROPERTIES },
+    { ...alertProperties, resolved_at: timestamp, ...BUDGET_PAYLOAD_PROPERTIES, ...alertExtensions },
     [...alertRequired, 'resolved_at'],
   ),
   'scan.completed': closed(

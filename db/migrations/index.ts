@@ -26,6 +26,7 @@ import * as accountMail from './20261203_026_account_mail.ts';
 import * as settings from './20261203_027_settings.ts';
 import * as planRequests from './20261203_028_plan_requests.ts';
 import * as accountDeletion from './20261203_029_account_deletion.ts';
+import * as confirmedRegressions from './20261204_032_confirmed_regressions.ts';
 import * as scansFinishedByUrlIndex from './20261203_030_scans_finished_by_url_index.ts';
 import * as budgets from './20261204_031_budgets.ts';
 import * as alertDestinations from './20261204_033_alert_destinations.ts';
@@ -66,6 +67,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261203_029_account_deletion', accountDeletion],
   ['20261203_030_scans_finished_by_url_index', scansFinishedByUrlIndex],
   ['20261204_031_budgets', budgets],
+  ['20261204_032_confirmed_regressions', confirmedRegressions],
   ['20261204_033_alert_destinations', alertDestinations],
 ];
 

@@ -10,6 +10,7 @@ import type {
   AlertType,
 } from '../../core/monitoring/alert.ts';
 import type { PreviousScan } from '../../core/monitoring/alert-rules.ts';
+import { valuesOfResult, type ResultValues, type ScanValues } from '../../core/monitoring/regression-rules.ts';
 import {
   budgetMeasurement,
   type BudgetMeasurement,
@@ -18,7 +19,7 @@ import {
 } from '../../core/monitoring/budgets.ts';
 import type { Thresholds } from '../../core/monitoring/thresholds.ts';
 import { pageMeta, pageOffset, type Page, type PageQuery } from '../../core/pagination.ts';
-import type { ScanStatus } from '../../core/scan/scan.ts';
+import type { ScanStatus, ScanTrigger } from '../../core/scan/scan.ts';
 import type { ScanScores } from '../../core/scoring/categories.ts';
 import { createWebhookStore, type WebhookStore } from './webhooks.ts';
 
@@ -92,6 +93,9 @@ export interface EvaluatedScan {
   status: ScanStatus;
   finishedAt: Date | null;
   scores: ScanScores | null;
+  trigger: ScanTrigger;
+  /** The values regressions are watched on (core/monitoring/regression-rules.ts); null until finished. */
+  values: ScanValues['values'] | null;
   /** What budgets are judged on (core/monitoring/budgets.ts); null without scores. */
   measurement: BudgetMeasurement | null;
 }
@@ -158,6 +162,11 @@ export interface AlertStore {
   unresolvedOfTarget(targetId: number): Promise<Alert[]>;
   /** The target's finished scheduled scans before `scan` (by finish time), newest first. */
   previousScheduledScans(targetId: number, scan: EvaluatedScan, limit: number): Promise<PreviousScan[]>;
+  /**
+   * The regression baseline: the values of the target's finished scheduled scans before `scan` (by finish
+   * time, confirmation scans left out), newest first.
+   */
+  scheduledScanValues(targetId: number, scan: EvaluatedScan, limit: number): Promise<ScanValues[]>;
   /** Whether a scheduled scan of the target finished after `scan`: then `scan`'s verdict is out of date. */
   laterScheduledScanFinished(targetId: number, scan: EvaluatedScan): Promise<boolean>;
   insert(alert: NewAlert): Promise<Alert>;
@@ -171,11 +180,24 @@ export interface AlertStore {
   changedByScan(targetId: number, scanPublicId: string): Promise<Alert[]>;
 }
 
+interface ValueRow {
+  scores: ScanScores | null;
+  metrics: ResultValues['metrics'] | null;
+  ttfb_ms: number | null;
+}
+
+const valuesOrNull = (row: ValueRow): ScanValues['values'] | null =>
+  row.scores && row.metrics && row.ttfb_ms !== null
+    ? valuesOfResult({ scores: row.scores, metrics: row.metrics, ttfbMs: row.ttfb_ms })
+    : null;
+
 /** Every query on `alerts`, plus what evaluating them reads of scans, targets and owners. */
 export function createAlertStore(knex: Knex | Knex.Transaction): AlertStore {
   const alerts = () => knex<AlertRow>('alerts');
   const one = (row: AlertRow | undefined) => (row ? toAlert(row) : undefined);
-  const scheduledFinished = (targetId: number) => knex('scans').where({ target_id: targetId, status: 'finished' });
+  // Confirmation scans are not the target's history: they are taken only when a scan looked worse.
+  const scheduledFinished = (targetId: number) =>
+    knex('scans').where({ target_id: targetId, status: 'finished' }).whereNot('trigger', 'confirmation');
   return {
     async listOwned(userId, filters, page) {
       const query = alerts().where({ user_id: userId });
@@ -271,6 +293,7 @@ export function createAlertStore(knex: Knex | Knex.Transaction): AlertStore {
           'target_id',
           'status',
           'finished_at',
+          'trigger',
           knex.raw(`result->'scores' as scores`),
           knex.raw(`result->'metrics' as metrics`),
           knex.raw(`(result->>'ttfbMs')::float8 as ttfb_ms`),
@@ -281,6 +304,7 @@ export function createAlertStore(knex: Knex | Knex.Transaction): AlertStore {
             target_id: string | null;
             status: ScanStatus;
             finished_at: Date | null;
+            trigger: ScanTrigger;
             scores: ScanScores | null;
             metrics: MeasuredResult['metrics'] | null;
             ttfb_ms: number | null;
@@ -294,6 +318,8 @@ export function createAlertStore(knex: Knex | Knex.Transaction): AlertStore {
           status: row.status,
           finishedAt: row.finished_at,
           scores: row.scores,
+          trigger: row.trigger,
+          values: valuesOrNull(row),
           measurement:
             row.scores &&
             budgetMeasurement({
@@ -356,6 +382,26 @@ export function createAlertStore(knex: Knex | Knex.Transaction): AlertStore {
       return rows
         .filter((row) => row.overall !== null)
         .map((row) => ({ overall: row.overall!, finishedAt: row.finished_at }));
+    },
+
+    async scheduledScanValues(targetId, scan, limit) {
+      const rows = (await scheduledFinished(targetId)
+        .whereRaw('(finished_at, id) < (?, ?)', [scan.finishedAt, scan.id])
+        .orderBy([
+          { column: 'finished_at', order: 'desc' },
+          { column: 'id', order: 'desc' },
+        ])
+        .limit(limit)
+        .select(
+          'finished_at',
+          knex.raw(`result->'scores' as scores`),
+          knex.raw(`result->'metrics' as metrics`),
+          knex.raw(`(result->>'ttfbMs')::float8 as ttfb_ms`),
+        )) as Array<ValueRow & { finished_at: Date }>;
+      return rows.flatMap((row) => {
+        const values = valuesOrNull(row);
+        return values ? [{ finishedAt: row.finished_at, values }] : [];
+      });
     },
 
     async laterScheduledScanFinished(targetId, scan) {

@@ -170,7 +170,7 @@ export function createScanStore(knex: Knex | Knex.Transaction): ScanStore {
       const rows = await scans()
         .where({ user_id: userId })
         .where('requested_at', '>', since)
-        .whereNot('trigger', 'schedule')
+        .whereNotIn('trigger', ['schedule', 'confirmation'])
         .where((q) => q.whereNull('failure_code').orWhereNot('failure_code', 'not_started'))
         .orderBy('requested_at', 'asc')
         .select('requested_at');

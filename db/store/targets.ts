@@ -54,6 +54,11 @@ export interface DispatchedScan {
   publicId: string;
   requestedAt: Date;
   runs: number;
+  /**
+   * `confirmation`: the scan a regression candidate starts at once (core/monitoring/regression-rules.ts); it
+   * leaves `last_dispatched_at` alone. Default `schedule`.
+   */
+  trigger?: 'schedule' | 'confirmation';
 }
 
 export interface TargetStore {
@@ -293,11 +298,12 @@ export function createTargetStore(knex: Knex | Knex.Transaction): TargetStore {
             cache_key: null,
             requested_at: scan.requestedAt,
             target_id: targetId,
-            trigger: 'schedule',
+            trigger: scan.trigger ?? 'schedule',
             runs: scan.runs,
           } as Partial<ScanRow>)
           .returning('*');
-        await trx<TargetRow>('scan_targets').where({ id: targetId }).update({ last_dispatched_at: scan.requestedAt });
+        if (scan.trigger !== 'confirmation')
+          await trx<TargetRow>('scan_targets').where({ id: targetId }).update({ last_dispatched_at: scan.requestedAt });
         return toScan(row as ScanRow);
       });
     },

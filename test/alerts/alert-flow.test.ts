@@ -1,8 +1,15 @@
 import type { ScanRunner } from '../../activities/scan-runner.ts';
-import { alertEmailWorkflowId, mainTaskQueue } from '../../core/temporal.ts';
+import {
+  alertEmailWorkflowId,
+  mainTaskQueue,
+  ScanIdAttribute,
+  TargetIdAttribute,
+  targetConfirmWorkflowId,
+} from '../../core/temporal.ts';
 import type { AlertEvaluation } from '../../services/alert-evaluation.ts';
 import { waitUntil } from '../../stack/proc.ts';
 import type { EmailRetry } from '../../workflows/target-alerts.ts';
+import type { TargetConfirmOutcome } from '../../workflows/target-confirm.ts';
 import { insertFinishedScan, insertTarget, scoresOf, type TestTarget } from '../harness/alerts.ts';
 import { call, createTestUser, startTestApi, TestClock, type TestApi } from '../harness/api.ts';
 import { freePort, uniqueName } from '../harness/isolated.ts';
@@ -146,10 +153,8 @@ it('a falling score raises one alert with its e-mail, a worse one escalates it, 
   expect(await evaluate(recovering.scanId)).toEqual({ outcome: 'evaluated', changes: [], emails: [] });
 });
 
-it("raises a regression on a synthetic history that no threshold sees, in the owner's language, and resolves it on recovery", async () => {
-  const german = await createTestUser(api, 'pro');
-  await api.db.knex('users').where({ id: german.user.id }).update({ locale: 'de' });
-  const target = await insertTarget(api.db.knex, german.user.id);
+it('a single scan far below its history raises no regression by itself: it starts a confirmation workflow, and a confirmation that fails raises nothing', async () => {
+  const target = await insertTarget(api.db.knex, owner.user.id);
   for (const [day, overall] of [
     [0, 98],
     [1, 97],
@@ -159,42 +164,39 @@ it("raises a regression on a synthetic history that no threshold sees, in the ow
     [5, 98],
     [6, 99],
   ] as const) {
-    await insertFinishedScan(api.db.knex, german.user.id, target, scoresOf(overall), at(day));
+    await insertFinishedScan(api.db.knex, owner.user.id, target, scoresOf(overall), at(day));
   }
-  const drop = await scanAndEvaluate(target, 85, 7, german.user.id);
-  expect(drop.evaluation.changes).toEqual([
-    { alertId: expect.any(Number), type: 'score_regression', change: 'raised' },
-  ]);
-  const alertId = drop.evaluation.changes[0]!.alertId;
-  expect(await emailWorkflowResult(alertId, 'raised')).toBe('sent');
-  const mail = mailsTo(german.user.email).at(-1)!;
-  expect(mail.subject).toBe(`[Warnung] Score „Gesamt“ um 13 Punkte gefallen – ${target.host}`);
-  expect(mail.text).toContain(
-    `Der Score „Gesamt“ von ${target.host} ist auf 85 gefallen, 13 Punkte unter seinem üblichen Wert 98 (Median der letzten 7 geplanten Scans).`,
-  );
-  expect(mail.text).toContain(`Hallo ${german.user.name},`);
-
-  // The API speaks the caller's language, whatever the e-mail's.
-  const shown = await call(api, `/alerts/${alertId}`, {
-    token: german.token,
-    headers: { 'accept-language': 'en-GB,en;q=0.9' },
+  const before = smtp.messages.length;
+  const drop = await scanAndEvaluate(target, 85, 7);
+  // No threshold is crossed, and a regression needs its confirmation first (test/alerts/regression-confirmation.test.ts).
+  expect(drop.evaluation).toEqual({
+    outcome: 'evaluated',
+    changes: [],
+    emails: [],
+    confirmation: { targetId: target.id, host: target.host, keys: ['score'] },
   });
-  expect(shown.body.data).toMatchObject({
-    type: 'score_regression',
-    severity: 'warning',
-    title: 'Overall score dropped by 13 points',
-    region: 'local',
+  const confirmation = api.temporal.workflow.getHandle(targetConfirmWorkflowId(target.id, drop.scanId));
+  const described = await confirmation.describe();
+  expect(described.type).toBe('targetConfirmWorkflow');
+  expect(described.typedSearchAttributes.get(TargetIdAttribute)).toBe(String(target.id));
+  expect(described.typedSearchAttributes.get(ScanIdAttribute)).toBe(drop.scanId);
+  // This worker runs no scans: the confirmation scan fails, and nothing is raised.
+  const outcome = (await confirmation.result()) as TargetConfirmOutcome;
+  expect(outcome).toMatchObject({ dispatched: true, outcome: { status: 'failed' }, evaluation: null });
+  if (!outcome.dispatched) throw new Error('not dispatched');
+  expect(await api.db.knex('scans').where({ public_id: outcome.scanId }).first('target_id', 'trigger')).toEqual({
     target_id: target.id,
-    details: { score: 'overall', value: 85, reference: 98 },
+    trigger: 'confirmation',
   });
-
-  const back = await scanAndEvaluate(target, 94, 8, german.user.id);
-  expect(back.evaluation.changes).toEqual([{ alertId, type: 'score_regression', change: 'resolved' }]);
-  expect(await emailWorkflowResult(alertId, 'resolved')).toBe('sent');
-  expect(mailsTo(german.user.email).at(-1)!.subject).toBe(
-    `[Behoben] Score „Gesamt“ um 13 Punkte gefallen – ${target.host}`,
-  );
-});
+  expect(await api.db.knex('alerts').where({ target_id: target.id })).toEqual([]);
+  expect(smtp.messages.length).toBe(before);
+  // The failed confirmation scan is no scheduled scan of the target: evaluating the drop again still asks for one.
+  expect((await evaluate(drop.scanId)).confirmation).toEqual({
+    targetId: target.id,
+    host: target.host,
+    keys: ['score'],
+  });
+}, 120_000);
 
 it('keeps the alert while SMTP is down and sends its e-mail once the server is back (Temporal retries, no sleeps)', async () => {
   const down = testSmtpServer(await freePort());

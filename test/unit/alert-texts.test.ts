@@ -165,3 +165,83 @@ describe('the page an alert names', () => {
     expect(mail.subject).toMatch(/– shop\.example\.com\/pricing\?plan=pro$/);
   });
 });
+
+describe('confirmed regressions', () => {
+  const facts = {
+    metric: 'lcp' as const,
+    form_factor: 'mobile' as const,
+    baseline: 1800,
+    current: 2650.5,
+    shift: 842,
+    p_value: 0.0083,
+    baseline_scans: 14,
+    path: '/pricing',
+    confirmation_scan_id: 'c'.repeat(26),
+  };
+  const metric: Alert = {
+    ...base,
+    type: 'metric_regression',
+    severity: 'warning',
+    url: 'https://shop.example.com/pricing',
+    details: { score: 'speed', value: 2650.5, reference: 1800, baselineScans: 14, regression: facts },
+  };
+  const score: Alert = {
+    ...base,
+    type: 'score_regression',
+    severity: 'warning',
+    url: 'https://shop.example.com/',
+    details: {
+      score: 'overall',
+      value: 84,
+      reference: 97,
+      baselineScans: 9,
+      regression: {
+        ...facts,
+        metric: 'score',
+        form_factor: null,
+        baseline: 97,
+        current: 84,
+        shift: -13,
+        p_value: 0.0004,
+        baseline_scans: 9,
+        path: '/',
+      },
+    },
+  };
+
+  it('name the metric, the page by host and path, the values, the shift and the p-value, in English and German', () => {
+    expect(alertText(metric, 'en')).toEqual({
+      title: 'Mobile LCP regressed: 1,800 ms → 2,651 ms',
+      message:
+        'Mobile LCP of shop.example.com/pricing is 2,651 ms, against its usual 1,800 ms (the median of the previous 14 scheduled scans), confirmed by a second scan at once: estimated shift +842 ms (Hodges-Lehmann), p = 0.008.',
+    });
+    expect(alertText(metric, 'de')).toEqual({
+      title: 'LCP (Mobil) verschlechtert: 1.800 ms → 2.651 ms',
+      message:
+        'LCP (Mobil) von shop.example.com/pricing liegt bei 2.651 ms statt üblich 1.800 ms (Median der letzten 14 geplanten Scans), bestätigt durch einen sofortigen zweiten Scan: geschätzte Verschiebung +842 ms (Hodges-Lehmann), p = 0,008.',
+    });
+    // The home page is named with its path too: a target on / and one on /pricing of one host are told apart.
+    expect(alertText(score, 'en')).toEqual({
+      title: 'Overall score dropped by 13 points',
+      message:
+        'The overall score of shop.example.com/ is 84, against its usual 97 (the median of the previous 9 scheduled scans), confirmed by a second scan at once: estimated shift −13 (Hodges-Lehmann), p < 0.001.',
+    });
+    expect(alertText(score, 'de').title).toBe('Score „Gesamt“ um 13 Punkte gefallen');
+  });
+
+  it('say how they resolved, and list the other metrics confirmed with them', () => {
+    const both: Alert = {
+      ...metric,
+      details: { ...metric.details, regression: { ...facts, also: ['desktop.lcp', 'mobile.fcp'] } },
+    };
+    expect(alertText(both, 'en').message).toContain(' Also regressed: desktop.lcp, mobile.fcp.');
+    expect(alertText(resolved(metric, 'recovered', 1850), 'en').message).toMatch(
+      / Resolved: it is back at 1,850 ms\.$/,
+    );
+    expect(alertText(resolved(metric, 'settled', 2600), 'de').message).toMatch(
+      / Behoben: Der Wert ist 7 geplante Scans lang auf seinem neuen Niveau \(2\.600 ms\) geblieben; dieses Niveau ist jetzt sein Ausgangswert\.$/,
+    );
+    const mail = composeAlertEmail(metric, 'raised', { email: 'a@b.example', name: 'A', locale: 'en' }, 'https://x');
+    expect(mail.subject).toBe('[Warning] Mobile LCP regressed: 1,800 ms → 2,651 ms – shop.example.com/pricing');
+  });
+});

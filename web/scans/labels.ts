@@ -80,11 +80,17 @@ const en = {
   stripLabel: (factor: string) => `${factor}: both filmstrips on one time axis`,
   runsOverPlan: (runs: number, allowed: number, plan: string) =>
     `${runs} page loads per scan need the ${plan} plan or higher; your plan allows ${allowed}.`,
-  triggers: { request: 'On demand', run_now: 'On demand', schedule: 'Scheduled' } as Record<string, string>,
+  triggers: {
+    request: 'On demand',
+    run_now: 'On demand',
+    schedule: 'Scheduled',
+    confirmation: 'Confirmation',
+  } as Record<string, string>,
   triggerHint: {
     request: 'Started by hand',
     run_now: 'Started by hand with Run now of its monitored target',
     schedule: 'Started by its monitored target’s daily schedule',
+    confirmation: 'Started at once by its monitored target to confirm a possible regression',
   } as Record<string, string>,
   scanAgain: 'Scan again',
   scanNow: 'Scan now',
@@ -194,11 +200,12 @@ const de: typeof en = {
   stripLabel: (factor: string) => `${factor}: beide Filmstreifen auf einer Zeitachse`,
   runsOverPlan: (runs: number, allowed: number, plan: string) =>
     `${runs} Seitenaufrufe pro Scan erfordern den Tarif ${plan} oder höher; Ihr Tarif erlaubt ${allowed}.`,
-  triggers: { request: 'Auf Abruf', run_now: 'Auf Abruf', schedule: 'Geplant' },
+  triggers: { request: 'Auf Abruf', run_now: 'Auf Abruf', schedule: 'Geplant', confirmation: 'Bestätigung' },
   triggerHint: {
     request: 'Von Hand gestartet',
     run_now: 'Von Hand mit „Jetzt scannen“ seines überwachten Ziels gestartet',
     schedule: 'Vom täglichen Zeitplan seines überwachten Ziels gestartet',
+    confirmation: 'Von seinem überwachten Ziel sofort gestartet, um eine mögliche Verschlechterung zu bestätigen',
   },
   scanAgain: 'Erneut scannen',
   scanNow: 'Jetzt neu scannen',

@@ -7,10 +7,14 @@ import {
   alertEmailWorkflowId,
   mainTaskQueue,
   scanTaskQueue,
+  ScanIdAttribute,
   scanWorkflowId,
   TargetIdAttribute,
+  targetConfirmWorkflowId,
 } from '../../../core/temporal.ts';
 import type { AlertEvaluation } from '../../../services/alert-evaluation.ts';
+import type { ConfirmationInput } from '../../../services/regression-evaluation.ts';
+import type { TargetConfirmOutcome } from '../../../workflows/target-confirm.ts';
 import type { TargetScanOutcome } from '../../../workflows/target-scan.ts';
 import { crash, scanStubs } from './scan-stubs.ts';
 import { workflowTestbed, type WorkflowTestbed } from './time-skipping.ts';
@@ -28,7 +32,8 @@ let bed: WorkflowTestbed;
 let stubs: ReturnType<typeof scanStubs>;
 /** Per target: the dispatch's answers per attempt (an Error is thrown), else the target is gone. */
 const dispatchScripts = new Map<number, (attempt: number, publicId: string) => DispatchedTargetScan | null>();
-const dispatchCalls: Array<{ targetId: number; publicId: string; attempt: number }> = [];
+const dispatchCalls: Array<{ targetId: number; publicId: string; attempt: number; trigger?: string }> = [];
+const confirmations: ConfirmationInput[] = [];
 let evaluate: (scanPublicId: string) => Promise<AlertEvaluation> = async () => evaluation([]);
 const evaluated: string[] = [];
 let sendEmail: (attempt: number) => Promise<'sent'> = async () => 'sent';
@@ -44,9 +49,9 @@ beforeAll(async () => {
   bed = await workflowTestbed();
   stubs = scanStubs(bed, PREFIX);
   const targets: Pick<TargetActivities, 'dispatchTargetScan'> = {
-    async dispatchTargetScan({ targetId, publicId }) {
+    async dispatchTargetScan({ targetId, publicId, trigger }) {
       const { attempt } = Context.current().info;
-      dispatchCalls.push({ targetId, publicId, attempt });
+      dispatchCalls.push({ targetId, publicId, attempt, ...(trigger ? { trigger } : {}) });
       const dispatched = dispatchScripts.get(targetId)?.(attempt, publicId) ?? null;
       if (dispatched)
         stubs.scans.set(publicId, {
@@ -58,7 +63,11 @@ beforeAll(async () => {
       return dispatched;
     },
   };
-  const alerts: Pick<AlertActivities, 'evaluateTargetAlerts' | 'sendAlertEmail'> = {
+  const alerts: Pick<AlertActivities, 'evaluateTargetAlerts' | 'sendAlertEmail' | 'confirmTargetRegressions'> = {
+    async confirmTargetRegressions(input) {
+      confirmations.push(input);
+      return { outcome: 'evaluated', changes: [], emails: [{ alertId: 61, change: 'raised' }], confirmed: input.keys };
+    },
     async evaluateTargetAlerts(scanPublicId) {
       evaluated.push(scanPublicId);
       return evaluate(scanPublicId);
@@ -176,6 +185,48 @@ it("still ends with the scan's outcome when its alerts cannot be evaluated", asy
     const { outcome } = await runTarget(5);
     expect(outcome).toMatchObject({ dispatched: true, outcome: { status: 'finished' } });
     expect(evaluated.at(-1)).toBe(outcome.dispatched ? outcome.scanId : null);
+  } finally {
+    evaluate = async () => evaluation([]);
+  }
+});
+
+it('a scan with regression candidates starts their confirmation as a workflow of its own: one more scan of the target at once, judged with the first, then the e-mails of what it raised', async () => {
+  dispatchScripts.set(6, (_attempt, publicId) => dispatched(publicId));
+  evaluate = async (scanPublicId) => ({
+    ...evaluation([]),
+    ...(evaluated.filter((id) => id === scanPublicId).length === 1
+      ? { confirmation: { targetId: 6, host: 'shop.example', keys: ['mobile.lcp' as const] } }
+      : {}),
+  });
+  try {
+    const { outcome, closedAtMs } = await runTarget(6);
+    if (!outcome.dispatched) throw new Error('not dispatched');
+    const handle = bed.env.client.workflow.getHandle(targetConfirmWorkflowId(6, outcome.scanId));
+    const confirmed = (await handle.result()) as TargetConfirmOutcome;
+    const described = await handle.describe();
+    expect(described.type).toBe('targetConfirmWorkflow');
+    expect(described.typedSearchAttributes.get(TargetIdAttribute)).toBe('6');
+    expect(described.typedSearchAttributes.get(ScanIdAttribute)).toBe(outcome.scanId);
+    // The target's run did not wait for it (ParentClosePolicy ABANDON).
+    expect(closedAtMs).toBeLessThanOrEqual(described.closeTime!.getTime());
+
+    if (!confirmed.dispatched) throw new Error('confirmation not dispatched');
+    expect(confirmed.scanId).not.toBe(outcome.scanId);
+    expect(dispatchCalls.filter((c) => c.targetId === 6).map((c) => c.trigger ?? 'schedule')).toEqual([
+      'schedule',
+      'confirmation',
+    ]);
+    const child = await bed.env.client.workflow.getHandle(scanWorkflowId(confirmed.scanId)).describe();
+    expect(child.type).toBe('scanWorkflow');
+    expect(child.typedSearchAttributes.get(TargetIdAttribute)).toBe('6');
+    expect(confirmations).toEqual([
+      { candidateScanId: outcome.scanId, confirmationScanId: confirmed.scanId, keys: ['mobile.lcp'] },
+    ]);
+    // The confirmation scan is judged with the first, never evaluated on its own.
+    expect(evaluated).not.toContain(confirmed.scanId);
+    expect(await bed.env.client.workflow.getHandle(alertEmailWorkflowId(MAIN_QUEUE, 61, 'raised')).result()).toBe(
+      'sent',
+    );
   } finally {
     evaluate = async () => evaluation([]);
   }
