@@ -1,4 +1,5 @@
 import type { ClickHouseClient } from '@clickhouse/client';
+import { ROLLUP_TABLE, rollupTableSql } from './rum-rollups.ts';
 import { ident, int, sql } from './sql.ts';
 
 /**
@@ -78,6 +79,11 @@ const VERSIONS: ReadonlyArray<{ version: number; statements: (db: string) => str
       sql`ALTER TABLE ${ident(db)}.rum_metrics ADD COLUMN source UInt32 DEFAULT toUInt32(bitAnd(cityHash64(page_view_id), 4294967295))`,
       sql`ALTER TABLE ${ident(db)}.rum_metrics ADD COLUMN keep_one_in UInt16 DEFAULT 1`,
     ],
+  },
+  {
+    // Daily rollups of rum_metrics for long windows (db/clickhouse/rum-rollups.ts holds the CREATE and its engine).
+    version: 4,
+    statements: (db) => [rollupTableSql(db, ROLLUP_TABLE)],
   },
 ];
 
