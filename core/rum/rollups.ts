@@ -28,9 +28,6 @@ export const RESEND_GRACE_DAYS = 1;
  */
 export const ROLLUP_REBUILD_DAYS = RESEND_GRACE_DAYS + 2;
 
-/** Rollup retention by default: months kept, the current one included (raw rows: RUM_KEEP_MONTHS). */
-export const ROLLUP_KEEP_MONTHS_DEFAULT = 25;
-
 /**
  * Rollups keep quantileTiming states, deterministic and of fixed size: exact up to 1,023 units, above that
  * within 16 units, and clamped at 30,000 units. Time metrics go in as whole milliseconds, CLS as

@@ -2,6 +2,7 @@ import { RUM_METRICS, type Device, type RumMetric } from '../../core/rum/metrics
 import { periodWindow } from '../../core/rum/periods.ts';
 import { rollupTolerance } from '../../core/rum/rollups.ts';
 import { dropOldRumPartitions } from '../../db/clickhouse/partitions.ts';
+import { countRumRows, eraseRumRows } from '../../db/clickhouse/rum-erase.ts';
 import { rumQueries } from '../../db/clickhouse/rum-queries.ts';
 import { dropOldRollupDays, rolledUpDays, rollUpRumDays } from '../../db/clickhouse/rum-rollups.ts';
 import { isolatedClickHouse, type IsolatedClickHouse } from '../harness/isolated.ts';
@@ -131,6 +132,23 @@ it('counts a replayed, resent and across-midnight resent value once, also after 
   expect(
     await rumQueries({ client: ch.client, database: ch.database, rollups: false }).summary(SMALL, window, 'all'),
   ).toEqual(await rolled.summary(SMALL, window, 'all'));
+});
+
+it('erasing a site removes its rollups too', async () => {
+  await rollUpRumDays(ch.client, ch.database, 13, NOW);
+  expect((await countRumRows(ch.client, ch.database, [SMALL])).rum_daily).toBeGreaterThan(0);
+  expect(await eraseRumRows(ch.client, ch.database, [SMALL])).toEqual({
+    rum_metrics: 0,
+    rum_rejections: 0,
+    rum_daily: 0,
+  });
+  const summary = await rumQueries({ client: ch.client, database: ch.database }).summary(
+    SMALL,
+    periodWindow('7d', NOW),
+    'all',
+  );
+  expect(summary.LCP.samples).toBe(0);
+  expect((await countRumRows(ch.client, ch.database, [BIG])).rum_daily).toBeGreaterThan(0);
 });
 
 it('retention drops raw months but keeps rollups, and old periods still answer from them', async () => {
