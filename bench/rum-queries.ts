@@ -12,6 +12,8 @@
  *     tolerance core/rum/rollups.ts states. Target: rollup p95 under 50 ms for 30 days.
  *
  *   ./svc stack up && npm run bench:rum-queries [-- --rows 5000000 --big-pageviews 1000000 --iterations 50 --keep]
+ * `--keep` leaves the database in place; `--reuse` measures on a kept one without generating it again (its data
+ * then ends when it was made, so today's part of the window is smaller than in a fresh run).
  */
 import { parseArgs } from 'node:util';
 import { createClient } from '@clickhouse/client';
@@ -31,6 +33,7 @@ const { values } = parseArgs({
     'big-pageviews': { type: 'string', default: '1000000' },
     iterations: { type: 'string', default: '50' },
     keep: { type: 'boolean', default: false },
+    reuse: { type: 'boolean', default: false },
   },
 });
 const rows = Number(values.rows);
@@ -51,7 +54,7 @@ const admin = createClient({
 });
 const client = createClickHouse(config, database);
 const db = ident(database);
-const now = new Date();
+const now = values.reuse ? await generatedUntil() : new Date();
 const MONTH_S = 30 * 86_400;
 const BIG_SITE = 1;
 const TYPICAL_SITE = 2;
@@ -167,8 +170,17 @@ async function exactAgainstRollups(): Promise<void> {
   );
 }
 
+/** The moment a kept database's data was generated up to (its newest row). */
+async function generatedUntil(): Promise<Date> {
+  const result = await admin.query({
+    query: sql`SELECT toUnixTimestamp(max(ts)) AS at FROM ${db}.rum_metrics`,
+    format: 'JSONEachRow',
+  });
+  return new Date(Number((await result.json<{ at: string | number }>())[0]!.at) * 1000);
+}
+
 try {
-  await generate();
+  if (!values.reuse) await generate();
   const queries = rumQueries({ client, database });
   console.log(
     `summary (all devices) vs count() over the same rows; ${iterations} sequential runs each after 3 warm-ups; ms`,

@@ -28,7 +28,10 @@ import { ident, int, ints, join, oneOf, part, sql, str, timestamp } from './sql.
  * `path`, of `summary` and `navigationSplit`) applies before the reduction; a value is dated by the first row
  * seen of it (`min(ts)`).
  *
- * Percentiles: `quantileExact` / `quantilesExact` on the deduplicated values, everywhere: sort the n values and
+ * Summaries of 7 days or more (without a path) read daily rollups for whole days instead (rum-rollups.ts,
+ * core/rum/rollups.ts): exact counts, p75 from quantileTiming states within rollupTolerance.
+ *
+ * Percentiles otherwise: `quantileExact` / `quantilesExact` on the deduplicated values: sort the n values and
  * take the one at 0-based rank floor(q × n) (p75 of 4 values is the 4th smallest, p50 of 4 the 3rd): exact,
  * deterministic, an actual measured value (core/rum/metrics.ts exactQuantile is the same rule; a test checks
  * ClickHouse 18.16 against it for n = 1..10). Values come back in the API's units and rounding (roundMetric:
