@@ -42,12 +42,14 @@ const NEEDS: Record<Role, Record<string, 'service_healthy' | 'service_completed_
     temporal: 'service_healthy',
     migrate: 'service_completed_successfully',
     'temporal-setup': 'service_completed_successfully',
+    'minio-setup': 'service_completed_successfully',
   },
   worker: {
     postgres: 'service_healthy',
     temporal: 'service_healthy',
     migrate: 'service_completed_successfully',
     'temporal-setup': 'service_completed_successfully',
+    'minio-setup': 'service_completed_successfully',
   },
   ingest: { clickhouse: 'service_healthy', migrate: 'service_completed_successfully' },
 };
@@ -140,6 +142,8 @@ const OPERATOR_ENV: Record<string, string> = {
   BASE_URL: 'https://perf.example.test',
   INGEST_URL: 'https://rum.example.test',
   SMTP_URL: 'smtps://alerts:secret@smtp.example.test:465',
+  MINIO_ROOT_PASSWORD: randomBytes(12).toString('hex'),
+  S3_SECRET_ACCESS_KEY: randomBytes(12).toString('hex'),
 };
 
 const appServices = Object.entries(compose.services).filter(([, svc]) => svc.build !== undefined);
@@ -185,6 +189,8 @@ describe('docker-compose.yml', () => {
     ['clickhouse', 'clickhouse/clickhouse-server:'],
     ['temporal', 'temporalio/'],
     ['temporal-ui', 'temporalio/'],
+    ['minio', 'minio/minio:'],
+    ['minio-setup', 'minio/mc:'],
   ])('backing service %s uses the official image %s', (name, prefix) => {
     const svc = service(name);
     expect(svc.build).toBeUndefined();
@@ -231,6 +237,27 @@ describe('docker-compose.yml', () => {
       const env = environment(service(name), withoutSecretKey);
       expect({ name, keys: SECRET_KEY_VARIABLES.filter((key) => key in env) }).toEqual({ name, keys: [] });
     }
+  });
+
+  it('stores scan images in the MinIO bucket for api and worker, with the key from the operator; nobody else gets it', () => {
+    for (const name of ['api', 'worker']) {
+      const s3 = loadConfig(environment(service(name), OPERATOR_ENV)).assetsS3;
+      expect({ name, bucket: s3?.bucket, path: s3?.forcePathStyle }).toEqual({
+        name,
+        bucket: 'webperf-assets',
+        path: true,
+      });
+      expect(compose.services).toHaveProperty([new URL(s3!.endpoint!).hostname]);
+      expect(rawEnvironment(service(name)).S3_SECRET_ACCESS_KEY).toMatch(/^\$\{S3_SECRET_ACCESS_KEY:\?[^}]+\}$/);
+    }
+    for (const name of ['ingest', 'migrate', 'webhook-worker'])
+      expect({ name, keys: Object.keys(rawEnvironment(service(name))).filter((key) => key.startsWith('S3_')) }).toEqual(
+        {
+          name,
+          keys: [],
+        },
+      );
+    expect(words(service('minio-setup').command)).toContain('mb --ignore-existing store/webperf-assets');
   });
 
   describe.each(ROLES)('%s', (role) => {
@@ -319,7 +346,8 @@ describe('docker-compose.yml', () => {
 
     it('starts after what the worker needs', () => {
       const deps = dependsOn(svc);
-      for (const [name, condition] of Object.entries(NEEDS.worker))
+      // It stores no images, so it does not wait for the bucket.
+      for (const [name, condition] of Object.entries(NEEDS.worker).filter(([name]) => name !== 'minio-setup'))
         expect({ [name]: deps[name] }).toEqual({ [name]: condition });
     });
   });
