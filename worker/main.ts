@@ -181,11 +181,14 @@ async function main(): Promise<void> {
   if (!connection) return;
   if (config.env === 'production' && !config.worker.workflowBundlePath)
     throw new Error('WORKFLOW_BUNDLE_PATH is required in production');
-  // Bundled once for both the webhook and the main Worker when no prebuilt bundle is given (development).
+  // Bundled once for both the webhook and the main Worker when no prebuilt bundle is given (development); a
+  // scan-only worker runs activities only and needs none.
   const workflowSource: Pick<WorkerOptions, 'workflowBundle'> = {
     workflowBundle: config.worker.workflowBundlePath
       ? { codePath: config.worker.workflowBundlePath }
-      : await bundleWorkflowCode({ workflowsPath: resolve(PROJECT_ROOT, 'workflows/index.ts') }),
+      : servesMain || servesWebhooks
+        ? await bundleWorkflowCode({ workflowsPath: resolve(PROJECT_ROOT, 'workflows/index.ts') })
+        : undefined,
   };
 
   const runner = servesScans ? startLighthouseRunner() : noScanRunner;
