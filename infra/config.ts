@@ -81,7 +81,8 @@ export interface Config {
   /**
    * role (WORKER_ROLE): the task queues this process serves. `all` (default; `./svc start`): the main queue, its
    * regions' Lighthouse queues and the webhook queue, each a Worker with slots of its own; `main`: all but the
-   * webhook queue; `webhooks`: only the webhook queue (compose's webhook-worker). webhookSlots
+   * webhook queue; `scan`: only its regions' Lighthouse queues (compose's scan-worker); `webhooks`: only the
+   * webhook queue (compose's webhook-worker). webhookSlots
    * (WEBHOOK_WORKER_SLOTS): webhook attempts one process sends at once.
    */
   worker: {
@@ -431,7 +432,7 @@ function trustedProxies(raw: string | undefined): string[] {
  */
 export const DEFAULT_MIN_BENCHMARK_INDEX = 1000;
 
-export const WORKER_ROLES = ['all', 'main', 'webhooks'] as const;
+export const WORKER_ROLES = ['all', 'main', 'scan', 'webhooks'] as const;
 export type WorkerRole = (typeof WORKER_ROLES)[number];
 
 /** Config without the secret keys: for processes that handle no secrets (ingest, migrations). */
@@ -457,6 +458,9 @@ export function loadConfig(env: Env = process.env, options: { keys?: false } = {
     if (!scanRegions.available.includes(region))
       throw new ConfigError('WORKER_SCAN_REGIONS', `names "${region}", which is not in SCAN_REGIONS`);
   }
+  const workerRole = oneOf(env, 'WORKER_ROLE', WORKER_ROLES, 'all');
+  if (workerRole === 'scan' && workerScanRegions.length === 0)
+    throw new ConfigError('WORKER_SCAN_REGIONS', 'must name at least one region for WORKER_ROLE=scan');
   const config: KeylessConfig = {
     env: appEnv,
     assetsDir: resolve(stateDir, str(env, 'ASSETS_DIR', 'assets')),
@@ -506,7 +510,7 @@ export function loadConfig(env: Env = process.env, options: { keys?: false } = {
         ? resolve(PROJECT_ROOT, env.WORKFLOW_BUNDLE_PATH.trim())
         : null,
       scanRegions: workerScanRegions,
-      role: oneOf(env, 'WORKER_ROLE', WORKER_ROLES, 'all'),
+      role: workerRole,
       webhookSlots: atLeastOne(env, 'WEBHOOK_WORKER_SLOTS', WEBHOOK_WORKER_SLOTS_DEFAULT, 1000),
     },
     databaseUrl: url(env, 'DATABASE_URL', required('postgres://postgres@127.0.0.1:5432/webperf'), [
