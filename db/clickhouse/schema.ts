@@ -1,7 +1,7 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { ClickHouseLayout } from '../../infra/config.ts';
 import { ident, int, sql, str } from './sql.ts';
-import { distributedTable, SINGLE_LAYOUT, storageDatabase, tableEngine } from './table-engine.ts';
+import { distributedTable, SINGLE_LAYOUT, storageDatabase, tableEngine, type ShardColumn } from './table-engine.ts';
 
 /**
  * ClickHouse schema versions. Each statement must run on ClickHouse 18.16 (local stack) and current
@@ -150,12 +150,13 @@ async function ensureDistributedTables(
   const columnsOf = async (db: string) => {
     const rows = await (
       await client.query({
-        query: sql`SELECT table, name, type FROM system.columns WHERE database = ${str(db)} ORDER BY table, name`,
+        query: sql`SELECT table, name, type, default_kind, default_expression FROM system.columns
+          WHERE database = ${str(db)}`, // in definition order (18.16 has no position column)
         format: 'JSONEachRow',
       })
-    ).json<{ table: string; name: string; type: string }>();
-    const byTable = new Map<string, string>();
-    for (const row of rows) byTable.set(row.table, `${byTable.get(row.table) ?? ''}${row.name} ${row.type},`);
+    ).json<ShardColumn & { table: string }>();
+    const byTable = new Map<string, ShardColumn[]>();
+    for (const { table, ...column } of rows) byTable.set(table, [...(byTable.get(table) ?? []), column]);
     return byTable;
   };
   const tables = await (
@@ -165,12 +166,13 @@ async function ensureDistributedTables(
     })
   ).json<{ name: string }>();
   const [shardColumns, distributedColumns] = [await columnsOf(storage), await columnsOf(database)];
+  const names = (columns: ShardColumn[] | undefined) => columns?.map((c) => `${c.name} ${c.type}`).join(', ');
   for (const { name } of tables) {
+    const columns = shardColumns.get(name) ?? [];
     const existing = distributedColumns.get(name);
-    if (existing === shardColumns.get(name)) continue;
-    if (existing !== undefined)
-      await client.command({ query: sql`DROP TABLE IF EXISTS ${ident(database)}.${ident(name)}` });
-    await client.command({ query: distributedTable(layout, database, name) });
+    if (existing && names(existing) === names(columns)) continue;
+    if (existing) await client.command({ query: sql`DROP TABLE IF EXISTS ${ident(database)}.${ident(name)}` });
+    await client.command({ query: distributedTable(layout, database, name, columns) });
   }
 }
 

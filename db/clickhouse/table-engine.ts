@@ -1,5 +1,5 @@
 import type { ClickHouseLayout } from '../../infra/config.ts';
-import { ident, identList, part, sql, str } from './sql.ts';
+import { ident, identList, join, part, serverSql, sql, str } from './sql.ts';
 
 /**
  * How tables are laid out across ClickHouse nodes (CLICKHOUSE_LAYOUT; docs/clickhouse-cluster.md):
@@ -49,14 +49,34 @@ const SHARDING_KEYS: Readonly<Record<string, SqlPart>> = {
 };
 const DEFAULT_SHARDING_KEY = part`site_id`;
 
-/** The Distributed table `database.table` over the cluster's `<database>_shard.table` (sharded layout only). */
+/** A column of a shard table as system.columns describes it. */
+export interface ShardColumn {
+  name: string;
+  type: string;
+  default_kind: string;
+  default_expression: string;
+}
+
+/**
+ * The Distributed table `database.table` over the cluster's `<database>_shard.table` (sharded layout only), with
+ * the shard table's columns. A MATERIALIZED column becomes an ALIAS of the same expression: ClickHouse 18.16's
+ * Distributed inserts would otherwise compute it and send it along, which the shard refuses; read through the
+ * alias, it has the same value.
+ */
 export function distributedTable(
   layout: Extract<ClickHouseLayout, { kind: 'sharded' }>,
   database: string,
   table: string,
+  columns: readonly ShardColumn[],
 ): string {
   const local = ident(storageDatabase(layout, database));
   const key = SHARDING_KEYS[table] ?? DEFAULT_SHARDING_KEY;
-  return sql`CREATE TABLE IF NOT EXISTS ${ident(database)}.${ident(table)} AS ${local}.${ident(table)}
+  const definitions = columns.map((column) => {
+    const kind = column.default_kind === 'MATERIALIZED' ? 'ALIAS' : column.default_kind;
+    const tail =
+      kind === 'DEFAULT' || kind === 'ALIAS' ? part` ${ident(kind)} ${serverSql(column.default_expression)}` : part``;
+    return part`${ident(column.name)} ${serverSql(column.type)}${tail}`;
+  });
+  return sql`CREATE TABLE IF NOT EXISTS ${ident(database)}.${ident(table)} (${join(definitions)})
     ENGINE = Distributed(${ident(layout.cluster)}, ${local}, ${ident(table)}, ${key})`;
 }

@@ -1,18 +1,14 @@
-import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { loadConfig, type Config } from '../../infra/config.ts';
 import type { RumSite } from '../../core/rum/site.ts';
-import { createClickHouse, type ClickHouseClient } from '../../db/clickhouse/client.ts';
 import { rumQueries } from '../../db/clickhouse/rum-queries.ts';
 import { ensureClickHouseSchema } from '../../db/clickhouse/schema.ts';
 import { ident, sql } from '../../db/clickhouse/sql.ts';
-import { clusterNodeConfig, type ClusterNode } from '../../stack/clickhouse-cluster.ts';
 import { startClickHouse, stopClickHouse, type ClickHouseInstance } from '../../stack/clickhouse.ts';
 import { waitUntil } from '../../stack/proc.ts';
-import { startZooKeeper, stopZooKeeper, type ZooKeeperInstance } from '../../stack/zookeeper.ts';
-import { freePort, isolatedPostgres, uniqueName, type IsolatedPostgres } from '../harness/isolated.ts';
-import { baseTestEnv, HARNESS_DIR } from '../harness/shared.ts';
+import { isolatedPostgres, uniqueName, type IsolatedPostgres } from '../harness/isolated.ts';
+import { HARNESS_DIR } from '../harness/shared.ts';
 import { beacon, createSite, queryRows, send, startIngest, type IngestProcess } from '../ingest/support.ts';
+import { clientFor, startLocalCluster, urlOf, type LocalCluster } from './cluster.ts';
 
 /**
  * Replicated layout on real servers: one ZooKeeper and two ClickHouse replicas of one shard, the schema created
@@ -21,46 +17,21 @@ import { beacon, createSite, queryRows, send, startIngest, type IngestProcess } 
  * queries still answer; it is started again, catches up, and both replicas then hold every acknowledged beacon
  * exactly once and give the same summaries.
  */
-const base = loadConfig(baseTestEnv());
 const DATABASE = uniqueName('rep');
-const CLUSTER = 'webperf_test';
-let zookeeper: ZooKeeperInstance;
-const replicas: ClickHouseInstance[] = [];
+const REPLICATED = { kind: 'replicated' } as const;
+let cluster: LocalCluster;
+let replicas: ClickHouseInstance[];
 let db: IsolatedPostgres;
 let site: RumSite;
 let ingest: IngestProcess | null = null;
 
-const urlOf = (replica: ClickHouseInstance) => `http://127.0.0.1:${replica.httpPort}`;
-
-/** A client for the given nodes, in failover order, as the processes build it from their configuration. */
-function clientFor(nodes: ClickHouseInstance[], database = DATABASE): ClickHouseClient {
-  const clickhouse: Config['clickhouse'] = {
-    ...base.clickhouse,
-    url: urlOf(nodes[0]!),
-    replicaUrls: nodes.slice(1).map(urlOf),
-    layout: { kind: 'replicated' },
-  };
-  return createClickHouse({ clickhouse }, database);
-}
+const clientOf = (nodes: ClickHouseInstance[]) => clientFor(nodes, DATABASE, REPLICATED);
 
 beforeAll(async () => {
-  zookeeper = { dir: resolve(HARNESS_DIR, uniqueName('zookeeper')), port: await freePort() };
-  await startZooKeeper(zookeeper, () => undefined);
-  const nodes: ClusterNode[] = [];
-  for (const replica of ['r1', 'r2'])
-    nodes.push({ shard: 1, replica, tcpPort: await freePort(), interserverPort: await freePort() });
-  for (const node of nodes) {
-    const instance: ClickHouseInstance = {
-      dir: resolve(HARNESS_DIR, uniqueName(`clickhouse_${node.replica}`)),
-      httpPort: await freePort(),
-      tcpPort: node.tcpPort,
-      extraConfig: clusterNodeConfig({ cluster: CLUSTER, zookeeperPort: zookeeper.port, nodes, self: node }),
-    };
-    replicas.push(instance);
-    await startClickHouse(instance, () => undefined);
-  }
-  const admins = replicas.map((replica) => clientFor([replica], 'default'));
-  expect(await ensureClickHouseSchema(admins, DATABASE, { kind: 'replicated' })).toEqual([1, 2, 3]);
+  cluster = await startLocalCluster([1, 1]);
+  replicas = cluster.nodes;
+  const admins = replicas.map((replica) => clientFor([replica], 'default', REPLICATED));
+  expect(await ensureClickHouseSchema(admins, DATABASE, REPLICATED)).toEqual([1, 2, 3]);
   await Promise.all(admins.map((admin) => admin.close()));
   db = await isolatedPostgres();
   site = await createSite(db.knex, { domain: 'example.com', plan: 'agency' });
@@ -68,14 +39,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await ingest?.service.stop();
-  for (const replica of replicas) {
-    await stopClickHouse(replica);
-    rmSync(replica.dir, { recursive: true, force: true });
-  }
-  if (zookeeper) {
-    await stopZooKeeper(zookeeper);
-    rmSync(zookeeper.dir, { recursive: true, force: true });
-  }
+  await cluster?.stop();
   await db?.drop();
 });
 
@@ -110,7 +74,7 @@ function load(url: string, connections = 4) {
 
 /** Per page view, the distinct metric ids one replica holds, and its physical row count. */
 async function storedOn(replica: ClickHouseInstance) {
-  const client = clientFor([replica]);
+  const client = clientOf([replica]);
   try {
     const rows = await queryRows<{ page_view_id: string; metrics: string }>(
       client,
@@ -126,7 +90,7 @@ const allThere = (stored: Map<string, number>, acknowledged: Set<string>) =>
   [...acknowledged].every((pv) => stored.get(pv) === 3);
 
 async function summaryThrough(nodes: ClickHouseInstance[]) {
-  const client = clientFor(nodes);
+  const client = clientOf(nodes);
   try {
     const window = { from: new Date(Date.now() - 3_600_000), to: new Date(Date.now() + 3_600_000) };
     return await rumQueries({ client, database: DATABASE }).summary(site.id, window, 'all');
@@ -193,7 +157,7 @@ it('goes on writing and answering while the replica the ingest writes to is stop
       60_000,
       250,
     );
-    const admin = clientFor([replicas[0]!]);
+    const admin = clientOf([replicas[0]!]);
     await admin.command({ query: sql`SYSTEM SYNC REPLICA ${ident(DATABASE)}.rum_metrics` });
     await admin.close();
 
