@@ -80,3 +80,13 @@ export function distributedTable(
   return sql`CREATE TABLE IF NOT EXISTS ${ident(database)}.${ident(table)} (${join(definitions)})
     ENGINE = Distributed(${ident(layout.cluster)}, ${local}, ${ident(table)}, ${key})`;
 }
+
+/**
+ * The table an ALTER on the rows of `database.table` (a mutation, a partition drop) addresses: the table
+ * itself, or in the sharded layout its shard table on every shard (`ON CLUSTER`; ClickHouse runs it on one
+ * replica per shard and replication does the rest). A Distributed table takes no such ALTER.
+ */
+export function rowsTable(layout: ClickHouseLayout, database: string, table: string): SqlPart {
+  const name = part`${ident(storageDatabase(layout, database))}.${ident(table)}`;
+  return layout.kind === 'sharded' ? part`${name} ON CLUSTER ${ident(layout.cluster)}` : name;
+}

@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
 import type { RumSite } from '../../core/rum/site.ts';
 import { rumQueries } from '../../db/clickhouse/rum-queries.ts';
+import { dropOldRumPartitions } from '../../db/clickhouse/partitions.ts';
+import { eraseRumRows } from '../../db/clickhouse/rum-erase.ts';
 import { ensureClickHouseSchema } from '../../db/clickhouse/schema.ts';
 import { ident, sql } from '../../db/clickhouse/sql.ts';
 import { storageDatabase } from '../../db/clickhouse/table-engine.ts';
@@ -96,4 +98,38 @@ it('spreads the ingest’s rows over both shards and answers the same through ei
   const [one, two] = [await summaryThrough(cluster.nodes[0]!), await summaryThrough(cluster.nodes[1]!)];
   expect(one).toEqual(two);
   expect(one.LCP.samples).toBe(sent.length);
+});
+
+it('erases a site’s rows and drops old months on every shard, through either node', async () => {
+  const other = await createSite(db.knex, { domain: 'example.com', plan: 'agency' });
+  for (let i = 0; i < 20; i++) expect((await send(ingest!.url, beacon(other.publicId))).status).toBe(204);
+  const shardTables = storageDatabase(SHARDED, DATABASE);
+  await waitUntil(
+    'the other site’s rows',
+    async () => (await rowsOn(cluster.nodes[0]!, DATABASE)).pageViews === 60,
+    30_000,
+  );
+
+  const client = clientFor([cluster.nodes[1]!], DATABASE, SHARDED);
+  try {
+    expect(await eraseRumRows(client, DATABASE, [other.id], { layout: SHARDED })).toEqual({
+      rum_metrics: 0,
+      rum_rejections: 0,
+    });
+    const left = await Promise.all(cluster.nodes.map((node) => rowsOn(node, shardTables)));
+    expect(left[0]!.pageViews + left[1]!.pageViews).toBe(40);
+
+    // A month later, with one month kept, this month goes everywhere.
+    const nextMonth = new Date(Date.now() + 32 * 24 * 3_600_000);
+    const dropped = await dropOldRumPartitions(client, DATABASE, 1, nextMonth, SHARDED);
+    expect(dropped).toContain(`rum_metrics:${new Date().toISOString().slice(0, 7).replace('-', '')}`);
+    await waitUntil(
+      'no rows left on either shard',
+      async () =>
+        (await Promise.all(cluster.nodes.map((node) => rowsOn(node, shardTables)))).every((n) => n.rows === 0),
+      30_000,
+    );
+  } finally {
+    await client.close();
+  }
 });
