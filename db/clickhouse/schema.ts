@@ -161,7 +161,9 @@ async function ensureDistributedTables(
   };
   const tables = await (
     await client.query({
-      query: sql`SELECT name FROM system.tables WHERE database = ${str(storage)} AND engine LIKE 'Replicated%'`,
+      // A materialized view's own storage (`.inner.<view>`) is read through the view, not a Distributed table.
+      query: sql`SELECT name FROM system.tables
+        WHERE database = ${str(storage)} AND engine LIKE 'Replicated%' AND NOT startsWith(name, '.inner')`,
       format: 'JSONEachRow',
     })
   ).json<{ name: string }>();
