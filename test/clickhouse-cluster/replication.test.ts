@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { rumQueries } from '../../db/clickhouse/rum-queries.ts';
 import { ensureClickHouseSchema } from '../../db/clickhouse/schema.ts';
@@ -19,6 +20,7 @@ import { clientFor, startLocalCluster, urlOf, type LocalCluster } from './cluste
  * exactly once and give the same summaries.
  */
 const DATABASE = uniqueName('rep');
+const spoolDir = resolve(HARNESS_DIR, uniqueName('spool'));
 const REPLICATED = { kind: 'replicated' } as const;
 let cluster: LocalCluster;
 let replicas: ClickHouseInstance[];
@@ -47,6 +49,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await ingest?.service.stop();
+  rmSync(spoolDir, { recursive: true, force: true });
   await api?.close();
   await cluster?.stop();
 });
@@ -128,7 +131,7 @@ it('goes on writing and answering while the replica the ingest writes to is stop
   ingest = await startIngest({
     DATABASE_URL: api.db.databaseUrl,
     ...clickhouseEnv(),
-    INGEST_SPOOL_DIR: resolve(HARNESS_DIR, uniqueName('spool')),
+    INGEST_SPOOL_DIR: spoolDir,
     INGEST_BATCH_MS: '100',
     INGEST_ADDRESS_RATE: '1000000',
     INGEST_ADDRESS_BURST: '1000000',

@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { RumSite } from '../../core/rum/site.ts';
 import { rumQueries } from '../../db/clickhouse/rum-queries.ts';
@@ -20,6 +21,7 @@ import { CLUSTER, clientFor, startLocalCluster, urlOf, type LocalCluster } from 
  * counts once.
  */
 const DATABASE = uniqueName('shd');
+const spoolDir = resolve(HARNESS_DIR, uniqueName('spool'));
 const SHARDED = { kind: 'sharded', cluster: CLUSTER } as const;
 let cluster: LocalCluster;
 let db: IsolatedPostgres;
@@ -38,6 +40,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await ingest?.service.stop();
+  rmSync(spoolDir, { recursive: true, force: true });
   await cluster?.stop();
   await db?.drop();
 });
@@ -72,7 +75,7 @@ it('spreads the ingest’s rows over both shards and answers the same through ei
     CLICKHOUSE_LAYOUT: 'sharded',
     CLICKHOUSE_CLUSTER: CLUSTER,
     CLICKHOUSE_DATABASE: DATABASE,
-    INGEST_SPOOL_DIR: resolve(HARNESS_DIR, uniqueName('spool')),
+    INGEST_SPOOL_DIR: spoolDir,
     INGEST_BATCH_MS: '100',
   });
   const sent = Array.from({ length: 40 }, (_, i) => {
