@@ -139,7 +139,7 @@ const metricsServer = serveMetrics(
 // Old monthly partitions go once a day (no TTL on 18.16). Every instance may do it; a second drop finds nothing.
 const DAY_MS = 24 * 60 * 60 * 1000;
 const dropOld = () => {
-  dropOldRumPartitions(clickhouse, database, config.ingest.keepMonths).then(
+  dropOldRumPartitions(clickhouse, database, config.ingest.keepMonths, new Date(), config.clickhouse.layout).then(
     (dropped) =>
       dropped.length > 0 && log.info({ dropped, keepMonths: config.ingest.keepMonths }, 'old RUM partitions dropped'),
     (error: unknown) => log.warn({ err: error }, 'dropping old RUM partitions failed; trying again tomorrow'),
