@@ -106,6 +106,8 @@ export interface Needs {
   workerProcesses: number;
   temporalActionsPerMonth: number;
   averageActionsPerSecond: number;
+  /** On-demand scans and their deliveries at their peak, the rest at its average. */
+  peakActionsPerSecond: number;
   scheduleStartsPerSecond: number;
   webhookDeliveriesPerMonth: number;
   postgresBytesPerMonth: number;
@@ -129,6 +131,7 @@ export function needsFor(customers: number, costs: UnitCosts, rumKeepMonths: num
   let scheduledCpu = 0;
   let scheduledWall = 0;
   let deliveries = 0;
+  let onDemandDeliveries = 0;
   let lighthouseKept = 0;
   let pageviews = 0;
   for (const key of PLAN_KEYS) {
@@ -143,6 +146,7 @@ export function needsFor(customers: number, costs: UnitCosts, rumKeepMonths: num
     scheduledCpu += planScheduled * perScan(costs, plan.scheduledRuns, (s) => s.cpuSeconds);
     scheduledWall += planScheduled * perScan(costs, plan.scheduledRuns, (s) => s.wallSeconds);
     deliveries += (planScheduled + planOnDemand) * usage.webhookShare;
+    onDemandDeliveries += planOnDemand * usage.webhookShare;
     lighthouseKept +=
       ((planScheduled + planOnDemand) / a.daysPerMonth) * plan.lighthouseReportDays * costs.lighthouseBytesPerScan;
     pageviews += n * usage.liveDataSites * usage.pageviewsPerSitePerMonth;
@@ -158,6 +162,8 @@ export function needsFor(customers: number, costs: UnitCosts, rumKeepMonths: num
     deliveries * costs.actionsPerWebhookDelivery +
     a.alertChecksPerMonth * costs.actionsPerAlertCheck +
     costs.fixedActionsPerMonth;
+  const onDemandActions =
+    onDemand * costs.actionsPerOnDemandScan + onDemandDeliveries * costs.actionsPerWebhookDelivery;
   const beacons = pageviews * a.beaconsPerPageview;
   const scans = scheduled + onDemand;
   return {
@@ -170,6 +176,7 @@ export function needsFor(customers: number, costs: UnitCosts, rumKeepMonths: num
     workerProcesses: peak(scheduledWall, onDemandWall),
     temporalActionsPerMonth: actions,
     averageActionsPerSecond: actions / month,
+    peakActionsPerSecond: (actions + onDemandActions * (a.onDemandPeakFactor - 1)) / month,
     scheduleStartsPerSecond: scheduled / month,
     webhookDeliveriesPerMonth: deliveries,
     postgresBytesPerMonth: scans * costs.postgresBytesPerScan,

@@ -7,6 +7,7 @@ interface ScanMeasure {
   cpuSeconds: number;
   wallSeconds: number;
   steps: Record<string, { cpu: number; wall: number }>;
+  repeats: number;
 }
 
 export interface Measured {
@@ -42,7 +43,7 @@ function bytes(x: number): string {
   }
   return `${value < 10 && unit > 0 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
 }
-const millions = (x: number) => (x >= 1e6 ? `${n1(x / 1e6)} M` : n0(x));
+const millions = (x: number) => (x >= 1e9 ? `${n1(x / 1e9)} bn` : x >= 1e6 ? `${n1(x / 1e6)} M` : n0(x));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 function stepMedian(scans: ScanMeasure[], step: string, pick: 'cpu' | 'wall'): number {
@@ -65,7 +66,7 @@ export function renderCapacity(m: Measured, needs: Needs[]): string {
     '|---|---|---|',
   );
   row(
-    `worker CPU of an on-demand scan (desktop + mobile, 1 page load each; median of ${m.scanCount})`,
+    `worker CPU of an on-demand scan (desktop + mobile, 1 page load each; median of ${m.scanCount}; loads repeated because the machine was busy: ${m.onDemand.reduce((t, s) => t + s.repeats, 0)})`,
     `${n1(onDemand.cpuSeconds)} s CPU in ${n1(onDemand.wallSeconds)} s wall`,
     `**${perHour(onDemand.cpuSeconds)} scans per worker core-hour**; ${perHour(onDemand.wallSeconds)} per Lighthouse slot-hour`,
   );
@@ -84,7 +85,7 @@ export function renderCapacity(m: Measured, needs: Needs[]): string {
     '',
   );
   row(
-    `worker CPU of a target's scheduled scan (Pro: ${target.runs} page loads per form factor)`,
+    `worker CPU of a target's scheduled scan (Pro: ${target.runs} page loads per form factor; repeated: ${target.repeats})`,
     `${n1(target.cpuSeconds)} s CPU in ${n1(target.wallSeconds)} s wall`,
     `${perHour(target.cpuSeconds)} scans per worker core-hour`,
   );
@@ -177,7 +178,10 @@ export function renderCapacity(m: Measured, needs: Needs[]): string {
   each('**worker cores** (busiest hour)', (x) => `**${n1(x.workerCores)}**`);
   each('worker processes (one Lighthouse at a time each)', (x) => n0(Math.ceil(x.workerProcesses)));
   each('**Temporal actions per month**', (x) => `**${millions(x.temporalActionsPerMonth)}**`);
-  each('&nbsp;&nbsp;average actions per second (Cloud default limit 500)', (x) => n1(x.averageActionsPerSecond));
+  each(
+    '&nbsp;&nbsp;actions per second: average, busiest hour (Cloud default limit 500)',
+    (x) => `${n1(x.averageActionsPerSecond)}, ${n1(x.peakActionsPerSecond)}`,
+  );
   each('&nbsp;&nbsp;schedule starts per second, evenly spread (Cloud default limit 10)', (x) =>
     n2(x.scheduleStartsPerSecond),
   );

@@ -107,6 +107,8 @@ interface ScanCost {
   cpuSeconds: number;
   /** CPU and wall seconds by the step the scan's row showed: `start` (queue, runner start), desktop, mobile (with storing). */
   steps: Record<string, { cpu: number; wall: number }>;
+  /** Page loads the runner made again because the machine was too busy to trust them (SCAN_MIN_BENCHMARK_INDEX). */
+  repeats: number;
 }
 
 /** Follows a scan (by its row's status and progress, every 50 ms) from now to its end, with the worker tree's CPU. */
@@ -138,7 +140,17 @@ async function followScan(
   close('done');
   const sum = (pick: (s: { cpu: number; wall: number }) => number) =>
     Object.values(steps).reduce((total, s) => total + pick(s), 0);
-  return { id: publicId, wallSeconds: sum((s) => s.wall), cpuSeconds: sum((s) => s.cpu), steps };
+  const { runs } = (await db
+    .knex('scans')
+    .where({ public_id: publicId })
+    .first(db.knex.raw(`result->'runs' as runs`))) as {
+    runs: Record<string, Array<{ repeated?: boolean }>> | null;
+  };
+  const repeats = ['desktop', 'mobile'].reduce(
+    (total, factor) => total + (runs?.[factor] ?? []).filter((run) => run.repeated).length,
+    0,
+  );
+  return { id: publicId, wallSeconds: sum((s) => s.wall), cpuSeconds: sum((s) => s.cpu), steps, repeats };
 }
 
 interface TableSize {
@@ -249,7 +261,7 @@ try {
       .map(([name, s]) => `${name} ${s.cpu.toFixed(1)} s CPU / ${s.wall.toFixed(1)} s`)
       .join(', ');
     console.log(
-      `  scan ${cost.id}: ${cost.cpuSeconds.toFixed(1)} s CPU in ${cost.wallSeconds.toFixed(1)} s wall (${split})`,
+      `  scan ${cost.id}: ${cost.cpuSeconds.toFixed(1)} s CPU in ${cost.wallSeconds.toFixed(1)} s wall (${split}; ${cost.repeats} loads repeated)`,
     );
   }
   const apiCpuPerScan = (cpuSeconds(services.pids.api) - apiCpuBefore) / scanCount;
@@ -312,7 +324,7 @@ try {
   scansServed += 1;
   const targetRuns = (await db.knex('scans').where({ public_id: targetScanId }).first('runs')) as { runs: number };
   console.log(
-    `  target's scan ${targetScanId} (${targetRuns.runs} page loads per form factor): ${targetScan.cpuSeconds.toFixed(1)} s CPU in ${targetScan.wallSeconds.toFixed(1)} s wall`,
+    `  target's scan ${targetScanId} (${targetRuns.runs} page loads per form factor): ${targetScan.cpuSeconds.toFixed(1)} s CPU in ${targetScan.wallSeconds.toFixed(1)} s wall, ${targetScan.repeats} loads repeated`,
   );
   const targetDay = await traced(
     "a target's scheduled day (schedule, its workflow, the scan)",
@@ -363,7 +375,8 @@ try {
   // ClickHouse: generated beacons inserted by the ingest's code into a fresh database, merged, measured.
   await dropClickHouseDatabase(admin, storageDb);
   await ensureClickHouseSchema(admin, storageDb);
-  const chStorage = createClickHouse(base, storageDb);
+  // Uncompressed requests, as the ingest sends them; merging 5 million rows takes longer than the default timeout.
+  const chStorage = createClickHouse(base, storageDb, { compressRequests: false, requestTimeoutMs: 600_000 });
   const insertStarted = performance.now();
   const rowsWritten = await insertGeneratedBeacons(chStorage, storageDb, beaconCount, new Date());
   const insertSeconds = (performance.now() - insertStarted) / 1000;
