@@ -8,7 +8,7 @@ import { lighthouseAttemptLimitMs, RUN_ATTEMPT_LIMIT_MS } from '../core/scan/lif
 import { buildResultRecord } from '../core/scan/result.ts';
 import { scoreScan } from '../core/scoring/index.ts';
 import { retryWhileDatabaseUnavailable } from '../db/store/availability.ts';
-import { localAssetStore } from '../services/assets.ts';
+import type { AssetStore } from '../services/assets.ts';
 import type { LighthouseReportStore } from '../db/store/lighthouse-reports.ts';
 import type { ScanStore } from '../db/store/scans.ts';
 import { finishScan, markFailed, markRunning } from '../services/scans.ts';
@@ -22,6 +22,8 @@ export interface ScanActivityDeps {
   /** Where the median runs' whole Lighthouse results go (db/store/lighthouse-reports.ts). */
   lighthouseReports: LighthouseReportStore;
   config: Config;
+  /** Where the median runs' images go (services/asset-store.ts). */
+  assets: AssetStore;
   clock: Clock;
   log: Logger;
   /** Lighthouse: activities/lighthouse/process-runner.ts in the worker, stand-ins in tests. */
@@ -61,7 +63,7 @@ function untilAborted<T>(run: Promise<T>, signal: AbortSignal): Promise<T> {
 export function createScanActivities(deps: ScanActivityDeps) {
   const { scans, config, clock, log, runner } = deps;
   const runLimitMs = deps.attemptLimitMs ?? RUN_ATTEMPT_LIMIT_MS;
-  const store = localAssetStore(config.assetsDir);
+  const store = deps.assets;
   return {
     /** Also tells the workflow the scan's runs (from its row), which its Lighthouse activity's time limits grow with. */
     async markScanRunning(publicId: string): Promise<{ runs: number }> {

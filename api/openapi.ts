@@ -3,6 +3,8 @@ import { MAX_BODY_BYTES } from './body.ts';
 import { querySchema, type AnyRoute } from './route.ts';
 import type { JsonSchema } from './validation.ts';
 import { webhookOperations } from './webhook-docs.ts';
+import { budgetsSchema } from './views/budget-schemas.ts';
+import { targetSchema } from './views/target-schemas.ts';
 import { exampleOf } from './openapi-examples.ts';
 import { prose } from './openapi-prose.ts';
 
@@ -39,6 +41,18 @@ const ERROR_SCHEMAS: Record<string, JsonSchema> = {
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
+
+/** Schemas several operations share, named once in the components: the routes hold these very objects. */
+const SHARED_SCHEMAS: Record<string, JsonSchema> = { Target: targetSchema, Budgets: budgetsSchema };
+
+/** A copy of `node` in which every shared schema (found by identity), but `self`, is a reference to its component. */
+function referenceShared(node: unknown, names: Map<unknown, string>, self?: unknown): unknown {
+  if (!node || typeof node !== 'object') return node;
+  const name = names.get(node);
+  if (name && node !== self) return ref(name);
+  if (Array.isArray(node)) return node.map((item) => referenceShared(item, names));
+  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, referenceShared(value, names)]));
+}
 
 const STANDARD_ERRORS = {
   401: {
@@ -109,9 +123,18 @@ export function openApiDocument(routes: AnyRoute[], baseUrl: string): Record<str
       responses,
     };
   }
+  const names = new Map(Object.entries(SHARED_SCHEMAS).map(([name, schema]) => [schema as unknown, name]));
+  const shared = Object.fromEntries(
+    Object.entries(SHARED_SCHEMAS).map(([name, schema]) => [
+      name,
+      referenceShared(schema, names, schema) as JsonSchema,
+    ]),
+  );
+  const schemas = { ...ERROR_SCHEMAS, ...shared };
+  const namedPaths = referenceShared(paths, names) as typeof paths;
   const webhooks = webhookOperations();
-  withExamples(paths, ERROR_SCHEMAS);
-  withExamples(webhooks, ERROR_SCHEMAS);
+  withExamples(namedPaths, schemas);
+  withExamples(webhooks, schemas);
   return {
     openapi: '3.1.0',
     info: {
@@ -147,9 +170,9 @@ export function openApiDocument(routes: AnyRoute[], baseUrl: string): Record<str
           },
         },
       },
-      schemas: ERROR_SCHEMAS,
+      schemas,
     },
-    paths,
+    paths: namedPaths,
     webhooks,
   };
 }

@@ -18,7 +18,7 @@ import { dropClickHouseDatabase, ensureClickHouseSchema } from '../db/clickhouse
 import { createStorage } from '../db/store/index.ts';
 import { renderSampleImages, seedWebArea, type SeededWebArea } from '../fixtures/web-area.ts';
 import { createApp } from '../http/app.ts';
-import { localAssetStore } from '../services/assets.ts';
+import { createAssetStore } from '../services/asset-store.ts';
 import { freePort } from '../stack/ports.ts';
 import { benchDatabase } from './support.ts';
 
@@ -52,7 +52,7 @@ export async function startWebArea(name: string, browser: Browser): Promise<Runn
   await new Promise<void>((ready) => server.listen(port, '127.0.0.1', ready));
   const seeded = await seedWebArea({
     storage: createStorage(db.knex),
-    assets: localAssetStore(assetsDir),
+    assets: createAssetStore(config),
     region: config.regions.default,
     now: new Date(),
     images: await renderSampleImages(browser),

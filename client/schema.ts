@@ -1660,97 +1660,7 @@ export interface paths {
                          *     }
                          */
                         "application/json": {
-                            data: {
-                                id: number;
-                                host: string;
-                                /** Format: uri */
-                                url: string;
-                                /** @enum {unknown} */
-                                schedule: "daily";
-                                is_active: boolean;
-                                /** @description When the schedule last started a scan; null before the first. */
-                                last_dispatched_at: string | null;
-                                /** @description Extension: where the target is scanned. */
-                                region: string;
-                                /** @description Extension: alert thresholds. */
-                                thresholds: {
-                                    /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
-                                    overall: {
-                                        warning: number;
-                                        critical: number;
-                                    };
-                                    /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
-                                    speed?: {
-                                        warning: number;
-                                        critical: number;
-                                    };
-                                    /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
-                                    images?: {
-                                        warning: number;
-                                        critical: number;
-                                    };
-                                    /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
-                                    caching?: {
-                                        warning: number;
-                                        critical: number;
-                                    };
-                                    /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
-                                    technical?: {
-                                        warning: number;
-                                        critical: number;
-                                    };
-                                    /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
-                                    wordpress?: {
-                                        warning: number;
-                                        critical: number;
-                                    };
-                                };
-                                /** @description Extension: performance budgets. A metric above its budget or a score below its minimum raises a `metric_over_budget` alert (warning; critical at 50 % or more past the budget); it resolves when every budget holds again with a margin (metrics at most 90 % of their budget, scores at least 3 points above their minimum). Default `{}`: no budgets. */
-                                budgets: {
-                                    /** @description The most each mobile metric of the median run may be; any subset. */
-                                    mobile?: {
-                                        /** @description Largest contentful paint, ms. */
-                                        lcp_ms?: number;
-                                        /** @description First contentful paint, ms. */
-                                        fcp_ms?: number;
-                                        /** @description Total blocking time, ms. */
-                                        tbt_ms?: number;
-                                        /** @description Cumulative layout shift (unitless). */
-                                        cls?: number;
-                                        /** @description Time to first byte, ms. */
-                                        ttfb_ms?: number;
-                                    };
-                                    /** @description The most each desktop metric of the median run may be; any subset. */
-                                    desktop?: {
-                                        /** @description Largest contentful paint, ms. */
-                                        lcp_ms?: number;
-                                        /** @description First contentful paint, ms. */
-                                        fcp_ms?: number;
-                                        /** @description Total blocking time, ms. */
-                                        tbt_ms?: number;
-                                        /** @description Cumulative layout shift (unitless). */
-                                        cls?: number;
-                                        /** @description Time to first byte, ms. */
-                                        ttfb_ms?: number;
-                                    };
-                                    /** @description The least each score may be (0–100); any subset. */
-                                    scores?: {
-                                        overall?: number;
-                                        speed?: number;
-                                        images?: number;
-                                        caching?: number;
-                                        technical?: number;
-                                        wordpress?: number;
-                                    };
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description Extension.
-                                 */
-                                created_at: string;
-                                /** @description Extension: when the target's daily schedule starts its next scan (a fixed time of day per target, UTC); null while the target is paused. */
-                                next_scan_at: string | null;
-                            }[];
+                            data: components["schemas"]["Target"][];
                             meta?: {
                                 current_page: number;
                                 per_page: number;
@@ -1949,44 +1859,7 @@ export interface paths {
                                 critical: number;
                             };
                         };
-                        /** @description Extension: performance budgets. A metric above its budget or a score below its minimum raises a `metric_over_budget` alert (warning; critical at 50 % or more past the budget); it resolves when every budget holds again with a margin (metrics at most 90 % of their budget, scores at least 3 points above their minimum). Default `{}`: no budgets. */
-                        budgets?: {
-                            /** @description The most each mobile metric of the median run may be; any subset. */
-                            mobile?: {
-                                /** @description Largest contentful paint, ms. */
-                                lcp_ms?: number;
-                                /** @description First contentful paint, ms. */
-                                fcp_ms?: number;
-                                /** @description Total blocking time, ms. */
-                                tbt_ms?: number;
-                                /** @description Cumulative layout shift (unitless). */
-                                cls?: number;
-                                /** @description Time to first byte, ms. */
-                                ttfb_ms?: number;
-                            };
-                            /** @description The most each desktop metric of the median run may be; any subset. */
-                            desktop?: {
-                                /** @description Largest contentful paint, ms. */
-                                lcp_ms?: number;
-                                /** @description First contentful paint, ms. */
-                                fcp_ms?: number;
-                                /** @description Total blocking time, ms. */
-                                tbt_ms?: number;
-                                /** @description Cumulative layout shift (unitless). */
-                                cls?: number;
-                                /** @description Time to first byte, ms. */
-                                ttfb_ms?: number;
-                            };
-                            /** @description The least each score may be (0–100); any subset. */
-                            scores?: {
-                                overall?: number;
-                                speed?: number;
-                                images?: number;
-                                caching?: number;
-                                technical?: number;
-                                wordpress?: number;
-                            };
-                        };
+                        budgets?: components["schemas"]["Budgets"];
                         /**
                          * @description False: stored paused.
                          * @default true
@@ -2068,97 +1941,7 @@ export interface paths {
                          *     }
                          */
                         "application/json": {
-                            data: {
-                                id: number;
-                                host: string;
-                                /** Format: uri */
-                                url: string;
-                                /** @enum {unknown} */
-                                schedule: "daily";
-                                is_active: boolean;
-                                /** @description When the schedule last started a scan; null before the first. */
-                                last_dispatched_at: string | null;
-                                /** @description Extension: where the target is scanned. */
-                                region: string;
-                                /** @description Extension: alert thresholds. */
-                                thresholds: {
-                                    /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
-                                    overall: {
-                                        warning: number;
-                                        critical: number;
-                                    };
-                                    /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
-                                    speed?: {
-                                        warning: number;
-                                        critical: number;
-                                    };
-                                    /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
-                                    images?: {
-                                        warning: number;
-                                        critical: number;
-                                    };
-                                    /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
-                                    caching?: {
-                                        warning: number;
-                                        critical: number;
-                                    };
-                                    /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
-                                    technical?: {
-                                        warning: number;
-                                        critical: number;
-                                    };
-                                    /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
-                                    wordpress?: {
-                                        warning: number;
-                                        critical: number;
-                                    };
-                                };
-                                /** @description Extension: performance budgets. A metric above its budget or a score below its minimum raises a `metric_over_budget` alert (warning; critical at 50 % or more past the budget); it resolves when every budget holds again with a margin (metrics at most 90 % of their budget, scores at least 3 points above their minimum). Default `{}`: no budgets. */
-                                budgets: {
-                                    /** @description The most each mobile metric of the median run may be; any subset. */
-                                    mobile?: {
-                                        /** @description Largest contentful paint, ms. */
-                                        lcp_ms?: number;
-                                        /** @description First contentful paint, ms. */
-                                        fcp_ms?: number;
-                                        /** @description Total blocking time, ms. */
-                                        tbt_ms?: number;
-                                        /** @description Cumulative layout shift (unitless). */
-                                        cls?: number;
-                                        /** @description Time to first byte, ms. */
-                                        ttfb_ms?: number;
-                                    };
-                                    /** @description The most each desktop metric of the median run may be; any subset. */
-                                    desktop?: {
-                                        /** @description Largest contentful paint, ms. */
-                                        lcp_ms?: number;
-                                        /** @description First contentful paint, ms. */
-                                        fcp_ms?: number;
-                                        /** @description Total blocking time, ms. */
-                                        tbt_ms?: number;
-                                        /** @description Cumulative layout shift (unitless). */
-                                        cls?: number;
-                                        /** @description Time to first byte, ms. */
-                                        ttfb_ms?: number;
-                                    };
-                                    /** @description The least each score may be (0–100); any subset. */
-                                    scores?: {
-                                        overall?: number;
-                                        speed?: number;
-                                        images?: number;
-                                        caching?: number;
-                                        technical?: number;
-                                        wordpress?: number;
-                                    };
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description Extension.
-                                 */
-                                created_at: string;
-                                /** @description Extension: when the target's daily schedule starts its next scan (a fixed time of day per target, UTC); null while the target is paused. */
-                                next_scan_at: string | null;
-                            };
+                            data: components["schemas"]["Target"];
                         };
                     };
                 };
@@ -2624,44 +2407,7 @@ export interface paths {
                                 critical: number;
                             };
                         };
-                        /** @description Extension: performance budgets. A metric above its budget or a score below its minimum raises a `metric_over_budget` alert (warning; critical at 50 % or more past the budget); it resolves when every budget holds again with a margin (metrics at most 90 % of their budget, scores at least 3 points above their minimum). Default `{}`: no budgets. */
-                        budgets?: {
-                            /** @description The most each mobile metric of the median run may be; any subset. */
-                            mobile?: {
-                                /** @description Largest contentful paint, ms. */
-                                lcp_ms?: number;
-                                /** @description First contentful paint, ms. */
-                                fcp_ms?: number;
-                                /** @description Total blocking time, ms. */
-                                tbt_ms?: number;
-                                /** @description Cumulative layout shift (unitless). */
-                                cls?: number;
-                                /** @description Time to first byte, ms. */
-                                ttfb_ms?: number;
-                            };
-                            /** @description The most each desktop metric of the median run may be; any subset. */
-                            desktop?: {
-                                /** @description Largest contentful paint, ms. */
-                                lcp_ms?: number;
-                                /** @description First contentful paint, ms. */
-                                fcp_ms?: number;
-                                /** @description Total blocking time, ms. */
-                                tbt_ms?: number;
-                                /** @description Cumulative layout shift (unitless). */
-                                cls?: number;
-                                /** @description Time to first byte, ms. */
-                                ttfb_ms?: number;
-                            };
-                            /** @description The least each score may be (0–100); any subset. */
-                            scores?: {
-                                overall?: number;
-                                speed?: number;
-                                images?: number;
-                                caching?: number;
-                                technical?: number;
-                                wordpress?: number;
-                            };
-                        };
+                        budgets?: components["schemas"]["Budgets"];
                         /**
                          * @description Scan location code.
                          * @enum {string}
@@ -2743,97 +2489,7 @@ export interface paths {
                          *     }
                          */
                         "application/json": {
-                            data: {
-                                id: number;
-                                host: string;
-                                /** Format: uri */
-                                url: string;
-                                /** @enum {unknown} */
-                                schedule: "daily";
-                                is_active: boolean;
-                                /** @description When the schedule last started a scan; null before the first. */
-                                last_dispatched_at: string | null;
-                                /** @description Extension: where the target is scanned. */
-                                region: string;
-                                /** @description Extension: alert thresholds. */
-                                thresholds: {
-                                    /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
-                                    overall: {
-                                        warning: number;
-                                        critical: number;
-                                    };
-                                    /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
-                                    speed?: {
-                                        warning: number;
-                                        critical: number;
-                                    };
-                                    /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
-                                    images?: {
-                                        warning: number;
-                                        critical: number;
-                                    };
-                                    /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
-                                    caching?: {
-                                        warning: number;
-                                        critical: number;
-                                    };
-                                    /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
-                                    technical?: {
-                                        warning: number;
-                                        critical: number;
-                                    };
-                                    /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
-                                    wordpress?: {
-                                        warning: number;
-                                        critical: number;
-                                    };
-                                };
-                                /** @description Extension: performance budgets. A metric above its budget or a score below its minimum raises a `metric_over_budget` alert (warning; critical at 50 % or more past the budget); it resolves when every budget holds again with a margin (metrics at most 90 % of their budget, scores at least 3 points above their minimum). Default `{}`: no budgets. */
-                                budgets: {
-                                    /** @description The most each mobile metric of the median run may be; any subset. */
-                                    mobile?: {
-                                        /** @description Largest contentful paint, ms. */
-                                        lcp_ms?: number;
-                                        /** @description First contentful paint, ms. */
-                                        fcp_ms?: number;
-                                        /** @description Total blocking time, ms. */
-                                        tbt_ms?: number;
-                                        /** @description Cumulative layout shift (unitless). */
-                                        cls?: number;
-                                        /** @description Time to first byte, ms. */
-                                        ttfb_ms?: number;
-                                    };
-                                    /** @description The most each desktop metric of the median run may be; any subset. */
-                                    desktop?: {
-                                        /** @description Largest contentful paint, ms. */
-                                        lcp_ms?: number;
-                                        /** @description First contentful paint, ms. */
-                                        fcp_ms?: number;
-                                        /** @description Total blocking time, ms. */
-                                        tbt_ms?: number;
-                                        /** @description Cumulative layout shift (unitless). */
-                                        cls?: number;
-                                        /** @description Time to first byte, ms. */
-                                        ttfb_ms?: number;
-                                    };
-                                    /** @description The least each score may be (0–100); any subset. */
-                                    scores?: {
-                                        overall?: number;
-                                        speed?: number;
-                                        images?: number;
-                                        caching?: number;
-                                        technical?: number;
-                                        wordpress?: number;
-                                    };
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description Extension.
-                                 */
-                                created_at: string;
-                                /** @description Extension: when the target's daily schedule starts its next scan (a fixed time of day per target, UTC); null while the target is paused. */
-                                next_scan_at: string | null;
-                            };
+                            data: components["schemas"]["Target"];
                         };
                     };
                 };
@@ -6896,6 +6552,98 @@ export interface components {
         ServerError: {
             message: string;
             request_id: string;
+        };
+        Target: {
+            id: number;
+            host: string;
+            /** Format: uri */
+            url: string;
+            /** @enum {unknown} */
+            schedule: "daily";
+            is_active: boolean;
+            /** @description When the schedule last started a scan; null before the first. */
+            last_dispatched_at: string | null;
+            /** @description Extension: where the target is scanned. */
+            region: string;
+            /** @description Extension: alert thresholds. */
+            thresholds: {
+                /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
+                overall: {
+                    warning: number;
+                    critical: number;
+                };
+                /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
+                speed?: {
+                    warning: number;
+                    critical: number;
+                };
+                /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
+                images?: {
+                    warning: number;
+                    critical: number;
+                };
+                /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
+                caching?: {
+                    warning: number;
+                    critical: number;
+                };
+                /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
+                technical?: {
+                    warning: number;
+                    critical: number;
+                };
+                /** @description An alert is raised below `warning` (severity warning) or below `critical` (severity critical); `critical` may not be greater than `warning`. */
+                wordpress?: {
+                    warning: number;
+                    critical: number;
+                };
+            };
+            budgets: components["schemas"]["Budgets"];
+            /**
+             * Format: date-time
+             * @description Extension.
+             */
+            created_at: string;
+            /** @description Extension: when the target's daily schedule starts its next scan (a fixed time of day per target, UTC); null while the target is paused. */
+            next_scan_at: string | null;
+        };
+        /** @description Extension: performance budgets. A metric above its budget or a score below its minimum raises a `metric_over_budget` alert (warning; critical at 50 % or more past the budget); it resolves when every budget holds again with a margin (metrics at most 90 % of their budget, scores at least 3 points above their minimum). Default `{}`: no budgets. */
+        Budgets: {
+            /** @description The most each mobile metric of the median run may be; any subset. */
+            mobile?: {
+                /** @description Largest contentful paint, ms. */
+                lcp_ms?: number;
+                /** @description First contentful paint, ms. */
+                fcp_ms?: number;
+                /** @description Total blocking time, ms. */
+                tbt_ms?: number;
+                /** @description Cumulative layout shift (unitless). */
+                cls?: number;
+                /** @description Time to first byte, ms. */
+                ttfb_ms?: number;
+            };
+            /** @description The most each desktop metric of the median run may be; any subset. */
+            desktop?: {
+                /** @description Largest contentful paint, ms. */
+                lcp_ms?: number;
+                /** @description First contentful paint, ms. */
+                fcp_ms?: number;
+                /** @description Total blocking time, ms. */
+                tbt_ms?: number;
+                /** @description Cumulative layout shift (unitless). */
+                cls?: number;
+                /** @description Time to first byte, ms. */
+                ttfb_ms?: number;
+            };
+            /** @description The least each score may be (0–100); any subset. */
+            scores?: {
+                overall?: number;
+                speed?: number;
+                images?: number;
+                caching?: number;
+                technical?: number;
+                wordpress?: number;
+            };
         };
     };
     responses: never;

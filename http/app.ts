@@ -19,7 +19,7 @@ import { oauthTokenVerifier } from '../oauth/access-tokens.ts';
 import { createOAuthProvider } from '../oauth/provider.ts';
 import { isOAuthProtocolPath, oauthProtocolRouter } from '../oauth/routes.ts';
 import { clientMetadataFetch } from '../oauth/client-metadata.ts';
-import { localAssetStore } from '../services/assets.ts';
+import { createAssetStore } from '../services/asset-store.ts';
 import { renderErrorPage } from '../web/error-page.ts';
 import { webRouter, webVisitor } from '../web/routes.ts';
 import { smtpMailer, type Mailer } from '../services/mailer.ts';
@@ -118,7 +118,7 @@ export function createApp(deps: AppDeps): App {
       clock,
       temporal,
       log,
-      assets: localAssetStore(config.assetsDir),
+      assets: createAssetStore(config),
       rum,
       oauthProvider,
       mailer,

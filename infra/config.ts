@@ -42,6 +42,11 @@ export interface Config {
   stateDir: string;
   /** Where scan screenshots and filmstrip frames are stored (the local asset store). */
   assetsDir: string;
+  /**
+   * ASSETS_BACKEND=s3: scan images go to an S3-compatible bucket instead of ASSETS_DIR, so every api and worker
+   * machine sees the same ones (services/s3-assets.ts); null with the default, `local`. See docs/assets.md.
+   */
+  assetsS3: S3AssetsConfig | null;
   /** Public address of the web/API service; report and share URLs are built on it. */
   baseUrl: string;
   /** metricsHost/Port: the operator port serving /metrics (API_METRICS_HOST/PORT; default 127.0.0.1 and API_PORT + 2), never the public one. */
@@ -76,7 +81,8 @@ export interface Config {
   /**
    * role (WORKER_ROLE): the task queues this process serves. `all` (default; `./svc start`): the main queue, its
    * regions' Lighthouse queues and the webhook queue, each a Worker with slots of its own; `main`: all but the
-   * webhook queue; `webhooks`: only the webhook queue (compose's webhook-worker). webhookSlots
+   * webhook queue; `scan`: only its regions' Lighthouse queues (compose's scan-worker); `webhooks`: only the
+   * webhook queue (compose's webhook-worker). webhookSlots
    * (WEBHOOK_WORKER_SLOTS): webhook attempts one process sends at once.
    */
   worker: {
@@ -137,6 +143,21 @@ export interface Config {
    * `operators@BASE_URL's host` outside production, none in production (the page then offers no request form).
    */
   mail: { smtpUrl: string | null; from: string; operatorEmail: string | null };
+}
+
+/**
+ * The bucket of the S3 asset store. endpoint (S3_ENDPOINT): an S3-compatible server (MinIO, ...), null for
+ * AWS's own; region (S3_REGION, default us-east-1); forcePathStyle (S3_FORCE_PATH_STYLE, default true with
+ * an endpoint, false without): `endpoint/bucket/key` rather than `bucket.endpoint/key`, which MinIO needs.
+ * The access key pair is required: the SDK's own credential chain would read the environment behind our back.
+ */
+export interface S3AssetsConfig {
+  endpoint: string | null;
+  region: string;
+  bucket: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  forcePathStyle: boolean;
 }
 
 export class ConfigError extends Error {
@@ -297,7 +318,28 @@ function ingestConnections(env: Env): IngestConnectionLimits {
 }
 
 /** The variables that hold secret keys: given only to processes that use them (not ingest, not migrate). */
-export const SECRET_KEY_VARIABLES = ['SECRET_KEY', 'SECRET_KEY_PREVIOUS'];
+export const SECRET_KEY_VARIABLES = ['SECRET_KEY', 'SECRET_KEY_PREVIOUS', 'S3_SECRET_ACCESS_KEY'];
+
+const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+
+function assetsS3(env: Env): S3AssetsConfig | null {
+  if (oneOf(env, 'ASSETS_BACKEND', ['local', 's3'] as const, 'local') === 'local') return null;
+  const endpoint = env.S3_ENDPOINT?.trim() ? url(env, 'S3_ENDPOINT', undefined, ['http:', 'https:']) : null;
+  const bucket = str(env, 'S3_BUCKET', undefined);
+  if (!BUCKET_NAME.test(bucket))
+    throw new ConfigError('S3_BUCKET', 'must be an S3 bucket name (a-z, 0-9, dots, dashes)');
+  // Never in the message: the value is a secret.
+  const secretAccessKey = env.S3_SECRET_ACCESS_KEY?.trim();
+  if (!secretAccessKey) throw new ConfigError('S3_SECRET_ACCESS_KEY', 'is required with ASSETS_BACKEND=s3');
+  return {
+    endpoint,
+    region: str(env, 'S3_REGION', 'us-east-1'),
+    bucket,
+    accessKeyId: str(env, 'S3_ACCESS_KEY_ID', undefined),
+    secretAccessKey,
+    forcePathStyle: bool(env, 'S3_FORCE_PATH_STYLE', endpoint !== null),
+  };
+}
 
 function base64Key(name: string, raw: string): Buffer {
   const key = Buffer.from(raw, 'base64');
@@ -390,7 +432,7 @@ function trustedProxies(raw: string | undefined): string[] {
  */
 export const DEFAULT_MIN_BENCHMARK_INDEX = 1000;
 
-export const WORKER_ROLES = ['all', 'main', 'webhooks'] as const;
+export const WORKER_ROLES = ['all', 'main', 'scan', 'webhooks'] as const;
 export type WorkerRole = (typeof WORKER_ROLES)[number];
 
 /** Config without the secret keys: for processes that handle no secrets (ingest, migrations). */
@@ -416,9 +458,14 @@ export function loadConfig(env: Env = process.env, options: { keys?: false } = {
     if (!scanRegions.available.includes(region))
       throw new ConfigError('WORKER_SCAN_REGIONS', `names "${region}", which is not in SCAN_REGIONS`);
   }
+  const workerRole = oneOf(env, 'WORKER_ROLE', WORKER_ROLES, 'all');
+  if (workerRole === 'scan' && workerScanRegions.length === 0)
+    throw new ConfigError('WORKER_SCAN_REGIONS', 'must name at least one region for WORKER_ROLE=scan');
   const config: KeylessConfig = {
     env: appEnv,
     assetsDir: resolve(stateDir, str(env, 'ASSETS_DIR', 'assets')),
+    // Processes without keys (ingest, migrations) handle no secrets and store no images.
+    assetsS3: options.keys === false ? null : assetsS3(env),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     stateDir,
     baseUrl,
@@ -463,7 +510,7 @@ export function loadConfig(env: Env = process.env, options: { keys?: false } = {
         ? resolve(PROJECT_ROOT, env.WORKFLOW_BUNDLE_PATH.trim())
         : null,
       scanRegions: workerScanRegions,
-      role: oneOf(env, 'WORKER_ROLE', WORKER_ROLES, 'all'),
+      role: workerRole,
       webhookSlots: atLeastOne(env, 'WEBHOOK_WORKER_SLOTS', WEBHOOK_WORKER_SLOTS_DEFAULT, 1000),
     },
     databaseUrl: url(env, 'DATABASE_URL', required('postgres://postgres@127.0.0.1:5432/webperf'), [

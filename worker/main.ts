@@ -38,8 +38,9 @@ const log = createLogger(config, 'worker');
 const identity = `worker@${hostname()}:${process.pid}`;
 const taskQueue = mainTaskQueue(config.temporal.taskQueuePrefix);
 const { role } = config.worker;
-/** The main queue with its Lighthouse queues, and the webhook queue: `all` serves both, each its own Workers. */
+/** The main queue, the regions' Lighthouse queues and the webhook queue: `all` serves all three, each its own Workers. */
 const servesMain = role === 'all' || role === 'main';
+const servesScans = role !== 'webhooks' && config.worker.scanRegions.length > 0;
 const servesWebhooks = role === 'all' || role === 'webhooks';
 
 Runtime.install({
@@ -180,14 +181,17 @@ async function main(): Promise<void> {
   if (!connection) return;
   if (config.env === 'production' && !config.worker.workflowBundlePath)
     throw new Error('WORKFLOW_BUNDLE_PATH is required in production');
-  // Bundled once for both the webhook and the main Worker when no prebuilt bundle is given (development).
+  // Bundled once for both the webhook and the main Worker when no prebuilt bundle is given (development); a
+  // scan-only worker runs activities only and needs none.
   const workflowSource: Pick<WorkerOptions, 'workflowBundle'> = {
     workflowBundle: config.worker.workflowBundlePath
       ? { codePath: config.worker.workflowBundlePath }
-      : await bundleWorkflowCode({ workflowsPath: resolve(PROJECT_ROOT, 'workflows/index.ts') }),
+      : servesMain || servesWebhooks
+        ? await bundleWorkflowCode({ workflowsPath: resolve(PROJECT_ROOT, 'workflows/index.ts') })
+        : undefined,
   };
 
-  const runner = servesMain ? startLighthouseRunner() : noScanRunner;
+  const runner = servesScans ? startLighthouseRunner() : noScanRunner;
   const activities = buildActivities({ ...activityDeps, runner, webhookDispatch });
 
   // Webhook deliveries, workflows and attempts, on their own queue with their own slots: a slow receiver holds
@@ -208,14 +212,18 @@ async function main(): Promise<void> {
         }),
       ]
     : [];
-  workers = [...webhookWorkers, ...(servesMain ? await mainWorkers(connection, workflowSource, activities) : [])];
+  workers = [
+    ...webhookWorkers,
+    ...(servesMain ? await mainWorkers(connection, workflowSource, activities) : []),
+    ...(servesScans ? await scanWorkers(connection, activities) : []),
+  ];
   log.info(
     {
       role,
       taskQueue: servesMain ? taskQueue : null,
       webhookTaskQueue: servesWebhooks ? webhookTaskQueue(config.temporal.taskQueuePrefix) : null,
       webhookSlots: servesWebhooks ? config.worker.webhookSlots : null,
-      scanRegions: servesMain ? config.worker.scanRegions : [],
+      scanRegions: servesScans ? config.worker.scanRegions : [],
       identity,
       bundle: config.worker.workflowBundlePath,
     },
@@ -243,7 +251,7 @@ function startLighthouseRunner(): ScanRunner {
   return runner;
 }
 
-/** The main queue and the served regions' Lighthouse queues, with the schedules and sweepers that go with them. */
+/** The main queue, with the schedules and sweepers that go with it. */
 async function mainWorkers(
   connection: NativeConnection,
   workflowSource: Pick<WorkerOptions, 'workflowBundle'>,
@@ -258,8 +266,20 @@ async function mainWorkers(
     shutdownGraceTime: '30 seconds',
     ...workflowSource,
   });
-  // Lighthouse: one run at a time per worker process, on each served region's own queue.
-  const scanWorkers = await Promise.all(
+  stopSweepers = await startSchedulesAndSweepers({
+    client,
+    taskQueuePrefix: config.temporal.taskQueuePrefix,
+    storage,
+    workflowDispatch,
+    clock: systemClock,
+    log,
+  });
+  return [main];
+}
+
+/** Lighthouse: one run at a time per worker process, on each served region's own queue. */
+function scanWorkers(connection: NativeConnection, activities: WorkerActivities): Promise<Worker[]> {
+  return Promise.all(
     config.worker.scanRegions.map((region) =>
       Worker.create({
         connection,
@@ -274,15 +294,6 @@ async function mainWorkers(
       }),
     ),
   );
-  stopSweepers = await startSchedulesAndSweepers({
-    client,
-    taskQueuePrefix: config.temporal.taskQueuePrefix,
-    storage,
-    workflowDispatch,
-    clock: systemClock,
-    log,
-  });
-  return [main, ...scanWorkers];
 }
 
 async function shutdown(signal: string): Promise<void> {

@@ -1,18 +1,10 @@
-import { executeChild, ParentClosePolicy, proxyActivities } from '@temporalio/workflow';
+import { proxyActivities } from '@temporalio/workflow';
 import type { AlertActivities } from '../activities/alerts.ts';
 import type { ScanOutcome } from '../activities/scan.ts';
-import type { TargetActivities } from '../activities/targets.ts';
 import type { RegressionKey } from '../core/monitoring/regression-rules.ts';
-import { HostAttribute, ScanIdAttribute, TargetIdAttribute, scanSummary, scanWorkflowId } from '../core/temporal.ts';
 import type { ConfirmationEvaluation } from '../services/regression-evaluation.ts';
-import { scanWorkflow } from './scan.ts';
 import { startAlertEmails, type EmailRetry } from './target-alerts.ts';
-import { scanIdOfThisRun } from './target-scan.ts';
-
-const { dispatchTargetScan } = proxyActivities<TargetActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 10, initialInterval: '1 second', maximumInterval: '30 seconds' },
-});
+import { dispatchAndRunTargetScan, scanIdOfThisRun } from './target-scan.ts';
 
 const { confirmTargetRegressions } = proxyActivities<AlertActivities>({
   startToCloseTimeout: '1 minute',
@@ -43,24 +35,9 @@ export type TargetConfirmOutcome =
  */
 export async function targetConfirmWorkflow(input: TargetConfirmInput): Promise<TargetConfirmOutcome> {
   const publicId = scanIdOfThisRun();
-  const dispatched = await dispatchTargetScan({ targetId: input.targetId, publicId, trigger: 'confirmation' });
-  if (!dispatched) return { dispatched: false };
-  const outcome = await executeChild(scanWorkflow, {
-    workflowId: scanWorkflowId(publicId),
-    args: [{ publicId, scanTaskQueue: dispatched.scanTaskQueue }],
-    staticSummary: scanSummary({
-      host: dispatched.host,
-      region: dispatched.region,
-      publicId,
-      targetId: input.targetId,
-    }),
-    typedSearchAttributes: [
-      { key: ScanIdAttribute, value: publicId },
-      { key: HostAttribute, value: dispatched.host },
-      { key: TargetIdAttribute, value: String(input.targetId) },
-    ],
-    parentClosePolicy: ParentClosePolicy.ABANDON,
-  });
+  const ran = await dispatchAndRunTargetScan(input.targetId, publicId, 'confirmation');
+  if (!ran) return { dispatched: false };
+  const { outcome } = ran;
   if (outcome.status !== 'finished') return { dispatched: true, scanId: publicId, outcome, evaluation: null };
   const evaluation = await confirmTargetRegressions({
     candidateScanId: input.candidateScanId,

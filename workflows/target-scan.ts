@@ -24,29 +24,38 @@ export type TargetScanOutcome = { dispatched: false } | { dispatched: true; scan
  */
 export async function targetScanWorkflow(input: TargetScanInput): Promise<TargetScanOutcome> {
   const publicId = input.scanId ?? scanIdOfThisRun();
-  const dispatched = await dispatchTargetScan({ targetId: input.targetId, publicId });
-  if (!dispatched) return { dispatched: false };
+  const ran = await dispatchAndRunTargetScan(input.targetId, publicId);
+  if (!ran) return { dispatched: false };
+  // Never throws, and skips failed scans.
+  await evaluateAfterScan(publicId);
+  return { dispatched: true, scanId: publicId, outcome: ran.outcome };
+}
+
+/**
+ * Stores the target's scan (or finds it stored) and runs it as an ordinary scan: a child `scanWorkflow` with the
+ * id and search attributes any scan gets (plus TargetId). Null when the target is gone or paused.
+ */
+export async function dispatchAndRunTargetScan(
+  targetId: number,
+  publicId: string,
+  trigger?: 'confirmation',
+): Promise<{ outcome: ScanOutcome } | null> {
+  const dispatched = await dispatchTargetScan(trigger ? { targetId, publicId, trigger } : { targetId, publicId });
+  if (!dispatched) return null;
   const outcome = await executeChild(scanWorkflow, {
     workflowId: scanWorkflowId(publicId),
     args: [{ publicId, scanTaskQueue: dispatched.scanTaskQueue }],
     // As a scan started by the API says (infra/temporal-client.ts startScanWorkflow), plus the target.
-    staticSummary: scanSummary({
-      host: dispatched.host,
-      region: dispatched.region,
-      publicId,
-      targetId: input.targetId,
-    }),
+    staticSummary: scanSummary({ host: dispatched.host, region: dispatched.region, publicId, targetId }),
     typedSearchAttributes: [
       { key: ScanIdAttribute, value: publicId },
       { key: HostAttribute, value: dispatched.host },
-      { key: TargetIdAttribute, value: String(input.targetId) },
+      { key: TargetIdAttribute, value: String(targetId) },
     ],
     // The scan is the user's like any other: should this workflow be terminated, the scan still ends properly.
     parentClosePolicy: ParentClosePolicy.ABANDON,
   });
-  // Never throws, and skips failed scans.
-  await evaluateAfterScan(publicId);
-  return { dispatched: true, scanId: publicId, outcome };
+  return { outcome };
 }
 
 /**

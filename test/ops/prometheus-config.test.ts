@@ -26,25 +26,61 @@ it('the generated configuration passes promtool check config, rules included', (
   }
 });
 
-it("compose's Prometheus scrapes the same jobs, on the ports compose gives the processes", () => {
-  const compose = parse(readFileSync(resolve(PROJECT_ROOT, 'docker-compose.yml'), 'utf8')) as {
-    services: Record<string, { environment?: Record<string, string> }>;
+interface ScrapeJob {
+  job_name: string;
+  static_configs?: Array<{ targets: string[] }>;
+  dns_sd_configs?: Array<{ names: string[]; type: string; port: number }>;
+}
+
+const composeScrape = () =>
+  parse(readFileSync(resolve(PROJECT_ROOT, 'ops/prometheus/prometheus.compose.yml'), 'utf8')) as {
+    scrape_configs: ScrapeJob[];
   };
-  const scrape = parse(readFileSync(resolve(PROJECT_ROOT, 'ops/prometheus/prometheus.compose.yml'), 'utf8')) as {
-    scrape_configs: Array<{ job_name: string; static_configs: Array<{ targets: string[] }> }>;
+
+/** host:port of every target: the listed ones, and each name found through DNS (every replica of a service). */
+const targetsOf = (job: ScrapeJob): string[] => [
+  ...(job.static_configs ?? []).flatMap((c) => c.targets),
+  ...(job.dns_sd_configs ?? []).flatMap((c) => c.names.map((name) => `${name}:${c.port}`)),
+];
+
+it("compose's Prometheus scrapes the same jobs, every instance of each process on the ports compose gives it", () => {
+  const compose = parse(readFileSync(resolve(PROJECT_ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
+    services: Record<string, { command?: string[]; environment?: Record<string, string> }>;
   };
-  const jobs = Object.fromEntries(
-    scrape.scrape_configs.map((job) => [job.job_name, job.static_configs[0]!.targets[0]]),
-  );
+  const jobs = Object.fromEntries(composeScrape().scrape_configs.map((job) => [job.job_name, targetsOf(job).sort()]));
   expect(Object.keys(jobs).sort()).toEqual(
     scrapeTargets(config)
       .map((t) => t.job)
       .sort(),
   );
-  expect(jobs['webperf-api']).toBe(`api:${compose.services.api!.environment!.API_METRICS_PORT}`);
-  expect(jobs['webperf-worker']).toBe(`worker:${compose.services.worker!.environment!.WORKER_HEALTH_PORT}`);
-  expect(jobs['webperf-worker-sdk']).toBe(`worker:${compose.services.worker!.environment!.WORKER_SDK_METRICS_PORT}`);
-  expect(jobs['webperf-ingest']).toBe(`ingest:${compose.services.ingest!.environment!.INGEST_METRICS_PORT}`);
-  expect(compose.services.api!.environment!.API_METRICS_HOST).toBe('0.0.0.0');
-  expect(compose.services.ingest!.environment!.INGEST_METRICS_HOST).toBe('0.0.0.0');
+  const running = (entry: string) =>
+    Object.entries(compose.services).filter(([, svc]) => svc.command?.join(' ') === `node ${entry}`);
+  const targets = (entry: string, port: string) =>
+    running(entry)
+      .map(([name, svc]) => `${name}:${svc.environment![port]}`)
+      .sort();
+  expect(jobs['webperf-api']).toEqual(targets('api/main.ts', 'API_METRICS_PORT'));
+  expect(jobs['webperf-worker']).toEqual(targets('worker/main.ts', 'WORKER_HEALTH_PORT'));
+  expect(jobs['webperf-worker-sdk']).toEqual(targets('worker/main.ts', 'WORKER_SDK_METRICS_PORT'));
+  expect(jobs['webperf-ingest']).toEqual(targets('ingest/main.ts', 'INGEST_METRICS_PORT'));
+  expect(jobs['webperf-worker']).toEqual(['scan-worker:3200', 'webhook-worker:3200', 'worker:3200']);
+  expect(jobs['webperf-ingest']).toEqual(['ingest-2:3101', 'ingest:3101']);
+  for (const [, svc] of [...running('api/main.ts'), ...running('ingest/main.ts')])
+    expect(svc.environment!.API_METRICS_HOST ?? svc.environment!.INGEST_METRICS_HOST).toBe('0.0.0.0');
+});
+
+it("compose's Prometheus configuration passes promtool check config too", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'webperf-prom-'));
+  try {
+    const text = readFileSync(resolve(PROJECT_ROOT, 'ops/prometheus/prometheus.compose.yml'), 'utf8').replace(
+      '/etc/prometheus/rules.yml',
+      resolve(PROJECT_ROOT, 'ops/prometheus/rules.yml'),
+    );
+    writeFileSync(join(dir, 'prometheus.yml'), text);
+    const result = spawnSync(promtool, ['check', 'config', join(dir, 'prometheus.yml')], { encoding: 'utf8' });
+    expect(result.stdout + result.stderr).toContain('SUCCESS');
+    expect(result.status).toBe(0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -11,39 +11,14 @@ import { chatAnswer, destinationUrlHint, destinationUrlProblem } from '../../cor
 import { alertText } from '../../core/i18n/alerts.ts';
 import type { Alert } from '../../core/monitoring/alert.ts';
 import type { RumAlertNotice } from '../../core/webhooks/payloads.ts';
+import { testAlert } from './alert-fixture.ts';
 
 const BASE = 'https://perf.example.com';
-const alert: Alert = {
-  id: 3,
-  userId: 1,
-  targetId: 2,
-  type: 'score_below_threshold',
-  severity: 'critical',
-  details: {
-    score: 'overall',
-    value: 45,
-    reference: 50,
-    crossings: [
-      { score: 'overall', value: 45, threshold: 50, severity: 'critical' },
-      { score: 'speed', value: 61, threshold: 70, severity: 'warning' },
-    ],
-  },
+const alert = testAlert({
   url: 'https://shop.example.com/checkout?step=2',
-  host: 'shop.example.com',
-  region: 'eu',
-  scanPublicId: 'a'.repeat(26),
   resolvedScanPublicId: 'b'.repeat(26),
-  isRead: false,
-  isDismissed: false,
-  createdAt: new Date('2026-11-20T12:00:00Z'),
-  updatedAt: new Date('2026-11-20T12:00:00Z'),
-  escalatedAt: null,
   resolvedAt: new Date('2026-11-22T12:00:00Z'),
-  dismissedAt: null,
-  raisedEmailedAt: null,
-  escalatedEmailedAt: null,
-  resolvedEmailedAt: null,
-};
+});
 const rum: RumAlertNotice = {
   alertName: 'Checkout LCP',
   domain: 'shop.example.com',

@@ -2,38 +2,9 @@ import { alertText } from '../../core/i18n/alerts.ts';
 import { LOCALES } from '../../core/i18n/locale.ts';
 import type { Alert } from '../../core/monitoring/alert.ts';
 import { composeAlertEmail } from '../../core/monitoring/alert-email.ts';
+import { testAlert } from './alert-fixture.ts';
 
-const base: Alert = {
-  id: 3,
-  userId: 1,
-  targetId: 2,
-  type: 'score_below_threshold',
-  severity: 'critical',
-  details: {
-    score: 'overall',
-    value: 45,
-    reference: 50,
-    crossings: [
-      { score: 'overall', value: 45, threshold: 50, severity: 'critical' },
-      { score: 'speed', value: 61, threshold: 70, severity: 'warning' },
-    ],
-  },
-  url: 'https://shop.example.com/',
-  host: 'shop.example.com',
-  region: 'eu',
-  scanPublicId: 'a'.repeat(26),
-  resolvedScanPublicId: null,
-  isRead: false,
-  isDismissed: false,
-  createdAt: new Date('2026-11-20T12:00:00Z'),
-  updatedAt: new Date('2026-11-20T12:00:00Z'),
-  escalatedAt: null,
-  resolvedAt: null,
-  dismissedAt: null,
-  raisedEmailedAt: null,
-  escalatedEmailedAt: null,
-  resolvedEmailedAt: null,
-};
+const base = testAlert();
 const regression: Alert = {
   ...base,
   type: 'score_regression',

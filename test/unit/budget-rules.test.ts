@@ -5,8 +5,8 @@ import { budgetMeasurement, type BudgetMeasurement, type Budgets } from '../../c
 import { alertText } from '../../core/i18n/alerts.ts';
 import { alertPayload } from '../../core/webhooks/payloads.ts';
 import { payloadProblems } from '../../core/webhooks/schemas.ts';
-import type { Alert } from '../../core/monitoring/alert.ts';
 import type { ScanScores } from '../../core/scoring/categories.ts';
+import { testAlert } from './alert-fixture.ts';
 
 /** One test per row of the budget alerts' state table in docs/monitoring-and-alerts.md (Budget alerts); row ids match. */
 
@@ -219,10 +219,8 @@ describe('metric_over_budget texts and payload', () => {
     budget: 80,
     unit: 'points' as const,
   };
-  const alert: Alert = {
+  const alert = testAlert({
     id: 4,
-    userId: 1,
-    targetId: 2,
     type: 'metric_over_budget',
     severity: 'warning',
     details: { score: 'speed', value: 3120, reference: 2500, budget: breach, overBudget: [breach, other] },
@@ -230,18 +228,7 @@ describe('metric_over_budget texts and payload', () => {
     host: 'shop.example',
     region: 'eu-central',
     scanPublicId: '01jd0000000000000000000000',
-    resolvedScanPublicId: null,
-    isRead: false,
-    isDismissed: false,
-    createdAt: new Date('2026-11-20T12:00:00Z'),
-    updatedAt: new Date('2026-11-20T12:00:00Z'),
-    escalatedAt: null,
-    resolvedAt: null,
-    dismissedAt: null,
-    raisedEmailedAt: null,
-    escalatedEmailedAt: null,
-    resolvedEmailedAt: null,
-  };
+  });
 
   it('names metric, form factor, value, budget and the page by host and path, in English and German', () => {
     expect(alertText(alert, 'en')).toEqual({

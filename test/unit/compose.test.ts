@@ -23,15 +23,28 @@ interface Service {
   healthcheck?: { test?: string | string[]; disable?: boolean };
   depends_on?: string[] | Record<string, { condition?: string }>;
   ports?: Array<string | number | { target?: number; published?: string | number }>;
+  deploy?: { replicas?: number };
+  volumes?: string[];
+  container_name?: string;
+  networks?: Record<string, { ipv4_address?: string } | null> | string[];
 }
 
 interface Compose {
   services: Record<string, Service>;
+  networks?: Record<string, { ipam?: { config?: Array<{ subnet?: string }> } } | null>;
 }
 
 const ROLES: Role[] = ['api', 'worker', 'ingest'];
+/** Each service that runs one of the roles' entry points (webhook-worker has its own checks below). */
+const ROLE_SERVICES: Array<[string, Role]> = [
+  ['api', 'api'],
+  ['worker', 'worker'],
+  ['scan-worker', 'worker'],
+  ['ingest', 'ingest'],
+  ['ingest-2', 'ingest'],
+];
 /** The services that use the secret key (ingest/main.ts and db/cli.ts load their config without keys). */
-const KEY_HOLDERS: string[] = ['api', 'worker', 'webhook-worker'];
+const KEY_HOLDERS: string[] = ['api', 'worker', 'scan-worker', 'webhook-worker'];
 const ENTRY: Record<Role, string> = { api: 'api/main.ts', worker: 'worker/main.ts', ingest: 'ingest/main.ts' };
 const PORT_VARIABLE: Record<Role, string> = { api: 'API_PORT', worker: 'WORKER_HEALTH_PORT', ingest: 'INGEST_PORT' };
 const HOST_VARIABLE: Record<Role, string> = { api: 'API_HOST', worker: 'WORKER_HEALTH_HOST', ingest: 'INGEST_HOST' };
@@ -42,12 +55,14 @@ const NEEDS: Record<Role, Record<string, 'service_healthy' | 'service_completed_
     temporal: 'service_healthy',
     migrate: 'service_completed_successfully',
     'temporal-setup': 'service_completed_successfully',
+    'minio-setup': 'service_completed_successfully',
   },
   worker: {
     postgres: 'service_healthy',
     temporal: 'service_healthy',
     migrate: 'service_completed_successfully',
     'temporal-setup': 'service_completed_successfully',
+    'minio-setup': 'service_completed_successfully',
   },
   ingest: { clickhouse: 'service_healthy', migrate: 'service_completed_successfully' },
 };
@@ -140,9 +155,59 @@ const OPERATOR_ENV: Record<string, string> = {
   BASE_URL: 'https://perf.example.test',
   INGEST_URL: 'https://rum.example.test',
   SMTP_URL: 'smtps://alerts:secret@smtp.example.test:465',
+  MINIO_ROOT_PASSWORD: randomBytes(12).toString('hex'),
+  S3_SECRET_ACCESS_KEY: randomBytes(12).toString('hex'),
 };
 
 const appServices = Object.entries(compose.services).filter(([, svc]) => svc.build !== undefined);
+
+/** lb's fixed address on the compose network. */
+function lbAddress(): string {
+  const networks = service('lb').networks;
+  const address = Array.isArray(networks) ? undefined : networks?.default?.ipv4_address;
+  if (!address) throw new Error('lb has no fixed address on the default network');
+  return address;
+}
+
+/** The container ports lb publishes. */
+function lbPorts(): string[] {
+  return (service('lb').ports ?? []).map((p) =>
+    typeof p === 'object' ? String(p.target) : String(p).split(':').pop()!,
+  );
+}
+
+interface NginxDirective {
+  words: string[];
+  block?: NginxDirective[];
+}
+
+/** nginx's configuration syntax, as far as ops/nginx/nginx.conf uses it: directives, blocks, comments, quotes. */
+function parseNginx(text: string): NginxDirective[] {
+  const tokens = text.replace(/#[^\n]*/g, '').match(/"[^"]*"|[{};]|[^\s{};"]+/g) ?? [];
+  let at = 0;
+  const block = (): NginxDirective[] => {
+    const directives: NginxDirective[] = [];
+    let words: string[] = [];
+    while (at < tokens.length) {
+      const token = tokens[at++]!;
+      if (token === ';') {
+        directives.push({ words });
+        words = [];
+      } else if (token === '{') {
+        directives.push({ words, block: block() });
+        words = [];
+      } else if (token === '}') {
+        if (words.length) throw new Error(`nginx.conf: "${words.join(' ')}" lacks its ";"`);
+        return directives;
+      } else words.push(token);
+    }
+    if (words.length) throw new Error(`nginx.conf: "${words.join(' ')}" lacks its ";"`);
+    return directives;
+  };
+  return block();
+}
+
+const nginxText = readFileSync(resolve(PROJECT_ROOT, 'ops/nginx/nginx.conf'), 'utf8');
 
 describe('config.ts variable names (what compose is checked against)', () => {
   const known = variablesReadByConfig(configSource);
@@ -172,8 +237,16 @@ describe('config.ts variable names (what compose is checked against)', () => {
 describe('docker-compose.yml', () => {
   const known = variablesReadByConfig(configSource);
 
-  it('runs the project image as api, worker, webhook-worker, ingest and migrate', () => {
-    expect(appServices.map(([name]) => name).sort()).toEqual(['api', 'ingest', 'migrate', 'webhook-worker', 'worker']);
+  it('runs the project image as api, worker, scan-worker, webhook-worker, ingest (two) and migrate', () => {
+    expect(appServices.map(([name]) => name).sort()).toEqual([
+      'api',
+      'ingest',
+      'ingest-2',
+      'migrate',
+      'scan-worker',
+      'webhook-worker',
+      'worker',
+    ]);
     for (const [name, svc] of appServices) {
       const context = typeof svc.build === 'string' ? svc.build : svc.build?.context;
       expect({ name, context }).toEqual({ name, context: '.' });
@@ -185,6 +258,8 @@ describe('docker-compose.yml', () => {
     ['clickhouse', 'clickhouse/clickhouse-server:'],
     ['temporal', 'temporalio/'],
     ['temporal-ui', 'temporalio/'],
+    ['minio', 'minio/minio:'],
+    ['minio-setup', 'minio/mc:'],
   ])('backing service %s uses the official image %s', (name, prefix) => {
     const svc = service(name);
     expect(svc.build).toBeUndefined();
@@ -227,14 +302,35 @@ describe('docker-compose.yml', () => {
       });
       expect(() => environment(service(name), withoutSecretKey)).toThrow(/SECRET_KEY/);
     }
-    for (const name of ['ingest', 'migrate']) {
+    for (const name of ['ingest', 'ingest-2', 'migrate']) {
       const env = environment(service(name), withoutSecretKey);
       expect({ name, keys: SECRET_KEY_VARIABLES.filter((key) => key in env) }).toEqual({ name, keys: [] });
     }
   });
 
-  describe.each(ROLES)('%s', (role) => {
-    const svc = service(role);
+  it('stores scan images in the MinIO bucket for api, worker and scan-worker, with the key from the operator; nobody else gets it', () => {
+    for (const name of ['api', 'worker', 'scan-worker']) {
+      const s3 = loadConfig(environment(service(name), OPERATOR_ENV)).assetsS3;
+      expect({ name, bucket: s3?.bucket, path: s3?.forcePathStyle }).toEqual({
+        name,
+        bucket: 'webperf-assets',
+        path: true,
+      });
+      expect(compose.services).toHaveProperty([new URL(s3!.endpoint!).hostname]);
+      expect(rawEnvironment(service(name)).S3_SECRET_ACCESS_KEY).toMatch(/^\$\{S3_SECRET_ACCESS_KEY:\?[^}]+\}$/);
+    }
+    for (const name of ['ingest', 'migrate', 'webhook-worker'])
+      expect({ name, keys: Object.keys(rawEnvironment(service(name))).filter((key) => key.startsWith('S3_')) }).toEqual(
+        {
+          name,
+          keys: [],
+        },
+      );
+    expect(words(service('minio-setup').command)).toContain('mb --ignore-existing store/webperf-assets');
+  });
+
+  describe.each(ROLE_SERVICES)('%s (%s)', (name, role) => {
+    const svc = service(name);
     const env = environment(svc, OPERATOR_ENV);
     const port = env[PORT_VARIABLE[role]];
 
@@ -244,17 +340,18 @@ describe('docker-compose.yml', () => {
     });
 
     it('sets every variable REQUIRED_IN_PRODUCTION lists for it', () => {
-      const missing = REQUIRED_IN_PRODUCTION[role].filter((name) => !env[name]?.trim());
-      expect(missing).toEqual([]);
+      const needed = REQUIRED_IN_PRODUCTION[role].filter((key) => key !== 'CHROMIUM_PATH' || name === 'scan-worker');
+      expect(needed.filter((key) => !env[key]?.trim())).toEqual([]);
     });
 
     it('runs in production mode, and its configuration loads', () => {
       expect(env.APP_ENV).toBe('production');
-      const config = KEY_HOLDERS.includes(role) ? loadConfig(env) : loadConfig(env, { keys: false });
+      const config = KEY_HOLDERS.includes(name) ? loadConfig(env) : loadConfig(env, { keys: false });
       expect(config.env).toBe('production');
       expect(config.outboundAllowLoopback).toBe(false);
       expect(config.callbacksAllowLoopback).toBe(false);
-      expect(config.trustedProxies).toEqual([]);
+      // Behind lb, api and ingest read X-Forwarded-For from lb's address only; workers take no client requests.
+      expect(config.trustedProxies).toEqual(role === 'worker' ? [] : [`${lbAddress()}/32`]);
       // The hosts it connects to are services of this file.
       expect(compose.services).toHaveProperty([new URL(config.databaseUrl).hostname]);
       expect(compose.services).toHaveProperty([new URL(config.clickhouse.url).hostname]);
@@ -273,12 +370,10 @@ describe('docker-compose.yml', () => {
       expect(test).toContain(`:${port}/readyz`);
     });
 
-    it('publishes its port to the host (api, ingest) or keeps it internal (worker)', () => {
-      const targets = (svc.ports ?? []).map((p) =>
-        typeof p === 'object' ? String(p.target) : String(p).split(':').pop(),
-      );
-      if (role === 'worker') expect(targets).toEqual([]);
-      else expect(targets).toContain(port);
+    it('publishes nothing itself (api and ingest are reached through lb) and has no fixed container name', () => {
+      expect(svc.ports ?? []).toEqual([]);
+      expect(svc.container_name).toBeUndefined();
+      if (role !== 'worker') expect(lbPorts()).toContain(port);
     });
 
     it('starts after what it needs', () => {
@@ -287,6 +382,95 @@ describe('docker-compose.yml', () => {
         expect({ [name]: deps[name] }).toEqual({ [name]: condition });
         if (condition === 'service_healthy') expect(service(name).healthcheck?.test).toBeDefined();
       }
+    });
+  });
+
+  describe('several of each process (docs/scaling.md)', () => {
+    const http = parseNginx(nginxText).find((d) => d.words[0] === 'http')?.block ?? [];
+    const named = (name: string, list: NginxDirective[] = http) => list.filter((d) => d.words[0] === name);
+    /** Each upstream's servers (host:port) by its name. */
+    const upstreams = Object.fromEntries(
+      named('upstream').map((u) => [u.words[1]!, named('server', u.block).map((d) => d.words[1]!)]),
+    );
+    /** Each server block's listen port and the upstream its location / passes to. */
+    const routes = Object.fromEntries(
+      named('server').map((server) => {
+        const location = named('location', server.block).find((d) => d.words[1] === '/');
+        const pass = named('proxy_pass', location?.block)[0]?.words[1];
+        return [named('listen', server.block)[0]?.words[1] ?? '', pass?.replace(/^http:\/\//, '') ?? ''];
+      }),
+    );
+    const servicesRunning = (role: Role) =>
+      appServices.filter(([, svc]) => words(svc.command) === `node ${ENTRY[role]}`).map(([name]) => name);
+
+    it('runs every replicated process at least twice, as replicas or as numbered services', () => {
+      for (const name of ['api', 'worker', 'scan-worker', 'webhook-worker'])
+        expect({ name, replicas: service(name).deploy?.replicas ?? 1 }).toEqual({
+          name,
+          replicas: expect.any(Number),
+        });
+      for (const name of ['api', 'worker', 'scan-worker', 'webhook-worker'])
+        expect(service(name).deploy!.replicas).toBeGreaterThanOrEqual(2);
+      expect(servicesRunning('ingest').sort()).toEqual(['ingest', 'ingest-2']);
+    });
+
+    it('has one worker service per kind of task queue: main, a region’s scans, webhooks', () => {
+      const roles = servicesRunning('worker').map(
+        (name) => [name, loadConfig(environment(service(name), OPERATOR_ENV)).worker.role] as const,
+      );
+      expect(Object.fromEntries(roles)).toEqual({
+        worker: 'main',
+        'scan-worker': 'scan',
+        'webhook-worker': 'webhooks',
+      });
+    });
+
+    it('gives the slot dispatcher (main worker) as many scans per region as scan-worker has replicas', () => {
+      const config = loadConfig(environment(service('worker'), OPERATOR_ENV));
+      const [region] = loadConfig(environment(service('scan-worker'), OPERATOR_ENV)).worker.scanRegions;
+      expect(config.regions.slots[region!]).toBe(service('scan-worker').deploy!.replicas);
+    });
+
+    it('gives each ingest instance a spool volume of its own, at its INGEST_SPOOL_DIR', () => {
+      const spools = servicesRunning('ingest').map((name) => {
+        const dir = environment(service(name), OPERATOR_ENV).INGEST_SPOOL_DIR;
+        const mount = (service(name).volumes ?? []).find((v) => v.split(':')[1] === dir);
+        expect({ name, mount }).toEqual({ name, mount: expect.any(String) });
+        return mount!.split(':')[0];
+      });
+      expect(new Set(spools).size).toBe(spools.length);
+      for (const volume of spools) expect(composeText).toMatch(new RegExp(`^  ${volume}:`, 'm'));
+    });
+
+    it('puts lb (nginx, ops/nginx/nginx.conf) in front: the API port to every api replica, the ingest port to every instance', () => {
+      const lb = service('lb');
+      expect(lb.image).toMatch(/^nginx:[\w.-]+$/);
+      expect(lb.image).not.toMatch(/:latest$/);
+      expect(lb.volumes).toContain('./ops/nginx/nginx.conf:/etc/nginx/nginx.conf:ro');
+      const apiPort = environment(service('api'), OPERATOR_ENV).API_PORT!;
+      const ingestPort = environment(service('ingest'), OPERATOR_ENV).INGEST_PORT!;
+      expect(lbPorts().sort()).toEqual([apiPort, ingestPort].sort());
+      expect(Object.keys(routes).sort()).toEqual([apiPort, ingestPort].sort());
+      // Docker's DNS gives every replica of api under its service name; ingest instances are named one by one.
+      expect(upstreams[routes[apiPort]!]).toEqual([`api:${apiPort}`]);
+      expect(upstreams[routes[ingestPort]!]!.sort()).toEqual(
+        servicesRunning('ingest')
+          .map((name) => `${name}:${environment(service(name), OPERATOR_ENV).INGEST_PORT}`)
+          .sort(),
+      );
+      expect(dependsOn(lb)).toEqual(
+        Object.fromEntries(['api', ...servicesRunning('ingest')].map((name) => [name, 'service_healthy'])),
+      );
+    });
+
+    it("passes the client's address on, from the fixed address api and ingest trust", () => {
+      expect(named('proxy_set_header').map((d) => d.words.slice(1).join(' '))).toContain(
+        'X-Forwarded-For $proxy_add_x_forwarded_for',
+      );
+      const subnet = compose.networks?.default?.ipam?.config?.[0]?.subnet ?? '';
+      const [network, bits] = subnet.split('/');
+      expect(bits).toBe('24');
+      expect(lbAddress().split('.').slice(0, 3)).toEqual(network!.split('.').slice(0, 3));
     });
   });
 
@@ -301,7 +485,14 @@ describe('docker-compose.yml', () => {
       expect(config.worker.role).toBe('webhooks');
       expect(config.worker.webhookSlots).toBeGreaterThan(0);
       expect(config.outboundAllowLoopback).toBe(false);
-      expect(loadConfig(environment(service('worker'), OPERATOR_ENV)).worker.role).toBe('main');
+      expect(loadConfig(environment(service('worker'), OPERATOR_ENV)).worker).toMatchObject({
+        role: 'main',
+        scanRegions: [],
+      });
+      expect(loadConfig(environment(service('scan-worker'), OPERATOR_ENV)).worker).toMatchObject({
+        role: 'scan',
+        scanRegions: ['local'],
+      });
       expect(compose.services).toHaveProperty([new URL(config.databaseUrl).hostname]);
       expect(compose.services).toHaveProperty([config.temporal.address.split(':')[0]!]);
     });
@@ -319,19 +510,20 @@ describe('docker-compose.yml', () => {
 
     it('starts after what the worker needs', () => {
       const deps = dependsOn(svc);
-      for (const [name, condition] of Object.entries(NEEDS.worker))
+      // It stores no images, so it does not wait for the bucket.
+      for (const [name, condition] of Object.entries(NEEDS.worker).filter(([name]) => name !== 'minio-setup'))
         expect({ [name]: deps[name] }).toEqual({ [name]: condition });
     });
   });
 
-  it('the worker gives Chromium a real path and enough shared memory', () => {
-    const env = environment(service('worker'), OPERATOR_ENV);
+  it('the scan worker gives Chromium a real path and enough shared memory', () => {
+    const env = environment(service('scan-worker'), OPERATOR_ENV);
     expect(env.CHROMIUM_PATH).toBe('/usr/bin/chromium');
-    expect((service('worker') as Service & { shm_size?: string }).shm_size).toBeDefined();
+    expect((service('scan-worker') as Service & { shm_size?: string }).shm_size).toBeDefined();
   });
 
-  it("lets the worker's Chromium start its namespace sandbox, which Docker's default seccomp profile refuses", () => {
-    expect((service('worker') as Service & { security_opt?: string[] }).security_opt).toEqual(
+  it("lets the scan worker's Chromium start its namespace sandbox, which Docker's default seccomp profile refuses", () => {
+    expect((service('scan-worker') as Service & { security_opt?: string[] }).security_opt).toEqual(
       expect.arrayContaining(['seccomp=unconfined', 'no-new-privileges:true']),
     );
     expect(readFileSync(resolve(PROJECT_ROOT, 'core/chromium.ts'), 'utf8')).not.toMatch(/^\s*'--no-sandbox',/m);

@@ -133,6 +133,22 @@ describe('configuration', () => {
     );
   });
 
+  it('reads the worker role; a scan worker must serve at least one of the offered regions', () => {
+    const worker = (env: Record<string, string>) =>
+      loadConfig({ STATE_DIR: tempState(), SCAN_REGIONS: 'eu,us', ...env }).worker;
+    expect(worker({})).toMatchObject({ role: 'all', scanRegions: ['eu', 'us'] });
+    expect(worker({ WORKER_ROLE: 'scan', WORKER_SCAN_REGIONS: 'us' })).toMatchObject({
+      role: 'scan',
+      scanRegions: ['us'],
+    });
+    expect(worker({ WORKER_ROLE: 'main', WORKER_SCAN_REGIONS: 'none' })).toMatchObject({
+      role: 'main',
+      scanRegions: [],
+    });
+    expect(() => worker({ WORKER_ROLE: 'scan', WORKER_SCAN_REGIONS: 'none' })).toThrow(/WORKER_SCAN_REGIONS/);
+    expect(() => worker({ WORKER_ROLE: 'scan', WORKER_SCAN_REGIONS: 'ap' })).toThrow(/WORKER_SCAN_REGIONS/);
+    expect(() => worker({ WORKER_ROLE: 'lighthouse' })).toThrow(/WORKER_ROLE/);
+  });
   it('production refuses to fall back to local defaults or a generated key', () => {
     expect(() => loadConfig({ APP_ENV: 'production', STATE_DIR: tempState() })).toThrow(ConfigError);
     const full = { APP_ENV: 'production', STATE_DIR: tempState(), ...PRODUCTION_ADDRESSES };

@@ -3,21 +3,17 @@ import type { RouterContext } from '@koa/router';
 import { ALERT_DESTINATIONS_PATH } from '../../core/alert-destinations/notice.ts';
 import { planFor } from '../../core/plans.ts';
 import { WEBHOOK_ACTION_LIMITS } from '../../core/webhooks/limits.ts';
-import type { Logger } from '../../infra/logger.ts';
 import { notFound } from '../../http/errors.ts';
 import { addAlertDestination, sendTestMessage, type AlertDestinationDeps } from '../../services/alert-destinations.ts';
-import type { WebhookActionDeps } from '../../services/webhook-actions.ts';
-import { temporalWebhookDispatch } from '../../services/webhook-dispatch.ts';
 import { mayUseWebhooks } from '../../services/webhook-settings.ts';
 import { accountMailText } from '../account/mail-labels.ts';
-import { chromeFor, html, type WorkflowPageDeps } from '../chrome.ts';
-import { readForm, webEmailVerified, webUser } from '../session.ts';
+import { chromeFor, html } from '../chrome.ts';
+import { signedIn, verifiedProUser, webhookActionDeps, type NotificationPageDeps } from '../webhooks/access.ts';
+import { readForm, webEmailVerified } from '../session.ts';
 import { DESTINATION_LABELS, type DestinationNotice } from './labels.ts';
 import { destinationsPage, type DestinationFormErrors } from './page.ts';
 
-export interface DestinationPageDeps extends WorkflowPageDeps {
-  log?: Pick<Logger, 'warn'>;
-}
+export type DestinationPageDeps = NotificationPageDeps;
 
 type Ctx = RouterContext;
 const PAGE = ALERT_DESTINATIONS_PATH;
@@ -41,36 +37,9 @@ const serviceDeps = (deps: DestinationPageDeps): AlertDestinationDeps => ({
   clock: deps.clock,
   ownsTarget: async (userId, targetId) => (await deps.storage.targets.findOwned(userId, targetId)) !== undefined,
 });
-const actionDeps = (deps: DestinationPageDeps): WebhookActionDeps => ({
-  webhooks: deps.storage.webhooks,
-  clock: deps.clock,
-  dispatch: temporalWebhookDispatch({
-    temporal: () => deps.temporal,
-    webhooks: deps.storage.webhooks,
-    taskQueuePrefix: deps.config.temporal.taskQueuePrefix,
-    log: deps.log ?? console,
-  }),
-});
 
-function signedIn(ctx: Ctx) {
-  const user = webUser(ctx);
-  if (!user) ctx.redirect(`/login?next=${encodeURIComponent(ctx.method === 'GET' ? ctx.url : PAGE)}`);
-  return user;
-}
-
-/** Pro and up with a verified e-mail address, as the webhook settings; otherwise the page explains and changes answer 403. */
-async function proUser(deps: DestinationPageDeps, ctx: Ctx) {
-  const user = signedIn(ctx);
-  if (user && !mayUseWebhooks(user.plan)) {
-    await render(deps, ctx, user, {}, 403);
-    return undefined;
-  }
-  if (user && !webEmailVerified(ctx)) {
-    await render(deps, ctx, user, { notice: accountMailText(chromeFor(deps, ctx).locale).verifyFirst }, 403);
-    return undefined;
-  }
-  return user;
-}
+const proUser = (deps: DestinationPageDeps, ctx: Ctx) =>
+  verifiedProUser(deps, ctx, PAGE, (user, notice) => render(deps, ctx, user, notice ? { notice } : {}, 403));
 
 async function render(
   deps: DestinationPageDeps,
@@ -110,7 +79,7 @@ function back(ctx: Ctx, query: Record<string, string | number>): void {
 }
 
 async function show(deps: DestinationPageDeps, ctx: Ctx): Promise<void> {
-  const user = signedIn(ctx);
+  const user = signedIn(ctx, PAGE);
   if (!user) return;
   const unverified = mayUseWebhooks(user.plan) && !webEmailVerified(ctx);
   await render(deps, ctx, user, unverified ? { notice: accountMailText(chromeFor(deps, ctx).locale).verifyFirst } : {});
@@ -149,7 +118,7 @@ async function test(deps: DestinationPageDeps, ctx: Ctx): Promise<void> {
   const user = await proUser(deps, ctx);
   if (!user) return;
   const chrome = chromeFor(deps, ctx, 'settings');
-  const outcome = await sendTestMessage(actionDeps(deps), user.id, idParam(ctx), chrome.locale);
+  const outcome = await sendTestMessage(webhookActionDeps(deps), user.id, idParam(ctx), chrome.locale);
   if (outcome.status === 'not_found') throw notFound();
   if (outcome.status === 'throttled') {
     const { max, windowMs } = WEBHOOK_ACTION_LIMITS.test;

@@ -1,4 +1,4 @@
-import { formatDate, formatDateTime, formatDayMonth, formatDayTime } from '../../core/i18n/dates.ts';
+import { formatDate, formatDateTime } from '../../core/i18n/dates.ts';
 import { formatNumber, type Locale } from '../../core/i18n/locale.ts';
 import type { LabHistoryItem, LabMetric } from '../../core/monitoring/lab-history.ts';
 import { METRIC_THRESHOLDS, rateValue, type MetricThreshold, type Rating } from '../../core/metric-thresholds.ts';
@@ -6,7 +6,7 @@ import type { FormFactor } from '../../core/scan/observation.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { RATING_COLOURS } from '../live/format.ts';
 import { niceCeiling } from './metric-history.ts';
-import { VIEW_HEIGHT, VIEW_WIDTH } from './score-history.ts';
+import { timeAxis, timeTicks, VIEW_HEIGHT, VIEW_WIDTH, type TimeTicks } from './score-history.ts';
 import { CHART_COLOURS as C } from './series.ts';
 
 /**
@@ -91,7 +91,7 @@ export interface LabChartGeometry {
   segments: string[];
   bands: Record<Rating, { y: number; height: number }>;
   grid: Array<{ value: number; y: number }>;
-  ticks: Array<{ x: number; label: string }>;
+  ticks: TimeTicks;
   /** Halfway between two points measured by different Lighthouse major versions. */
   versionChanges: Array<{ x: number; version: number }>;
   budget: { value: number; y: number } | null;
@@ -169,16 +169,6 @@ export function labChartGeometry(
     versionChanges,
     budget: budget !== undefined && Number.isFinite(budget) ? { value: budget, y: yOf(budget) } : null,
   };
-}
-
-/** Dates under the plot: oldest, middle and newest (times when the scans span less than two days). */
-function timeTicks(sorted: readonly LabPoint[], span: number, locale: Locale): LabChartGeometry['ticks'] {
-  if (!sorted.length) return [];
-  const t0 = sorted[0]!.at.getTime();
-  const format = span < 2 * 86_400_000 ? formatDayTime : formatDayMonth;
-  if (span === 0) return [{ x: VIEW_WIDTH / 2, label: format(sorted[0]!.at, locale) }];
-  const ticks = [0, 0.5, 1].map((f) => ({ x: f * VIEW_WIDTH, label: format(new Date(t0 + f * span), locale) }));
-  return ticks.filter((tick, i) => i === 0 || tick.label !== ticks[i - 1]!.label);
 }
 
 const TEXTS = {
@@ -337,7 +327,7 @@ export function labMetricChart(
         (change) =>
           html`<span class="version-label${change.x > VIEW_WIDTH / 2 ? ' version-label-left' : ''}" aria-hidden="true" style="left:${change.x / 10}%">${t.versionMark(change.version)}</span>`,
       )}</div>
-      <div class="chart-x" aria-hidden="true">${g.ticks.map((tick) => html`<span class="${tick.x === 0 ? 'first' : tick.x === VIEW_WIDTH ? 'last' : ''}" style="left:${tick.x / 10}%">${tick.label}</span>`)}</div>
+      ${timeAxis(g.ticks)}
     </div>
     <figcaption><ul class="chart-legend">
       <li><svg width="22" height="10" aria-hidden="true"><path d="M1,5H21" stroke="${C.line}" stroke-width="2.5"/></svg>${t.legendLine}</li>

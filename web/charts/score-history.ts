@@ -49,7 +49,7 @@ export interface ChartGeometry {
   /** Polylines through consecutive scored points; `gap` ones span an unusually long time without scans. */
   segments: Array<{ d: string; gap: boolean }>;
   thresholds: Array<{ kind: 'warning' | 'critical'; value: number; y: number }>;
-  ticks: Array<{ x: number; label: string }>;
+  ticks: TimeTicks;
   /** Between two points scored by different scoring versions: a mark halfway, and no line across it. */
   versionChanges: Array<{ x: number; version: number }>;
 }
@@ -141,8 +141,10 @@ export function chartGeometry(
   };
 }
 
+export type TimeTicks = Array<{ x: number; label: string }>;
+
 /** Dates under the plot: oldest, middle and newest (one when all scans share a moment; times when they share a day or two). */
-function timeTicks(sorted: ScorePoint[], span: number, locale: Locale): ChartGeometry['ticks'] {
+export function timeTicks(sorted: ReadonlyArray<{ at: Date }>, span: number, locale: Locale): TimeTicks {
   if (!sorted.length) return [];
   const t0 = sorted[0]!.at.getTime();
   const format = span < 2 * 86_400_000 ? formatDayTime : formatDayMonth;
@@ -150,6 +152,10 @@ function timeTicks(sorted: ScorePoint[], span: number, locale: Locale): ChartGeo
   const ticks = [0, 0.5, 1].map((f) => ({ x: f * VIEW_WIDTH, label: format(new Date(t0 + f * span), locale) }));
   return ticks.filter((tick, i) => i === 0 || tick.label !== ticks[i - 1]!.label);
 }
+
+/** The date labels under a chart (hidden from screen readers: the chart's description says the same). */
+export const timeAxis = (ticks: TimeTicks): SafeHtml =>
+  html`<div class="chart-x" aria-hidden="true">${ticks.map((tick) => html`<span class="${tick.x === 0 ? 'first' : tick.x === VIEW_WIDTH ? 'last' : ''}" style="left:${tick.x / 10}%">${tick.label}</span>`)}</div>`;
 
 const LEGEND = {
   en: {
@@ -228,7 +234,7 @@ export function scoreHistoryChart(
         (change) =>
           html`<span class="version-label" aria-hidden="true" style="left:${change.x / 10}%">${t.versionMark(change.version)}</span>`,
       )}</div>
-      <div class="chart-x" aria-hidden="true">${g.ticks.map((tick) => html`<span class="${tick.x === 0 ? 'first' : tick.x === VIEW_WIDTH ? 'last' : ''}" style="left:${tick.x / 10}%">${tick.label}</span>`)}</div>
+      ${timeAxis(g.ticks)}
     </div>
     <figcaption><ul class="chart-legend">
       <li><svg width="22" height="10" aria-hidden="true"><path d="M1,5H21" stroke="${C.line}" stroke-width="2.5"/><path d="M11,5h0" stroke="${C.line}" stroke-width="8" stroke-linecap="round"/></svg>${legend.score}</li>

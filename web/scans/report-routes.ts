@@ -7,10 +7,16 @@ import { cheapestPlanWith, hasFeature, planFor } from '../../core/plans.ts';
 import type { Scan } from '../../core/scan/scan.ts';
 import type { User } from '../../core/user.ts';
 import type { Storage } from '../../db/store/index.ts';
-import { forbidden, notFound } from '../../http/errors.ts';
+import { DEPENDENCY_RETRY_AFTER_S, forbidden, notFound, serviceUnavailable } from '../../http/errors.ts';
 import { recordLogIds } from '../../http/middleware.ts';
 import type { Config } from '../../infra/config.ts';
-import { assetUrl, verifyAssetSignature, type AssetStore, type ImageAudience } from '../../services/assets.ts';
+import {
+  AssetStoreUnavailable,
+  assetUrl,
+  verifyAssetSignature,
+  type AssetStore,
+  type ImageAudience,
+} from '../../services/assets.ts';
 import { fieldDataForScan } from '../../services/field-data.ts';
 import { setSharing } from '../../services/scans.ts';
 import { chromeFor } from '../chrome.ts';
@@ -164,7 +170,11 @@ async function showSharedReport(deps: ReportPageDeps, ctx: Ctx): Promise<void> {
   );
 }
 
-/** Images of public scans for anyone; of private scans with a valid signature (or to their signed-in owner). */
+/**
+ * Images of public scans for anyone; of private scans with a valid signature (or to their signed-in owner).
+ * Read through this process from whichever store holds them (proxied, never a redirect to the bucket), so
+ * these rules, the signatures' expiry and the share switch hold for every backend: docs/assets.md.
+ */
 async function serveImage(deps: ReportPageDeps, ctx: Ctx): Promise<void> {
   const { id = '', name = '' } = ctx.params;
   const scan = await deps.storage.scans.find(id);
@@ -174,10 +184,20 @@ async function serveImage(deps: ReportPageDeps, ctx: Ctx): Promise<void> {
     scan.isPublic ||
     verifyAssetSignature(deps.config.keys, scan, name, query.expires, query.signature, deps.clock()) ||
     webUser(ctx)?.id === scan.userId;
-  const bytes = allowed ? await deps.assets.get(id, name) : null;
+  const bytes = allowed ? await readImage(deps.assets, id, name) : null;
   if (!bytes) throw notFound();
   ctx.type = 'image/jpeg';
   ctx.set('Cache-Control', scan.isPublic ? 'public, max-age=86400' : 'private, max-age=3600');
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.body = bytes;
+}
+/** A store that does not answer is a 503 with Retry-After (the cause goes to the log), not a 500. */
+async function readImage(assets: AssetStore, id: string, name: string): Promise<Buffer | null> {
+  try {
+    return await assets.get(id, name);
+  } catch (error) {
+    if (error instanceof AssetStoreUnavailable)
+      throw serviceUnavailable('Images are unavailable for now.', DEPENDENCY_RETRY_AFTER_S, error);
+    throw error;
+  }
 }

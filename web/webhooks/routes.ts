@@ -1,18 +1,10 @@
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
-import type { Logger } from '../../infra/logger.ts';
 import { planFor } from '../../core/plans.ts';
 import type { WebhookSettingsErrors } from '../../core/webhooks/endpoint.ts';
 import { notFound } from '../../http/errors.ts';
 import { WEBHOOK_ACTION_LIMITS } from '../../core/webhooks/limits.ts';
-import {
-  replayFailedSince,
-  resendDelivery,
-  sendTestEvent,
-  type Throttled,
-  type WebhookActionDeps,
-} from '../../services/webhook-actions.ts';
-import { temporalWebhookDispatch } from '../../services/webhook-dispatch.ts';
+import { replayFailedSince, resendDelivery, sendTestEvent, type Throttled } from '../../services/webhook-actions.ts';
 import {
   mayUseWebhooks,
   rotateSigningSecret,
@@ -20,15 +12,14 @@ import {
   webhookSettings,
   type WebhookSettingsDeps,
 } from '../../services/webhook-settings.ts';
-import { chromeFor, html, type WorkflowPageDeps } from '../chrome.ts';
+import { chromeFor, html } from '../chrome.ts';
+import { signedIn, verifiedProUser, webhookActionDeps, type NotificationPageDeps } from './access.ts';
 import { accountMailText } from '../account/mail-labels.ts';
-import { readForm, webEmailVerified, webUser } from '../session.ts';
+import { readForm, webEmailVerified } from '../session.ts';
 import { WEBHOOK_LABELS, type WebhookNotice } from './labels.ts';
 import { deliveryPage, webhookPage } from './page.ts';
 
-export interface WebhookPageDeps extends WorkflowPageDeps {
-  log?: Pick<Logger, 'warn'>;
-}
+export type WebhookPageDeps = NotificationPageDeps;
 
 type Ctx = RouterContext;
 const HISTORY_LENGTH = 50;
@@ -59,39 +50,9 @@ const settingsDeps = (deps: WebhookPageDeps): WebhookSettingsDeps => ({
   allowLoopback: deps.config.callbacksAllowLoopback,
   clock: deps.clock,
 });
-const actionDeps = (deps: WebhookPageDeps): WebhookActionDeps => ({
-  webhooks: deps.storage.webhooks,
-  clock: deps.clock,
-  dispatch: temporalWebhookDispatch({
-    temporal: () => deps.temporal,
-    webhooks: deps.storage.webhooks,
-    taskQueuePrefix: deps.config.temporal.taskQueuePrefix,
-    log: deps.log ?? console,
-  }),
-});
 
-function signedIn(ctx: Ctx) {
-  const user = webUser(ctx);
-  if (!user) ctx.redirect(`/login?next=${encodeURIComponent(ctx.method === 'GET' ? ctx.url : PAGE)}`);
-  return user;
-}
-
-/**
- * Pro and up, with a verified e-mail address (services/account-mail.ts); otherwise the page explains and every
- * change answers 403.
- */
-async function proUser(deps: WebhookPageDeps, ctx: Ctx) {
-  const user = signedIn(ctx);
-  if (user && !mayUseWebhooks(user.plan)) {
-    await render(deps, ctx, user, {}, 403);
-    return undefined;
-  }
-  if (user && !webEmailVerified(ctx)) {
-    await render(deps, ctx, user, { notice: accountMailText(chromeFor(deps, ctx).locale).verifyFirst }, 403);
-    return undefined;
-  }
-  return user;
-}
+const proUser = (deps: WebhookPageDeps, ctx: Ctx) =>
+  verifiedProUser(deps, ctx, PAGE, (user, notice) => render(deps, ctx, user, notice ? { notice } : {}, 403));
 
 function back(ctx: Ctx, outcome: Outcome): void {
   ctx.status = 303;
@@ -132,7 +93,7 @@ async function render(
 }
 
 async function showSettings(deps: WebhookPageDeps, ctx: Ctx): Promise<void> {
-  const user = signedIn(ctx);
+  const user = signedIn(ctx, PAGE);
   if (!user) return;
   const unverified = mayUseWebhooks(user.plan) && !webEmailVerified(ctx);
   await render(deps, ctx, user, unverified ? { notice: accountMailText(chromeFor(deps, ctx).locale).verifyFirst } : {});
@@ -176,7 +137,7 @@ async function sendTest(deps: WebhookPageDeps, ctx: Ctx): Promise<void> {
   await readForm(ctx, deps.config);
   const user = await proUser(deps, ctx);
   if (!user) return;
-  const outcome = await sendTestEvent(actionDeps(deps), user.id);
+  const outcome = await sendTestEvent(webhookActionDeps(deps), user.id);
   if (outcome.status === 'throttled') return refuse(deps, ctx, user, outcome);
   if (outcome.status === 'not_configured') return back(ctx, { notice: 'not_configured' });
   // The page reads the result from the delivery's record: nothing the receiver or the link says is shown as is.
@@ -187,7 +148,7 @@ async function resend(deps: WebhookPageDeps, ctx: Ctx): Promise<void> {
   await readForm(ctx, deps.config);
   const user = await proUser(deps, ctx);
   if (!user) return;
-  const outcome = await resendDelivery(actionDeps(deps), user.id, idParam(ctx));
+  const outcome = await resendDelivery(webhookActionDeps(deps), user.id, idParam(ctx));
   if (outcome.status === 'not_found') throw notFound();
   if (outcome.status === 'throttled') return refuse(deps, ctx, user, outcome);
   back(ctx, { notice: 'resent' });
@@ -200,7 +161,7 @@ async function replay(deps: WebhookPageDeps, ctx: Ctx): Promise<void> {
   const since = parseSince(form.get('since') ?? '');
   if (!since)
     return render(deps, ctx, user, { notice: WEBHOOK_LABELS[chromeFor(deps, ctx, 'settings').locale].enterSince }, 422);
-  const outcome = await replayFailedSince(actionDeps(deps), user.id, since);
+  const outcome = await replayFailedSince(webhookActionDeps(deps), user.id, since);
   if (outcome.status === 'throttled') return refuse(deps, ctx, user, outcome);
   back(ctx, { notice: 'replaying', count: outcome.count, ...(outcome.more ? { more: 1 } : {}) });
 }
@@ -232,7 +193,7 @@ async function refuse(
 }
 
 async function showDelivery(deps: WebhookPageDeps, ctx: Ctx): Promise<void> {
-  const user = signedIn(ctx);
+  const user = signedIn(ctx, PAGE);
   if (!user) return;
   const delivery = await deps.storage.webhooks.findOwnedDelivery(user.id, idParam(ctx));
   if (!delivery) throw notFound();
