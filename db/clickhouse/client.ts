@@ -5,13 +5,14 @@ import type { Config } from '../../infra/config.ts';
 export type { ClickHouseClient };
 
 /**
- * compressRequests: false for the ingest service, whose inserts would spend more CPU on gzip than the network saves.
+ * compressRequests: false for the ingest service, whose inserts would spend more CPU on gzip than the network
+ * saves. requestTimeoutMs (default 10 s): longer for statements that take long by design (a benchmark's merge).
  * With CLICKHOUSE_REPLICA_URLS the client fails over between the nodes (failover below).
  */
 export function createClickHouse(
   config: Pick<Config, 'clickhouse'>,
   database = config.clickhouse.database,
-  options: { compressRequests?: boolean } = {},
+  options: { compressRequests?: boolean; requestTimeoutMs?: number } = {},
 ): ClickHouseClient {
   const { clickhouse } = config;
   const clients = clickhouseNodeUrls(config).map((url) =>
@@ -20,7 +21,7 @@ export function createClickHouse(
       username: clickhouse.user,
       password: clickhouse.password,
       database,
-      request_timeout: 10000,
+      request_timeout: options.requestTimeoutMs ?? 10000,
       compression: { request: options.compressRequests ?? true, response: true },
       // Inserts through a Distributed table reach the shards before they are acknowledged, so an acknowledged
       // row is on a replica (not in a local queue), and the Distributed table can be recreated without loss.
