@@ -9,7 +9,7 @@
  *
  *   ./svc stack up && npm run bench:ingest -- --seconds 10 --connections 64 --rounds 3 [--cpu-prof DIR]
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -22,17 +22,15 @@ import { createStorage } from '../db/store/index.ts';
 import { waitUntil } from '../stack/proc.ts';
 import { freePort } from '../stack/ports.ts';
 import { serviceEnvironment, spawnService, stopService, waitReady, type ServiceProcess } from '../stack/services.ts';
-import { benchDatabase, benchUser } from './support.ts';
-
-interface LoadResult {
-  requests: number;
-  acknowledged: number;
-  others: number;
-  failures: number;
-  perSecond: number;
-  p50Ms: number;
-  p99Ms: number;
-}
+import {
+  benchDatabase,
+  benchIngestEnvironment,
+  benchUser,
+  cpuSeconds,
+  firstLine,
+  ingestLoad,
+  type IngestLoadResult as LoadResult,
+} from './support.ts';
 
 const { values } = parseArgs({
   options: {
@@ -75,23 +73,14 @@ interface IngestRun {
 async function startIngest(fsync: boolean): Promise<IngestRun> {
   const port = await freePort();
   const metricsPort = await freePort();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    LOG_LEVEL: 'warn',
-    DATABASE_URL: db.databaseUrl,
-    CLICKHOUSE_DATABASE: database,
-    INGEST_PORT: String(port),
-    INGEST_METRICS_PORT: String(metricsPort),
-    INGEST_SPOOL_DIR: join(spoolRoot, fsync ? 'fsync' : 'nosync'),
-    INGEST_SPOOL_FSYNC: String(fsync),
-    // The load comes from one address to one site: lift the per-address and per-site limits, which this
-    // benchmark does not measure (test/ingest/abuse.test.ts and slow-clients.test.ts do).
-    INGEST_ADDRESS_RATE: '1000000',
-    INGEST_ADDRESS_BURST: '1000000',
-    INGEST_SITE_RATE: '1000000',
-    INGEST_SITE_BURST: '1000000',
-    INGEST_MAX_CONNECTIONS_PER_ADDRESS: '100000',
-  };
+  const env = benchIngestEnvironment({
+    databaseUrl: db.databaseUrl,
+    clickhouseDatabase: database,
+    port,
+    metricsPort,
+    spoolDir: join(spoolRoot, fsync ? 'fsync' : 'nosync'),
+    fsync,
+  });
   const readyUrl = `http://127.0.0.1:${port}/readyz`;
   // --cpu-prof DIR: the ingest process writes a V8 CPU profile there when it exits (open it in Chrome's DevTools).
   const service = values['cpu-prof']
@@ -113,24 +102,8 @@ const bare = spawn(process.execPath, [resolve(PROJECT_ROOT, 'bench/ingest-bare.t
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 
-function firstLine(child: ChildProcess): Promise<string> {
-  return new Promise((resolveLine, reject) => {
-    let text = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      text += chunk.toString();
-      if (text.includes('\n')) resolveLine(text.split('\n')[0]!);
-    });
-    child.once('exit', (code) => reject(new Error(`exited with ${code} before answering`)));
-  });
-}
-
 function load(url: string, runSeconds: number): Promise<LoadResult> {
-  const child = spawn(
-    process.execPath,
-    [resolve(PROJECT_ROOT, 'bench/ingest-load.ts'), url, site.publicId, String(connections), String(runSeconds)],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  return firstLine(child).then((line) => JSON.parse(line) as LoadResult);
+  return ingestLoad(url, site.publicId, connections, runSeconds);
 }
 
 async function distinctPageViews(): Promise<number> {
@@ -140,14 +113,6 @@ async function distinctPageViews(): Promise<number> {
   });
   const [row] = await result.json<{ n: string }>();
   return Number(row?.n ?? 0);
-}
-
-/** CPU seconds (user + system) a process has used so far. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    .replace(/^.*\) /s, '')
-    .split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100 per second)
 }
 
 /** The kernel's high-water mark of the process's resident memory (VmHWM), in MiB. */

@@ -1,5 +1,5 @@
 import type { Config } from '../infra/config.ts';
-import { createClickHouse } from './clickhouse/client.ts';
+import { clickhouseNodeUrls, createClickHouse } from './clickhouse/client.ts';
 import { ensureClickHouseSchema } from './clickhouse/schema.ts';
 import { createKnex } from './knex.ts';
 import { migrateLatest } from './migrate.ts';
@@ -16,11 +16,14 @@ export async function prepareSchemas(
   } finally {
     await knex.destroy();
   }
-  const clickhouse = createClickHouse(config, 'default');
+  // Each node on its own (no failover): every replica needs its own tables.
+  const nodes = clickhouseNodeUrls(config).map((url) =>
+    createClickHouse({ clickhouse: { ...config.clickhouse, url, replicaUrls: [] } }, 'default'),
+  );
   try {
-    const versions = await ensureClickHouseSchema(clickhouse, config.clickhouse.database);
+    const versions = await ensureClickHouseSchema(nodes, config.clickhouse.database, config.clickhouse.layout);
     log(versions.length ? `applied ClickHouse schema versions ${versions.join(', ')}` : 'ClickHouse schema up to date');
   } finally {
-    await clickhouse.close();
+    await Promise.all(nodes.map((node) => node.close()));
   }
 }

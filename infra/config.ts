@@ -97,7 +97,20 @@ export interface Config {
     webhookSlots: number;
   };
   databaseUrl: string;
-  clickhouse: { url: string; database: string; user: string; password: string; tcpPort: number };
+  /**
+   * ClickHouse. `replicaUrls` (CLICKHOUSE_REPLICA_URLS, comma-separated): the other nodes besides `url`; the
+   * processes fail over to them in this order (db/clickhouse/client.ts), and the schema is applied on all. `layout` (CLICKHOUSE_LAYOUT): single | replicated | sharded (replicated shards behind Distributed
+   * tables over CLICKHOUSE_CLUSTER); see docs/clickhouse-cluster.md.
+   */
+  clickhouse: {
+    url: string;
+    database: string;
+    user: string;
+    password: string;
+    tcpPort: number;
+    replicaUrls: string[];
+    layout: ClickHouseLayout;
+  };
   temporal: { address: string; namespace: string; uiUrl: string; cliPath: string | null; taskQueuePrefix: string };
   chromiumPath: string;
   /** The unprivileged system user a worker running as root runs scan browsers as (infra/scan-user.ts). */
@@ -352,6 +365,29 @@ function assetsS3(env: Env): S3AssetsConfig | null {
   };
 }
 
+export type ClickHouseLayout = { kind: 'single' } | { kind: 'replicated' } | { kind: 'sharded'; cluster: string };
+const CLICKHOUSE_LAYOUTS = ['single', 'replicated', 'sharded'] as const;
+
+function clickhouseReplicaUrls(env: Env): string[] {
+  const more = (env.CLICKHOUSE_REPLICA_URLS ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => url({ CLICKHOUSE_REPLICA_URLS: entry }, 'CLICKHOUSE_REPLICA_URLS', undefined, ['http:', 'https:']));
+  return [...new Set(more)];
+}
+
+function clickhouseLayout(env: Env): ClickHouseLayout {
+  const kind = oneOf(env, 'CLICKHOUSE_LAYOUT', CLICKHOUSE_LAYOUTS, 'single');
+  if (kind !== 'sharded') return { kind };
+  if (!env.CLICKHOUSE_CLUSTER?.trim())
+    throw new ConfigError(
+      'CLICKHOUSE_CLUSTER',
+      'is required with CLICKHOUSE_LAYOUT=sharded (a cluster in remote_servers)',
+    );
+  return { kind, cluster: identifier(env, 'CLICKHOUSE_CLUSTER', '') };
+}
+
 function base64Key(name: string, raw: string): Buffer {
   const key = Buffer.from(raw, 'base64');
   if (key.length !== 32) throw new ConfigError(name, 'must be 32 bytes, base64-encoded (openssl rand -base64 32)');
@@ -535,6 +571,8 @@ export function loadConfig(env: Env = process.env, options: { keys?: false } = {
       user: str(env, 'CLICKHOUSE_USER', 'default'),
       password: env.CLICKHOUSE_PASSWORD ?? '',
       tcpPort: port(env, 'CLICKHOUSE_TCP_PORT', 9000),
+      replicaUrls: clickhouseReplicaUrls(env),
+      layout: clickhouseLayout(env),
     },
     temporal: {
       address: hostPort(env, 'TEMPORAL_ADDRESS', required('127.0.0.1:7233')),

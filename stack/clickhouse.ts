@@ -12,7 +12,7 @@ export async function clickhouseAnswers(url: string): Promise<boolean> {
   }
 }
 
-function configXml(dir: string, httpPort: number, tcpPort: number): string {
+function configXml(dir: string, httpPort: number, tcpPort: number, extraConfig = ''): string {
   return `<?xml version="1.0"?>
 <!-- Written by stack/clickhouse.ts: a private ClickHouse for this checkout, state under ${dir}. -->
 <yandex>
@@ -38,7 +38,7 @@ function configXml(dir: string, httpPort: number, tcpPort: number): string {
   <max_concurrent_queries>100</max_concurrent_queries>
   <mark_cache_size>536870912</mark_cache_size>
   <uncompressed_cache_size>536870912</uncompressed_cache_size>
-</yandex>
+${extraConfig}</yandex>
 `;
 }
 
@@ -61,6 +61,8 @@ export interface ClickHouseInstance {
   dir: string;
   httpPort: number;
   tcpPort: number;
+  /** More top-level config elements (a replica's zookeeper, macros, remote_servers: stack/clickhouse-cluster.ts). */
+  extraConfig?: string;
 }
 
 export function clickhouseInstance(config: Config, dir = resolve(config.stateDir, 'clickhouse')): ClickHouseInstance {
@@ -75,7 +77,7 @@ export async function startClickHouse(instance: ClickHouseInstance, log: (msg: s
   for (const sub of ['data', 'tmp', 'log', 'user_files', 'format_schemas'])
     mkdirSync(resolve(instance.dir, sub), { recursive: true });
   const configFile = resolve(instance.dir, 'config.xml');
-  writeFileSync(configFile, configXml(instance.dir, instance.httpPort, instance.tcpPort));
+  writeFileSync(configFile, configXml(instance.dir, instance.httpPort, instance.tcpPort, instance.extraConfig));
   writeFileSync(resolve(instance.dir, 'users.xml'), USERS_XML);
   if (await isPortOpen('127.0.0.1', instance.tcpPort)) {
     throw new StackError(

@@ -129,7 +129,8 @@ const activityDeps: Omit<WorkerDeps, 'runner' | 'webhookDispatch'> = {
   mailer,
   metrics,
   rumWindows: (siteIds, minutes, now) => siteWindows(clickhouse, config.clickhouse.database, siteIds, minutes, now),
-  rumErase: (siteIds) => eraseRumRows(clickhouse, config.clickhouse.database, siteIds),
+  rumErase: (siteIds) =>
+    eraseRumRows(clickhouse, config.clickhouse.database, siteIds, { layout: config.clickhouse.layout }),
   identity,
 };
 // Events raised here get their first attempt at once from this process; each delivery's workflow is started

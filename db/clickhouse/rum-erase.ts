@@ -1,7 +1,9 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { RUM_PARTITIONED_TABLES } from './partitions.ts';
 import { ROLLUP_TABLE } from './rum-rollups.ts';
+import type { ClickHouseLayout } from '../../infra/config.ts';
 import { ident, ints, sql } from './sql.ts';
+import { rowsTable, SINGLE_LAYOUT } from './table-engine.ts';
 
 const SITE_ID_MAX = 4_294_967_295;
 /** Every table with rows per site: the raw ones and the daily rollups. */
@@ -37,14 +39,14 @@ export async function eraseRumRows(
   client: ClickHouseClient,
   database: string,
   siteIds: readonly number[],
-  options: { waitMs?: number; pollMs?: number } = {},
+  options: { waitMs?: number; pollMs?: number; layout?: ClickHouseLayout } = {},
 ): Promise<Record<string, number>> {
   if (siteIds.length === 0) return {};
   const before = await countRumRows(client, database, siteIds);
   for (const table of SITE_TABLES) {
     if (!before[table]) continue;
     await client.command({
-      query: sql`ALTER TABLE ${ident(database)}.${ident(table)} DELETE WHERE site_id IN ${ints(siteIds, 0, SITE_ID_MAX)}`,
+      query: sql`ALTER TABLE ${rowsTable(options.layout ?? SINGLE_LAYOUT, database, table)} DELETE WHERE site_id IN ${ints(siteIds, 0, SITE_ID_MAX)}`,
     });
   }
   const deadline = Date.now() + (options.waitMs ?? 30_000);

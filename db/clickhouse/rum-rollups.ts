@@ -15,13 +15,14 @@ import { ident, int, join, num, oneOf, part, sql, str, timestamp } from './sql.t
 
 export const ROLLUP_TABLE = 'rum_daily';
 
-/** The rollup table's engine, the one expression to change for replicated or sharded setups. */
-export const ROLLUP_ENGINE = part`AggregatingMergeTree`;
 /** The job's build tables are always local (REPLACE PARTITION takes parts from a non-replicated table too). */
 const BUILD_ENGINE = part`AggregatingMergeTree`;
 
-/** CREATE for rum_daily and for the job's build tables (same columns and keys, so partitions can be swapped). */
-export function rollupTableSql(database: string, table: string, engine = ROLLUP_ENGINE): string {
+/**
+ * CREATE for rum_daily (engine from the layout: schema.ts, table-engine.ts) and for the job's build tables (same
+ * columns and keys, so partitions can be swapped).
+ */
+export function rollupTableSql(database: string, table: string, engine: ReturnType<typeof part>): string {
   return sql`CREATE TABLE IF NOT EXISTS ${ident(database)}.${ident(table)} (
     site_id UInt32,
     day Date,

@@ -1,15 +1,18 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { ROLLUP_TABLE, rollupTableSql } from './rum-rollups.ts';
-import { ident, int, sql } from './sql.ts';
+import type { ClickHouseLayout } from '../../infra/config.ts';
+import { ident, int, sql, str } from './sql.ts';
+import { distributedTable, SINGLE_LAYOUT, storageDatabase, tableEngine, type ShardColumn } from './table-engine.ts';
 
 /**
  * ClickHouse schema versions. Each statement must run on ClickHouse 18.16 (local stack) and current
  * ClickHouse (production): no TTL, CODEC, LowCardinality or DateTime64. Old data is dropped by monthly partition.
+ * Every CREATE TABLE takes its engine from tableEngine (table-engine.ts), so the layout decides replication.
  */
-const VERSIONS: ReadonlyArray<{ version: number; statements: (db: string) => string[] }> = [
+const VERSIONS: ReadonlyArray<{ version: number; statements: (db: string, layout: ClickHouseLayout) => string[] }> = [
   {
     version: 1,
-    statements: (db) => [
+    statements: (db, layout) => [
       sql`CREATE TABLE IF NOT EXISTS ${ident(db)}.rum_events (
         site_id UInt32,
         ts DateTime('UTC'),
@@ -20,7 +23,7 @@ const VERSIONS: ReadonlyArray<{ version: number; statements: (db: string) => str
         path String,
         metric_id String,
         page_view_id String
-      ) ENGINE = MergeTree PARTITION BY toYYYYMM(ts) ORDER BY (site_id, metric, ts)`,
+      ) ENGINE = ${tableEngine(layout, 'MergeTree', db, 'rum_events')} PARTITION BY toYYYYMM(ts) ORDER BY (site_id, metric, ts)`,
     ],
   },
   {
@@ -38,7 +41,7 @@ const VERSIONS: ReadonlyArray<{ version: number; statements: (db: string) => str
     // pair's 64-bit hash, computed once at insert (MATERIALIZED: inserts never send it, SELECT * leaves it out),
     // so queries group by one integer column instead of hashing two strings per row at read time.
     version: 2,
-    statements: (db) => [
+    statements: (db, layout) => [
       sql`DROP TABLE IF EXISTS ${ident(db)}.rum_events`,
       sql`CREATE TABLE IF NOT EXISTS ${ident(db)}.rum_metrics (
         site_id UInt32,
@@ -56,7 +59,7 @@ const VERSIONS: ReadonlyArray<{ version: number; statements: (db: string) => str
         attr_url String,
         attr_type String,
         dedupe_key UInt64 MATERIALIZED cityHash64(page_view_id, metric_id)
-      ) ENGINE = MergeTree PARTITION BY toYYYYMM(ts) ORDER BY (site_id, metric, ts)`,
+      ) ENGINE = ${tableEngine(layout, 'MergeTree', db, 'rum_metrics')} PARTITION BY toYYYYMM(ts) ORDER BY (site_id, metric, ts)`,
       // Beacons the ingest service refused for a known site, per day and reason (the owner sees the
       // monthly-limit refusals in the dashboard). Summed on merge; queries sum anyway.
       sql`CREATE TABLE IF NOT EXISTS ${ident(db)}.rum_rejections (
@@ -64,7 +67,7 @@ const VERSIONS: ReadonlyArray<{ version: number; statements: (db: string) => str
         day Date,
         reason String,
         beacons UInt64
-      ) ENGINE = SummingMergeTree(beacons) PARTITION BY toYYYYMM(day) ORDER BY (site_id, day, reason)`,
+      ) ENGINE = ${tableEngine(layout, 'SummingMergeTree', db, 'rum_rejections', ['beacons'])} PARTITION BY toYYYYMM(day) ORDER BY (site_id, day, reason)`,
     ],
   },
   {
@@ -81,44 +84,113 @@ const VERSIONS: ReadonlyArray<{ version: number; statements: (db: string) => str
     ],
   },
   {
-    // Daily rollups of rum_metrics for long windows (db/clickhouse/rum-rollups.ts holds the CREATE and its engine).
+    // Daily rollups of rum_metrics for long windows (db/clickhouse/rum-rollups.ts holds the CREATE).
     version: 4,
-    statements: (db) => [rollupTableSql(db, ROLLUP_TABLE)],
+    statements: (db, layout) => [
+      rollupTableSql(db, ROLLUP_TABLE, tableEngine(layout, 'AggregatingMergeTree', db, ROLLUP_TABLE)),
+    ],
   },
 ];
 
 export const LATEST_CLICKHOUSE_VERSION = Math.max(...VERSIONS.map((v) => v.version));
 
-/** Creates the database and applies missing versions; safe to run from several processes and any number of times. */
-export async function ensureClickHouseSchema(client: ClickHouseClient, database: string): Promise<number[]> {
+/**
+ * Creates the database and applies missing versions; safe to run from several processes and any number of times.
+ * With several nodes (every node of a replicated or sharded layout), each version is applied on all of them
+ * before the next one, so a replica is created with the structure its peers have in ZooKeeper at that moment.
+ */
+export async function ensureClickHouseSchema(
+  nodes: ClickHouseClient | ClickHouseClient[],
+  database: string,
+  layout: ClickHouseLayout = SINGLE_LAYOUT,
+): Promise<number[]> {
+  const clients = Array.isArray(nodes) ? nodes : [nodes];
   const db = ident(database);
-  await client.command({ query: sql`CREATE DATABASE IF NOT EXISTS ${db}` });
-  await client.command({
-    query: sql`CREATE TABLE IF NOT EXISTS ${db}.schema_versions (version UInt32, applied_at DateTime('UTC')) ENGINE = TinyLog`,
-  });
-  const rows = await (
-    await client.query({ query: sql`SELECT version FROM ${db}.schema_versions`, format: 'JSONEachRow' })
-  ).json<{ version: number }>();
-  const applied = new Set(rows.map((r) => Number(r.version)));
+  const storage = storageDatabase(layout, database);
+  const applied: Set<number>[] = [];
+  for (const client of clients) {
+    for (const name of new Set([database, storage]))
+      await client.command({ query: sql`CREATE DATABASE IF NOT EXISTS ${ident(name)}` });
+    await client.command({
+      query: sql`CREATE TABLE IF NOT EXISTS ${db}.schema_versions (version UInt32, applied_at DateTime('UTC')) ENGINE = TinyLog`,
+    });
+    const rows = await (
+      await client.query({ query: sql`SELECT version FROM ${db}.schema_versions`, format: 'JSONEachRow' })
+    ).json<{ version: number }>();
+    applied.push(new Set(rows.map((r) => Number(r.version))));
+  }
   const newlyApplied: number[] = [];
   for (const { version, statements } of VERSIONS) {
-    if (applied.has(version)) continue;
-    for (const statement of statements(database)) {
-      try {
-        await client.command({ query: statement });
-      } catch (error) {
-        // 18.16 has no ADD COLUMN IF NOT EXISTS: a process that lost the race to apply a version meets the column.
-        if (!/column with this name already exists/.test((error as Error).message)) throw error;
+    const pending = clients.filter((_, i) => !applied[i]!.has(version));
+    if (pending.length === 0) continue;
+    for (const statement of statements(storage, layout)) {
+      for (const client of pending) {
+        try {
+          await client.command({ query: statement });
+        } catch (error) {
+          // 18.16 has no ADD COLUMN IF NOT EXISTS: a process that lost the race to apply a version meets the
+          // column, and so does every replica after the first (a replicated ALTER reaches all replicas).
+          if (!/column with this name already exists/.test((error as Error).message)) throw error;
+        }
       }
     }
-    await client.command({
-      query: sql`INSERT INTO ${db}.schema_versions (version, applied_at) VALUES (${int(version, 1, 1_000_000)}, now())`,
-    });
+    for (const client of pending)
+      await client.command({
+        query: sql`INSERT INTO ${db}.schema_versions (version, applied_at) VALUES (${int(version, 1, 1_000_000)}, now())`,
+      });
     newlyApplied.push(version);
   }
+  if (layout.kind === 'sharded') for (const client of clients) await ensureDistributedTables(client, layout, database);
   return newlyApplied;
 }
 
-export async function dropClickHouseDatabase(client: ClickHouseClient, database: string): Promise<void> {
-  await client.command({ query: sql`DROP DATABASE IF EXISTS ${ident(database)}` });
+/**
+ * A Distributed table in `database` for every table of the shard database, with the same columns: created when
+ * missing, recreated when a version changed the shard table (it holds no rows itself: inserts through it are
+ * synchronous, see client.ts).
+ */
+async function ensureDistributedTables(
+  client: ClickHouseClient,
+  layout: Extract<ClickHouseLayout, { kind: 'sharded' }>,
+  database: string,
+): Promise<void> {
+  const storage = storageDatabase(layout, database);
+  const columnsOf = async (db: string) => {
+    const rows = await (
+      await client.query({
+        query: sql`SELECT table, name, type, default_kind, default_expression FROM system.columns
+          WHERE database = ${str(db)}`, // in definition order (18.16 has no position column)
+        format: 'JSONEachRow',
+      })
+    ).json<ShardColumn & { table: string }>();
+    const byTable = new Map<string, ShardColumn[]>();
+    for (const { table, ...column } of rows) byTable.set(table, [...(byTable.get(table) ?? []), column]);
+    return byTable;
+  };
+  const tables = await (
+    await client.query({
+      // A materialized view's own storage (`.inner.<view>`) is read through the view, not a Distributed table.
+      query: sql`SELECT name FROM system.tables
+        WHERE database = ${str(storage)} AND engine LIKE 'Replicated%' AND NOT startsWith(name, '.inner')`,
+      format: 'JSONEachRow',
+    })
+  ).json<{ name: string }>();
+  const [shardColumns, distributedColumns] = [await columnsOf(storage), await columnsOf(database)];
+  const names = (columns: ShardColumn[] | undefined) => columns?.map((c) => `${c.name} ${c.type}`).join(', ');
+  for (const { name } of tables) {
+    const columns = shardColumns.get(name) ?? [];
+    const existing = distributedColumns.get(name);
+    if (existing && names(existing) === names(columns)) continue;
+    if (existing) await client.command({ query: sql`DROP TABLE IF EXISTS ${ident(database)}.${ident(name)}` });
+    await client.command({ query: distributedTable(layout, database, name, columns) });
+  }
+}
+
+export async function dropClickHouseDatabase(
+  client: ClickHouseClient,
+  database: string,
+  layout: ClickHouseLayout = SINGLE_LAYOUT,
+): Promise<void> {
+  for (const name of new Set([database, storageDatabase(layout, database)]))
+    await client.command({ query: sql`DROP DATABASE IF EXISTS ${ident(name)}` });
 }

@@ -73,6 +73,11 @@ export function join(parts: readonly Raw[], separator: ', ' | ' AND ' | ' OR ' |
   return new Raw(parts.map((part) => part.text).join(separator));
 }
 
+/** SQL the server itself wrote (a column's type or default expression from system.columns), never input. */
+export function serverSql(text: string): Raw {
+  return new Raw(text);
+}
+
 export function str(value: string): Raw {
   return new Raw(quote(value));
 }
