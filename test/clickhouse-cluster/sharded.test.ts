@@ -31,7 +31,7 @@ let ingest: IngestProcess | null = null;
 beforeAll(async () => {
   cluster = await startLocalCluster([1, 2]);
   const admins = cluster.nodes.map((node) => clientFor([node], 'default', SHARDED));
-  expect(await ensureClickHouseSchema(admins, DATABASE, SHARDED)).toEqual([1, 2, 3]);
+  expect(await ensureClickHouseSchema(admins, DATABASE, SHARDED)).toEqual([1, 2, 3, 4]);
   expect(await ensureClickHouseSchema(admins, DATABASE, SHARDED)).toEqual([]);
   await Promise.all(admins.map((admin) => admin.close()));
   db = await isolatedPostgres();
