@@ -118,6 +118,7 @@ it('erases a site’s rows and drops old months on every shard, through either n
     expect(await eraseRumRows(client, DATABASE, [other.id], { layout: SHARDED })).toEqual({
       rum_metrics: 0,
       rum_rejections: 0,
+      rum_daily: 0,
     });
     const left = await Promise.all(cluster.nodes.map((node) => rowsOn(node, shardTables)));
     expect(left[0]!.pageViews + left[1]!.pageViews).toBe(40);
