@@ -1,32 +1,47 @@
 /**
- * Live-data summary latency: `--rows` metric rows (default 10 million) for 100 sites over 30 days, made by
- * ClickHouse itself (INSERT ... SELECT from numbers()) into a database of the benchmark's own, then the
- * summary query (db/clickhouse/rum-queries.ts, with its dedupe and exact quantiles) for one site, sequentially,
- * p50 and p95, against a baseline measured in the same run: a plain count() over the same site's rows in the
- * same window (the least any query over those rows costs). Two sites: a typical one (1/110 of the rows) and a
- * big one (1/10 of the rows). Target: summary p95 under 50 ms.
+ * Live-data summary latency: a big site with `--big-pageviews` page views (default 1 million, five metric rows
+ * each) and `--rows` metric rows (default 5 million) spread over 99 more sites, all over 30 days, made by
+ * ClickHouse itself (INSERT ... SELECT from numbers()) into a database of the benchmark's own, then rolled up
+ * (db/clickhouse/rum-rollups.ts). Then:
+ *  1. the summary query (db/clickhouse/rum-queries.ts: raw rows for 24h, rollups plus raw rows for 7d and 30d)
+ *     for one site, sequentially, p50 and p95, against a baseline measured in the same run: a plain count()
+ *     over the same site's rows in the same window (the least any query over those rows costs). Two sites: a
+ *     typical one and the big one. Target: summary p95 under 50 ms.
+ *  2. the big site's 7d and 30d summary exact (raw rows only, quantileExact) against through rollups: both
+ *     p95s, and the largest difference between their numbers (p75 per metric, and the counts), against the
+ *     tolerance core/rum/rollups.ts states. Target: rollup p95 under 50 ms for 30 days.
  *
- *   ./svc stack up && npm run bench:rum-queries [-- --rows 10000000 --iterations 50 --keep]
+ *   ./svc stack up && npm run bench:rum-queries [-- --rows 5000000 --big-pageviews 1000000 --iterations 50 --keep]
+ * `--keep` leaves the database in place; `--reuse` measures on a kept one without generating it again (its data
+ * then ends when it was made, so today's part of the window is smaller than in a fresh run).
  */
 import { parseArgs } from 'node:util';
 import { createClient } from '@clickhouse/client';
 import { loadConfig } from '../infra/config.ts';
+import { RUM_METRICS } from '../core/rum/metrics.ts';
 import { periodWindow, RUM_PERIODS, type TimeWindow } from '../core/rum/periods.ts';
+import { rollupTolerance } from '../core/rum/rollups.ts';
 import { createClickHouse } from '../db/clickhouse/client.ts';
 import { rumQueries } from '../db/clickhouse/rum-queries.ts';
+import { rollUpRumDays } from '../db/clickhouse/rum-rollups.ts';
 import { dropClickHouseDatabase, ensureClickHouseSchema } from '../db/clickhouse/schema.ts';
-import { ident, int, sql, timestamp } from '../db/clickhouse/sql.ts';
+import { ident, int, part, sql, timestamp } from '../db/clickhouse/sql.ts';
 
 const { values } = parseArgs({
   options: {
-    rows: { type: 'string', default: '10000000' },
+    rows: { type: 'string', default: '5000000' },
+    'big-pageviews': { type: 'string', default: '1000000' },
     iterations: { type: 'string', default: '50' },
     keep: { type: 'boolean', default: false },
+    reuse: { type: 'boolean', default: false },
   },
 });
 const rows = Number(values.rows);
+const bigPageviews = Number(values['big-pageviews']);
 const iterations = Number(values.iterations);
 if (!Number.isSafeInteger(rows) || rows < 1000) throw new Error('--rows must be a whole number of at least 1000'); // numbers(0) never ends on 18.16
+if (!Number.isSafeInteger(bigPageviews) || bigPageviews < 1000)
+  throw new Error('--big-pageviews must be a whole number of at least 1000');
 
 const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });
 const database = `${config.clickhouse.database}_bench_rum_queries`;
@@ -39,7 +54,7 @@ const admin = createClient({
 });
 const client = createClickHouse(config, database);
 const db = ident(database);
-const now = new Date();
+const now = values.reuse ? await generatedUntil() : new Date();
 const MONTH_S = 30 * 86_400;
 const BIG_SITE = 1;
 const TYPICAL_SITE = 2;
@@ -48,12 +63,26 @@ async function generate(): Promise<void> {
   await dropClickHouseDatabase(admin, database);
   await ensureClickHouseSchema(admin, database);
   const started = performance.now();
-  // Every tenth page view is the big site's, the rest spread over 99 sites. Five metrics per page view, values
-  // spread over each metric's range, ~2 % of values sent again with seq 2 (the dedupe has work to do).
+  await insertRows(bigPageviews * 5, 0, () => int(BIG_SITE));
+  await insertRows(rows, bigPageviews * 5, () => part`${int(TYPICAL_SITE)} + (intDiv(n, 5) % 99)`);
+  await admin.command({ query: sql`OPTIMIZE TABLE ${db}.rum_metrics FINAL` });
+  console.log(
+    `generated ${(bigPageviews * 5 + rows).toLocaleString('en')} rows in ${((performance.now() - started) / 1000).toFixed(1)} s (merged to final parts)`,
+  );
+  const rollupStarted = performance.now();
+  const days = await rollUpRumDays(admin, database, 13, now);
+  console.log(`rolled up ${days.length} days in ${((performance.now() - rollupStarted) / 1000).toFixed(1)} s`);
+}
+
+/**
+ * `count` rows numbered from `offset` (so page view and metric ids never repeat between calls). Five metrics per
+ * page view, values spread over each metric's range, ~2 % of values sent again with seq 2 (the dedupe has work to do).
+ */
+async function insertRows(count: number, offset: number, site: () => ReturnType<typeof part>): Promise<void> {
   await admin.command({
     query: sql`INSERT INTO ${db}.rum_metrics (site_id, ts, page_view_id, seq, metric_id, metric, value, device, navigation, path, sample_rate, attr_target, attr_url, attr_type)
       SELECT
-        if(intDiv(n, 5) % 10 = 0, ${int(BIG_SITE)}, ${int(TYPICAL_SITE)} + (intDiv(n, 50) % 99)) AS site_id,
+        ${site()} AS site_id,
         toDateTime(toUInt32(${timestamp(now)}) - (cityHash64(intDiv(n, 5), 1) % ${int(MONTH_S)}), 'UTC') AS ts,
         concat('pv', toString(intDiv(n, 5))) AS page_view_id,
         if(cityHash64(n, 2) % 50 = 0, 2, 1) AS seq,
@@ -67,12 +96,8 @@ async function generate(): Promise<void> {
         if(n % 5 = 0, 'img.hero', '') AS attr_target,
         '' AS attr_url,
         '' AS attr_type
-      FROM (SELECT number AS n FROM numbers(${int(rows, 1000, 1_000_000_000)}))`,
+      FROM (SELECT number + ${int(offset, 0)} AS n FROM numbers(${int(count, 1000, 1_000_000_000)}))`,
   });
-  await admin.command({ query: sql`OPTIMIZE TABLE ${db}.rum_metrics FINAL` });
-  console.log(
-    `generated ${rows.toLocaleString('en')} rows in ${((performance.now() - started) / 1000).toFixed(1)} s (merged to final parts)`,
-  );
 }
 
 function percentile(sorted: number[], q: number): number {
@@ -99,8 +124,63 @@ async function siteRows(site: number, window: TimeWindow): Promise<number> {
   return Number((await result.json<{ c: string }>())[0]!.c);
 }
 
+/** The big site's long periods: raw rows only (exact) against rollups, time and numbers. */
+async function exactAgainstRollups(): Promise<void> {
+  const exact = rumQueries({ client: admin, database, rollups: false }); // minutes under load: no 10 s timeout;
+  const rolled = rumQueries({ client, database });
+  console.log(
+    `\nbig site (${bigPageviews.toLocaleString('en')} page views in 30 days): exact (raw rows) vs rollups; ms`,
+  );
+  console.log(
+    'period  exact p50  p95    rollups p50  p95    speed-up p95  largest p75 difference (tolerance)  count differences',
+  );
+  let rollupP95 = 0;
+  for (const period of ['7d', '30d'] as const) {
+    const window = periodWindow(period, now);
+    const exactTime = await timed(() => exact.summary(BIG_SITE, window, 'all'));
+    const rolledTime = await timed(() => rolled.summary(BIG_SITE, window, 'all'));
+    if (period === '30d') rollupP95 = rolledTime.p95;
+    const [a, b] = await Promise.all([exact.summary(BIG_SITE, window, 'all'), rolled.summary(BIG_SITE, window, 'all')]);
+    const p75s = RUM_METRICS.map(
+      (m) =>
+        `${m} ${Math.abs((a[m].p75 ?? 0) - (b[m].p75 ?? 0)).toFixed(m === 'CLS' ? 4 : 0)} (${rollupTolerance(m).toFixed(m === 'CLS' ? 4 : 0)})`,
+    );
+    const counts = Math.max(
+      ...RUM_METRICS.flatMap((m) => [
+        Math.abs(a[m].samples - b[m].samples),
+        Math.abs(a[m].good - b[m].good),
+        Math.abs(a[m].poor - b[m].poor),
+      ]),
+    );
+    console.log(
+      [
+        period.padEnd(7),
+        exactTime.p50.toFixed(1).padStart(9),
+        exactTime.p95.toFixed(1).padStart(6),
+        rolledTime.p50.toFixed(1).padStart(11),
+        rolledTime.p95.toFixed(1).padStart(6),
+        `${(exactTime.p95 / rolledTime.p95).toFixed(1)}x`.padStart(13),
+        ` ${p75s.join(', ')}`,
+        ` ${counts}`,
+      ].join(' '),
+    );
+  }
+  console.log(
+    `big site, 30d summary p95 through rollups: ${rollupP95.toFixed(1)} ms (target < 50 ms): ${rollupP95 < 50 ? 'met' : 'NOT met'}`,
+  );
+}
+
+/** The moment a kept database's data was generated up to (its newest row). */
+async function generatedUntil(): Promise<Date> {
+  const result = await admin.query({
+    query: sql`SELECT toUnixTimestamp(max(ts)) AS at FROM ${db}.rum_metrics`,
+    format: 'JSONEachRow',
+  });
+  return new Date(Number((await result.json<{ at: string | number }>())[0]!.at) * 1000);
+}
+
 try {
-  await generate();
+  if (!values.reuse) await generate();
   const queries = rumQueries({ client, database });
   console.log(
     `summary (all devices) vs count() over the same rows; ${iterations} sequential runs each after 3 warm-ups; ms`,
@@ -135,6 +215,7 @@ try {
   console.log(
     `typical site, worst summary p95: ${worstP95.toFixed(1)} ms (target < 50 ms): ${worstP95 < 50 ? 'met' : 'NOT met'}`,
   );
+  await exactAgainstRollups();
 } finally {
   if (!values.keep) await dropClickHouseDatabase(admin, database);
   await client.close();

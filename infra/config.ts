@@ -71,6 +71,8 @@ export interface Config {
     spoolFsync: boolean;
     acceptHeadless: boolean;
     keepMonths: number;
+    /** RUM_ROLLUP_KEEP_MONTHS (default 25, at least keepMonths): months of daily rollups kept (docs/live-data.md). */
+    rollupKeepMonths: number;
     /** Slow and many clients (docs: ingest limits). All per instance. */
     connections: IngestConnectionLimits;
     /** Token buckets on beacons: per source address and per site (per instance). */
@@ -265,6 +267,15 @@ function atLeastOne(env: Env, name: string, fallback: number, max: number): numb
   const value = wholeNumber(env, name, fallback, max);
   if (value < 1) throw new ConfigError(name, `must be at least 1, got "${value}"`);
   return value;
+}
+
+/** Rollups outlive the raw rows they are made of, never the other way round. */
+function rollupKeepMonths(env: Env): number {
+  const raw = atLeastOne(env, 'RUM_KEEP_MONTHS', 13, 120);
+  const months = atLeastOne(env, 'RUM_ROLLUP_KEEP_MONTHS', Math.max(25, raw), 240);
+  if (months < raw)
+    throw new ConfigError('RUM_ROLLUP_KEEP_MONTHS', `must be at least RUM_KEEP_MONTHS (${raw}), got "${months}"`);
+  return months;
 }
 
 function regions(env: Env): Config['regions'] {
@@ -526,6 +537,7 @@ export function loadConfig(env: Env = process.env, options: { keys?: false } = {
       spoolFsync: bool(env, 'INGEST_SPOOL_FSYNC', true),
       acceptHeadless: bool(env, 'RUM_ACCEPT_HEADLESS', false),
       keepMonths: atLeastOne(env, 'RUM_KEEP_MONTHS', 13, 120),
+      rollupKeepMonths: rollupKeepMonths(env),
       connections: ingestConnections(env),
       rates: {
         perAddress: {

@@ -5,6 +5,7 @@ import { createLogger } from '../infra/logger.ts';
 import { assertNodeVersion } from '../infra/runtime.ts';
 import { createClickHouse } from '../db/clickhouse/client.ts';
 import { dropOldRumPartitions } from '../db/clickhouse/partitions.ts';
+import { dropOldRollupDays, rollUpRumDays } from '../db/clickhouse/rum-rollups.ts';
 import { countMonthPageviews } from '../db/clickhouse/rum-ingest.ts';
 import { createKnex } from '../db/knex.ts';
 import { createRumSiteStore } from '../db/store/rum-sites.ts';
@@ -148,6 +149,39 @@ const dropOld = () => {
 setTimeout(dropOld, 60_000).unref();
 setInterval(dropOld, DAY_MS).unref();
 
+// Daily rollups (db/clickhouse/rum-rollups.ts): finished days are built, recent ones rebuilt, every hour; old
+// rollup days go once a day. Every instance may do it: a rebuilt day replaces its partition with the same rows.
+const HOUR_MS = 60 * 60 * 1000;
+const rollupClient = createClickHouse(config, config.clickhouse.database, { requestTimeoutMs: 30 * 60_000 });
+let rollingUp = false;
+const rollUp = () => {
+  if (rollingUp) return; // a backfill can take longer than the hour
+  rollingUp = true;
+  rollUpRumDays(rollupClient, database, config.ingest.keepMonths)
+    .then(
+      (days) => log.debug({ days }, 'RUM days rolled up'),
+      (error: unknown) => log.warn({ err: error }, 'rolling up RUM days failed; trying again in an hour'),
+    )
+    .finally(() => {
+      rollingUp = false;
+    });
+};
+const dropOldRollups = () => {
+  dropOldRollupDays(clickhouse, database, config.ingest.rollupKeepMonths).then(
+    (dropped) =>
+      dropped.length > 0 &&
+      log.info({ dropped, keepMonths: config.ingest.rollupKeepMonths }, 'old RUM rollup days dropped'),
+    (error: unknown) => log.warn({ err: error }, 'dropping old RUM rollup days failed; trying again tomorrow'),
+  );
+};
+// Not in the sharded layout yet: a day would have to be built on every shard; summaries there read raw rows.
+if (config.clickhouse.layout.kind !== 'sharded') {
+  setTimeout(rollUp, 90_000).unref();
+  setInterval(rollUp, HOUR_MS).unref();
+  setTimeout(dropOldRollups, 120_000).unref();
+  setInterval(dropOldRollups, DAY_MS).unref();
+}
+
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
@@ -165,6 +199,7 @@ async function shutdown(signal: string): Promise<void> {
   await spool.close();
   metricsServer.close();
   await clickhouse.close();
+  await rollupClient.close();
   mailer.close();
   await knex.destroy();
   log.info('ingest stopped');

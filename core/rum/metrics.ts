@@ -83,7 +83,8 @@ export function cwvVerdict(metrics: Readonly<Record<RumMetric, MetricSummary>>):
 /**
  * How percentiles are computed, everywhere (API, alert check, dashboard): ClickHouse's `quantileExact`, which
  * sorts the samples and takes the value at rank floor(q × n) (0-based), so p75 of 4 samples is the 4th
- * smallest and p75 of 100 is the 76th. It is exact and deterministic; no sampling or sketches.
+ * smallest and p75 of 100 is the 76th. It is exact and deterministic; no sampling or sketches. Summaries of
+ * 7 days or more come from daily rollups, deterministic and within a stated tolerance (core/rum/rollups.ts).
  * `exactQuantile` is the same definition in TypeScript (for tests and small in-memory sets).
  */
 export function exactQuantile(sortedAscending: readonly number[], q: number): number | null {

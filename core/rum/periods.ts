@@ -1,6 +1,7 @@
 /**
  * The time windows live-data queries look at. A window is [from, to): `from` included, `to` excluded, in UTC.
- *  - periods (`24h`, `7d`, `30d`): rolling, the last 24 hours / 7 × 24 / 30 × 24 hours up to now;
+ *  - periods (`24h`, `7d`, `30d`): the last 24 hours up to now; 7d and 30d: the 7 / 30 whole UTC days before
+ *    today's plus today up to now (whole days, so they can be read from daily rollups: core/rum/rollups.ts);
  *  - history (`days` 7, 30, 90): calendar days (UTC), today included, so `days` 30 is today and the 29 before;
  *  - the month (page views, rejections, the monthly limit): the current UTC calendar month;
  *  - the report's field data: rolling, the last 28 × 24 hours up to now (FIELD_DAYS, as CrUX and PageSpeed
@@ -26,10 +27,14 @@ export function isRumPeriod(value: string): value is RumPeriod {
   return (RUM_PERIODS as readonly string[]).includes(value);
 }
 
-/** The rolling window of a period ending now (the current second included). */
+/**
+ * The window of a period ending now (the current second included): 24h rolling; 7d and 30d start at the UTC
+ * midnight that begins the day 7 × 24 / 30 × 24 hours ago, so they hold whole days plus today so far.
+ */
 export function periodWindow(period: RumPeriod, now: Date): TimeWindow {
   const to = new Date(Math.floor(now.getTime() / 1000) * 1000 + 1000);
-  return { from: new Date(to.getTime() - PERIOD_HOURS[period] * HOUR_MS), to };
+  const start = to.getTime() - PERIOD_HOURS[period] * HOUR_MS;
+  return { from: new Date(period === '24h' ? start : Math.floor(start / DAY_MS) * DAY_MS), to };
 }
 
 /** A rolling window of the last `minutes` ending now (the alert check's window_minutes). */

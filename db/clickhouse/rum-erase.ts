@@ -1,10 +1,13 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { RUM_PARTITIONED_TABLES } from './partitions.ts';
+import { ROLLUP_TABLE } from './rum-rollups.ts';
 import type { ClickHouseLayout } from '../../infra/config.ts';
 import { ident, ints, sql } from './sql.ts';
 import { rowsTable, SINGLE_LAYOUT } from './table-engine.ts';
 
 const SITE_ID_MAX = 4_294_967_295;
+/** Every table with rows per site: the raw ones and the daily rollups. */
+const SITE_TABLES = [...RUM_PARTITIONED_TABLES, ROLLUP_TABLE] as const;
 
 /** Rows left per table for these sites (0 everywhere once an erase has been applied). */
 export async function countRumRows(
@@ -14,7 +17,7 @@ export async function countRumRows(
 ): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   if (siteIds.length === 0) return counts;
-  for (const table of RUM_PARTITIONED_TABLES) {
+  for (const table of SITE_TABLES) {
     const result = await client.query({
       query: sql`SELECT count() AS n FROM ${ident(database)}.${ident(table)} WHERE site_id IN ${ints(siteIds, 0, SITE_ID_MAX)}`,
       format: 'JSONEachRow',
@@ -40,7 +43,7 @@ export async function eraseRumRows(
 ): Promise<Record<string, number>> {
   if (siteIds.length === 0) return {};
   const before = await countRumRows(client, database, siteIds);
-  for (const table of RUM_PARTITIONED_TABLES) {
+  for (const table of SITE_TABLES) {
     if (!before[table]) continue;
     await client.command({
       query: sql`ALTER TABLE ${rowsTable(options.layout ?? SINGLE_LAYOUT, database, table)} DELETE WHERE site_id IN ${ints(siteIds, 0, SITE_ID_MAX)}`,

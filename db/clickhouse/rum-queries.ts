@@ -11,7 +11,9 @@ import {
 } from '../../core/rum/metrics.ts';
 import { monthWindow, type TimeWindow } from '../../core/rum/periods.ts';
 import { RumDataUnavailable, type DeviceFilter, type MetricStats, type RumQueries } from '../../core/rum/queries.ts';
-import { ident, int, ints, join, num, oneOf, part, sql, str, timestamp } from './sql.ts';
+import { planRollupWindow, readsRollups, rollupScale, type RollupPlan } from '../../core/rum/rollups.ts';
+import { perMetric, rolledUpDays, rollupStates, ROLLUP_TABLE } from './rum-rollups.ts';
+import { ident, int, ints, join, oneOf, part, sql, str, timestamp } from './sql.ts';
 
 /**
  * Every read of live data (rum_metrics, rum_rejections) for the API, the dashboard and the alert check.
@@ -26,7 +28,10 @@ import { ident, int, ints, join, num, oneOf, part, sql, str, timestamp } from '.
  * `path`, of `summary` and `navigationSplit`) applies before the reduction; a value is dated by the first row
  * seen of it (`min(ts)`).
  *
- * Percentiles: `quantileExact` / `quantilesExact` on the deduplicated values, everywhere: sort the n values and
+ * Summaries of 7 days or more (without a path) read daily rollups for whole days instead (rum-rollups.ts,
+ * core/rum/rollups.ts): exact counts, p75 from quantileTiming states within rollupTolerance.
+ *
+ * Percentiles otherwise: `quantileExact` / `quantilesExact` on the deduplicated values: sort the n values and
  * take the one at 0-based rank floor(q × n) (p75 of 4 values is the 4th smallest, p50 of 4 the 3rd): exact,
  * deterministic, an actual measured value (core/rum/metrics.ts exactQuantile is the same rule; a test checks
  * ClickHouse 18.16 against it for n = 1..10). Values come back in the API's units and rounding (roundMetric:
@@ -40,6 +45,8 @@ import { ident, int, ints, join, num, oneOf, part, sql, str, timestamp } from '.
 export interface RumDataSource {
   client: ClickHouseClient;
   database: string;
+  /** false: long windows read only raw rows (the exact numbers; the benchmark's and tests' reference). */
+  rollups?: boolean;
 }
 
 export type {
@@ -54,11 +61,6 @@ export type {
 
 const SITE_ID_MAX = 4_294_967_295; // UInt32
 const metricLiteral = (metric: RumMetric) => oneOf(metric, RUM_METRICS);
-
-/** A per-metric limit as one SQL expression over the `metric` column. */
-function perMetric(limit: (metric: RumMetric) => number) {
-  return part`multiIf(${join(RUM_METRICS.map((m) => part`metric = ${metricLiteral(m)}, ${num(limit(m))}`))}, 0)`;
-}
 
 function rowsOf(
   source: RumDataSource,
@@ -80,9 +82,12 @@ function rowsOf(
 }
 
 async function rows<T>(source: RumDataSource, query: string): Promise<T[]> {
+  return reach(async () => (await source.client.query({ query, format: 'JSONEachRow' })).json<T>());
+}
+
+async function reach<T>(run: () => Promise<T>): Promise<T> {
   try {
-    const result = await source.client.query({ query, format: 'JSONEachRow' });
-    return await result.json<T>();
+    return await run();
   } catch (error) {
     // A server's answer with an error is a bug in the query (a 500); anything else means ClickHouse is away.
     // 18.16 words its errors `Code: 184, e.displayText() = ...`, which the client does not parse into a ClickHouseError.
@@ -93,17 +98,84 @@ async function rows<T>(source: RumDataSource, query: string): Promise<T[]> {
 
 const emptyStats = (): MetricStats => ({ p75: null, samples: 0, good: 0, needsImprovement: 0, poor: 0 });
 
+type SummaryRow = { metric: string; p75: number | null; samples: string; good: string; poor: string };
+
+/** The exact summary: every deduplicated value of the window, quantileExact. */
+function exactSummarySql(
+  source: RumDataSource,
+  siteId: number,
+  window: TimeWindow,
+  device: DeviceFilter,
+  path?: string,
+) {
+  return sql`SELECT metric, quantileExact(0.75)(v) AS p75, count() AS samples,
+      countIf(v <= ${perMetric((m) => METRIC_RULES[m].good)}) AS good,
+      countIf(v > ${perMetric((m) => METRIC_RULES[m].poor)}) AS poor
+    FROM (SELECT metric, argMax(value, seq) AS v FROM ${rowsOf(source, siteId, window, device, undefined, path)} GROUP BY metric, dedupe_key)
+    GROUP BY metric`;
+}
+
+/**
+ * The summary through rollups (core/rum/rollups.ts): rolled-up days' states merged with the same states over
+ * the raw segments' deduplicated values; a raw segment right after rolled-up days leaves out the values those
+ * days already hold.
+ */
+function rollupSummarySql(source: RumDataSource, siteId: number, plan: RollupPlan, device: DeviceFilter) {
+  const db = ident(source.database);
+  const site = int(siteId, 0, SITE_ID_MAX);
+  const days = join(
+    plan.rollupDays.map(
+      (range) => part`(day >= toDate(${timestamp(range.from)}) AND day < toDate(${timestamp(range.to)}))`,
+    ),
+    ' OR ',
+  );
+  const deviceFilter = device === 'all' ? part`1` : part`device = ${oneOf(device, DEVICES)}`;
+  const parts = [
+    part`SELECT metric, quantiles, samples, good, poor FROM ${db}.${ident(ROLLUP_TABLE)} WHERE site_id = ${site} AND (${days}) AND ${deviceFilter}`,
+    ...plan.raw.map((segment) => {
+      // Only the segment's own keys are looked up before it: a set of those is far smaller than a day's keys.
+      const seen = segment.excludeSeenFrom
+        ? part` AND dedupe_key NOT IN (SELECT dedupe_key FROM ${db}.rum_metrics WHERE site_id = ${site} AND ts >= ${timestamp(segment.excludeSeenFrom)} AND ts < ${timestamp(segment.from)}
+            AND dedupe_key IN (SELECT dedupe_key FROM ${rowsOf(source, siteId, segment, device)}))`
+        : part``;
+      return part`SELECT metric, ${rollupStates}
+        FROM (SELECT metric, argMax(value, seq) AS v FROM ${rowsOf(source, siteId, segment, device)}${seen} GROUP BY metric, dedupe_key)
+        GROUP BY metric`;
+    }),
+  ];
+  return sql`SELECT metric, quantilesTimingMerge(0.5, 0.75)(quantiles)[2] / ${perMetric(rollupScale)} AS p75,
+      sumMerge(samples) AS samples, sumMerge(good) AS good, sumMerge(poor) AS poor
+    FROM (${join(parts, ' UNION ALL ')})
+    GROUP BY metric`;
+}
+
+/** How long the list of rolled-up days is reused: a day missed meanwhile is read from raw rows, still right. */
+const ROLLED_UP_DAYS_TTL_MS = 60_000;
+
 export function rumQueries(source: RumDataSource): RumQueries {
   const db = ident(source.database);
+  let known: { at: number; days: Promise<Set<string>> } | null = null;
+  const rolledUp = () => {
+    if (!known || Date.now() - known.at > ROLLED_UP_DAYS_TTL_MS) {
+      const days = rolledUpDays(source.client, source.database);
+      known = { at: Date.now(), days };
+      days.catch(() => {
+        known = null;
+      });
+    }
+    return known.days;
+  };
   return {
     async summary(siteId, window, device, path) {
-      const result = await rows<{ metric: string; p75: number | null; samples: string; good: string; poor: string }>(
+      const plan =
+        source.rollups !== false && path === undefined && readsRollups(window)
+          ? planRollupWindow(window, await reach(rolledUp))
+          : null;
+      const result = await rows<SummaryRow>(
         source,
-        sql`SELECT metric, quantileExact(0.75)(v) AS p75, count() AS samples,
-              countIf(v <= ${perMetric((m) => METRIC_RULES[m].good)}) AS good,
-              countIf(v > ${perMetric((m) => METRIC_RULES[m].poor)}) AS poor
-            FROM (SELECT metric, argMax(value, seq) AS v FROM ${rowsOf(source, siteId, window, device, undefined, path)} GROUP BY metric, dedupe_key)
-            GROUP BY metric`,
+        plan && plan.rollupDays.length > 0
+          ? rollupSummarySql(source, siteId, plan, device)
+          : exactSummarySql(source, siteId, window, device, path),
       );
       const summary = Object.fromEntries(RUM_METRICS.map((m) => [m, emptyStats()])) as Record<RumMetric, MetricStats>;
       for (const row of result) {

@@ -1,4 +1,5 @@
 import type { ClickHouseClient } from '@clickhouse/client';
+import { ROLLUP_TABLE, rollupTableSql } from './rum-rollups.ts';
 import type { ClickHouseLayout } from '../../infra/config.ts';
 import { ident, int, sql, str } from './sql.ts';
 import { distributedTable, SINGLE_LAYOUT, storageDatabase, tableEngine, type ShardColumn } from './table-engine.ts';
@@ -80,6 +81,13 @@ const VERSIONS: ReadonlyArray<{ version: number; statements: (db: string, layout
     statements: (db) => [
       sql`ALTER TABLE ${ident(db)}.rum_metrics ADD COLUMN source UInt32 DEFAULT toUInt32(bitAnd(cityHash64(page_view_id), 4294967295))`,
       sql`ALTER TABLE ${ident(db)}.rum_metrics ADD COLUMN keep_one_in UInt16 DEFAULT 1`,
+    ],
+  },
+  {
+    // Daily rollups of rum_metrics for long windows (db/clickhouse/rum-rollups.ts holds the CREATE).
+    version: 4,
+    statements: (db, layout) => [
+      rollupTableSql(db, ROLLUP_TABLE, tableEngine(layout, 'AggregatingMergeTree', db, ROLLUP_TABLE)),
     ],
   },
 ];

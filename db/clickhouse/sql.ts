@@ -66,7 +66,7 @@ export function ints(values: readonly number[], min = Number.MIN_SAFE_INTEGER, m
 }
 
 /** Typed fragments joined with `separator` (a fixed text of the caller's, never input). */
-export function join(parts: readonly Raw[], separator: ', ' | ' AND ' | ' OR ' = ', '): Raw {
+export function join(parts: readonly Raw[], separator: ', ' | ' AND ' | ' OR ' | ' UNION ALL ' = ', '): Raw {
   parts.forEach((part, i) => {
     if (!(part instanceof Raw)) throw new ClickHouseSqlError(`untyped value in ClickHouse SQL list at position ${i}`);
   });

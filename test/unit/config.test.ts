@@ -149,6 +149,13 @@ describe('configuration', () => {
     expect(() => worker({ WORKER_ROLE: 'scan', WORKER_SCAN_REGIONS: 'ap' })).toThrow(/WORKER_SCAN_REGIONS/);
     expect(() => worker({ WORKER_ROLE: 'lighthouse' })).toThrow(/WORKER_ROLE/);
   });
+  it('keeps rollups 25 months by default, never fewer months than raw rows', () => {
+    const ingest = (env: Record<string, string>) => loadConfig({ STATE_DIR: tempState(), ...env }).ingest;
+    expect(ingest({})).toMatchObject({ keepMonths: 13, rollupKeepMonths: 25 });
+    expect(ingest({ RUM_KEEP_MONTHS: '30' })).toMatchObject({ keepMonths: 30, rollupKeepMonths: 30 });
+    expect(ingest({ RUM_ROLLUP_KEEP_MONTHS: '60' })).toMatchObject({ rollupKeepMonths: 60 });
+    expect(() => ingest({ RUM_KEEP_MONTHS: '13', RUM_ROLLUP_KEEP_MONTHS: '12' })).toThrow(/RUM_ROLLUP_KEEP_MONTHS/);
+  });
   it('production refuses to fall back to local defaults or a generated key', () => {
     expect(() => loadConfig({ APP_ENV: 'production', STATE_DIR: tempState() })).toThrow(ConfigError);
     const full = { APP_ENV: 'production', STATE_DIR: tempState(), ...PRODUCTION_ADDRESSES };

@@ -481,6 +481,7 @@ describe('your data', () => {
     expect(await countRumRows(clickhouse.client, clickhouse.database, anna.siteIds)).toEqual({
       rum_metrics: 0,
       rum_rejections: 0,
+      rum_daily: 0,
     });
     for (const id of anna.targetIds) expect(await describeTargetSchedule(api.temporal, prefix(), id)).toBeNull();
     for (const workflowId of anna.workflows)
