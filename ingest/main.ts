@@ -166,8 +166,8 @@ const rollUp = () => {
       rollingUp = false;
     });
 };
-// Today's snapshot up to the last full hour, every ten minutes (a rebuild reads two days of raw rows: about a
-// second for five million rows): a summary then reads raw rows for at most the current hour and ten minutes.
+// Today's snapshot up to the last full hour, every ten minutes (a rebuild reads up to two days of raw rows: a
+// third of a second in bench:rum-queries): a summary then reads raw rows for at most the current hour and ten minutes.
 const TODAY_EVERY_MS = 10 * 60_000;
 let rollingUpToday = false;
 const rollUpTodaySoFar = () => {

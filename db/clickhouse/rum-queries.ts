@@ -28,8 +28,9 @@ import { ident, int, ints, join, oneOf, part, sql, str, timestamp } from './sql.
  * `path`, of `summary` and `navigationSplit`) applies before the reduction; a value is dated by the first row
  * seen of it (`min(ts)`).
  *
- * Summaries of 7 days or more (without a path) read daily rollups for whole days instead (rum-rollups.ts,
- * core/rum/rollups.ts): exact counts, p75 from quantileTiming states within rollupTolerance.
+ * Summaries of 7 days or more (without a path) read daily rollups for whole days and today's snapshot up to its
+ * cutoff instead (rum-rollups.ts, core/rum/rollups.ts): exact counts, p75 from quantileTiming states within
+ * rollupTolerance.
  *
  * Percentiles otherwise: `quantileExact` / `quantilesExact` on the deduplicated values: sort the n values and
  * take the one at 0-based rank floor(q × n) (p75 of 4 values is the 4th smallest, p50 of 4 the 3rd): exact,
