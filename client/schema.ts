@@ -4603,7 +4603,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description The last 24 hours, 7 or 30 days, up to now. */
+                    /** @description 24h: the last 24 hours up to now. 7d, 30d: the 7 or 30 whole UTC days before today, and today up to now. */
                     period?: "24h" | "7d" | "30d";
                     /** @description Only page views from this kind of device. */
                     device?: "all" | "desktop" | "mobile" | "tablet";
@@ -5031,7 +5031,7 @@ export interface paths {
             parameters: {
                 query?: {
                     metric?: "LCP" | "FCP" | "TTFB";
-                    /** @description The last 24 hours or 7 days, up to now. */
+                    /** @description 24h: the last 24 hours up to now. 7d: the 7 whole UTC days before today, and today up to now. */
                     period?: "24h" | "7d";
                     limit?: number;
                     /** @description Extension: only page views from this kind of device. */

@@ -195,7 +195,8 @@ export function rumRoutes(deps: RumRouteDeps): AnyRoute[] {
         type: 'string',
         enum: [...RUM_PERIODS],
         default: '24h',
-        description: 'The last 24 hours, 7 or 30 days, up to now.',
+        description:
+          '24h: the last 24 hours up to now. 7d, 30d: the 7 or 30 whole UTC days before today, and today up to now.',
       },
       device,
     },
@@ -256,7 +257,7 @@ export function rumRoutes(deps: RumRouteDeps): AnyRoute[] {
         type: 'string',
         enum: [...PAGE_PERIODS],
         default: '24h',
-        description: 'The last 24 hours or 7 days, up to now.',
+        description: '24h: the last 24 hours up to now. 7d: the 7 whole UTC days before today, and today up to now.',
       },
       limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
       device: { ...device, description: 'Extension: only page views from this kind of device.' },

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { serviceDefinitions, spawnService, stopService, waitReady, type ServiceProcess } from '../../stack/services.ts';
 import { loadConfig } from '../../infra/config.ts';
 import { freePort } from './isolated.ts';
@@ -65,4 +66,17 @@ export async function readiness(
     status: response.status,
     body: (await response.json()) as { ready: boolean; status: string; checks: Record<string, string> },
   };
+}
+
+/** The ids of `pid`'s direct children whose command line matches `pattern` (pgrep -P -f); none when there are none. */
+export function childPids(pid: number, pattern: string): number[] {
+  try {
+    return execFileSync('pgrep', ['-P', String(pid), '-f', pattern], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
 }

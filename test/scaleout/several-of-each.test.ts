@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,7 +22,7 @@ import {
   type IsolatedClickHouse,
   type IsolatedPostgres,
 } from '../harness/isolated.ts';
-import { startReady, type RunningService } from '../harness/processes.ts';
+import { childPids, startReady, type RunningService } from '../harness/processes.ts';
 import { baseTestEnv, harnessInfo } from '../harness/shared.ts';
 import { WebClient } from '../harness/web.ts';
 import { webhookReceiver, type WebhookReceiver } from '../harness/webhook-receiver.ts';
@@ -246,18 +245,6 @@ async function storedOnce(id: string): Promise<void> {
   expect(deliveriesOf(id)).toHaveLength(1);
 }
 
-function childrenOf(pid: number, pattern: string): number[] {
-  try {
-    return execFileSync('pgrep', ['-P', String(pid), '-f', pattern], { encoding: 'utf8' })
-      .trim()
-      .split('\n')
-      .filter(Boolean)
-      .map(Number);
-  } catch {
-    return [];
-  }
-}
-
 describe('scans', () => {
   it("are spread over both workers of a region; the second region's scans run on its own worker", async () => {
     // eu runs two at once (SCAN_REGION_SLOTS) and each of its workers one: the second scan cannot go to the busy one.
@@ -287,8 +274,8 @@ describe('scans', () => {
         victim = pending ? processByIdentity(pending.lastWorkerIdentity ?? '') : '';
         return (
           victim !== '' &&
-          childrenOf(service(victim).child.pid!, 'lighthouse/runner.ts').some(
-            (runner) => childrenOf(runner, 'chromium').length > 0,
+          childPids(service(victim).child.pid!, 'lighthouse/runner.ts').some(
+            (runner) => childPids(runner, 'chromium').length > 0,
           )
         );
       },

@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -8,6 +8,7 @@ import type { RunnerResult } from '../../activities/scan-runner.ts';
 import { PROJECT_ROOT } from '../../infra/config.ts';
 import { lookupUser, runnerIdentity } from '../../infra/scan-user.ts';
 import { isAlive, waitUntil } from '../../stack/proc.ts';
+import { childPids } from '../harness/processes.ts';
 
 /**
  * The process runner with a stand-in runner script (fixtures/fake-runner.ts) for what a real
@@ -163,18 +164,7 @@ it('does not start a runner for an attempt already aborted', async () => {
  * tells them from the worker's `node --check` of the script).
  */
 function runnersOf(parent: number, script: string): { pid: number; workDir: string }[] {
-  let pids: number[];
-  try {
-    pids = execFileSync('pgrep', ['-P', String(parent), '-f', `${script.replaceAll('.', '\\.')} /`], {
-      encoding: 'utf8',
-    })
-      .trim()
-      .split('\n')
-      .filter(Boolean)
-      .map(Number);
-  } catch {
-    return [];
-  }
+  const pids = childPids(parent, `${script.replaceAll('.', '\\.')} /`);
   // The runner's arguments: the script, its work folder, its launch settings.
   const argsOf = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
   return pids.map((pid) => {

@@ -1,10 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { Client, Connection } from '@temporalio/client';
 import { isAlive, waitUntil } from '../../stack/proc.ts';
 import { call, createTestUser } from '../harness/api.ts';
 import { startFixtureSites, type FixtureSites } from '../../fixtures/sites.ts';
-import { startReady, type RunningService } from '../harness/processes.ts';
+import { childPids, startReady, type RunningService } from '../harness/processes.ts';
 import { startScanStack, waitForScan, type ScanStack } from '../harness/scans.ts';
 
 /** Kill -9 the worker in the middle of a scan, start another: the scan still finishes, exactly once. */
@@ -22,18 +21,6 @@ afterAll(async () => {
   await sites.close();
 });
 
-function children(pid: number, pattern: string): number[] {
-  try {
-    return execFileSync('pgrep', ['-P', String(pid), '-f', pattern], { encoding: 'utf8' })
-      .trim()
-      .split('\n')
-      .filter(Boolean)
-      .map(Number);
-  } catch {
-    return [];
-  }
-}
-
 it('finishes a scan whose worker was killed mid-run, once, on the restarted worker', async () => {
   const { token } = await createTestUser(stack.api, 'pro');
   const created = await call(stack.api, '/scans', {
@@ -48,14 +35,14 @@ it('finishes a scan whose worker was killed mid-run, once, on the restarted work
   let runners: number[] = [];
   await waitUntil(
     'a Lighthouse runner under the worker',
-    async () => (runners = children(workerPid, 'lighthouse/runner.ts')).length > 0,
+    async () => (runners = childPids(workerPid, 'lighthouse/runner.ts')).length > 0,
     60_000,
     100,
   );
   let browsers: number[] = [];
   await waitUntil(
     "the runner's Chromium",
-    async () => (browsers = runners.flatMap((pid) => children(pid, 'chromium'))).length > 0,
+    async () => (browsers = runners.flatMap((pid) => childPids(pid, 'chromium'))).length > 0,
     60_000,
     100,
   );
