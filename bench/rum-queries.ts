@@ -2,7 +2,8 @@
  * Live-data summary latency: a big site with `--big-pageviews` page views (default 1 million, five metric rows
  * each) and `--rows` metric rows (default 5 million) spread over 99 more sites, all over 30 days, made by
  * ClickHouse itself (INSERT ... SELECT from numbers()) into a database of the benchmark's own, then rolled up
- * (db/clickhouse/rum-rollups.ts). Then:
+ * (db/clickhouse/rum-rollups.ts: finished days, then today up to its last full hour, twice: build and rebuild
+ * times). Then:
  *  1. the summary query (db/clickhouse/rum-queries.ts: raw rows for 24h, rollups plus raw rows for 7d and 30d)
  *     for one site, sequentially, p50 and p95, against a baseline measured in the same run: a plain count()
  *     over the same site's rows in the same window (the least any query over those rows costs). Two sites: a
@@ -23,7 +24,7 @@ import { periodWindow, RUM_PERIODS, type TimeWindow } from '../core/rum/periods.
 import { rollupTolerance } from '../core/rum/rollups.ts';
 import { createClickHouse } from '../db/clickhouse/client.ts';
 import { rumQueries } from '../db/clickhouse/rum-queries.ts';
-import { rollUpRumDays } from '../db/clickhouse/rum-rollups.ts';
+import { rollUpRumDays, rollUpToday } from '../db/clickhouse/rum-rollups.ts';
 import { dropClickHouseDatabase, ensureClickHouseSchema } from '../db/clickhouse/schema.ts';
 import { ident, int, part, sql, timestamp } from '../db/clickhouse/sql.ts';
 
@@ -181,6 +182,13 @@ async function generatedUntil(): Promise<Date> {
 
 try {
   if (!values.reuse) await generate();
+  else await ensureClickHouseSchema(admin, database); // a kept database from before today's snapshots
+  for (const run of ['built', 'rebuilt'] as const) {
+    const todayStarted = performance.now();
+    const until = await rollUpToday(admin, database, now);
+    const seconds = ((performance.now() - todayStarted) / 1000).toFixed(2);
+    console.log(`today ${run} up to ${until?.toISOString() ?? '(nothing before the first full hour)'} in ${seconds} s`);
+  }
   const queries = rumQueries({ client, database });
   console.log(
     `summary (all devices) vs count() over the same rows; ${iterations} sequential runs each after 3 warm-ups; ms`,

@@ -11,9 +11,16 @@ import type { TimeWindow } from './periods.ts';
  * in the RESEND_GRACE_DAYS before a day belongs to that earlier day, so a day never counts it again; so does
  * the raw part of a query that follows rolled-up days (planRollupWindow). A value sent again more than
  * RESEND_GRACE_DAYS after its first row (a tab kept open that long) counts as a new value in its later day.
+ *
+ * Today is rolled up too, up to a cutoff (the start of an hour): a snapshot holds today's values first seen
+ * before the cutoff, each with its highest seq among the rows before the cutoff. A query reads the snapshot and
+ * raw rows from the cutoff on, leaving out values with a row from RESEND_GRACE_DAYS before today up to the
+ * cutoff (they are in the snapshot or in an earlier day). A value sent again after the cutoff keeps its earlier
+ * value until a snapshot with a later cutoff is built.
  */
 
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
 
 /** Windows at least this long read rollups for their whole finished days (the 7d and 30d periods). */
 export const ROLLUP_MIN_WINDOW_DAYS = 7;
@@ -63,9 +70,13 @@ export interface RawSegment extends TimeWindow {
 export interface RollupPlan {
   /** Whole UTC days read from rollups, as [from, to) day ranges (midnights). */
   rollupDays: TimeWindow[];
+  /** The cutoff of today's snapshot read, if any: it covers [start of today, cutoff). */
+  todayUntil: Date | null;
   /** The rest of the window, read from raw rows. */
   raw: RawSegment[];
 }
+
+export const startOfUtcHour = (at: Date): Date => new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
 
 export const startOfUtcDay = (at: Date): Date => new Date(Math.floor(at.getTime() / DAY_MS) * DAY_MS);
 
@@ -75,10 +86,16 @@ export const utcDay = (at: Date): string => at.toISOString().slice(0, 10);
 /**
  * Splits a window into rolled-up whole days and raw segments. Whole days inside the window that are rolled
  * up (`rolledUp`, YYYY-MM-DD) come from rollups; everything else (the partial first day, today, days not rolled
- * up yet) from raw rows. Windows shorter than ROLLUP_MIN_WINDOW_DAYS are all raw.
+ * up yet) from raw rows. Of the window's last, partial day, a snapshot (`todayCutoffs`: the cutoffs of the
+ * snapshots there are) covers the part up to its cutoff: the latest cutoff within that day and the window.
+ * Windows shorter than ROLLUP_MIN_WINDOW_DAYS are all raw.
  */
-export function planRollupWindow(window: TimeWindow, rolledUp: ReadonlySet<string>): RollupPlan {
-  const plan: RollupPlan = { rollupDays: [], raw: [] };
+export function planRollupWindow(
+  window: TimeWindow,
+  rolledUp: ReadonlySet<string>,
+  todayCutoffs: readonly Date[] = [],
+): RollupPlan {
+  const plan: RollupPlan = { rollupDays: [], todayUntil: null, raw: [] };
   if (!readsRollups(window)) {
     plan.raw.push({ ...window, excludeSeenFrom: null });
     return plan;
@@ -98,11 +115,35 @@ export function planRollupWindow(window: TimeWindow, rolledUp: ReadonlySet<strin
     else plan.rollupDays.push({ from: new Date(day), to: new Date(day + DAY_MS) });
     afterRollup = true;
   }
-  const tail = rawFrom ?? plan.rollupDays.at(-1)?.to ?? window.from;
+  let tail = rawFrom ?? plan.rollupDays.at(-1)?.to ?? window.from;
+  const lastDay = startOfUtcDay(window.to);
+  const todayUntil = latestCutoff(todayCutoffs, lastDay, window);
+  if (todayUntil) {
+    if (tail.getTime() < lastDay.getTime()) plan.raw.push(rawSegment(tail, lastDay, afterRollup));
+    plan.todayUntil = todayUntil;
+    tail = todayUntil;
+    afterRollup = true;
+  }
   if (tail.getTime() < window.to.getTime()) plan.raw.push(rawSegment(tail, window.to, afterRollup));
   return plan;
 }
 
+function latestCutoff(cutoffs: readonly Date[], lastDay: Date, window: TimeWindow): Date | null {
+  if (lastDay.getTime() < window.from.getTime()) return null;
+  let latest: Date | null = null;
+  for (const cutoff of cutoffs) {
+    const at = cutoff.getTime();
+    if (at <= lastDay.getTime() || at > window.to.getTime() || at >= lastDay.getTime() + DAY_MS) continue;
+    if (!latest || at > latest.getTime()) latest = cutoff;
+  }
+  return latest;
+}
+
+/** A raw segment after rolled-up data leaves out values with a row from RESEND_GRACE_DAYS before its day on. */
 function rawSegment(from: Date, to: Date, afterRollup: boolean): RawSegment {
-  return { from, to, excludeSeenFrom: afterRollup ? new Date(from.getTime() - RESEND_GRACE_DAYS * DAY_MS) : null };
+  return {
+    from,
+    to,
+    excludeSeenFrom: afterRollup ? new Date(startOfUtcDay(from).getTime() - RESEND_GRACE_DAYS * DAY_MS) : null,
+  };
 }

@@ -1,13 +1,13 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { RUM_PARTITIONED_TABLES } from './partitions.ts';
-import { ROLLUP_TABLE } from './rum-rollups.ts';
+import { ROLLUP_TABLE, TODAY_TABLE } from './rum-rollups.ts';
 import type { ClickHouseLayout } from '../../infra/config.ts';
 import { ident, ints, sql } from './sql.ts';
 import { rowsTable, SINGLE_LAYOUT } from './table-engine.ts';
 
 const SITE_ID_MAX = 4_294_967_295;
-/** Every table with rows per site: the raw ones and the daily rollups. */
-const SITE_TABLES = [...RUM_PARTITIONED_TABLES, ROLLUP_TABLE] as const;
+/** Every table with rows per site: the raw ones, the daily rollups and today's snapshots. */
+const SITE_TABLES = [...RUM_PARTITIONED_TABLES, ROLLUP_TABLE, TODAY_TABLE] as const;
 
 /** Rows left per table for these sites (0 everywhere once an erase has been applied). */
 export async function countRumRows(

@@ -12,7 +12,7 @@ import {
 import { monthWindow, type TimeWindow } from '../../core/rum/periods.ts';
 import { RumDataUnavailable, type DeviceFilter, type MetricStats, type RumQueries } from '../../core/rum/queries.ts';
 import { planRollupWindow, readsRollups, rollupScale, type RollupPlan } from '../../core/rum/rollups.ts';
-import { perMetric, rolledUpDays, rollupStates, ROLLUP_TABLE } from './rum-rollups.ts';
+import { perMetric, rolledUpDays, rollupStates, ROLLUP_TABLE, TODAY_TABLE, todayCutoffs } from './rum-rollups.ts';
 import { ident, int, ints, join, oneOf, part, sql, str, timestamp } from './sql.ts';
 
 /**
@@ -28,8 +28,9 @@ import { ident, int, ints, join, oneOf, part, sql, str, timestamp } from './sql.
  * `path`, of `summary` and `navigationSplit`) applies before the reduction; a value is dated by the first row
  * seen of it (`min(ts)`).
  *
- * Summaries of 7 days or more (without a path) read daily rollups for whole days instead (rum-rollups.ts,
- * core/rum/rollups.ts): exact counts, p75 from quantileTiming states within rollupTolerance.
+ * Summaries of 7 days or more (without a path) read daily rollups for whole days and today's snapshot up to its
+ * cutoff instead (rum-rollups.ts, core/rum/rollups.ts): exact counts, p75 from quantileTiming states within
+ * rollupTolerance.
  *
  * Percentiles otherwise: `quantileExact` / `quantilesExact` on the deduplicated values: sort the n values and
  * take the one at 0-based rank floor(q × n) (p75 of 4 values is the 4th smallest, p50 of 4 the 3rd): exact,
@@ -131,7 +132,17 @@ function rollupSummarySql(source: RumDataSource, siteId: number, plan: RollupPla
   );
   const deviceFilter = device === 'all' ? part`1` : part`device = ${oneOf(device, DEVICES)}`;
   const parts = [
-    part`SELECT metric, quantiles, samples, good, poor FROM ${db}.${ident(ROLLUP_TABLE)} WHERE site_id = ${site} AND (${days}) AND ${deviceFilter}`,
+    ...(plan.rollupDays.length > 0
+      ? [
+          part`SELECT metric, quantiles, samples, good, poor FROM ${db}.${ident(ROLLUP_TABLE)} WHERE site_id = ${site} AND (${days}) AND ${deviceFilter}`,
+        ]
+      : []),
+    // Exactly the chosen snapshot's rows: its raw segment starts at its cutoff.
+    ...(plan.todayUntil
+      ? [
+          part`SELECT metric, quantiles, samples, good, poor FROM ${db}.${ident(TODAY_TABLE)} WHERE site_id = ${site} AND until = ${timestamp(plan.todayUntil)} AND ${deviceFilter}`,
+        ]
+      : []),
     ...plan.raw.map((segment) => {
       // Only the segment's own keys are looked up before it: a set of those is far smaller than a day's keys.
       const seen = segment.excludeSeenFrom
@@ -149,31 +160,41 @@ function rollupSummarySql(source: RumDataSource, siteId: number, plan: RollupPla
     GROUP BY metric`;
 }
 
-/** How long the list of rolled-up days is reused: a day missed meanwhile is read from raw rows, still right. */
+/**
+ * How long the list of rolled-up days and today's cutoffs is reused: a day missed meanwhile is read from raw
+ * rows, and an older cutoff's snapshot is kept far longer (rum-rollups.ts), so both stay right.
+ */
 const ROLLED_UP_DAYS_TTL_MS = 60_000;
+
+interface Rolled {
+  days: Set<string>;
+  todayCutoffs: Date[];
+}
 
 export function rumQueries(source: RumDataSource): RumQueries {
   const db = ident(source.database);
-  let known: { at: number; days: Promise<Set<string>> } | null = null;
+  let known: { at: number; rolled: Promise<Rolled> } | null = null;
   const rolledUp = () => {
     if (!known || Date.now() - known.at > ROLLED_UP_DAYS_TTL_MS) {
-      const days = rolledUpDays(source.client, source.database);
-      known = { at: Date.now(), days };
-      days.catch(() => {
+      const rolled = Promise.all([
+        rolledUpDays(source.client, source.database),
+        todayCutoffs(source.client, source.database),
+      ]).then(([days, cutoffs]) => ({ days, todayCutoffs: cutoffs }));
+      known = { at: Date.now(), rolled };
+      rolled.catch(() => {
         known = null;
       });
     }
-    return known.days;
+    return known.rolled;
   };
   return {
     async summary(siteId, window, device, path) {
-      const plan =
-        source.rollups !== false && path === undefined && readsRollups(window)
-          ? planRollupWindow(window, await reach(rolledUp))
-          : null;
+      const rolled =
+        source.rollups !== false && path === undefined && readsRollups(window) ? await reach(rolledUp) : null;
+      const plan = rolled ? planRollupWindow(window, rolled.days, rolled.todayCutoffs) : null;
       const result = await rows<SummaryRow>(
         source,
-        plan && plan.rollupDays.length > 0
+        plan && (plan.rollupDays.length > 0 || plan.todayUntil)
           ? rollupSummarySql(source, siteId, plan, device)
           : exactSummarySql(source, siteId, window, device, path),
       );

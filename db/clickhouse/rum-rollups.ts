@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { METRIC_RULES, RUM_METRICS, type RumMetric } from '../../core/rum/metrics.ts';
-import { RESEND_GRACE_DAYS, ROLLUP_REBUILD_DAYS, rollupScale, startOfUtcDay, utcDay } from '../../core/rum/rollups.ts';
+import {
+  RESEND_GRACE_DAYS,
+  ROLLUP_REBUILD_DAYS,
+  rollupScale,
+  startOfUtcDay,
+  startOfUtcHour,
+  utcDay,
+} from '../../core/rum/rollups.ts';
 import { oldestKeptMonth } from './partitions.ts';
 import { ident, int, join, num, oneOf, part, sql, str, timestamp } from './sql.ts';
 
@@ -11,9 +18,18 @@ import { ident, int, join, num, oneOf, part, sql, str, timestamp } from './sql.t
  * by the ingest) builds whole finished days from the raw rows into a table of its own and swaps each day in
  * with `REPLACE PARTITION` (a partition per day): atomic, and running it again or from several processes at
  * once gives the same rows, never a second copy. A day is rolled up when its partition exists.
+ *
+ * Today's snapshots (rollUpToday, run by the ingest every few minutes) go to `rum_today`: the same columns plus
+ * the snapshot's cutoff `until`, a partition per cutoff. A snapshot is swapped in the same way; older cutoffs
+ * stay for TODAY_KEEP_MS after a newer one, so a reader that chose a cutoff a little earlier still finds
+ * exactly the rows of that cutoff.
  */
 
 export const ROLLUP_TABLE = 'rum_daily';
+export const TODAY_TABLE = 'rum_today';
+
+/** How long a snapshot of today stays after the one with the next cutoff: far longer than a reader's cache. */
+const TODAY_KEEP_MS = 3_600_000;
 
 /** The job's build tables are always local (REPLACE PARTITION takes parts from a non-replicated table too). */
 const BUILD_ENGINE = part`AggregatingMergeTree`;
@@ -22,17 +38,27 @@ const BUILD_ENGINE = part`AggregatingMergeTree`;
  * CREATE for rum_daily (engine from the layout: schema.ts, table-engine.ts) and for the job's build tables (same
  * columns and keys, so partitions can be swapped).
  */
-export function rollupTableSql(database: string, table: string, engine: ReturnType<typeof part>): string {
+export function rollupTableSql(
+  database: string,
+  table: string,
+  engine: ReturnType<typeof part>,
+  kind: 'days' | 'today' = 'days',
+): string {
   return sql`CREATE TABLE IF NOT EXISTS ${ident(database)}.${ident(table)} (
     site_id UInt32,
-    day Date,
+    day Date,${
+      kind === 'today'
+        ? part`
+    until DateTime('UTC'),`
+        : part``
+    }
     metric Enum8('LCP' = 1, 'CLS' = 2, 'INP' = 3, 'FCP' = 4, 'TTFB' = 5),
     device Enum8('desktop' = 1, 'mobile' = 2, 'tablet' = 3),
     quantiles AggregateFunction(quantilesTiming(0.5, 0.75), UInt32),
     samples AggregateFunction(sum, UInt64),
     good AggregateFunction(sum, UInt64),
     poor AggregateFunction(sum, UInt64)
-  ) ENGINE = ${engine} PARTITION BY toYYYYMMDD(day) ORDER BY (site_id, day, metric, device)
+  ) ENGINE = ${engine} PARTITION BY ${kind === 'today' ? part`until` : part`toYYYYMMDD(day)`} ORDER BY (site_id, day, metric, device)
   SETTINGS index_granularity = 256`; // a site's day is 15 rows of states up to 22 KB: read only its own granules
 }
 
@@ -99,26 +125,67 @@ export async function rollUpRumDays(
 
 /** Builds one day's rollup in a table of this call's own and swaps it in; the same raw rows give the same day. */
 export async function rollUpDay(client: ClickHouseClient, database: string, day: Date): Promise<void> {
+  await buildAndSwap(client, database, day, null);
+}
+
+/**
+ * Builds today's snapshot up to the start of the current hour and swaps it in (again, if it exists: rows that
+ * came late), then drops snapshots superseded more than TODAY_KEEP_MS ago. Returns the cutoff, or null just
+ * after midnight (nothing of today to roll up).
+ */
+export async function rollUpToday(client: ClickHouseClient, database: string, now = new Date()): Promise<Date | null> {
+  const until = startOfUtcHour(now);
+  const today = startOfUtcDay(now);
+  if (until.getTime() <= today.getTime()) return null;
+  await buildAndSwap(client, database, today, until);
+  for (const cutoff of await todayCutoffs(client, database)) {
+    if (cutoff.getTime() >= until.getTime() - TODAY_KEEP_MS) continue;
+    await client.command({
+      query: sql`ALTER TABLE ${ident(database)}.${ident(TODAY_TABLE)} DROP PARTITION ${timestamp(cutoff)}`,
+    });
+  }
+  return until;
+}
+
+/** The cutoffs of today's snapshots there are (a partition's id is its cutoff in Unix seconds). */
+export async function todayCutoffs(client: ClickHouseClient, database: string): Promise<Date[]> {
+  const result = await client.query({
+    query: sql`SELECT DISTINCT partition_id FROM system.parts WHERE database = ${str(database)} AND table = ${str(TODAY_TABLE)} AND active`,
+    format: 'JSONEachRow',
+  });
+  const rows = await result.json<{ partition_id: string }>();
+  return rows.map(({ partition_id }) => new Date(Number(partition_id) * 1000)).filter((at) => !isNaN(at.getTime()));
+}
+
+/**
+ * Rolls up the values first seen in [day, end) — end the next midnight, or `until` for a snapshot of today —
+ * each with its last value among the rows up to RESEND_GRACE_DAYS after the day (before `until` for a
+ * snapshot), in a table of this call's own, and swaps the partition in.
+ */
+async function buildAndSwap(client: ClickHouseClient, database: string, day: Date, until: Date | null): Promise<void> {
   const db = ident(database);
-  const build = ident(`rum_daily_build_${randomBytes(6).toString('hex')}`);
-  await client.command({ query: rollupTableSql(database, build.text, BUILD_ENGINE) });
+  const target = ident(until ? TODAY_TABLE : ROLLUP_TABLE);
+  const build = ident(`${until ? 'rum_today' : 'rum_daily'}_build_${randomBytes(6).toString('hex')}`);
+  await client.command({ query: rollupTableSql(database, build.text, BUILD_ENGINE, until ? 'today' : 'days') });
   try {
     const next = new Date(day.getTime() + DAY_MS);
+    const end = until ?? next;
+    const rowsTo = until ?? new Date(next.getTime() + RESEND_GRACE_DAYS * DAY_MS);
     await client.command({
-      query: sql`INSERT INTO ${db}.${build} (site_id, day, metric, device, quantiles, samples, good, poor)
-        SELECT site_id, toDate(${timestamp(day)}) AS day, metric, device, ${rollupStates}
+      query: sql`INSERT INTO ${db}.${build} (site_id, day, ${until ? part`until, ` : part``}metric, device, quantiles, samples, good, poor)
+        SELECT site_id, toDate(${timestamp(day)}) AS day, ${until ? part`${timestamp(until)} AS until, ` : part``}metric, device, ${rollupStates}
         FROM (
           SELECT site_id, metric, argMax(value, seq) AS v, argMax(device, seq) AS device, min(ts) AS first_ts
           FROM ${db}.rum_metrics
-          WHERE ts >= ${timestamp(new Date(day.getTime() - RESEND_GRACE_DAYS * DAY_MS))}
-            AND ts < ${timestamp(new Date(next.getTime() + RESEND_GRACE_DAYS * DAY_MS))}
+          WHERE ts >= ${timestamp(new Date(day.getTime() - RESEND_GRACE_DAYS * DAY_MS))} AND ts < ${timestamp(rowsTo)}
           GROUP BY site_id, metric, dedupe_key
-          HAVING first_ts >= ${timestamp(day)} AND first_ts < ${timestamp(next)}
+          HAVING first_ts >= ${timestamp(day)} AND first_ts < ${timestamp(end)}
         )
         GROUP BY site_id, metric, device`,
     });
+    const partition = until ? timestamp(until) : dayPartition(day);
     await client.command({
-      query: sql`ALTER TABLE ${db}.${ident(ROLLUP_TABLE)} REPLACE PARTITION ${dayPartition(day)} FROM ${db}.${build}`,
+      query: sql`ALTER TABLE ${db}.${target} REPLACE PARTITION ${partition} FROM ${db}.${build}`,
     });
   } finally {
     await client.command({ query: sql`DROP TABLE IF EXISTS ${db}.${build}` });

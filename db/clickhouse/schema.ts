@@ -1,5 +1,5 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import { ROLLUP_TABLE, rollupTableSql } from './rum-rollups.ts';
+import { ROLLUP_TABLE, rollupTableSql, TODAY_TABLE } from './rum-rollups.ts';
 import type { ClickHouseLayout } from '../../infra/config.ts';
 import { ident, int, sql, str } from './sql.ts';
 import { distributedTable, SINGLE_LAYOUT, storageDatabase, tableEngine, type ShardColumn } from './table-engine.ts';
@@ -88,6 +88,13 @@ const VERSIONS: ReadonlyArray<{ version: number; statements: (db: string, layout
     version: 4,
     statements: (db, layout) => [
       rollupTableSql(db, ROLLUP_TABLE, tableEngine(layout, 'AggregatingMergeTree', db, ROLLUP_TABLE)),
+    ],
+  },
+  {
+    // Today's rollup snapshots, a partition per cutoff (db/clickhouse/rum-rollups.ts holds the CREATE).
+    version: 5,
+    statements: (db, layout) => [
+      rollupTableSql(db, TODAY_TABLE, tableEngine(layout, 'AggregatingMergeTree', db, TODAY_TABLE), 'today'),
     ],
   },
 ];

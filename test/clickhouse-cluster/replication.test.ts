@@ -35,7 +35,7 @@ beforeAll(async () => {
   cluster = await startLocalCluster([1, 1]);
   replicas = cluster.nodes;
   const admins = replicas.map((replica) => clientFor([replica], 'default', REPLICATED));
-  expect(await ensureClickHouseSchema(admins, DATABASE, REPLICATED)).toEqual([1, 2, 3, 4]);
+  expect(await ensureClickHouseSchema(admins, DATABASE, REPLICATED)).toEqual([1, 2, 3, 4, 5]);
   await Promise.all(admins.map((admin) => admin.close()));
   // The API as its process runs it, configured with both replicas, replica 1 first.
   api = await startTestApi({ env: clickhouseEnv() });

@@ -31,7 +31,7 @@ let ingest: IngestProcess | null = null;
 beforeAll(async () => {
   cluster = await startLocalCluster([1, 2]);
   const admins = cluster.nodes.map((node) => clientFor([node], 'default', SHARDED));
-  expect(await ensureClickHouseSchema(admins, DATABASE, SHARDED)).toEqual([1, 2, 3, 4]);
+  expect(await ensureClickHouseSchema(admins, DATABASE, SHARDED)).toEqual([1, 2, 3, 4, 5]);
   expect(await ensureClickHouseSchema(admins, DATABASE, SHARDED)).toEqual([]);
   await Promise.all(admins.map((admin) => admin.close()));
   db = await isolatedPostgres();
@@ -119,6 +119,7 @@ it('erases a site’s rows and drops old months on every shard, through either n
       rum_metrics: 0,
       rum_rejections: 0,
       rum_daily: 0,
+      rum_today: 0,
     });
     const left = await Promise.all(cluster.nodes.map((node) => rowsOn(node, shardTables)));
     expect(left[0]!.pageViews + left[1]!.pageViews).toBe(40);

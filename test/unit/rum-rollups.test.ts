@@ -61,12 +61,45 @@ describe('planRollupWindow', () => {
   it('nothing rolled up, or a window under 7 days: all raw', () => {
     expect(planRollupWindow(window, new Set())).toEqual({
       rollupDays: [],
+      todayUntil: null,
       raw: [{ ...window, excludeSeenFrom: null }],
     });
     const day = periodWindow('24h', now);
-    expect(planRollupWindow(day, days('2026-10-01', 60))).toEqual({
+    expect(planRollupWindow(day, days('2026-10-01', 60), [at('2026-11-27T06:00:00Z')])).toEqual({
       rollupDays: [],
+      todayUntil: null,
       raw: [{ ...day, excludeSeenFrom: null }],
     });
+  });
+
+  it("reads today's latest snapshot up to its cutoff, then raw rows leaving out values seen since the day before", () => {
+    const cutoffs = [at('2026-11-27T05:00:00Z'), at('2026-11-27T06:00:00Z'), at('2026-11-26T23:00:00Z')];
+    const plan = planRollupWindow(window, days('2026-10-28', 30), cutoffs);
+    expect(plan.rollupDays).toEqual([{ from: at('2026-10-28T00:00:00Z'), to: at('2026-11-27T00:00:00Z') }]);
+    expect(plan.todayUntil).toEqual(at('2026-11-27T06:00:00Z'));
+    expect(plan.raw).toEqual([
+      { from: at('2026-11-27T06:00:00Z'), to: window.to, excludeSeenFrom: at('2026-11-26T00:00:00Z') },
+    ]);
+  });
+
+  it('a snapshot after yesterday not rolled up: yesterday raw, then the snapshot, then raw from its cutoff', () => {
+    const rolled = days('2026-10-28', 29); // up to 2026-11-25
+    const plan = planRollupWindow(window, rolled, [at('2026-11-27T03:00:00Z')]);
+    expect(plan.todayUntil).toEqual(at('2026-11-27T03:00:00Z'));
+    expect(plan.raw.map((s) => [s.from.toISOString(), s.to.toISOString(), s.excludeSeenFrom?.toISOString()])).toEqual([
+      ['2026-11-26T00:00:00.000Z', '2026-11-27T00:00:00.000Z', '2026-11-25T00:00:00.000Z'],
+      ['2026-11-27T03:00:00.000Z', window.to.toISOString(), '2026-11-26T00:00:00.000Z'],
+    ]);
+  });
+
+  it('ignores cutoffs of other days, at midnight and after the end of the window', () => {
+    const plan = planRollupWindow(window, days('2026-10-28', 30), [
+      at('2026-11-27T07:00:00Z'),
+      at('2026-11-27T00:00:00Z'),
+      at('2026-11-26T12:00:00Z'),
+    ]);
+    expect(plan.todayUntil).toBeNull();
+    expect(plan.raw).toHaveLength(1);
+    expect(plan.raw[0]!.from).toEqual(at('2026-11-27T00:00:00Z'));
   });
 });

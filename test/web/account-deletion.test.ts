@@ -482,6 +482,7 @@ describe('your data', () => {
       rum_metrics: 0,
       rum_rejections: 0,
       rum_daily: 0,
+      rum_today: 0,
     });
     for (const id of anna.targetIds) expect(await describeTargetSchedule(api.temporal, prefix(), id)).toBeNull();
     for (const workflowId of anna.workflows)
