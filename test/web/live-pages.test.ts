@@ -1,4 +1,5 @@
 import { utcMonth } from '../../core/rum/over-limit.ts';
+import { periodWindow, type RumPeriod } from '../../core/rum/periods.ts';
 import type { Browser, Page } from 'puppeteer-core';
 import { RATINGS, rate, RUM_METRICS, type Device, type RumMetric } from '../../core/rum/metrics.ts';
 import { createStorage } from '../../db/store/index.ts';
@@ -28,7 +29,6 @@ let clickhouse: IsolatedClickHouse;
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
 const PASSWORD = 'a-long-password-1';
-const DAY = 86_400_000;
 
 beforeAll(async () => {
   clickhouse = await isolatedClickHouse();
@@ -202,28 +202,26 @@ describe('the dashboard', () => {
     await insertRejections(clickhouse.client, [{ siteId, day: today, reason: 'over_limit', beacons: 42 }]);
   }, 60_000);
 
-  const selected = (period: number, device: 'all' | Device) =>
-    selectRows(rows, { siteId, from: new Date(api.clock.read().getTime() - period * DAY), device });
+  // The window the page's period covers (24h rolling; 7d and 30d from a UTC midnight), by the one rule.
+  const selected = (period: RumPeriod, device: 'all' | Device) =>
+    selectRows(rows, { siteId, from: periodWindow(period, api.clock.read()).from, device });
 
   it.each([
-    ['24h', 1, 'all'],
-    ['7d', 7, 'all'],
-    ['7d', 7, 'mobile'],
-    ['30d', 30, 'desktop'],
-  ] as const)(
-    'period %s (%s days), device %s: p75 and samples per metric as computed from the rows',
-    async (period, days, device) => {
-      const query = new URLSearchParams({ period, device }).toString();
-      const response = await owner.client.get(`/live/${siteId}?${query}`);
-      expect(response.status).toBe(200);
-      const expected = expectedCards(selected(days, device));
-      expect(expected.LCP.samples).toBeGreaterThan(20);
-      expect(cards(response.text)).toEqual(expected);
-      // The current filters are marked; the other links keep the other filter.
-      expect(response.text).toMatch(new RegExp(`class="filter-period" data-value="${period}" aria-current="true"`));
-      expect(response.text).toMatch(new RegExp(`class="filter-device" data-value="${device}" aria-current="true"`));
-    },
-  );
+    ['24h', 'all'],
+    ['7d', 'all'],
+    ['7d', 'mobile'],
+    ['30d', 'desktop'],
+  ] as const)('period %s, device %s: p75 and samples per metric as computed from the rows', async (period, device) => {
+    const query = new URLSearchParams({ period, device }).toString();
+    const response = await owner.client.get(`/live/${siteId}?${query}`);
+    expect(response.status).toBe(200);
+    const expected = expectedCards(selected(period, device));
+    expect(expected.LCP.samples).toBeGreaterThan(20);
+    expect(cards(response.text)).toEqual(expected);
+    // The current filters are marked; the other links keep the other filter.
+    expect(response.text).toMatch(new RegExp(`class="filter-period" data-value="${period}" aria-current="true"`));
+    expect(response.text).toMatch(new RegExp(`class="filter-device" data-value="${device}" aria-current="true"`));
+  });
 
   it('the device filter changes the numbers', async () => {
     const all = cards((await owner.client.get(`/live/${siteId}?period=30d`)).text);
@@ -234,7 +232,7 @@ describe('the dashboard', () => {
 
   it('rating shares, verdict, slowest pages with attribution, navigation split, usage and refusals', async () => {
     const page = (await owner.client.get(`/live/${siteId}?period=7d`)).text;
-    const week = selected(7, 'all');
+    const week = selected('7d', 'all');
     for (const metric of RUM_METRICS) {
       const values = week.filter((row) => row.metric === metric).map((row) => row.value);
       for (const rating of RATINGS) {
