@@ -39,7 +39,13 @@ export interface WorkerWebhookOptions {
 
 export async function startInProcessWorker(
   api: TestApi,
-  options: { runner: ScanRunner; attemptLimitMs?: number; webhooks?: WorkerWebhookOptions },
+  options: {
+    runner: ScanRunner;
+    attemptLimitMs?: number;
+    webhooks?: WorkerWebhookOptions;
+    /** Scans each region's queue runs at once (a worker process runs one); 1 when not given. */
+    scanSlots?: number;
+  },
 ): Promise<InProcessWorker> {
   try {
     Runtime.install({ logger: new DefaultLogger('ERROR') });
@@ -101,7 +107,7 @@ export async function startInProcessWorker(
           ...common,
           taskQueue: scanTaskQueue(prefix, region),
           activities: activities.scan,
-          maxConcurrentActivityTaskExecutions: 1,
+          maxConcurrentActivityTaskExecutions: options.scanSlots ?? 1,
         }),
       ),
     )),
