@@ -33,6 +33,7 @@ import { pageMetaSchema, pageQuerySchema, type PageQuery } from '../pagination.t
 import type { AnyRoute, ApiContext, ApiRoute } from '../route.ts';
 import { envelope, type JsonSchema } from '../validation.ts';
 import {
+  EXAMPLE_STEPS,
   flowCreatedSchema,
   flowSchema,
   formFactorSchema,
@@ -60,8 +61,6 @@ const unavailable = {
   description: 'Temporal is unreachable; nothing was started. Retry after `Retry-After` seconds.',
   schema: { type: 'object', required: ['message'], properties: { message: { type: 'string' } } },
 };
-const PLAN_403 =
-  'The plan has no user flows (`required_plan`: the cheapest that has), or keeps no more flows, or allows fewer steps per flow.';
 // The schema's limit is the largest plan's; each plan's own is checked after it (403 with `required_plan`).
 const MOST_STEPS = Math.max(...Object.values(PLANS).map((plan) => plan.maxFlowSteps));
 
@@ -82,7 +81,6 @@ export function flowRoutes(deps: FlowRouteDeps): AnyRoute[] {
     query: pageQuerySchema({ max: 50, default: 20 }),
     responses: {
       200: { description: 'A page of flows.', schema: envelope({ type: 'array', items: flowSchema }, pageMetaSchema) },
-      403: { description: PLAN_403 },
     },
     guard: requireFlows,
     handle: async (ctx, { query }) => {
@@ -104,6 +102,14 @@ export function flowRoutes(deps: FlowRouteDeps): AnyRoute[] {
       type: 'object',
       additionalProperties: false,
       required: ['form_factor'],
+      examples: [
+        {
+          name: 'Sign in',
+          form_factor: 'desktop',
+          steps: EXAMPLE_STEPS,
+          secrets: { password: { kind: 'password', value: 'correct horse battery staple' } },
+        },
+      ],
       properties: {
         ...flowFields(),
         recording: {
@@ -121,7 +127,6 @@ export function flowRoutes(deps: FlowRouteDeps): AnyRoute[] {
     },
     responses: {
       201: { description: 'The flow, with the import warnings.', schema: envelope(flowCreatedSchema) },
-      403: { description: PLAN_403 },
     },
     guard: requireFlows,
     handle: async (ctx, { body }) => {
@@ -154,7 +159,7 @@ export function flowRoutes(deps: FlowRouteDeps): AnyRoute[] {
     summary: 'Rename a flow, change its form factor, or replace its steps (checked as on creation).',
     params: flowId,
     body: { type: 'object', additionalProperties: false, properties: flowFields() },
-    responses: { 200: { description: 'The flow.', schema: envelope(flowSchema) }, 403: { description: PLAN_403 } },
+    responses: { 200: { description: 'The flow.', schema: envelope(flowSchema) } },
     guard: requireFlows,
     handle: async (ctx, { params, body }) => {
       const outcome = orThrow(await updateFlow(services(deps), owner(ctx), params.id!, body));

@@ -77,9 +77,23 @@ const only = (fields: string[]): JsonSchema => ({
   additionalProperties: false,
 });
 
+export const EXAMPLE_STEPS = [
+  { type: 'navigate', url: 'https://shop.example.com/', name: 'Home' },
+  { type: 'click', selector: 'aria/Sign in' },
+  { type: 'wait_for_navigation' },
+  { type: 'type', selector: '#email', text: 'ann@example.com' },
+  { type: 'type', selector: '#password', secret: 'password' },
+  { type: 'start_timespan', name: 'Sign in' },
+  { type: 'click', selector: 'form > button[type="submit"]' },
+  { type: 'wait_for_navigation' },
+  { type: 'end_timespan' },
+  { type: 'snapshot', name: 'Account page' },
+];
+
 export const stepSchema: JsonSchema = {
   type: 'object',
   required: ['type'],
+  examples: [EXAMPLE_STEPS[0]],
   description:
     'One step. Measured: `navigate` (a Lighthouse navigation), `start_timespan` … `end_timespan` (the actions between, as one timespan), `snapshot`. Actions: `click`, `type` (`text`, or `secret` naming a secret of the flow), `select`, `wait_for_selector`, `wait_for_navigation`. The first step must be `navigate`.',
   properties: { type: { enum: [...STEP_TYPES] }, ...STEP_FIELDS },
@@ -114,6 +128,7 @@ export const stepsSchema = (maxItems: number): JsonSchema => ({
   minItems: 1,
   maxItems,
   items: stepSchema,
+  examples: [EXAMPLE_STEPS],
   description: "The flow's steps in order; at most the plan's steps per flow (403 beyond it).",
 });
 
@@ -130,7 +145,7 @@ export const flowSchema = closed({
   id: { type: 'string', description: 'The flow id.' },
   name: { type: 'string' },
   form_factor: formFactor,
-  steps: { type: 'array', items: stepSchema },
+  steps: { type: 'array', items: stepSchema, examples: [EXAMPLE_STEPS] },
   secrets: { type: 'array', items: secretInfoSchema, description: 'Names and kinds only; values are write-only.' },
   missing_secrets: {
     type: 'array',
