@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../infra/config.ts';
 import { decryptFlowSecret } from '../../core/flows/secrets.ts';
+import { createStorage } from '../../db/store/index.ts';
+import { prepareAccountExport } from '../../services/account-export.ts';
 import { flowRunWorkflowId, scanDispatcherWorkflowId } from '../../core/temporal.ts';
 import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
 import { openApiContract } from '../harness/contract.ts';
@@ -324,5 +326,46 @@ describe('a run', () => {
   it('no answer ever carried a secret value', () => {
     expect(everything.length).toBeGreaterThan(20);
     for (const text of everything) expect(text).not.toContain(SECRET);
+  });
+});
+
+describe("an account's data", () => {
+  it('exports its flows with runs and secret names (never values), and deletion removes them', async () => {
+    const { token, user } = await createTestUser(api, 'pro');
+    const flow = await createFlow(token, {
+      name: 'Export me',
+      form_factor: 'desktop',
+      steps: STEPS,
+      secrets: { pw: { kind: 'password', value: SECRET } },
+    });
+    const storage = createStorage(api.db.knex);
+    const unused = () => Promise.reject(new Error('no live-data sites'));
+    const archive = await prepareAccountExport(
+      { accountData: storage.accountData, rum: { history: unused, pageviewsThisMonth: unused }, clock: api.clock.read },
+      user.id,
+    );
+    if (archive.kind !== 'ready') throw new Error(archive.kind);
+    let text = '';
+    for await (const part of archive.body) text += part;
+    const exported = JSON.parse(text) as { flows: Array<Record<string, unknown>> };
+    expect(exported.flows).toEqual([
+      expect.objectContaining({
+        public_id: flow.id,
+        name: 'Export me',
+        secrets: [{ name: 'pw', kind: 'password', updated_at: expect.any(String) }],
+        runs: [],
+      }),
+    ]);
+    expect(text).not.toContain(SECRET);
+    expect(text).not.toContain('value_encrypted');
+
+    const removed = await storage.accountData.deleteRows(user.id, 100);
+    expect(removed.flows).toBe(1);
+    expect(
+      await api.db
+        .knex('flow_secrets')
+        .join('flows', 'flows.id', 'flow_secrets.flow_id')
+        .where('flows.user_id', user.id),
+    ).toEqual([]);
   });
 });
