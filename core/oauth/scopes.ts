@@ -1,8 +1,9 @@
 /**
  * OAuth scopes (the spec shows none; this is our decision, documented in docs/oauth-and-mcp.md): two, because the
  * useful line for a performance service is "can look" versus "can act".
- * - `read`: every GET (scans, targets, alerts, live data, /me).
- * - `write`: everything else too (start scans, share links, targets, marking alerts, ...); implies `read`.
+ * - `read`: every GET (scans, targets, user flows and their runs, alerts, live data, /me).
+ * - `write`: everything else too (start scans and flow runs, share links, targets, flows and their secrets,
+ *   marking alerts, ...); implies `read`.
  * An app that asks for no scope gets both, so that an authorised app works on every endpoint as the spec says.
  */
 export const SCOPES = ['read', 'write'] as const;

@@ -1,5 +1,6 @@
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import type { ScanRunner } from '../../activities/scan-runner.ts';
+import type { FlowRunner } from '../../activities/flows/flow-runner.ts';
 import { createClickHouse } from '../../db/clickhouse/client.ts';
 import { siteWindows } from '../../db/clickhouse/rum-alert-queries.ts';
 import { eraseRumRows } from '../../db/clickhouse/rum-erase.ts';
@@ -39,7 +40,7 @@ export interface WorkerWebhookOptions {
 
 export async function startInProcessWorker(
   api: TestApi,
-  options: { runner: ScanRunner; attemptLimitMs?: number; webhooks?: WorkerWebhookOptions },
+  options: { runner: ScanRunner; flowRunner?: FlowRunner; attemptLimitMs?: number; webhooks?: WorkerWebhookOptions },
 ): Promise<InProcessWorker> {
   try {
     Runtime.install({ logger: new DefaultLogger('ERROR') });
@@ -72,6 +73,7 @@ export async function startInProcessWorker(
     mailer,
     metrics: createWorkerMetrics({ regions: config.regions.available }),
     runner: options.runner,
+    flowRunner: options.flowRunner,
     rumWindows: (siteIds, minutes, now) => siteWindows(clickhouse, config.clickhouse.database, siteIds, minutes, now),
     rumErase: (siteIds) => eraseRumRows(clickhouse, config.clickhouse.database, siteIds),
     webhookDispatch,
