@@ -20,6 +20,8 @@ import { flowSteps, FlowStepError } from './flow-steps.ts';
 
 /** JPEG quality of the step screenshots (the scan's final screenshots are Lighthouse's, at about this quality). */
 const SCREENSHOT_QUALITY = 70;
+/** Their longer side at most, as Lighthouse's final screenshot of a scan (500x348 desktop, 250x498 mobile). */
+const SCREENSHOT_MAX_PX = 500;
 
 let secrets: FlowRunInput['secrets'] = {};
 const typed: string[] = [];
@@ -43,7 +45,20 @@ function send(message: FlowRunnerMessage): void {
 
 async function screenshot(page: Page, name: string): Promise<string | null> {
   try {
-    const bytes = await page.screenshot({ type: 'jpeg', quality: SCREENSHOT_QUALITY, optimizeForSpeed: true });
+    const view = await page.evaluate(() => {
+      const { visualViewport: v, devicePixelRatio } = globalThis as unknown as {
+        visualViewport: { pageLeft: number; pageTop: number; width: number; height: number };
+        devicePixelRatio: number;
+      };
+      return { x: v.pageLeft, y: v.pageTop, width: v.width, height: v.height, dpr: devicePixelRatio };
+    });
+    const scale = Math.min(1, SCREENSHOT_MAX_PX / (Math.max(view.width, view.height) * view.dpr));
+    const bytes = await page.screenshot({
+      type: 'jpeg',
+      quality: SCREENSHOT_QUALITY,
+      optimizeForSpeed: true,
+      clip: { x: view.x, y: view.y, width: view.width, height: view.height, scale },
+    });
     send({ kind: 'image', name, base64: Buffer.from(bytes).toString('base64') });
     return name;
   } catch {

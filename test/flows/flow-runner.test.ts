@@ -76,6 +76,13 @@ function runDirectly(run: FlowRunInput): Promise<{ code: number | null; stdout: 
 }
 
 const isJpeg = (bytes: Buffer) => bytes.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff]));
+/** Width and height from a JPEG's start-of-frame segment. */
+function jpegSize(bytes: Buffer): [number, number] | null {
+  for (let i = 2; i + 8 < bytes.length; i++)
+    if (bytes[i] === 0xff && (bytes[i + 1] === 0xc0 || bytes[i + 1] === 0xc2))
+      return [bytes.readUInt16BE(i + 7), bytes.readUInt16BE(i + 5)];
+  return null;
+}
 
 it('measures each step of a signed-in journey, with the slow click as the timespan INP, and never emits the password', async () => {
   const steps: FlowStep[] = [
@@ -127,7 +134,12 @@ it('measures each step of a signed-in journey, with the slow click as the timesp
   const images = messages.filter((m): m is Extract<FlowRunnerMessage, { kind: 'image' }> => m.kind === 'image');
   expect(images.map((i) => i.name)).toEqual(outcome.steps.map((s) => s.screenshot));
   expect(images.map((i) => i.name)).toEqual([0, 6, 10, 11].map((i) => `flow-happyrun1-step-${i}.jpg`));
-  for (const image of images) expect(isJpeg(Buffer.from(image.base64, 'base64'))).toBe(true);
+  for (const image of images) {
+    const bytes = Buffer.from(image.base64, 'base64');
+    expect(isJpeg(bytes)).toBe(true);
+    // Sized as a scan's final screenshot: the desktop viewport (1350x940) at 500 px wide.
+    expect(jpegSize(bytes)).toEqual([500, expect.any(Number)]);
+  }
 
   const everything = stdout.replace(/"base64":"[^"]*"/g, '') + stderr;
   expect(everything).not.toContain(SHOP_PASSWORD);
