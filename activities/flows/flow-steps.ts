@@ -16,6 +16,12 @@ import type { MeasuredStep } from './flow-results.ts';
 export const ACTION_TIMEOUT_MS = 10_000;
 /** How long wait_for_navigation waits for the page to load. */
 export const NAVIGATION_TIMEOUT_MS = 30_000;
+/**
+ * Before a timespan ends: two frames and this long for the last interaction's paint to be presented. An
+ * interaction is in the trace only once its next paint is, and on a busy machine that came after the trace
+ * stopped (INP missing) without it.
+ */
+export const TIMESPAN_SETTLE_MS = 100;
 
 export class FlowStepError extends Error {
   readonly code: FlowFailure['code'];
@@ -57,6 +63,21 @@ async function withTimeouts<T>(action: Promise<T>, code: FlowFailure['code'], me
     if (error instanceof TimeoutError) throw new FlowStepError(code, message);
     throw error;
   }
+}
+
+/** Resolves after two animation frames and TIMESPAN_SETTLE_MS (at most a second: a page may never paint). */
+async function nextPaint(page: Page): Promise<void> {
+  const painted = page
+    .evaluate(
+      (settleMs) =>
+        new Promise<void>((resolve) => {
+          const window = globalThis as unknown as { requestAnimationFrame(f: () => void): void };
+          window.requestAnimationFrame(() => window.requestAnimationFrame(() => setTimeout(resolve, settleMs)));
+        }),
+      TIMESPAN_SETTLE_MS,
+    )
+    .catch(() => undefined);
+  await Promise.race([painted, new Promise((resolve) => setTimeout(resolve, 1000))]);
 }
 
 const seconds = (ms: number) => `${ms / 1000} s`;
@@ -121,6 +142,7 @@ export function flowSteps(context: StepContext) {
     if (!openTimespan) return;
     const { index, name } = openTimespan;
     openTimespan = null;
+    await nextPaint(page);
     await flow.endTimespan();
     await measuredEnd(index, 'timespan', name);
   }
