@@ -40,6 +40,7 @@ export function createProcessFlowRunner(
     parseMessage: parseFlowRunnerMessage,
     newReader: flowReader,
     label: 'Flow runner',
+    startWithWorker: false,
   });
   return {
     async run(input, options) {

@@ -38,6 +38,11 @@ export interface RunnerProtocol<Message extends { kind: string }, Result> {
   newReader(): (message: Message) => Result | null;
   /** Who the runner is in the error of a run that ended without a result ("Lighthouse runner"). */
   label: string;
+  /**
+   * Whether the first runner (and its Chromium) is started with the worker. Scans: yes, they come all day. Flow
+   * runs are rarer, so a worker holds a waiting flow runner only once it has run a flow.
+   */
+  startWithWorker?: boolean;
 }
 
 export interface RunnerProcesses<Input, Result> {
@@ -239,7 +244,7 @@ export function runnerProcesses<Input, Message extends { kind: string }, Result>
     });
   }
 
-  startNext();
+  if (protocol.startWithWorker !== false) startNext();
   return {
     run,
     close() {
