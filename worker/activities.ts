@@ -48,10 +48,7 @@ export interface WorkerDeps {
   webhookTimeoutMs?: number;
   /** Deletes a closed account's live-data rows (ClickHouse); the worker process always passes it. */
   rumErase?: RumEraser;
-  /**
-   * User flows' runner (activities/flows/process-flow-runner.ts). LEAD: worker/main.ts passes none yet, so runs
-   * fail with `noFlowRunner`'s error until it passes `createProcessFlowRunner(...)` where it builds `runner`.
-   */
+  /** User flows' runner (activities/flows/process-flow-runner.ts) on processes that serve scan queues. */
   flowRunner?: FlowRunner;
 }
 
@@ -60,7 +57,7 @@ export const noScanRunner: ScanRunner = {
   run: () => Promise.reject(new Error('this worker serves no scan queue')),
 };
 
-/** Where no flow runner is wired: a run's attempts fail (and the run with them) saying so. */
+/** For processes that serve no scan queue: the flow activities are built but never polled there. */
 export const noFlowRunner: FlowRunner = {
   run: () => Promise.reject(new Error('this worker has no flow runner')),
 };

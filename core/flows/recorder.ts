@@ -121,6 +121,7 @@ export function importRecording(recording: unknown): RecorderImport {
         if (secret) {
           secrets.set(secret.name, secret.kind);
           steps.push({ type: 'type', selector, secret: secret.name });
+          lastTyped = { selector }; // Enter in a password field is how most sign-ins are sent
           warn(
             position,
             step,

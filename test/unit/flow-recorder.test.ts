@@ -75,6 +75,25 @@ describe('a Chrome DevTools Recorder export', () => {
     ]);
   });
 
+  it('Enter in the password field sends its form, as most sign-ins are sent', () => {
+    const imported = importRecording({
+      title: 'x',
+      steps: [
+        { type: 'navigate', url: 'https://example.com/login' },
+        { type: 'change', value: 'hunter2-hunter2', selectors: [['aria/Password'], ['#password']] },
+        { type: 'keyDown', key: 'Enter', assertedEvents: [{ type: 'navigation' }] },
+        { type: 'keyUp', key: 'Enter' },
+      ],
+    });
+    expect(imported.steps).toEqual([
+      { type: 'navigate', url: 'https://example.com/login' },
+      { type: 'type', selector: '#password', secret: 'password' },
+      { type: 'click', selector: 'form:has(#password) [type="submit"]' },
+      { type: 'wait_for_navigation' },
+    ]);
+    expect(JSON.stringify(imported)).not.toContain('hunter2-hunter2');
+  });
+
   it('is refused when it is not a recording', () => {
     expect(() => importRecording({ steps: [] })).toThrow(RecordingInvalid);
     expect(() => importRecording({ title: 't', steps: [{ type: 'click' }] })).toThrow(RecordingInvalid);
