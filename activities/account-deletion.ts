@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { Client } from '@temporalio/client';
 import { DELETION_BATCH, LIVE_DATA_SETTLE_MS } from '../core/account-deletion.ts';
-import { mainTaskQueue, scanWorkflowId, webhookDeliveryWorkflowId } from '../core/temporal.ts';
+import { flowRunWorkflowId, mainTaskQueue, scanWorkflowId, webhookDeliveryWorkflowId } from '../core/temporal.ts';
 import type { AccountDataStore, RemovedRows } from '../db/store/account-data.ts';
 import type { TargetStore } from '../db/store/targets.ts';
 import type { Clock } from '../core/clock.ts';
@@ -60,20 +60,23 @@ export function createAccountDeletionActivities(deps: AccountDeletionDeps) {
       return ids.length;
     },
 
-    /** Scans still queued or running and webhook deliveries not yet done: their workflows are terminated. */
+    /** Scans and flow runs still queued or running and webhook deliveries not yet done: their workflows are terminated. */
     async stopWorkflows(userId: number): Promise<number> {
       let stopped = 0;
       for (const publicId of await accountData.inFlightScans(userId))
         if (await terminateIfRunning(deps.temporal(), scanWorkflowId(publicId), REASON)) stopped += 1;
+      for (const runId of await accountData.inFlightFlowRuns(userId))
+        if (await terminateIfRunning(deps.temporal(), flowRunWorkflowId(runId), REASON)) stopped += 1;
       for (const id of await accountData.pendingDeliveries(userId))
         if (await terminateIfRunning(deps.temporal(), webhookDeliveryWorkflowId(mainTaskQueue(prefix), id), REASON))
           stopped += 1;
       return stopped;
     },
 
-    /** The image folder of every scan of the user's, a page of scans at a time. */
+    /** The image folder of every scan of the user's, a page of scans at a time, and of every flow run. */
     async removeScanImages(userId: number): Promise<number> {
       let removed = 0;
+      for (const runId of await accountData.flowRunIds(userId)) if (await deps.assets.remove(runId)) removed += 1;
       for (let after = 0; ;) {
         const page = await accountData.scanIdPage(userId, after, DELETION_BATCH);
         for (const scan of page) if (await deps.assets.remove(scan.publicId)) removed += 1;

@@ -3,7 +3,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Config } from '../infra/config.ts';
 import { planFor } from '../core/plans.ts';
 import type { SlotRequest } from '../core/scan/slots.ts';
-import { scanWorkflowId } from '../core/temporal.ts';
+import { slotHolderWorkflowId } from '../core/temporal.ts';
 import { requestScanSlot } from '../infra/temporal-client.ts';
 import type { ScanStore } from '../db/store/scans.ts';
 import type { UserStore } from '../db/store/users.ts';
@@ -39,12 +39,12 @@ export function createScanSlotActivities(deps: ScanSlotDeps) {
       return requestScanSlot(deps.temporal(), prefix, scan.region, request);
     },
 
-    /** Of the given scans, those whose workflow no longer runs (terminated, timed out, or never existed). */
+    /** Of the given slot holders (scans, flow runs), those whose workflow no longer runs (terminated, timed out, or never existed). */
     async findEndedScanWorkflows(publicIds: string[]): Promise<string[]> {
       const ended: string[] = [];
       for (const publicId of publicIds) {
         try {
-          const { status } = await deps.temporal().workflow.getHandle(scanWorkflowId(publicId)).describe();
+          const { status } = await deps.temporal().workflow.getHandle(slotHolderWorkflowId(publicId)).describe();
           if (status.name !== 'RUNNING') ended.push(publicId);
         } catch (error) {
           if (!(error instanceof WorkflowNotFoundError)) throw error;

@@ -22,7 +22,7 @@ export interface RouteInput<Q, B> {
  * validate requests and feed the OpenAPI document, so the two cannot drift apart.
  */
 export interface ApiRoute<Q = Record<string, unknown>, B = undefined> {
-  method: 'get' | 'post' | 'patch' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** Router path, e.g. `/scans/:id`. */
   path: string;
   tag: string;

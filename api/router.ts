@@ -1,3 +1,4 @@
+import { createAssetStore } from '../services/asset-store.ts';
 import Router from '@koa/router';
 import type { Client } from '@temporalio/client';
 import type { Context } from 'koa';
@@ -50,6 +51,8 @@ export function apiRouter(deps: ApiDeps): Api {
       alerts: storage.alerts,
       rumSites: storage.rumSites,
       rumAlerts: storage.rumAlerts,
+      flows: storage.flows,
+      assets: createAssetStore(deps.config),
       rum: deps.rum,
       temporal: deps.temporal,
       config: deps.config,

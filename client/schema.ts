@@ -5876,6 +5876,2287 @@ export interface paths {
         };
         trace?: never;
     };
+    "/flows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's user flows, oldest first. */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Results per page, 1 to 50. */
+                    limit?: number;
+                    /** @description Page number, from 1. */
+                    page?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of flows. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "id": "example",
+                         *           "name": "Example",
+                         *           "form_factor": "desktop",
+                         *           "steps": [
+                         *             {
+                         *               "type": "navigate",
+                         *               "url": "https://shop.example.com/",
+                         *               "name": "Home"
+                         *             },
+                         *             {
+                         *               "type": "click",
+                         *               "selector": "aria/Sign in"
+                         *             },
+                         *             {
+                         *               "type": "wait_for_navigation"
+                         *             },
+                         *             {
+                         *               "type": "type",
+                         *               "selector": "#email",
+                         *               "text": "ann@example.com"
+                         *             },
+                         *             {
+                         *               "type": "type",
+                         *               "selector": "#password",
+                         *               "secret": "password"
+                         *             },
+                         *             {
+                         *               "type": "start_timespan",
+                         *               "name": "Sign in"
+                         *             },
+                         *             {
+                         *               "type": "click",
+                         *               "selector": "form > button[type=\"submit\"]"
+                         *             },
+                         *             {
+                         *               "type": "wait_for_navigation"
+                         *             },
+                         *             {
+                         *               "type": "end_timespan"
+                         *             },
+                         *             {
+                         *               "type": "snapshot",
+                         *               "name": "Account page"
+                         *             }
+                         *           ],
+                         *           "secrets": [
+                         *             {
+                         *               "name": "Example",
+                         *               "kind": "password",
+                         *               "updated_at": "2026-11-24T09:30:00Z"
+                         *             }
+                         *           ],
+                         *           "missing_secrets": [
+                         *             "example"
+                         *           ],
+                         *           "created_at": "2026-11-24T09:30:00Z",
+                         *           "updated_at": "2026-11-24T09:30:00Z"
+                         *         }
+                         *       ],
+                         *       "meta": {
+                         *         "current_page": 3,
+                         *         "per_page": 3,
+                         *         "total": 3,
+                         *         "last_page": 3
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                /** @description The flow id. */
+                                id: string;
+                                name: string;
+                                /** @enum {unknown} */
+                                form_factor: "desktop" | "mobile";
+                                /**
+                                 * @example [
+                                 *       {
+                                 *         "type": "navigate",
+                                 *         "url": "https://shop.example.com/",
+                                 *         "name": "Home"
+                                 *       },
+                                 *       {
+                                 *         "type": "click",
+                                 *         "selector": "aria/Sign in"
+                                 *       },
+                                 *       {
+                                 *         "type": "wait_for_navigation"
+                                 *       },
+                                 *       {
+                                 *         "type": "type",
+                                 *         "selector": "#email",
+                                 *         "text": "ann@example.com"
+                                 *       },
+                                 *       {
+                                 *         "type": "type",
+                                 *         "selector": "#password",
+                                 *         "secret": "password"
+                                 *       },
+                                 *       {
+                                 *         "type": "start_timespan",
+                                 *         "name": "Sign in"
+                                 *       },
+                                 *       {
+                                 *         "type": "click",
+                                 *         "selector": "form > button[type=\"submit\"]"
+                                 *       },
+                                 *       {
+                                 *         "type": "wait_for_navigation"
+                                 *       },
+                                 *       {
+                                 *         "type": "end_timespan"
+                                 *       },
+                                 *       {
+                                 *         "type": "snapshot",
+                                 *         "name": "Account page"
+                                 *       }
+                                 *     ]
+                                 */
+                                steps: ({
+                                    /** @enum {unknown} */
+                                    type: "navigate" | "start_timespan" | "end_timespan" | "snapshot" | "click" | "type" | "select" | "wait_for_selector" | "wait_for_navigation";
+                                    /** @description http(s) URL; normalised like a scan URL. */
+                                    url?: string;
+                                    name?: string;
+                                    /** @description A selector Puppeteer accepts: CSS, or `aria/Accessible name`, `text/Visible text`, `pierce/css` (through shadow roots), `xpath/…`, or the `::-p-…` forms. */
+                                    selector?: string;
+                                    /** @description A literal to type. */
+                                    text?: string;
+                                    /** @description The name of a secret of the flow to type instead of a literal. */
+                                    secret?: string;
+                                    /** @description The origin the secret may be typed on, when not the origin of the first navigate step. */
+                                    secret_origin?: string;
+                                    /** @description The option value to select. */
+                                    value?: string;
+                                } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown))[];
+                                /** @description Names and kinds only; values are write-only. */
+                                secrets: {
+                                    name: string;
+                                    /** @enum {unknown} */
+                                    kind: "password" | "totp";
+                                    /** Format: date-time */
+                                    updated_at: string;
+                                }[];
+                                /** @description Secrets the steps type that are not set yet: a run is refused (422) until they are. */
+                                missing_secrets: string[];
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            }[];
+                            meta?: {
+                                current_page: number;
+                                per_page: number;
+                                total: number;
+                                last_page: number;
+                            };
+                        };
+                    };
+                };
+                /** @description No token, or an invalid, expired or revoked one: `{"message": "Unauthenticated."}`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description The plan does not include this (`required_plan` names the cheapest plan that does). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "required_plan": "starter"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["PlanError"];
+                    };
+                };
+                /** @description Validation error. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "errors": {}
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Daily API limit reached; resets at midnight UTC. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "example",
+                         *       "limit": 3,
+                         *       "reset_at": "2026-11-24T09:30:00Z"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["DailyLimitError"];
+                    };
+                };
+                /** @description Internal error; the body carries only a request id that the logs carry too. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "request_id": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ServerError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a user flow from steps, or import it from a Chrome DevTools Recorder export.
+         * @description Send `steps`, or `recording` (the Recorder's JSON export; `name` defaults to its title): the import's `warnings` name each recorded step that was changed or left out, and fields whose selectors mention a password or a one-time code type a secret (`password`, `totp`) instead of the recorded value, which is not kept. `secrets` sets secret values at once (write-only). 403 without the flows feature, when the plan keeps no more flows, or for more steps than the plan allows per flow; 422 for invalid steps (the first must be `navigate`; URLs are normalised like scan URLs and must point to public addresses).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "name": "Sign in",
+                     *       "form_factor": "desktop",
+                     *       "steps": [
+                     *         {
+                     *           "type": "navigate",
+                     *           "url": "https://shop.example.com/",
+                     *           "name": "Home"
+                     *         },
+                     *         {
+                     *           "type": "click",
+                     *           "selector": "aria/Sign in"
+                     *         },
+                     *         {
+                     *           "type": "wait_for_navigation"
+                     *         },
+                     *         {
+                     *           "type": "type",
+                     *           "selector": "#email",
+                     *           "text": "ann@example.com"
+                     *         },
+                     *         {
+                     *           "type": "type",
+                     *           "selector": "#password",
+                     *           "secret": "password"
+                     *         },
+                     *         {
+                     *           "type": "start_timespan",
+                     *           "name": "Sign in"
+                     *         },
+                     *         {
+                     *           "type": "click",
+                     *           "selector": "form > button[type=\"submit\"]"
+                     *         },
+                     *         {
+                     *           "type": "wait_for_navigation"
+                     *         },
+                     *         {
+                     *           "type": "end_timespan"
+                     *         },
+                     *         {
+                     *           "type": "snapshot",
+                     *           "name": "Account page"
+                     *         }
+                     *       ],
+                     *       "secrets": {
+                     *         "password": {
+                     *           "kind": "password",
+                     *           "value": "correct horse battery staple"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        name?: string;
+                        /** @enum {unknown} */
+                        form_factor: "desktop" | "mobile";
+                        /**
+                         * @description The flow's steps in order; at most the plan's steps per flow (403 beyond it).
+                         * @example [
+                         *       {
+                         *         "type": "navigate",
+                         *         "url": "https://shop.example.com/",
+                         *         "name": "Home"
+                         *       },
+                         *       {
+                         *         "type": "click",
+                         *         "selector": "aria/Sign in"
+                         *       },
+                         *       {
+                         *         "type": "wait_for_navigation"
+                         *       },
+                         *       {
+                         *         "type": "type",
+                         *         "selector": "#email",
+                         *         "text": "ann@example.com"
+                         *       },
+                         *       {
+                         *         "type": "type",
+                         *         "selector": "#password",
+                         *         "secret": "password"
+                         *       },
+                         *       {
+                         *         "type": "start_timespan",
+                         *         "name": "Sign in"
+                         *       },
+                         *       {
+                         *         "type": "click",
+                         *         "selector": "form > button[type=\"submit\"]"
+                         *       },
+                         *       {
+                         *         "type": "wait_for_navigation"
+                         *       },
+                         *       {
+                         *         "type": "end_timespan"
+                         *       },
+                         *       {
+                         *         "type": "snapshot",
+                         *         "name": "Account page"
+                         *       }
+                         *     ]
+                         */
+                        steps?: ({
+                            /** @enum {unknown} */
+                            type: "navigate" | "start_timespan" | "end_timespan" | "snapshot" | "click" | "type" | "select" | "wait_for_selector" | "wait_for_navigation";
+                            /** @description http(s) URL; normalised like a scan URL. */
+                            url?: string;
+                            name?: string;
+                            /** @description A selector Puppeteer accepts: CSS, or `aria/Accessible name`, `text/Visible text`, `pierce/css` (through shadow roots), `xpath/…`, or the `::-p-…` forms. */
+                            selector?: string;
+                            /** @description A literal to type. */
+                            text?: string;
+                            /** @description The name of a secret of the flow to type instead of a literal. */
+                            secret?: string;
+                            /** @description The origin the secret may be typed on, when not the origin of the first navigate step. */
+                            secret_origin?: string;
+                            /** @description The option value to select. */
+                            value?: string;
+                        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown))[];
+                        /** @description A Chrome DevTools Recorder export (`title`, `steps`), instead of `steps`. */
+                        recording?: Record<string, never>;
+                        /** @description Secret values by name (write-only), e.g. `{"password": {"kind": "password", "value": "…"}}`. */
+                        secrets?: {
+                            [key: string]: {
+                                /**
+                                 * @description `totp`: the base32 seed; the current 6-digit code is typed.
+                                 * @enum {unknown}
+                                 */
+                                kind: "password" | "totp";
+                                /** @description Write-only: never returned. */
+                                value: string;
+                            };
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description The flow, with the import warnings. */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": "example",
+                         *         "name": "Example",
+                         *         "form_factor": "desktop",
+                         *         "steps": [
+                         *           {
+                         *             "type": "navigate",
+                         *             "url": "https://shop.example.com/",
+                         *             "name": "Home"
+                         *           },
+                         *           {
+                         *             "type": "click",
+                         *             "selector": "aria/Sign in"
+                         *           },
+                         *           {
+                         *             "type": "wait_for_navigation"
+                         *           },
+                         *           {
+                         *             "type": "type",
+                         *             "selector": "#email",
+                         *             "text": "ann@example.com"
+                         *           },
+                         *           {
+                         *             "type": "type",
+                         *             "selector": "#password",
+                         *             "secret": "password"
+                         *           },
+                         *           {
+                         *             "type": "start_timespan",
+                         *             "name": "Sign in"
+                         *           },
+                         *           {
+                         *             "type": "click",
+                         *             "selector": "form > button[type=\"submit\"]"
+                         *           },
+                         *           {
+                         *             "type": "wait_for_navigation"
+                         *           },
+                         *           {
+                         *             "type": "end_timespan"
+                         *           },
+                         *           {
+                         *             "type": "snapshot",
+                         *             "name": "Account page"
+                         *           }
+                         *         ],
+                         *         "secrets": [
+                         *           {
+                         *             "name": "Example",
+                         *             "kind": "password",
+                         *             "updated_at": "2026-11-24T09:30:00Z"
+                         *           }
+                         *         ],
+                         *         "missing_secrets": [
+                         *           "example"
+                         *         ],
+                         *         "created_at": "2026-11-24T09:30:00Z",
+                         *         "updated_at": "2026-11-24T09:30:00Z",
+                         *         "warnings": [
+                         *           "example"
+                         *         ]
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                /** @description The flow id. */
+                                id: string;
+                                name: string;
+                                /** @enum {unknown} */
+                                form_factor: "desktop" | "mobile";
+                                /**
+                                 * @example [
+                                 *       {
+                                 *         "type": "navigate",
+                                 *         "url": "https://shop.example.com/",
+                                 *         "name": "Home"
+                                 *       },
+                                 *       {
+                                 *         "type": "click",
+                                 *         "selector": "aria/Sign in"
+                                 *       },
+                                 *       {
+                                 *         "type": "wait_for_navigation"
+                                 *       },
+                                 *       {
+                                 *         "type": "type",
+                                 *         "selector": "#email",
+                                 *         "text": "ann@example.com"
+                                 *       },
+                                 *       {
+                                 *         "type": "type",
+                                 *         "selector": "#password",
+                                 *         "secret": "password"
+                                 *       },
+                                 *       {
+                                 *         "type": "start_timespan",
+                                 *         "name": "Sign in"
+                                 *       },
+                                 *       {
+                                 *         "type": "click",
+                                 *         "selector": "form > button[type=\"submit\"]"
+                                 *       },
+                                 *       {
+                                 *         "type": "wait_for_navigation"
+                                 *       },
+                                 *       {
+                                 *         "type": "end_timespan"
+                                 *       },
+                                 *       {
+                                 *         "type": "snapshot",
+                                 *         "name": "Account page"
+                                 *       }
+                                 *     ]
+                                 */
+                                steps: ({
+                                    /** @enum {unknown} */
+                                    type: "navigate" | "start_timespan" | "end_timespan" | "snapshot" | "click" | "type" | "select" | "wait_for_selector" | "wait_for_navigation";
+                                    /** @description http(s) URL; normalised like a scan URL. */
+                                    url?: string;
+                                    name?: string;
+                                    /** @description A selector Puppeteer accepts: CSS, or `aria/Accessible name`, `text/Visible text`, `pierce/css` (through shadow roots), `xpath/…`, or the `::-p-…` forms. */
+                                    selector?: string;
+                                    /** @description A literal to type. */
+                                    text?: string;
+                                    /** @description The name of a secret of the flow to type instead of a literal. */
+                                    secret?: string;
+                                    /** @description The origin the secret may be typed on, when not the origin of the first navigate step. */
+                                    secret_origin?: string;
+                                    /** @description The option value to select. */
+                                    value?: string;
+                                } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown))[];
+                                /** @description Names and kinds only; values are write-only. */
+                                secrets: {
+                                    name: string;
+                                    /** @enum {unknown} */
+                                    kind: "password" | "totp";
+                                    /** Format: date-time */
+                                    updated_at: string;
+                                }[];
+                                /** @description Secrets the steps type that are not set yet: a run is refused (422) until they are. */
+                                missing_secrets: string[];
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                                /** @description For a Recorder import, each recorded step that was changed or left out; empty otherwise. */
+                                warnings: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description No token, or an invalid, expired or revoked one: `{"message": "Unauthenticated."}`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description The plan does not include this (`required_plan` names the cheapest plan that does). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "required_plan": "starter"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["PlanError"];
+                    };
+                };
+                /** @description Validation error. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "errors": {}
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Daily API limit reached; resets at midnight UTC. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "example",
+                         *       "limit": 3,
+                         *       "reset_at": "2026-11-24T09:30:00Z"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["DailyLimitError"];
+                    };
+                };
+                /** @description Internal error; the body carries only a request id that the logs carry too. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "request_id": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ServerError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/flows/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A flow: its steps, and its secrets by name and kind. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The flow id from GET /flows. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The flow. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": "example",
+                         *         "name": "Example",
+                         *         "form_factor": "desktop",
+                         *         "steps": [
+                         *           {
+                         *             "type": "navigate",
+                         *             "url": "https://shop.example.com/",
+                         *             "name": "Home"
+                         *           },
+                         *           {
+                         *             "type": "click",
+                         *             "selector": "aria/Sign in"
+                         *           },
+                         *           {
+                         *             "type": "wait_for_navigation"
+                         *           },
+                         *           {
+                         *             "type": "type",
+                         *             "selector": "#email",
+                         *             "text": "ann@example.com"
+                         *           },
+                         *           {
+                         *             "type": "type",
+                         *             "selector": "#password",
+                         *             "secret": "password"
+                         *           },
+                         *           {
+                         *             "type": "start_timespan",
+                         *             "name": "Sign in"
+                         *           },
+                         *           {
+                         *             "type": "click",
+                         *             "selector": "form > button[type=\"submit\"]"
+                         *           },
+                         *           {
+                         *             "type": "wait_for_navigation"
+                         *           },
+                         *           {
+                         *             "type": "end_timespan"
+                         *           },
+                         *           {
+                         *             "type": "snapshot",
+                         *             "name": "Account page"
+                         *           }
+                         *         ],
+                         *         "secrets": [
+                         *           {
+                         *             "name": "Example",
+                         *             "kind": "password",
+                         *             "updated_at": "2026-11-24T09:30:00Z"
+                         *           }
+                         *         ],
+                         *         "missing_secrets": [
+                         *           "example"
+                         *         ],
+                         *         "created_at": "2026-11-24T09:30:00Z",
+                         *         "updated_at": "2026-11-24T09:30:00Z"
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                /** @description The flow id. */
+                                id: string;
+                                name: string;
+                                /** @enum {unknown} */
+                                form_factor: "desktop" | "mobile";
+                                /**
+                                 * @example [
+                                 *       {
+                                 *         "type": "navigate",
+                                 *         "url": "https://shop.example.com/",
+                                 *         "name": "Home"
+                                 *       },
+                                 *       {
+                                 *         "type": "click",
+                                 *         "selector": "aria/Sign in"
+                                 *       },
+                                 *       {
+                                 *         "type": "wait_for_navigation"
+                                 *       },
+                                 *       {
+                                 *         "type": "type",
+                                 *         "selector": "#email",
+                                 *         "text": "ann@example.com"
+                                 *       },
+                                 *       {
+                                 *         "type": "type",
+                                 *         "selector": "#password",
+                                 *         "secret": "password"
+                                 *       },
+                                 *       {
+                                 *         "type": "start_timespan",
+                                 *         "name": "Sign in"
+                                 *       },
+                                 *       {
+                                 *         "type": "click",
+                                 *         "selector": "form > button[type=\"submit\"]"
+                                 *       },
+                                 *       {
+                                 *         "type": "wait_for_navigation"
+                                 *       },
+                                 *       {
+                                 *         "type": "end_timespan"
+                                 *       },
+                                 *       {
+                                 *         "type": "snapshot",
+                                 *         "name": "Account page"
+                                 *       }
+                                 *     ]
+                                 */
+                                steps: ({
+                                    /** @enum {unknown} */
+                                    type: "navigate" | "start_timespan" | "end_timespan" | "snapshot" | "click" | "type" | "select" | "wait_for_selector" | "wait_for_navigation";
+                                    /** @description http(s) URL; normalised like a scan URL. */
+                                    url?: string;
+                                    name?: string;
+                                    /** @description A selector Puppeteer accepts: CSS, or `aria/Accessible name`, `text/Visible text`, `pierce/css` (through shadow roots), `xpath/…`, or the `::-p-…` forms. */
+                                    selector?: string;
+                                    /** @description A literal to type. */
+                                    text?: string;
+                                    /** @description The name of a secret of the flow to type instead of a literal. */
+                                    secret?: string;
+                                    /** @description The origin the secret may be typed on, when not the origin of the first navigate step. */
+                                    secret_origin?: string;
+                                    /** @description The option value to select. */
+                                    value?: string;
+                                } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown))[];
+                                /** @description Names and kinds only; values are write-only. */
+                                secrets: {
+                                    name: string;
+                                    /** @enum {unknown} */
+                                    kind: "password" | "totp";
+                                    /** Format: date-time */
+                                    updated_at: string;
+                                }[];
+                                /** @description Secrets the steps type that are not set yet: a run is refused (422) until they are. */
+                                missing_secrets: string[];
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            };
+                        };
+                    };
+                };
+                /** @description No token, or an invalid, expired or revoked one: `{"message": "Unauthenticated."}`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description The plan does not include this (`required_plan` names the cheapest plan that does). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "required_plan": "starter"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["PlanError"];
+                    };
+                };
+                /** @description Unknown id, or a resource of another user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description Daily API limit reached; resets at midnight UTC. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "example",
+                         *       "limit": 3,
+                         *       "reset_at": "2026-11-24T09:30:00Z"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["DailyLimitError"];
+                    };
+                };
+                /** @description Internal error; the body carries only a request id that the logs carry too. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "request_id": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ServerError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete a flow with its secrets, runs and their screenshots; runs in flight are stopped. */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The flow id from GET /flows. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description No token, or an invalid, expired or revoked one: `{"message": "Unauthenticated."}`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description The plan does not include this (`required_plan` names the cheapest plan that does). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "required_plan": "starter"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["PlanError"];
+                    };
+                };
+                /** @description Unknown id, or a resource of another user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description Daily API limit reached; resets at midnight UTC. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "example",
+                         *       "limit": 3,
+                         *       "reset_at": "2026-11-24T09:30:00Z"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["DailyLimitError"];
+                    };
+                };
+                /** @description Internal error; the body carries only a request id that the logs carry too. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "request_id": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ServerError"];
+                    };
+                };
+                /** @description Temporal is unreachable; nothing was started. Retry after `Retry-After` seconds. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Rename a flow, change its form factor, or replace its steps (checked as on creation). */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The flow id from GET /flows. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "name": "Example",
+                     *       "form_factor": "desktop",
+                     *       "steps": [
+                     *         {
+                     *           "type": "navigate",
+                     *           "url": "https://shop.example.com/",
+                     *           "name": "Home"
+                     *         },
+                     *         {
+                     *           "type": "click",
+                     *           "selector": "aria/Sign in"
+                     *         },
+                     *         {
+                     *           "type": "wait_for_navigation"
+                     *         },
+                     *         {
+                     *           "type": "type",
+                     *           "selector": "#email",
+                     *           "text": "ann@example.com"
+                     *         },
+                     *         {
+                     *           "type": "type",
+                     *           "selector": "#password",
+                     *           "secret": "password"
+                     *         },
+                     *         {
+                     *           "type": "start_timespan",
+                     *           "name": "Sign in"
+                     *         },
+                     *         {
+                     *           "type": "click",
+                     *           "selector": "form > button[type=\"submit\"]"
+                     *         },
+                     *         {
+                     *           "type": "wait_for_navigation"
+                     *         },
+                     *         {
+                     *           "type": "end_timespan"
+                     *         },
+                     *         {
+                     *           "type": "snapshot",
+                     *           "name": "Account page"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        name?: string;
+                        /** @enum {unknown} */
+                        form_factor?: "desktop" | "mobile";
+                        /**
+                         * @description The flow's steps in order; at most the plan's steps per flow (403 beyond it).
+                         * @example [
+                         *       {
+                         *         "type": "navigate",
+                         *         "url": "https://shop.example.com/",
+                         *         "name": "Home"
+                         *       },
+                         *       {
+                         *         "type": "click",
+                         *         "selector": "aria/Sign in"
+                         *       },
+                         *       {
+                         *         "type": "wait_for_navigation"
+                         *       },
+                         *       {
+                         *         "type": "type",
+                         *         "selector": "#email",
+                         *         "text": "ann@example.com"
+                         *       },
+                         *       {
+                         *         "type": "type",
+                         *         "selector": "#password",
+                         *         "secret": "password"
+                         *       },
+                         *       {
+                         *         "type": "start_timespan",
+                         *         "name": "Sign in"
+                         *       },
+                         *       {
+                         *         "type": "click",
+                         *         "selector": "form > button[type=\"submit\"]"
+                         *       },
+                         *       {
+                         *         "type": "wait_for_navigation"
+                         *       },
+                         *       {
+                         *         "type": "end_timespan"
+                         *       },
+                         *       {
+                         *         "type": "snapshot",
+                         *         "name": "Account page"
+                         *       }
+                         *     ]
+                         */
+                        steps?: ({
+                            /** @enum {unknown} */
+                            type: "navigate" | "start_timespan" | "end_timespan" | "snapshot" | "click" | "type" | "select" | "wait_for_selector" | "wait_for_navigation";
+                            /** @description http(s) URL; normalised like a scan URL. */
+                            url?: string;
+                            name?: string;
+                            /** @description A selector Puppeteer accepts: CSS, or `aria/Accessible name`, `text/Visible text`, `pierce/css` (through shadow roots), `xpath/…`, or the `::-p-…` forms. */
+                            selector?: string;
+                            /** @description A literal to type. */
+                            text?: string;
+                            /** @description The name of a secret of the flow to type instead of a literal. */
+                            secret?: string;
+                            /** @description The origin the secret may be typed on, when not the origin of the first navigate step. */
+                            secret_origin?: string;
+                            /** @description The option value to select. */
+                            value?: string;
+                        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown))[];
+                    };
+                };
+            };
+            responses: {
+                /** @description The flow. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": "example",
+                         *         "name": "Example",
+                         *         "form_factor": "desktop",
+                         *         "steps": [
+                         *           {
+                         *             "type": "navigate",
+                         *             "url": "https://shop.example.com/",
+                         *             "name": "Home"
+                         *           },
+                         *           {
+                         *             "type": "click",
+                         *             "selector": "aria/Sign in"
+                         *           },
+                         *           {
+                         *             "type": "wait_for_navigation"
+                         *           },
+                         *           {
+                         *             "type": "type",
+                         *             "selector": "#email",
+                         *             "text": "ann@example.com"
+                         *           },
+                         *           {
+                         *             "type": "type",
+                         *             "selector": "#password",
+                         *             "secret": "password"
+                         *           },
+                         *           {
+                         *             "type": "start_timespan",
+                         *             "name": "Sign in"
+                         *           },
+                         *           {
+                         *             "type": "click",
+                         *             "selector": "form > button[type=\"submit\"]"
+                         *           },
+                         *           {
+                         *             "type": "wait_for_navigation"
+                         *           },
+                         *           {
+                         *             "type": "end_timespan"
+                         *           },
+                         *           {
+                         *             "type": "snapshot",
+                         *             "name": "Account page"
+                         *           }
+                         *         ],
+                         *         "secrets": [
+                         *           {
+                         *             "name": "Example",
+                         *             "kind": "password",
+                         *             "updated_at": "2026-11-24T09:30:00Z"
+                         *           }
+                         *         ],
+                         *         "missing_secrets": [
+                         *           "example"
+                         *         ],
+                         *         "created_at": "2026-11-24T09:30:00Z",
+                         *         "updated_at": "2026-11-24T09:30:00Z"
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                /** @description The flow id. */
+                                id: string;
+                                name: string;
+                                /** @enum {unknown} */
+                                form_factor: "desktop" | "mobile";
+                                /**
+                                 * @example [
+                                 *       {
+                                 *         "type": "navigate",
+                                 *         "url": "https://shop.example.com/",
+                                 *         "name": "Home"
+                                 *       },
+                                 *       {
+                                 *         "type": "click",
+                                 *         "selector": "aria/Sign in"
+                                 *       },
+                                 *       {
+                                 *         "type": "wait_for_navigation"
+                                 *       },
+                                 *       {
+                                 *         "type": "type",
+                                 *         "selector": "#email",
+                                 *         "text": "ann@example.com"
+                                 *       },
+                                 *       {
+                                 *         "type": "type",
+                                 *         "selector": "#password",
+                                 *         "secret": "password"
+                                 *       },
+                                 *       {
+                                 *         "type": "start_timespan",
+                                 *         "name": "Sign in"
+                                 *       },
+                                 *       {
+                                 *         "type": "click",
+                                 *         "selector": "form > button[type=\"submit\"]"
+                                 *       },
+                                 *       {
+                                 *         "type": "wait_for_navigation"
+                                 *       },
+                                 *       {
+                                 *         "type": "end_timespan"
+                                 *       },
+                                 *       {
+                                 *         "type": "snapshot",
+                                 *         "name": "Account page"
+                                 *       }
+                                 *     ]
+                                 */
+                                steps: ({
+                                    /** @enum {unknown} */
+                                    type: "navigate" | "start_timespan" | "end_timespan" | "snapshot" | "click" | "type" | "select" | "wait_for_selector" | "wait_for_navigation";
+                                    /** @description http(s) URL; normalised like a scan URL. */
+                                    url?: string;
+                                    name?: string;
+                                    /** @description A selector Puppeteer accepts: CSS, or `aria/Accessible name`, `text/Visible text`, `pierce/css` (through shadow roots), `xpath/…`, or the `::-p-…` forms. */
+                                    selector?: string;
+                                    /** @description A literal to type. */
+                                    text?: string;
+                                    /** @description The name of a secret of the flow to type instead of a literal. */
+                                    secret?: string;
+                                    /** @description The origin the secret may be typed on, when not the origin of the first navigate step. */
+                                    secret_origin?: string;
+                                    /** @description The option value to select. */
+                                    value?: string;
+                                } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown))[];
+                                /** @description Names and kinds only; values are write-only. */
+                                secrets: {
+                                    name: string;
+                                    /** @enum {unknown} */
+                                    kind: "password" | "totp";
+                                    /** Format: date-time */
+                                    updated_at: string;
+                                }[];
+                                /** @description Secrets the steps type that are not set yet: a run is refused (422) until they are. */
+                                missing_secrets: string[];
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            };
+                        };
+                    };
+                };
+                /** @description No token, or an invalid, expired or revoked one: `{"message": "Unauthenticated."}`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description The plan does not include this (`required_plan` names the cheapest plan that does). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "required_plan": "starter"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["PlanError"];
+                    };
+                };
+                /** @description Unknown id, or a resource of another user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description Validation error. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "errors": {}
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Daily API limit reached; resets at midnight UTC. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "example",
+                         *       "limit": 3,
+                         *       "reset_at": "2026-11-24T09:30:00Z"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["DailyLimitError"];
+                    };
+                };
+                /** @description Internal error; the body carries only a request id that the logs carry too. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "request_id": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ServerError"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/flows/{id}/secrets/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a secret of the flow (a password, or a TOTP's base32 seed); its value is never returned.
+         * @description Stored encrypted; decrypted only by the worker that runs the flow, and typed only on the origin of the first `navigate` step (or the step's `secret_origin`). The answer lists the flow's secrets by name and kind.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The flow id from GET /flows. */
+                    id: string;
+                    /** @description The secret name the steps refer to. */
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "kind": "password",
+                     *       "value": "example"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description `totp`: the base32 seed; the current 6-digit code is typed.
+                         * @enum {unknown}
+                         */
+                        kind: "password" | "totp";
+                        /** @description Write-only: never returned. */
+                        value: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The secret was replaced. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "name": "Example",
+                         *           "kind": "password",
+                         *           "updated_at": "2026-11-24T09:30:00Z"
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                name: string;
+                                /** @enum {unknown} */
+                                kind: "password" | "totp";
+                                /** Format: date-time */
+                                updated_at: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description The secret was new. */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "name": "Example",
+                         *           "kind": "password",
+                         *           "updated_at": "2026-11-24T09:30:00Z"
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                name: string;
+                                /** @enum {unknown} */
+                                kind: "password" | "totp";
+                                /** Format: date-time */
+                                updated_at: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description No token, or an invalid, expired or revoked one: `{"message": "Unauthenticated."}`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description The plan does not include this (`required_plan` names the cheapest plan that does). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "required_plan": "starter"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["PlanError"];
+                    };
+                };
+                /** @description Unknown id, or a resource of another user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description Validation error. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "errors": {}
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Daily API limit reached; resets at midnight UTC. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "example",
+                         *       "limit": 3,
+                         *       "reset_at": "2026-11-24T09:30:00Z"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["DailyLimitError"];
+                    };
+                };
+                /** @description Internal error; the body carries only a request id that the logs carry too. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "request_id": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ServerError"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Remove a secret of the flow. */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The flow id from GET /flows. */
+                    id: string;
+                    /** @description The secret name the steps refer to. */
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Removed. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description No token, or an invalid, expired or revoked one: `{"message": "Unauthenticated."}`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description The plan does not include this (`required_plan` names the cheapest plan that does). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "required_plan": "starter"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["PlanError"];
+                    };
+                };
+                /** @description Unknown id, or a resource of another user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description Daily API limit reached; resets at midnight UTC. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "example",
+                         *       "limit": 3,
+                         *       "reset_at": "2026-11-24T09:30:00Z"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["DailyLimitError"];
+                    };
+                };
+                /** @description Internal error; the body carries only a request id that the logs carry too. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "request_id": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ServerError"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/flows/{id}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The flow's runs, newest first. */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Results per page, 1 to 50. */
+                    limit?: number;
+                    /** @description Page number, from 1. */
+                    page?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description The flow id from GET /flows. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of runs. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "id": "example",
+                         *           "flow_id": "example",
+                         *           "status": "queued",
+                         *           "trigger": "api",
+                         *           "region": "eu-central",
+                         *           "requested_at": "2026-11-24T09:30:00Z",
+                         *           "started_at": "2026-11-24T09:30:00Z",
+                         *           "finished_at": "2026-11-24T09:30:00Z"
+                         *         }
+                         *       ],
+                         *       "meta": {
+                         *         "current_page": 3,
+                         *         "per_page": 3,
+                         *         "total": 3,
+                         *         "last_page": 3
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                /** @description The run id. */
+                                id: string;
+                                flow_id: string;
+                                /** @enum {unknown} */
+                                status: "queued" | "running" | "finished" | "failed";
+                                /** @enum {unknown} */
+                                trigger: "api";
+                                region: string;
+                                /** Format: date-time */
+                                requested_at: string;
+                                started_at: string | null;
+                                finished_at: string | null;
+                            }[];
+                            meta?: {
+                                current_page: number;
+                                per_page: number;
+                                total: number;
+                                last_page: number;
+                            };
+                        };
+                    };
+                };
+                /** @description No token, or an invalid, expired or revoked one: `{"message": "Unauthenticated."}`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description The plan does not include this (`required_plan` names the cheapest plan that does). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "required_plan": "starter"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["PlanError"];
+                    };
+                };
+                /** @description Unknown id, or a resource of another user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description Validation error. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "errors": {}
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Daily API limit reached; resets at midnight UTC. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "example",
+                         *       "limit": 3,
+                         *       "reset_at": "2026-11-24T09:30:00Z"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["DailyLimitError"];
+                    };
+                };
+                /** @description Internal error; the body carries only a request id that the logs carry too. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "request_id": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ServerError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Run the flow now: queued, then measured step by step in one browser session.
+         * @description A run waits for a Lighthouse slot of the region like a scan (the plan's scans in flight per region count runs too). While a run of the flow is queued or running, that run is the answer. 422 naming each secret the steps type that is not set; 503 when the run cannot be started (it is recorded as failed). Follow it with GET /flows/{id}/runs/{run_id}.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The flow id from GET /flows. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /** @example {} */
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                /** @description The run, queued (or the one already queued or running). */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": "example",
+                         *         "flow_id": "example",
+                         *         "status": "queued",
+                         *         "trigger": "api",
+                         *         "region": "eu-central",
+                         *         "requested_at": "2026-11-24T09:30:00Z",
+                         *         "started_at": "2026-11-24T09:30:00Z",
+                         *         "finished_at": "2026-11-24T09:30:00Z"
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                /** @description The run id. */
+                                id: string;
+                                flow_id: string;
+                                /** @enum {unknown} */
+                                status: "queued" | "running" | "finished" | "failed";
+                                /** @enum {unknown} */
+                                trigger: "api";
+                                region: string;
+                                /** Format: date-time */
+                                requested_at: string;
+                                started_at: string | null;
+                                finished_at: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description No token, or an invalid, expired or revoked one: `{"message": "Unauthenticated."}`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description The plan does not include this (`required_plan` names the cheapest plan that does). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "required_plan": "starter"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["PlanError"];
+                    };
+                };
+                /** @description Unknown id, or a resource of another user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description Validation error. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "errors": {}
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Daily API limit reached; resets at midnight UTC. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "example",
+                         *       "limit": 3,
+                         *       "reset_at": "2026-11-24T09:30:00Z"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["DailyLimitError"];
+                    };
+                };
+                /** @description Internal error; the body carries only a request id that the logs carry too. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "request_id": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ServerError"];
+                    };
+                };
+                /** @description Temporal is unreachable; nothing was started. Retry after `Retry-After` seconds. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/flows/{id}/runs/{run_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A run: each measured step with its scores, metrics, findings and screenshot, or the step it failed at.
+         * @description Screenshot URLs are signed for the owner and work for 24 hours, like a private scan's images. `failure.step` names the failing step (a measured step by its name, an action by what it does).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The flow id from GET /flows. */
+                    id: string;
+                    /** @description The run id from GET /flows/{id}/runs. */
+                    run_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The run. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "id": "example",
+                         *         "flow_id": "example",
+                         *         "status": "queued",
+                         *         "trigger": "api",
+                         *         "region": "eu-central",
+                         *         "requested_at": "2026-11-24T09:30:00Z",
+                         *         "started_at": "2026-11-24T09:30:00Z",
+                         *         "finished_at": "2026-11-24T09:30:00Z",
+                         *         "lighthouse_version": "example",
+                         *         "chromium_version": "example",
+                         *         "steps": [
+                         *           {
+                         *             "index": 1,
+                         *             "mode": "navigation",
+                         *             "name": "Example",
+                         *             "url": "https://www.example.com/",
+                         *             "scores": {
+                         *               "performance": 1,
+                         *               "accessibility": 1,
+                         *               "best_practices": 1,
+                         *               "seo": 1
+                         *             },
+                         *             "metrics": {
+                         *               "lcp_ms": 1850,
+                         *               "fcp_ms": 1850,
+                         *               "tbt_ms": 1850,
+                         *               "cls": 0.05,
+                         *               "speed_index_ms": 1850,
+                         *               "ttfb_ms": 1850,
+                         *               "inp_ms": 1850
+                         *             },
+                         *             "findings": [
+                         *               {
+                         *                 "id": "example",
+                         *                 "title": "example",
+                         *                 "score": 1.5,
+                         *                 "display_value": "example",
+                         *                 "items": [
+                         *                   {}
+                         *                 ]
+                         *               }
+                         *             ],
+                         *             "screenshot_url": "https://webperf.example/assets/01jz8q3m5kx7h2v9w4n6p0r1st/desktop.webp"
+                         *           }
+                         *         ],
+                         *         "failure": {
+                         *           "step_index": 1,
+                         *           "step_type": "example",
+                         *           "step": "example",
+                         *           "code": "selector_not_found",
+                         *           "message": "example",
+                         *           "screenshot_url": "https://webperf.example/assets/01jz8q3m5kx7h2v9w4n6p0r1st/desktop.webp"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                /** @description The run id. */
+                                id: string;
+                                flow_id: string;
+                                /** @enum {unknown} */
+                                status: "queued" | "running" | "finished" | "failed";
+                                /** @enum {unknown} */
+                                trigger: "api";
+                                region: string;
+                                /** Format: date-time */
+                                requested_at: string;
+                                started_at: string | null;
+                                finished_at: string | null;
+                                lighthouse_version: string | null;
+                                chromium_version: string | null;
+                                /** @description The measured steps, in order (empty until the run ends). */
+                                steps: {
+                                    /** @description The step's position in the flow's steps. */
+                                    index: number;
+                                    /** @enum {unknown} */
+                                    mode: "navigation" | "timespan" | "snapshot";
+                                    name: string;
+                                    url: string;
+                                    scores: {
+                                        performance: number | null;
+                                        accessibility: number | null;
+                                        best_practices: number | null;
+                                        seo: number | null;
+                                    };
+                                    metrics: {
+                                        lcp_ms?: number | null;
+                                        fcp_ms?: number | null;
+                                        tbt_ms?: number | null;
+                                        cls?: number | null;
+                                        speed_index_ms?: number | null;
+                                        ttfb_ms?: number | null;
+                                        inp_ms?: number | null;
+                                    };
+                                    findings: {
+                                        id: string;
+                                        title: string;
+                                        score: number | null;
+                                        display_value: string | null;
+                                        items: Record<string, never>[];
+                                    }[];
+                                    screenshot_url: string | null;
+                                }[];
+                                failure: {
+                                    step_index: number | null;
+                                    step_type: string | null;
+                                    /** @description The failing step in words: its name, or what it does. */
+                                    step: string;
+                                    /** @enum {unknown} */
+                                    code: "selector_not_found" | "navigation_failed" | "blocked_address" | "secret_origin" | "timeout" | "step_error" | "run_error";
+                                    message: string;
+                                    screenshot_url: string | null;
+                                } | null;
+                            };
+                        };
+                    };
+                };
+                /** @description No token, or an invalid, expired or revoked one: `{"message": "Unauthenticated."}`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description The plan does not include this (`required_plan` names the cheapest plan that does). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "required_plan": "starter"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["PlanError"];
+                    };
+                };
+                /** @description Unknown id, or a resource of another user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description Daily API limit reached; resets at midnight UTC. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "example",
+                         *       "limit": 3,
+                         *       "reset_at": "2026-11-24T09:30:00Z"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["DailyLimitError"];
+                    };
+                };
+                /** @description Internal error; the body carries only a request id that the logs carry too. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "request_id": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ServerError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;

@@ -8,6 +8,7 @@ import { hkdfSync } from 'node:crypto';
  */
 export type KeyPurpose =
   | 'scan-credentials'
+  | 'flow-secrets'
   | 'webhook-header'
   | 'webhook-signing'
   | 'alert-destination-url'

@@ -8,7 +8,7 @@
 export const PLAN_KEYS = ['free', 'starter', 'pro', 'agency'] as const;
 export type PlanKey = (typeof PLAN_KEYS)[number];
 
-export type Feature = 'api' | 'share_links' | 'live_data' | 'scan_auth' | 'webhooks' | 'oauth_authorize';
+export type Feature = 'api' | 'share_links' | 'live_data' | 'scan_auth' | 'webhooks' | 'oauth_authorize' | 'flows';
 
 export const UNLIMITED = -1;
 
@@ -42,10 +42,14 @@ export interface Plan {
    * retention sweep deletes older ones by the owner's current plan (services/lighthouse-reports.ts).
    */
   lighthouseReportDays: number;
+  /** User flows (docs/flows.md) an account may keep (0 without the flows feature); a downgrade keeps those there. */
+  maxFlows: number;
+  /** Steps (actions and measurement markers) one flow may have; checked when a flow is saved. */
+  maxFlowSteps: number;
   features: ReadonlySet<Feature>;
 }
 
-const STARTER_FEATURES: Feature[] = ['api', 'share_links', 'live_data', 'oauth_authorize'];
+const STARTER_FEATURES: Feature[] = ['api', 'share_links', 'live_data', 'oauth_authorize', 'flows'];
 const PRO_FEATURES: Feature[] = [...STARTER_FEATURES, 'scan_auth', 'webhooks'];
 
 export const PLANS: Readonly<Record<PlanKey, Plan>> = {
@@ -61,6 +65,8 @@ export const PLANS: Readonly<Record<PlanKey, Plan>> = {
     maxRumSites: 0,
     rumMonthlyPageviews: 0,
     lighthouseReportDays: 7,
+    maxFlows: 0,
+    maxFlowSteps: 0,
     features: new Set(),
   },
   starter: {
@@ -75,6 +81,8 @@ export const PLANS: Readonly<Record<PlanKey, Plan>> = {
     maxRumSites: 2,
     rumMonthlyPageviews: 100_000,
     lighthouseReportDays: 30,
+    maxFlows: 2,
+    maxFlowSteps: 15,
     features: new Set(STARTER_FEATURES),
   },
   pro: {
@@ -89,6 +97,8 @@ export const PLANS: Readonly<Record<PlanKey, Plan>> = {
     maxRumSites: 5,
     rumMonthlyPageviews: 1_000_000,
     lighthouseReportDays: 90,
+    maxFlows: 10,
+    maxFlowSteps: 30,
     features: new Set(PRO_FEATURES),
   },
   agency: {
@@ -103,6 +113,8 @@ export const PLANS: Readonly<Record<PlanKey, Plan>> = {
     maxRumSites: 50,
     rumMonthlyPageviews: 10_000_000,
     lighthouseReportDays: 365,
+    maxFlows: 50,
+    maxFlowSteps: 50,
     features: new Set(PRO_FEATURES),
   },
 };
@@ -146,6 +158,16 @@ export function cheapestPlanWithMoreRumSites(count: number): Plan | undefined {
   return PLAN_KEYS.map((key) => PLANS[key]).find((p) => p.maxRumSites > count);
 }
 
+/** The cheapest plan that keeps more than `count` flows; undefined when none does. */
+export function cheapestPlanWithMoreFlows(count: number): Plan | undefined {
+  return PLAN_KEYS.map((key) => PLANS[key]).find((p) => p.maxFlows > count);
+}
+
+/** The cheapest plan whose flows may have `steps` steps; undefined when none may. */
+export function cheapestPlanAllowingFlowSteps(steps: number): Plan | undefined {
+  return PLAN_KEYS.map((key) => PLANS[key]).find((p) => hasFeature(p, 'flows') && p.maxFlowSteps >= steps);
+}
+
 /** The cheapest plan whose on-demand scans may ask for `runs` page loads, or null when none may. */
 export function cheapestPlanAllowingRuns(runs: number): Plan | null {
   return PLAN_KEYS.map((key) => PLANS[key]).find((p) => p.maxRunsPerScan >= runs) ?? null;
@@ -176,6 +198,8 @@ export const SHOWN_LIMITS = [
   'maxRumSites',
   'rumMonthlyPageviews',
   'lighthouseReportDays',
+  'maxFlows',
+  'maxFlowSteps',
 ] as const satisfies ReadonlyArray<keyof Plan>;
 export type ShownLimit = (typeof SHOWN_LIMITS)[number];
 

@@ -42,6 +42,14 @@ export const TEMPORAL_CHANNEL_ARGS = {
 export const healthCheckWorkflowId = (nonce: string): string => `health-check-${nonce}`;
 
 export const scanWorkflowId = (publicId: string): string => `scan-${publicId}`;
+/** One workflow per user-flow run (workflows/flow-run.ts). */
+export const flowRunWorkflowId = (runPublicId: string): string => `flow-run-${runPublicId}`;
+/**
+ * The workflow a region dispatcher grants a slot to. Slot holders are scans, by their public id, and flow runs,
+ * by their workflow id (`flow-run-…`, which no public id can be).
+ */
+export const slotHolderWorkflowId = (holderId: string): string =>
+  holderId.startsWith('flow-run-') ? holderId : scanWorkflowId(holderId);
 /** A scan workflow's one-line summary in the Temporal UI, the API's scans and targets' scheduled ones alike. */
 export const scanSummary = (scan: { host: string; region?: string; publicId: string; targetId?: number }): string =>
   `Scan of ${scan.host}${scan.region ? ` (region ${scan.region})` : ''}, scan ${scan.publicId}${scan.targetId === undefined ? '' : `, target ${scan.targetId}`}`;

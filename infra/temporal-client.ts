@@ -22,6 +22,7 @@ import {
   accountDeletionSummary,
   accountDeletionWorkflowId,
   DeliveryIdAttribute,
+  flowRunWorkflowId,
   UserIdAttribute,
   WebhookEventAttribute,
   webhookDeliveryWorkflowId,
@@ -90,6 +91,29 @@ export async function startScanWorkflow(
       typedSearchAttributes: [
         { key: ScanIdAttribute, value: scan.publicId },
         { key: HostAttribute, value: scan.host },
+      ],
+    }),
+  );
+}
+
+/**
+ * Starts `flow-run-<run id>` on the main queue (workflows/flow-run.ts): it takes a slot of the region's dispatcher
+ * like a scan, then runs the flow on the region's scan queue. Only ids go in: the secrets stay in Postgres.
+ */
+export async function startFlowRunWorkflow(
+  client: Client,
+  prefix: string,
+  run: { runId: string; userId: number; host: string; region: string },
+): Promise<void> {
+  await withinDeadline(client, () =>
+    client.workflow.start('flowRunWorkflow', {
+      workflowId: flowRunWorkflowId(run.runId),
+      taskQueue: mainTaskQueue(prefix),
+      args: [{ runId: run.runId, scanTaskQueue: scanTaskQueue(prefix, run.region) }],
+      staticSummary: `User flow run ${run.runId} on ${run.host} (region ${run.region})`,
+      typedSearchAttributes: [
+        { key: UserIdAttribute, value: String(run.userId) },
+        { key: HostAttribute, value: run.host },
       ],
     }),
   );

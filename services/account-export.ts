@@ -28,7 +28,7 @@ type DailyLiveData = Record<RumMetric, HistoryDay[]>;
 /**
  * "Download my data": one JSON document with the account, its targets, alerts, live-data sites (with their
  * alert configurations and, per day and metric, p75, p50 and measurements over the last EXPORT_LIVE_DAYS days,
- * and this month's page views), notification settings, Slack and Teams alert destinations (their URL hints), API tokens, authorised apps and every scan with its
+ * and this month's page views), notification settings, Slack and Teams alert destinations (their URL hints), user flows (with their runs, and their secrets' names only), API tokens, authorised apps and every scan with its
  * result. Never a password hash, token hash, webhook header value or signing secret: the store reads named
  * columns only. Everything but the scans is read before the first byte, so a missing part (ClickHouse away)
  * turns into an answer of its own; the scans then follow page by page.
@@ -38,15 +38,17 @@ export async function prepareAccountExport(deps: AccountExportDeps, userId: numb
   const now = deps.clock();
   const account = await accountData.account(userId);
   if (!account || account.deletedAt) return { kind: 'not_found' };
-  const [targets, alerts, sites, webhookSettings, apiTokens, authorisedApps, alertDestinations] = await Promise.all([
-    accountData.targets(userId),
-    accountData.alerts(userId),
-    accountData.rumSites(userId),
-    accountData.webhookSettings(userId),
-    accountData.tokens(userId),
-    accountData.oauthApps(userId),
-    accountData.alertDestinations(userId),
-  ]);
+  const [targets, alerts, sites, webhookSettings, apiTokens, authorisedApps, alertDestinations, flows] =
+    await Promise.all([
+      accountData.targets(userId),
+      accountData.alerts(userId),
+      accountData.rumSites(userId),
+      accountData.webhookSettings(userId),
+      accountData.tokens(userId),
+      accountData.oauthApps(userId),
+      accountData.alertDestinations(userId),
+      accountData.flows(userId),
+    ]);
   let liveDataSites: ExportRow[];
   try {
     liveDataSites = await withLiveData(deps, sites, now);
@@ -74,6 +76,7 @@ export async function prepareAccountExport(deps: AccountExportDeps, userId: numb
     alertDestinations,
     apiTokens,
     authorisedApps,
+    flows,
   };
   return {
     kind: 'ready',

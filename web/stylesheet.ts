@@ -4,7 +4,8 @@ import { gzipSync } from 'node:zlib';
 import type { Context } from 'koa';
 
 /** The sections of the stylesheet a page turns on with a `sheet-NAME` class on <body> (the rest apply everywhere). */
-export type Sheet = 'monitoring' | 'live' | 'scan-box' | 'scan-list' | 'scan-progress' | 'scan-compare' | 'report';
+export type Sheet =
+  'monitoring' | 'live' | 'scan-box' | 'scan-list' | 'scan-progress' | 'scan-compare' | 'report' | 'flows';
 
 const CSS = readFileSync(new URL('./assets/site.css', import.meta.url));
 const GZIPPED = gzipSync(CSS, { level: 9 });

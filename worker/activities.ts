@@ -1,6 +1,8 @@
 import type { Client } from '@temporalio/client';
 import { createAccountDeletionActivities, type RumEraser } from '../activities/account-deletion.ts';
 import { createActivities } from '../activities/index.ts';
+import { createFlowRunActivities } from '../activities/flows/flow-run.ts';
+import type { FlowRunner } from '../activities/flows/flow-runner.ts';
 import { createAlertActivities } from '../activities/alerts.ts';
 import { createReconcileActivities } from '../activities/reconcile.ts';
 import { createRumAlertActivities } from '../activities/rum-alerts.ts';
@@ -46,11 +48,18 @@ export interface WorkerDeps {
   webhookTimeoutMs?: number;
   /** Deletes a closed account's live-data rows (ClickHouse); the worker process always passes it. */
   rumErase?: RumEraser;
+  /** User flows' runner (activities/flows/process-flow-runner.ts) on processes that serve scan queues. */
+  flowRunner?: FlowRunner;
 }
 
 /** A runner for processes that serve no scan queue: the scan activities are built but never polled there. */
 export const noScanRunner: ScanRunner = {
   run: () => Promise.reject(new Error('this worker serves no scan queue')),
+};
+
+/** For processes that serve no scan queue: the flow activities are built but never polled there. */
+export const noFlowRunner: FlowRunner = {
+  run: () => Promise.reject(new Error('this worker has no flow runner')),
 };
 
 /** What a webhook attempt needs, whether the webhook activity or the worker's direct first attempt makes it. */
@@ -89,6 +98,16 @@ export function buildActivities(deps: WorkerDeps) {
     webhookDispatch,
     metrics,
   });
+  const flowRuns = createFlowRunActivities({
+    flows: storage.flows,
+    users: storage.users,
+    config,
+    assets,
+    temporal,
+    clock,
+    log,
+    flowRunner: deps.flowRunner ?? noFlowRunner,
+  });
   const main = {
     ...createActivities({ pingPostgres: storage.ping, workerIdentity: deps.identity }),
     ...scan,
@@ -101,6 +120,7 @@ export function buildActivities(deps: WorkerDeps) {
       taskQueuePrefix: config.temporal.taskQueuePrefix,
     }),
     ...createScanSlotActivities({ scans: storage.scans, users: storage.users, temporal, config }),
+    ...flowRuns,
     ...createTargetActivities({
       targets: storage.targets,
       users: storage.users,
@@ -139,7 +159,8 @@ export function buildActivities(deps: WorkerDeps) {
       clock,
     }),
   };
-  return { main, scan, webhooks: createWebhookActivities(webhookDeliveryDeps(deps)) };
+  // The region's scan queue runs flows too (runFlow); the main queue their slot and status steps.
+  return { main, scan: { ...scan, ...flowRuns }, webhooks: createWebhookActivities(webhookDeliveryDeps(deps)) };
 }
 
 export type WorkerActivities = ReturnType<typeof buildActivities>;

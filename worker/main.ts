@@ -4,6 +4,8 @@ import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import { processRunner } from '../activities/lighthouse/process-runner.ts';
+import type { FlowRunner } from '../activities/flows/flow-runner.ts';
+import { createProcessFlowRunner } from '../activities/flows/process-flow-runner.ts';
 import type { ScanRunner } from '../activities/scan-runner.ts';
 import { systemClock } from '../core/clock.ts';
 import { loadConfig, PROJECT_ROOT, requireSmtpUrl } from '../infra/config.ts';
@@ -25,6 +27,7 @@ import { directFirstAttempt } from '../services/webhook-direct.ts';
 import { temporalWebhookDispatch } from '../services/webhook-dispatch.ts';
 import {
   buildActivities,
+  noFlowRunner,
   noScanRunner,
   webhookDeliveryDeps,
   type WorkerActivities,
@@ -193,7 +196,8 @@ async function main(): Promise<void> {
   };
 
   const runner = servesScans ? startLighthouseRunner() : noScanRunner;
-  const activities = buildActivities({ ...activityDeps, runner, webhookDispatch });
+  const flowRunner = servesScans ? startFlowRunner() : noFlowRunner;
+  const activities = buildActivities({ ...activityDeps, runner, flowRunner, webhookDispatch });
 
   // Webhook deliveries, workflows and attempts, on their own queue with their own slots: a slow receiver holds
   // at most one activity slot per attempt here (and its account at most ATTEMPTS_IN_FLIGHT_PER_ACCOUNT of them).
@@ -250,6 +254,16 @@ function startLighthouseRunner(): ScanRunner {
   // The runner started ahead for the next scan goes with us, however we exit (if killed, it goes by itself).
   process.once('exit', () => runner.close());
   return runner;
+}
+
+function startFlowRunner(): FlowRunner {
+  const flowRunner = createProcessFlowRunner({
+    chromiumPath: config.chromiumPath,
+    allowLoopback: config.outboundAllowLoopback,
+    scanUser: config.scanUser,
+  });
+  process.once('exit', () => flowRunner.close());
+  return flowRunner;
 }
 
 /** The main queue, with the schedules and sweepers that go with it. */

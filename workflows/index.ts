@@ -9,3 +9,4 @@ export { targetConfirmWorkflow } from './target-confirm.ts';
 export { webhookDeliveryWorkflow } from './webhook-delivery.ts';
 export { rumAlertCheckWorkflow, rumAlertEmailWorkflow } from './rum-alerts.ts';
 export { accountDeletionWorkflow } from './account-deletion.ts';
+export { flowRunWorkflow } from './flow-run.ts';

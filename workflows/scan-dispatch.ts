@@ -25,7 +25,7 @@ import {
   type SlotState,
   type SlotsView,
 } from '../core/scan/slots.ts';
-import { SCAN_SLOT_SIGNALS, scanWorkflowId } from '../core/temporal.ts';
+import { SCAN_SLOT_SIGNALS, slotHolderWorkflowId } from '../core/temporal.ts';
 
 export const requestSlotSignal = defineSignal<[SlotRequest]>(SCAN_SLOT_SIGNALS.request);
 export const releaseSlotSignal = defineSignal<[string]>(SCAN_SLOT_SIGNALS.release);
@@ -50,7 +50,7 @@ const CONTINUE_AFTER_EVENTS = 4000;
 
 /**
  * One per region (`<prefix>-scan-dispatch-<region>`), started by the first slot request (signal-with-start).
- * Scan workflows ask for a slot and wait; this hands slots out by the rules of core/scan/slots.ts by
+ * Scan workflows and flow runs (workflows/flow-run.ts, by their workflow id) ask for a slot and wait; this hands slots out by the rules of core/scan/slots.ts by
  * signalling each granted scan workflow, and takes them back on release. A scan workflow that ends without
  * releasing (terminated) loses its slot at the next holder check, or at once when its grant cannot be
  * delivered. Its state travels through continue-as-new; it ends after DISPATCHER_IDLE_EXIT with nothing to do.
@@ -68,7 +68,7 @@ export async function scanDispatcherWorkflow(input: DispatcherInput = {}): Promi
 
   const deliver = async (scanId: string) => {
     try {
-      await getExternalWorkflowHandle(scanWorkflowId(scanId)).signal(slotGrantedSignal);
+      await getExternalWorkflowHandle(slotHolderWorkflowId(scanId)).signal(slotGrantedSignal);
     } catch {
       releaseSlot(state, scanId); // its workflow is gone: the slot goes to the next in line
     }

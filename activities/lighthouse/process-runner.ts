@@ -1,35 +1,20 @@
 /**
- * The real ScanRunner: each run of a scan in a runner process of its own (runner.ts), with its own
- * Chromium, as the scan user when the worker is root, with nothing of the worker's environment, in a
- * private work folder.
- * The worker kills the runner's process group and Chromium's when the run ends or is aborted, and removes
- * the folder. The next runner is started ahead, so it has loaded Lighthouse and launched its Chromium when
- * its run comes.
+ * The real ScanRunner: each run of a scan in a runner process of its own (runner.ts), started, sandboxed and
+ * ended by runner-processes.ts. Here: what a scan runner's messages add up to.
  */
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { chownSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runnerIdentity, type UserIds } from '../../infra/scan-user.ts';
 import type { LighthouseReport } from '../../core/scan/lighthouse-report.ts';
 import type { RunnerResult, ScanImage, ScanRunInput, ScanRunner } from '../scan-runner.ts';
-import { killProcessGroup } from './process-group.ts';
 import {
   MAX_REPORT_BYTES,
   parseRunnerMessage,
-  runnerEnvironment,
   RunnerProtocolError,
   type RunnerInput,
-  type RunnerLaunch,
   type RunnerMessage,
 } from './protocol.ts';
+import { runnerProcesses, type RunnerProcessConfig, type RunnerProtocol } from './runner-processes.ts';
 
-export interface ProcessRunnerConfig {
-  chromiumPath: string;
-  allowLoopback: boolean;
-  /** SCAN_USER: who runs the runner when the worker is root. */
-  scanUser: string;
+export interface ProcessRunnerConfig extends RunnerProcessConfig {
   /** The runner script; tests give stand-ins that misbehave. */
   script?: string;
 }
@@ -38,227 +23,50 @@ export const RUNNER_SCRIPT = fileURLToPath(new URL('./runner.ts', import.meta.ur
 // What a runner may hand back: desktop and mobile, a final screenshot and up to ~10 frames each.
 const MAX_IMAGES = 64;
 const GZIP_MAGIC = Buffer.from([0x1f, 0x8b]);
-const MAX_LINE_CHARS = 16 * 1024 * 1024;
 
-/**
- * The runner's own folder (its HOME and TMPDIR, Chromium's profile), in the worker's temporary folder,
- * private to the runner's user. Removed by the runner on its way out and by the worker after it.
- */
-function makeWorkDir(identity: UserIds | null): string {
-  const dir = mkdtempSync(join(tmpdir(), 'webperf-scan-'));
-  if (identity) chownSync(dir, identity.uid, identity.gid);
-  return dir;
-}
+type ScanMessage = Exclude<RunnerMessage, { kind: 'progress' } | { kind: 'browser' }>;
 
-/**
- * A root worker refuses to start when its scan user cannot run the runner (a checkout in a folder only root
- * can read, say), instead of failing every scan later.
- */
-function checkRunnerIdentity(identity: UserIds | null, scanUser: string, script: string): void {
-  if (!identity) return;
-  const workDir = makeWorkDir(identity);
-  try {
-    const check = spawnSync(process.execPath, ['--check', script], {
-      uid: identity.uid,
-      gid: identity.gid,
-      cwd: workDir,
-      env: runnerEnvironment(workDir),
-      encoding: 'utf8',
-    });
-    if (check.status !== 0)
-      throw new Error(
-        `the scan user ${scanUser} (SCAN_USER) cannot run ${script}: make the checkout and Node readable by it (${(check.stderr || String(check.error)).trim().slice(0, 300)})`,
-      );
-  } finally {
-    rmSync(workDir, { recursive: true, force: true });
-  }
-}
-
-/** Splits stdout into messages; throws RunnerProtocolError on anything that is not the protocol. */
-function messageReader(onMessage: (message: RunnerMessage) => void): (chunk: Buffer) => void {
-  let buffer = '';
-  return (chunk) => {
-    buffer += chunk.toString();
-    let newline: number;
-    while ((newline = buffer.indexOf('\n')) >= 0) {
-      const line = buffer.slice(0, newline);
-      buffer = buffer.slice(newline + 1);
-      if (line.trim()) onMessage(parseRunnerMessage(line));
+/** A run's images and reports as they come, the result once the observation or the page failure came. */
+function scanReader(): (message: ScanMessage) => RunnerResult | null {
+  const images: ScanImage[] = [];
+  const reports: LighthouseReport[] = [];
+  return (message) => {
+    if (message.kind === 'image') {
+      if (images.length >= MAX_IMAGES) throw new RunnerProtocolError(`the runner sent more than ${MAX_IMAGES} images`);
+      images.push({ name: message.name, bytes: Buffer.from(message.base64, 'base64') });
+      return null;
     }
-    if (buffer.length > MAX_LINE_CHARS) throw new RunnerProtocolError('the runner wrote an over-long line');
+    if (message.kind === 'report') {
+      const gzip = Buffer.from(message.base64, 'base64');
+      if (reports.some((r) => r.formFactor === message.formFactor))
+        throw new RunnerProtocolError(`the runner sent a second ${message.formFactor} Lighthouse result`);
+      if (gzip.length > MAX_REPORT_BYTES || !gzip.subarray(0, 2).equals(GZIP_MAGIC))
+        throw new RunnerProtocolError(
+          `the runner sent a ${message.formFactor} Lighthouse result that is not gzip or too large`,
+        );
+      reports.push({ formFactor: message.formFactor, gzip, jsonBytes: message.jsonBytes });
+      return null;
+    }
+    if (message.kind === 'observation')
+      return { kind: 'observation', observation: message.observation, images, reports };
+    return {
+      kind: 'page_failure',
+      failure: { code: message.code, detail: message.detail, httpStatus: message.httpStatus ?? null },
+    };
   };
 }
 
-/** The final message as a result; anything else at the end is a broken run. */
-function resultOf(final: RunnerMessage | null, images: ScanImage[], reports: LighthouseReport[]): RunnerResult | null {
-  if (final?.kind === 'observation') return { kind: 'observation', observation: final.observation, images, reports };
-  if (final?.kind === 'page_failure')
-    return {
-      kind: 'page_failure',
-      failure: { code: final.code, detail: final.detail, httpStatus: final.httpStatus ?? null },
-    };
-  return null;
-}
-
-/** A runner process started ahead of its scan: imports done, waiting for its input on stdin. */
-interface StartedRunner {
-  child: ChildProcessWithoutNullStreams;
-  workDir: string;
-  /** The end of its stderr, for the error of a run that ended without a result. */
-  stderr: string;
-}
-
-const isRunning = (child: ChildProcessWithoutNullStreams) =>
-  child.pid !== undefined && child.exitCode === null && child.signalCode === null;
-
-/**
- * The real runner. One process per run (a scan of N runs uses N), never reused; but the next one is started as soon as the last run
- * is over (not during a run, whose timings it would disturb), so that a scan does not wait for Node to start
- * and load Lighthouse (over a second). `close()` kills the waiting one; a waiting runner whose worker died
- * exits by itself (its stdin closes) and removes its folder.
- */
+/** The real runner: one process per run (a scan of N runs uses N), the next one started ahead. */
 export function processRunner(config: ProcessRunnerConfig): ScanRunner & { close(): void } {
-  const script = config.script ?? RUNNER_SCRIPT;
-  const identity = runnerIdentity(config.scanUser);
-  checkRunnerIdentity(identity, config.scanUser, script);
-  let waiting: StartedRunner | null = null;
-  let closed = false;
-
-  function startRunner(): StartedRunner {
-    const workDir = makeWorkDir(identity);
-    // The work folder is an argument (not a secret) so the runner can remove it even if no input ever comes;
-    // the launch settings too, so it can start Chromium before its scan comes.
-    const launch: RunnerLaunch = { chromiumPath: config.chromiumPath, allowLoopback: config.allowLoopback };
-    const child = spawn(process.execPath, [script, workDir, JSON.stringify(launch)], {
-      stdio: ['pipe', 'pipe', 'pipe'],
-      detached: true,
-      cwd: workDir,
-      env: runnerEnvironment(workDir),
-      ...(identity ? { uid: identity.uid, gid: identity.gid } : {}),
-    });
-    const started: StartedRunner = { child, workDir, stderr: '' };
-    child.stderr.on('data', (chunk: Buffer) => {
-      started.stderr = (started.stderr + chunk.toString()).slice(-4000);
-    });
-    child.stdin.on('error', () => undefined); // a runner that died before reading its input: its exit says so
-    child.on('error', () => undefined); // spawning failed: the run that takes it starts another, which reports it
-    return started;
-  }
-
-  function discard(started: StartedRunner): void {
-    killProcessGroup(started.child.pid);
-    rmSync(started.workDir, { recursive: true, force: true, maxRetries: 3 });
-  }
-
-  function startNext(): void {
-    if (closed || waiting) return;
-    try {
-      waiting = startRunner();
-    } catch {
-      waiting = null; // the next run starts its own, and fails with the reason
-    }
-  }
-
-  /** The waiting runner if it is still alive, or a new one. */
-  function takeRunner(): StartedRunner {
-    const started = waiting;
-    waiting = null;
-    if (started && isRunning(started.child)) return started;
-    if (started) discard(started);
-    return startRunner();
-  }
-
-  function run(input: ScanRunInput, { onProgress, signal }: Parameters<ScanRunner['run']>[1]): Promise<RunnerResult> {
-    return new Promise((resolveRun, reject) => {
-      signal.throwIfAborted();
-      const started = takeRunner();
-      const { child, workDir } = started;
-      let browserPid: number | undefined;
-      const killGroups = () => {
-        killProcessGroup(child.pid);
-        killProcessGroup(browserPid);
-      };
-      let final: RunnerMessage | null = null;
-      const images: ScanImage[] = [];
-      const reports: LighthouseReport[] = [];
-      let broken: Error | null = null;
-      const fail = (error: Error) => {
-        broken ??= error;
-        killGroups();
-      };
-      const onAbort = () => fail(signal.reason instanceof Error ? signal.reason : new Error('the run was aborted'));
-      signal.addEventListener('abort', onAbort, { once: true });
-
-      let settled = false;
-      const settle = (outcome: () => void) => {
-        if (settled) return;
-        settled = true;
-        signal.removeEventListener('abort', onAbort);
-        killGroups(); // Chromium, if the runner left any behind
-        rmSync(workDir, { recursive: true, force: true, maxRetries: 3 });
-        outcome();
-        startNext();
-      };
-      const read = messageReader((message) => {
-        if (message.kind === 'progress') onProgress(message.step);
-        else if (message.kind === 'browser') browserPid = message.pid;
-        else if (message.kind === 'image') {
-          if (images.length >= MAX_IMAGES)
-            throw new RunnerProtocolError(`the runner sent more than ${MAX_IMAGES} images`);
-          images.push({ name: message.name, bytes: Buffer.from(message.base64, 'base64') });
-        } else if (message.kind === 'report') {
-          const gzip = Buffer.from(message.base64, 'base64');
-          if (reports.some((r) => r.formFactor === message.formFactor))
-            throw new RunnerProtocolError(`the runner sent a second ${message.formFactor} Lighthouse result`);
-          if (gzip.length > MAX_REPORT_BYTES || !gzip.subarray(0, 2).equals(GZIP_MAGIC))
-            throw new RunnerProtocolError(
-              `the runner sent a ${message.formFactor} Lighthouse result that is not gzip or too large`,
-            );
-          reports.push({ formFactor: message.formFactor, gzip, jsonBytes: message.jsonBytes });
-        } else {
-          final = message;
-          // The last message, and whole: the run is over without waiting for Chromium's graceful shutdown and
-          // the runner's tidying up, which settling redoes (both groups killed, the folder removed).
-          const result = resultOf(final, images, reports);
-          if (result) settle(() => resolveRun(result));
-        }
-      });
-      child.stdout.on('data', (chunk: Buffer) => {
-        if (broken) return;
-        try {
-          read(chunk);
-        } catch (error) {
-          fail(error as Error);
-        }
-      });
-      child.on('error', (error) => (child.pid === undefined ? settle(() => reject(error)) : fail(error)));
-      // Whatever still holds the runner's stdout goes with its group, so 'close' (all output read) follows.
-      child.on('exit', killGroups);
-      child.on('close', (code, signalName) => {
-        const result = resultOf(final, images, reports);
-        settle(() => {
-          if (broken) reject(broken);
-          // A result is whole (one line); whatever failed after it was the runner's cleanup, which the worker redid.
-          else if (result) resolveRun(result);
-          else
-            reject(
-              new Error(
-                `Lighthouse runner exited with ${code ?? signalName} and no result: ${started.stderr.trim().split('\n').slice(-5).join(' | ')}`,
-              ),
-            );
-        });
-      });
-      child.stdin.end(JSON.stringify(input satisfies RunnerInput));
-    });
-  }
-
-  startNext();
+  const protocol: RunnerProtocol<ScanMessage, RunnerResult> = {
+    script: config.script ?? RUNNER_SCRIPT,
+    parseMessage: parseRunnerMessage,
+    newReader: scanReader,
+    label: 'Lighthouse runner',
+  };
+  const processes = runnerProcesses<RunnerInput, ScanMessage, RunnerResult>(config, protocol);
   return {
-    run,
-    close() {
-      closed = true;
-      if (waiting) discard(waiting);
-      waiting = null;
-    },
+    run: (input: ScanRunInput, options) => processes.run(input satisfies RunnerInput, options),
+    close: () => processes.close(),
   };
 }

@@ -8,8 +8,9 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { CHROMIUM_FLAGS, sandboxFlags } from '../../core/chromium.ts';
-import type { EgressProxy } from './egress-proxy.ts';
+import { startEgressProxy, type EgressProxy } from './egress-proxy.ts';
 import { killProcessGroup } from './process-group.ts';
+import { sendMessage, type RunnerLaunch } from './protocol.ts';
 
 let browserPid: number | undefined;
 let workDir: string | undefined;
@@ -77,4 +78,34 @@ export async function launchBrowser(chromiumPath: string, folder: string, proxy:
   });
   browserPid = browser.process()?.pid;
   return browser;
+}
+
+/** The run's input: JSON on stdin, whole once the worker closes it. */
+export async function readInput<T>(): Promise<T> {
+  let text = '';
+  for await (const chunk of process.stdin) text += chunk;
+  if (!text) throw new Error('no input: the worker went away before the run came');
+  return JSON.parse(text) as T;
+}
+
+/**
+ * The egress proxy and Chromium, launched as soon as the runner starts (ahead of its scan: the worker starts
+ * the next runner when a run ends), so a scan does not wait for them. Chromium's pid goes to the worker with
+ * the run's first messages; a runner discarded before its scan comes takes its Chromium with it all the same
+ * (Chromium's DevTools pipe closes with the runner, and Chromium exits).
+ */
+export async function launchAhead(
+  workDir: string,
+  launch: RunnerLaunch,
+): Promise<{ proxy: EgressProxy; browser: Browser }> {
+  const proxy = await startEgressProxy({ allowLoopback: launch.allowLoopback });
+  try {
+    const browser = await launchBrowser(launch.chromiumPath, workDir, proxy);
+    const browserPid = browser.process()?.pid;
+    if (browserPid) sendMessage({ kind: 'browser', pid: browserPid });
+    return { proxy, browser };
+  } catch (error) {
+    await proxy.close();
+    throw error;
+  }
 }

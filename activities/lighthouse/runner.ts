@@ -17,22 +17,15 @@ import {
   type RunObservation,
 } from '../../core/scan/observation.ts';
 import { mainDocumentResponse } from '../../core/scan/main-document.ts';
-import { startEgressProxy, type EgressProxy } from './egress-proxy.ts';
+import type { EgressProxy } from './egress-proxy.ts';
 import { formFactorObservation, responseObservations, type LighthouseResult } from './extract.ts';
 import { captureNetwork, documentGenerator } from './network-capture.ts';
 import { addOriginCredentials } from './origin-credentials.ts';
 import { checkScannedHost, PageFailureError, throwIfFailed } from './page-failures.ts';
-import { MAX_REPORT_BYTES, parseRunnerLaunch, sendMessage, type RunnerInput, type RunnerLaunch } from './protocol.ts';
+import { MAX_REPORT_BYTES, parseRunnerLaunch, sendMessage, type RunnerInput } from './protocol.ts';
 import { prepareLighthouseReport } from './report.ts';
-import { cleanUp, launchBrowser, startLifetime } from './runner-lifetime.ts';
+import { cleanUp, launchAhead, readInput, startLifetime } from './runner-lifetime.ts';
 import { LIGHTHOUSE_FLAGS, lighthouseConfigFor } from './settings.ts';
-
-async function readInput(): Promise<RunnerInput> {
-  let text = '';
-  for await (const chunk of process.stdin) text += chunk;
-  if (!text) throw new Error('no input: the worker went away before the scan came');
-  return JSON.parse(text) as RunnerInput;
-}
 
 async function runFormFactor(browser: Browser, proxy: EgressProxy, input: RunnerInput, factor: FormFactor) {
   const page = await browser.newPage();
@@ -68,31 +61,12 @@ function formFactorsOf(input: RunnerInput): FormFactor[] {
   return asked;
 }
 
-/**
- * The egress proxy and Chromium, launched as soon as the runner starts (ahead of its scan: the worker starts
- * the next runner when a run ends), so a scan does not wait for them. Chromium's pid goes to the worker with
- * the run's first messages; a runner discarded before its scan comes takes its Chromium with it all the same
- * (Chromium's DevTools pipe closes with the runner, and Chromium exits).
- */
-async function launchAhead(workDir: string, launch: RunnerLaunch): Promise<{ proxy: EgressProxy; browser: Browser }> {
-  const proxy = await startEgressProxy({ allowLoopback: launch.allowLoopback });
-  try {
-    const browser = await launchBrowser(launch.chromiumPath, workDir, proxy);
-    const browserPid = browser.process()?.pid;
-    if (browserPid) sendMessage({ kind: 'browser', pid: browserPid });
-    return { proxy, browser };
-  } catch (error) {
-    await proxy.close();
-    throw error;
-  }
-}
-
 async function main(): Promise<void> {
   const workDir = startLifetime();
   const launch = parseRunnerLaunch(process.argv[3]);
   const launched = launchAhead(workDir, launch);
   launched.catch(() => undefined); // awaited below, once the input has come
-  const input = await readInput();
+  const input = await readInput<RunnerInput>();
   const factors = formFactorsOf(input);
   let proxy: EgressProxy | null = null;
   let browser: Browser | null = null;

@@ -16,3 +16,12 @@ export const LIGHTHOUSE_FLAGS = {
 
 export const lighthouseConfigFor = (factor: FormFactor): typeof desktopConfig | undefined =>
   factor === 'desktop' ? desktopConfig : undefined;
+
+/** A user flow's steps (activities/flows/): a scan's settings, scored in the four categories the flow report shows. */
+export const FLOW_LIGHTHOUSE_FLAGS = {
+  ...LIGHTHOUSE_FLAGS,
+  onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
+};
+
+/** A timespan step has no accessibility or SEO audits, and Lighthouse refuses to be asked for them there. */
+export const FLOW_TIMESPAN_CATEGORIES = ['performance', 'best-practices'];

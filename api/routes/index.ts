@@ -1,6 +1,7 @@
 import type { AnyRoute } from '../route.ts';
 import { alertRoutes, type AlertRouteDeps } from './alerts.ts';
 import { domainRoutes, type DomainRouteDeps } from './domains.ts';
+import { flowRoutes, type FlowRouteDeps } from './flows.ts';
 import { getMe } from './me.ts';
 import { rumAlertRoutes, type RumAlertRouteDeps } from './rum-alerts.ts';
 import { rumRoutes, type RumRouteDeps } from './rum.ts';
@@ -12,7 +13,8 @@ export type RouteDeps = ScanRouteDeps &
   DomainRouteDeps &
   AlertRouteDeps &
   RumRouteDeps &
-  RumAlertRouteDeps;
+  RumAlertRouteDeps &
+  FlowRouteDeps;
 
 /** Every /api/v1 endpoint; the router and the OpenAPI document are both built from this list. */
 export function apiRoutes(deps: RouteDeps): AnyRoute[] {
@@ -24,5 +26,6 @@ export function apiRoutes(deps: RouteDeps): AnyRoute[] {
     ...alertRoutes(deps),
     ...rumRoutes(deps),
     ...rumAlertRoutes(deps),
+    ...flowRoutes(deps),
   ];
 }

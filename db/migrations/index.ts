@@ -30,6 +30,7 @@ import * as confirmedRegressions from './20261204_032_confirmed_regressions.ts';
 import * as scansFinishedByUrlIndex from './20261203_030_scans_finished_by_url_index.ts';
 import * as budgets from './20261204_031_budgets.ts';
 import * as alertDestinations from './20261204_033_alert_destinations.ts';
+import * as flows from './20261205_034_flows.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -69,6 +70,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261204_031_budgets', budgets],
   ['20261204_032_confirmed_regressions', confirmedRegressions],
   ['20261204_033_alert_destinations', alertDestinations],
+  ['20261205_034_flows', flows],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -89,6 +89,22 @@ const WEBHOOK_COLUMNS = [
   'created_at',
   'updated_at',
 ] as const;
+const FLOW_COLUMNS = ['id', 'public_id', 'name', 'form_factor', 'steps', 'created_at', 'updated_at'] as const;
+const FLOW_RUN_COLUMNS = [
+  'id',
+  'public_id',
+  'flow_id',
+  'region',
+  'status',
+  'trigger',
+  'definition',
+  'failure',
+  'lighthouse_version',
+  'chromium_version',
+  'requested_at',
+  'started_at',
+  'finished_at',
+] as const;
 /** A token's name, visible prefix and dates; never its hash. */
 const TOKEN_COLUMNS = ['id', 'name', 'prefix', 'expires_at', 'last_used_at', 'created_at'] as const;
 const OAUTH_APP_COLUMNS = [
@@ -123,6 +139,8 @@ export interface AccountDataStore {
   alerts(userId: number): Promise<ExportRow[]>;
   /** Live-data sites with their alert configurations (`alerts`). */
   rumSites(userId: number): Promise<ExportRow[]>;
+  /** User flows with their secrets' names and kinds (never values), runs and measured steps. */
+  flows(userId: number): Promise<ExportRow[]>;
   webhookSettings(userId: number): Promise<ExportRow | null>;
   /** Slack and Teams alert destinations: never the URL (a credential), only its hint. */
   alertDestinations(userId: number): Promise<ExportRow[]>;
@@ -144,6 +162,9 @@ export interface AccountDataStore {
   inFlightScans(userId: number): Promise<string[]>;
   pendingDeliveries(userId: number): Promise<number[]>;
   siteIds(userId: number): Promise<number[]>;
+  /** The public ids of the user's flow runs (each an image folder), and of those still queued or running. */
+  flowRunIds(userId: number): Promise<string[]>;
+  inFlightFlowRuns(userId: number): Promise<string[]>;
   /** A page of the user's scans' public ids (keyset on id) and the last id, for walking all of them. */
   scanIdPage(userId: number, afterId: number, limit: number): Promise<Array<{ id: number; publicId: string }>>;
   /**
@@ -216,6 +237,40 @@ export function createAccountDataStore(knex: Knex): AccountDataStore {
             .select(...RUM_ALERT_COLUMNS)
         : [];
       return sites.map((site) => ({ ...site, alerts: alerts.filter((alert) => alert.site_id === site.id) }));
+    },
+
+    async flows(userId) {
+      const flows: ExportRow[] = await knex('flows')
+        .where({ user_id: userId })
+        .orderBy('id')
+        .select(...FLOW_COLUMNS);
+      if (flows.length === 0) return [];
+      const ids = flows.map((flow) => flow.id as number);
+      const [secrets, runs] = await Promise.all([
+        knex('flow_secrets').whereIn('flow_id', ids).orderBy('name').select('flow_id', 'name', 'kind', 'updated_at'),
+        knex('flow_runs')
+          .whereIn('flow_id', ids)
+          .orderBy('id')
+          .select(...FLOW_RUN_COLUMNS) as Promise<ExportRow[]>,
+      ]);
+      const steps: ExportRow[] = runs.length
+        ? await knex('flow_run_steps')
+            .whereIn(
+              'run_id',
+              runs.map((run) => run.id as number),
+            )
+            .orderBy(['run_id', 'index'])
+            .select('run_id', 'index', 'mode', 'name', 'url', 'scores', 'metrics', 'findings', 'screenshot')
+        : [];
+      return flows.map((flow) => ({
+        ...flow,
+        secrets: secrets
+          .filter((secret) => secret.flow_id === flow.id)
+          .map(({ name, kind, updated_at }) => ({ name, kind, updated_at })),
+        runs: runs
+          .filter((run) => run.flow_id === flow.id)
+          .map((run) => ({ ...run, steps: steps.filter((step) => step.run_id === run.id) })),
+      }));
     },
 
     async webhookSettings(userId) {
@@ -302,6 +357,18 @@ export function createAccountDataStore(knex: Knex): AccountDataStore {
       return rows.map(Number);
     },
 
+    async flowRunIds(userId) {
+      return knex('flow_runs').where({ user_id: userId }).orderBy('id').pluck('public_id');
+    },
+
+    async inFlightFlowRuns(userId) {
+      return knex('flow_runs')
+        .where({ user_id: userId })
+        .whereIn('status', ['queued', 'running'])
+        .orderBy('id')
+        .pluck('public_id');
+    },
+
     async scanIdPage(userId, afterId, limit) {
       const rows = await knex('scans')
         .where({ user_id: userId })
@@ -323,6 +390,8 @@ export function createAccountDataStore(knex: Knex): AccountDataStore {
       }
       // Children before parents where a foreign key has no cascade of its own; each table keyed by the user.
       const byUser = [
+        'flow_runs',
+        'flows',
         'alerts',
         'scan_targets',
         'webhook_deliveries',

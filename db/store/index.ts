@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { postgresReady } from '../knex.ts';
 import { createAccountDataStore, type AccountDataStore } from './account-data.ts';
 import { createAlertStore, type AlertStore } from './alerts.ts';
+import { createFlowStore, type FlowStore } from './flows.ts';
 import { createEmailPreferenceStore, type EmailPreferenceStore } from './email-preferences.ts';
 import { createLighthouseReportStore, type LighthouseReportStore } from './lighthouse-reports.ts';
 import { createOAuthStore, type OAuthStore } from './oauth.ts';
@@ -29,6 +30,8 @@ export interface Storage {
   alerts: AlertStore;
   /** Live-data (RUM) sites; their measurements are in ClickHouse. */
   rumSites: RumSiteStore;
+  /** User flows, their secrets (encrypted), runs and measured steps. */
+  flows: FlowStore;
   /** Live-data alert configurations and their state (the 5-minute check). */
   rumAlerts: RumAlertStore;
   users: UserStore;
@@ -62,6 +65,7 @@ export function createStorage(knex: Knex, counterKnex: Knex = knex): Storage {
     targets: createTargetStore(knex),
     alerts: createAlertStore(knex),
     rumSites: createRumSiteStore(knex),
+    flows: createFlowStore(knex),
     rumAlerts: createRumAlertStore(knex),
     users: createUserStore(knex),
     webhooks: createWebhookStore(knex),

@@ -33,10 +33,13 @@ export function registerSecret(value: unknown): void {
 
 const SECRET_KEY = /password|secret|header_value|token/i;
 
+/** A flow step's `secret` names a secret (`"password"`); the value is set elsewhere and registered there. */
+const SECRET_REFERENCE_KEY = 'secret';
+
 /** Registers every string under a key that names a secret (password, header_value, token, ...), at any depth. */
 export function registerSecretsIn(value: unknown, key = ''): void {
   if (typeof value === 'string') {
-    if (SECRET_KEY.test(key)) registerSecret(value);
+    if (SECRET_KEY.test(key) && key !== SECRET_REFERENCE_KEY) registerSecret(value);
   } else if (Array.isArray(value)) {
     for (const item of value) registerSecretsIn(item, key);
   } else if (value && typeof value === 'object') {

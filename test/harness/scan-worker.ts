@@ -1,5 +1,6 @@
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import type { ScanRunner } from '../../activities/scan-runner.ts';
+import type { FlowRunner } from '../../activities/flows/flow-runner.ts';
 import { createClickHouse } from '../../db/clickhouse/client.ts';
 import { siteWindows } from '../../db/clickhouse/rum-alert-queries.ts';
 import { eraseRumRows } from '../../db/clickhouse/rum-erase.ts';
@@ -41,6 +42,7 @@ export async function startInProcessWorker(
   api: TestApi,
   options: {
     runner: ScanRunner;
+    flowRunner?: FlowRunner;
     attemptLimitMs?: number;
     webhooks?: WorkerWebhookOptions;
     /** Scans each region's queue runs at once (a worker process runs one); 1 when not given. */
@@ -78,6 +80,7 @@ export async function startInProcessWorker(
     mailer,
     metrics: createWorkerMetrics({ regions: config.regions.available }),
     runner: options.runner,
+    flowRunner: options.flowRunner,
     rumWindows: (siteIds, minutes, now) => siteWindows(clickhouse, config.clickhouse.database, siteIds, minutes, now),
     rumErase: (siteIds) => eraseRumRows(clickhouse, config.clickhouse.database, siteIds),
     webhookDispatch,

@@ -10,7 +10,8 @@ describe('the plan page rules', () => {
     const freeToStarter = planDifferences(PLANS.free, PLANS.starter);
     expect(freeToStarter.limits).toContainEqual({ limit: 'apiDailyLimit', from: 0, to: 500 });
     expect(freeToStarter.limits).toContainEqual({ limit: 'maxTargets', from: 1, to: 5 });
-    expect(freeToStarter.features.sort()).toEqual(['api', 'live_data', 'oauth_authorize', 'share_links']);
+    expect(freeToStarter.limits).toContainEqual({ limit: 'maxFlows', from: 0, to: 2 });
+    expect(freeToStarter.features.sort()).toEqual(['api', 'flows', 'live_data', 'oauth_authorize', 'share_links']);
     const proToAgency = planDifferences(PLANS.pro, PLANS.agency);
     expect(proToAgency.features).toEqual([]);
     expect(proToAgency.limits).toContainEqual({ limit: 'apiDailyLimit', from: 5000, to: -1 });

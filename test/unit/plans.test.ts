@@ -2,7 +2,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { PROJECT_ROOT } from '../../infra/config.ts';
 import {
+  cheapestPlanAllowingFlowSteps,
   cheapestPlanWith,
+  cheapestPlanWithMoreFlows,
   cheapestPlanWithMoreTargets,
   hasFeature,
   PLANS,
@@ -19,6 +21,7 @@ describe('plans', () => {
     expect(minimum('oauth_authorize')).toBe('starter');
     expect(minimum('scan_auth')).toBe('pro');
     expect(minimum('webhooks')).toBe('pro');
+    expect(minimum('flows')).toBe('starter');
     // Higher plans keep everything lower plans have.
     const order = [PLANS.free, PLANS.starter, PLANS.pro, PLANS.agency];
     for (let i = 1; i < order.length; i++) {
@@ -54,6 +57,22 @@ describe('plans', () => {
     expect(cheapestPlanWithMoreTargets(0)?.key).toBe('free');
     expect(cheapestPlanWithMoreTargets(5)?.key).toBe('pro');
     expect(cheapestPlanWithMoreTargets(1000)).toBeUndefined();
+  });
+
+  it('keep user flows and their steps per plan, none without the feature, growing with the plan', () => {
+    const table = Object.values(PLANS).map((p) => [p.key, hasFeature(p, 'flows'), p.maxFlows, p.maxFlowSteps]);
+    expect(table).toEqual([
+      ['free', false, 0, 0],
+      ['starter', true, 2, 15],
+      ['pro', true, 10, 30],
+      ['agency', true, 50, 50],
+    ]);
+    expect(cheapestPlanWithMoreFlows(0)?.key).toBe('starter');
+    expect(cheapestPlanWithMoreFlows(2)?.key).toBe('pro');
+    expect(cheapestPlanWithMoreFlows(50)).toBeUndefined();
+    expect(cheapestPlanAllowingFlowSteps(15)?.key).toBe('starter');
+    expect(cheapestPlanAllowingFlowSteps(16)?.key).toBe('pro');
+    expect(cheapestPlanAllowingFlowSteps(51)).toBeUndefined();
   });
 
   it('are the only place that compares plan names', () => {

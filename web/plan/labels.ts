@@ -31,6 +31,8 @@ const en = {
     maxRumSites: 'Live-data sites',
     rumMonthlyPageviews: 'Live-data page views per site and month',
     lighthouseReportDays: 'Days Lighthouse’s own report is kept',
+    maxFlows: 'User flows',
+    maxFlowSteps: 'Steps per user flow',
   } as Record<ShownLimit, string>,
   change: (from: string, to: string) => `${from} → ${to}`,
   features: {
@@ -40,6 +42,7 @@ const en = {
     scan_auth: 'Scans of pages behind a login',
     webhooks: 'Webhooks',
     oauth_authorize: 'Apps and AI assistants through OAuth',
+    flows: 'User flows: journeys through a site measured step by step',
   } as Record<Feature, string>,
   requestTitle: 'Ask for an upgrade',
   requestIntro: 'We change plans by hand. Tell us which plan you want; we answer by e-mail.',
@@ -88,6 +91,8 @@ const de: Labels = {
     maxRumSites: 'Live-Daten-Sites',
     rumMonthlyPageviews: 'Live-Daten-Seitenaufrufe je Site und Monat',
     lighthouseReportDays: 'Tage, die der eigene Lighthouse-Bericht aufbewahrt wird',
+    maxFlows: 'User-Flows',
+    maxFlowSteps: 'Schritte je User-Flow',
   },
   change: (from, to) => `${from} → ${to}`,
   features: {
@@ -97,6 +102,7 @@ const de: Labels = {
     scan_auth: 'Scans von Seiten hinter einer Anmeldung',
     webhooks: 'Webhooks',
     oauth_authorize: 'Apps und KI-Assistenten über OAuth',
+    flows: 'User-Flows: Wege durch eine Website, Schritt für Schritt gemessen',
   },
   requestTitle: 'Upgrade anfragen',
   requestIntro: 'Wir ändern Tarife von Hand. Sagen Sie uns, welchen Tarif Sie möchten; wir antworten per E-Mail.',

@@ -39,7 +39,7 @@ const METRICS: Array<{
 // A shape beside the word, so the verdict does not rest on colour alone.
 const SHAPES: Record<Decision['verdict'], string> = { better: '✓', worse: '✗', no_significant_change: '≈' };
 
-const signed = (value: number, format: (v: number) => string): string =>
+export const signed = (value: number, format: (v: number) => string): string =>
   value === 0 ? '±0' : `${value > 0 ? '+' : '−'}${format(Math.abs(value))}`;
 
 /** Which rule decided, with its numbers. */
@@ -54,8 +54,8 @@ function ruleText(decision: Decision, format: (v: number) => string, locale: Loc
   return `${words.rankTest(p, signed(decision.shift, format), words.runs(decision.before.n, decision.after.n))}${underFloor ? words.underFloor(format(decision.floor)) : ''}`;
 }
 
-/** A change with its sign, the verdict in words and shape, and the rule that decided. */
-function delta(change: number, decision: Decision, format: (v: number) => string, locale: Locale): SafeHtml {
+/** A change with its sign, the verdict in words and shape, and the rule that decided (the flow compare page's too). */
+export function delta(change: number, decision: Decision, format: (v: number) => string, locale: Locale): SafeHtml {
   const { verdict } = decision;
   const kind = verdict === 'no_significant_change' ? 'same' : verdict;
   return html`<span class="${kind}" data-change="${verdict}">${signed(change, format)} <span class="verdict"><span aria-hidden="true">${SHAPES[verdict]}</span> ${verdictText(locale).verdict[verdict]}</span></span> <small class="muted rule" data-rule="${decision.rule}">${ruleText(decision, format, locale)}</small>`;

@@ -177,7 +177,7 @@ async function showSharedReport(deps: ReportPageDeps, ctx: Ctx): Promise<void> {
  */
 async function serveImage(deps: ReportPageDeps, ctx: Ctx): Promise<void> {
   const { id = '', name = '' } = ctx.params;
-  const scan = await deps.storage.scans.find(id);
+  const scan = (await deps.storage.scans.find(id)) ?? (await flowRunImages(deps, id));
   if (!scan) throw notFound();
   const query = ctx.query as Record<string, string | undefined>;
   const allowed =
@@ -191,6 +191,15 @@ async function serveImage(deps: ReportPageDeps, ctx: Ctx): Promise<void> {
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.body = bytes;
 }
+/** A user-flow run's images sit under the run's id: always private, signed for the owner (api/views/flows.ts). */
+async function flowRunImages(
+  deps: ReportPageDeps,
+  id: string,
+): Promise<Pick<Scan, 'publicId' | 'isPublic' | 'shareEnabled' | 'shareToken' | 'userId'> | undefined> {
+  const run = await deps.storage.flows.findRun(id);
+  return run && { publicId: run.publicId, isPublic: false, shareEnabled: false, shareToken: null, userId: run.userId };
+}
+
 /** A store that does not answer is a 503 with Retry-After (the cause goes to the log), not a 500. */
 async function readImage(assets: AssetStore, id: string, name: string): Promise<Buffer | null> {
   try {

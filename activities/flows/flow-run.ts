@@ -1,0 +1,141 @@
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import type { Client } from '@temporalio/client';
+import type { Clock } from '../../core/clock.ts';
+import type { FlowSecretValue } from '../../core/flows/flow.ts';
+import { flowAttemptLimitMs } from '../../core/flows/lifecycle.ts';
+import { decryptFlowSecret } from '../../core/flows/secrets.ts';
+import { planFor } from '../../core/plans.ts';
+import type { SlotRequest } from '../../core/scan/slots.ts';
+import { flowRunWorkflowId } from '../../core/temporal.ts';
+import type { FlowStore } from '../../db/store/flows.ts';
+import type { UserStore } from '../../db/store/users.ts';
+import type { Config } from '../../infra/config.ts';
+import type { Logger } from '../../infra/logger.ts';
+import { requestScanSlot } from '../../infra/temporal-client.ts';
+import type { AssetStore } from '../../services/assets.ts';
+import type { FlowRunner } from './flow-runner.ts';
+
+export interface FlowRunActivityDeps {
+  flows: FlowStore;
+  users: UserStore;
+  config: Config;
+  assets: AssetStore;
+  temporal: () => Client;
+  clock: Clock;
+  log: Logger;
+  /** The runner (activities/flows/process-flow-runner.ts in the worker). */
+  flowRunner: FlowRunner;
+}
+
+export type FlowRunStatus = { status: 'finished' } | { status: 'failed' };
+
+const HEARTBEAT_EVERY_MS = 5000;
+
+/**
+ * The flow-run workflow's activities. Only ids go in and only statuses come out: the secrets are read and
+ * decrypted inside `runFlow`, handed to the runner, and never returned, logged or put into Temporal's history.
+ */
+export function createFlowRunActivities(deps: FlowRunActivityDeps) {
+  const { flows, config, clock, log } = deps;
+  return {
+    /**
+     * Asks the region's dispatcher for a slot for the run, as a scan does (the same queue, the account's cap of
+     * scans in flight counting runs too). The holder id is the run's workflow id, which the dispatcher signals.
+     */
+    async requestFlowRunSlot(runId: string): Promise<{ dispatcherId: string; holderId: string }> {
+      const run = await flows.findRun(runId);
+      const user = run && (await deps.users.findById(run.userId));
+      if (!run || !user) throw ApplicationFailure.nonRetryable(`flow run ${runId} or its account not found`);
+      const holderId = flowRunWorkflowId(runId);
+      const request: SlotRequest = {
+        scanId: holderId,
+        accountId: user.id,
+        accountCap: planFor(user.plan).scansInFlightPerRegion,
+        capacity: config.regions.slots[run.region] ?? 1,
+      };
+      const { dispatcherId } = await requestScanSlot(
+        deps.temporal(),
+        config.temporal.taskQueuePrefix,
+        run.region,
+        request,
+      );
+      return { dispatcherId, holderId };
+    },
+
+    /** queued → running; answers the step count, which the run's time limits grow with (0: the run is gone or ended). */
+    async markFlowRunRunning(runId: string): Promise<{ steps: number }> {
+      await flows.markRunRunning(runId, clock());
+      const run = await flows.findRun(runId);
+      return { steps: run && (run.status === 'running' || run.status === 'queued') ? run.definition.steps.length : 0 };
+    },
+
+    /** `detail` is for operators (logged); the run shows a plain message. */
+    async markFlowRunFailed(runId: string, detail: string): Promise<void> {
+      const failed = await flows.failRun(
+        runId,
+        {
+          index: null,
+          step_type: null,
+          code: 'run_error',
+          message: 'The run failed after several attempts.',
+          screenshot: null,
+        },
+        clock(),
+      );
+      if (failed) log.warn({ flowRunId: runId, detail }, 'flow run failed');
+    },
+
+    /**
+     * Runs the flow in a fresh browser and stores its outcome: the measured steps, or the failing step (the flow's
+     * own failure, recorded once), with their screenshots in the asset store under the run's id. Crashes and hangs
+     * throw for Temporal to retry. A run that ended already, or whose flow is gone, is not run.
+     */
+    async runFlow(runId: string): Promise<FlowRunStatus> {
+      const context = Context.current();
+      let step = 'starting';
+      const heartbeat = setInterval(() => context.heartbeat({ step }), HEARTBEAT_EVERY_MS);
+      const deadline = new AbortController();
+      const run = await flows.findRun(runId);
+      if (!run) return { status: 'failed' };
+      if (run.status === 'finished' || run.status === 'failed') return { status: run.status };
+      const timer = setTimeout(
+        () => deadline.abort(new Error('the flow run took too long')),
+        flowAttemptLimitMs(run.definition.steps.length),
+      );
+      try {
+        const secrets: Record<string, FlowSecretValue> = {};
+        for (const secret of await flows.encryptedSecrets(run.flowId))
+          secrets[secret.name] = {
+            kind: secret.kind,
+            value: decryptFlowSecret(config.keys, run.flowPublicId, secret.name, secret.valueEncrypted),
+          };
+        const { outcome, images } = await deps.flowRunner.run(
+          { runId, definition: run.definition, secrets },
+          {
+            onProgress: (next) => {
+              step = next;
+              context.heartbeat({ step });
+            },
+            signal: AbortSignal.any([context.cancellationSignal, deadline.signal]),
+          },
+        );
+        for (const image of images) await deps.assets.put(runId, image.name, image.bytes);
+        await flows.finishRun(runId, outcome, clock());
+        log.info(
+          { flowRunId: runId, steps: outcome.steps.length, failed: outcome.failure?.code ?? null },
+          'flow run ended',
+        );
+        return { status: outcome.failure ? 'failed' : 'finished' };
+      } catch (error) {
+        log.warn({ flowRunId: runId, attempt: context.info.attempt, err: error }, 'flow run attempt failed');
+        throw error;
+      } finally {
+        clearInterval(heartbeat);
+        clearTimeout(timer);
+      }
+    },
+  };
+}
+
+export type FlowRunActivities = ReturnType<typeof createFlowRunActivities>;
