@@ -26,6 +26,8 @@ export const unitProject = {
 
 export default {
   maxWorkers: 2,
+  // The longest integration files first (test/harness/sequencer.js), also on a clean clone.
+  testSequencer: '<rootDir>/test/harness/sequencer.js',
   // Jest reads the test timeout from the top-level configuration only, not per project.
   testTimeout: 120000,
   projects: [

@@ -10,6 +10,7 @@ import {
   sleep,
   workflowInfo,
 } from '@temporalio/workflow';
+import type { Duration } from '@temporalio/common';
 import type { ScanSlotActivities } from '../activities/scan-slots.ts';
 import { DISPATCHER_IDLE_EXIT, SLOT_HOLDER_CHECK_EVERY } from '../core/scan/lifecycle.ts';
 import {
@@ -41,6 +42,8 @@ export interface DispatcherInput {
   slots?: SlotState;
   /** History length at which a run continues as new; well under Temporal's warning (10k events). Tests lower it. */
   continueAfterEvents?: number;
+  /** How often the holders of slots are checked (ms); SLOT_HOLDER_CHECK_EVERY when not given. Tests shorten it. */
+  holderCheckEveryMs?: number;
 }
 
 const CONTINUE_AFTER_EVENTS = 4000;
@@ -71,7 +74,7 @@ export async function scanDispatcherWorkflow(input: DispatcherInput = {}): Promi
     }
   };
 
-  void reclaimAbandonedSlots(state);
+  void reclaimAbandonedSlots(state, input.holderCheckEveryMs ?? SLOT_HOLDER_CHECK_EVERY);
   for (;;) {
     const idle = isIdle(state);
     const woken = await condition(
@@ -87,16 +90,17 @@ export async function scanDispatcherWorkflow(input: DispatcherInput = {}): Promi
       return continueAsNew<typeof scanDispatcherWorkflow>({
         slots: state,
         continueAfterEvents: input.continueAfterEvents,
+        holderCheckEveryMs: input.holderCheckEveryMs,
       });
     }
   }
 }
 
 /** While slots are held, asks now and then whether their scan workflows still run; frees those that do not. */
-async function reclaimAbandonedSlots(state: SlotState): Promise<never> {
+async function reclaimAbandonedSlots(state: SlotState, every: Duration): Promise<never> {
   for (;;) {
     await condition(() => state.granted.length > 0);
-    await sleep(SLOT_HOLDER_CHECK_EVERY);
+    await sleep(every);
     const holders = state.granted.map((g) => g.scanId);
     if (holders.length === 0) continue;
     for (const scanId of await findEndedScanWorkflows(holders)) releaseSlot(state, scanId);

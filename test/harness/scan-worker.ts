@@ -40,7 +40,14 @@ export interface WorkerWebhookOptions {
 
 export async function startInProcessWorker(
   api: TestApi,
-  options: { runner: ScanRunner; flowRunner?: FlowRunner; attemptLimitMs?: number; webhooks?: WorkerWebhookOptions },
+  options: {
+    runner: ScanRunner;
+    flowRunner?: FlowRunner;
+    attemptLimitMs?: number;
+    webhooks?: WorkerWebhookOptions;
+    /** Scans each region's queue runs at once (a worker process runs one); 1 when not given. */
+    scanSlots?: number;
+  },
 ): Promise<InProcessWorker> {
   try {
     Runtime.install({ logger: new DefaultLogger('ERROR') });
@@ -103,7 +110,7 @@ export async function startInProcessWorker(
           ...common,
           taskQueue: scanTaskQueue(prefix, region),
           activities: activities.scan,
-          maxConcurrentActivityTaskExecutions: 1,
+          maxConcurrentActivityTaskExecutions: options.scanSlots ?? 1,
         }),
       ),
     )),

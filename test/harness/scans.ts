@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestClock } from './api.ts';
 import { call, startTestApi, type TestApi } from './api.ts';
-import { scanDispatcherWorkflowId, scanReconcilerScheduleId } from '../../core/temporal.ts';
+import { scanDispatcherWorkflowId, scanReconcilerScheduleId, scanWorkflowId } from '../../core/temporal.ts';
 import { deleteTargetSchedulesOf } from '../../infra/temporal-client.ts';
 import { freePort } from './isolated.ts';
 import { startReady, type RunningService } from './processes.ts';
@@ -70,4 +70,16 @@ export async function waitForScan(api: TestApi, token: string, id: string, timeo
     if (Date.now() > deadline) throw new Error(`scan ${id} still ${data.status} after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 1000));
   }
+}
+
+/**
+ * Cancels scans a test started only for the API's answer (it never looks at their results), so that the
+ * region's slot and the worker's CPU go to the scans that matter, and stopping the worker does not wait for them.
+ */
+export async function cancelScans(api: TestApi, ids: string[]): Promise<void> {
+  for (const id of ids)
+    await api.temporal.workflow
+      .getHandle(scanWorkflowId(id))
+      .cancel()
+      .catch(() => undefined);
 }

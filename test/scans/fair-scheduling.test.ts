@@ -47,7 +47,17 @@ const hasPendingScan = async (id: string) =>
     (a) => a.activityType?.name === 'scanPage',
   );
 
+/** Holders of slots checked every 2 s instead of every 30 s, so a terminated scan's slot is freed soon. */
+const HOLDER_CHECK_EVERY_MS = 2_000;
+
 it('caps an account’s scans in flight per region, frees the slot of a terminated scan, and keeps waiting scans queued', async () => {
+  const prefix = stack.api.config.temporal.taskQueuePrefix;
+  // Started ahead of the first request (which then only signals it), with the shorter holder check.
+  await temporal.workflow.start('scanDispatcherWorkflow', {
+    workflowId: scanDispatcherWorkflowId(prefix, 'far'),
+    taskQueue: mainTaskQueue(prefix),
+    args: [{ holderCheckEveryMs: HOLDER_CHECK_EVERY_MS }],
+  });
   const { user, token } = await createTestUser(stack.api, 'starter'); // 2 in flight per region
   const ids: string[] = [];
   for (let i = 1; i <= 4; i++) ids.push(await submit(token, { url: `https://example.com/cap-${i}`, region: 'far' }));
@@ -117,7 +127,7 @@ it('keeps its queue and the slots it granted through continue-as-new', async () 
   const first = await temporal.workflow.start('scanDispatcherWorkflow', {
     workflowId: dispatcherId,
     taskQueue: mainTaskQueue(prefix),
-    args: [{ continueAfterEvents: 20 }],
+    args: [{ continueAfterEvents: 20, holderCheckEveryMs: HOLDER_CHECK_EVERY_MS }],
   });
   const { user, token } = await createTestUser(stack.api, 'starter');
   const ids: string[] = [];

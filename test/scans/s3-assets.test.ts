@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import type { AccountDeletionReport } from '../../core/account-deletion.ts';
 import { accountDeletionWorkflowId } from '../../core/temporal.ts';
+import { newPublicId } from '../../core/ids.ts';
 import { createStorage } from '../../db/store/index.ts';
+import { resultScoring } from '../../fixtures/finished-scan.ts';
 import { startFixtureSites, type FixtureSites } from '../../fixtures/sites.ts';
 import { startAccountDeletionWorkflow } from '../../infra/temporal-client.ts';
 import { assetUrl } from '../../services/assets.ts';
@@ -43,11 +45,11 @@ afterAll(async () => {
   rmSync(emptyDir, { recursive: true, force: true });
 });
 
-async function scan(token: string, path: string, options: { public?: boolean } = {}): Promise<string> {
+async function scan(token: string, path: string): Promise<string> {
   const created = await call(stack.api, '/scans', {
     token,
     method: 'POST',
-    body: { url: `${sites.origin}${path}`, public: options.public ?? false },
+    body: { url: `${sites.origin}${path}`, public: false },
   });
   expect(created.status).toBe(202);
   return (created.body.data as { id: string }).id;
@@ -161,9 +163,25 @@ describe('with the S3 backend', () => {
   }, 120_000);
 
   it('with the bucket unreachable, image reads answer 503 and a scan fails as with an unwritable folder', async () => {
-    const { token } = await createTestUser(stack.api, 'pro');
-    const publicScan = await scan(token, '/fast/', { public: true });
-    expect(await waitForScan(stack.api, token, publicScan)).toMatchObject({ status: 'finished' });
+    const { user, token } = await createTestUser(stack.api, 'pro');
+    // A finished public scan with its image in the bucket (the first test stored a real scan's images already).
+    const publicScan = newPublicId();
+    await stack.api.db.knex('scans').insert({
+      public_id: publicScan,
+      user_id: user.id,
+      url: `${sites.origin}/fast/`,
+      host: '127.0.0.1',
+      region: stack.api.config.regions.default,
+      is_public: true,
+      status: 'finished',
+      requested_at: new Date(),
+      started_at: new Date(),
+      finished_at: new Date(),
+      runs: 1,
+      result: JSON.stringify(resultScoring(90, { url: `${sites.origin}/fast/` })),
+    });
+    await s3AssetStore(s3.config).put(publicScan, 'desktop-final.jpg', Buffer.from('a JPEG'));
+    expect((await fetch(`${stack.api.url}/assets/${publicScan}/desktop-final.jpg`)).status).toBe(200);
     await s3.stop();
 
     const image = await fetch(`${stack.api.url}/assets/${publicScan}/desktop-final.jpg`);

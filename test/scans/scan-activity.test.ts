@@ -82,12 +82,20 @@ let api: TestApi;
 let worker: InProcessWorker;
 let token: string;
 let assetsDir: string;
+/**
+ * The scans that wait on Temporal's timers (retry backoffs, the heartbeat timeout, the attempt limit), submitted
+ * together before the tests so that their waits overlap; each test checks its own. The region has a slot for
+ * each of them and the account (Agency) may have them all in flight.
+ */
+const TIMED = ['/crash', '/slow', '/hang-once', '/garbage'] as const;
+const submitted: Partial<Record<(typeof TIMED)[number], string>> = {};
 
 beforeAll(async () => {
   assetsDir = mkdtempSync(join(tmpdir(), 'webperf-assets-'));
-  api = await startTestApi({ env: { ASSETS_DIR: assetsDir } });
-  worker = await startInProcessWorker(api, { runner: standIn, attemptLimitMs: ATTEMPT_LIMIT_MS });
-  ({ token } = await createTestUser(api, 'pro'));
+  api = await startTestApi({ env: { ASSETS_DIR: assetsDir, SCAN_REGION_SLOTS: '6' } });
+  worker = await startInProcessWorker(api, { runner: standIn, attemptLimitMs: ATTEMPT_LIMIT_MS, scanSlots: 6 });
+  ({ token } = await createTestUser(api, 'agency'));
+  for (const path of TIMED) submitted[path] = await submit(path);
 }, 60_000);
 afterAll(async () => {
   fakeProcess.close();
@@ -141,7 +149,7 @@ it('records a page failure once, without retrying it', async () => {
 });
 
 it('retries a runner that crashes, and fails the scan with scan_error after the last attempt', async () => {
-  const id = await submit('/crash');
+  const id = submitted['/crash']!;
   expect(await workflowResult(id)).toEqual({ status: 'failed', code: 'scan_error' });
   expect(callsFor('/crash')).toHaveLength(3);
   expect(await row(id)).toMatchObject({
@@ -157,13 +165,13 @@ it('retries a runner that crashes, and fails the scan with scan_error after the 
 }, 120_000);
 
 it('keeps an attempt alive while its runner is quiet for longer than the heartbeat timeout', async () => {
-  const id = await submit('/slow');
+  const id = submitted['/slow']!;
   expect(await workflowResult(id)).toEqual({ status: 'finished' });
   expect(callsFor('/slow')).toHaveLength(1);
 }, 120_000);
 
 it('aborts an attempt whose runner hangs past its time, even one that ignores the signal, and retries it', async () => {
-  const id = await submit('/hang-once');
+  const id = submitted['/hang-once']!;
   expect(await workflowResult(id)).toEqual({ status: 'finished' });
   const [first, second] = callsFor('/hang-once');
   expect(first!.signal.aborted).toBe(true);
@@ -185,7 +193,7 @@ it('tells a hanging runner to stop when the scan is cancelled', async () => {
 }, 120_000);
 
 it('retries a runner process that writes garbage, then fails the scan with scan_error', async () => {
-  const id = await submit('/garbage');
+  const id = submitted['/garbage']!;
   expect(await workflowResult(id)).toEqual({ status: 'failed', code: 'scan_error' });
   expect(callsFor('/garbage')).toHaveLength(3);
   expect(await row(id)).toMatchObject({

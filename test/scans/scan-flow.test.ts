@@ -10,7 +10,7 @@ import {
   HEADER_VALUE,
   type FixtureSites,
 } from '../../fixtures/sites.ts';
-import { startScanStack, waitForScan, type ScanDetail, type ScanStack } from '../harness/scans.ts';
+import { cancelScans, startScanStack, waitForScan, type ScanDetail, type ScanStack } from '../harness/scans.ts';
 
 /**
  * Real scans end to end: the API starts a Temporal workflow, a real worker runs Lighthouse in Chromium
@@ -347,6 +347,7 @@ describe('reuse of results', () => {
     expect(forced.status).toBe(202);
     expect((forced.body.data as { id: string; cached: boolean }).cached).toBe(false);
     expect((forced.body.data as { id: string }).id).not.toBe(ids.fast);
+    await cancelScans(stack.api, [(forced.body.data as { id: string }).id]);
   });
 
   it('never reuses an authenticated scan, nor another user’s scan', async () => {
@@ -366,6 +367,7 @@ describe('reuse of results', () => {
     expect(theirs.status).toBe(202);
     expect((theirs.body.data as { id: string }).id).not.toBe(ids.fast);
     expect((await call(stack.api, `/scans/${ids.fast}`, { token: other.token })).status).toBe(404);
+    await cancelScans(stack.api, [(auth.body.data as { id: string }).id, (theirs.body.data as { id: string }).id]);
   });
 
   it('identical requests arriving together create one scan', async () => {
@@ -376,6 +378,7 @@ describe('reuse of results', () => {
     expect(answers.map((a) => a.status)).toEqual(Array(8).fill(202));
     expect(new Set(answers.map((a) => (a.body.data as { id: string }).id)).size).toBe(1);
     expect(await stack.api.db.knex('scans').where({ url })).toHaveLength(1);
+    await cancelScans(stack.api, [(answers[0]!.body.data as { id: string }).id]);
   });
 });
 

@@ -1,0 +1,34 @@
+import Sequencer from '@jest/test-sequencer';
+
+/**
+ * The integration lane's files, longest first, so that no long file starts last and keeps one worker busy
+ * while the other has nothing left. Jest orders by the times of an earlier run when its cache has them for
+ * every file; a clean clone has none, and jest's fallback, file size, puts some of the longest files (many
+ * Lighthouse runs in few lines) in the middle; with times for some files only (after running a few alone),
+ * jest runs those last. So unless every file has a time, these, the longest files as measured, go first,
+ * longest first, and every other file follows in jest's own order.
+ */
+const LONGEST_FIRST = [
+  'test/alerts/regression-confirmation.test.ts',
+  'test/scans/scan-flow.test.ts',
+  'test/web/page-quality.test.ts',
+  'test/scans/s3-assets.test.ts',
+  'test/scaleout/several-of-each.test.ts',
+  'test/scans/fair-scheduling.test.ts',
+  'test/alerts/budget-alert-flow.test.ts',
+  'test/faults/outages.test.ts',
+  'test/webhooks/webhook-isolation.test.ts',
+  'test/scans/lighthouse-report.test.ts',
+];
+
+export default class LongestFirstSequencer extends Sequencer {
+  sort(tests) {
+    const sorted = super.sort(tests);
+    if (sorted.every((test) => test.duration != null)) return sorted;
+    const rank = (test) => {
+      const index = LONGEST_FIRST.findIndex((path) => test.path.endsWith(`/${path}`));
+      return index === -1 ? LONGEST_FIRST.length : index;
+    };
+    return [...sorted].sort((a, b) => rank(a) - rank(b));
+  }
+}
