@@ -169,7 +169,8 @@ it('ends the run at the first step after a wrong password, with the page at that
     step_index: 7,
     step_type: 'wait_for_selector',
     code: 'selector_not_found',
-    screenshot_url: expect.stringContaining('/assets/'),
+    message: 'no element matches "#signed-in" within 10 s',
+    screenshot_url: expect.stringMatching(/\/assets\/\w+\/flow-\w+-step-7-failure\.jpg\?expires=/),
   });
   const shot = await fetch((run.failure as { screenshot_url: string }).screenshot_url);
   expect(shot.status).toBe(200);
