@@ -101,6 +101,12 @@ export function assetUrl(
   return `${url}?expires=${expires}&signature=${keys.current.id}.${mac}`;
 }
 
+/** A user-flow run's image URL: always private, signed for the owner (its images sit under the run's id). */
+export function flowRunImageUrl(baseUrl: string, keys: Keyring, runPublicId: string, name: string, now: Date): string {
+  const run = { publicId: runPublicId, isPublic: false, shareEnabled: false, shareToken: null };
+  return assetUrl(baseUrl, keys, run, name, now, 'owner');
+}
+
 export function verifyAssetSignature(
   keys: Keyring,
   scan: SignedScan,

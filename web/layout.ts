@@ -11,6 +11,7 @@ export const NAV_ITEMS = [
   { key: 'targets', href: '/targets', label: 'navTargets' },
   { key: 'alerts', href: '/alerts', label: 'navAlerts' },
   { key: 'live', href: '/live', label: 'navLive' },
+  { key: 'flows', href: '/flows', label: 'navFlows' },
   { key: 'settings', href: '/settings', label: 'navSettings' },
 ] as const satisfies ReadonlyArray<{ key: string; href: string; label: keyof WebText }>;
 

@@ -14,6 +14,7 @@ import { mountAccountMailPages } from './account/mail-routes.ts';
 import type { Mailer } from '../services/mailer.ts';
 import { mountDocsPages } from './docs/routes.ts';
 import { FAVICON_SVG_PATH, serveFaviconIco, serveFaviconSvg } from './favicon.ts';
+import { mountFlowPages } from './flows/routes.ts';
 import { mountLivePages } from './live/routes.ts';
 import { liveDataSource } from './live/source.ts';
 import { pageLocale } from './locale.ts';
@@ -92,6 +93,7 @@ export function webRouter(deps: WebDeps): Router {
       rum: deps.rum,
     }),
   });
+  mountFlowPages(router, deps);
   const accountDeps = { ...deps, log: deps.log ?? console };
   mountAccountPages(router, accountDeps);
   mountAccountMailPages(router, accountDeps);

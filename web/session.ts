@@ -160,14 +160,19 @@ export function csrfToken(ctx: Context, config: Config): string {
 
 /**
  * Reads an urlencoded form and checks its CSRF token against the one this visitor's session (or pre-session)
- * would get. Any failure is a 403 before anything changes. (Origin is checked by sameOriginOnly.)
+ * would get. Any failure is a 403 before anything changes. (Origin is checked by sameOriginOnly.) Forms are
+ * capped at 16 KB; a page whose form carries more (the flow editor, a pasted recording) passes its own cap.
  */
-export async function readForm(ctx: Context, config: Config): Promise<URLSearchParams> {
+export async function readForm(
+  ctx: Context,
+  config: Config,
+  limitBytes: number = FORM_LIMIT_BYTES,
+): Promise<URLSearchParams> {
   if (!ctx.is('application/x-www-form-urlencoded'))
     throw new HttpError(415, { message: 'Forms must be sent as application/x-www-form-urlencoded.' });
   let text: string;
   try {
-    text = await getRawBody(ctx.req, { limit: FORM_LIMIT_BYTES, encoding: 'utf-8' });
+    text = await getRawBody(ctx.req, { limit: limitBytes, encoding: 'utf-8' });
   } catch {
     throw new HttpError(413, { message: 'The form is too large.' });
   }

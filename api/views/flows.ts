@@ -3,7 +3,7 @@ import { describeStep } from '../../core/flows/definition.ts';
 import { referencedSecrets, type FlowStepResult } from '../../core/flows/flow.ts';
 import type { Keyring } from '../../core/keys.ts';
 import type { Flow, FlowRun, FlowSecretInfo } from '../../db/store/flows.ts';
-import { assetUrl } from '../../services/assets.ts';
+import { flowRunImageUrl } from '../../services/assets.ts';
 import type { FlowStepSeries } from '../../services/flows.ts';
 
 export interface FlowViewContext {
@@ -60,9 +60,7 @@ export function runSummaryView(run: FlowRun) {
 
 /** A run's images are private, signed for the owner like a private scan's (they sit under the run's id). */
 function imageUrl(run: FlowRun, name: string | null, ctx: FlowViewContext): string | null {
-  if (!name) return null;
-  const owner = { publicId: run.publicId, isPublic: false, shareEnabled: false, shareToken: null };
-  return assetUrl(ctx.baseUrl, ctx.keys, owner, name, ctx.now, 'owner');
+  return name ? flowRunImageUrl(ctx.baseUrl, ctx.keys, run.publicId, name, ctx.now) : null;
 }
 
 export function runDetailView(run: FlowRun, steps: FlowStepResult[], ctx: FlowViewContext) {

@@ -13,12 +13,12 @@ export const DEFAULT_SCOPES: readonly Scope[] = SCOPES;
 
 export const SCOPE_TEXT: Record<Scope, { en: string; de: string }> = {
   read: {
-    en: 'Read your scans, monitored targets, alerts and live data, and your account details',
-    de: 'Ihre Scans, überwachten Ziele, Alarme, Live-Daten und Kontodaten lesen',
+    en: 'Read your scans, monitored targets, user flows and their runs, alerts and live data, and your account details',
+    de: 'Ihre Scans, überwachten Ziele, User-Flows und deren Läufe, Alarme, Live-Daten und Kontodaten lesen',
   },
   write: {
-    en: 'Start scans, manage targets, share links and live-data sites, and mark alerts as read',
-    de: 'Scans starten, Ziele, Freigabelinks und Live-Daten-Websites verwalten und Alarme als gelesen markieren',
+    en: 'Start scans and flow runs, manage targets, user flows with the passwords they type (never shown again), share links and live-data sites, and mark alerts as read',
+    de: 'Scans und Flow-Läufe starten, Ziele, User-Flows mit den Passwörtern, die sie eingeben (nie wieder angezeigt), Freigabelinks und Live-Daten-Websites verwalten und Alarme als gelesen markieren',
   },
 };
 

@@ -55,9 +55,9 @@ const editor = (locale: Locale, overrides: Partial<FlowEditorPageModel> = {}) =>
     maxFlowSteps: 50,
     secrets: sampleSecrets(),
     runs: [
-      { id: 'run-3', status: 'finished', createdAt: '2026-11-22T08:00:00Z', finishedAt: '2026-11-22T08:01:00Z' },
-      { id: 'run-2', status: 'failed', createdAt: '2026-11-21T08:00:00Z', finishedAt: '2026-11-21T08:00:30Z' },
-      { id: 'run-1', status: 'finished', createdAt: '2026-11-20T08:00:00Z', finishedAt: '2026-11-20T08:01:00Z' },
+      { id: 'run-3', status: 'finished', requestedAt: '2026-11-22T08:00:00Z', finishedAt: '2026-11-22T08:01:00Z' },
+      { id: 'run-2', status: 'failed', requestedAt: '2026-11-21T08:00:00Z', finishedAt: '2026-11-21T08:00:30Z' },
+      { id: 'run-1', status: 'finished', requestedAt: '2026-11-20T08:00:00Z', finishedAt: '2026-11-20T08:01:00Z' },
     ],
     ...overrides,
   });

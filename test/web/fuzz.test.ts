@@ -127,6 +127,9 @@ describe('fuzzed requests to every web page', () => {
       '/share/{token}/lighthouse/mobile.json',
       '/reports/{id}/lighthouse/{id}',
       '/assets/{id}/{name}',
+      '/flows/{id}',
+      '/flows/{id}/runs/{id}',
+      '/flows/{id}/compare',
       '/nope/{id}',
     ];
     const failures: string[] = [];
@@ -203,6 +206,14 @@ describe('fuzzed forms', () => {
     },
     { path: () => '/account/api/tokens', fields: { name: 'fuzzed', expires: '2099-01-01' } },
     { path: () => `/account/api/tokens/${tokenId}/delete`, fields: {} },
+    {
+      path: () => '/flows',
+      fields: { name: 'fuzzed', form_factor: 'desktop', 'steps/0/type': 'navigate', 'steps/0/url': 'web-fuzz.example' },
+    },
+    {
+      path: () => '/flows/import',
+      fields: { recording: '{"title":"x","steps":[{"type":"navigate","url":"https://a.example/"}]}' },
+    },
     { path: () => '/logout', fields: {} },
   ];
 

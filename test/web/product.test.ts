@@ -193,6 +193,7 @@ describe('the web area as a product', () => {
       ['Targets', '/targets'],
       ['Alerts', '/alerts'],
       ['Live data', '/live'],
+      ['Flows', '/flows'],
       ['Settings', '/settings'],
       ['Dashboard', '/'],
     ] as const) {

@@ -14,7 +14,7 @@ import { stepOutcomes, type StepOutcome } from './run-page.ts';
 
 export interface FlowComparePageModel extends FlowPageBase {
   flowId: string;
-  /** The earlier run and the later one (the route orders them by createdAt). */
+  /** The earlier run and the later one (the route orders them by requestedAt). */
   before: FlowRun;
   after: FlowRun;
   /** A signed URL of a run's image asset. */
@@ -58,7 +58,7 @@ export function flowComparePage(model: FlowComparePageModel): string {
   const { before, after } = model;
   const name = after.definition.name;
   const which = (run: FlowRun, label: string) =>
-    html`<li><strong>${label}:</strong> <a href="${P.run(model.flowId, run.id)}" aria-label="${t.openRun(label, whenText(run.createdAt, locale))}">${whenText(run.createdAt, locale)}</a></li>`;
+    html`<li><strong>${label}:</strong> <a href="${P.run(model.flowId, run.id)}" aria-label="${t.openRun(label, whenText(run.requestedAt, locale))}">${whenText(run.requestedAt, locale)}</a></li>`;
   const changed = JSON.stringify(before.definition.steps) !== JSON.stringify(after.definition.steps);
   const head = html`<thead><tr><th scope="col"><span class="visually-hidden">${t.metric}</span></th><th scope="col">${t.before}</th><th scope="col">${t.after}</th><th scope="col">${t.difference}</th></tr></thead>`;
   const steps = pairSteps(before, after).map((pair) => pairSection(pair, model, head, locale));

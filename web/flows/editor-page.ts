@@ -1,4 +1,4 @@
-import type { FlowStepType, LighthouseStepMode, MeasuredStepType } from '../../core/flows/flow.ts';
+import type { FlowSecretKind, FlowStepType, LighthouseStepMode, MeasuredStepType } from '../../core/flows/flow.ts';
 import type { Locale } from '../../core/i18n/locale.ts';
 import { FORM_FACTORS } from '../../core/scan/observation.ts';
 import { html, SafeHtml } from '../html.ts';
@@ -51,6 +51,10 @@ export interface FlowEditorPageModel extends FlowPageBase {
   importErrors?: FlowFormErrors;
   /** After an import: what the importer left out or changed, in the page's language or English. */
   importWarnings?: readonly string[];
+  /** After an import: the secrets its steps type (by name and kind), to set once the flow is created. */
+  pendingSecrets?: ReadonlyArray<{ name: string; kind: FlowSecretKind }>;
+  /** A stored flow's secrets that its steps type but that are not set (a run needs every one). */
+  missingSecrets?: readonly string[];
   /** A stored flow's runs, newest first (a page's worth). */
   runs?: readonly FlowRunSummary[];
   /** Why Run now was refused (plan, hourly limit, the scheduler away), in the page's language. */
@@ -69,7 +73,7 @@ export function flowEditorPage(model: FlowEditorPageModel): string {
     <h1>${heading}</h1>${noticeBox(model.notice, locale)}
     ${stored ? runsSection(model.flowId!, model, locale) : html``}
     ${editorForm(model, errors, locale)}
-    ${stored ? secretsSection(model.flowId!, model, locale) : html`<p class="muted" id="secrets-later">${t.secretsAfterCreate}</p>${importSection(model, locale)}`}`;
+    ${stored ? html`${secretsSection(model.flowId!, model, locale)}${deleteSection(model.flowId!, model, locale)}` : html`${pendingSecrets(model, locale)}<p class="muted" id="secrets-later">${t.secretsAfterCreate}</p>${importSection(model, locale)}`}`;
   return layout(stored ? model.values.name || t.editTitle : t.newTitle, body, {
     ...model.chrome,
     sheets: ['monitoring', 'flows'],
@@ -81,8 +85,8 @@ function runsSection(flowId: string, model: FlowEditorPageModel, locale: Locale)
   const runs = model.runs ?? [];
   const rows = runs.map((run, i) => {
     const before = runs.slice(i + 1).find((r) => r.status === 'finished');
-    const when = whenText(run.createdAt, locale);
-    return html`<tr data-run-id="${run.id}"><td class="wide"><a href="${P.run(flowId, run.id)}">${timeOf(run.createdAt, locale)}</a></td>
+    const when = whenText(run.requestedAt, locale);
+    return html`<tr data-run-id="${run.id}"><td class="wide"><a href="${P.run(flowId, run.id)}">${timeOf(run.requestedAt, locale)}</a></td>
       <td data-label="${t.colStatus}">${statusBadge(run.status, locale)}</td>
       <td>${run.status === 'finished' && before ? html`<a class="compare" href="${P.compare(flowId, before.id, run.id)}" aria-label="${t.compareWithBefore(when)}">${t.compare}</a>` : html``}</td></tr>`;
   });
@@ -142,7 +146,7 @@ const MAX_LENGTH: Record<StepField, number> = {
   name: STEP_NAME_MAX,
   selector: SELECTOR_MAX,
   text: TEXT_MAX,
-  secret: 64,
+  secret: 40,
   secret_origin: 300,
   value: TEXT_MAX,
 };
@@ -189,7 +193,10 @@ const measuredMode = (type: FlowStepType): LighthouseStepMode | null =>
 function secretsSection(flowId: string, model: FlowEditorPageModel, locale: Locale): SafeHtml {
   const t = FLOW_LABELS[locale];
   const secrets = model.secrets ?? [];
-  const form = model.secretForm ?? { values: { name: '', kind: 'password' }, errors: {} };
+  const missing = model.missingSecrets ?? [];
+  // The first secret a run still needs is the one to add next.
+  const next = missing[0] ?? '';
+  const form = model.secretForm ?? { values: { name: next, kind: next === 'totp' ? 'totp' : 'password' }, errors: {} };
   const kindOptions = (chosen: string) =>
     (['password', 'totp'] as const).map(
       (kind) => html`<option value="${kind}"${selected(kind === chosen)}>${t.secretKinds[kind]}</option>`,
@@ -209,13 +216,14 @@ function secretsSection(flowId: string, model: FlowEditorPageModel, locale: Loca
   const kindError = fieldError('secret_kind', form.errors, locale);
   const valueError = fieldError('secret_value', form.errors, locale, 'secret_value-hint');
   return html`<section aria-labelledby="secrets-heading" id="secrets"><h2 id="secrets-heading">${t.secretsTitle}</h2><p>${t.secretsIntro}</p>
+    ${missing.length ? html`<p class="notice" role="note" id="missing-secrets">${t.missingSecrets(missing.join(', '))}</p>` : html``}
     ${
       rows.length
         ? html`<table id="secret-list" class="stack"><thead><tr><th scope="col">${t.secretName}</th><th scope="col">${t.secretKind}</th><th scope="col"><span class="visually-hidden">${t.secretValue}</span></th><th scope="col"><span class="visually-hidden">${t.replaceSecret}</span></th></tr></thead><tbody>${rows}</tbody></table>`
         : html`<p id="no-secrets">${t.noSecrets}</p>`
     }
     <form method="post" action="${P.secrets(flowId)}" id="add-secret" novalidate>${csrfField(model.csrf)}${formError(form.errors, locale)}
-      <div class="field-row"><div class="field"><label for="secret_name">${t.secretName}</label><input id="secret_name" name="secret_name" type="text" required maxlength="64" autocomplete="off" value="${form.values.name}"${nameError.attributes}>${nameError.message}</div>
+      <div class="field-row"><div class="field"><label for="secret_name">${t.secretName}</label><input id="secret_name" name="secret_name" type="text" required maxlength="40" autocomplete="off" value="${form.values.name}"${nameError.attributes}>${nameError.message}</div>
       <div class="field"><label for="secret_kind">${t.secretKind}</label><select id="secret_kind" name="secret_kind"${kindError.attributes}>${kindOptions(form.values.kind)}</select>${kindError.message}</div></div>
       <div class="field"><label for="secret_value">${t.secretValue}</label><input id="secret_value" name="secret_value" type="password" autocomplete="new-password" required maxlength="1000"${valueError.attributes}>
         <p class="hint" id="secret_value-hint">${t.secretValueHint}</p>${valueError.message}</div>
@@ -230,4 +238,19 @@ function importSection(model: FlowEditorPageModel, locale: Locale): SafeHtml {
       <div class="field"><label for="recording">${t.recording}</label><textarea id="recording" name="recording" rows="8" required spellcheck="false"${recording.attributes}></textarea>
         <p class="hint" id="recording-hint">${t.importIntro}</p>${recording.message}</div>
       <button type="submit" id="import-button">${t.importButton}</button></form></section>`;
+}
+
+function pendingSecrets(model: FlowEditorPageModel, locale: Locale): SafeHtml {
+  const t = FLOW_LABELS[locale];
+  const pending = model.pendingSecrets ?? [];
+  if (!pending.length) return html``;
+  return html`<section aria-labelledby="pending-secrets-heading" id="pending-secrets"><h2 id="pending-secrets-heading">${t.pendingSecretsTitle}</h2>
+    <p>${t.pendingSecretsIntro}</p><ul>${pending.map((secret) => html`<li data-secret="${secret.name}"><code>${secret.name}</code> (${t.secretKinds[secret.kind]})</li>`)}</ul></section>`;
+}
+
+function deleteSection(flowId: string, model: FlowEditorPageModel, locale: Locale): SafeHtml {
+  const t = FLOW_LABELS[locale];
+  return html`<section aria-labelledby="delete-heading" id="delete-flow"><h2 id="delete-heading">${t.deleteFlow}</h2>
+    <form method="post" action="${P.remove(flowId)}">${csrfField(model.csrf)}<p class="hint" id="delete-flow-hint">${t.deleteFlowHint}</p>
+      <button type="submit" class="secondary" id="delete-flow-button" aria-describedby="delete-flow-hint">${t.deleteFlow}</button></form></section>`;
 }

@@ -1,4 +1,11 @@
 import type { FlowDefinition, FlowSecretKind, FlowStep, FlowStepType } from '../../core/flows/flow.ts';
+import {
+  MAX_FLOW_NAME_CHARS,
+  MAX_SECRET_CHARS,
+  MAX_SELECTOR_CHARS,
+  MAX_TEXT_CHARS,
+  SECRET_NAME_PATTERN,
+} from '../../core/flows/definition.ts';
 import { FORM_FACTORS, type FormFactor } from '../../core/scan/observation.ts';
 import { normaliseScanUrl, withDefaultScheme } from '../../core/url.ts';
 import type { FlowFormErrors } from './model.ts';
@@ -39,14 +46,15 @@ export const STEP_FIELDS: Record<FlowStepType, readonly StepField[]> = {
   wait_for_navigation: [],
 };
 
-export const FLOW_NAME_MAX = 200;
-export const STEP_NAME_MAX = 200;
-export const SELECTOR_MAX = 1000;
-export const TEXT_MAX = 1000;
+// The API's limits (core/flows/definition.ts), so a flow saved here reads back through the API unchanged.
+export const FLOW_NAME_MAX = MAX_FLOW_NAME_CHARS;
+export const STEP_NAME_MAX = MAX_FLOW_NAME_CHARS;
+export const SELECTOR_MAX = MAX_SELECTOR_CHARS;
+export const TEXT_MAX = MAX_TEXT_CHARS;
 /** More rows than any plan's steps; beyond it the form is refused as a whole, not row by row. */
 export const FORM_STEPS_MAX = 200;
-/** A secret's name: letters, digits, `_` and `-`, so it reads the same in a step, a form and an error pointer. */
-export const SECRET_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+/** A secret's name as the API takes it (lower-case letters, digits, `_`), so it reads the same in a step, a form and an error pointer. */
+export const SECRET_NAME = new RegExp(SECRET_NAME_PATTERN);
 
 /** One row as typed: every value a string, whatever the type. */
 export interface StepRow {
@@ -243,7 +251,7 @@ function typeStep(row: StepRow, at: string, errors: FlowFormErrors, selector: st
   return { type: 'type', selector, secret, secret_origin: secretOrigin ?? origin };
 }
 
-export const SECRET_VALUE_MAX = 1000;
+export const SECRET_VALUE_MAX = MAX_SECRET_CHARS;
 const SECRET_KINDS: readonly FlowSecretKind[] = ['password', 'totp'];
 
 /**

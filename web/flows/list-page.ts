@@ -36,7 +36,7 @@ export function flowListPage(model: FlowListPageModel): string {
       <td data-label="${t.colSteps}">${t.stepCount(flow.definition.steps.length, measuredSteps(flow.definition).length)}</td>
       <td data-label="${t.colLastRun}">${
         run
-          ? html`<a href="${P.run(flow.id, run.id)}">${statusBadge(run.status, locale)} ${timeOf(run.finishedAt ?? run.createdAt, locale)}</a>`
+          ? html`<a href="${P.run(flow.id, run.id)}">${statusBadge(run.status, locale)} ${timeOf(run.finishedAt ?? run.requestedAt, locale)}</a>`
           : html`<span class="muted">${t.neverRun}</span>`
       }</td></tr>`;
   });

@@ -1,10 +1,5 @@
-import type {
-  FlowDefinition,
-  FlowFailure,
-  FlowSecretKind,
-  FlowStepResult,
-  LighthouseStepMode,
-} from '../../core/flows/flow.ts';
+import type { FlowDefinition, FlowSecretKind, FlowStepResult, LighthouseStepMode } from '../../core/flows/flow.ts';
+import type { StoredFlowFailure } from '../../db/store/flows.ts';
 import type { Chrome } from '../layout.ts';
 
 /**
@@ -28,8 +23,8 @@ export interface FlowRunSummary {
   /** The run's public id; its report is FLOW_PATHS.run(flowId, id). */
   id: string;
   status: FlowRunStatus;
-  /** When it was asked for. */
-  createdAt: string;
+  /** When it was asked for (the store's requestedAt). */
+  requestedAt: string;
   /** When it ended (finished or failed); null while queued or running. */
   finishedAt: string | null;
 }
@@ -40,8 +35,11 @@ export interface FlowRun extends FlowRunSummary {
   definition: FlowDefinition;
   /** The measured steps' results in step order (FlowRunOutcome.steps); empty while queued or running. */
   steps: FlowStepResult[];
-  /** Where and why a failed run stopped (FlowRunOutcome.failure); null otherwise. */
-  failure: FlowFailure | null;
+  /**
+   * Where and why a failed run stopped (FlowRunOutcome.failure), or a `run_error` with no step (the run itself
+   * failed: it could not be started, or crashed on every attempt); null otherwise.
+   */
+  failure: StoredFlowFailure | null;
   /** FlowRunOutcome's versions; null before the run ended. */
   lighthouseVersion: string | null;
   chromiumVersion: string | null;
@@ -99,7 +97,9 @@ export type FlowFormErrorCode =
   | 'totp_seed'
   | 'secret_unknown'
   | 'recording_json'
-  | 'recording_empty';
+  | 'recording_empty'
+  | 'public_address'
+  | 'end_timespan';
 
 /**
  * Errors by field name. Step fields are named like the API's error pointers, `steps/3/selector`; `steps` is

@@ -32,10 +32,11 @@ export function stepOutcomes(
   return measuredSteps(run.definition).map((step) => {
     const result = run.steps.find((r) => r.index === step.index && r.mode === step.mode);
     if (result) return { ...step, state: 'measured', result };
-    if (run.failure && step.index > run.failure.index) return { ...step, state: 'not_run' };
+    // The run itself failed (no step named): where it stopped is not known, so nothing is blamed on a step.
+    if (!run.failure || run.failure.index === null) return { ...step, state: 'no_result' };
+    if (step.index > run.failure.index) return { ...step, state: 'not_run' };
     // Still open when the run stopped: the stop was this step, or an action inside its timespan.
-    if (run.failure) return { ...step, state: 'failed' };
-    return { ...step, state: 'no_result' };
+    return { ...step, state: 'failed' };
   });
 }
 
@@ -54,7 +55,7 @@ export function flowRunPage(model: FlowRunPageModel): string {
   const name = run.definition.name;
   const header = html`<a class="back" href="${P.flow(model.flowId)}">← ${name}</a>
     <h1>${t.runOf(name)}</h1>
-    <p id="run-status">${statusBadge(run.status, locale)} · ${t.formFactors[run.definition.form_factor]} · ${t.started} ${timeOf(run.createdAt, locale)}${run.finishedAt ? html` · ${t.ended} ${timeOf(run.finishedAt, locale)}` : html``}</p>`;
+    <p id="run-status">${statusBadge(run.status, locale)} · ${t.formFactors[run.definition.form_factor]} · ${t.started} ${timeOf(run.requestedAt, locale)}${run.finishedAt ? html` · ${t.ended} ${timeOf(run.finishedAt, locale)}` : html``}</p>`;
   const chrome = { ...model.chrome, sheets: ['report', 'flows'] as const };
   if (run.status === 'queued' || run.status === 'running')
     return layout(t.runOf(name), html`${header}<p id="in-progress">${t.inProgress}</p>`, {
@@ -63,11 +64,14 @@ export function flowRunPage(model: FlowRunPageModel): string {
     });
   const size = VIEWPORT[run.definition.form_factor];
   const failure = run.failure;
-  const failed = failure
-    ? html`<section id="failure" class="flow-failure" aria-labelledby="failure-heading"><h2 id="failure-heading" class="error">${t.failedAt(failure.index + 1, stepDescription(run.definition.steps[failure.index], locale))}</h2>
+  const failed = !failure
+    ? html``
+    : failure.index === null
+      ? html`<section id="failure" class="flow-failure" data-code="run_error" aria-labelledby="failure-heading"><h2 id="failure-heading" class="error">${t.runFailed}</h2>
+        <p><span id="failure-message">${failure.message}</span></p></section>`
+      : html`<section id="failure" class="flow-failure" data-code="${failure.code}" aria-labelledby="failure-heading"><h2 id="failure-heading" class="error">${t.failedAt(failure.index + 1, stepDescription(run.definition.steps[failure.index], locale))}</h2>
         <p><strong>${t.failureCodes[failure.code]}</strong>: <span id="failure-message">${failure.message}</span></p>
-        ${failure.screenshot ? html`<figure class="flow-shot"><img id="failure-screenshot" src="${model.imageUrl(failure.screenshot)}" alt="${t.failureShot(failure.index + 1)}" width="${size.width}" height="${size.height}" loading="lazy"><figcaption>${t.failureShot(failure.index + 1)}</figcaption></figure>` : html``}</section>`
-    : html``;
+        ${failure.screenshot ? html`<figure class="flow-shot"><img id="failure-screenshot" src="${model.imageUrl(failure.screenshot)}" alt="${t.failureShot(failure.index + 1)}" width="${size.width}" height="${size.height}" loading="lazy"><figcaption>${t.failureShot(failure.index + 1)}</figcaption></figure>` : html``}</section>`;
   const steps = stepOutcomes(run).map((step) => stepSection(step, model, locale));
   const versions =
     run.lighthouseVersion && run.chromiumVersion
