@@ -70,13 +70,14 @@ export type FlowFailureOutcome =
   | { kind: 'invalid'; errors: Record<string, string[]> }
   | { kind: 'not_found' }
   | { kind: 'plan_required'; plan: Plan; needed: Plan }
-  | { kind: 'flow_limit'; plan: Plan; limit: number; upgrade: Plan | undefined }
+  /**
+   * The plan keeps no more flows, or (`limited: 'targets'`) monitoring one more would pass the plan's target
+   * limit, which monitored flows count against.
+   */
+  | { kind: 'flow_limit'; plan: Plan; limit: number; upgrade: Plan | undefined; limited?: 'targets' }
   | { kind: 'step_limit'; plan: Plan; limit: number; steps: number; upgrade: Plan | undefined }
-  /** Monitoring it would pass the plan's target limit, which monitored flows count against. */
-  | { kind: 'target_limit'; plan: Plan; limit: number; upgrade: Plan | undefined }
-  | { kind: 'not_started'; cause: unknown }
-  /** Temporal did not take the schedule change; nothing was changed. */
-  | { kind: 'schedule_unavailable'; cause: unknown };
+  /** Temporal did not take the start, stop or (`schedule`) the schedule change; nothing was changed. */
+  | { kind: 'not_started'; cause: unknown; schedule?: true };
 
 export type FlowOutcome =
   { kind: 'ok'; flow: Flow; secrets: FlowSecretInfo[]; warnings: string[] } | FlowFailureOutcome;
@@ -120,7 +121,7 @@ async function changeWithSchedule<T extends { kind: string }>(
       change(locked, (action) => void (undoAction = action)),
     );
   } catch (error) {
-    if (error instanceof ScheduleCallFailed) return { kind: 'schedule_unavailable', cause: error.cause };
+    if (error instanceof ScheduleCallFailed) return { kind: 'not_started', cause: error.cause, schedule: true };
     const undo = undoAction as (() => Promise<void>) | null;
     if (undo) await undo().catch(() => undefined);
     throw error;
@@ -133,7 +134,8 @@ async function targetRoom(locked: FlowStore, owner: Owner): Promise<FlowFailureO
   return count < owner.plan.maxTargets
     ? null
     : {
-        kind: 'target_limit',
+        kind: 'flow_limit',
+        limited: 'targets',
         plan: owner.plan,
         limit: owner.plan.maxTargets,
         upgrade: cheapestPlanWithMoreTargets(count),
@@ -322,7 +324,7 @@ export async function deleteFlow(
     try {
       await deleteFlowSchedule(deps.temporal, deps.config.temporal.taskQueuePrefix, flow.id);
     } catch (cause) {
-      return { kind: 'schedule_unavailable', cause };
+      return { kind: 'not_started', cause, schedule: true };
     }
   await deps.flows.delete(flow.id);
   // After the rows: a folder left behind (the store away) holds only images no page links any more.

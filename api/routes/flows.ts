@@ -365,7 +365,8 @@ function flowError(failure: FlowFailureOutcome): HttpError {
         (needed) => `User flows need the ${needed.label} plan or higher. Your plan is ${failure.plan.label}.`,
       );
     case 'flow_limit':
-      return planLimitReached(failure, 'user flows');
+      // Monitored flows count as monitored targets: past that limit, the same answer as a target past it.
+      return planLimitReached(failure, failure.limited === 'targets' ? 'monitored targets' : 'user flows');
     case 'step_limit':
       return failure.upgrade
         ? upgradeRequired(
@@ -376,16 +377,9 @@ function flowError(failure: FlowFailureOutcome): HttpError {
         : planLimitReached(failure, 'steps per flow');
     case 'not_started':
       return serviceUnavailable(
-        'The flow run cannot be started or stopped right now; try again shortly.',
-        DEPENDENCY_RETRY_AFTER_S,
-        failure.cause,
-      );
-    case 'target_limit':
-      // The same answer as a target past the limit: monitored flows are counted as monitored targets.
-      return planLimitReached(failure, 'monitored targets');
-    case 'schedule_unavailable':
-      return serviceUnavailable(
-        "The flow's monitoring cannot be changed right now; try again shortly.",
+        failure.schedule
+          ? "The flow's schedule cannot be changed right now; nothing was changed. Try again shortly."
+          : 'The flow run cannot be started or stopped right now; try again shortly.',
         DEPENDENCY_RETRY_AFTER_S,
         failure.cause,
       );
