@@ -371,7 +371,7 @@ async function removeSecret(deps: FlowPageDeps, ctx: Ctx, owner: Owner): Promise
 async function runNow(deps: FlowPageDeps, ctx: Ctx, owner: Owner): Promise<void> {
   const flow = await ownedFlow(deps, ctx, owner);
   await readForm(ctx, deps.config);
-  const outcome = await startFlowRun(services(deps), owner, flow.publicId, 'web');
+  const outcome = await startFlowRun(services(deps), owner, flow.publicId);
   if (outcome.kind === 'ok') return redirect(ctx, P.run(flow.publicId, outcome.run.publicId));
   const failure = notFoundOr(outcome);
   const t = labels(base(deps, ctx));
