@@ -1,3 +1,4 @@
+import { createFlowScheduleActivities } from '../activities/flows/flow-schedule.ts';
 import type { Client } from '@temporalio/client';
 import { createAccountDeletionActivities, type RumEraser } from '../activities/account-deletion.ts';
 import { createActivities } from '../activities/index.ts';
@@ -121,6 +122,7 @@ export function buildActivities(deps: WorkerDeps) {
     }),
     ...createScanSlotActivities({ scans: storage.scans, users: storage.users, temporal, config }),
     ...flowRuns,
+    ...createFlowScheduleActivities({ flows: storage.flows, temporal, config, clock, log }),
     ...createTargetActivities({
       targets: storage.targets,
       users: storage.users,
@@ -151,6 +153,7 @@ export function buildActivities(deps: WorkerDeps) {
     ...createAccountDeletionActivities({
       accountData: storage.accountData,
       targets: storage.targets,
+      flows: storage.flows,
       temporal,
       config,
       assets,

@@ -190,6 +190,8 @@ export interface FlowStore {
   /** Row ids of every monitored flow (the reconciler's truth). */
   monitoredIds(): Promise<number[]>;
   findById(id: number): Promise<Flow | undefined>;
+  /** Turns monitoring off for every flow of the owner (an account being deleted): the ids of all of them, and how many were monitored. */
+  unmonitorOwned(userId: number): Promise<{ ids: number[]; turnedOff: number }>;
   insert(flow: NewFlow): Promise<Flow>;
   find(publicId: string): Promise<Flow | undefined>;
   findOwned(userId: number, publicId: string): Promise<Flow | undefined>;
@@ -293,6 +295,12 @@ export function createFlowStore(knex: Knex | Knex.Transaction): FlowStore {
     async findById(id) {
       const row = (await flows().where({ id }).first()) as FlowRow | undefined;
       return row && toFlow(row);
+    },
+
+    async unmonitorOwned(userId) {
+      const turnedOff = await flows().where({ user_id: userId, monitored: true }).update({ monitored: false });
+      const ids = (await flows().where({ user_id: userId }).orderBy('id').pluck('id')).map(Number);
+      return { ids, turnedOff };
     },
 
     async countOwned(userId) {
