@@ -108,6 +108,7 @@ export function buildActivities(deps: WorkerDeps) {
     clock,
     log,
     flowRunner: deps.flowRunner ?? noFlowRunner,
+    webhookDispatch,
   });
   const main = {
     ...createActivities({ pingPostgres: storage.ping, workerIdentity: deps.identity }),
