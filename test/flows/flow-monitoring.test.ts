@@ -249,6 +249,41 @@ it('the owner’s receiver gets flow.completed, signed, with the flow and its me
   expect(request!.body).not.toContain(SECRET);
 });
 
+it('a failed run sends flow.failed naming the step it stopped at, with the steps measured before it', async () => {
+  const created = await call(api, '/flows', {
+    token,
+    method: 'POST',
+    body: {
+      name: 'Missing button',
+      form_factor: 'desktop',
+      steps: [
+        { type: 'navigate', url: `${shop.origin}/login` },
+        { type: 'click', selector: '#no-such-button' },
+      ],
+    },
+  });
+  expect([created.status, (created.body.data as { monitored: boolean }).monitored]).toEqual([201, false]);
+  const failingId = (created.body.data as { id: string }).id;
+  const started = await call(api, `/flows/${failingId}/runs`, { token, method: 'POST', body: {} });
+  expect(started.status).toBe(202);
+  const failedRunId = (started.body.data as { id: string }).id;
+  const [, request] = await receiver.waitFor(2, 60_000);
+  const payload = new Webhook(signingSecret).verify(
+    request!.body,
+    request!.headers as Record<string, string>,
+  ) as Record<string, unknown>;
+  expect(payload).toMatchObject({
+    event: 'flow.failed',
+    url: `${shop.origin}/login`,
+    flow: { id: failingId, name: 'Missing button', run_id: failedRunId, trigger: 'api' },
+    failed_step: { index: 1, step_type: 'click', step: 'click #no-such-button', code: 'selector_not_found' },
+  });
+  expect((payload.steps as Array<{ mode: string }>).map((s) => s.mode)).toEqual(['navigation']);
+  // A failed run is not part of the history.
+  const history = await call(api, `/flows/${failingId}/history`, { token });
+  expect([history.status, history.body.data, history.body.meta]).toEqual([200, [], { days: 30 }]);
+}, 70_000);
+
 it('deleting the flow deletes its schedule', async () => {
   const res = await fetch(`${api.url}/api/v1/flows/${flowId}`, {
     method: 'DELETE',
