@@ -8,6 +8,8 @@ import { call, createTestUser, startTestApi, type TestApi } from '../harness/api
 import { openApiContract } from '../harness/contract.ts';
 import { registerSecret } from '../harness/log-sink.ts';
 import { startInProcessWorker, type InProcessWorker } from '../harness/scan-worker.ts';
+import { WebClient } from '../harness/web.ts';
+import { FLOW_PATHS } from '../../web/flows/model.ts';
 import { baseTestEnv } from '../harness/shared.ts';
 
 /**
@@ -113,12 +115,13 @@ async function runToEnd(token: string, flowId: string): Promise<Record<string, u
   throw new Error(`run ${runId} did not end`);
 }
 
+const WEB_PASSWORD = 'flow-e2e-web-password';
 let token: string;
 let flowId: string;
 let steps: FlowStep[];
 
 it('imports a Recorder export: the password becomes a secret to set, Enter a click on the submit button, the viewport is left out', async () => {
-  ({ token } = await createTestUser(api, 'pro'));
+  ({ token } = await createTestUser(api, 'pro', WEB_PASSWORD));
   const created = await api_<{ id: string; steps: FlowStep[]; warnings: string[]; secrets: unknown[] }>(
     token,
     'POST',
@@ -209,9 +212,26 @@ it('measures every step with the right password: the timespan INP is the slow cl
   }
 });
 
-it('keeps the passwords out of every answer, Temporal history and stored row', async () => {
+it('keeps the passwords out of every answer, page, Temporal history and stored row', async () => {
   const runs = await api_<Array<{ id: string }>>(token, 'GET', `/flows/${flowId}/runs`);
   expect(runs.data).toHaveLength(2);
+  // The owner's pages of both real runs: the flow with its secrets, each report, the two compared.
+  const me = await api_<{ email: string }>(token, 'GET', '/me');
+  const web = new WebClient(api.url, api.config.baseUrl);
+  expect((await web.signIn(me.data.email, WEB_PASSWORD)).status).toBe(303);
+  const [newer, older] = runs.data.map((r) => r.id) as [string, string];
+  const pages = await Promise.all(
+    [
+      FLOW_PATHS.flows,
+      FLOW_PATHS.flow(flowId),
+      FLOW_PATHS.run(flowId, older),
+      FLOW_PATHS.run(flowId, newer),
+      FLOW_PATHS.compare(flowId, older, newer),
+    ].map((path) => web.get(path)),
+  );
+  expect(pages.map((p) => p.status)).toEqual([200, 200, 200, 200, 200]);
+  expect(pages[3]!.text).toContain('Add to cart');
+  answers.push(...pages.map((p) => p.text));
   const histories = await Promise.all(
     runs.data.map(async (r) =>
       JSON.stringify(await api.temporal.workflow.getHandle(flowRunWorkflowId(r.id)).fetchHistory()),
