@@ -166,7 +166,8 @@ export function flowRoutes(deps: FlowRouteDeps): AnyRoute[] {
     path: '/flows/:id',
     tag: 'Flows',
     extension: true,
-    summary: 'Rename a flow, change its form factor, replace its steps (checked as on creation), or turn its monitoring on or off.',
+    summary:
+      'Rename a flow, change its form factor, replace its steps (checked as on creation), or turn its monitoring on or off.',
     params: flowId,
     body: { type: 'object', additionalProperties: false, properties: flowFields() },
     responses: { 200: { description: 'The flow.', schema: envelope(flowSchema) }, 503: unavailable },

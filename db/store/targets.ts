@@ -23,10 +23,10 @@ export const TARGET_LOCK_NAMESPACE = LOCK_NAMESPACE;
 export async function countMonitoredTargets(knex: Knex | Knex.Transaction, userId: number): Promise<number> {
   const row = (await knex
     .select(
-      knex.raw('(select count(*) from scan_targets where user_id = ?) + (select count(*) from flows where user_id = ? and monitored) as count', [
-        userId,
-        userId,
-      ]),
+      knex.raw(
+        '(select count(*) from scan_targets where user_id = ?) + (select count(*) from flows where user_id = ? and monitored) as count',
+        [userId, userId],
+      ),
     )
     .first()) as { count: string | number } | undefined;
   return Number(row?.count ?? 0);
