@@ -3,11 +3,12 @@ import type { Client } from '@temporalio/client';
 import { DELETION_BATCH, LIVE_DATA_SETTLE_MS } from '../core/account-deletion.ts';
 import { flowRunWorkflowId, mainTaskQueue, scanWorkflowId, webhookDeliveryWorkflowId } from '../core/temporal.ts';
 import type { AccountDataStore, RemovedRows } from '../db/store/account-data.ts';
+import type { FlowStore } from '../db/store/flows.ts';
 import type { TargetStore } from '../db/store/targets.ts';
 import type { Clock } from '../core/clock.ts';
 import type { Config } from '../infra/config.ts';
 import type { Logger } from '../infra/logger.ts';
-import { deleteTargetSchedule, terminateIfRunning } from '../infra/temporal-client.ts';
+import { deleteFlowSchedule, deleteTargetSchedule, terminateIfRunning } from '../infra/temporal-client.ts';
 import type { AssetStore } from '../services/assets.ts';
 import { emailHash } from '../services/sign-in-throttle.ts';
 
@@ -17,6 +18,7 @@ export type RumEraser = (siteIds: readonly number[]) => Promise<Record<string, n
 export interface AccountDeletionDeps {
   accountData: AccountDataStore;
   targets: TargetStore;
+  flows: Pick<FlowStore, 'unmonitorOwned'>;
   temporal: () => Client;
   config: Pick<Config, 'temporal'>;
   assets: AssetStore;
@@ -48,7 +50,11 @@ export function createAccountDeletionActivities(deps: AccountDeletionDeps) {
       return account !== undefined;
     },
 
-    /** Each target's schedule, then its row, under the target's lock (the reconciler takes it too, so it cannot recreate the schedule). */
+    /**
+     * Each target's schedule, then its row, under the target's lock (the reconciler takes it too, so it cannot
+     * recreate the schedule); then every flow's monitoring is turned off and each flow's schedule deleted (one the
+     * reconciler recreated meanwhile finds no monitored flow on its next pass and goes too).
+     */
     async removeTargetSchedules(userId: number): Promise<number> {
       const ids = await accountData.targetIds(userId);
       for (const id of ids) {
@@ -57,7 +63,9 @@ export function createAccountDeletionActivities(deps: AccountDeletionDeps) {
           if (target?.userId === userId) await locked.delete(id, deps.clock());
         });
       }
-      return ids.length;
+      const flows = await deps.flows.unmonitorOwned(userId);
+      for (const id of flows.ids) await deleteFlowSchedule(deps.temporal(), prefix, id);
+      return ids.length + flows.turnedOff;
     },
 
     /** Scans and flow runs still queued or running and webhook deliveries not yet done: their workflows are terminated. */

@@ -10,6 +10,10 @@ const SENT_WHEN: Record<DeliveryEvent, string> = {
     'A live-data alert fires (p75 above the threshold). Not sent yet: the live-data alert check is not built.',
   'rum.alert.resolved':
     'A live-data alert resolves (p75 below the threshold). Not sent yet: the live-data alert check is not built.',
+  'flow.completed':
+    "Extension: a user flow run finished (any trigger: API, web area, the flow's daily schedule). `url` is the page of the first navigation step; `flow` names the flow, the run and its trigger; `steps` holds each measured step's metrics and Lighthouse category scores. Not sent as scan.completed, whose scores are this service's categories, which flow steps do not have.",
+  'flow.failed':
+    'Extension: a user flow run failed. `failed_step` names where and why (index and step_type null when the run failed outside any step, code `run_error`); `steps` holds the steps measured before it; `url` is where the flow starts.',
   ping: 'The test event of the notification settings page.',
 };
 
@@ -45,7 +49,7 @@ export function webhookOperations(): Record<string, unknown> {
             `A non-2xx answer, a timeout (15 s) or a connection error is retried (${schedule}); Retry-After on 429/503 is honoured up to 10 h; 410 disables the endpoint; redirects are not followed.`,
             'Deliveries may be duplicated and arrive out of order: drop duplicates by webhook-id.',
           ].join(' '),
-          ...(event === 'ping' ? { 'x-extension': true } : {}),
+          ...(event === 'ping' || event.startsWith('flow.') ? { 'x-extension': true } : {}),
           parameters: [
             header('webhook-id', 'The delivery id (msg_…), the same on every retry and resend.'),
             header('webhook-timestamp', 'Unix seconds when this attempt was signed.'),

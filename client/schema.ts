@@ -5963,6 +5963,7 @@ export interface paths {
                          *           "missing_secrets": [
                          *             "example"
                          *           ],
+                         *           "monitored": false,
                          *           "created_at": "2026-11-24T09:30:00Z",
                          *           "updated_at": "2026-11-24T09:30:00Z"
                          *         }
@@ -6053,6 +6054,8 @@ export interface paths {
                                 }[];
                                 /** @description Secrets the steps type that are not set yet: a run is refused (422) until they are. */
                                 missing_secrets: string[];
+                                /** @description Run daily on a schedule of its own (trigger `schedule`); counts against the plan's monitored-target limit. */
+                                monitored: boolean;
                                 /** Format: date-time */
                                 created_at: string;
                                 /** Format: date-time */
@@ -6278,6 +6281,8 @@ export interface paths {
                             /** @description The option value to select. */
                             value?: string;
                         } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown))[];
+                        /** @description Run the flow daily on a Temporal Schedule of its own (trigger `schedule`; default false). A monitored flow counts against the plan's monitored-target limit: 403 with `required_plan` like a target past it. */
+                        monitored?: boolean;
                         /** @description A Chrome DevTools Recorder export (`title`, `steps`), instead of `steps`. */
                         recording?: Record<string, never>;
                         /** @description Secret values by name (write-only), e.g. `{"password": {"kind": "password", "value": "…"}}`. */
@@ -6360,6 +6365,7 @@ export interface paths {
                          *         "missing_secrets": [
                          *           "example"
                          *         ],
+                         *         "monitored": false,
                          *         "created_at": "2026-11-24T09:30:00Z",
                          *         "updated_at": "2026-11-24T09:30:00Z",
                          *         "warnings": [
@@ -6446,6 +6452,8 @@ export interface paths {
                                 }[];
                                 /** @description Secrets the steps type that are not set yet: a run is refused (422) until they are. */
                                 missing_secrets: string[];
+                                /** @description Run daily on a schedule of its own (trigger `schedule`); counts against the plan's monitored-target limit. */
+                                monitored: boolean;
                                 /** Format: date-time */
                                 created_at: string;
                                 /** Format: date-time */
@@ -6529,6 +6537,22 @@ export interface paths {
                          *     }
                          */
                         "application/json": components["schemas"]["ServerError"];
+                    };
+                };
+                /** @description Temporal is unreachable; nothing was started. Retry after `Retry-After` seconds. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": {
+                            message: string;
+                        };
                     };
                 };
             };
@@ -6623,6 +6647,7 @@ export interface paths {
                          *         "missing_secrets": [
                          *           "example"
                          *         ],
+                         *         "monitored": false,
                          *         "created_at": "2026-11-24T09:30:00Z",
                          *         "updated_at": "2026-11-24T09:30:00Z"
                          *       }
@@ -6706,6 +6731,8 @@ export interface paths {
                                 }[];
                                 /** @description Secrets the steps type that are not set yet: a run is refused (422) until they are. */
                                 missing_secrets: string[];
+                                /** @description Run daily on a schedule of its own (trigger `schedule`); counts against the plan's monitored-target limit. */
+                                monitored: boolean;
                                 /** Format: date-time */
                                 created_at: string;
                                 /** Format: date-time */
@@ -6906,7 +6933,7 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        /** Rename a flow, change its form factor, or replace its steps (checked as on creation). */
+        /** Rename a flow, change its form factor, replace its steps (checked as on creation), or turn its monitoring on or off. */
         patch: {
             parameters: {
                 query?: never;
@@ -6964,7 +6991,8 @@ export interface paths {
                      *           "type": "snapshot",
                      *           "name": "Account page"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "monitored": false
                      *     }
                      */
                     "application/json": {
@@ -7033,6 +7061,8 @@ export interface paths {
                             /** @description The option value to select. */
                             value?: string;
                         } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown))[];
+                        /** @description Run the flow daily on a Temporal Schedule of its own (trigger `schedule`; default false). A monitored flow counts against the plan's monitored-target limit: 403 with `required_plan` like a target past it. */
+                        monitored?: boolean;
                     };
                 };
             };
@@ -7101,6 +7131,7 @@ export interface paths {
                          *         "missing_secrets": [
                          *           "example"
                          *         ],
+                         *         "monitored": false,
                          *         "created_at": "2026-11-24T09:30:00Z",
                          *         "updated_at": "2026-11-24T09:30:00Z"
                          *       }
@@ -7184,6 +7215,8 @@ export interface paths {
                                 }[];
                                 /** @description Secrets the steps type that are not set yet: a run is refused (422) until they are. */
                                 missing_secrets: string[];
+                                /** @description Run daily on a schedule of its own (trigger `schedule`); counts against the plan's monitored-target limit. */
+                                monitored: boolean;
                                 /** Format: date-time */
                                 created_at: string;
                                 /** Format: date-time */
@@ -7279,6 +7312,22 @@ export interface paths {
                          *     }
                          */
                         "application/json": components["schemas"]["ServerError"];
+                    };
+                };
+                /** @description Temporal is unreachable; nothing was started. Retry after `Retry-After` seconds. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": {
+                            message: string;
+                        };
                     };
                 };
             };
@@ -7640,8 +7689,11 @@ export interface paths {
                                 flow_id: string;
                                 /** @enum {unknown} */
                                 status: "queued" | "running" | "finished" | "failed";
-                                /** @enum {unknown} */
-                                trigger: "api";
+                                /**
+                                 * @description What started the run: the API, the web area, or the flow's daily schedule.
+                                 * @enum {unknown}
+                                 */
+                                trigger: "api" | "web" | "schedule";
                                 region: string;
                                 /** Format: date-time */
                                 requested_at: string;
@@ -7797,8 +7849,11 @@ export interface paths {
                                 flow_id: string;
                                 /** @enum {unknown} */
                                 status: "queued" | "running" | "finished" | "failed";
-                                /** @enum {unknown} */
-                                trigger: "api";
+                                /**
+                                 * @description What started the run: the API, the web area, or the flow's daily schedule.
+                                 * @enum {unknown}
+                                 */
+                                trigger: "api" | "web" | "schedule";
                                 region: string;
                                 /** Format: date-time */
                                 requested_at: string;
@@ -8018,8 +8073,11 @@ export interface paths {
                                 flow_id: string;
                                 /** @enum {unknown} */
                                 status: "queued" | "running" | "finished" | "failed";
-                                /** @enum {unknown} */
-                                trigger: "api";
+                                /**
+                                 * @description What started the run: the API, the web area, or the flow's daily schedule.
+                                 * @enum {unknown}
+                                 */
+                                trigger: "api" | "web" | "schedule";
                                 region: string;
                                 /** Format: date-time */
                                 requested_at: string;
@@ -8114,6 +8172,219 @@ export interface paths {
                          *     }
                          */
                         "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description Daily API limit reached; resets at midnight UTC. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "example",
+                         *       "limit": 3,
+                         *       "reset_at": "2026-11-24T09:30:00Z"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["DailyLimitError"];
+                    };
+                };
+                /** @description Internal error; the body carries only a request id that the logs carry too. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "request_id": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ServerError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/flows/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Each measured step's metrics and scores over the flow's finished runs of the last `days` days.
+         * @description One series per measured step, known by its index, mode and name together: a step renamed, moved or changed to another mode starts a new series (the old one keeps its runs). Points are oldest first (newest last), one per finished run; failed runs are left out. The series are ordered by step index.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Runs finished in this many days up to now. */
+                    days?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description The flow id from GET /flows. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The step series. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "index": 1,
+                         *           "mode": "navigation",
+                         *           "name": "Example",
+                         *           "points": [
+                         *             {
+                         *               "run_id": "example",
+                         *               "at": "2026-11-24T09:30:00Z",
+                         *               "trigger": "api",
+                         *               "url": "https://www.example.com/",
+                         *               "metrics": {
+                         *                 "lcp_ms": 1850,
+                         *                 "fcp_ms": 1850,
+                         *                 "tbt_ms": 1850,
+                         *                 "cls": 0.05,
+                         *                 "speed_index_ms": 1850,
+                         *                 "ttfb_ms": 1850,
+                         *                 "inp_ms": 1850
+                         *               },
+                         *               "scores": {
+                         *                 "performance": 1,
+                         *                 "accessibility": 1,
+                         *                 "best_practices": 1,
+                         *                 "seo": 1
+                         *               }
+                         *             }
+                         *           ]
+                         *         }
+                         *       ],
+                         *       "meta": {
+                         *         "days": 1
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                /** @description The step's position in the flow's steps when it was measured. */
+                                index: number;
+                                /** @enum {unknown} */
+                                mode: "navigation" | "timespan" | "snapshot";
+                                name: string;
+                                /** @description One per finished run that measured this step, oldest first (newest last). */
+                                points: {
+                                    run_id: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description When the run finished.
+                                     */
+                                    at: string;
+                                    /**
+                                     * @description What started the run: the API, the web area, or the flow's daily schedule.
+                                     * @enum {unknown}
+                                     */
+                                    trigger: "api" | "web" | "schedule";
+                                    /** @description The page when the step ended. */
+                                    url: string;
+                                    metrics: {
+                                        lcp_ms?: number | null;
+                                        fcp_ms?: number | null;
+                                        tbt_ms?: number | null;
+                                        cls?: number | null;
+                                        speed_index_ms?: number | null;
+                                        ttfb_ms?: number | null;
+                                        inp_ms?: number | null;
+                                    };
+                                    scores: {
+                                        performance: number | null;
+                                        accessibility: number | null;
+                                        best_practices: number | null;
+                                        seo: number | null;
+                                    };
+                                }[];
+                            }[];
+                            meta?: {
+                                days: number;
+                            };
+                        };
+                    };
+                };
+                /** @description No token, or an invalid, expired or revoked one: `{"message": "Unauthenticated."}`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description The plan does not include this (`required_plan` names the cheapest plan that does). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "required_plan": "starter"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["PlanError"];
+                    };
+                };
+                /** @description Unknown id, or a resource of another user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description Validation error. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "errors": {}
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ValidationError"];
                     };
                 };
                 /** @description Daily API limit reached; resets at midnight UTC. */
@@ -8727,6 +8998,264 @@ export interface webhooks {
                         rum_dashboard_url: string;
                         /** Format: date-time */
                         resolved_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Received. Any other answer counts as a failure. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "flow.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * flow.completed
+         * @description Extension: a user flow run finished (any trigger: API, web area, the flow's daily schedule). `url` is the page of the first navigation step; `flow` names the flow, the run and its trigger; `steps` holds each measured step's metrics and Lighthouse category scores. Not sent as scan.completed, whose scores are this service's categories, which flow steps do not have. POSTed to the URL of the notification settings (Pro plan and up) when the event is switched on there, with the configured authentication header. A non-2xx answer, a timeout (15 s) or a connection error is retried (immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); Retry-After on 429/503 is honoured up to 10 h; 410 disables the endpoint; redirects are not followed. Deliveries may be duplicated and arrive out of order: drop duplicates by webhook-id.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The delivery id (msg_…), the same on every retry and resend. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the base64-decoded part of the whsec_ secret after the prefix; two space-separated signatures for 24 hours after a rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "event": "flow.completed",
+                     *       "url": "https://www.example.com/",
+                     *       "flow": {
+                     *         "id": "example",
+                     *         "name": "Example",
+                     *         "run_id": "example",
+                     *         "trigger": "api"
+                     *       },
+                     *       "steps": [
+                     *         {
+                     *           "index": 1,
+                     *           "mode": "navigation",
+                     *           "name": "Example",
+                     *           "url": "https://www.example.com/",
+                     *           "metrics": {
+                     *             "lcp_ms": 1850,
+                     *             "fcp_ms": 1850,
+                     *             "tbt_ms": 1850,
+                     *             "cls": 0.05,
+                     *             "speed_index_ms": 1850,
+                     *             "ttfb_ms": 1850,
+                     *             "inp_ms": 1850
+                     *           },
+                     *           "scores": {
+                     *             "performance": 1,
+                     *             "accessibility": 1,
+                     *             "best_practices": 1,
+                     *             "seo": 1
+                     *           }
+                     *         }
+                     *       ],
+                     *       "run_url": "https://webperf.example/assets/01jz8q3m5kx7h2v9w4n6p0r1st/desktop.webp",
+                     *       "finished_at": "2026-11-24T09:30:00Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        event: "flow.completed";
+                        url: string;
+                        flow: {
+                            id: string;
+                            name: string;
+                            run_id: string;
+                            /** @enum {string} */
+                            trigger: "api" | "web" | "schedule";
+                        };
+                        steps: {
+                            index: number;
+                            /** @enum {string} */
+                            mode: "navigation" | "timespan" | "snapshot";
+                            name: string;
+                            url: string;
+                            metrics: {
+                                lcp_ms?: number | null;
+                                fcp_ms?: number | null;
+                                tbt_ms?: number | null;
+                                cls?: number | null;
+                                speed_index_ms?: number | null;
+                                ttfb_ms?: number | null;
+                                inp_ms?: number | null;
+                            };
+                            scores: {
+                                performance: number | null;
+                                accessibility: number | null;
+                                best_practices: number | null;
+                                seo: number | null;
+                            };
+                        }[];
+                        /** Format: uri */
+                        run_url: string;
+                        /** Format: date-time */
+                        finished_at: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Received. Any other answer counts as a failure. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "flow.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * flow.failed
+         * @description Extension: a user flow run failed. `failed_step` names where and why (index and step_type null when the run failed outside any step, code `run_error`); `steps` holds the steps measured before it; `url` is where the flow starts. POSTed to the URL of the notification settings (Pro plan and up) when the event is switched on there, with the configured authentication header. A non-2xx answer, a timeout (15 s) or a connection error is retried (immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); Retry-After on 429/503 is honoured up to 10 h; 410 disables the endpoint; redirects are not followed. Deliveries may be duplicated and arrive out of order: drop duplicates by webhook-id.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The delivery id (msg_…), the same on every retry and resend. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the base64-decoded part of the whsec_ secret after the prefix; two space-separated signatures for 24 hours after a rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "event": "flow.failed",
+                     *       "url": "https://www.example.com/",
+                     *       "flow": {
+                     *         "id": "example",
+                     *         "name": "Example",
+                     *         "run_id": "example",
+                     *         "trigger": "api"
+                     *       },
+                     *       "steps": [
+                     *         {
+                     *           "index": 1,
+                     *           "mode": "navigation",
+                     *           "name": "Example",
+                     *           "url": "https://www.example.com/",
+                     *           "metrics": {
+                     *             "lcp_ms": 1850,
+                     *             "fcp_ms": 1850,
+                     *             "tbt_ms": 1850,
+                     *             "cls": 0.05,
+                     *             "speed_index_ms": 1850,
+                     *             "ttfb_ms": 1850,
+                     *             "inp_ms": 1850
+                     *           },
+                     *           "scores": {
+                     *             "performance": 1,
+                     *             "accessibility": 1,
+                     *             "best_practices": 1,
+                     *             "seo": 1
+                     *           }
+                     *         }
+                     *       ],
+                     *       "run_url": "https://webperf.example/assets/01jz8q3m5kx7h2v9w4n6p0r1st/desktop.webp",
+                     *       "finished_at": "2026-11-24T09:30:00Z",
+                     *       "failed_step": {
+                     *         "index": 1,
+                     *         "step_type": "example",
+                     *         "step": "example",
+                     *         "code": "example",
+                     *         "message": "example"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        event: "flow.failed";
+                        url: string;
+                        flow: {
+                            id: string;
+                            name: string;
+                            run_id: string;
+                            /** @enum {string} */
+                            trigger: "api" | "web" | "schedule";
+                        };
+                        steps: {
+                            index: number;
+                            /** @enum {string} */
+                            mode: "navigation" | "timespan" | "snapshot";
+                            name: string;
+                            url: string;
+                            metrics: {
+                                lcp_ms?: number | null;
+                                fcp_ms?: number | null;
+                                tbt_ms?: number | null;
+                                cls?: number | null;
+                                speed_index_ms?: number | null;
+                                ttfb_ms?: number | null;
+                                inp_ms?: number | null;
+                            };
+                            scores: {
+                                performance: number | null;
+                                accessibility: number | null;
+                                best_practices: number | null;
+                                seo: number | null;
+                            };
+                        }[];
+                        /** Format: uri */
+                        run_url: string;
+                        /** Format: date-time */
+                        finished_at: string;
+                        failed_step: {
+                            index: number | null;
+                            step_type: string | null;
+                            step: string;
+                            code: string;
+                            message: string;
+                        };
                     };
                 };
             };

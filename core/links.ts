@@ -4,4 +4,7 @@ export const scanReportUrl = (baseUrl: string, scanPublicId: string): string => 
 export const scanShareUrl = (baseUrl: string, shareToken: string): string => `${baseUrl}/share/${shareToken}`;
 export const alertsPageUrl = (baseUrl: string): string => `${baseUrl}/alerts`;
 /** A live-data site's dashboard in the web area (`rum_dashboard_url` of the rum.alert.* payloads). */
+/** A user flow run's page in the web area (`run_url` of the flow.* payloads). */
+export const flowRunUrl = (baseUrl: string, flowPublicId: string, runPublicId: string): string =>
+  `${baseUrl}/flows/${flowPublicId}/runs/${runPublicId}`;
 export const liveDashboardUrl = (baseUrl: string, siteId: number): string => `${baseUrl}/live/${siteId}`;

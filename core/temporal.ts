@@ -77,6 +77,13 @@ export function targetIdOfSchedule(prefix: string, scheduleId: string): number |
   const rest = scheduleId.startsWith(`${prefix}-target-`) ? scheduleId.slice(prefix.length + '-target-'.length) : '';
   return /^[1-9][0-9]{0,14}$/.test(rest) ? Number(rest) : null;
 }
+/** One Temporal Schedule per monitored user flow, by the flow's row id; the prefix as for targets. */
+export const flowScheduleId = (prefix: string, flowId: number): string => `${prefix}-flow-${flowId}`;
+/** The flow id of one of our flow schedules' ids, or null for any other schedule. */
+export function flowIdOfSchedule(prefix: string, scheduleId: string): number | null {
+  const rest = scheduleId.startsWith(`${prefix}-flow-`) ? scheduleId.slice(prefix.length + '-flow-'.length) : '';
+  return /^[1-9][0-9]{0,14}$/.test(rest) ? Number(rest) : null;
+}
 /** A target's "Run now": the target scan workflow the schedule would start, for this one scan. */
 export const targetRunNowWorkflowId = (prefix: string, targetId: number, scanPublicId: string): string =>
   `${targetScheduleId(prefix, targetId)}-now-${scanPublicId}`;

@@ -12,7 +12,12 @@ import {
   type ScheduleOptions,
 } from '@temporalio/client';
 import type { Config } from './config.ts';
-import { TARGET_RECONCILE_EVERY, targetScheduleOptions, type TargetScanInput } from '../core/monitoring/schedule.ts';
+import {
+  flowScheduleOptions,
+  TARGET_RECONCILE_EVERY,
+  targetScheduleOptions,
+  type TargetScanInput,
+} from '../core/monitoring/schedule.ts';
 import { RUM_ALERT_CHECK_EVERY_MINUTES } from '../core/rum/alert-check.ts';
 import { RECONCILE_EVERY } from '../core/scan/lifecycle.ts';
 import type { SlotRequest } from '../core/scan/slots.ts';
@@ -22,7 +27,9 @@ import {
   accountDeletionSummary,
   accountDeletionWorkflowId,
   DeliveryIdAttribute,
+  flowIdOfSchedule,
   flowRunWorkflowId,
+  flowScheduleId,
   UserIdAttribute,
   WebhookEventAttribute,
   webhookDeliveryWorkflowId,
@@ -396,7 +403,62 @@ export async function deleteTargetSchedulesOf(client: Client, prefix: string): P
     .catch(() => undefined);
   const ids = [...(await listTargetSchedules(client, prefix)).keys()];
   for (const id of ids) await deleteTargetSchedule(client, prefix, id);
+  for (const id of await listFlowSchedules(client, prefix)) await deleteFlowSchedule(client, prefix, id);
   return ids.length;
+}
+
+// ---- monitored flows' schedules (rules: core/monitoring/schedule.ts flowScheduleOptions) ----
+
+/** Creates the flow's schedule; one already there (a retried request, a reconciler run) is brought to the same definition. */
+export async function createFlowSchedule(client: Client, prefix: string, flow: { id: number }): Promise<void> {
+  const options = flowScheduleOptions(prefix, flow);
+  await withinDeadline(client, async () => {
+    try {
+      await client.schedule.create(options);
+    } catch (error) {
+      if (!(error instanceof ScheduleAlreadyRunning)) throw error;
+      await client.schedule.getHandle(options.scheduleId).update((previous) => ({
+        ...previous,
+        spec: options.spec,
+        action: options.action,
+        policies: options.policies,
+        state: { ...previous.state, paused: false, note: options.state.note },
+      }));
+    }
+  });
+}
+
+/** Deletes the flow's schedule; one that is already gone counts as deleted. */
+export async function deleteFlowSchedule(client: Client, prefix: string, flowId: number): Promise<void> {
+  try {
+    await withinDeadline(client, () => client.schedule.getHandle(flowScheduleId(prefix, flowId)).delete());
+  } catch (error) {
+    if (!(error instanceof ScheduleNotFoundError)) throw error;
+  }
+}
+
+/** The flow's schedule as Temporal has it, or null when there is none. */
+export async function describeFlowSchedule(
+  client: Client,
+  prefix: string,
+  flowId: number,
+): Promise<ScheduleDescription | null> {
+  try {
+    return await withinDeadline(client, () => client.schedule.getHandle(flowScheduleId(prefix, flowId)).describe());
+  } catch (error) {
+    if (error instanceof ScheduleNotFoundError) return null;
+    throw error;
+  }
+}
+
+/** The flow ids of every flow schedule of this prefix, from Temporal's (eventually consistent) schedule list. */
+export async function listFlowSchedules(client: Client, prefix: string): Promise<number[]> {
+  const ids: number[] = [];
+  for await (const summary of client.schedule.list({ pageSize: 1000 })) {
+    const flowId = flowIdOfSchedule(prefix, summary.scheduleId);
+    if (flowId !== null) ids.push(flowId);
+  }
+  return ids;
 }
 
 // ---- account deletion (workflows/account-deletion.ts) ----

@@ -9,15 +9,21 @@ import {
   cheapestPlanAllowingFlowSteps,
   cheapestPlanWith,
   cheapestPlanWithMoreFlows,
+  cheapestPlanWithMoreTargets,
   hasFeature,
   type Plan,
 } from '../core/plans.ts';
 import type { FormFactor } from '../core/scan/observation.ts';
 import { flowRunWorkflowId } from '../core/temporal.ts';
-import type { Flow, FlowRun, FlowSecretInfo, FlowStore } from '../db/store/flows.ts';
+import type { Flow, FlowHistoryRow, FlowRun, FlowRunTrigger, FlowSecretInfo, FlowStore } from '../db/store/flows.ts';
 import type { Config } from '../infra/config.ts';
 import { checkScanTarget } from '../infra/scan-target.ts';
-import { startFlowRunWorkflow, terminateIfRunning } from '../infra/temporal-client.ts';
+import {
+  createFlowSchedule,
+  deleteFlowSchedule,
+  startFlowRunWorkflow,
+  terminateIfRunning,
+} from '../infra/temporal-client.ts';
 import type { AssetStore } from './assets.ts';
 
 /**
@@ -49,21 +55,29 @@ export interface FlowInput {
   steps?: FlowStep[];
   recording?: unknown;
   secrets?: Record<string, SecretInput>;
+  /** Run daily on a schedule of its own; counts against the plan's target limit. Default false. */
+  monitored?: boolean;
 }
 
 export interface FlowUpdate {
   name?: string;
   form_factor?: FormFactor;
   steps?: FlowStep[];
+  monitored?: boolean;
 }
 
 export type FlowFailureOutcome =
   | { kind: 'invalid'; errors: Record<string, string[]> }
   | { kind: 'not_found' }
   | { kind: 'plan_required'; plan: Plan; needed: Plan }
-  | { kind: 'flow_limit'; plan: Plan; limit: number; upgrade: Plan | undefined }
+  /**
+   * The plan keeps no more flows, or (`limited: 'targets'`) monitoring one more would pass the plan's target
+   * limit, which monitored flows count against.
+   */
+  | { kind: 'flow_limit'; plan: Plan; limit: number; upgrade: Plan | undefined; limited?: 'targets' }
   | { kind: 'step_limit'; plan: Plan; limit: number; steps: number; upgrade: Plan | undefined }
-  | { kind: 'not_started'; cause: unknown };
+  /** Temporal did not take the start, stop or (`schedule`) the schedule change; nothing was changed. */
+  | { kind: 'not_started'; cause: unknown; schedule?: true };
 
 export type FlowOutcome =
   { kind: 'ok'; flow: Flow; secrets: FlowSecretInfo[]; warnings: string[] } | FlowFailureOutcome;
@@ -74,6 +88,59 @@ const invalid = (field: string, message: string): FlowFailureOutcome => ({
   kind: 'invalid',
   errors: { [field]: [message] },
 });
+
+/** Marks a failed Temporal schedule call, so that it rolls the transaction back and is told apart from a database error. */
+class ScheduleCallFailed extends Error {
+  constructor(cause: unknown) {
+    super('Temporal did not take the schedule change', { cause });
+  }
+}
+
+async function scheduleCall(call: () => Promise<void>): Promise<void> {
+  try {
+    await call();
+  } catch (error) {
+    throw new ScheduleCallFailed(error);
+  }
+}
+
+/**
+ * A change that may create or delete the flow's schedule, as targets do it (services/targets.ts): under the
+ * owner's flow and target locks in one transaction, the row first, then Temporal, committed only when Temporal
+ * took the change. A failed Temporal call rolls back (`schedule_unavailable`); a commit failing after Temporal
+ * took the change is undone in Temporal where possible, and otherwise repaired by the reconciler.
+ */
+async function changeWithSchedule<T extends { kind: string }>(
+  deps: FlowServiceDeps,
+  ownerId: number,
+  change: (locked: FlowStore, undo: (action: () => Promise<void>) => void) => Promise<T | FlowFailureOutcome>,
+): Promise<T | FlowFailureOutcome> {
+  let undoAction: (() => Promise<void>) | null = null;
+  try {
+    return await deps.flows.underMonitoringLock(ownerId, (locked) =>
+      change(locked, (action) => void (undoAction = action)),
+    );
+  } catch (error) {
+    if (error instanceof ScheduleCallFailed) return { kind: 'not_started', cause: error.cause, schedule: true };
+    const undo = undoAction as (() => Promise<void>) | null;
+    if (undo) await undo().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Null when the owner may monitor one more thing (targets and monitored flows share `maxTargets`). */
+async function targetRoom(locked: FlowStore, owner: Owner): Promise<FlowFailureOutcome | null> {
+  const count = await locked.countMonitoredTargets(owner.id);
+  return count < owner.plan.maxTargets
+    ? null
+    : {
+        kind: 'flow_limit',
+        limited: 'targets',
+        plan: owner.plan,
+        limit: owner.plan.maxTargets,
+        upgrade: cheapestPlanWithMoreTargets(count),
+      };
+}
 
 /** The flows feature of the plan: checked first by every route (a 403 before validation, like live data). */
 export function flowsAllowed(plan: Plan): FlowFailureOutcome | null {
@@ -150,7 +217,9 @@ export async function createFlow(deps: FlowServiceDeps, owner: Owner, input: Flo
   const secretErrors = secretProblems(input.secrets ?? {});
   if (Object.keys(secretErrors).length) return { kind: 'invalid', errors: secretErrors };
 
-  return deps.flows.underOwnerLock(owner.id, async (locked) => {
+  const monitored = input.monitored ?? false;
+  const prefix = deps.config.temporal.taskQueuePrefix;
+  return changeWithSchedule(deps, owner.id, async (locked, undo) => {
     const count = await locked.countOwned(owner.id);
     if (count >= owner.plan.maxFlows)
       return {
@@ -159,6 +228,8 @@ export async function createFlow(deps: FlowServiceDeps, owner: Owner, input: Flo
         limit: owner.plan.maxFlows,
         upgrade: cheapestPlanWithMoreFlows(count),
       } as const;
+    const room = monitored ? await targetRoom(locked, owner) : null;
+    if (room) return room;
     const now = deps.clock();
     const flow = await locked.insert({
       publicId: newPublicId(now),
@@ -166,6 +237,7 @@ export async function createFlow(deps: FlowServiceDeps, owner: Owner, input: Flo
       name: name,
       formFactor: input.form_factor,
       steps: accepted.steps,
+      monitored,
       createdAt: now,
     });
     for (const [secretName, secret] of Object.entries(input.secrets ?? {}))
@@ -178,6 +250,10 @@ export async function createFlow(deps: FlowServiceDeps, owner: Owner, input: Flo
         },
         now,
       );
+    if (monitored) {
+      await scheduleCall(() => createFlowSchedule(deps.temporal, prefix, flow));
+      undo(() => deleteFlowSchedule(deps.temporal, prefix, flow.id));
+    }
     return { kind: 'ok', flow, secrets: await locked.secrets(flow.id), warnings } as const;
   });
 }
@@ -202,16 +278,33 @@ export async function updateFlow(
     if (accepted.kind !== 'ok') return accepted;
     steps = accepted.steps;
   }
-  const updated = await deps.flows.update(
-    flow.id,
-    { name: input.name, formFactor: input.form_factor, steps },
-    deps.clock(),
-  );
-  if (!updated) return { kind: 'not_found' };
-  return { kind: 'ok', flow: updated, secrets: await deps.flows.secrets(flow.id), warnings: [] };
+  const changes = { name: input.name, formFactor: input.form_factor, steps };
+  if (input.monitored === undefined || input.monitored === flow.monitored) {
+    const updated = await deps.flows.update(flow.id, changes, deps.clock());
+    if (!updated) return { kind: 'not_found' };
+    return { kind: 'ok', flow: updated, secrets: await deps.flows.secrets(flow.id), warnings: [] };
+  }
+  const monitored = input.monitored;
+  const prefix = deps.config.temporal.taskQueuePrefix;
+  return changeWithSchedule(deps, owner.id, async (locked, undo) => {
+    if (monitored) {
+      const room = await targetRoom(locked, owner);
+      if (room) return room;
+    }
+    const updated = await locked.update(flow.id, { ...changes, monitored }, deps.clock());
+    if (!updated) return { kind: 'not_found' } as const;
+    if (monitored) {
+      await scheduleCall(() => createFlowSchedule(deps.temporal, prefix, updated));
+      undo(() => deleteFlowSchedule(deps.temporal, prefix, updated.id));
+    } else {
+      await scheduleCall(() => deleteFlowSchedule(deps.temporal, prefix, updated.id));
+      undo(() => createFlowSchedule(deps.temporal, prefix, updated));
+    }
+    return { kind: 'ok', flow: updated, secrets: await locked.secrets(flow.id), warnings: [] } as const;
+  });
 }
 
-/** The flow, its secrets, runs and their images; runs still in flight are stopped first. */
+/** The flow, its schedule, secrets, runs and their images; runs still in flight are stopped first. */
 export async function deleteFlow(
   deps: FlowServiceDeps,
   owner: Owner,
@@ -226,6 +319,13 @@ export async function deleteFlow(
   } catch (cause) {
     return { kind: 'not_started', cause };
   }
+  // Before the row: a schedule left behind would be an orphan until the reconciler's grace has passed.
+  if (flow.monitored)
+    try {
+      await deleteFlowSchedule(deps.temporal, deps.config.temporal.taskQueuePrefix, flow.id);
+    } catch (cause) {
+      return { kind: 'not_started', cause, schedule: true };
+    }
   await deps.flows.delete(flow.id);
   // After the rows: a folder left behind (the store away) holds only images no page links any more.
   for (const runId of runIds) await deps.assets.remove(runId).catch(() => false);
@@ -267,7 +367,12 @@ export async function deleteFlowSecret(
  * set (422 naming the first missing one). While a run of the flow is queued or running, that run is the
  * answer (no second one). When Temporal does not take the workflow the run is stored as failed (503).
  */
-export async function startFlowRun(deps: FlowServiceDeps, owner: Owner, publicId: string): Promise<RunOutcome> {
+export async function startFlowRun(
+  deps: FlowServiceDeps,
+  owner: Owner,
+  publicId: string,
+  trigger: Exclude<FlowRunTrigger, 'schedule'> = 'api',
+): Promise<RunOutcome> {
   const flow = await deps.flows.findOwned(owner.id, publicId);
   if (!flow) return { kind: 'not_found' };
   const inFlight = (await deps.flows.listRuns(flow.id, { limit: 1, page: 1 })).items.find(
@@ -292,7 +397,7 @@ export async function startFlowRun(deps: FlowServiceDeps, owner: Owner, publicId
     flowId: flow.id,
     userId: owner.id,
     region: deps.config.regions.default,
-    trigger: 'api',
+    trigger,
     definition,
     requestedAt: now,
   });
@@ -312,4 +417,61 @@ export async function startFlowRun(deps: FlowServiceDeps, owner: Owner, publicId
     return { kind: 'not_started', cause };
   }
   return { kind: 'ok', run, created: true };
+}
+
+/** One point of a step's series: a finished run's values for the step. */
+export interface FlowHistoryPoint {
+  run_id: string;
+  at: Date;
+  trigger: FlowRunTrigger;
+  url: string;
+  metrics: FlowHistoryRow['step']['metrics'];
+  scores: FlowHistoryRow['step']['scores'];
+}
+
+/** A measured step over time. A step is known by index, mode and name together: renamed or moved, it is a new series. */
+export interface FlowStepSeries {
+  index: number;
+  mode: FlowHistoryRow['step']['mode'];
+  name: string;
+  points: FlowHistoryPoint[];
+}
+
+/** The rows of finished runs grouped into one series per step (by index, then mode and name), each oldest first. */
+export function stepSeries(rows: readonly FlowHistoryRow[]): FlowStepSeries[] {
+  const byKey = new Map<string, FlowStepSeries>();
+  const sorted = [...rows].sort((a, b) => a.finishedAt.getTime() - b.finishedAt.getTime());
+  for (const row of sorted) {
+    const { index, mode, name } = row.step;
+    const key = JSON.stringify([index, mode, name]);
+    let series = byKey.get(key);
+    if (!series) byKey.set(key, (series = { index, mode, name, points: [] }));
+    series.points.push({
+      run_id: row.runId,
+      at: row.finishedAt,
+      trigger: row.trigger,
+      url: row.step.url,
+      metrics: row.step.metrics,
+      scores: row.step.scores,
+    });
+  }
+  return [...byKey.values()].sort(
+    (a, b) =>
+      a.index - b.index ||
+      (a.points.at(-1)?.at.getTime() ?? 0) - (b.points.at(-1)?.at.getTime() ?? 0) ||
+      a.name.localeCompare(b.name),
+  );
+}
+
+/** The flow's step series over the last `days` days (finished runs only). */
+export async function flowHistory(
+  deps: Pick<FlowServiceDeps, 'flows' | 'clock'>,
+  owner: Owner,
+  publicId: string,
+  days: number,
+): Promise<{ kind: 'ok'; flow: Flow; series: FlowStepSeries[] } | FlowFailureOutcome> {
+  const flow = await deps.flows.findOwned(owner.id, publicId);
+  if (!flow) return { kind: 'not_found' };
+  const since = new Date(deps.clock().getTime() - days * 86_400_000);
+  return { kind: 'ok', flow, series: stepSeries(await deps.flows.history(flow.id, since)) };
 }

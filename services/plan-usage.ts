@@ -33,7 +33,7 @@ export async function planUsage(deps: PlanUsageDeps, user: { id: number; plan: P
   const [apiCallsToday, recentScans, targets, sites] = await Promise.all([
     deps.usage.usedOn(user.id, utcDay(now).day),
     deps.scans.requestTimesSince(user.id, new Date(now.getTime() - HOUR_MS)),
-    deps.targets.countOwned(user.id),
+    deps.targets.countMonitored(user.id),
     rumSiteCount ? deps.rumSites.listOwned(user.id, { page: 1, limit: rumSiteCount }) : null,
   ]);
   let pageviews: PlanUsage['pageviews'] = [];

@@ -126,7 +126,7 @@ export async function createTarget(deps: TargetServiceDeps, owner: Owner, input:
   const region = input.region ?? config.regions.default;
 
   return changeWithSchedule(deps, owner.id, async (locked, undo) => {
-    const count = await locked.countOwned(owner.id);
+    const count = await locked.countMonitored(owner.id);
     if (count >= owner.plan.maxTargets)
       return {
         kind: 'plan_limit',

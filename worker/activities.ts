@@ -1,3 +1,4 @@
+import { createFlowScheduleActivities } from '../activities/flows/flow-schedule.ts';
 import type { Client } from '@temporalio/client';
 import { createAccountDeletionActivities, type RumEraser } from '../activities/account-deletion.ts';
 import { createActivities } from '../activities/index.ts';
@@ -107,6 +108,7 @@ export function buildActivities(deps: WorkerDeps) {
     clock,
     log,
     flowRunner: deps.flowRunner ?? noFlowRunner,
+    webhookDispatch,
   });
   const main = {
     ...createActivities({ pingPostgres: storage.ping, workerIdentity: deps.identity }),
@@ -121,6 +123,7 @@ export function buildActivities(deps: WorkerDeps) {
     }),
     ...createScanSlotActivities({ scans: storage.scans, users: storage.users, temporal, config }),
     ...flowRuns,
+    ...createFlowScheduleActivities({ flows: storage.flows, temporal, config, clock, log }),
     ...createTargetActivities({
       targets: storage.targets,
       users: storage.users,
@@ -151,6 +154,7 @@ export function buildActivities(deps: WorkerDeps) {
     ...createAccountDeletionActivities({
       accountData: storage.accountData,
       targets: storage.targets,
+      flows: storage.flows,
       temporal,
       config,
       assets,

@@ -10,3 +10,4 @@ export { webhookDeliveryWorkflow } from './webhook-delivery.ts';
 export { rumAlertCheckWorkflow, rumAlertEmailWorkflow } from './rum-alerts.ts';
 export { accountDeletionWorkflow } from './account-deletion.ts';
 export { flowRunWorkflow } from './flow-run.ts';
+export { flowScheduleWorkflow } from './flow-schedule.ts';

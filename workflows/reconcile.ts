@@ -1,5 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { ReconcileActivities, ReconcileReport } from '../activities/reconcile.ts';
+import type { FlowReconcileReport, FlowScheduleActivities } from '../activities/flows/flow-schedule.ts';
 import type { TargetActivities, TargetReconcileReport } from '../activities/targets.ts';
 
 const { reconcileStaleScans } = proxyActivities<ReconcileActivities>({
@@ -17,10 +18,16 @@ const { reconcileTargetSchedules } = proxyActivities<TargetActivities>({
   retry: { maximumAttempts: 3, initialInterval: '10 seconds' },
 });
 
+const { reconcileFlowSchedules } = proxyActivities<FlowScheduleActivities>({
+  startToCloseTimeout: '10 minutes',
+  retry: { maximumAttempts: 3, initialInterval: '10 seconds' },
+});
+
 /**
  * Run by a Temporal schedule (TARGET_RECONCILE_EVERY) and at every worker start: target schedules missing,
- * orphaned or in the wrong paused state are repaired from the rows.
+ * orphaned or in the wrong paused state are repaired from the rows, then monitored flows' schedules likewise.
  */
-export async function reconcileTargetsWorkflow(): Promise<TargetReconcileReport> {
-  return reconcileTargetSchedules();
+export async function reconcileTargetsWorkflow(): Promise<TargetReconcileReport & { flows: FlowReconcileReport }> {
+  const targets = await reconcileTargetSchedules();
+  return { ...targets, flows: await reconcileFlowSchedules() };
 }

@@ -8,12 +8,15 @@ import { decryptFlowSecret } from '../../core/flows/secrets.ts';
 import { planFor } from '../../core/plans.ts';
 import type { SlotRequest } from '../../core/scan/slots.ts';
 import { flowRunWorkflowId } from '../../core/temporal.ts';
-import type { FlowStore } from '../../db/store/flows.ts';
+import type { FlowRunOutbox, FlowStore } from '../../db/store/flows.ts';
 import type { UserStore } from '../../db/store/users.ts';
 import type { Config } from '../../infra/config.ts';
 import type { Logger } from '../../infra/logger.ts';
 import { requestScanSlot } from '../../infra/temporal-client.ts';
 import type { AssetStore } from '../../services/assets.ts';
+import { flowRunWebhooks } from '../../services/flow-webhooks.ts';
+import type { WebhookDelivery } from '../../core/webhooks/delivery.ts';
+import type { WebhookDispatch } from '../../services/webhook-dispatch.ts';
 import type { FlowRunner } from './flow-runner.ts';
 
 export interface FlowRunActivityDeps {
@@ -26,6 +29,8 @@ export interface FlowRunActivityDeps {
   log: Logger;
   /** The runner (activities/flows/process-flow-runner.ts in the worker). */
   flowRunner: FlowRunner;
+  /** Starts the flow.* webhooks' workflows after the run's end commits (the outbox sweeper catches misses). */
+  webhookDispatch?: WebhookDispatch;
 }
 
 export type FlowRunStatus = { status: 'finished' } | { status: 'failed' };
@@ -38,6 +43,11 @@ const HEARTBEAT_EVERY_MS = 5000;
  */
 export function createFlowRunActivities(deps: FlowRunActivityDeps) {
   const { flows, config, clock, log } = deps;
+  const outbox: FlowRunOutbox<WebhookDelivery> = (run, steps, webhooks) =>
+    flowRunWebhooks(webhooks, run, steps, config.baseUrl, clock());
+  const dispatch = async (deliveries: WebhookDelivery[] | null) => {
+    if (deliveries?.length) await deps.webhookDispatch?.start(deliveries);
+  };
   return {
     /**
      * Asks the region's dispatcher for a slot for the run, as a scan does (the same queue, the account's cap of
@@ -72,7 +82,7 @@ export function createFlowRunActivities(deps: FlowRunActivityDeps) {
 
     /** `detail` is for operators (logged); the run shows a plain message. */
     async markFlowRunFailed(runId: string, detail: string): Promise<void> {
-      const failed = await flows.failRun(
+      const deliveries = await flows.failRunWithOutbox(
         runId,
         {
           index: null,
@@ -82,8 +92,10 @@ export function createFlowRunActivities(deps: FlowRunActivityDeps) {
           screenshot: null,
         },
         clock(),
+        outbox,
       );
-      if (failed) log.warn({ flowRunId: runId, detail }, 'flow run failed');
+      if (deliveries) log.warn({ flowRunId: runId, detail }, 'flow run failed');
+      await dispatch(deliveries);
     },
 
     /**
@@ -121,7 +133,8 @@ export function createFlowRunActivities(deps: FlowRunActivityDeps) {
           },
         );
         for (const image of images) await deps.assets.put(runId, image.name, image.bytes);
-        await flows.finishRun(runId, outcome, clock());
+        // The flow.* webhook's outbox row commits with the run's end; its delivery starts after the commit.
+        await dispatch(await flows.finishRunWithOutbox(runId, outcome, clock(), outbox));
         log.info(
           { flowRunId: runId, steps: outcome.steps.length, failed: outcome.failure?.code ?? null },
           'flow run ended',

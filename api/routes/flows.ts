@@ -18,6 +18,7 @@ import {
   createFlow,
   deleteFlow,
   deleteFlowSecret,
+  flowHistory,
   flowsAllowed,
   getFlow,
   setFlowSecret,
@@ -42,9 +43,10 @@ import {
   secretInfoSchema,
   secretInputSchema,
   secretName,
+  stepSeriesSchema,
   stepsSchema,
 } from '../views/flow-schemas.ts';
-import { flowView, runDetailView, runSummaryView } from '../views/flows.ts';
+import { flowView, runDetailView, runSummaryView, stepSeriesView } from '../views/flows.ts';
 
 export interface FlowRouteDeps {
   flows: FlowStore;
@@ -68,7 +70,14 @@ const flowFields = (): Record<string, JsonSchema> => ({
   name: { type: 'string', minLength: 1, maxLength: 120 },
   form_factor: formFactorSchema,
   steps: stepsSchema(MOST_STEPS),
+  monitored: {
+    type: 'boolean',
+    description:
+      "Run the flow daily on a Temporal Schedule of its own (trigger `schedule`; default false). A monitored flow counts against the plan's monitored-target limit: 403 with `required_plan` like a target past it.",
+  },
 });
+/** History windows the API answers, in days. */
+const HISTORY_DAYS = { minimum: 1, maximum: 90, default: 30 } as const;
 
 /** Every /flows endpoint (an extension of the spec): flows, their secrets and their runs. */
 export function flowRoutes(deps: FlowRouteDeps): AnyRoute[] {
@@ -127,6 +136,7 @@ export function flowRoutes(deps: FlowRouteDeps): AnyRoute[] {
     },
     responses: {
       201: { description: 'The flow, with the import warnings.', schema: envelope(flowCreatedSchema) },
+      503: unavailable,
     },
     guard: requireFlows,
     handle: async (ctx, { body }) => {
@@ -156,10 +166,11 @@ export function flowRoutes(deps: FlowRouteDeps): AnyRoute[] {
     path: '/flows/:id',
     tag: 'Flows',
     extension: true,
-    summary: 'Rename a flow, change its form factor, or replace its steps (checked as on creation).',
+    summary:
+      'Rename a flow, change its form factor, replace its steps (checked as on creation), or turn its monitoring on or off.',
     params: flowId,
     body: { type: 'object', additionalProperties: false, properties: flowFields() },
-    responses: { 200: { description: 'The flow.', schema: envelope(flowSchema) } },
+    responses: { 200: { description: 'The flow.', schema: envelope(flowSchema) }, 503: unavailable },
     guard: requireFlows,
     handle: async (ctx, { params, body }) => {
       const outcome = orThrow(await updateFlow(services(deps), owner(ctx), params.id!, body));
@@ -293,7 +304,40 @@ export function flowRoutes(deps: FlowRouteDeps): AnyRoute[] {
     },
   };
 
-  return [list, create, show, update, remove, putSecret, removeSecret, run, runs, runDetail];
+  const history: ApiRoute<{ days: number }> = {
+    method: 'get',
+    path: '/flows/:id/history',
+    tag: 'Flows',
+    extension: true,
+    summary: "Each measured step's metrics and scores over the flow's finished runs of the last `days` days.",
+    description:
+      'One series per measured step, known by its index, mode and name together: a step renamed, moved or changed to another mode starts a new series (the old one keeps its runs). Points are oldest first (newest last), one per finished run; failed runs are left out. The series are ordered by step index.',
+    params: flowId,
+    query: {
+      days: { type: 'integer', ...HISTORY_DAYS, description: 'Runs finished in this many days up to now.' },
+    },
+    responses: {
+      200: {
+        description: 'The step series.',
+        schema: envelope(
+          { type: 'array', items: stepSeriesSchema },
+          {
+            type: 'object',
+            required: ['days'],
+            additionalProperties: false,
+            properties: { days: { type: 'integer' } },
+          },
+        ),
+      },
+    },
+    guard: requireFlows,
+    handle: async (ctx, { params, query }) => {
+      const outcome = orThrow(await flowHistory(deps, owner(ctx), params.id!, query.days));
+      ctx.body = { data: outcome.series.map(stepSeriesView), meta: { days: query.days } };
+    },
+  };
+
+  return [list, create, show, update, remove, putSecret, removeSecret, run, runs, runDetail, history];
 }
 
 const owner = (ctx: ApiContext) => ({ id: ctx.state.user.id, plan: ctx.state.plan });
@@ -322,7 +366,8 @@ function flowError(failure: FlowFailureOutcome): HttpError {
         (needed) => `User flows need the ${needed.label} plan or higher. Your plan is ${failure.plan.label}.`,
       );
     case 'flow_limit':
-      return planLimitReached(failure, 'user flows');
+      // Monitored flows count as monitored targets: past that limit, the same answer as a target past it.
+      return planLimitReached(failure, failure.limited === 'targets' ? 'monitored targets' : 'user flows');
     case 'step_limit':
       return failure.upgrade
         ? upgradeRequired(
@@ -333,7 +378,9 @@ function flowError(failure: FlowFailureOutcome): HttpError {
         : planLimitReached(failure, 'steps per flow');
     case 'not_started':
       return serviceUnavailable(
-        'The flow run cannot be started or stopped right now; try again shortly.',
+        failure.schedule
+          ? "The flow's schedule cannot be changed right now; nothing was changed. Try again shortly."
+          : 'The flow run cannot be started or stopped right now; try again shortly.',
         DEPENDENCY_RETRY_AFTER_S,
         failure.cause,
       );

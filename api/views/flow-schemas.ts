@@ -152,6 +152,11 @@ export const flowSchema = closed({
     items: { type: 'string' },
     description: 'Secrets the steps type that are not set yet: a run is refused (422) until they are.',
   },
+  monitored: {
+    type: 'boolean',
+    description:
+      "Run daily on a schedule of its own (trigger `schedule`); counts against the plan's monitored-target limit.",
+  },
   created_at: timestamp,
   updated_at: timestamp,
 });
@@ -187,19 +192,22 @@ const failureSchema = closed({
   screenshot_url: nullable({ type: 'string', format: 'uri' }),
 });
 
+const stepScores = closed({ performance: score, accessibility: score, best_practices: score, seo: score });
+const stepMetrics: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: Object.fromEntries(
+    ['lcp_ms', 'fcp_ms', 'tbt_ms', 'cls', 'speed_index_ms', 'ttfb_ms', 'inp_ms'].map((key) => [key, metric]),
+  ),
+};
+
 const runStepSchema = closed({
   index: { type: 'integer', description: "The step's position in the flow's steps." },
   mode: { enum: ['navigation', 'timespan', 'snapshot'] },
   name: { type: 'string' },
   url: { type: 'string' },
-  scores: closed({ performance: score, accessibility: score, best_practices: score, seo: score }),
-  metrics: {
-    type: 'object',
-    additionalProperties: false,
-    properties: Object.fromEntries(
-      ['lcp_ms', 'fcp_ms', 'tbt_ms', 'cls', 'speed_index_ms', 'ttfb_ms', 'inp_ms'].map((key) => [key, metric]),
-    ),
-  },
+  scores: stepScores,
+  metrics: stepMetrics,
   findings: {
     type: 'array',
     items: closed({
@@ -213,11 +221,16 @@ const runStepSchema = closed({
   screenshot_url: nullable({ type: 'string', format: 'uri' }),
 });
 
+const runTrigger = {
+  enum: ['api', 'web', 'schedule'],
+  description: "What started the run: the API, the web area, or the flow's daily schedule.",
+};
+
 export const runSummarySchema = closed({
   id: { type: 'string', description: 'The run id.' },
   flow_id: { type: 'string' },
   status: { enum: ['queued', 'running', 'finished', 'failed'] },
-  trigger: { enum: ['api'] },
+  trigger: runTrigger,
   region: { type: 'string' },
   requested_at: timestamp,
   started_at: nullable(timestamp),
@@ -237,3 +250,22 @@ export const runDetailSchema = closed({
 });
 
 export { formFactor as formFactorSchema };
+
+/** GET /flows/{id}/history: one series per measured step (index, mode and name), each run's values oldest first. */
+export const stepSeriesSchema = closed({
+  index: { type: 'integer', description: "The step's position in the flow's steps when it was measured." },
+  mode: { enum: ['navigation', 'timespan', 'snapshot'] },
+  name: { type: 'string' },
+  points: {
+    type: 'array',
+    description: 'One per finished run that measured this step, oldest first (newest last).',
+    items: closed({
+      run_id: { type: 'string' },
+      at: { ...timestamp, description: 'When the run finished.' },
+      trigger: runTrigger,
+      url: { type: 'string', description: 'The page when the step ended.' },
+      metrics: stepMetrics,
+      scores: stepScores,
+    }),
+  },
+});

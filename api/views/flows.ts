@@ -4,6 +4,7 @@ import { referencedSecrets, type FlowStepResult } from '../../core/flows/flow.ts
 import type { Keyring } from '../../core/keys.ts';
 import type { Flow, FlowRun, FlowSecretInfo } from '../../db/store/flows.ts';
 import { flowRunImageUrl } from '../../services/assets.ts';
+import type { FlowStepSeries } from '../../services/flows.ts';
 
 export interface FlowViewContext {
   baseUrl: string;
@@ -29,8 +30,18 @@ export function flowView(flow: Flow, secrets: FlowSecretInfo[]) {
     missing_secrets: referencedSecrets({ name: flow.name, form_factor: flow.formFactor, steps: flow.steps }).filter(
       (name) => !set.has(name),
     ),
+    monitored: flow.monitored,
     created_at: isoTimestamp(flow.createdAt),
     updated_at: isoTimestamp(flow.updatedAt),
+  };
+}
+
+export function stepSeriesView(series: FlowStepSeries) {
+  return {
+    index: series.index,
+    mode: series.mode,
+    name: series.name,
+    points: series.points.map((point) => ({ ...point, at: isoTimestamp(point.at) })),
   };
 }
 

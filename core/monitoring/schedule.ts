@@ -1,5 +1,5 @@
 import type { ScheduleOptions } from '@temporalio/client';
-import { mainTaskQueue, TargetIdAttribute, targetScheduleId } from '../temporal.ts';
+import { flowScheduleId, mainTaskQueue, TargetIdAttribute, targetScheduleId } from '../temporal.ts';
 
 /**
  * The rules of a target's daily Temporal Schedule, in one place: when it starts, what it runs, and what
@@ -88,5 +88,35 @@ export function targetScheduleOptions(prefix: string, target: { id: number; isAc
     policies: { overlap: 'SKIP', catchupWindow: TARGET_CATCHUP_WINDOW, pauseOnFailure: false },
     typedSearchAttributes: targetIdAttribute,
     state: { paused: !target.isActive, note: target.isActive ? 'active' : 'paused by its owner' },
+  } satisfies ScheduleOptions;
+}
+
+/** What a monitored flow's schedule starts `flowScheduleWorkflow` with: the flow's row id, nothing else (no secret, no step). */
+export interface FlowScheduleInput {
+  flowId: number;
+}
+
+/**
+ * A monitored user flow's schedule: daily at the start time the targets' rule gives the flow's id (UTC),
+ * starting `flowScheduleWorkflow` on the main queue, which stores a run with trigger `schedule` and runs it as
+ * `flowRunWorkflow` (workflows/flow-schedule.ts). Overlap SKIP and the catch-up window as for targets; a run
+ * still queued or running from another trigger is skipped by the workflow. A flow not monitored has no schedule
+ * (never a paused one).
+ */
+export function flowScheduleOptions(prefix: string, flow: { id: number }) {
+  const scheduleId = flowScheduleId(prefix, flow.id);
+  return {
+    scheduleId,
+    spec: { calendars: [{ ...dailyStartTime(flow.id), comment: 'daily; start time spread by flow id' }] },
+    action: {
+      type: 'startWorkflow' as const,
+      workflowType: 'flowScheduleWorkflow',
+      args: [{ flowId: flow.id } satisfies FlowScheduleInput],
+      taskQueue: mainTaskQueue(prefix),
+      workflowId: scheduleId,
+      staticSummary: `Daily run of user flow ${flow.id}`,
+    },
+    policies: { overlap: 'SKIP', catchupWindow: TARGET_CATCHUP_WINDOW, pauseOnFailure: false },
+    state: { paused: false, note: 'monitored' },
   } satisfies ScheduleOptions;
 }

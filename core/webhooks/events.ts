@@ -1,15 +1,19 @@
 import type { RegressionFacts } from '../monitoring/alert.ts';
 /**
  * The events outgoing webhooks report (spec: Events) and `ping`, the settings page's test event. The rum.*
- * events are raised by the live-data alert check (services/rum-alert-check.ts).
+ * events are raised by the live-data alert check (services/rum-alert-check.ts); flow.completed and flow.failed
+ * are extensions, raised when a user flow run ends (core/webhooks/flow-payloads.ts).
  */
 import type { BudgetPayloadFields } from './budget-payload.ts';
+import type { FlowCompletedPayload, FlowFailedPayload } from './flow-payloads.ts';
 export const WEBHOOK_EVENTS = [
   'alert.triggered',
   'alert.resolved',
   'scan.completed',
   'rum.alert.triggered',
   'rum.alert.resolved',
+  'flow.completed',
+  'flow.failed',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 export type DeliveryEvent = WebhookEvent | 'ping';
@@ -78,4 +82,5 @@ export interface PingPayload {
   sent_at: string;
 }
 
-export type WebhookPayload = AlertEventPayload | ScanCompletedPayload | RumAlertPayload | PingPayload;
+export type WebhookPayload =
+  AlertEventPayload | ScanCompletedPayload | RumAlertPayload | FlowCompletedPayload | FlowFailedPayload | PingPayload;

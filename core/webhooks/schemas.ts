@@ -71,6 +71,54 @@ const rumProperties = {
 };
 const rumRequired = Object.keys(rumProperties);
 
+/** The flow.* extension events (core/webhooks/flow-payloads.ts). */
+const nullableInteger = { type: ['integer', 'null'] };
+const flowRef = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'name', 'run_id', 'trigger'],
+  properties: {
+    id: string,
+    name: string,
+    run_id: string,
+    trigger: { type: 'string', enum: ['api', 'web', 'schedule'] },
+  },
+};
+const stepScore = { type: ['integer', 'null'], minimum: 0, maximum: 100 };
+const stepMetric = { type: ['number', 'null'], minimum: 0 };
+const flowStep = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['index', 'mode', 'name', 'url', 'metrics', 'scores'],
+  properties: {
+    index: integer,
+    mode: { type: 'string', enum: ['navigation', 'timespan', 'snapshot'] },
+    name: string,
+    url: string,
+    metrics: {
+      type: 'object',
+      additionalProperties: false,
+      properties: Object.fromEntries(
+        ['lcp_ms', 'fcp_ms', 'tbt_ms', 'cls', 'speed_index_ms', 'ttfb_ms', 'inp_ms'].map((key) => [key, stepMetric]),
+      ),
+    },
+    scores: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['performance', 'accessibility', 'best_practices', 'seo'],
+      properties: { performance: stepScore, accessibility: stepScore, best_practices: stepScore, seo: stepScore },
+    },
+  },
+};
+const flowProperties = {
+  url: string,
+  flow: flowRef,
+  steps: { type: 'array', items: flowStep },
+  run_url: url,
+  finished_at: timestamp,
+};
+const flowRequired = Object.keys(flowProperties);
+
 export const WEBHOOK_PAYLOAD_SCHEMAS: Record<DeliveryEvent, Schema> = {
   'alert.triggered': closed(
     'alert.triggered',
@@ -121,6 +169,26 @@ export const WEBHOOK_PAYLOAD_SCHEMAS: Record<DeliveryEvent, Schema> = {
     ...rumRequired,
     'resolved_at',
   ]),
+  'flow.completed': closed('flow.completed', flowProperties, flowRequired),
+  'flow.failed': closed(
+    'flow.failed',
+    {
+      ...flowProperties,
+      failed_step: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['index', 'step_type', 'step', 'code', 'message'],
+        properties: {
+          index: nullableInteger,
+          step_type: { type: ['string', 'null'] },
+          step: string,
+          code: string,
+          message: string,
+        },
+      },
+    },
+    [...flowRequired, 'failed_step'],
+  ),
   ping: closed('ping', { message: string, sent_at: timestamp }, ['message', 'sent_at']),
 };
 

@@ -31,6 +31,7 @@ import * as scansFinishedByUrlIndex from './20261203_030_scans_finished_by_url_i
 import * as budgets from './20261204_031_budgets.ts';
 import * as alertDestinations from './20261204_033_alert_destinations.ts';
 import * as flows from './20261205_034_flows.ts';
+import * as flowMonitoring from './20261206_035_flow_monitoring.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -71,6 +72,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261204_032_confirmed_regressions', confirmedRegressions],
   ['20261204_033_alert_destinations', alertDestinations],
   ['20261205_034_flows', flows],
+  ['20261206_035_flow_monitoring', flowMonitoring],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

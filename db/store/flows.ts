@@ -9,6 +9,8 @@ import type {
   FlowStepResult,
 } from '../../core/flows/flow.ts';
 import type { FormFactor } from '../../core/scan/observation.ts';
+import { countMonitoredTargets, TARGET_LOCK_NAMESPACE } from './targets.ts';
+import { createWebhookStore, type WebhookStore } from './webhooks.ts';
 
 // Scans use 4201, targets 4202; flows have their own so that none waits for another.
 const LOCK_NAMESPACE = 4203;
@@ -20,6 +22,8 @@ export interface Flow {
   name: string;
   formFactor: FormFactor;
   steps: FlowStep[];
+  /** Run daily by a Temporal Schedule of its own (core/monitoring/schedule.ts); counts as a monitored target. */
+  monitored: boolean;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -31,7 +35,8 @@ export interface FlowSecretInfo {
 }
 
 export type FlowRunStatus = 'queued' | 'running' | 'finished' | 'failed';
-export type FlowRunTrigger = 'api';
+/** What started a run: the API's run-now, the web area's, or the flow's daily schedule. */
+export type FlowRunTrigger = 'api' | 'web' | 'schedule';
 
 /** A run that ended before or outside any step (the runner crashed on every attempt, the flow was gone). */
 export interface FlowRunError {
@@ -69,6 +74,7 @@ interface FlowRow {
   name: string;
   form_factor: FormFactor;
   steps: FlowStep[];
+  monitored: boolean;
   created_at: Date;
   updated_at: Date;
 }
@@ -109,6 +115,7 @@ const toFlow = (row: FlowRow): Flow => ({
   name: row.name,
   formFactor: row.form_factor,
   steps: row.steps,
+  monitored: row.monitored,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -148,6 +155,7 @@ export interface NewFlow {
   name: string;
   formFactor: FormFactor;
   steps: FlowStep[];
+  monitored: boolean;
   createdAt: Date;
 }
 
@@ -155,6 +163,7 @@ export interface FlowChanges {
   name?: string;
   formFactor?: FormFactor;
   steps?: FlowStep[];
+  monitored?: boolean;
 }
 
 export interface NewFlowRun {
@@ -171,6 +180,18 @@ export interface FlowStore {
   /** Runs `work` in one transaction holding the owner's flow lock, so the plan's count is decided one change at a time. */
   underOwnerLock<T>(userId: number, work: (locked: FlowStore) => Promise<T>): Promise<T>;
   countOwned(userId: number): Promise<number>;
+  /**
+   * `underOwnerLock` that also holds the owner's target lock (db/store/targets.ts), so that monitored flows and
+   * targets, which share the plan's target limit, are counted one change at a time.
+   */
+  underMonitoringLock<T>(userId: number, work: (locked: FlowStore) => Promise<T>): Promise<T>;
+  /** Targets and monitored flows of the owner: what the plan's `maxTargets` limits. */
+  countMonitoredTargets(userId: number): Promise<number>;
+  /** Row ids of every monitored flow (the reconciler's truth). */
+  monitoredIds(): Promise<number[]>;
+  findById(id: number): Promise<Flow | undefined>;
+  /** Turns monitoring off for every flow of the owner (an account being deleted): the ids of all of them, and how many were monitored. */
+  unmonitorOwned(userId: number): Promise<{ ids: number[]; turnedOff: number }>;
   insert(flow: NewFlow): Promise<Flow>;
   find(publicId: string): Promise<Flow | undefined>;
   findOwned(userId: number, publicId: string): Promise<Flow | undefined>;
@@ -206,10 +227,39 @@ export interface FlowStore {
    * that ended already is left as it is (false), so a retried activity stores nothing twice.
    */
   finishRun(publicId: string, outcome: FlowRunOutcome, now: Date): Promise<boolean>;
+  /** finishRun, and `outbox` with the ended run in the same transaction; null when the run had ended already. */
+  finishRunWithOutbox<T>(
+    publicId: string,
+    outcome: FlowRunOutcome,
+    now: Date,
+    outbox: FlowRunOutbox<T>,
+  ): Promise<T[] | null>;
   /** Fails a run that has not ended; false when it had. */
   failRun(publicId: string, failure: StoredFlowFailure, now: Date): Promise<boolean>;
+  /** failRun, and `outbox` with the failed run in the same transaction; null when the run had ended already. */
+  failRunWithOutbox<T>(
+    publicId: string,
+    failure: StoredFlowFailure,
+    now: Date,
+    outbox: FlowRunOutbox<T>,
+  ): Promise<T[] | null>;
   runSteps(runId: number): Promise<FlowStepResult[]>;
+  /** The flow's run still queued or running, if any. */
+  inFlightRun(flowId: number): Promise<FlowRun | undefined>;
+  /** The measured steps of the flow's finished runs that ended at or after `since`, oldest run first, by step index. */
+  history(flowId: number, since: Date): Promise<FlowHistoryRow[]>;
 }
+
+/** One measured step of one finished run, as the history reads it. */
+export interface FlowHistoryRow {
+  runId: string;
+  finishedAt: Date;
+  trigger: FlowRunTrigger;
+  step: Pick<FlowStepResult, 'index' | 'mode' | 'name' | 'url' | 'scores' | 'metrics'>;
+}
+
+/** Writes a run's webhook outbox rows in the transaction that ends the run; answers the deliveries to start. */
+export type FlowRunOutbox<T> = (run: FlowRun, steps: FlowStepResult[], webhooks: WebhookStore) => Promise<T[]>;
 
 export function createFlowStore(knex: Knex | Knex.Transaction): FlowStore {
   const flows = () => knex<FlowRow>('flows');
@@ -219,12 +269,38 @@ export function createFlowStore(knex: Knex | Knex.Transaction): FlowStore {
       .select<RunRow[]>('r.*', 'f.public_id as flow_public_id');
   const json = (value: unknown) => JSON.stringify(value);
 
-  return {
+  const store: FlowStore = {
     async underOwnerLock(userId, work) {
       return knex.transaction(async (trx) => {
         await trx.raw('select pg_advisory_xact_lock(?, ?)', [LOCK_NAMESPACE, userId]);
         return work(createFlowStore(trx));
       });
+    },
+
+    async underMonitoringLock(userId, work) {
+      return knex.transaction(async (trx) => {
+        await trx.raw('select pg_advisory_xact_lock(?, ?)', [LOCK_NAMESPACE, userId]);
+        await trx.raw('select pg_advisory_xact_lock(?, ?)', [TARGET_LOCK_NAMESPACE, userId]);
+        return work(createFlowStore(trx));
+      });
+    },
+
+    countMonitoredTargets: (userId) => countMonitoredTargets(knex, userId),
+
+    async monitoredIds() {
+      const ids = await flows().where({ monitored: true }).orderBy('id').pluck('id');
+      return ids.map(Number);
+    },
+
+    async findById(id) {
+      const row = (await flows().where({ id }).first()) as FlowRow | undefined;
+      return row && toFlow(row);
+    },
+
+    async unmonitorOwned(userId) {
+      const turnedOff = await flows().where({ user_id: userId, monitored: true }).update({ monitored: false });
+      const ids = (await flows().where({ user_id: userId }).orderBy('id').pluck('id')).map(Number);
+      return { ids, turnedOff };
     },
 
     async countOwned(userId) {
@@ -240,6 +316,7 @@ export function createFlowStore(knex: Knex | Knex.Transaction): FlowStore {
           name: flow.name,
           form_factor: flow.formFactor,
           steps: json(flow.steps) as unknown as FlowStep[],
+          monitored: flow.monitored,
           created_at: flow.createdAt,
           updated_at: flow.createdAt,
         })
@@ -272,6 +349,7 @@ export function createFlowStore(knex: Knex | Knex.Transaction): FlowStore {
           ...(changes.name !== undefined ? { name: changes.name } : {}),
           ...(changes.formFactor !== undefined ? { form_factor: changes.formFactor } : {}),
           ...(changes.steps !== undefined ? { steps: json(changes.steps) as unknown as FlowStep[] } : {}),
+          ...(changes.monitored !== undefined ? { monitored: changes.monitored } : {}),
           updated_at: now,
         })
         .returning('*')) as FlowRow[];
@@ -368,13 +446,17 @@ export function createFlowStore(knex: Knex | Knex.Transaction): FlowStore {
     },
 
     async finishRun(publicId, outcome, now) {
+      return (await store.finishRunWithOutbox(publicId, outcome, now, async () => [])) !== null;
+    },
+
+    async finishRunWithOutbox(publicId, outcome, now, outbox) {
       return knex.transaction(async (trx) => {
         const run = await trx('flow_runs')
           .where({ public_id: publicId })
           .whereIn('status', ['queued', 'running'])
           .forUpdate()
           .first('id');
-        if (!run) return false;
+        if (!run) return null;
         const runId = Number(run.id);
         if (outcome.steps.length)
           await trx('flow_run_steps').insert(
@@ -399,21 +481,83 @@ export function createFlowStore(knex: Knex | Knex.Transaction): FlowStore {
             chromium_version: outcome.chromiumVersion,
             finished_at: now,
           });
-        return true;
+        const ended = createFlowStore(trx);
+        return outbox((await ended.findRun(publicId))!, outcome.steps, createWebhookStore(trx));
       });
     },
 
     async failRun(publicId, failure, now) {
-      const n = await knex('flow_runs')
-        .where({ public_id: publicId })
-        .whereIn('status', ['queued', 'running'])
-        .update({ status: 'failed', failure: json(failure), finished_at: now });
-      return n > 0;
+      return (await store.failRunWithOutbox(publicId, failure, now, async () => [])) !== null;
+    },
+
+    async failRunWithOutbox(publicId, failure, now, outbox) {
+      return knex.transaction(async (trx) => {
+        const n = await trx('flow_runs')
+          .where({ public_id: publicId })
+          .whereIn('status', ['queued', 'running'])
+          .update({ status: 'failed', failure: json(failure), finished_at: now });
+        if (n === 0) return null;
+        const ended = createFlowStore(trx);
+        const run = (await ended.findRun(publicId))!;
+        return outbox(run, await ended.runSteps(run.id), createWebhookStore(trx));
+      });
     },
 
     async runSteps(runId) {
       const rows = (await knex('flow_run_steps').where({ run_id: runId }).orderBy('index')) as StepRow[];
       return rows.map(toStep);
     },
+
+    async inFlightRun(flowId) {
+      const row = (await runs()
+        .where('r.flow_id', flowId)
+        .whereIn('r.status', ['queued', 'running'])
+        .orderBy('r.id', 'desc')
+        .first()) as RunRow | undefined;
+      return row && toRun(row);
+    },
+
+    async history(flowId, since) {
+      const rows = (await knex('flow_run_steps as s')
+        .join('flow_runs as r', 'r.id', 's.run_id')
+        .where({ 'r.flow_id': flowId, 'r.status': 'finished' })
+        .where('r.finished_at', '>=', since)
+        .orderBy([
+          { column: 'r.finished_at', order: 'asc' },
+          { column: 'r.id', order: 'asc' },
+          { column: 's.index', order: 'asc' },
+        ])
+        .select(
+          'r.public_id as run_id',
+          'r.finished_at',
+          'r.trigger',
+          's.index',
+          's.mode',
+          's.name',
+          's.url',
+          's.scores',
+          's.metrics',
+        )) as Array<
+        Pick<StepRow, 'index' | 'mode' | 'name' | 'url' | 'scores' | 'metrics'> & {
+          run_id: string;
+          finished_at: Date;
+          trigger: FlowRunTrigger;
+        }
+      >;
+      return rows.map((row) => ({
+        runId: row.run_id,
+        finishedAt: row.finished_at,
+        trigger: row.trigger,
+        step: {
+          index: row.index,
+          mode: row.mode,
+          name: row.name,
+          url: row.url,
+          scores: row.scores,
+          metrics: row.metrics,
+        },
+      }));
+    },
   };
+  return store;
 }

@@ -16,6 +16,21 @@ import { toScan, type ScanRow } from './scans.ts';
 
 // Scans use 4201 for their owner lock; targets have their own, so the two never wait for each other.
 const LOCK_NAMESPACE = 4202;
+/** Monitored flows count against the plan's target limit, so turning a flow's monitoring on takes this lock too. */
+export const TARGET_LOCK_NAMESPACE = LOCK_NAMESPACE;
+
+/** What the plan's `maxTargets` limits: the owner's targets and monitored user flows (docs/flows.md#monitoring). */
+export async function countMonitoredTargets(knex: Knex | Knex.Transaction, userId: number): Promise<number> {
+  const row = (await knex
+    .select(
+      knex.raw(
+        '(select count(*) from scan_targets where user_id = ?) + (select count(*) from flows where user_id = ? and monitored) as count',
+        [userId, userId],
+      ),
+    )
+    .first()) as { count: string | number } | undefined;
+  return Number(row?.count ?? 0);
+}
 
 interface TargetRow {
   id: number;
@@ -80,6 +95,8 @@ export interface TargetStore {
   /** The owner's targets, oldest first (ids are stable in pagination). */
   listOwned(userId: number, page: PageQuery): Promise<Page<ScanTarget>>;
   countOwned(userId: number): Promise<number>;
+  /** Targets and monitored flows: what the plan's `maxTargets` limits. */
+  countMonitored(userId: number): Promise<number>;
   insert(target: NewScanTarget): Promise<ScanTarget>;
   update(id: number, changes: ScanTargetChanges, now: Date): Promise<ScanTarget | undefined>;
   /** Deletes the target; its unresolved alerts are dismissed first (kept as history, nothing left to resolve them). */
@@ -147,6 +164,8 @@ export function createTargetStore(knex: Knex | Knex.Transaction): TargetStore {
         meta: pageMeta(page, Number(counted[0]?.count ?? 0)),
       };
     },
+
+    countMonitored: (userId) => countMonitoredTargets(knex, userId),
 
     async countOwned(userId) {
       const [counted] = await targets().where({ user_id: userId }).count<Array<{ count: number }>>('* as count');

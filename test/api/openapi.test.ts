@@ -26,6 +26,8 @@ describe('OpenAPI document', () => {
     expect(Object.keys(doc.webhooks).sort()).toEqual([
       'alert.resolved',
       'alert.triggered',
+      'flow.completed',
+      'flow.failed',
       'ping',
       'rum.alert.resolved',
       'rum.alert.triggered',
@@ -53,6 +55,9 @@ describe('OpenAPI document', () => {
     ]);
     expect(schema('rum.alert.triggered').required).toContain('triggered_at');
     expect(schema('rum.alert.resolved').required).toContain('resolved_at');
+    // The flow run events are extensions, marked as such, with the flow and its steps.
+    expect(schema('flow.failed').required).toEqual(expect.arrayContaining(['flow', 'steps', 'failed_step']));
+    expect((doc.webhooks['flow.completed']!.post as unknown as Record<string, unknown>)['x-extension']).toBe(true);
     expect(doc.webhooks['scan.completed']!.post.parameters.map((p) => p.name)).toEqual([
       'webhook-id',
       'webhook-timestamp',

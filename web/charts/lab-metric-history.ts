@@ -30,7 +30,11 @@ export interface LabPoint {
   lighthouseMajor: number | null;
 }
 
-const THRESHOLDS: Record<LabMetric, MetricThreshold> = {
+/** What the chart draws: a target's lab metrics, and INP, which a user flow's timespan steps measure. */
+export type ChartLabMetric = LabMetric | 'inp_ms';
+
+const THRESHOLDS: Record<ChartLabMetric, MetricThreshold> = {
+  inp_ms: METRIC_THRESHOLDS.INP,
   lcp_ms: METRIC_THRESHOLDS.LCP,
   cls: METRIC_THRESHOLDS.CLS,
   tbt_ms: METRIC_THRESHOLDS.TBT,
@@ -38,7 +42,8 @@ const THRESHOLDS: Record<LabMetric, MetricThreshold> = {
   ttfb_ms: METRIC_THRESHOLDS.TTFB,
 };
 
-export const LAB_METRIC_NAMES: Record<LabMetric, string> = {
+export const LAB_METRIC_NAMES: Record<ChartLabMetric, string> = {
+  inp_ms: 'INP',
   lcp_ms: 'LCP',
   cls: 'CLS',
   tbt_ms: 'TBT',
@@ -65,12 +70,12 @@ export function labSeries(items: readonly LabHistoryItem[], metric: LabMetric, f
 }
 
 /** A value in the metric's unit: whole milliseconds, CLS to three decimals. */
-export function labValue(metric: LabMetric, value: number, locale: Locale): string {
+export function labValue(metric: ChartLabMetric, value: number, locale: Locale): string {
   return metric === 'cls' ? formatNumber(value, locale, 3) : `${formatNumber(value, locale)} ms`;
 }
 
 /** An axis label: seconds once a value reaches one, so the labels stay short. */
-function axisValue(metric: LabMetric, value: number, locale: Locale): string {
+function axisValue(metric: ChartLabMetric, value: number, locale: Locale): string {
   if (metric === 'cls') return formatNumber(value, locale, 2);
   return value >= 1000 ? `${formatNumber(value / 1000, locale, 2)} s` : `${formatNumber(value, locale)} ms`;
 }
@@ -100,7 +105,7 @@ export interface LabChartGeometry {
 const round = (n: number) => Math.round(n * 100) / 100;
 
 export function labChartGeometry(
-  metric: LabMetric,
+  metric: ChartLabMetric,
   series: readonly LabPoint[],
   locale: Locale,
   budget?: number,
@@ -220,7 +225,7 @@ export const labChartTexts = (locale: Locale) => TEXTS[locale];
 
 /** The series in words: first and last, lowest and highest, the widest spread, budget overruns, a Lighthouse change. */
 export function describeLabHistory(
-  metric: LabMetric,
+  metric: ChartLabMetric,
   series: readonly LabPoint[],
   locale: Locale,
   budget?: number,
@@ -268,17 +273,19 @@ export interface LabChartOptions {
   budget?: number;
   /** Where a point links (a scan's report). */
   href?: (scanId: string) => string;
+  /** The chart's title and its summary in words, for series that are not a target's scans (a user flow's runs). */
+  words?: { title: string; summary: string };
 }
 
 export function labMetricChart(
-  metric: LabMetric,
+  metric: ChartLabMetric,
   series: readonly LabPoint[],
-  { locale, id, factor, budget, href }: LabChartOptions,
+  { locale, id, factor, budget, href, words }: LabChartOptions,
 ): SafeHtml {
   const t = TEXTS[locale];
   const name = LAB_METRIC_NAMES[metric];
-  const title = factor ? t.title(name, t.factors[factor]) : t.titleOnce(name);
-  const summary = describeLabHistory(metric, series, locale, budget);
+  const title = words?.title ?? (factor ? t.title(name, t.factors[factor]) : t.titleOnce(name));
+  const summary = words?.summary ?? describeLabHistory(metric, series, locale, budget);
   const g = labChartGeometry(metric, series, locale, budget);
   if (g.points.length === 0)
     return html`<figure class="chart chart-empty lab-chart" id="${id}"><p class="chart-none">${summary}</p></figure>`;
