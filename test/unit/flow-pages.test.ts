@@ -8,8 +8,10 @@ import {
   sampleFlows,
   sampleSecrets,
   SIGN_IN_FLOW,
+  sampleStepResults,
 } from '../../fixtures/flow-pages.ts';
 import type { Locale } from '../../core/i18n/locale.ts';
+import type { FlowStepSeries } from '../../services/flows.ts';
 import { escapeHtml } from '../../web/html.ts';
 import { flowComparePage } from '../../web/flows/compare-page.ts';
 import { flowEditorPage, type FlowEditorPageModel } from '../../web/flows/editor-page.ts';
@@ -231,6 +233,69 @@ describe('the flow editor', () => {
     expect(history.match(/class="compare"/g)).toHaveLength(1);
     expect(page).toContain('action="/flows/flow-1/run"');
     expect(editor('de')).toContain('>Jetzt ausführen</button>');
+  });
+
+  it('offers daily monitoring as one button that turns it the other way, and says the state', () => {
+    const off = element(editor('en', { monitored: false }), 'monitoring');
+    expect(off).toContain('<p id="monitoring-state" data-monitored="false">This flow runs only when you start it.');
+    expect(off).toContain('action="/flows/flow-1/monitoring"');
+    expect(off).toContain('<input type="hidden" name="monitored" value="true">');
+    expect(off).toMatch(/id="monitoring-toggle"[^>]*>Monitor daily<\/button>/);
+    const on = element(editor('de', { monitored: true }), 'monitoring');
+    expect(on).toContain('data-monitored="true">Dieser Ablauf läuft einmal täglich');
+    expect(on).toContain('<input type="hidden" name="monitored" value="false">');
+    expect(on).toMatch(/id="monitoring-toggle"[^>]*>Überwachung beenden<\/button>/);
+    expectEveryPostFormHasCsrf(editor('en', { monitored: true }));
+  });
+
+  it('says why monitoring was refused, over the plan with the plan link', () => {
+    const limited = editor('en', {
+      monitoringError: { message: 'Your plan (Pro) monitors up to 25 targets.', planLink: true },
+    });
+    expect(element(limited, 'monitoring-error')).toBe(
+      '<p class="error form-error" role="alert" id="monitoring-error">Your plan (Pro) monitors up to 25 targets. <a href="/settings/plan" class="plan-link">See your plan and ask for an upgrade</a></p>',
+    );
+    const away = editor('en', { monitoringError: { message: '<b>away</b>' } });
+    expect(away).toContain('id="monitoring-error">&lt;b&gt;away&lt;/b&gt;</p>');
+    expect(editor('en')).not.toContain('id="monitoring-error"');
+  });
+
+  it('draws the history per step below the runs once a run has finished, points linking to their runs', () => {
+    const series: FlowStepSeries[] = sampleStepResults()
+      .slice(0, 2)
+      .map((result) => ({
+        index: result.index,
+        mode: result.mode,
+        name: result.name,
+        points: ['run-1', 'run-3'].map((runId, day) => ({
+          run_id: runId,
+          at: new Date(Date.UTC(2026, 10, 20 + day * 2, 8, 1)),
+          trigger: 'web' as const,
+          url: result.url,
+          metrics: result.metrics,
+          scores: result.scores,
+        })),
+      }));
+    const page = editor('en', { history: { series, days: 30 } });
+    const runs = page.indexOf('id="runs"');
+    const history = page.indexOf('id="flow-history"');
+    expect(runs).toBeGreaterThan(-1);
+    expect(history).toBeGreaterThan(runs);
+    expect(history).toBeLessThan(page.indexOf('id="editor"'));
+    expect(page).toContain('Step 1: Login page');
+    expect(page).toContain('data-metric="inp_ms"');
+    expect(page).toContain('href="/flows/flow-1/runs/run-3"');
+    expect(editor('de', { history: { series, days: 30 } })).toContain('Verlauf je Schritt');
+    // No finished run yet: nothing to draw, no section.
+    const queued = editor('en', {
+      history: { series: [], days: 30 },
+      runs: [{ id: 'run-9', status: 'queued', requestedAt: '2026-11-22T08:00:00Z', finishedAt: null }],
+    });
+    expect(queued).not.toContain('id="flow-history"');
+    // Finished runs, none in the window: the section says so in one line.
+    expect(element(editor('en', { history: { series: [], days: 30 } }), 'flow-history')).toContain(
+      'No finished runs in the last 30 days.',
+    );
   });
 
   it('offers the import on a new flow and shows what an import left out, escaped', () => {

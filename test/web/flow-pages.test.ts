@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ScheduleNotFoundError } from '@temporalio/client';
 import type { Browser, Page } from 'puppeteer-core';
 import type { FlowRunOutcome } from '../../core/flows/flow.ts';
 import { newPublicId } from '../../core/ids.ts';
-import { flowRunWorkflowId, scanDispatcherWorkflowId } from '../../core/temporal.ts';
+import { flowRunWorkflowId, flowScheduleId, scanDispatcherWorkflowId } from '../../core/temporal.ts';
 import { createStorage } from '../../db/store/index.ts';
 import { SIGN_IN_FLOW, sampleStepResults } from '../../fixtures/flow-pages.ts';
 import { PROJECT_ROOT } from '../../infra/config.ts';
@@ -30,6 +31,8 @@ const recording = readFileSync(join(PROJECT_ROOT, 'test/unit/fixtures/recorder-s
 /** Every page any test saw, searched for the secret at the end. */
 const seen: string[] = [];
 const started: string[] = [];
+/** Schedules a test may leave behind when it fails half way. */
+const schedules: string[] = [];
 
 beforeAll(async () => {
   api = await startTestApi();
@@ -39,6 +42,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await closeBrowser?.();
   if (!api) return;
+  for (const id of schedules)
+    await api.temporal.schedule
+      .getHandle(id)
+      .delete()
+      .catch(() => undefined);
   for (const id of started)
     await api.temporal.workflow
       .getHandle(flowRunWorkflowId(id))
@@ -269,7 +277,7 @@ describe('the flow pages', () => {
     const runId = /\/runs\/([0-9a-z]{26})$/.exec(location(res))?.[1];
     expect(runId).toBeDefined();
     started.push(runId!);
-    expect((await storage().flows.findRun(runId!))?.status).toBe('queued');
+    expect(await storage().flows.findRun(runId!)).toMatchObject({ status: 'queued', trigger: 'web' });
     const page = await get(owner.client, location(res));
     expect(page.status).toBe(200);
     expect(page.text).toContain('<meta http-equiv="refresh" content="5">');
@@ -322,6 +330,79 @@ describe('the flow pages', () => {
     expect((await get(owner.client, `/flows/${flowId}/compare?run=${fast}`)).status).toBe(400);
     const history = await get(owner.client, `/flows/${flowId}`);
     expect(history.text).toContain(`/compare?run=${fast}&amp;run=${slow}`);
+  });
+
+  it('draws the history per step below the runs, its points linking to the runs', async () => {
+    const flow = (await storage().flows.find(flowId))!;
+    const day = (n: number) => new Date(api.clock.read().getTime() - n * 86_400_000).toISOString();
+    const older = await storedRun(flow.id, owner.user.id, day(3), outcome(false));
+    const newer = await storedRun(flow.id, owner.user.id, day(1), outcome(true));
+    const page = await get(owner.client, `/flows/${flowId}`);
+    const history = page.text.indexOf('id="flow-history"');
+    expect(history).toBeGreaterThan(page.text.indexOf('id="run-history"'));
+    expect(history).toBeLessThan(page.text.indexOf('id="editor"'));
+    expect(page.text).toContain('Step 1: Login page');
+    expect(page.text).toContain('data-metric="inp_ms"');
+    for (const runId of [older, newer]) expect(page.text).toContain(`href="/flows/${flowId}/runs/${runId}"`);
+    // A flow that never ran has nothing to draw.
+    const fresh = await storage().flows.insert({
+      publicId: newPublicId(new Date()),
+      userId: owner.user.id,
+      name: 'Never run',
+      formFactor: 'desktop',
+      steps: [{ type: 'navigate', url: 'https://shop.example.com/' }],
+      monitored: false,
+      createdAt: new Date(),
+    });
+    expect((await get(owner.client, `/flows/${fresh.publicId}`)).text).not.toContain('id="flow-history"');
+    await storage().flows.delete(fresh.id);
+  });
+
+  it('turns daily monitoring on and off with its Temporal schedule', async () => {
+    const path = `/flows/${flowId}`;
+    const flow = (await storage().flows.find(flowId))!;
+    const scheduleId = flowScheduleId(api.config.temporal.taskQueuePrefix, flow.id);
+    schedules.push(scheduleId);
+    expect((await get(owner.client, path)).text).toContain('data-monitored="false"');
+    const on = await post(owner.client, `${path}/monitoring`, { monitored: 'true' });
+    expect([on.status, location(on)]).toEqual([303, `${path}?notice=monitoringOn#monitoring`]);
+    expect((await storage().flows.find(flowId))?.monitored).toBe(true);
+    expect((await api.temporal.schedule.getHandle(scheduleId).describe()).scheduleId).toBe(scheduleId);
+    const page = await get(owner.client, location(on));
+    expect(page.text).toContain('data-monitored="true"');
+    expect(page.text).toContain('Monitoring on: the flow runs once a day.');
+    const off = await post(owner.client, `${path}/monitoring`, { monitored: 'false' });
+    expect([off.status, location(off)]).toEqual([303, `${path}?notice=monitoringOff#monitoring`]);
+    expect((await storage().flows.find(flowId))?.monitored).toBe(false);
+    await expect(api.temporal.schedule.getHandle(scheduleId).describe()).rejects.toBeInstanceOf(ScheduleNotFoundError);
+    expect((await post(owner.client, `${path}/monitoring`, { monitored: 'yes' })).status).toBe(400);
+  });
+
+  it("refuses monitoring past the plan's target limit, monitored flows counted, with the plan link", async () => {
+    const starter = await signedIn('starter');
+    const insert = (name: string, monitored: boolean) =>
+      storage().flows.insert({
+        publicId: newPublicId(new Date()),
+        userId: starter.user.id,
+        name,
+        formFactor: 'desktop',
+        steps: [{ type: 'navigate', url: 'https://shop.example.com/' }],
+        monitored,
+        createdAt: new Date(),
+      });
+    // Stored directly, past the plan's flows: only the count of monitored ones matters here.
+    for (let i = 0; i < 5; i++) await insert(`Monitored ${i}`, true);
+    const flow = await insert('One more', false);
+    await get(starter.client, `/flows/${flow.publicId}`);
+    const refused = await post(starter.client, `/flows/${flow.publicId}/monitoring`, { monitored: 'true' });
+    expect(refused.status).toBe(403);
+    expect(refused.text).toMatch(
+      /id="monitoring-error">Your plan \(Starter\) monitors up to 5 targets, monitored flows included\. The Pro plan monitors more\.[^<]*<a href="\/settings\/plan" class="plan-link">/,
+    );
+    expect(refused.text).toContain('data-monitored="false"');
+    expect((await storage().flows.find(flow.publicId))?.monitored).toBe(false);
+    const scheduleId = flowScheduleId(api.config.temporal.taskQueuePrefix, flow.id);
+    await expect(api.temporal.schedule.getHandle(scheduleId).describe()).rejects.toBeInstanceOf(ScheduleNotFoundError);
   });
 
   it("is a 404 for another user's flow, runs and forms", async () => {

@@ -1,8 +1,10 @@
 import type { FlowSecretKind, FlowStepType, LighthouseStepMode, MeasuredStepType } from '../../core/flows/flow.ts';
 import type { Locale } from '../../core/i18n/locale.ts';
 import { FORM_FACTORS } from '../../core/scan/observation.ts';
+import type { FlowStepSeries } from '../../services/flows.ts';
 import { html, SafeHtml } from '../html.ts';
 import { layout } from '../layout.ts';
+import { planLink } from '../plan/link.ts';
 import {
   FLOW_NAME_MAX,
   SELECTOR_MAX,
@@ -14,6 +16,7 @@ import {
   type StepField,
   type StepRow,
 } from './form.ts';
+import { flowHistorySection } from './history.ts';
 import { FLOW_LABELS, type FlowNotice } from './labels.ts';
 import {
   FLOW_PATHS as P,
@@ -59,6 +62,12 @@ export interface FlowEditorPageModel extends FlowPageBase {
   runs?: readonly FlowRunSummary[];
   /** Why Run now was refused (plan, hourly limit, the scheduler away), in the page's language. */
   runError?: string;
+  /** A stored flow's series per measured step over the last `days` days (services/flows.ts flowHistory). */
+  history?: { series: readonly FlowStepSeries[]; days: number };
+  /** Whether a stored flow runs daily on its schedule. */
+  monitored?: boolean;
+  /** Why turning monitoring on or off was refused, in the page's language; over the plan's limit with its link. */
+  monitoringError?: { message: string; planLink?: boolean };
   notice?: FlowNotice;
 }
 
@@ -71,7 +80,7 @@ export function flowEditorPage(model: FlowEditorPageModel): string {
   const heading = stored ? model.values.name || t.editTitle : t.newTitle;
   const body = html`<a class="back" href="${P.flows}">← ${t.allFlows}</a>
     <h1>${heading}</h1>${noticeBox(model.notice, locale)}
-    ${stored ? runsSection(model.flowId!, model, locale) : html``}
+    ${stored ? html`${runsSection(model.flowId!, model, locale)}${monitoringSection(model.flowId!, model, locale)}${historySection(model.flowId!, model, locale)}` : html``}
     ${editorForm(model, errors, locale)}
     ${stored ? html`${secretsSection(model.flowId!, model, locale)}${deleteSection(model.flowId!, model, locale)}` : html`${pendingSecrets(model, locale)}<p class="muted" id="secrets-later">${t.secretsAfterCreate}</p>${importSection(model, locale)}`}`;
   return layout(stored ? model.values.name || t.editTitle : t.newTitle, body, {
@@ -99,6 +108,30 @@ function runsSection(flowId: string, model: FlowEditorPageModel, locale: Locale)
         ? html`<table id="run-history" class="stack"><thead><tr><th scope="col">${t.colStarted}</th><th scope="col">${t.colStatus}</th><th scope="col"><span class="visually-hidden">${t.compare}</span></th></tr></thead><tbody>${rows}</tbody></table>`
         : html`<p id="no-runs">${t.noRuns}</p>`
     }</section>`;
+}
+
+/** Monitoring on or off: the state in words and one button that turns it the other way. */
+function monitoringSection(flowId: string, model: FlowEditorPageModel, locale: Locale): SafeHtml {
+  const t = FLOW_LABELS[locale];
+  const monitored = model.monitored ?? false;
+  const error = model.monitoringError;
+  return html`<section aria-labelledby="monitoring-heading" id="monitoring"><h2 id="monitoring-heading">${t.monitoringTitle}</h2>
+    ${error ? html`<p class="error form-error" role="alert" id="monitoring-error">${error.message}${error.planLink ? html` ${planLink(locale)}` : html``}</p>` : html``}
+    <p id="monitoring-state" data-monitored="${String(monitored)}">${monitored ? t.monitoredState : t.notMonitoredState}</p>
+    <form class="inline" method="post" action="${P.monitoring(flowId)}" id="monitoring-form">${csrfField(model.csrf)}<input type="hidden" name="monitored" value="${String(!monitored)}">
+      <button type="submit" class="${monitored ? 'secondary' : 'primary'}" id="monitoring-toggle" aria-describedby="monitoring-state">${monitored ? t.stopMonitoring : t.monitorDaily}</button></form></section>`;
+}
+
+/** The per-step charts, once the flow has a finished run (before that there is nothing to draw). */
+function historySection(flowId: string, model: FlowEditorPageModel, locale: Locale): SafeHtml {
+  const history = model.history;
+  const finished = (model.runs ?? []).some((run) => run.status === 'finished');
+  if (!history || (!finished && !history.series.length)) return html``;
+  return flowHistorySection(history.series, {
+    locale,
+    days: history.days,
+    runHref: (runId) => P.run(flowId, runId),
+  });
 }
 
 const selected = (yes: boolean) => new SafeHtml(yes ? ' selected' : '');

@@ -115,6 +115,16 @@ const en = {
   colStatus: 'Status',
   compare: 'Compare',
   compareWithBefore: (when: string) => `Compare the run of ${when} with the one before`,
+  monitoringTitle: 'Daily monitoring',
+  monitoredState:
+    'This flow runs once a day on a schedule of its own and counts as one of your plan’s monitored targets.',
+  notMonitoredState:
+    'This flow runs only when you start it. Monitored, it runs once a day and counts as one of your plan’s monitored targets.',
+  monitorDaily: 'Monitor daily',
+  stopMonitoring: 'Stop monitoring',
+  targetLimit: (plan: string, limit: number, upgrade?: string) =>
+    `Your plan (${plan}) monitors up to ${limit} ${limit === 1 ? 'target' : 'targets'}, monitored flows included.${upgrade ? ` The ${upgrade} plan monitors more.` : ''} Stop monitoring a target or flow to monitor this one.`,
+  monitoringUnavailable: 'The scheduler is not reachable just now; nothing was changed. Try again in a minute.',
   notices: {
     created: 'Flow created.',
     saved: 'Flow saved.',
@@ -123,6 +133,8 @@ const en = {
     secretDeleted: 'Secret deleted.',
     runStarted: 'Run started.',
     deleted: 'Flow deleted.',
+    monitoringOn: 'Monitoring on: the flow runs once a day.',
+    monitoringOff: 'Monitoring off: the flow runs only when you start it.',
   },
   errors: {
     required: 'Fill this in.',
@@ -323,6 +335,17 @@ const de: FlowLabels = {
   colStatus: 'Status',
   compare: 'Vergleichen',
   compareWithBefore: (when) => `Den Lauf vom ${when} mit dem davor vergleichen`,
+  monitoringTitle: 'Tägliche Überwachung',
+  monitoredState:
+    'Dieser Ablauf läuft einmal täglich nach eigenem Zeitplan und zählt als eines der überwachten Ziele Ihres Tarifs.',
+  notMonitoredState:
+    'Dieser Ablauf läuft nur, wenn Sie ihn starten. Überwacht läuft er einmal täglich und zählt als eines der überwachten Ziele Ihres Tarifs.',
+  monitorDaily: 'Täglich überwachen',
+  stopMonitoring: 'Überwachung beenden',
+  targetLimit: (plan, limit, upgrade) =>
+    `Ihr Tarif (${plan}) überwacht bis zu ${limit} ${limit === 1 ? 'Ziel' : 'Ziele'}, überwachte Abläufe eingeschlossen.${upgrade ? ` Der Tarif ${upgrade} überwacht mehr.` : ''} Beenden Sie die Überwachung eines Ziels oder Ablaufs, um diesen zu überwachen.`,
+  monitoringUnavailable:
+    'Der Zeitplaner ist gerade nicht erreichbar; es wurde nichts geändert. Versuchen Sie es in einer Minute erneut.',
   notices: {
     created: 'Ablauf angelegt.',
     saved: 'Ablauf gespeichert.',
@@ -331,6 +354,8 @@ const de: FlowLabels = {
     secretDeleted: 'Geheimnis gelöscht.',
     runStarted: 'Lauf gestartet.',
     deleted: 'Ablauf gelöscht.',
+    monitoringOn: 'Überwachung an: Der Ablauf läuft einmal täglich.',
+    monitoringOff: 'Überwachung aus: Der Ablauf läuft nur, wenn Sie ihn starten.',
   },
   errors: {
     required: 'Bitte ausfüllen.',

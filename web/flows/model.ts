@@ -126,6 +126,8 @@ export const FLOW_PATHS = {
   flow: (id: string) => `/flows/${encodeURIComponent(id)}`,
   save: (id: string) => `/flows/${encodeURIComponent(id)}`,
   runNow: (id: string) => `/flows/${encodeURIComponent(id)}/run`,
+  /** Posts `monitored=true` or `monitored=false`. */
+  monitoring: (id: string) => `/flows/${encodeURIComponent(id)}/monitoring`,
   remove: (id: string) => `/flows/${encodeURIComponent(id)}/delete`,
   secrets: (id: string) => `/flows/${encodeURIComponent(id)}/secrets`,
   deleteSecret: (id: string, name: string) =>

@@ -12,6 +12,7 @@ import {
   createFlow,
   deleteFlow,
   deleteFlowSecret,
+  flowHistory,
   setFlowSecret,
   startFlowRun,
   updateFlow,
@@ -58,6 +59,8 @@ interface Owner {
 /** The editor's rows and a pasted recording outgrow the web area's 16 KB forms; 200 steps fit well in this. */
 export const FLOW_FORM_LIMIT_BYTES = 256 * 1024;
 const RUNS_SHOWN = 20;
+/** The window of the flow page's charts, the API's default for GET /flows/{id}/history. */
+const HISTORY_DAYS = 30;
 /** More than any plan keeps, so a downgraded account still sees every flow it has. */
 const FLOWS_LISTED = 500;
 const PUBLIC_ID = new RegExp(PUBLIC_ID_PATTERN);
@@ -79,6 +82,7 @@ export function mountFlowPages(router: Router, deps: FlowPageDeps): void {
   router.get('/flows/:id', on(gated(showFlow)));
   router.post('/flows/:id', on(gated(save)));
   router.post('/flows/:id/run', on(gated(runNow)));
+  router.post('/flows/:id/monitoring', on(gated(setMonitoring)));
   router.post('/flows/:id/delete', on(gated(remove)));
   router.post('/flows/:id/secrets', on(gated(setSecret)));
   router.post('/flows/:id/secrets/:name/delete', on(gated(removeSecret)));
@@ -209,6 +213,7 @@ async function renderFlow(
 ): Promise<void> {
   const secrets = await deps.storage.flows.secrets(flow.id);
   const runs = await deps.storage.flows.listRuns(flow.id, { limit: RUNS_SHOWN, page: 1 });
+  const history = await flowHistory(services(deps), owner, flow.publicId, HISTORY_DAYS);
   const set = new Set(secrets.map((secret) => secret.name));
   html(
     ctx,
@@ -220,6 +225,8 @@ async function renderFlow(
       secrets: secrets.map((secret) => ({ ...secret, updatedAt: isoTimestamp(secret.updatedAt) })),
       missingSecrets: referencedSecrets(definitionOf(flow)).filter((name) => !set.has(name)),
       runs: runs.items.map(runSummary),
+      ...(history.kind === 'ok' ? { history: { series: history.series, days: HISTORY_DAYS } } : {}),
+      monitored: flow.monitored,
       notice: noticeOf(ctx),
       ...extra,
     }),
@@ -371,7 +378,7 @@ async function removeSecret(deps: FlowPageDeps, ctx: Ctx, owner: Owner): Promise
 async function runNow(deps: FlowPageDeps, ctx: Ctx, owner: Owner): Promise<void> {
   const flow = await ownedFlow(deps, ctx, owner);
   await readForm(ctx, deps.config);
-  const outcome = await startFlowRun(services(deps), owner, flow.publicId);
+  const outcome = await startFlowRun(services(deps), owner, flow.publicId, 'web');
   if (outcome.kind === 'ok') return redirect(ctx, P.run(flow.publicId, outcome.run.publicId));
   const failure = notFoundOr(outcome);
   const t = labels(base(deps, ctx));
@@ -388,6 +395,33 @@ async function runNow(deps: FlowPageDeps, ctx: Ctx, owner: Owner): Promise<void>
   }
   const { status, errors } = rejection(ctx, failure, t);
   await renderFlow(deps, ctx, owner, flow, { runError: errorMessage(errors.form, t) }, status);
+}
+
+/** Monitoring on or off (`monitored=true|false`), with its schedule; past the plan's target limit a 403. */
+async function setMonitoring(deps: FlowPageDeps, ctx: Ctx, owner: Owner): Promise<void> {
+  const flow = await ownedFlow(deps, ctx, owner);
+  const value = (await readForm(ctx, deps.config)).get('monitored');
+  if (value !== 'true' && value !== 'false')
+    throw new HttpError(400, { message: 'Send monitored=true or monitored=false.' });
+  const monitored = value === 'true';
+  const outcome = await updateFlow(services(deps), owner, flow.publicId, { monitored });
+  if (outcome.kind === 'ok')
+    return redirect(ctx, P.flow(flow.publicId), monitored ? 'monitoringOn' : 'monitoringOff', '#monitoring');
+  const failure = notFoundOr(outcome);
+  const t = labels(base(deps, ctx));
+  const refuse = (status: number, monitoringError: EditorExtra['monitoringError']) =>
+    renderFlow(deps, ctx, owner, flow, { monitoringError }, status);
+  if (failure.kind === 'flow_limit' && failure.limited === 'targets')
+    return refuse(403, {
+      message: t.targetLimit(failure.plan.label, failure.limit, failure.upgrade?.label),
+      planLink: true,
+    });
+  if (failure.kind === 'not_started' && failure.schedule) {
+    setRetryAfter(ctx, DEPENDENCY_RETRY_AFTER_S);
+    return refuse(503, { message: t.monitoringUnavailable });
+  }
+  const { status, errors } = rejection(ctx, failure, t);
+  await refuse(status, { message: errorMessage(errors.form, t) });
 }
 
 const errorMessage = (error: FlowFormError | undefined, t: FlowLabels): string =>
