@@ -355,34 +355,36 @@ export async function setTargetSchedulePaused(
   }
 }
 
-/** Deletes the target's schedule; one that is already gone counts as deleted. */
-export async function deleteTargetSchedule(client: Client, prefix: string, targetId: number): Promise<void> {
+/** Deletes a schedule; one that is already gone counts as deleted. */
+async function deleteSchedule(client: Client, scheduleId: string): Promise<void> {
   try {
-    await withinDeadline(client, () => client.schedule.getHandle(targetScheduleId(prefix, targetId)).delete());
+    await withinDeadline(client, () => client.schedule.getHandle(scheduleId).delete());
   } catch (error) {
     if (!(error instanceof ScheduleNotFoundError)) throw error;
   }
 }
 
-/** The target's schedule as Temporal has it, or null when there is none. */
-export async function describeTargetSchedule(
-  client: Client,
-  prefix: string,
-  targetId: number,
-): Promise<ScheduleDescription | null> {
+/** A schedule as Temporal has it, or null when there is none. */
+async function describeSchedule(client: Client, scheduleId: string): Promise<ScheduleDescription | null> {
   try {
-    return await withinDeadline(client, () => client.schedule.getHandle(targetScheduleId(prefix, targetId)).describe());
+    return await withinDeadline(client, () => client.schedule.getHandle(scheduleId).describe());
   } catch (error) {
     if (error instanceof ScheduleNotFoundError) return null;
     throw error;
   }
 }
 
-/**
- * Every target schedule of this prefix with its paused state, from Temporal's schedule list. The list is
- * eventually consistent (a schedule made a moment ago may be missing, a state may lag): the reconciler
- * describes a schedule before it acts on what the list said.
- */
+/** Deletes the target's schedule; one that is already gone counts as deleted. */
+export const deleteTargetSchedule = (client: Client, prefix: string, targetId: number): Promise<void> =>
+  deleteSchedule(client, targetScheduleId(prefix, targetId));
+
+/** The target's schedule as Temporal has it, or null when there is none. */
+export const describeTargetSchedule = (
+  client: Client,
+  prefix: string,
+  targetId: number,
+): Promise<ScheduleDescription | null> => describeSchedule(client, targetScheduleId(prefix, targetId));
+
 export async function listTargetSchedules(client: Client, prefix: string): Promise<Map<number, { paused: boolean }>> {
   const schedules = new Map<number, { paused: boolean }>();
   for await (const summary of client.schedule.list({ pageSize: 1000 })) {
@@ -429,27 +431,15 @@ export async function createFlowSchedule(client: Client, prefix: string, flow: {
 }
 
 /** Deletes the flow's schedule; one that is already gone counts as deleted. */
-export async function deleteFlowSchedule(client: Client, prefix: string, flowId: number): Promise<void> {
-  try {
-    await withinDeadline(client, () => client.schedule.getHandle(flowScheduleId(prefix, flowId)).delete());
-  } catch (error) {
-    if (!(error instanceof ScheduleNotFoundError)) throw error;
-  }
-}
+export const deleteFlowSchedule = (client: Client, prefix: string, flowId: number): Promise<void> =>
+  deleteSchedule(client, flowScheduleId(prefix, flowId));
 
 /** The flow's schedule as Temporal has it, or null when there is none. */
-export async function describeFlowSchedule(
+export const describeFlowSchedule = (
   client: Client,
   prefix: string,
   flowId: number,
-): Promise<ScheduleDescription | null> {
-  try {
-    return await withinDeadline(client, () => client.schedule.getHandle(flowScheduleId(prefix, flowId)).describe());
-  } catch (error) {
-    if (error instanceof ScheduleNotFoundError) return null;
-    throw error;
-  }
-}
+): Promise<ScheduleDescription | null> => describeSchedule(client, flowScheduleId(prefix, flowId));
 
 /** The flow ids of every flow schedule of this prefix, from Temporal's (eventually consistent) schedule list. */
 export async function listFlowSchedules(client: Client, prefix: string): Promise<number[]> {

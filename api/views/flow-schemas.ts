@@ -1,3 +1,4 @@
+import { FLOW_STEP_TYPES, type FlowStepType } from '../../core/flows/flow.ts';
 import {
   MAX_FLOW_NAME_CHARS,
   MAX_SECRET_CHARS,
@@ -21,18 +22,6 @@ const closed = (properties: Record<string, JsonSchema>, required = Object.keys(p
 });
 const timestamp = { type: 'string', format: 'date-time' };
 const nullable = (schema: JsonSchema): JsonSchema => ({ oneOf: [schema, { type: 'null' }] });
-
-export const STEP_TYPES = [
-  'navigate',
-  'start_timespan',
-  'end_timespan',
-  'snapshot',
-  'click',
-  'type',
-  'select',
-  'wait_for_selector',
-  'wait_for_navigation',
-] as const;
 
 const selector = {
   type: 'string',
@@ -61,7 +50,7 @@ const STEP_FIELDS: Record<string, JsonSchema> = {
   value: { type: 'string', maxLength: MAX_TEXT_CHARS, description: 'The option value to select.' },
 };
 /** Per type, its required and optional fields (besides `type`). */
-const STEP_SHAPES: Record<(typeof STEP_TYPES)[number], { required: string[]; optional: string[] }> = {
+const STEP_SHAPES: Record<FlowStepType, { required: string[]; optional: string[] }> = {
   navigate: { required: ['url'], optional: ['name'] },
   start_timespan: { required: ['name'], optional: [] },
   end_timespan: { required: [], optional: [] },
@@ -96,7 +85,7 @@ export const stepSchema: JsonSchema = {
   examples: [EXAMPLE_STEPS[0]],
   description:
     'One step. Measured: `navigate` (a Lighthouse navigation), `start_timespan` … `end_timespan` (the actions between, as one timespan), `snapshot`. Actions: `click`, `type` (`text`, or `secret` naming a secret of the flow), `select`, `wait_for_selector`, `wait_for_navigation`. The first step must be `navigate`.',
-  properties: { type: { enum: [...STEP_TYPES] }, ...STEP_FIELDS },
+  properties: { type: { enum: [...FLOW_STEP_TYPES] }, ...STEP_FIELDS },
   allOf: [
     ...Object.entries(STEP_SHAPES)
       .filter(([type]) => type !== 'type')

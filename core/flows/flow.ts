@@ -29,6 +29,19 @@ export type FlowStep =
 
 export type FlowStepType = FlowStep['type'];
 
+/** Every step type, in the order the editor offers them; the API's schema and the editor both read it. */
+export const FLOW_STEP_TYPES = [
+  'navigate',
+  'start_timespan',
+  'end_timespan',
+  'snapshot',
+  'click',
+  'type',
+  'select',
+  'wait_for_selector',
+  'wait_for_navigation',
+] as const satisfies readonly FlowStepType[];
+
 export const MEASURED_STEP_TYPES = ['navigate', 'start_timespan', 'snapshot'] as const;
 export type MeasuredStepType = (typeof MEASURED_STEP_TYPES)[number];
 /** What a measured step is in Lighthouse's terms. */

@@ -1,4 +1,10 @@
-import type { FlowSecretKind, FlowStepType, LighthouseStepMode, MeasuredStepType } from '../../core/flows/flow.ts';
+import {
+  FLOW_STEP_TYPES,
+  type FlowSecretKind,
+  type FlowStepType,
+  type LighthouseStepMode,
+  type MeasuredStepType,
+} from '../../core/flows/flow.ts';
 import type { Locale } from '../../core/i18n/locale.ts';
 import { FORM_FACTORS } from '../../core/scan/observation.ts';
 import type { FlowStepSeries } from '../../services/flows.ts';
@@ -10,7 +16,6 @@ import {
   SELECTOR_MAX,
   STEP_FIELDS,
   STEP_NAME_MAX,
-  STEP_TYPES,
   TEXT_MAX,
   type FlowFormValues,
   type StepField,
@@ -163,7 +168,7 @@ function editorForm(model: FlowEditorPageModel, errors: FlowFormErrors, locale: 
         <p class="hint" id="steps-intro">${t.stepsIntro}${model.maxFlowSteps === -1 ? '' : ` ${t.stepsAllowance(model.maxFlowSteps)}`}</p>${steps.message}
         <ol class="step-rows">${values.steps.map((row, index) => stepRow(row, index, errors, locale))}</ol>
         ${secretNames.length ? html`<datalist id="secret-names">${secretNames.map((n) => html`<option value="${n}">`)}</datalist>` : html``}
-        <div class="add-step"><div class="field"><label for="new_step_type">${t.newStepType}</label><select id="new_step_type" name="new_step_type">${STEP_TYPES.map(
+        <div class="add-step"><div class="field"><label for="new_step_type">${t.newStepType}</label><select id="new_step_type" name="new_step_type">${FLOW_STEP_TYPES.map(
           (type) => html`<option value="${type}"${selected(type === 'click')}>${t.stepTypes[type]}</option>`,
         )}</select></div>
           <button type="submit" name="_action" value="add" id="add-step">${t.addStep}</button>
@@ -188,7 +193,7 @@ const MAX_LENGTH: Record<StepField, number> = {
 function stepRow(row: StepRow, index: number, errors: FlowFormErrors, locale: Locale): SafeHtml {
   const t = FLOW_LABELS[locale];
   const at = `steps/${index}`;
-  const known = (STEP_TYPES as readonly string[]).includes(row.type) ? (row.type as FlowStepType) : null;
+  const known = (FLOW_STEP_TYPES as readonly string[]).includes(row.type) ? (row.type as FlowStepType) : null;
   const mode = known ? measuredMode(known) : null;
   const typeError = fieldError(`${at}/type`, errors, locale);
   const fields = known ? STEP_FIELDS[known] : [];
@@ -207,7 +212,7 @@ function stepRow(row: StepRow, index: number, errors: FlowFormErrors, locale: Lo
   return html`<li class="step" id="step-${index}" data-step-type="${row.type}"><fieldset><legend>${t.stepNumber(index + 1)}${mode ? html` ${modeBadge(mode, locale)}` : html``}</legend>
     <div class="field"><label for="${fieldId(`${at}/type`)}">${t.stepType}</label><select id="${fieldId(`${at}/type`)}" name="${at}/type"${typeError.attributes}>${
       known ? html`` : html`<option value="" selected></option>`
-    }${STEP_TYPES.map((type) => html`<option value="${type}"${selected(type === known)}>${t.stepTypes[type]}</option>`)}</select>${typeError.message}</div>
+    }${FLOW_STEP_TYPES.map((type) => html`<option value="${type}"${selected(type === known)}>${t.stepTypes[type]}</option>`)}</select>${typeError.message}</div>
     ${fields.length ? fields.map(input) : html`<p class="muted no-fields">${t.noFields}</p>`}
     <button type="submit" name="_action" value="remove/${index}" class="secondary remove-step" aria-label="${t.removeStep(index + 1)}">${t.remove}</button>
   </fieldset></li>`;

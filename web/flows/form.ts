@@ -1,4 +1,10 @@
-import type { FlowDefinition, FlowSecretKind, FlowStep, FlowStepType } from '../../core/flows/flow.ts';
+import {
+  FLOW_STEP_TYPES,
+  type FlowDefinition,
+  type FlowSecretKind,
+  type FlowStep,
+  type FlowStepType,
+} from '../../core/flows/flow.ts';
 import {
   MAX_FLOW_NAME_CHARS,
   MAX_SECRET_CHARS,
@@ -18,18 +24,6 @@ import type { FlowFormErrors } from './model.ts';
  * Fields: `name`, `form_factor`, and per step `steps/<n>/<field>` with the fields of STEP_FIELDS; `_action`
  * is the button pressed (`save`, `add` with `new_step_type`, `remove/<n>`, `refresh`).
  */
-
-export const STEP_TYPES = [
-  'navigate',
-  'start_timespan',
-  'end_timespan',
-  'snapshot',
-  'click',
-  'type',
-  'select',
-  'wait_for_selector',
-  'wait_for_navigation',
-] as const satisfies readonly FlowStepType[];
 
 export type StepField = 'url' | 'name' | 'selector' | 'text' | 'secret' | 'secret_origin' | 'value';
 
@@ -89,7 +83,7 @@ export const emptyRow = (type: string): StepRow => ({
   value: '',
 });
 
-const isStepType = (value: string): value is FlowStepType => (STEP_TYPES as readonly string[]).includes(value);
+const isStepType = (value: string): value is FlowStepType => (FLOW_STEP_TYPES as readonly string[]).includes(value);
 const ROW_FIELD = /^steps\/(\d{1,4})\/(type|url|name|selector|text|secret|secret_origin|value)$/;
 
 /** The rows of the form in the order of their numbers, renumbered from 0 (a removed row leaves a gap). */
