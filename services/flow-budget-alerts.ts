@@ -93,7 +93,11 @@ async function applyToFlow(
     case 'escalated':
       await locked.escalate(
         transition.alertId,
-        { severity: transition.severity, details: { ...transition.details, flow: reference }, scanPublicId: run.publicId },
+        {
+          severity: transition.severity,
+          details: { ...transition.details, flow: reference },
+          scanPublicId: run.publicId,
+        },
         now,
       );
       return transition.alertId;

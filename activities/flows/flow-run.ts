@@ -62,7 +62,8 @@ export function createFlowRunActivities(deps: FlowRunActivityDeps) {
   const judgeBudgets = async (runId: string) => {
     if (!deps.alerts) return;
     const { evaluation, webhooks } = await evaluateFlowRunBudgets({ alerts: deps.alerts, flows }, runId, clock());
-    if (evaluation.changes.length) log.info({ flowRunId: runId, changes: evaluation.changes }, 'flow budget alerts changed');
+    if (evaluation.changes.length)
+      log.info({ flowRunId: runId, changes: evaluation.changes }, 'flow budget alerts changed');
     await dispatch(webhooks);
     for (const { alertId, change } of evaluation.emails) await deps.sendAlertEmail?.(alertId, change);
   };

@@ -67,7 +67,8 @@ export const flowBudgetsSchema: JsonSchema = {
         type: 'object',
         additionalProperties: false,
         properties: Object.fromEntries(FLOW_SCORE_KEYS.map((key) => [key, limited('score')])),
-        description: 'The least each Lighthouse category score (0–100) may be; navigation steps have all four, snapshots all but performance, timespans none.',
+        description:
+          'The least each Lighthouse category score (0–100) may be; navigation steps have all four, snapshots all but performance, timespans none.',
       },
     },
     description: `The most each metric of the step may be (navigation: ${STEP_BUDGET_METRICS.navigation.join(', ')}; timespan: ${STEP_BUDGET_METRICS.timespan.join(', ')}; snapshot: none) and the least each score may be.`,

@@ -29,7 +29,9 @@ export const STEP_BUDGET_SCORES: Record<LighthouseStepMode, readonly FlowScoreKe
 /** The INP limit is the other timings'. */
 export const INP_LIMIT = BUDGET_LIMITS.lcp_ms;
 
-export type StepBudgets = Partial<Record<StepBudgetMetric, number>> & { scores?: Partial<Record<FlowScoreKey, number>> };
+export type StepBudgets = Partial<Record<StepBudgetMetric, number>> & {
+  scores?: Partial<Record<FlowScoreKey, number>>;
+};
 
 /** Step index (as a string: JSON's object keys) → that step's budgets. */
 export type FlowBudgets = Record<string, StepBudgets>;

@@ -56,7 +56,9 @@ export function budgetName(
       : (FLOW_SCORE_KEYS as readonly string[]).includes(metric)
         ? `${FLOW_SCORE_NAMES[locale][metric as FlowScoreKey]} score`
         : metric;
-    return locale === 'de' ? `${name} von Schritt ${step.index} „${step.name}“` : `${name} of step ${step.index} “${step.name}”`;
+    return locale === 'de'
+      ? `${name} von Schritt ${step.index} „${step.name}“`
+      : `${name} of step ${step.index} “${step.name}”`;
   }
   if (isBudgetMetric(metric)) {
     const name = STEP_METRIC_NAMES[metric];

@@ -499,7 +499,14 @@ export function createAlertStore(knex: Knex | Knex.Transaction): AlertStore {
           .where({ id: flowId })
           .forUpdate()
           .first('id', 'public_id', 'user_id', 'name', 'monitored', 'budgets')) as
-          | { id: string; public_id: string; user_id: string; name: string; monitored: boolean; budgets: FlowBudgets | null }
+          | {
+              id: string;
+              public_id: string;
+              user_id: string;
+              name: string;
+              monitored: boolean;
+              budgets: FlowBudgets | null;
+            }
           | undefined;
         if (!row) return undefined;
         const flow: AlertFlow = {

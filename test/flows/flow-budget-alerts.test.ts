@@ -128,7 +128,11 @@ it('budgets are stored per measured step, and a step of another kind is refused 
   });
   expect(moved.status).toBe(422);
   expect(JSON.stringify(moved.body)).toContain('budgets.0');
-  const outOfRange = await call(api, `/flows/${flowId}`, { token, method: 'PATCH', body: { budgets: { '0': { cls: 11 } } } });
+  const outOfRange = await call(api, `/flows/${flowId}`, {
+    token,
+    method: 'PATCH',
+    body: { budgets: { '0': { cls: 11 } } },
+  });
   expect(outOfRange.status).toBe(422);
   expect(JSON.stringify(outOfRange.body)).toContain('budgets.0.cls');
 });

@@ -118,9 +118,9 @@ describe('flow budgets under the budget rule', () => {
 
   it('judges nothing of a step the run did not measure in that mode', () => {
     expect(budgetTransition(flowBudgetsJudged(BUDGETS, [timespan(150)]), undefined)).toEqual([]);
-    expect(budgetTransition(flowBudgetsJudged({ '0': { lcp_ms: 1 } }, [{ ...timespan(0), index: 0 }]), undefined)).toEqual(
-      [],
-    );
+    expect(
+      budgetTransition(flowBudgetsJudged({ '0': { lcp_ms: 1 } }, [{ ...timespan(0), index: 0 }]), undefined),
+    ).toEqual([]);
   });
 
   it('titles the step, and the webhook payload carries the flow and each step', () => {
