@@ -54,7 +54,9 @@ export function budgetName(
     const name = isBudgetMetric(metric)
       ? STEP_METRIC_NAMES[metric]
       : (FLOW_SCORE_KEYS as readonly string[]).includes(metric)
-        ? `${FLOW_SCORE_NAMES[locale][metric as FlowScoreKey]} score`
+        ? locale === 'de'
+          ? `Score „${FLOW_SCORE_NAMES.de[metric as FlowScoreKey]}“`
+          : `${FLOW_SCORE_NAMES.en[metric as FlowScoreKey]} score`
         : metric;
     return locale === 'de'
       ? `${name} von Schritt ${step.index} „${step.name}“`
