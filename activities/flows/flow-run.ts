@@ -65,7 +65,15 @@ export function createFlowRunActivities(deps: FlowRunActivityDeps) {
     if (evaluation.changes.length)
       log.info({ flowRunId: runId, changes: evaluation.changes }, 'flow budget alerts changed');
     await dispatch(webhooks);
-    for (const { alertId, change } of evaluation.emails) await deps.sendAlertEmail?.(alertId, change);
+    for (const { alertId, change } of evaluation.emails) {
+      try {
+        await deps.sendAlertEmail?.(alertId, change);
+      } catch (error) {
+        // A refused address (SMTP 5xx) must not fail a run that finished; anything else is retried with the attempt.
+        if (!(error instanceof ApplicationFailure && error.nonRetryable)) throw error;
+        log.warn({ flowRunId: runId, alertId, change }, 'flow budget alert e-mail refused');
+      }
+    }
   };
   return {
     /**
