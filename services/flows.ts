@@ -1,3 +1,4 @@
+import { flowBudgetProblem, type FlowBudgets } from '../core/flows/flow-budgets.ts';
 import type { Client } from '@temporalio/client';
 import type { Clock } from '../core/clock.ts';
 import { checkSteps, MAX_FLOW_NAME_CHARS } from '../core/flows/definition.ts';
@@ -57,6 +58,8 @@ export interface FlowInput {
   secrets?: Record<string, SecretInput>;
   /** Run daily on a schedule of its own; counts against the plan's target limit. Default false. */
   monitored?: boolean;
+  /** Step budgets (core/flows/flow-budgets.ts). Default `{}`. */
+  budgets?: FlowBudgets;
 }
 
 export interface FlowUpdate {
@@ -64,6 +67,8 @@ export interface FlowUpdate {
   form_factor?: FormFactor;
   steps?: FlowStep[];
   monitored?: boolean;
+  /** Replaces the budgets as a whole (`{}` removes them all). */
+  budgets?: FlowBudgets;
 }
 
 export type FlowFailureOutcome =
@@ -216,6 +221,9 @@ export async function createFlow(deps: FlowServiceDeps, owner: Owner, input: Flo
   if (accepted.kind !== 'ok') return accepted;
   const secretErrors = secretProblems(input.secrets ?? {});
   if (Object.keys(secretErrors).length) return { kind: 'invalid', errors: secretErrors };
+  const budgets = input.budgets ?? {};
+  const budgetProblem = flowBudgetProblem({ steps: accepted.steps }, budgets);
+  if (budgetProblem) return invalid(budgetProblem.field, budgetProblem.message);
 
   const monitored = input.monitored ?? false;
   const prefix = deps.config.temporal.taskQueuePrefix;
@@ -238,6 +246,7 @@ export async function createFlow(deps: FlowServiceDeps, owner: Owner, input: Flo
       formFactor: input.form_factor,
       steps: accepted.steps,
       monitored,
+      budgets,
       createdAt: now,
     });
     for (const [secretName, secret] of Object.entries(input.secrets ?? {}))
@@ -278,7 +287,12 @@ export async function updateFlow(
     if (accepted.kind !== 'ok') return accepted;
     steps = accepted.steps;
   }
-  const changes = { name: input.name, formFactor: input.form_factor, steps };
+  // Budgets stay keyed to step indices: new steps must keep each budgeted index a measured step of its mode.
+  if (steps !== undefined || input.budgets !== undefined) {
+    const problem = flowBudgetProblem({ steps: steps ?? flow.steps }, input.budgets ?? flow.budgets);
+    if (problem) return invalid(problem.field, problem.message);
+  }
+  const changes = { name: input.name, formFactor: input.form_factor, steps, budgets: input.budgets };
   if (input.monitored === undefined || input.monitored === flow.monitored) {
     const updated = await deps.flows.update(flow.id, changes, deps.clock());
     if (!updated) return { kind: 'not_found' };

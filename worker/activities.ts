@@ -99,6 +99,14 @@ export function buildActivities(deps: WorkerDeps) {
     webhookDispatch,
     metrics,
   });
+  const alertActivities = createAlertActivities({
+    alerts: storage.alerts,
+    mailer: metrics.countingMailer(deps.mailer, 'alert'),
+    baseUrl: config.baseUrl,
+    clock,
+    log,
+    webhookDispatch,
+  });
   const flowRuns = createFlowRunActivities({
     flows: storage.flows,
     users: storage.users,
@@ -109,6 +117,8 @@ export function buildActivities(deps: WorkerDeps) {
     log,
     flowRunner: deps.flowRunner ?? noFlowRunner,
     webhookDispatch,
+    alerts: storage.alerts,
+    sendAlertEmail: alertActivities.sendAlertEmail,
   });
   const main = {
     ...createActivities({ pingPostgres: storage.ping, workerIdentity: deps.identity }),
@@ -133,14 +143,7 @@ export function buildActivities(deps: WorkerDeps) {
       log,
       metrics,
     }),
-    ...createAlertActivities({
-      alerts: storage.alerts,
-      mailer: metrics.countingMailer(deps.mailer, 'alert'),
-      baseUrl: config.baseUrl,
-      clock,
-      log,
-      webhookDispatch,
-    }),
+    ...alertActivities,
     ...createRumAlertActivities({
       rumAlerts: storage.rumAlerts,
       windows: deps.rumWindows,

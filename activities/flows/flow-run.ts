@@ -18,6 +18,9 @@ import { flowRunWebhooks } from '../../services/flow-webhooks.ts';
 import type { WebhookDelivery } from '../../core/webhooks/delivery.ts';
 import type { WebhookDispatch } from '../../services/webhook-dispatch.ts';
 import type { FlowRunner } from './flow-runner.ts';
+import type { AlertStore } from '../../db/store/alerts.ts';
+import type { AlertChange } from '../../core/monitoring/alert.ts';
+import { evaluateFlowRunBudgets } from '../../services/flow-budget-alerts.ts';
 
 export interface FlowRunActivityDeps {
   flows: FlowStore;
@@ -31,6 +34,10 @@ export interface FlowRunActivityDeps {
   flowRunner: FlowRunner;
   /** Starts the flow.* webhooks' workflows after the run's end commits (the outbox sweeper catches misses). */
   webhookDispatch?: WebhookDispatch;
+  /** Step budget alerts (services/flow-budget-alerts.ts); without it a run judges no budgets. */
+  alerts?: AlertStore;
+  /** Sends one alert e-mail and records it (activities/alerts.ts's sendAlertEmail). */
+  sendAlertEmail?: (alertId: number, change: AlertChange) => Promise<unknown>;
 }
 
 export type FlowRunStatus = { status: 'finished' } | { status: 'failed' };
@@ -47,6 +54,26 @@ export function createFlowRunActivities(deps: FlowRunActivityDeps) {
     flowRunWebhooks(webhooks, run, steps, config.baseUrl, clock());
   const dispatch = async (deliveries: WebhookDelivery[] | null) => {
     if (deliveries?.length) await deps.webhookDispatch?.start(deliveries);
+  };
+  /**
+   * The flow's step budgets against the run that just ended: alert changes and their webhooks commit together,
+   * the e-mails due go out after. Idempotent, so a retried attempt of a finished run judges it again safely.
+   */
+  const judgeBudgets = async (runId: string) => {
+    if (!deps.alerts) return;
+    const { evaluation, webhooks } = await evaluateFlowRunBudgets({ alerts: deps.alerts, flows }, runId, clock());
+    if (evaluation.changes.length)
+      log.info({ flowRunId: runId, changes: evaluation.changes }, 'flow budget alerts changed');
+    await dispatch(webhooks);
+    for (const { alertId, change } of evaluation.emails) {
+      try {
+        await deps.sendAlertEmail?.(alertId, change);
+      } catch (error) {
+        // A refused address (SMTP 5xx) must not fail a run that finished; anything else is retried with the attempt.
+        if (!(error instanceof ApplicationFailure && error.nonRetryable)) throw error;
+        log.warn({ flowRunId: runId, alertId, change }, 'flow budget alert e-mail refused');
+      }
+    }
   };
   return {
     /**
@@ -110,7 +137,11 @@ export function createFlowRunActivities(deps: FlowRunActivityDeps) {
       const deadline = new AbortController();
       const run = await flows.findRun(runId);
       if (!run) return { status: 'failed' };
-      if (run.status === 'finished' || run.status === 'failed') return { status: run.status };
+      if (run.status === 'finished' || run.status === 'failed') {
+        clearInterval(heartbeat);
+        if (run.status === 'finished') await judgeBudgets(runId);
+        return { status: run.status };
+      }
       const timer = setTimeout(
         () => deadline.abort(new Error('the flow run took too long')),
         flowAttemptLimitMs(run.definition.steps.length),
@@ -135,6 +166,8 @@ export function createFlowRunActivities(deps: FlowRunActivityDeps) {
         for (const image of images) await deps.assets.put(runId, image.name, image.bytes);
         // The flow.* webhook's outbox row commits with the run's end; its delivery starts after the commit.
         await dispatch(await flows.finishRunWithOutbox(runId, outcome, clock(), outbox));
+        step = 'budgets';
+        await judgeBudgets(runId);
         log.info(
           { flowRunId: runId, steps: outcome.steps.length, failed: outcome.failure?.code ?? null },
           'flow run ended',

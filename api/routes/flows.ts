@@ -1,3 +1,4 @@
+import { flowBudgetsSchema } from '../views/budget-schemas.ts';
 import type { Client } from '@temporalio/client';
 import type { Clock } from '../../core/clock.ts';
 import { PUBLIC_ID_PATTERN } from '../../core/ids.ts';
@@ -75,6 +76,7 @@ const flowFields = (): Record<string, JsonSchema> => ({
     description:
       "Run the flow daily on a Temporal Schedule of its own (trigger `schedule`; default false). A monitored flow counts against the plan's monitored-target limit: 403 with `required_plan` like a target past it.",
   },
+  budgets: flowBudgetsSchema,
 });
 /** History windows the API answers, in days. */
 const HISTORY_DAYS = { minimum: 1, maximum: 90, default: 30 } as const;

@@ -32,6 +32,7 @@ export function alertView(alert: Alert, locale: Locale) {
     resolved_at: timestamp(alert.resolvedAt),
     region: alert.region,
     target_id: alert.targetId,
+    flow: alert.details.flow ? { id: alert.details.flow.id, name: alert.details.flow.name } : null,
     details: {
       score: details.score,
       value: details.value,
@@ -102,7 +103,13 @@ export const alertSchema: JsonSchema = closed({
   region: { type: 'string', description: "Extension: the target's scan region." },
   target_id: {
     oneOf: [{ type: 'integer' }, { type: 'null' }],
-    description: 'Extension: the monitored target (GET /domains); null once it is deleted.',
+    description:
+      "Extension: the monitored target (GET /domains); null once it is deleted, and null for a flow's alert (see `flow`).",
+  },
+  flow: {
+    ...nullable(closed({ id: { type: 'string' }, name: { type: 'string', description: 'The name when raised.' } })),
+    description:
+      "Extension: the monitored flow (GET /flows/{id}) a flow's metric_over_budget alert is about, else null. Then `url` and `host` are the flow's first navigation's, and `scan_id` and `resolved_scan_id` are flow run ids (GET /flows/{id}/runs/{run_id}).",
   },
   details: {
     ...closed({

@@ -3,6 +3,7 @@ import { BUDGET_LIMITS, type BudgetMetric } from '../../core/monitoring/budgets.
 import { BUDGET_BREACH_SCHEMA, budgetBreachPayload } from '../../core/webhooks/budget-payload.ts';
 import { SCORE_KEYS } from '../../core/scoring/categories.ts';
 import type { JsonSchema } from '../validation.ts';
+import { FLOW_SCORE_KEYS, STEP_BUDGET_METRICS } from '../../core/flows/flow-budgets.ts';
 
 /**
  * Performance budgets in the API (extensions of the domain endpoints and of alert details): the JSON Schemas
@@ -47,6 +48,33 @@ export const budgetsSchema: JsonSchema = {
   },
   description:
     'Extension: performance budgets. A metric above its budget or a score below its minimum raises a `metric_over_budget` alert (warning; critical at 50 % or more past the budget); it resolves when every budget holds again with a margin (metrics at most 90 % of their budget, scores at least 3 points above their minimum). Default `{}`: no budgets.',
+};
+
+/**
+ * `budgets` on flows: step index → that step's budgets. The schema bounds the values; which metrics and scores a
+ * step may have depends on its mode and is checked against the steps (core/flows/flow-budgets.ts, 422 naming the field).
+ */
+export const flowBudgetsSchema: JsonSchema = {
+  type: 'object',
+  propertyNames: { pattern: '^(0|[1-9][0-9]{0,3})$' },
+  additionalProperties: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      ...METRIC_BUDGET_SCHEMAS,
+      inp_ms: { ...limited('lcp_ms'), description: 'Interaction to next paint, ms (timespan steps).' },
+      scores: {
+        type: 'object',
+        additionalProperties: false,
+        properties: Object.fromEntries(FLOW_SCORE_KEYS.map((key) => [key, limited('score')])),
+        description:
+          'The least each Lighthouse category score (0–100) may be; navigation steps have all four, snapshots all but performance, timespans none.',
+      },
+    },
+    description: `The most each metric of the step may be (navigation: ${STEP_BUDGET_METRICS.navigation.join(', ')}; timespan: ${STEP_BUDGET_METRICS.timespan.join(', ')}; snapshot: none) and the least each score may be.`,
+  },
+  description:
+    "Extension: step budgets, keyed by a measured step's index in `steps`. After each finished run of a monitored flow a broken budget raises one `metric_over_budget` alert for the flow (warning; critical at 50 % or more past the budget); it resolves when every budget holds with a margin (metrics at most 90 %, scores at least 3 points above). A change of `steps` that leaves a budgeted index without a measured step of that kind is refused (422). Default `{}`.",
 };
 
 const breachSchema: JsonSchema = BUDGET_BREACH_SCHEMA;

@@ -8,6 +8,7 @@ import {
 } from '../../core/flows/definition.ts';
 import { FORM_FACTORS } from '../../core/scan/observation.ts';
 import type { JsonSchema } from '../validation.ts';
+import { flowBudgetsSchema } from './budget-schemas.ts';
 
 /**
  * JSON Schemas of user flows: the steps, secrets and flows they are created and changed with, and what the
@@ -146,6 +147,7 @@ export const flowSchema = closed({
     description:
       "Run daily on a schedule of its own (trigger `schedule`); counts against the plan's monitored-target limit.",
   },
+  budgets: flowBudgetsSchema,
   created_at: timestamp,
   updated_at: timestamp,
 });

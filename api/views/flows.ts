@@ -31,6 +31,7 @@ export function flowView(flow: Flow, secrets: FlowSecretInfo[]) {
       (name) => !set.has(name),
     ),
     monitored: flow.monitored,
+    budgets: flow.budgets,
     created_at: isoTimestamp(flow.createdAt),
     updated_at: isoTimestamp(flow.updatedAt),
   };

@@ -1,5 +1,6 @@
 import type { Alert } from '../monitoring/alert.ts';
-import type { BudgetBreach, BudgetMetric } from '../monitoring/budgets.ts';
+import type { BudgetBreach, BudgetMetric, BudgetStep, StepBudgetMetric } from '../monitoring/budgets.ts';
+import { FLOW_SCORE_KEYS, type FlowScoreKey } from '../flows/flow-budgets.ts';
 import { isBudgetMetric } from '../monitoring/budgets.ts';
 import type { FormFactor } from '../scan/observation.ts';
 import { categoryOf, scoreLabel, type ScoreKey } from '../scoring/categories.ts';
@@ -21,6 +22,11 @@ export const BUDGET_METRIC_NAMES: Record<BudgetMetric, string> = {
   cls: 'CLS',
   ttfb_ms: 'TTFB',
 };
+const STEP_METRIC_NAMES: Record<StepBudgetMetric, string> = { ...BUDGET_METRIC_NAMES, inp_ms: 'INP' };
+const FLOW_SCORE_NAMES: Record<Locale, Record<FlowScoreKey, string>> = {
+  en: { performance: 'performance', accessibility: 'accessibility', best_practices: 'best practices', seo: 'SEO' },
+  de: { performance: 'Performance', accessibility: 'Barrierefreiheit', best_practices: 'Best Practices', seo: 'SEO' },
+};
 
 export const FORM_FACTOR_NAMES: Record<Locale, Record<FormFactor, string>> = {
   en: { mobile: 'mobile', desktop: 'desktop' },
@@ -34,10 +40,30 @@ export function budgetValue(metric: BudgetBreach['metric'], value: number, local
   return formatNumber(value, locale, 1);
 }
 
-/** "mobile LCP" / "LCP (Mobil)"; a score: "overall score" / "Score „Gesamt“". */
-export function budgetName(metric: BudgetBreach['metric'], formFactor: FormFactor | null, locale: Locale): string {
+/**
+ * "mobile LCP" / "LCP (Mobil)"; a score: "overall score" / "Score „Gesamt“"; a flow step's: "LCP of step 0 “Home”" /
+ * "LCP von Schritt 0 „Home“".
+ */
+export function budgetName(
+  metric: BudgetBreach['metric'],
+  formFactor: FormFactor | null,
+  locale: Locale,
+  step?: BudgetStep,
+): string {
+  if (step) {
+    const name = isBudgetMetric(metric)
+      ? STEP_METRIC_NAMES[metric]
+      : (FLOW_SCORE_KEYS as readonly string[]).includes(metric)
+        ? locale === 'de'
+          ? `Score „${FLOW_SCORE_NAMES.de[metric as FlowScoreKey]}“`
+          : `${FLOW_SCORE_NAMES.en[metric as FlowScoreKey]} score`
+        : metric;
+    return locale === 'de'
+      ? `${name} von Schritt ${step.index} „${step.name}“`
+      : `${name} of step ${step.index} “${step.name}”`;
+  }
   if (isBudgetMetric(metric)) {
-    const name = BUDGET_METRIC_NAMES[metric];
+    const name = STEP_METRIC_NAMES[metric];
     const factor = formFactor ? FORM_FACTOR_NAMES[locale][formFactor] : '';
     if (!factor) return name;
     return locale === 'de' ? `${name} (${factor})` : `${factor} ${name}`;
@@ -77,11 +103,11 @@ const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(
 export function budgetAlertText(alert: BudgetAlertFacts, locale: Locale): { title: string; message: string } {
   const t = TEXTS[locale];
   const { details } = alert;
-  const worst: Pick<BudgetBreach, 'metric' | 'formFactor'> = details.budget ?? {
+  const worst: Pick<BudgetBreach, 'metric' | 'formFactor' | 'step'> = details.budget ?? {
     metric: details.score,
     formFactor: null,
   };
-  const name = budgetName(worst.metric, worst.formFactor, locale);
+  const name = budgetName(worst.metric, worst.formFactor, locale, worst.step);
   const page = pageName(alert.url, alert.host);
   const value = budgetValue(worst.metric, details.value, locale);
   const budget = budgetValue(worst.metric, details.reference, locale);
@@ -90,7 +116,7 @@ export function budgetAlertText(alert: BudgetAlertFacts, locale: Locale): { titl
     .slice(1)
     .map((b) =>
       t.item(
-        budgetName(b.metric, b.formFactor, locale),
+        budgetName(b.metric, b.formFactor, locale, b.step),
         budgetValue(b.metric, b.value, locale),
         budgetValue(b.metric, b.budget, locale),
       ),

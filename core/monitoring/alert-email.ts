@@ -1,7 +1,7 @@
 import { pageName } from '../url.ts';
 import { alertText, SEVERITY_NAMES } from '../i18n/alerts.ts';
 import type { Locale } from '../i18n/locale.ts';
-import { alertsPageUrl, scanReportUrl } from '../links.ts';
+import { alertsPageUrl, flowRunUrl, scanReportUrl } from '../links.ts';
 import type { Alert, AlertChange } from './alert.ts';
 
 /**
@@ -73,7 +73,10 @@ export function composeAlertEmail(
   const scan = change === 'resolved' && alert.resolvedScanPublicId ? alert.resolvedScanPublicId : alert.scanPublicId;
   const links = [
     [`${words.page}`, alert.url, `${alert.url} (${words.region} ${alert.region})`],
-    [words.report, scanReportUrl(baseUrl, scan), scanReportUrl(baseUrl, scan)],
+    // A flow's budget alert names a flow run, not a scan: its link goes to the run's page.
+    ...((report) => [[words.report, report, report]] as const)(
+      alert.details.flow ? flowRunUrl(baseUrl, alert.details.flow.id, scan) : scanReportUrl(baseUrl, scan),
+    ),
     [words.alerts, alertsPageUrl(baseUrl), alertsPageUrl(baseUrl)],
   ] as const;
   return {

@@ -58,6 +58,8 @@ export interface AlertDetails {
   budget?: BudgetBreach;
   /** ...and every broken budget, worst first. */
   overBudget?: BudgetBreach[];
+  /** A flow's metric_over_budget alert (its breaches name their `step`): the flow's public id and name when raised. */
+  flow?: { id: string; name: string };
   resolution?: AlertResolution;
   /** score_regression and metric_regression raised by the confirmed rule (core/monitoring/regression-rules.ts). */
   regression?: RegressionFacts;

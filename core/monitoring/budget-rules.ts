@@ -1,4 +1,5 @@
-import type { ScoreKey } from '../scoring/categories.ts';
+import type { FormFactor } from '../scan/observation.ts';
+import { SCORE_KEYS, type ScoreKey } from '../scoring/categories.ts';
 import type { AlertDetails, AlertSeverity } from './alert.ts';
 import type { AlertTransition, UnresolvedAlert } from './alert-rules.ts';
 import {
@@ -7,13 +8,17 @@ import {
   isBudgetMetric,
   measuredValue,
   type BudgetBreach,
+  type BudgetKey,
   type BudgetMeasurement,
   type Budgets,
+  type BudgetStep,
+  type BudgetUnit,
 } from './budgets.ts';
 
 /**
  * metric_over_budget: a pure function of the target's budgets, what its scheduled scan measured and the
- * target's unresolved metric_over_budget alert. The state table is in docs/monitoring-and-alerts.md
+ * target's unresolved metric_over_budget alert; the same rule judges a monitored flow's step budgets against a
+ * finished run (core/flows/flow-budgets.ts, services/flow-budget-alerts.ts), one alert per flow. The state table is in docs/monitoring-and-alerts.md
  * (Budget alerts), each row a test in test/unit/budget-rules.test.ts.
  *
  * - Broken: a metric above its budget, or a score below its minimum.
@@ -43,9 +48,37 @@ export interface BudgetCheck {
 
 const SEVERITY_RANK: Record<AlertSeverity, number> = { warning: 1, critical: 2 };
 
+/**
+ * One budget with the value measured for it (undefined: not measured, so neither broken nor in the way of
+ * recovery). Targets' budgets become these through judgedTargetBudgets, flows' through
+ * core/flows/flow-budgets.ts; the rules below see only these.
+ */
+export interface JudgedBudget {
+  metric: BudgetKey;
+  formFactor: FormFactor | null;
+  budget: number;
+  value: number | undefined;
+  /** A metric's budget is a maximum, a score's a minimum. */
+  kind: 'maximum' | 'minimum';
+  unit: BudgetUnit;
+  step?: BudgetStep;
+}
+
+/** A target's budgets in their fixed order with what its scan measured. */
+export function judgedTargetBudgets(check: BudgetCheck): JudgedBudget[] {
+  return budgetEntries(check.budgets).map(({ metric, formFactor, budget }) => ({
+    metric,
+    formFactor,
+    budget,
+    value: measuredValue(check.measured, metric, formFactor),
+    kind: isBudgetMetric(metric) ? 'maximum' : 'minimum',
+    unit: budgetUnit(metric),
+  }));
+}
+
 /** How far past its budget a value is, as a share of the budget (> 0: broken). */
-function overShare(metric: BudgetBreach['metric'], value: number, budget: number): number {
-  if (isBudgetMetric(metric)) {
+function overShare(kind: JudgedBudget['kind'], value: number, budget: number): number {
+  if (kind === 'maximum') {
     if (value <= budget) return 0;
     return budget > 0 ? (value - budget) / budget : Number.POSITIVE_INFINITY;
   }
@@ -53,16 +86,18 @@ function overShare(metric: BudgetBreach['metric'], value: number, budget: number
   return budget > 0 ? (budget - value) / budget : 0;
 }
 
+const judgedOf = (check: BudgetCheck | JudgedBudget[]): JudgedBudget[] =>
+  Array.isArray(check) ? check : judgedTargetBudgets(check);
+
 /** Every broken budget, worst first: critical before warning, then the larger share over budget, then budget order. */
-export function budgetBreaches(check: BudgetCheck): BudgetBreach[] {
+export function budgetBreaches(check: BudgetCheck | JudgedBudget[]): BudgetBreach[] {
   const breaches: Array<BudgetBreach & { share: number; order: number }> = [];
-  budgetEntries(check.budgets).forEach(({ metric, formFactor, budget }, order) => {
-    const value = measuredValue(check.measured, metric, formFactor);
+  judgedOf(check).forEach(({ metric, formFactor, budget, value, kind, unit, step }, order) => {
     if (value === undefined) return;
-    const share = overShare(metric, value, budget);
+    const share = overShare(kind, value, budget);
     if (share <= 0) return;
     const severity: AlertSeverity = share >= BUDGET_CRITICAL_OVER ? 'critical' : 'warning';
-    breaches.push({ metric, formFactor, value, budget, unit: budgetUnit(metric), severity, share, order });
+    breaches.push({ metric, formFactor, value, budget, unit, severity, ...(step ? { step } : {}), share, order });
   });
   return breaches
     .sort((a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] || b.share - a.share || a.order - b.order)
@@ -70,11 +105,10 @@ export function budgetBreaches(check: BudgetCheck): BudgetBreach[] {
 }
 
 /** Whether every budget holds with the recovery margin (what resolves an open alert). */
-export function budgetsRecovered(check: BudgetCheck): boolean {
-  return budgetEntries(check.budgets).every(({ metric, formFactor, budget }) => {
-    const value = measuredValue(check.measured, metric, formFactor);
+export function budgetsRecovered(check: BudgetCheck | JudgedBudget[]): boolean {
+  return judgedOf(check).every(({ kind, budget, value }) => {
     if (value === undefined) return true;
-    return isBudgetMetric(metric)
+    return kind === 'maximum'
       ? value <= budget * (1 - BUDGET_RECOVERY_MARGIN)
       : value >= Math.min(100, budget + BUDGET_RECOVERY_POINTS);
   });
@@ -82,25 +116,38 @@ export function budgetsRecovered(check: BudgetCheck): boolean {
 
 /**
  * The details of a budget alert. `score`, `value` and `reference` (which every alert has) describe the worst
- * breach: its score for a score budget, `speed` for a page metric (the score the metrics feed); its value; its budget.
+ * breach: its score for a target's score budget, `speed` otherwise (the score page metrics feed); its value; its budget.
  */
 export function budgetDetails(breaches: BudgetBreach[]): AlertDetails {
   const worst = breaches[0]!;
-  const score: ScoreKey = isBudgetMetric(worst.metric) ? 'speed' : worst.metric;
+  const score: ScoreKey =
+    isBudgetMetric(worst.metric) || worst.step || !(SCORE_KEYS as readonly string[]).includes(worst.metric)
+      ? 'speed'
+      : (worst.metric as ScoreKey);
   return { score, value: worst.value, reference: worst.budget, budget: worst, overBudget: breaches };
 }
 
-/** The transitions of the target's metric_over_budget alert; none without a check (no measurement). */
-export function budgetTransition(check: BudgetCheck | undefined, open: UnresolvedAlert | undefined): AlertTransition[] {
+const sameBudget = (judged: JudgedBudget, named: BudgetBreach) =>
+  judged.metric === named.metric && judged.formFactor === named.formFactor && judged.step?.index === named.step?.index;
+
+/**
+ * The transitions of a metric_over_budget alert (a target's, or a flow's with the flow's budgets judged); none
+ * without a check (no measurement).
+ */
+export function budgetTransition(
+  check: BudgetCheck | JudgedBudget[] | undefined,
+  open: UnresolvedAlert | undefined,
+): AlertTransition[] {
   if (!check) return [];
+  const judged = judgedOf(check);
   const type = 'metric_over_budget';
-  const breaches = budgetBreaches(check);
+  const breaches = budgetBreaches(judged);
   const worst = breaches[0];
   if (!open)
     return worst ? [{ change: 'raised', type, severity: worst.severity, details: budgetDetails(breaches) }] : [];
-  if (budgetsRecovered(check)) {
+  if (budgetsRecovered(judged)) {
     const named = open.details.budget;
-    const value = named ? measuredValue(check.measured, named.metric, named.formFactor) : undefined;
+    const value = named ? judged.find((j) => sameBudget(j, named))?.value : undefined;
     return [
       {
         change: 'resolved',

@@ -1,6 +1,8 @@
 import { SCORE_KEYS, type ScanScores, type ScoreKey } from '../scoring/categories.ts';
 import { FORM_FACTORS, type FormFactor } from '../scan/observation.ts';
 import type { AlertSeverity } from './alert.ts';
+import type { FlowScoreKey } from '../flows/flow-budgets.ts';
+import type { LighthouseStepMode } from '../flows/flow.ts';
 
 /**
  * A target's performance budgets: per form factor, the most a page metric of the scheduled scan's median run
@@ -12,6 +14,16 @@ import type { AlertSeverity } from './alert.ts';
 /** The page metrics a budget can be set for, named as the scan result and the API name them. */
 export const BUDGET_METRICS = ['lcp_ms', 'fcp_ms', 'tbt_ms', 'cls', 'ttfb_ms'] as const;
 export type BudgetMetric = (typeof BUDGET_METRICS)[number];
+
+/** What a flow step's budget may name besides those (core/flows/flow-budgets.ts): INP of a timespan step. */
+export type StepBudgetMetric = BudgetMetric | 'inp_ms';
+
+/** The flow step a breach is on (flow budgets only). */
+export interface BudgetStep {
+  index: number;
+  name: string;
+  mode: LighthouseStepMode;
+}
 
 /** Per page metric a number: a budget, or (in a measurement) the measured value. */
 export type MetricBudgets = Partial<Record<BudgetMetric, number>>;
@@ -41,11 +53,15 @@ export const BUDGET_LIMITS: Record<BudgetMetric | 'score', { max: number; intege
 /** `ms` for the timings, `unitless` for CLS, `points` for a score. */
 export type BudgetUnit = 'ms' | 'unitless' | 'points';
 
-export const budgetUnit = (metric: BudgetMetric | ScoreKey): BudgetUnit =>
-  metric === 'cls' ? 'unitless' : (BUDGET_METRICS as readonly string[]).includes(metric) ? 'ms' : 'points';
+/** Anything a budget can be set for: a target's metric or score, a flow step's metric or score. */
+export type BudgetKey = StepBudgetMetric | ScoreKey | FlowScoreKey;
 
-export const isBudgetMetric = (metric: BudgetMetric | ScoreKey): metric is BudgetMetric =>
-  (BUDGET_METRICS as readonly string[]).includes(metric);
+export const budgetUnit = (metric: BudgetKey): BudgetUnit =>
+  metric === 'cls' ? 'unitless' : isBudgetMetric(metric) ? 'ms' : 'points';
+
+/** A metric (a maximum), not a score (a minimum). */
+export const isBudgetMetric = (metric: BudgetKey): metric is StepBudgetMetric =>
+  metric === 'inp_ms' || (BUDGET_METRICS as readonly string[]).includes(metric);
 
 /**
  * What a scan measured that budgets are judged on: its scores, and per form factor it loaded the metrics of
@@ -58,13 +74,15 @@ export interface BudgetMeasurement {
 
 /** One budget the scan broke. */
 export interface BudgetBreach {
-  /** A page metric (with its form factor) or a score (form factor null). */
-  metric: BudgetMetric | ScoreKey;
+  /** A page metric (with its form factor) or a score (form factor null); a flow step's (form factor null, `step` set). */
+  metric: BudgetKey;
   formFactor: FormFactor | null;
   value: number;
   budget: number;
   unit: BudgetUnit;
   severity: AlertSeverity;
+  /** Flow budgets: the step broken. */
+  step?: BudgetStep;
 }
 
 /** Every budget that is set, in a fixed order: mobile metrics, desktop metrics, then scores in report order. */

@@ -2,6 +2,7 @@ import type { Alert } from '../monitoring/alert.ts';
 import { BUDGET_METRICS, type BudgetBreach } from '../monitoring/budgets.ts';
 import { FORM_FACTORS } from '../scan/observation.ts';
 import { SCORE_KEYS } from '../scoring/categories.ts';
+import { FLOW_SCORE_KEYS } from '../flows/flow-budgets.ts';
 
 /**
  * The extension fields of a metric_over_budget alert's alert.triggered / alert.resolved payload, beside the
@@ -18,11 +19,15 @@ export interface BudgetBreachPayload {
   /** `ms`, `unitless` (CLS) or `points` (a score: the budget is a minimum). */
   unit: string;
   severity: 'warning' | 'critical';
+  /** A flow's budget: the step (its index in the flow's steps, name and Lighthouse mode). Absent for a target's. */
+  step?: { index: number; name: string; mode: string };
 }
 
 export interface BudgetPayloadFields {
   budget?: BudgetBreachPayload;
   over_budget?: BudgetBreachPayload[];
+  /** A flow's budget alert: the flow (its `target_url` is the flow's first navigation, `scan_public_id` the run's id). */
+  flow?: { id: string; name: string };
 }
 
 export const budgetBreachPayload = (breach: BudgetBreach): BudgetBreachPayload => ({
@@ -32,6 +37,7 @@ export const budgetBreachPayload = (breach: BudgetBreach): BudgetBreachPayload =
   budget: breach.budget,
   unit: breach.unit,
   severity: breach.severity,
+  ...(breach.step ? { step: { index: breach.step.index, name: breach.step.name, mode: breach.step.mode } } : {}),
 });
 
 export function budgetPayloadFields(alert: Pick<Alert, 'type' | 'details'>): BudgetPayloadFields {
@@ -39,8 +45,16 @@ export function budgetPayloadFields(alert: Pick<Alert, 'type' | 'details'>): Bud
   return {
     budget: budgetBreachPayload(alert.details.budget),
     over_budget: (alert.details.overBudget ?? [alert.details.budget]).map(budgetBreachPayload),
+    ...(alert.details.flow ? { flow: { id: alert.details.flow.id, name: alert.details.flow.name } } : {}),
   };
 }
+
+const FLOW_REFERENCE_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'name'],
+  properties: { id: { type: 'string' }, name: { type: 'string' } },
+};
 
 /** One broken budget as the webhook payloads and the API's alert details show it. */
 export const BUDGET_BREACH_SCHEMA = {
@@ -48,12 +62,23 @@ export const BUDGET_BREACH_SCHEMA = {
   additionalProperties: false,
   required: ['metric', 'form_factor', 'value', 'budget', 'unit', 'severity'],
   properties: {
-    metric: { type: 'string', enum: [...BUDGET_METRICS, ...SCORE_KEYS] },
+    metric: { type: 'string', enum: [...new Set([...BUDGET_METRICS, 'inp_ms', ...SCORE_KEYS, ...FLOW_SCORE_KEYS])] },
     form_factor: { oneOf: [{ type: 'string', enum: [...FORM_FACTORS] }, { type: 'null' }] },
     value: { type: 'number' },
     budget: { type: 'number' },
     unit: { type: 'string', enum: ['ms', 'unitless', 'points'] },
     severity: { type: 'string', enum: ['critical', 'warning'] },
+    step: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['index', 'name', 'mode'],
+      properties: {
+        index: { type: 'integer' },
+        name: { type: 'string' },
+        mode: { type: 'string', enum: ['navigation', 'timespan', 'snapshot'] },
+      },
+      description: "Extension, a flow's budget only: the step broken (its index in the flow's steps).",
+    },
   },
 };
 
@@ -67,5 +92,10 @@ export const BUDGET_PAYLOAD_PROPERTIES = {
     type: 'array',
     items: BUDGET_BREACH_SCHEMA,
     description: 'Extension, metric_over_budget only: every broken budget, worst first.',
+  },
+  flow: {
+    ...FLOW_REFERENCE_SCHEMA,
+    description:
+      "Extension, a flow's metric_over_budget only: the flow (then `target_url` is its first navigation's URL and `scan_public_id` the flow run's id).",
   },
 };

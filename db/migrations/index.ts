@@ -32,6 +32,7 @@ import * as budgets from './20261204_031_budgets.ts';
 import * as alertDestinations from './20261204_033_alert_destinations.ts';
 import * as flows from './20261205_034_flows.ts';
 import * as flowMonitoring from './20261206_035_flow_monitoring.ts';
+import * as flowBudgets from './20261207_036_flow_budgets.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -73,6 +74,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261204_033_alert_destinations', alertDestinations],
   ['20261205_034_flows', flows],
   ['20261206_035_flow_monitoring', flowMonitoring],
+  ['20261207_036_flow_budgets', flowBudgets],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

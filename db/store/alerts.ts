@@ -18,6 +18,7 @@ import {
   type MeasuredResult,
 } from '../../core/monitoring/budgets.ts';
 import type { Thresholds } from '../../core/monitoring/thresholds.ts';
+import type { FlowBudgets } from '../../core/flows/flow-budgets.ts';
 import { pageMeta, pageOffset, type Page, type PageQuery } from '../../core/pagination.ts';
 import type { ScanStatus, ScanTrigger } from '../../core/scan/scan.ts';
 import type { ScanScores } from '../../core/scoring/categories.ts';
@@ -27,6 +28,7 @@ interface AlertRow {
   id: string | number;
   user_id: string | number;
   target_id: string | number | null;
+  flow_id?: string | number | null;
   type: AlertType;
   severity: AlertSeverity;
   details: AlertDetails;
@@ -125,7 +127,20 @@ export interface AlertRecipient {
 export type NewAlert = Pick<
   Alert,
   'userId' | 'targetId' | 'type' | 'severity' | 'details' | 'url' | 'host' | 'region' | 'scanPublicId' | 'createdAt'
->;
+> & {
+  /** A flow's budget alert (services/flow-budget-alerts.ts): the flow's row id; `targetId` is then null. */
+  flowId?: number;
+};
+
+/** What a flow's budget alert needs of the flow, read under its row lock. */
+export interface AlertFlow {
+  id: number;
+  publicId: string;
+  userId: number;
+  name: string;
+  monitored: boolean;
+  budgets: FlowBudgets;
+}
 
 export interface AlertStore {
   /** The owner's alerts, newest first. */
@@ -178,6 +193,18 @@ export interface AlertStore {
   resolve(id: number, change: { details: AlertDetails; scanPublicId: string }, now: Date): Promise<void>;
   /** The target's alerts that `scanPublicId` raised, escalated or resolved. */
   changedByScan(targetId: number, scanPublicId: string): Promise<Alert[]>;
+
+  // Flow budgets (services/flow-budget-alerts.ts): the same table, keyed by `flow_id` instead of `target_id`.
+  /** As underTargetLock, holding the flow's row lock; undefined when the flow is gone. */
+  underFlowLock<T>(
+    flowId: number,
+    work: (locked: AlertStore, flow: AlertFlow, outbox: WebhookStore) => Promise<T>,
+  ): Promise<T | undefined>;
+  unresolvedOfFlow(flowId: number): Promise<Alert[]>;
+  /** Whether a run of the flow finished after the run `runPublicId` (then its verdict is out of date). */
+  laterFlowRunFinished(flowId: number, runPublicId: string): Promise<boolean>;
+  /** The flow's alerts that the run `runPublicId` raised, escalated or resolved. */
+  changedByFlowRun(flowId: number, runPublicId: string): Promise<Alert[]>;
 }
 
 interface ValueRow {
@@ -254,7 +281,7 @@ export function createAlertStore(knex: Knex | Knex.Transaction): AlertStore {
     async undismiss(userId, id, now) {
       const [row] = await alerts()
         .where({ id, user_id: userId, is_dismissed: true })
-        .where((kept) => kept.whereNotNull('target_id').orWhereNotNull('resolved_at'))
+        .where((kept) => kept.whereNotNull('target_id').orWhereNotNull('flow_id').orWhereNotNull('resolved_at'))
         .update({ is_dismissed: false, dismissed_at: null, updated_at: now })
         .returning('*');
       return one(row as AlertRow | undefined);
@@ -416,6 +443,7 @@ export function createAlertStore(knex: Knex | Knex.Transaction): AlertStore {
         .insert({
           user_id: alert.userId,
           target_id: alert.targetId,
+          ...(alert.flowId !== undefined ? { flow_id: alert.flowId } : {}),
           type: alert.type,
           severity: alert.severity,
           details: JSON.stringify(alert.details) as unknown as AlertDetails,
@@ -461,6 +489,57 @@ export function createAlertStore(knex: Knex | Knex.Transaction): AlertStore {
       const rows = await alerts()
         .where({ target_id: targetId })
         .where((q) => q.where({ scan_public_id: scanPublicId }).orWhere({ resolved_scan_public_id: scanPublicId }))
+        .orderBy('id');
+      return (rows as AlertRow[]).map(toAlert);
+    },
+
+    async underFlowLock(flowId, work) {
+      return knex.transaction(async (trx) => {
+        const row = (await trx('flows')
+          .where({ id: flowId })
+          .forUpdate()
+          .first('id', 'public_id', 'user_id', 'name', 'monitored', 'budgets')) as
+          | {
+              id: string;
+              public_id: string;
+              user_id: string;
+              name: string;
+              monitored: boolean;
+              budgets: FlowBudgets | null;
+            }
+          | undefined;
+        if (!row) return undefined;
+        const flow: AlertFlow = {
+          id: Number(row.id),
+          publicId: row.public_id,
+          userId: Number(row.user_id),
+          name: row.name,
+          monitored: row.monitored,
+          budgets: row.budgets ?? {},
+        };
+        return work(createAlertStore(trx), flow, createWebhookStore(trx));
+      });
+    },
+
+    async unresolvedOfFlow(flowId) {
+      return ((await alerts().where({ flow_id: flowId }).whereNull('resolved_at').orderBy('id')) as AlertRow[]).map(
+        toAlert,
+      );
+    },
+
+    async laterFlowRunFinished(flowId, runPublicId) {
+      const row = await knex('flow_runs as later')
+        .join('flow_runs as run', 'run.flow_id', 'later.flow_id')
+        .where({ 'run.public_id': runPublicId, 'later.flow_id': flowId, 'later.status': 'finished' })
+        .whereRaw('(later.finished_at, later.id) > (run.finished_at, run.id)')
+        .first('later.id');
+      return row !== undefined;
+    },
+
+    async changedByFlowRun(flowId, runPublicId) {
+      const rows = await alerts()
+        .where({ flow_id: flowId })
+        .where((q) => q.where({ scan_public_id: runPublicId }).orWhere({ resolved_scan_public_id: runPublicId }))
         .orderBy('id');
       return (rows as AlertRow[]).map(toAlert);
     },

@@ -1,3 +1,4 @@
+import type { FlowBudgets } from '../../core/flows/flow-budgets.ts';
 import type { Knex } from 'knex';
 import { pageMeta, pageOffset, type Page, type PageQuery } from '../../core/pagination.ts';
 import type {
@@ -24,6 +25,8 @@ export interface Flow {
   steps: FlowStep[];
   /** Run daily by a Temporal Schedule of its own (core/monitoring/schedule.ts); counts as a monitored target. */
   monitored: boolean;
+  /** Step budgets (core/flows/flow-budgets.ts); `{}`: none. */
+  budgets: FlowBudgets;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -75,6 +78,7 @@ interface FlowRow {
   form_factor: FormFactor;
   steps: FlowStep[];
   monitored: boolean;
+  budgets: FlowBudgets | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -116,6 +120,7 @@ const toFlow = (row: FlowRow): Flow => ({
   formFactor: row.form_factor,
   steps: row.steps,
   monitored: row.monitored,
+  budgets: row.budgets ?? {},
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -156,6 +161,8 @@ export interface NewFlow {
   formFactor: FormFactor;
   steps: FlowStep[];
   monitored: boolean;
+  /** Default `{}`. */
+  budgets?: FlowBudgets;
   createdAt: Date;
 }
 
@@ -164,6 +171,7 @@ export interface FlowChanges {
   formFactor?: FormFactor;
   steps?: FlowStep[];
   monitored?: boolean;
+  budgets?: FlowBudgets;
 }
 
 export interface NewFlowRun {
@@ -317,6 +325,7 @@ export function createFlowStore(knex: Knex | Knex.Transaction): FlowStore {
           form_factor: flow.formFactor,
           steps: json(flow.steps) as unknown as FlowStep[],
           monitored: flow.monitored,
+          budgets: json(flow.budgets ?? {}) as unknown as FlowBudgets,
           created_at: flow.createdAt,
           updated_at: flow.createdAt,
         })
@@ -350,6 +359,7 @@ export function createFlowStore(knex: Knex | Knex.Transaction): FlowStore {
           ...(changes.formFactor !== undefined ? { form_factor: changes.formFactor } : {}),
           ...(changes.steps !== undefined ? { steps: json(changes.steps) as unknown as FlowStep[] } : {}),
           ...(changes.monitored !== undefined ? { monitored: changes.monitored } : {}),
+          ...(changes.budgets !== undefined ? { budgets: json(changes.budgets) as unknown as FlowBudgets } : {}),
           updated_at: now,
         })
         .returning('*')) as FlowRow[];

@@ -1,0 +1,112 @@
+import { ALERT_CHANGES, type Alert } from '../core/monitoring/alert.ts';
+import { emailDue } from '../core/monitoring/alert-email.ts';
+import type { AlertTransition } from '../core/monitoring/alert-rules.ts';
+import { budgetTransition } from '../core/monitoring/budget-rules.ts';
+import { flowBudgetsJudged } from '../core/flows/flow-budgets.ts';
+import type { WebhookDelivery } from '../core/webhooks/delivery.ts';
+import type { AlertFlow, AlertStore } from '../db/store/alerts.ts';
+import type { FlowRun, FlowStore } from '../db/store/flows.ts';
+import { enqueueAlertWebhooks, type AlertEmailJob, type AlertEvaluation } from './alert-evaluation.ts';
+
+export interface FlowBudgetEvaluation {
+  /**
+   * `evaluated`; or why nothing was decided: the run is unknown or did not finish (a failed run judges nothing), the
+   * flow is neither monitored nor has an open budget alert, the flow is gone, or a later run finished (`superseded`).
+   */
+  outcome: 'evaluated' | 'run_not_found' | 'not_finished' | 'not_monitored' | 'flow_gone' | 'superseded';
+  changes: AlertEvaluation['changes'];
+  /** E-mails still due for the alert changes of this run (from the rows, so a retry still sends them). */
+  emails: AlertEmailJob[];
+}
+
+/**
+ * Judges a finished run of a monitored flow against the flow's step budgets (core/flows/flow-budgets.ts) with the
+ * targets' rule (core/monitoring/budget-rules.ts): one metric_over_budget alert per flow, `target_id` null and
+ * `details.flow` naming the flow, raised, escalated or resolved in one transaction under the flow's row lock with
+ * its alert.* webhooks and Slack/Teams deliveries in the outbox. Evaluating a run again changes nothing.
+ */
+export async function evaluateFlowRunBudgets(
+  stores: { alerts: AlertStore; flows: FlowStore },
+  runPublicId: string,
+  now: Date,
+): Promise<{ evaluation: FlowBudgetEvaluation; webhooks: WebhookDelivery[] }> {
+  const none = (outcome: FlowBudgetEvaluation['outcome']) => ({
+    evaluation: { outcome, changes: [], emails: [] },
+    webhooks: [],
+  });
+  const run = await stores.flows.findRun(runPublicId);
+  if (!run) return none('run_not_found');
+  if (run.status !== 'finished' || run.failure) return none('not_finished');
+  const steps = await stores.flows.runSteps(run.id);
+  const result = await stores.alerts.underFlowLock(run.flowId, async (locked, flow, outbox) => {
+    const open = (await locked.unresolvedOfFlow(flow.id)).find((a) => a.type === 'metric_over_budget');
+    // A flow no longer monitored raises nothing new, but an alert it left open may still resolve.
+    if (!flow.monitored && !open) return none('not_monitored');
+    if (await locked.laterFlowRunFinished(flow.id, run.publicId)) return none('superseded');
+    const changes: AlertEvaluation['changes'] = [];
+    for (const transition of budgetTransition(flowBudgetsJudged(flow.budgets, steps), open)) {
+      const alertId = await applyToFlow(locked, transition, { flow, run, now, open });
+      changes.push({ alertId, type: transition.type, change: transition.change });
+    }
+    const emails = (await locked.changedByFlowRun(flow.id, run.publicId)).flatMap((alert) =>
+      ALERT_CHANGES.filter((change) => emailDue(alert, change) === 'send').map((change) => ({
+        alertId: alert.id,
+        change,
+      })),
+    );
+    const webhooks = await enqueueAlertWebhooks(locked, outbox, changes, now);
+    return { evaluation: { outcome: 'evaluated', changes, emails } satisfies FlowBudgetEvaluation, webhooks };
+  });
+  return result ?? none('flow_gone');
+}
+
+/** The page a flow's alert names: its first navigation (url and host, as a target's alert names the target's). */
+function flowPage(run: FlowRun): { url: string; host: string } {
+  const first = run.definition.steps.find((step) => step.type === 'navigate');
+  const url = first && first.type === 'navigate' ? first.url : '';
+  return { url, host: url ? new URL(url).host : '' };
+}
+
+async function applyToFlow(
+  locked: AlertStore,
+  transition: AlertTransition,
+  context: { flow: AlertFlow; run: FlowRun; now: Date; open: Alert | undefined },
+): Promise<number> {
+  const { flow, run, now } = context;
+  const reference = { id: flow.publicId, name: flow.name };
+  switch (transition.change) {
+    case 'raised': {
+      const alert = await locked.insert({
+        userId: flow.userId,
+        targetId: null,
+        flowId: flow.id,
+        type: transition.type,
+        severity: transition.severity,
+        details: { ...transition.details, flow: reference },
+        ...flowPage(run),
+        region: run.region,
+        scanPublicId: run.publicId,
+        createdAt: now,
+      });
+      return alert.id;
+    }
+    case 'escalated':
+      await locked.escalate(
+        transition.alertId,
+        {
+          severity: transition.severity,
+          details: { ...transition.details, flow: reference },
+          scanPublicId: run.publicId,
+        },
+        now,
+      );
+      return transition.alertId;
+    case 'resolved':
+      await locked.resolve(
+        transition.alertId,
+        { details: { ...context.open!.details, resolution: transition.resolution }, scanPublicId: run.publicId },
+        now,
+      );
+      return transition.alertId;
+  }
+}

@@ -1,0 +1,203 @@
+import { Webhook } from 'standardwebhooks';
+import { createProcessFlowRunner } from '../../activities/flows/process-flow-runner.ts';
+import { createStorage } from '../../db/store/index.ts';
+import { loadConfig } from '../../infra/config.ts';
+import { deleteTargetSchedulesOf } from '../../infra/temporal-client.ts';
+import { saveWebhookSettings } from '../../services/webhook-settings.ts';
+import { startShop, type Shop } from '../../fixtures/shop.ts';
+import { noScanRunner } from '../../worker/activities.ts';
+import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
+import { openApiContract } from '../harness/contract.ts';
+import { freePort } from '../harness/isolated.ts';
+import { startInProcessWorker, type InProcessWorker } from '../harness/scan-worker.ts';
+import { baseTestEnv } from '../harness/shared.ts';
+import { testSmtpServer, type TestSmtpServer } from '../harness/smtp.ts';
+import { webhookReceiver, type WebhookReceiver } from '../harness/webhook-receiver.ts';
+
+/**
+ * Flow step budgets on the real stack: a monitored flow on the fixture shop, run for real (the worker's flow
+ * runner, Chromium, Lighthouse), with a 1 ms LCP budget on its navigation step. The run raises a critical
+ * metric_over_budget alert for the flow (API), its e-mail reaches a real SMTP server and its signed
+ * alert.triggered webhook a real receiver, both naming the flow and the step; a relaxed budget and another run
+ * resolve it (alert.resolved). Steps that would leave the budget on a non-measured step are refused (422).
+ */
+const config = loadConfig(baseTestEnv());
+
+let shop: Shop;
+let smtp: TestSmtpServer;
+let api: TestApi;
+let worker: InProcessWorker;
+let receiver: WebhookReceiver;
+let conforms: Awaited<ReturnType<typeof openApiContract>>;
+const flowRunner = createProcessFlowRunner({
+  chromiumPath: config.chromiumPath,
+  allowLoopback: true,
+  scanUser: config.scanUser,
+});
+
+beforeAll(async () => {
+  shop = await startShop();
+  smtp = testSmtpServer(await freePort());
+  await smtp.start();
+  api = await startTestApi({ env: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}` } });
+  worker = await startInProcessWorker(api, { runner: noScanRunner, flowRunner });
+  receiver = await webhookReceiver();
+  conforms = await openApiContract(api);
+}, 60_000);
+
+afterAll(async () => {
+  if (api) await deleteTargetSchedulesOf(api.temporal, api.config.temporal.taskQueuePrefix).catch(() => undefined);
+  await receiver?.close();
+  await worker?.close();
+  flowRunner.close();
+  await api?.close();
+  await smtp?.stop();
+  await shop?.close();
+});
+
+const storage = () => createStorage(api.db.knex);
+let token: string;
+let email: string;
+let flowId: string;
+let signingSecret: string;
+const STEPS = () => [
+  { type: 'navigate', url: `${shop.origin}/login`, name: 'Open sign-in' },
+  { type: 'snapshot', name: 'Sign-in form' },
+];
+
+async function runToEnd(): Promise<string> {
+  const started = await call(api, `/flows/${flowId}/runs`, { token, method: 'POST', body: {} });
+  expect(started.status).toBe(202);
+  const runId = (started.body.data as { id: string }).id;
+  for (let i = 0; i < 300; i++) {
+    const run = (await call(api, `/flows/${flowId}/runs/${runId}`, { token })).body.data as { status: string };
+    if (run.status === 'finished') return runId;
+    if (run.status === 'failed') throw new Error(`run ${runId} failed`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`run ${runId} did not end`);
+}
+
+const verified = (index: number) =>
+  new Webhook(signingSecret).verify(
+    receiver.received[index]!.body,
+    receiver.received[index]!.headers as Record<string, string>,
+  ) as Record<string, unknown>;
+
+it('budgets are stored per measured step, and a step of another kind is refused naming the field', async () => {
+  const created = await createTestUser(api, 'pro');
+  token = created.token;
+  email = created.user.email;
+  await api.db.knex('users').where({ id: created.user.id }).update({ email_verified_at: new Date() });
+  const saved = await saveWebhookSettings(
+    { webhooks: storage().webhooks, keys: api.config.keys, allowLoopback: true, clock: () => new Date() },
+    created.user,
+    { url: receiver.url, headerName: '', headerValue: '', events: ['alert.triggered', 'alert.resolved'] },
+  );
+  if (saved.status !== 'saved') throw new Error('settings not saved');
+  signingSecret = saved.settings.secret;
+
+  const wrong = await call(api, '/flows', {
+    token,
+    method: 'POST',
+    body: { name: 'Shop', form_factor: 'desktop', steps: STEPS(), budgets: { '1': { lcp_ms: 1 } } },
+  });
+  expect(wrong.status).toBe(422);
+  expect(JSON.stringify(wrong.body)).toContain('budgets.1.lcp_ms');
+
+  const res = await call(api, '/flows', {
+    token,
+    method: 'POST',
+    body: {
+      name: 'Shop sign-in',
+      form_factor: 'desktop',
+      monitored: true,
+      steps: STEPS(),
+      budgets: { '0': { lcp_ms: 1 } },
+    },
+  });
+  expect(res.status).toBe(201);
+  expect(conforms('POST', '/flows', res)).toEqual([]);
+  flowId = (res.body.data as { id: string }).id;
+  expect((res.body.data as { budgets: unknown }).budgets).toEqual({ '0': { lcp_ms: 1 } });
+
+  const withSnapshot = await call(api, `/flows/${flowId}`, {
+    token,
+    method: 'PATCH',
+    body: { budgets: { '0': { lcp_ms: 1 }, '1': { scores: { seo: 1 } } } },
+  });
+  expect(withSnapshot.status).toBe(200);
+  const moved = await call(api, `/flows/${flowId}`, {
+    token,
+    method: 'PATCH',
+    body: { steps: [STEPS()[0], { type: 'click', selector: 'button' }, STEPS()[1]] },
+  });
+  expect(moved.status).toBe(422);
+  expect(Object.keys(moved.body.errors as object)).toEqual(['budgets.1']);
+  const outOfRange = await call(api, `/flows/${flowId}`, {
+    token,
+    method: 'PATCH',
+    body: { budgets: { '0': { cls: 11 } } },
+  });
+  expect(outOfRange.status).toBe(422);
+  expect(JSON.stringify(outOfRange.body)).toContain('budgets.0.cls');
+});
+
+let alertId: number;
+
+it('a real run over the 1 ms LCP budget raises a critical alert: API, e-mail and signed webhook name the flow and step', async () => {
+  const runId = await runToEnd();
+  const listed = await call(api, '/alerts', { token });
+  expect(conforms('GET', '/alerts', listed)).toEqual([]);
+  const alerts = listed.body.data as Array<Record<string, unknown>>;
+  expect(alerts).toHaveLength(1);
+  const alert = alerts[0]!;
+  alertId = alert.id as number;
+  expect(alert).toMatchObject({
+    type: 'metric_over_budget',
+    severity: 'critical',
+    url: `${shop.origin}/login`,
+    scan_id: runId,
+    target_id: null,
+    resolved_at: null,
+    flow: { id: flowId, name: 'Shop sign-in' },
+    details: {
+      budget: { metric: 'lcp_ms', budget: 1, unit: 'ms', step: { index: 0, name: 'Open sign-in', mode: 'navigation' } },
+    },
+  });
+  expect(alert.title).toBe('LCP of step 0 “Open sign-in” over budget');
+
+  const [mail] = await smtp.waitForMessages(1, 30_000);
+  expect(mail!.to).toEqual([email]);
+  expect(mail!.subject).toContain('LCP of step 0 “Open sign-in” over budget');
+  expect(mail!.text).toContain(`/flows/${flowId}/runs/${runId}`);
+
+  await receiver.waitFor(1, 30_000);
+  expect(verified(0)).toMatchObject({
+    event: 'alert.triggered',
+    alert_id: alertId,
+    type: 'metric_over_budget',
+    severity: 'critical',
+    target_url: `${shop.origin}/login`,
+    scan_public_id: runId,
+    flow: { id: flowId, name: 'Shop sign-in' },
+    budget: { metric: 'lcp_ms', budget: 1, step: { index: 0, name: 'Open sign-in', mode: 'navigation' } },
+  });
+}, 60_000);
+
+it('a relaxed budget and another real run resolve it (alert.resolved)', async () => {
+  const relaxed = await call(api, `/flows/${flowId}`, {
+    token,
+    method: 'PATCH',
+    body: { budgets: { '0': { lcp_ms: 60_000 } } },
+  });
+  expect(relaxed.status).toBe(200);
+  expect(conforms('PATCH', '/flows/{id}', relaxed)).toEqual([]);
+  const runId = await runToEnd();
+  const alert = (await call(api, `/alerts/${alertId}`, { token })).body.data as Record<string, unknown>;
+  expect(alert).toMatchObject({ resolved_scan_id: runId, flow: { id: flowId } });
+  expect(alert.resolved_at).not.toBeNull();
+  await receiver.waitFor(2, 30_000);
+  expect(verified(1)).toMatchObject({ event: 'alert.resolved', alert_id: alertId, flow: { id: flowId } });
+  await smtp.waitForMessages(2, 30_000);
+}, 60_000);
