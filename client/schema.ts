@@ -2838,6 +2838,10 @@ export interface paths {
                          *           "resolved_at": "2026-11-24T09:30:00Z",
                          *           "region": "eu-central",
                          *           "target_id": 42,
+                         *           "flow": {
+                         *             "id": "example",
+                         *             "name": "Example"
+                         *           },
                          *           "details": {
                          *             "score": "overall",
                          *             "value": 1.5,
@@ -2856,7 +2860,12 @@ export interface paths {
                          *               "value": 1.5,
                          *               "budget": 1.5,
                          *               "unit": "ms",
-                         *               "severity": "critical"
+                         *               "severity": "critical",
+                         *               "step": {
+                         *                 "index": 1,
+                         *                 "name": "Example",
+                         *                 "mode": "navigation"
+                         *               }
                          *             },
                          *             "over_budget": [
                          *               {
@@ -2865,7 +2874,12 @@ export interface paths {
                          *                 "value": 1.5,
                          *                 "budget": 1.5,
                          *                 "unit": "ms",
-                         *                 "severity": "critical"
+                         *                 "severity": "critical",
+                         *                 "step": {
+                         *                   "index": 1,
+                         *                   "name": "Example",
+                         *                   "mode": "navigation"
+                         *                 }
                          *               }
                          *             ],
                          *             "resolution": {
@@ -2925,8 +2939,14 @@ export interface paths {
                                 resolved_at: string | null;
                                 /** @description Extension: the target's scan region. */
                                 region: string;
-                                /** @description Extension: the monitored target (GET /domains); null once it is deleted. */
+                                /** @description Extension: the monitored target (GET /domains); null once it is deleted, and null for a flow's alert (see `flow`). */
                                 target_id: number | null;
+                                /** @description Extension: the monitored flow (GET /flows/{id}) a flow's metric_over_budget alert is about, else null. Then `url` and `host` are the flow's first navigation's, and `scan_id` and `resolved_scan_id` are flow run ids (GET /flows/{id}/runs/{run_id}). */
+                                flow: {
+                                    id: string;
+                                    /** @description The name when raised. */
+                                    name: string;
+                                } | null;
                                 /** @description Extension: what the title and message are rendered from. */
                                 details: {
                                     /**
@@ -2950,7 +2970,7 @@ export interface paths {
                                     /** @description metric_over_budget: the worst broken budget, which `score` (the score for a score budget, `speed` for a page metric), `value` and `reference` (the budget) also describe; null for other types. */
                                     budget: {
                                         /** @enum {string} */
-                                        metric: "lcp_ms" | "fcp_ms" | "tbt_ms" | "cls" | "ttfb_ms" | "overall" | "speed" | "images" | "caching" | "technical" | "wordpress";
+                                        metric: "lcp_ms" | "fcp_ms" | "tbt_ms" | "cls" | "ttfb_ms" | "inp_ms" | "overall" | "speed" | "images" | "caching" | "technical" | "wordpress" | "performance" | "accessibility" | "best_practices" | "seo";
                                         form_factor: ("desktop" | "mobile") | null;
                                         value: number;
                                         budget: number;
@@ -2958,11 +2978,18 @@ export interface paths {
                                         unit: "ms" | "unitless" | "points";
                                         /** @enum {string} */
                                         severity: "critical" | "warning";
+                                        /** @description Extension, a flow's budget only: the step broken (its index in the flow's steps). */
+                                        step?: {
+                                            index: number;
+                                            name: string;
+                                            /** @enum {string} */
+                                            mode: "navigation" | "timespan" | "snapshot";
+                                        };
                                     } | null;
                                     /** @description metric_over_budget: every broken budget, worst first; empty for other types. */
                                     over_budget: {
                                         /** @enum {string} */
-                                        metric: "lcp_ms" | "fcp_ms" | "tbt_ms" | "cls" | "ttfb_ms" | "overall" | "speed" | "images" | "caching" | "technical" | "wordpress";
+                                        metric: "lcp_ms" | "fcp_ms" | "tbt_ms" | "cls" | "ttfb_ms" | "inp_ms" | "overall" | "speed" | "images" | "caching" | "technical" | "wordpress" | "performance" | "accessibility" | "best_practices" | "seo";
                                         form_factor: ("desktop" | "mobile") | null;
                                         value: number;
                                         budget: number;
@@ -2970,6 +2997,13 @@ export interface paths {
                                         unit: "ms" | "unitless" | "points";
                                         /** @enum {string} */
                                         severity: "critical" | "warning";
+                                        /** @description Extension, a flow's budget only: the step broken (its index in the flow's steps). */
+                                        step?: {
+                                            index: number;
+                                            name: string;
+                                            /** @enum {string} */
+                                            mode: "navigation" | "timespan" | "snapshot";
+                                        };
                                     }[];
                                     resolution: {
                                         /** @enum {unknown} */
@@ -3279,6 +3313,10 @@ export interface paths {
                          *         "resolved_at": "2026-11-24T09:30:00Z",
                          *         "region": "eu-central",
                          *         "target_id": 42,
+                         *         "flow": {
+                         *           "id": "example",
+                         *           "name": "Example"
+                         *         },
                          *         "details": {
                          *           "score": "overall",
                          *           "value": 1.5,
@@ -3297,7 +3335,12 @@ export interface paths {
                          *             "value": 1.5,
                          *             "budget": 1.5,
                          *             "unit": "ms",
-                         *             "severity": "critical"
+                         *             "severity": "critical",
+                         *             "step": {
+                         *               "index": 1,
+                         *               "name": "Example",
+                         *               "mode": "navigation"
+                         *             }
                          *           },
                          *           "over_budget": [
                          *             {
@@ -3306,7 +3349,12 @@ export interface paths {
                          *               "value": 1.5,
                          *               "budget": 1.5,
                          *               "unit": "ms",
-                         *               "severity": "critical"
+                         *               "severity": "critical",
+                         *               "step": {
+                         *                 "index": 1,
+                         *                 "name": "Example",
+                         *                 "mode": "navigation"
+                         *               }
                          *             }
                          *           ],
                          *           "resolution": {
@@ -3359,8 +3407,14 @@ export interface paths {
                                 resolved_at: string | null;
                                 /** @description Extension: the target's scan region. */
                                 region: string;
-                                /** @description Extension: the monitored target (GET /domains); null once it is deleted. */
+                                /** @description Extension: the monitored target (GET /domains); null once it is deleted, and null for a flow's alert (see `flow`). */
                                 target_id: number | null;
+                                /** @description Extension: the monitored flow (GET /flows/{id}) a flow's metric_over_budget alert is about, else null. Then `url` and `host` are the flow's first navigation's, and `scan_id` and `resolved_scan_id` are flow run ids (GET /flows/{id}/runs/{run_id}). */
+                                flow: {
+                                    id: string;
+                                    /** @description The name when raised. */
+                                    name: string;
+                                } | null;
                                 /** @description Extension: what the title and message are rendered from. */
                                 details: {
                                     /**
@@ -3384,7 +3438,7 @@ export interface paths {
                                     /** @description metric_over_budget: the worst broken budget, which `score` (the score for a score budget, `speed` for a page metric), `value` and `reference` (the budget) also describe; null for other types. */
                                     budget: {
                                         /** @enum {string} */
-                                        metric: "lcp_ms" | "fcp_ms" | "tbt_ms" | "cls" | "ttfb_ms" | "overall" | "speed" | "images" | "caching" | "technical" | "wordpress";
+                                        metric: "lcp_ms" | "fcp_ms" | "tbt_ms" | "cls" | "ttfb_ms" | "inp_ms" | "overall" | "speed" | "images" | "caching" | "technical" | "wordpress" | "performance" | "accessibility" | "best_practices" | "seo";
                                         form_factor: ("desktop" | "mobile") | null;
                                         value: number;
                                         budget: number;
@@ -3392,11 +3446,18 @@ export interface paths {
                                         unit: "ms" | "unitless" | "points";
                                         /** @enum {string} */
                                         severity: "critical" | "warning";
+                                        /** @description Extension, a flow's budget only: the step broken (its index in the flow's steps). */
+                                        step?: {
+                                            index: number;
+                                            name: string;
+                                            /** @enum {string} */
+                                            mode: "navigation" | "timespan" | "snapshot";
+                                        };
                                     } | null;
                                     /** @description metric_over_budget: every broken budget, worst first; empty for other types. */
                                     over_budget: {
                                         /** @enum {string} */
-                                        metric: "lcp_ms" | "fcp_ms" | "tbt_ms" | "cls" | "ttfb_ms" | "overall" | "speed" | "images" | "caching" | "technical" | "wordpress";
+                                        metric: "lcp_ms" | "fcp_ms" | "tbt_ms" | "cls" | "ttfb_ms" | "inp_ms" | "overall" | "speed" | "images" | "caching" | "technical" | "wordpress" | "performance" | "accessibility" | "best_practices" | "seo";
                                         form_factor: ("desktop" | "mobile") | null;
                                         value: number;
                                         budget: number;
@@ -3404,6 +3465,13 @@ export interface paths {
                                         unit: "ms" | "unitless" | "points";
                                         /** @enum {string} */
                                         severity: "critical" | "warning";
+                                        /** @description Extension, a flow's budget only: the step broken (its index in the flow's steps). */
+                                        step?: {
+                                            index: number;
+                                            name: string;
+                                            /** @enum {string} */
+                                            mode: "navigation" | "timespan" | "snapshot";
+                                        };
                                     }[];
                                     resolution: {
                                         /** @enum {unknown} */
@@ -3577,6 +3645,10 @@ export interface paths {
                          *         "resolved_at": "2026-11-24T09:30:00Z",
                          *         "region": "eu-central",
                          *         "target_id": 42,
+                         *         "flow": {
+                         *           "id": "example",
+                         *           "name": "Example"
+                         *         },
                          *         "details": {
                          *           "score": "overall",
                          *           "value": 1.5,
@@ -3595,7 +3667,12 @@ export interface paths {
                          *             "value": 1.5,
                          *             "budget": 1.5,
                          *             "unit": "ms",
-                         *             "severity": "critical"
+                         *             "severity": "critical",
+                         *             "step": {
+                         *               "index": 1,
+                         *               "name": "Example",
+                         *               "mode": "navigation"
+                         *             }
                          *           },
                          *           "over_budget": [
                          *             {
@@ -3604,7 +3681,12 @@ export interface paths {
                          *               "value": 1.5,
                          *               "budget": 1.5,
                          *               "unit": "ms",
-                         *               "severity": "critical"
+                         *               "severity": "critical",
+                         *               "step": {
+                         *                 "index": 1,
+                         *                 "name": "Example",
+                         *                 "mode": "navigation"
+                         *               }
                          *             }
                          *           ],
                          *           "resolution": {
@@ -3657,8 +3739,14 @@ export interface paths {
                                 resolved_at: string | null;
                                 /** @description Extension: the target's scan region. */
                                 region: string;
-                                /** @description Extension: the monitored target (GET /domains); null once it is deleted. */
+                                /** @description Extension: the monitored target (GET /domains); null once it is deleted, and null for a flow's alert (see `flow`). */
                                 target_id: number | null;
+                                /** @description Extension: the monitored flow (GET /flows/{id}) a flow's metric_over_budget alert is about, else null. Then `url` and `host` are the flow's first navigation's, and `scan_id` and `resolved_scan_id` are flow run ids (GET /flows/{id}/runs/{run_id}). */
+                                flow: {
+                                    id: string;
+                                    /** @description The name when raised. */
+                                    name: string;
+                                } | null;
                                 /** @description Extension: what the title and message are rendered from. */
                                 details: {
                                     /**
@@ -3682,7 +3770,7 @@ export interface paths {
                                     /** @description metric_over_budget: the worst broken budget, which `score` (the score for a score budget, `speed` for a page metric), `value` and `reference` (the budget) also describe; null for other types. */
                                     budget: {
                                         /** @enum {string} */
-                                        metric: "lcp_ms" | "fcp_ms" | "tbt_ms" | "cls" | "ttfb_ms" | "overall" | "speed" | "images" | "caching" | "technical" | "wordpress";
+                                        metric: "lcp_ms" | "fcp_ms" | "tbt_ms" | "cls" | "ttfb_ms" | "inp_ms" | "overall" | "speed" | "images" | "caching" | "technical" | "wordpress" | "performance" | "accessibility" | "best_practices" | "seo";
                                         form_factor: ("desktop" | "mobile") | null;
                                         value: number;
                                         budget: number;
@@ -3690,11 +3778,18 @@ export interface paths {
                                         unit: "ms" | "unitless" | "points";
                                         /** @enum {string} */
                                         severity: "critical" | "warning";
+                                        /** @description Extension, a flow's budget only: the step broken (its index in the flow's steps). */
+                                        step?: {
+                                            index: number;
+                                            name: string;
+                                            /** @enum {string} */
+                                            mode: "navigation" | "timespan" | "snapshot";
+                                        };
                                     } | null;
                                     /** @description metric_over_budget: every broken budget, worst first; empty for other types. */
                                     over_budget: {
                                         /** @enum {string} */
-                                        metric: "lcp_ms" | "fcp_ms" | "tbt_ms" | "cls" | "ttfb_ms" | "overall" | "speed" | "images" | "caching" | "technical" | "wordpress";
+                                        metric: "lcp_ms" | "fcp_ms" | "tbt_ms" | "cls" | "ttfb_ms" | "inp_ms" | "overall" | "speed" | "images" | "caching" | "technical" | "wordpress" | "performance" | "accessibility" | "best_practices" | "seo";
                                         form_factor: ("desktop" | "mobile") | null;
                                         value: number;
                                         budget: number;
@@ -3702,6 +3797,13 @@ export interface paths {
                                         unit: "ms" | "unitless" | "points";
                                         /** @enum {string} */
                                         severity: "critical" | "warning";
+                                        /** @description Extension, a flow's budget only: the step broken (its index in the flow's steps). */
+                                        step?: {
+                                            index: number;
+                                            name: string;
+                                            /** @enum {string} */
+                                            mode: "navigation" | "timespan" | "snapshot";
+                                        };
                                     }[];
                                     resolution: {
                                         /** @enum {unknown} */
@@ -5964,6 +6066,7 @@ export interface paths {
                          *             "example"
                          *           ],
                          *           "monitored": false,
+                         *           "budgets": {},
                          *           "created_at": "2026-11-24T09:30:00Z",
                          *           "updated_at": "2026-11-24T09:30:00Z"
                          *         }
@@ -6056,6 +6159,30 @@ export interface paths {
                                 missing_secrets: string[];
                                 /** @description Run daily on a schedule of its own (trigger `schedule`); counts against the plan's monitored-target limit. */
                                 monitored: boolean;
+                                /** @description Extension: step budgets, keyed by a measured step's index in `steps`. After each finished run of a monitored flow a broken budget raises one `metric_over_budget` alert for the flow (warning; critical at 50 % or more past the budget); it resolves when every budget holds with a margin (metrics at most 90 %, scores at least 3 points above). A change of `steps` that leaves a budgeted index without a measured step of that kind is refused (422). Default `{}`. */
+                                budgets: {
+                                    [key: string]: {
+                                        /** @description Largest contentful paint, ms. */
+                                        lcp_ms?: number;
+                                        /** @description First contentful paint, ms. */
+                                        fcp_ms?: number;
+                                        /** @description Total blocking time, ms. */
+                                        tbt_ms?: number;
+                                        /** @description Cumulative layout shift (unitless). */
+                                        cls?: number;
+                                        /** @description Time to first byte, ms. */
+                                        ttfb_ms?: number;
+                                        /** @description Interaction to next paint, ms (timespan steps). */
+                                        inp_ms?: number;
+                                        /** @description The least each Lighthouse category score (0–100) may be; navigation steps have all four, snapshots all but performance, timespans none. */
+                                        scores?: {
+                                            performance?: number;
+                                            accessibility?: number;
+                                            best_practices?: number;
+                                            seo?: number;
+                                        };
+                                    };
+                                };
                                 /** Format: date-time */
                                 created_at: string;
                                 /** Format: date-time */
@@ -6283,6 +6410,30 @@ export interface paths {
                         } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown))[];
                         /** @description Run the flow daily on a Temporal Schedule of its own (trigger `schedule`; default false). A monitored flow counts against the plan's monitored-target limit: 403 with `required_plan` like a target past it. */
                         monitored?: boolean;
+                        /** @description Extension: step budgets, keyed by a measured step's index in `steps`. After each finished run of a monitored flow a broken budget raises one `metric_over_budget` alert for the flow (warning; critical at 50 % or more past the budget); it resolves when every budget holds with a margin (metrics at most 90 %, scores at least 3 points above). A change of `steps` that leaves a budgeted index without a measured step of that kind is refused (422). Default `{}`. */
+                        budgets?: {
+                            [key: string]: {
+                                /** @description Largest contentful paint, ms. */
+                                lcp_ms?: number;
+                                /** @description First contentful paint, ms. */
+                                fcp_ms?: number;
+                                /** @description Total blocking time, ms. */
+                                tbt_ms?: number;
+                                /** @description Cumulative layout shift (unitless). */
+                                cls?: number;
+                                /** @description Time to first byte, ms. */
+                                ttfb_ms?: number;
+                                /** @description Interaction to next paint, ms (timespan steps). */
+                                inp_ms?: number;
+                                /** @description The least each Lighthouse category score (0–100) may be; navigation steps have all four, snapshots all but performance, timespans none. */
+                                scores?: {
+                                    performance?: number;
+                                    accessibility?: number;
+                                    best_practices?: number;
+                                    seo?: number;
+                                };
+                            };
+                        };
                         /** @description A Chrome DevTools Recorder export (`title`, `steps`), instead of `steps`. */
                         recording?: Record<string, never>;
                         /** @description Secret values by name (write-only), e.g. `{"password": {"kind": "password", "value": "…"}}`. */
@@ -6366,6 +6517,7 @@ export interface paths {
                          *           "example"
                          *         ],
                          *         "monitored": false,
+                         *         "budgets": {},
                          *         "created_at": "2026-11-24T09:30:00Z",
                          *         "updated_at": "2026-11-24T09:30:00Z",
                          *         "warnings": [
@@ -6454,6 +6606,30 @@ export interface paths {
                                 missing_secrets: string[];
                                 /** @description Run daily on a schedule of its own (trigger `schedule`); counts against the plan's monitored-target limit. */
                                 monitored: boolean;
+                                /** @description Extension: step budgets, keyed by a measured step's index in `steps`. After each finished run of a monitored flow a broken budget raises one `metric_over_budget` alert for the flow (warning; critical at 50 % or more past the budget); it resolves when every budget holds with a margin (metrics at most 90 %, scores at least 3 points above). A change of `steps` that leaves a budgeted index without a measured step of that kind is refused (422). Default `{}`. */
+                                budgets: {
+                                    [key: string]: {
+                                        /** @description Largest contentful paint, ms. */
+                                        lcp_ms?: number;
+                                        /** @description First contentful paint, ms. */
+                                        fcp_ms?: number;
+                                        /** @description Total blocking time, ms. */
+                                        tbt_ms?: number;
+                                        /** @description Cumulative layout shift (unitless). */
+                                        cls?: number;
+                                        /** @description Time to first byte, ms. */
+                                        ttfb_ms?: number;
+                                        /** @description Interaction to next paint, ms (timespan steps). */
+                                        inp_ms?: number;
+                                        /** @description The least each Lighthouse category score (0–100) may be; navigation steps have all four, snapshots all but performance, timespans none. */
+                                        scores?: {
+                                            performance?: number;
+                                            accessibility?: number;
+                                            best_practices?: number;
+                                            seo?: number;
+                                        };
+                                    };
+                                };
                                 /** Format: date-time */
                                 created_at: string;
                                 /** Format: date-time */
@@ -6648,6 +6824,7 @@ export interface paths {
                          *           "example"
                          *         ],
                          *         "monitored": false,
+                         *         "budgets": {},
                          *         "created_at": "2026-11-24T09:30:00Z",
                          *         "updated_at": "2026-11-24T09:30:00Z"
                          *       }
@@ -6733,6 +6910,30 @@ export interface paths {
                                 missing_secrets: string[];
                                 /** @description Run daily on a schedule of its own (trigger `schedule`); counts against the plan's monitored-target limit. */
                                 monitored: boolean;
+                                /** @description Extension: step budgets, keyed by a measured step's index in `steps`. After each finished run of a monitored flow a broken budget raises one `metric_over_budget` alert for the flow (warning; critical at 50 % or more past the budget); it resolves when every budget holds with a margin (metrics at most 90 %, scores at least 3 points above). A change of `steps` that leaves a budgeted index without a measured step of that kind is refused (422). Default `{}`. */
+                                budgets: {
+                                    [key: string]: {
+                                        /** @description Largest contentful paint, ms. */
+                                        lcp_ms?: number;
+                                        /** @description First contentful paint, ms. */
+                                        fcp_ms?: number;
+                                        /** @description Total blocking time, ms. */
+                                        tbt_ms?: number;
+                                        /** @description Cumulative layout shift (unitless). */
+                                        cls?: number;
+                                        /** @description Time to first byte, ms. */
+                                        ttfb_ms?: number;
+                                        /** @description Interaction to next paint, ms (timespan steps). */
+                                        inp_ms?: number;
+                                        /** @description The least each Lighthouse category score (0–100) may be; navigation steps have all four, snapshots all but performance, timespans none. */
+                                        scores?: {
+                                            performance?: number;
+                                            accessibility?: number;
+                                            best_practices?: number;
+                                            seo?: number;
+                                        };
+                                    };
+                                };
                                 /** Format: date-time */
                                 created_at: string;
                                 /** Format: date-time */
@@ -6992,7 +7193,8 @@ export interface paths {
                      *           "name": "Account page"
                      *         }
                      *       ],
-                     *       "monitored": false
+                     *       "monitored": false,
+                     *       "budgets": {}
                      *     }
                      */
                     "application/json": {
@@ -7063,6 +7265,30 @@ export interface paths {
                         } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown))[];
                         /** @description Run the flow daily on a Temporal Schedule of its own (trigger `schedule`; default false). A monitored flow counts against the plan's monitored-target limit: 403 with `required_plan` like a target past it. */
                         monitored?: boolean;
+                        /** @description Extension: step budgets, keyed by a measured step's index in `steps`. After each finished run of a monitored flow a broken budget raises one `metric_over_budget` alert for the flow (warning; critical at 50 % or more past the budget); it resolves when every budget holds with a margin (metrics at most 90 %, scores at least 3 points above). A change of `steps` that leaves a budgeted index without a measured step of that kind is refused (422). Default `{}`. */
+                        budgets?: {
+                            [key: string]: {
+                                /** @description Largest contentful paint, ms. */
+                                lcp_ms?: number;
+                                /** @description First contentful paint, ms. */
+                                fcp_ms?: number;
+                                /** @description Total blocking time, ms. */
+                                tbt_ms?: number;
+                                /** @description Cumulative layout shift (unitless). */
+                                cls?: number;
+                                /** @description Time to first byte, ms. */
+                                ttfb_ms?: number;
+                                /** @description Interaction to next paint, ms (timespan steps). */
+                                inp_ms?: number;
+                                /** @description The least each Lighthouse category score (0–100) may be; navigation steps have all four, snapshots all but performance, timespans none. */
+                                scores?: {
+                                    performance?: number;
+                                    accessibility?: number;
+                                    best_practices?: number;
+                                    seo?: number;
+                                };
+                            };
+                        };
                     };
                 };
             };
@@ -7132,6 +7358,7 @@ export interface paths {
                          *           "example"
                          *         ],
                          *         "monitored": false,
+                         *         "budgets": {},
                          *         "created_at": "2026-11-24T09:30:00Z",
                          *         "updated_at": "2026-11-24T09:30:00Z"
                          *       }
@@ -7217,6 +7444,30 @@ export interface paths {
                                 missing_secrets: string[];
                                 /** @description Run daily on a schedule of its own (trigger `schedule`); counts against the plan's monitored-target limit. */
                                 monitored: boolean;
+                                /** @description Extension: step budgets, keyed by a measured step's index in `steps`. After each finished run of a monitored flow a broken budget raises one `metric_over_budget` alert for the flow (warning; critical at 50 % or more past the budget); it resolves when every budget holds with a margin (metrics at most 90 %, scores at least 3 points above). A change of `steps` that leaves a budgeted index without a measured step of that kind is refused (422). Default `{}`. */
+                                budgets: {
+                                    [key: string]: {
+                                        /** @description Largest contentful paint, ms. */
+                                        lcp_ms?: number;
+                                        /** @description First contentful paint, ms. */
+                                        fcp_ms?: number;
+                                        /** @description Total blocking time, ms. */
+                                        tbt_ms?: number;
+                                        /** @description Cumulative layout shift (unitless). */
+                                        cls?: number;
+                                        /** @description Time to first byte, ms. */
+                                        ttfb_ms?: number;
+                                        /** @description Interaction to next paint, ms (timespan steps). */
+                                        inp_ms?: number;
+                                        /** @description The least each Lighthouse category score (0–100) may be; navigation steps have all four, snapshots all but performance, timespans none. */
+                                        scores?: {
+                                            performance?: number;
+                                            accessibility?: number;
+                                            best_practices?: number;
+                                            seo?: number;
+                                        };
+                                    };
+                                };
                                 /** Format: date-time */
                                 created_at: string;
                                 /** Format: date-time */
@@ -8527,7 +8778,12 @@ export interface webhooks {
                      *         "value": 1.5,
                      *         "budget": 1.5,
                      *         "unit": "ms",
-                     *         "severity": "critical"
+                     *         "severity": "critical",
+                     *         "step": {
+                     *           "index": 1,
+                     *           "name": "Example",
+                     *           "mode": "navigation"
+                     *         }
                      *       },
                      *       "over_budget": [
                      *         {
@@ -8536,9 +8792,18 @@ export interface webhooks {
                      *           "value": 1.5,
                      *           "budget": 1.5,
                      *           "unit": "ms",
-                     *           "severity": "critical"
+                     *           "severity": "critical",
+                     *           "step": {
+                     *             "index": 1,
+                     *             "name": "Example",
+                     *             "mode": "navigation"
+                     *           }
                      *         }
                      *       ],
+                     *       "flow": {
+                     *         "id": "example",
+                     *         "name": "Example"
+                     *       },
                      *       "regression": {
                      *         "metric": "example",
                      *         "form_factor": "desktop",
@@ -8574,7 +8839,7 @@ export interface webhooks {
                         /** @description Extension, metric_over_budget only: the worst broken budget (the one the title names). */
                         budget?: {
                             /** @enum {string} */
-                            metric: "lcp_ms" | "fcp_ms" | "tbt_ms" | "cls" | "ttfb_ms" | "overall" | "speed" | "images" | "caching" | "technical" | "wordpress";
+                            metric: "lcp_ms" | "fcp_ms" | "tbt_ms" | "cls" | "ttfb_ms" | "inp_ms" | "overall" | "speed" | "images" | "caching" | "technical" | "wordpress" | "performance" | "accessibility" | "best_practices" | "seo";
                             form_factor: ("desktop" | "mobile") | null;
                             value: number;
                             budget: number;
@@ -8582,11 +8847,18 @@ export interface webhooks {
                             unit: "ms" | "unitless" | "points";
                             /** @enum {string} */
                             severity: "critical" | "warning";
+                            /** @description Extension, a flow's budget only: the step broken (its index in the flow's steps). */
+                            step?: {
+                                index: number;
+                                name: string;
+                                /** @enum {string} */
+                                mode: "navigation" | "timespan" | "snapshot";
+                            };
                         };
                         /** @description Extension, metric_over_budget only: every broken budget, worst first. */
                         over_budget?: {
                             /** @enum {string} */
-                            metric: "lcp_ms" | "fcp_ms" | "tbt_ms" | "cls" | "ttfb_ms" | "overall" | "speed" | "images" | "caching" | "technical" | "wordpress";
+                            metric: "lcp_ms" | "fcp_ms" | "tbt_ms" | "cls" | "ttfb_ms" | "inp_ms" | "overall" | "speed" | "images" | "caching" | "technical" | "wordpress" | "performance" | "accessibility" | "best_practices" | "seo";
                             form_factor: ("desktop" | "mobile") | null;
                             value: number;
                             budget: number;
@@ -8594,7 +8866,19 @@ export interface webhooks {
                             unit: "ms" | "unitless" | "points";
                             /** @enum {string} */
                             severity: "critical" | "warning";
+                            /** @description Extension, a flow's budget only: the step broken (its index in the flow's steps). */
+                            step?: {
+                                index: number;
+                                name: string;
+                                /** @enum {string} */
+                                mode: "navigation" | "timespan" | "snapshot";
+                            };
                         }[];
+                        /** @description Extension, a flow's metric_over_budget only: the flow (then `target_url` is its first navigation's URL and `scan_public_id` the flow run's id). */
+                        flow?: {
+                            id: string;
+                            name: string;
+                        };
                         regression?: {
                             metric: string;
                             /** @enum {string|null} */
@@ -8676,7 +8960,12 @@ export interface webhooks {
                      *         "value": 1.5,
                      *         "budget": 1.5,
                      *         "unit": "ms",
-                     *         "severity": "critical"
+                     *         "severity": "critical",
+                     *         "step": {
+                     *           "index": 1,
+                     *           "name": "Example",
+                     *           "mode": "navigation"
+                     *         }
                      *       },
                      *       "over_budget": [
                      *         {
@@ -8685,9 +8974,18 @@ export interface webhooks {
                      *           "value": 1.5,
                      *           "budget": 1.5,
                      *           "unit": "ms",
-                     *           "severity": "critical"
+                     *           "severity": "critical",
+                     *           "step": {
+                     *             "index": 1,
+                     *             "name": "Example",
+                     *             "mode": "navigation"
+                     *           }
                      *         }
                      *       ],
+                     *       "flow": {
+                     *         "id": "example",
+                     *         "name": "Example"
+                     *       },
                      *       "regression": {
                      *         "metric": "example",
                      *         "form_factor": "desktop",
@@ -8725,7 +9023,7 @@ export interface webhooks {
                         /** @description Extension, metric_over_budget only: the worst broken budget (the one the title names). */
                         budget?: {
                             /** @enum {string} */
-                            metric: "lcp_ms" | "fcp_ms" | "tbt_ms" | "cls" | "ttfb_ms" | "overall" | "speed" | "images" | "caching" | "technical" | "wordpress";
+                            metric: "lcp_ms" | "fcp_ms" | "tbt_ms" | "cls" | "ttfb_ms" | "inp_ms" | "overall" | "speed" | "images" | "caching" | "technical" | "wordpress" | "performance" | "accessibility" | "best_practices" | "seo";
                             form_factor: ("desktop" | "mobile") | null;
                             value: number;
                             budget: number;
@@ -8733,11 +9031,18 @@ export interface webhooks {
                             unit: "ms" | "unitless" | "points";
                             /** @enum {string} */
                             severity: "critical" | "warning";
+                            /** @description Extension, a flow's budget only: the step broken (its index in the flow's steps). */
+                            step?: {
+                                index: number;
+                                name: string;
+                                /** @enum {string} */
+                                mode: "navigation" | "timespan" | "snapshot";
+                            };
                         };
                         /** @description Extension, metric_over_budget only: every broken budget, worst first. */
                         over_budget?: {
                             /** @enum {string} */
-                            metric: "lcp_ms" | "fcp_ms" | "tbt_ms" | "cls" | "ttfb_ms" | "overall" | "speed" | "images" | "caching" | "technical" | "wordpress";
+                            metric: "lcp_ms" | "fcp_ms" | "tbt_ms" | "cls" | "ttfb_ms" | "inp_ms" | "overall" | "speed" | "images" | "caching" | "technical" | "wordpress" | "performance" | "accessibility" | "best_practices" | "seo";
                             form_factor: ("desktop" | "mobile") | null;
                             value: number;
                             budget: number;
@@ -8745,7 +9050,19 @@ export interface webhooks {
                             unit: "ms" | "unitless" | "points";
                             /** @enum {string} */
                             severity: "critical" | "warning";
+                            /** @description Extension, a flow's budget only: the step broken (its index in the flow's steps). */
+                            step?: {
+                                index: number;
+                                name: string;
+                                /** @enum {string} */
+                                mode: "navigation" | "timespan" | "snapshot";
+                            };
                         }[];
+                        /** @description Extension, a flow's metric_over_budget only: the flow (then `target_url` is its first navigation's URL and `scan_public_id` the flow run's id). */
+                        flow?: {
+                            id: string;
+                            name: string;
+                        };
                         regression?: {
                             metric: string;
                             /** @enum {string|null} */
