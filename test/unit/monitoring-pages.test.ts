@@ -285,6 +285,22 @@ describe('the alerts page', () => {
     expect(page).toContain('<input type="hidden" name="next" value="/alerts?page=2">');
   });
 
+  it("links a flow's budget alert to the flow run it is about, not to a scan report", () => {
+    const [first] = sampleAlerts('en');
+    const flowAlert = {
+      ...first!,
+      id: 99,
+      targetId: null,
+      flowPublicId: 'flow1x',
+      scanPublicId: 'run1x',
+      isDismissed: true,
+    };
+    const page = alertsPage(sampleAlertsPage('en', { alerts: [flowAlert] }));
+    expect(page).toContain('<a href="/flows/flow1x/runs/run1x">View the flow run</a>');
+    expect(page).not.toContain('/reports/run1x');
+    expect(page).toContain('action="/alerts/99/undismiss"');
+  });
+
   it('filters through a GET form that keeps the chosen values, and pages with links that keep the filters', () => {
     const page = alertsPage(
       sampleAlertsPage('en', {

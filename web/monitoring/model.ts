@@ -66,6 +66,8 @@ export type AlertRow = Pick<
 > & {
   title: string;
   message: string;
+  /** A flow's budget alert: the flow's public id (`scanPublicId` is then one of its runs); else null. */
+  flowPublicId: string | null;
 };
 
 /** Field name → message, in the page's language, shown next to the field. `form`: above the form. */

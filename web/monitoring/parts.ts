@@ -3,6 +3,7 @@ import type { Locale } from '../../core/i18n/locale.ts';
 import type { ScoreThreshold } from '../../core/monitoring/thresholds.ts';
 import { scoreStatus } from '../charts/series.ts';
 import { html, SafeHtml } from '../html.ts';
+import { FLOW_PATHS } from '../flows/model.ts';
 import { LABELS, type Notice } from './labels.ts';
 import { MONITORING_PATHS as P, type AlertRow, type FieldErrors } from './model.ts';
 
@@ -74,9 +75,9 @@ export function alertItem(
     <${heading} class="alert-title">${alert.title}</${heading}>
     <p class="alert-message">${alert.message}</p>
     <p class="alert-meta"><span class="url">${alert.url}</span> · ${alert.region} · <time datetime="${alert.createdAt.toISOString()}">${t.raised(formatDateTime(alert.createdAt, options.locale))}</time></p>
-    <div class="actions"><a href="${P.report(alert.scanPublicId)}">${t.viewScan}</a>${alert.targetId === null || options.onTargetPage ? html`` : html`<a href="${P.target(alert.targetId)}">${t.viewTarget}</a>`}
+    <div class="actions">${alert.flowPublicId ? html`<a href="${FLOW_PATHS.run(alert.flowPublicId, alert.scanPublicId)}">${t.viewFlowRun}</a>` : html`<a href="${P.report(alert.scanPublicId)}">${t.viewScan}</a>`}${alert.targetId === null || options.onTargetPage ? html`` : html`<a href="${P.target(alert.targetId)}">${t.viewTarget}</a>`}
       ${alert.isRead ? html`` : html`<form class="inline" method="post" action="${P.markAlertRead(alert.id)}">${formFields(options.csrf, options.next)}<button type="submit" class="mark-read">${t.markRead}</button></form>`}
       ${alert.isDismissed || alert.resolvedAt ? html`` : html`<form class="inline" method="post" action="${P.dismissAlert(alert.id)}">${formFields(options.csrf, options.next)}<button type="submit" class="dismiss">${t.dismiss}</button></form>`}
-      ${alert.isDismissed && (alert.targetId !== null || alert.resolvedAt) ? html`<form class="inline" method="post" action="${P.undismissAlert(alert.id)}">${formFields(options.csrf, options.next)}<button type="submit" class="undismiss">${t.undismiss}</button></form>` : html``}
+      ${alert.isDismissed && (alert.targetId !== null || alert.flowPublicId || alert.resolvedAt) ? html`<form class="inline" method="post" action="${P.undismissAlert(alert.id)}">${formFields(options.csrf, options.next)}<button type="submit" class="undismiss">${t.undismiss}</button></form>` : html``}
     </div></li>`;
 }

@@ -96,7 +96,11 @@ async function history(deps: MonitoringPageDeps, targetId: number): Promise<Hist
   }));
 }
 
-const alertRow = (alert: Alert, locale: Locale): AlertRow => ({ ...alert, ...alertText(alert, locale) });
+const alertRow = (alert: Alert, locale: Locale): AlertRow => ({
+  ...alert,
+  ...alertText(alert, locale),
+  flowPublicId: alert.details.flow?.id ?? null,
+});
 
 /** Targets as the pages list them: each with its history and how many of its alerts are open (all of them, not a page). */
 async function targetRows(deps: MonitoringPageDeps, userId: number, targets: ScanTarget[]): Promise<TargetRow[]> {
