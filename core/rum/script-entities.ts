@@ -55,27 +55,6 @@ export function culpritOf(key: string): Culprit {
   return { kind: 'inline', name: '', entity: null };
 }
 
-/**
- * A stable fragment id for a culprit row (`culprit-google-analytics`, `culprit-example-com-app-js`,
- * `culprit-inline`), so that links from elsewhere (lab reports) can point at it.
- */
-export function culpritAnchor(culprit: Culprit): string {
-  if (culprit.kind === 'inline') return 'culprit-inline';
-  const name = culprit.kind === 'first-party' ? culprit.name.replace(/^[a-z]+:\/\//i, '') : culprit.name;
-  return `culprit-${anchorSlug(name)}`;
-}
-
-/** Lower-case letters and digits joined by single hyphens, at most 80 characters ('' → 'root'). */
-export function anchorSlug(text: string): string {
-  const slug = text
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 80)
-    .replace(/-+$/, '');
-  return slug || 'root';
-}
-
 /** The most culprits a query answers, and the most script URLs it lists per culprit. */
 export const CULPRITS_LISTED = 20;
 export const CULPRIT_SCRIPTS_LISTED = 10;

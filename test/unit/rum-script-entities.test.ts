@@ -1,6 +1,5 @@
+import { anchorSlug, culpritAnchor, lcpPageAnchor } from '../../core/rum/anchors.ts';
 import {
-  anchorSlug,
-  culpritAnchor,
   culpritOf,
   FIRST_PARTY_MARKER,
   hostGroupKey,
@@ -50,7 +49,8 @@ describe('script culprits', () => {
       'culprit-example-com-js-app-min-js',
     );
     expect(culpritAnchor({ kind: 'inline', name: '', entity: null })).toBe('culprit-inline');
-    expect(anchorSlug('/')).toBe('root');
+    expect(lcpPageAnchor('/')).toBe('lcp-page-root');
+    expect(lcpPageAnchor('/products/shoes')).toBe('lcp-page-products-shoes');
     expect(anchorSlug('/Produkte/Schuhe--neu/')).toBe('produkte-schuhe-neu');
     expect(anchorSlug('x'.repeat(200))).toHaveLength(80);
   });
