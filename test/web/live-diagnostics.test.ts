@@ -1,6 +1,7 @@
 import type { BeaconMetric, BeaconScript } from '../../core/rum/beacon.ts';
 import type { Device } from '../../core/rum/metrics.ts';
 import { call, createTestUser, startTestApi, TestClock, type TestApi } from '../harness/api.ts';
+import { launchBrowser, signedInPage } from '../harness/browser.ts';
 import { isolatedClickHouse, type IsolatedClickHouse } from '../harness/isolated.ts';
 import { WebClient } from '../harness/web.ts';
 import { insertBeacons, type TestBeacon } from '../rum/rum-data.ts';
@@ -130,6 +131,30 @@ describe('the dashboard’s diagnostics', () => {
     // Not a path: ignored, the whole site's culprits.
     expect((await client.get(`/live/${siteId}?page=cart`)).text).not.toContain('id="culprits-page"');
   });
+
+  it('in Chromium without JavaScript at 1280 and 360 px: nothing scrolls sideways; a culprit anchor lands on its row (screenshots in /tmp)', async () => {
+    const { browser, close } = await launchBrowser();
+    try {
+      const page = await signedInPage(browser, api.url, email, PASSWORD, { javascript: false });
+      for (const width of [1280, 360]) {
+        await page.setViewport({ width, height: 800 });
+        await page.goto(`${api.url}/live/${siteId}#culprit-google-analytics`);
+        const overflow = (await page.evaluate(
+          "[document.documentElement, ...document.querySelectorAll('section')].filter((el) => el.scrollWidth > el.clientWidth).map((el) => el.id || el.tagName)",
+        )) as string[];
+        expect({ width, overflow }).toEqual({ width, overflow: [] });
+        const rowTop = (await page.$eval(
+          '#culprit-google-analytics',
+          (el) => el.getBoundingClientRect().top,
+        )) as number;
+        expect({ width, landed: rowTop >= 0 && rowTop < 800 }).toEqual({ width, landed: true });
+        expect(await page.$$eval('#lcp-page-root .phase-bar .part', (parts) => parts.length)).toBe(4);
+        await page.screenshot({ path: `/tmp/live-diagnostics-${width}.png`, fullPage: true });
+      }
+    } finally {
+      await close();
+    }
+  }, 60_000);
 
   it('speaks German', async () => {
     const page = (await (await signIn('de')).get(`/live/${siteId}`)).text;
