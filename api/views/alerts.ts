@@ -95,7 +95,7 @@ export const alertSchema: JsonSchema = closed({
   type: {
     enum: [...ALERT_TYPES],
     description:
-      'The spec shows `score_below_threshold` and leaves the set open. Extensions: `score_regression` and `metric_regression` (docs/verdicts.md), `metric_over_budget` (budgets of a target or a flow\'s steps), `flow_failed` (a run of a monitored flow failed; see `flow` and `details.failed_step`).',
+      "The spec shows `score_below_threshold` and leaves the set open. Extensions: `score_regression` and `metric_regression` (docs/verdicts.md), `metric_over_budget` (budgets of a target or a flow's steps), `flow_failed` (a run of a monitored flow failed; see `flow` and `details.failed_step`).",
   },
   severity: { ...severity, description: 'Only rises while the alert is unresolved (warning → critical).' },
   title: { type: 'string', description: 'In the language of Accept-Language (English or German).' },
@@ -146,9 +146,15 @@ export const alertSchema: JsonSchema = closed({
       failed_step: {
         ...nullable(
           closed({
-            index: { ...nullable({ type: 'integer' }), description: "The step's index in the flow's steps; null: the run failed outside any step (`run_error`)." },
+            index: {
+              ...nullable({ type: 'integer' }),
+              description: "The step's index in the flow's steps; null: the run failed outside any step (`run_error`).",
+            },
             step_type: nullable({ type: 'string' }),
-            step: { type: 'string', description: 'The step in words: a measured step by its name, an action by what it does.' },
+            step: {
+              type: 'string',
+              description: 'The step in words: a measured step by its name, an action by what it does.',
+            },
             code: { enum: [...FLOW_FAILURE_CODES, 'run_error'] },
             message: { type: 'string', description: "The runner's reason, in English." },
           }),

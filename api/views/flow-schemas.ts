@@ -145,7 +145,7 @@ export const flowSchema = closed({
   monitored: {
     type: 'boolean',
     description:
-      "Run daily on a schedule of its own (trigger `schedule`); counts against the plan's monitored-target limit.",
+      "Run daily on a schedule of its own (trigger `schedule`); counts against the plan's monitored-target limit. A failed run of a monitored flow (any trigger) raises a `flow_failed` alert (warning; critical when the next run fails too), resolved by the next run that gets through.",
   },
   budgets: flowBudgetsSchema,
   created_at: timestamp,

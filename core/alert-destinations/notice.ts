@@ -192,7 +192,9 @@ export function scoreAlertNotice(alert: Alert, state: 'triggered' | 'resolved', 
     facts: [
       // flow_failed's score, value and reference are stand-ins (the flow has no score): its step says it all.
       ...detailFacts(
-        alert.type === 'flow_failed' ? { failedStep: alert.details.failedStep, flow: alert.details.flow } : alert.details,
+        alert.type === 'flow_failed'
+          ? { failedStep: alert.details.failedStep, flow: alert.details.flow }
+          : alert.details,
         locale,
       ),
       { label: CHAT_LABELS[locale].facts.region!, value: alert.region },

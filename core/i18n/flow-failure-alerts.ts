@@ -42,8 +42,7 @@ export function flowFailureAlertText(alert: FlowFailureFacts, locale: Locale): {
   const flow = details.flow?.name ?? '';
   const failed = details.failedStep ?? { index: null, step: '', message: '' };
   const page = pageName(alert.url, alert.host);
-  const where =
-    failed.index === null ? t.notCompleted(flow, page) : t.stopped(flow, page, failed.index, failed.step);
+  const where = failed.index === null ? t.notCompleted(flow, page) : t.stopped(flow, page, failed.index, failed.step);
   return {
     title: t.title(flow, failed.index, failed.step),
     message:

@@ -40,9 +40,7 @@ const failureDetails = (failedStep: FailedStep, failures: number): AlertDetails 
 export function flowFailureTransition(run: EndedRun, open: OpenFlowFailure | undefined): AlertTransition[] {
   const type = 'flow_failed';
   if (!run.failedStep)
-    return open
-      ? [{ change: 'resolved', alertId: open.id, type, resolution: { kind: 'recovered', value: 0 } }]
-      : [];
+    return open ? [{ change: 'resolved', alertId: open.id, type, resolution: { kind: 'recovered', value: 0 } }] : [];
   if (!open) return [{ change: 'raised', type, severity: 'warning', details: failureDetails(run.failedStep, 1) }];
   if (open.severity === 'warning' && open.scanPublicId !== run.publicId)
     return [
