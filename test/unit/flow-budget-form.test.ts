@@ -2,9 +2,8 @@ import { flowBudgetsSchema } from '../../api/views/budget-schemas.ts';
 import { validate } from '../../api/validation.ts';
 import { flowBudgetProblems, type FlowBudgets } from '../../core/flows/flow-budgets.ts';
 import { measuredSteps } from '../../core/flows/flow.ts';
-import { chromeFor, CSRF, SIGN_IN_FLOW, sampleStepResults } from '../../fixtures/flow-pages.ts';
+import { chromeFor, CSRF, SIGN_IN_FLOW, sampleSeries } from '../../fixtures/flow-pages.ts';
 import { HttpError } from '../../http/errors.ts';
-import type { FlowStepSeries } from '../../services/flows.ts';
 import { budgetFieldNumber, budgetFieldText } from '../../web/budget-fields.ts';
 import { budgetFields, budgetFormErrors, budgetFormValues, readBudgetForm } from '../../web/flows/budget-form.ts';
 import { flowBudgetsPage, flowBudgetsSection } from '../../web/flows/budgets-page.ts';
@@ -212,21 +211,13 @@ describe('the flow budgets page', () => {
 });
 
 describe('budgets on the history charts', () => {
-  const series: FlowStepSeries[] = sampleStepResults()
-    .slice(0, 2)
-    .map((result) => ({
-      index: result.index,
-      mode: result.mode,
-      name: result.name,
-      points: [0, 1].map((day) => ({
-        run_id: `run-${day}`,
-        at: new Date(Date.UTC(2026, 10, 20 + day, 8)),
-        trigger: 'web' as const,
-        url: result.url,
-        metrics: { ...result.metrics, lcp_ms: day ? 3000 : 1800 },
-        scores: result.scores,
-      })),
-    }));
+  const series = sampleSeries(
+    [0, 1].map((day) => ({
+      runId: `run-${day}`,
+      at: new Date(Date.UTC(2026, 10, 20 + day, 8)),
+      metrics: { lcp_ms: day ? 3000 : 1800 },
+    })),
+  );
 
   it("draws a step's budget as the dashed budget line with its legend, on that step's chart of that metric", () => {
     const html = flowHistorySection(series, { locale: 'en', days: 30, budgets: BUDGETS }).toString();
