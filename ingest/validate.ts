@@ -1,4 +1,5 @@
-import { BEACON_LIMITS, type Beacon, type BeaconMetric } from '../core/rum/beacon.ts';
+import { BEACON_LIMITS, type Beacon, type BeaconMetric, type BeaconScript } from '../core/rum/beacon.ts';
+import { isPhasedMetric, METRIC_PHASES, phaseMax, SCRIPT_INVOKER_TYPES } from '../core/rum/diagnostics.ts';
 import {
   DEVICES,
   isRumMetric,
@@ -100,9 +101,55 @@ function validateMetric(item: unknown): BeaconMetric | Rejection {
     if (typeof text !== 'string' || CONTROL.test(text)) return new Rejection('bad_shape');
     if (text.length > limit) return new Rejection('oversize');
     // The collector sends origin + path only; a query string or fragment that slips through is cut here.
-    metric[field] = field === 'url' ? text.replace(/[?#].*$/s, '') : text;
+    metric[field] = field === 'url' ? withoutQuery(text) : text;
+  }
+  if (item.phases !== undefined) {
+    const phases = validatePhases(metric.name, item.phases);
+    if (phases instanceof Rejection) return phases;
+    metric.phases = phases;
+  }
+  if (item.scripts !== undefined) {
+    if (metric.name !== 'INP' || !Array.isArray(item.scripts)) return new Rejection('bad_shape');
+    if (item.scripts.length > BEACON_LIMITS.scriptsPerMetric) return new Rejection('oversize');
+    const scripts: BeaconScript[] = [];
+    for (const entry of item.scripts as unknown[]) {
+      const script = validateScript(entry);
+      if (script instanceof Rejection) return script;
+      scripts.push(script);
+    }
+    metric.scripts = scripts;
   }
   return metric;
+}
+
+const withoutQuery = (url: string) => url.replace(/[?#].*$/s, '');
+
+/** Exactly the metric's phase names (core/rum/diagnostics.ts), each a time within the metric's own range. */
+function validatePhases(name: BeaconMetric['name'], value: unknown): Record<string, number> | Rejection {
+  if (!isPhasedMetric(name) || !isObject(value)) return new Rejection('bad_shape');
+  const names: readonly string[] = METRIC_PHASES[name];
+  if (Object.keys(value).length !== names.length) return new Rejection('bad_shape');
+  const phases: Record<string, number> = {};
+  for (const phase of names) {
+    const time = value[phase];
+    if (typeof time !== 'number') return new Rejection('bad_shape');
+    if (!Number.isFinite(time) || time < 0 || time > phaseMax(name)) return new Rejection('value_range');
+    phases[phase] = time;
+  }
+  return phases;
+}
+
+function validateScript(value: unknown): BeaconScript | Rejection {
+  if (!isObject(value)) return new Rejection('bad_shape');
+  const { src, fn, inv, dur } = value;
+  if (typeof src !== 'string' || typeof fn !== 'string' || typeof inv !== 'string') return new Rejection('bad_shape');
+  if (CONTROL.test(src) || CONTROL.test(fn)) return new Rejection('bad_shape');
+  if (!(SCRIPT_INVOKER_TYPES as readonly string[]).includes(inv)) return new Rejection('bad_shape');
+  if (src.length > BEACON_LIMITS.urlLength || fn.length > BEACON_LIMITS.functionLength)
+    return new Rejection('oversize');
+  if (typeof dur !== 'number') return new Rejection('bad_shape');
+  if (!Number.isFinite(dur) || dur < 0 || dur > phaseMax('INP')) return new Rejection('value_range');
+  return { src: withoutQuery(src), fn, inv, dur };
 }
 
 /** The columns of rum_metrics, in table order; every insert names all of them. */
@@ -123,6 +170,11 @@ export const RUM_METRIC_COLUMNS = [
   'attr_type',
   'source',
   'keep_one_in',
+  'phases',
+  'script_urls',
+  'script_functions',
+  'script_invokers',
+  'script_durations',
 ] as const;
 
 /** What the ingest, not the beacon, says about a stored beacon. */
@@ -170,6 +222,11 @@ export function beaconRows(beacon: Beacon, context: RowContext, receivedAt: Date
         attr_type: m.type ?? '',
         source,
         keep_one_in: keepOneIn,
+        phases: m.phases && isPhasedMetric(m.name) ? METRIC_PHASES[m.name].map((phase) => m.phases![phase]) : [],
+        script_urls: m.scripts?.map((s) => s.src) ?? [],
+        script_functions: m.scripts?.map((s) => s.fn) ?? [],
+        script_invokers: m.scripts?.map((s) => s.inv) ?? [],
+        script_durations: m.scripts?.map((s) => s.dur) ?? [],
       }) + '\n';
   }
   return lines;

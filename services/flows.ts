@@ -26,6 +26,7 @@ import {
   terminateIfRunning,
 } from '../infra/temporal-client.ts';
 import type { AssetStore } from './assets.ts';
+import { scheduleCall, ScheduleCallFailed } from './schedule-call.ts';
 
 /**
  * User flows as the API manages them (docs/flows.md): definitions checked and normalised, the plan's feature
@@ -99,21 +100,6 @@ const budgetsInvalid = (problems: FlowBudgetProblem[]): FlowFailureOutcome | nul
   problems.length
     ? { kind: 'invalid', errors: Object.fromEntries(problems.map(({ field, message }) => [field, [message]])) }
     : null;
-
-/** Marks a failed Temporal schedule call, so that it rolls the transaction back and is told apart from a database error. */
-class ScheduleCallFailed extends Error {
-  constructor(cause: unknown) {
-    super('Temporal did not take the schedule change', { cause });
-  }
-}
-
-async function scheduleCall(call: () => Promise<void>): Promise<void> {
-  try {
-    await call();
-  } catch (error) {
-    throw new ScheduleCallFailed(error);
-  }
-}
 
 /**
  * A change that may create or delete the flow's schedule, as targets do it (services/targets.ts): under the

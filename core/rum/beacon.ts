@@ -41,6 +41,27 @@ export interface BeaconMetric {
   target?: string;
   url?: string;
   type?: string;
+  /**
+   * LCP: `{ ttfb, delay, load, render }` (time to first byte, resource load delay, resource load duration,
+   * element render delay); INP: `{ input, processing, presentation }` (input delay, processing duration,
+   * presentation delay). Milliseconds, from web-vitals' attribution build; names per metric in
+   * core/rum/diagnostics.ts.
+   */
+  phases?: Record<string, number>;
+  /** INP only: the long-animation-frame scripts that ran during the interaction, longest first. */
+  scripts?: BeaconScript[];
+}
+
+/** One script of a long animation frame (the Long Animation Frames API's PerformanceScriptTiming). */
+export interface BeaconScript {
+  /** The script's URL, origin and path only ('' when the browser names none). */
+  src: string;
+  /** The function the browser names ('' when none). */
+  fn: string;
+  /** invokerType: `event-listener`, `user-callback`, `classic-script`, `module-script`, `resolve-promise`, `reject-promise`. */
+  inv: string;
+  /** ms of the script's run that fall inside the interaction (from its start to its next paint). */
+  dur: number;
 }
 
 /** Size limits the ingest service enforces (reason `oversize` beyond them). */
@@ -52,4 +73,7 @@ export const BEACON_LIMITS = {
   typeLength: 16,
   metricsPerBeacon: 20,
   idLength: 64,
+  scriptsPerMetric: 5,
+  functionLength: 128,
+  invokerLength: 32,
 } as const;

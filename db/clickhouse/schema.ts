@@ -97,6 +97,19 @@ const VERSIONS: ReadonlyArray<{ version: number; statements: (db: string, layout
       rollupTableSql(db, TODAY_TABLE, tableEngine(layout, 'AggregatingMergeTree', db, TODAY_TABLE), 'today'),
     ],
   },
+  {
+    // Diagnostics (core/rum/diagnostics.ts): `phases`, an LCP's or INP's phases in that module's order (empty
+    // for other metrics and for collectors that send none); the INP interaction's long-animation-frame scripts
+    // as parallel arrays, longest first (ARRAY JOIN reads them as rows). Rows from before read as empty arrays.
+    version: 6,
+    statements: (db) => [
+      sql`ALTER TABLE ${ident(db)}.rum_metrics ADD COLUMN phases Array(Float64)`,
+      sql`ALTER TABLE ${ident(db)}.rum_metrics ADD COLUMN script_urls Array(String)`,
+      sql`ALTER TABLE ${ident(db)}.rum_metrics ADD COLUMN script_functions Array(String)`,
+      sql`ALTER TABLE ${ident(db)}.rum_metrics ADD COLUMN script_invokers Array(String)`,
+      sql`ALTER TABLE ${ident(db)}.rum_metrics ADD COLUMN script_durations Array(Float64)`,
+    ],
+  },
 ];
 
 export const LATEST_CLICKHOUSE_VERSION = Math.max(...VERSIONS.map((v) => v.version));

@@ -80,6 +80,11 @@ describe('a valid beacon', () => {
         attr_type: '',
         source: expect.any(Number),
         keep_one_in: 1,
+        phases: [400, 145.6, 1200, 600],
+        script_urls: [],
+        script_functions: [],
+        script_invokers: [],
+        script_durations: [],
       },
       {
         site_id: site.id,
@@ -98,6 +103,11 @@ describe('a valid beacon', () => {
         attr_type: '',
         source: expect.any(Number),
         keep_one_in: 1,
+        phases: [],
+        script_urls: [],
+        script_functions: [],
+        script_invokers: [],
+        script_durations: [],
       },
       {
         site_id: site.id,
@@ -116,6 +126,11 @@ describe('a valid beacon', () => {
         attr_type: 'pointer',
         source: expect.any(Number),
         keep_one_in: 1,
+        phases: [4, 150, 30],
+        script_urls: ['https://cdn.example.com/cart.js', ''],
+        script_functions: ['addToCart', ''],
+        script_invokers: ['event-listener', 'user-callback'],
+        script_durations: [120, 22.5],
       },
     ]);
   });
@@ -147,6 +162,7 @@ describe('a valid beacon', () => {
 });
 
 describe('refused beacons', () => {
+  const script = { src: 'https://cdn.example.com/a.js', fn: 'f', inv: 'event-listener', dur: 100 };
   it('are refused with their reason, counted in /metrics and, for a known site, in rum_rejections', async () => {
     const before = await metric(ingest.metricsUrl, 'rum_ingest_beacons_rejected_total', 'reason="origin_mismatch"');
     const cases: Array<{ reason: string; status: number; body: string | object; headers?: Record<string, string> }> = [
@@ -172,7 +188,53 @@ describe('refused beacons', () => {
           metrics: [{ name: 'LCP', value: 1, id: 'x', nav: 'navigate', target: 't'.repeat(300) }],
         }),
       },
+      {
+        reason: 'oversize',
+        status: 413,
+        body: beacon(site.publicId, {
+          metrics: [{ name: 'INP', value: 300, id: 'x', nav: 'navigate', scripts: Array(6).fill(script) }],
+        }),
+      },
       { reason: 'bad_json', status: 400, body: '{"v":1,"site":' },
+      {
+        reason: 'bad_shape',
+        status: 400,
+        body: beacon(site.publicId, {
+          metrics: [
+            { name: 'CLS', value: 0.1, id: 'x', nav: 'navigate', phases: { input: 1, processing: 2, presentation: 3 } },
+          ],
+        }),
+      },
+      {
+        reason: 'bad_shape',
+        status: 400,
+        body: beacon(site.publicId, {
+          metrics: [
+            { name: 'LCP', value: 900, id: 'x', nav: 'navigate', phases: { ttfb: 100, delay: 200, load: 300 } },
+          ],
+        }),
+      },
+      {
+        reason: 'bad_shape',
+        status: 400,
+        body: beacon(site.publicId, {
+          metrics: [{ name: 'LCP', value: 900, id: 'x', nav: 'navigate', scripts: [script] }],
+        }),
+      },
+      {
+        reason: 'bad_shape',
+        status: 400,
+        body: beacon(site.publicId, {
+          metrics: [{ name: 'INP', value: 300, id: 'x', nav: 'navigate', scripts: [{ ...script, inv: 'telepathy' }] }],
+        }),
+      },
+      {
+        reason: 'value_range',
+        status: 400,
+        body: beacon(site.publicId, {
+          metrics: [{ name: 'INP', value: 300, id: 'x', nav: 'navigate', scripts: [{ ...script, dur: -1 }] }],
+        }),
+      },
       { reason: 'bad_shape', status: 400, body: { ...beacon(site.publicId), device: 'fridge' } },
       {
         reason: 'bad_shape',
@@ -254,10 +316,10 @@ describe('refused beacons', () => {
     // Per site and day: only what could be tied to the site (not garbage JSON, oversize bodies or unknown ids).
     const expected = {
       origin_mismatch: 4,
-      oversize: 1,
-      bad_shape: 3,
+      oversize: 2,
+      bad_shape: 7,
       bad_metric: 1,
-      value_range: 3,
+      value_range: 4,
       bad_path: 2,
       bot: 4,
     };

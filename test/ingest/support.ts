@@ -58,9 +58,22 @@ export function beacon(site: string, overrides: Partial<Beacon> = {}): Beacon {
         nav: 'navigate',
         target: 'main > img.hero',
         url: 'https://cdn.example.com/hero.jpg',
+        phases: { ttfb: 400, delay: 145.6, load: 1200, render: 600 },
       },
       { name: 'CLS', value: 0.042, id: `v5-${pv}-cls`, nav: 'navigate', target: 'div.banner' },
-      { name: 'INP', value: 184, id: `v5-${pv}-inp`, nav: 'navigate', target: 'button#buy', type: 'pointer' },
+      {
+        name: 'INP',
+        value: 184,
+        id: `v5-${pv}-inp`,
+        nav: 'navigate',
+        target: 'button#buy',
+        type: 'pointer',
+        phases: { input: 4, processing: 150, presentation: 30 },
+        scripts: [
+          { src: 'https://cdn.example.com/cart.js?v=3', fn: 'addToCart', inv: 'event-listener', dur: 120 },
+          { src: '', fn: '', inv: 'user-callback', dur: 22.5 },
+        ],
+      },
     ],
     ...overrides,
   };
