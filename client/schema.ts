@@ -5376,6 +5376,480 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/rum/sites/{id}/inp-culprits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The scripts behind slow INP interactions (above 200 ms), grouped into culprits, most slow interactions first.
+         * @description From the INP interactions' long-animation-frame scripts (current collectors, Chromium). A first-party script (the site's domain or a subdomain) is its own culprit; third-party scripts group by entity (third-party-web, as Lighthouse), or by host when it names none; scripts without a URL are the culprit `inline`. `share`: the culprit's slow interactions over all slow interactions of the period; `inp_p75` and `script_time_p75` are exact p75s over the culprit's slow interactions.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description 24h: the last 24 hours up to now. 7d: the 7 whole UTC days before today, and today up to now. */
+                    period?: "24h" | "7d";
+                    /** @description Only page views from this kind of device. */
+                    device?: "all" | "desktop" | "mobile" | "tablet";
+                    /** @description Only this page (the path as the collector sends it, location.pathname). */
+                    path?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description The site id from GET /rum/sites. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Culprits of slow interactions. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "slow_threshold_ms": 1200,
+                         *         "interactions": 1,
+                         *         "slow_interactions": 1,
+                         *         "slow_with_scripts": 1,
+                         *         "culprits": [
+                         *           {
+                         *             "culprit": "example",
+                         *             "kind": "first-party",
+                         *             "entity": "example",
+                         *             "anchor": "example",
+                         *             "scripts": [
+                         *               "example"
+                         *             ],
+                         *             "function": "example",
+                         *             "invoker": "example",
+                         *             "slow_interactions": 1,
+                         *             "share": 1,
+                         *             "inp_p75": 1,
+                         *             "script_time_p75": 1
+                         *           }
+                         *         ]
+                         *       },
+                         *       "meta": {
+                         *         "period": "example",
+                         *         "device": "example",
+                         *         "path": "example"
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                /** @description An interaction is slow above this INP value. */
+                                slow_threshold_ms: number;
+                                /** @description INP measurements (resends counted once). */
+                                interactions: number;
+                                slow_interactions: number;
+                                /** @description Slow interactions that carry long-animation-frame scripts (Chromium, current collectors). */
+                                slow_with_scripts: number;
+                                /** @description Most slow interactions first (then INP p75), at most 20. */
+                                culprits: {
+                                    /** @description First party: the script's URL (origin and path); third party: the entity's name (third-party-web), or the host when it names none; inline: ''. */
+                                    culprit: string;
+                                    /**
+                                     * @description `first-party`: a script on the site's domain or a subdomain; `third-party`: grouped by entity or host; `inline`: scripts without a URL (inline handlers, or not attributed by the browser).
+                                     * @enum {unknown}
+                                     */
+                                    kind: "first-party" | "third-party" | "inline";
+                                    /** @description third-party-web's entity name, or null. */
+                                    entity: string | null;
+                                    /** @description The culprit's fragment id on the web dashboard (`culprit-<slug>`), stable across periods. */
+                                    anchor: string;
+                                    /** @description Script URLs seen (sorted, at most 10). */
+                                    scripts: string[];
+                                    /** @description The most frequent function name of its longest script ('' when none). */
+                                    function: string;
+                                    /** @description The invoker type going with `function` (`event-listener`, ...). */
+                                    invoker: string;
+                                    /** @description Slow interactions whose scripts include it. */
+                                    slow_interactions: number;
+                                    /** @description slow_interactions / all slow interactions. */
+                                    share: number;
+                                    /** @description p75 of those interactions' INP (ms). */
+                                    inp_p75: number;
+                                    /** @description p75 of its scripts' time inside those interactions (ms). */
+                                    script_time_p75: number;
+                                }[];
+                            };
+                            meta?: {
+                                period: string;
+                                device: string;
+                                path: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description No token, or an invalid, expired or revoked one: `{"message": "Unauthenticated."}`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description The plan does not include this (`required_plan` names the cheapest plan that does). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "required_plan": "starter"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["PlanError"];
+                    };
+                };
+                /** @description Unknown id, or a resource of another user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description Validation error. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "errors": {}
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Daily API limit reached; resets at midnight UTC. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "example",
+                         *       "limit": 3,
+                         *       "reset_at": "2026-11-24T09:30:00Z"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["DailyLimitError"];
+                    };
+                };
+                /** @description Internal error; the body carries only a request id that the logs carry too. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "request_id": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ServerError"];
+                    };
+                };
+                /** @description The live-data store (ClickHouse) is unreachable. Retry after `Retry-After` seconds. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rum/sites/{id}/lcp-phases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** LCP p75 and the p75 of each of its four phases, for the whole site and its slowest pages by LCP. */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description 24h: the last 24 hours up to now. 7d: the 7 whole UTC days before today, and today up to now. */
+                    period?: "24h" | "7d";
+                    /** @description Only page views from this kind of device. */
+                    device?: "all" | "desktop" | "mobile" | "tablet";
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description The site id from GET /rum/sites. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description LCP phases. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "site": {
+                         *           "p75": 1,
+                         *           "samples": 1,
+                         *           "attribution": {
+                         *             "target": "example",
+                         *             "url": "https://www.example.com/"
+                         *           },
+                         *           "phase_samples": 1,
+                         *           "phases": {
+                         *             "ttfb": 1,
+                         *             "delay": 1,
+                         *             "load": 1,
+                         *             "render": 1
+                         *           }
+                         *         },
+                         *         "pages": [
+                         *           {
+                         *             "path": "example",
+                         *             "anchor": "example",
+                         *             "p75": 1,
+                         *             "samples": 1,
+                         *             "attribution": {
+                         *               "target": "example",
+                         *               "url": "https://www.example.com/"
+                         *             },
+                         *             "phase_samples": 1,
+                         *             "phases": {
+                         *               "ttfb": 1,
+                         *               "delay": 1,
+                         *               "load": 1,
+                         *               "render": 1
+                         *             }
+                         *           }
+                         *         ]
+                         *       },
+                         *       "meta": {
+                         *         "period": "example",
+                         *         "device": "example",
+                         *         "limit": 3
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                /** @description The whole site; null without LCP measurements. */
+                                site: {
+                                    /** @description LCP p75 (ms). */
+                                    p75: number;
+                                    samples: number;
+                                    /** @description The most frequent LCP element (CSS selector) and resource URL; null when no value carries one. */
+                                    attribution: {
+                                        target: string | null;
+                                        url: string | null;
+                                    } | null;
+                                    /** @description LCP measurements that carry phases. */
+                                    phase_samples: number;
+                                    /** @description p75 of each phase (ms) over the measurements that carry phases, each on its own (they need not add up to `p75`): `ttfb` time to first byte, `delay` resource load delay, `load` resource load duration, `render` element render delay. Null without such measurements. */
+                                    phases: {
+                                        ttfb: number | null;
+                                        delay: number | null;
+                                        load: number | null;
+                                        render: number | null;
+                                    };
+                                } | null;
+                                /** @description The slowest pages by LCP p75 (ties: more samples, then path); `anchor` is the row's fragment id on the web dashboard. */
+                                pages: {
+                                    path: string;
+                                    anchor: string;
+                                    /** @description LCP p75 (ms). */
+                                    p75: number;
+                                    samples: number;
+                                    /** @description The most frequent LCP element (CSS selector) and resource URL; null when no value carries one. */
+                                    attribution: {
+                                        target: string | null;
+                                        url: string | null;
+                                    } | null;
+                                    /** @description LCP measurements that carry phases. */
+                                    phase_samples: number;
+                                    /** @description p75 of each phase (ms) over the measurements that carry phases, each on its own (they need not add up to `p75`): `ttfb` time to first byte, `delay` resource load delay, `load` resource load duration, `render` element render delay. Null without such measurements. */
+                                    phases: {
+                                        ttfb: number | null;
+                                        delay: number | null;
+                                        load: number | null;
+                                        render: number | null;
+                                    };
+                                }[];
+                            };
+                            meta?: {
+                                period: string;
+                                device: string;
+                                limit: number;
+                            };
+                        };
+                    };
+                };
+                /** @description No token, or an invalid, expired or revoked one: `{"message": "Unauthenticated."}`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description The plan does not include this (`required_plan` names the cheapest plan that does). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "required_plan": "starter"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["PlanError"];
+                    };
+                };
+                /** @description Unknown id, or a resource of another user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description Validation error. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "errors": {}
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Daily API limit reached; resets at midnight UTC. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "example",
+                         *       "limit": 3,
+                         *       "reset_at": "2026-11-24T09:30:00Z"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["DailyLimitError"];
+                    };
+                };
+                /** @description Internal error; the body carries only a request id that the logs carry too. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example",
+                         *       "request_id": "example"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ServerError"];
+                    };
+                };
+                /** @description The live-data store (ClickHouse) is unreachable. Retry after `Retry-After` seconds. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "message": "example"
+                         *     }
+                         */
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/rum/sites/{id}/alerts": {
         parameters: {
             query?: never;

@@ -25,12 +25,17 @@ import { envelope } from '../validation.ts';
 import {
   rumHistoryItemSchema,
   rumHistoryMetaSchema,
+  rumInpCulpritsMetaSchema,
+  rumInpCulpritsSchema,
+  rumLcpPhasesMetaSchema,
+  rumLcpPhasesSchema,
   rumPageItemSchema,
   rumPagesMetaSchema,
   rumSiteDetailSchema,
   rumSiteSchema,
   rumSummarySchema,
 } from '../views/rum-schemas.ts';
+import { rumInpCulpritsView, rumLcpPhasesView } from '../views/rum-diagnostics.ts';
 import {
   rumHistoryItemView,
   rumPageItemView,
@@ -65,6 +70,12 @@ const device = {
 };
 const PAGE_METRICS = ['LCP', 'FCP', 'TTFB'] as const satisfies readonly RumMetric[];
 const PAGE_PERIODS = ['24h', '7d'] as const satisfies readonly RumPeriod[];
+const pagesPeriod = {
+  type: 'string',
+  enum: [...PAGE_PERIODS],
+  default: '24h',
+  description: '24h: the last 24 hours up to now. 7d: the 7 whole UTC days before today, and today up to now.',
+};
 
 interface SummaryQuery {
   period: RumPeriod;
@@ -74,6 +85,16 @@ interface HistoryQuery {
   metric: RumMetric;
   days: number;
   device: DeviceFilter;
+}
+interface CulpritsQuery {
+  period: RumPeriod;
+  device: DeviceFilter;
+  path?: string;
+}
+interface PhasesQuery {
+  period: RumPeriod;
+  device: DeviceFilter;
+  limit: number;
 }
 interface PagesQuery {
   metric: RumMetric;
@@ -253,12 +274,7 @@ export function rumRoutes(deps: RumRouteDeps): AnyRoute[] {
     params: idParam,
     query: {
       metric: { type: 'string', enum: [...PAGE_METRICS], default: 'LCP' },
-      period: {
-        type: 'string',
-        enum: [...PAGE_PERIODS],
-        default: '24h',
-        description: '24h: the last 24 hours up to now. 7d: the 7 whole UTC days before today, and today up to now.',
-      },
+      period: pagesPeriod,
       limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
       device: { ...device, description: 'Extension: only page views from this kind of device.' },
     },
@@ -281,7 +297,69 @@ export function rumRoutes(deps: RumRouteDeps): AnyRoute[] {
     },
   };
 
-  return [list, create, show, update, remove, summary, history, pages];
+  const culprits: ApiRoute<CulpritsQuery> = {
+    ...common,
+    method: 'get',
+    path: '/rum/sites/:id/inp-culprits',
+    extension: true,
+    summary:
+      'The scripts behind slow INP interactions (above 200 ms), grouped into culprits, most slow interactions first.',
+    description:
+      "From the INP interactions' long-animation-frame scripts (current collectors, Chromium). A first-party script (the site's domain or a subdomain) is its own culprit; third-party scripts group by entity (third-party-web, as Lighthouse), or by host when it names none; scripts without a URL are the culprit `inline`. `share`: the culprit's slow interactions over all slow interactions of the period; `inp_p75` and `script_time_p75` are exact p75s over the culprit's slow interactions.",
+    params: idParam,
+    query: {
+      period: pagesPeriod,
+      device,
+      path: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 1024,
+        pattern: '^/',
+        description: 'Only this page (the path as the collector sends it, location.pathname).',
+      },
+    },
+    responses: {
+      200: {
+        description: 'Culprits of slow interactions.',
+        schema: envelope(rumInpCulpritsSchema, rumInpCulpritsMetaSchema),
+      },
+      503: unavailable,
+    },
+    handle: async (ctx, { params, query }) => {
+      const site = await ownedSite(deps, ctx, params);
+      const window = periodWindow(query.period, deps.clock());
+      const result = await live(deps.rum.inpCulprits(site, window, query.device, query.path));
+      ctx.body = {
+        data: rumInpCulpritsView(result),
+        meta: { period: query.period, device: query.device, path: query.path ?? null },
+      };
+    },
+  };
+
+  const phases: ApiRoute<PhasesQuery> = {
+    ...common,
+    method: 'get',
+    path: '/rum/sites/:id/lcp-phases',
+    extension: true,
+    summary: 'LCP p75 and the p75 of each of its four phases, for the whole site and its slowest pages by LCP.',
+    params: idParam,
+    query: { period: pagesPeriod, device, limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 } },
+    responses: {
+      200: { description: 'LCP phases.', schema: envelope(rumLcpPhasesSchema, rumLcpPhasesMetaSchema) },
+      503: unavailable,
+    },
+    handle: async (ctx, { params, query }) => {
+      const site = await ownedSite(deps, ctx, params);
+      const window = periodWindow(query.period, deps.clock());
+      const result = await live(deps.rum.lcpPhases(site.id, window, query.limit, query.device));
+      ctx.body = {
+        data: rumLcpPhasesView(result),
+        meta: { period: query.period, device: query.device, limit: query.limit },
+      };
+    },
+  };
+
+  return [list, create, show, update, remove, summary, history, pages, culprits, phases];
 }
 
 /** Live data is a plan feature: 403 before anything else is looked at (validation included). */

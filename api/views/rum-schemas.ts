@@ -1,3 +1,4 @@
+import { LCP_PHASES } from '../../core/rum/diagnostics.ts';
 import { RATINGS, RUM_METRICS } from '../../core/rum/metrics.ts';
 import type { JsonSchema } from '../validation.ts';
 
@@ -118,3 +119,77 @@ export const rumPagesMetaSchema = closed({
   period: { type: 'string' },
   device: { type: 'string', description: 'Extension.' },
 });
+
+const wholeMs = { type: 'integer', minimum: 0, description: 'Milliseconds.' };
+const diagnosticsMeta = (extra: Record<string, JsonSchema>) =>
+  closed({ period: { type: 'string' }, device: { type: 'string' }, ...extra });
+
+export const rumInpCulpritSchema = closed({
+  culprit: {
+    type: 'string',
+    description:
+      "First party: the script's URL (origin and path); third party: the entity's name (third-party-web), or the host when it names none; inline: ''.",
+  },
+  kind: {
+    enum: ['first-party', 'third-party', 'inline'],
+    description:
+      "`first-party`: a script on the site's domain or a subdomain; `third-party`: grouped by entity or host; `inline`: scripts without a URL (inline handlers, or not attributed by the browser).",
+  },
+  entity: { ...nullable({ type: 'string' }), description: "third-party-web's entity name, or null." },
+  anchor: {
+    type: 'string',
+    description: "The culprit's fragment id on the web dashboard (`culprit-<slug>`), stable across periods.",
+  },
+  scripts: { type: 'array', items: { type: 'string' }, description: 'Script URLs seen (sorted, at most 10).' },
+  function: { type: 'string', description: "The most frequent function name of its longest script ('' when none)." },
+  invoker: { type: 'string', description: 'The invoker type going with `function` (`event-listener`, ...).' },
+  slow_interactions: { type: 'integer', minimum: 0, description: 'Slow interactions whose scripts include it.' },
+  share: { type: 'number', minimum: 0, maximum: 1, description: 'slow_interactions / all slow interactions.' },
+  inp_p75: { ...wholeMs, description: "p75 of those interactions' INP (ms)." },
+  script_time_p75: { ...wholeMs, description: "p75 of its scripts' time inside those interactions (ms)." },
+});
+
+export const rumInpCulpritsSchema = closed({
+  slow_threshold_ms: { type: 'integer', description: 'An interaction is slow above this INP value.' },
+  interactions: { type: 'integer', minimum: 0, description: 'INP measurements (resends counted once).' },
+  slow_interactions: { type: 'integer', minimum: 0 },
+  slow_with_scripts: {
+    type: 'integer',
+    minimum: 0,
+    description: 'Slow interactions that carry long-animation-frame scripts (Chromium, current collectors).',
+  },
+  culprits: {
+    type: 'array',
+    items: rumInpCulpritSchema,
+    description: 'Most slow interactions first (then INP p75), at most 20.',
+  },
+});
+
+export const rumInpCulpritsMetaSchema = diagnosticsMeta({ path: nullable({ type: 'string' }) });
+
+const lcpPhaseFields = {
+  p75: { ...wholeMs, description: 'LCP p75 (ms).' },
+  samples: { type: 'integer', minimum: 0 },
+  attribution: {
+    ...nullable(closed({ target: nullable({ type: 'string' }), url: nullable({ type: 'string' }) })),
+    description: 'The most frequent LCP element (CSS selector) and resource URL; null when no value carries one.',
+  },
+  phase_samples: { type: 'integer', minimum: 0, description: 'LCP measurements that carry phases.' },
+  phases: {
+    ...closed(Object.fromEntries(LCP_PHASES.map((phase) => [phase, nullable(wholeMs)]))),
+    description:
+      'p75 of each phase (ms) over the measurements that carry phases, each on its own (they need not add up to `p75`): `ttfb` time to first byte, `delay` resource load delay, `load` resource load duration, `render` element render delay. Null without such measurements.',
+  },
+} satisfies Record<string, JsonSchema>;
+
+export const rumLcpPhasesSchema = closed({
+  site: { ...nullable(closed(lcpPhaseFields)), description: 'The whole site; null without LCP measurements.' },
+  pages: {
+    type: 'array',
+    items: closed({ path: { type: 'string' }, anchor: { type: 'string' }, ...lcpPhaseFields }),
+    description:
+      "The slowest pages by LCP p75 (ties: more samples, then path); `anchor` is the row's fragment id on the web dashboard.",
+  },
+});
+
+export const rumLcpPhasesMetaSchema = diagnosticsMeta({ limit: { type: 'integer' } });

@@ -1,4 +1,3 @@
-import { ClickHouseError, type ClickHouseClient } from '@clickhouse/client';
 import {
   DEVICES,
   METRIC_RULES,
@@ -10,10 +9,12 @@ import {
   type RumMetric,
 } from '../../core/rum/metrics.ts';
 import { monthWindow, type TimeWindow } from '../../core/rum/periods.ts';
-import { RumDataUnavailable, type DeviceFilter, type MetricStats, type RumQueries } from '../../core/rum/queries.ts';
+import type { DeviceFilter, MetricStats, RumQueries } from '../../core/rum/queries.ts';
 import { planRollupWindow, readsRollups, rollupScale, type RollupPlan } from '../../core/rum/rollups.ts';
 import { perMetric, rolledUpDays, rollupStates, ROLLUP_TABLE, TODAY_TABLE, todayCutoffs } from './rum-rollups.ts';
-import { ident, int, ints, join, oneOf, part, sql, str, timestamp } from './sql.ts';
+import { rumDiagnosticsQueries } from './rum-diagnostics.ts';
+import { reach, rows, rowsOf, SITE_ID_MAX, type RumDataSource } from './rum-rows.ts';
+import { ident, int, ints, join, oneOf, part, sql, timestamp } from './sql.ts';
 
 /**
  * Every read of live data (rum_metrics, rum_rejections) for the API, the dashboard and the alert check.
@@ -38,64 +39,25 @@ import { ident, int, ints, join, oneOf, part, sql, str, timestamp } from './sql.
  * ClickHouse 18.16 against it for n = 1..10). Values come back in the API's units and rounding (roundMetric:
  * whole ms, CLS to four decimals); ratings are of the rounded value, so a number and its rating never disagree.
  *
+ * The diagnostics (INP culprits, LCP phases) follow the same rules in rum-diagnostics.ts.
+ *
  * SQL stays in the subset ClickHouse 18.16 and current versions share (DESIGN.md). Note that on 18.16 a
  * quantile over no rows at all is null, and that no query here aggregates without a GROUP BY that drops
  * empty sets.
  */
 
-export interface RumDataSource {
-  client: ClickHouseClient;
-  database: string;
-  /** false: long windows read only raw rows (the exact numbers; the benchmark's and tests' reference). */
-  rollups?: boolean;
-}
-
+export type { RumDataSource } from './rum-rows.ts';
 export type {
   DeviceFilter,
   HistoryDay,
+  InpCulprits,
+  LcpPhases,
   MetricStats,
   NavigationShare,
   PageAttribution,
   RumQueries,
   SlowPage,
 } from '../../core/rum/queries.ts';
-
-const SITE_ID_MAX = 4_294_967_295; // UInt32
-const metricLiteral = (metric: RumMetric) => oneOf(metric, RUM_METRICS);
-
-function rowsOf(
-  source: RumDataSource,
-  siteId: number,
-  window: TimeWindow,
-  device: DeviceFilter,
-  metric?: RumMetric,
-  path?: string,
-) {
-  const conditions = [
-    part`site_id = ${int(siteId, 0, SITE_ID_MAX)}`,
-    part`ts >= ${timestamp(window.from)}`,
-    part`ts < ${timestamp(window.to)}`,
-    ...(device === 'all' ? [] : [part`device = ${oneOf(device, DEVICES)}`]),
-    ...(metric ? [part`metric = ${metricLiteral(metric)}`] : []),
-    ...(path === undefined ? [] : [part`path = ${str(path)}`]),
-  ];
-  return part`${ident(source.database)}.rum_metrics WHERE ${join(conditions, ' AND ')}`;
-}
-
-async function rows<T>(source: RumDataSource, query: string): Promise<T[]> {
-  return reach(async () => (await source.client.query({ query, format: 'JSONEachRow' })).json<T>());
-}
-
-async function reach<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    // A server's answer with an error is a bug in the query (a 500); anything else means ClickHouse is away.
-    // 18.16 words its errors `Code: 184, e.displayText() = ...`, which the client does not parse into a ClickHouseError.
-    if (error instanceof ClickHouseError || (error instanceof Error && /^Code: \d+/.test(error.message))) throw error;
-    throw new RumDataUnavailable('ClickHouse is unreachable', { cause: error });
-  }
-}
 
 const emptyStats = (): MetricStats => ({ p75: null, samples: 0, good: 0, needsImprovement: 0, poor: 0 });
 
@@ -188,6 +150,7 @@ export function rumQueries(source: RumDataSource): RumQueries {
     return known.rolled;
   };
   return {
+    ...rumDiagnosticsQueries(source),
     async summary(siteId, window, device, path) {
       const rolled =
         source.rollups !== false && path === undefined && readsRollups(window) ? await reach(rolledUp) : null;

@@ -39,6 +39,8 @@ it('queries are 503 with Retry-After; sites work with null live figures', async 
     ['/rum/sites/{id}/summary', `/rum/sites/${id}/summary`],
     ['/rum/sites/{id}/history', `/rum/sites/${id}/history?metric=LCP`],
     ['/rum/sites/{id}/pages', `/rum/sites/${id}/pages`],
+    ['/rum/sites/{id}/inp-culprits', `/rum/sites/${id}/inp-culprits`],
+    ['/rum/sites/{id}/lcp-phases', `/rum/sites/${id}/lcp-phases`],
   ] as const) {
     const res = await call(api, path, { token });
     expect([path, res.status, res.headers.get('retry-after')]).toEqual([path, 503, '30']);

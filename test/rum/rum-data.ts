@@ -1,5 +1,10 @@
 import type { ClickHouseClient } from '@clickhouse/client';
+import type { Beacon } from '../../core/rum/beacon.ts';
 import type { Device, NavigationType, RumMetric } from '../../core/rum/metrics.ts';
+import { newRumSitePublicId } from '../../core/rum/site.ts';
+import { insertRumMetricRows } from '../../db/clickhouse/rum-ingest.ts';
+import { Rejection } from '../../ingest/reasons.ts';
+import { beaconRows, RUM_METRIC_COLUMNS, validateBeacon } from '../../ingest/validate.ts';
 
 /** One rum_metrics row as the ingest service writes it; tests insert them directly, every column given. */
 export interface MetricRow {
@@ -42,6 +47,29 @@ export async function insertMetrics(client: ClickHouseClient, database: string, 
       attr_type: row.type ?? '',
     })),
   });
+}
+
+/** A beacon as the collector sends it, without the fields every test beacon shares. */
+export type TestBeacon = Pick<Beacon, 'pv' | 'metrics'> & Partial<Pick<Beacon, 'seq' | 'path' | 'device'>>;
+
+/**
+ * Beacons turned into rows by the ingest's own code (validateBeacon, beaconRows) and inserted by its own
+ * statement, so phases and scripts are stored exactly as the ingest stores them. A refused beacon fails the test.
+ */
+export async function insertBeacons(
+  client: ClickHouseClient,
+  database: string,
+  siteId: number,
+  at: Date,
+  beacons: TestBeacon[],
+): Promise<void> {
+  const site = newRumSitePublicId();
+  const lines = beacons.map((b) => {
+    const valid = validateBeacon({ v: 1, site, seq: 1, path: '/', device: 'desktop', rate: 100, ...b });
+    if (valid instanceof Rejection) throw new Error(`test beacon ${b.pv} refused: ${valid.reason}`);
+    return beaconRows(valid, { siteId, sampleRate: 100, source: 1, keepOneIn: 1 }, at);
+  });
+  await insertRumMetricRows(client, database, RUM_METRIC_COLUMNS, Buffer.from(lines.join('')));
 }
 
 export async function insertRejections(

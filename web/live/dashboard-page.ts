@@ -26,15 +26,17 @@ import {
 import { ratingBadge, ratingBar } from './parts.ts';
 import { planLink } from '../plan/link.ts';
 import { copyScriptTag, snippetBlock } from './sites-page.ts';
+import { inpCulpritsSection, lcpPhasesSection } from './diagnostics-sections.ts';
 
 /** The usage bar turns to a warning from this share of the monthly limit on. */
 const NEAR_LIMIT = 0.9;
 
-/** Where a filter link leads: this dashboard with one filter changed and the other kept (defaults left out). */
-export function filterHref(siteId: number, period: Period, device: DeviceFilter): string {
+/** Where a filter link leads: this dashboard with one filter changed and the others kept (defaults left out). */
+export function filterHref(siteId: number, period: Period, device: DeviceFilter, page: string | null = null): string {
   const query = new URLSearchParams();
   if (period !== '24h') query.set('period', period);
   if (device !== 'all') query.set('device', device);
+  if (page !== null) query.set('page', page);
   const text = query.toString();
   return `${P.dashboard(siteId)}${text ? `?${text}` : ''}`;
 }
@@ -51,7 +53,7 @@ export function dashboardPage(model: DashboardModel): string {
     ${filters(model, t)}
     ${empty ? emptyState(model, t) : html`${verdict(model, t)}${summary(model, t)}${shares(model, t)}`}
     ${hasHistory ? history(model, t) : html``}
-    ${empty ? html`` : html`${slowest(model, t)}${navigation(model, t)}`}
+    ${empty ? html`` : html`${slowest(model, t)}${lcpPhasesSection(model, t)}${inpCulpritsSection(model, t, (page) => filterHref(site.id, model.period, model.device, page))}${navigation(model, t)}`}
     ${usage(model, t)}`;
   return layout(t.dashboardTitle(site.domain), body, {
     ...model.chrome,
@@ -68,7 +70,7 @@ function filters(model: DashboardModel, t: LiveLabels): SafeHtml {
     <div class="filter-group"><h3 id="period-heading">${t.period}</h3><ul class="filter-links" aria-labelledby="period-heading">${PERIODS.map(
       (period) =>
         link(
-          filterHref(model.site.id, period, model.device),
+          filterHref(model.site.id, period, model.device, model.culpritPath),
           t.periods[period],
           period === model.period,
           'period',
@@ -78,7 +80,7 @@ function filters(model: DashboardModel, t: LiveLabels): SafeHtml {
     <div class="filter-group"><h3 id="device-heading">${t.device}</h3><ul class="filter-links" aria-labelledby="device-heading">${DEVICE_FILTERS.map(
       (device) =>
         link(
-          filterHref(model.site.id, model.period, device),
+          filterHref(model.site.id, model.period, device, model.culpritPath),
           t.devices[device],
           device === model.device,
           'device',

@@ -1,6 +1,8 @@
 import { OVER_LIMIT_KEEP_ONE_IN } from '../../core/rum/over-limit.ts';
 import type { Locale } from '../../core/i18n/locale.ts';
+import type { LcpPhase } from '../../core/rum/diagnostics.ts';
 import type { NavigationType, Rating, RumMetric } from '../../core/rum/metrics.ts';
+import type { CulpritKind } from '../../core/rum/script-entities.ts';
 import type { DeviceFilter, DomainError, Period } from './model.ts';
 
 /** The live-data pages' words in English and German (metric names and the snippet stay as they are). */
@@ -103,6 +105,46 @@ const en = {
   colLcpElement: 'LCP element',
   colInpTarget: 'Interaction target',
   noPages: 'No pages with data in this period.',
+  culpritsTitle: 'Top INP culprits',
+  culpritsIntro: (ms: string) =>
+    `The scripts that ran during slow interactions (INP above ${ms}), from the browser’s long-animation-frame data. Your own scripts are listed by file; third-party scripts by their company or service, else by host.`,
+  culpritsCounts: (slow: string, all: string, withScripts: string) =>
+    `${slow} of ${all} interactions were slow; ${withScripts} of them carry script data.`,
+  culpritsPage: (path: string) => `Page ${path} only.`,
+  culpritsAllPages: 'Show all pages',
+  culpritsByPage: 'Culprits of one page:',
+  culpritsNoInteractions: 'No interactions measured in this period.',
+  culpritsNoSlow: (ms: string) => `No slow interactions in this period: every interaction took ${ms} or less.`,
+  culpritsNoScripts:
+    'None of the slow interactions carries script data. Scripts arrive from collectors of this version on, in Chromium-based browsers (Long Animation Frames).',
+  culpritKinds: {
+    'first-party': 'First party',
+    'third-party': 'Third party',
+    inline: 'Inline or unattributed',
+  } as Record<CulpritKind, string>,
+  culpritInline: 'inline / unknown',
+  culpritHost: 'unknown host',
+  colCulprit: 'Culprit',
+  colSource: 'Source',
+  colFunction: 'Function',
+  colInvoker: 'Invoker',
+  colSlowShare: 'Share of slow interactions',
+  colSlowCount: 'Slow interactions',
+  colInpP75: 'INP p75',
+  colScriptTime: 'Script time p75',
+  lcpPhasesTitle: 'LCP phases',
+  lcpPhasesIntro:
+    'Where the time of the Largest Contentful Paint goes: time to first byte, resource load delay, resource load duration and element render delay, each as its own 75th percentile (so they need not add up to the LCP p75).',
+  lcpPhaseNames: {
+    ttfb: 'Time to first byte',
+    delay: 'Resource load delay',
+    load: 'Resource load duration',
+    render: 'Element render delay',
+  } as Record<LcpPhase, string>,
+  lcpWholeSite: 'Whole site',
+  colPhases: 'Phases (p75 each)',
+  lcpPhaseSamples: (n: string, all: string) => `${n} of ${all} measurements carry phases.`,
+  lcpNoPhases: 'No phases yet: they arrive from collectors of this version on.',
   navigationTitle: 'Navigation types',
   navigationIntro: 'How the measured page views started.',
   navigationTypes: {
@@ -112,7 +154,7 @@ const en = {
     'back-forward-cache': 'Back/forward cache',
     prerender: 'Prerendered',
     restore: 'Restored',
-    'soft-navigation': 'Soft navigation',
+    'soft-navigation': 'Soft navigation (route change)',
   } as Record<NavigationType, string>,
   colType: 'Type',
   colPageviews: 'Page views',
@@ -239,6 +281,47 @@ const de: LiveLabels = {
   colLcpElement: 'LCP-Element',
   colInpTarget: 'Ziel der Interaktion',
   noPages: 'Keine Seiten mit Daten in diesem Zeitraum.',
+  culpritsTitle: 'Top-Verursacher langsamer Interaktionen (INP)',
+  culpritsIntro: (ms) =>
+    `Die Skripte, die während langsamer Interaktionen liefen (INP über ${ms}), aus den Long-Animation-Frame-Daten des Browsers. Eigene Skripte stehen je Datei da, Skripte Dritter je Firma oder Dienst, sonst je Host.`,
+  culpritsCounts: (slow, all, withScripts) =>
+    `${slow} von ${all} Interaktionen waren langsam; ${withScripts} davon enthalten Skriptdaten.`,
+  culpritsPage: (path) => `Nur die Seite ${path}.`,
+  culpritsAllPages: 'Alle Seiten zeigen',
+  culpritsByPage: 'Verursacher einer Seite:',
+  culpritsNoInteractions: 'Keine Interaktionen in diesem Zeitraum gemessen.',
+  culpritsNoSlow: (ms) =>
+    `Keine langsamen Interaktionen in diesem Zeitraum: Jede Interaktion dauerte ${ms} oder weniger.`,
+  culpritsNoScripts:
+    'Keine der langsamen Interaktionen enthält Skriptdaten. Skripte kommen ab Collectors dieser Version, in Chromium-basierten Browsern (Long Animation Frames).',
+  culpritKinds: {
+    'first-party': 'Eigenes Skript',
+    'third-party': 'Drittanbieter',
+    inline: 'Inline oder nicht zugeordnet',
+  },
+  culpritInline: 'inline / unbekannt',
+  culpritHost: 'unbekannter Host',
+  colCulprit: 'Verursacher',
+  colSource: 'Herkunft',
+  colFunction: 'Funktion',
+  colInvoker: 'Aufrufart',
+  colSlowShare: 'Anteil langsamer Interaktionen',
+  colSlowCount: 'Langsame Interaktionen',
+  colInpP75: 'INP p75',
+  colScriptTime: 'Skriptzeit p75',
+  lcpPhasesTitle: 'LCP-Phasen',
+  lcpPhasesIntro:
+    'Wohin die Zeit des Largest Contentful Paint geht: Zeit bis zum ersten Byte, Ladeverzögerung der Ressource, Ladedauer der Ressource und Renderverzögerung des Elements, jede als eigenes 75. Perzentil (sie ergeben daher nicht genau das LCP-p75).',
+  lcpPhaseNames: {
+    ttfb: 'Zeit bis zum ersten Byte',
+    delay: 'Ladeverzögerung der Ressource',
+    load: 'Ladedauer der Ressource',
+    render: 'Renderverzögerung des Elements',
+  },
+  lcpWholeSite: 'Ganze Site',
+  colPhases: 'Phasen (je p75)',
+  lcpPhaseSamples: (n, all) => `${n} von ${all} Messungen enthalten Phasen.`,
+  lcpNoPhases: 'Noch keine Phasen: Sie kommen ab Collectors dieser Version.',
   navigationTitle: 'Navigationsarten',
   navigationIntro: 'Wie die gemessenen Seitenaufrufe begannen.',
   navigationTypes: {
@@ -248,7 +331,7 @@ const de: LiveLabels = {
     'back-forward-cache': 'Back/Forward-Cache',
     prerender: 'Vorab gerendert',
     restore: 'Wiederhergestellt',
-    'soft-navigation': 'Soft Navigation',
+    'soft-navigation': 'Soft Navigation (Routenwechsel)',
   },
   colType: 'Art',
   colPageviews: 'Seitenaufrufe',

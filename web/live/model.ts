@@ -1,4 +1,6 @@
+import type { LcpPhase } from '../../core/rum/diagnostics.ts';
 import type { NavigationType, Rating, RumMetric } from '../../core/rum/metrics.ts';
+import type { CulpritKind } from '../../core/rum/script-entities.ts';
 import { RUM_PERIODS, type RumPeriod } from '../../core/rum/periods.ts';
 import type { DeviceFilter as RumDeviceFilter } from '../../core/rum/queries.ts';
 import type { SignedInPage } from '../monitoring/model.ts';
@@ -82,6 +84,48 @@ export interface SlowPage {
   url: string | null;
 }
 
+/** One culprit of slow interactions (core/rum/script-entities.ts groups them). */
+export interface CulpritRow {
+  /** The row's fragment id (core/rum/anchors.ts). */
+  anchor: string;
+  kind: CulpritKind;
+  /** First party: the script URL; third party: the entity or host; inline: ''. */
+  name: string;
+  /** third-party-web's entity name; null when it names none. */
+  entity: string | null;
+  functionName: string;
+  invoker: string;
+  /** Share of all slow interactions (0–1). */
+  share: number;
+  slowInteractions: number;
+  inpP75: number;
+  scriptTimeP75: number;
+  /** Third party: the entity's script URLs seen. */
+  scripts: readonly string[];
+}
+
+export interface InpCulpritsView {
+  interactions: number;
+  slowInteractions: number;
+  slowWithScripts: number;
+  culprits: readonly CulpritRow[];
+}
+
+/** LCP and its phases for the site (path null) or one page. */
+export interface LcpPhasesRow {
+  path: string | null;
+  /** The row's fragment id: `lcp-site`, or the page's (core/rum/anchors.ts). */
+  anchor: string;
+  p75: number;
+  samples: number;
+  target: string | null;
+  url: string | null;
+  /** LCP values that carry phases. */
+  phaseSamples: number;
+  /** p75 per phase over those values; null without any. */
+  phases: Readonly<Record<LcpPhase, number | null>>;
+}
+
 /** The numbers of one site's dashboard for one period and device (web/live/source.ts asks the live-data queries). */
 export interface DashboardNumbers {
   metrics: Readonly<Record<RumMetric, MetricNumbers>>;
@@ -89,6 +133,10 @@ export interface DashboardNumbers {
   history: Readonly<Record<RumMetric, readonly HistoryDay[]>>;
   /** Slowest paths by p75, with their LCP element or INP target. */
   slowest: { LCP: readonly SlowPage[]; INP: readonly SlowPage[] };
+  /** The scripts behind slow INP interactions, of the whole site or of the page `culpritPath`. */
+  culprits: InpCulpritsView;
+  /** LCP phases: the site first (when it has LCP values), then the slowest pages by LCP. */
+  lcpPhases: readonly LcpPhasesRow[];
   /** Page views measured per navigation type. */
   navigation: ReadonlyArray<{ type: NavigationType; pageviews: number }>;
   /** Beacons refused this UTC month, by reason; empty when none. */
@@ -99,6 +147,8 @@ export interface DashboardModel extends SignedInPage, DashboardNumbers {
   site: LiveSite;
   period: Period;
   device: DeviceFilter;
+  /** The page the culprits are narrowed to (`?page=`), or null for the whole site. */
+  culpritPath: string | null;
   cwv: { pass: boolean | null; insufficient: boolean };
   /** Today (UTC, YYYY-MM-DD): the history charts end here. */
   today: string;

@@ -4,6 +4,7 @@ import { planFor, type PlanKey } from '../../core/plans.ts';
 import type { Config } from '../../infra/config.ts';
 import type { Clock } from '../../core/clock.ts';
 import { RUM_ALERT_LIMITS, RUM_ALERT_MODES, type RumAlert, type RumAlertMode } from '../../core/rum/alert-check.ts';
+import { BEACON_LIMITS } from '../../core/rum/beacon.ts';
 import { isRumMetric, METRIC_RULES, type RumMetric } from '../../core/rum/metrics.ts';
 import { DEPENDENCY_RETRY_AFTER_S, notFound, serviceUnavailable } from '../../http/errors.ts';
 import { RumDataUnavailable } from '../../core/rum/queries.ts';
@@ -51,13 +52,14 @@ export interface LiveDataSource {
     input: RumAlertInput,
   ): Promise<'created' | 'not_found' | { errors: Record<string, string[]> }>;
   deleteAlert(user: LiveUser, siteId: number, alertId: number): Promise<boolean>;
-  /** The dashboard's numbers for one site, period and device. */
+  /** The dashboard's numbers for one site, period and device; the INP culprits of one page when `culpritPath` is set. */
   dashboard(
     site: LiveSite,
     period: Period,
     device: DeviceFilter,
+    culpritPath: string | null,
     now: Date,
-  ): Promise<Omit<DashboardModel, 'locale' | 'chrome' | 'csrf' | 'site' | 'period' | 'device'>>;
+  ): Promise<Omit<DashboardModel, 'locale' | 'chrome' | 'csrf' | 'site' | 'period' | 'device' | 'culpritPath'>>;
 }
 
 export interface LivePageDeps {
@@ -270,13 +272,22 @@ async function showDashboard(deps: LivePageDeps, ctx: Ctx): Promise<void> {
   if (!site) throw notFound();
   const period = oneOf(ctx.query.period, PERIODS, '24h');
   const device = oneOf(ctx.query.device, DEVICE_FILTERS, 'all');
+  const culpritPath = pagePath(ctx.query.page);
   const chrome = chromeFor(deps, ctx, 'live');
-  const numbers = await deps.live.dashboard(site, period, device, deps.clock()).catch((error: unknown) => {
+  const numbers = await deps.live.dashboard(site, period, device, culpritPath, deps.clock()).catch((error: unknown) => {
     throw error instanceof RumDataUnavailable
       ? serviceUnavailable(LIVE_LABELS[chrome.locale].unavailable, DEPENDENCY_RETRY_AFTER_S, error)
       : error;
   });
-  html(ctx, dashboardPage({ locale: chrome.locale, chrome, csrf: chrome.csrf!, site, period, device, ...numbers }));
+  html(
+    ctx,
+    dashboardPage({ locale: chrome.locale, chrome, csrf: chrome.csrf!, site, period, device, culpritPath, ...numbers }),
+  );
+}
+
+/** The `page` filter: a path as the collector sends it (starts with `/`, at most 1024 characters), else none. */
+function pagePath(value: unknown): string | null {
+  return typeof value === 'string' && value.startsWith('/') && value.length <= BEACON_LIMITS.pathLength ? value : null;
 }
 
 /** The add form's fields as the alert service takes them, or the fields that are wrong. */

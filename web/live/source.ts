@@ -1,7 +1,14 @@
 import type { Clock } from '../../core/clock.ts';
 import { cwvVerdict, RUM_METRICS, type RumMetric } from '../../core/rum/metrics.ts';
 import { historyWindow, periodWindow } from '../../core/rum/periods.ts';
-import { RumDataUnavailable, type RumQueries, type SlowPage as QueriedPage } from '../../core/rum/queries.ts';
+import {
+  RumDataUnavailable,
+  type InpCulprits,
+  type LcpPhaseRow,
+  type LcpPhases,
+  type RumQueries,
+  type SlowPage as QueriedPage,
+} from '../../core/rum/queries.ts';
 import { planFor, type PlanKey } from '../../core/plans.ts';
 import { collectorScriptUrl, embedSnippet, normaliseRumDomain, type RumSite } from '../../core/rum/site.ts';
 import type { RumAlertStore } from '../../db/store/rum-alerts.ts';
@@ -10,7 +17,8 @@ import { createRumAlert, deleteRumAlert, listRumAlerts } from '../../services/ru
 import { createRumSite, deleteRumSite, getRumSite, listRumSites, updateRumSite } from '../../services/rum-sites.ts';
 import type { LiveDataSource } from './routes.ts';
 import { utcMonth } from '../../core/rum/over-limit.ts';
-import type { DashboardNumbers, DeviceFilter, LiveSite, Period, SlowPage } from './model.ts';
+import { culpritAnchor, lcpPageAnchor } from '../../core/rum/anchors.ts';
+import type { DashboardNumbers, DeviceFilter, LcpPhasesRow, LiveSite, Period, SlowPage } from './model.ts';
 
 export interface LiveSourceDeps {
   rumSites: RumSiteStore;
@@ -36,23 +44,52 @@ const slowPage = (page: QueriedPage): SlowPage => ({
   url: page.attribution?.url || null,
 });
 
-/** One site's dashboard from the live-data queries: the summary, 30 days of history per metric, the slowest pages by LCP and INP, navigation types, this month's refusals. */
+const phasesRow = (row: LcpPhaseRow, path: string | null): LcpPhasesRow => ({
+  path,
+  anchor: path === null ? 'lcp-site' : lcpPageAnchor(path),
+  p75: row.p75,
+  samples: row.samples,
+  target: row.attribution?.target || null,
+  url: row.attribution?.url || null,
+  phaseSamples: row.phaseSamples,
+  phases: row.phases,
+});
+
+const lcpPhasesRows = (result: LcpPhases): LcpPhasesRow[] => [
+  ...(result.site ? [phasesRow(result.site, null)] : []),
+  ...result.pages.map((page) => phasesRow(page, page.path)),
+];
+
+const culpritsView = (result: InpCulprits): DashboardNumbers['culprits'] => ({
+  ...result,
+  culprits: result.culprits.map((culprit) => ({ ...culprit, anchor: culpritAnchor(culprit) })),
+});
+
+/**
+ * One site's dashboard from the live-data queries: the summary, 30 days of history per metric, the slowest
+ * pages by LCP and INP, the INP culprits (of the site or of one page) and LCP phases, navigation types, this
+ * month's refusals.
+ */
 async function dashboardNumbers(
   rum: RumQueries,
-  siteId: number,
+  site: LiveSite,
   period: Period,
   device: DeviceFilter,
+  culpritPath: string | null,
   now: Date,
 ): Promise<DashboardNumbers> {
+  const siteId = site.id;
   const window = periodWindow(period, now);
   const days = historyWindow(HISTORY_DAYS, now);
-  const [summary, history, slowLcp, slowInp, navigation, rejections] = await Promise.all([
+  const [summary, history, slowLcp, slowInp, navigation, rejections, culprits, lcpPhases] = await Promise.all([
     rum.summary(siteId, window, device),
     Promise.all(RUM_METRICS.map((metric) => rum.history(siteId, metric, days, device))),
     rum.pages(siteId, 'LCP', window, SLOWEST, device),
     rum.pages(siteId, 'INP', window, SLOWEST, device),
     rum.navigationSplit(siteId, window, device),
     rum.rejectionsThisMonth([siteId], now),
+    rum.inpCulprits(site, window, device, culpritPath ?? undefined),
+    rum.lcpPhases(siteId, window, SLOWEST, device),
   ]);
   return {
     metrics: perMetric((metric) => {
@@ -67,6 +104,8 @@ async function dashboardNumbers(
       history[RUM_METRICS.indexOf(metric)]!.map((day) => ({ date: day.date, p75: day.p75, samples: day.samples })),
     ),
     slowest: { LCP: slowLcp.map(slowPage), INP: slowInp.map(slowPage) },
+    culprits: culpritsView(culprits),
+    lcpPhases: lcpPhasesRows(lcpPhases),
     navigation: navigation.map((row) => ({ type: row.navigation, pageviews: row.pageViews })),
     rejections: Object.entries(rejections.get(siteId) ?? {})
       .map(([reason, beacons]) => ({ reason, beacons }))
@@ -159,8 +198,8 @@ export function liveDataSource(deps: LiveSourceDeps): LiveDataSource {
     async deleteAlert(user, siteId, alertId) {
       return (await deleteRumAlert(alertService, user.id, siteId, alertId)).kind === 'deleted';
     },
-    async dashboard(site, period, device, now) {
-      const numbers = await dashboardNumbers(deps.rum, site.id, period, device, now);
+    async dashboard(site, period, device, culpritPath, now) {
+      const numbers = await dashboardNumbers(deps.rum, site, period, device, culpritPath, now);
       const verdict = cwvVerdict(numbers.metrics);
       return {
         ...numbers,
