@@ -2882,6 +2882,13 @@ export interface paths {
                          *                 }
                          *               }
                          *             ],
+                         *             "failed_step": {
+                         *               "index": 1,
+                         *               "step_type": "example",
+                         *               "step": "example",
+                         *               "code": "selector_not_found",
+                         *               "message": "example"
+                         *             },
                          *             "resolution": {
                          *               "kind": "recovered",
                          *               "value": 1.5
@@ -2916,8 +2923,11 @@ export interface paths {
                         "application/json": {
                             data: {
                                 id: number;
-                                /** @enum {unknown} */
-                                type: "score_below_threshold" | "score_regression" | "metric_over_budget" | "metric_regression";
+                                /**
+                                 * @description The spec shows `score_below_threshold` and leaves the set open. Extensions: `score_regression` and `metric_regression` (docs/verdicts.md), `metric_over_budget` (budgets of a target or a flow's steps), `flow_failed` (a run of a monitored flow failed; see `flow` and `details.failed_step`).
+                                 * @enum {unknown}
+                                 */
+                                type: "score_below_threshold" | "score_regression" | "metric_over_budget" | "metric_regression" | "flow_failed";
                                 /**
                                  * @description Only rises while the alert is unresolved (warning → critical).
                                  * @enum {unknown}
@@ -2941,7 +2951,7 @@ export interface paths {
                                 region: string;
                                 /** @description Extension: the monitored target (GET /domains); null once it is deleted, and null for a flow's alert (see `flow`). */
                                 target_id: number | null;
-                                /** @description Extension: the monitored flow (GET /flows/{id}) a flow's metric_over_budget alert is about, else null. Then `url` and `host` are the flow's first navigation's, and `scan_id` and `resolved_scan_id` are flow run ids (GET /flows/{id}/runs/{run_id}). */
+                                /** @description Extension: the monitored flow (GET /flows/{id}) a flow's alert (metric_over_budget, flow_failed) is about, else null. Then `url` and `host` are the flow's first navigation's, and `scan_id` and `resolved_scan_id` are flow run ids (GET /flows/{id}/runs/{run_id}). */
                                 flow: {
                                     id: string;
                                     /** @description The name when raised. */
@@ -2950,13 +2960,13 @@ export interface paths {
                                 /** @description Extension: what the title and message are rendered from. */
                                 details: {
                                     /**
-                                     * @description `overall` or a category.
+                                     * @description `overall` or a category (flow_failed: `overall`, the flow as a whole).
                                      * @enum {unknown}
                                      */
                                     score: "overall" | "speed" | "images" | "caching" | "technical" | "wordpress";
-                                    /** @description The score of the scan named by scan_id. */
+                                    /** @description The score of the scan named by scan_id; flow_failed: how many runs in a row failed. */
                                     value: number;
-                                    /** @description score_below_threshold: the threshold crossed; score_regression: the baseline (median of the previous scheduled scans). */
+                                    /** @description score_below_threshold: the threshold crossed; score_regression: the baseline (median of the previous scheduled scans); flow_failed: the failed runs in a row from which it is critical (2). */
                                     reference: number;
                                     /** @description score_below_threshold: every score below its warning threshold, worst first. */
                                     crossings: {
@@ -3005,10 +3015,22 @@ export interface paths {
                                             mode: "navigation" | "timespan" | "snapshot";
                                         };
                                     }[];
+                                    /** @description Extension, flow_failed: where the run named by scan_id stopped; null for other types. */
+                                    failed_step: {
+                                        /** @description The step's index in the flow's steps; null: the run failed outside any step (`run_error`). */
+                                        index: number | null;
+                                        step_type: string | null;
+                                        /** @description The step in words: a measured step by its name, an action by what it does. */
+                                        step: string;
+                                        /** @enum {unknown} */
+                                        code: "selector_not_found" | "navigation_failed" | "blocked_address" | "secret_origin" | "timeout" | "step_error" | "run_error";
+                                        /** @description The runner's reason, in English. */
+                                        message: string;
+                                    } | null;
                                     resolution: {
                                         /** @enum {unknown} */
                                         kind: "recovered" | "settled";
-                                        /** @description The score at resolution. */
+                                        /** @description The score at resolution (flow_failed: 0, no failed run in a row). */
                                         value: number;
                                     } | null;
                                     /** @description score_regression and metric_regression: what the confirmed regression was judged on (docs/verdicts.md); null otherwise. */
@@ -3357,6 +3379,13 @@ export interface paths {
                          *               }
                          *             }
                          *           ],
+                         *           "failed_step": {
+                         *             "index": 1,
+                         *             "step_type": "example",
+                         *             "step": "example",
+                         *             "code": "selector_not_found",
+                         *             "message": "example"
+                         *           },
                          *           "resolution": {
                          *             "kind": "recovered",
                          *             "value": 1.5
@@ -3384,8 +3413,11 @@ export interface paths {
                         "application/json": {
                             data: {
                                 id: number;
-                                /** @enum {unknown} */
-                                type: "score_below_threshold" | "score_regression" | "metric_over_budget" | "metric_regression";
+                                /**
+                                 * @description The spec shows `score_below_threshold` and leaves the set open. Extensions: `score_regression` and `metric_regression` (docs/verdicts.md), `metric_over_budget` (budgets of a target or a flow's steps), `flow_failed` (a run of a monitored flow failed; see `flow` and `details.failed_step`).
+                                 * @enum {unknown}
+                                 */
+                                type: "score_below_threshold" | "score_regression" | "metric_over_budget" | "metric_regression" | "flow_failed";
                                 /**
                                  * @description Only rises while the alert is unresolved (warning → critical).
                                  * @enum {unknown}
@@ -3409,7 +3441,7 @@ export interface paths {
                                 region: string;
                                 /** @description Extension: the monitored target (GET /domains); null once it is deleted, and null for a flow's alert (see `flow`). */
                                 target_id: number | null;
-                                /** @description Extension: the monitored flow (GET /flows/{id}) a flow's metric_over_budget alert is about, else null. Then `url` and `host` are the flow's first navigation's, and `scan_id` and `resolved_scan_id` are flow run ids (GET /flows/{id}/runs/{run_id}). */
+                                /** @description Extension: the monitored flow (GET /flows/{id}) a flow's alert (metric_over_budget, flow_failed) is about, else null. Then `url` and `host` are the flow's first navigation's, and `scan_id` and `resolved_scan_id` are flow run ids (GET /flows/{id}/runs/{run_id}). */
                                 flow: {
                                     id: string;
                                     /** @description The name when raised. */
@@ -3418,13 +3450,13 @@ export interface paths {
                                 /** @description Extension: what the title and message are rendered from. */
                                 details: {
                                     /**
-                                     * @description `overall` or a category.
+                                     * @description `overall` or a category (flow_failed: `overall`, the flow as a whole).
                                      * @enum {unknown}
                                      */
                                     score: "overall" | "speed" | "images" | "caching" | "technical" | "wordpress";
-                                    /** @description The score of the scan named by scan_id. */
+                                    /** @description The score of the scan named by scan_id; flow_failed: how many runs in a row failed. */
                                     value: number;
-                                    /** @description score_below_threshold: the threshold crossed; score_regression: the baseline (median of the previous scheduled scans). */
+                                    /** @description score_below_threshold: the threshold crossed; score_regression: the baseline (median of the previous scheduled scans); flow_failed: the failed runs in a row from which it is critical (2). */
                                     reference: number;
                                     /** @description score_below_threshold: every score below its warning threshold, worst first. */
                                     crossings: {
@@ -3473,10 +3505,22 @@ export interface paths {
                                             mode: "navigation" | "timespan" | "snapshot";
                                         };
                                     }[];
+                                    /** @description Extension, flow_failed: where the run named by scan_id stopped; null for other types. */
+                                    failed_step: {
+                                        /** @description The step's index in the flow's steps; null: the run failed outside any step (`run_error`). */
+                                        index: number | null;
+                                        step_type: string | null;
+                                        /** @description The step in words: a measured step by its name, an action by what it does. */
+                                        step: string;
+                                        /** @enum {unknown} */
+                                        code: "selector_not_found" | "navigation_failed" | "blocked_address" | "secret_origin" | "timeout" | "step_error" | "run_error";
+                                        /** @description The runner's reason, in English. */
+                                        message: string;
+                                    } | null;
                                     resolution: {
                                         /** @enum {unknown} */
                                         kind: "recovered" | "settled";
-                                        /** @description The score at resolution. */
+                                        /** @description The score at resolution (flow_failed: 0, no failed run in a row). */
                                         value: number;
                                     } | null;
                                     /** @description score_regression and metric_regression: what the confirmed regression was judged on (docs/verdicts.md); null otherwise. */
@@ -3689,6 +3733,13 @@ export interface paths {
                          *               }
                          *             }
                          *           ],
+                         *           "failed_step": {
+                         *             "index": 1,
+                         *             "step_type": "example",
+                         *             "step": "example",
+                         *             "code": "selector_not_found",
+                         *             "message": "example"
+                         *           },
                          *           "resolution": {
                          *             "kind": "recovered",
                          *             "value": 1.5
@@ -3716,8 +3767,11 @@ export interface paths {
                         "application/json": {
                             data: {
                                 id: number;
-                                /** @enum {unknown} */
-                                type: "score_below_threshold" | "score_regression" | "metric_over_budget" | "metric_regression";
+                                /**
+                                 * @description The spec shows `score_below_threshold` and leaves the set open. Extensions: `score_regression` and `metric_regression` (docs/verdicts.md), `metric_over_budget` (budgets of a target or a flow's steps), `flow_failed` (a run of a monitored flow failed; see `flow` and `details.failed_step`).
+                                 * @enum {unknown}
+                                 */
+                                type: "score_below_threshold" | "score_regression" | "metric_over_budget" | "metric_regression" | "flow_failed";
                                 /**
                                  * @description Only rises while the alert is unresolved (warning → critical).
                                  * @enum {unknown}
@@ -3741,7 +3795,7 @@ export interface paths {
                                 region: string;
                                 /** @description Extension: the monitored target (GET /domains); null once it is deleted, and null for a flow's alert (see `flow`). */
                                 target_id: number | null;
-                                /** @description Extension: the monitored flow (GET /flows/{id}) a flow's metric_over_budget alert is about, else null. Then `url` and `host` are the flow's first navigation's, and `scan_id` and `resolved_scan_id` are flow run ids (GET /flows/{id}/runs/{run_id}). */
+                                /** @description Extension: the monitored flow (GET /flows/{id}) a flow's alert (metric_over_budget, flow_failed) is about, else null. Then `url` and `host` are the flow's first navigation's, and `scan_id` and `resolved_scan_id` are flow run ids (GET /flows/{id}/runs/{run_id}). */
                                 flow: {
                                     id: string;
                                     /** @description The name when raised. */
@@ -3750,13 +3804,13 @@ export interface paths {
                                 /** @description Extension: what the title and message are rendered from. */
                                 details: {
                                     /**
-                                     * @description `overall` or a category.
+                                     * @description `overall` or a category (flow_failed: `overall`, the flow as a whole).
                                      * @enum {unknown}
                                      */
                                     score: "overall" | "speed" | "images" | "caching" | "technical" | "wordpress";
-                                    /** @description The score of the scan named by scan_id. */
+                                    /** @description The score of the scan named by scan_id; flow_failed: how many runs in a row failed. */
                                     value: number;
-                                    /** @description score_below_threshold: the threshold crossed; score_regression: the baseline (median of the previous scheduled scans). */
+                                    /** @description score_below_threshold: the threshold crossed; score_regression: the baseline (median of the previous scheduled scans); flow_failed: the failed runs in a row from which it is critical (2). */
                                     reference: number;
                                     /** @description score_below_threshold: every score below its warning threshold, worst first. */
                                     crossings: {
@@ -3805,10 +3859,22 @@ export interface paths {
                                             mode: "navigation" | "timespan" | "snapshot";
                                         };
                                     }[];
+                                    /** @description Extension, flow_failed: where the run named by scan_id stopped; null for other types. */
+                                    failed_step: {
+                                        /** @description The step's index in the flow's steps; null: the run failed outside any step (`run_error`). */
+                                        index: number | null;
+                                        step_type: string | null;
+                                        /** @description The step in words: a measured step by its name, an action by what it does. */
+                                        step: string;
+                                        /** @enum {unknown} */
+                                        code: "selector_not_found" | "navigation_failed" | "blocked_address" | "secret_origin" | "timeout" | "step_error" | "run_error";
+                                        /** @description The runner's reason, in English. */
+                                        message: string;
+                                    } | null;
                                     resolution: {
                                         /** @enum {unknown} */
                                         kind: "recovered" | "settled";
-                                        /** @description The score at resolution. */
+                                        /** @description The score at resolution (flow_failed: 0, no failed run in a row). */
                                         value: number;
                                     } | null;
                                     /** @description score_regression and metric_regression: what the confirmed regression was judged on (docs/verdicts.md); null otherwise. */
@@ -6157,7 +6223,7 @@ export interface paths {
                                 }[];
                                 /** @description Secrets the steps type that are not set yet: a run is refused (422) until they are. */
                                 missing_secrets: string[];
-                                /** @description Run daily on a schedule of its own (trigger `schedule`); counts against the plan's monitored-target limit. */
+                                /** @description Run daily on a schedule of its own (trigger `schedule`); counts against the plan's monitored-target limit. A failed run of a monitored flow (any trigger) raises a `flow_failed` alert (warning; critical when the next run fails too), resolved by the next run that gets through. */
                                 monitored: boolean;
                                 /** @description Extension: step budgets, keyed by a measured step's index in `steps`. After each finished run of a monitored flow a broken budget raises one `metric_over_budget` alert for the flow (warning; critical at 50 % or more past the budget); it resolves when every budget holds with a margin (metrics at most 90 %, scores at least 3 points above). A change of `steps` that leaves a budgeted index without a measured step of that kind is refused (422). Default `{}`. */
                                 budgets: {
@@ -6604,7 +6670,7 @@ export interface paths {
                                 }[];
                                 /** @description Secrets the steps type that are not set yet: a run is refused (422) until they are. */
                                 missing_secrets: string[];
-                                /** @description Run daily on a schedule of its own (trigger `schedule`); counts against the plan's monitored-target limit. */
+                                /** @description Run daily on a schedule of its own (trigger `schedule`); counts against the plan's monitored-target limit. A failed run of a monitored flow (any trigger) raises a `flow_failed` alert (warning; critical when the next run fails too), resolved by the next run that gets through. */
                                 monitored: boolean;
                                 /** @description Extension: step budgets, keyed by a measured step's index in `steps`. After each finished run of a monitored flow a broken budget raises one `metric_over_budget` alert for the flow (warning; critical at 50 % or more past the budget); it resolves when every budget holds with a margin (metrics at most 90 %, scores at least 3 points above). A change of `steps` that leaves a budgeted index without a measured step of that kind is refused (422). Default `{}`. */
                                 budgets: {
@@ -6908,7 +6974,7 @@ export interface paths {
                                 }[];
                                 /** @description Secrets the steps type that are not set yet: a run is refused (422) until they are. */
                                 missing_secrets: string[];
-                                /** @description Run daily on a schedule of its own (trigger `schedule`); counts against the plan's monitored-target limit. */
+                                /** @description Run daily on a schedule of its own (trigger `schedule`); counts against the plan's monitored-target limit. A failed run of a monitored flow (any trigger) raises a `flow_failed` alert (warning; critical when the next run fails too), resolved by the next run that gets through. */
                                 monitored: boolean;
                                 /** @description Extension: step budgets, keyed by a measured step's index in `steps`. After each finished run of a monitored flow a broken budget raises one `metric_over_budget` alert for the flow (warning; critical at 50 % or more past the budget); it resolves when every budget holds with a margin (metrics at most 90 %, scores at least 3 points above). A change of `steps` that leaves a budgeted index without a measured step of that kind is refused (422). Default `{}`. */
                                 budgets: {
@@ -7442,7 +7508,7 @@ export interface paths {
                                 }[];
                                 /** @description Secrets the steps type that are not set yet: a run is refused (422) until they are. */
                                 missing_secrets: string[];
-                                /** @description Run daily on a schedule of its own (trigger `schedule`); counts against the plan's monitored-target limit. */
+                                /** @description Run daily on a schedule of its own (trigger `schedule`); counts against the plan's monitored-target limit. A failed run of a monitored flow (any trigger) raises a `flow_failed` alert (warning; critical when the next run fails too), resolved by the next run that gets through. */
                                 monitored: boolean;
                                 /** @description Extension: step budgets, keyed by a measured step's index in `steps`. After each finished run of a monitored flow a broken budget raises one `metric_over_budget` alert for the flow (warning; critical at 50 % or more past the budget); it resolves when every budget holds with a margin (metrics at most 90 %, scores at least 3 points above). A change of `steps` that leaves a budgeted index without a measured step of that kind is refused (422). Default `{}`. */
                                 budgets: {
@@ -8804,6 +8870,13 @@ export interface webhooks {
                      *         "id": "example",
                      *         "name": "Example"
                      *       },
+                     *       "failed_step": {
+                     *         "index": 1,
+                     *         "step_type": "example",
+                     *         "step": "example",
+                     *         "code": "example",
+                     *         "message": "example"
+                     *       },
                      *       "regression": {
                      *         "metric": "example",
                      *         "form_factor": "desktop",
@@ -8874,10 +8947,18 @@ export interface webhooks {
                                 mode: "navigation" | "timespan" | "snapshot";
                             };
                         }[];
-                        /** @description Extension, a flow's metric_over_budget only: the flow (then `target_url` is its first navigation's URL and `scan_public_id` the flow run's id). */
+                        /** @description Extension, a flow's alert (metric_over_budget, flow_failed): the flow (then `target_url` is its first navigation's URL and `scan_public_id` the flow run's id). */
                         flow?: {
                             id: string;
                             name: string;
+                        };
+                        /** @description Extension, flow_failed only: where the run stopped (as in the flow.failed event). */
+                        failed_step?: {
+                            index: number | null;
+                            step_type: string | null;
+                            step: string;
+                            code: string;
+                            message: string;
                         };
                         regression?: {
                             metric: string;
@@ -8986,6 +9067,13 @@ export interface webhooks {
                      *         "id": "example",
                      *         "name": "Example"
                      *       },
+                     *       "failed_step": {
+                     *         "index": 1,
+                     *         "step_type": "example",
+                     *         "step": "example",
+                     *         "code": "example",
+                     *         "message": "example"
+                     *       },
                      *       "regression": {
                      *         "metric": "example",
                      *         "form_factor": "desktop",
@@ -9058,10 +9146,18 @@ export interface webhooks {
                                 mode: "navigation" | "timespan" | "snapshot";
                             };
                         }[];
-                        /** @description Extension, a flow's metric_over_budget only: the flow (then `target_url` is its first navigation's URL and `scan_public_id` the flow run's id). */
+                        /** @description Extension, a flow's alert (metric_over_budget, flow_failed): the flow (then `target_url` is its first navigation's URL and `scan_public_id` the flow run's id). */
                         flow?: {
                             id: string;
                             name: string;
+                        };
+                        /** @description Extension, flow_failed only: where the run stopped (as in the flow.failed event). */
+                        failed_step?: {
+                            index: number | null;
+                            step_type: string | null;
+                            step: string;
+                            code: string;
+                            message: string;
                         };
                         regression?: {
                             metric: string;

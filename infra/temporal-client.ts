@@ -321,7 +321,14 @@ export async function createTargetSchedule(
   prefix: string,
   target: TargetScheduleTarget,
 ): Promise<void> {
-  const options = targetScheduleOptions(prefix, target);
+  await createOrUpdateSchedule(client, targetScheduleOptions(prefix, target));
+}
+
+/** Creates a schedule; one already there is brought to the options' definition and paused state. */
+async function createOrUpdateSchedule(
+  client: Client,
+  options: ReturnType<typeof targetScheduleOptions> | ReturnType<typeof flowScheduleOptions>,
+): Promise<void> {
   await withinDeadline(client, async () => {
     try {
       await client.schedule.create(options);
@@ -413,21 +420,7 @@ export async function deleteTargetSchedulesOf(client: Client, prefix: string): P
 
 /** Creates the flow's schedule; one already there (a retried request, a reconciler run) is brought to the same definition. */
 export async function createFlowSchedule(client: Client, prefix: string, flow: { id: number }): Promise<void> {
-  const options = flowScheduleOptions(prefix, flow);
-  await withinDeadline(client, async () => {
-    try {
-      await client.schedule.create(options);
-    } catch (error) {
-      if (!(error instanceof ScheduleAlreadyRunning)) throw error;
-      await client.schedule.getHandle(options.scheduleId).update((previous) => ({
-        ...previous,
-        spec: options.spec,
-        action: options.action,
-        policies: options.policies,
-        state: { ...previous.state, paused: false, note: options.state.note },
-      }));
-    }
-  });
+  await createOrUpdateSchedule(client, flowScheduleOptions(prefix, flow));
 }
 
 /** Deletes the flow's schedule; one that is already gone counts as deleted. */

@@ -1,4 +1,4 @@
-import { flowBudgetProblem, type FlowBudgets } from '../core/flows/flow-budgets.ts';
+import { flowBudgetProblems, type FlowBudgetProblem, type FlowBudgets } from '../core/flows/flow-budgets.ts';
 import type { Client } from '@temporalio/client';
 import type { Clock } from '../core/clock.ts';
 import { checkSteps, MAX_FLOW_NAME_CHARS } from '../core/flows/definition.ts';
@@ -26,6 +26,7 @@ import {
   terminateIfRunning,
 } from '../infra/temporal-client.ts';
 import type { AssetStore } from './assets.ts';
+import { scheduleCall, ScheduleCallFailed } from './schedule-call.ts';
 
 /**
  * User flows as the API manages them (docs/flows.md): definitions checked and normalised, the plan's feature
@@ -94,20 +95,11 @@ const invalid = (field: string, message: string): FlowFailureOutcome => ({
   errors: { [field]: [message] },
 });
 
-/** Marks a failed Temporal schedule call, so that it rolls the transaction back and is told apart from a database error. */
-class ScheduleCallFailed extends Error {
-  constructor(cause: unknown) {
-    super('Temporal did not take the schedule change', { cause });
-  }
-}
-
-async function scheduleCall(call: () => Promise<void>): Promise<void> {
-  try {
-    await call();
-  } catch (error) {
-    throw new ScheduleCallFailed(error);
-  }
-}
+/** Every budget that does not fit, each under its field (the web form shows them all at once); null when none. */
+const budgetsInvalid = (problems: FlowBudgetProblem[]): FlowFailureOutcome | null =>
+  problems.length
+    ? { kind: 'invalid', errors: Object.fromEntries(problems.map(({ field, message }) => [field, [message]])) }
+    : null;
 
 /**
  * A change that may create or delete the flow's schedule, as targets do it (services/targets.ts): under the
@@ -222,8 +214,8 @@ export async function createFlow(deps: FlowServiceDeps, owner: Owner, input: Flo
   const secretErrors = secretProblems(input.secrets ?? {});
   if (Object.keys(secretErrors).length) return { kind: 'invalid', errors: secretErrors };
   const budgets = input.budgets ?? {};
-  const budgetProblem = flowBudgetProblem({ steps: accepted.steps }, budgets);
-  if (budgetProblem) return invalid(budgetProblem.field, budgetProblem.message);
+  const budgetProblem = budgetsInvalid(flowBudgetProblems({ steps: accepted.steps }, budgets));
+  if (budgetProblem) return budgetProblem;
 
   const monitored = input.monitored ?? false;
   const prefix = deps.config.temporal.taskQueuePrefix;
@@ -289,8 +281,8 @@ export async function updateFlow(
   }
   // Budgets stay keyed to step indices: new steps must keep each budgeted index a measured step of its mode.
   if (steps !== undefined || input.budgets !== undefined) {
-    const problem = flowBudgetProblem({ steps: steps ?? flow.steps }, input.budgets ?? flow.budgets);
-    if (problem) return invalid(problem.field, problem.message);
+    const problem = budgetsInvalid(flowBudgetProblems({ steps: steps ?? flow.steps }, input.budgets ?? flow.budgets));
+    if (problem) return problem;
   }
   const changes = { name: input.name, formFactor: input.form_factor, steps, budgets: input.budgets };
   if (input.monitored === undefined || input.monitored === flow.monitored) {

@@ -9,6 +9,7 @@ import { checkScanTarget } from '../infra/scan-target.ts';
 import { createTargetSchedule, deleteTargetSchedule, setTargetSchedulePaused } from '../infra/temporal-client.ts';
 import { normaliseScanUrl } from '../core/url.ts';
 import type { TargetStore } from '../db/store/targets.ts';
+import { scheduleCall, ScheduleCallFailed } from './schedule-call.ts';
 
 /**
  * Monitored targets and their Temporal Schedules, changed together. Each operation runs in one Postgres
@@ -58,21 +59,6 @@ export type TargetOutcome =
 interface Owner {
   id: number;
   plan: Plan;
-}
-
-/** Marks a failed Temporal call, so that it rolls the transaction back and is told apart from a database error. */
-class ScheduleCallFailed extends Error {
-  constructor(cause: unknown) {
-    super('Temporal did not take the schedule change', { cause });
-  }
-}
-
-async function scheduleCall(call: () => Promise<void>): Promise<void> {
-  try {
-    await call();
-  } catch (error) {
-    throw new ScheduleCallFailed(error);
-  }
 }
 
 /**

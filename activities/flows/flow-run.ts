@@ -20,7 +20,7 @@ import type { WebhookDispatch } from '../../services/webhook-dispatch.ts';
 import type { FlowRunner } from './flow-runner.ts';
 import type { AlertStore } from '../../db/store/alerts.ts';
 import type { AlertChange } from '../../core/monitoring/alert.ts';
-import { evaluateFlowRunBudgets } from '../../services/flow-budget-alerts.ts';
+import { evaluateFlowRunAlerts } from '../../services/flow-alerts.ts';
 
 export interface FlowRunActivityDeps {
   flows: FlowStore;
@@ -34,7 +34,7 @@ export interface FlowRunActivityDeps {
   flowRunner: FlowRunner;
   /** Starts the flow.* webhooks' workflows after the run's end commits (the outbox sweeper catches misses). */
   webhookDispatch?: WebhookDispatch;
-  /** Step budget alerts (services/flow-budget-alerts.ts); without it a run judges no budgets. */
+  /** The flow's alerts (services/flow-alerts.ts: step budgets, failed runs); without it a run raises none. */
   alerts?: AlertStore;
   /** Sends one alert e-mail and records it (activities/alerts.ts's sendAlertEmail). */
   sendAlertEmail?: (alertId: number, change: AlertChange) => Promise<unknown>;
@@ -56,22 +56,21 @@ export function createFlowRunActivities(deps: FlowRunActivityDeps) {
     if (deliveries?.length) await deps.webhookDispatch?.start(deliveries);
   };
   /**
-   * The flow's step budgets against the run that just ended: alert changes and their webhooks commit together,
-   * the e-mails due go out after. Idempotent, so a retried attempt of a finished run judges it again safely.
+   * The flow's alerts after a run ended (its step budgets, whether it failed): alert changes and their webhooks
+   * commit together, the e-mails due go out after. Idempotent, so a retried attempt judges the run again safely.
    */
-  const judgeBudgets = async (runId: string) => {
+  const judgeRun = async (runId: string) => {
     if (!deps.alerts) return;
-    const { evaluation, webhooks } = await evaluateFlowRunBudgets({ alerts: deps.alerts, flows }, runId, clock());
-    if (evaluation.changes.length)
-      log.info({ flowRunId: runId, changes: evaluation.changes }, 'flow budget alerts changed');
+    const { evaluation, webhooks } = await evaluateFlowRunAlerts({ alerts: deps.alerts, flows }, runId, clock());
+    if (evaluation.changes.length) log.info({ flowRunId: runId, changes: evaluation.changes }, 'flow alerts changed');
     await dispatch(webhooks);
     for (const { alertId, change } of evaluation.emails) {
       try {
         await deps.sendAlertEmail?.(alertId, change);
       } catch (error) {
-        // A refused address (SMTP 5xx) must not fail a run that finished; anything else is retried with the attempt.
+        // A refused address (SMTP 5xx) must not fail a run that ended; anything else is retried with the attempt.
         if (!(error instanceof ApplicationFailure && error.nonRetryable)) throw error;
-        log.warn({ flowRunId: runId, alertId, change }, 'flow budget alert e-mail refused');
+        log.warn({ flowRunId: runId, alertId, change }, 'flow alert e-mail refused');
       }
     }
   };
@@ -123,6 +122,7 @@ export function createFlowRunActivities(deps: FlowRunActivityDeps) {
       );
       if (deliveries) log.warn({ flowRunId: runId, detail }, 'flow run failed');
       await dispatch(deliveries);
+      await judgeRun(runId);
     },
 
     /**
@@ -139,7 +139,7 @@ export function createFlowRunActivities(deps: FlowRunActivityDeps) {
       if (!run) return { status: 'failed' };
       if (run.status === 'finished' || run.status === 'failed') {
         clearInterval(heartbeat);
-        if (run.status === 'finished') await judgeBudgets(runId);
+        await judgeRun(runId);
         return { status: run.status };
       }
       const timer = setTimeout(
@@ -166,8 +166,8 @@ export function createFlowRunActivities(deps: FlowRunActivityDeps) {
         for (const image of images) await deps.assets.put(runId, image.name, image.bytes);
         // The flow.* webhook's outbox row commits with the run's end; its delivery starts after the commit.
         await dispatch(await flows.finishRunWithOutbox(runId, outcome, clock(), outbox));
-        step = 'budgets';
-        await judgeBudgets(runId);
+        step = 'alerts';
+        await judgeRun(runId);
         log.info(
           { flowRunId: runId, steps: outcome.steps.length, failed: outcome.failure?.code ?? null },
           'flow run ended',

@@ -2,6 +2,7 @@ import { isoTimestamp } from '../../core/clock.ts';
 import { alertText } from '../../core/i18n/alerts.ts';
 import type { Locale } from '../../core/i18n/locale.ts';
 import { ALERT_SEVERITIES, ALERT_TYPES, type Alert, type RegressionFacts } from '../../core/monitoring/alert.ts';
+import { FLOW_FAILURE_CODES, type FailedStep } from '../../core/flows/flow.ts';
 import { SCORE_KEYS } from '../../core/scoring/categories.ts';
 import type { JsonSchema } from '../validation.ts';
 import { budgetDetailsSchema, budgetDetailsView } from './budget-schemas.ts';
@@ -44,6 +45,7 @@ export function alertView(alert: Alert, locale: Locale) {
         severity: c.severity,
       })),
       ...budgetDetailsView(details),
+      failed_step: details.failedStep ? failedStepView(details.failedStep) : null,
       resolution:
         alert.resolvedAt && details.resolution
           ? { kind: details.resolution.kind, value: details.resolution.value }
@@ -54,6 +56,14 @@ export function alertView(alert: Alert, locale: Locale) {
     resolved_scan_id: alert.resolvedScanPublicId,
   };
 }
+
+const failedStepView = (failed: FailedStep) => ({
+  index: failed.index,
+  step_type: failed.step_type,
+  step: failed.step,
+  code: failed.code,
+  message: failed.message,
+});
 
 const regressionView = (facts: RegressionFacts) => ({
   metric: facts.metric,
@@ -82,7 +92,11 @@ const publicId = { type: 'string', pattern: '^[0-9a-z]{26}$' };
 /** GET /alerts items and GET /alerts/{id}. */
 export const alertSchema: JsonSchema = closed({
   id: { type: 'integer' },
-  type: { enum: [...ALERT_TYPES] },
+  type: {
+    enum: [...ALERT_TYPES],
+    description:
+      "The spec shows `score_below_threshold` and leaves the set open. Extensions: `score_regression` and `metric_regression` (docs/verdicts.md), `metric_over_budget` (budgets of a target or a flow's steps), `flow_failed` (a run of a monitored flow failed; see `flow` and `details.failed_step`).",
+  },
   severity: { ...severity, description: 'Only rises while the alert is unresolved (warning → critical).' },
   title: { type: 'string', description: 'In the language of Accept-Language (English or German).' },
   message: {
@@ -109,16 +123,19 @@ export const alertSchema: JsonSchema = closed({
   flow: {
     ...nullable(closed({ id: { type: 'string' }, name: { type: 'string', description: 'The name when raised.' } })),
     description:
-      "Extension: the monitored flow (GET /flows/{id}) a flow's metric_over_budget alert is about, else null. Then `url` and `host` are the flow's first navigation's, and `scan_id` and `resolved_scan_id` are flow run ids (GET /flows/{id}/runs/{run_id}).",
+      "Extension: the monitored flow (GET /flows/{id}) a flow's alert (metric_over_budget, flow_failed) is about, else null. Then `url` and `host` are the flow's first navigation's, and `scan_id` and `resolved_scan_id` are flow run ids (GET /flows/{id}/runs/{run_id}).",
   },
   details: {
     ...closed({
-      score: { ...scoreKey, description: '`overall` or a category.' },
-      value: { type: 'number', description: 'The score of the scan named by scan_id.' },
+      score: { ...scoreKey, description: '`overall` or a category (flow_failed: `overall`, the flow as a whole).' },
+      value: {
+        type: 'number',
+        description: 'The score of the scan named by scan_id; flow_failed: how many runs in a row failed.',
+      },
       reference: {
         type: 'number',
         description:
-          'score_below_threshold: the threshold crossed; score_regression: the baseline (median of the previous scheduled scans).',
+          'score_below_threshold: the threshold crossed; score_regression: the baseline (median of the previous scheduled scans); flow_failed: the failed runs in a row from which it is critical (2).',
       },
       crossings: {
         type: 'array',
@@ -126,10 +143,28 @@ export const alertSchema: JsonSchema = closed({
         items: closed({ score: scoreKey, value: { type: 'number' }, threshold: { type: 'number' }, severity }),
       },
       ...budgetDetailsSchema,
+      failed_step: {
+        ...nullable(
+          closed({
+            index: {
+              ...nullable({ type: 'integer' }),
+              description: "The step's index in the flow's steps; null: the run failed outside any step (`run_error`).",
+            },
+            step_type: nullable({ type: 'string' }),
+            step: {
+              type: 'string',
+              description: 'The step in words: a measured step by its name, an action by what it does.',
+            },
+            code: { enum: [...FLOW_FAILURE_CODES, 'run_error'] },
+            message: { type: 'string', description: "The runner's reason, in English." },
+          }),
+        ),
+        description: 'Extension, flow_failed: where the run named by scan_id stopped; null for other types.',
+      },
       resolution: nullable(
         closed({
           kind: { enum: ['recovered', 'settled'] },
-          value: { type: 'number', description: 'The score at resolution.' },
+          value: { type: 'number', description: 'The score at resolution (flow_failed: 0, no failed run in a row).' },
         }),
       ),
       regression: {

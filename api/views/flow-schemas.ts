@@ -1,4 +1,4 @@
-import { FLOW_STEP_TYPES, type FlowStepType } from '../../core/flows/flow.ts';
+import { FLOW_FAILURE_CODES, FLOW_STEP_TYPES, type FlowStepType } from '../../core/flows/flow.ts';
 import {
   MAX_FLOW_NAME_CHARS,
   MAX_SECRET_CHARS,
@@ -145,7 +145,7 @@ export const flowSchema = closed({
   monitored: {
     type: 'boolean',
     description:
-      "Run daily on a schedule of its own (trigger `schedule`); counts against the plan's monitored-target limit.",
+      "Run daily on a schedule of its own (trigger `schedule`); counts against the plan's monitored-target limit. A failed run of a monitored flow (any trigger) raises a `flow_failed` alert (warning; critical when the next run fails too), resolved by the next run that gets through.",
   },
   budgets: flowBudgetsSchema,
   created_at: timestamp,
@@ -168,17 +168,7 @@ const failureSchema = closed({
   step_index: nullable({ type: 'integer', minimum: 0 }),
   step_type: nullable({ type: 'string' }),
   step: { type: 'string', description: 'The failing step in words: its name, or what it does.' },
-  code: {
-    enum: [
-      'selector_not_found',
-      'navigation_failed',
-      'blocked_address',
-      'secret_origin',
-      'timeout',
-      'step_error',
-      'run_error',
-    ],
-  },
+  code: { enum: [...FLOW_FAILURE_CODES, 'run_error'] },
   message: { type: 'string' },
   screenshot_url: nullable({ type: 'string', format: 'uri' }),
 });

@@ -1,5 +1,5 @@
 import { isoTimestamp } from '../../core/clock.ts';
-import { describeStep } from '../../core/flows/definition.ts';
+import { failedStep } from '../../core/flows/definition.ts';
 import { referencedSecrets, type FlowStepResult } from '../../core/flows/flow.ts';
 import type { Keyring } from '../../core/keys.ts';
 import type { Flow, FlowRun, FlowSecretInfo } from '../../db/store/flows.ts';
@@ -83,7 +83,7 @@ export function runDetailView(run: FlowRun, steps: FlowStepResult[], ctx: FlowVi
     failure: failure && {
       step_index: failure.index,
       step_type: failure.step_type,
-      step: describeStep(failure.index === null ? undefined : run.definition.steps[failure.index]),
+      step: failedStep(failure, run.definition).step,
       code: failure.code,
       message: failure.message,
       screenshot_url: imageUrl(run, failure.screenshot, ctx),

@@ -1,7 +1,7 @@
 import { isoTimestamp } from '../clock.ts';
 import { alertText, SEVERITY_NAMES } from '../i18n/alerts.ts';
 import { formatNumber, type Locale } from '../i18n/locale.ts';
-import { liveDashboardUrl, scanReportUrl } from '../links.ts';
+import { flowRunUrl, liveDashboardUrl, scanReportUrl } from '../links.ts';
 import type { Alert, AlertSeverity } from '../monitoring/alert.ts';
 import { METRIC_RULES, roundMetric } from '../rum/metrics.ts';
 import { SCORE_KEYS, scoreLabel, type ScoreKey } from '../scoring/categories.ts';
@@ -190,11 +190,21 @@ export function scoreAlertNotice(alert: Alert, state: 'triggered' | 'resolved', 
     title,
     message,
     facts: [
-      ...detailFacts(alert.details, locale),
+      // flow_failed's score, value and reference are stand-ins (the flow has no score): its step says it all.
+      ...detailFacts(
+        alert.type === 'flow_failed'
+          ? { failedStep: alert.details.failedStep, flow: alert.details.flow }
+          : alert.details,
+        locale,
+      ),
       { label: CHAT_LABELS[locale].facts.region!, value: alert.region },
     ].slice(0, MAX_DETAIL_FACTS),
     page: pageOf(alert.url, alert.host),
-    link: { kind: 'report', path: scanReportUrl('', scan) },
+    // A flow's alert names a flow run, not a scan: its link goes to the run's page (as its e-mail's does).
+    link: {
+      kind: 'report',
+      path: alert.details.flow ? flowRunUrl('', alert.details.flow.id, scan) : scanReportUrl('', scan),
+    },
     at: isoTimestamp(at),
   };
 }

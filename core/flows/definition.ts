@@ -1,4 +1,4 @@
-import type { FlowStep } from './flow.ts';
+import type { FailedStep, FlowDefinition, FlowStep } from './flow.ts';
 import { normaliseScanUrl } from '../url.ts';
 
 /** A secret's name as steps refer to it and PUT /flows/{id}/secrets/{name} sets it. */
@@ -86,4 +86,10 @@ export function describeStep(step: FlowStep | undefined): string {
     case 'wait_for_navigation':
       return 'wait for navigation';
   }
+}
+
+/** A stored failure of a run of `definition`, with its step in words. */
+export function failedStep(failure: Omit<FailedStep, 'step'>, definition: FlowDefinition): FailedStep {
+  const { index, step_type, code, message } = failure;
+  return { index, step_type, step: describeStep(index === null ? undefined : definition.steps[index]), code, message };
 }

@@ -36,38 +36,76 @@ export type StepBudgets = Partial<Record<StepBudgetMetric, number>> & {
 /** Step index (as a string: JSON's object keys) → that step's budgets. */
 export type FlowBudgets = Record<string, StepBudgets>;
 
+/** One refused budget: the field it is in (`budgets.8.inp_ms`) and why. */
+export interface FlowBudgetProblem {
+  field: string;
+  message: string;
+}
+
+type ValueLimit = { max: number; integer: boolean };
+
 /**
- * Whether every budgeted index is a measured step whose mode has each metric and score it names; the first
- * problem as the field it is in (`budgets.8.inp_ms`) and a message, else null. Called on create, on every change
- * of the budgets and on every change of the steps (an edit that leaves a budget on a step of another kind is refused).
+ * A value outside the limits of the API's schema (BUDGET_LIMITS, which the schema is built from), worded as the
+ * API words that schema error: callers that do not come through the schema (the web area's form) are refused
+ * alike. Null for a value within them.
  */
-export function flowBudgetProblem(
-  definition: Pick<FlowDefinition, 'steps'>,
-  budgets: FlowBudgets,
-): { field: string; message: string } | null {
-  const measured = new Map(measuredSteps({ name: '', form_factor: 'mobile', ...definition }).map((s) => [s.index, s]));
-  for (const [key, set] of Object.entries(budgets)) {
-    const step = /^(0|[1-9][0-9]*)$/.test(key) ? measured.get(Number(key)) : undefined;
-    if (!step)
-      return {
-        field: `budgets.${key}`,
-        message: `Step ${key} is not a measured step (navigate, start_timespan or snapshot) of this flow.`,
-      };
-    for (const metric of Object.keys(set).filter((k) => k !== 'scores'))
-      if (!(STEP_BUDGET_METRICS[step.mode] as readonly string[]).includes(metric))
-        return {
-          field: `budgets.${key}.${metric}`,
-          message: `Step ${key} is a ${step.mode} step, which has no ${metric}; its metrics: ${STEP_BUDGET_METRICS[step.mode].join(', ') || 'none'}.`,
-        };
-    for (const score of Object.keys(set.scores ?? {}))
-      if (!(STEP_BUDGET_SCORES[step.mode] as readonly string[]).includes(score))
-        return {
-          field: `budgets.${key}.scores.${score}`,
-          message: `Step ${key} is a ${step.mode} step, which has no ${score} score; its scores: ${STEP_BUDGET_SCORES[step.mode].join(', ') || 'none'}.`,
-        };
-  }
+function valueProblem(field: string, value: unknown, limit: ValueLimit): string | null {
+  const kind = limit.integer ? 'an integer' : 'a number';
+  if (typeof value !== 'number' || !Number.isFinite(value) || (limit.integer && !Number.isInteger(value)))
+    return `The ${field} must be ${kind}.`;
+  if (value < 0) return `The ${field} must be at least 0.`;
+  if (value > limit.max) return `The ${field} may not be greater than ${limit.max}.`;
   return null;
 }
+
+const metricLimit = (metric: StepBudgetMetric): ValueLimit => (metric === 'inp_ms' ? INP_LIMIT : BUDGET_LIMITS[metric]);
+
+/**
+ * Every budget that does not fit the steps or the limits: an index that is not a measured step (its budgets are
+ * not looked into), a metric or score its mode does not have, a value out of range; in budget order. Called on
+ * create, on every change of the budgets and on every change of the steps (an edit that leaves a budget on a step
+ * of another kind is refused).
+ */
+export function flowBudgetProblems(
+  definition: Pick<FlowDefinition, 'steps'>,
+  budgets: FlowBudgets,
+): FlowBudgetProblem[] {
+  const measured = new Map(measuredSteps({ name: '', form_factor: 'mobile', ...definition }).map((s) => [s.index, s]));
+  const problems: FlowBudgetProblem[] = [];
+  for (const [key, set] of Object.entries(budgets)) {
+    const step = /^(0|[1-9][0-9]*)$/.test(key) ? measured.get(Number(key)) : undefined;
+    if (!step) {
+      problems.push({
+        field: `budgets.${key}`,
+        message: `Step ${key} is not a measured step (navigate, start_timespan or snapshot) of this flow.`,
+      });
+      continue;
+    }
+    for (const [metric, value] of Object.entries(set).filter(([k]) => k !== 'scores')) {
+      const field = `budgets.${key}.${metric}`;
+      const allowed = STEP_BUDGET_METRICS[step.mode] as readonly string[];
+      const message = allowed.includes(metric)
+        ? valueProblem(field, value, metricLimit(metric as StepBudgetMetric))
+        : `Step ${key} is a ${step.mode} step, which has no ${metric}; its metrics: ${allowed.join(', ') || 'none'}.`;
+      if (message) problems.push({ field, message });
+    }
+    for (const [score, value] of Object.entries(set.scores ?? {})) {
+      const field = `budgets.${key}.scores.${score}`;
+      const allowed = STEP_BUDGET_SCORES[step.mode] as readonly string[];
+      const message = allowed.includes(score)
+        ? valueProblem(field, value, BUDGET_LIMITS.score)
+        : `Step ${key} is a ${step.mode} step, which has no ${score} score; its scores: ${allowed.join(', ') || 'none'}.`;
+      if (message) problems.push({ field, message });
+    }
+  }
+  return problems;
+}
+
+/** The first of flowBudgetProblems, or null when the budgets fit. */
+export const flowBudgetProblem = (
+  definition: Pick<FlowDefinition, 'steps'>,
+  budgets: FlowBudgets,
+): FlowBudgetProblem | null => flowBudgetProblems(definition, budgets)[0] ?? null;
 
 const finite = (value: number | null | undefined): number | undefined =>
   typeof value === 'number' && Number.isFinite(value) ? value : undefined;

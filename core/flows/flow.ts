@@ -105,14 +105,36 @@ export interface FlowFinding {
   items: Array<Record<string, string | number | boolean | null>>;
 }
 
+/** Why a step stopped a run (a run that failed outside any step has `run_error`, db/store/flows.ts). */
+export const FLOW_FAILURE_CODES = [
+  'selector_not_found',
+  'navigation_failed',
+  'blocked_address',
+  'secret_origin',
+  'timeout',
+  'step_error',
+] as const;
+
 /** A run that stopped: which step (any step, measured or not), why, and the page at that moment. */
 export interface FlowFailure {
   index: number;
   step_type: FlowStepType;
   /** Plain text for people; never holds a secret's value (the runner replaces any occurrence). */
   message: string;
-  code: 'selector_not_found' | 'navigation_failed' | 'blocked_address' | 'secret_origin' | 'timeout' | 'step_error';
+  code: (typeof FLOW_FAILURE_CODES)[number];
   screenshot: string | null;
+}
+
+/**
+ * Where an ended run stopped, as people read it (the flow.failed webhook's `failed_step`, a flow_failed alert's):
+ * the step's index and type (null: the run failed outside any step, `run_error`), the step in words, and why.
+ */
+export interface FailedStep {
+  index: number | null;
+  step_type: string | null;
+  step: string;
+  code: FlowFailure['code'] | 'run_error';
+  message: string;
 }
 
 export interface FlowRunOutcome {

@@ -1,6 +1,7 @@
 import type { Alert, AlertSeverity } from '../monitoring/alert.ts';
 import { SETTLE_SCANS as REGRESSION_WINDOW } from '../monitoring/regression-rules.ts';
 import { budgetAlertText } from './budget-alerts.ts';
+import { flowFailureAlertText } from './flow-failure-alerts.ts';
 import { regressionAlertText } from './regression-alerts.ts';
 import { categoryOf, scoreLabel, type ScoreKey } from '../scoring/categories.ts';
 import { pageName } from '../url.ts';
@@ -64,6 +65,7 @@ const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(
 
 export function alertText(alert: AlertFacts, locale: Locale): AlertText {
   if (alert.type === 'metric_over_budget') return budgetAlertText(alert, locale);
+  if (alert.type === 'flow_failed') return flowFailureAlertText(alert, locale);
   const t = TEXTS[locale];
   const { details } = alert;
   const score = inSentence(details.score, locale);

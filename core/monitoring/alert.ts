@@ -1,4 +1,5 @@
 import type { ScoreKey } from '../scoring/categories.ts';
+import type { FailedStep } from '../flows/flow.ts';
 import type { BudgetBreach } from './budgets.ts';
 
 export const ALERT_TYPES = [
@@ -6,6 +7,7 @@ export const ALERT_TYPES = [
   'score_regression',
   'metric_over_budget',
   'metric_regression',
+  'flow_failed',
 ] as const;
 export type AlertType = (typeof ALERT_TYPES)[number];
 
@@ -58,8 +60,10 @@ export interface AlertDetails {
   budget?: BudgetBreach;
   /** ...and every broken budget, worst first. */
   overBudget?: BudgetBreach[];
-  /** A flow's metric_over_budget alert (its breaches name their `step`): the flow's public id and name when raised. */
+  /** A flow's alert (metric_over_budget, its breaches naming their `step`; flow_failed): the flow's public id and name when raised. */
   flow?: { id: string; name: string };
+  /** flow_failed: where the run that raised or escalated it stopped (core/monitoring/flow-failure-rules.ts). */
+  failedStep?: FailedStep;
   resolution?: AlertResolution;
   /** score_regression and metric_regression raised by the confirmed rule (core/monitoring/regression-rules.ts). */
   regression?: RegressionFacts;

@@ -18,7 +18,7 @@ import {
 /**
  * metric_over_budget: a pure function of the target's budgets, what its scheduled scan measured and the
  * target's unresolved metric_over_budget alert; the same rule judges a monitored flow's step budgets against a
- * finished run (core/flows/flow-budgets.ts, services/flow-budget-alerts.ts), one alert per flow. The state table is in docs/monitoring-and-alerts.md
+ * finished run (core/flows/flow-budgets.ts, services/flow-alerts.ts), one alert per flow. The state table is in docs/monitoring-and-alerts.md
  * (Budget alerts), each row a test in test/unit/budget-rules.test.ts.
  *
  * - Broken: a metric above its budget, or a score below its minimum.

@@ -26,8 +26,6 @@ export interface BudgetBreachPayload {
 export interface BudgetPayloadFields {
   budget?: BudgetBreachPayload;
   over_budget?: BudgetBreachPayload[];
-  /** A flow's budget alert: the flow (its `target_url` is the flow's first navigation, `scan_public_id` the run's id). */
-  flow?: { id: string; name: string };
 }
 
 export const budgetBreachPayload = (breach: BudgetBreach): BudgetBreachPayload => ({
@@ -45,16 +43,8 @@ export function budgetPayloadFields(alert: Pick<Alert, 'type' | 'details'>): Bud
   return {
     budget: budgetBreachPayload(alert.details.budget),
     over_budget: (alert.details.overBudget ?? [alert.details.budget]).map(budgetBreachPayload),
-    ...(alert.details.flow ? { flow: { id: alert.details.flow.id, name: alert.details.flow.name } } : {}),
   };
 }
-
-const FLOW_REFERENCE_SCHEMA = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['id', 'name'],
-  properties: { id: { type: 'string' }, name: { type: 'string' } },
-};
 
 /** One broken budget as the webhook payloads and the API's alert details show it. */
 export const BUDGET_BREACH_SCHEMA = {
@@ -92,10 +82,5 @@ export const BUDGET_PAYLOAD_PROPERTIES = {
     type: 'array',
     items: BUDGET_BREACH_SCHEMA,
     description: 'Extension, metric_over_budget only: every broken budget, worst first.',
-  },
-  flow: {
-    ...FLOW_REFERENCE_SCHEMA,
-    description:
-      "Extension, a flow's metric_over_budget only: the flow (then `target_url` is its first navigation's URL and `scan_public_id` the flow run's id).",
   },
 };

@@ -1,3 +1,4 @@
+import type { FailedStep } from '../flows/flow.ts';
 import type { RegressionFacts } from '../monitoring/alert.ts';
 /**
  * The events outgoing webhooks report (spec: Events) and `ping`, the settings page's test event. The rum.*
@@ -38,6 +39,10 @@ export interface AlertEventPayload {
   /** Extensions of metric_over_budget alerts (core/webhooks/budget-payload.ts). */
   budget?: BudgetPayloadFields['budget'];
   over_budget?: BudgetPayloadFields['over_budget'];
+  /** Extension, a flow's alert: the flow (then `target_url` is its first navigation's URL, `scan_public_id` a flow run's id). */
+  flow?: { id: string; name: string };
+  /** Extension, flow_failed only: where the run stopped (the flow.failed event's `failed_step`). */
+  failed_step?: FailedStep;
   /**
    * Extension, only for a confirmed regression (score_regression, metric_regression): the metric, the page's
    * path, the baseline and current medians, the Hodges–Lehmann shift and the p-value (core/monitoring/alert.ts).

@@ -1,6 +1,6 @@
 import { isoTimestamp } from '../clock.ts';
-import { describeStep } from '../flows/definition.ts';
-import type { FlowDefinition, FlowFailure, FlowStepResult, LighthouseStepMode } from '../flows/flow.ts';
+import { failedStep } from '../flows/definition.ts';
+import type { FailedStep, FlowDefinition, FlowStepResult, LighthouseStepMode } from '../flows/flow.ts';
 import { flowRunUrl } from '../links.ts';
 
 /**
@@ -42,13 +42,7 @@ export interface FlowFailedPayload {
   url: string;
   flow: FlowRef;
   /** Where the run stopped: the step (null for a run that failed outside any step), in words, and why. */
-  failed_step: {
-    index: number | null;
-    step_type: string | null;
-    step: string;
-    code: FlowFailure['code'] | 'run_error';
-    message: string;
-  };
+  failed_step: FailedStep;
   /** The steps measured before it stopped. */
   steps: FlowStepPayload[];
   run_url: string;
@@ -64,12 +58,7 @@ export interface EndedFlowRun {
   definition: FlowDefinition;
   finishedAt: Date;
   steps: readonly FlowStepResult[];
-  failure: {
-    index: number | null;
-    step_type: string | null;
-    code: FlowFailedPayload['failed_step']['code'];
-    message: string;
-  } | null;
+  failure: Omit<FailedStep, 'step'> | null;
 }
 
 const stepPayload = (step: FlowStepResult): FlowStepPayload => ({
@@ -98,17 +87,10 @@ export function flowRunPayload(run: EndedFlowRun, baseUrl: string): FlowComplete
     const measured = run.steps.find((step) => step.mode === 'navigation');
     return { event: 'flow.completed', url: measured?.url ?? firstNavigation(run.definition), ...common };
   }
-  const { index, step_type, code, message } = run.failure;
   return {
     event: 'flow.failed',
     url: firstNavigation(run.definition),
     ...common,
-    failed_step: {
-      index,
-      step_type,
-      step: describeStep(index === null ? undefined : run.definition.steps[index]),
-      code,
-      message,
-    },
+    failed_step: failedStep(run.failure, run.definition),
   };
 }

@@ -33,6 +33,8 @@ export function alertPayload(
     created_at: isoTimestamp(alert.createdAt),
     ...(event === 'alert.resolved' && alert.resolvedAt ? { resolved_at: isoTimestamp(alert.resolvedAt) } : {}),
     ...budgetPayloadFields(alert),
+    ...(alert.details.flow ? { flow: { id: alert.details.flow.id, name: alert.details.flow.name } } : {}),
+    ...(alert.details.failedStep ? { failed_step: alert.details.failedStep } : {}),
     ...(alert.details.regression ? { regression: alert.details.regression } : {}),
   };
 }

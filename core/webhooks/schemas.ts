@@ -37,8 +37,34 @@ const alertProperties = {
   created_at: timestamp,
 };
 const alertRequired = Object.keys(alertProperties);
-/** Extension of a confirmed regression's events (score_regression, metric_regression): never required. */
+const nullableInteger = { type: ['integer', 'null'] };
+/** Where a flow run stopped (flow.failed's `failed_step`, a flow_failed alert's). */
+const failedStep = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['index', 'step_type', 'step', 'code', 'message'],
+  properties: {
+    index: nullableInteger,
+    step_type: { type: ['string', 'null'] },
+    step: string,
+    code: string,
+    message: string,
+  },
+};
+/** Extensions of the alert events, never required: a confirmed regression's facts (score_regression, metric_regression), a flow's alert's flow, flow_failed's step. */
 const alertExtensions = {
+  flow: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['id', 'name'],
+    properties: { id: string, name: string },
+    description:
+      "Extension, a flow's alert (metric_over_budget, flow_failed): the flow (then `target_url` is its first navigation's URL and `scan_public_id` the flow run's id).",
+  },
+  failed_step: {
+    ...failedStep,
+    description: 'Extension, flow_failed only: where the run stopped (as in the flow.failed event).',
+  },
   regression: {
     type: 'object',
     additionalProperties: false,
@@ -72,7 +98,6 @@ const rumProperties = {
 const rumRequired = Object.keys(rumProperties);
 
 /** The flow.* extension events (core/webhooks/flow-payloads.ts). */
-const nullableInteger = { type: ['integer', 'null'] };
 const flowRef = {
   type: 'object',
   additionalProperties: false,
@@ -174,18 +199,7 @@ export const WEBHOOK_PAYLOAD_SCHEMAS: Record<DeliveryEvent, Schema> = {
     'flow.failed',
     {
       ...flowProperties,
-      failed_step: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['index', 'step_type', 'step', 'code', 'message'],
-        properties: {
-          index: nullableInteger,
-          step_type: { type: ['string', 'null'] },
-          step: string,
-          code: string,
-          message: string,
-        },
-      },
+      failed_step: failedStep,
     },
     [...flowRequired, 'failed_step'],
   ),

@@ -23,7 +23,7 @@ async function setAllowed(knex: Knex, table: string, column: string, values: str
   await knex.raw(`alter table ${table} add constraint ${constraint} check (${column} in (${list}))`);
 }
 
-async function change(knex: Knex, table: string, column: string, value: string, add: boolean): Promise<void> {
+export async function change(knex: Knex, table: string, column: string, value: string, add: boolean): Promise<void> {
   const values = (await allowed(knex, table, `${table}_${column}_check`)).filter((v) => v !== value);
   await setAllowed(knex, table, column, add ? [...values, value] : values);
 }

@@ -33,6 +33,7 @@ import * as alertDestinations from './20261204_033_alert_destinations.ts';
 import * as flows from './20261205_034_flows.ts';
 import * as flowMonitoring from './20261206_035_flow_monitoring.ts';
 import * as flowBudgets from './20261207_036_flow_budgets.ts';
+import * as flowFailedAlerts from './20261208_037_flow_failed_alerts.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -75,6 +76,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261205_034_flows', flows],
   ['20261206_035_flow_monitoring', flowMonitoring],
   ['20261207_036_flow_budgets', flowBudgets],
+  ['20261208_037_flow_failed_alerts', flowFailedAlerts],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -128,11 +128,11 @@ export type NewAlert = Pick<
   Alert,
   'userId' | 'targetId' | 'type' | 'severity' | 'details' | 'url' | 'host' | 'region' | 'scanPublicId' | 'createdAt'
 > & {
-  /** A flow's budget alert (services/flow-budget-alerts.ts): the flow's row id; `targetId` is then null. */
+  /** A flow's alert (services/flow-alerts.ts): the flow's row id; `targetId` is then null. */
   flowId?: number;
 };
 
-/** What a flow's budget alert needs of the flow, read under its row lock. */
+/** What a flow's alerts need of the flow, read under its row lock. */
 export interface AlertFlow {
   id: number;
   publicId: string;
@@ -194,15 +194,15 @@ export interface AlertStore {
   /** The target's alerts that `scanPublicId` raised, escalated or resolved. */
   changedByScan(targetId: number, scanPublicId: string): Promise<Alert[]>;
 
-  // Flow budgets (services/flow-budget-alerts.ts): the same table, keyed by `flow_id` instead of `target_id`.
+  // Flows' alerts (services/flow-alerts.ts): the same table, keyed by `flow_id` instead of `target_id`.
   /** As underTargetLock, holding the flow's row lock; undefined when the flow is gone. */
   underFlowLock<T>(
     flowId: number,
     work: (locked: AlertStore, flow: AlertFlow, outbox: WebhookStore) => Promise<T>,
   ): Promise<T | undefined>;
   unresolvedOfFlow(flowId: number): Promise<Alert[]>;
-  /** Whether a run of the flow finished after the run `runPublicId` (then its verdict is out of date). */
-  laterFlowRunFinished(flowId: number, runPublicId: string): Promise<boolean>;
+  /** Whether a run of the flow ended (finished or failed) after the run `runPublicId` (then its verdict is out of date). */
+  laterFlowRunEnded(flowId: number, runPublicId: string): Promise<boolean>;
   /** The flow's alerts that the run `runPublicId` raised, escalated or resolved. */
   changedByFlowRun(flowId: number, runPublicId: string): Promise<Alert[]>;
 }
@@ -527,10 +527,11 @@ export function createAlertStore(knex: Knex | Knex.Transaction): AlertStore {
       );
     },
 
-    async laterFlowRunFinished(flowId, runPublicId) {
+    async laterFlowRunEnded(flowId, runPublicId) {
       const row = await knex('flow_runs as later')
         .join('flow_runs as run', 'run.flow_id', 'later.flow_id')
-        .where({ 'run.public_id': runPublicId, 'later.flow_id': flowId, 'later.status': 'finished' })
+        .where({ 'run.public_id': runPublicId, 'later.flow_id': flowId })
+        .whereIn('later.status', ['finished', 'failed'])
         .whereRaw('(later.finished_at, later.id) > (run.finished_at, run.id)')
         .first('later.id');
       return row !== undefined;

@@ -68,6 +68,14 @@ export interface ScanHistoryEntry {
   result: Pick<ScanResultRecord, 'scores' | 'metrics' | 'runs'>;
 }
 
+/** A page's latest lab evidence on a host: what the lab-and-field links read (core/rum/lab-field.ts). */
+export interface LabEvidenceEntry {
+  publicId: string;
+  url: string;
+  finishedAt: Date;
+  result: Pick<ScanResultRecord, 'findings' | 'diagnostics'>;
+}
+
 export interface ScanListFilters {
   /** Only scans whose URL contains this text. */
   domain?: string;
@@ -101,6 +109,8 @@ export interface ScanStore {
   listOwned(userId: number, filters: ScanListFilters, page: PageQuery): Promise<Page<Scan>>;
   /** The account's latest `limit` finished scans of exactly `url` up to `until`, oldest first: scores, metrics, runs only. */
   urlHistory(userId: number, url: string, until: Date, limit: number): Promise<ScanHistoryEntry[]>;
+  /** The account's newest finished scan of each URL on `host` finished since `since`, newest first, at most `limit` URLs. */
+  latestPerUrlOnHost(userId: number, host: string, since: Date, limit: number): Promise<LabEvidenceEntry[]>;
   /** Public ids of scans still queued or running longer after their request than their runs allow (core/scan/lifecycle.ts), oldest first. */
   staleInFlight(now: Date, limit: number): Promise<string[]>;
   /** When the oldest scan still queued in the region was requested; null when none waits (operator metric). */
@@ -247,6 +257,37 @@ export function createScanStore(knex: Knex | Knex.Transaction): ScanStore {
           finishedAt: row.finished_at!,
           result: { scores: row.scores, metrics: row.metrics, ...(row.runs ? { runs: row.runs } : {}) },
         }));
+    },
+
+    async latestPerUrlOnHost(userId: number, host: string, since: Date, limit: number): Promise<LabEvidenceEntry[]> {
+      const newestPerUrl = scans()
+        .distinctOn('url')
+        .where({ user_id: userId, host, status: 'finished' })
+        .where('finished_at', '>=', since)
+        .orderBy([{ column: 'url' }, { column: 'finished_at', order: 'desc' }])
+        .select(
+          'public_id',
+          'url',
+          'finished_at',
+          knex.raw(`result->'findings' as findings`),
+          knex.raw(`result->'diagnostics' as diagnostics`),
+        );
+      const rows = (await knex
+        .select('*')
+        .from(newestPerUrl.as('newest'))
+        .orderBy('finished_at', 'desc')
+        .limit(limit)) as Array<
+        Pick<ScanRow, 'public_id' | 'url' | 'finished_at'> & {
+          findings: ScanResultRecord['findings'] | null;
+          diagnostics: ScanResultRecord['diagnostics'] | null;
+        }
+      >;
+      return rows.map((row) => ({
+        publicId: row.public_id,
+        url: row.url,
+        finishedAt: row.finished_at!,
+        result: { findings: row.findings ?? [], ...(row.diagnostics ? { diagnostics: row.diagnostics } : {}) },
+      }));
     },
 
     async oldestQueued(region: string): Promise<Date | null> {

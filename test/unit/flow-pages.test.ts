@@ -7,11 +7,10 @@ import {
   SECRET_VALUE,
   sampleFlows,
   sampleSecrets,
+  sampleSeries,
   SIGN_IN_FLOW,
-  sampleStepResults,
 } from '../../fixtures/flow-pages.ts';
 import type { Locale } from '../../core/i18n/locale.ts';
-import type { FlowStepSeries } from '../../services/flows.ts';
 import { escapeHtml } from '../../web/html.ts';
 import { flowComparePage } from '../../web/flows/compare-page.ts';
 import { flowEditorPage, type FlowEditorPageModel } from '../../web/flows/editor-page.ts';
@@ -261,21 +260,9 @@ describe('the flow editor', () => {
   });
 
   it('draws the history per step below the runs once a run has finished, points linking to their runs', () => {
-    const series: FlowStepSeries[] = sampleStepResults()
-      .slice(0, 2)
-      .map((result) => ({
-        index: result.index,
-        mode: result.mode,
-        name: result.name,
-        points: ['run-1', 'run-3'].map((runId, day) => ({
-          run_id: runId,
-          at: new Date(Date.UTC(2026, 10, 20 + day * 2, 8, 1)),
-          trigger: 'web' as const,
-          url: result.url,
-          metrics: result.metrics,
-          scores: result.scores,
-        })),
-      }));
+    const series = sampleSeries(
+      ['run-1', 'run-3'].map((runId, day) => ({ runId, at: new Date(Date.UTC(2026, 10, 20 + day * 2, 8, 1)) })),
+    );
     const page = editor('en', { history: { series, days: 30 } });
     const runs = page.indexOf('id="runs"');
     const history = page.indexOf('id="flow-history"');

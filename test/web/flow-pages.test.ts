@@ -9,7 +9,7 @@ import { createStorage } from '../../db/store/index.ts';
 import { SIGN_IN_FLOW, sampleStepResults } from '../../fixtures/flow-pages.ts';
 import { PROJECT_ROOT } from '../../infra/config.ts';
 import { createAssetStore } from '../../services/asset-store.ts';
-import { createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
+import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
 import { launchBrowser, signedInPage, submit } from '../harness/browser.ts';
 import { registerSecret } from '../harness/log-sink.ts';
 import { rawRequest, WebClient, type RawResponse } from '../harness/web.ts';
@@ -62,10 +62,10 @@ afterAll(async () => {
 const storage = () => createStorage(api.db.knex);
 
 async function signedIn(plan: 'free' | 'starter' | 'pro') {
-  const { user } = await createTestUser(api, plan, PASSWORD);
+  const { user, token } = await createTestUser(api, plan, PASSWORD);
   const client = new WebClient(api.url, api.config.baseUrl);
   expect((await client.signIn(user.email, PASSWORD)).status).toBe(303);
-  return { user, client };
+  return { user, token, client };
 }
 
 const keep = (res: RawResponse): RawResponse => (seen.push(res.text), res);
@@ -358,6 +358,104 @@ describe('the flow pages', () => {
     await storage().flows.delete(fresh.id);
   });
 
+  it('sets budgets in the budgets form (no JavaScript), read back through the API and drawn on the history', async () => {
+    const page = await signedInPage(browser, api.url, owner.user.email, PASSWORD);
+    await page.goto(`${api.url}/flows/${flowId}`);
+    expect(await page.$eval('#budgets-summary', (el) => el.textContent)).toBe('No budgets set.');
+    await Promise.all([page.waitForNavigation(), page.click('#edit-budgets')]);
+    expect(new URL(page.url()).pathname).toBe(`/flows/${flowId}/budgets`);
+    // The flow's measured steps, each with its mode's fields only: a navigation, and the timespan "Search".
+    expect(
+      await page.$$eval('fieldset.step-budgets', (sets) =>
+        sets.map((set) => [set.getAttribute('data-index'), set.getAttribute('data-mode')]),
+      ),
+    ).toEqual([
+      ['0', 'navigation'],
+      ['3', 'timespan'],
+    ]);
+    expect(await page.$$eval('#step-budgets-3 input', (inputs) => inputs.map((i) => i.getAttribute('name')))).toEqual([
+      'budgets.3.inp_ms',
+      'budgets.3.tbt_ms',
+      'budgets.3.cls',
+    ]);
+    await page.type('#budgets-0-lcp_ms', '2500');
+    await page.type('#budgets-0-cls', '0,1');
+    await page.type('#budgets-0-scores-performance', '80');
+    await page.type('#budgets-3-inp_ms', '200');
+    expect(await submit(page, '#save-budgets')).toBe(200);
+    expect(page.url()).toBe(`${api.url}/flows/${flowId}?notice=budgetsSaved#budgets`);
+    expect(await page.$eval('#notice', (el) => el.textContent)).toBe('Budgets saved.');
+    expect(await page.$$eval('#budgets-list li', (items) => items.map((li) => li.textContent))).toEqual([
+      'Step 1: https://shop.example.com/: LCP ≤ 2,500 ms, CLS ≤ 0.1, Performance ≥ 80',
+      'Step 4: Search: INP ≤ 200 ms',
+    ]);
+    const read = await call(api, `/flows/${flowId}`, { token: owner.token });
+    expect((read.body.data as { budgets: unknown }).budgets).toEqual({
+      '0': { lcp_ms: 2500, cls: 0.1, scores: { performance: 80 } },
+      '3': { inp_ms: 200 },
+    });
+    // The runs stored above measured step 0 as a navigation: its LCP and CLS charts draw the budget, TBT none.
+    const step0 = '.flow-history-step[data-index="0"]';
+    expect(
+      await page.$eval(`${step0} figure[data-metric="lcp_ms"] line.budget`, (l) => l.getAttribute('data-value')),
+    ).toBe('2500');
+    expect(
+      await page.$$eval(`${step0} figure[data-metric="lcp_ms"] .chart-legend li`, (items) =>
+        items.map((li) => li.textContent),
+      ),
+    ).toContain('Budget 2,500 ms');
+    expect(
+      await page.$eval(`${step0} figure[data-metric="cls"] line.budget`, (l) => l.getAttribute('data-value')),
+    ).toBe('0.1');
+    expect(await page.$$(`${step0} figure[data-metric="tbt_ms"] line.budget`)).toHaveLength(0);
+    seen.push(await page.content());
+    await page.browserContext().close();
+  }, 30_000);
+
+  it("refuses in the form what the API refuses, with the API's words beside the field, never a 500", async () => {
+    const path = `/flows/${flowId}`;
+    const apiError = async (budgets: unknown, field: string) => {
+      const res = await call(api, path, { token: owner.token, method: 'PATCH', body: { budgets } });
+      expect(res.status).toBe(422);
+      return (res.body.errors as Record<string, string[]>)[field]![0];
+    };
+    const page = await signedInPage(browser, api.url, owner.user.email, PASSWORD);
+    await page.goto(`${api.url}${path}/budgets`);
+    // Out of range: the service's check, in the API schema's words.
+    await page.$eval('#budgets-0-lcp_ms', (el) => ((el as unknown as { value: string }).value = '700000'));
+    expect(await submit(page, '#save-budgets')).toBe(422);
+    expect(await page.$eval('[data-field="budgets.0.lcp_ms"]', (el) => el.textContent)).toBe(
+      await apiError({ '0': { lcp_ms: 700_000 } }, 'budgets.0.lcp_ms'),
+    );
+    expect(await value(page, '#budgets-0-lcp_ms')).toBe('700000');
+    expect(await page.$eval('#budgets-0-lcp_ms', (el) => el.getAttribute('aria-invalid'))).toBe('true');
+    // Not a number: the form's own words.
+    await page.$eval('#budgets-0-lcp_ms', (el) => ((el as unknown as { value: string }).value = '2.5 s'));
+    expect(await submit(page, '#save-budgets')).toBe(422);
+    expect(await page.$eval('[data-field="budgets.0.lcp_ms"]', (el) => el.textContent)).toBe(
+      'A number such as 2500 or 0.1, or empty.',
+    );
+    // A budget on a step of the wrong kind: this form still shows step 4 as a timespan, but the steps are changed
+    // meanwhile (through the API) so that it is a snapshot.
+    await page.goto(`${api.url}${path}/budgets`);
+    const { steps } = (await call(api, path, { token: owner.token })).body.data as { steps: unknown[] };
+    const changed = await call(api, path, {
+      token: owner.token,
+      method: 'PATCH',
+      body: { steps: [...steps.slice(0, 3), { type: 'snapshot', name: 'Search' }], budgets: {} },
+    });
+    expect(changed.status).toBe(200);
+    await page.$eval('#budgets-3-inp_ms', (el) => ((el as unknown as { value: string }).value = '250'));
+    expect(await submit(page, '#save-budgets')).toBe(422);
+    expect(await page.$eval('#step-budgets-3', (el) => el.getAttribute('data-mode'))).toBe('snapshot');
+    const wrongKind = await apiError({ '3': { inp_ms: 250 } }, 'budgets.3.inp_ms');
+    expect(wrongKind).toBe('Step 3 is a snapshot step, which has no inp_ms; its metrics: none.');
+    expect(await page.$eval('#step-budgets-3 [data-field="budgets.3"]', (el) => el.textContent)).toBe(wrongKind);
+    expect((await storage().flows.find(flowId))?.budgets).toEqual({});
+    seen.push(await page.content());
+    await page.browserContext().close();
+  }, 30_000);
+
   it('turns daily monitoring on and off with its Temporal schedule', async () => {
     const path = `/flows/${flowId}`;
     const flow = (await storage().flows.find(flowId))!;
@@ -410,9 +508,19 @@ describe('the flow pages', () => {
     const flow = (await storage().flows.find(flowId))!;
     const [run] = (await storage().flows.listRuns(flow.id, { limit: 1, page: 1 })).items;
     await get(other.client, '/flows');
-    for (const path of [`/flows/${flowId}`, `/flows/${flowId}/runs/${run!.publicId}`, '/flows/not-an-id'])
+    for (const path of [
+      `/flows/${flowId}`,
+      `/flows/${flowId}/runs/${run!.publicId}`,
+      `/flows/${flowId}/budgets`,
+      '/flows/not-an-id',
+    ])
       expect({ path, status: (await get(other.client, path)).status }).toEqual({ path, status: 404 });
-    for (const path of [`/flows/${flowId}/secrets`, `/flows/${flowId}/run`, `/flows/${flowId}/delete`])
+    for (const path of [
+      `/flows/${flowId}/secrets`,
+      `/flows/${flowId}/run`,
+      `/flows/${flowId}/delete`,
+      `/flows/${flowId}/budgets`,
+    ])
       expect({ path, status: (await post(other.client, path, { secret_name: 'pw' })).status }).toEqual({
         path,
         status: 404,
@@ -429,6 +537,7 @@ describe('the flow pages', () => {
       'User flows are not part of your plan (Free). They are available from the Starter plan.',
     );
     expect((await get(free.client, '/flows/new')).status).toBe(403);
+    expect((await get(free.client, `/flows/${flowId}/budgets`)).status).toBe(403);
     const create = await post(free.client, '/flows', { name: 'x', form_factor: 'desktop' });
     expect([create.status, create.text.includes('id="plan-required"')]).toEqual([403, true]);
   });

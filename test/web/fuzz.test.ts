@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { newPublicId } from '../../core/ids.ts';
 import { createUser } from '../../services/accounts.ts';
 import { mintToken } from '../../services/tokens.ts';
 import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
@@ -15,6 +16,8 @@ let api: TestApi;
 let scanId: string;
 let shareToken: string;
 let tokenId: number;
+/** A flow of the signed-in user, for its budgets form. */
+let flowId: string;
 let session: { cookie: string; csrf: string };
 
 let userId: number;
@@ -58,6 +61,20 @@ beforeAll(async () => {
   ).share_url
     .split('/')
     .at(-1)!;
+  flowId = (
+    await createStorage(api.db.knex).flows.insert({
+      publicId: newPublicId(new Date()),
+      userId,
+      name: 'Fuzz',
+      formFactor: 'desktop',
+      steps: [
+        { type: 'navigate', url: 'https://web-fuzz.example/' },
+        { type: 'start_timespan', name: 'Search' },
+      ],
+      monitored: false,
+      createdAt: new Date(),
+    })
+  ).publicId;
   session = await newSession();
 }, 60_000);
 afterAll(async () => {
@@ -130,6 +147,7 @@ describe('fuzzed requests to every web page', () => {
       '/flows/{id}',
       '/flows/{id}/runs/{id}',
       '/flows/{id}/compare',
+      '/flows/{id}/budgets',
       '/nope/{id}',
     ];
     const failures: string[] = [];
@@ -213,6 +231,16 @@ describe('fuzzed forms', () => {
     {
       path: () => '/flows/import',
       fields: { recording: '{"title":"x","steps":[{"type":"navigate","url":"https://a.example/"}]}' },
+    },
+    {
+      path: () => `/flows/${flowId}/budgets`,
+      // A budget the timespan does not have too: the service's refusal is a 422 like any.
+      fields: {
+        'budgets.0.lcp_ms': '2500',
+        'budgets.0.scores.seo': '90',
+        'budgets.1.inp_ms': '200',
+        'budgets.1.lcp_ms': '1',
+      },
     },
     { path: () => '/logout', fields: {} },
   ];

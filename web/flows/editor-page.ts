@@ -5,6 +5,7 @@ import {
   type LighthouseStepMode,
   type MeasuredStepType,
 } from '../../core/flows/flow.ts';
+import type { FlowBudgets } from '../../core/flows/flow-budgets.ts';
 import type { Locale } from '../../core/i18n/locale.ts';
 import { FORM_FACTORS } from '../../core/scan/observation.ts';
 import type { FlowStepSeries } from '../../services/flows.ts';
@@ -21,6 +22,7 @@ import {
   type StepField,
   type StepRow,
 } from './form.ts';
+import { flowBudgetsSection } from './budgets-page.ts';
 import { flowHistorySection } from './history.ts';
 import { FLOW_LABELS, type FlowNotice } from './labels.ts';
 import {
@@ -29,6 +31,7 @@ import {
   type FlowPageBase,
   type FlowRunSummary,
   type FlowSecretSummary,
+  type MeasuredStep,
 } from './model.ts';
 import {
   csrfField,
@@ -69,6 +72,8 @@ export interface FlowEditorPageModel extends FlowPageBase {
   runError?: string;
   /** A stored flow's series per measured step over the last `days` days (services/flows.ts flowHistory). */
   history?: { series: readonly FlowStepSeries[]; days: number };
+  /** A stored flow's measured steps and their budgets: said on the page and drawn on the history charts. */
+  budgets?: { steps: readonly MeasuredStep[]; set: FlowBudgets };
   /** Whether a stored flow runs daily on its schedule. */
   monitored?: boolean;
   /** Why turning monitoring on or off was refused, in the page's language; over the plan's limit with its link. */
@@ -85,7 +90,7 @@ export function flowEditorPage(model: FlowEditorPageModel): string {
   const heading = stored ? model.values.name || t.editTitle : t.newTitle;
   const body = html`<a class="back" href="${P.flows}">← ${t.allFlows}</a>
     <h1>${heading}</h1>${noticeBox(model.notice, locale)}
-    ${stored ? html`${runsSection(model.flowId!, model, locale)}${monitoringSection(model.flowId!, model, locale)}${historySection(model.flowId!, model, locale)}` : html``}
+    ${stored ? html`${runsSection(model.flowId!, model, locale)}${monitoringSection(model.flowId!, model, locale)}${model.budgets ? flowBudgetsSection(model.flowId!, model.budgets.steps, model.budgets.set, locale) : html``}${historySection(model.flowId!, model, locale)}` : html``}
     ${editorForm(model, errors, locale)}
     ${stored ? html`${secretsSection(model.flowId!, model, locale)}${deleteSection(model.flowId!, model, locale)}` : html`${pendingSecrets(model, locale)}<p class="muted" id="secrets-later">${t.secretsAfterCreate}</p>${importSection(model, locale)}`}`;
   return layout(stored ? model.values.name || t.editTitle : t.newTitle, body, {
@@ -136,6 +141,7 @@ function historySection(flowId: string, model: FlowEditorPageModel, locale: Loca
     locale,
     days: history.days,
     runHref: (runId) => P.run(flowId, runId),
+    budgets: model.budgets?.set,
   });
 }
 

@@ -1,9 +1,11 @@
 import { formatDate } from '../../core/i18n/dates.ts';
 import type { Locale } from '../../core/i18n/locale.ts';
+import type { FlowBudgets } from '../../core/flows/flow-budgets.ts';
 import type { FlowStepResult, LighthouseStepMode } from '../../core/flows/flow.ts';
 import type { FlowStepSeries } from '../../services/flows.ts';
 import {
   LAB_METRIC_NAMES,
+  labChartTexts,
   labMetricChart,
   labValue,
   type ChartLabMetric,
@@ -15,8 +17,9 @@ import { flowHistoryLabels } from './history-labels.ts';
 /**
  * A flow's history per measured step (GET /flows/{id}/history as the page has it): for each step, its metrics
  * over the finished runs as the targets' lab charts draw them (web/charts/lab-metric-history.ts: the line, the
- * good and poor bands of core/metric-thresholds.ts, a time axis), and its Lighthouse scores in words. Pure: the
- * caller reads the series and places the section on the flow page.
+ * good and poor bands of core/metric-thresholds.ts, a time axis, the step's budget for the metric as the
+ * targets' dashed budget line), and its Lighthouse scores in words. Pure: the caller reads the series and places
+ * the section on the flow page.
  */
 
 type StepMetric = keyof FlowStepResult['metrics'] & ChartLabMetric;
@@ -51,24 +54,38 @@ export function stepMetricSeries(series: FlowStepSeries, metric: StepMetric): La
     });
 }
 
-/** A metric's series in words: its first and last value, lowest and highest, over how many runs. */
-export function describeStepMetric(metric: StepMetric, points: readonly LabPoint[], locale: Locale): string {
+/**
+ * A metric's series in words: its first and last value, lowest and highest, over how many runs, and with a budget
+ * how many runs were over it.
+ */
+export function describeStepMetric(
+  metric: StepMetric,
+  points: readonly LabPoint[],
+  locale: Locale,
+  budget?: number,
+): string {
   const t = flowHistoryLabels(locale);
   const v = (n: number) => labValue(metric, n, locale);
   const valued = points.filter((p): p is LabPoint & { value: number } => p.value !== null);
   if (valued.length === 0) return t.noValues;
+  const over =
+    budget === undefined
+      ? ''
+      : ` ${labChartTexts(locale).overBudget(valued.filter((p) => p.value > budget).length, v(budget))}`;
   const first = valued[0]!;
   const last = valued.at(-1)!;
-  if (valued.length === 1) return t.oneValue(v(first.value), formatDate(first.at, locale));
+  if (valued.length === 1) return t.oneValue(v(first.value), formatDate(first.at, locale)) + over;
   const values = valued.map((p) => p.value);
-  return t.trend(
-    v(first.value),
-    v(last.value),
-    valued.length,
-    formatDate(first.at, locale),
-    formatDate(last.at, locale),
-    v(Math.min(...values)),
-    v(Math.max(...values)),
+  return (
+    t.trend(
+      v(first.value),
+      v(last.value),
+      valued.length,
+      formatDate(first.at, locale),
+      formatDate(last.at, locale),
+      v(Math.min(...values)),
+      v(Math.max(...values)),
+    ) + over
   );
 }
 
@@ -80,6 +97,8 @@ export interface FlowHistoryOptions {
   runHref?: (runId: string) => string;
   /** Prefix of the ids inside the section, unique on the page. */
   id?: string;
+  /** The flow's step budgets: a step's budget for a charted metric is drawn on its chart. */
+  budgets?: FlowBudgets;
 }
 
 function scoreList(series: FlowStepSeries, locale: Locale): SafeHtml {
@@ -96,20 +115,23 @@ function scoreList(series: FlowStepSeries, locale: Locale): SafeHtml {
 }
 
 export function flowHistorySection(series: readonly FlowStepSeries[], options: FlowHistoryOptions): SafeHtml {
-  const { locale, days, runHref, id = 'flow-history' } = options;
+  const { locale, days, runHref, id = 'flow-history', budgets = {} } = options;
   const t = flowHistoryLabels(locale);
   const steps = [...series].sort((a, b) => a.index - b.index);
   const body = steps.length
     ? steps.map((step, i) => {
         const charts = CHARTED_METRICS[step.mode].map((metric) => {
           const points = stepMetricSeries(step, metric);
+          // Budgets are keyed by step index, as the alert judges them: any series measured at that index.
+          const budget = budgets[String(step.index)]?.[metric];
           return labMetricChart(metric, points, {
             locale,
             id: `${id}-${i}-${metric}`,
             ...(runHref ? { href: runHref } : {}),
+            budget,
             words: {
               title: t.chartTitle(LAB_METRIC_NAMES[metric], step.name),
-              summary: describeStepMetric(metric, points, locale),
+              summary: describeStepMetric(metric, points, locale, budget),
             },
           });
         });

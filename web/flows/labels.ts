@@ -135,6 +135,7 @@ const en = {
     deleted: 'Flow deleted.',
     monitoringOn: 'Monitoring on: the flow runs once a day.',
     monitoringOff: 'Monitoring off: the flow runs only when you start it.',
+    budgetsSaved: 'Budgets saved.',
   },
   errors: {
     required: 'Fill this in.',
@@ -156,6 +157,7 @@ const en = {
     recording_empty: 'The recording has no step a flow can run.',
     public_address: 'The URL must point to a public address.',
     end_timespan: '“End the interaction” must follow “Start an interaction”.',
+    budget_number: 'A number such as 2500 or 0.1, or empty.',
   } as Record<FlowFormErrorCode, string | ((limit: number) => string)>,
   formHasErrors: (n: number) => (n === 1 ? 'One field needs attention.' : `${n} fields need attention.`),
   runFailed: 'The run itself failed, before or outside any step: no step is to blame.',
@@ -356,6 +358,7 @@ const de: FlowLabels = {
     deleted: 'Ablauf gelöscht.',
     monitoringOn: 'Überwachung an: Der Ablauf läuft einmal täglich.',
     monitoringOff: 'Überwachung aus: Der Ablauf läuft nur, wenn Sie ihn starten.',
+    budgetsSaved: 'Budgets gespeichert.',
   },
   errors: {
     required: 'Bitte ausfüllen.',
@@ -377,6 +380,7 @@ const de: FlowLabels = {
     recording_empty: 'Die Aufzeichnung enthält keinen Schritt, den ein Ablauf ausführen kann.',
     public_address: 'Die URL muss auf eine öffentliche Adresse zeigen.',
     end_timespan: '„Interaktion beenden“ muss auf „Interaktion beginnen“ folgen.',
+    budget_number: 'Eine Zahl wie 2500 oder 0,1, oder leer.',
   },
   formHasErrors: (n) =>
     n === 1 ? 'Ein Feld braucht Ihre Aufmerksamkeit.' : `${n} Felder brauchen Ihre Aufmerksamkeit.`,

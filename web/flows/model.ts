@@ -99,7 +99,8 @@ export type FlowFormErrorCode =
   | 'recording_json'
   | 'recording_empty'
   | 'public_address'
-  | 'end_timespan';
+  | 'end_timespan'
+  | 'budget_number';
 
 /**
  * Errors by field name. Step fields are named like the API's error pointers, `steps/3/selector`; `steps` is
@@ -130,6 +131,8 @@ export const FLOW_PATHS = {
   monitoring: (id: string) => `/flows/${encodeURIComponent(id)}/monitoring`,
   remove: (id: string) => `/flows/${encodeURIComponent(id)}/delete`,
   secrets: (id: string) => `/flows/${encodeURIComponent(id)}/secrets`,
+  /** The budgets page; its form posts to the same path. */
+  budgets: (id: string) => `/flows/${encodeURIComponent(id)}/budgets`,
   deleteSecret: (id: string, name: string) =>
     `/flows/${encodeURIComponent(id)}/secrets/${encodeURIComponent(name)}/delete`,
   run: (id: string, runId: string) => `/flows/${encodeURIComponent(id)}/runs/${encodeURIComponent(runId)}`,

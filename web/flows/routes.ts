@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import { isoTimestamp } from '../../core/clock.ts';
-import { referencedSecrets, type FlowDefinition, type FlowStepResult } from '../../core/flows/flow.ts';
+import { measuredSteps, referencedSecrets, type FlowDefinition, type FlowStepResult } from '../../core/flows/flow.ts';
 import { importRecording, RecordingInvalid, type RecorderImport } from '../../core/flows/recorder.ts';
 import { PUBLIC_ID_PATTERN } from '../../core/ids.ts';
 import { cheapestPlanWith, hasFeature, planFor, type Plan } from '../../core/plans.ts';
@@ -21,6 +21,8 @@ import {
 } from '../../services/flows.ts';
 import { chromeFor, html, type WorkflowPageDeps } from '../chrome.ts';
 import { readForm, webUser } from '../session.ts';
+import { budgetFormErrors, readBudgetForm } from './budget-form.ts';
+import { flowBudgetsPage, type FlowBudgetsPageModel } from './budgets-page.ts';
 import { flowComparePage } from './compare-page.ts';
 import { flowEditorPage, type FlowEditorPageModel } from './editor-page.ts';
 import {
@@ -56,7 +58,7 @@ interface Owner {
   plan: Plan;
 }
 
-/** The editor's rows and a pasted recording outgrow the web area's 16 KB forms; 200 steps fit well in this. */
+/** The editor's rows, a pasted recording and a long flow's budgets outgrow the web area's 16 KB forms; 200 steps fit well in this. */
 export const FLOW_FORM_LIMIT_BYTES = 256 * 1024;
 const RUNS_SHOWN = 20;
 /** The window of the flow page's charts, the API's default for GET /flows/{id}/history. */
@@ -86,6 +88,8 @@ export function mountFlowPages(router: Router, deps: FlowPageDeps): void {
   router.post('/flows/:id/delete', on(gated(remove)));
   router.post('/flows/:id/secrets', on(gated(setSecret)));
   router.post('/flows/:id/secrets/:name/delete', on(gated(removeSecret)));
+  router.get('/flows/:id/budgets', on(gated(showBudgets)));
+  router.post('/flows/:id/budgets', on(gated(saveBudgets)));
   router.get('/flows/:id/runs/:runId', on(gated(showRun)));
   router.get('/flows/:id/compare', on(gated(showCompare)));
 }
@@ -226,6 +230,7 @@ async function renderFlow(
       missingSecrets: referencedSecrets(definitionOf(flow)).filter((name) => !set.has(name)),
       runs: runs.items.map(runSummary),
       ...(history.kind === 'ok' ? { history: { series: history.series, days: HISTORY_DAYS } } : {}),
+      budgets: { steps: measuredSteps(definitionOf(flow)), set: flow.budgets },
       monitored: flow.monitored,
       notice: noticeOf(ctx),
       ...extra,
@@ -422,6 +427,48 @@ async function setMonitoring(deps: FlowPageDeps, ctx: Ctx, owner: Owner): Promis
   }
   const { status, errors } = rejection(ctx, failure, t);
   await refuse(status, { message: errorMessage(errors.form, t) });
+}
+
+function renderBudgets(
+  deps: FlowPageDeps,
+  ctx: Ctx,
+  flow: Flow,
+  edit?: FlowBudgetsPageModel['edit'],
+  status = 200,
+): void {
+  const page: FlowBudgetsPageModel = {
+    ...base(deps, ctx),
+    flowId: flow.publicId,
+    flowName: flow.name,
+    steps: measuredSteps(definitionOf(flow)),
+    budgets: flow.budgets,
+    monitored: flow.monitored,
+    ...(edit ? { edit } : {}),
+  };
+  html(ctx, flowBudgetsPage(page), status);
+}
+
+async function showBudgets(deps: FlowPageDeps, ctx: Ctx, owner: Owner): Promise<void> {
+  renderBudgets(deps, ctx, await ownedFlow(deps, ctx, owner));
+}
+
+/**
+ * Replaces the flow's budgets with the form's through the API's service, which judges each against the steps as
+ * they are now and against the limits: its errors go beside their fields.
+ */
+async function saveBudgets(deps: FlowPageDeps, ctx: Ctx, owner: Owner): Promise<void> {
+  const flow = await ownedFlow(deps, ctx, owner);
+  const steps = measuredSteps(definitionOf(flow));
+  const read = readBudgetForm(await readForm(ctx, deps.config, FLOW_FORM_LIMIT_BYTES));
+  if (!read.budgets) return renderBudgets(deps, ctx, flow, { values: read.values, errors: read.errors }, 422);
+  const outcome = await updateFlow(services(deps), owner, flow.publicId, { budgets: read.budgets });
+  if (outcome.kind === 'ok') return redirect(ctx, P.flow(flow.publicId), 'budgetsSaved', '#budgets');
+  const failure = notFoundOr(outcome);
+  const { status, errors } =
+    failure.kind === 'invalid'
+      ? { status: 422, errors: budgetFormErrors(failure.errors, steps) }
+      : rejection(ctx, failure, labels(base(deps, ctx)));
+  renderBudgets(deps, ctx, flow, { values: read.values, errors }, status);
 }
 
 const errorMessage = (error: FlowFormError | undefined, t: FlowLabels): string =>

@@ -12,6 +12,7 @@ import type { FormFactor } from '../../core/scan/observation.ts';
 import { SCORE_KEYS, scoreLabel, type ScoreKey } from '../../core/scoring/categories.ts';
 import { notFound } from '../../http/errors.ts';
 import { updateTarget } from '../../services/targets.ts';
+import { budgetFieldNumber, budgetFieldText } from '../budget-fields.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { readForm } from '../session.ts';
 import { pageLocale } from '../locale.ts';
@@ -83,15 +84,12 @@ export interface BudgetEdit {
   errors: FieldErrors;
 }
 
-const shown = (value: number | undefined, locale: Locale) =>
-  value === undefined ? '' : locale === 'de' ? String(value).replace('.', ',') : String(value);
-
 function formValues(budgets: Budgets, locale: Locale): Record<string, string> {
   const values: Record<string, string> = {};
   for (const formFactor of MOBILE_FIRST)
     for (const metric of BUDGET_METRICS)
-      values[metricField(formFactor, metric)] = shown(budgets[formFactor]?.[metric], locale);
-  for (const score of SCORE_KEYS) values[scoreField(score)] = shown(budgets.scores?.[score], locale);
+      values[metricField(formFactor, metric)] = budgetFieldText(budgets[formFactor]?.[metric], locale);
+  for (const score of SCORE_KEYS) values[scoreField(score)] = budgetFieldText(budgets.scores?.[score], locale);
   return values;
 }
 
@@ -151,11 +149,9 @@ export function readBudgetForm(
   const parse = (name: string, limit: { max: number; integer: boolean }): number | undefined => {
     const raw = (form.get(name) ?? '').trim();
     values[name] = raw;
-    if (raw === '') return undefined;
-    const text = raw.replace(',', '.');
-    const value = Number(text);
-    const valid =
-      /^\d+(\.\d+)?$/.test(text) && value >= 0 && value <= limit.max && (!limit.integer || Number.isInteger(value));
+    const value = budgetFieldNumber(raw);
+    if (value === undefined) return undefined;
+    const valid = !Number.isNaN(value) && value <= limit.max && (!limit.integer || Number.isInteger(value));
     if (!valid) {
       errors[name] = t.invalid(limit.max, limit.integer);
       return undefined;

@@ -1,51 +1,69 @@
-import { ALERT_CHANGES, type Alert } from '../core/monitoring/alert.ts';
+import { ALERT_CHANGES, type Alert, type AlertType } from '../core/monitoring/alert.ts';
 import { emailDue } from '../core/monitoring/alert-email.ts';
 import type { AlertTransition } from '../core/monitoring/alert-rules.ts';
 import { budgetTransition } from '../core/monitoring/budget-rules.ts';
+import { flowFailureTransition } from '../core/monitoring/flow-failure-rules.ts';
+import { failedStep } from '../core/flows/definition.ts';
 import { flowBudgetsJudged } from '../core/flows/flow-budgets.ts';
 import type { WebhookDelivery } from '../core/webhooks/delivery.ts';
 import type { AlertFlow, AlertStore } from '../db/store/alerts.ts';
 import type { FlowRun, FlowStore } from '../db/store/flows.ts';
 import { enqueueAlertWebhooks, type AlertEmailJob, type AlertEvaluation } from './alert-evaluation.ts';
 
-export interface FlowBudgetEvaluation {
+export interface FlowRunEvaluation {
   /**
-   * `evaluated`; or why nothing was decided: the run is unknown or did not finish (a failed run judges nothing), the
-   * flow is neither monitored nor has an open budget alert, the flow is gone, or a later run finished (`superseded`).
+   * `evaluated`; or why nothing was decided: the run is unknown or has not ended, the flow is neither monitored
+   * nor has an open alert, the flow is gone, or a later run of the flow ended (`superseded`).
    */
-  outcome: 'evaluated' | 'run_not_found' | 'not_finished' | 'not_monitored' | 'flow_gone' | 'superseded';
+  outcome: 'evaluated' | 'run_not_found' | 'not_ended' | 'not_monitored' | 'flow_gone' | 'superseded';
   changes: AlertEvaluation['changes'];
   /** E-mails still due for the alert changes of this run (from the rows, so a retry still sends them). */
   emails: AlertEmailJob[];
 }
 
 /**
- * Judges a finished run of a monitored flow against the flow's step budgets (core/flows/flow-budgets.ts) with the
- * targets' rule (core/monitoring/budget-rules.ts): one metric_over_budget alert per flow, `target_id` null and
- * `details.flow` naming the flow, raised, escalated or resolved in one transaction under the flow's row lock with
- * its alert.* webhooks and Slack/Teams deliveries in the outbox. Evaluating a run again changes nothing.
+ * Judges an ended run of a monitored flow: a finished run against the flow's step budgets
+ * (core/flows/flow-budgets.ts) with the targets' rule (core/monitoring/budget-rules.ts), and any ended run by
+ * whether it failed (core/monitoring/flow-failure-rules.ts). One alert per flow and type (metric_over_budget,
+ * flow_failed), `target_id` null and `details.flow` naming the flow, raised, escalated or resolved in one
+ * transaction under the flow's row lock with its alert.* webhooks and Slack/Teams deliveries in the outbox.
+ * A flow no longer monitored raises nothing new, but an alert it left open may still change. Evaluating a run
+ * again changes nothing.
  */
-export async function evaluateFlowRunBudgets(
+export async function evaluateFlowRunAlerts(
   stores: { alerts: AlertStore; flows: FlowStore },
   runPublicId: string,
   now: Date,
-): Promise<{ evaluation: FlowBudgetEvaluation; webhooks: WebhookDelivery[] }> {
-  const none = (outcome: FlowBudgetEvaluation['outcome']) => ({
+): Promise<{ evaluation: FlowRunEvaluation; webhooks: WebhookDelivery[] }> {
+  const none = (outcome: FlowRunEvaluation['outcome']) => ({
     evaluation: { outcome, changes: [], emails: [] },
     webhooks: [],
   });
   const run = await stores.flows.findRun(runPublicId);
   if (!run) return none('run_not_found');
-  if (run.status !== 'finished' || run.failure) return none('not_finished');
-  const steps = await stores.flows.runSteps(run.id);
+  if (run.status !== 'finished' && run.status !== 'failed') return none('not_ended');
+  // A failed run measured only part of the journey: its budgets are not judged.
+  const steps = run.failure ? null : await stores.flows.runSteps(run.id);
   const result = await stores.alerts.underFlowLock(run.flowId, async (locked, flow, outbox) => {
-    const open = (await locked.unresolvedOfFlow(flow.id)).find((a) => a.type === 'metric_over_budget');
-    // A flow no longer monitored raises nothing new, but an alert it left open may still resolve.
-    if (!flow.monitored && !open) return none('not_monitored');
-    if (await locked.laterFlowRunFinished(flow.id, run.publicId)) return none('superseded');
+    const unresolved = await locked.unresolvedOfFlow(flow.id);
+    const open = (type: AlertType) => unresolved.find((a) => a.type === type);
+    const watched = (type: AlertType) => flow.monitored || open(type) !== undefined;
+    if (!watched('metric_over_budget') && !watched('flow_failed')) return none('not_monitored');
+    if (await locked.laterFlowRunEnded(flow.id, run.publicId)) return none('superseded');
+    const transitions = [
+      ...(steps && watched('metric_over_budget')
+        ? budgetTransition(flowBudgetsJudged(flow.budgets, steps), open('metric_over_budget'))
+        : []),
+      ...(watched('flow_failed')
+        ? flowFailureTransition(
+            { publicId: run.publicId, failedStep: run.failure && failedStep(run.failure, run.definition) },
+            open('flow_failed'),
+          )
+        : []),
+    ];
     const changes: AlertEvaluation['changes'] = [];
-    for (const transition of budgetTransition(flowBudgetsJudged(flow.budgets, steps), open)) {
-      const alertId = await applyToFlow(locked, transition, { flow, run, now, open });
+    for (const transition of transitions) {
+      const alertId = await applyToFlow(locked, transition, { flow, run, now, unresolved });
       changes.push({ alertId, type: transition.type, change: transition.change });
     }
     const emails = (await locked.changedByFlowRun(flow.id, run.publicId)).flatMap((alert) =>
@@ -55,7 +73,7 @@ export async function evaluateFlowRunBudgets(
       })),
     );
     const webhooks = await enqueueAlertWebhooks(locked, outbox, changes, now);
-    return { evaluation: { outcome: 'evaluated', changes, emails } satisfies FlowBudgetEvaluation, webhooks };
+    return { evaluation: { outcome: 'evaluated', changes, emails } satisfies FlowRunEvaluation, webhooks };
   });
   return result ?? none('flow_gone');
 }
@@ -70,7 +88,7 @@ function flowPage(run: FlowRun): { url: string; host: string } {
 async function applyToFlow(
   locked: AlertStore,
   transition: AlertTransition,
-  context: { flow: AlertFlow; run: FlowRun; now: Date; open: Alert | undefined },
+  context: { flow: AlertFlow; run: FlowRun; now: Date; unresolved: Alert[] },
 ): Promise<number> {
   const { flow, run, now } = context;
   const reference = { id: flow.publicId, name: flow.name };
@@ -104,7 +122,13 @@ async function applyToFlow(
     case 'resolved':
       await locked.resolve(
         transition.alertId,
-        { details: { ...context.open!.details, resolution: transition.resolution }, scanPublicId: run.publicId },
+        {
+          details: {
+            ...context.unresolved.find((a) => a.id === transition.alertId)!.details,
+            resolution: transition.resolution,
+          },
+          scanPublicId: run.publicId,
+        },
         now,
       );
       return transition.alertId;

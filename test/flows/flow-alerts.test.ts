@@ -4,7 +4,7 @@ import { createStorage } from '../../db/store/index.ts';
 import { loadConfig } from '../../infra/config.ts';
 import { deleteTargetSchedulesOf } from '../../infra/temporal-client.ts';
 import { saveWebhookSettings } from '../../services/webhook-settings.ts';
-import { startShop, type Shop } from '../../fixtures/shop.ts';
+import { SHOP_PASSWORD, SHOP_USER, startShop, type Shop } from '../../fixtures/shop.ts';
 import { noScanRunner } from '../../worker/activities.ts';
 import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
 import { openApiContract } from '../harness/contract.ts';
@@ -15,11 +15,13 @@ import { testSmtpServer, type TestSmtpServer } from '../harness/smtp.ts';
 import { webhookReceiver, type WebhookReceiver } from '../harness/webhook-receiver.ts';
 
 /**
- * Flow step budgets on the real stack: a monitored flow on the fixture shop, run for real (the worker's flow
- * runner, Chromium, Lighthouse), with a 1 ms LCP budget on its navigation step. The run raises a critical
- * metric_over_budget alert for the flow (API), its e-mail reaches a real SMTP server and its signed
- * alert.triggered webhook a real receiver, both naming the flow and the step; a relaxed budget and another run
- * resolve it (alert.resolved). Steps that would leave the budget on a non-measured step are refused (422).
+ * A monitored flow's alerts on the real stack, flows on the fixture shop run for real (the worker's flow runner,
+ * Chromium, Lighthouse), one account with a real SMTP server and a real webhook receiver for all of them.
+ * Budgets: a 1 ms LCP budget on the navigation step raises a critical metric_over_budget alert for the flow
+ * (API), its e-mail and its signed alert.triggered webhook name the flow and the step; a relaxed budget and
+ * another run resolve it (alert.resolved). Steps that would leave the budget on a non-measured step are refused
+ * (422). Failures: a wrong password makes a run fail at its `wait_for_selector #signed-in` step, which raises a
+ * flow_failed warning naming that step (API, e-mail, webhook); the right password and another run resolve it.
  */
 const config = loadConfig(baseTestEnv());
 
@@ -65,14 +67,17 @@ const STEPS = () => [
   { type: 'snapshot', name: 'Sign-in form' },
 ];
 
-async function runToEnd(): Promise<string> {
-  const started = await call(api, `/flows/${flowId}/runs`, { token, method: 'POST', body: {} });
+/** Runs the flow once; its id when it ended as `expected`. */
+async function runToEnd(flow = flowId, expected: 'finished' | 'failed' = 'finished'): Promise<string> {
+  const started = await call(api, `/flows/${flow}/runs`, { token, method: 'POST', body: {} });
   expect(started.status).toBe(202);
   const runId = (started.body.data as { id: string }).id;
   for (let i = 0; i < 300; i++) {
-    const run = (await call(api, `/flows/${flowId}/runs/${runId}`, { token })).body.data as { status: string };
-    if (run.status === 'finished') return runId;
-    if (run.status === 'failed') throw new Error(`run ${runId} failed`);
+    const run = (await call(api, `/flows/${flow}/runs/${runId}`, { token })).body.data as { status: string };
+    if (run.status === 'finished' || run.status === 'failed') {
+      if (run.status !== expected) throw new Error(`run ${runId} ${run.status}`);
+      return runId;
+    }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   throw new Error(`run ${runId} did not end`);
@@ -200,4 +205,93 @@ it('a relaxed budget and another real run resolve it (alert.resolved)', async ()
   await receiver.waitFor(2, 30_000);
   expect(verified(1)).toMatchObject({ event: 'alert.resolved', alert_id: alertId, flow: { id: flowId } });
   await smtp.waitForMessages(2, 30_000);
+}, 60_000);
+
+let failingFlowId: string;
+let failedAlertId: number;
+
+it('a real run failing at a step after a wrong password raises a flow_failed warning: API, e-mail and webhook name the step', async () => {
+  const created = await call(api, '/flows', {
+    token,
+    method: 'POST',
+    body: {
+      name: 'Shop account',
+      form_factor: 'desktop',
+      monitored: true,
+      steps: [
+        { type: 'navigate', url: `${shop.origin}/login`, name: 'Open sign-in' },
+        { type: 'type', selector: '#user', text: SHOP_USER },
+        { type: 'type', selector: '#password', secret: 'password' },
+        { type: 'click', selector: '#sign-in' },
+        { type: 'wait_for_navigation' },
+        { type: 'wait_for_selector', selector: '#signed-in' },
+      ],
+      secrets: { password: { kind: 'password', value: 'not-the-password' } },
+    },
+  });
+  expect(created.status).toBe(201);
+  failingFlowId = (created.body.data as { id: string }).id;
+  const runId = await runToEnd(failingFlowId, 'failed');
+
+  const listed = await call(api, '/alerts?status=open', { token });
+  expect(conforms('GET', '/alerts', listed)).toEqual([]);
+  const alerts = listed.body.data as Array<Record<string, unknown>>;
+  expect(alerts).toHaveLength(1);
+  const alert = alerts[0]!;
+  failedAlertId = alert.id as number;
+  const failedStep = {
+    index: 5,
+    step_type: 'wait_for_selector',
+    step: 'wait for #signed-in',
+    code: 'selector_not_found',
+    message: 'no element matches "#signed-in" within 10 s',
+  };
+  expect(alert).toMatchObject({
+    type: 'flow_failed',
+    severity: 'warning',
+    title: 'Flow “Shop account” failed at step 5 (wait for #signed-in)',
+    url: `${shop.origin}/login`,
+    scan_id: runId,
+    target_id: null,
+    flow: { id: failingFlowId, name: 'Shop account' },
+    details: { value: 1, reference: 2, failed_step: failedStep, budget: null },
+  });
+
+  const mail = (await smtp.waitForMessages(3, 30_000))[2]!;
+  expect(mail.subject).toContain('[Warning] Flow “Shop account” failed at step 5 (wait for #signed-in)');
+  expect(mail.text).toContain(`/flows/${failingFlowId}/runs/${runId}`);
+
+  await receiver.waitFor(3, 30_000);
+  expect(verified(2)).toMatchObject({
+    event: 'alert.triggered',
+    alert_id: failedAlertId,
+    type: 'flow_failed',
+    severity: 'warning',
+    scan_public_id: runId,
+    flow: { id: failingFlowId, name: 'Shop account' },
+    failed_step: failedStep,
+  });
+}, 60_000);
+
+it('the right password and another real run resolve it (alert.resolved)', async () => {
+  const secret = await call(api, `/flows/${failingFlowId}/secrets/password`, {
+    token,
+    method: 'PUT',
+    body: { kind: 'password', value: SHOP_PASSWORD },
+  });
+  expect(secret.status).toBe(200);
+  const runId = await runToEnd(failingFlowId);
+  const alert = (await call(api, `/alerts/${failedAlertId}`, { token })).body.data as Record<string, unknown>;
+  expect(alert).toMatchObject({ resolved_scan_id: runId, severity: 'warning' });
+  expect(alert.resolved_at).not.toBeNull();
+  expect(alert.message).toMatch(/ Resolved: the next run got through without failing\.$/);
+  await receiver.waitFor(4, 30_000);
+  expect(verified(3)).toMatchObject({
+    event: 'alert.resolved',
+    alert_id: failedAlertId,
+    type: 'flow_failed',
+    scan_public_id: runId,
+    flow: { id: failingFlowId },
+  });
+  await smtp.waitForMessages(4, 30_000);
 }, 60_000);
