@@ -61,9 +61,9 @@ function respond(req: IncomingMessage, res: ServerResponse, path: string, script
       .end(JSON.stringify({ message: 'Not found.' }));
     return;
   }
-  const gzip = acceptsGzip(req.headers['accept-encoding']);
-  // One ETag per representation (RFC 9110: a strong validator differs by content coding); either matches.
-  const etag = gzip ? `"${script.hash}-gz"` : `"${script.hash}"`;
+  const coding = contentCoding(req.headers['accept-encoding']);
+  // One ETag per representation (RFC 9110: a strong validator differs by content coding); any matches.
+  const etag = `"${script.hash}${CODINGS[coding].etagSuffix}"`;
   const headers: Record<string, string> = {
     'cache-control': cacheControl,
     etag,
@@ -77,28 +77,37 @@ function respond(req: IncomingMessage, res: ServerResponse, path: string, script
     res.writeHead(304, headers).end();
     return;
   }
-  const body = gzip ? script.gzip : script.code;
+  const body = script[CODINGS[coding].body];
   headers['content-type'] = 'text/javascript; charset=utf-8';
   headers['content-length'] = String(body.length);
-  if (gzip) headers['content-encoding'] = 'gzip';
+  if (coding !== 'identity') headers['content-encoding'] = coding;
   res.writeHead(200, headers);
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
-/** gzip (or *) listed without q=0. */
-function acceptsGzip(header: string | undefined): boolean {
-  return (header ?? '').split(',').some((part) => {
+/** The representations, best first: brotli is about a tenth smaller than gzip. */
+const CODINGS = {
+  br: { body: 'brotli', etagSuffix: '-br' },
+  gzip: { body: 'gzip', etagSuffix: '-gz' },
+  identity: { body: 'code', etagSuffix: '' },
+} as const satisfies Record<string, { body: keyof CollectorBundle; etagSuffix: string }>;
+type Coding = keyof typeof CODINGS;
+
+/** br when Accept-Encoding accepts it (by name, else by *, with q above 0), else gzip the same way, else none. */
+function contentCoding(header: string | undefined): Coding {
+  const q = new Map<string, number>();
+  for (const part of (header ?? '').split(',')) {
     const [coding, ...params] = part.trim().toLowerCase().split(';');
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    return (coding === 'gzip' || coding === '*') && (q === undefined || Number(q.slice(2)) > 0);
-  });
+    const weight = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    q.set(coding!, weight === undefined ? 1 : Number(weight.slice(2)) || 0);
+  }
+  const accepts = (coding: string) => (q.get(coding) ?? q.get('*') ?? 0) > 0;
+  return accepts('br') ? 'br' : accepts('gzip') ? 'gzip' : 'identity';
 }
 
 /** If-None-Match uses the weak comparison: W/ and the coding suffix do not matter. */
 function matchesETag(header: string | undefined, hash: string): boolean {
   if (!header) return false;
-  return header.split(',').some((tag) => {
-    const value = tag.trim().replace(/^W\//, '');
-    return value === '*' || value === `"${hash}"` || value === `"${hash}-gz"`;
-  });
+  const current = new Set(['*', ...Object.values(CODINGS).map((c) => `"${hash}${c.etagSuffix}"`)]);
+  return header.split(',').some((tag) => current.has(tag.trim().replace(/^W\//, '')));
 }

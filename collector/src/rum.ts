@@ -4,11 +4,59 @@
  * core/rum/beacon.ts to `{ingest}/b`, the origin of its own src. It stores nothing in the browser (no
  * cookies, no storage), reads nothing that identifies a person, and sends the path without query or fragment.
  */
-import { onCLS, onFCP, onINP, onLCP, onTTFB, type MetricWithAttribution } from 'web-vitals/attribution';
-import { BEACON_LIMITS, type Beacon, type BeaconMetric } from '../../core/rum/beacon.ts';
+// Attribution only where the beacon carries some; FCP and TTFB without it (a few hundred bytes less).
+import type { Metric } from 'web-vitals';
+import { onCLS } from 'web-vitals/attribution/onCLS.js';
+import { onINP } from 'web-vitals/attribution/onINP.js';
+import { onLCP } from 'web-vitals/attribution/onLCP.js';
+import { onFCP } from 'web-vitals/onFCP.js';
+import { onTTFB } from 'web-vitals/onTTFB.js';
+import { BEACON_LIMITS, type Beacon, type BeaconMetric, type BeaconScript } from '../../core/rum/beacon.ts';
+import type { InpPhase, LcpPhase, PhasedMetric, SCRIPT_INVOKER_TYPES } from '../../core/rum/diagnostics.ts';
 import type { Device } from '../../core/rum/metrics.ts';
 
+/*
+ * core/rum/diagnostics.ts's names by type only (the compiler checks these lists against it): importing its
+ * values would bundle the metric rules too, bytes the collector does not need.
+ */
+
+/** The attribution field behind each phase. */
+const PHASE_FIELDS = {
+  LCP: {
+    ttfb: 'timeToFirstByte',
+    delay: 'resourceLoadDelay',
+    load: 'resourceLoadDuration',
+    render: 'elementRenderDelay',
+  },
+  INP: { input: 'inputDelay', processing: 'processingDuration', presentation: 'presentationDelay' },
+} as const satisfies { LCP: Record<LcpPhase, string>; INP: Record<InpPhase, string> };
+
+type Attribution = Partial<Record<ValueOf<(typeof PHASE_FIELDS)[PhasedMetric]>, number>> & {
+  target?: string;
+  url?: string;
+  interactionTarget?: string;
+  interactionType?: string;
+  largestShiftTarget?: string;
+  interactionTime?: number;
+  nextPaintTime?: number;
+  longAnimationFrameEntries?: PerformanceLongAnimationFrameTiming[];
+};
+
+/** The invoker types the ingest accepts: a script of a kind a browser adds later is left out, not the beacon refused. */
+const INVOKER_TYPES: Record<(typeof SCRIPT_INVOKER_TYPES)[number], 1> = {
+  'classic-script': 1,
+  'module-script': 1,
+  'event-listener': 1,
+  'user-callback': 1,
+  'resolve-promise': 1,
+  'reject-promise': 1,
+};
+
+type ValueOf<T> = T[keyof T];
+
 interface Recorded {
+  /** The page view it belongs to: the load's id, or a soft navigation's own (`<load id>-<n>`). */
+  view: string;
   path: string;
   metric: BeaconMetric;
   /** The number of the change that last set it, so the newest values go first when a send must be cut. */
@@ -39,6 +87,8 @@ function start(endpoint: string, siteId: string): void {
   let changes = 0;
   let sentChanges = 0;
   let seq = 0;
+  // Each soft navigation (by web-vitals' navigationId) is a page view of its own, numbered from 1 in the load.
+  const softViews = new Map<number, string>();
   // Chromium (148 and later) often gives a mouse click's pointer entries no target, and web-vitals then names
   // none: remember what recent presses hit, by timestamp (an interaction's start time is its event's).
   const pressed = new Map<number, Node>();
@@ -51,34 +101,43 @@ function start(endpoint: string, siteId: string): void {
     { capture: true, passive: true },
   );
 
-  const record = (metric: MetricWithAttribution) => {
+  const record = (metric: Metric & { attribution?: object }) => {
+    const soft = metric.navigationType === 'soft-navigation';
+    // A soft navigation fetches no document: web-vitals reports its TTFB as 0, which would only pull the p75 down.
+    if (soft && metric.name === 'TTFB') return;
     const entry: BeaconMetric = { name: metric.name, value: metric.value, id: metric.id, nav: metric.navigationType };
-    const a = metric.attribution as {
-      target?: string;
-      url?: string;
-      interactionTarget?: string;
-      interactionType?: string;
-      largestShiftTarget?: string;
-      interactionTime?: number;
-    };
+    const a: Attribution = metric.attribution ?? {};
     const target = a.target ?? a.interactionTarget ?? a.largestShiftTarget ?? selector(pressed.get(a.interactionTime!));
     if (target) entry.target = target.slice(0, BEACON_LIMITS.targetLength);
-    const url = a.url && originAndPath(a.url);
-    if (url) entry.url = url.slice(0, BEACON_LIMITS.urlLength);
+    const url = originAndPath(a.url);
+    if (url) entry.url = url;
     if (a.interactionType) entry.type = a.interactionType;
+    // Only a measured value has phases: web-vitals makes up a breakdown for values without entries (a
+    // back-forward-cache restore's LCP, a soft navigation's placeholder INP).
+    const fields = PHASE_FIELDS[metric.name as PhasedMetric];
+    if (fields && metric.entries.length) {
+      entry.phases = {};
+      for (const [phase, field] of Object.entries(fields))
+        entry.phases[phase] = Math.round(a[field as keyof Attribution] as number);
+    }
+    const scripts = a.longAnimationFrameEntries && interactionScripts(a);
+    if (scripts?.length) entry.scripts = scripts;
     if (JSON.stringify(latest.get(metric.id)?.metric) === JSON.stringify(entry)) return;
+    if (soft && !softViews.has(metric.navigationId)) {
+      softViews.set(metric.navigationId, `${pv}-${softViews.size + 1}`);
+    }
     // Soft navigations report metrics for the URL they belong to, which may no longer be the current one.
     const path = new URL(metric.navigationURL || location.href).pathname.slice(0, BEACON_LIMITS.pathLength);
-    latest.set(metric.id, { path, metric: entry, change: ++changes });
+    latest.set(metric.id, { view: softViews.get(metric.navigationId) ?? pv, path, metric: entry, change: ++changes });
   };
 
-  /** One body per path (soft navigations give a page view several) that changed since the last send. */
+  /** One body per page view (the load's, each soft navigation's) that changed since the last send. */
   const flush = () => {
     const since = sentChanges;
     sentChanges = changes;
-    const byPath = new Map<string, Recorded[]>();
-    for (const recorded of latest.values()) byPath.set(recorded.path, [...(byPath.get(recorded.path) ?? []), recorded]);
-    for (const [path, recorded] of byPath) {
+    const byView = new Map<string, Recorded[]>();
+    for (const recorded of latest.values()) byView.set(recorded.view, [...(byView.get(recorded.view) ?? []), recorded]);
+    for (const [view, recorded] of byView) {
       if (recorded.every((r) => r.change <= since)) continue;
       // Every send repeats each metric's latest value; within the limits the newest changes come first, and
       // values left out were sent before (queries keep each metric id's highest seq).
@@ -86,7 +145,16 @@ function start(endpoint: string, siteId: string): void {
         .sort((x, y) => y.change - x.change)
         .slice(0, BEACON_LIMITS.metricsPerBeacon)
         .map((r) => r.metric);
-      const beacon: Beacon = { v: 1, site: siteId, pv, seq: ++seq, path, device, rate, metrics };
+      const beacon: Beacon = {
+        v: 1,
+        site: siteId,
+        pv: view,
+        seq: ++seq,
+        path: recorded[0]!.path,
+        device,
+        rate,
+        metrics,
+      };
       let body = JSON.stringify(beacon);
       while (metrics.length > 1 && new Blob([body]).size > BEACON_LIMITS.bodyBytes) {
         metrics.pop();
@@ -119,6 +187,26 @@ function send(endpoint: string, body: string): void {
   }
 }
 
+/**
+ * The long-animation-frame scripts that ran during the interaction (from its input to its next paint), each
+ * with the part of its run inside that window, longest first.
+ */
+function interactionScripts(a: Attribution): BeaconScript[] {
+  const from = a.interactionTime!;
+  const to = a.nextPaintTime!;
+  return a
+    .longAnimationFrameEntries!.flatMap((frame) => frame.scripts)
+    .map((s) => ({
+      src: originAndPath(s.sourceURL),
+      fn: s.sourceFunctionName.slice(0, BEACON_LIMITS.functionLength),
+      inv: s.invokerType,
+      dur: Math.round(Math.min(s.startTime + s.duration, to) - Math.max(s.startTime, from)),
+    }))
+    .filter((s) => s.dur > 0 && s.inv in INVOKER_TYPES)
+    .sort((x, y) => y.dur - x.dur)
+    .slice(0, BEACON_LIMITS.scriptsPerMetric);
+}
+
 /** The element as web-vitals names it (id, else tag and sorted classes, up to an id or 100 characters). */
 function selector(node: Node | null | undefined): string | undefined {
   let path = '';
@@ -131,10 +219,14 @@ function selector(node: Node | null | undefined): string | undefined {
   return path || undefined;
 }
 
-/** A resource URL without query or fragment (which may carry tokens); other schemes (data:, blob:) not at all. */
-function originAndPath(url: string): string | undefined {
-  const parsed = new URL(url, location.href);
-  return /^https?:$/.test(parsed.protocol) ? parsed.origin + parsed.pathname : undefined;
+/**
+ * An http(s) URL without query or fragment (which may carry tokens), cut to the beacon's limit; other schemes
+ * (data:, blob:) and no URL give ''.
+ */
+function originAndPath(url = ''): string {
+  if (!/^https?:/.test(url)) return '';
+  const { origin, pathname } = new URL(url);
+  return (origin + pathname).slice(0, BEACON_LIMITS.urlLength);
 }
 
 /** Client hints where the browser has them, else the user agent; iPadOS claims to be a Mac but has touch. */
@@ -151,8 +243,7 @@ function classifyDevice(): Device {
   return (hints ? hints.mobile : /Mobi|iPhone|iPod|Android/i.test(ua)) ? 'mobile' : 'desktop';
 }
 
-/** 21 random characters of [A-Za-z0-9_-], new on every page load and never stored. */
+/** 24 random hex digits (96 bits), new on every page load and never stored; `-<n>` after it still fits 32. */
 function randomId(): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-';
-  return Array.from(crypto.getRandomValues(new Uint8Array(21)), (b) => alphabet[b & 63]).join('');
+  return Array.from(crypto.getRandomValues(new Uint32Array(3)), (n) => n.toString(16).padStart(8, '0')).join('');
 }

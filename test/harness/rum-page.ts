@@ -1,8 +1,9 @@
 import type { Page } from 'puppeteer-core';
 
 /**
- * Driving the live-data fixture's article page (fixtures/rum-site.ts) in Chromium like a person, for the
- * collector and end-to-end tests: wait until what the collector measures has happened, then click.
+ * Driving the live-data fixtures (the article page of fixtures/rum-site.ts, the app of fixtures/rum-spa.ts) in
+ * Chromium like a person, for the collector and end-to-end tests: wait until what the collector measures has
+ * happened, then click.
  */
 
 /** In-page conditions (JavaScript source: the tests' TypeScript has no DOM types) on buffered performance entries. */
@@ -13,8 +14,13 @@ const ENTRIES = {
 } as const;
 
 /** Resolves once the page's buffered performance entries show the LCP image, the layout shift or the click. */
-async function waitForEntry(page: Page, what: keyof typeof ENTRIES): Promise<void> {
+function waitForEntry(page: Page, what: keyof typeof ENTRIES): Promise<void> {
   const [type, condition] = ENTRIES[what];
+  return waitForBuffered(page, type, condition);
+}
+
+/** Resolves once a buffered performance entry of `type` meets `condition` (JavaScript on `entry`). */
+async function waitForBuffered(page: Page, type: string, condition: string): Promise<void> {
   await page.evaluate(`new Promise((resolve) => {
     new PerformanceObserver((list, observer) => {
       if (list.getEntries().some((entry) => ${condition})) { observer.disconnect(); resolve(); }
@@ -37,5 +43,22 @@ export async function loadArticleAndClick(page: Page, url: string): Promise<void
   await waitForEntry(page, 'layout-shift');
   await page.click('#slow');
   await waitForEntry(page, 'click');
+  await idle(page);
+}
+
+/**
+ * The single-page app (fixtures/rum-spa.ts) at `url`: waits for its late hero image, clicks the third-party
+ * widget's slow button, then follows both client-side routes, each reported by Chromium as a soft navigation,
+ * and lets web-vitals see it all. Leaving the page (which sends the beacons) is the caller's.
+ */
+export async function useSpa(page: Page, url: string, routes: readonly string[]): Promise<void> {
+  await page.goto(url, { waitUntil: 'load' });
+  await waitForEntry(page, 'hero-lcp');
+  await page.click('#slow');
+  await waitForEntry(page, 'click');
+  for (const [i, route] of routes.entries()) {
+    await page.click(`nav a:nth-of-type(${i + 1})`);
+    await waitForBuffered(page, 'soft-navigation', `new URL(entry.name).pathname === ${JSON.stringify(route)}`);
+  }
   await idle(page);
 }

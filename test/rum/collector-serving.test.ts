@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { request, type IncomingHttpHeaders } from 'node:http';
 import { resolve } from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { buildCollector, COLLECTOR_GZIP_LIMIT, type CollectorBundle } from '../../collector/build.ts';
 import { loadConfig, PROJECT_ROOT } from '../../infra/config.ts';
 import { freePort, isolatedClickHouse, type IsolatedClickHouse } from '../harness/isolated.ts';
@@ -10,7 +10,7 @@ import { baseTestEnv } from '../harness/shared.ts';
 
 /**
  * The collector script as the ingest process serves it (the real process, as compose runs it): the snippet's
- * stable URL revalidated hourly, the pinned content-hashed URL cached for a year, ETag and 304, gzip, CORS,
+ * stable URL revalidated hourly, the pinned content-hashed URL cached for a year, ETag and 304, brotli and gzip, CORS,
  * and the build itself (deterministic, under its size limit, refusing to exceed it).
  */
 
@@ -78,22 +78,40 @@ describe('the collector script from the ingest process', () => {
     expect(answer.body.equals(bundle.code)).toBe(true);
   });
 
-  it('sends gzip to clients that accept it, under 7 KB, and identity when gzip is refused with q=0', async () => {
-    const gzip = await get('/c/1/rum.js', { 'accept-encoding': 'br, gzip;q=0.8' });
-    expect(gzip.headers).toMatchObject({
-      'content-encoding': 'gzip',
-      etag: `"${bundle.hash}-gz"`,
-      'content-length': String(gzip.body.length),
+  it('sends brotli to clients that accept it (before gzip), gzip under 7 KB to those that accept only gzip, and identity when both are refused with q=0', async () => {
+    const brotli = await get('/c/1/rum.js', { 'accept-encoding': 'gzip, deflate, br, zstd' });
+    expect(brotli.headers).toMatchObject({
+      'content-encoding': 'br',
+      etag: `"${bundle.hash}-br"`,
+      vary: 'Accept-Encoding',
+      'content-length': String(brotli.body.length),
     });
-    expect(gunzipSync(gzip.body).equals(bundle.code)).toBe(true);
-    expect(gzip.body.length).toBeLessThanOrEqual(COLLECTOR_GZIP_LIMIT);
-    const refused = await get('/c/1/rum.js', { 'accept-encoding': 'gzip;q=0' });
+    expect(brotliDecompressSync(brotli.body).equals(bundle.code)).toBe(true);
+    expect(brotli.body.length).toBeLessThan(bundle.gzip.length);
+
+    for (const header of ['gzip', 'br;q=0, gzip;q=0.8', 'br;q=0, *']) {
+      const gzip = await get('/c/1/rum.js', { 'accept-encoding': header });
+      expect([header, gzip.headers['content-encoding'], gzip.headers.etag]).toEqual([
+        header,
+        'gzip',
+        `"${bundle.hash}-gz"`,
+      ]);
+      expect(gunzipSync(gzip.body).equals(bundle.code)).toBe(true);
+      expect(gzip.body.length).toBeLessThanOrEqual(COLLECTOR_GZIP_LIMIT);
+    }
+    expect((await get('/c/1/rum.js', { 'accept-encoding': '*' })).headers['content-encoding']).toBe('br');
+    const refused = await get('/c/1/rum.js', { 'accept-encoding': 'gzip;q=0, br;q=0' });
     expect(refused.headers['content-encoding']).toBeUndefined();
     expect(refused.body.equals(bundle.code)).toBe(true);
   });
 
-  it('answers 304 without a body when the browser has the current version (either coding, weak or strong), 200 for an old one', async () => {
-    for (const tag of [`"${bundle.hash}"`, `W/"${bundle.hash}-gz"`, `"0000000000000000", "${bundle.hash}-gz"`]) {
+  it('answers 304 without a body when the browser has the current version (any coding, weak or strong), 200 for an old one', async () => {
+    for (const tag of [
+      `"${bundle.hash}"`,
+      `W/"${bundle.hash}-gz"`,
+      `"${bundle.hash}-br"`,
+      `"0000000000000000", "${bundle.hash}-gz"`,
+    ]) {
       const answer = await get('/c/1/rum.js', { 'if-none-match': tag, 'accept-encoding': 'gzip' });
       expect([tag, answer.status, answer.body.length]).toEqual([tag, 304, 0]);
       expect(answer.headers).toMatchObject({
@@ -105,10 +123,10 @@ describe('the collector script from the ingest process', () => {
   });
 
   it('serves the pinned content-hashed URL as immutable, and nothing else under /c/', async () => {
-    const pinned = await get(`/c/${bundle.hash}.js`, { 'accept-encoding': 'gzip' });
+    const pinned = await get(`/c/${bundle.hash}.js`, { 'accept-encoding': 'gzip, br' });
     expect(pinned.status).toBe(200);
     expect(pinned.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-    expect(gunzipSync(pinned.body).equals(bundle.code)).toBe(true);
+    expect(brotliDecompressSync(pinned.body).equals(bundle.code)).toBe(true);
 
     const head = await get('/c/1/rum.js', {}, 'HEAD');
     expect([head.status, head.headers['content-length'], head.body.length]).toEqual([
@@ -134,6 +152,7 @@ describe('the collector build', () => {
     expect(again.hash).toBe(bundle.hash);
     expect(again.code.equals(bundle.code)).toBe(true);
     expect(bundle.gzip.length).toBeLessThanOrEqual(COLLECTOR_GZIP_LIMIT);
+    expect(again.brotli.equals(bundle.brotli)).toBe(true);
     await expect(buildCollector({ gzipLimit: bundle.gzip.length - 1 })).rejects.toThrow(
       `${bundle.gzip.length} bytes gzip`,
     );
