@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { rumQueries } from '../../db/clickhouse/rum-queries.ts';
-import { ensureClickHouseSchema } from '../../db/clickhouse/schema.ts';
+import { ensureClickHouseSchema, LATEST_CLICKHOUSE_VERSION } from '../../db/clickhouse/schema.ts';
 import { ident, sql } from '../../db/clickhouse/sql.ts';
 import { startClickHouse, stopClickHouse, type ClickHouseInstance } from '../../stack/clickhouse.ts';
 import { waitUntil } from '../../stack/proc.ts';
@@ -22,6 +22,8 @@ import { clientFor, startLocalCluster, urlOf, type LocalCluster } from './cluste
 const DATABASE = uniqueName('rep');
 const spoolDir = resolve(HARNESS_DIR, uniqueName('spool'));
 const REPLICATED = { kind: 'replicated' } as const;
+/** Every schema version, applied in order on a new cluster. */
+const ALL_VERSIONS = Array.from({ length: LATEST_CLICKHOUSE_VERSION }, (_, i) => i + 1);
 let cluster: LocalCluster;
 let replicas: ClickHouseInstance[];
 let api: TestApi;
@@ -35,7 +37,7 @@ beforeAll(async () => {
   cluster = await startLocalCluster([1, 1]);
   replicas = cluster.nodes;
   const admins = replicas.map((replica) => clientFor([replica], 'default', REPLICATED));
-  expect(await ensureClickHouseSchema(admins, DATABASE, REPLICATED)).toEqual([1, 2, 3, 4, 5]);
+  expect(await ensureClickHouseSchema(admins, DATABASE, REPLICATED)).toEqual(ALL_VERSIONS);
   await Promise.all(admins.map((admin) => admin.close()));
   // The API as its process runs it, configured with both replicas, replica 1 first.
   api = await startTestApi({ env: clickhouseEnv() });

@@ -4,7 +4,7 @@ import type { RumSite } from '../../core/rum/site.ts';
 import { rumQueries } from '../../db/clickhouse/rum-queries.ts';
 import { dropOldRumPartitions } from '../../db/clickhouse/partitions.ts';
 import { eraseRumRows } from '../../db/clickhouse/rum-erase.ts';
-import { ensureClickHouseSchema } from '../../db/clickhouse/schema.ts';
+import { ensureClickHouseSchema, LATEST_CLICKHOUSE_VERSION } from '../../db/clickhouse/schema.ts';
 import { ident, sql } from '../../db/clickhouse/sql.ts';
 import { storageDatabase } from '../../db/clickhouse/table-engine.ts';
 import type { ClickHouseInstance } from '../../stack/clickhouse.ts';
@@ -23,6 +23,8 @@ import { CLUSTER, clientFor, startLocalCluster, urlOf, type LocalCluster } from 
 const DATABASE = uniqueName('shd');
 const spoolDir = resolve(HARNESS_DIR, uniqueName('spool'));
 const SHARDED = { kind: 'sharded', cluster: CLUSTER } as const;
+/** Every schema version, applied in order on a new cluster. */
+const ALL_VERSIONS = Array.from({ length: LATEST_CLICKHOUSE_VERSION }, (_, i) => i + 1);
 let cluster: LocalCluster;
 let db: IsolatedPostgres;
 let site: RumSite;
@@ -31,7 +33,7 @@ let ingest: IngestProcess | null = null;
 beforeAll(async () => {
   cluster = await startLocalCluster([1, 2]);
   const admins = cluster.nodes.map((node) => clientFor([node], 'default', SHARDED));
-  expect(await ensureClickHouseSchema(admins, DATABASE, SHARDED)).toEqual([1, 2, 3, 4, 5]);
+  expect(await ensureClickHouseSchema(admins, DATABASE, SHARDED)).toEqual(ALL_VERSIONS);
   expect(await ensureClickHouseSchema(admins, DATABASE, SHARDED)).toEqual([]);
   await Promise.all(admins.map((admin) => admin.close()));
   db = await isolatedPostgres();
