@@ -13,6 +13,7 @@ import { startInProcessWorker, type InProcessWorker } from '../harness/scan-work
 import { baseTestEnv } from '../harness/shared.ts';
 import { testSmtpServer, type TestSmtpServer } from '../harness/smtp.ts';
 import { webhookReceiver, type WebhookReceiver } from '../harness/webhook-receiver.ts';
+import { waitUntil } from '../../stack/proc.ts';
 
 /**
  * A monitored flow's alerts on the real stack, flows on the fixture shop run for real (the worker's flow runner,
@@ -81,6 +82,35 @@ async function runToEnd(flow = flowId, expected: 'finished' | 'failed' = 'finish
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   throw new Error(`run ${runId} did not end`);
+}
+
+/** A run's alerts are judged right after it is stored as ended: the API shows them a moment later. */
+async function openAlerts(count: number) {
+  let listed = await call(api, '/alerts?status=open', { token });
+  await waitUntil(
+    `${count} open alert(s)`,
+    async () => {
+      listed = await call(api, '/alerts?status=open', { token });
+      return (listed.body.data as unknown[]).length >= count;
+    },
+    30_000,
+    200,
+  );
+  return listed;
+}
+
+async function resolvedAlert(id: number): Promise<Record<string, unknown>> {
+  let alert: Record<string, unknown> = {};
+  await waitUntil(
+    `alert ${id} resolved`,
+    async () => {
+      alert = (await call(api, `/alerts/${id}`, { token })).body.data as Record<string, unknown>;
+      return alert.resolved_at !== null;
+    },
+    30_000,
+    200,
+  );
+  return alert;
 }
 
 const verified = (index: number) =>
@@ -152,7 +182,7 @@ let alertId: number;
 
 it('a real run over the 1 ms LCP budget raises a critical alert: API, e-mail and signed webhook name the flow and step', async () => {
   const runId = await runToEnd();
-  const listed = await call(api, '/alerts', { token });
+  const listed = await openAlerts(1);
   expect(conforms('GET', '/alerts', listed)).toEqual([]);
   const alerts = listed.body.data as Array<Record<string, unknown>>;
   expect(alerts).toHaveLength(1);
@@ -199,7 +229,7 @@ it('a relaxed budget and another real run resolve it (alert.resolved)', async ()
   expect(relaxed.status).toBe(200);
   expect(conforms('PATCH', '/flows/{id}', relaxed)).toEqual([]);
   const runId = await runToEnd();
-  const alert = (await call(api, `/alerts/${alertId}`, { token })).body.data as Record<string, unknown>;
+  const alert = await resolvedAlert(alertId);
   expect(alert).toMatchObject({ resolved_scan_id: runId, flow: { id: flowId } });
   expect(alert.resolved_at).not.toBeNull();
   await receiver.waitFor(2, 30_000);
@@ -233,7 +263,7 @@ it('a real run failing at a step after a wrong password raises a flow_failed war
   failingFlowId = (created.body.data as { id: string }).id;
   const runId = await runToEnd(failingFlowId, 'failed');
 
-  const listed = await call(api, '/alerts?status=open', { token });
+  const listed = await openAlerts(1);
   expect(conforms('GET', '/alerts', listed)).toEqual([]);
   const alerts = listed.body.data as Array<Record<string, unknown>>;
   expect(alerts).toHaveLength(1);
@@ -281,7 +311,7 @@ it('the right password and another real run resolve it (alert.resolved)', async 
   });
   expect(secret.status).toBe(200);
   const runId = await runToEnd(failingFlowId);
-  const alert = (await call(api, `/alerts/${failedAlertId}`, { token })).body.data as Record<string, unknown>;
+  const alert = await resolvedAlert(failedAlertId);
   expect(alert).toMatchObject({ resolved_scan_id: runId, severity: 'warning' });
   expect(alert.resolved_at).not.toBeNull();
   expect(alert.message).toMatch(/ Resolved: the next run got through without failing\.$/);
