@@ -4825,7 +4825,13 @@ export interface paths {
                          *             "rating": "good",
                          *             "samples": 1
                          *           }
-                         *         }
+                         *         },
+                         *         "navigation": [
+                         *           {
+                         *             "type": "navigate",
+                         *             "page_views": 3
+                         *           }
+                         *         ]
                          *       }
                          *     }
                          */
@@ -4879,6 +4885,12 @@ export interface paths {
                                         samples: number;
                                     };
                                 };
+                                /** @description Extension: page views measured in the period by navigation type, most first (not scaled by the sample rate). A single-page app's route change that the browser reports as a soft navigation is a page view of its own, `soft-navigation`. */
+                                navigation: {
+                                    /** @enum {unknown} */
+                                    type: "navigate" | "reload" | "back-forward" | "back-forward-cache" | "prerender" | "restore" | "soft-navigation";
+                                    page_views: number;
+                                }[];
                             };
                         };
                     };

@@ -224,8 +224,14 @@ export function rumRoutes(deps: RumRouteDeps): AnyRoute[] {
     responses: { 200: { description: 'The summary.', schema: envelope(rumSummarySchema) }, 503: unavailable },
     handle: async (ctx, { params, query }) => {
       const site = await ownedSite(deps, ctx, params);
-      const metrics = await live(deps.rum.summary(site.id, periodWindow(query.period, deps.clock()), query.device));
-      ctx.body = { data: rumSummaryView(site, query.period, query.device, metrics) };
+      const window = periodWindow(query.period, deps.clock());
+      const [metrics, navigation] = await live(
+        Promise.all([
+          deps.rum.summary(site.id, window, query.device),
+          deps.rum.navigationSplit(site.id, window, query.device),
+        ]),
+      );
+      ctx.body = { data: rumSummaryView(site, query.period, query.device, metrics, navigation) };
     },
   };
 

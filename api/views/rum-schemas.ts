@@ -1,5 +1,5 @@
 import { LCP_PHASES } from '../../core/rum/diagnostics.ts';
-import { RATINGS, RUM_METRICS } from '../../core/rum/metrics.ts';
+import { NAVIGATION_TYPES, RATINGS, RUM_METRICS } from '../../core/rum/metrics.ts';
 import type { JsonSchema } from '../validation.ts';
 
 /** JSON Schemas of the live-data responses (rum.ts views return exactly these; objects are closed). */
@@ -85,6 +85,15 @@ export const rumSummarySchema = closed({
   },
   cwv_insufficient_data: { type: 'boolean' },
   metrics: closed(Object.fromEntries(RUM_METRICS.map((metric) => [metric, metricSummary]))),
+  navigation: {
+    type: 'array',
+    description:
+      "Extension: page views measured in the period by navigation type, most first (not scaled by the sample rate). A single-page app's route change that the browser reports as a soft navigation is a page view of its own, `soft-navigation`.",
+    items: closed({
+      type: { enum: [...NAVIGATION_TYPES] },
+      page_views: { type: 'integer' },
+    }),
+  },
 });
 
 export const rumHistoryItemSchema = closed({

@@ -1,7 +1,7 @@
 import { isoTimestamp } from '../../core/clock.ts';
 import type { Plan } from '../../core/plans.ts';
 import { cwvVerdict, rate, RUM_METRICS, type RumMetric } from '../../core/rum/metrics.ts';
-import type { HistoryDay, MetricStats, SlowPage } from '../../core/rum/queries.ts';
+import type { HistoryDay, MetricStats, NavigationShare, SlowPage } from '../../core/rum/queries.ts';
 import { collectorScriptUrl, embedSnippet, type RumSite } from '../../core/rum/site.ts';
 
 /** What a site view needs besides the site: the ingest service's public URL and the owner's plan. */
@@ -56,6 +56,7 @@ export function rumSummaryView(
   period: string,
   device: string,
   metrics: Readonly<Record<RumMetric, MetricStats>>,
+  navigation: readonly NavigationShare[],
 ) {
   return {
     domain: site.domain,
@@ -68,6 +69,7 @@ export function rumSummaryView(
         return [metric, { p75, rating: p75 === null ? null : rate(metric, p75), samples }];
       }),
     ),
+    navigation: navigation.map((share) => ({ type: share.navigation, page_views: share.pageViews })),
   };
 }
 
