@@ -6,6 +6,9 @@ import { FIELD_DAYS, rollingDaysWindow } from '../core/rum/periods.ts';
 import { RumDataUnavailable, type RumQueries } from '../core/rum/queries.ts';
 import { normaliseScanUrl } from '../core/url.ts';
 import type { RumSiteStore } from '../db/store/rum-sites.ts';
+import { labEvidence } from '../core/rum/lab-field.ts';
+import type { ScanResultRecord } from '../core/scan/result.ts';
+import { linkFieldToLab, type FieldLinks } from './lab-field-links.ts';
 import { mayUseLiveData } from './rum-sites.ts';
 
 /**
@@ -29,7 +32,7 @@ export type FieldMetric = (typeof FIELD_METRICS)[number];
 
 export interface FieldDataDeps {
   rumSites: Pick<RumSiteStore, 'findOwnedByDomain'>;
-  rum: Pick<RumQueries, 'summary' | 'navigationSplit'>;
+  rum: Pick<RumQueries, 'summary' | 'navigationSplit' | 'inpCulprits' | 'lcpPhases'>;
   clock: Clock;
 }
 
@@ -59,7 +62,12 @@ export type FieldData =
       /** Page views measured in the window (not scaled by the sample rate), of the page or the site. */
       pageViews: number;
       metrics: Readonly<Record<FieldMetric, FieldMetricNumbers>>;
+      /** The site's INP culprits whose scripts the scan's findings name, and the page's LCP element if the lab's. */
+      links: FieldLinks;
     };
+
+/** The slowest pages by LCP read for the scanned page's field LCP element. */
+const LCP_PAGES_READ = 100;
 
 /** Fewest page views of the page before its own numbers are shown instead of the site's. */
 export const FIELD_MIN_PAGE_VIEWS = CWV_MIN_SAMPLES;
@@ -74,8 +82,9 @@ export function fieldPageOf(scanUrl: string): { host: string; path: string } | n
 export async function fieldDataForScan(
   deps: FieldDataDeps,
   owner: { id: number; plan: Plan },
-  scanUrl: string,
+  scan: { url: string; result: Pick<ScanResultRecord, 'findings' | 'diagnostics'> },
 ): Promise<FieldData> {
+  const scanUrl = scan.url;
   const page = fieldPageOf(scanUrl);
   if (!page || !mayUseLiveData(owner.plan)) return { kind: 'no_site' };
   const found = await deps.rumSites.findOwnedByDomain(owner.id, page.host);
@@ -95,13 +104,23 @@ export async function fieldDataForScan(
     return { pageViews, metrics };
   };
 
+  // Culprits of the whole site (a script slows every page it runs on); the LCP element of the scanned page.
+  const links = async () => {
+    const [culprits, lcp] = await Promise.all([
+      deps.rum.inpCulprits(site, window, 'all'),
+      deps.rum.lcpPhases(site.id, window, LCP_PAGES_READ, 'all'),
+    ]);
+    const lcpPages = lcp.pages.map((row) => ({ path: row.path, element: row.attribution?.target || null }));
+    return linkFieldToLab(labEvidence(scan.result), scanUrl, culprits.culprits, lcpPages);
+  };
+
   try {
-    const ofPage = await numbers(page.path);
+    const [ofPage, fieldLinks] = await Promise.all([numbers(page.path), links()]);
     if (ofPage.pageViews >= FIELD_MIN_PAGE_VIEWS)
-      return { kind: 'measured', site, days: FIELD_DAYS, scope: 'page', path: page.path, ...ofPage };
+      return { kind: 'measured', site, days: FIELD_DAYS, scope: 'page', path: page.path, ...ofPage, links: fieldLinks };
     const ofSite = await numbers(undefined);
     if (ofSite.pageViews === 0) return { kind: 'no_data', site, days: FIELD_DAYS };
-    return { kind: 'measured', site, days: FIELD_DAYS, scope: 'site', path: page.path, ...ofSite };
+    return { kind: 'measured', site, days: FIELD_DAYS, scope: 'site', path: page.path, ...ofSite, links: fieldLinks };
   } catch (error) {
     if (error instanceof RumDataUnavailable) return { kind: 'unavailable', site, days: FIELD_DAYS };
     throw error;

@@ -91,6 +91,7 @@ export function webRouter(deps: WebDeps): Router {
       clock: deps.clock,
       ingestPublicUrl: deps.config.ingest.publicUrl,
       rum: deps.rum,
+      scans: deps.storage.scans,
     }),
   });
   mountFlowPages(router, deps);

@@ -1,4 +1,5 @@
 import type { ScanResultRecord } from '../scan/result.ts';
+import type { Finding } from '../scoring/types.ts';
 
 /**
  * Where a lab finding and a field measurement point at the same thing, so each page can link to the other:
@@ -7,7 +8,7 @@ import type { ScanResultRecord } from '../scan/result.ts';
  *
  * Elements: Lighthouse writes `div.hero > img#main`, web-vitals `div.hero>img#main`, each going up a different
  * number of ancestors. Two selectors name the same element when, with the spaces around `>` gone and each
- * part's classes sorted, one is the other's tail at a part boundary, and that shared tail is specific: it
+ * part's classes sorted and a part with an id reduced to the id, one is the other's tail at a part boundary, and that shared tail is specific: it
  * has an id, or at least two parts. `img` alone against `div>img` is too weak to claim a match.
  */
 
@@ -27,6 +28,9 @@ function selectorParts(selector: string): string[] {
     .map((part) => part.trim())
     .filter((part) => part !== '')
     .map((part) => {
+      // An id names the element alone: web-vitals writes `#hero` where Lighthouse writes `img#hero`.
+      const id = /#[^.#\s]+/.exec(part);
+      if (id) return id[0];
       const [head, ...classes] = part.split('.');
       return [head, ...classes.sort()].join('.');
     });
@@ -41,10 +45,10 @@ export function sameElement(a: string, b: string): boolean {
   return shorter.length >= 2 || shorter.some((part) => part.includes('#'));
 }
 
-/** What one scan's lab results point at: scripts with the finding codes that name them, entities, LCP elements. */
+/** What one scan's lab results point at: scripts with the findings that name them, entities, LCP elements. */
 export interface LabEvidence {
-  /** scriptKey → the codes of the findings whose items name it (in the report's order, no repeats). */
-  scripts: Map<string, string[]>;
+  /** scriptKey → the findings whose items name it (in the report's order). */
+  scripts: Map<string, Finding[]>;
   /** Third-party entities Lighthouse classified on the page, by name. */
   entities: Set<string>;
   /** The LCP element's selector on each form factor that had one (no repeats). */
@@ -52,13 +56,13 @@ export interface LabEvidence {
 }
 
 export function labEvidence(result: Pick<ScanResultRecord, 'findings' | 'diagnostics'>): LabEvidence {
-  const scripts = new Map<string, string[]>();
+  const scripts = new Map<string, Finding[]>();
   for (const finding of result.findings) {
     for (const item of finding.items ?? []) {
       const key = item.url ? scriptKey(item.url) : null;
       if (!key) continue;
-      const codes = scripts.get(key) ?? [];
-      if (!codes.includes(finding.code)) scripts.set(key, [...codes, finding.code]);
+      const findings = scripts.get(key) ?? [];
+      if (!findings.includes(finding)) scripts.set(key, [...findings, finding]);
     }
   }
   const entities = new Set<string>();

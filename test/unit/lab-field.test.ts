@@ -14,6 +14,8 @@ describe('lab and field matching', () => {
     expect(sameElement('body > main > img.hero.big', 'main>img.big.hero')).toBe(true);
     expect(sameElement('div#app > img', 'img')).toBe(false);
     expect(sameElement('img#hero', 'section>img#hero')).toBe(true);
+    expect(sameElement('main#view > img#hero.big', '#hero')).toBe(true);
+    expect(sameElement('img#hero', '#other')).toBe(false);
     expect(sameElement('main > img', 'img')).toBe(false);
     expect(sameElement('main > img.hero', 'aside>img.hero')).toBe(false);
     expect(sameElement('main > img', 'main>img')).toBe(true);
@@ -45,7 +47,7 @@ describe('lab and field matching', () => {
         mobile: diagnostics('main > img.hero', []),
       },
     });
-    expect([...evidence.scripts]).toEqual([
+    expect([...evidence.scripts].map(([key, findings]) => [key, findings.map((f) => f.code)])).toEqual([
       ['https://t.example/w.js', ['main_thread_scripts', 'unused_javascript']],
       ['https://a.example/app.js', ['main_thread_scripts']],
     ]);

@@ -1,7 +1,10 @@
 import { formatNumber } from '../../core/i18n/locale.ts';
 import { LCP_PHASES, SLOW_INTERACTION_MS } from '../../core/rum/diagnostics.ts';
 import { rate } from '../../core/rum/metrics.ts';
+import { localiseFinding } from '../../core/i18n/findings.ts';
+import type { LabLink } from '../../services/lab-field-links.ts';
 import { html, type SafeHtml } from '../html.ts';
+import { findingAnchor } from '../scans/report-anchors.ts';
 import { formatMetric, percent } from './format.ts';
 import type { LiveLabels } from './labels.ts';
 import type { CulpritRow, DashboardModel, LcpPhasesRow } from './model.ts';
@@ -44,7 +47,7 @@ function culpritsTable(model: DashboardModel, t: LiveLabels): SafeHtml {
   const slow = model.culprits.slowInteractions;
   const rows = model.culprits.culprits.map(
     (c) => html`<tr id="${c.anchor}" data-kind="${c.kind}" data-count="${c.slowInteractions}">
-      <td class="wide url">${culpritName(c, t)}</td>
+      <td class="wide url">${culpritName(c, t)}${labLink(model.labLinks.culprits.get(c.anchor), model, t)}</td>
       <td data-label="${t.colSource}">${t.culpritKinds[c.kind]}</td>
       <td data-label="${t.colFunction}">${c.functionName ? html`<code>${c.functionName}</code>` : html`<span class="muted">—</span>`}</td>
       <td data-label="${t.colInvoker}">${c.invoker ? html`<code>${c.invoker}</code>` : html`<span class="muted">—</span>`}</td>
@@ -55,6 +58,18 @@ function culpritsTable(model: DashboardModel, t: LiveLabels): SafeHtml {
   );
   const th = (label: string, num = false) => html`<th scope="col"${num ? html` class="num"` : html``}>${label}</th>`;
   return html`<table class="stack" id="culprits-table"><thead><tr>${th(t.colCulprit)}${th(t.colSource)}${th(t.colFunction)}${th(t.colInvoker)}${th(t.colSlowShare, true)}${th(t.colSlowCount, true)}${th(t.colInpP75, true)}${th(t.colScriptTime, true)}</tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+/**
+ * The owner's lab scan that names the same script, entity or element (services/lab-field-links.ts): the
+ * report's first such finding, or its diagnostics for an entity or element match.
+ */
+function labLink(link: LabLink | undefined, model: DashboardModel, t: LiveLabels): SafeHtml {
+  if (!link) return html``;
+  const first = link.findings[0];
+  const target = first ? findingAnchor(first.code) : 'diagnostics';
+  const what = first ? localiseFinding(first, model.locale).title : t.labDiagnostics;
+  return html`<p class="lab-link"><a href="/reports/${link.scanId}#${target}" data-scan="${link.scanId}">${t.labLink(what, new URL(link.url).pathname)}</a></p>`;
 }
 
 function culpritName(c: CulpritRow, t: LiveLabels): SafeHtml {
@@ -82,7 +97,7 @@ function phasesRow(row: LcpPhasesRow, model: DashboardModel, t: LiveLabels): Saf
   return html`<tr id="${row.anchor}" data-path="${row.path ?? ''}" data-p75="${row.p75}" data-phase-samples="${row.phaseSamples}">
     <td class="wide url">${row.path === null ? html`<strong>${t.lcpWholeSite}</strong>` : html`<code>${row.path}</code>`}</td>
     <td class="num" data-label="${t.colP75}"><span class="rating rating-${rate('LCP', row.p75)}">${formatMetric('LCP', row.p75, locale)}</span><br><span class="muted">${t.samples(formatNumber(row.samples, locale))}</span></td>
-    <td class="wide attribution" data-label="${t.colLcpElement}">${row.target ? html`<code>${row.target}</code>` : html`<span class="muted">—</span>`}${row.url ? html`<br><code class="muted">${row.url}</code>` : html``}</td>
+    <td class="wide attribution" data-label="${t.colLcpElement}">${row.target ? html`<code>${row.target}</code>` : html`<span class="muted">—</span>`}${row.url ? html`<br><code class="muted">${row.url}</code>` : html``}${row.path === null ? html`` : labLink(model.labLinks.lcpPages.get(row.path), model, t)}</td>
     <td class="wide" data-label="${t.colPhases}">${phaseBar(row, model, t)}</td></tr>`;
 }
 

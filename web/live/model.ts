@@ -1,3 +1,4 @@
+import type { LabLink } from '../../services/lab-field-links.ts';
 import type { LcpPhase } from '../../core/rum/diagnostics.ts';
 import type { NavigationType, Rating, RumMetric } from '../../core/rum/metrics.ts';
 import type { CulpritKind } from '../../core/rum/script-entities.ts';
@@ -150,6 +151,8 @@ export interface DashboardModel extends SignedInPage, DashboardNumbers {
   /** The page the culprits are narrowed to (`?page=`), or null for the whole site. */
   culpritPath: string | null;
   cwv: { pass: boolean | null; insufficient: boolean };
+  /** The owner's lab scans that name a culprit's script or entity (by culprit anchor) or a page's LCP element (by path). */
+  labLinks: { culprits: ReadonlyMap<string, LabLink>; lcpPages: ReadonlyMap<string, LabLink> };
   /** Today (UTC, YYYY-MM-DD): the history charts end here. */
   today: string;
 }

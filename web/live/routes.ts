@@ -54,6 +54,7 @@ export interface LiveDataSource {
   deleteAlert(user: LiveUser, siteId: number, alertId: number): Promise<boolean>;
   /** The dashboard's numbers for one site, period and device; the INP culprits of one page when `culpritPath` is set. */
   dashboard(
+    user: LiveUser,
     site: LiveSite,
     period: Period,
     device: DeviceFilter,
@@ -274,11 +275,13 @@ async function showDashboard(deps: LivePageDeps, ctx: Ctx): Promise<void> {
   const device = oneOf(ctx.query.device, DEVICE_FILTERS, 'all');
   const culpritPath = pagePath(ctx.query.page);
   const chrome = chromeFor(deps, ctx, 'live');
-  const numbers = await deps.live.dashboard(site, period, device, culpritPath, deps.clock()).catch((error: unknown) => {
-    throw error instanceof RumDataUnavailable
-      ? serviceUnavailable(LIVE_LABELS[chrome.locale].unavailable, DEPENDENCY_RETRY_AFTER_S, error)
-      : error;
-  });
+  const numbers = await deps.live
+    .dashboard(user, site, period, device, culpritPath, deps.clock())
+    .catch((error: unknown) => {
+      throw error instanceof RumDataUnavailable
+        ? serviceUnavailable(LIVE_LABELS[chrome.locale].unavailable, DEPENDENCY_RETRY_AFTER_S, error)
+        : error;
+    });
   html(
     ctx,
     dashboardPage({ locale: chrome.locale, chrome, csrf: chrome.csrf!, site, period, device, culpritPath, ...numbers }),

@@ -1,6 +1,6 @@
 import type { Clock } from '../../core/clock.ts';
 import { cwvVerdict, RUM_METRICS, type RumMetric } from '../../core/rum/metrics.ts';
-import { historyWindow, periodWindow } from '../../core/rum/periods.ts';
+import { FIELD_DAYS, historyWindow, periodWindow, rollingDaysWindow } from '../../core/rum/periods.ts';
 import {
   RumDataUnavailable,
   type InpCulprits,
@@ -13,6 +13,8 @@ import { planFor, type PlanKey } from '../../core/plans.ts';
 import { collectorScriptUrl, embedSnippet, normaliseRumDomain, type RumSite } from '../../core/rum/site.ts';
 import type { RumAlertStore } from '../../db/store/rum-alerts.ts';
 import type { RumSiteStore } from '../../db/store/rum-sites.ts';
+import type { ScanStore } from '../../db/store/scans.ts';
+import { labScansOfHost, linkLabToField } from '../../services/lab-field-links.ts';
 import { createRumAlert, deleteRumAlert, listRumAlerts } from '../../services/rum-alerts.ts';
 import { createRumSite, deleteRumSite, getRumSite, listRumSites, updateRumSite } from '../../services/rum-sites.ts';
 import type { LiveDataSource } from './routes.ts';
@@ -27,6 +29,8 @@ export interface LiveSourceDeps {
   ingestPublicUrl: string;
   /** The live-data queries (ClickHouse). */
   rum: RumQueries;
+  /** The owner's scans, for the links from diagnostics to lab findings. */
+  scans: Pick<ScanStore, 'latestPerUrlOnHost'>;
 }
 
 const MAX_LISTED = 50;
@@ -198,11 +202,19 @@ export function liveDataSource(deps: LiveSourceDeps): LiveDataSource {
     async deleteAlert(user, siteId, alertId) {
       return (await deleteRumAlert(alertService, user.id, siteId, alertId)).kind === 'deleted';
     },
-    async dashboard(site, period, device, culpritPath, now) {
-      const numbers = await dashboardNumbers(deps.rum, site, period, device, culpritPath, now);
+    async dashboard(user, site, period, device, culpritPath, now) {
+      const [numbers, scans] = await Promise.all([
+        dashboardNumbers(deps.rum, site, period, device, culpritPath, now),
+        labScansOfHost(deps.scans, user.id, site.domain, rollingDaysWindow(FIELD_DAYS, now).from),
+      ]);
       const verdict = cwvVerdict(numbers.metrics);
+      const lcpPages = numbers.lcpPhases.flatMap((row) =>
+        row.path === null ? [] : [{ path: row.path, element: row.target }],
+      );
+      const links = linkLabToField(scans, numbers.culprits.culprits, lcpPages);
       return {
         ...numbers,
+        labLinks: { culprits: links.culprits, lcpPages: links.lcpElements },
         cwv: { pass: verdict.cwv_pass, insufficient: verdict.cwv_insufficient_data },
         today: now.toISOString().slice(0, 10),
       };

@@ -1,4 +1,6 @@
+import { localiseFinding } from '../../core/i18n/findings.ts';
 import { formatNumber, type Locale } from '../../core/i18n/locale.ts';
+import { lcpPageAnchor } from '../../core/rum/anchors.ts';
 import { METRIC_RULES, rate } from '../../core/rum/metrics.ts';
 import type { FormFactorMetrics } from '../../core/scan/result.ts';
 import { FIELD_METRICS, FIELD_MIN_PAGE_VIEWS, type FieldData, type FieldMetric } from '../../services/field-data.ts';
@@ -70,6 +72,28 @@ export function fieldSection(
     <p id="field-scope" data-scope="${field.scope}" data-page-views="${field.pageViews}">${scope}</p>
     <table id="field-metrics" class="stack"><thead><tr><th scope="col">${t.metric}</th><th scope="col">${t.labDesktop}</th><th scope="col">${t.labMobile}</th><th scope="col">${fieldHeading}</th></tr></thead>
     <tbody>${FIELD_METRICS.map(row)}</tbody></table>
-    <p class="note">${t.noLabInp}</p>`,
+    <p class="note">${t.noLabInp}</p>${agreement(field, locale)}`,
   );
+}
+
+/** Where the lab and the field point at the same script, entity or element, each linked to its live-data row. */
+function agreement(field: Extract<FieldData, { kind: 'measured' }>, locale: Locale): SafeHtml {
+  const { culprits, lcpElement } = field.links;
+  if (culprits.length === 0 && !lcpElement) return html``;
+  const t = reportFieldText(locale);
+  const live = (anchor: string) => `${LIVE_PATHS.dashboard(field.site.id)}?period=${DASHBOARD_PERIOD}#${anchor}`;
+  const culpritName = (c: (typeof culprits)[number]['culprit']) =>
+    c.kind === 'inline' ? t.inlineScripts : c.kind === 'first-party' ? new URL(c.name).pathname : c.name;
+  return html`<h3 id="field-agreement-heading">${t.agreementTitle}</h3><ul id="field-agreement">${culprits.map(
+    ({ anchor, culprit, findings }) =>
+      html`<li data-culprit="${anchor}"><a href="${live(anchor)}">${t.agreementCulprit(culpritName(culprit))}</a>${
+        findings.length
+          ? html` ${t.agreementFindings(findings.map((f) => localiseFinding(f, locale).title).join(', '))}`
+          : html` ${t.agreementEntity}`
+      }</li>`,
+  )}${
+    lcpElement
+      ? html`<li data-lcp-element="${lcpElement.selector}"><a href="${live(lcpPageAnchor(lcpElement.path))}">${t.agreementLcp}</a> <code>${lcpElement.selector}</code></li>`
+      : html``
+  }</ul>`;
 }

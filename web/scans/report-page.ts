@@ -2,6 +2,7 @@ import { formatDateTime } from '../../core/i18n/dates.ts';
 import { formatBytes, formatMs, formatNumber, type Locale } from '../../core/i18n/locale.ts';
 import { scanFailureView } from '../../core/i18n/failures.ts';
 import { localiseFinding } from '../../core/i18n/findings.ts';
+import { findingAnchor } from './report-anchors.ts';
 import { summarise } from '../../core/i18n/summaries.ts';
 import { FORM_FACTORS } from '../../core/scan/observation.ts';
 import { CATEGORY_KEYS, SCORE_KEYS, scoreLabel } from '../../core/scoring/categories.ts';
@@ -111,8 +112,11 @@ export function reportPage({ scan, chrome, imageUrl, field, ownerParts, lighthou
     [t.requests, (f) => formatNumber(r.metrics[f].request_count, locale)],
     [t.bytes, (f) => formatBytes(r.metrics[f].total_bytes, locale)],
   ];
+  const anchored = new Set<string>();
   const findings = r.findings.map((f) => ({
     ...localiseFinding(f, locale),
+    // The first finding of a code is the target of the live-data dashboard's lab links.
+    anchor: anchored.has(f.code) ? null : (anchored.add(f.code), findingAnchor(f.code)),
     evidence: findingEvidence(f, locale, (v) =>
       f.code === 'speed.cls-high' ? formatNumber(v, locale, 3) : formatMs(v, locale),
     ),
@@ -150,7 +154,7 @@ export function reportPage({ scan, chrome, imageUrl, field, ownerParts, lighthou
             ([category, list]) =>
               html`<h3>${scoreLabel(category, locale)}</h3>${list.map(
                 (f) =>
-                  html`<div class="finding" data-code="${f.code}"><strong class="severity-${f.severity}">${f.title}</strong><p>${f.message}</p>${f.evidence}<p><em>${t.recommendation}:</em> ${f.recommendation}</p></div>`,
+                  html`<div class="finding"${f.anchor ? html` id="${f.anchor}"` : html``} data-code="${f.code}"><strong class="severity-${f.severity}">${f.title}</strong><p>${f.message}</p>${f.evidence}<p><em>${t.recommendation}:</em> ${f.recommendation}</p></div>`,
               )}`,
           )
     }</section>`;

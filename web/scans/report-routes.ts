@@ -79,7 +79,7 @@ async function showReport(deps: ReportPageDeps, ctx: Ctx): Promise<void> {
       ? await fieldDataForScan(
           { rumSites: deps.storage.rumSites, rum: deps.rum, clock: deps.clock },
           { id: user.id, plan: planFor(user.plan) },
-          scan.url,
+          { url: scan.url, result: scan.result },
         )
       : undefined;
   const chrome = chromeFor(deps, ctx, 'scans');
