@@ -62,7 +62,16 @@ it('caps an account’s scans in flight per region, frees the slot of a terminat
   const ids: string[] = [];
   for (let i = 1; i <= 4; i++) ids.push(await submit(token, { url: `https://example.com/cap-${i}`, region: 'far' }));
 
-  await waitUntil('two scans to get a slot', async () => (await slots('far')).inFlight[user.id] === 2, 30_000, 200);
+  // The four slot requests reach the dispatcher one by one: wait until all have (two in flight, two waiting).
+  await waitUntil(
+    'two scans to get a slot and two to wait',
+    async () => {
+      const now = await slots('far');
+      return now.inFlight[user.id] === 2 && now.waiting[user.id] === 2;
+    },
+    30_000,
+    200,
+  );
   expect(await slots('far')).toEqual({ capacity: 5, inFlight: { [user.id]: 2 }, waiting: { [user.id]: 2 } });
   // Which two: the slot requests reach the dispatcher in whatever order their activities ran.
   const pending = async () =>
