@@ -6,6 +6,7 @@ import {
   type InpCulprits,
   type LcpPhaseRow,
   type LcpPhases,
+  type PageAttribution,
   type RumQueries,
   type SlowPage as QueriedPage,
 } from '../../core/rum/queries.ts';
@@ -40,7 +41,10 @@ const SLOWEST = 10;
 const perMetric = <T>(value: (metric: RumMetric) => T): Record<RumMetric, T> =>
   Object.fromEntries(RUM_METRICS.map((metric) => [metric, value(metric)])) as Record<RumMetric, T>;
 
-const slowPage = (page: QueriedPage): SlowPage => ({
+/** A page of `pages` or of `lcpPhases` (the same ranking and attribution rule), as the dashboard lists it. */
+const slowPage = (
+  page: Pick<QueriedPage, 'path' | 'p75' | 'samples'> & { attribution: Pick<PageAttribution, 'target' | 'url'> | null },
+): SlowPage => ({
   path: page.path,
   p75: page.p75,
   samples: page.samples,
@@ -85,10 +89,10 @@ async function dashboardNumbers(
   const siteId = site.id;
   const window = periodWindow(period, now);
   const days = historyWindow(HISTORY_DAYS, now);
-  const [summary, history, slowLcp, slowInp, navigation, rejections, culprits, lcpPhases] = await Promise.all([
+  // The slowest pages by LCP are lcpPhases' pages: the same query as `pages`, with the phases beside.
+  const [summary, history, slowInp, navigation, rejections, culprits, lcpPhases] = await Promise.all([
     rum.summary(siteId, window, device),
     Promise.all(RUM_METRICS.map((metric) => rum.history(siteId, metric, days, device))),
-    rum.pages(siteId, 'LCP', window, SLOWEST, device),
     rum.pages(siteId, 'INP', window, SLOWEST, device),
     rum.navigationSplit(siteId, window, device),
     rum.rejectionsThisMonth([siteId], now),
@@ -107,7 +111,7 @@ async function dashboardNumbers(
     history: perMetric((metric) =>
       history[RUM_METRICS.indexOf(metric)]!.map((day) => ({ date: day.date, p75: day.p75, samples: day.samples })),
     ),
-    slowest: { LCP: slowLcp.map(slowPage), INP: slowInp.map(slowPage) },
+    slowest: { LCP: lcpPhases.pages.map(slowPage), INP: slowInp.map(slowPage) },
     culprits: culpritsView(culprits),
     lcpPhases: lcpPhasesRows(lcpPhases),
     navigation: navigation.map((row) => ({ type: row.navigation, pageviews: row.pageViews })),
