@@ -32,7 +32,7 @@ export type FieldMetric = (typeof FIELD_METRICS)[number];
 
 export interface FieldDataDeps {
   rumSites: Pick<RumSiteStore, 'findOwnedByDomain'>;
-  rum: Pick<RumQueries, 'summary' | 'navigationSplit' | 'inpCulprits' | 'lcpPhases'>;
+  rum: Pick<RumQueries, 'summary' | 'navigationSplit' | 'inpCulprits' | 'pages'>;
   clock: Clock;
 }
 
@@ -108,9 +108,9 @@ export async function fieldDataForScan(
   const links = async () => {
     const [culprits, lcp] = await Promise.all([
       deps.rum.inpCulprits(site, window, 'all'),
-      deps.rum.lcpPhases(site.id, window, LCP_PAGES_READ, 'all'),
+      deps.rum.pages(site.id, 'LCP', window, LCP_PAGES_READ, 'all'),
     ]);
-    const lcpPages = lcp.pages.map((row) => ({ path: row.path, element: row.attribution?.target || null }));
+    const lcpPages = lcp.map((row) => ({ path: row.path, element: row.attribution?.target || null }));
     return linkFieldToLab(labEvidence(scan.result), scanUrl, culprits.culprits, lcpPages);
   };
 
