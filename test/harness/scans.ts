@@ -5,6 +5,14 @@ import type { TestClock } from './api.ts';
 import { call, startTestApi, type TestApi } from './api.ts';
 import { scanDispatcherWorkflowId, scanReconcilerScheduleId, scanWorkflowId } from '../../core/temporal.ts';
 import { deleteTargetSchedulesOf } from '../../infra/temporal-client.ts';
+import { newPublicId } from '../../core/ids.ts';
+import type { ScanObservation } from '../../core/scan/observation.ts';
+import { buildResultRecord } from '../../core/scan/result.ts';
+import type { Scan } from '../../core/scan/scan.ts';
+import { scoreScan } from '../../core/scoring/index.ts';
+import { createStorage } from '../../db/store/index.ts';
+import { markFinished } from '../../services/scans.ts';
+import { cleanObservation, SCANNED_AT } from '../unit/observation-builder.ts';
 import { freePort } from './isolated.ts';
 import { startReady, type RunningService } from './processes.ts';
 import { baseTestEnv, harnessInfo } from './shared.ts';
@@ -82,4 +90,33 @@ export async function cancelScans(api: TestApi, ids: string[]): Promise<void> {
       .getHandle(scanWorkflowId(id))
       .cancel()
       .catch(() => undefined);
+}
+
+/**
+ * A finished scan of `url` owned by `userId`, stored as the worker leaves one: its result scored from
+ * `observation` (a clean, fast page unless given), finished at the API's clock.
+ */
+export async function insertFinishedScan(
+  api: TestApi,
+  userId: number,
+  url: string,
+  options: { isPublic?: boolean; observation?: ScanObservation } = {},
+): Promise<Scan> {
+  const store = createStorage(api.db.knex).scans;
+  const at = api.clock.read();
+  const scan = await store.insert({
+    publicId: newPublicId(at),
+    userId,
+    url,
+    host: new URL(url).hostname,
+    region: api.config.regions.default,
+    isPublic: options.isPublic ?? false,
+    authType: null,
+    authSecret: null,
+    requestedAt: at,
+    cacheKey: null,
+  });
+  const observation = options.observation ?? cleanObservation();
+  await markFinished(store, scan.publicId, buildResultRecord(observation, scoreScan(observation, SCANNED_AT)), at);
+  return (await store.find(scan.publicId))!;
 }

@@ -7,14 +7,13 @@ import { countMonthPageviews } from '../../db/clickhouse/rum-ingest.ts';
 import { ident, sql } from '../../db/clickhouse/sql.ts';
 import { startRumSpaFixture, type RumSpaFixture } from '../../fixtures/rum-spa.ts';
 import { waitUntil } from '../../stack/proc.ts';
-import { launchBrowser } from '../harness/browser.ts';
 import {
   isolatedClickHouse,
   isolatedPostgres,
   type IsolatedClickHouse,
   type IsolatedPostgres,
 } from '../harness/isolated.ts';
-import { useSpa } from '../harness/rum-page.ts';
+import { launchVisitorBrowser, useSpa } from '../harness/rum-page.ts';
 import { createSite, queryRows, startIngest, type IngestProcess } from '../ingest/support.ts';
 
 /**
@@ -29,8 +28,6 @@ import { createSite, queryRows, startIngest, type IngestProcess } from '../inges
  */
 
 const DOMAIN = 'spa.example.test';
-const VISITOR_UA =
-  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
 /** Event Timing rounds an interaction's duration to 8 ms; each phase is rounded to a whole ms. */
 const INP_SUM_TOLERANCE_MS = 8 + 3;
 /** Four phases, each rounded to a whole ms. */
@@ -72,10 +69,7 @@ beforeAll(async () => {
     INGEST_SPOOL_DIR: spoolDir,
   });
   spa = await startRumSpaFixture(embedSnippet(collectorScriptUrl(ingest.url), site.publicId));
-  ({ browser, close: closeBrowser } = await launchBrowser([
-    `--host-resolver-rules=MAP ${DOMAIN} 127.0.0.1`,
-    `--user-agent=${VISITOR_UA}`,
-  ]));
+  ({ browser, close: closeBrowser } = await launchVisitorBrowser(DOMAIN));
 }, 120_000);
 
 afterAll(async () => {

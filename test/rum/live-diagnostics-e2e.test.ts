@@ -2,21 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'puppeteer-core';
-import { newPublicId } from '../../core/ids.ts';
 import { lcpPageAnchor } from '../../core/rum/anchors.ts';
-import { buildResultRecord } from '../../core/scan/result.ts';
-import { scoreScan } from '../../core/scoring/index.ts';
-import { createStorage } from '../../db/store/index.ts';
 import { startRumSpaFixture, type RumSpaFixture } from '../../fixtures/rum-spa.ts';
-import { markFinished } from '../../services/scans.ts';
 import { waitUntil } from '../../stack/proc.ts';
 import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
-import { launchBrowser } from '../harness/browser.ts';
 import { freePort, isolatedClickHouse, type IsolatedClickHouse } from '../harness/isolated.ts';
-import { useSpa } from '../harness/rum-page.ts';
+import { launchVisitorBrowser, useSpa } from '../harness/rum-page.ts';
+import { insertFinishedScan } from '../harness/scans.ts';
 import { WebClient } from '../harness/web.ts';
 import { startIngest, type IngestProcess } from '../ingest/support.ts';
-import { cleanObservation, formFactor, SCANNED_AT } from '../unit/observation-builder.ts';
+import { cleanObservation, formFactor } from '../unit/observation-builder.ts';
 
 /**
  * Live-data diagnostics end to end, every part real: a site created through the API, its snippet in a
@@ -31,8 +26,6 @@ import { cleanObservation, formFactor, SCANNED_AT } from '../unit/observation-bu
  */
 
 const DOMAIN = 'spa.example.test';
-const VISITOR_UA =
-  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
 const PASSWORD = 'a-long-password-1';
 /** The INP of the slow click: at least the handler's busy-wait, at most 200 ms more (input delay and paint on a busy machine). */
 const INP_ABOVE_HANDLER_MS = 200;
@@ -69,10 +62,7 @@ beforeAll(async () => {
   siteId = (site.body.data as { id: number }).id;
   snippet = (site.body.data as { embed_snippet: string }).embed_snippet;
   spa = await startRumSpaFixture(() => snippet);
-  ({ browser, close: closeBrowser } = await launchBrowser([
-    `--host-resolver-rules=MAP ${DOMAIN} 127.0.0.1`,
-    `--user-agent=${VISITOR_UA}`,
-  ]));
+  ({ browser, close: closeBrowser } = await launchVisitorBrowser(DOMAIN));
 }, 120_000);
 
 afterAll(async () => {
@@ -197,20 +187,6 @@ it('names the third-party script behind slow clicks, the LCP phases per page and
 
 /** A finished scan of `url` by the site's owner, as the worker stores it (scored from the observation). */
 async function finishedLabScan(url: string): Promise<string> {
-  const store = createStorage(api.db.knex).scans;
-  const at = api.clock.read();
-  const scan = await store.insert({
-    publicId: newPublicId(at),
-    userId,
-    url,
-    host: DOMAIN,
-    region: api.config.regions.default,
-    isPublic: false,
-    authType: null,
-    authSecret: null,
-    requestedAt: at,
-    cacheKey: null,
-  });
   const bootup = {
     score: 0.2,
     numericValue: 400,
@@ -231,6 +207,5 @@ async function finishedLabScan(url: string): Promise<string> {
     diagnostics,
   });
   const observation = cleanObservation({ requestedUrl: url, finalUrl: url, desktop: slow, mobile: slow });
-  await markFinished(store, scan.publicId, buildResultRecord(observation, scoreScan(observation, SCANNED_AT)), at);
-  return scan.publicId;
+  return (await insertFinishedScan(api, userId, url, { observation })).publicId;
 }

@@ -1,18 +1,15 @@
-import { newPublicId } from '../../core/ids.ts';
 import { formatMs } from '../../core/i18n/locale.ts';
 import type { PlanKey } from '../../core/plans.ts';
 import { rate, type Device, type RumMetric } from '../../core/rum/metrics.ts';
 import { FIELD_DAYS, rollingDaysWindow } from '../../core/rum/periods.ts';
-import { buildResultRecord } from '../../core/scan/result.ts';
-import { scoreScan } from '../../core/scoring/index.ts';
 import { rumQueries } from '../../db/clickhouse/rum-queries.ts';
 import { createStorage } from '../../db/store/index.ts';
-import { markFinished, setSharing } from '../../services/scans.ts';
+import { setSharing } from '../../services/scans.ts';
 import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
+import { insertFinishedScan } from '../harness/scans.ts';
 import { freePort, isolatedClickHouse, type IsolatedClickHouse } from '../harness/isolated.ts';
 import { WebClient } from '../harness/web.ts';
 import { insertMetrics, nearestRank, seeded, type MetricRow } from '../rum/rum-data.ts';
-import { cleanObservation, SCANNED_AT } from '../unit/observation-builder.ts';
 
 /**
  * The report's "lab and field" part against the real API process, Postgres and ClickHouse (rows written
@@ -64,26 +61,8 @@ async function siteFor(userId: number, domain: string, target: TestApi = api) {
 }
 
 /** A finished scan of `url`, as the worker leaves it. */
-async function finishedScan(userId: number, url: string, options: { isPublic?: boolean; target?: TestApi } = {}) {
-  const target = options.target ?? api;
-  const store = createStorage(target.db.knex).scans;
-  const at = target.clock.read();
-  const scan = await store.insert({
-    publicId: newPublicId(at),
-    userId,
-    url,
-    host: new URL(url).hostname,
-    region: target.config.regions.default,
-    isPublic: options.isPublic ?? false,
-    authType: null,
-    authSecret: null,
-    requestedAt: at,
-    cacheKey: null,
-  });
-  const observation = cleanObservation();
-  await markFinished(store, scan.publicId, buildResultRecord(observation, scoreScan(observation, SCANNED_AT)), at);
-  return (await store.find(scan.publicId))!;
-}
+const finishedScan = (userId: number, url: string, options: { isPublic?: boolean; target?: TestApi } = {}) =>
+  insertFinishedScan(options.target ?? api, userId, url, options);
 
 interface View {
   path: string;
