@@ -47,7 +47,7 @@ function culpritsTable(model: DashboardModel, t: LiveLabels): SafeHtml {
   const slow = model.culprits.slowInteractions;
   const rows = model.culprits.culprits.map(
     (c) => html`<tr id="${c.anchor}" data-kind="${c.kind}" data-count="${c.slowInteractions}">
-      <td class="wide url">${culpritName(c, t)}${labLink(model.labLinks.culprits.get(c.anchor), model, t)}</td>
+      <td class="wide url">${culpritName(c, t)}${labLink(model.labLinks.culprits.get(c.anchor), model, t, t.labThirdParty)}</td>
       <td data-label="${t.colSource}">${t.culpritKinds[c.kind]}</td>
       <td data-label="${t.colFunction}">${c.functionName ? html`<code>${c.functionName}</code>` : html`<span class="muted">—</span>`}</td>
       <td data-label="${t.colInvoker}">${c.invoker ? html`<code>${c.invoker}</code>` : html`<span class="muted">—</span>`}</td>
@@ -62,13 +62,13 @@ function culpritsTable(model: DashboardModel, t: LiveLabels): SafeHtml {
 
 /**
  * The owner's lab scan that names the same script, entity or element (services/lab-field-links.ts): the
- * report's first such finding, or its diagnostics for an entity or element match.
+ * report's first such finding, or its diagnostics (`matched` says what) for an entity or element match.
  */
-function labLink(link: LabLink | undefined, model: DashboardModel, t: LiveLabels): SafeHtml {
+function labLink(link: LabLink | undefined, model: DashboardModel, t: LiveLabels, matched: string): SafeHtml {
   if (!link) return html``;
   const first = link.findings[0];
   const target = first ? findingAnchor(first.code) : 'diagnostics';
-  const what = first ? localiseFinding(first, model.locale).title : t.labDiagnostics;
+  const what = first ? localiseFinding(first, model.locale).title : matched;
   return html`<p class="lab-link"><a href="/reports/${link.scanId}#${target}" data-scan="${link.scanId}">${t.labLink(what, new URL(link.url).pathname)}</a></p>`;
 }
 
@@ -97,7 +97,7 @@ function phasesRow(row: LcpPhasesRow, model: DashboardModel, t: LiveLabels): Saf
   return html`<tr id="${row.anchor}" data-path="${row.path ?? ''}" data-p75="${row.p75}" data-phase-samples="${row.phaseSamples}">
     <td class="wide url">${row.path === null ? html`<strong>${t.lcpWholeSite}</strong>` : html`<code>${row.path}</code>`}</td>
     <td class="num" data-label="${t.colP75}"><span class="rating rating-${rate('LCP', row.p75)}">${formatMetric('LCP', row.p75, locale)}</span><br><span class="muted">${t.samples(formatNumber(row.samples, locale))}</span></td>
-    <td class="wide attribution" data-label="${t.colLcpElement}">${row.target ? html`<code>${row.target}</code>` : html`<span class="muted">—</span>`}${row.url ? html`<br><code class="muted">${row.url}</code>` : html``}${row.path === null ? html`` : labLink(model.labLinks.lcpPages.get(row.path), model, t)}</td>
+    <td class="wide attribution" data-label="${t.colLcpElement}">${row.target ? html`<code>${row.target}</code>` : html`<span class="muted">—</span>`}${row.url ? html`<br><code class="muted">${row.url}</code>` : html``}${row.path === null ? html`` : labLink(model.labLinks.lcpPages.get(row.path), model, t, t.labSameElement)}</td>
     <td class="wide" data-label="${t.colPhases}">${phaseBar(row, model, t)}</td></tr>`;
 }
 
