@@ -167,13 +167,22 @@ function hex(text: string, pos: number, count: number): Decoded[] {
 const plus = (escape: Escape, pos: number): Decoded[] =>
   punctuation(escape, pos, '+').map((d) => ({ cp: 0x20, end: d.end }));
 
-/** `%XX` bytes: ASCII, a Latin-1 byte, or a whole UTF-8 sequence; and `%uXXXX`. */
+/** `%XX` bytes: ASCII, a Latin-1 byte, or a whole UTF-8 sequence; and `%uXXXX` (a surrogate pair read as one). */
 function percent(escape: Escape, pos: number): Decoded[] {
   const { text } = escape;
   const out: Decoded[] = [];
   const byteAt = (p: number): Decoded[] => punctuation(escape, p, '%').flatMap((d) => hex(text, d.end, 2));
-  for (const sign of punctuation(escape, pos, '%'))
-    if (text[sign.end] === 'u' || text[sign.end] === 'U') out.push(...hex(text, sign.end + 1, 4));
+  const unit = (p: number): Decoded[] =>
+    punctuation(escape, p, '%').flatMap((sign) =>
+      text[sign.end] === 'u' || text[sign.end] === 'U' ? hex(text, sign.end + 1, 4) : [],
+    );
+  for (const high of unit(pos)) {
+    out.push(high);
+    if (high.cp >= 0xd800 && high.cp <= 0xdbff)
+      for (const low of unit(high.end))
+        if (low.cp >= 0xdc00 && low.cp <= 0xdfff)
+          out.push({ cp: 0x10000 + ((high.cp - 0xd800) << 10) + (low.cp - 0xdc00), end: low.end });
+  }
   for (const first of byteAt(pos)) {
     out.push(first); // ASCII, or a Latin-1 byte as escape() writes it
     const more = first.cp >= 0xf0 ? 3 : first.cp >= 0xe0 ? 2 : first.cp >= 0xc0 ? 1 : 0;

@@ -6,7 +6,7 @@
 import type { UserFlow } from 'lighthouse/core/user-flow.js';
 import { TimeoutError, type ElementHandle, type HTTPRequest, type Page } from 'puppeteer-core';
 import {
-  blockedAddressMessage,
+  BLOCKED_ADDRESS_MESSAGE,
   startOrigin,
   type FlowFailure,
   type FlowRunInput,
@@ -117,8 +117,7 @@ function documentWatch(page: Page) {
     check(proxy: EgressProxy, withStatus: boolean): void {
       if (failed) {
         const refused = proxy.failureFor(failed.url);
-        if (refused?.code === 'blocked_address')
-          throw new FlowStepError('blocked_address', blockedAddressMessage(new URL(failed.url).hostname));
+        if (refused?.code === 'blocked_address') throw new FlowStepError('blocked_address', BLOCKED_ADDRESS_MESSAGE);
         throw new FlowStepError(
           'navigation_failed',
           refused?.message ?? `${failed.url} did not load (${failed.errorText})`,
@@ -160,8 +159,7 @@ export function flowSteps(context: StepContext) {
       await checkScannedHost(url, context.allowLoopback);
     } catch (error) {
       if (!(error instanceof PageFailureError)) throw error;
-      if (error.code === 'blocked_address')
-        throw new FlowStepError('blocked_address', blockedAddressMessage(new URL(url).hostname));
+      if (error.code === 'blocked_address') throw new FlowStepError('blocked_address', BLOCKED_ADDRESS_MESSAGE);
       throw new FlowStepError('navigation_failed', error.message);
     }
     proxy.allowScannedUrl(url);
