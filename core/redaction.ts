@@ -372,11 +372,23 @@ function matchSecret(text: string, secret: PreparedSecret, found: Array<[number,
   }
 }
 
-/** A copy of a JSON value with every run of a secret in its strings (object keys included) redacted. */
+/**
+ * A base64 `data:` URL (Lighthouse's screenshots and filmstrip frames): image bytes, not text, which redaction
+ * would corrupt and which the rule does not claim to cover (docs/security.md: images are not redacted).
+ */
+const BASE64_DATA_URL = /^data:[\w.+-]+\/[\w.+-]+(;[\w-]+=[\w.-]+)*;base64,[A-Za-z0-9+/]*={0,2}$/;
+
+const redactString = (text: string, secrets: SecretSet): string =>
+  BASE64_DATA_URL.test(text) ? text : secrets.redact(text);
+
+/**
+ * A copy of a JSON value with every run of a secret in its strings (object keys included) redacted; base64 data
+ * URLs (images) are left as they are.
+ */
 export function redactSecrets<T>(value: T, secrets: SecretSet): T {
   if (secrets.empty) return value;
   const walk = (node: unknown): unknown => {
-    if (typeof node === 'string') return secrets.redact(node);
+    if (typeof node === 'string') return redactString(node, secrets);
     if (Array.isArray(node)) return node.map(walk);
     if (node && typeof node === 'object') {
       const out: Record<string, unknown> = {};
@@ -392,7 +404,7 @@ export function redactSecrets<T>(value: T, secrets: SecretSet): T {
 export function containsSecret(value: unknown, secrets: SecretSet): boolean {
   if (secrets.empty) return false;
   const walk = (node: unknown): boolean => {
-    if (typeof node === 'string') return secrets.spans(node).length > 0;
+    if (typeof node === 'string') return !BASE64_DATA_URL.test(node) && secrets.spans(node).length > 0;
     if (Array.isArray(node)) return node.some(walk);
     if (node && typeof node === 'object')
       return Object.entries(node).some(([key, inner]) => secrets.spans(key).length > 0 || walk(inner));

@@ -87,3 +87,13 @@ it('redacts a flow password typed into a GET form, as the browser encodes it', (
   const step = { url: 'http://shop.example/search?q=Zebra+Quartz+Mango+77%21', name: 'Results' };
   expect(scrubFlowSecrets(step, secrets)).toEqual({ url: `http://shop.example/search?q=${REDACTED}`, name: 'Results' });
 });
+
+it('leaves image bytes in base64 data URLs alone, and redacts a data URL that is text', () => {
+  const set = new SecretSet(['AAAAAAAAAAAAAAAA']);
+  const image = `data:image/jpeg;base64,/9j/${'A'.repeat(40)}+/w==`;
+  expect(redactSecrets({ screenshot: image }, set)).toEqual({ screenshot: image });
+  expect(containsSecret({ screenshot: image }, set)).toBe(false);
+  expect(redactSecrets({ text: 'data:text/plain,AAAAAAAAAAAAAAAA' }, set)).toEqual({
+    text: `data:text/plain,${REDACTED}`,
+  });
+});
