@@ -16,6 +16,7 @@ import type { WebhookDispatch } from '../services/webhook-dispatch.ts';
 import type { WorkerMetrics } from '../infra/worker-metrics.ts';
 import type { ScanRunner } from './scan-runner.ts';
 import { describeStep, measureRuns, medianScan } from './scan-runs.ts';
+import { checkStoredForCredentials } from './scan-secret-check.ts';
 
 export interface ScanActivityDeps {
   scans: ScanStore;
@@ -150,9 +151,12 @@ export function createScanActivities(deps: ScanActivityDeps) {
         const now = clock();
         const runs = { ...records, overall: wholeRuns.map((run) => scoreScan(run, now).scores.overall) };
         const result = buildResultRecord(observation, scoreScan(observation, now), runs);
+        const secretCheck = credentials ? checkStoredForCredentials(credentials, result, reports) : null;
+        if (secretCheck === 'found')
+          log.warn({ scanId: publicId }, 'credentials found in the redacted scan; sharing refused');
         // The scan.completed webhook's outbox row commits with the result; its delivery starts after the commit.
         const { webhooks } = await whenDatabaseAnswers(() =>
-          finishScan(scans, publicId, result, clock(), config.baseUrl),
+          finishScan(scans, publicId, result, clock(), config.baseUrl, secretCheck),
         );
         if (webhooks.length) await deps.webhookDispatch?.start(webhooks);
         const overloaded = [...records.desktop, ...records.mobile].filter((run) => run.overloaded).length;

@@ -25,6 +25,8 @@ import { createInterface } from 'node:readline';
 import { parseArgs, promisify } from 'node:util';
 import { prepareLighthouseReport } from '../activities/lighthouse/report.ts';
 import { CHROMIUM_FLAGS, sandboxFlags } from '../core/chromium.ts';
+import { redactSecrets } from '../core/redaction.ts';
+import { credentialSecrets } from '../core/scan/credentials.ts';
 import type { FormFactor } from '../core/scan/observation.ts';
 import { PROJECT_ROOT } from '../infra/config.ts';
 import { startFixtureSites } from '../fixtures/sites.ts';
@@ -201,8 +203,12 @@ async function lighthouseResultsStored(ids: string[], scanMs: number, floorMs: n
       gzip: Object.fromEntries(rows.map((r) => [r.form_factor, r.content.length])) as Record<FormFactor, number>,
       json: rows.reduce((sum, r) => sum + r.json_bytes, 0),
       before: row.bytes + images,
-      ms: timed(() => lhrs.forEach(({ factor, lhr }) => prepareLighthouseReport(lhr, factor, null))),
-      scrubMs: timed(() => lhrs.forEach(({ factor, lhr }) => prepareLighthouseReport(lhr, factor, credentials))),
+      ms: timed(() => lhrs.forEach(({ factor, lhr }) => prepareLighthouseReport(lhr, factor))),
+      scrubMs: timed(() =>
+        lhrs.forEach(({ factor, lhr }) =>
+          prepareLighthouseReport(redactSecrets(lhr, credentialSecrets(credentials)), factor),
+        ),
+      ),
     });
   }
   const med = (pick: (s: (typeof perScan)[number]) => number) =>

@@ -1149,7 +1149,8 @@ export interface paths {
                          * @example {
                          *       "data": {
                          *         "share_enabled": true,
-                         *         "share_url": "https://webperf.example/assets/01jz8q3m5kx7h2v9w4n6p0r1st/desktop.webp"
+                         *         "share_url": "https://webperf.example/assets/01jz8q3m5kx7h2v9w4n6p0r1st/desktop.webp",
+                         *         "signed_in": "example"
                          *       }
                          *     }
                          */
@@ -1159,6 +1160,8 @@ export interface paths {
                                 share_enabled: true;
                                 /** Format: uri */
                                 share_url: string;
+                                /** @description Only for a scan made with credentials: says that the shared report shows the page as a signed-in visitor saw it, screenshots included (they are not redacted). */
+                                signed_in?: string;
                             } | {
                                 /** @constant */
                                 share_enabled: false;
@@ -1300,7 +1303,8 @@ export interface paths {
                          * @example {
                          *       "data": {
                          *         "share_enabled": true,
-                         *         "share_url": "https://webperf.example/assets/01jz8q3m5kx7h2v9w4n6p0r1st/desktop.webp"
+                         *         "share_url": "https://webperf.example/assets/01jz8q3m5kx7h2v9w4n6p0r1st/desktop.webp",
+                         *         "signed_in": "example"
                          *       }
                          *     }
                          */
@@ -1310,6 +1314,8 @@ export interface paths {
                                 share_enabled: true;
                                 /** Format: uri */
                                 share_url: string;
+                                /** @description Only for a scan made with credentials: says that the shared report shows the page as a signed-in visitor saw it, screenshots included (they are not redacted). */
+                                signed_in?: string;
                             } | {
                                 /** @constant */
                                 share_enabled: false;

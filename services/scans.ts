@@ -5,7 +5,7 @@ import type { FailureCode } from '../core/scan/failures.ts';
 import type { ScanResultRecord } from '../core/scan/result.ts';
 import type { Keyring } from '../core/keys.ts';
 import { encryptScanCredentials, type ScanCredentials } from '../core/scan/credentials.ts';
-import type { Scan } from '../core/scan/scan.ts';
+import { shareRefusal, type Scan, type SecretCheck, type ShareRefusal } from '../core/scan/scan.ts';
 import type { WebhookDelivery } from '../core/webhooks/delivery.ts';
 import { scanCompletedPayload } from '../core/webhooks/payloads.ts';
 import type { ScanStore } from '../db/store/scans.ts';
@@ -108,8 +108,21 @@ export function hourlyLimitReached(
   return { kind: 'hourly_limit', limit: plan.hourlyScanLimit, resetAt: new Date(oldest.getTime() + HOUR_MS) };
 }
 
-/** The share token is made on first enable and kept for ever after, so re-enabling gives the same URL. */
+export class ShareRefusedError extends Error {
+  readonly reason: ShareRefusal;
+  constructor(reason: ShareRefusal) {
+    super(`sharing refused: ${reason}`);
+    this.reason = reason;
+  }
+}
+
+/**
+ * The share token is made on first enable and kept for ever after, so re-enabling gives the same URL. Enabling
+ * throws ShareRefusedError for a scan that shareRefusal refuses.
+ */
 export async function setSharing(store: ScanStore, scan: Scan, enabled: boolean): Promise<Scan> {
+  const refusal = enabled ? shareRefusal(scan) : null;
+  if (refusal) throw new ShareRefusedError(refusal);
   const updated = enabled
     ? await store.enableSharing(scan.publicId, randomBytes(24).toString('base64url'))
     : await store.disableSharing(scan.publicId);
@@ -127,7 +140,8 @@ export const markFinished = (
   publicId: string,
   result: ScanResultRecord,
   now: Date,
-): Promise<boolean> => store.markFinished(publicId, result, now);
+  secretCheck: SecretCheck | null = null,
+): Promise<boolean> => store.markFinished(publicId, result, now, secretCheck);
 
 /**
  * The scan's end with its scan.completed webhook (when the owner gets one) in one transaction. Returns
@@ -139,17 +153,24 @@ export async function finishScan(
   result: ScanResultRecord,
   now: Date,
   baseUrl: string,
+  secretCheck: SecretCheck | null = null,
 ): Promise<{ finished: boolean; webhooks: WebhookDelivery[] }> {
-  const webhooks = await store.markFinishedWithOutbox(publicId, result, now, async (scan, outbox) => {
-    const delivery = await enqueueWebhook(
-      outbox,
-      scan.userId,
-      'scan.completed',
-      scanCompletedPayload({ publicId: scan.publicId, url: scan.url, finishedAt: now }, result, baseUrl),
-      now,
-    );
-    return delivery ? [delivery] : [];
-  });
+  const webhooks = await store.markFinishedWithOutbox(
+    publicId,
+    result,
+    now,
+    async (scan, outbox) => {
+      const delivery = await enqueueWebhook(
+        outbox,
+        scan.userId,
+        'scan.completed',
+        scanCompletedPayload({ publicId: scan.publicId, url: scan.url, finishedAt: now }, result, baseUrl),
+        now,
+      );
+      return delivery ? [delivery] : [];
+    },
+    secretCheck,
+  );
   return { finished: webhooks !== null, webhooks: webhooks ?? [] };
 }
 

@@ -5,7 +5,13 @@
  */
 import type { UserFlow } from 'lighthouse/core/user-flow.js';
 import { TimeoutError, type ElementHandle, type HTTPRequest, type Page } from 'puppeteer-core';
-import { startOrigin, type FlowFailure, type FlowRunInput, type FlowStep } from '../../core/flows/flow.ts';
+import {
+  BLOCKED_ADDRESS_MESSAGE,
+  startOrigin,
+  type FlowFailure,
+  type FlowRunInput,
+  type FlowStep,
+} from '../../core/flows/flow.ts';
 import { totpCode } from '../../core/flows/totp.ts';
 import type { EgressProxy } from '../lighthouse/egress-proxy.ts';
 import { checkScannedHost, PageFailureError } from '../lighthouse/page-failures.ts';
@@ -111,7 +117,7 @@ function documentWatch(page: Page) {
     check(proxy: EgressProxy, withStatus: boolean): void {
       if (failed) {
         const refused = proxy.failureFor(failed.url);
-        if (refused?.code === 'blocked_address') throw new FlowStepError('blocked_address', refused.message);
+        if (refused?.code === 'blocked_address') throw new FlowStepError('blocked_address', BLOCKED_ADDRESS_MESSAGE);
         throw new FlowStepError(
           'navigation_failed',
           refused?.message ?? `${failed.url} did not load (${failed.errorText})`,
@@ -153,10 +159,8 @@ export function flowSteps(context: StepContext) {
       await checkScannedHost(url, context.allowLoopback);
     } catch (error) {
       if (!(error instanceof PageFailureError)) throw error;
-      throw new FlowStepError(
-        error.code === 'blocked_address' ? 'blocked_address' : 'navigation_failed',
-        error.message,
-      );
+      if (error.code === 'blocked_address') throw new FlowStepError('blocked_address', BLOCKED_ADDRESS_MESSAGE);
+      throw new FlowStepError('navigation_failed', error.message);
     }
     proxy.allowScannedUrl(url);
     await flow.navigate(url, { name });

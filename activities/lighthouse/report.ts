@@ -1,6 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import type { ScanCredentials } from '../../core/scan/credentials.ts';
-import { credentialStrings, scrubSecrets, type LighthouseReport } from '../../core/scan/lighthouse-report.ts';
+import type { LighthouseReport } from '../../core/scan/lighthouse-report.ts';
 import type { FormFactor } from '../../core/scan/observation.ts';
 
 /**
@@ -11,15 +10,10 @@ import type { FormFactor } from '../../core/scan/observation.ts';
 const GZIP_LEVEL = 6;
 
 /**
- * One form factor's whole Lighthouse result as kept: the scan's credentials scrubbed from every string
- * (Lighthouse records URLs, element text and snippets, which a page may fill with what it was sent),
- * serialised and gzip-compressed. Run in the runner, once per form factor loaded.
+ * One form factor's whole Lighthouse result as kept, serialised and gzip-compressed. Run in the runner, once per
+ * form factor loaded, on the result it has already redacted of the scan's credentials (runner.ts).
  */
-export function prepareLighthouseReport(
-  lhr: object,
-  formFactor: FormFactor,
-  credentials: ScanCredentials | null,
-): LighthouseReport {
-  const json = Buffer.from(JSON.stringify(scrubSecrets(lhr, credentialStrings(credentials))));
+export function prepareLighthouseReport(lhr: object, formFactor: FormFactor): LighthouseReport {
+  const json = Buffer.from(JSON.stringify(lhr));
   return { formFactor, gzip: gzipSync(json, { level: GZIP_LEVEL }), jsonBytes: json.length };
 }

@@ -16,7 +16,9 @@ import {
   type FormFactorObservation,
   type RunObservation,
 } from '../../core/scan/observation.ts';
+import { credentialSecrets } from '../../core/scan/credentials.ts';
 import { mainDocumentResponse } from '../../core/scan/main-document.ts';
+import { redactSecrets, type SecretSet } from '../../core/redaction.ts';
 import type { EgressProxy } from './egress-proxy.ts';
 import { formFactorObservation, responseObservations, type LighthouseResult } from './extract.ts';
 import { captureNetwork, documentGenerator } from './network-capture.ts';
@@ -27,7 +29,13 @@ import { prepareLighthouseReport } from './report.ts';
 import { cleanUp, launchAhead, readInput, startLifetime } from './runner-lifetime.ts';
 import { LIGHTHOUSE_FLAGS, lighthouseConfigFor } from './settings.ts';
 
-async function runFormFactor(browser: Browser, proxy: EgressProxy, input: RunnerInput, factor: FormFactor) {
+async function runFormFactor(
+  browser: Browser,
+  proxy: EgressProxy,
+  input: RunnerInput,
+  factor: FormFactor,
+  secrets: SecretSet,
+) {
   const page = await browser.newPage();
   try {
     const session = await page.createCDPSession();
@@ -37,13 +45,15 @@ async function runFormFactor(browser: Browser, proxy: EgressProxy, input: Runner
       : null;
     const result = await lighthouse(input.url, LIGHTHOUSE_FLAGS, lighthouseConfigFor(factor), page);
     if (!result) throw new Error('Lighthouse returned no result');
-    const lhr = result.lhr as unknown as LighthouseResult;
+    // Redacted before anything reads it: the observation, the stored result and its failures all come from it.
+    const raw = redactSecrets(result.lhr, secrets);
+    const lhr = raw as unknown as LighthouseResult;
     throwIfFailed(lhr, {
       proxy,
       documentUrl: capture.documentUrl,
       credentialsRefused: credentials?.refused() ?? false,
     });
-    return { lhr, raw: result.lhr, capture, generator: await documentGenerator(session, capture) };
+    return { lhr, raw, capture, generator: await documentGenerator(session, capture) };
   } finally {
     await page.close().catch(() => undefined);
   }
@@ -68,6 +78,7 @@ async function main(): Promise<void> {
   launched.catch(() => undefined); // awaited below, once the input has come
   const input = await readInput<RunnerInput>();
   const factors = formFactorsOf(input);
+  secrets = credentialSecrets(input.credentials);
   let proxy: EgressProxy | null = null;
   let browser: Browser | null = null;
   try {
@@ -80,13 +91,13 @@ async function main(): Promise<void> {
     let first: Awaited<ReturnType<typeof runFormFactor>> | null = null;
     for (const factor of factors) {
       sendMessage({ kind: 'progress', step: factor });
-      const run = await runFormFactor(browser, proxy, input, factor);
+      const run = await runFormFactor(browser, proxy, input, factor, secrets);
       first ??= run;
       const { observation, images } = formFactorObservation(run.lhr, factor);
       for (const image of images)
         sendMessage({ kind: 'image', name: image.name, base64: image.bytes.toString('base64') });
-      // The whole result too (the worker keeps the median run's), without the credentials.
-      const report = prepareLighthouseReport(run.raw, factor, input.credentials);
+      // The whole result too (the worker keeps the median run's), already without the credentials.
+      const report = prepareLighthouseReport(run.raw, factor);
       if (report.gzip.length <= MAX_REPORT_BYTES)
         sendMessage({
           kind: 'report',
@@ -114,13 +125,17 @@ async function main(): Promise<void> {
     };
     const mainResponse = mainDocumentResponse(observation);
     if (mainResponse) observation.httpStatus = mainResponse.status;
-    sendMessage({ kind: 'observation', observation });
+    // What the network capture recorded (headers, redirects) may echo the credentials as well.
+    sendMessage({ kind: 'observation', observation: redactSecrets(observation, secrets) });
   } finally {
     await browser?.close().catch(() => undefined);
     await proxy?.close();
     cleanUp();
   }
 }
+
+/** The run's credentials as the redaction rule reads them; none until the input has come. */
+let secrets: SecretSet = credentialSecrets(null);
 
 main()
   .then(() => process.exit(0))
@@ -129,11 +144,13 @@ main()
       sendMessage({
         kind: 'page_failure',
         code: error.code,
-        detail: error.message,
+        detail: secrets.redact(error.message),
         ...(error.httpStatus ? { httpStatus: error.httpStatus } : {}),
       });
       process.exit(0);
     }
-    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `${secrets.redact(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`,
+    );
     process.exit(1);
   });

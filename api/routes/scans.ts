@@ -6,7 +6,7 @@ import { negotiateLocale } from '../../core/i18n/locale.ts';
 import { PUBLIC_ID_PATTERN } from '../../core/ids.ts';
 import { hasFeature, PLAN_KEYS, PLANS } from '../../core/plans.ts';
 import { MAX_RUNS } from '../../core/scan/lifecycle.ts';
-import type { Scan, ScanStatus } from '../../core/scan/scan.ts';
+import { shareRefusal, type Scan, type ScanStatus, type ShareRefusal } from '../../core/scan/scan.ts';
 import type { ScanStore } from '../../db/store/scans.ts';
 import {
   DEPENDENCY_RETRY_AFTER_S,
@@ -187,7 +187,15 @@ export function scanRoutes(deps: ScanRouteDeps): AnyRoute[] {
       properties: {},
       description: 'No fields; send no body or `{}`.',
     },
-    responses: { 200: { description: 'Sharing state.', schema: envelope(shareStateSchema) } },
+    responses: enabled
+      ? {
+          200: { description: 'Sharing state.', schema: envelope(shareStateSchema) },
+          422: {
+            description:
+              'A scan made with credentials whose stored result was not found free of them (in every encoding the redaction rule knows), or was stored without that check: `errors.scan`.',
+          },
+        }
+      : { 200: { description: 'Sharing state.', schema: envelope(shareStateSchema) } },
     handle: (ctx, input) => (enabled ? enableSharing : disableSharing)(deps, ctx, input),
   });
 
@@ -290,6 +298,15 @@ async function showScan(
   ctx.body = { data: detailView(scan, viewContext(deps, ctx)) };
 }
 
+const SHARE_REFUSED: Record<ShareRefusal, string> = {
+  credentials_found:
+    'This scan was made with credentials and what was stored of it still contains them in some encoding; it cannot be shared.',
+  credentials_unchecked:
+    'This scan was made with credentials and what was stored of it was not checked for them; it cannot be shared.',
+};
+const SHARED_SIGNED_IN =
+  'This scan was made with credentials: the shared report shows the page as a signed-in visitor saw it, and its screenshots are not redacted.';
+
 async function enableSharing(
   deps: ScanRouteDeps,
   ctx: ApiContext,
@@ -299,8 +316,16 @@ async function enableSharing(
   if (!scan) throw notFound();
   if (!hasFeature(ctx.state.plan, 'share_links'))
     throw planRequired('share_links', (needed) => `Share links need the ${needed.label} plan or higher.`);
+  const refusal = shareRefusal(scan);
+  if (refusal) throw validationFailed({ scan: [SHARE_REFUSED[refusal]] });
   const updated = await setSharing(deps.scans, scan, true);
-  ctx.body = { data: { share_enabled: true, share_url: shareUrl(deps.config.baseUrl, updated) } };
+  ctx.body = {
+    data: {
+      share_enabled: true,
+      share_url: shareUrl(deps.config.baseUrl, updated),
+      ...(scan.authType ? { signed_in: SHARED_SIGNED_IN } : {}),
+    },
+  };
 }
 
 async function disableSharing(

@@ -332,5 +332,19 @@ export const scanCreationSchema = closed({
 
 /** POST /scans/{id}/share/enable and /disable. */
 export const shareStateSchema: JsonSchema = {
-  oneOf: [closed({ share_enabled: { const: true }, share_url: url }), closed({ share_enabled: { const: false } })],
+  oneOf: [
+    closed(
+      {
+        share_enabled: { const: true },
+        share_url: url,
+        signed_in: {
+          type: 'string',
+          description:
+            'Only for a scan made with credentials: says that the shared report shows the page as a signed-in visitor saw it, screenshots included (they are not redacted).',
+        },
+      },
+      ['share_enabled', 'share_url'],
+    ),
+    closed({ share_enabled: { const: false } }),
+  ],
 };

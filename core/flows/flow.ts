@@ -115,6 +115,14 @@ export const FLOW_FAILURE_CODES = [
   'step_error',
 ] as const;
 
+/**
+ * The message of a `blocked_address` failure, as a scan's is: it names neither the host nor the address it resolved
+ * to. Run pages, webhooks and exports are read by people, and the address (or the name of a host a redirect led to)
+ * would tell them about networks they may not reach.
+ */
+export const BLOCKED_ADDRESS_MESSAGE =
+  'The host resolves to a private or special-use address, which flows may not reach.';
+
 /** A run that stopped: which step (any step, measured or not), why, and the page at that moment. */
 export interface FlowFailure {
   index: number;

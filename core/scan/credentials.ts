@@ -1,4 +1,5 @@
 import type { Keyring } from '../keys.ts';
+import { SecretSet } from '../redaction.ts';
 import { decryptSecret, encryptSecret } from '../secrets.ts';
 
 /**
@@ -17,4 +18,15 @@ export function encryptScanCredentials(keys: Keyring, publicId: string, credenti
 
 export function decryptScanCredentials(keys: Keyring, publicId: string, stored: string): ScanCredentials {
   return JSON.parse(decryptSecret(keys, 'scan-credentials', stored, context(publicId))) as ScanCredentials;
+}
+
+/**
+ * What of a scan's credentials is secret, for the redaction rule (core/redaction.ts): the password and basic
+ * auth's base64 token (the Authorization header's), or the header value. The user name and the header name are not.
+ */
+export function credentialSecrets(credentials: ScanCredentials | null): SecretSet {
+  if (!credentials) return new SecretSet([]);
+  if (credentials.type === 'header') return new SecretSet([credentials.header_value]);
+  const token = Buffer.from(`${credentials.username}:${credentials.password}`, 'utf8').toString('base64');
+  return new SecretSet([credentials.password, token]);
 }

@@ -3,6 +3,8 @@ import type { ScanResultRecord } from './result.ts';
 
 export type ScanStatus = 'queued' | 'running' | 'finished' | 'failed';
 export type AuthType = 'basic' | 'header';
+/** Whether what was stored of an authenticated scan still holds its credentials in any encoding (core/redaction.ts). */
+export type SecretCheck = 'clean' | 'found';
 
 /**
  * What started a scan: `request` (POST /scans, from the API or the web form), `schedule` (a monitored target's
@@ -27,6 +29,8 @@ export interface Scan {
   authType: AuthType | null;
   /** Encrypted credentials (core/scan/credentials.ts) while an authenticated scan is queued or running. */
   authSecret: string | null;
+  /** An authenticated scan's check of what was stored of it; null for other scans and for one stored unchecked. */
+  secretCheck: SecretCheck | null;
   shareToken: string | null;
   shareEnabled: boolean;
   requestedAt: Date;
@@ -59,4 +63,16 @@ export interface ScanFailure {
   code: FailureCode;
   detail: string;
   httpStatus: number | null;
+}
+
+export type ShareRefusal = 'credentials_found' | 'credentials_unchecked';
+
+/**
+ * Why a scan may not be shared, or null: an authenticated scan may be shared only when the worker found none of its
+ * credentials, in any encoding, in what it stored of it; one stored without that check cannot be shown to be clean.
+ */
+export function shareRefusal(scan: Pick<Scan, 'authType' | 'secretCheck'>): ShareRefusal | null {
+  if (scan.authType === null) return null;
+  if (scan.secretCheck === 'found') return 'credentials_found';
+  return scan.secretCheck === 'clean' ? null : 'credentials_unchecked';
 }

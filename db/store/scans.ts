@@ -3,7 +3,15 @@ import { pageMeta, pageOffset, type Page, type PageQuery } from '../../core/pagi
 import type { FailureCode } from '../../core/scan/failures.ts';
 import { STALE_SCAN_AFTER } from '../../core/scan/lifecycle.ts';
 import type { ScanResultRecord } from '../../core/scan/result.ts';
-import type { AuthType, NewScan, Scan, ScanFailure, ScanStatus, ScanTrigger } from '../../core/scan/scan.ts';
+import type {
+  AuthType,
+  NewScan,
+  Scan,
+  ScanFailure,
+  ScanStatus,
+  ScanTrigger,
+  SecretCheck,
+} from '../../core/scan/scan.ts';
 import { createWebhookStore, type WebhookStore } from './webhooks.ts';
 
 const LOCK_NAMESPACE = 4201;
@@ -21,6 +29,7 @@ export interface ScanRow {
   runs: number;
   auth_type: AuthType | null;
   auth_secret: string | null;
+  secret_check: SecretCheck | null;
   cache_key: string | null;
   share_token: string | null;
   share_enabled: boolean;
@@ -47,6 +56,7 @@ export const toScan = (row: ScanRow): Scan => ({
   runs: row.runs,
   authType: row.auth_type,
   authSecret: row.auth_secret,
+  secretCheck: row.secret_check,
   shareToken: row.share_token,
   shareEnabled: row.share_enabled,
   requestedAt: row.requested_at,
@@ -122,7 +132,13 @@ export interface ScanStore {
   markRunning(publicId: string, now: Date): Promise<boolean>;
   /** What a running scan is doing now; ignored once it has ended. */
   recordProgress(publicId: string, step: string): Promise<void>;
-  markFinished(publicId: string, result: ScanResultRecord, now: Date): Promise<boolean>;
+  /** `secretCheck`: an authenticated scan's check of what is stored of it (core/scan/scan.ts). */
+  markFinished(
+    publicId: string,
+    result: ScanResultRecord,
+    now: Date,
+    secretCheck?: SecretCheck | null,
+  ): Promise<boolean>;
   /**
    * markFinished, and `outbox` with the finished scan and a webhook store in the same transaction (the outbox
    * rows of scan.completed commit with the scan's end, or not at all). Null when the scan had ended already.
@@ -132,6 +148,7 @@ export interface ScanStore {
     result: ScanResultRecord,
     now: Date,
     outbox: (scan: Scan, webhooks: WebhookStore) => Promise<T>,
+    secretCheck?: SecretCheck | null,
   ): Promise<T | null>;
   markFailed(publicId: string, failure: ScanFailure, now: Date): Promise<boolean>;
 }
@@ -339,18 +356,19 @@ export function createScanStore(knex: Knex | Knex.Transaction): ScanStore {
         .update({ progress: step.slice(0, 100) });
     },
 
-    async markFinished(publicId: string, result: ScanResultRecord, now: Date): Promise<boolean> {
+    async markFinished(publicId, result, now, secretCheck = null) {
       const updated = await inFlight(publicId).update({
         status: 'finished',
         finished_at: now,
         progress: null,
         result: JSON.stringify(result) as unknown as ScanResultRecord,
         auth_secret: null,
+        secret_check: secretCheck,
       });
       return updated > 0;
     },
 
-    async markFinishedWithOutbox(publicId, result, now, outbox) {
+    async markFinishedWithOutbox(publicId, result, now, outbox, secretCheck = null) {
       return knex.transaction(async (trx) => {
         const [row] = (await trx<ScanRow>('scans')
           .where({ public_id: publicId })
@@ -361,6 +379,7 @@ export function createScanStore(knex: Knex | Knex.Transaction): ScanStore {
             progress: null,
             result: JSON.stringify(result) as unknown as ScanResultRecord,
             auth_secret: null,
+            secret_check: secretCheck,
           })
           .returning('*')) as ScanRow[];
         return row ? outbox(toScan(row), createWebhookStore(trx)) : null;

@@ -1,4 +1,5 @@
 import type { FlowStep } from '../../core/flows/flow.ts';
+import { REDACTED } from '../../core/redaction.ts';
 import { flowRunWorkflowId } from '../../core/temporal.ts';
 import { createProcessFlowRunner } from '../../activities/flows/process-flow-runner.ts';
 import { noScanRunner } from '../../worker/activities.ts';
@@ -7,6 +8,7 @@ import { SHOP_PASSWORD, SHOP_USER, SLOW_CLICK_MS, startShop, type Shop } from '.
 import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
 import { openApiContract } from '../harness/contract.ts';
 import { registerSecret } from '../harness/log-sink.ts';
+import { formsIn, secretRunForms } from '../harness/secret-forms.ts';
 import { startInProcessWorker, type InProcessWorker } from '../harness/scan-worker.ts';
 import { WebClient } from '../harness/web.ts';
 import { FLOW_PATHS } from '../../web/flows/model.ts';
@@ -17,7 +19,9 @@ import { baseTestEnv } from '../harness/shared.ts';
  * region's slot, the worker's real flow runner (its own process and Chromium, Lighthouse's user-flow API) and
  * the fixture shop: the imported journey, a timespan added around the slow "add to cart" click, a wrong
  * password that ends the run at the step after the sign-in, then the right one. The password is searched for in
- * every API answer, the Temporal histories, every stored row and the logs of the API and the worker.
+ * every API answer, the Temporal histories, every stored row and the logs of the API and the worker. Last, a
+ * secret typed into the shop's GET search form, searched for in every encoding (any run of 12 characters) in
+ * step URLs, answers, pages, rows, the history and the account export.
  */
 const config = loadConfig(baseTestEnv());
 /** As in the runner's own test: INP of a click busy for SLOW_CLICK_MS is at least that, plus input delay and the next paint. */
@@ -257,3 +261,61 @@ it('keeps the passwords out of every answer, page, Temporal history and stored r
       expect({ where, found: text.includes(password) }).toEqual({ where, found: false });
   // The logs of the API and the worker are searched for both passwords by the harness after this file.
 });
+
+/** A password typed into a GET form (the shop's search): the browser form-encodes it into the next page's URL. */
+const GET_FORM_SECRET = `Zebra Quartz Mango 77! & <x> "q" 'y' Grüße`;
+registerSecret(GET_FORM_SECRET);
+
+it('keeps a secret typed into a GET form out of step URLs, findings, pages, rows, histories and the export, in any encoding', async () => {
+  const created = await api_<{ id: string }>(token, 'POST', '/flows', {
+    name: 'Search with a secret',
+    form_factor: 'desktop',
+    steps: [
+      { type: 'navigate', url: `${shop.origin}/`, name: 'Home' },
+      { type: 'type', selector: '#q', secret: 'query' },
+      { type: 'click', selector: '#search-button' },
+      { type: 'wait_for_navigation' },
+      { type: 'snapshot', name: 'Results' },
+      { type: 'wait_for_selector', selector: '#never-there' },
+    ],
+  });
+  expect(created.status).toBe(201);
+  const id = created.data.id;
+  expect(
+    (await api_(token, 'PUT', `/flows/${id}/secrets/query`, { kind: 'password', value: GET_FORM_SECRET })).status,
+  ).toBe(201);
+  const run = await runToEnd(token, id);
+  expect(run.failure).toMatchObject({ step_index: 5, code: 'selector_not_found' });
+  const results = (run.steps as Array<{ name: string; url: string }>).find((s) => s.name === 'Results')!;
+  // The page was reached through the form: its URL had the secret, form-encoded, which stands redacted.
+  expect(results.url).toBe(`${shop.origin}/search?q=${REDACTED}`);
+
+  const me = await api_<{ email: string }>(token, 'GET', '/me');
+  const web = new WebClient(api.url, api.config.baseUrl);
+  expect((await web.signIn(me.data.email, WEB_PASSWORD)).status).toBe(303);
+  const pages = await Promise.all(
+    [FLOW_PATHS.flow(id), FLOW_PATHS.run(id, run.id as string), '/settings/data/export'].map((p) => web.get(p)),
+  );
+  expect(pages.map((p) => p.status)).toEqual([200, 200, 200]);
+  const histories = JSON.stringify(
+    await api.temporal.workflow.getHandle(flowRunWorkflowId(run.id as string)).fetchHistory(),
+  );
+  const tables = (
+    await api.db.knex.raw<{ rows: Array<{ table_name: string }> }>(
+      "select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'",
+    )
+  ).rows.map((r) => r.table_name);
+  const rows = await Promise.all(
+    tables.map(async (t) => JSON.stringify((await api.db.knex.raw(`select * from "${t}"`)).rows)),
+  );
+  const forms = secretRunForms([GET_FORM_SECRET]);
+  const found = [
+    ['answers', answers.join('\n')],
+    ['run page', pages[1]!.text],
+    ['flow page', pages[0]!.text],
+    ['export', pages[2]!.text],
+    ['history', histories],
+    ['rows', rows.join('\n')],
+  ].flatMap(([where, text]) => formsIn(text!, forms).map((form) => ({ where, form })));
+  expect(found).toEqual([]);
+}, 240_000);

@@ -2,7 +2,12 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FlowDefinition, FlowRunInput, FlowStep } from '../../core/flows/flow.ts';
+import {
+  BLOCKED_ADDRESS_MESSAGE,
+  type FlowDefinition,
+  type FlowRunInput,
+  type FlowStep,
+} from '../../core/flows/flow.ts';
 import { parseFlowRunnerMessage, type FlowRunnerMessage } from '../../activities/flows/flow-protocol.ts';
 import { createProcessFlowRunner, FLOW_RUNNER_SCRIPT } from '../../activities/flows/process-flow-runner.ts';
 import { runnerEnvironment, type RunnerLaunch } from '../../activities/lighthouse/protocol.ts';
@@ -174,19 +179,27 @@ it('refuses to type a secret on an origin other than the start origin or the one
   expect(allowed.outcome.failure).toBeNull();
 }, 240_000);
 
-it('refuses a loopback address when the runner does not allow it', async () => {
+it('refuses a loopback address when the runner does not allow it, naming neither the host nor its address', async () => {
   const strict = createProcessFlowRunner({
     chromiumPath: config.chromiumPath,
     allowLoopback: false,
     scanUser: config.scanUser,
   });
   try {
-    const { outcome } = await strict.run(input('noloopback', signIn(shop.origin)), {
+    // A name that resolves to the loopback address: the message must not tell what it resolved to.
+    const named = shop.origin.replace('127.0.0.1', 'localhost');
+    const { outcome } = await strict.run(input('noloopback', signIn(named)), {
       onProgress: () => undefined,
       signal: new AbortController().signal,
     });
     expect(outcome.steps).toEqual([]);
-    expect(outcome.failure).toMatchObject({ index: 0, step_type: 'navigate', code: 'blocked_address' });
+    expect(outcome.failure).toMatchObject({
+      index: 0,
+      step_type: 'navigate',
+      code: 'blocked_address',
+      message: BLOCKED_ADDRESS_MESSAGE,
+    });
+    expect(outcome.failure!.message).not.toMatch(/127\.0\.0\.1|::1|localhost/);
   } finally {
     strict.close();
   }

@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
-import { REDACTED } from '../../core/scan/lighthouse-report.ts';
+import { REDACTED } from '../../core/redaction.ts';
 import { createStorage } from '../../db/store/index.ts';
 import {
   BASIC_PASSWORD,

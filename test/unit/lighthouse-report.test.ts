@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { prepareLighthouseReport } from '../../activities/lighthouse/report.ts';
 import { PLAN_KEYS, PLANS } from '../../core/plans.ts';
-import { credentialStrings, REDACTED, scrubSecrets } from '../../core/scan/lighthouse-report.ts';
+import { redactSecrets, REDACTED } from '../../core/redaction.ts';
+import { credentialSecrets } from '../../core/scan/credentials.ts';
 import { lighthouseReportCsp } from '../../web/scans/report-lighthouse.ts';
 
 /**
@@ -18,19 +19,13 @@ describe('credentials in a Lighthouse result', () => {
   const basic = { type: 'basic' as const, username: 'preview', password: 'p@ss word/1' };
   const header = { type: 'header' as const, header_name: 'X-Key', header_value: 'k3y value' };
 
-  it('are every form of the password or header value, not the user or header name', () => {
-    const basicForms = credentialStrings(basic);
-    expect(basicForms).toEqual(
-      expect.arrayContaining([
-        'p@ss word/1',
-        encodeURIComponent('p@ss word/1'),
-        'preview:p@ss word/1',
-        Buffer.from('preview:p@ss word/1').toString('base64'),
-      ]),
-    );
-    expect(basicForms).not.toContain('preview');
-    expect(credentialStrings(header)).toEqual(['k3y%20value', 'k3y value']);
-    expect(credentialStrings(null)).toEqual([]);
+  it('are the password (and its basic auth token) or the header value, not the user or header name', () => {
+    const token = Buffer.from('preview:p@ss word/1').toString('base64');
+    const redacted = (value: string, credentials: Parameters<typeof credentialSecrets>[0]) =>
+      credentialSecrets(credentials).redact(value);
+    expect(redacted(`preview:p@ss word/1 ${token}`, basic)).toBe(`preview:${REDACTED} ${REDACTED}`);
+    expect(redacted('X-Key: k3y%20value', header)).toBe(`X-Key: ${REDACTED}`);
+    expect(redacted('k3y value', null)).toBe('k3y value');
   });
 
   it('are replaced in every string and key, wherever they sit in it', () => {
@@ -44,8 +39,9 @@ describe('credentials in a Lighthouse result', () => {
       header: `Basic ${Buffer.from('preview:p@ss word/1').toString('base64')}`,
       untouched: 42,
     };
-    const text = JSON.stringify(scrubSecrets(lhr, credentialStrings(basic)));
-    for (const form of credentialStrings(basic)) expect(text).not.toContain(form);
+    const text = JSON.stringify(redactSecrets(lhr, credentialSecrets(basic)));
+    for (const form of ['p@ss word/1', encodeURIComponent('p@ss word/1'), 'preview:p@ss'])
+      expect(text).not.toContain(form);
     expect(text).toContain(`https://site.example/?key=${REDACTED}`);
     expect(text).toContain(`Signed in with ${REDACTED}`);
     expect(text).toContain(`"header":"Basic ${REDACTED}"`);
@@ -54,12 +50,12 @@ describe('credentials in a Lighthouse result', () => {
 
   it('leave valid JSON even when the secret is JSON syntax', () => {
     const syntax = { type: 'header' as const, header_name: 'X', header_value: '","' };
-    const scrubbed = scrubSecrets({ a: 'x","y', b: ['","'] }, credentialStrings(syntax));
+    const scrubbed = redactSecrets({ a: 'x","y', b: ['","'] }, credentialSecrets(syntax));
     expect(JSON.parse(JSON.stringify(scrubbed))).toEqual({ a: `x${REDACTED}y`, b: [REDACTED] });
   });
 
   it('change nothing of a result without them, which is stored whole and compressed', () => {
-    const report = prepareLighthouseReport(actionable, 'desktop', null);
+    const report = prepareLighthouseReport(actionable, 'desktop');
     expect(report.formFactor).toBe('desktop');
     const json = gunzipSync(report.gzip);
     expect(json.length).toBe(report.jsonBytes);

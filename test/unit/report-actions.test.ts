@@ -20,6 +20,7 @@ const scan = (fields: Partial<Scan> = {}): Scan => ({
   runs: 3,
   authType: null,
   authSecret: null,
+  secretCheck: null,
   shareToken: null,
   shareEnabled: false,
   requestedAt: new Date('2026-11-26T10:00:00Z'),

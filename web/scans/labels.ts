@@ -1,6 +1,7 @@
 import type { Locale } from '../../core/i18n/locale.ts';
 import type { Rating } from '../../core/metric-thresholds.ts';
 import type { ScoreCategory } from '../../core/scoring/categories.ts';
+import type { ShareRefusal } from '../../core/scan/scan.ts';
 
 /** The scan pages' words (home, dashboard, scan list, progress, compare) in English and German. */
 const en = {
@@ -114,6 +115,14 @@ const en = {
   shareSameLink: 'Turning it on again brings back the same link.',
   shareNeedsPlan: (needed: string, plan: string) =>
     `Share links come with the ${needed} plan and higher; your plan is ${plan}.`,
+  shareSignedIn:
+    'This scan signed in to the page: its report shows the page’s content as a signed-in visitor saw it, and its screenshots may show what only signed-in visitors see. Its credentials are redacted from the text, not from the images.',
+  shareRefused: {
+    credentials_found:
+      'This scan cannot be shared: what was stored of it still contains its credentials in some encoding.',
+    credentials_unchecked:
+      'This scan cannot be shared: it signed in to the page, and what was stored of it was not checked for its credentials.',
+  } as Record<ShareRefusal, string>,
   shareNotices: {
     shared: 'Sharing is on. Copy the link below.',
     unshared: 'Sharing is off: the link no longer opens the report.',
@@ -229,6 +238,14 @@ const de: typeof en = {
   shareSameLink: 'Beim erneuten Einschalten gilt wieder derselbe Link.',
   shareNeedsPlan: (needed: string, plan: string) =>
     `Teilen-Links gibt es ab dem Tarif ${needed}; Ihr Tarif ist ${plan}.`,
+  shareSignedIn:
+    'Dieser Scan hat sich auf der Seite angemeldet: Sein Bericht zeigt den Inhalt der Seite, wie ein angemeldeter Besucher ihn sah, und seine Screenshots können zeigen, was nur angemeldete Besucher sehen. Seine Zugangsdaten sind aus dem Text entfernt, nicht aus den Bildern.',
+  shareRefused: {
+    credentials_found:
+      'Dieser Scan kann nicht geteilt werden: Was von ihm gespeichert ist, enthält seine Zugangsdaten noch in einer Kodierung.',
+    credentials_unchecked:
+      'Dieser Scan kann nicht geteilt werden: Er hat sich auf der Seite angemeldet, und was von ihm gespeichert ist, wurde nicht auf seine Zugangsdaten geprüft.',
+  },
   shareNotices: {
     shared: 'Teilen ist an. Kopieren Sie den Link unten.',
     unshared: 'Teilen ist aus: Der Link öffnet den Bericht nicht mehr.',

@@ -41,6 +41,8 @@ const LABELS = {
     metricsNote: "Lighthouse's values with its simulated throttling (mobile: a mid-range phone on a slow 4G network).",
     filmstripNote:
       'Frames of the real, unthrottled page load; FCP and LCP mark when they happened in it, so they come earlier than the simulated metrics above.',
+    signedInImages:
+      'This scan signed in to the page: its credentials are redacted from the text of this report, but not from the screenshots and filmstrip frames, which show the page as a signed-in visitor saw it.',
   },
   de: {
     report: 'Performance-Bericht',
@@ -64,6 +66,8 @@ const LABELS = {
       'Werte von Lighthouse mit simulierter Drosselung (mobil: ein Mittelklasse-Smartphone in einem langsamen 4G-Netz).',
     filmstripNote:
       'Bilder des echten, ungedrosselten Seitenaufbaus; FCP und LCP markieren, wann sie dort eintraten, daher früher als in den simulierten Messwerten oben.',
+    signedInImages:
+      'Dieser Scan hat sich auf der Seite angemeldet: Seine Zugangsdaten sind aus dem Text dieses Berichts entfernt, aber nicht aus den Screenshots und Filmstreifen-Bildern, die die Seite so zeigen, wie ein angemeldeter Besucher sie sah.',
   },
 } as const;
 
@@ -133,10 +137,11 @@ export function reportPage({ scan, chrome, imageUrl, field, ownerParts, lighthou
     ${spreadSection(r, locale)}
     ${fieldSection(field, r.metrics, locale)}
     ${lighthouseSection(lighthouse, locale)}
-    <section><h2>${t.screenshots}</h2><div class="shots">${FORM_FACTORS.map((f) =>
-      r.screenshots[f]
-        ? html`<figure><img id="screenshot-${f}" src="${imageUrl(r.screenshots[f]!)}" alt="${t[f]}" width="${VIEWPORT[f].width}" height="${VIEWPORT[f].height}"><figcaption>${t[f]}</figcaption></figure>`
-        : html``,
+    <section><h2>${t.screenshots}</h2>${scan.authType ? html`<p class="note" id="signed-in-images">${t.signedInImages}</p>` : html``}<div class="shots">${FORM_FACTORS.map(
+      (f) =>
+        r.screenshots[f]
+          ? html`<figure><img id="screenshot-${f}" src="${imageUrl(r.screenshots[f]!)}" alt="${t[f]}" width="${VIEWPORT[f].width}" height="${VIEWPORT[f].height}"><figcaption>${t[f]}</figcaption></figure>`
+          : html``,
     )}</div></section>
     <section><h2>${t.filmstrip}</h2><p class="note">${t.filmstripNote}</p>${FORM_FACTORS.map(
       (f) =>

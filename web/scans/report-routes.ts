@@ -4,10 +4,16 @@ import type { Clock } from '../../core/clock.ts';
 import type { RumQueries } from '../../core/rum/queries.ts';
 import { scanShareUrl } from '../../core/links.ts';
 import { cheapestPlanWith, hasFeature, planFor } from '../../core/plans.ts';
-import type { Scan } from '../../core/scan/scan.ts';
+import { shareRefusal, type Scan } from '../../core/scan/scan.ts';
 import type { User } from '../../core/user.ts';
 import type { Storage } from '../../db/store/index.ts';
-import { DEPENDENCY_RETRY_AFTER_S, forbidden, notFound, serviceUnavailable } from '../../http/errors.ts';
+import {
+  DEPENDENCY_RETRY_AFTER_S,
+  forbidden,
+  notFound,
+  serviceUnavailable,
+  validationFailed,
+} from '../../http/errors.ts';
 import { recordLogIds } from '../../http/middleware.ts';
 import type { Config } from '../../infra/config.ts';
 import {
@@ -146,6 +152,8 @@ async function changeSharing(deps: ReportPageDeps, ctx: Ctx, enabled: boolean): 
     throw forbidden(
       scanText(pageLocale(ctx, deps.config)).shareNeedsPlan(cheapestPlanWith('share_links').label, plan.label),
     );
+  const refusal = enabled ? shareRefusal(scan) : null;
+  if (refusal) throw validationFailed({ scan: [scanText(pageLocale(ctx, deps.config)).shareRefused[refusal]] });
   await setSharing(deps.storage.scans, scan, enabled);
   ctx.status = 303;
   ctx.redirect(`/reports/${scan.publicId}?notice=${enabled ? 'shared' : 'unshared'}#share`);

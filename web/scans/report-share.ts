@@ -1,5 +1,5 @@
 import type { Locale } from '../../core/i18n/locale.ts';
-import type { Scan } from '../../core/scan/scan.ts';
+import { shareRefusal, type Scan } from '../../core/scan/scan.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { scanText } from './labels.ts';
 import { planLink } from '../plan/link.ts';
@@ -34,17 +34,21 @@ export function sharePart({ scan, locale, csrf, shareUrl, plan, notice }: ShareP
   const text = scanText(locale);
   const form = (enabled: boolean, id: string, label: string) =>
     html`<form method="post" action="${sharePath(scan.publicId, enabled)}" id="share-${enabled ? 'enable' : 'disable'}-form" class="inline"><input type="hidden" name="_csrf" value="${csrf}"><button type="submit" id="${id}">${label}</button></form>`;
+  const refusal = shareRefusal(scan);
   const controls = !plan.allowed
     ? html`<p class="hint" id="share-plan">${text.shareNeedsPlan(plan.needed, plan.label)} ${planLink(locale)}</p>`
-    : shareUrl
-      ? html`<p id="share-state" data-share="on">${text.shareOn}</p>
+    : refusal && !shareUrl
+      ? html`<p class="error" id="share-refused">${text.shareRefused[refusal]}</p>`
+      : shareUrl
+        ? html`<p id="share-state" data-share="on">${text.shareOn}</p>
         <div class="share-row"><label for="share-url">${text.shareLink}</label><input id="share-url" type="text" readonly value="${shareUrl}" spellcheck="false">
           <button type="button" class="copy" data-copy="share-url" data-done="${text.copied}" hidden>${text.copyLink}</button></div>
         ${form(false, 'share-off', text.shareTurnOff)}`
-      : html`<p id="share-state" data-share="off">${text.shareOff}${scan.shareToken ? html` ${text.shareSameLink}` : html``}</p>
+        : html`<p id="share-state" data-share="off">${text.shareOff}${scan.shareToken ? html` ${text.shareSameLink}` : html``}</p>
         ${form(true, 'share-on', scan.shareToken ? text.shareTurnOn : text.shareCreate)}`;
   return html`<section id="share" class="share" aria-labelledby="share-heading"><h2 id="share-heading">${text.shareTitle}</h2>
     ${notice ? html`<p class="notice" role="status" id="share-notice">${text.shareNotices[notice]}</p>` : html``}
     <p id="report-visibility" data-public="${scan.isPublic ? 'yes' : 'no'}">${scan.isPublic ? text.reportPublic : text.reportPrivate}</p>
+    ${scan.authType ? html`<p class="warning" id="share-signed-in">${text.shareSignedIn}</p>` : html``}
     ${controls}</section>`;
 }
