@@ -12,12 +12,16 @@ import {
   listTargetSchedules,
   setTargetSchedulePaused,
 } from '../infra/temporal-client.ts';
+import type { ScanStore } from '../db/store/scans.ts';
 import type { TargetStore } from '../db/store/targets.ts';
+import { FAILURE_DETAILS } from '../core/scan/failures.ts';
+import { markFailed } from '../services/scans.ts';
 import type { UserStore } from '../db/store/users.ts';
 import type { WorkerMetrics } from '../infra/worker-metrics.ts';
 
 export interface TargetActivityDeps {
   targets: TargetStore;
+  scans: ScanStore;
   users: UserStore;
   temporal: () => Client;
   config: Pick<Config, 'temporal'>;
@@ -86,7 +90,8 @@ export function createTargetActivities(deps: TargetActivityDeps) {
      * Stores the scheduled scan of an active target (`target_id` set, the plan's `scheduledRuns` page loads,
      * never a reused result) and sets the target's `last_dispatched_at`. Null for a target that is gone or
      * paused (its schedule fired before a change reached it): then nothing runs. A "Run now" scan was stored
-     * by the request (services/target-runs.ts) and is found as it is, paused target or not.
+     * by the request (services/target-runs.ts) and is found as it is, paused target or not; when its target was
+     * deleted meanwhile, it is failed `not_started` (nothing else would end it).
      */
     async dispatchTargetScan(input: DispatchInput): Promise<DispatchedTargetScan | null> {
       const target = await targets.find(input.targetId);
@@ -100,6 +105,16 @@ export function createTargetActivities(deps: TargetActivityDeps) {
           ...(input.trigger ? { trigger: input.trigger } : {}),
         }));
       if (!scan) {
+        // A run now's scan was stored by the request; with its target gone it never starts, so it ends here.
+        const stored = await deps.scans.find(input.publicId);
+        if (stored?.status === 'queued')
+          await markFailed(
+            deps.scans,
+            input.publicId,
+            'not_started',
+            FAILURE_DETAILS.targetDeletedBeforeStart(),
+            deps.clock(),
+          );
         log.warn(
           { targetId: input.targetId, exists: Boolean(target) },
           'scheduled scan not dispatched: the target is gone or paused',

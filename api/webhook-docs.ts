@@ -13,7 +13,7 @@ const SENT_WHEN: Record<DeliveryEvent, string> = {
   'flow.completed':
     "Extension: a user flow run finished (any trigger: API, web area, the flow's daily schedule). `url` is the page of the first navigation step; `flow` names the flow, the run and its trigger; `steps` holds each measured step's metrics and Lighthouse category scores. Not sent as scan.completed, whose scores are this service's categories, which flow steps do not have.",
   'flow.failed':
-    'Extension: a user flow run failed. `failed_step` names where and why (index and step_type null when the run failed outside any step, code `run_error`); `steps` holds the steps measured before it; `url` is where the flow starts.',
+    'Extension: a user flow run failed. `failed_step` names where and why (index and step_type null when the run failed outside any step, code `run_error`, or `not_started` for a run that never ran); `steps` holds the steps measured before it; `url` is where the flow starts.',
   ping: 'The test event of the notification settings page.',
 };
 

@@ -3029,7 +3029,7 @@ export interface paths {
                                         /** @description The step in words: a measured step by its name, an action by what it does. */
                                         step: string;
                                         /** @enum {unknown} */
-                                        code: "selector_not_found" | "navigation_failed" | "blocked_address" | "secret_origin" | "timeout" | "step_error" | "run_error";
+                                        code: "selector_not_found" | "navigation_failed" | "blocked_address" | "secret_origin" | "timeout" | "step_error" | "run_error" | "not_started";
                                         /** @description The runner's reason, in English. */
                                         message: string;
                                     } | null;
@@ -3519,7 +3519,7 @@ export interface paths {
                                         /** @description The step in words: a measured step by its name, an action by what it does. */
                                         step: string;
                                         /** @enum {unknown} */
-                                        code: "selector_not_found" | "navigation_failed" | "blocked_address" | "secret_origin" | "timeout" | "step_error" | "run_error";
+                                        code: "selector_not_found" | "navigation_failed" | "blocked_address" | "secret_origin" | "timeout" | "step_error" | "run_error" | "not_started";
                                         /** @description The runner's reason, in English. */
                                         message: string;
                                     } | null;
@@ -3873,7 +3873,7 @@ export interface paths {
                                         /** @description The step in words: a measured step by its name, an action by what it does. */
                                         step: string;
                                         /** @enum {unknown} */
-                                        code: "selector_not_found" | "navigation_failed" | "blocked_address" | "secret_origin" | "timeout" | "step_error" | "run_error";
+                                        code: "selector_not_found" | "navigation_failed" | "blocked_address" | "secret_origin" | "timeout" | "step_error" | "run_error" | "not_started";
                                         /** @description The runner's reason, in English. */
                                         message: string;
                                     } | null;
@@ -8932,7 +8932,7 @@ export interface paths {
                                     /** @description The failing step in words: its name, or what it does. */
                                     step: string;
                                     /** @enum {unknown} */
-                                    code: "selector_not_found" | "navigation_failed" | "blocked_address" | "secret_origin" | "timeout" | "step_error" | "run_error";
+                                    code: "selector_not_found" | "navigation_failed" | "blocked_address" | "secret_origin" | "timeout" | "step_error" | "run_error" | "not_started";
                                     message: string;
                                     screenshot_url: string | null;
                                 } | null;
@@ -10055,7 +10055,7 @@ export interface webhooks {
         put?: never;
         /**
          * flow.failed
-         * @description Extension: a user flow run failed. `failed_step` names where and why (index and step_type null when the run failed outside any step, code `run_error`); `steps` holds the steps measured before it; `url` is where the flow starts. POSTed to the URL of the notification settings (Pro plan and up) when the event is switched on there, with the configured authentication header. A non-2xx answer, a timeout (15 s) or a connection error is retried (immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); Retry-After on 429/503 is honoured up to 10 h; 410 disables the endpoint; redirects are not followed. Deliveries may be duplicated and arrive out of order: drop duplicates by webhook-id.
+         * @description Extension: a user flow run failed. `failed_step` names where and why (index and step_type null when the run failed outside any step, code `run_error`, or `not_started` for a run that never ran); `steps` holds the steps measured before it; `url` is where the flow starts. POSTed to the URL of the notification settings (Pro plan and up) when the event is switched on there, with the configured authentication header. A non-2xx answer, a timeout (15 s) or a connection error is retried (immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); Retry-After on 429/503 is honoured up to 10 h; 410 disables the endpoint; redirects are not followed. Deliveries may be duplicated and arrive out of order: drop duplicates by webhook-id.
          */
         post: {
             parameters: {

@@ -5,6 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { masterKey, type Keyring } from '../core/keys.ts';
 import { WEBHOOK_WORKER_SLOTS_DEFAULT } from '../core/webhooks/limits.ts';
+import { RECONCILE_GRACE_DEFAULT_MS, RECONCILE_GRACE_MAX_SECONDS } from '../core/scan/lifecycle.ts';
 
 /**
  * The one place that reads the environment. Every process (api, worker, ingest, stack tooling, tests)
@@ -85,7 +86,9 @@ export interface Config {
    * regions' Lighthouse queues and the webhook queue, each a Worker with slots of its own; `main`: all but the
    * webhook queue; `scan`: only its regions' Lighthouse queues (compose's scan-worker); `webhooks`: only the
    * webhook queue (compose's webhook-worker). webhookSlots
-   * (WEBHOOK_WORKER_SLOTS): webhook attempts one process sends at once.
+   * (WEBHOOK_WORKER_SLOTS): webhook attempts one process sends at once. reconcileGraceMs
+   * (RECONCILE_GRACE_SECONDS, default 300): the reconciler looks at a scan or flow run only this long after it was
+   * requested (core/scan/lifecycle.ts).
    */
   worker: {
     healthHost: string;
@@ -95,6 +98,7 @@ export interface Config {
     scanRegions: string[];
     role: WorkerRole;
     webhookSlots: number;
+    reconcileGraceMs: number;
   };
   databaseUrl: string;
   /**
@@ -560,6 +564,9 @@ export function loadConfig(env: Env = process.env, options: { keys?: false } = {
       scanRegions: workerScanRegions,
       role: workerRole,
       webhookSlots: atLeastOne(env, 'WEBHOOK_WORKER_SLOTS', WEBHOOK_WORKER_SLOTS_DEFAULT, 1000),
+      reconcileGraceMs:
+        atLeastOne(env, 'RECONCILE_GRACE_SECONDS', RECONCILE_GRACE_DEFAULT_MS / 1000, RECONCILE_GRACE_MAX_SECONDS) *
+        1000,
     },
     databaseUrl: url(env, 'DATABASE_URL', required('postgres://postgres@127.0.0.1:5432/webperf'), [
       'postgres:',

@@ -2,7 +2,13 @@ import { flowBudgetProblems, type FlowBudgetProblem, type FlowBudgets } from '..
 import type { Client } from '@temporalio/client';
 import type { Clock } from '../core/clock.ts';
 import { checkSteps, MAX_FLOW_NAME_CHARS } from '../core/flows/definition.ts';
-import { referencedSecrets, startOrigin, type FlowSecretKind, type FlowStep } from '../core/flows/flow.ts';
+import {
+  referencedSecrets,
+  RUN_FAILURE_MESSAGES,
+  startOrigin,
+  type FlowSecretKind,
+  type FlowStep,
+} from '../core/flows/flow.ts';
 import { importRecording, RecordingInvalid } from '../core/flows/recorder.ts';
 import { encryptFlowSecret } from '../core/flows/secrets.ts';
 import { newPublicId } from '../core/ids.ts';
@@ -417,7 +423,7 @@ export async function startFlowRun(
   } catch (cause) {
     await deps.flows.failRun(
       run.publicId,
-      { index: null, step_type: null, code: 'run_error', message: 'The run could not be started.', screenshot: null },
+      { index: null, step_type: null, code: 'not_started', message: RUN_FAILURE_MESSAGES.notStarted, screenshot: null },
       deps.clock(),
     );
     return { kind: 'not_started', cause };

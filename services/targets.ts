@@ -8,6 +8,7 @@ import { cheapestPlanWithMoreTargets, type Plan } from '../core/plans.ts';
 import { checkScanTarget } from '../infra/scan-target.ts';
 import { createTargetSchedule, deleteTargetSchedule, setTargetSchedulePaused } from '../infra/temporal-client.ts';
 import { normaliseScanUrl } from '../core/url.ts';
+import { FAILURE_DETAILS } from '../core/scan/failures.ts';
 import type { TargetStore } from '../db/store/targets.ts';
 import { scheduleCall, ScheduleCallFailed } from './schedule-call.ts';
 
@@ -178,6 +179,9 @@ export async function deleteTarget(deps: TargetServiceDeps, owner: Owner, id: nu
   return changeWithSchedule(deps, owner.id, async (locked, undo) => {
     const target = await locked.findOwned(owner.id, id);
     if (!target) return { kind: 'not_found' };
+    // A scan that has not started (a run now just asked for, one waiting for its slot) would outlive its target.
+    const detail = FAILURE_DETAILS.targetDeletedBeforeStart();
+    await locked.failQueuedScans(id, { code: 'not_started', detail, httpStatus: null }, deps.clock());
     await locked.delete(id, deps.clock());
     await scheduleCall(() => deleteTargetSchedule(temporal, config.temporal.taskQueuePrefix, id));
     undo(() => createTargetSchedule(temporal, config.temporal.taskQueuePrefix, target));

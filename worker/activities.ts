@@ -2,7 +2,7 @@ import { createFlowScheduleActivities } from '../activities/flows/flow-schedule.
 import type { Client } from '@temporalio/client';
 import { createAccountDeletionActivities, type RumEraser } from '../activities/account-deletion.ts';
 import { createActivities } from '../activities/index.ts';
-import { createFlowRunActivities } from '../activities/flows/flow-run.ts';
+import { createFlowRunActivities, createFlowRunEnding } from '../activities/flows/flow-run.ts';
 import type { FlowRunner } from '../activities/flows/flow-runner.ts';
 import { createAlertActivities } from '../activities/alerts.ts';
 import { createReconcileActivities } from '../activities/reconcile.ts';
@@ -107,7 +107,7 @@ export function buildActivities(deps: WorkerDeps) {
     log,
     webhookDispatch,
   });
-  const flowRuns = createFlowRunActivities({
+  const flowRunDeps = {
     flows: storage.flows,
     users: storage.users,
     config,
@@ -119,12 +119,16 @@ export function buildActivities(deps: WorkerDeps) {
     webhookDispatch,
     alerts: storage.alerts,
     sendAlertEmail: alertActivities.sendAlertEmail,
-  });
+  };
+  const flowRuns = createFlowRunActivities(flowRunDeps);
   const main = {
     ...createActivities({ pingPostgres: storage.ping, workerIdentity: deps.identity }),
     ...scan,
     ...createReconcileActivities({
       scans: storage.scans,
+      flows: storage.flows,
+      failFlowRun: createFlowRunEnding(flowRunDeps).failRun,
+      graceMs: config.worker.reconcileGraceMs,
       temporal,
       clock,
       log,
@@ -136,6 +140,7 @@ export function buildActivities(deps: WorkerDeps) {
     ...createFlowScheduleActivities({ flows: storage.flows, temporal, config, clock, log }),
     ...createTargetActivities({
       targets: storage.targets,
+      scans: storage.scans,
       users: storage.users,
       temporal,
       config,

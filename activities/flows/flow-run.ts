@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Client } from '@temporalio/client';
 import type { Clock } from '../../core/clock.ts';
-import type { FlowSecretValue } from '../../core/flows/flow.ts';
+import { RUN_FAILURE_MESSAGES, type FlowSecretValue, type RunFailureCode } from '../../core/flows/flow.ts';
 import { flowAttemptLimitMs } from '../../core/flows/lifecycle.ts';
 import { decryptFlowSecret } from '../../core/flows/secrets.ts';
 import { planFor } from '../../core/plans.ts';
@@ -45,10 +45,10 @@ export type FlowRunStatus = { status: 'finished' } | { status: 'failed' };
 const HEARTBEAT_EVERY_MS = 5000;
 
 /**
- * The flow-run workflow's activities. Only ids go in and only statuses come out: the secrets are read and
- * decrypted inside `runFlow`, handed to the runner, and never returned, logged or put into Temporal's history.
+ * How a run's end is recorded wherever it ends (its workflow, the reconciler): the flow.* webhook's outbox row
+ * commits with the end, its delivery starts after the commit, then the flow's alerts are judged.
  */
-export function createFlowRunActivities(deps: FlowRunActivityDeps) {
+export function createFlowRunEnding(deps: FlowRunActivityDeps) {
   const { flows, config, clock, log } = deps;
   const outbox: FlowRunOutbox<WebhookDelivery> = (run, steps, webhooks) =>
     flowRunWebhooks(webhooks, run, steps, config.baseUrl, clock());
@@ -74,6 +74,28 @@ export function createFlowRunActivities(deps: FlowRunActivityDeps) {
       }
     }
   };
+  /**
+   * Fails a run still queued or running outside any step, with its flow.failed webhook and alerts; false when it
+   * had ended already. `detail` is for operators (logged); the run shows `message`.
+   */
+  const failRun = async (runId: string, code: RunFailureCode, message: string, detail: string): Promise<boolean> => {
+    const failure = { index: null, step_type: null, code, message, screenshot: null };
+    const deliveries = await flows.failRunWithOutbox(runId, failure, clock(), outbox);
+    if (deliveries) log.warn({ flowRunId: runId, code, detail }, 'flow run failed');
+    await dispatch(deliveries);
+    await judgeRun(runId);
+    return deliveries !== null;
+  };
+  return { outbox, dispatch, judgeRun, failRun };
+}
+
+/**
+ * The flow-run workflow's activities. Only ids go in and only statuses come out: the secrets are read and
+ * decrypted inside `runFlow`, handed to the runner, and never returned, logged or put into Temporal's history.
+ */
+export function createFlowRunActivities(deps: FlowRunActivityDeps) {
+  const { flows, config, clock, log } = deps;
+  const { outbox, dispatch, judgeRun, failRun } = createFlowRunEnding(deps);
   return {
     /**
      * Asks the region's dispatcher for a slot for the run, as a scan does (the same queue, the account's cap of
@@ -108,21 +130,7 @@ export function createFlowRunActivities(deps: FlowRunActivityDeps) {
 
     /** `detail` is for operators (logged); the run shows a plain message. */
     async markFlowRunFailed(runId: string, detail: string): Promise<void> {
-      const deliveries = await flows.failRunWithOutbox(
-        runId,
-        {
-          index: null,
-          step_type: null,
-          code: 'run_error',
-          message: 'The run failed after several attempts.',
-          screenshot: null,
-        },
-        clock(),
-        outbox,
-      );
-      if (deliveries) log.warn({ flowRunId: runId, detail }, 'flow run failed');
-      await dispatch(deliveries);
-      await judgeRun(runId);
+      await failRun(runId, 'run_error', RUN_FAILURE_MESSAGES.crashed, detail);
     },
 
     /**

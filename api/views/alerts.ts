@@ -2,7 +2,7 @@ import { isoTimestamp } from '../../core/clock.ts';
 import { alertText } from '../../core/i18n/alerts.ts';
 import type { Locale } from '../../core/i18n/locale.ts';
 import { ALERT_SEVERITIES, ALERT_TYPES, type Alert, type RegressionFacts } from '../../core/monitoring/alert.ts';
-import { FLOW_FAILURE_CODES, type FailedStep } from '../../core/flows/flow.ts';
+import { FLOW_FAILURE_CODES, RUN_FAILURE_CODES, type FailedStep } from '../../core/flows/flow.ts';
 import { SCORE_KEYS } from '../../core/scoring/categories.ts';
 import type { JsonSchema } from '../validation.ts';
 import { budgetDetailsSchema, budgetDetailsView } from './budget-schemas.ts';
@@ -155,7 +155,7 @@ export const alertSchema: JsonSchema = closed({
               type: 'string',
               description: 'The step in words: a measured step by its name, an action by what it does.',
             },
-            code: { enum: [...FLOW_FAILURE_CODES, 'run_error'] },
+            code: { enum: [...FLOW_FAILURE_CODES, ...RUN_FAILURE_CODES] },
             message: { type: 'string', description: "The runner's reason, in English." },
           }),
         ),

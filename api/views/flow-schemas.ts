@@ -1,4 +1,4 @@
-import { FLOW_FAILURE_CODES, FLOW_STEP_TYPES, type FlowStepType } from '../../core/flows/flow.ts';
+import { FLOW_FAILURE_CODES, FLOW_STEP_TYPES, RUN_FAILURE_CODES, type FlowStepType } from '../../core/flows/flow.ts';
 import {
   MAX_FLOW_NAME_CHARS,
   MAX_SECRET_CHARS,
@@ -168,7 +168,7 @@ const failureSchema = closed({
   step_index: nullable({ type: 'integer', minimum: 0 }),
   step_type: nullable({ type: 'string' }),
   step: { type: 'string', description: 'The failing step in words: its name, or what it does.' },
-  code: { enum: [...FLOW_FAILURE_CODES, 'run_error'] },
+  code: { enum: [...FLOW_FAILURE_CODES, ...RUN_FAILURE_CODES] },
   message: { type: 'string' },
   screenshot_url: nullable({ type: 'string', format: 'uri' }),
 });

@@ -105,7 +105,7 @@ export interface FlowFinding {
   items: Array<Record<string, string | number | boolean | null>>;
 }
 
-/** Why a step stopped a run (a run that failed outside any step has `run_error`, db/store/flows.ts). */
+/** Why a step stopped a run (a run that failed outside any step has a RUN_FAILURE_CODES code, db/store/flows.ts). */
 export const FLOW_FAILURE_CODES = [
   'selector_not_found',
   'navigation_failed',
@@ -123,6 +123,21 @@ export const FLOW_FAILURE_CODES = [
 export const BLOCKED_ADDRESS_MESSAGE =
   'The host resolves to a private or special-use address, which flows may not reach.';
 
+/**
+ * Why a run failed outside any step: `run_error`, ours (the runner crashed on every attempt, or the run's workflow
+ * vanished while it ran); `not_started`, it never ran (Temporal did not take it, or its workflow vanished before
+ * it got a slot).
+ */
+export const RUN_FAILURE_CODES = ['run_error', 'not_started'] as const;
+export type RunFailureCode = (typeof RUN_FAILURE_CODES)[number];
+
+/** What users read about a run that failed outside any step. */
+export const RUN_FAILURE_MESSAGES = {
+  crashed: 'The run failed after several attempts.',
+  notStarted: 'The run never started, so nothing was measured. It can be run again.',
+  lost: 'The run stopped on our side before it ended.',
+} as const;
+
 /** A run that stopped: which step (any step, measured or not), why, and the page at that moment. */
 export interface FlowFailure {
   index: number;
@@ -135,13 +150,13 @@ export interface FlowFailure {
 
 /**
  * Where an ended run stopped, as people read it (the flow.failed webhook's `failed_step`, a flow_failed alert's):
- * the step's index and type (null: the run failed outside any step, `run_error`), the step in words, and why.
+ * the step's index and type (null: the run failed outside any step, `run_error` or `not_started`), the step in words, and why.
  */
 export interface FailedStep {
   index: number | null;
   step_type: string | null;
   step: string;
-  code: FlowFailure['code'] | 'run_error';
+  code: FlowFailure['code'] | RunFailureCode;
   message: string;
 }
 

@@ -14,7 +14,7 @@ export const FAILURE_TEXTS: Record<Locale, Record<FailureCode, string>> = {
     timeout: 'The page did not finish loading in time.',
     no_paint: 'The page loaded but painted no content.',
     blocked_address: 'The host resolves to a private or special-use address, which scans may not reach.',
-    not_started: 'The scan could not be scheduled.',
+    not_started: 'The scan never started, so nothing was measured. It can be run again.',
     scan_error: 'The scan failed on our side after several attempts.',
   },
   de: {
@@ -24,7 +24,7 @@ export const FAILURE_TEXTS: Record<Locale, Record<FailureCode, string>> = {
     timeout: 'Die Seite wurde nicht rechtzeitig fertig geladen.',
     no_paint: 'Die Seite wurde geladen, zeigte aber keinen Inhalt.',
     blocked_address: 'Der Host löst zu einer privaten oder reservierten Adresse auf, die Scans nicht erreichen dürfen.',
-    not_started: 'Der Scan konnte nicht eingeplant werden.',
+    not_started: 'Der Scan wurde nie gestartet, es wurde nichts gemessen. Er kann erneut gestartet werden.',
     scan_error: 'Der Scan ist nach mehreren Versuchen auf unserer Seite fehlgeschlagen.',
   },
 };

@@ -1,7 +1,9 @@
 /**
  * Why a scan failed: a stable, machine-readable code in the failed shape of GET /scans/{id}. Users see the
  * code's own text (core/i18n/failures.ts), never the run's details, which go to the logs with the scan id.
- * Page failures are the site's answer and are not retried; `scan_error` is ours after retries ran out.
+ * Page failures are the site's answer and are not retried; `scan_error` is ours after retries ran out (or a run
+ * whose workflow is gone); `not_started` a scan that never ran (Temporal did not take it, its target was deleted
+ * first, its workflow vanished before it got a slot).
  */
 export const FAILURE_CODES = [
   'dns_failed',
@@ -34,8 +36,13 @@ export const FAILURE_DETAILS = {
   runTimedOut: (limitMs: number) => `the Lighthouse run did not finish within ${limitMs / 1000} s`,
   /** `not_started`: the scan was stored but its workflow could not be started. */
   workflowNotStarted: (cause: string) => `Temporal did not start the workflow: ${cause}`,
-  /** `scan_error` from the reconciler, for a scan left queued or running whose workflow is gone. */
-  stoppedByReconciler: (why: string) => `The scan was stopped: ${why}.`,
+  /** `not_started`: the scan's target was deleted before the scan got to run. */
+  targetDeletedBeforeStart: () => 'Its target was deleted before the scan started.',
+  /**
+   * From the reconciler, for a scan left queued (`not_started`) or running (`scan_error`) whose workflow is gone;
+   * `why` is one of the two below.
+   */
+  stoppedByReconciler: (why: string) => `The scan was stopped by the reconciler: ${why}.`,
   workflowEndedWithoutResult: (status: string) => `its workflow ended (${status}) without recording a result`,
   noWorkflow: () => 'no workflow exists for it',
 } as const;

@@ -4,9 +4,10 @@
  * between accounts, core/scan/slots.ts); that wait has no limit, since it only depends on how much other
  * work is ahead. Once it has a slot, the workflow gives the Lighthouse activity its run limit, retries
  * included; when no worker serves the region within it, or every attempt fails, the workflow records
- * `scan_error`. The reconciler, every RECONCILE_EVERY, fails scans still queued or running their stale
- * threshold after they were requested only when their workflow is gone (an operator terminated it, it
- * timed out): a scan whose workflow still runs is waiting its turn or inside its run limit, and is left alone.
+ * `scan_error`. The reconciler, every RECONCILE_EVERY, fails scans (and flow runs) still queued or running
+ * a grace period after they were requested only when no workflow of theirs runs (an operator terminated it,
+ * it timed out, it was never started): a scan whose workflow still runs is waiting its turn or inside its
+ * run limit, and is left alone, however old.
  *
  * A scan of N runs (median of runs) loads the page N times per form factor, one run after the other in
  * one activity attempt, so every limit grows with N; a one-run scan has the limits scans always had
@@ -34,15 +35,16 @@ export const scanRunLimitMs = (runs: number): number =>
   SCAN_ATTEMPTS * scanActivityTimeoutMs(runs) + RUN_LIMIT_MARGIN_MS;
 
 /**
- * The reconciler looks at a scan of N runs this long after it was requested: base + N × per run, at least
- * twice its run limit (test/unit/scan-lifecycle.test.ts). Linear in N so the store can compare it in SQL.
+ * The reconciler's grace (RECONCILE_GRACE_SECONDS): a scan or flow run is looked at only this long after it was
+ * requested, since its row is written a moment before its workflow is started (by the API, or by the parent
+ * workflow of a target's or flow's schedule). Age alone never fails anything: only a missing workflow does.
  */
-export const STALE_SCAN_AFTER = { baseMs: 12 * 60_000, perRunMs: 18 * 60_000 } as const;
-export const staleScanAfterMs = (runs: number): number => STALE_SCAN_AFTER.baseMs + runs * STALE_SCAN_AFTER.perRunMs;
+export const RECONCILE_GRACE_DEFAULT_MS = 5 * 60_000;
+/** The longest grace RECONCILE_GRACE_SECONDS may set: a day. */
+export const RECONCILE_GRACE_MAX_SECONDS = 86_400;
 
 /** A one-run scan's limits, as they were before scans had runs. */
 export const LIGHTHOUSE_ATTEMPT_LIMIT_MS = lighthouseAttemptLimitMs(1);
-export const STALE_SCAN_AFTER_MS = staleScanAfterMs(1);
 export const RECONCILE_EVERY = '10 minutes';
 
 /** A waiting scan repeats its slot request this often, so a dispatcher that was terminated is started again. */

@@ -8,6 +8,7 @@ import type {
   FlowSecretKind,
   FlowStep,
   FlowStepResult,
+  RunFailureCode,
 } from '../../core/flows/flow.ts';
 import type { FormFactor } from '../../core/scan/observation.ts';
 import { countMonitoredTargets, TARGET_LOCK_NAMESPACE } from './targets.ts';
@@ -41,11 +42,11 @@ export type FlowRunStatus = 'queued' | 'running' | 'finished' | 'failed';
 /** What started a run: the API's run-now, the web area's, or the flow's daily schedule. */
 export type FlowRunTrigger = 'api' | 'web' | 'schedule';
 
-/** A run that ended before or outside any step (the runner crashed on every attempt, the flow was gone). */
+/** A run that ended before or outside any step (the runner crashed on every attempt, it never started). */
 export interface FlowRunError {
   index: null;
   step_type: null;
-  code: 'run_error';
+  code: RunFailureCode;
   message: string;
   screenshot: null;
 }
@@ -254,6 +255,12 @@ export interface FlowStore {
   runSteps(runId: number): Promise<FlowStepResult[]>;
   /** The flow's run still queued or running, if any. */
   inFlightRun(flowId: number): Promise<FlowRun | undefined>;
+  /** Runs still queued or running that were requested before `before`, by id after `afterId` (the reconciler's pages). */
+  inFlightRunsRequestedBefore(
+    before: Date,
+    afterId: number,
+    limit: number,
+  ): Promise<Array<{ id: number; publicId: string; status: 'queued' | 'running' }>>;
   /** The measured steps of the flow's finished runs that ended at or after `since`, oldest run first, by step index. */
   history(flowId: number, since: Date): Promise<FlowHistoryRow[]>;
 }
@@ -525,6 +532,21 @@ export function createFlowStore(knex: Knex | Knex.Transaction): FlowStore {
         .orderBy('r.id', 'desc')
         .first()) as RunRow | undefined;
       return row && toRun(row);
+    },
+
+    async inFlightRunsRequestedBefore(before, afterId, limit) {
+      const rows = (await knex('flow_runs')
+        .whereIn('status', ['queued', 'running'])
+        .where('requested_at', '<', before)
+        .where('id', '>', afterId)
+        .orderBy('id')
+        .limit(limit)
+        .select('id', 'public_id', 'status')) as Array<Pick<RunRow, 'id' | 'public_id' | 'status'>>;
+      return rows.map((row) => ({
+        id: Number(row.id),
+        publicId: row.public_id,
+        status: row.status === 'queued' ? ('queued' as const) : ('running' as const),
+      }));
     },
 
     async history(flowId, since) {

@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 import { pageMeta, pageOffset, type Page, type PageQuery } from '../../core/pagination.ts';
 import type { FailureCode } from '../../core/scan/failures.ts';
-import { STALE_SCAN_AFTER } from '../../core/scan/lifecycle.ts';
 import type { ScanResultRecord } from '../../core/scan/result.ts';
 import type {
   AuthType,
@@ -121,8 +120,8 @@ export interface ScanStore {
   urlHistory(userId: number, url: string, until: Date, limit: number): Promise<ScanHistoryEntry[]>;
   /** The account's newest finished scan of each URL on `host` finished since `since`, newest first, at most `limit` URLs. */
   latestPerUrlOnHost(userId: number, host: string, since: Date, limit: number): Promise<LabEvidenceEntry[]>;
-  /** Public ids of scans still queued or running longer after their request than their runs allow (core/scan/lifecycle.ts), oldest first. */
-  staleInFlight(now: Date, limit: number): Promise<string[]>;
+  /** Scans still queued or running that were requested before `before`, by id after `afterId` (the reconciler's pages). */
+  inFlightRequestedBefore(before: Date, afterId: number, limit: number): Promise<InFlightScan[]>;
   /** When the oldest scan still queued in the region was requested; null when none waits (operator metric). */
   oldestQueued(region: string): Promise<Date | null>;
   /** Turns sharing on; a token already there is kept (two enables at once keep whichever was written first). */
@@ -151,6 +150,15 @@ export interface ScanStore {
     secretCheck?: SecretCheck | null,
   ): Promise<T | null>;
   markFailed(publicId: string, failure: ScanFailure, now: Date): Promise<boolean>;
+}
+
+/** A scan the reconciler looks at: enough to name the workflows that may be running it. */
+export interface InFlightScan {
+  id: number;
+  publicId: string;
+  status: 'queued' | 'running';
+  targetId: number | null;
+  trigger: ScanTrigger;
 }
 
 /** Every query on `scans`. Scans go in and out as plain objects (core/scan/scan.ts), never as rows. */
@@ -313,17 +321,21 @@ export function createScanStore(knex: Knex | Knex.Transaction): ScanStore {
       return row?.oldest ?? null;
     },
 
-    async staleInFlight(now: Date, limit: number): Promise<string[]> {
+    async inFlightRequestedBefore(before: Date, afterId: number, limit: number): Promise<InFlightScan[]> {
       const rows = await scans()
         .whereIn('status', IN_FLIGHT)
-        .whereRaw(`requested_at < ?::timestamptz - runs * interval '1 millisecond' * ?`, [
-          new Date(now.getTime() - STALE_SCAN_AFTER.baseMs),
-          STALE_SCAN_AFTER.perRunMs,
-        ])
+        .where('requested_at', '<', before)
+        .where('id', '>', afterId)
         .orderBy('id')
         .limit(limit)
-        .select('public_id');
-      return rows.map((row) => row.public_id);
+        .select('id', 'public_id', 'status', 'target_id', 'trigger');
+      return rows.map((row) => ({
+        id: Number(row.id),
+        publicId: row.public_id,
+        status: row.status as InFlightScan['status'],
+        targetId: row.target_id === null ? null : Number(row.target_id),
+        trigger: row.trigger,
+      }));
     },
 
     async enableSharing(publicId: string, newToken: string): Promise<Scan | undefined> {

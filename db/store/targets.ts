@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { pageMeta, pageOffset, type Page, type PageQuery } from '../../core/pagination.ts';
-import type { Scan, ScanTrigger } from '../../core/scan/scan.ts';
+import type { Scan, ScanFailure, ScanTrigger } from '../../core/scan/scan.ts';
 import type {
   NewScanTarget,
   ScanTarget,
@@ -101,6 +101,8 @@ export interface TargetStore {
   update(id: number, changes: ScanTargetChanges, now: Date): Promise<ScanTarget | undefined>;
   /** Deletes the target; its unresolved alerts are dismissed first (kept as history, nothing left to resolve them). */
   delete(id: number, now: Date): Promise<boolean>;
+  /** Fails the target's scans still `queued` (never started) with `failure`; their public ids. */
+  failQueuedScans(id: number, failure: ScanFailure, now: Date): Promise<string[]>;
   /** Every target's id and whether it is active, for the reconciler. */
   scheduleStates(): Promise<Array<{ id: number; isActive: boolean }>>;
   /** The last finished scans of the target with an overall score, newest first. */
@@ -207,6 +209,21 @@ export function createTargetStore(knex: Knex | Knex.Transaction): TargetStore {
         .whereNull('resolved_at')
         .update({ is_dismissed: true, dismissed_at: now, updated_at: now });
       return (await targets().where({ id }).delete()) > 0;
+    },
+
+    async failQueuedScans(id, failure, now) {
+      const rows = await knex<ScanRow>('scans')
+        .where({ target_id: id, status: 'queued' })
+        .update({
+          status: 'failed',
+          finished_at: now,
+          progress: null,
+          failure_code: failure.code,
+          failure_message: failure.detail,
+          failure_http_status: failure.httpStatus,
+        })
+        .returning('public_id');
+      return rows.map((row) => row.public_id);
     },
 
     async scheduleStates() {

@@ -1,9 +1,10 @@
 import { Client, Connection } from '@temporalio/client';
 import { msToNumber } from '@temporalio/common';
-import { STALE_SCAN_AFTER_MS, RECONCILE_EVERY, staleScanAfterMs } from '../../core/scan/lifecycle.ts';
+import { RECONCILE_EVERY, RECONCILE_GRACE_DEFAULT_MS } from '../../core/scan/lifecycle.ts';
 import { mainTaskQueue, scanReconcilerScheduleId, scanWorkflowId } from '../../core/temporal.ts';
 import type { ReconcileReport } from '../../activities/reconcile.ts';
 import { FAILURE_TEXTS } from '../../core/i18n/failures.ts';
+import { waitUntil } from '../../stack/proc.ts';
 import { call, createTestUser } from '../harness/api.ts';
 import { startScanStack, type ScanStack } from '../harness/scans.ts';
 
@@ -63,8 +64,10 @@ it('the worker schedules the reconciler on its main queue', async () => {
   expect(msToNumber(schedule.spec.intervals![0]!.every)).toBe(msToNumber(RECONCILE_EVERY));
 });
 
-it('fails a stale scan whose workflow was terminated, and one that has no workflow, and leaves the rest alone', async () => {
+it('fails a scan past its grace whose workflow was terminated, and one that has no workflow, and leaves the rest alone', async () => {
   const terminated = await submitFar('terminated');
+  // The region's one slot is its own: it is running when an operator stops it.
+  await waitUntil('the first scan to run', async () => (await scanRow(terminated)).status === 'running', 30_000, 100);
   const waiting = await submitFar('still-waiting');
   const young = await submitFar('young');
   await temporal.workflow.getHandle(scanWorkflowId(terminated)).terminate('operator stopped it in the Temporal UI');
@@ -76,7 +79,7 @@ it('fails a stale scan whose workflow was terminated, and one that has no workfl
     .knex('scans')
     .where({ public_id: orphan })
     .update({ public_id: `${orphan}x` });
-  for (const id of [terminated, waiting, `${orphan}x`]) await ageScan(id, STALE_SCAN_AFTER_MS + 60_000);
+  for (const id of [terminated, waiting, `${orphan}x`]) await ageScan(id, RECONCILE_GRACE_DEFAULT_MS + 60_000);
 
   const report = await runReconciler();
   expect(report.failed.sort()).toEqual([terminated, `${orphan}x`].sort());
@@ -88,25 +91,24 @@ it('fails a stale scan whose workflow was terminated, and one that has no workfl
     error: { code: 'scan_error', message: FAILURE_TEXTS.en.scan_error },
   });
   expect(await scanRow(terminated)).toMatchObject({ failure_message: expect.stringContaining('TERMINATED') });
+  // Queued behind the first (the region has one slot) when its workflow went: it never started.
   expect(await scanRow(`${orphan}x`)).toMatchObject({
     status: 'failed',
-    failure_code: 'scan_error',
+    failure_code: 'not_started',
     failure_message: expect.stringContaining('no workflow'),
   });
   // Still running in Temporal: its own timeouts end it, through the workflow's failure path.
   expect((await scanRow(waiting)).status).toMatch(/queued|running/);
-  // Terminated but younger than the limit: not touched yet.
+  // Terminated but younger than the grace: not touched yet.
   expect((await scanRow(young)).status).toMatch(/queued|running/);
 
   // Running it again changes nothing.
   expect((await runReconciler()).failed).toEqual([]);
 }, 120_000);
 
-it('gives a scan of more runs longer before it counts as stale', async () => {
+it('gives a scan of more runs the same grace: only its workflow decides', async () => {
   const fiveRuns = await submitFar('five-runs', 5);
   await temporal.workflow.getHandle(scanWorkflowId(fiveRuns)).terminate('operator stopped it in the Temporal UI');
-  await ageScan(fiveRuns, STALE_SCAN_AFTER_MS + 60_000);
-  expect((await runReconciler()).failed).toEqual([]);
-  await ageScan(fiveRuns, staleScanAfterMs(5) + 60_000);
+  await ageScan(fiveRuns, RECONCILE_GRACE_DEFAULT_MS + 60_000);
   expect((await runReconciler()).failed).toEqual([fiveRuns]);
 }, 120_000);

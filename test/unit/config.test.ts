@@ -127,6 +127,15 @@ describe('configuration', () => {
     for (const bad of ['-1', '1.5', 'high', '1000001']) expect(() => minimum(bad)).toThrow(/SCAN_MIN_BENCHMARK_INDEX/);
   });
 
+  it("reads the reconciler's grace in seconds: 5 minutes by default, 1 s to a day", () => {
+    const grace = (value?: string) =>
+      loadConfig({ STATE_DIR: tempState(), RECONCILE_GRACE_SECONDS: value }).worker.reconcileGraceMs;
+    expect(grace()).toBe(300_000);
+    expect(grace(' 30 ')).toBe(30_000);
+    expect(grace('86400')).toBe(86_400_000);
+    for (const bad of ['0', '-1', '1.5', 'soon', '86401']) expect(() => grace(bad)).toThrow(/RECONCILE_GRACE_SECONDS/);
+  });
+
   it('rejects a default region that is not offered', () => {
     expect(() => loadConfig({ STATE_DIR: tempState(), SCAN_REGIONS: 'eu,us', DEFAULT_REGION: 'ap' })).toThrow(
       /DEFAULT_REGION must be one of/,

@@ -4,8 +4,6 @@ import {
   MAX_RUNS,
   scanActivityTimeoutMs,
   scanRunLimitMs,
-  staleScanAfterMs,
-  STALE_SCAN_AFTER_MS,
 } from '../../core/scan/lifecycle.ts';
 
 const MINUTE = 60_000;
@@ -16,17 +14,14 @@ describe('scan time limits', () => {
     expect(LIGHTHOUSE_ATTEMPT_LIMIT_MS).toBe(3 * MINUTE);
     expect(scanActivityTimeoutMs(1)).toBe(4 * MINUTE);
     expect(scanRunLimitMs(1)).toBe(15 * MINUTE);
-    expect(staleScanAfterMs(1)).toBe(30 * MINUTE);
-    expect(STALE_SCAN_AFTER_MS).toBe(30 * MINUTE);
   });
 
-  it('grow with the runs: every run has the time one run had, and the reconciler waits at least twice the run limit', () => {
+  it('grow with the runs: every run has the time one run had', () => {
     for (let runs = 1; runs <= MAX_RUNS; runs++) {
       expect(lighthouseAttemptLimitMs(runs)).toBe(runs * lighthouseAttemptLimitMs(1));
       // The attempt's own limit ends the runner before Temporal's start-to-close timeout gives up on the attempt.
       expect(scanActivityTimeoutMs(runs)).toBeGreaterThan(lighthouseAttemptLimitMs(runs));
       expect(scanRunLimitMs(runs)).toBeGreaterThanOrEqual(3 * scanActivityTimeoutMs(runs));
-      expect(staleScanAfterMs(runs)).toBeGreaterThanOrEqual(2 * scanRunLimitMs(runs));
     }
     expect(lighthouseAttemptLimitMs(2, 25_000)).toBe(50_000);
     expect(scanRunLimitMs(MAX_RUNS)).toBe(51 * MINUTE);

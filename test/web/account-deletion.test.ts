@@ -36,6 +36,7 @@ import { emailHash } from '../../services/sign-in-throttle.ts';
 import { hashToken, mintToken } from '../../services/tokens.ts';
 import { saveWebhookSettings, webhookSettings } from '../../services/webhook-settings.ts';
 import { noScanRunner } from '../../worker/activities.ts';
+import { RECONCILE_GRACE_DEFAULT_MS } from '../../core/scan/lifecycle.ts';
 import { dataText } from '../../web/account/data-labels.ts';
 import { call, startTestApi, type TestApi } from '../harness/api.ts';
 import { launchBrowser } from '../harness/browser.ts';
@@ -524,6 +525,9 @@ describe('your data', () => {
     const later = () => new Date(api.clock.read().getTime() + 2 * 60_000);
     const reconcile = createReconcileActivities({
       scans: storage.scans,
+      flows: storage.flows,
+      failFlowRun: () => Promise.reject(new Error('this account has no flow run in flight')),
+      graceMs: RECONCILE_GRACE_DEFAULT_MS,
       temporal: () => api.temporal,
       clock: later,
       log: createLogger({ logLevel: 'silent' }, 'test'),

@@ -36,8 +36,8 @@ export interface FlowRun extends FlowRunSummary {
   /** The measured steps' results in step order (FlowRunOutcome.steps); empty while queued or running. */
   steps: FlowStepResult[];
   /**
-   * Where and why a failed run stopped (FlowRunOutcome.failure), or a `run_error` with no step (the run itself
-   * failed: it could not be started, or crashed on every attempt); null otherwise.
+   * Where and why a failed run stopped (FlowRunOutcome.failure), or a run failure with no step (`not_started`:
+   * it never ran; `run_error`: it crashed on every attempt or its workflow was lost); null otherwise.
    */
   failure: StoredFlowFailure | null;
   /** FlowRunOutcome's versions; null before the run ended. */

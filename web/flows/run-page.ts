@@ -67,7 +67,7 @@ export function flowRunPage(model: FlowRunPageModel): string {
   const failed = !failure
     ? html``
     : failure.index === null
-      ? html`<section id="failure" class="flow-failure" data-code="run_error" aria-labelledby="failure-heading"><h2 id="failure-heading" class="error">${t.runFailed}</h2>
+      ? html`<section id="failure" class="flow-failure" data-code="${failure.code}" aria-labelledby="failure-heading"><h2 id="failure-heading" class="error">${t.runFailed}</h2>
         <p><span id="failure-message">${failure.message}</span></p></section>`
       : html`<section id="failure" class="flow-failure" data-code="${failure.code}" aria-labelledby="failure-heading"><h2 id="failure-heading" class="error">${t.failedAt(failure.index + 1, stepDescription(run.definition.steps[failure.index], locale))}</h2>
         <p><strong>${t.failureCodes[failure.code]}</strong>: <span id="failure-message">${failure.message}</span></p>
