@@ -5,6 +5,12 @@ import { join } from 'node:path';
 /** The dead-letter file's name inside the ingest's spool directory (INGEST_SPOOL_DIR). */
 export const DEAD_LETTER_FILE = 'dead-letter.jsonl';
 
+/** A spooled JSONEachRow line ClickHouse refused on its own, and its words. */
+export interface RefusedRow {
+  row: string;
+  error: string;
+}
+
 /** One row ClickHouse refused for its content: when, ClickHouse's words, and the spooled JSONEachRow line as it was. */
 export interface DeadLetterEntry {
   at: string;
@@ -26,10 +32,12 @@ export class DeadLetter {
     this.file = join(spoolDir, DEAD_LETTER_FILE);
   }
 
-  async add(rows: readonly string[], error: string, at: Date): Promise<void> {
-    if (rows.length === 0) return;
-    const reason = error.slice(0, MAX_ERROR_CHARS);
-    const text = rows.map((row) => JSON.stringify({ at: at.toISOString(), error: reason, row }) + '\n').join('');
+  async add(refused: readonly RefusedRow[], at: Date): Promise<void> {
+    if (refused.length === 0) return;
+    const time = at.toISOString();
+    const text = refused
+      .map(({ row, error }) => JSON.stringify({ at: time, error: error.trim().slice(0, MAX_ERROR_CHARS), row }) + '\n')
+      .join('');
     const handle = await open(this.file, 'a');
     try {
       await handle.write(text);

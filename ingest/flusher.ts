@@ -2,7 +2,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import type { Logger } from '../infra/logger.ts';
 import { refusedForContent } from '../db/clickhouse/client.ts';
 import { insertRumMetricRows, insertRumRejections } from '../db/clickhouse/rum-ingest.ts';
-import type { DeadLetter } from './dead-letter.ts';
+import type { DeadLetter, RefusedRow } from './dead-letter.ts';
 import type { IngestMetrics } from './metrics.ts';
 import type { RejectionTally } from './rejections.ts';
 import type { Spool, SpoolBatch } from './spool.ts';
@@ -140,8 +140,7 @@ export class Flusher {
   private async setAside(batch: SpoolBatch, refusal: unknown): Promise<void> {
     const lines = batch.data.toString('utf8').split('\n');
     if (lines.at(-1) === '') lines.pop();
-    const refused: string[] = [];
-    let lastRefusal = refusal;
+    const refused: RefusedRow[] = [];
     const pending = halves(lines);
     for (let part = pending.shift(); part; part = pending.shift()) {
       try {
@@ -149,12 +148,12 @@ export class Flusher {
         this.o.metrics.inserted.inc(part.length);
       } catch (error) {
         if (!refusedForContent(error)) throw error;
-        lastRefusal = error;
-        if (part.length === 1) refused.push(part[0]!);
+        if (part.length === 1) refused.push({ row: part[0]!, error: (error as Error).message });
         else pending.unshift(...halves(part));
       }
     }
-    await this.o.deadLetter.add(refused, (lastRefusal as Error).message, new Date());
+    if (refused.length === 0) return; // every half went in: nothing was the rows' fault after all
+    await this.o.deadLetter.add(refused, new Date());
     this.o.metrics.deadLetterRows.inc(refused.length);
     this.o.log.error(
       { rows: refused.length, batchRows: lines.length, file: this.o.deadLetter.file, err: refusal },

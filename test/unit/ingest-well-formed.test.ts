@@ -136,8 +136,8 @@ describe('the dead letter', () => {
     try {
       const letter = new DeadLetter(dir);
       const row = `${JSON.stringify({ site_id: 7, path: '/x\ud83d', script_functions: ['\ud800'] })}`;
-      await letter.add([row], 'Code: 25, Cannot parse escape sequence', new Date('2026-11-29T01:00:00Z'));
-      await letter.add(['{"site_id":8}'], 'x'.repeat(2000), new Date('2026-11-29T01:00:01Z'));
+      await letter.add([{ row, error: 'Code: 25, Cannot parse escape sequence\n' }], new Date('2026-11-29T01:00:00Z'));
+      await letter.add([{ row: '{"site_id":8}', error: 'x'.repeat(2000) }], new Date('2026-11-29T01:00:01Z'));
       const entries = readDeadLetter(letter.file);
       expect(entries).toEqual([
         { at: '2026-11-29T01:00:00.000Z', error: 'Code: 25, Cannot parse escape sequence', row },
