@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../infra/logger.ts';
 import { BEACON_LIMITS } from '../core/rum/beacon.ts';
@@ -45,6 +46,7 @@ const MESSAGES: Record<RejectionReason, string> = {
   bad_metric: 'Unknown metric.',
   value_range: 'Metric value out of range.',
   bad_path: 'Path must start with / and carry no query or fragment.',
+  bad_text: 'Beacon text is not well-formed Unicode.',
   unknown_site: 'Unknown site.',
   inactive_site: 'Site is not active.',
   origin_mismatch: "Origin does not match the site's domain.",
@@ -57,8 +59,8 @@ const MESSAGES: Record<RejectionReason, string> = {
 };
 
 /**
- * `POST /b`: one beacon (core/rum/beacon.ts). Checked in this order: size, JSON, site id, site exists, site
- * active, Origin (or Referer) on the site's domain or a subdomain, bot user agent, fields and values, the
+ * `POST /b`: one beacon (core/rum/beacon.ts). Checked in this order: size, UTF-8, JSON, site id, site exists, site
+ * active, Origin (or Referer) on the site's domain or a subdomain, bot user agent, well-formed text, fields and values, the
  * sender's rate, the site's rate, monthly limit (past it a reduced sample is kept: ingest/pageview-limit.ts). Accepted beacons are answered 204 once their rows are synced to the spool (the durability rule).
  * `OPTIONS /b` answers a CORS preflight (the collector's fetch fallback; sendBeacon with text/plain needs none).
  */
@@ -103,7 +105,7 @@ export function handleBeacon(req: IncomingMessage, res: ServerResponse, deps: Be
   req.on('end', () => {
     clearTimeout(slow);
     if (tooBig) return;
-    accept(req, res, deps, Buffer.concat(chunks, size).toString('utf8')).catch((error: unknown) => {
+    accept(req, res, deps, Buffer.concat(chunks, size)).catch((error: unknown) => {
       deps.log.error({ err: error }, 'beacon handling failed');
       refuse(res, deps, 'unavailable', null, false);
     });
@@ -111,12 +113,14 @@ export function handleBeacon(req: IncomingMessage, res: ServerResponse, deps: Be
   req.on('error', () => res.destroy());
 }
 
-async function accept(req: IncomingMessage, res: ServerResponse, deps: BeaconRouteDeps, body: string): Promise<void> {
+async function accept(req: IncomingMessage, res: ServerResponse, deps: BeaconRouteDeps, body: Buffer): Promise<void> {
   const at = deps.now?.() ?? new Date();
   const source = deps.sourceOf(req);
   if (!deps.addressRate.take(source.limitKey))
     return refuse(res, deps, 'rate_limited', null, false, deps.addressRate.retryAfter(source.limitKey));
-  const parsed = parseJson(body);
+  // Decoding would turn bytes that are not UTF-8 into U+FFFD silently: refuse them instead.
+  if (!isUtf8(body)) return refuse(res, deps, 'bad_text', null, false);
+  const parsed = parseJson(body.toString('utf8'));
   if (parsed instanceof Rejection) return refuse(res, deps, parsed.reason, null, false);
   const publicId = beaconSiteId(parsed);
   if (!publicId) {

@@ -1,15 +1,19 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Logger } from '../infra/logger.ts';
+import { refusedForContent } from '../db/clickhouse/client.ts';
 import { insertRumMetricRows, insertRumRejections } from '../db/clickhouse/rum-ingest.ts';
+import type { DeadLetter, RefusedRow } from './dead-letter.ts';
 import type { IngestMetrics } from './metrics.ts';
 import type { RejectionTally } from './rejections.ts';
-import type { Spool } from './spool.ts';
+import type { Spool, SpoolBatch } from './spool.ts';
 import { RUM_METRIC_COLUMNS } from './validate.ts';
 
 export interface FlusherOptions {
   clickhouse: ClickHouseClient;
   database: string;
   spool: Spool;
+  /** Where rows that ClickHouse refuses for their content go, so that the rows behind them are stored. */
+  deadLetter: DeadLetter;
   rejections: RejectionTally;
   metrics: IngestMetrics;
   log: Logger;
@@ -25,6 +29,9 @@ const MAX_BACKOFF_MS = 5000;
  * `batchMs`. A failed insert is retried (backoff up to 5 s) with the same rows; meanwhile new beacons keep
  * going to the spool. An insert that failed after ClickHouse had in fact stored it is inserted again: the rows
  * are identical (same page view, metric id and seq), and queries keep one row per key, so nothing counts twice.
+ * A batch ClickHouse refuses for its content (refusedForContent: retrying it would fail for ever and hold up
+ * every row behind it) is halved until the refused rows stand alone; those go to the dead letter, the rest are
+ * stored, and the spool moves on.
  */
 export class Flusher {
   private readonly o: FlusherOptions;
@@ -88,19 +95,18 @@ export class Flusher {
       if (!batch) return true;
       const started = performance.now();
       try {
-        await insertRumMetricRows(this.o.clickhouse, this.o.database, RUM_METRIC_COLUMNS, batch.data);
+        await this.insert(batch.data);
+        this.o.metrics.flushSeconds.observe((performance.now() - started) / 1000);
+        this.o.metrics.inserted.inc(batch.rows);
       } catch (error) {
-        this.o.metrics.insertErrors.inc({ table: 'rum_metrics' });
-        if (this.healthy)
-          this.o.log.warn(
-            { err: error, spooledRows: this.o.spool.spooledRows },
-            'ClickHouse insert failing; beacons stay in the spool',
-          );
-        this.healthy = false;
-        return false;
+        try {
+          if (!refusedForContent(error)) throw error;
+          await this.setAside(batch, error);
+        } catch (failure) {
+          this.failing(failure);
+          return false;
+        }
       }
-      this.o.metrics.flushSeconds.observe((performance.now() - started) / 1000);
-      this.o.metrics.inserted.inc(batch.rows);
       this.o.spool.consumed(batch);
       if (!this.healthy)
         this.o.log.info(
@@ -109,6 +115,50 @@ export class Flusher {
         );
       this.healthy = true;
     }
+  }
+
+  private insert(rows: Buffer): Promise<void> {
+    return insertRumMetricRows(this.o.clickhouse, this.o.database, RUM_METRIC_COLUMNS, rows);
+  }
+
+  private failing(error: unknown): void {
+    this.o.metrics.insertErrors.inc({ table: 'rum_metrics' });
+    if (this.healthy)
+      this.o.log.warn(
+        { err: error, spooledRows: this.o.spool.spooledRows },
+        'ClickHouse insert failing; beacons stay in the spool',
+      );
+    this.healthy = false;
+  }
+
+  /**
+   * Stores a refused batch's rows in halves, halving again whatever is refused for its content, and appends the
+   * single rows still refused to the dead letter. Throws (nothing set aside, the batch stays in the spool) when
+   * ClickHouse fails otherwise on the way or the dead letter cannot be written: the next round starts over, and
+   * halves already stored are stored again as identical copies, which queries count once.
+   */
+  private async setAside(batch: SpoolBatch, refusal: unknown): Promise<void> {
+    const lines = batch.data.toString('utf8').split('\n');
+    if (lines.at(-1) === '') lines.pop();
+    const refused: RefusedRow[] = [];
+    const pending = halves(lines);
+    for (let part = pending.shift(); part; part = pending.shift()) {
+      try {
+        await this.insert(Buffer.from(part.join('\n') + '\n'));
+        this.o.metrics.inserted.inc(part.length);
+      } catch (error) {
+        if (!refusedForContent(error)) throw error;
+        if (part.length === 1) refused.push({ row: part[0]!, error: (error as Error).message });
+        else pending.unshift(...halves(part));
+      }
+    }
+    if (refused.length === 0) return; // every half went in: nothing was the rows' fault after all
+    await this.o.deadLetter.add(refused, new Date());
+    this.o.metrics.deadLetterRows.inc(refused.length);
+    this.o.log.error(
+      { rows: refused.length, batchRows: lines.length, file: this.o.deadLetter.file, err: refusal },
+      'ClickHouse refused rows for their content; they are in the dead letter, the rest of the batch is stored',
+    );
   }
 
   private async flushRejections(): Promise<boolean> {
@@ -140,4 +190,10 @@ export class Flusher {
     }
     return false;
   }
+}
+
+/** A list in two halves, the first first (spool order is kept). */
+function halves<T>(items: T[]): T[][] {
+  const middle = Math.ceil(items.length / 2);
+  return [items.slice(0, middle), items.slice(middle)].filter((half) => half.length > 0);
 }

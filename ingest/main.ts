@@ -11,6 +11,7 @@ import { createKnex } from '../db/knex.ts';
 import { createRumSiteStore } from '../db/store/rum-sites.ts';
 import { createIngestHandler } from './app.ts';
 import { botMatcher } from './bots.ts';
+import { DeadLetter } from './dead-letter.ts';
 import { Flusher } from './flusher.ts';
 import { createIngestMetrics } from './metrics.ts';
 import { serveMetrics } from '../infra/metrics-server.ts';
@@ -60,6 +61,7 @@ const flusher = new Flusher({
   clickhouse,
   database,
   spool,
+  deadLetter: new DeadLetter(config.ingest.spoolDir),
   rejections,
   metrics,
   log,

@@ -34,8 +34,13 @@ export function createIngestMetrics(source: {
     }),
     insertErrors: new Counter({
       name: 'rum_ingest_clickhouse_insert_errors_total',
-      help: 'Failed ClickHouse inserts (each is retried).',
+      help: 'Failed ClickHouse inserts, each retried from the spool (not those refused for their content: see rum_ingest_dead_letter_rows_total).',
       labelNames: ['table'],
+      registers: [registry],
+    }),
+    deadLetterRows: new Counter({
+      name: 'rum_ingest_dead_letter_rows_total',
+      help: 'Rows ClickHouse refused for their content, set aside in the dead-letter file so that the rows behind them are stored.',
       registers: [registry],
     }),
     flushSeconds: new Histogram({

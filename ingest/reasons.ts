@@ -10,6 +10,12 @@ export const REJECTION_STATUS = {
   bad_metric: 400,
   value_range: 400,
   bad_path: 400,
+  /**
+   * A string that is not well-formed Unicode: a lone UTF-16 surrogate (a `\ud800` escape in the JSON) or bytes that
+   * are not UTF-8. ClickHouse refuses a lone high surrogate (the whole insert) and stores a lone low one as invalid
+   * UTF-8, so neither may reach the spool.
+   */
+  bad_text: 400,
   unknown_site: 404,
   inactive_site: 403,
   origin_mismatch: 403,

@@ -43,7 +43,20 @@ export function beaconSiteId(value: unknown): string | null {
   return isObject(value) && typeof value.site === 'string' && SITE_ID.test(value.site) ? value.site : null;
 }
 
+/** String.prototype.isWellFormed (ES2024; the project's TypeScript lib is ES2023). */
+const isWellFormed = (text: string): boolean => (text as unknown as { isWellFormed(): boolean }).isWellFormed();
+
+/** Whether every string in a parsed body, keys included, is well-formed Unicode (no lone UTF-16 surrogate). */
+export function isWellFormedDeep(value: unknown): boolean {
+  if (typeof value === 'string') return isWellFormed(value);
+  if (Array.isArray(value)) return value.every(isWellFormedDeep);
+  if (isObject(value)) return Object.entries(value).every(([key, item]) => isWellFormed(key) && isWellFormedDeep(item));
+  return true;
+}
+
 export function validateBeacon(value: unknown): Beacon | Rejection {
+  // First, whatever the field: a lone surrogate anywhere makes the beacon text no store can take.
+  if (!isWellFormedDeep(value)) return new Rejection('bad_text');
   if (!isObject(value) || value.v !== 1 || typeof value.site !== 'string') return new Rejection('bad_shape');
   if (typeof value.pv !== 'string' || !PAGE_VIEW_ID.test(value.pv)) return new Rejection('bad_shape');
   if (!isInt(value.seq, 1, 65_535) || !isInt(value.rate, 1, 100)) return new Rejection('bad_shape');

@@ -51,6 +51,52 @@ export function isUnreachable(error: unknown): boolean {
 }
 
 /**
+ * ClickHouse error codes that mean "this data cannot be read into the table": the insert's rows are at fault, not
+ * the server (parse errors of a value, an unknown JSONEachRow key, an unknown Enum element, a cut row). The same
+ * codes on 18.16 and current versions (ErrorCodes.cpp).
+ */
+const CONTENT_ERROR_CODES = new Set([
+  6, // CANNOT_PARSE_TEXT
+  25, // CANNOT_PARSE_ESCAPE_SEQUENCE (a lone surrogate's \ud800)
+  26, // CANNOT_PARSE_QUOTED_STRING
+  27, // CANNOT_PARSE_INPUT_ASSERTION_FAILED
+  32, // ATTEMPT_TO_READ_AFTER_EOF
+  33, // CANNOT_READ_ALL_DATA
+  38, // CANNOT_PARSE_DATE
+  41, // CANNOT_PARSE_DATETIME
+  53, // TYPE_MISMATCH
+  69, // ARGUMENT_OUT_OF_BOUND
+  70, // CANNOT_CONVERT_TYPE
+  72, // CANNOT_PARSE_NUMBER
+  117, // INCORRECT_DATA (an unknown field in JSONEachRow)
+  130, // CANNOT_READ_ARRAY_FROM_TEXT
+  131, // TOO_LARGE_STRING_SIZE
+  321, // VALUE_IS_OUT_OF_RANGE_OF_DATA_TYPE
+  691, // UNKNOWN_ELEMENT_OF_ENUM
+]);
+
+/** The `Code: N` of an error ClickHouse answered (18.16 words it in the message; newer clients parse it), else null. */
+export function clickhouseErrorCode(error: unknown): number | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && /^\d+$/.test(code)) return Number(code);
+  const match = /^Code: (\d+)/.exec((error as Error | null)?.message ?? '');
+  return match ? Number(match[1]) : null;
+}
+
+/**
+ * Whether ClickHouse refused an insert for its rows (inserting them again can never work), as opposed to being
+ * away, overloaded or misconfigured (which a retry of the same rows outlasts). 18.16 reports an unknown Enum8
+ * element as a LOGICAL_ERROR (49), so that code counts only with its message.
+ */
+export function refusedForContent(error: unknown): boolean {
+  // An answer with a code: the server read the request (row text in its message cannot make it look unreachable).
+  const code = clickhouseErrorCode(error);
+  if (code === null) return false;
+  if (CONTENT_ERROR_CODES.has(code)) return true;
+  return code === 49 && /Unknown element '.*' for type Enum/s.test((error as Error).message);
+}
+
+/**
  * One client over several nodes that hold the same data (replicas): calls go to the node that answered last;
  * when it is unreachable, the call is repeated on the next node. An insert whose rows are a stream is not
  * repeated (the stream is spent): it fails, the next call goes to the next node, and the ingest's spool retries

@@ -88,12 +88,12 @@ export interface Answer {
 /** POST /b through node:http (fetch inside jest drops Origin). */
 export function send(
   baseUrl: string,
-  body: string | object,
+  body: string | Buffer | object,
   headers: Record<string, string> = {},
   method = 'POST',
   localAddress?: string,
 ): Promise<Answer> {
-  const payload = typeof body === 'string' ? body : JSON.stringify(body);
+  const payload = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = request(
       `${baseUrl}/b`,

@@ -16,7 +16,7 @@ const run = (args: string[], cwd = dir) => spawnSync(promtool, args, { cwd, enco
 
 it('promtool check rules accepts the rules file', () => {
   const result = run(['check', 'rules', 'rules.yml']);
-  expect(result.stdout + result.stderr).toContain('SUCCESS: 11 rules found');
+  expect(result.stdout + result.stderr).toContain('SUCCESS: 12 rules found');
   expect(result.status).toBe(0);
 });
 
@@ -59,6 +59,6 @@ it('every rule points at a runbook entry that exists in the runbook', () => {
   const anchors = [...rules.matchAll(/runbook: ["']docs\/operations\/runbook\.md#(runbook-[a-z0-9-]+)["']/g)].map(
     (m) => m[1]!,
   );
-  expect(anchors).toHaveLength(11);
+  expect(anchors).toHaveLength(12);
   for (const anchor of anchors) expect(runbook).toContain(`<a id="${anchor}"></a>`);
 });
