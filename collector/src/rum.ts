@@ -155,10 +155,10 @@ function start(endpoint: string, siteId: string): void {
         rate,
         metrics,
       };
-      let body = JSON.stringify(beacon);
+      let body = JSON.stringify(beacon, wellFormed);
       while (metrics.length > 1 && new Blob([body]).size > BEACON_LIMITS.bodyBytes) {
         metrics.pop();
-        body = JSON.stringify(beacon);
+        body = JSON.stringify(beacon, wellFormed);
       }
       send(endpoint, body);
     }
@@ -178,6 +178,14 @@ function start(endpoint: string, siteId: string): void {
   // second, not yet final beacon per navigation (web-vitals dropped pagehide once browsers fixed
   // visibilitychange on unload).
   addEventListener('visibilitychange', () => document.visibilityState === 'hidden' && flush());
+}
+
+/**
+ * A page's own text (an element id, a script's function name) may hold a lone UTF-16 surrogate, which the ingest
+ * refuses with the whole beacon: it travels as U+FFFD instead. Browsers without toWellFormed send it as it is.
+ */
+function wellFormed(_key: string, value: unknown): unknown {
+  return typeof value === 'string' ? (value.toWellFormed?.() ?? value) : value;
 }
 
 /** text/plain, so neither sendBeacon nor the fetch fallback needs a CORS preflight. */

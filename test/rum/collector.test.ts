@@ -233,6 +233,26 @@ describe('the collector script in Chromium', () => {
     await Promise.all([phonePage.close(), tabletPage.close()]);
   });
 
+  it('sends only well-formed text: a lone surrogate in an element id reaches the beacon as U+FFFD, not as an escape the ingest refuses', async () => {
+    // The page names its LCP image with a lone high surrogate before the image paints.
+    const rename = `<script>document.addEventListener('DOMContentLoaded', () => { document.getElementById('hero').id = 'hero\\ud800'; });</script>`;
+    const siteId = newSite((snippet) => rename + snippet);
+    const page = await browser.newPage();
+    await page.goto(`${site.origin}/rum/article?site=${siteId}`, { waitUntil: 'load' });
+    await page.evaluate(`new Promise((resolve) => new PerformanceObserver((list, observer) => {
+      if (list.getEntries().some((entry) => entry.element && entry.element.id.startsWith('hero'))) { observer.disconnect(); resolve(); }
+    }).observe({ type: 'largest-contentful-paint', buffered: true }))`);
+    await idle(page);
+    await leave(page);
+    const [beacon] = await waitForBeacons(siteId, 1);
+    await page.close();
+
+    const strings: string[] = [];
+    JSON.stringify(beacon, (_key, value: unknown) => (typeof value === 'string' && strings.push(value), value));
+    expect(strings.filter((text) => !text.isWellFormed())).toEqual([]);
+    expect(byName(beacon!.metrics, 'LCP')).toMatchObject({ target: '#hero\ufffd' });
+  });
+
   it('sends nothing at a sample rate of 0, the rate it applied otherwise, and one page view when the snippet is pasted twice', async () => {
     const unsampled = newSite((snippet) => snippet.replace(' async>', ' data-sample="0" async>'));
     const half = newSite((snippet) => snippet.replace(' async>', ' data-sample="50" async>'));
