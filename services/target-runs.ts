@@ -4,7 +4,7 @@ import { newPublicId } from '../core/ids.ts';
 import type { Plan } from '../core/plans.ts';
 import { FAILURE_DETAILS } from '../core/scan/failures.ts';
 import type { Scan } from '../core/scan/scan.ts';
-import type { ScanStore } from '../db/store/scans.ts';
+import { TargetGoneError, type ScanStore } from '../db/store/scans.ts';
 import type { TargetStore } from '../db/store/targets.ts';
 import type { Config } from '../infra/config.ts';
 import { startTargetRunNowWorkflow } from '../infra/temporal-client.ts';
@@ -42,9 +42,8 @@ export async function runTargetNow(
   const target = await deps.targets.findOwned(owner.id, targetId);
   if (!target) return { kind: 'not_found' };
   const now = deps.clock();
-  const stored = await deps.scans.underOwnerLock(
-    owner.id,
-    async (locked): Promise<TargetRunOutcome | { kind: 'created'; scan: Scan }> => {
+  const stored = await deps.scans
+    .underOwnerLock(owner.id, async (locked): Promise<TargetRunOutcome | { kind: 'created'; scan: Scan }> => {
       const running = await locked.latestInFlightOfTarget(target.id);
       if (running) return { kind: 'ok', scan: running, joined: true };
       const limit = hourlyLimitReached(await locked.requestTimesSince(owner.id, hourBefore(now)), owner.plan);
@@ -64,8 +63,12 @@ export async function runTargetNow(
         targetId: target.id,
       });
       return { kind: 'created', scan };
-    },
-  );
+    })
+    .catch((error: unknown): TargetRunOutcome => {
+      // Deleted between the lookup above and the insert: as if it had been gone already.
+      if (error instanceof TargetGoneError) return { kind: 'not_found' };
+      throw error;
+    });
   if (stored.kind !== 'created') return stored;
   try {
     await startTargetRunNowWorkflow(deps.temporal, deps.config.temporal.taskQueuePrefix, {

@@ -91,6 +91,13 @@ export interface ScanListFilters {
   status?: ScanStatus;
 }
 
+/** A run-now scan's target was deleted between the caller's lookup and the insert. */
+export class TargetGoneError extends Error {
+  constructor(readonly targetId: number) {
+    super(`target ${targetId} no longer exists`);
+  }
+}
+
 export interface ScanStore {
   /** Runs `work` in one transaction holding the owner's lock, so two requests of one owner are decided one after the other. */
   underOwnerLock<T>(userId: number, work: (locked: ScanStore) => Promise<T>): Promise<T>;
@@ -108,7 +115,8 @@ export interface ScanStore {
   requestTimesSince(userId: number, since: Date): Promise<Date[]>;
   /**
    * Stores a queued scan. With `targetId`, a target's "Run now" scan (`trigger` run_now), and the target's
-   * `last_dispatched_at` is set in the same transaction when called under the owner's lock.
+   * `last_dispatched_at` is set in the same transaction when called under the owner's lock; throws
+   * TargetGoneError when the target no longer exists.
    */
   insert(scan: NewScan): Promise<Scan>;
   find(publicId: string): Promise<Scan | undefined>;
@@ -213,6 +221,14 @@ export function createScanStore(knex: Knex | Knex.Transaction): ScanStore {
     },
 
     async insert(scan: NewScan): Promise<Scan> {
+      // The target first: its row lock holds off a concurrent delete until this transaction ends, and a target
+      // deleted since the caller looked it up is told apart from a broken insert.
+      if (scan.targetId !== undefined) {
+        const touched = await knex('scan_targets')
+          .where({ id: scan.targetId })
+          .update({ last_dispatched_at: scan.requestedAt });
+        if (touched === 0) throw new TargetGoneError(scan.targetId);
+      }
       const [row] = await scans()
         .insert({
           public_id: scan.publicId,
@@ -230,8 +246,6 @@ export function createScanStore(knex: Knex | Knex.Transaction): ScanStore {
           ...(scan.targetId === undefined ? {} : { target_id: scan.targetId, trigger: 'run_now' as const }),
         })
         .returning('*');
-      if (scan.targetId !== undefined)
-        await knex('scan_targets').where({ id: scan.targetId }).update({ last_dispatched_at: scan.requestedAt });
       return toScan(row as ScanRow);
     },
 

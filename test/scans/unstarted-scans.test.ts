@@ -4,9 +4,11 @@ import type { ScanRunner } from '../../activities/scan-runner.ts';
 import { RUN_FAILURE_MESSAGES } from '../../core/flows/flow.ts';
 import { FAILURE_TEXTS } from '../../core/i18n/failures.ts';
 import { newPublicId } from '../../core/ids.ts';
+import { PLANS } from '../../core/plans.ts';
 import { flowRunWorkflowId, mainTaskQueue, scanWorkflowId, targetRunNowWorkflowId } from '../../core/temporal.ts';
 import { createStorage } from '../../db/store/index.ts';
 import { deleteTargetSchedulesOf, startTargetRunNowWorkflow } from '../../infra/temporal-client.ts';
+import { runTargetNow } from '../../services/target-runs.ts';
 import { saveWebhookSettings } from '../../services/webhook-settings.ts';
 import { waitUntil } from '../../stack/proc.ts';
 import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
@@ -130,6 +132,29 @@ it('a run now raced by the deletion of its target 50 ms later always ends failed
     expect(await scanRow(scanId)).toMatchObject({ failure_message: expect.stringContaining('target was deleted') });
   }
 }, 120_000);
+
+it('a run now whose target is deleted between its lookup and its insert answers not_found and stores nothing', async () => {
+  const targetId = await createTarget('deleted-mid-run-now');
+  const stores = storage();
+  const scansBefore = await api.db.knex('scans').where({ user_id: userId }).count<[{ count: string }]>('* as count');
+  // The real stores, with the target's deletion landing just after run now looked it up.
+  const targets = {
+    ...stores.targets,
+    findOwned: async (owner: number, id: number) => {
+      const found = await stores.targets.findOwned(owner, id);
+      await api.db.knex('scan_targets').where({ id }).delete();
+      return found;
+    },
+  };
+  const outcome = await runTargetNow(
+    { scans: stores.scans, targets, temporal: api.temporal, config: api.config, clock: () => new Date() },
+    { id: userId, plan: PLANS.agency },
+    targetId,
+  );
+  expect(outcome).toEqual({ kind: 'not_found' });
+  const scansAfter = await api.db.knex('scans').where({ user_id: userId }).count<[{ count: string }]>('* as count');
+  expect(scansAfter[0].count).toBe(scansBefore[0].count);
+});
 
 it('a run now whose target vanished before its workflow dispatched it is failed `not_started` by that workflow', async () => {
   const targetId = await createTarget('vanished');
