@@ -114,7 +114,8 @@ export const webEmailVerified = (ctx: Context): boolean => ctx.state.webEmailVer
 /** The SHA-256 of this request's session cookie, when it names a live session. */
 export const webSessionHash = (ctx: Context): string | undefined => ctx.state.webSessionHash as string | undefined;
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** The methods that can change something; any other (GET, TRACE) reaches no handler that does. */
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 const originOf = (url: string): string | null => {
   try {
@@ -131,7 +132,7 @@ const originOf = (url: string): string | null => {
 export function sameOriginOnly(config: Config) {
   const own = new URL(config.baseUrl).origin;
   return async (ctx: Context, next: Next) => {
-    if (!SAFE_METHODS.has(ctx.method)) {
+    if (UNSAFE_METHODS.has(ctx.method)) {
       const origin = ctx.get('origin');
       const referer = ctx.get('referer');
       const ok = origin ? origin === own : referer ? originOf(referer) === own : false;
