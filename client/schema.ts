@@ -1132,7 +1132,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     /** @example {} */
                     "application/json": Record<string, never>;
@@ -1283,7 +1283,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     /** @example {} */
                     "application/json": Record<string, never>;
@@ -2314,7 +2314,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     /**
                      * @example {
@@ -2625,7 +2625,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     /** @example {} */
                     "application/json": Record<string, never>;
@@ -3173,7 +3173,7 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     /**
                      * @example {
@@ -3659,7 +3659,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     /** @example {} */
                     "application/json": Record<string, never>;
@@ -4592,7 +4592,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     /**
                      * @example {
@@ -6348,7 +6348,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     /**
                      * @example {
@@ -7697,7 +7697,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     /**
                      * @example {
@@ -8618,7 +8618,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     /** @example {} */
                     "application/json": Record<string, never>;
