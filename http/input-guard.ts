@@ -52,14 +52,17 @@ export function decodeUtf8(bytes: Uint8Array): string | null {
   }
 }
 
-const percentDecodes = (component: string): boolean => {
-  try {
-    decodeURIComponent(component.replaceAll('+', ' '));
-    return true;
-  } catch {
-    return false;
-  }
-};
+/**
+ * A path segment or urlencoded name or value percent-decoded as the URL standard does (`%` without two hex
+ * digits stays as it is, `+` is a space), or null when the bytes it decodes to are not UTF-8.
+ */
+export function percentDecode(component: string): string | null {
+  const parts = component.replaceAll('+', ' ').split(/(%[0-9A-Fa-f]{2})/);
+  const bytes = parts.map((part, i) =>
+    i % 2 === 1 ? Buffer.from([Number.parseInt(part.slice(1), 16)]) : Buffer.from(part, 'utf8'),
+  );
+  return decodeUtf8(Buffer.concat(bytes));
+}
 
 /**
  * The name of the first field of an urlencoded string (a query string or a form body) whose name or value
@@ -72,7 +75,8 @@ export function undecodableField(urlencoded: string): string | null {
     const eq = pair.indexOf('=');
     const name = eq === -1 ? pair : pair.slice(0, eq);
     const value = eq === -1 ? '' : pair.slice(eq + 1);
-    if (!percentDecodes(name) || !percentDecodes(value)) return new URLSearchParams(`${name}=`).keys().next().value!;
+    if (percentDecode(name) === null || percentDecode(value) === null)
+      return new URLSearchParams(`${name}=`).keys().next().value!;
   }
   return null;
 }
@@ -86,11 +90,8 @@ export function assertUtf8Query(querystring: string): void {
 export const isApiPath = (path: string): boolean => path === '/api' || path.startsWith('/api/');
 
 const storableSegment = (segment: string): boolean => {
-  try {
-    return isStorableText(decodeURIComponent(segment));
-  } catch {
-    return false; // not valid percent-encoded UTF-8
-  }
+  const decoded = percentDecode(segment);
+  return decoded !== null && isStorableText(decoded);
 };
 
 /** The request edge, before any router: path segments everywhere, and the web area's query parameters. */
