@@ -1,7 +1,7 @@
 import { SCOPES, SCOPE_TEXT, scopeForMethod } from '../core/oauth/scopes.ts';
 import { MAX_BODY_BYTES } from './body.ts';
 import { querySchema, type AnyRoute } from './route.ts';
-import type { JsonSchema } from './validation.ts';
+import { acceptsEmptyBody, type JsonSchema } from './validation.ts';
 import { webhookOperations } from './webhook-docs.ts';
 import { budgetsSchema } from './views/budget-schemas.ts';
 import { targetSchema } from './views/target-schemas.ts';
@@ -119,7 +119,7 @@ export function openApiDocument(routes: AnyRoute[], baseUrl: string): Record<str
       ...(route.extension ? { 'x-extension': true } : {}),
       security: route.auth === false ? [] : [{ bearer: [] }, { oauth: [scopeForMethod(route.method)] }],
       ...(parameters.length ? { parameters } : {}),
-      ...(route.body ? { requestBody: { required: true, content: json(route.body) } } : {}),
+      ...(route.body ? { requestBody: { required: !acceptsEmptyBody(route.body), content: json(route.body) } } : {}),
       responses,
     };
   }

@@ -3,6 +3,7 @@ import type { Context, Middleware } from 'koa';
 import type { ApiState } from './auth.ts';
 import { readJsonBody } from './body.ts';
 import { notFound } from '../http/errors.ts';
+import { assertUtf8Query } from '../http/input-guard.ts';
 import { recordLogIds, type LogIdName } from '../http/middleware.ts';
 import { precompile, validate, type JsonSchema } from './validation.ts';
 
@@ -62,6 +63,8 @@ export function mountRoutes(router: Router, routes: AnyRoute[], authenticate: Mi
     if (route.body) precompile('body', route.body);
 
     const handler: Middleware = async (ctx) => {
+      // The parsed query has U+FFFD where the query string had bytes that are not UTF-8: refused from the raw text.
+      if (query) assertUtf8Query(ctx.querystring);
       const rawBody: unknown = route.body ? ((await readJsonBody(ctx)) ?? {}) : undefined;
       await runRoute(route, ctx as ApiContext, {
         params: ctx.params as Record<string, string>,

@@ -125,3 +125,11 @@ export function validate<T>(kind: 'body' | 'query', schema: JsonSchema, value: u
 export function precompile(kind: 'body' | 'query', schema: JsonSchema): void {
   compile(kind === 'body' ? bodyAjv : queryAjv, schema);
 }
+
+/**
+ * Whether a request may leave this body out: the router reads no body as `{}`, so a body is optional exactly
+ * when `{}` passes its schema. The OpenAPI document marks the others required.
+ */
+export function acceptsEmptyBody(schema: JsonSchema): boolean {
+  return compile(bodyAjv, schema)({}) === true;
+}

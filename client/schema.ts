@@ -1132,7 +1132,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     /** @example {} */
                     "application/json": Record<string, never>;
@@ -1286,7 +1286,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     /** @example {} */
                     "application/json": Record<string, never>;
@@ -2320,7 +2320,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     /**
                      * @example {
@@ -2631,7 +2631,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     /** @example {} */
                     "application/json": Record<string, never>;
@@ -3179,7 +3179,7 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     /**
                      * @example {
@@ -3665,7 +3665,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     /** @example {} */
                     "application/json": Record<string, never>;
@@ -4598,7 +4598,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     /**
                      * @example {
@@ -6354,7 +6354,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     /**
                      * @example {
@@ -7703,7 +7703,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     /**
                      * @example {
@@ -8624,7 +8624,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     /** @example {} */
                     "application/json": Record<string, never>;

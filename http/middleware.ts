@@ -55,10 +55,14 @@ export function errorHandler(log: Logger, options: ErrorHandlerOptions = {}) {
   return async (ctx: Context, next: Next) => {
     try {
       await next();
-      // Nothing answered: an unknown route, or a known one without this method (the router set Allow).
+      // Nothing answered: an unknown route, or a known one without this method (the router set Allow). A
+      // method no route has (TRACE, PROPFIND) is the router's 501: for a known path it is a 405 like any other.
+      if (ctx.body == null && ctx.status === 501) {
+        if (!ctx.response.get('Allow')) throw notFound();
+        ctx.status = 405;
+      }
       if (ctx.status === 404 && ctx.body == null) throw notFound();
       if (ctx.status === 405 && ctx.body == null) return respond(ctx, 405, { message: 'Method not allowed.' });
-      if (ctx.status === 501 && ctx.body == null) return respond(ctx, 501, { message: 'Method not implemented.' });
     } catch (caught) {
       const where = { requestId: ctx.state.requestId, method: ctx.method, path: loggedPath(ctx.path) };
       // An HttpError has chosen its answer already (a 503 for ClickHouse away, whose cause looks like a network error too).

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Config } from '../infra/config.ts';
+import { decodeUtf8, unstorableField } from '../http/input-guard.ts';
 import { RefusedAddressError } from '../services/outbound-connection.ts';
 import { outboundFetch } from '../services/outbound-fetch.ts';
 import { CLIENT_METADATA_MAX_BYTES } from './provider-limits.ts';
@@ -15,14 +16,26 @@ export const CLIENT_METADATA_TIMEOUT_MS = 2_500;
 export const METADATA_ADDRESS_REFUSED =
   'The client_id metadata document was not fetched: its host is not on a public address.';
 
-/** True when an error (or one it wraps, as its cause) is the outbound rule refusing an address. */
-export function refusedForItsAddress(error: unknown): boolean {
+/** What the error page says when a document holds text that is not well-formed (http/input-guard.ts). */
+export const METADATA_TEXT_REFUSED =
+  'The client_id metadata document was not used: it holds text that is not allowed (NUL, an unpaired surrogate, or bytes that are not UTF-8).';
+
+/** A fetched document whose text is not well-formed: refused before oidc-provider reads (and keeps) it. */
+export class IllFormedMetadataError extends Error {
+  constructor() {
+    super(METADATA_TEXT_REFUSED);
+  }
+}
+
+/** The page's words for an error (or one it wraps, as its cause) that a document's fetch raised; null for any other. */
+export function metadataRefusal(error: unknown): string | null {
   let current: unknown = error;
   for (let depth = 0; current instanceof Error && depth < 5; depth++) {
-    if (current instanceof RefusedAddressError) return true;
+    if (current instanceof RefusedAddressError) return METADATA_ADDRESS_REFUSED;
+    if (current instanceof IllFormedMetadataError) return METADATA_TEXT_REFUSED;
     current = current.cause;
   }
-  return false;
+  return null;
 }
 
 /**
@@ -66,9 +79,24 @@ export function clientMetadataFetch(config: Config): (url: string | URL, init?: 
   return async (url, init) => {
     const response = await fetch(url, init);
     if (response.status !== 200) return response;
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    if (!wellFormedDocument(bytes)) throw new IllFormedMetadataError();
     const headers = new Headers(response.headers);
     headers.set('cache-control', `max-age=${clientMetadataCacheSeconds(response.headers, Date.now())}`);
     headers.delete('expires');
-    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+    return new Response(bytes, { status: response.status, statusText: response.statusText, headers });
   };
+}
+
+/** UTF-8 whose JSON (when it is JSON: oidc-provider refuses what is not) holds only well-formed text. */
+function wellFormedDocument(bytes: Uint8Array): boolean {
+  const text = decodeUtf8(bytes);
+  if (text === null) return false;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text) as unknown;
+  } catch {
+    return true;
+  }
+  return unstorableField(parsed, 'document') === null;
 }

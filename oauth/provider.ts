@@ -10,7 +10,7 @@ import type { Storage } from '../db/store/index.ts';
 import { renderErrorPage } from '../web/error-page.ts';
 import { postgresAdapter } from './adapter.ts';
 import { checkRedirectUris } from './redirect-uris.ts';
-import { CLIENT_METADATA_CACHE_S, METADATA_ADDRESS_REFUSED, refusedForItsAddress } from './client-metadata.ts';
+import { CLIENT_METADATA_CACHE_S, metadataRefusal } from './client-metadata.ts';
 import { CLIENT_METADATA_MAX_BYTES } from './provider-limits.ts';
 import { OAUTH_PATHS } from '../core/oauth/paths.ts';
 
@@ -154,7 +154,7 @@ export function createOAuthProvider(deps: ProviderDeps): Provider {
       return { accountId: String(user.id), claims: async () => ({ sub: String(user.id) }) };
     },
     async renderError(ctx: KoaContextWithOIDC, out, error) {
-      const description = refusedForItsAddress(error) ? METADATA_ADDRESS_REFUSED : (out.error_description ?? out.error);
+      const description = metadataRefusal(error) ?? out.error_description ?? out.error;
       renderErrorPage(ctx, ctx.status >= 400 ? ctx.status : 400, description);
     },
   };

@@ -7,6 +7,7 @@ import type { Config } from '../infra/config.ts';
 import { DEFAULT_SCOPES, parseScopes } from '../core/oauth/scopes.ts';
 import type { OAuthStore } from '../db/store/oauth.ts';
 import { setRetryAfter } from '../http/errors.ts';
+import { decodeUtf8, notUtf8Message, unstorableField, unstorableMessage } from '../http/input-guard.ts';
 import { authorizationServerMetadata } from './metadata.ts';
 import { OAUTH_PATHS } from '../core/oauth/paths.ts';
 
@@ -90,16 +91,17 @@ async function register(deps: ProtocolRouteDeps, ctx: Context): Promise<void> {
     // Public clients only: a registration that names no authentication method is one with none. (Left
     // out, the library would issue a client secret the client could never use.)
     let metadata: unknown;
+    let text: string | null;
     try {
-      metadata = JSON.parse(await getRawBody(ctx.req, { limit: REGISTRATION_BODY_LIMIT, encoding: 'utf-8' }));
+      text = decodeUtf8(await getRawBody(ctx.req, { limit: REGISTRATION_BODY_LIMIT }));
+      metadata = text === null ? undefined : JSON.parse(text);
     } catch {
-      ctx.status = 400;
-      ctx.body = {
-        error: 'invalid_client_metadata',
-        error_description: 'The registration request must be a JSON object of at most 16 KB.',
-      };
-      return;
+      return refuseMetadata(ctx, 'The registration request must be a JSON object of at most 16 KB.');
     }
+    // Text that is not well-formed (http/input-guard.ts) would reach Postgres with the client: refused here.
+    if (text === null) return refuseMetadata(ctx, notUtf8Message('registration request'));
+    const unstorable = unstorableField(metadata, 'registration request');
+    if (unstorable) return refuseMetadata(ctx, unstorableMessage(unstorable));
     if (
       metadata &&
       typeof metadata === 'object' &&
@@ -110,6 +112,13 @@ async function register(deps: ProtocolRouteDeps, ctx: Context): Promise<void> {
     (ctx.req as typeof ctx.req & { body?: unknown }).body = metadata;
   }
   await delegate(deps, ctx);
+}
+
+/** RFC 7591's answer to client metadata it will not register. */
+function refuseMetadata(ctx: Context, description: string): void {
+  ctx.status = 400;
+  ctx.set('Cache-Control', 'no-store');
+  ctx.body = { error: 'invalid_client_metadata', error_description: description };
 }
 
 /** The paths this router answers, which the web area must leave alone (no session, no same-origin rule). */

@@ -7,7 +7,13 @@ import type { User } from '../core/user.ts';
 import type { SessionStore } from '../db/store/sessions.ts';
 import { forbidden, HttpError } from '../http/errors.ts';
 import { purposeKey } from '../core/keys.ts';
-import { unstorableField, unstorableMessage } from '../http/input-guard.ts';
+import {
+  decodeUtf8,
+  notUtf8Message,
+  undecodableField,
+  unstorableField,
+  unstorableMessage,
+} from '../http/input-guard.ts';
 
 export const SESSION_COOKIE = 'wps_session';
 /** A random id for a visitor who is not signed in, so their forms' CSRF tokens have something to be bound to. */
@@ -108,7 +114,8 @@ export const webEmailVerified = (ctx: Context): boolean => ctx.state.webEmailVer
 /** The SHA-256 of this request's session cookie, when it names a live session. */
 export const webSessionHash = (ctx: Context): string | undefined => ctx.state.webSessionHash as string | undefined;
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** The methods that can change something; any other (GET, TRACE) reaches no handler that does. */
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 const originOf = (url: string): string | null => {
   try {
@@ -125,7 +132,7 @@ const originOf = (url: string): string | null => {
 export function sameOriginOnly(config: Config) {
   const own = new URL(config.baseUrl).origin;
   return async (ctx: Context, next: Next) => {
-    if (!SAFE_METHODS.has(ctx.method)) {
+    if (UNSAFE_METHODS.has(ctx.method)) {
       const origin = ctx.get('origin');
       const referer = ctx.get('referer');
       const ok = origin ? origin === own : referer ? originOf(referer) === own : false;
@@ -160,7 +167,8 @@ export function csrfToken(ctx: Context, config: Config): string {
 
 /**
  * Reads an urlencoded form and checks its CSRF token against the one this visitor's session (or pre-session)
- * would get. Any failure is a 403 before anything changes. (Origin is checked by sameOriginOnly.) Forms are
+ * would get. Any failure is a 403 before anything changes. (Origin is checked by sameOriginOnly.) Then text
+ * that is not well-formed (http/input-guard.ts) is a 400 naming the field. Forms are
  * capped at 16 KB; a page whose form carries more (the flow editor, a pasted recording) passes its own cap.
  */
 export async function readForm(
@@ -170,19 +178,24 @@ export async function readForm(
 ): Promise<URLSearchParams> {
   if (!ctx.is('application/x-www-form-urlencoded'))
     throw new HttpError(415, { message: 'Forms must be sent as application/x-www-form-urlencoded.' });
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await getRawBody(ctx.req, { limit: limitBytes, encoding: 'utf-8' });
+    bytes = await getRawBody(ctx.req, { limit: limitBytes });
   } catch {
     throw new HttpError(413, { message: 'The form is too large.' });
   }
-  const form = new URLSearchParams(text);
+  const text = decodeUtf8(bytes);
+  const form = new URLSearchParams(text ?? bytes.toString('utf8'));
   const binding = csrfBinding(ctx, config, false);
   const expected = Buffer.from(binding ? csrfFor(config, binding) : '');
   // Byte lengths: a field of the token's length in characters but not in bytes would make timingSafeEqual throw.
   const field = Buffer.from(form.get('_csrf') ?? '');
   const ok = expected.length > 0 && expected.length === field.length && timingSafeEqual(expected, field);
   if (!ok) throw forbidden('The form has expired or did not come from this site. Reload the page and try again.');
+  // Bytes that are not UTF-8 (raw, or percent-encoded) would be U+FFFD in the parsed form: refused as sent.
+  if (text === null) throw new HttpError(400, { message: notUtf8Message('form') });
+  const undecodable = undecodableField(text);
+  if (undecodable !== null) throw new HttpError(400, { message: notUtf8Message(`${undecodable} field`) });
   // Every occurrence: a repeated field could hide a NUL in the copy that form.get() returns.
   const unstorable = [...form].map(([name, value]) => unstorableField({ [name]: value }, 'form')).find(Boolean);
   if (unstorable) throw new HttpError(400, { message: unstorableMessage(`${unstorable} field`) });

@@ -7,6 +7,7 @@ import { errorHandler, requestId } from '../../http/middleware.ts';
 import { mountRoutes, type ApiRoute } from '../../api/route.ts';
 import { createLogger } from '../../infra/logger.ts';
 import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
+import { rawRequest } from '../harness/web.ts';
 
 let api: TestApi;
 beforeAll(async () => {
@@ -35,6 +36,28 @@ describe('error shapes of the API', () => {
     expect(res.status).toBe(405);
     expect(res.body).toEqual({ message: 'Method not allowed.' });
     expect(res.headers.get('allow')).toContain('GET');
+  });
+
+  it('405 with Allow, not 501, for a method no route has (TRACE, PROPFIND); 404 where no route has the path', async () => {
+    const { token } = await createTestUser(api, 'pro');
+    for (const method of ['TRACE', 'PROPFIND', 'MKCOL']) {
+      for (const [path, allowed] of [
+        ['/api/v1/me', 'HEAD, GET'],
+        ['/api/v1/scans', 'HEAD, GET, POST'],
+        ['/oauth/token', 'POST'],
+      ] as const) {
+        const res = await rawRequest(`${api.url}${path}`, { method, headers: { authorization: `Bearer ${token}` } });
+        expect([method, path, res.status, res.headers.allow, JSON.parse(res.text)]).toEqual([
+          method,
+          path,
+          405,
+          allowed,
+          { message: 'Method not allowed.' },
+        ]);
+      }
+      const unknown = await rawRequest(`${api.url}/api/v1/nope`, { method });
+      expect([unknown.status, JSON.parse(unknown.text)]).toEqual([404, { message: 'Not found.' }]);
+    }
   });
 
   it('every response carries a request id', async () => {

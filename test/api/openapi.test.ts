@@ -1,4 +1,4 @@
-import { startTestApi, type TestApi } from '../harness/api.ts';
+import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
 
 let api: TestApi;
 beforeAll(async () => {
@@ -173,5 +173,44 @@ describe('examples', () => {
     }
     expect(problems).toEqual([]);
     expect(checked).toBeGreaterThan(100);
+  });
+
+  it('marks a request body required exactly when the server refuses a request without one', async () => {
+    const doc = (await (await fetch(`${api.url}/api/v1/openapi.json`)).json()) as {
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            parameters?: Array<{ in: string; name: string; schema: { pattern: string } }>;
+            requestBody?: { required: boolean };
+          }
+        >
+      >;
+    };
+    const { token } = await createTestUser(api, 'agency');
+    // A value of each path parameter's pattern: bodies are validated before the resource is looked up.
+    const CANDIDATES = ['1', '0123456789abcdefghjkmnpqrs', 'password', 'scan.completed'];
+    const problems: string[] = [];
+    let required = 0;
+    for (const [template, operations] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        if (!operation.requestBody) continue;
+        let path = template;
+        for (const p of (operation.parameters ?? []).filter((q) => q.in === 'path')) {
+          const value = CANDIDATES.find((c) => new RegExp(p.schema.pattern).test(c));
+          if (value === undefined) problems.push(`${method} ${template}: no candidate for ${p.name}`);
+          path = path.replace(`{${p.name}}`, value ?? 'x');
+        }
+        const res = await call(api, path, { token, method: method.toUpperCase() });
+        if (operation.requestBody.required) required += 1;
+        if ((res.status === 422) !== operation.requestBody.required)
+          problems.push(`${method} ${template}: required ${operation.requestBody.required}, answered ${res.status}`);
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(required).toBeGreaterThan(5);
+    expect(doc.paths['/alerts/mark-read']!.post!.requestBody!.required).toBe(false);
+    expect(doc.paths['/flows/{id}']!.patch!.requestBody!.required).toBe(false);
   });
 });

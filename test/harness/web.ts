@@ -11,7 +11,7 @@ export interface RawResponse {
 /** One HTTP request through node:http, because fetch in jest's environment drops Origin (and Referer). */
 export function rawRequest(
   url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
 ): Promise<RawResponse> {
   return new Promise((done, reject) => {
     const req = request(url, { method: options.method ?? 'GET', headers: options.headers }, (res) => {

@@ -1,7 +1,10 @@
 import {
   CLIENT_METADATA_CACHE_S,
   clientMetadataCacheSeconds,
-  refusedForItsAddress,
+  IllFormedMetadataError,
+  METADATA_ADDRESS_REFUSED,
+  METADATA_TEXT_REFUSED,
+  metadataRefusal,
 } from '../../oauth/client-metadata.ts';
 import { RefusedAddressError } from '../../services/outbound-connection.ts';
 
@@ -37,14 +40,19 @@ describe('how long a Client ID Metadata Document is cached', () => {
   });
 });
 
-it('an address refusal is told apart from other fetch failures, also when wrapped', () => {
+it('an address refusal and ill-formed text are told apart from other fetch failures, also when wrapped', () => {
   const refused = new RefusedAddressError('metadata.example.test resolves to a private or special-use address');
-  expect(refusedForItsAddress(refused)).toBe(true);
-  expect(refusedForItsAddress(new Error('client_id metadata document fetch failed', { cause: refused }))).toBe(true);
+  expect(metadataRefusal(refused)).toBe(METADATA_ADDRESS_REFUSED);
+  expect(metadataRefusal(new Error('client_id metadata document fetch failed', { cause: refused }))).toBe(
+    METADATA_ADDRESS_REFUSED,
+  );
   expect(
-    refusedForItsAddress(
+    metadataRefusal(new Error('client_id metadata document fetch failed', { cause: new IllFormedMetadataError() })),
+  ).toBe(METADATA_TEXT_REFUSED);
+  expect(
+    metadataRefusal(
       new Error('client_id metadata document fetch failed', { cause: new Error('no response within 2.5 s') }),
     ),
-  ).toBe(false);
-  expect(refusedForItsAddress(undefined)).toBe(false);
+  ).toBeNull();
+  expect(metadataRefusal(undefined)).toBeNull();
 });

@@ -69,6 +69,15 @@ describe('error pages of the web area (HTML, while the API keeps answering JSON)
     expect(JSON.parse(apiRes.text)).toEqual({ message: 'Method not allowed.' });
   });
 
+  it('405 (with Allow) for a method no route has, asked of a page from anywhere (it cannot change anything)', async () => {
+    for (const method of ['TRACE', 'PROPFIND']) {
+      const res = await rawRequest(`${api.url}/login`, { method });
+      expectErrorPage(res, 405, 'Method not allowed', 'Method not allowed.');
+      expect(res.headers.allow).toBe('HEAD, GET, POST');
+      expect((await rawRequest(`${api.url}/no-such-page`, { method })).status).toBe(404);
+    }
+  });
+
   it('403 when a form fails the CSRF check: without the token, and from another site', async () => {
     const client = browser();
     await client.get('/login');

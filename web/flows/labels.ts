@@ -154,6 +154,8 @@ const en = {
     totp_seed: 'A TOTP seed is base32: at least 16 of the letters A to Z and the digits 2 to 7.',
     secret_unknown: 'No secret of this name; add it under Secrets.',
     recording_json: 'This is not a Recorder export in JSON.',
+    recording_text:
+      'The recording holds text that is not allowed (NUL or an unpaired surrogate, such as a lone \\ud800 escape).',
     recording_empty: 'The recording has no step a flow can run.',
     public_address: 'The URL must point to a public address.',
     end_timespan: '“End the interaction” must follow “Start an interaction”.',
@@ -377,6 +379,8 @@ const de: FlowLabels = {
     totp_seed: 'Ein TOTP-Schlüssel ist Base32: mindestens 16 der Buchstaben A bis Z und Ziffern 2 bis 7.',
     secret_unknown: 'Kein Geheimnis mit diesem Namen; legen Sie es unter Geheimnisse an.',
     recording_json: 'Das ist kein Recorder-Export im JSON-Format.',
+    recording_text:
+      'Die Aufzeichnung enthält unzulässigen Text (NUL oder ein einzelnes Surrogat, etwa ein alleinstehendes \\ud800).',
     recording_empty: 'Die Aufzeichnung enthält keinen Schritt, den ein Ablauf ausführen kann.',
     public_address: 'Die URL muss auf eine öffentliche Adresse zeigen.',
     end_timespan: '„Interaktion beenden“ muss auf „Interaktion beginnen“ folgen.',

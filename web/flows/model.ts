@@ -97,6 +97,7 @@ export type FlowFormErrorCode =
   | 'totp_seed'
   | 'secret_unknown'
   | 'recording_json'
+  | 'recording_text'
   | 'recording_empty'
   | 'public_address'
   | 'end_timespan'

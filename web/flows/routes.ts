@@ -7,6 +7,7 @@ import { PUBLIC_ID_PATTERN } from '../../core/ids.ts';
 import { cheapestPlanWith, hasFeature, planFor, type Plan } from '../../core/plans.ts';
 import type { Flow, FlowRun as StoredRun } from '../../db/store/flows.ts';
 import { DEPENDENCY_RETRY_AFTER_S, HttpError, notFound, setRetryAfter } from '../../http/errors.ts';
+import { unstorableField } from '../../http/input-guard.ts';
 import { flowRunImageUrl, type AssetStore } from '../../services/assets.ts';
 import {
   createFlow,
@@ -337,7 +338,10 @@ async function importPasted(deps: FlowPageDeps, ctx: Ctx, owner: Owner): Promise
     renderNew(deps, ctx, owner, empty, { importErrors: { recording: error } }, 422);
   let imported: RecorderImport;
   try {
-    imported = importRecording(JSON.parse(form.get('recording') ?? ''));
+    const recording = JSON.parse(form.get('recording') ?? '') as unknown;
+    // The form's text is well-formed, but a JSON escape (`"\ud800"`) in it can make a lone surrogate.
+    if (unstorableField(recording, 'recording')) return refuse({ code: 'recording_text' });
+    imported = importRecording(recording);
   } catch (error) {
     if (error instanceof SyntaxError || error instanceof RecordingInvalid) return refuse({ code: 'recording_json' });
     throw error;
