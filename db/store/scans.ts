@@ -93,8 +93,10 @@ export interface ScanListFilters {
 
 /** A run-now scan's target was deleted between the caller's lookup and the insert. */
 export class TargetGoneError extends Error {
-  constructor(readonly targetId: number) {
+  readonly targetId: number;
+  constructor(targetId: number) {
     super(`target ${targetId} no longer exists`);
+    this.targetId = targetId;
   }
 }
 
