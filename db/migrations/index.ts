@@ -34,6 +34,7 @@ import * as flows from './20261205_034_flows.ts';
 import * as flowMonitoring from './20261206_035_flow_monitoring.ts';
 import * as flowBudgets from './20261207_036_flow_budgets.ts';
 import * as flowFailedAlerts from './20261208_037_flow_failed_alerts.ts';
+import * as secAccountsLinks from './20261209_038_sec_accounts_links.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -77,6 +78,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261206_035_flow_monitoring', flowMonitoring],
   ['20261207_036_flow_budgets', flowBudgets],
   ['20261208_037_flow_failed_alerts', flowFailedAlerts],
+  ['20261209_038_sec_accounts_links', secAccountsLinks],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
