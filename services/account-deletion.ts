@@ -6,8 +6,8 @@ import type { AccountDataStore } from '../db/store/account-data.ts';
 import type { ThrottleStore } from '../db/store/throttles.ts';
 import type { UserStore } from '../db/store/users.ts';
 import { startAccountDeletionWorkflow } from '../infra/temporal-client.ts';
-import { authenticate } from './accounts.ts';
-import { throttledSignIn, type SignInClient } from './sign-in-throttle.ts';
+import { checkCurrentPassword } from './current-password.ts';
+import type { SignInClient } from './sign-in-throttle.ts';
 
 export interface AccountDeletionDeps {
   accountData: AccountDataStore;
@@ -27,7 +27,7 @@ export type DeleteAccountOutcome =
   | { kind: 'closed'; workflow: 'started' | 'running' | 'not_started' }
   /** Nothing changed; each field that was wrong. */
   | { kind: 'invalid'; errors: { password?: 'wrong'; confirmation?: 'mismatch' } }
-  /** Too many wrong passwords for this address or device (the sign-in throttle's). */
+  /** Too many wrong passwords for this address or device (services/current-password.ts). */
   | { kind: 'throttled'; until: Date };
 
 /**
@@ -44,12 +44,9 @@ export async function deleteAccount(
   const errors: { password?: 'wrong'; confirmation?: 'mismatch' } = {};
   if (!confirmsAccount(input.confirmation, user.email)) errors.confirmation = 'mismatch';
   const now = deps.clock();
-  const checked = await throttledSignIn(deps.throttles, user.email, client, now, async () => {
-    const found = await authenticate(deps.users, user.email, input.password);
-    return found?.id === user.id ? found : undefined;
-  });
+  const checked = await checkCurrentPassword(deps, user, input.password, client, now);
   if (checked.kind === 'throttled') return { kind: 'throttled', until: checked.until };
-  if (checked.kind === 'wrong_credentials') errors.password = 'wrong';
+  if (checked.kind === 'wrong') errors.password = 'wrong';
   if (errors.password || errors.confirmation) return { kind: 'invalid', errors };
   await deps.accountData.close(user.id, now);
   return { kind: 'closed', workflow: await startDeletion(deps, user.id) };

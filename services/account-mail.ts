@@ -1,38 +1,45 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { ENDED_BY_NEW_PASSWORD } from '../core/account/links.ts';
 import { composeAccountMail, type AccountMailKind } from '../core/account/mail.ts';
 import type { Locale } from '../core/i18n/locale.ts';
 import type { User } from '../core/user.ts';
 import type { AccountLinkPurpose, AccountLinkStore } from '../db/store/account-links.ts';
 import type { SessionStore } from '../db/store/sessions.ts';
+import type { ThrottleStore } from '../db/store/throttles.ts';
 import type { UserStore } from '../db/store/users.ts';
 import type { Logger } from '../infra/logger.ts';
 import { reserveAccountMail, type AccountMailSlot } from './account-mail-throttle.ts';
-import { AccountError, authenticate, createUser, findUserByEmail } from './accounts.ts';
+import { AccountError, createUser, findUserByEmail } from './accounts.ts';
+import { checkCurrentPassword } from './current-password.ts';
 import type { Mailer } from './mailer.ts';
 import { checkNewPassword } from './password-rule.ts';
 import { hashPassword } from './passwords.ts';
+import type { SignInClient } from './sign-in-throttle.ts';
 
 /**
  * The account's mail: password reset, e-mail verification, the "someone tried to sign up with your address"
- * notice and the e-mail change. Every link carries a random token of 32 bytes, of which only the SHA-256 is
- * stored; each works once and only until it expires.
+ * notice and the e-mail change (with its "cancel this change" link to the old address). Every link carries a
+ * random token of 32 bytes, of which only the SHA-256 is stored; each works once and only until it expires.
  */
 export const LINK_HOURS: Record<AccountLinkPurpose, number> = {
   password_reset: 1,
   email_verify: 7 * 24,
   email_change: 24,
+  email_change_cancel: 24,
 };
 
 export const LINK_PATHS: Record<AccountLinkPurpose, string> = {
   password_reset: '/password/reset',
   email_verify: '/email/verify',
   email_change: '/account/email/confirm',
+  email_change_cancel: '/account/email/cancel',
 };
 
 export interface AccountMailDeps {
   users: UserStore;
   sessions: SessionStore;
   accountLinks: AccountLinkStore;
+  throttles: ThrottleStore;
   /** Null when no SMTP server is configured (development without one): the mail is logged as not sent. */
   mailer: Mailer | null;
   baseUrl: string;
@@ -71,18 +78,28 @@ async function newLink(
   return linkUrl(deps, purpose, token);
 }
 
+/** Whose mail it is: the account's name, its language, and whether its address is verified. */
+interface Recipient {
+  user: User;
+  locale: Locale;
+  emailVerified: boolean;
+}
+
 /**
  * Hands the mail to the SMTP server without waiting: the page's answer takes the same time whether a mail went
  * out or not (an unknown address sends none), and a slow SMTP server does not hold the page. A failure is logged.
+ * The account's name is in the greeting only once its address is verified: until then it is whatever was typed
+ * at sign-up, by anyone, and the mail must not carry it to an address nobody has shown to be theirs.
  */
 function send(
   deps: AccountMailDeps,
   kind: AccountMailKind,
   to: string,
-  locale: Locale,
-  facts: { name: string; link: string; validHours?: number; newEmail?: string },
+  recipient: Recipient,
+  facts: { link: string; validHours?: number; newEmail?: string; cancelLink?: string },
 ): void {
-  const mail = composeAccountMail(kind, to, locale, facts);
+  const name = recipient.emailVerified ? recipient.user.name : null;
+  const mail = composeAccountMail(kind, to, recipient.locale, { ...facts, name });
   if (!deps.mailer) {
     deps.log.warn({ kind }, 'account e-mail not sent: no SMTP server configured');
     return;
@@ -98,8 +115,9 @@ const validToken = (token: string): boolean => TOKEN.test(token);
 export type RequestOutcome = { kind: 'accepted' } | { kind: 'throttled'; until: Date };
 
 /**
- * "Forgot your password?": counted against the address and the client first, then, only when an account has
- * the address, a reset link is mailed. The caller answers the same for both.
+ * "Forgot your password?": counted against the address and the client, and nothing else. The answer depends on
+ * that count alone; the rest (looking the address up, the link, the mail) is `mailResetLink`, which the caller
+ * runs once the answer is sent, so a known and an unknown address are answered after the same work.
  */
 export async function requestPasswordReset(
   deps: AccountMailDeps,
@@ -107,17 +125,19 @@ export async function requestPasswordReset(
   client: string,
 ): Promise<RequestOutcome> {
   const slot = await reserveAccountMail(deps.accountLinks, { email, client }, deps.clock());
-  if (slot.kind === 'throttled') return slot;
-  const profile = await profileByEmail(deps, email);
-  if (profile) {
+  return slot.kind === 'throttled' ? slot : { kind: 'accepted' };
+}
+
+/** The work behind an accepted reset request: a link mailed when an account has the address. Failures are logged. */
+export async function mailResetLink(deps: AccountMailDeps, email: string): Promise<void> {
+  try {
+    const profile = await profileByEmail(deps, email);
+    if (!profile) return;
     const link = await newLink(deps, profile.user.id, 'password_reset');
-    send(deps, 'password_reset', profile.user.email, profile.locale, {
-      name: profile.user.name,
-      link,
-      validHours: LINK_HOURS.password_reset,
-    });
+    send(deps, 'password_reset', profile.user.email, profile, { link, validHours: LINK_HOURS.password_reset });
+  } catch (error) {
+    deps.log.warn({ err: error }, 'password reset link not prepared');
   }
-  return { kind: 'accepted' };
 }
 
 async function profileByEmail(deps: AccountMailDeps, email: string) {
@@ -153,10 +173,26 @@ export async function resetPassword(
   const hash = await hashPassword(password);
   const link = await deps.accountLinks.use(sha256(token), 'password_reset', now);
   if (!link) return { kind: 'invalid_link' };
-  await deps.users.setPasswordHash(link.userId, hash, now);
-  const ended = await deps.sessions.deleteForUser(link.userId);
-  deps.log.info({ userId: link.userId, sessionsEnded: ended }, 'password reset');
+  const ended = await setPasswordEverywhere(deps, link.userId, hash, now);
+  deps.log.info({ userId: link.userId, ...ended }, 'password reset');
   return { kind: 'reset', user };
+}
+
+/**
+ * A password set from a mailed link (a reset, a verification): the new password, every other reset link and
+ * every pending e-mail change ended (whoever knew the old password may have asked for them), and every web
+ * session of the account ended.
+ */
+async function setPasswordEverywhere(
+  deps: AccountMailDeps,
+  userId: number,
+  hash: string,
+  now: Date,
+): Promise<{ sessionsEnded: number; linksEnded: number }> {
+  await deps.users.setPasswordHash(userId, hash, now);
+  const linksEnded = await deps.accountLinks.endForUser(userId, ENDED_BY_NEW_PASSWORD, now);
+  const sessionsEnded = await deps.sessions.deleteForUser(userId);
+  return { sessionsEnded, linksEnded };
 }
 
 export type SignUpOutcome = { kind: 'accepted' } | { kind: 'invalid'; field: string; message: string };
@@ -176,10 +212,7 @@ export async function signUpByMail(
   if (existing) {
     // The same work as a new account (one password hash), so the answer takes as long.
     await hashPassword(input.password);
-    send(deps, 'signup_taken', existing.user.email, existing.locale, {
-      name: existing.user.name,
-      link: forgotUrl(deps),
-    });
+    send(deps, 'signup_taken', existing.user.email, existing, { link: forgotUrl(deps) });
     return { kind: 'accepted' };
   }
   try {
@@ -191,7 +224,7 @@ export async function signUpByMail(
       locale: input.locale,
       emailVerified: false,
     });
-    await sendVerification(deps, user, input.locale);
+    await sendVerification(deps, { user, locale: input.locale, emailVerified: false });
     return { kind: 'accepted' };
   } catch (error) {
     if (!(error instanceof AccountError)) throw error;
@@ -201,9 +234,9 @@ export async function signUpByMail(
   }
 }
 
-async function sendVerification(deps: AccountMailDeps, user: User, locale: Locale): Promise<void> {
-  const link = await newLink(deps, user.id, 'email_verify');
-  send(deps, 'verify', user.email, locale, { name: user.name, link, validHours: LINK_HOURS.email_verify });
+async function sendVerification(deps: AccountMailDeps, recipient: Recipient): Promise<void> {
+  const link = await newLink(deps, recipient.user.id, 'email_verify');
+  send(deps, 'verify', recipient.user.email, recipient, { link, validHours: LINK_HOURS.email_verify });
 }
 
 /** "Send the link again" for a signed-in, unverified account (throttled like reset requests). */
@@ -220,71 +253,112 @@ export async function resendVerification(
     deps.clock(),
   );
   if (slot.kind === 'throttled') return slot;
-  await sendVerification(deps, profile.user, profile.locale);
+  await sendVerification(deps, profile);
   return { kind: 'accepted' };
 }
 
-/** Follows a verification link: the user, now verified (the caller signs them in), or undefined. */
-export async function verifyEmail(deps: AccountMailDeps, token: string): Promise<User | undefined> {
-  if (!validToken(token)) return undefined;
+export type VerifyOutcome =
+  { kind: 'verified'; user: User } | { kind: 'invalid_link' } | { kind: 'weak'; reason: string };
+
+/**
+ * Follows a verification link with the password the verifier chooses: the address is verified, the password
+ * replaced and every session of the account ended (the caller then signs the verifier in). Whoever signed up
+ * with someone else's address is left with neither a session nor a password that works. A refused password
+ * leaves the link usable.
+ */
+export async function verifyEmail(
+  deps: AccountMailDeps,
+  token: string,
+  password: string,
+  locale: Locale,
+): Promise<VerifyOutcome> {
+  if (!validToken(token)) return { kind: 'invalid_link' };
+  const found = await deps.accountLinks.peek(sha256(token), 'email_verify', deps.clock());
+  const user = found && (await deps.users.findById(found.userId));
+  if (!user) return { kind: 'invalid_link' };
+  const verdict = checkNewPassword(password, user, locale);
+  if (!verdict.ok) return { kind: 'weak', reason: verdict.reason };
+  const hash = await hashPassword(password);
   const now = deps.clock();
   const link = await deps.accountLinks.use(sha256(token), 'email_verify', now);
-  if (!link) return undefined;
+  if (!link) return { kind: 'invalid_link' };
   await deps.users.markEmailVerified(link.userId, now);
-  return deps.users.findById(link.userId);
+  const ended = await setPasswordEverywhere(deps, link.userId, hash, now);
+  deps.log.info({ userId: link.userId, ...ended }, 'e-mail address verified');
+  const verified = await deps.users.findById(link.userId);
+  return verified ? { kind: 'verified', user: verified } : { kind: 'invalid_link' };
 }
 
 export type EmailChangeOutcome =
   | { kind: 'accepted' }
   | { kind: 'invalid'; field: 'email' | 'password'; message: string }
-  | { kind: 'throttled'; until: Date };
+  /** Too many mails asked for (`mail`), or too many wrong passwords (`password`). */
+  | { kind: 'throttled'; until: Date; by: 'mail' | 'password' };
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
- * Asks to move the account to a new address: with the current password, a confirmation link goes to the new
- * address (when no other account has it) and a notice to the old one. The answer is the same whether the new
+ * Asks to move the account to a new address: with the current password (services/current-password.ts), a
+ * confirmation link goes to the new address (when no other account has it) and a notice to the old one, with
+ * a link that cancels the change and the way to reset the password. The answer is the same whether the new
  * address is taken or not; nothing changes until the link is followed.
  */
 export async function requestEmailChange(
   deps: AccountMailDeps,
   user: User,
-  input: { newEmail: string; password: string; client: string },
+  input: { newEmail: string; password: string; client: SignInClient },
   words: { invalidEmail: string; sameEmail: string; wrongPassword: string },
 ): Promise<EmailChangeOutcome> {
   const newEmail = input.newEmail.trim();
   if (!EMAIL.test(newEmail)) return { kind: 'invalid', field: 'email', message: words.invalidEmail };
   if (newEmail.toLowerCase() === user.email.toLowerCase())
     return { kind: 'invalid', field: 'email', message: words.sameEmail };
-  if (!(await authenticate(deps.users, user.email, input.password)))
-    return { kind: 'invalid', field: 'password', message: words.wrongPassword };
-  const slot = await reserveAccountMail(deps.accountLinks, { email: user.email, client: input.client }, deps.clock());
-  if (slot.kind === 'throttled') return slot;
+  const checked = await checkCurrentPassword(deps, user, input.password, input.client, deps.clock());
+  if (checked.kind === 'throttled') return { ...checked, by: 'password' };
+  if (checked.kind === 'wrong') return { kind: 'invalid', field: 'password', message: words.wrongPassword };
+  const who = { email: user.email, client: input.client.ip };
+  const slot = await reserveAccountMail(deps.accountLinks, who, deps.clock());
+  if (slot.kind === 'throttled') return { ...slot, by: 'mail' };
   const profile = (await deps.users.mailProfile(user.id))!;
   if (!(await findUserByEmail(deps.users, newEmail))) {
     const link = await newLink(deps, user.id, 'email_change', newEmail);
-    send(deps, 'email_change_confirm', newEmail, profile.locale, {
-      name: user.name,
-      link,
-      validHours: LINK_HOURS.email_change,
-    });
+    send(deps, 'email_change_confirm', newEmail, profile, { link, validHours: LINK_HOURS.email_change });
   }
-  send(deps, 'email_change_notice', user.email, profile.locale, {
-    name: user.name,
-    link: forgotUrl(deps),
-    newEmail,
-  });
+  const cancelLink = await newLink(deps, user.id, 'email_change_cancel', newEmail);
+  send(deps, 'email_change_notice', user.email, profile, { link: forgotUrl(deps), cancelLink, newEmail });
   return { kind: 'accepted' };
 }
 
-/** Follows an e-mail change link: the user at the new, verified address, or undefined (used, expired, taken since). */
+/**
+ * Follows an e-mail change link: the user at the new, verified address, or undefined (used, expired, cancelled,
+ * made before the password was last set, or the address taken since). The "cancel this change" links end.
+ */
 export async function confirmEmailChange(deps: AccountMailDeps, token: string): Promise<User | undefined> {
   if (!validToken(token)) return undefined;
   const now = deps.clock();
   const link = await deps.accountLinks.use(sha256(token), 'email_change', now);
   if (!link?.newEmail) return undefined;
+  // Asked for with a password that has been replaced since: not the owner's wish any more.
+  const passwordSetAt = await deps.users.passwordChangedAt(link.userId);
+  if (passwordSetAt && link.createdAt.getTime() <= passwordSetAt.getTime()) return undefined;
   const changed = await deps.users.changeEmail(link.userId, link.newEmail, now);
   if (!changed || changed === 'email_taken') return undefined;
+  await deps.accountLinks.endForUser(link.userId, ['email_change_cancel'], now);
   deps.log.info({ userId: link.userId }, 'e-mail address changed');
   return changed;
+}
+
+/**
+ * Follows "cancel this change" from the notice to the old address (no session needed: the link is the proof):
+ * every pending e-mail change of the account ends. False when the link does not work (used, expired, or the
+ * change already made).
+ */
+export async function cancelEmailChange(deps: AccountMailDeps, token: string): Promise<boolean> {
+  if (!validToken(token)) return false;
+  const now = deps.clock();
+  const link = await deps.accountLinks.use(sha256(token), 'email_change_cancel', now);
+  if (!link) return false;
+  const ended = await deps.accountLinks.endForUser(link.userId, ['email_change', 'email_change_cancel'], now);
+  deps.log.info({ userId: link.userId, linksEnded: ended }, 'e-mail change cancelled');
+  return true;
 }

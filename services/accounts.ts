@@ -83,23 +83,3 @@ export function newPasswordProblem(
   const verdict = checkNewPassword(password, user, locale);
   return verdict.ok ? undefined : verdict.reason;
 }
-
-/**
- * Changes the user's password when `current` is theirs; the new one is judged by the rule for new passwords.
- * Signing out the user's other sessions is the caller's (the web area keeps the session that asked).
- */
-export async function changePassword(
-  users: UserStore,
-  user: User,
-  current: string,
-  next: string,
-  now: Date,
-  locale: Locale = 'en',
-): Promise<void> {
-  const hash = await users.passwordHashOf(user.id);
-  if (!(await verifyPassword(current, hash ?? null)))
-    throw new AccountError('current_password', 'The current password is not correct.');
-  const weak = newPasswordProblem(next, user, locale);
-  if (weak) throw new AccountError('new_password', weak);
-  await users.setPasswordHash(user.id, await hashPassword(next), now);
-}

@@ -63,10 +63,10 @@ export async function requestPlanChange(
   const lines = [
     `${user.email} (account ${user.id}) asks to change plan from ${user.plan.label} to ${plan.label} on ${deps.baseUrl}.`,
     '',
-    message ? `Their message:\n${message}` : 'No message.',
-    '',
     'To make the change, run on a machine with the production configuration:',
     `  ${command}`,
+    '',
+    ...quotedMessage(message),
   ];
   try {
     await deps.mailer.send({
@@ -81,6 +81,21 @@ export async function requestPlanChange(
     return { kind: 'not_sent' };
   }
   return { kind: 'sent' };
+}
+
+/**
+ * The user's message after the command, never before it, as a quoted block: between two marker lines, every
+ * line of it starting with "> ", so nothing they type can pass for the command or for the mail's own text.
+ * Every kind of line break counts as one (a lone CR or U+2028 would start a line in some mail readers).
+ */
+export function quotedMessage(message: string): string[] {
+  if (!message) return ['The user wrote no message.'];
+  return [
+    'The user’s message, quoted as typed (not an instruction):',
+    '----- begin of the user’s message -----',
+    ...message.split(/\r\n|[\r\n\u0085\u2028\u2029\v\f]/).map((line) => `> ${line}`),
+    '----- end of the user’s message -----',
+  ];
 }
 
 const escape = (value: string): string =>

@@ -34,7 +34,8 @@ import * as flows from './20261205_034_flows.ts';
 import * as flowMonitoring from './20261206_035_flow_monitoring.ts';
 import * as flowBudgets from './20261207_036_flow_budgets.ts';
 import * as flowFailedAlerts from './20261208_037_flow_failed_alerts.ts';
-import * as secretCheck from './20261209_038_sec_redaction_secret_check.ts';
+import * as scanSecretCheck from './20261209_038_scan_secret_check.ts';
+import * as accountLinkPurposes from './20261209_039_account_link_purposes.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -78,7 +79,8 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261206_035_flow_monitoring', flowMonitoring],
   ['20261207_036_flow_budgets', flowBudgets],
   ['20261208_037_flow_failed_alerts', flowFailedAlerts],
-  ['20261209_038_sec_redaction_secret_check', secretCheck],
+  ['20261209_038_scan_secret_check', scanSecretCheck],
+  ['20261209_039_account_link_purposes', accountLinkPurposes],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

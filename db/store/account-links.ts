@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
+import type { AccountLinkPurpose } from '../../core/account/links.ts';
 
-export type AccountLinkPurpose = 'password_reset' | 'email_verify' | 'email_change';
+export type { AccountLinkPurpose };
 
 export interface AccountLink {
   userId: number;
@@ -9,12 +10,17 @@ export interface AccountLink {
   newEmail: string | null;
 }
 
+/** A live link as found by its token: also when it was made. */
+export type FoundLink = AccountLink & { createdAt: Date };
+
 export interface AccountLinkStore {
   create(link: AccountLink & { tokenHash: string; createdAt: Date; expiresAt: Date }): Promise<void>;
   /** The link when it is unused and not expired at `now`, without using it. */
-  peek(tokenHash: string, purpose: AccountLinkPurpose, now: Date): Promise<AccountLink | undefined>;
+  peek(tokenHash: string, purpose: AccountLinkPurpose, now: Date): Promise<FoundLink | undefined>;
   /** Marks the link used and returns it, when it was unused and not expired at `now` (one caller wins). */
-  use(tokenHash: string, purpose: AccountLinkPurpose, now: Date): Promise<AccountLink | undefined>;
+  use(tokenHash: string, purpose: AccountLinkPurpose, now: Date): Promise<FoundLink | undefined>;
+  /** Marks every live link of the user with one of `purposes` used; how many there were. */
+  endForUser(userId: number, purposes: readonly AccountLinkPurpose[], now: Date): Promise<number>;
   deleteExpiredBefore(before: Date): Promise<void>;
 
   /** The account-mail throttle's counter: records a request under `key`; its id. */
@@ -29,12 +35,16 @@ interface LinkRow {
   user_id: string | number;
   purpose: AccountLinkPurpose;
   new_email: string | null;
+  created_at: Date;
 }
 
-const toLink = (row: LinkRow): AccountLink => ({
+const COLUMNS = ['user_id', 'purpose', 'new_email', 'created_at'];
+
+const toLink = (row: LinkRow): FoundLink => ({
   userId: Number(row.user_id),
   purpose: row.purpose,
   newEmail: row.new_email,
+  createdAt: row.created_at,
 });
 
 /** Every query on `account_links` (keyed by the SHA-256 of the link's token) and `account_mail_requests`. */
@@ -56,15 +66,22 @@ export function createAccountLinkStore(knex: Knex): AccountLinkStore {
     },
 
     async peek(tokenHash, purpose, now) {
-      const row = (await live(tokenHash, purpose, now).first('user_id', 'purpose', 'new_email')) as LinkRow | undefined;
+      const row = (await live(tokenHash, purpose, now).first(COLUMNS)) as LinkRow | undefined;
       return row && toLink(row);
     },
 
     async use(tokenHash, purpose, now) {
-      const [row] = (await live(tokenHash, purpose, now)
-        .update({ used_at: now })
-        .returning(['user_id', 'purpose', 'new_email'])) as LinkRow[];
+      const [row] = (await live(tokenHash, purpose, now).update({ used_at: now }).returning(COLUMNS)) as LinkRow[];
       return row && toLink(row);
+    },
+
+    async endForUser(userId, purposes, now) {
+      return links()
+        .where({ user_id: userId })
+        .whereIn('purpose', [...purposes])
+        .whereNull('used_at')
+        .where('expires_at', '>', now)
+        .update({ used_at: now });
     },
 
     async deleteExpiredBefore(before) {

@@ -13,6 +13,8 @@ export interface UserRow {
   locale: Locale | null;
   /** When the address was shown to be the user's (a followed link, or made by the operator); null: not yet. */
   email_verified_at: Date | null;
+  /** When the password was last set after the account was made (reset, change, verification). */
+  password_changed_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -43,7 +45,10 @@ export interface UserStore {
   setPlan(id: number, plan: PlanKey, now: Date): Promise<User | undefined>;
   /** The user's language and whether their address is verified (account mail). */
   mailProfile(id: number): Promise<{ user: User; locale: Locale; emailVerified: boolean } | undefined>;
+  /** Sets the password and records when (`passwordChangedAt`). */
   setPasswordHash(id: number, passwordHash: string, now: Date): Promise<void>;
+  /** When the password was last set (null: never since the account was made). */
+  passwordChangedAt(id: number): Promise<Date | null | undefined>;
   markEmailVerified(id: number, now: Date): Promise<void>;
   /** Moves the user to a new (verified) address; `email_taken` when another account has it. */
   changeEmail(id: number, email: string, now: Date): Promise<User | 'email_taken' | undefined>;
@@ -119,7 +124,13 @@ export function createUserStore(knex: Knex): UserStore {
     },
 
     async setPasswordHash(id, passwordHash, now) {
-      await open().where({ id }).update({ password_hash: passwordHash, updated_at: now });
+      await open().where({ id }).update({ password_hash: passwordHash, password_changed_at: now, updated_at: now });
+    },
+
+    async passwordChangedAt(id) {
+      const row = (await users().where({ id }).first('password_changed_at')) as
+        Pick<UserRow, 'password_changed_at'> | undefined;
+      return row && row.password_changed_at;
     },
 
     async markEmailVerified(id, now) {

@@ -244,7 +244,7 @@ describe('sign-up and the verified address', () => {
     await page.browserContext().close();
   });
 
-  it('the verification link verifies the address and signs in, once', async () => {
+  it('the verification link asks for the password, verifies the address and signs in, once', async () => {
     const link = linkIn(await mail(newEmail, 'Confirm your e-mail address for WebPerf'), '/email/verify');
     const page = await freshPage();
     // Opening the link changes nothing (a mail scanner may open it first); its button does.
@@ -255,6 +255,7 @@ describe('sign-up and the verified address', () => {
       .first('email_verified_at');
     expect(unverified.email_verified_at).toBeNull();
     expect(await page.$('.who')).toBeNull();
+    await page.type('#password', NEW_PASSWORD);
     expect(await submit(page, '#confirm-address')).toBe(200);
     expect(new URL(page.url()).pathname).toBe('/');
     expect(await text(page, '.who')).toBe(newEmail);
@@ -262,6 +263,7 @@ describe('sign-up and the verified address', () => {
     const row = await api.db.knex('users').whereRaw('lower(email) = lower(?)', [newEmail]).first('email_verified_at');
     expect(row.email_verified_at).toBeInstanceOf(Date);
     await page.goto(link);
+    await page.type('#password', NEW_PASSWORD);
     expect(await submit(page, '#confirm-address')).toBe(404);
     await page.browserContext().close();
   });
@@ -294,7 +296,8 @@ describe('e-mail change', () => {
     const confirm = await mail(moved, 'Confirm your new e-mail address for WebPerf');
     const notice = await mail(owner.user.email, 'Your WebPerf e-mail address is being changed', 2);
     expect(notice.text).toContain(moved);
-    expect(notice.text).toContain("If this wasn't you, reset your password.");
+    expect(notice.text).toContain("If this wasn't you, cancel the change with the first link below");
+    expect(notice.text).toContain(`${api.url}/account/email/cancel?token=`);
     expect(notice.text).toContain(`${api.url}/password/forgot`);
     expect((await users()).email).toBe(owner.user.email);
 

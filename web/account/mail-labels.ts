@@ -50,11 +50,22 @@ const en = {
   changedTitle: 'Address changed',
   toDashboard: 'To the dashboard',
   confirmVerifyTitle: 'Confirm your e-mail address',
-  confirmVerify: 'Confirm that this address is yours, and you are signed in.',
-  confirmVerifyButton: 'Confirm and sign in',
+  confirmVerify:
+    'Choose the password of your account to confirm that this address is yours. Every other session of the account is signed out, and the password it had before no longer works.',
+  confirmVerifyButton: 'Set the password and sign in',
   confirmChangeTitle: 'Confirm the new address',
   confirmChange: 'Confirm that your account should use this address from now on.',
   confirmChangeButton: 'Use this address',
+  passwordThrottled: 'Too many wrong passwords.',
+  cancelChangeTitle: 'Cancel the change of address',
+  cancelChange: 'Cancel the pending change of your account’s e-mail address. Your account keeps its current address.',
+  cancelChangeButton: 'Cancel the change',
+  cancelledTitle: 'Change cancelled',
+  changeCancelled:
+    'The change of address is cancelled; your account keeps its address. If you did not ask for it, someone knows your password: choose a new one now.',
+  resetNow: 'Choose a new password',
+  cancelInvalid:
+    'This link does not work (any more): it works once and for 24 hours, and not after the change was made or cancelled.',
 };
 
 const de: typeof en = {
@@ -108,11 +119,23 @@ const de: typeof en = {
   changedTitle: 'Adresse geändert',
   toDashboard: 'Zur Übersicht',
   confirmVerifyTitle: 'E-Mail-Adresse bestätigen',
-  confirmVerify: 'Bestätigen Sie, dass diese Adresse Ihnen gehört; danach sind Sie angemeldet.',
-  confirmVerifyButton: 'Bestätigen und anmelden',
+  confirmVerify:
+    'Wählen Sie das Passwort Ihres Kontos, um zu bestätigen, dass diese Adresse Ihnen gehört. Alle anderen Sitzungen des Kontos werden abgemeldet, und sein bisheriges Passwort funktioniert nicht mehr.',
+  confirmVerifyButton: 'Passwort setzen und anmelden',
   confirmChangeTitle: 'Neue Adresse bestätigen',
   confirmChange: 'Bestätigen Sie, dass Ihr Konto ab jetzt diese Adresse verwendet.',
   confirmChangeButton: 'Diese Adresse verwenden',
+  passwordThrottled: 'Zu viele falsche Passwörter.',
+  cancelChangeTitle: 'Adressänderung abbrechen',
+  cancelChange:
+    'Brechen Sie die ausstehende Änderung der E-Mail-Adresse Ihres Kontos ab. Ihr Konto behält seine bisherige Adresse.',
+  cancelChangeButton: 'Änderung abbrechen',
+  cancelledTitle: 'Änderung abgebrochen',
+  changeCancelled:
+    'Die Adressänderung ist abgebrochen; Ihr Konto behält seine Adresse. Haben Sie sie nicht angefordert, kennt jemand Ihr Passwort: Wählen Sie jetzt ein neues.',
+  resetNow: 'Neues Passwort wählen',
+  cancelInvalid:
+    'Dieser Link funktioniert nicht (mehr): Er funktioniert einmal und 24 Stunden lang, und nicht mehr, nachdem die Änderung ausgeführt oder abgebrochen wurde.',
 };
 
 export type AccountMailText = typeof en;

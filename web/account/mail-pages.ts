@@ -78,6 +78,25 @@ export function emailChangePage(
 }
 
 /**
+ * The verification link's page: the verifier chooses the account's password (whoever signed up with the address
+ * may know the old one). Opening it changes nothing; the form does.
+ */
+export function verifyPage(chrome: Chrome, csrf: string, token: string, errors: FormErrors = {}): string {
+  const text = accountMailText(chrome.locale);
+  return layout(
+    text.confirmVerifyTitle,
+    html`<section><h1>${text.confirmVerifyTitle}</h1>${formError(errors)}<p id="message">${text.confirmVerify}</p>
+      <form method="post" action="/email/verify">
+        <input type="hidden" name="_csrf" value="${csrf}">
+        <input type="hidden" name="token" value="${token}">
+        <label for="password">${text.newPassword}</label><input id="password" name="password" type="password" autocomplete="new-password" required minlength="12"${described(errors, 'password')}>${fieldError(errors, 'password')}
+        <button type="submit" id="confirm-address">${text.confirmVerifyButton}</button>
+      </form></section>`,
+    chrome,
+  );
+}
+
+/**
  * What a link from a mail opens: a button that does it. Opening the link changes nothing, so a mail scanner
  * that follows links ahead of the reader neither uses the link up nor gets a session.
  */

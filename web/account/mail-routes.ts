@@ -5,7 +5,9 @@ import { setRetryAfter } from '../../http/errors.ts';
 import type { Locale } from '../../core/i18n/locale.ts';
 import type { Logger } from '../../infra/logger.ts';
 import {
+  cancelEmailChange,
   confirmEmailChange,
+  mailResetLink,
   requestEmailChange,
   requestPasswordReset,
   resendVerification,
@@ -19,10 +21,10 @@ import { chromeFor, type PageDeps } from '../chrome.ts';
 import { sendPage } from '../error-page.ts';
 import { localPath, pageLocale } from '../locale.ts';
 import { csrfToken, readForm, startSession, webUser } from '../session.ts';
-import { issueDeviceCookie } from './device-cookie.ts';
+import { issueDeviceCookie, trustedDevice } from './device-cookie.ts';
 import { accountText } from './labels.ts';
 import { accountMailText, type AccountMailText } from './mail-labels.ts';
-import { confirmLinkPage, emailChangePage, forgotPage, messagePage, resetPage } from './mail-pages.ts';
+import { confirmLinkPage, emailChangePage, forgotPage, messagePage, resetPage, verifyPage } from './mail-pages.ts';
 
 export interface AccountMailPageDeps extends PageDeps {
   /** Null when no SMTP server is configured: the pages work, and the mail is logged as not sent. */
@@ -54,12 +56,15 @@ export function mountAccountMailPages(router: Router, deps: AccountMailPageDeps)
   router.get('/account/email/sent', on(showEmailSent));
   router.get('/account/email/confirm', on(showEmailChangeLink));
   router.post('/account/email/confirm', on(followEmailChangeLink));
+  router.get('/account/email/cancel', on(showEmailCancelLink));
+  router.post('/account/email/cancel', on(followEmailCancelLink));
 }
 
 export const accountMailDeps = (deps: AccountMailPageDeps): AccountMailDeps => ({
   users: deps.storage.users,
   sessions: deps.storage.sessions,
   accountLinks: deps.storage.accountLinks,
+  throttles: deps.storage.throttles,
   mailer: deps.mailer,
   baseUrl: deps.config.baseUrl,
   clock: deps.clock,
@@ -88,14 +93,17 @@ async function askForReset(deps: AccountMailPageDeps, ctx: Ctx): Promise<void> {
     return sendPage(ctx, forgotPage(chrome, csrfToken(ctx, deps.config), email, errors), 422);
   }
   const now = deps.clock();
-  const outcome = await requestPasswordReset(accountMailDeps(deps), email, ctx.ip);
+  const mail = accountMailDeps(deps);
+  const outcome = await requestPasswordReset(mail, email, ctx.ip);
   if (outcome.kind === 'throttled') {
     const errors = {
       form: `${text.forgotThrottled} ${throttledMessage(ctx, chrome.locale, outcome.until, now)}`,
     };
     return sendPage(ctx, forgotPage(chrome, csrfToken(ctx, deps.config), email, errors), 429);
   }
-  // The same answer whether an account has the address or not.
+  // The same answer whether an account has the address or not, sent before anything depends on which: the
+  // look-up, the link and the mail are prepared once the answer has gone.
+  ctx.res.once('close', () => void mailResetLink(mail, email));
   ctx.status = 303;
   ctx.redirect('/password/forgot/sent');
 }
@@ -154,28 +162,27 @@ function showCheckInbox(deps: AccountMailPageDeps, ctx: Ctx): void {
   );
 }
 
-/** The verification link: verifies the address and signs its account in. */
+/**
+ * The verification link: the verifier sets the account's password, which verifies the address, ends every
+ * other session and signs them in (services/account-mail.ts `verifyEmail`).
+ */
 function showVerifyLink(deps: AccountMailPageDeps, ctx: Ctx): void {
-  const text = words(deps, ctx);
-  sendPage(
-    ctx,
-    confirmLinkPage(chromeFor(deps, ctx), csrfToken(ctx, deps.config), {
-      action: '/email/verify',
-      token: tokenOf(ctx.query.token),
-      title: text.confirmVerifyTitle,
-      intro: text.confirmVerify,
-      button: text.confirmVerifyButton,
-      id: 'confirm-address',
-    }),
-  );
+  sendPage(ctx, verifyPage(chromeFor(deps, ctx), csrfToken(ctx, deps.config), tokenOf(ctx.query.token)));
 }
 
 async function followVerifyLink(deps: AccountMailPageDeps, ctx: Ctx): Promise<void> {
   const form = await readForm(ctx, deps.config);
-  const user = await verifyEmail(accountMailDeps(deps), tokenOf(form.get('token')));
-  if (!user) return invalidLink(deps, ctx, words(deps, ctx).verifyInvalid, '/login');
-  await startSession(ctx, deps, user.id);
-  issueDeviceCookie(ctx, deps.config, user.email);
+  const token = tokenOf(form.get('token'));
+  const locale = pageLocale(ctx, deps.config);
+  const outcome = await verifyEmail(accountMailDeps(deps), token, form.get('password') ?? '', locale);
+  if (outcome.kind === 'invalid_link') return invalidLink(deps, ctx, words(deps, ctx).verifyInvalid, '/login');
+  if (outcome.kind === 'weak') {
+    const page = verifyPage(chromeFor(deps, ctx), csrfToken(ctx, deps.config), token, { password: outcome.reason });
+    return sendPage(ctx, page, 422);
+  }
+  await startSession(ctx, deps, outcome.user.id);
+  issueDeviceCookie(ctx, deps.config, outcome.user.email);
+  ctx.status = 303;
   ctx.redirect('/');
 }
 
@@ -217,17 +224,22 @@ async function askForEmailChange(deps: AccountMailPageDeps, ctx: Ctx): Promise<v
   const text = words(deps, ctx);
   const newEmail = (form.get('email') ?? '').trim();
   const now = deps.clock();
+  const client = { ip: ctx.ip, device: trustedDevice(ctx, deps.config, user.email) };
   const outcome = await requestEmailChange(
     accountMailDeps(deps),
     user,
-    { newEmail, password: form.get('password') ?? '', client: ctx.ip },
+    { newEmail, password: form.get('password') ?? '', client },
     { invalidEmail: text.emailInvalid, sameEmail: text.emailSame, wrongPassword: text.wrongPassword },
   );
   if (outcome.kind === 'invalid')
     return sendPage(ctx, emailPage(deps, ctx, user.email, newEmail, { [outcome.field]: outcome.message }), 422);
   if (outcome.kind === 'throttled') {
     const locale = pageLocale(ctx, deps.config);
-    const errors = { form: `${text.emailThrottled} ${throttledMessage(ctx, locale, outcome.until, now)}` };
+    const wait = throttledMessage(ctx, locale, outcome.until, now);
+    const errors =
+      outcome.by === 'password'
+        ? { password: `${text.passwordThrottled} ${wait}` }
+        : { form: `${text.emailThrottled} ${wait}` };
     return sendPage(ctx, emailPage(deps, ctx, user.email, newEmail, errors), 429);
   }
   ctx.status = 303;
@@ -270,4 +282,33 @@ async function followEmailChangeLink(deps: AccountMailPageDeps, ctx: Ctx): Promi
     ? { href: '/', label: text.toDashboard, id: 'to-dashboard' }
     : { href: '/login', label: text.signInLink, id: 'to-sign-in' };
   sendPage(ctx, messagePage(chromeFor(deps, ctx), text.changedTitle, text.emailChanged(user.email), [link]));
+}
+
+function showEmailCancelLink(deps: AccountMailPageDeps, ctx: Ctx): void {
+  const text = words(deps, ctx);
+  sendPage(
+    ctx,
+    confirmLinkPage(chromeFor(deps, ctx), csrfToken(ctx, deps.config), {
+      action: '/account/email/cancel',
+      token: tokenOf(ctx.query.token),
+      title: text.cancelChangeTitle,
+      intro: text.cancelChange,
+      button: text.cancelChangeButton,
+      id: 'cancel-change',
+    }),
+  );
+}
+
+/** "Cancel this change" from the notice to the old address: works without a session (the link is the proof). */
+async function followEmailCancelLink(deps: AccountMailPageDeps, ctx: Ctx): Promise<void> {
+  const form = await readForm(ctx, deps.config);
+  const text = words(deps, ctx);
+  if (!(await cancelEmailChange(accountMailDeps(deps), tokenOf(form.get('token')))))
+    return invalidLink(deps, ctx, text.cancelInvalid, '');
+  sendPage(
+    ctx,
+    messagePage(chromeFor(deps, ctx), text.cancelledTitle, text.changeCancelled, [
+      { href: '/password/forgot', label: text.resetNow, id: 'reset-password' },
+    ]),
+  );
 }

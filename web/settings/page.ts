@@ -28,6 +28,7 @@ export const SETTINGS_PATHS = {
   tokens: '/settings/tokens',
   tokenDelete: (id: number) => `/settings/tokens/${id}/delete`,
   plan: '/settings/plan',
+  data: '/settings/data',
   email: '/account/email',
   webhooks: '/account/notifications',
   alertDestinations: '/account/alert-destinations',
@@ -62,7 +63,7 @@ const described = (errors: FormErrors, name: string, id: string, hint?: string) 
   return new SafeHtml(`${errors[name] ? ' aria-invalid="true"' : ''}${ids ? ` aria-describedby="${ids}"` : ''}`);
 };
 
-/** The settings: profile, e-mail, password, sessions, notifications, API tokens and authorised apps. */
+/** The settings: profile, e-mail, password, sessions, notifications, API tokens, authorised apps, and where the account's data is downloaded and deleted. */
 export function settingsPage(input: SettingsPageInput): string {
   const { locale } = input.chrome;
   const text = settingsText(locale);
@@ -81,7 +82,7 @@ export function settingsPage(input: SettingsPageInput): string {
   ];
   const toc = html`<nav aria-label="${text.sectionsLabel}" class="settings-toc"><ul>${sections.map(
     ([id, title]) => html`<li><a href="#${id}">${title}</a></li>`,
-  )}<li><a href="${SETTINGS_PATHS.plan}">${text.plan}</a></li></ul></nav>`;
+  )}<li><a href="${SETTINGS_PATHS.plan}">${text.plan}</a></li><li><a href="${SETTINGS_PATHS.data}">${text.dataTitle}</a></li></ul></nav>`;
 
   const name = values.name ?? input.profile.name;
   const chosen = (values.locale as Locale | undefined) ?? input.profile.locale;
@@ -141,7 +142,9 @@ export function settingsPage(input: SettingsPageInput): string {
     html`<h1>${text.title}</h1>${toc}
       ${input.notice ? html`<p class="notice" role="status" id="settings-notice">${text.notices[input.notice]}</p>` : html``}
       ${profile}${email}${password}${sessions}${notifications}${tokensSection(input)}
-      ${appsSection({ apps: input.apps, csrf: input.csrf, locale, mcpUrl: input.mcpUrl })}`,
+      ${appsSection({ apps: input.apps, csrf: input.csrf, locale, mcpUrl: input.mcpUrl })}
+      <section id="data"><h2>${text.dataTitle}</h2><p>${text.dataIntro}</p>
+      <p><a href="${SETTINGS_PATHS.data}" id="data-link">${text.dataLink}</a></p></section>`,
     { ...input.chrome, head: input.newToken ? copyScriptTag() : undefined },
   );
 }

@@ -4,8 +4,8 @@ import { EMAIL_KINDS, type EmailPreferences } from '../../core/email-preferences
 import { resourceUrl } from '../../core/oauth/resources.ts';
 import { hasFeature, planFor } from '../../core/plans.ts';
 import { decryptSecret, encryptSecret } from '../../core/secrets.ts';
-import { forbidden, notFound } from '../../http/errors.ts';
-import { AccountError, changePassword } from '../../services/accounts.ts';
+import { forbidden, notFound, setRetryAfter } from '../../http/errors.ts';
+import { changePassword } from '../../services/password-change.ts';
 import { listApps, revokeApp } from '../../services/oauth-apps.ts';
 import { deleteToken, listTokens, mintToken } from '../../services/tokens.ts';
 import { chromeFor, type PageDeps } from '../chrome.ts';
@@ -13,6 +13,7 @@ import { sendPage } from '../error-page.ts';
 import { isLocale, pageLocale, rememberLocale } from '../locale.ts';
 import { cookieOptions, csrfToken, getCookie, readForm, setCookie, webSessionHash, webUser } from '../session.ts';
 import { accountText } from '../account/labels.ts';
+import { trustedDevice } from '../account/device-cookie.ts';
 import { SETTINGS_NOTICES, settingsText, type SettingsNotice } from './labels.ts';
 import { settingsPage, SETTINGS_PATHS as P, type FormErrors, type SettingsPageInput } from './page.ts';
 
@@ -113,20 +114,28 @@ async function savePassword(deps: PageDeps, ctx: Ctx): Promise<void> {
   const me = signedIn(ctx);
   if (!me) return;
   const form = await readForm(ctx, deps.config);
-  try {
-    await changePassword(
-      deps.storage.users,
-      me.user,
-      form.get('current_password') ?? '',
-      form.get('new_password') ?? '',
-      deps.clock(),
-      pageLocale(ctx, deps.config),
-    );
-  } catch (error) {
-    if (!(error instanceof AccountError)) throw error;
-    const text = settingsText(pageLocale(ctx, deps.config));
-    const message = error.field === 'current_password' ? text.currentPasswordWrong : error.message;
-    return render(deps, ctx, { errors: { [error.field]: message } }, 422);
+  const now = deps.clock();
+  const locale = pageLocale(ctx, deps.config);
+  const outcome = await changePassword(
+    deps.storage,
+    me.user,
+    {
+      current: form.get('current_password') ?? '',
+      next: form.get('new_password') ?? '',
+      client: { ip: ctx.ip, device: trustedDevice(ctx, deps.config, me.user.email) },
+    },
+    now,
+    locale,
+  );
+  const text = settingsText(locale);
+  if (outcome.kind === 'throttled') {
+    const minutes = Math.ceil(setRetryAfter(ctx, { until: outcome.until, now }) / 60);
+    const message = `${text.currentPasswordThrottled} ${accountText(locale).tryAgainIn(minutes)}`;
+    return render(deps, ctx, { errors: { current_password: message } }, 429);
+  }
+  if (outcome.kind === 'invalid') {
+    const message = outcome.field === 'current_password' ? text.currentPasswordWrong : outcome.message;
+    return render(deps, ctx, { errors: { [outcome.field]: message } }, 422);
   }
   await deps.storage.sessions.deleteOthers(me.user.id, me.sessionHash);
   ctx.status = 303;
