@@ -85,7 +85,9 @@ export interface Config {
    * regions' Lighthouse queues and the webhook queue, each a Worker with slots of its own; `main`: all but the
    * webhook queue; `scan`: only its regions' Lighthouse queues (compose's scan-worker); `webhooks`: only the
    * webhook queue (compose's webhook-worker). webhookSlots
-   * (WEBHOOK_WORKER_SLOTS): webhook attempts one process sends at once.
+   * (WEBHOOK_WORKER_SLOTS): webhook attempts one process sends at once. scanRunner (SCAN_RUNNER): `lighthouse`
+   * (default), or `replay` (APP_ENV=test only): recorded Lighthouse results of the fixture pages instead of
+   * Lighthouse runs, for tests whose subject is not Lighthouse (fixtures/replay-runner.ts).
    */
   worker: {
     healthHost: string;
@@ -95,6 +97,7 @@ export interface Config {
     scanRegions: string[];
     role: WorkerRole;
     webhookSlots: number;
+    scanRunner: ScanRunnerKind;
   };
   databaseUrl: string;
   /**
@@ -481,6 +484,8 @@ export const DEFAULT_MIN_BENCHMARK_INDEX = 1000;
 
 export const WORKER_ROLES = ['all', 'main', 'scan', 'webhooks'] as const;
 export type WorkerRole = (typeof WORKER_ROLES)[number];
+export const SCAN_RUNNER_KINDS = ['lighthouse', 'replay'] as const;
+export type ScanRunnerKind = (typeof SCAN_RUNNER_KINDS)[number];
 
 /** Config without the secret keys: for processes that handle no secrets (ingest, migrations). */
 export type KeylessConfig = Omit<Config, 'keys'>;
@@ -508,6 +513,9 @@ export function loadConfig(env: Env = process.env, options: { keys?: false } = {
   const workerRole = oneOf(env, 'WORKER_ROLE', WORKER_ROLES, 'all');
   if (workerRole === 'scan' && workerScanRegions.length === 0)
     throw new ConfigError('WORKER_SCAN_REGIONS', 'must name at least one region for WORKER_ROLE=scan');
+  const scanRunner = oneOf(env, 'SCAN_RUNNER', SCAN_RUNNER_KINDS, 'lighthouse');
+  if (scanRunner === 'replay' && appEnv !== 'test')
+    throw new ConfigError('SCAN_RUNNER', 'replay (recorded results of the fixture pages) is for APP_ENV=test only');
   const config: KeylessConfig = {
     env: appEnv,
     assetsDir: resolve(stateDir, str(env, 'ASSETS_DIR', 'assets')),
@@ -560,6 +568,7 @@ export function loadConfig(env: Env = process.env, options: { keys?: false } = {
       scanRegions: workerScanRegions,
       role: workerRole,
       webhookSlots: atLeastOne(env, 'WEBHOOK_WORKER_SLOTS', WEBHOOK_WORKER_SLOTS_DEFAULT, 1000),
+      scanRunner,
     },
     databaseUrl: url(env, 'DATABASE_URL', required('postgres://postgres@127.0.0.1:5432/webperf'), [
       'postgres:',
