@@ -88,7 +88,9 @@ export interface Config {
    * webhook queue (compose's webhook-worker). webhookSlots
    * (WEBHOOK_WORKER_SLOTS): webhook attempts one process sends at once. reconcileGraceMs
    * (RECONCILE_GRACE_SECONDS, default 300): the reconciler looks at a scan or flow run only this long after it was
-   * requested (core/scan/lifecycle.ts).
+   * requested (core/scan/lifecycle.ts). scanRunner (SCAN_RUNNER): `lighthouse`
+   * (default), or `replay` (APP_ENV=test only): recorded Lighthouse results of the fixture pages instead of
+   * Lighthouse runs, for tests whose subject is not Lighthouse (fixtures/replay-runner.ts).
    */
   worker: {
     healthHost: string;
@@ -99,6 +101,7 @@ export interface Config {
     role: WorkerRole;
     webhookSlots: number;
     reconcileGraceMs: number;
+    scanRunner: ScanRunnerKind;
   };
   databaseUrl: string;
   /**
@@ -485,6 +488,8 @@ export const DEFAULT_MIN_BENCHMARK_INDEX = 1000;
 
 export const WORKER_ROLES = ['all', 'main', 'scan', 'webhooks'] as const;
 export type WorkerRole = (typeof WORKER_ROLES)[number];
+export const SCAN_RUNNER_KINDS = ['lighthouse', 'replay'] as const;
+export type ScanRunnerKind = (typeof SCAN_RUNNER_KINDS)[number];
 
 /** Config without the secret keys: for processes that handle no secrets (ingest, migrations). */
 export type KeylessConfig = Omit<Config, 'keys'>;
@@ -512,6 +517,9 @@ export function loadConfig(env: Env = process.env, options: { keys?: false } = {
   const workerRole = oneOf(env, 'WORKER_ROLE', WORKER_ROLES, 'all');
   if (workerRole === 'scan' && workerScanRegions.length === 0)
     throw new ConfigError('WORKER_SCAN_REGIONS', 'must name at least one region for WORKER_ROLE=scan');
+  const scanRunner = oneOf(env, 'SCAN_RUNNER', SCAN_RUNNER_KINDS, 'lighthouse');
+  if (scanRunner === 'replay' && appEnv !== 'test')
+    throw new ConfigError('SCAN_RUNNER', 'replay (recorded results of the fixture pages) is for APP_ENV=test only');
   const config: KeylessConfig = {
     env: appEnv,
     assetsDir: resolve(stateDir, str(env, 'ASSETS_DIR', 'assets')),
@@ -567,6 +575,7 @@ export function loadConfig(env: Env = process.env, options: { keys?: false } = {
       reconcileGraceMs:
         atLeastOne(env, 'RECONCILE_GRACE_SECONDS', RECONCILE_GRACE_DEFAULT_MS / 1000, RECONCILE_GRACE_MAX_SECONDS) *
         1000,
+      scanRunner,
     },
     databaseUrl: url(env, 'DATABASE_URL', required('postgres://postgres@127.0.0.1:5432/webperf'), [
       'postgres:',

@@ -244,12 +244,16 @@ async function main(): Promise<void> {
   }
 }
 
+/** Tests whose subject is not Lighthouse replay recorded runs (SCAN_RUNNER=replay, test only), in the same runner processes. */
+const REPLAY_RUNNER_SCRIPT = resolve(PROJECT_ROOT, 'fixtures/replay-runner.ts');
+
 function startLighthouseRunner(): ScanRunner {
   // Throws when a root worker's SCAN_USER cannot run the runner, so the worker does not start.
   const runner = processRunner({
     chromiumPath: config.chromiumPath,
     allowLoopback: config.outboundAllowLoopback,
     scanUser: config.scanUser,
+    ...(config.worker.scanRunner === 'replay' ? { script: REPLAY_RUNNER_SCRIPT } : {}),
   });
   // The runner started ahead for the next scan goes with us, however we exit (if killed, it goes by itself).
   process.once('exit', () => runner.close());

@@ -30,6 +30,7 @@ beforeAll(async () => {
   await smtp.start();
   receiver = await webhookReceiver();
   stack = await startScanStack({
+    runner: 'replay',
     env: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_FROM: 'Alerts <alerts@perf.example.test>' },
   });
 }, 180_000);

@@ -7,6 +7,7 @@ import { scanDispatcherWorkflowId, scanReconcilerScheduleId, scanWorkflowId } fr
 import { deleteTargetSchedulesOf } from '../../infra/temporal-client.ts';
 import { newPublicId } from '../../core/ids.ts';
 import type { ScanObservation } from '../../core/scan/observation.ts';
+import type { ScanRunnerKind } from '../../infra/config.ts';
 import { buildResultRecord } from '../../core/scan/result.ts';
 import type { Scan } from '../../core/scan/scan.ts';
 import { scoreScan } from '../../core/scoring/index.ts';
@@ -24,9 +25,13 @@ export interface ScanStack {
   close(): Promise<void>;
 }
 
-/** The in-process API and a real worker process (Lighthouse in Chromium), sharing a database and an asset folder. */
+/**
+ * The in-process API and a real worker process, sharing a database and an asset folder. The worker runs
+ * Lighthouse in Chromium, or with `runner: 'replay'` (for tests whose subject is not Lighthouse) replays the
+ * recorded runs of the fixture pages (fixtures/replay-runner.ts) in the same runner processes.
+ */
 export async function startScanStack(
-  options: { clock?: TestClock; env?: Record<string, string> } = {},
+  options: { clock?: TestClock; env?: Record<string, string>; runner?: ScanRunnerKind } = {},
 ): Promise<ScanStack> {
   const assetsDir = mkdtempSync(join(tmpdir(), 'webperf-assets-'));
   const api = await startTestApi({ clock: options.clock, env: { ASSETS_DIR: assetsDir, ...options.env } });
@@ -38,6 +43,7 @@ export async function startScanStack(
     WORKFLOW_BUNDLE_PATH: harnessInfo().workflowBundlePath,
     ASSETS_DIR: assetsDir,
     LOG_LEVEL: 'info',
+    SCAN_RUNNER: options.runner ?? 'lighthouse',
     ...options.env,
   };
   const worker = await startReady('worker', workerEnv);

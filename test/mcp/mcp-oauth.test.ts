@@ -23,7 +23,7 @@ let sites: FixtureSites;
 let api: TestApi;
 beforeAll(async () => {
   sites = await startFixtureSites();
-  stack = await startScanStack({ env: { OAUTH_REGISTRATIONS_PER_HOUR: '1000' } });
+  stack = await startScanStack({ runner: 'replay', env: { OAUTH_REGISTRATIONS_PER_HOUR: '1000' } });
   api = stack.api;
 }, 120_000);
 afterAll(async () => {

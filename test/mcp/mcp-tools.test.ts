@@ -15,7 +15,7 @@ let stack: ScanStack;
 let sites: FixtureSites;
 beforeAll(async () => {
   sites = await startFixtureSites();
-  stack = await startScanStack();
+  stack = await startScanStack({ runner: 'replay' });
 }, 120_000);
 afterAll(async () => {
   await stack?.close();

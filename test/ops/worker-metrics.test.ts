@@ -1,5 +1,7 @@
 import { startFixtureSites, type FixtureSites } from '../../fixtures/sites.ts';
 import { createLogger } from '../../infra/logger.ts';
+import { QUEUE_PROBE_SHARED_MS } from '../../infra/temporal-queues.ts';
+import { waitUntil } from '../../stack/proc.ts';
 import { createStorage } from '../../db/store/index.ts';
 import { sendTestEvent } from '../../services/webhook-actions.ts';
 import { temporalWebhookDispatch } from '../../services/webhook-dispatch.ts';
@@ -13,7 +15,7 @@ let stack: ScanStack;
 let sites: FixtureSites;
 beforeAll(async () => {
   sites = await startFixtureSites();
-  stack = await startScanStack();
+  stack = await startScanStack({ runner: 'replay' });
 }, 120_000);
 afterAll(async () => {
   await stack?.close();
@@ -48,7 +50,18 @@ it('counts a scan started and finished in its region, with its duration and benc
 });
 
 it("describes every configured region's queue: backlog, pollers (this worker), oldest waiting scan", async () => {
-  const lines = await scrape();
+  // The queue's description is shared for QUEUE_PROBE_SHARED_MS: the one read before the worker's first poll
+  // may still be the one served (a replayed scan ends within it).
+  let lines: string[] = [];
+  await waitUntil(
+    'the queue probe to see this worker poll',
+    async () => {
+      lines = await scrape();
+      return (value(lines, 'webperf_scan_queue_pollers', { region: stack.api.config.regions.default }) ?? 0) >= 1;
+    },
+    QUEUE_PROBE_SHARED_MS * 4,
+    500,
+  ).catch(() => undefined);
   for (const region of stack.api.config.regions.available) {
     expect(value(lines, 'webperf_scan_queue_backlog', { region })).toBeGreaterThanOrEqual(0);
     expect(value(lines, 'webperf_scan_oldest_waiting_seconds', { region })).toBeGreaterThanOrEqual(0);

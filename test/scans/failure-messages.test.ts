@@ -15,7 +15,7 @@ let token: string;
 
 beforeAll(async () => {
   sites = await startFixtureSites();
-  stack = await startScanStack({ env: { ASSETS_DIR: '/dev/null/assets' } });
+  stack = await startScanStack({ runner: 'replay', env: { ASSETS_DIR: '/dev/null/assets' } });
   ({ token } = await createTestUser(stack.api, 'pro'));
 }, 120_000);
 afterAll(async () => {

@@ -19,6 +19,7 @@ let temporal: Client;
 beforeAll(async () => {
   sites = await startFixtureSites();
   stack = await startScanStack({
+    runner: 'replay',
     env: { SCAN_REGIONS: 'local,far,near', WORKER_SCAN_REGIONS: 'local', SCAN_REGION_SLOTS: '1,far=5' },
   });
   temporal = stack.api.temporal;
@@ -183,7 +184,7 @@ it('with one worker, a second account’s scan runs before most of the first acc
   const a = await createTestUser(stack.api, 'starter'); // 30 scans an hour, 2 in flight per region
   const b = await createTestUser(stack.api, 'starter');
   const aIds: string[] = [];
-  for (let i = 1; i <= 6; i++) aIds.push(await submit(a.token, { url: `${sites.origin}/fast/?a=${i}` }));
+  for (let i = 1; i <= 6; i++) aIds.push(await submit(a.token, { url: `${sites.origin}/slow/?a=${i}` }));
   const bId = await submit(b.token, { url: `${sites.origin}/fast/?b=1` });
 
   // The region runs one scan at a time, so the rest wait in the dispatcher, visibly queued.

@@ -19,7 +19,7 @@ let temporal: Client;
 let token: string;
 
 beforeAll(async () => {
-  stack = await startScanStack({ env: { SCAN_REGIONS: 'local,far', WORKER_SCAN_REGIONS: 'local' } });
+  stack = await startScanStack({ runner: 'replay', env: { SCAN_REGIONS: 'local,far', WORKER_SCAN_REGIONS: 'local' } });
   connection = await Connection.connect({ address: stack.api.config.temporal.address });
   temporal = new Client({ connection, namespace: stack.api.config.temporal.namespace });
   ({ token } = await createTestUser(stack.api, 'pro'));

@@ -19,7 +19,7 @@ let connection: Connection;
 
 beforeAll(async () => {
   sites = await startFixtureSites();
-  stack = await startScanStack({ env: { SCAN_REGIONS: 'local,far', WORKER_SCAN_REGIONS: 'local' } });
+  stack = await startScanStack({ runner: 'replay', env: { SCAN_REGIONS: 'local,far', WORKER_SCAN_REGIONS: 'local' } });
   connection = await Connection.connect({ address: stack.api.config.temporal.address });
 }, 120_000);
 

@@ -34,7 +34,7 @@ const emptyDir = mkdtempSync(join(tmpdir(), 'webperf-s3-empty-'));
 
 beforeAll(async () => {
   [s3, sites] = await Promise.all([startS3Server(), startFixtureSites()]);
-  stack = await startScanStack({ env: s3.env });
+  stack = await startScanStack({ runner: 'replay', env: s3.env });
 }, 120_000);
 
 afterAll(async () => {

@@ -24,7 +24,7 @@ const PASSWORD = 'a-long-password-1';
 
 beforeAll(async () => {
   sites = await startFixtureSites();
-  stack = await startScanStack();
+  stack = await startScanStack({ runner: 'replay' });
   ({ token } = await createTestUser(stack.api, 'pro'));
 }, 180_000);
 

@@ -29,7 +29,7 @@ let prefix: string;
 
 beforeAll(async () => {
   sites = await startFixtureSites();
-  stack = await startScanStack();
+  stack = await startScanStack({ runner: 'replay' });
   prefix = stack.api.config.temporal.taskQueuePrefix;
   ({ token } = await createTestUser(stack.api, 'pro'));
 }, 180_000);

@@ -158,6 +158,13 @@ describe('configuration', () => {
     expect(() => worker({ WORKER_ROLE: 'scan', WORKER_SCAN_REGIONS: 'ap' })).toThrow(/WORKER_SCAN_REGIONS/);
     expect(() => worker({ WORKER_ROLE: 'lighthouse' })).toThrow(/WORKER_ROLE/);
   });
+  it('runs Lighthouse unless a test asks for the replay of recorded runs', () => {
+    const runner = (env: Record<string, string>) => loadConfig({ STATE_DIR: tempState(), ...env }).worker.scanRunner;
+    expect(runner({})).toBe('lighthouse');
+    expect(runner({ APP_ENV: 'test', SCAN_RUNNER: 'replay' })).toBe('replay');
+    expect(() => runner({ SCAN_RUNNER: 'replay' })).toThrow(/SCAN_RUNNER.*APP_ENV=test only/);
+    expect(() => runner({ APP_ENV: 'test', SCAN_RUNNER: 'fake' })).toThrow(/SCAN_RUNNER/);
+  });
   it('keeps rollups 25 months by default, never fewer months than raw rows', () => {
     const ingest = (env: Record<string, string>) => loadConfig({ STATE_DIR: tempState(), ...env }).ingest;
     expect(ingest({})).toMatchObject({ keepMonths: 13, rollupKeepMonths: 25 });

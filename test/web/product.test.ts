@@ -23,7 +23,7 @@ let closeBrowser: () => Promise<void>;
 
 beforeAll(async () => {
   sites = await startFixtureSites();
-  stack = await startScanStack();
+  stack = await startScanStack({ runner: 'replay' });
   ({ browser, close: closeBrowser } = await launchBrowser());
 });
 

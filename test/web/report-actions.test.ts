@@ -27,7 +27,7 @@ const PASSWORD = 'a-long-password-1';
 
 beforeAll(async () => {
   sites = await startFixtureSites();
-  stack = await startScanStack({ clock });
+  stack = await startScanStack({ clock, runner: 'replay' });
   ({ browser, close: closeBrowser } = await launchBrowser());
 }, 180_000);
 

@@ -21,7 +21,7 @@ const PASSWORD = 'a-long-password-1';
 
 beforeAll(async () => {
   sites = await startFixtureSites();
-  stack = await startScanStack();
+  stack = await startScanStack({ runner: 'replay' });
 }, 180_000);
 
 afterAll(async () => {

@@ -31,7 +31,7 @@ const receivers: Array<{ close(): unknown }> = [];
 
 beforeAll(async () => {
   sites = await startFixtureSites();
-  stack = await startScanStack();
+  stack = await startScanStack({ runner: 'replay' });
   storage = createStorage(stack.api.db.knex);
 }, 180_000);
 afterAll(async () => {

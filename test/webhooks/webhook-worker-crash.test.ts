@@ -21,7 +21,7 @@ const replacements: RunningService[] = [];
 
 beforeAll(async () => {
   sites = await startFixtureSites();
-  stack = await startScanStack();
+  stack = await startScanStack({ runner: 'replay' });
   current = stack.worker;
 }, 120_000);
 afterAll(async () => {

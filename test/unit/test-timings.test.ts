@@ -1,0 +1,19 @@
+import { resolve } from 'node:path';
+import { PROJECT_ROOT } from '../../infra/config.ts';
+import { fileTimes } from '../harness/test-timings.ts';
+
+test("each file's time is its end less its start in jest's --json output, slowest first, by its path in the checkout", () => {
+  const run = {
+    startTime: 1_000,
+    testResults: [
+      { name: resolve(PROJECT_ROOT, 'test/a.test.ts'), startTime: 1_000, endTime: 4_500 },
+      { name: resolve(PROJECT_ROOT, 'test/b.test.ts'), startTime: 1_200, endTime: 61_200 },
+      { name: resolve(PROJECT_ROOT, 'test/c.test.ts'), startTime: 5_000, endTime: 5_250 },
+    ],
+  };
+  expect(fileTimes(run)).toEqual([
+    { file: 'test/b.test.ts', seconds: 60 },
+    { file: 'test/a.test.ts', seconds: 3.5 },
+    { file: 'test/c.test.ts', seconds: 0.25 },
+  ]);
+});
