@@ -71,6 +71,17 @@ export const toScan = (row: ScanRow): Scan => ({
 
 const maybeScan = (row: ScanRow | undefined): Scan | undefined => (row ? toScan(row) : undefined);
 
+/** What a scan's row holds once it failed (its credentials, if any, are not kept past its end). */
+export const failedColumns = (failure: ScanFailure, now: Date) => ({
+  status: 'failed' as const,
+  finished_at: now,
+  progress: null,
+  failure_code: failure.code,
+  failure_message: failure.detail,
+  failure_http_status: failure.httpStatus,
+  auth_secret: null,
+});
+
 export interface ScanHistoryEntry {
   publicId: string;
   finishedAt: Date;
@@ -415,16 +426,7 @@ export function createScanStore(knex: Knex | Knex.Transaction): ScanStore {
     },
 
     async markFailed(publicId: string, failure: ScanFailure, now: Date): Promise<boolean> {
-      const updated = await inFlight(publicId).update({
-        status: 'failed',
-        finished_at: now,
-        progress: null,
-        failure_code: failure.code,
-        failure_message: failure.detail,
-        failure_http_status: failure.httpStatus,
-        auth_secret: null,
-      });
-      return updated > 0;
+      return (await inFlight(publicId).update(failedColumns(failure, now))) > 0;
     },
   };
 }

@@ -12,7 +12,7 @@ import type { Budgets } from '../../core/monitoring/budgets.ts';
 import type { Thresholds } from '../../core/monitoring/thresholds.ts';
 import type { LabHistoryItem, LabValues } from '../../core/monitoring/lab-history.ts';
 import type { FormFactor } from '../../core/scan/observation.ts';
-import { toScan, type ScanRow } from './scans.ts';
+import { failedColumns, toScan, type ScanRow } from './scans.ts';
 
 // Scans use 4201 for their owner lock; targets have their own, so the two never wait for each other.
 const LOCK_NAMESPACE = 4202;
@@ -214,14 +214,7 @@ export function createTargetStore(knex: Knex | Knex.Transaction): TargetStore {
     async failQueuedScans(id, failure, now) {
       const rows = await knex<ScanRow>('scans')
         .where({ target_id: id, status: 'queued' })
-        .update({
-          status: 'failed',
-          finished_at: now,
-          progress: null,
-          failure_code: failure.code,
-          failure_message: failure.detail,
-          failure_http_status: failure.httpStatus,
-        })
+        .update(failedColumns(failure, now))
         .returning('public_id');
       return rows.map((row) => row.public_id);
     },
