@@ -1,5 +1,6 @@
 import { WorkflowIdReusePolicy } from '@temporalio/common';
-import { Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import type { TargetScanInput } from '../core/monitoring/schedule.ts';
 import type { SlotRequest } from '../core/scan/slots.ts';
 import type { AttemptOutcomeKind, DeliveryRef, WebhookDeliveryInput } from '../core/webhooks/delivery.ts';

@@ -1,6 +1,6 @@
 import type { Duration } from '@temporalio/common';
+import type { Client } from '@temporalio/client';
 import {
-  Client,
   ScheduleAlreadyRunning,
   ScheduleNotFoundError,
   ScheduleOverlapPolicy,
