@@ -4,6 +4,7 @@ import type { Flow, FlowHistoryRow, FlowRun, FlowRunTrigger } from '../db/store/
 import { startFlowRunWorkflow } from '../infra/temporal-client.ts';
 import type { FlowFailureOutcome, FlowServiceDeps, Owner } from './flow-service.ts';
 
+/** A run asked for: the new one (`created`), or the one still queued or running. */
 export type RunOutcome = { kind: 'ok'; run: FlowRun; created: boolean } | FlowFailureOutcome;
 
 /**

@@ -3,7 +3,7 @@ import { encryptFlowSecret } from '../core/flows/secrets.ts';
 import type { Flow, FlowSecretInfo } from '../db/store/flows.ts';
 import { invalid, type FlowFailureOutcome, type FlowServiceDeps, type Owner } from './flow-service.ts';
 
-/** A flow's secrets (docs/flows.md): encrypted on the way in, never given out. */
+/** A secret as the owner sets it; stored encrypted, never given out again (docs/flows.md). */
 export interface SecretInput {
   kind: FlowSecretKind;
   value: string;
