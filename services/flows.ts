@@ -1,14 +1,6 @@
 import { flowBudgetProblems, type FlowBudgetProblem, type FlowBudgets } from '../core/flows/flow-budgets.ts';
-import type { Client } from '@temporalio/client';
-import type { Clock } from '../core/clock.ts';
 import { checkSteps, MAX_FLOW_NAME_CHARS } from '../core/flows/definition.ts';
-import {
-  referencedSecrets,
-  RUN_FAILURE_MESSAGES,
-  startOrigin,
-  type FlowSecretKind,
-  type FlowStep,
-} from '../core/flows/flow.ts';
+import type { FlowStep } from '../core/flows/flow.ts';
 import { importRecording, RecordingInvalid } from '../core/flows/recorder.ts';
 import { encryptFlowSecret } from '../core/flows/secrets.ts';
 import { newPublicId } from '../core/ids.ts';
@@ -22,39 +14,23 @@ import {
 } from '../core/plans.ts';
 import type { FormFactor } from '../core/scan/observation.ts';
 import { flowRunWorkflowId } from '../core/temporal.ts';
-import type { Flow, FlowHistoryRow, FlowRun, FlowRunTrigger, FlowSecretInfo, FlowStore } from '../db/store/flows.ts';
-import type { Config } from '../infra/config.ts';
+import type { Flow, FlowSecretInfo, FlowStore } from '../db/store/flows.ts';
 import { checkScanTarget } from '../infra/scan-target.ts';
-import {
-  createFlowSchedule,
-  deleteFlowSchedule,
-  startFlowRunWorkflow,
-  terminateIfRunning,
-} from '../infra/temporal-client.ts';
-import type { AssetStore } from './assets.ts';
+import { createFlowSchedule, deleteFlowSchedule, terminateIfRunning } from '../infra/temporal-client.ts';
+import { invalid, type FlowFailureOutcome, type FlowServiceDeps, type Owner } from './flow-service.ts';
+import { secretProblems, type SecretInput } from './flow-secrets.ts';
 import { scheduleCall, ScheduleCallFailed } from './schedule-call.ts';
 
-/**
- * User flows as the API manages them (docs/flows.md): definitions checked and normalised, the plan's feature
- * and limits, secrets encrypted on the way in and never given out, and runs queued with their workflow.
- */
-export interface FlowServiceDeps {
-  flows: FlowStore;
-  temporal: Client;
-  config: Pick<Config, 'keys' | 'regions' | 'temporal' | 'outboundAllowLoopback'>;
-  clock: Clock;
-  assets: AssetStore;
-}
-
-export interface Owner {
-  id: number;
-  plan: Plan;
-}
-
-export interface SecretInput {
-  kind: FlowSecretKind;
-  value: string;
-}
+export type { FlowFailureOutcome, FlowServiceDeps, Owner } from './flow-service.ts';
+export { deleteFlowSecret, secretValueProblem, setFlowSecret, type SecretInput } from './flow-secrets.ts';
+export {
+  flowHistory,
+  startFlowRun,
+  stepSeries,
+  type FlowHistoryPoint,
+  type FlowStepSeries,
+  type RunOutcome,
+} from './flow-runs.ts';
 
 /** A new flow: its steps, or a Chrome DevTools Recorder export to import them from (not both). */
 export interface FlowInput {
@@ -78,28 +54,8 @@ export interface FlowUpdate {
   budgets?: FlowBudgets;
 }
 
-export type FlowFailureOutcome =
-  | { kind: 'invalid'; errors: Record<string, string[]> }
-  | { kind: 'not_found' }
-  | { kind: 'plan_required'; plan: Plan; needed: Plan }
-  /**
-   * The plan keeps no more flows, or (`limited: 'targets'`) monitoring one more would pass the plan's target
-   * limit, which monitored flows count against.
-   */
-  | { kind: 'flow_limit'; plan: Plan; limit: number; upgrade: Plan | undefined; limited?: 'targets' }
-  | { kind: 'step_limit'; plan: Plan; limit: number; steps: number; upgrade: Plan | undefined }
-  /** Temporal did not take the start, stop or (`schedule`) the schedule change; nothing was changed. */
-  | { kind: 'not_started'; cause: unknown; schedule?: true };
-
 export type FlowOutcome =
   { kind: 'ok'; flow: Flow; secrets: FlowSecretInfo[]; warnings: string[] } | FlowFailureOutcome;
-
-export type RunOutcome = { kind: 'ok'; run: FlowRun; created: boolean } | FlowFailureOutcome;
-
-const invalid = (field: string, message: string): FlowFailureOutcome => ({
-  kind: 'invalid',
-  errors: { [field]: [message] },
-});
 
 /** Every budget that does not fit, each under its field (the web form shows them all at once); null when none. */
 const budgetsInvalid = (problems: FlowBudgetProblem[]): FlowFailureOutcome | null =>
@@ -176,24 +132,6 @@ async function acceptedSteps(
     if (!verdict.allowed) return invalid(`steps.${i}.url`, 'The url must point to a public address.');
   }
   return { kind: 'ok', steps: checked.steps };
-}
-
-function secretProblems(secrets: Record<string, SecretInput>): Record<string, string[]> {
-  const errors: Record<string, string[]> = {};
-  for (const [name, secret] of Object.entries(secrets)) {
-    const problem = secretValueProblem(secret);
-    if (problem) errors[`secrets.${name}.value`] = [problem];
-  }
-  return errors;
-}
-
-/** A TOTP seed is base32 (RFC 4648, spaces and padding allowed) of at least 80 bits; a password anything not empty. */
-export function secretValueProblem(secret: SecretInput): string | null {
-  if (secret.kind !== 'totp') return null;
-  const seed = secret.value.replace(/[\s=]/g, '');
-  return /^[A-Za-z2-7]{16,}$/.test(seed)
-    ? null
-    : 'A TOTP secret must be the base32 seed (at least 16 characters A–Z, 2–7).';
 }
 
 export async function createFlow(deps: FlowServiceDeps, owner: Owner, input: FlowInput): Promise<FlowOutcome> {
@@ -342,148 +280,4 @@ export async function deleteFlow(
   // After the rows: a folder left behind (the store away) holds only images no page links any more.
   for (const runId of runIds) await deps.assets.remove(runId).catch(() => false);
   return { kind: 'ok' };
-}
-
-export async function setFlowSecret(
-  deps: FlowServiceDeps,
-  owner: Owner,
-  publicId: string,
-  name: string,
-  secret: SecretInput,
-): Promise<{ kind: 'ok'; flow: Flow; secrets: FlowSecretInfo[]; created: boolean } | FlowFailureOutcome> {
-  const flow = await deps.flows.findOwned(owner.id, publicId);
-  if (!flow) return { kind: 'not_found' };
-  const problem = secretValueProblem(secret);
-  if (problem) return invalid('value', problem);
-  const created = await deps.flows.putSecret(
-    flow.id,
-    { name, kind: secret.kind, valueEncrypted: encryptFlowSecret(deps.config.keys, flow.publicId, name, secret.value) },
-    deps.clock(),
-  );
-  return { kind: 'ok', flow, secrets: await deps.flows.secrets(flow.id), created };
-}
-
-export async function deleteFlowSecret(
-  deps: FlowServiceDeps,
-  owner: Owner,
-  publicId: string,
-  name: string,
-): Promise<{ kind: 'ok' } | FlowFailureOutcome> {
-  const flow = await deps.flows.findOwned(owner.id, publicId);
-  if (!flow) return { kind: 'not_found' };
-  return (await deps.flows.deleteSecret(flow.id, name)) ? { kind: 'ok' } : { kind: 'not_found' };
-}
-
-/**
- * Queues a run of the flow in the default region and starts its workflow. Every secret the steps type must be
- * set (422 naming the first missing one). While a run of the flow is queued or running, that run is the
- * answer (no second one). When Temporal does not take the workflow the run is stored as failed (503).
- */
-export async function startFlowRun(
-  deps: FlowServiceDeps,
-  owner: Owner,
-  publicId: string,
-  trigger: Exclude<FlowRunTrigger, 'schedule'> = 'api',
-): Promise<RunOutcome> {
-  const flow = await deps.flows.findOwned(owner.id, publicId);
-  if (!flow) return { kind: 'not_found' };
-  const inFlight = (await deps.flows.listRuns(flow.id, { limit: 1, page: 1 })).items.find(
-    (run) => run.status === 'queued' || run.status === 'running',
-  );
-  if (inFlight) return { kind: 'ok', run: inFlight, created: false };
-  const definition = { name: flow.name, form_factor: flow.formFactor, steps: flow.steps };
-  const set = new Set((await deps.flows.secrets(flow.id)).map((secret) => secret.name));
-  const missing = referencedSecrets(definition).filter((name) => !set.has(name));
-  if (missing.length)
-    return {
-      kind: 'invalid',
-      errors: {
-        secrets: missing.map(
-          (name) => `The secret "${name}" is not set; set it with PUT /flows/${flow.publicId}/secrets/${name}.`,
-        ),
-      },
-    };
-  const now = deps.clock();
-  const run = await deps.flows.insertRun({
-    publicId: newPublicId(now),
-    flowId: flow.id,
-    userId: owner.id,
-    region: deps.config.regions.default,
-    trigger,
-    definition,
-    requestedAt: now,
-  });
-  try {
-    await startFlowRunWorkflow(deps.temporal, deps.config.temporal.taskQueuePrefix, {
-      runId: run.publicId,
-      userId: owner.id,
-      host: new URL(startOrigin(definition) ?? 'http://unknown.invalid').hostname,
-      region: run.region,
-    });
-  } catch (cause) {
-    await deps.flows.failRun(
-      run.publicId,
-      { index: null, step_type: null, code: 'not_started', message: RUN_FAILURE_MESSAGES.notStarted, screenshot: null },
-      deps.clock(),
-    );
-    return { kind: 'not_started', cause };
-  }
-  return { kind: 'ok', run, created: true };
-}
-
-/** One point of a step's series: a finished run's values for the step. */
-export interface FlowHistoryPoint {
-  run_id: string;
-  at: Date;
-  trigger: FlowRunTrigger;
-  url: string;
-  metrics: FlowHistoryRow['step']['metrics'];
-  scores: FlowHistoryRow['step']['scores'];
-}
-
-/** A measured step over time. A step is known by index, mode and name together: renamed or moved, it is a new series. */
-export interface FlowStepSeries {
-  index: number;
-  mode: FlowHistoryRow['step']['mode'];
-  name: string;
-  points: FlowHistoryPoint[];
-}
-
-/** The rows of finished runs grouped into one series per step (by index, then mode and name), each oldest first. */
-export function stepSeries(rows: readonly FlowHistoryRow[]): FlowStepSeries[] {
-  const byKey = new Map<string, FlowStepSeries>();
-  const sorted = [...rows].sort((a, b) => a.finishedAt.getTime() - b.finishedAt.getTime());
-  for (const row of sorted) {
-    const { index, mode, name } = row.step;
-    const key = JSON.stringify([index, mode, name]);
-    let series = byKey.get(key);
-    if (!series) byKey.set(key, (series = { index, mode, name, points: [] }));
-    series.points.push({
-      run_id: row.runId,
-      at: row.finishedAt,
-      trigger: row.trigger,
-      url: row.step.url,
-      metrics: row.step.metrics,
-      scores: row.step.scores,
-    });
-  }
-  return [...byKey.values()].sort(
-    (a, b) =>
-      a.index - b.index ||
-      (a.points.at(-1)?.at.getTime() ?? 0) - (b.points.at(-1)?.at.getTime() ?? 0) ||
-      a.name.localeCompare(b.name),
-  );
-}
-
-/** The flow's step series over the last `days` days (finished runs only). */
-export async function flowHistory(
-  deps: Pick<FlowServiceDeps, 'flows' | 'clock'>,
-  owner: Owner,
-  publicId: string,
-  days: number,
-): Promise<{ kind: 'ok'; flow: Flow; series: FlowStepSeries[] } | FlowFailureOutcome> {
-  const flow = await deps.flows.findOwned(owner.id, publicId);
-  if (!flow) return { kind: 'not_found' };
-  const since = new Date(deps.clock().getTime() - days * 86_400_000);
-  return { kind: 'ok', flow, series: stepSeries(await deps.flows.history(flow.id, since)) };
 }

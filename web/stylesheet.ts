@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import type { Context } from 'koa';
 
@@ -7,7 +7,19 @@ import type { Context } from 'koa';
 export type Sheet =
   'monitoring' | 'live' | 'scan-box' | 'scan-list' | 'scan-progress' | 'scan-compare' | 'report' | 'flows';
 
-const CSS = readFileSync(new URL('./assets/site.css', import.meta.url));
+const PARTS = new URL('./assets/site/', import.meta.url);
+
+/**
+ * The one stylesheet, written per feature in assets/site/ (a page's sections, in the cascade's order: the files'
+ * name order) and joined here at start-up, a blank line between two files.
+ */
+const CSS = Buffer.from(
+  readdirSync(PARTS)
+    .filter((name) => name.endsWith('.css'))
+    .sort()
+    .map((name) => readFileSync(new URL(name, PARTS), 'utf8'))
+    .join('\n'),
+);
 const GZIPPED = gzipSync(CSS, { level: 9 });
 const HASH = createHash('sha256').update(CSS).digest('hex').slice(0, 16);
 

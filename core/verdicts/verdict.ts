@@ -3,7 +3,7 @@
  * sample, and the rule that decided: the rank test where the samples are big enough for it to reach the
  * significance level, the noise band otherwise. The defaults and why: docs/verdicts.md.
  *
- * Like statistics.ts, this file imports nothing of the service: client/cli/verdicts/ holds a verbatim copy.
+ * Like statistics.ts, this file imports nothing of the service: client/cli/verdicts/ holds a generated copy.
  */
 import { median } from 'simple-statistics';
 import { hodgesLehmann, mannWhitney, minimumOneSidedP } from './statistics.ts';

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { recipientFromRow, wantsEmailSql, type RecipientRow } from './email-preferences.ts';
+import { createAlertHistoryReads, type AlertHistoryReads } from './alert-history.ts';
 import type { Locale } from '../../core/i18n/locale.ts';
 import type {
   Alert,
@@ -9,20 +10,13 @@ import type {
   AlertStatusFilter,
   AlertType,
 } from '../../core/monitoring/alert.ts';
-import type { PreviousScan } from '../../core/monitoring/alert-rules.ts';
-import { valuesOfResult, type ResultValues, type ScanValues } from '../../core/monitoring/regression-rules.ts';
-import {
-  budgetMeasurement,
-  type BudgetMeasurement,
-  type Budgets,
-  type MeasuredResult,
-} from '../../core/monitoring/budgets.ts';
+import type { Budgets } from '../../core/monitoring/budgets.ts';
 import type { Thresholds } from '../../core/monitoring/thresholds.ts';
 import type { FlowBudgets } from '../../core/flows/flow-budgets.ts';
 import { pageMeta, pageOffset, type Page, type PageQuery } from '../../core/pagination.ts';
-import type { ScanStatus, ScanTrigger } from '../../core/scan/scan.ts';
-import type { ScanScores } from '../../core/scoring/categories.ts';
 import { createWebhookStore, type WebhookStore } from './webhooks.ts';
+
+export type { EvaluatedScan } from './alert-history.ts';
 
 interface AlertRow {
   id: string | number;
@@ -87,21 +81,6 @@ export interface AlertListFilters {
   targetId?: number;
 }
 
-/** A scan as alert evaluation sees it. */
-export interface EvaluatedScan {
-  id: number;
-  publicId: string;
-  targetId: number | null;
-  status: ScanStatus;
-  finishedAt: Date | null;
-  scores: ScanScores | null;
-  trigger: ScanTrigger;
-  /** The values regressions are watched on (core/monitoring/regression-rules.ts); null until finished. */
-  values: ScanValues['values'] | null;
-  /** What budgets are judged on (core/monitoring/budgets.ts); null without scores. */
-  measurement: BudgetMeasurement | null;
-}
-
 /** What alerts need of a target: whose it is, what it watches and what is copied into its alerts. */
 export interface AlertTarget {
   id: number;
@@ -142,7 +121,7 @@ export interface AlertFlow {
   budgets: FlowBudgets;
 }
 
-export interface AlertStore {
+export interface AlertStore extends AlertHistoryReads {
   /** The owner's alerts, newest first. */
   listOwned(userId: number, filters: AlertListFilters, page: PageQuery): Promise<Page<Alert>>;
   findOwned(userId: number, id: number): Promise<Alert | undefined>;
@@ -162,9 +141,7 @@ export interface AlertStore {
   recordEmailed(id: number, change: AlertChange, at: Date): Promise<boolean>;
   recipient(alertId: number): Promise<AlertRecipient | undefined>;
 
-  // Evaluation (services/alert-evaluation.ts). The scan and target queries live here until the scan and target
-  // stores carry target ids and thresholds themselves.
-  scanForEvaluation(publicId: string): Promise<EvaluatedScan | undefined>;
+  // Evaluation (services/alert-evaluation.ts); the scan and flow-run history it reads is in alert-history.ts.
   /**
    * Runs `work` in one transaction holding the target's row lock, so evaluations of one target happen one
    * after the other (the unique index on unresolved alerts is the backstop); undefined when the target is gone.
@@ -175,15 +152,6 @@ export interface AlertStore {
     work: (locked: AlertStore, target: AlertTarget, outbox: WebhookStore) => Promise<T>,
   ): Promise<T | undefined>;
   unresolvedOfTarget(targetId: number): Promise<Alert[]>;
-  /** The target's finished scheduled scans before `scan` (by finish time), newest first. */
-  previousScheduledScans(targetId: number, scan: EvaluatedScan, limit: number): Promise<PreviousScan[]>;
-  /**
-   * The regression baseline: the values of the target's finished scheduled scans before `scan` (by finish
-   * time, confirmation scans left out), newest first.
-   */
-  scheduledScanValues(targetId: number, scan: EvaluatedScan, limit: number): Promise<ScanValues[]>;
-  /** Whether a scheduled scan of the target finished after `scan`: then `scan`'s verdict is out of date. */
-  laterScheduledScanFinished(targetId: number, scan: EvaluatedScan): Promise<boolean>;
   insert(alert: NewAlert): Promise<Alert>;
   escalate(
     id: number,
@@ -201,31 +169,16 @@ export interface AlertStore {
     work: (locked: AlertStore, flow: AlertFlow, outbox: WebhookStore) => Promise<T>,
   ): Promise<T | undefined>;
   unresolvedOfFlow(flowId: number): Promise<Alert[]>;
-  /** Whether a run of the flow ended (finished or failed) after the run `runPublicId` (then its verdict is out of date). */
-  laterFlowRunEnded(flowId: number, runPublicId: string): Promise<boolean>;
   /** The flow's alerts that the run `runPublicId` raised, escalated or resolved. */
   changedByFlowRun(flowId: number, runPublicId: string): Promise<Alert[]>;
 }
 
-interface ValueRow {
-  scores: ScanScores | null;
-  metrics: ResultValues['metrics'] | null;
-  ttfb_ms: number | null;
-}
-
-const valuesOrNull = (row: ValueRow): ScanValues['values'] | null =>
-  row.scores && row.metrics && row.ttfb_ms !== null
-    ? valuesOfResult({ scores: row.scores, metrics: row.metrics, ttfbMs: row.ttfb_ms })
-    : null;
-
-/** Every query on `alerts`, plus what evaluating them reads of scans, targets and owners. */
+/** Every query on `alerts`, plus the target and flow locks and owners evaluating them reads (history: alert-history.ts). */
 export function createAlertStore(knex: Knex | Knex.Transaction): AlertStore {
   const alerts = () => knex<AlertRow>('alerts');
   const one = (row: AlertRow | undefined) => (row ? toAlert(row) : undefined);
-  // Confirmation scans are not the target's history: they are taken only when a scan looked worse.
-  const scheduledFinished = (targetId: number) =>
-    knex('scans').where({ target_id: targetId, status: 'finished' }).whereNot('trigger', 'confirmation');
   return {
+    ...createAlertHistoryReads(knex),
     async listOwned(userId, filters, page) {
       const query = alerts().where({ user_id: userId });
       if (filters.status === 'open') query.whereNull('resolved_at').where({ is_dismissed: false });
@@ -311,53 +264,6 @@ export function createAlertStore(knex: Knex | Knex.Transaction): AlertStore {
       return row && recipientFromRow(row);
     },
 
-    async scanForEvaluation(publicId) {
-      const row = (await knex('scans')
-        .where({ public_id: publicId })
-        .first(
-          'id',
-          'public_id',
-          'target_id',
-          'status',
-          'finished_at',
-          'trigger',
-          knex.raw(`result->'scores' as scores`),
-          knex.raw(`result->'metrics' as metrics`),
-          knex.raw(`(result->>'ttfbMs')::float8 as ttfb_ms`),
-        )) as
-        | {
-            id: string;
-            public_id: string;
-            target_id: string | null;
-            status: ScanStatus;
-            finished_at: Date | null;
-            trigger: ScanTrigger;
-            scores: ScanScores | null;
-            metrics: MeasuredResult['metrics'] | null;
-            ttfb_ms: number | null;
-          }
-        | undefined;
-      return (
-        row && {
-          id: Number(row.id),
-          publicId: row.public_id,
-          targetId: row.target_id === null ? null : Number(row.target_id),
-          status: row.status,
-          finishedAt: row.finished_at,
-          scores: row.scores,
-          trigger: row.trigger,
-          values: valuesOrNull(row),
-          measurement:
-            row.scores &&
-            budgetMeasurement({
-              scores: row.scores,
-              metrics: row.metrics ?? {},
-              ttfbMs: row.ttfb_ms,
-            }),
-        }
-      );
-    },
-
     async underTargetLock(targetId, work) {
       return knex.transaction(async (trx) => {
         const row = (await trx('scan_targets')
@@ -392,50 +298,6 @@ export function createAlertStore(knex: Knex | Knex.Transaction): AlertStore {
       return ((await alerts().where({ target_id: targetId }).whereNull('resolved_at').orderBy('id')) as AlertRow[]).map(
         toAlert,
       );
-    },
-
-    async previousScheduledScans(targetId, scan, limit) {
-      const rows = (await scheduledFinished(targetId)
-        .whereRaw('(finished_at, id) < (?, ?)', [scan.finishedAt, scan.id])
-        .orderBy([
-          { column: 'finished_at', order: 'desc' },
-          { column: 'id', order: 'desc' },
-        ])
-        .limit(limit)
-        .select('finished_at', knex.raw(`(result->'scores'->>'overall')::int as overall`))) as Array<{
-        finished_at: Date;
-        overall: number | null;
-      }>;
-      return rows
-        .filter((row) => row.overall !== null)
-        .map((row) => ({ overall: row.overall!, finishedAt: row.finished_at }));
-    },
-
-    async scheduledScanValues(targetId, scan, limit) {
-      const rows = (await scheduledFinished(targetId)
-        .whereRaw('(finished_at, id) < (?, ?)', [scan.finishedAt, scan.id])
-        .orderBy([
-          { column: 'finished_at', order: 'desc' },
-          { column: 'id', order: 'desc' },
-        ])
-        .limit(limit)
-        .select(
-          'finished_at',
-          knex.raw(`result->'scores' as scores`),
-          knex.raw(`result->'metrics' as metrics`),
-          knex.raw(`(result->>'ttfbMs')::float8 as ttfb_ms`),
-        )) as Array<ValueRow & { finished_at: Date }>;
-      return rows.flatMap((row) => {
-        const values = valuesOrNull(row);
-        return values ? [{ finishedAt: row.finished_at, values }] : [];
-      });
-    },
-
-    async laterScheduledScanFinished(targetId, scan) {
-      const row = await scheduledFinished(targetId)
-        .whereRaw('(finished_at, id) > (?, ?)', [scan.finishedAt, scan.id])
-        .first('id');
-      return row !== undefined;
     },
 
     async insert(alert) {
@@ -525,16 +387,6 @@ export function createAlertStore(knex: Knex | Knex.Transaction): AlertStore {
       return ((await alerts().where({ flow_id: flowId }).whereNull('resolved_at').orderBy('id')) as AlertRow[]).map(
         toAlert,
       );
-    },
-
-    async laterFlowRunEnded(flowId, runPublicId) {
-      const row = await knex('flow_runs as later')
-        .join('flow_runs as run', 'run.flow_id', 'later.flow_id')
-        .where({ 'run.public_id': runPublicId, 'later.flow_id': flowId })
-        .whereIn('later.status', ['finished', 'failed'])
-        .whereRaw('(later.finished_at, later.id) > (run.finished_at, run.id)')
-        .first('later.id');
-      return row !== undefined;
     },
 
     async changedByFlowRun(flowId, runPublicId) {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse } from 'yaml';
 import { loadConfig, PROJECT_ROOT, REQUIRED_IN_PRODUCTION, SECRET_KEY_VARIABLES } from '../../infra/config.ts';
@@ -70,9 +70,17 @@ const NEEDS: Record<Role, Record<string, 'service_healthy' | 'service_completed_
 const composeText = readFileSync(resolve(PROJECT_ROOT, 'docker-compose.yml'), 'utf8');
 const compose = parse(composeText, { merge: true }) as Compose;
 const dockerfile = readFileSync(resolve(PROJECT_ROOT, 'Dockerfile'), 'utf8');
-const configSource = readFileSync(resolve(PROJECT_ROOT, 'infra/config.ts'), 'utf8');
+/** infra/config.ts and its section loaders in infra/config/: together, every place that reads the environment. */
+const configSource = [
+  'infra/config.ts',
+  ...readdirSync(resolve(PROJECT_ROOT, 'infra/config'))
+    .filter((name) => name.endsWith('.ts'))
+    .map((name) => `infra/config/${name}`),
+]
+  .map((file) => readFileSync(resolve(PROJECT_ROOT, file), 'utf8'))
+  .join('\n');
 
-/** Every environment variable name infra/config.ts reads: helper calls like str(env, 'NAME', ...) and env.NAME. */
+/** Every environment variable name infra/config.ts and infra/config/ read: helper calls like str(env, 'NAME', ...) and env.NAME. */
 function variablesReadByConfig(source: string): Set<string> {
   const names = new Set<string>();
   for (const match of source.matchAll(

@@ -1,12 +1,17 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { launchBrowser } from '../harness/browser.ts';
 import { startTestApi, type TestApi } from '../harness/api.ts';
 import { rawRequest } from '../harness/web.ts';
 
-const CSS = readFileSync(new URL('../../web/assets/site.css', import.meta.url));
+/** The stylesheet as its per-feature files in web/assets/site/ make it: in name order, a blank line between two. */
+const PARTS = new URL('../../web/assets/site/', import.meta.url);
+const PART_NAMES = readdirSync(PARTS)
+  .filter((name) => name.endsWith('.css'))
+  .sort();
+const CSS = Buffer.from(PART_NAMES.map((name) => readFileSync(new URL(name, PARTS), 'utf8')).join('\n'));
 
 let api: TestApi;
 beforeAll(async () => {
@@ -44,7 +49,8 @@ describe('the web area stylesheet', () => {
     }
   });
 
-  it('is served as CSS with a year-long immutable cache, gzipped when asked, and other names are not found', async () => {
+  it('is served as CSS, the per-feature files joined, with a year-long immutable cache, gzipped when asked, and other names are not found', async () => {
+    expect(PART_NAMES.length).toBeGreaterThan(1);
     const page = await rawRequest(`${api.url}/login`);
     const path = /href="(\/assets\/site\.[0-9a-f]+\.css)"/.exec(page.text)![1]!;
     const plain = await bytes(`${api.url}${path}`, {});

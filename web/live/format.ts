@@ -6,7 +6,7 @@ export function formatMetric(metric: RumMetric, value: number, locale: Locale): 
   return METRIC_RULES[metric].unit === 'ms' ? formatMs(value, locale) : formatNumber(value, locale, 3);
 }
 
-/** Colours of the three ratings: text colours at least 4.5:1 on white, fills at least 3:1 (web/assets/site.css uses the same). */
+/** Colours of the three ratings: text colours at least 4.5:1 on white, fills at least 3:1 (web/assets/site/ uses the same). */
 export const RATING_COLOURS: Readonly<Record<Rating, { text: string; fill: string; band: string }>> = {
   good: { text: '#0a6b2d', fill: '#1a7f37', band: '#e6f4ea' },
   'needs-improvement': { text: '#8a4600', fill: '#a35a00', band: '#fff4dc' },
