@@ -240,7 +240,8 @@ export default tseslint.config(
     },
   },
   {
-    // The authorization server is mounted by the app; it knows nothing of the worker side or of the MCP server.
+    // The authorization server is mounted by the app factory, which hands it the web area's error page; it
+    // knows nothing of the API, the web area, the worker side or the MCP server.
     files: ['oauth/**/*.ts'],
     rules: {
       'no-restricted-imports': [
@@ -248,8 +249,8 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['activities', 'workflows', 'worker', 'ingest', 'mcp'].flatMap(under),
-              message: 'oauth/ is part of the API process: no worker, ingest or MCP code.',
+              group: ['api', 'web', 'activities', 'workflows', 'worker', 'ingest', 'mcp'].flatMap(under),
+              message: 'oauth/ shares code through core/, infra/, db/, services/ and http/ only.',
             },
           ],
         },

@@ -3,8 +3,8 @@ import type { Client } from '@temporalio/client';
 import Koa, { type Context } from 'koa';
 import type { Knex } from 'knex';
 import { apiRouter } from '../api/router.ts';
-import type { TokenVerifier } from '../api/auth.ts';
 import { systemClock, type Clock } from '../core/clock.ts';
+import type { TokenVerifier } from '../core/token-verifier.ts';
 import type { Config } from '../infra/config.ts';
 import { FULL_CHECK_SHARED_MS, HealthState, sharedCheck } from '../infra/health.ts';
 import { registerReadyGauge } from '../infra/ready-metric.ts';
@@ -96,6 +96,7 @@ export function createApp(deps: AppDeps): App {
     storage,
     clock,
     fetchClientMetadata: clientMetadataFetch(config),
+    renderErrorPage,
   });
   koa.use(oauthProtocolRouter({ provider: oauthProvider, config, clock, oauth: storage.oauth }).routes());
   const verifiers = [oauthTokenVerifier(storage.oauth, config.baseUrl), ...(deps.extraVerifiers ?? [])];
