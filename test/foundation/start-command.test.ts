@@ -141,7 +141,7 @@ function childEnvironments(pid: number): Map<string, Map<string, string>> {
     for (const child of readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(/\s+/).filter(Boolean)) {
       const entry = readFileSync(`/proc/${child}/cmdline`, 'utf8')
         .split('\0')
-        .find((arg) => /\/(api|worker|ingest)\/main\.ts$/.test(arg));
+        .find((arg) => /\/(server|worker|ingest)\/main\.ts$/.test(arg));
       if (!entry) continue;
       const vars = readFileSync(`/proc/${child}/environ`, 'utf8')
         .split('\0')
@@ -261,7 +261,7 @@ describe('the start command', () => {
       /Scans may reach loopback addresses \(OUTBOUND_ALLOW_LOOPBACK=true\) because this is a local demo/,
     );
     const children = childEnvironments(run.child.pid!);
-    expect([...children.keys()].sort()).toEqual(['server/main.ts', 'ingest/main.ts', 'worker/main.ts']);
+    expect([...children.keys()].sort()).toEqual(['ingest/main.ts', 'server/main.ts', 'worker/main.ts']);
     expect(children.get('worker/main.ts')!.get('OUTBOUND_ALLOW_LOOPBACK')).toBe('true');
     expect(children.get('server/main.ts')!.get('OUTBOUND_ALLOW_LOOPBACK')).toBe('true');
     // The secret key goes to the processes that use it, never to ingest.
