@@ -1,7 +1,7 @@
 # One image for every role (api, worker, ingest, migrate); docker-compose.yml picks the role with `command`.
 #
 #   docker build -t webperf .
-#   docker run --rm webperf node api/main.ts        (the default CMD)
+#   docker run --rm webperf node server/main.ts        (the default CMD)
 #
 # The code runs as TypeScript through Node 24's type stripping; the only build step is the Temporal
 # workflow bundle, which production workers load instead of bundling at start (WORKFLOW_BUNDLE_PATH).
@@ -62,4 +62,4 @@ USER node
 
 EXPOSE 3000 3100 3200
 ENTRYPOINT ["/usr/bin/tini", "--"]
-CMD ["node", "api/main.ts"]
+CMD ["node", "server/main.ts"]

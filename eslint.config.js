@@ -57,7 +57,7 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [...under('api'), ...under('http'), ...under('web')] }] },
   },
   {
-    // The API and the web area share only http/; the app factory (http/app.ts) is the one module that mounts both.
+    // The API and the web area share only http/ and core/; server/app.ts is the one module that mounts both.
     files: ['api/**/*.ts'],
     rules: {
       'no-restricted-imports': [
@@ -76,16 +76,16 @@ export default tseslint.config(
     },
   },
   {
+    // http/ is what the API process's areas share; the server root (server/) is what mounts them.
     files: ['http/**/*.ts'],
-    ignores: ['http/app.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
             {
-              group: [...under('api'), ...under('web')],
-              message: 'http/ is what api/ and web/ share; only the app factory imports them.',
+              group: ['api', 'web', 'oauth', 'mcp', 'server'].flatMap(under),
+              message: 'http/ is what api/ and web/ share; only server/ imports the areas it mounts.',
             },
           ],
         },
@@ -95,10 +95,9 @@ export default tseslint.config(
   {
     // Postgres has one home, the stores (db/store/, one per aggregate, returning plain objects): HTTP, web,
     // activities and services never see knex, pg, a query builder or the pools. Only the process entry points
-    // (api/main.ts, the app factory) build the pools and the stores. A rule of its own name, so that the
+    // (server/: the API process and its app) build the pools and the stores. A rule of its own name, so that the
     // folders' no-restricted-imports rules above stay in force alongside it.
     files: ['api/**/*.ts', 'http/**/*.ts', 'web/**/*.ts', 'activities/**/*.ts', 'services/**/*.ts'],
-    ignores: ['api/main.ts', 'http/app.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
@@ -240,7 +239,8 @@ export default tseslint.config(
     },
   },
   {
-    // The authorization server is mounted by the app; it knows nothing of the worker side or of the MCP server.
+    // The authorization server is mounted by the server root (server/app.ts), which hands it the web area's error
+    // page; it knows nothing of the API, the web area, the worker side or the MCP server.
     files: ['oauth/**/*.ts'],
     rules: {
       'no-restricted-imports': [
@@ -248,8 +248,8 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['activities', 'workflows', 'worker', 'ingest', 'mcp'].flatMap(under),
-              message: 'oauth/ is part of the API process: no worker, ingest or MCP code.',
+              group: ['api', 'web', 'server', 'activities', 'workflows', 'worker', 'ingest', 'mcp'].flatMap(under),
+              message: 'oauth/ shares code through core/, infra/, db/, services/ and http/ only; server/ wires it up.',
             },
           ],
         },

@@ -9,29 +9,7 @@ import { countApiCall, peekApiUsage, type DailyUsage } from '../services/usage.t
 import { forbidden, planRequired, tooManyRequests, unauthenticated, type HttpError } from '../http/errors.ts';
 import { allows, SCOPES, scopeForMethod, type Scope } from '../core/oauth/scopes.ts';
 import type { ResourceKind } from '../core/oauth/resources.ts';
-
-export interface Principal {
-  userId: number;
-  /** Which kind of bearer token authenticated the request. */
-  kind: 'personal' | 'oauth';
-  tokenId: number | string;
-  /** What the token may do: personal tokens everything, OAuth tokens what the user granted (core/oauth/scopes.ts). */
-  scopes: readonly Scope[];
-  /** The OAuth client the token was issued to (OAuth tokens only). */
-  clientId?: string;
-}
-
-export interface Verified {
-  principal: Principal;
-  user: User;
-}
-
-/**
- * The seam for token kinds: each verifier recognises its own tokens and returns null for anything else
- * (including an OAuth token bound to another resource than `resource`). It returns the user too, so that a
- * verifier can read token and user in one query.
- */
-export type TokenVerifier = (token: string, now: Date, resource: ResourceKind) => Promise<Verified | null>;
+import type { Principal, TokenVerifier, Verified } from '../core/token-verifier.ts';
 
 /** Personal tokens work on every resource: they are the user's own key to everything the API offers. */
 export function personalTokenVerifier(tokens: TokenStore): TokenVerifier {

@@ -16,7 +16,7 @@ import { Worker } from 'node:worker_threads';
 import { Client, Connection } from '@temporalio/client';
 import Koa from 'koa';
 import { pino } from 'pino';
-import { createApp } from '../http/app.ts';
+import { createApp } from '../server/app.ts';
 import { loadConfig } from '../infra/config.ts';
 import { createCounterKnex } from '../db/knex.ts';
 import type { LoadResult } from './load.ts';

@@ -15,7 +15,7 @@ import { pino } from 'pino';
 import { SMTPServer } from 'smtp-server';
 import { loadConfig } from '../infra/config.ts';
 import { createStorage } from '../db/store/index.ts';
-import { createApp } from '../http/app.ts';
+import { createApp } from '../server/app.ts';
 import { createUser } from '../services/accounts.ts';
 import { benchDatabase } from './support.ts';
 

@@ -19,7 +19,7 @@ import { Client, Connection } from '@temporalio/client';
 import { pino } from 'pino';
 import { loadConfig } from '../infra/config.ts';
 import { createStorage } from '../db/store/index.ts';
-import { createApp } from '../http/app.ts';
+import { createApp } from '../server/app.ts';
 import { createUser } from '../services/accounts.ts';
 import { mintToken } from '../services/tokens.ts';
 import { benchDatabase } from './support.ts';

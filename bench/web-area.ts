@@ -17,7 +17,7 @@ import { createClickHouse } from '../db/clickhouse/client.ts';
 import { dropClickHouseDatabase, ensureClickHouseSchema } from '../db/clickhouse/schema.ts';
 import { createStorage } from '../db/store/index.ts';
 import { renderSampleImages, seedWebArea, type SeededWebArea } from '../fixtures/web-area.ts';
-import { createApp } from '../http/app.ts';
+import { createApp } from '../server/app.ts';
 import { createAssetStore } from '../services/asset-store.ts';
 import { freePort } from '../stack/ports.ts';
 import { benchDatabase } from './support.ts';

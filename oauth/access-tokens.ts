@@ -1,6 +1,6 @@
-import type { TokenVerifier } from '../api/auth.ts';
 import { resourceUrl } from '../core/oauth/resources.ts';
 import { parseScopes } from '../core/oauth/scopes.ts';
+import type { TokenVerifier } from '../core/token-verifier.ts';
 import type { OAuthStore } from '../db/store/oauth.ts';
 import { artifactKey } from './adapter.ts';
 
@@ -11,7 +11,7 @@ const OPAQUE_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 /**
- * OAuth access tokens for the API's authentication seam (api/auth.ts): found by hash with their owner in one
+ * OAuth access tokens for the authentication seam (core/token-verifier.ts): found by hash with their owner in one
  * prepared statement; valid while unexpired by the service's clock, for the resource they were issued for
  * (`aud`), with the scopes the user granted. A revoked grant has no tokens left to find.
  */

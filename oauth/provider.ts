@@ -1,4 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
+import type { Context } from 'koa';
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Clock } from '../core/clock.ts';
 import type { Config } from '../infra/config.ts';
@@ -7,7 +8,6 @@ import { SCOPES } from '../core/oauth/scopes.ts';
 import { resourceKindOf, resourceUrl } from '../core/oauth/resources.ts';
 import { hasFeature, planFor } from '../core/plans.ts';
 import type { Storage } from '../db/store/index.ts';
-import { renderErrorPage } from '../web/error-page.ts';
 import { postgresAdapter } from './adapter.ts';
 import { checkRedirectUris } from './redirect-uris.ts';
 import { CLIENT_METADATA_CACHE_S, metadataRefusal } from './client-metadata.ts';
@@ -30,6 +30,8 @@ export interface ProviderDeps {
   clock: Clock;
   /** Fetches Client ID Metadata Documents (services/outbound-fetch.ts: public addresses only, no redirects, capped). */
   fetchClientMetadata: (url: string | URL, init?: RequestInit) => Promise<Response>;
+  /** Answers a refused authorization request in the browser: the web area's error page (web/error-page.ts). */
+  renderErrorPage: (ctx: Context, status: number, message: string) => void;
 }
 
 /**
@@ -155,7 +157,7 @@ export function createOAuthProvider(deps: ProviderDeps): Provider {
     },
     async renderError(ctx: KoaContextWithOIDC, out, error) {
       const description = metadataRefusal(error) ?? out.error_description ?? out.error;
-      renderErrorPage(ctx, ctx.status >= 400 ? ctx.status : 400, description);
+      deps.renderErrorPage(ctx, ctx.status >= 400 ? ctx.status : 400, description);
     },
   };
   const provider = new Provider(config.baseUrl, configuration);

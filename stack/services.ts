@@ -13,7 +13,7 @@ export function serviceDefinitions(
   config: Pick<Config, 'api' | 'worker' | 'ingest'>,
 ): Array<{ name: string; entry: string; readyUrl: string }> {
   return [
-    { name: 'api', entry: 'api/main.ts', readyUrl: `http://${config.api.host}:${config.api.port}/readyz` },
+    { name: 'api', entry: 'server/main.ts', readyUrl: `http://${config.api.host}:${config.api.port}/readyz` },
     {
       name: 'worker',
       entry: 'worker/main.ts',

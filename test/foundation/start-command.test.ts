@@ -134,14 +134,14 @@ function start(): { child: ChildProcess; output: () => string; up: Promise<void>
   return { child, output: () => output, up };
 }
 
-/** The environment of each process the start command spawned, by its entry file (api/main.ts, ...). */
+/** The environment of each process the start command spawned, by its entry file (server/main.ts, ...). */
 function childEnvironments(pid: number): Map<string, Map<string, string>> {
   const found = new Map<string, Map<string, string>>();
   for (const task of readdirSync(`/proc/${pid}/task`)) {
     for (const child of readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(/\s+/).filter(Boolean)) {
       const entry = readFileSync(`/proc/${child}/cmdline`, 'utf8')
         .split('\0')
-        .find((arg) => /\/(api|worker|ingest)\/main\.ts$/.test(arg));
+        .find((arg) => /\/(server|worker|ingest)\/main\.ts$/.test(arg));
       if (!entry) continue;
       const vars = readFileSync(`/proc/${child}/environ`, 'utf8')
         .split('\0')
@@ -261,16 +261,16 @@ describe('the start command', () => {
       /Scans may reach loopback addresses \(OUTBOUND_ALLOW_LOOPBACK=true\) because this is a local demo/,
     );
     const children = childEnvironments(run.child.pid!);
-    expect([...children.keys()].sort()).toEqual(['api/main.ts', 'ingest/main.ts', 'worker/main.ts']);
+    expect([...children.keys()].sort()).toEqual(['ingest/main.ts', 'server/main.ts', 'worker/main.ts']);
     expect(children.get('worker/main.ts')!.get('OUTBOUND_ALLOW_LOOPBACK')).toBe('true');
-    expect(children.get('api/main.ts')!.get('OUTBOUND_ALLOW_LOOPBACK')).toBe('true');
+    expect(children.get('server/main.ts')!.get('OUTBOUND_ALLOW_LOOPBACK')).toBe('true');
     // The secret key goes to the processes that use it, never to ingest.
-    expect(children.get('api/main.ts')!.get('SECRET_KEY')).toBe(CANARY_KEY);
+    expect(children.get('server/main.ts')!.get('SECRET_KEY')).toBe(CANARY_KEY);
     expect(children.get('worker/main.ts')!.get('SECRET_KEY')).toBe(CANARY_KEY);
     expect(children.get('ingest/main.ts')!.has('SECRET_KEY')).toBe(false);
 
     expect(children.get('worker/main.ts')!.has('CALLBACKS_ALLOW_LOOPBACK')).toBe(false);
-    expect(children.get('api/main.ts')!.has('CALLBACKS_ALLOW_LOOPBACK')).toBe(false);
+    expect(children.get('server/main.ts')!.has('CALLBACKS_ALLOW_LOOPBACK')).toBe(false);
 
     // The local mail sink writes each message to the state folder and says where.
     expect(run.output()).toContain(

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
-import { createApp } from '../../http/app.ts';
+import { createApp } from '../../server/app.ts';
 import { loadConfig, type Config } from '../../infra/config.ts';
 import { createLogger } from '../../infra/logger.ts';
 import type { PlanKey } from '../../core/plans.ts';
@@ -63,7 +63,7 @@ export async function startTestApi(
   const temporal = new Client({ connection, namespace: config.temporal.namespace });
   const clock = options.clock ?? new TestClock();
   const appKnex = options.pool ? createKnex(db.databaseUrl, options.pool) : db.knex;
-  // The daily counter's own pool, as in production (api/main.ts).
+  // The daily counter's own pool, as in production (server/main.ts).
   const counterKnex = createCounterKnex(db.databaseUrl);
   const app = createApp({ config, knex: appKnex, counterKnex, temporal, log, clock: clock.read });
   const server: Server = createServer(app.koa.callback());

@@ -1,6 +1,6 @@
 import { createLogger } from '../../infra/logger.ts';
 import { createKnex } from '../../db/knex.ts';
-import { createApp } from '../../http/app.ts';
+import { createApp } from '../../server/app.ts';
 import { parseDatabaseUrl } from '../../stack/postgres.ts';
 import { waitUntil } from '../../stack/proc.ts';
 import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';

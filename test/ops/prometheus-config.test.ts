@@ -59,13 +59,13 @@ it("compose's Prometheus scrapes the same jobs, every instance of each process o
     running(entry)
       .map(([name, svc]) => `${name}:${svc.environment![port]}`)
       .sort();
-  expect(jobs['webperf-api']).toEqual(targets('api/main.ts', 'API_METRICS_PORT'));
+  expect(jobs['webperf-api']).toEqual(targets('server/main.ts', 'API_METRICS_PORT'));
   expect(jobs['webperf-worker']).toEqual(targets('worker/main.ts', 'WORKER_HEALTH_PORT'));
   expect(jobs['webperf-worker-sdk']).toEqual(targets('worker/main.ts', 'WORKER_SDK_METRICS_PORT'));
   expect(jobs['webperf-ingest']).toEqual(targets('ingest/main.ts', 'INGEST_METRICS_PORT'));
   expect(jobs['webperf-worker']).toEqual(['scan-worker:3200', 'webhook-worker:3200', 'worker:3200']);
   expect(jobs['webperf-ingest']).toEqual(['ingest-2:3101', 'ingest:3101']);
-  for (const [, svc] of [...running('api/main.ts'), ...running('ingest/main.ts')])
+  for (const [, svc] of [...running('server/main.ts'), ...running('ingest/main.ts')])
     expect(svc.environment!.API_METRICS_HOST ?? svc.environment!.INGEST_METRICS_HOST).toBe('0.0.0.0');
 });
 

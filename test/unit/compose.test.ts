@@ -45,7 +45,7 @@ const ROLE_SERVICES: Array<[string, Role]> = [
 ];
 /** The services that use the secret key (ingest/main.ts and db/cli.ts load their config without keys). */
 const KEY_HOLDERS: string[] = ['api', 'worker', 'scan-worker', 'webhook-worker'];
-const ENTRY: Record<Role, string> = { api: 'api/main.ts', worker: 'worker/main.ts', ingest: 'ingest/main.ts' };
+const ENTRY: Record<Role, string> = { api: 'server/main.ts', worker: 'worker/main.ts', ingest: 'ingest/main.ts' };
 const PORT_VARIABLE: Record<Role, string> = { api: 'API_PORT', worker: 'WORKER_HEALTH_PORT', ingest: 'INGEST_PORT' };
 const HOST_VARIABLE: Record<Role, string> = { api: 'API_HOST', worker: 'WORKER_HEALTH_HOST', ingest: 'INGEST_HOST' };
 /** What each role needs running (healthy) or finished (one-shot jobs) before it starts. */
@@ -592,6 +592,6 @@ describe('Dockerfile', () => {
   });
 
   it('defaults to the api role; compose chooses the others', () => {
-    expect(runtime.filter((line) => /^CMD\s/i.test(line)).at(-1)).toBe('CMD ["node", "api/main.ts"]');
+    expect(runtime.filter((line) => /^CMD\s/i.test(line)).at(-1)).toBe('CMD ["node", "server/main.ts"]');
   });
 });

@@ -3,8 +3,8 @@ import type { Client } from '@temporalio/client';
 import Koa, { type Context } from 'koa';
 import type { Knex } from 'knex';
 import { apiRouter } from '../api/router.ts';
-import type { TokenVerifier } from '../api/auth.ts';
 import { systemClock, type Clock } from '../core/clock.ts';
+import type { TokenVerifier } from '../core/token-verifier.ts';
 import type { Config } from '../infra/config.ts';
 import { FULL_CHECK_SHARED_MS, HealthState, sharedCheck } from '../infra/health.ts';
 import { registerReadyGauge } from '../infra/ready-metric.ts';
@@ -23,10 +23,10 @@ import { createAssetStore } from '../services/asset-store.ts';
 import { renderErrorPage } from '../web/error-page.ts';
 import { webRouter, webVisitor } from '../web/routes.ts';
 import { smtpMailer, type Mailer } from '../services/mailer.ts';
-import { clientAddress } from './client-address.ts';
-import { createHttpMetrics, type HttpMetrics } from './metrics.ts';
-import { isApiPath, refuseUnstorableInput } from './input-guard.ts';
-import { accessLog, errorHandler, requestId, responseHeaders } from './middleware.ts';
+import { clientAddress } from '../http/client-address.ts';
+import { createHttpMetrics, type HttpMetrics } from '../http/metrics.ts';
+import { isApiPath, refuseUnstorableInput } from '../http/input-guard.ts';
+import { accessLog, errorHandler, requestId, responseHeaders } from '../http/middleware.ts';
 
 export interface AppDeps {
   config: Config;
@@ -46,7 +46,7 @@ export interface AppDeps {
 
 export interface App {
   koa: Koa;
-  /** The operator metrics (served on the operator port by api/main.ts, never on this app's port). */
+  /** The operator metrics (served on the operator port by server/main.ts, never on this app's port). */
   metrics: HttpMetrics;
   health: HealthState;
   /** Closes what the app made itself (the ClickHouse client when none was given). */
@@ -61,8 +61,10 @@ const outsideWebArea = (path: string): boolean =>
 
 /**
  * The API process's one Koa app: the request edge (client address, request id, security headers, access
- * log, errors, input guard), then the health endpoints, the web area and the API. The two areas share only
- * http/; errors are JSON for the API and the health endpoints, HTML pages for the web area.
+ * log, errors, input guard: http/), then the health endpoints, the OAuth protocol, MCP, the web area and the
+ * API. The areas share only http/ and core/; this root is the one module that mounts them and hands each the
+ * parts of another it needs (the web area's error page to OAuth, OAuth's token verifier to the API). Errors
+ * are JSON for the API and the health endpoints, HTML pages for the web area.
  */
 export function createApp(deps: AppDeps): App {
   const { knex, temporal, log, config } = deps;
@@ -96,6 +98,7 @@ export function createApp(deps: AppDeps): App {
     storage,
     clock,
     fetchClientMetadata: clientMetadataFetch(config),
+    renderErrorPage,
   });
   koa.use(oauthProtocolRouter({ provider: oauthProvider, config, clock, oauth: storage.oauth }).routes());
   const verifiers = [oauthTokenVerifier(storage.oauth, config.baseUrl), ...(deps.extraVerifiers ?? [])];

@@ -6,7 +6,7 @@ import { assertNodeVersion } from '../infra/runtime.ts';
 import { createTemporalClient } from '../infra/temporal-client.ts';
 import { createClickHouse } from '../db/clickhouse/client.ts';
 import { createCounterKnex, createKnex } from '../db/knex.ts';
-import { createApp } from '../http/app.ts';
+import { createApp } from './app.ts';
 import { smtpMailer } from '../services/mailer.ts';
 import { serveMetrics } from '../infra/metrics-server.ts';
 
