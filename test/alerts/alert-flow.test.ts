@@ -14,7 +14,7 @@ import { insertFinishedScan, insertTarget, scoresOf, type TestTarget } from '../
 import { call, createTestUser, startTestApi, TestClock, type TestApi } from '../harness/api.ts';
 import { freePort, uniqueName } from '../harness/isolated.ts';
 import { startInProcessWorker, type InProcessWorker } from '../harness/scan-worker.ts';
-import { testSmtpServer, type TestSmtpServer } from '../harness/smtp.ts';
+import { testSmtpServer, type TestSmtpServer } from '../../fixtures/smtp.ts';
 
 /**
  * Alerts end to end on the real Temporal server, Postgres and a real SMTP server: the evaluation workflow

@@ -11,8 +11,8 @@ import { openApiContract } from '../harness/contract.ts';
 import { freePort } from '../harness/isolated.ts';
 import { startInProcessWorker, type InProcessWorker } from '../harness/scan-worker.ts';
 import { baseTestEnv } from '../harness/shared.ts';
-import { testSmtpServer, type TestSmtpServer } from '../harness/smtp.ts';
-import { webhookReceiver, type WebhookReceiver } from '../harness/webhook-receiver.ts';
+import { testSmtpServer, type TestSmtpServer } from '../../fixtures/smtp.ts';
+import { webhookReceiver, type WebhookReceiver } from '../../fixtures/webhook-receiver.ts';
 import { waitUntil } from '../../stack/proc.ts';
 
 /**

@@ -21,7 +21,7 @@ import { openApiContract } from '../harness/contract.ts';
 import { registerSecret } from '../harness/log-sink.ts';
 import { startInProcessWorker, type InProcessWorker } from '../harness/scan-worker.ts';
 import { baseTestEnv } from '../harness/shared.ts';
-import { webhookReceiver, type WebhookReceiver } from '../harness/webhook-receiver.ts';
+import { webhookReceiver, type WebhookReceiver } from '../../fixtures/webhook-receiver.ts';
 
 /**
  * A monitored flow on the real stack: its Temporal Schedule as Temporal has it, kept in step with the row (off,

@@ -18,7 +18,7 @@ import {
   type IsolatedPostgres,
 } from '../harness/isolated.ts';
 import { baseTestEnv } from '../harness/shared.ts';
-import { testSmtpServer, type TestSmtpServer } from '../harness/smtp.ts';
+import { testSmtpServer, type TestSmtpServer } from '../../fixtures/smtp.ts';
 import { beacon, createSite, queryRows, send, startIngest, type IngestProcess } from './support.ts';
 
 /**

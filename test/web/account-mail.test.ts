@@ -12,7 +12,7 @@ import { launchBrowser, signedInPage, submit } from '../harness/browser.ts';
 import { freePort, uniqueName } from '../harness/isolated.ts';
 import { registerSecret } from '../harness/log-sink.ts';
 import { startInProcessWorker, type InProcessWorker } from '../harness/scan-worker.ts';
-import { testSmtpServer, type ReceivedMail, type TestSmtpServer } from '../harness/smtp.ts';
+import { testSmtpServer, type ReceivedMail, type TestSmtpServer } from '../../fixtures/smtp.ts';
 import { WebClient } from '../harness/web.ts';
 
 /**

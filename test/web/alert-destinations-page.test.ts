@@ -4,9 +4,9 @@ import { createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
 import { freePort } from '../harness/isolated.ts';
 import { registerSecret } from '../harness/log-sink.ts';
 import { startInProcessWorker, type InProcessWorker } from '../harness/scan-worker.ts';
-import { testSmtpServer, type TestSmtpServer } from '../harness/smtp.ts';
+import { testSmtpServer, type TestSmtpServer } from '../../fixtures/smtp.ts';
 import { WebClient } from '../harness/web.ts';
-import { webhookReceiver, type WebhookReceiver } from '../harness/webhook-receiver.ts';
+import { webhookReceiver, type WebhookReceiver } from '../../fixtures/webhook-receiver.ts';
 
 /**
  * The alert destinations page over HTTP against the real API, Postgres, Temporal and a worker, with a real

@@ -6,8 +6,8 @@ import { createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
 import { launchBrowser, signedInPage as signInWithForm, submit } from '../harness/browser.ts';
 import { freePort } from '../harness/isolated.ts';
 import { startInProcessWorker, type InProcessWorker } from '../harness/scan-worker.ts';
-import { testSmtpServer, type TestSmtpServer } from '../harness/smtp.ts';
-import { webhookReceiver, type WebhookReceiver } from '../harness/webhook-receiver.ts';
+import { testSmtpServer, type TestSmtpServer } from '../../fixtures/smtp.ts';
+import { webhookReceiver, type WebhookReceiver } from '../../fixtures/webhook-receiver.ts';
 
 /**
  * The notification settings page in Chromium (no JavaScript), against the real API, Postgres, Temporal and a

@@ -14,8 +14,8 @@ import { createTestUser, startTestApi, TestClock, type TestApi } from '../harnes
 import { freePort } from '../harness/isolated.ts';
 import { registerSecret } from '../harness/log-sink.ts';
 import { startInProcessWorker, type InProcessWorker } from '../harness/scan-worker.ts';
-import { testSmtpServer, type TestSmtpServer } from '../harness/smtp.ts';
-import { webhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../harness/webhook-receiver.ts';
+import { testSmtpServer, type TestSmtpServer } from '../../fixtures/smtp.ts';
+import { webhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../../fixtures/webhook-receiver.ts';
 
 /**
  * Slack and Teams alert destinations end to end: a real target's alert evaluation on the real Temporal server,

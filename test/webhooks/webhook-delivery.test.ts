@@ -22,8 +22,8 @@ import { insertFinishedScan, insertTarget, scoresOf } from '../harness/alerts.ts
 import { createTestUser, startTestApi, TestClock, type TestApi } from '../harness/api.ts';
 import { freePort } from '../harness/isolated.ts';
 import { startInProcessWorker, type InProcessWorker } from '../harness/scan-worker.ts';
-import { testSmtpServer, type TestSmtpServer } from '../harness/smtp.ts';
-import { webhookReceiver, type WebhookReceiver } from '../harness/webhook-receiver.ts';
+import { testSmtpServer, type TestSmtpServer } from '../../fixtures/smtp.ts';
+import { webhookReceiver, type WebhookReceiver } from '../../fixtures/webhook-receiver.ts';
 import { cleanObservation } from '../unit/observation-builder.ts';
 
 /**

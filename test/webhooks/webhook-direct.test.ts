@@ -19,7 +19,7 @@ import { waitUntil } from '../../stack/proc.ts';
 import { createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
 import { freePort } from '../harness/isolated.ts';
 import { startInProcessWorker, type InProcessWorker } from '../harness/scan-worker.ts';
-import { webhookReceiver, type WebhookReceiver } from '../harness/webhook-receiver.ts';
+import { webhookReceiver, type WebhookReceiver } from '../../fixtures/webhook-receiver.ts';
 import { smtpMailer } from '../../services/mailer.ts';
 
 /**

@@ -14,7 +14,7 @@ import { createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
 import { freePort } from '../harness/isolated.ts';
 import { startInProcessWorker, type InProcessWorker } from '../harness/scan-worker.ts';
 import { TcpProxy } from '../harness/tcp-proxy.ts';
-import { webhookReceiver, type Reply, type WebhookReceiver } from '../harness/webhook-receiver.ts';
+import { webhookReceiver, type Reply, type WebhookReceiver } from '../../fixtures/webhook-receiver.ts';
 
 /**
  * What a receiver answers can never make the service send a webhook twice: replies Postgres could not store
