@@ -15,7 +15,6 @@ import {
 import { saveWebhookSettings } from '../../services/webhook-settings.ts';
 import { waitUntil } from '../../stack/proc.ts';
 import { startShop, type Shop } from '../../fixtures/shop.ts';
-import { noScanRunner } from '../../worker/activities.ts';
 import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
 import { openApiContract } from '../harness/contract.ts';
 import { registerSecret } from '../harness/log-sink.ts';
@@ -50,7 +49,7 @@ beforeAll(async () => {
   shop = await startShop();
   api = await startTestApi();
   prefix = api.config.temporal.taskQueuePrefix;
-  worker = await startInProcessWorker(api, { runner: noScanRunner, flowRunner });
+  worker = await startInProcessWorker(api, { flowRunner });
   receiver = await webhookReceiver();
   conforms = await openApiContract(api);
 }, 60_000);

@@ -1,4 +1,3 @@
-import type { ScanRunner } from '../../activities/scan-runner.ts';
 import type { SlackMessage } from '../../core/alert-destinations/slack.ts';
 import type { TeamsMessage } from '../../core/alert-destinations/teams.ts';
 import { mainTaskQueue, webhookDeliveryWorkflowId } from '../../core/temporal.ts';
@@ -25,7 +24,6 @@ import { webhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../
  */
 
 const SHORT_SCHEDULE = [20, 20, 20, 20, 20, 20, 20];
-const NO_SCANS: ScanRunner = { run: () => Promise.reject(new Error('alert destination tests run no scans')) };
 /** Every name resolves to loopback here; `private.example.test` to a private address (refused). */
 const lookup = async (host: string) => (host === 'private.example.test' ? ['10.1.2.3'] : ['127.0.0.1']);
 
@@ -46,7 +44,6 @@ beforeAll(async () => {
     env: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_FROM: 'Alerts <alerts@perf.example.test>' },
   });
   worker = await startInProcessWorker(api, {
-    runner: NO_SCANS,
     webhooks: { schedule: SHORT_SCHEDULE, lookup, timeoutMs: 3000 },
   });
   storage = createStorage(api.db.knex);

@@ -1,5 +1,4 @@
 import { Webhook } from 'standardwebhooks';
-import type { ScanRunner } from '../../activities/scan-runner.ts';
 import { newPublicId } from '../../core/ids.ts';
 import { buildResultRecord } from '../../core/scan/result.ts';
 import { scoreScan } from '../../core/scoring/index.ts';
@@ -35,7 +34,6 @@ import { cleanObservation } from '../unit/observation-builder.ts';
  */
 
 const SHORT_SCHEDULE = [20, 20, 20, 20, 20, 20, 20];
-const NO_SCANS: ScanRunner = { run: () => Promise.reject(new Error('webhook tests run no scans')) };
 /** `rebind.example.test` resolves to a public address at save and to a private one when sent (DNS rebinding). */
 const workerLookup = async (host: string) => (host === 'rebind.example.test' ? ['10.1.2.3'] : ['127.0.0.1']);
 const saveLookup = async (host: string) => (host === 'rebind.example.test' ? ['93.184.215.14'] : ['127.0.0.1']);
@@ -56,7 +54,6 @@ beforeAll(async () => {
     env: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_FROM: 'Alerts <alerts@perf.example.test>' },
   });
   worker = await startInProcessWorker(api, {
-    runner: NO_SCANS,
     webhooks: { schedule: SHORT_SCHEDULE, lookup: workerLookup, timeoutMs: 3000 },
   });
   storage = createStorage(api.db.knex);
