@@ -5,8 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { ClickHouseClient } from '@clickhouse/client';
-import { insertRumMetricRows } from '../db/clickhouse/rum-ingest.ts';
-import { beaconRows, RUM_METRIC_COLUMNS, validateBeacon } from '../ingest/validate.ts';
+import { insertRumMetricRows, RUM_METRIC_COLUMNS } from '../db/clickhouse/rum-ingest.ts';
+import { beaconRows, validateBeacon } from '../ingest/validate.ts';
 import { Rejection } from '../ingest/reasons.ts';
 import { newRumSitePublicId } from '../core/rum/site.ts';
 

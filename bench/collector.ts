@@ -24,7 +24,7 @@ import { serveCollectorScript } from '../ingest/collector-script.ts';
 import { createLogger } from '../infra/logger.ts';
 import { loadConfig } from '../infra/config.ts';
 import { waitUntil } from '../stack/proc.ts';
-import { useSpa } from '../test/harness/rum-page.ts';
+import { useSpa } from '../fixtures/rum-page.ts';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '10' } } });
 const rounds = Number(values.rounds);

@@ -4,8 +4,7 @@ import { HealthState, serveHealth } from '../infra/health.ts';
 import { securityHeaders } from '../core/security-headers.ts';
 import type { Logger } from '../infra/logger.ts';
 import { clickhouseReady } from '../db/clickhouse/client.ts';
-import { LATEST_CLICKHOUSE_VERSION } from '../db/clickhouse/schema.ts';
-import { ident, sql } from '../db/clickhouse/sql.ts';
+import { appliedClickHouseVersion, LATEST_CLICKHOUSE_VERSION } from '../db/clickhouse/schema.ts';
 import { serveCollectorScript } from './collector-script.ts';
 import { handleBeacon, type BeaconRouteDeps } from './beacon-route.ts';
 
@@ -24,13 +23,9 @@ export function createIngestHandler(deps: IngestDeps) {
     {
       clickhouse: () => clickhouseReady(deps.clickhouse),
       clickhouse_schema: async () => {
-        const result = await deps.clickhouse.query({
-          query: sql`SELECT max(version) AS version FROM ${ident(deps.database)}.schema_versions`,
-          format: 'JSONEachRow',
-        });
-        const [row] = await result.json<{ version: number }>();
-        if (Number(row?.version ?? 0) < LATEST_CLICKHOUSE_VERSION)
-          throw new Error(`schema version ${row?.version ?? 0}, need ${LATEST_CLICKHOUSE_VERSION}`);
+        const version = await appliedClickHouseVersion(deps.clickhouse, deps.database);
+        if (version < LATEST_CLICKHOUSE_VERSION)
+          throw new Error(`schema version ${version}, need ${LATEST_CLICKHOUSE_VERSION}`);
       },
       spool: async () => {
         if (!deps.beacons.spool.hasRoom) throw new Error('spool full or behind with its syncs');

@@ -1,12 +1,11 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Logger } from '../infra/logger.ts';
 import { refusedForContent } from '../db/clickhouse/client.ts';
-import { insertRumMetricRows, insertRumRejections } from '../db/clickhouse/rum-ingest.ts';
+import { insertRumMetricRows, insertRumRejections, RUM_METRIC_COLUMNS } from '../db/clickhouse/rum-ingest.ts';
 import type { DeadLetter, RefusedRow } from './dead-letter.ts';
 import type { IngestMetrics } from './metrics.ts';
 import type { RejectionTally } from './rejections.ts';
 import type { Spool, SpoolBatch } from './spool.ts';
-import { RUM_METRIC_COLUMNS } from './validate.ts';
 
 export interface FlusherOptions {
   clickhouse: ClickHouseClient;

@@ -165,31 +165,6 @@ function validateScript(value: unknown): BeaconScript | Rejection {
   return { src: withoutQuery(src), fn, inv, dur };
 }
 
-/** The columns of rum_metrics, in table order; every insert names all of them. */
-export const RUM_METRIC_COLUMNS = [
-  'site_id',
-  'ts',
-  'page_view_id',
-  'seq',
-  'metric_id',
-  'metric',
-  'value',
-  'device',
-  'navigation',
-  'path',
-  'sample_rate',
-  'attr_target',
-  'attr_url',
-  'attr_type',
-  'source',
-  'keep_one_in',
-  'phases',
-  'script_urls',
-  'script_functions',
-  'script_invokers',
-  'script_durations',
-] as const;
-
 /** What the ingest, not the beacon, says about a stored beacon. */
 export interface RowContext {
   siteId: number;
@@ -211,7 +186,7 @@ export function clickhouseDateTime(at: Date): string {
 // Thousands of beacons share a second: format it once.
 let lastSecond = { second: -1, text: '' };
 
-/** The beacon's rows as JSONEachRow lines (every column, in RUM_METRIC_COLUMNS order). */
+/** The beacon's rows as JSONEachRow lines (every column, in the order of db/clickhouse/rum-ingest.ts's RUM_METRIC_COLUMNS). */
 export function beaconRows(beacon: Beacon, context: RowContext, receivedAt: Date): string {
   const ts = clickhouseDateTime(receivedAt);
   const { siteId, sampleRate, source, keepOneIn } = context;

@@ -4,6 +4,32 @@ import { ident, identList, int, sql, timestamp } from './sql.ts';
 
 /** The ingest service's statements on rum_metrics and rum_rejections. */
 
+/** The columns of rum_metrics, in table order; every insert names all of them. */
+export const RUM_METRIC_COLUMNS = [
+  'site_id',
+  'ts',
+  'page_view_id',
+  'seq',
+  'metric_id',
+  'metric',
+  'value',
+  'device',
+  'navigation',
+  'path',
+  'sample_rate',
+  'attr_target',
+  'attr_url',
+  'attr_type',
+  'source',
+  'keep_one_in',
+  'phases',
+  'script_urls',
+  'script_functions',
+  'script_invokers',
+  'script_durations',
+] as const;
+export type RumMetricColumn = (typeof RUM_METRIC_COLUMNS)[number];
+
 /**
  * Inserts rum_metrics rows given as JSONEachRow text, naming every column (on 18.16 an omitted column gets
  * its type's zero, not a default). The text comes from the ingest spool as written, so it is not parsed again.

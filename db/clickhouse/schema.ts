@@ -114,6 +114,16 @@ const VERSIONS: ReadonlyArray<{ version: number; statements: (db: string, layout
 
 export const LATEST_CLICKHOUSE_VERSION = Math.max(...VERSIONS.map((v) => v.version));
 
+/** The highest schema version applied to `database` (0 when none is recorded). */
+export async function appliedClickHouseVersion(client: ClickHouseClient, database: string): Promise<number> {
+  const result = await client.query({
+    query: sql`SELECT max(version) AS version FROM ${ident(database)}.schema_versions`,
+    format: 'JSONEachRow',
+  });
+  const [row] = await result.json<{ version: number }>();
+  return Number(row?.version ?? 0);
+}
+
 /**
  * Creates the database and applies missing versions; safe to run from several processes and any number of times.
  * With several nodes (every node of a replicated or sharded layout), each version is applied on all of them

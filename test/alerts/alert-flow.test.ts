@@ -1,4 +1,3 @@
-import type { ScanRunner } from '../../activities/scan-runner.ts';
 import {
   alertEmailWorkflowId,
   mainTaskQueue,
@@ -14,7 +13,7 @@ import { insertFinishedScan, insertTarget, scoresOf, type TestTarget } from '../
 import { call, createTestUser, startTestApi, TestClock, type TestApi } from '../harness/api.ts';
 import { freePort, uniqueName } from '../harness/isolated.ts';
 import { startInProcessWorker, type InProcessWorker } from '../harness/scan-worker.ts';
-import { testSmtpServer, type TestSmtpServer } from '../harness/smtp.ts';
+import { testSmtpServer, type TestSmtpServer } from '../../fixtures/smtp.ts';
 
 /**
  * Alerts end to end on the real Temporal server, Postgres and a real SMTP server: the evaluation workflow
@@ -24,7 +23,6 @@ import { testSmtpServer, type TestSmtpServer } from '../harness/smtp.ts';
 
 /** Short retries for tests; production waits 30 s to an hour, for a day. */
 const FAST_RETRY: EmailRetry = { initialInterval: '200 ms', maximumInterval: '1 second', giveUpAfter: '10 minutes' };
-const NO_SCANS: ScanRunner = { run: () => Promise.reject(new Error('alert tests run no scans')) };
 const DAY = 86_400_000;
 const T0 = new Date('2026-11-01T06:00:00Z');
 const at = (days: number) => new Date(T0.getTime() + days * DAY);
@@ -45,7 +43,7 @@ beforeAll(async () => {
     clock,
     env: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_FROM: 'Alerts <alerts@perf.example.test>' },
   });
-  worker = await startInProcessWorker(api, { runner: NO_SCANS });
+  worker = await startInProcessWorker(api);
   owner = await createTestUser(api, 'pro');
 }, 60_000);
 afterAll(async () => {
@@ -201,7 +199,7 @@ it('a single scan far below its history raises no regression by itself: it start
 it('keeps the alert while SMTP is down and sends its e-mail once the server is back (Temporal retries, no sleeps)', async () => {
   const down = testSmtpServer(await freePort());
   const otherApi = await startTestApi({ clock, env: { SMTP_URL: `smtp://127.0.0.1:${down.port}` } });
-  const otherWorker = await startInProcessWorker(otherApi, { runner: NO_SCANS });
+  const otherWorker = await startInProcessWorker(otherApi);
   try {
     const { user } = await createTestUser(otherApi, 'starter');
     const target = await insertTarget(otherApi.db.knex, user.id);
@@ -250,7 +248,7 @@ it('does not retry an e-mail the SMTP server refuses for good (5xx); the alert s
   const refusing = testSmtpServer(await freePort(), { refuseRecipients: true });
   await refusing.start();
   const otherApi = await startTestApi({ clock, env: { SMTP_URL: `smtp://127.0.0.1:${refusing.port}` } });
-  const otherWorker = await startInProcessWorker(otherApi, { runner: NO_SCANS });
+  const otherWorker = await startInProcessWorker(otherApi);
   try {
     const { user } = await createTestUser(otherApi, 'starter');
     const target = await insertTarget(otherApi.db.knex, user.id);

@@ -10,8 +10,8 @@ import { call, createTestUser } from '../harness/api.ts';
 import { openApiContract } from '../harness/contract.ts';
 import { freePort } from '../harness/isolated.ts';
 import { startScanStack, waitForScan, type ScanStack } from '../harness/scans.ts';
-import { testSmtpServer, type TestSmtpServer } from '../harness/smtp.ts';
-import { webhookReceiver, type WebhookReceiver } from '../harness/webhook-receiver.ts';
+import { testSmtpServer, type TestSmtpServer } from '../../fixtures/smtp.ts';
+import { webhookReceiver, type WebhookReceiver } from '../../fixtures/webhook-receiver.ts';
 
 /**
  * Budget alerts end to end: a target with a budget its page cannot meet, scanned by its real schedule (Temporal,

@@ -13,8 +13,8 @@ import { waitUntil } from '../../stack/proc.ts';
 import { createTestUser, startTestApi, TestClock, type TestApi } from '../harness/api.ts';
 import { freePort, uniqueName } from '../harness/isolated.ts';
 import { startInProcessWorker, type InProcessWorker } from '../harness/scan-worker.ts';
-import { testSmtpServer, type TestSmtpServer } from '../harness/smtp.ts';
-import { webhookReceiver, type WebhookReceiver } from '../harness/webhook-receiver.ts';
+import { testSmtpServer, type TestSmtpServer } from '../../fixtures/smtp.ts';
+import { webhookReceiver, type WebhookReceiver } from '../../fixtures/webhook-receiver.ts';
 
 /**
  * Confirmed regressions end to end: real Temporal, Postgres, SMTP and webhook receiver, and real Lighthouse

@@ -5,14 +5,13 @@ import { loadConfig } from '../../infra/config.ts';
 import { deleteTargetSchedulesOf } from '../../infra/temporal-client.ts';
 import { saveWebhookSettings } from '../../services/webhook-settings.ts';
 import { SHOP_PASSWORD, SHOP_USER, startShop, type Shop } from '../../fixtures/shop.ts';
-import { noScanRunner } from '../../worker/activities.ts';
 import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
 import { openApiContract } from '../harness/contract.ts';
 import { freePort } from '../harness/isolated.ts';
 import { startInProcessWorker, type InProcessWorker } from '../harness/scan-worker.ts';
 import { baseTestEnv } from '../harness/shared.ts';
-import { testSmtpServer, type TestSmtpServer } from '../harness/smtp.ts';
-import { webhookReceiver, type WebhookReceiver } from '../harness/webhook-receiver.ts';
+import { testSmtpServer, type TestSmtpServer } from '../../fixtures/smtp.ts';
+import { webhookReceiver, type WebhookReceiver } from '../../fixtures/webhook-receiver.ts';
 import { waitUntil } from '../../stack/proc.ts';
 
 /**
@@ -43,7 +42,7 @@ beforeAll(async () => {
   smtp = testSmtpServer(await freePort());
   await smtp.start();
   api = await startTestApi({ env: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}` } });
-  worker = await startInProcessWorker(api, { runner: noScanRunner, flowRunner });
+  worker = await startInProcessWorker(api, { flowRunner });
   receiver = await webhookReceiver();
   conforms = await openApiContract(api);
 }, 60_000);

@@ -2,7 +2,6 @@ import type { FlowStep } from '../../core/flows/flow.ts';
 import { REDACTED } from '../../core/redaction.ts';
 import { flowRunWorkflowId } from '../../core/temporal.ts';
 import { createProcessFlowRunner } from '../../activities/flows/process-flow-runner.ts';
-import { noScanRunner } from '../../worker/activities.ts';
 import { loadConfig } from '../../infra/config.ts';
 import { SHOP_PASSWORD, SHOP_USER, SLOW_CLICK_MS, startShop, type Shop } from '../../fixtures/shop.ts';
 import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
@@ -45,7 +44,7 @@ const answers: string[] = [];
 beforeAll(async () => {
   shop = await startShop();
   api = await startTestApi();
-  worker = await startInProcessWorker(api, { runner: noScanRunner, flowRunner });
+  worker = await startInProcessWorker(api, { flowRunner });
   conforms = await openApiContract(api);
 });
 

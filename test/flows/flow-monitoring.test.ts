@@ -15,13 +15,12 @@ import {
 import { saveWebhookSettings } from '../../services/webhook-settings.ts';
 import { waitUntil } from '../../stack/proc.ts';
 import { startShop, type Shop } from '../../fixtures/shop.ts';
-import { noScanRunner } from '../../worker/activities.ts';
 import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
 import { openApiContract } from '../harness/contract.ts';
 import { registerSecret } from '../harness/log-sink.ts';
 import { startInProcessWorker, type InProcessWorker } from '../harness/scan-worker.ts';
 import { baseTestEnv } from '../harness/shared.ts';
-import { webhookReceiver, type WebhookReceiver } from '../harness/webhook-receiver.ts';
+import { webhookReceiver, type WebhookReceiver } from '../../fixtures/webhook-receiver.ts';
 
 /**
  * A monitored flow on the real stack: its Temporal Schedule as Temporal has it, kept in step with the row (off,
@@ -50,7 +49,7 @@ beforeAll(async () => {
   shop = await startShop();
   api = await startTestApi();
   prefix = api.config.temporal.taskQueuePrefix;
-  worker = await startInProcessWorker(api, { runner: noScanRunner, flowRunner });
+  worker = await startInProcessWorker(api, { flowRunner });
   receiver = await webhookReceiver();
   conforms = await openApiContract(api);
 }, 60_000);

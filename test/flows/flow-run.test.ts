@@ -1,5 +1,4 @@
 import type { FlowRunner, FlowRunnerResult } from '../../activities/flows/flow-runner.ts';
-import { noScanRunner } from '../../worker/activities.ts';
 import type { FlowRunInput, FlowRunOutcome } from '../../core/flows/flow.ts';
 import { flowRunWorkflowId } from '../../core/temporal.ts';
 import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
@@ -70,7 +69,7 @@ const finished = (runId: string): FlowRunOutcome => ({
 
 beforeAll(async () => {
   api = await startTestApi();
-  worker = await startInProcessWorker(api, { runner: noScanRunner, flowRunner: standIn });
+  worker = await startInProcessWorker(api, { flowRunner: standIn });
   conforms = await openApiContract(api);
 });
 

@@ -5,6 +5,7 @@ import {
   ensureClickHouseSchema,
   LATEST_CLICKHOUSE_VERSION,
 } from '../../db/clickhouse/schema.ts';
+import { RUM_METRIC_COLUMNS, type RumMetricColumn } from '../../db/clickhouse/rum-ingest.ts';
 import { ClickHouseSqlError, ident, int, oneOf, sql, str, timestamp } from '../../db/clickhouse/sql.ts';
 import { uniqueName } from '../harness/isolated.ts';
 import { baseTestEnv } from '../harness/shared.ts';
@@ -39,38 +40,33 @@ describe('ClickHouse schema', () => {
     await client.insert({
       table: 'rum_metrics',
       format: 'JSONEachRow',
-      columns: [
-        'site_id',
-        'ts',
-        'page_view_id',
-        'seq',
-        'metric_id',
-        'metric',
-        'value',
-        'device',
-        'navigation',
-        'path',
-        'sample_rate',
-        'attr_target',
-        'attr_url',
-        'attr_type',
-      ],
-      values: values.map((v, i) => ({
-        site_id: 7,
-        ts: base + i,
-        page_view_id: `p${i}`,
-        seq: 1,
-        metric_id: `m${i}`,
-        metric: 'LCP',
-        value: v * 100,
-        device: 'mobile',
-        navigation: 'navigate',
-        path: '/',
-        sample_rate: 100,
-        attr_target: '',
-        attr_url: '',
-        attr_type: '',
-      })),
+      columns: [...RUM_METRIC_COLUMNS],
+      values: values.map(
+        (v, i) =>
+          ({
+            site_id: 7,
+            ts: base + i,
+            page_view_id: `p${i}`,
+            seq: 1,
+            metric_id: `m${i}`,
+            metric: 'LCP',
+            value: v * 100,
+            device: 'mobile',
+            navigation: 'navigate',
+            path: '/',
+            sample_rate: 100,
+            attr_target: '',
+            attr_url: '',
+            attr_type: '',
+            source: i,
+            keep_one_in: 1,
+            phases: [],
+            script_urls: [],
+            script_functions: [],
+            script_invokers: [],
+            script_durations: [],
+          }) satisfies Record<RumMetricColumn, unknown>,
+      ),
     });
     const query = sql`SELECT quantileExact(0.75)(value) AS p75, count() AS n FROM rum_metrics
       WHERE site_id = ${int(7, 0, 2 ** 32 - 1)} AND metric = ${oneOf('LCP', ['LCP', 'CLS'] as const)} AND ts >= ${timestamp(new Date(base * 1000))}`;

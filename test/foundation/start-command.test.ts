@@ -15,7 +15,7 @@ import { startHttpsServer, type TestHttpsServer } from '../harness/https-server.
 import { freePort, uniqueName } from '../harness/isolated.ts';
 import { readiness } from '../harness/processes.ts';
 import { baseTestEnv, HARNESS_DIR } from '../harness/shared.ts';
-import { webhookReceiver, type WebhookReceiver } from '../harness/webhook-receiver.ts';
+import { webhookReceiver, type WebhookReceiver } from '../../fixtures/webhook-receiver.ts';
 import { WebClient } from '../harness/web.ts';
 
 /**

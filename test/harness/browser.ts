@@ -47,3 +47,15 @@ export async function submit(page: Page, selector: string): Promise<number | und
   const [response] = await Promise.all([page.waitForNavigation(), page.click(selector)]);
   return response?.status();
 }
+
+/** A desktop Chrome's user agent: the ingest drops headless ones as bots, and a customer's visitor sends this. */
+const VISITOR_UA =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
+
+/**
+ * Chromium as a customer's visitor: a desktop Chrome user agent, and `domain` resolved to the fixture on
+ * 127.0.0.1, so the beacons carry the Origin a real customer's pages would.
+ */
+export function launchVisitorBrowser(domain: string): ReturnType<typeof launchBrowser> {
+  return launchBrowser([`--host-resolver-rules=MAP ${domain} 127.0.0.1`, `--user-agent=${VISITOR_UA}`]);
+}

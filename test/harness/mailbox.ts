@@ -1,6 +1,6 @@
 import { waitUntil } from '../../stack/proc.ts';
 import { registerSecret } from './log-sink.ts';
-import type { ReceivedMail, TestSmtpServer } from './smtp.ts';
+import type { ReceivedMail, TestSmtpServer } from '../../fixtures/smtp.ts';
 
 /** Reading the account mail a test SMTP server received: by recipient and subject, and the links in it. */
 export function mailbox(smtp: TestSmtpServer, baseUrl: string) {

@@ -12,7 +12,7 @@ import { mainTaskQueue, scanDispatcherWorkflowId, scanTaskQueue, webhookTaskQueu
 import { smtpMailer } from '../../services/mailer.ts';
 import type { HostLookup } from '../../infra/scan-target.ts';
 import { temporalWebhookDispatch, type WebhookDispatch } from '../../services/webhook-dispatch.ts';
-import { buildActivities } from '../../worker/activities.ts';
+import { buildActivities, noScanRunner } from '../../worker/activities.ts';
 import type { TestApi } from './api.ts';
 import { harnessInfo } from './shared.ts';
 import { watchLogs } from './log-sink.ts';
@@ -28,7 +28,7 @@ export interface InProcessWorker {
 /**
  * A worker in the test's own process, serving the API's task queues with the activities the worker process builds
  * (worker/activities.ts): the main queue, every region's Lighthouse queue and the webhook queue, e-mail through
- * the API's SMTP_URL, with the runner the test hands it. Webhook deliveries are started as workflows straight
+ * the API's SMTP_URL, with the runner the test hands it (none: the test runs no scans). Webhook deliveries are started as workflows straight
  * away (no direct first attempt), with the test's retry schedule.
  */
 export interface WorkerWebhookOptions {
@@ -41,13 +41,14 @@ export interface WorkerWebhookOptions {
 export async function startInProcessWorker(
   api: TestApi,
   options: {
-    runner: ScanRunner;
+    /** `noScanRunner` (worker/activities.ts) when not given: a test that scans nothing names no runner. */
+    runner?: ScanRunner;
     flowRunner?: FlowRunner;
     attemptLimitMs?: number;
     webhooks?: WorkerWebhookOptions;
     /** Scans each region's queue runs at once (a worker process runs one); 1 when not given. */
     scanSlots?: number;
-  },
+  } = {},
 ): Promise<InProcessWorker> {
   try {
     Runtime.install({ logger: new DefaultLogger('ERROR') });
@@ -79,7 +80,7 @@ export async function startInProcessWorker(
     log,
     mailer,
     metrics: createWorkerMetrics({ regions: config.regions.available }),
-    runner: options.runner,
+    runner: options.runner ?? noScanRunner,
     flowRunner: options.flowRunner,
     rumWindows: (siteIds, minutes, now) => siteWindows(clickhouse, config.clickhouse.database, siteIds, minutes, now),
     rumErase: (siteIds) => eraseRumRows(clickhouse, config.clickhouse.database, siteIds),

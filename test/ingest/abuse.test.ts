@@ -10,36 +10,33 @@ import { createRumSiteStore } from '../../db/store/rum-sites.ts';
 import { smtpMailer } from '../../services/mailer.ts';
 import { noticeLimitReached } from '../../services/rum-limit-notice.ts';
 import { waitUntil } from '../../stack/proc.ts';
-import {
-  freePort,
-  isolatedClickHouse,
-  isolatedPostgres,
-  type IsolatedClickHouse,
-  type IsolatedPostgres,
-} from '../harness/isolated.ts';
+import { freePort } from '../harness/isolated.ts';
 import { baseTestEnv } from '../harness/shared.ts';
-import { testSmtpServer, type TestSmtpServer } from '../harness/smtp.ts';
-import { beacon, createSite, queryRows, send, startIngest, type IngestProcess } from './support.ts';
+import { testSmtpServer, type TestSmtpServer } from '../../fixtures/smtp.ts';
+import {
+  beacon,
+  createSite,
+  type IngestBed,
+  ingestBed,
+  type IngestProcess,
+  queryRows,
+  send,
+  startIngest,
+} from './support.ts';
 
 /**
  * Beacons anyone can forge, against the real ingest process, Postgres, ClickHouse and SMTP sink. Senders are
  * told apart by their loopback address (127.x.y.z); each may send a burst of 30 beacons, then 1 a second.
  */
-const base = loadConfig(baseTestEnv());
-let db: IsolatedPostgres;
-let ch: IsolatedClickHouse;
+let bed: IngestBed;
 let ingest: IngestProcess;
 let smtp: TestSmtpServer;
-const spoolDir = mkdtempSync(join(tmpdir(), 'ingest-abuse-'));
 
 beforeAll(async () => {
   smtp = testSmtpServer(await freePort());
   await smtp.start();
-  [db, ch] = await Promise.all([isolatedPostgres(), isolatedClickHouse(base)]);
-  ingest = await startIngest({
-    DATABASE_URL: db.databaseUrl,
-    CLICKHOUSE_DATABASE: ch.database,
-    INGEST_SPOOL_DIR: spoolDir,
+  bed = await ingestBed();
+  ingest = await bed.start('spool', {
     INGEST_ADDRESS_RATE: '1',
     INGEST_ADDRESS_BURST: '30',
     SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
@@ -47,14 +44,12 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await ingest?.service.stop();
-  await Promise.all([db?.drop(), ch?.drop()]);
+  await bed?.close();
   await smtp?.stop();
-  rmSync(spoolDir, { recursive: true, force: true });
 });
 
 const ownerEmail = async (site: RumSite) =>
-  ((await db.knex('users').where({ id: site.userId }).first('email')) as { email: string }).email;
+  ((await bed.db.knex('users').where({ id: site.userId }).first('email')) as { email: string }).email;
 
 /** `perSender` beacons from each of `senders` addresses 127.<net>.0.<1..senders>, senders in parallel. */
 async function flood(
@@ -90,13 +85,13 @@ async function storedPageViews(
   siteId: number,
 ): Promise<Array<{ sample_rate: number; keep_one_in: number; pvs: string }>> {
   return queryRows(
-    ch.client,
-    `SELECT sample_rate, keep_one_in, uniqExact(page_view_id) AS pvs FROM ${ch.database}.rum_metrics WHERE site_id = ${siteId} GROUP BY sample_rate, keep_one_in ORDER BY keep_one_in`,
+    bed.ch.client,
+    `SELECT sample_rate, keep_one_in, uniqExact(page_view_id) AS pvs FROM ${bed.ch.database}.rum_metrics WHERE site_id = ${siteId} GROUP BY sample_rate, keep_one_in ORDER BY keep_one_in`,
   );
 }
 
 it("weighs page views by the site's configured sample rate, never by the rate a beacon claims", async () => {
-  const site = await createSite(db.knex, { plan: 'starter', domain: 'forged.test' }); // 100 %, 100,000 page views a month
+  const site = await createSite(bed.db.knex, { plan: 'starter', domain: 'forged.test' }); // 100 %, 100,000 page views a month
   // 1,000 forged beacons claiming a 1 % sample: at their word they would be 100,000 page views, the whole month.
   const statuses = await flood(site, 'forged.test', 20, 40, 25, { rate: 1 });
   expect(statuses.filter((s) => s === 204).length).toBe(1000);
@@ -107,7 +102,7 @@ it("weighs page views by the site's configured sample rate, never by the rate a 
     200,
   );
   expect(await storedPageViews(site.id)).toEqual([{ sample_rate: 100, keep_one_in: 1, pvs: '1000' }]);
-  expect(await countMonthPageviews(ch.client, ch.database, site.id, utcMonth(new Date()))).toBe(1000);
+  expect(await countMonthPageviews(bed.ch.client, bed.ch.database, site.id, utcMonth(new Date()))).toBe(1000);
   // A genuine beacon is still accepted and stored in full.
   expect(
     (await send(ingest.url, beacon(site.publicId), { origin: 'https://forged.test' }, 'POST', '127.20.1.1')).status,
@@ -115,7 +110,7 @@ it("weighs page views by the site's configured sample rate, never by the rate a 
 }, 120_000);
 
 it('limits beacons per source address with a burst of 30, answering 429 with Retry-After; other senders are not affected', async () => {
-  const site = await createSite(db.knex, { plan: 'pro', domain: 'busy.test' });
+  const site = await createSite(bed.db.knex, { plan: 'pro', domain: 'busy.test' });
   const answers = [];
   for (let i = 0; i < 40; i++)
     answers.push(await send(ingest.url, beacon(site.publicId), { origin: 'https://busy.test' }, 'POST', '127.21.0.1'));
@@ -132,15 +127,15 @@ it('limits beacons per source address with a burst of 30, answering 429 with Ret
 }, 60_000);
 
 it('past the monthly limit keeps a 1-in-10 sample instead of refusing, and e-mails the owner once', async () => {
-  const site = await createSite(db.knex, { plan: 'starter', domain: 'full.test' });
+  const site = await createSite(bed.db.knex, { plan: 'starter', domain: 'full.test' });
   // 1,000 page views stored earlier this month at a 1 % sample rate: 100,000, the Starter limit.
   const values = Array.from(
     { length: 1000 },
     (_, i) =>
       `(${site.id}, now(), 'seed${i}', 1, 'm', 'LCP', 1000, 'desktop', 'navigate', '/', 1, '', '', '', ${i}, 1)`,
   ).join(',');
-  await ch.client.command({
-    query: `INSERT INTO ${ch.database}.rum_metrics (site_id, ts, page_view_id, seq, metric_id, metric, value, device, navigation, path, sample_rate, attr_target, attr_url, attr_type, source, keep_one_in) VALUES ${values}`,
+  await bed.ch.client.command({
+    query: `INSERT INTO ${bed.ch.database}.rum_metrics (site_id, ts, page_view_id, seq, metric_id, metric, value, device, navigation, path, sample_rate, attr_target, attr_url, attr_type, source, keep_one_in) VALUES ${values}`,
   });
 
   const statuses = await flood(site, 'full.test', 22, 10, 30);
@@ -149,8 +144,8 @@ it('past the monthly limit keeps a 1-in-10 sample instead of refusing, and e-mai
     'over-limit refusals counted',
     async () => {
       const rows = await queryRows<{ beacons: string }>(
-        ch.client,
-        `SELECT sum(beacons) AS beacons FROM ${ch.database}.rum_rejections WHERE site_id = ${site.id} AND reason = 'over_limit'`,
+        bed.ch.client,
+        `SELECT sum(beacons) AS beacons FROM ${bed.ch.database}.rum_rejections WHERE site_id = ${site.id} AND reason = 'over_limit'`,
       );
       const stored = (await storedPageViews(site.id)).find((r) => r.keep_one_in === OVER_LIMIT_KEEP_ONE_IN);
       return Number(rows[0]?.beacons ?? 0) + Number(stored?.pvs ?? 0) === 300;
@@ -163,7 +158,7 @@ it('past the monthly limit keeps a 1-in-10 sample instead of refusing, and e-mai
   // Binomial(300, 1/10): mean 30, sd 5.2; these bounds are more than 4 sd away.
   expect(kept).toBeGreaterThanOrEqual(8);
   expect(kept).toBeLessThanOrEqual(55);
-  expect(await countMonthPageviews(ch.client, ch.database, site.id, utcMonth(new Date()))).toBe(
+  expect(await countMonthPageviews(bed.ch.client, bed.ch.database, site.id, utcMonth(new Date()))).toBe(
     100_000 + kept * OVER_LIMIT_KEEP_ONE_IN,
   );
 
@@ -175,21 +170,21 @@ it('past the monthly limit keeps a 1-in-10 sample instead of refusing, and e-mai
   expect(mails()[0]!.text).toContain(`1 page view in ${OVER_LIMIT_KEEP_ONE_IN} is still measured`);
   await waitUntil(
     'notice recorded as e-mailed',
-    async () => Boolean((await db.knex('rum_limit_notices').where({ site_id: site.id }).first())?.emailed_at),
+    async () => Boolean((await bed.db.knex('rum_limit_notices').where({ site_id: site.id }).first())?.emailed_at),
     10_000,
     100,
   );
-  expect(await createRumSiteStore(db.knex).limitReachedAt([site.id], utcMonth(new Date()))).toEqual(
+  expect(await createRumSiteStore(bed.db.knex).limitReachedAt([site.id], utcMonth(new Date()))).toEqual(
     new Map([[site.id, expect.any(Date)]]),
   );
   // More beacons, and a second ingest instance reaching the same limit: still one e-mail.
   await flood(site, 'full.test', 23, 5, 10);
   const mailer = smtpMailer({ url: `smtp://127.0.0.1:${smtp.port}`, from: 'x@example.test' });
   const log = createLogger(loadConfig({ ...baseTestEnv(), LOG_LEVEL: 'silent' }), 'test');
-  const site2 = (await createRumSiteStore(db.knex).findForIngest(site.publicId))!;
+  const site2 = (await createRumSiteStore(bed.db.knex).findForIngest(site.publicId))!;
   expect(
     await noticeLimitReached(
-      { rumSites: createRumSiteStore(db.knex), mailer, baseUrl: 'http://127.0.0.1', log },
+      { rumSites: createRumSiteStore(bed.db.knex), mailer, baseUrl: 'http://127.0.0.1', log },
       site2,
       utcMonth(new Date()),
       new Date(),
@@ -205,8 +200,8 @@ describe('the per-site rate limit', () => {
   beforeAll(async () => {
     // Senders get all they want; a site takes a burst of 20 beacons, then 1 a second.
     siteLimited = await startIngest({
-      DATABASE_URL: db.databaseUrl,
-      CLICKHOUSE_DATABASE: ch.database,
+      DATABASE_URL: bed.db.databaseUrl,
+      CLICKHOUSE_DATABASE: bed.ch.database,
       INGEST_SPOOL_DIR: siteSpool,
       INGEST_ADDRESS_RATE: '1000',
       INGEST_ADDRESS_BURST: '1000',
@@ -221,8 +216,8 @@ describe('the per-site rate limit', () => {
   });
 
   it("refuses a site's beacons past its burst however many senders share it, and leaves other sites alone", async () => {
-    const busy = await createSite(db.knex, { plan: 'pro', domain: 'busy.test' });
-    const quiet = await createSite(db.knex, { plan: 'pro', domain: 'quiet.test' });
+    const busy = await createSite(bed.db.knex, { plan: 'pro', domain: 'busy.test' });
+    const quiet = await createSite(bed.db.knex, { plan: 'pro', domain: 'quiet.test' });
     const statuses: number[] = [];
     const bodies: string[] = [];
     await Promise.all(

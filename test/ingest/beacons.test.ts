@@ -1,54 +1,44 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { loadConfig } from '../../infra/config.ts';
 import type { RumSite } from '../../core/rum/site.ts';
 import { waitUntil } from '../../stack/proc.ts';
 import {
-  isolatedClickHouse,
-  isolatedPostgres,
-  type IsolatedClickHouse,
-  type IsolatedPostgres,
-} from '../harness/isolated.ts';
-import { baseTestEnv } from '../harness/shared.ts';
-import { beacon, createSite, metric, pageViewId, queryRows, send, startIngest, type IngestProcess } from './support.ts';
+  beacon,
+  createSite,
+  type IngestBed,
+  ingestBed,
+  type IngestProcess,
+  metric,
+  pageViewId,
+  queryRows,
+  send,
+} from './support.ts';
 
 /** The real ingest process against the shared ClickHouse (a database of its own) and a copy of the migrated Postgres. */
-const base = loadConfig(baseTestEnv());
-let db: IsolatedPostgres;
-let ch: IsolatedClickHouse;
+let bed: IngestBed;
 let ingest: IngestProcess;
 let site: RumSite;
-const spoolDir = mkdtempSync(join(tmpdir(), 'ingest-spool-'));
 
 beforeAll(async () => {
-  [db, ch] = await Promise.all([isolatedPostgres(), isolatedClickHouse(base)]);
-  site = await createSite(db.knex, { domain: 'example.com' });
-  ingest = await startIngest({
-    DATABASE_URL: db.databaseUrl,
-    CLICKHOUSE_DATABASE: ch.database,
-    INGEST_SPOOL_DIR: spoolDir,
-  });
+  bed = await ingestBed();
+  site = await createSite(bed.db.knex, { domain: 'example.com' });
+  ingest = await bed.start('spool');
 }, 120_000);
 
 afterAll(async () => {
-  await ingest?.service.stop();
-  await Promise.all([db?.drop(), ch?.drop()]);
-  rmSync(spoolDir, { recursive: true, force: true });
+  await bed?.close();
 });
 
 async function rowsFor(pv: string): Promise<Array<Record<string, unknown>>> {
   const rows = await queryRows<Record<string, unknown>>(
-    ch.client,
-    `SELECT * FROM ${ch.database}.rum_metrics ORDER BY metric`,
+    bed.ch.client,
+    `SELECT * FROM ${bed.ch.database}.rum_metrics ORDER BY metric`,
   );
   return rows.filter((r) => r.page_view_id === pv);
 }
 
 async function rejections(siteId: number): Promise<Record<string, number>> {
   const rows = await queryRows<{ reason: string; beacons: string }>(
-    ch.client,
-    `SELECT reason, sum(beacons) AS beacons FROM ${ch.database}.rum_rejections WHERE site_id = ${siteId} GROUP BY reason`,
+    bed.ch.client,
+    `SELECT reason, sum(beacons) AS beacons FROM ${bed.ch.database}.rum_rejections WHERE site_id = ${siteId} GROUP BY reason`,
   );
   return Object.fromEntries(rows.map((r) => [r.reason, Number(r.beacons)]));
 }
@@ -333,14 +323,14 @@ describe('refused beacons', () => {
     expect(await rejections(site.id)).toEqual(expected);
     // Nothing of them reached rum_metrics.
     const stored = await queryRows<{ n: string }>(
-      ch.client,
-      `SELECT count() AS n FROM ${ch.database}.rum_metrics WHERE metric_id = 'x'`,
+      bed.ch.client,
+      `SELECT count() AS n FROM ${bed.ch.database}.rum_metrics WHERE metric_id = 'x'`,
     );
     expect(Number(stored[0]!.n)).toBe(0);
   });
 
   it('refuses an inactive site (counted for it) and keeps /metrics off the public port', async () => {
-    const inactive = await createSite(db.knex, { active: false });
+    const inactive = await createSite(bed.db.knex, { active: false });
     const answer = await send(ingest.url, beacon(inactive.publicId));
     expect(answer.status).toBe(403);
     expect(JSON.parse(answer.body)).toEqual({ message: 'Site is not active.', error: 'inactive_site' });
@@ -365,15 +355,15 @@ describe('refused beacons', () => {
 
 describe('the monthly page-view limit', () => {
   it("counts page views by the site's configured sample rate (not the beacon's claim), seeded from ClickHouse", async () => {
-    const starter = await createSite(db.knex, { plan: 'starter', domain: 'shop.test' }); // 100 %, 100,000 page views a month
+    const starter = await createSite(bed.db.knex, { plan: 'starter', domain: 'shop.test' }); // 100 %, 100,000 page views a month
     // 999 page views stored earlier this month at a 1 % sample rate: 99,900 page views.
     const values = Array.from(
       { length: 999 },
       (_, i) =>
         `(${starter.id}, now(), 'seed${i}', 1, 'm', 'LCP', 1000, 'desktop', 'navigate', '/', 1, '', '', '', ${i}, 1)`,
     ).join(',');
-    await ch.client.command({
-      query: `INSERT INTO ${ch.database}.rum_metrics (site_id, ts, page_view_id, seq, metric_id, metric, value, device, navigation, path, sample_rate, attr_target, attr_url, attr_type, source, keep_one_in) VALUES ${values}`,
+    await bed.ch.client.command({
+      query: `INSERT INTO ${bed.ch.database}.rum_metrics (site_id, ts, page_view_id, seq, metric_id, metric, value, device, navigation, path, sample_rate, attr_target, attr_url, attr_type, source, keep_one_in) VALUES ${values}`,
     });
     const headers = { origin: 'https://shop.test' };
     // Claims a 1 % sample; the site's 100 % counts: 99,901, still under the limit, so the next one is kept in full.
@@ -394,7 +384,7 @@ describe('the monthly page-view limit', () => {
     ]);
 
     // A Free owner has no live data: every beacon is over its limit of 0.
-    const free = await createSite(db.knex, { plan: 'free', domain: 'free.test' });
+    const free = await createSite(bed.db.knex, { plan: 'free', domain: 'free.test' });
     const refused = await send(ingest.url, beacon(free.publicId), { origin: 'https://free.test' });
     expect(refused.status).toBe(429);
     expect(JSON.parse(refused.body)).toMatchObject({ error: 'monthly_limit' });

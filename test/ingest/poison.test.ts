@@ -1,74 +1,68 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Beacon } from '../../core/rum/beacon.ts';
 import type { RumSite } from '../../core/rum/site.ts';
-import { loadConfig } from '../../infra/config.ts';
 import { DEAD_LETTER_FILE, readDeadLetter } from '../../ingest/dead-letter.ts';
 import { Spool, spoolFiles } from '../../ingest/spool.ts';
 import { beaconRows } from '../../ingest/validate.ts';
 import { waitUntil } from '../../stack/proc.ts';
-import {
-  isolatedClickHouse,
-  isolatedPostgres,
-  type IsolatedClickHouse,
-  type IsolatedPostgres,
-} from '../harness/isolated.ts';
 import { startReady } from '../harness/processes.ts';
-import { baseTestEnv } from '../harness/shared.ts';
-import { beacon, createSite, metric, queryRows, send, startIngest, type IngestProcess } from './support.ts';
+import {
+  beacon,
+  createSite,
+  ingestBed,
+  type IngestBed,
+  type IngestProcess,
+  metric,
+  queryRows,
+  send,
+  startIngest,
+} from './support.ts';
 
 /**
  * A lone UTF-16 surrogate in a beacon: refused at the door (`bad_text`), and, for rows already spooled before the
  * door checked (a spool from an older ingest), set aside in the dead letter by the flusher while every other
  * acknowledged beacon is stored once. The real ingest process on the shared ClickHouse (a database of its own).
  */
-const base = loadConfig(baseTestEnv());
-let db: IsolatedPostgres;
-let ch: IsolatedClickHouse;
+let bed: IngestBed;
 let poisoned: RumSite;
 let others: RumSite[];
-const spoolRoot = mkdtempSync(join(tmpdir(), 'ingest-poison-'));
 
 beforeAll(async () => {
-  [db, ch] = await Promise.all([isolatedPostgres(), isolatedClickHouse(base)]);
-  poisoned = await createSite(db.knex, { domain: 'example.com', plan: 'agency' });
+  bed = await ingestBed();
+  poisoned = await createSite(bed.db.knex, { domain: 'example.com', plan: 'agency' });
   others = [
-    await createSite(db.knex, { domain: 'shop-b.test', plan: 'agency' }),
-    await createSite(db.knex, { domain: 'news-c.test', plan: 'pro' }),
-    await createSite(db.knex, { domain: 'blog-d.test', plan: 'starter' }),
+    await createSite(bed.db.knex, { domain: 'shop-b.test', plan: 'agency' }),
+    await createSite(bed.db.knex, { domain: 'news-c.test', plan: 'pro' }),
+    await createSite(bed.db.knex, { domain: 'blog-d.test', plan: 'starter' }),
   ];
 }, 120_000);
 
 afterAll(async () => {
-  await Promise.all([db?.drop(), ch?.drop()]);
-  rmSync(spoolRoot, { recursive: true, force: true });
+  await bed?.close();
 });
 
-const env = (spoolDir: string, extra: Record<string, string> = {}) => ({
-  DATABASE_URL: db.databaseUrl,
-  CLICKHOUSE_DATABASE: ch.database,
-  INGEST_SPOOL_DIR: spoolDir,
-  // One test address sends for every site: the rate limits (abuse.test.ts) stay out of the way.
-  INGEST_ADDRESS_RATE: '1000000',
-  INGEST_ADDRESS_BURST: '1000000',
-  INGEST_SITE_RATE: '1000000',
-  INGEST_SITE_BURST: '1000000',
-  ...extra,
-});
+const env = (spool: string, extra: Record<string, string> = {}) =>
+  bed.env(spool, {
+    // One test address sends for every site: the rate limits (abuse.test.ts) stay out of the way.
+    INGEST_ADDRESS_RATE: '1000000',
+    INGEST_ADDRESS_BURST: '1000000',
+    INGEST_SITE_RATE: '1000000',
+    INGEST_SITE_BURST: '1000000',
+    ...extra,
+  });
 
 async function storedRows(siteIds: number[]): Promise<{ rows: number; distinct: number }> {
   const [row] = await queryRows<{ rows: string; distinct: string }>(
-    ch.client,
-    `SELECT count() AS rows, uniqExact(page_view_id, metric_id) AS distinct FROM ${ch.database}.rum_metrics WHERE site_id IN (${siteIds.join(',')})`,
+    bed.ch.client,
+    `SELECT count() AS rows, uniqExact(page_view_id, metric_id) AS distinct FROM ${bed.ch.database}.rum_metrics WHERE site_id IN (${siteIds.join(',')})`,
   );
   return { rows: Number(row!.rows), distinct: Number(row!.distinct) };
 }
 
 async function rowsOfPageView(pv: string): Promise<string[]> {
   const rows = await queryRows<{ metric: string }>(
-    ch.client,
-    `SELECT metric FROM ${ch.database}.rum_metrics WHERE page_view_id = '${pv}' ORDER BY metric`,
+    bed.ch.client,
+    `SELECT metric FROM ${bed.ch.database}.rum_metrics WHERE page_view_id = '${pv}' ORDER BY metric`,
   );
   return rows.map((r) => r.metric);
 }
@@ -103,16 +97,16 @@ async function spoolAsOlderIngest(dir: string, beacons: Beacon[]): Promise<void>
 }
 
 it('sets a poisoned row aside among 1,000 genuine beacons of other sites, across a restart with the poison spooled', async () => {
-  const spoolDir = join(spoolRoot, 'mixed');
+  const spoolDir = bed.spoolDir('mixed');
   // 500 acknowledged beacons wait in the spool (long batches) when the process dies.
-  const first = await startIngest(env(spoolDir, { INGEST_BATCH_MS: '60000', INGEST_BATCH_ROWS: '100000' }));
+  const first = await startIngest(env('mixed', { INGEST_BATCH_MS: '60000', INGEST_BATCH_ROWS: '100000' }));
   const before = await sendGenuine(first, 500);
   first.service.child.kill('SIGKILL');
   await new Promise((r) => first.service.child.once('exit', r));
   // The poison behind them, as an older ingest accepted it; the next process replays it all in one batch.
   const { inPath, inFunction } = poisonBeacons();
   await spoolAsOlderIngest(spoolDir, [inPath, inFunction]);
-  const ingest = await startIngest(env(spoolDir));
+  const ingest = await startIngest(env('mixed'));
   try {
     // 500 more arrive while (and after) the poisoned batch is dealt with: nothing behind the poison waits for ever.
     const after = await sendGenuine(ingest, 500);
@@ -133,8 +127,8 @@ it('sets a poisoned row aside among 1,000 genuine beacons of other sites, across
     // Stored exactly once: no row twice (the refused inserts stored nothing).
     expect(await storedRows(otherIds)).toEqual({ rows: 3000, distinct: 3000 });
     const pageViews = await queryRows<{ pv: string; n: string }>(
-      ch.client,
-      `SELECT page_view_id AS pv, count() AS n FROM ${ch.database}.rum_metrics WHERE site_id IN (${otherIds.join(',')}) GROUP BY pv`,
+      bed.ch.client,
+      `SELECT page_view_id AS pv, count() AS n FROM ${bed.ch.database}.rum_metrics WHERE site_id IN (${otherIds.join(',')}) GROUP BY pv`,
     );
     expect(pageViews.map((r) => r.pv).sort()).toEqual([...acknowledged].sort());
     expect(pageViews.every((r) => Number(r.n) === 3)).toBe(true);
@@ -182,14 +176,14 @@ it('sets a poisoned row aside among 1,000 genuine beacons of other sites, across
 describe('at the door', () => {
   let ingest: IngestProcess;
   beforeAll(async () => {
-    ingest = await startIngest(env(join(spoolRoot, 'door')));
+    ingest = await startIngest(env('door'));
   }, 120_000);
   afterAll(async () => {
     await ingest?.service.stop();
   });
 
   it('refuses a lone or reversed surrogate in any field with 400 bad_text, counts it, and stores nothing', async () => {
-    const site = await createSite(db.knex, { domain: 'door.test', plan: 'agency' });
+    const site = await createSite(bed.db.knex, { domain: 'door.test', plan: 'agency' });
     const headers = { origin: 'https://door.test' };
     const bodies: object[] = [];
     for (const poison of ['\ud800', '\udc00', '\udc00\ud800']) {
@@ -241,8 +235,8 @@ describe('at the door', () => {
       'refusals counted for the site',
       async () => {
         const [row] = await queryRows<{ n: string }>(
-          ch.client,
-          `SELECT sum(beacons) AS n FROM ${ch.database}.rum_rejections WHERE site_id = ${site.id} AND reason = 'bad_text'`,
+          bed.ch.client,
+          `SELECT sum(beacons) AS n FROM ${bed.ch.database}.rum_rejections WHERE site_id = ${site.id} AND reason = 'bad_text'`,
         );
         return Number(row?.n ?? 0) === bodies.length;
       },

@@ -1,49 +1,27 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { loadConfig } from '../../infra/config.ts';
 import { HSTS } from '../../core/security-headers.ts';
 import type { RumSite } from '../../core/rum/site.ts';
 import { COLLECTOR_STABLE_PATH } from '../../ingest/collector-script.ts';
-import {
-  isolatedClickHouse,
-  isolatedPostgres,
-  type IsolatedClickHouse,
-  type IsolatedPostgres,
-} from '../harness/isolated.ts';
-import { baseTestEnv } from '../harness/shared.ts';
 import { rawRequest } from '../harness/web.ts';
-import { beacon, createSite, send, startIngest, type IngestProcess } from './support.ts';
+import { beacon, createSite, type IngestBed, ingestBed, type IngestProcess, send } from './support.ts';
 
 /**
  * The real ingest process, once with an https INGEST_URL and once with a plain http one: every answer (a
  * beacon, a preflight, a refusal, the collector script, health, an unknown path) says `nosniff`, and HSTS
  * only when INGEST_URL is https.
  */
-const base = loadConfig(baseTestEnv());
-let db: IsolatedPostgres;
-let ch: IsolatedClickHouse;
+let bed: IngestBed;
 let site: RumSite;
 const ingests: Record<'https' | 'http', IngestProcess | undefined> = { https: undefined, http: undefined };
-const spoolDirs = [mkdtempSync(join(tmpdir(), 'ingest-spool-')), mkdtempSync(join(tmpdir(), 'ingest-spool-'))];
 
 beforeAll(async () => {
-  [db, ch] = await Promise.all([isolatedPostgres(), isolatedClickHouse(base)]);
-  site = await createSite(db.knex, { domain: 'example.com' });
-  const common = { DATABASE_URL: db.databaseUrl, CLICKHOUSE_DATABASE: ch.database };
-  ingests.https = await startIngest({
-    ...common,
-    INGEST_SPOOL_DIR: spoolDirs[0],
-    INGEST_URL: 'https://rum.example.test',
-  });
-  ingests.http = await startIngest({ ...common, INGEST_SPOOL_DIR: spoolDirs[1], INGEST_URL: 'http://127.0.0.1:1' });
+  bed = await ingestBed();
+  site = await createSite(bed.db.knex, { domain: 'example.com' });
+  ingests.https = await bed.start('https', { INGEST_URL: 'https://rum.example.test' });
+  ingests.http = await bed.start('http', { INGEST_URL: 'http://127.0.0.1:1' });
 }, 120_000);
 
 afterAll(async () => {
-  await ingests.https?.service.stop();
-  await ingests.http?.service.stop();
-  await Promise.all([db?.drop(), ch?.drop()]);
-  for (const dir of spoolDirs) rmSync(dir, { recursive: true, force: true });
+  await bed?.close();
 });
 
 type Answer = { status: number; headers: Record<string, string | string[] | undefined> };

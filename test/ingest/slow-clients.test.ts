@@ -1,40 +1,23 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { loadConfig } from '../../infra/config.ts';
 import type { RumSite } from '../../core/rum/site.ts';
 import { waitUntil } from '../../stack/proc.ts';
-import {
-  isolatedClickHouse,
-  isolatedPostgres,
-  type IsolatedClickHouse,
-  type IsolatedPostgres,
-} from '../harness/isolated.ts';
-import { baseTestEnv } from '../harness/shared.ts';
-import { beacon, createSite, metric, send, startIngest, type IngestProcess } from './support.ts';
+import { beacon, createSite, ingestBed, type IngestBed, type IngestProcess, metric, send } from './support.ts';
 
 /**
  * Slow and many clients against the real ingest process (loopback only; every 127.x.y.z is a sender of its
  * own). Small limits so the test is short: headers within 2 s, body within 2 s, 20 connections per address,
  * 150 in all. Each slow client is bounded in count and time and closed at the end.
  */
-const base = loadConfig(baseTestEnv());
-let db: IsolatedPostgres;
-let ch: IsolatedClickHouse;
+let bed: IngestBed;
 let ingest: IngestProcess;
 let site: RumSite;
 let port: number;
-const spoolDir = mkdtempSync(join(tmpdir(), 'ingest-slow-'));
 const opened: Socket[] = [];
 
 beforeAll(async () => {
-  [db, ch] = await Promise.all([isolatedPostgres(), isolatedClickHouse(base)]);
-  site = await createSite(db.knex, { domain: 'example.com' });
-  ingest = await startIngest({
-    DATABASE_URL: db.databaseUrl,
-    CLICKHOUSE_DATABASE: ch.database,
-    INGEST_SPOOL_DIR: spoolDir,
+  bed = await ingestBed();
+  site = await createSite(bed.db.knex, { domain: 'example.com' });
+  ingest = await bed.start('spool', {
     INGEST_HEADERS_TIMEOUT_MS: '2000',
     INGEST_BODY_TIMEOUT_MS: '2000',
     INGEST_REQUEST_TIMEOUT_MS: '4000',
@@ -46,9 +29,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const socket of opened) socket.destroy();
-  await ingest?.service.stop();
-  await Promise.all([db?.drop(), ch?.drop()]);
-  rmSync(spoolDir, { recursive: true, force: true });
+  await bed?.close();
 });
 
 interface SlowClient {

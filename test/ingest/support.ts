@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Knex } from 'knex';
 import type { PlanKey } from '../../core/plans.ts';
@@ -7,8 +10,15 @@ import type { Beacon } from '../../core/rum/beacon.ts';
 import { newRumSitePublicId, type RumSite } from '../../core/rum/site.ts';
 import { ident, sql } from '../../db/clickhouse/sql.ts';
 import { createStorage } from '../../db/store/index.ts';
+import { loadConfig } from '../../infra/config.ts';
 import { createUser } from '../../services/accounts.ts';
-import { freePort } from '../harness/isolated.ts';
+import {
+  freePort,
+  isolatedClickHouse,
+  isolatedPostgres,
+  type IsolatedClickHouse,
+  type IsolatedPostgres,
+} from '../harness/isolated.ts';
 import { startReady, type RunningService } from '../harness/processes.ts';
 import { baseTestEnv } from '../harness/shared.ts';
 
@@ -141,6 +151,50 @@ export async function startIngest(env: Record<string, string | undefined>): Prom
     url: `http://127.0.0.1:${full.INGEST_PORT}`,
     metricsUrl: `http://127.0.0.1:${full.INGEST_METRICS_PORT}/metrics`,
     env: full,
+  };
+}
+
+/**
+ * What the ingest files set up alike: a Postgres and a ClickHouse database of their own, a folder for spools,
+ * and ingest processes on them. `close` stops the processes `start` started and removes all of it.
+ */
+export interface IngestBed {
+  db: IsolatedPostgres;
+  ch: IsolatedClickHouse;
+  /** The path of the bed's spool folder `spool`. */
+  spoolDir(spool: string): string;
+  /** An ingest process's environment on the bed's databases, spooling into `spoolDir(spool)`. */
+  env(spool: string, extra?: Record<string, string | undefined>): Record<string, string | undefined>;
+  /** An ingest process with that environment, stopped by `close`. */
+  start(spool: string, extra?: Record<string, string | undefined>): Promise<IngestProcess>;
+  close(): Promise<void>;
+}
+
+export async function ingestBed(): Promise<IngestBed> {
+  const [db, ch] = await Promise.all([isolatedPostgres(), isolatedClickHouse(loadConfig(baseTestEnv()))]);
+  const spools = mkdtempSync(join(tmpdir(), 'ingest-'));
+  const started: IngestProcess[] = [];
+  const env = (spool: string, extra: Record<string, string | undefined> = {}) => ({
+    DATABASE_URL: db.databaseUrl,
+    CLICKHOUSE_DATABASE: ch.database,
+    INGEST_SPOOL_DIR: join(spools, spool),
+    ...extra,
+  });
+  return {
+    db,
+    ch,
+    spoolDir: (spool) => join(spools, spool),
+    env,
+    async start(spool, extra) {
+      const ingest = await startIngest(env(spool, extra));
+      started.push(ingest);
+      return ingest;
+    },
+    async close() {
+      for (const ingest of started) await ingest.service.stop();
+      await Promise.all([db.drop(), ch.drop()]);
+      rmSync(spools, { recursive: true, force: true });
+    },
   };
 }
 

@@ -12,8 +12,8 @@ import { pingPayload } from '../../core/webhooks/payloads.ts';
 import { insertTarget } from '../harness/alerts.ts';
 import { createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
 import { freePort, isolatedClickHouse, type IsolatedClickHouse } from '../harness/isolated.ts';
-import { testSmtpServer, type TestSmtpServer } from '../harness/smtp.ts';
-import { webhookReceiver, type WebhookReceiver } from '../harness/webhook-receiver.ts';
+import { testSmtpServer, type TestSmtpServer } from '../../fixtures/smtp.ts';
+import { webhookReceiver, type WebhookReceiver } from '../../fixtures/webhook-receiver.ts';
 
 /**
  * The worker's metrics of what is not a scan move with the real activities: target runs dispatched and

@@ -8,7 +8,7 @@ import { temporalWebhookDispatch } from '../../services/webhook-dispatch.ts';
 import { saveWebhookSettings } from '../../services/webhook-settings.ts';
 import { call, createTestUser } from '../harness/api.ts';
 import { startScanStack, waitForScan, type ScanStack } from '../harness/scans.ts';
-import { webhookReceiver } from '../harness/webhook-receiver.ts';
+import { webhookReceiver } from '../../fixtures/webhook-receiver.ts';
 
 /** The worker's /metrics (on its health port) move with a real scan in Chromium, and describe each region's queue. */
 let stack: ScanStack;

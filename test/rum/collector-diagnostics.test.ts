@@ -13,7 +13,8 @@ import {
   type IsolatedClickHouse,
   type IsolatedPostgres,
 } from '../harness/isolated.ts';
-import { launchVisitorBrowser, useSpa } from '../harness/rum-page.ts';
+import { useSpa } from '../../fixtures/rum-page.ts';
+import { launchVisitorBrowser } from '../harness/browser.ts';
 import { createSite, queryRows, startIngest, type IngestProcess } from '../ingest/support.ts';
 
 /**

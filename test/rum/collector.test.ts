@@ -8,7 +8,7 @@ import { serveCollectorScript } from '../../ingest/collector-script.ts';
 import { createLogger } from '../../infra/logger.ts';
 import { loadConfig } from '../../infra/config.ts';
 import { launchBrowser } from '../harness/browser.ts';
-import { idle, loadArticleAndClick } from '../harness/rum-page.ts';
+import { idle, loadArticleAndClick } from '../../fixtures/rum-page.ts';
 import { baseTestEnv } from '../harness/shared.ts';
 
 /**

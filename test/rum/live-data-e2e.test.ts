@@ -7,7 +7,7 @@ import { RUM_SLOW_CLICK_MS, startRumFixtureSite, type RumFixtureSite } from '../
 import { waitUntil } from '../../stack/proc.ts';
 import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
 import { launchBrowser } from '../harness/browser.ts';
-import { loadArticleAndClick } from '../harness/rum-page.ts';
+import { loadArticleAndClick } from '../../fixtures/rum-page.ts';
 import { freePort, isolatedClickHouse, type IsolatedClickHouse } from '../harness/isolated.ts';
 import { baseTestEnv } from '../harness/shared.ts';
 import { metricCounts, queryRows, startIngest, type IngestProcess } from '../ingest/support.ts';

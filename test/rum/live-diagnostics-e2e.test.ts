@@ -7,7 +7,8 @@ import { startRumSpaFixture, type RumSpaFixture } from '../../fixtures/rum-spa.t
 import { waitUntil } from '../../stack/proc.ts';
 import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
 import { freePort, isolatedClickHouse, type IsolatedClickHouse } from '../harness/isolated.ts';
-import { launchVisitorBrowser, useSpa } from '../harness/rum-page.ts';
+import { useSpa } from '../../fixtures/rum-page.ts';
+import { launchVisitorBrowser } from '../harness/browser.ts';
 import { insertFinishedScan } from '../harness/scans.ts';
 import { WebClient } from '../harness/web.ts';
 import { startIngest, type IngestProcess } from '../ingest/support.ts';

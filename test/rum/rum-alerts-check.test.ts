@@ -9,8 +9,8 @@ import { saveWebhookSettings } from '../../services/webhook-settings.ts';
 import type { EmailRetry } from '../../workflows/target-alerts.ts';
 import { call, createTestUser, startTestApi, TestClock, type TestApi } from '../harness/api.ts';
 import { freePort, isolatedClickHouse, uniqueName, type IsolatedClickHouse } from '../harness/isolated.ts';
-import { testSmtpServer, type TestSmtpServer } from '../harness/smtp.ts';
-import { webhookReceiver, type WebhookReceiver } from '../harness/webhook-receiver.ts';
+import { testSmtpServer, type TestSmtpServer } from '../../fixtures/smtp.ts';
+import { webhookReceiver, type WebhookReceiver } from '../../fixtures/webhook-receiver.ts';
 import { waitUntil } from '../../stack/proc.ts';
 import { insertMetrics, insertSite, startRumAlertWorker } from './rum-alerts-harness.ts';
 

@@ -2,9 +2,9 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import type { Beacon } from '../../core/rum/beacon.ts';
 import type { Device, NavigationType, RumMetric } from '../../core/rum/metrics.ts';
 import { newRumSitePublicId } from '../../core/rum/site.ts';
-import { insertRumMetricRows } from '../../db/clickhouse/rum-ingest.ts';
+import { insertRumMetricRows, RUM_METRIC_COLUMNS } from '../../db/clickhouse/rum-ingest.ts';
 import { Rejection } from '../../ingest/reasons.ts';
-import { beaconRows, RUM_METRIC_COLUMNS, validateBeacon } from '../../ingest/validate.ts';
+import { beaconRows, validateBeacon } from '../../ingest/validate.ts';
 
 /** One rum_metrics row as the ingest service writes it; tests insert them directly, every column given. */
 export interface MetricRow {

@@ -25,7 +25,7 @@ import {
 import { childPids, startReady, type RunningService } from '../harness/processes.ts';
 import { baseTestEnv, harnessInfo } from '../harness/shared.ts';
 import { WebClient } from '../harness/web.ts';
-import { webhookReceiver, type WebhookReceiver } from '../harness/webhook-receiver.ts';
+import { webhookReceiver, type WebhookReceiver } from '../../fixtures/webhook-receiver.ts';
 import { registerSecret } from '../harness/log-sink.ts';
 
 /**

@@ -13,7 +13,7 @@ import { saveWebhookSettings } from '../../services/webhook-settings.ts';
 import { waitUntil } from '../../stack/proc.ts';
 import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
 import { startInProcessWorker, type InProcessWorker } from '../harness/scan-worker.ts';
-import { webhookReceiver, type WebhookReceiver } from '../harness/webhook-receiver.ts';
+import { webhookReceiver, type WebhookReceiver } from '../../fixtures/webhook-receiver.ts';
 
 /**
  * Every scan and flow run that never starts ends `failed` with `not_started`, and the reconciler ends those left

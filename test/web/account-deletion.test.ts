@@ -35,7 +35,6 @@ import { markFinished } from '../../services/scans.ts';
 import { emailHash } from '../../services/sign-in-throttle.ts';
 import { hashToken, mintToken } from '../../services/tokens.ts';
 import { saveWebhookSettings, webhookSettings } from '../../services/webhook-settings.ts';
-import { noScanRunner } from '../../worker/activities.ts';
 import { RECONCILE_GRACE_DEFAULT_MS } from '../../core/scan/lifecycle.ts';
 import { dataText } from '../../web/account/data-labels.ts';
 import { call, startTestApi, type TestApi } from '../harness/api.ts';
@@ -272,7 +271,7 @@ beforeAll(async () => {
   clickhouse = await isolatedClickHouse();
   api = await startTestApi({ env: { CLICKHOUSE_DATABASE: clickhouse.database, ASSETS_DIR: assetsDir } });
   storage = createStorage(api.db.knex);
-  worker = await startInProcessWorker(api, { runner: noScanRunner });
+  worker = await startInProcessWorker(api);
   browser = await launchBrowser();
   const seeded = await seedWebArea({
     storage,

@@ -5,7 +5,7 @@ import { createTestUser, startTestApi, TestClock, type TestApi } from '../harnes
 import { freePort, uniqueName } from '../harness/isolated.ts';
 import { registerSecret } from '../harness/log-sink.ts';
 import { mailbox } from '../harness/mailbox.ts';
-import { testSmtpServer, type TestSmtpServer } from '../harness/smtp.ts';
+import { testSmtpServer, type TestSmtpServer } from '../../fixtures/smtp.ts';
 import { WebClient, type RawResponse } from '../harness/web.ts';
 
 /**

@@ -1,5 +1,4 @@
 import type { Browser, Page } from 'puppeteer-core';
-import type { ScanRunner } from '../../activities/scan-runner.ts';
 import { alertEmailWorkflowId, mainTaskQueue } from '../../core/temporal.ts';
 import { createStorage } from '../../db/store/index.ts';
 import { ACCOUNT_MAIL_THROTTLE } from '../../services/account-mail-throttle.ts';
@@ -12,7 +11,7 @@ import { launchBrowser, signedInPage, submit } from '../harness/browser.ts';
 import { freePort, uniqueName } from '../harness/isolated.ts';
 import { registerSecret } from '../harness/log-sink.ts';
 import { startInProcessWorker, type InProcessWorker } from '../harness/scan-worker.ts';
-import { testSmtpServer, type ReceivedMail, type TestSmtpServer } from '../harness/smtp.ts';
+import { testSmtpServer, type ReceivedMail, type TestSmtpServer } from '../../fixtures/smtp.ts';
 import { WebClient } from '../harness/web.ts';
 
 /**
@@ -23,7 +22,6 @@ import { WebClient } from '../harness/web.ts';
 const OLD_PASSWORD = 'a-long-password-1';
 const NEW_PASSWORD = 'quiet lantern over seven hills';
 const HOUR = 3_600_000;
-const NO_SCANS: ScanRunner = { run: () => Promise.reject(new Error('no scans here')) };
 
 let smtp: TestSmtpServer;
 let api: TestApi;
@@ -40,7 +38,7 @@ beforeAll(async () => {
     clock: new TestClock(),
     env: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_FROM: 'WebPerf <account@perf.example.test>' },
   });
-  worker = await startInProcessWorker(api, { runner: NO_SCANS });
+  worker = await startInProcessWorker(api);
   ({ browser, close: closeBrowser } = await launchBrowser());
   owner = await createTestUser(api, 'pro', OLD_PASSWORD);
 }, 60_000);

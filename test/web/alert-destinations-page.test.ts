@@ -1,12 +1,11 @@
-import type { ScanRunner } from '../../activities/scan-runner.ts';
 import type { SlackMessage } from '../../core/alert-destinations/slack.ts';
 import { createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
 import { freePort } from '../harness/isolated.ts';
 import { registerSecret } from '../harness/log-sink.ts';
 import { startInProcessWorker, type InProcessWorker } from '../harness/scan-worker.ts';
-import { testSmtpServer, type TestSmtpServer } from '../harness/smtp.ts';
+import { testSmtpServer, type TestSmtpServer } from '../../fixtures/smtp.ts';
 import { WebClient } from '../harness/web.ts';
-import { webhookReceiver, type WebhookReceiver } from '../harness/webhook-receiver.ts';
+import { webhookReceiver, type WebhookReceiver } from '../../fixtures/webhook-receiver.ts';
 
 /**
  * The alert destinations page over HTTP against the real API, Postgres, Temporal and a worker, with a real
@@ -20,14 +19,13 @@ let smtp: TestSmtpServer;
 let slack: WebhookReceiver;
 const PASSWORD = 'alert destinations page password';
 const SECRET_PATH = '/services/T0001/B0001/pagesecretQrSt';
-const NO_SCANS: ScanRunner = { run: () => Promise.reject(new Error('no scans here')) };
 const PAGE = '/account/alert-destinations';
 
 beforeAll(async () => {
   smtp = testSmtpServer(await freePort());
   await smtp.start();
   api = await startTestApi({ env: { CALLBACKS_ALLOW_LOOPBACK: 'true', SMTP_URL: `smtp://127.0.0.1:${smtp.port}` } });
-  worker = await startInProcessWorker(api, { runner: NO_SCANS, webhooks: { schedule: [20, 20, 20, 20, 20, 20, 20] } });
+  worker = await startInProcessWorker(api, { webhooks: { schedule: [20, 20, 20, 20, 20, 20, 20] } });
   slack = await webhookReceiver(SECRET_PATH);
   // The suite-wide log check fails this file if the URL's secret part reaches any log line.
   registerSecret(SECRET_PATH);

@@ -9,7 +9,7 @@ import { baseTestEnv } from '../harness/shared.ts';
 import { createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
 import { launchBrowser, signedInPage as signInWithForm, submit } from '../harness/browser.ts';
 import { freePort, isolatedClickHouse, type IsolatedClickHouse } from '../harness/isolated.ts';
-import { testSmtpServer, type TestSmtpServer } from '../harness/smtp.ts';
+import { testSmtpServer, type TestSmtpServer } from '../../fixtures/smtp.ts';
 import { TcpProxy } from '../harness/tcp-proxy.ts';
 import { WebClient } from '../harness/web.ts';
 

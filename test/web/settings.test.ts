@@ -8,7 +8,7 @@ import { createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
 import { launchBrowser, signedInPage, submit } from '../harness/browser.ts';
 import { freePort } from '../harness/isolated.ts';
 import { registerSecret } from '../harness/log-sink.ts';
-import { testSmtpServer, type TestSmtpServer } from '../harness/smtp.ts';
+import { testSmtpServer, type TestSmtpServer } from '../../fixtures/smtp.ts';
 import { WebClient } from '../harness/web.ts';
 
 /**

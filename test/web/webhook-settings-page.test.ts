@@ -1,13 +1,12 @@
 import type { Browser, Page } from 'puppeteer-core';
 import { Webhook } from 'standardwebhooks';
-import type { ScanRunner } from '../../activities/scan-runner.ts';
 import { createStorage } from '../../db/store/index.ts';
 import { createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
 import { launchBrowser, signedInPage as signInWithForm, submit } from '../harness/browser.ts';
 import { freePort } from '../harness/isolated.ts';
 import { startInProcessWorker, type InProcessWorker } from '../harness/scan-worker.ts';
-import { testSmtpServer, type TestSmtpServer } from '../harness/smtp.ts';
-import { webhookReceiver, type WebhookReceiver } from '../harness/webhook-receiver.ts';
+import { testSmtpServer, type TestSmtpServer } from '../../fixtures/smtp.ts';
+import { webhookReceiver, type WebhookReceiver } from '../../fixtures/webhook-receiver.ts';
 
 /**
  * The notification settings page in Chromium (no JavaScript), against the real API, Postgres, Temporal and a
@@ -21,13 +20,12 @@ let browser: Browser;
 let closeBrowser: () => Promise<void>;
 let receiver: WebhookReceiver;
 const PASSWORD = 'a-long-password-1';
-const NO_SCANS: ScanRunner = { run: () => Promise.reject(new Error('no scans here')) };
 
 beforeAll(async () => {
   smtp = testSmtpServer(await freePort());
   await smtp.start();
   api = await startTestApi({ env: { CALLBACKS_ALLOW_LOOPBACK: 'true', SMTP_URL: `smtp://127.0.0.1:${smtp.port}` } });
-  worker = await startInProcessWorker(api, { runner: NO_SCANS, webhooks: { schedule: [20, 20, 20, 20, 20, 20, 20] } });
+  worker = await startInProcessWorker(api, { webhooks: { schedule: [20, 20, 20, 20, 20, 20, 20] } });
   receiver = await webhookReceiver();
   ({ browser, close: closeBrowser } = await launchBrowser());
 }, 60_000);

@@ -1,21 +1,20 @@
-import type { ScanRunner } from '../../activities/scan-runner.ts';
 import type { SlackMessage } from '../../core/alert-destinations/slack.ts';
 import type { TeamsMessage } from '../../core/alert-destinations/teams.ts';
 import { mainTaskQueue, webhookDeliveryWorkflowId } from '../../core/temporal.ts';
 import type { WebhookDelivery } from '../../core/webhooks/delivery.ts';
-import { createStorage, type Storage } from '../../db/store/index.ts';
+import { type Storage } from '../../db/store/index.ts';
 import {
   addAlertDestination,
   enqueueTestMessage,
   type AlertDestinationDeps,
 } from '../../services/alert-destinations.ts';
 import { insertFinishedScan, insertTarget, scoresOf } from '../harness/alerts.ts';
-import { createTestUser, startTestApi, TestClock, type TestApi } from '../harness/api.ts';
-import { freePort } from '../harness/isolated.ts';
+import type { TestClock } from '../harness/api.ts';
+import { createTestUser, type TestApi } from '../harness/api.ts';
 import { registerSecret } from '../harness/log-sink.ts';
-import { startInProcessWorker, type InProcessWorker } from '../harness/scan-worker.ts';
-import { testSmtpServer, type TestSmtpServer } from '../harness/smtp.ts';
-import { webhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../harness/webhook-receiver.ts';
+import { type InProcessWorker } from '../harness/scan-worker.ts';
+import { startDeliveryStack, type DeliveryStack } from './delivery-stack.ts';
+import { webhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../../fixtures/webhook-receiver.ts';
 
 /**
  * Slack and Teams alert destinations end to end: a real target's alert evaluation on the real Temporal server,
@@ -24,12 +23,10 @@ import { webhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../
  * Each receiver checks the body as the service documents it. The retry schedule is shortened (20 ms waits).
  */
 
-const SHORT_SCHEDULE = [20, 20, 20, 20, 20, 20, 20];
-const NO_SCANS: ScanRunner = { run: () => Promise.reject(new Error('alert destination tests run no scans')) };
 /** Every name resolves to loopback here; `private.example.test` to a private address (refused). */
 const lookup = async (host: string) => (host === 'private.example.test' ? ['10.1.2.3'] : ['127.0.0.1']);
 
-let smtp: TestSmtpServer;
+let stack: DeliveryStack;
 let clock: TestClock;
 let api: TestApi;
 let worker: InProcessWorker;
@@ -38,25 +35,13 @@ let slack: WebhookReceiver;
 let teams: WebhookReceiver;
 
 beforeAll(async () => {
-  smtp = testSmtpServer(await freePort());
-  await smtp.start();
-  clock = new TestClock(new Date());
-  api = await startTestApi({
-    clock,
-    env: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_FROM: 'Alerts <alerts@perf.example.test>' },
-  });
-  worker = await startInProcessWorker(api, {
-    runner: NO_SCANS,
-    webhooks: { schedule: SHORT_SCHEDULE, lookup, timeoutMs: 3000 },
-  });
-  storage = createStorage(api.db.knex);
+  stack = await startDeliveryStack(lookup);
+  ({ clock, api, worker, storage } = stack);
   // The suite-wide log check fails this file if a URL's secret part reaches any log line.
   for (const path of ['/webhookb2/teamssecretWxYz', '/services/T0001/B0001/slacksecretAbCd']) registerSecret(path);
 }, 60_000);
 afterAll(async () => {
-  await worker?.close();
-  await api?.close();
-  await smtp?.stop();
+  await stack?.close();
 });
 beforeEach(async () => {
   slack = await webhookReceiver('/services/T0001/B0001/slacksecretAbCd');

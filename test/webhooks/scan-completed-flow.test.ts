@@ -5,7 +5,7 @@ import { saveWebhookSettings } from '../../services/webhook-settings.ts';
 import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
 import { startInProcessWorker, type InProcessWorker } from '../harness/scan-worker.ts';
 import { waitForScan } from '../harness/scans.ts';
-import { webhookReceiver, type WebhookReceiver } from '../harness/webhook-receiver.ts';
+import { webhookReceiver, type WebhookReceiver } from '../../fixtures/webhook-receiver.ts';
 import { cleanObservation } from '../unit/observation-builder.ts';
 
 /** A scan submitted through the API and run by the scan workflow: its end commits the scan.completed event, which arrives at the receiver. */

@@ -1,5 +1,4 @@
 import { Webhook } from 'standardwebhooks';
-import type { ScanRunner } from '../../activities/scan-runner.ts';
 import { newPublicId } from '../../core/ids.ts';
 import { buildResultRecord } from '../../core/scan/result.ts';
 import { scoreScan } from '../../core/scoring/index.ts';
@@ -7,7 +6,7 @@ import { mainTaskQueue, webhookDeliveryWorkflowId } from '../../core/temporal.ts
 import type { WebhookDelivery } from '../../core/webhooks/delivery.ts';
 import type { DeliveryEvent } from '../../core/webhooks/events.ts';
 import { pingPayload } from '../../core/webhooks/payloads.ts';
-import { createStorage, type Storage } from '../../db/store/index.ts';
+import { type Storage } from '../../db/store/index.ts';
 import { evaluateScanAlertsWithWebhooks } from '../../services/alert-evaluation.ts';
 import { finishScan } from '../../services/scans.ts';
 import { enqueueWebhook } from '../../services/webhook-delivery.ts';
@@ -19,11 +18,12 @@ import {
   type WebhookSettingsDeps,
 } from '../../services/webhook-settings.ts';
 import { insertFinishedScan, insertTarget, scoresOf } from '../harness/alerts.ts';
-import { createTestUser, startTestApi, TestClock, type TestApi } from '../harness/api.ts';
-import { freePort } from '../harness/isolated.ts';
-import { startInProcessWorker, type InProcessWorker } from '../harness/scan-worker.ts';
-import { testSmtpServer, type TestSmtpServer } from '../harness/smtp.ts';
-import { webhookReceiver, type WebhookReceiver } from '../harness/webhook-receiver.ts';
+import type { TestClock } from '../harness/api.ts';
+import { createTestUser, type TestApi } from '../harness/api.ts';
+import { type InProcessWorker } from '../harness/scan-worker.ts';
+import type { TestSmtpServer } from '../../fixtures/smtp.ts';
+import { startDeliveryStack, type DeliveryStack } from './delivery-stack.ts';
+import { webhookReceiver, type WebhookReceiver } from '../../fixtures/webhook-receiver.ts';
 import { cleanObservation } from '../unit/observation-builder.ts';
 
 /**
@@ -34,12 +34,11 @@ import { cleanObservation } from '../unit/observation-builder.ts';
  * times and the 5 days as they pass: webhook-schedule.test.ts (Temporal's time-skipping test server).
  */
 
-const SHORT_SCHEDULE = [20, 20, 20, 20, 20, 20, 20];
-const NO_SCANS: ScanRunner = { run: () => Promise.reject(new Error('webhook tests run no scans')) };
 /** `rebind.example.test` resolves to a public address at save and to a private one when sent (DNS rebinding). */
 const workerLookup = async (host: string) => (host === 'rebind.example.test' ? ['10.1.2.3'] : ['127.0.0.1']);
 const saveLookup = async (host: string) => (host === 'rebind.example.test' ? ['93.184.215.14'] : ['127.0.0.1']);
 
+let stack: DeliveryStack;
 let smtp: TestSmtpServer;
 let clock: TestClock;
 let api: TestApi;
@@ -48,23 +47,11 @@ let storage: Storage;
 let receiver: WebhookReceiver;
 
 beforeAll(async () => {
-  smtp = testSmtpServer(await freePort());
-  await smtp.start();
-  clock = new TestClock(new Date());
-  api = await startTestApi({
-    clock,
-    env: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_FROM: 'Alerts <alerts@perf.example.test>' },
-  });
-  worker = await startInProcessWorker(api, {
-    runner: NO_SCANS,
-    webhooks: { schedule: SHORT_SCHEDULE, lookup: workerLookup, timeoutMs: 3000 },
-  });
-  storage = createStorage(api.db.knex);
+  stack = await startDeliveryStack(workerLookup);
+  ({ smtp, clock, api, worker, storage } = stack);
 }, 60_000);
 afterAll(async () => {
-  await worker?.close();
-  await api?.close();
-  await smtp?.stop();
+  await stack?.close();
 });
 beforeEach(async () => {
   receiver = await webhookReceiver();

@@ -1,6 +1,5 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ScanRunner } from '../../activities/scan-runner.ts';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { createLogger } from '../../infra/logger.ts';
 import { mainTaskQueue, webhookDeliveryWorkflowId, webhookTaskQueue } from '../../core/temporal.ts';
@@ -19,7 +18,7 @@ import { waitUntil } from '../../stack/proc.ts';
 import { createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
 import { freePort } from '../harness/isolated.ts';
 import { startInProcessWorker, type InProcessWorker } from '../harness/scan-worker.ts';
-import { webhookReceiver, type WebhookReceiver } from '../harness/webhook-receiver.ts';
+import { webhookReceiver, type WebhookReceiver } from '../../fixtures/webhook-receiver.ts';
 import { smtpMailer } from '../../services/mailer.ts';
 
 /**
@@ -27,7 +26,6 @@ import { smtpMailer } from '../../services/mailer.ts';
  * with the real Temporal server carrying the retries and every delivery's workflow, Postgres for the attempt
  * log and the claims, and real receivers.
  */
-const NO_SCANS: ScanRunner = { run: () => Promise.reject(new Error('webhook tests run no scans')) };
 const HEADER_VALUE = 'hv-not-for-logs-7f3a';
 let api: TestApi;
 let worker: InProcessWorker;
@@ -36,7 +34,7 @@ let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   api = await startTestApi();
-  worker = await startInProcessWorker(api, { runner: NO_SCANS, webhooks: { schedule: [200, 200, 200] } });
+  worker = await startInProcessWorker(api, { webhooks: { schedule: [200, 200, 200] } });
   storage = createStorage(api.db.knex);
   receiver = await webhookReceiver();
 }, 60_000);

@@ -16,7 +16,7 @@ import { waitUntil } from '../../stack/proc.ts';
 import { call, createTestUser } from '../harness/api.ts';
 import { startScanStack, waitForScan, type ScanStack } from '../harness/scans.ts';
 import { WebClient } from '../harness/web.ts';
-import { webhookReceiver, type WebhookReceiver } from '../harness/webhook-receiver.ts';
+import { webhookReceiver, type WebhookReceiver } from '../../fixtures/webhook-receiver.ts';
 
 /**
  * One account cannot stall, flood or exhaust the webhook path of the others, nor the worker: the real API, a

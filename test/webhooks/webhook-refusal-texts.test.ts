@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { freePort } from '../harness/isolated.ts';
-import { webhookReceiver, type WebhookReceiver } from '../harness/webhook-receiver.ts';
+import { webhookReceiver, type WebhookReceiver } from '../../fixtures/webhook-receiver.ts';
 import { sendWebhook } from '../../services/webhook-sender.ts';
 
 /**

@@ -1,4 +1,3 @@
-import type { ScanRunner } from '../../activities/scan-runner.ts';
 import { createLogger } from '../../infra/logger.ts';
 import { encryptSecret } from '../../core/secrets.ts';
 import { mainTaskQueue, webhookDeliveryWorkflowId } from '../../core/temporal.ts';
@@ -14,14 +13,13 @@ import { createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
 import { freePort } from '../harness/isolated.ts';
 import { startInProcessWorker, type InProcessWorker } from '../harness/scan-worker.ts';
 import { TcpProxy } from '../harness/tcp-proxy.ts';
-import { webhookReceiver, type Reply, type WebhookReceiver } from '../harness/webhook-receiver.ts';
+import { webhookReceiver, type Reply, type WebhookReceiver } from '../../fixtures/webhook-receiver.ts';
 
 /**
  * What a receiver answers can never make the service send a webhook twice: replies Postgres could not store
  * as they are (NUL, invalid UTF-8), and a database that goes away between the request and its record, with
  * real receivers, the real Temporal server and worker, and real Postgres (through a TCP proxy to cut it).
  */
-const NO_SCANS: ScanRunner = { run: () => Promise.reject(new Error('webhook tests run no scans')) };
 const NUL_BODY = 'ok\0nul';
 // An overlong NUL (C0 80), a stray continuation byte, 0xFF, and a 3-byte sequence cut short before "end".
 const INVALID_UTF8 = Buffer.from([0x6f, 0x6b, 0xc0, 0x80, 0x20, 0x80, 0xff, 0x20, 0xe2, 0x82, 0x65, 0x6e, 0x64]);
@@ -33,7 +31,7 @@ let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   api = await startTestApi();
-  worker = await startInProcessWorker(api, { runner: NO_SCANS, webhooks: { schedule: [200, 200, 200] } });
+  worker = await startInProcessWorker(api, { webhooks: { schedule: [200, 200, 200] } });
   storage = createStorage(api.db.knex);
   receiver = await webhookReceiver();
 }, 60_000);

@@ -20,8 +20,8 @@ import { ensureTemporalTestServer } from '../../stack/temporal.ts';
 import { TestClock } from '../harness/api.ts';
 import { freePort, isolatedPostgres, uniqueName, type IsolatedPostgres } from '../harness/isolated.ts';
 import { baseTestEnv, harnessInfo } from '../harness/shared.ts';
-import { testSmtpServer, type TestSmtpServer } from '../harness/smtp.ts';
-import { webhookReceiver, type WebhookReceiver } from '../harness/webhook-receiver.ts';
+import { testSmtpServer, type TestSmtpServer } from '../../fixtures/smtp.ts';
+import { webhookReceiver, type WebhookReceiver } from '../../fixtures/webhook-receiver.ts';
 
 /**
  * The retry schedule as documented, not shortened: the real delivery workflow (workflows/webhook-delivery.ts)
