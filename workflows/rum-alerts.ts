@@ -3,7 +3,7 @@ import { ParentClosePolicy, proxyActivities, startChild, workflowInfo } from '@t
 import type { AlertEmailOutcome } from '../activities/alerts.ts';
 import type { RumAlertActivities } from '../activities/rum-alerts.ts';
 import { rumAlertEmailWorkflowId } from '../core/temporal.ts';
-import type { RumAlertCheckResult, RumAlertEmailJob } from '../services/rum-alert-check.ts';
+import type { RumAlertCheckResult, RumAlertEmailJob } from '../core/rum/alert-check-result.ts';
 import { ALERT_EMAIL_RETRY, type EmailRetry } from './target-alerts.ts';
 
 const { checkRumAlerts } = proxyActivities<RumAlertActivities>({

@@ -9,7 +9,7 @@ import {
   TargetIdAttribute,
   targetConfirmWorkflowId,
 } from '../core/temporal.ts';
-import type { AlertEmailJob, AlertEvaluation } from '../services/alert-evaluation.ts';
+import type { AlertEmailJob, AlertEvaluation } from '../core/monitoring/alert-evaluation.ts';
 import type { TargetConfirmInput } from './target-confirm.ts';
 
 /** How long an alert e-mail keeps being retried while the SMTP server fails, and how often. */

@@ -2,7 +2,7 @@ import { proxyActivities } from '@temporalio/workflow';
 import type { AlertActivities } from '../activities/alerts.ts';
 import type { ScanOutcome } from '../activities/scan.ts';
 import type { RegressionKey } from '../core/monitoring/regression-rules.ts';
-import type { ConfirmationEvaluation } from '../services/regression-evaluation.ts';
+import type { ConfirmationEvaluation } from '../core/monitoring/alert-evaluation.ts';
 import { startAlertEmails, type EmailRetry } from './target-alerts.ts';
 import { dispatchAndRunTargetScan, scanIdOfThisRun } from './target-scan.ts';
 

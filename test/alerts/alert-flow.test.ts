@@ -6,7 +6,7 @@ import {
   TargetIdAttribute,
   targetConfirmWorkflowId,
 } from '../../core/temporal.ts';
-import type { AlertEvaluation } from '../../services/alert-evaluation.ts';
+import type { AlertEvaluation } from '../../core/monitoring/alert-evaluation.ts';
 import { waitUntil } from '../../stack/proc.ts';
 import type { EmailRetry } from '../../workflows/target-alerts.ts';
 import type { TargetConfirmOutcome } from '../../workflows/target-confirm.ts';

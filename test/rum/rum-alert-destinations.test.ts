@@ -5,7 +5,7 @@ import { exactQuantile } from '../../core/rum/metrics.ts';
 import { mainTaskQueue } from '../../core/temporal.ts';
 import { createStorage } from '../../db/store/index.ts';
 import { addAlertDestination, type AlertDestinationDeps } from '../../services/alert-destinations.ts';
-import type { RumAlertCheckResult } from '../../services/rum-alert-check.ts';
+import type { RumAlertCheckResult } from '../../core/rum/alert-check-result.ts';
 import type { EmailRetry } from '../../workflows/target-alerts.ts';
 import { insertTarget } from '../harness/alerts.ts';
 import { call, createTestUser, startTestApi, TestClock, type TestApi } from '../harness/api.ts';

@@ -4,7 +4,7 @@ import { exactQuantile } from '../../core/rum/metrics.ts';
 import { mainTaskQueue, rumAlertCheckScheduleId, rumAlertEmailWorkflowId } from '../../core/temporal.ts';
 import { ensureRumAlertCheckSchedule } from '../../infra/temporal-client.ts';
 import { createStorage } from '../../db/store/index.ts';
-import type { RumAlertCheckResult } from '../../services/rum-alert-check.ts';
+import type { RumAlertCheckResult } from '../../core/rum/alert-check-result.ts';
 import { saveWebhookSettings } from '../../services/webhook-settings.ts';
 import type { EmailRetry } from '../../workflows/target-alerts.ts';
 import { call, createTestUser, startTestApi, TestClock, type TestApi } from '../harness/api.ts';
