@@ -38,7 +38,6 @@ export interface AttemptResult {
   retryAfterMs: number | null;
 }
 
-
 /**
  * A delivery refused before anything was sent (`refusal` says why): the attempt is recorded with
  * `not sent: <refusal>` and the delivery ends failed; nothing is retried.

@@ -1,11 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { newPublicId } from '../core/ids.ts';
 import { plansWith } from '../core/plans.ts';
-import {
-  parseRetryAfter,
-  type DeliveryStatus,
-  type WebhookDelivery,
-} from '../core/webhooks/delivery.ts';
+import { parseRetryAfter, type DeliveryStatus, type WebhookDelivery } from '../core/webhooks/delivery.ts';
 import { DISABLE_AFTER_FAILING_MS, isHeaderValue, type DisabledReason } from '../core/webhooks/endpoint.ts';
 import type { DeliveryEvent, WebhookPayload } from '../core/webhooks/events.ts';
 import { payloadProblems } from '../core/webhooks/schemas.ts';
