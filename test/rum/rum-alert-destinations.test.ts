@@ -6,7 +6,7 @@ import { mainTaskQueue } from '../../core/temporal.ts';
 import { createStorage } from '../../db/store/index.ts';
 import { addAlertDestination, type AlertDestinationDeps } from '../../services/alert-destinations.ts';
 import type { RumAlertCheckResult } from '../../core/rum/alert-check-result.ts';
-import type { EmailRetry } from '../../workflows/target-alerts.ts';
+import type { EmailRetry } from '../../workflows/alert-emails.ts';
 import { insertTarget } from '../harness/alerts.ts';
 import { call, createTestUser, startTestApi, TestClock, type TestApi } from '../harness/api.ts';
 import { freePort, isolatedClickHouse, uniqueName, type IsolatedClickHouse } from '../harness/isolated.ts';

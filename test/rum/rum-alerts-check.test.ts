@@ -6,7 +6,7 @@ import { ensureRumAlertCheckSchedule } from '../../infra/temporal-client.ts';
 import { createStorage } from '../../db/store/index.ts';
 import type { RumAlertCheckResult } from '../../core/rum/alert-check-result.ts';
 import { saveWebhookSettings } from '../../services/webhook-settings.ts';
-import type { EmailRetry } from '../../workflows/target-alerts.ts';
+import type { EmailRetry } from '../../workflows/alert-emails.ts';
 import { call, createTestUser, startTestApi, TestClock, type TestApi } from '../harness/api.ts';
 import { freePort, isolatedClickHouse, uniqueName, type IsolatedClickHouse } from '../harness/isolated.ts';
 import { testSmtpServer, type TestSmtpServer } from '../harness/smtp.ts';
