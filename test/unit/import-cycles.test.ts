@@ -18,10 +18,6 @@ describe('import cycles', () => {
       ['f.ts', ['d.ts']],
       ['g.ts', ['g.ts']],
     ]);
-    expect(importCycles(graph)).toEqual([
-      ['a.ts', 'b.ts'],
-      ['d.ts', 'e.ts', 'f.ts'],
-      ['g.ts'],
-    ]);
+    expect(importCycles(graph)).toEqual([['a.ts', 'b.ts'], ['d.ts', 'e.ts', 'f.ts'], ['g.ts']]);
   });
 });
