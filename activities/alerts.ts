@@ -3,12 +3,13 @@ import type { Logger } from '../infra/logger.ts';
 import type { AlertChange } from '../core/monitoring/alert.ts';
 import { composeAlertEmail, emailDue } from '../core/monitoring/alert-email.ts';
 import type { AlertStore } from '../db/store/alerts.ts';
-import { evaluateScanAlertsWithWebhooks, type AlertEvaluation } from '../services/alert-evaluation.ts';
-import {
-  confirmRegressionAlerts,
-  type ConfirmationEvaluation,
-  type ConfirmationInput,
-} from '../services/regression-evaluation.ts';
+import type {
+  AlertEvaluation,
+  ConfirmationEvaluation,
+  ConfirmationInput,
+} from '../core/monitoring/alert-evaluation.ts';
+import { evaluateScanAlertsWithWebhooks } from '../services/alert-evaluation.ts';
+import { confirmRegressionAlerts } from '../services/regression-evaluation.ts';
 import type { Mailer } from '../services/mailer.ts';
 import { sendFromActivity } from './email.ts';
 import type { WebhookDispatch } from '../services/webhook-dispatch.ts';

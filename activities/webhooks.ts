@@ -1,7 +1,8 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { ApplicationFailureCategory } from '@temporalio/common';
 import { ATTEMPT_SLOT_POOLS, busyRetryDelayMs } from '../core/webhooks/limits.ts';
-import { attemptDelivery, type AttemptResult, type WebhookDeliveryDeps } from '../services/webhook-delivery.ts';
+import type { AttemptResult, WebhookDeliveryDeps } from '../services/webhook-attempt.ts';
+import { attemptDelivery } from '../services/webhook-delivery.ts';
 import { inAttemptSlot } from '../services/webhook-slots.ts';
 
 /** The failure type of an attempt not made because its account had every attempt slot taken. */

@@ -10,7 +10,7 @@ export function newPublicId(now: Date = new Date()): string {
 
 /**
  * The id of a time and 10 random bytes. Free of I/O, so workflow code can name a scan itself from its own
- * deterministic randomness (workflows/target-scan.ts): then an activity that stores it is safe to retry.
+ * deterministic randomness (workflows/target-scan-run.ts): then an activity that stores it is safe to retry.
  */
 export function publicIdFrom(timeMs: number, random: Uint8Array): string {
   if (random.length !== 10) throw new Error('a public id takes 10 random bytes');

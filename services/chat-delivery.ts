@@ -7,7 +7,7 @@ import { parseRetryAfter, type DeliveryStatus, type WebhookDelivery } from '../c
 import { openDestinationUrl } from './alert-destination-secrets.ts';
 import { RECORD_RETRY, retriedWrite } from './webhook-recording.ts';
 import { sendWebhook } from './webhook-sender.ts';
-import type { AttemptResult, WebhookDeliveryDeps } from './webhook-delivery.ts';
+import { recordNotSent, type AttemptResult, type WebhookDeliveryDeps } from './webhook-attempt.ts';
 
 /** As the signed webhook's: 15 s, redirects not followed. */
 export const CHAT_TIMEOUT_MS = 15_000;
@@ -49,22 +49,7 @@ export async function attemptChatDelivery(
   const base = { deliveryId: delivery.id, userId: delivery.userId, destinationId: delivery.destinationId };
   if (refusal) {
     deps.log.info({ ...base, event: delivery.event, reason: refusal }, 'chat alert not sent');
-    await deps.webhooks.recordAttempt(
-      {
-        key: randomUUID(),
-        deliveryId: delivery.id,
-        attemptedAt: now,
-        durationMs: 0,
-        responseCode: null,
-        responseBody: null,
-        error: `not sent: ${refusal}`,
-      },
-      { status: 'failed', responseCode: null, error: `not sent: ${refusal}` },
-      now,
-    );
-    deps.metrics?.webhookAttempt('not_sent');
-    deps.metrics?.webhookDeliveryEnded('not_sent');
-    return { outcome: 'not_sent', retryAfterMs: null };
+    return recordNotSent(deps, delivery.id, refusal, now);
   }
   const message =
     destination!.kind === 'slack' ? slackMessage(notice!, deps.baseUrl) : teamsMessage(notice!, deps.baseUrl);

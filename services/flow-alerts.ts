@@ -1,6 +1,6 @@
 import { ALERT_CHANGES, type Alert, type AlertType } from '../core/monitoring/alert.ts';
 import { emailDue } from '../core/monitoring/alert-email.ts';
-import type { AlertTransition } from '../core/monitoring/alert-rules.ts';
+import type { AlertTransition } from '../core/monitoring/alert-transition.ts';
 import { budgetTransition } from '../core/monitoring/budget-rules.ts';
 import { flowFailureTransition } from '../core/monitoring/flow-failure-rules.ts';
 import { failedStep } from '../core/flows/definition.ts';
@@ -8,7 +8,8 @@ import { flowBudgetsJudged } from '../core/flows/flow-budgets.ts';
 import type { WebhookDelivery } from '../core/webhooks/delivery.ts';
 import type { AlertFlow, AlertStore } from '../db/store/alerts.ts';
 import type { FlowRun, FlowStore } from '../db/store/flows.ts';
-import { enqueueAlertWebhooks, type AlertEmailJob, type AlertEvaluation } from './alert-evaluation.ts';
+import type { AlertEmailJob, AlertEvaluation } from '../core/monitoring/alert-evaluation.ts';
+import { enqueueAlertWebhooks } from './alert-changes.ts';
 
 export interface FlowRunEvaluation {
   /**

@@ -1,6 +1,11 @@
 import { ALERT_CHANGES, type Alert } from '../core/monitoring/alert.ts';
+import type {
+  AlertEvaluation,
+  ConfirmationEvaluation,
+  ConfirmationInput,
+} from '../core/monitoring/alert-evaluation.ts';
 import { emailDue } from '../core/monitoring/alert-email.ts';
-import type { AlertTransition } from '../core/monitoring/alert-rules.ts';
+import type { AlertTransition } from '../core/monitoring/alert-transition.ts';
 import {
   alertTypeOf,
   TAIL_WINDOW,
@@ -13,7 +18,7 @@ import {
 } from '../core/monitoring/regression-rules.ts';
 import type { WebhookDelivery } from '../core/webhooks/delivery.ts';
 import type { AlertStore, AlertTarget, EvaluatedScan } from '../db/store/alerts.ts';
-import { apply, enqueueAlertWebhooks, type AlertEvaluation } from './alert-evaluation.ts';
+import { applyTransition, enqueueAlertWebhooks } from './alert-changes.ts';
 
 /**
  * The regression half of alert evaluation (core/monitoring/regression-rules.ts), in two steps: after a target's
@@ -47,18 +52,6 @@ export async function regressionStep(
   }
   const openTypes = new Set(open.map((alert) => alert.type as RegressionAlertType));
   return { transitions, candidates: regressionCandidates(previous, scan.values, openTypes).map((c) => c.key) };
-}
-
-export interface ConfirmationInput {
-  /** The scheduled scan whose values made the candidates. */
-  candidateScanId: string;
-  confirmationScanId: string;
-  keys: RegressionKey[];
-}
-
-export interface ConfirmationEvaluation extends AlertEvaluation {
-  /** The candidates the confirmation scan confirmed (each raised, unless its type had an unresolved alert). */
-  confirmed: RegressionKey[];
 }
 
 /** The page's path and query, as alerts name it beside the host. */
@@ -107,7 +100,7 @@ export async function confirmRegressionAlerts(
     const changes: AlertEvaluation['changes'] = [];
     for (const alert of raised) {
       const transition: AlertTransition = { change: 'raised', ...alert };
-      const alertId = await apply(locked, transition, {
+      const alertId = await applyTransition(locked, transition, {
         target,
         scanPublicId: candidate.publicId,
         now,

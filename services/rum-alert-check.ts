@@ -5,36 +5,16 @@ import {
   type RumAlert,
   type SiteWindow,
   type SiteWindowsQuery,
-  type Transition,
   type Verdict,
 } from '../core/rum/alert-check.ts';
 import { isoTimestamp } from '../core/clock.ts';
 import type { WebhookDelivery } from '../core/webhooks/delivery.ts';
 import { rumAlertPayload, type RumAlertNotice } from '../core/webhooks/payloads.ts';
+import type { RumAlertCheckResult } from '../core/rum/alert-check-result.ts';
 import type { CheckedRumAlert, CheckRecord, RumAlertStore, TransitionRecord } from '../db/store/rum-alerts.ts';
 import { enqueueWebhook } from './webhook-delivery.ts';
 import { rumAlertChatNotice } from '../core/alert-destinations/notice.ts';
 import { enqueueChatAlerts } from './alert-destinations.ts';
-
-/** An e-mail to send about a transition (workflows/rum-alerts.ts starts one workflow per job). */
-export interface RumAlertEmailJob {
-  alertId: number;
-  change: Transition;
-  /** triggered_at or resolved_at of the row, in ms: the occurrence the e-mail is about. */
-  occurrenceMs: number;
-  notice: RumAlertNotice;
-}
-
-export interface RumAlertCheckResult {
-  /** Configurations judged (active sites of owners whose plan has live data). */
-  configurations: number;
-  /** ClickHouse queries made: one per distinct window length. */
-  queries: number;
-  /** Configurations recorded; the rest were changed meanwhile or checked less than MIN_CHECK_GAP_MS ago. */
-  recorded: number;
-  transitions: Array<{ alertId: number; change: Transition }>;
-  emails: RumAlertEmailJob[];
-}
 
 export interface RumAlertCheckDeps {
   rumAlerts: RumAlertStore;

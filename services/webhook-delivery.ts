@@ -1,28 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import type { Clock } from '../core/clock.ts';
-import type { Keyring } from '../core/keys.ts';
-import type { Logger } from '../infra/logger.ts';
 import { newPublicId } from '../core/ids.ts';
 import { plansWith } from '../core/plans.ts';
-import type { HostLookup } from '../infra/scan-target.ts';
-import {
-  parseRetryAfter,
-  type AttemptOutcomeKind,
-  type DeliveryStatus,
-  type WebhookDelivery,
-} from '../core/webhooks/delivery.ts';
+import { parseRetryAfter, type DeliveryStatus, type WebhookDelivery } from '../core/webhooks/delivery.ts';
 import { DISABLE_AFTER_FAILING_MS, isHeaderValue, type DisabledReason } from '../core/webhooks/endpoint.ts';
 import type { DeliveryEvent, WebhookPayload } from '../core/webhooks/events.ts';
 import { payloadProblems } from '../core/webhooks/schemas.ts';
 import { signedHeaders } from '../core/webhooks/signing.ts';
-import type { UserStore } from '../db/store/users.ts';
 import type { WebhookStore } from '../db/store/webhooks.ts';
-import type { Mailer } from './mailer.ts';
-import type { WorkerMetrics } from '../infra/worker-metrics.ts';
 import { authHeaderOf, mayUseWebhooks, signingSecrets } from './webhook-settings.ts';
-import { RECORD_RETRY, retriedWrite, type RecordRetry } from './webhook-recording.ts';
+import { RECORD_RETRY, retriedWrite } from './webhook-recording.ts';
 import { sendWebhook, type WebhookResponse } from './webhook-sender.ts';
 import { attemptChatDelivery } from './chat-delivery.ts';
+import { recordNotSent, type AttemptResult, type WebhookDeliveryDeps } from './webhook-attempt.ts';
 
 export const WEBHOOK_TIMEOUT_MS = 15_000;
 export const WEBHOOK_USER_AGENT = 'WebPerf-Webhooks/1.0';
@@ -39,29 +28,6 @@ export function enqueueWebhook(
   at: Date,
 ): Promise<WebhookDelivery | undefined> {
   return webhooks.enqueue({ userId, event, payload, messageId: `msg_${newPublicId(at)}`, at }, plansWith('webhooks'));
-}
-
-export interface WebhookDeliveryDeps {
-  webhooks: WebhookStore;
-  users: UserStore;
-  mailer: Mailer;
-  keys: Keyring;
-  allowLoopback: boolean;
-  baseUrl: string;
-  clock: Clock;
-  lookup?: HostLookup;
-  timeoutMs?: number;
-  metrics?: Pick<WorkerMetrics, 'webhookAttempt' | 'webhookDeliveryEnded' | 'webhookEndpointDisabled'>;
-  /** Failed attempts and disabled endpoints are logged (ids, status code, error text; never headers, secrets or bodies). */
-  log: Pick<Logger, 'warn' | 'info'>;
-  /** How recording after a send is retried (RECORD_RETRY unless a test shortens it). */
-  recordRetry?: RecordRetry;
-}
-
-/** What one attempt came to: `retry` while the schedule goes on (with the receiver's Retry-After on 429/503). */
-export interface AttemptResult {
-  outcome: AttemptOutcomeKind;
-  retryAfterMs: number | null;
 }
 
 /**
@@ -103,22 +69,7 @@ export async function attemptDelivery(
   const now = deps.clock();
   if (refusal) {
     deps.log.info({ deliveryId, userId: delivery.userId, event: delivery.event, reason: refusal }, 'webhook not sent');
-    await deps.webhooks.recordAttempt(
-      {
-        key: randomUUID(),
-        deliveryId,
-        attemptedAt: now,
-        durationMs: 0,
-        responseCode: null,
-        responseBody: null,
-        error: `not sent: ${refusal}`,
-      },
-      { status: 'failed', responseCode: null, error: `not sent: ${refusal}` },
-      now,
-    );
-    deps.metrics?.webhookAttempt('not_sent');
-    deps.metrics?.webhookDeliveryEnded('not_sent');
-    return { outcome: 'not_sent', retryAfterMs: null };
+    return recordNotSent(deps, deliveryId, refusal, now);
   }
   const body = JSON.stringify(delivery.payload);
   const headers: Record<string, string> = {

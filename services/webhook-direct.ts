@@ -1,6 +1,7 @@
 import type { DeliveryRef, PriorAttempts } from '../core/webhooks/delivery.ts';
 import { ATTEMPT_SLOT_POOLS, DIRECT_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT, DIRECT_WAIT_MS } from '../core/webhooks/limits.ts';
-import { attemptDelivery, type WebhookDeliveryDeps } from './webhook-delivery.ts';
+import type { WebhookDeliveryDeps } from './webhook-attempt.ts';
+import { attemptDelivery } from './webhook-delivery.ts';
 import { CLAIM_MS, type WebhookDispatch } from './webhook-dispatch.ts';
 import { inAttemptSlot } from './webhook-slots.ts';
 

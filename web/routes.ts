@@ -19,7 +19,7 @@ import { mountLivePages } from './live/routes.ts';
 import { liveDataSource } from './live/source.ts';
 import { pageLocale } from './locale.ts';
 import { mountMonitoringPages } from './monitoring/routes.ts';
-import { mountTargetBudgets } from './monitoring/target-budgets.ts';
+import { mountTargetBudgets } from './monitoring/target-budget-routes.ts';
 import { mountOAuthPages } from './oauth/routes.ts';
 import { mountReportPages } from './scans/report-routes.ts';
 import { mountScanPages } from './scans/routes.ts';

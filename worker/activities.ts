@@ -20,7 +20,7 @@ import type { Logger } from '../infra/logger.ts';
 import type { HostLookup } from '../infra/scan-target.ts';
 import type { WorkerMetrics } from '../infra/worker-metrics.ts';
 import type { Mailer } from '../services/mailer.ts';
-import type { WebhookDeliveryDeps } from '../services/webhook-delivery.ts';
+import type { WebhookDeliveryDeps } from '../services/webhook-attempt.ts';
 import type { WebhookDispatch } from '../services/webhook-dispatch.ts';
 import { createAssetStore } from '../services/asset-store.ts';
 

@@ -4,7 +4,7 @@ import type { FlowRunStatus } from '../activities/flows/flow-run.ts';
 import type { FlowScheduleInput } from '../core/monitoring/schedule.ts';
 import { flowRunWorkflowId, HostAttribute, UserIdAttribute } from '../core/temporal.ts';
 import { flowRunWorkflow } from './flow-run.ts';
-import { scanIdOfThisRun } from './target-scan.ts';
+import { scanIdOfThisRun } from './target-scan-run.ts';
 
 const { dispatchScheduledFlowRun } = proxyActivities<FlowScheduleActivities>({
   startToCloseTimeout: '30 seconds',

@@ -3,8 +3,8 @@ import { ParentClosePolicy, proxyActivities, startChild, workflowInfo } from '@t
 import type { AlertEmailOutcome } from '../activities/alerts.ts';
 import type { RumAlertActivities } from '../activities/rum-alerts.ts';
 import { rumAlertEmailWorkflowId } from '../core/temporal.ts';
-import type { RumAlertCheckResult, RumAlertEmailJob } from '../services/rum-alert-check.ts';
-import { ALERT_EMAIL_RETRY, type EmailRetry } from './target-alerts.ts';
+import type { RumAlertCheckResult, RumAlertEmailJob } from '../core/rum/alert-check-result.ts';
+import { ALERT_EMAIL_RETRY, type EmailRetry } from './alert-emails.ts';
 
 const { checkRumAlerts } = proxyActivities<RumAlertActivities>({
   // The next check comes in 5 minutes (the schedule skips it while this one runs): retry a little, not for long.

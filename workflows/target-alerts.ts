@@ -1,30 +1,10 @@
-import { WorkflowExecutionAlreadyStartedError, type Duration } from '@temporalio/common';
-import { log, ParentClosePolicy, proxyActivities, startChild, workflowInfo } from '@temporalio/workflow';
-import type { AlertActivities, AlertEmailOutcome } from '../activities/alerts.ts';
-import type { AlertChange } from '../core/monitoring/alert.ts';
-import {
-  alertEmailWorkflowId,
-  HostAttribute,
-  ScanIdAttribute,
-  TargetIdAttribute,
-  targetConfirmWorkflowId,
-} from '../core/temporal.ts';
-import type { AlertEmailJob, AlertEvaluation } from '../services/alert-evaluation.ts';
-import type { TargetConfirmInput } from './target-confirm.ts';
-
-/** How long an alert e-mail keeps being retried while the SMTP server fails, and how often. */
-export interface EmailRetry {
-  initialInterval: Duration;
-  maximumInterval: Duration;
-  giveUpAfter: Duration;
-}
-
-/** Exponential backoff from 30 s to hourly, for a day; tests pass shorter intervals. */
-export const ALERT_EMAIL_RETRY: EmailRetry = {
-  initialInterval: '30 seconds',
-  maximumInterval: '1 hour',
-  giveUpAfter: '1 day',
-};
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import { log, ParentClosePolicy, proxyActivities, startChild } from '@temporalio/workflow';
+import type { AlertActivities } from '../activities/alerts.ts';
+import { HostAttribute, ScanIdAttribute, TargetIdAttribute, targetConfirmWorkflowId } from '../core/temporal.ts';
+import type { AlertEvaluation } from '../core/monitoring/alert-evaluation.ts';
+import { startAlertEmails, type EmailRetry } from './alert-emails.ts';
+import { targetConfirmWorkflow, type TargetConfirmInput } from './target-confirm.ts';
 
 const { evaluateTargetAlerts } = proxyActivities<AlertActivities>({
   startToCloseTimeout: '1 minute',
@@ -56,25 +36,9 @@ export async function evaluateAfterScan(
   return evaluation;
 }
 
-/** One e-mail workflow per e-mail due, each on its own (ParentClosePolicy ABANDON); one already started is left as it is. */
-export async function startAlertEmails(emails: AlertEmailJob[], retry: EmailRetry | undefined): Promise<void> {
-  for (const { alertId, change } of emails) {
-    try {
-      await startChild(alertEmailWorkflow, {
-        workflowId: alertEmailWorkflowId(workflowInfo().taskQueue, alertId, change),
-        args: [{ alertId, change, retry }],
-        parentClosePolicy: ParentClosePolicy.ABANDON,
-      });
-    } catch (error) {
-      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-    }
-  }
-}
-
 /**
  * The confirmation of a scan's regression candidates, as a workflow of its own that outlives this one
- * (ABANDON), with the search attributes of the target's scans (ScanId: the candidate scan). Started by type
- * name: workflows/target-confirm.ts imports this file.
+ * (ABANDON), with the search attributes of the target's scans (ScanId: the candidate scan).
  */
 async function startConfirmation(
   scanPublicId: string,
@@ -88,7 +52,7 @@ async function startConfirmation(
     ...(emailRetry ? { emailRetry } : {}),
   };
   try {
-    await startChild('targetConfirmWorkflow', {
+    await startChild(targetConfirmWorkflow, {
       workflowId: targetConfirmWorkflowId(confirmation.targetId, scanPublicId),
       args: [input],
       staticSummary: `Confirmation of ${confirmation.keys.join(', ')} on target ${confirmation.targetId} (${confirmation.host})`,
@@ -102,23 +66,6 @@ async function startConfirmation(
   } catch (error) {
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
   }
-}
-
-export interface AlertEmailInput {
-  alertId: number;
-  change: AlertChange;
-  retry?: EmailRetry;
-}
-
-/** Sends one alert e-mail, retrying with backoff while the SMTP server fails (activities/alerts.ts sendAlertEmail). */
-export async function alertEmailWorkflow(input: AlertEmailInput): Promise<AlertEmailOutcome> {
-  const retry = input.retry ?? ALERT_EMAIL_RETRY;
-  const { sendAlertEmail } = proxyActivities<AlertActivities>({
-    startToCloseTimeout: '2 minutes',
-    scheduleToCloseTimeout: retry.giveUpAfter,
-    retry: { initialInterval: retry.initialInterval, maximumInterval: retry.maximumInterval, backoffCoefficient: 2 },
-  });
-  return sendAlertEmail(input.alertId, input.change);
 }
 
 /** A finished target scan's alerts, as a workflow of its own (tests; a parent may also run it as a child). */

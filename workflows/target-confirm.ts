@@ -2,9 +2,9 @@ import { proxyActivities } from '@temporalio/workflow';
 import type { AlertActivities } from '../activities/alerts.ts';
 import type { ScanOutcome } from '../activities/scan.ts';
 import type { RegressionKey } from '../core/monitoring/regression-rules.ts';
-import type { ConfirmationEvaluation } from '../services/regression-evaluation.ts';
-import { startAlertEmails, type EmailRetry } from './target-alerts.ts';
-import { dispatchAndRunTargetScan, scanIdOfThisRun } from './target-scan.ts';
+import type { ConfirmationEvaluation } from '../core/monitoring/alert-evaluation.ts';
+import { startAlertEmails, type EmailRetry } from './alert-emails.ts';
+import { dispatchAndRunTargetScan, scanIdOfThisRun } from './target-scan-run.ts';
 
 const { confirmTargetRegressions } = proxyActivities<AlertActivities>({
   startToCloseTimeout: '1 minute',

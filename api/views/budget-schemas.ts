@@ -3,7 +3,8 @@ import { BUDGET_LIMITS, type BudgetMetric } from '../../core/monitoring/budgets.
 import { BUDGET_BREACH_SCHEMA, budgetBreachPayload } from '../../core/webhooks/budget-payload.ts';
 import { SCORE_KEYS } from '../../core/scoring/categories.ts';
 import type { JsonSchema } from '../validation.ts';
-import { FLOW_SCORE_KEYS, STEP_BUDGET_METRICS } from '../../core/flows/flow-budgets.ts';
+import { STEP_BUDGET_METRICS } from '../../core/flows/flow-budgets.ts';
+import { FLOW_SCORE_KEYS } from '../../core/flows/flow.ts';
 
 /**
  * Performance budgets in the API (extensions of the domain endpoints and of alert details): the JSON Schemas

@@ -7,10 +7,14 @@
  */
 import { BUDGET_LIMITS, budgetUnit, type BudgetStep, type StepBudgetMetric } from '../monitoring/budgets.ts';
 import type { JudgedBudget } from '../monitoring/budget-rules.ts';
-import { measuredSteps, type FlowDefinition, type FlowStepResult, type LighthouseStepMode } from './flow.ts';
-
-export const FLOW_SCORE_KEYS = ['performance', 'accessibility', 'best_practices', 'seo'] as const;
-export type FlowScoreKey = (typeof FLOW_SCORE_KEYS)[number];
+import {
+  FLOW_SCORE_KEYS,
+  measuredSteps,
+  type FlowDefinition,
+  type FlowScoreKey,
+  type FlowStepResult,
+  type LighthouseStepMode,
+} from './flow.ts';
 
 /** Per mode, the metrics a step's budget may name. */
 export const STEP_BUDGET_METRICS: Record<LighthouseStepMode, readonly StepBudgetMetric[]> = {

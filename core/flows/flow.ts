@@ -67,6 +67,10 @@ export interface FlowRunInput {
   secrets: Record<string, FlowSecretValue>;
 }
 
+/** The category scores a measured step may have (FlowStepResult's `scores`); a flow step's budget may set a minimum for each. */
+export const FLOW_SCORE_KEYS = ['performance', 'accessibility', 'best_practices', 'seo'] as const;
+export type FlowScoreKey = (typeof FLOW_SCORE_KEYS)[number];
+
 /** One measured step's result. `index` is the step's position in `definition.steps`. */
 export interface FlowStepResult {
   index: number;

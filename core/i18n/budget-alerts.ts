@@ -1,6 +1,6 @@
 import type { Alert } from '../monitoring/alert.ts';
 import type { BudgetBreach, BudgetMetric, BudgetStep, StepBudgetMetric } from '../monitoring/budgets.ts';
-import { FLOW_SCORE_KEYS, type FlowScoreKey } from '../flows/flow-budgets.ts';
+import { FLOW_SCORE_KEYS, type FlowScoreKey } from '../flows/flow.ts';
 import { isBudgetMetric } from '../monitoring/budgets.ts';
 import type { FormFactor } from '../scan/observation.ts';
 import { categoryOf, scoreLabel, type ScoreKey } from '../scoring/categories.ts';

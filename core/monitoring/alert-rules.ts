@@ -1,7 +1,9 @@
 import { SCORE_KEYS, type ScanScores, type ScoreKey } from '../scoring/categories.ts';
-import type { AlertDetails, AlertResolution, AlertSeverity, AlertType, ScoreCrossing } from './alert.ts';
+import type { AlertDetails, AlertType, ScoreCrossing } from './alert.ts';
+import type { AlertTransition, UnresolvedAlert } from './alert-transition.ts';
 import type { Thresholds } from './thresholds.ts';
 import { budgetTransition, type BudgetCheck } from './budget-rules.ts';
+import { SEVERITY_RANK } from './severity.ts';
 
 /**
  * When a target's scan finishes, what happens to its threshold alerts: a pure function of the target's
@@ -21,15 +23,6 @@ export interface PreviousScan {
   finishedAt: Date;
 }
 
-/** An alert of the target that is not resolved yet (dismissed or not). */
-export interface UnresolvedAlert {
-  id: number;
-  type: AlertType;
-  severity: AlertSeverity;
-  details: AlertDetails;
-  createdAt: Date;
-}
-
 export interface AlertRuleInput {
   thresholds: Thresholds;
   scores: ScanScores;
@@ -39,13 +32,6 @@ export interface AlertRuleInput {
   /** The target's budgets and what the scan measured (metric_over_budget, core/monitoring/budget-rules.ts); none: no budget alerts. */
   budget?: BudgetCheck;
 }
-
-export type AlertTransition =
-  | { change: 'raised'; type: AlertType; severity: AlertSeverity; details: AlertDetails }
-  | { change: 'escalated'; alertId: number; type: AlertType; severity: 'critical'; details: AlertDetails }
-  | { change: 'resolved'; alertId: number; type: AlertType; resolution: AlertResolution };
-
-const SEVERITY_RANK: Record<AlertSeverity, number> = { warning: 1, critical: 2 };
 
 export function decideAlertTransitions(input: AlertRuleInput): AlertTransition[] {
   const unresolved = (type: AlertType) => input.unresolved.find((alert) => alert.type === type);

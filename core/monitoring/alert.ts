@@ -1,6 +1,7 @@
 import type { ScoreKey } from '../scoring/categories.ts';
 import type { FailedStep } from '../flows/flow.ts';
 import type { BudgetBreach } from './budgets.ts';
+import type { AlertSeverity } from './severity.ts';
 
 export const ALERT_TYPES = [
   'score_below_threshold',
@@ -11,8 +12,7 @@ export const ALERT_TYPES = [
 ] as const;
 export type AlertType = (typeof ALERT_TYPES)[number];
 
-export const ALERT_SEVERITIES = ['warning', 'critical'] as const;
-export type AlertSeverity = (typeof ALERT_SEVERITIES)[number];
+export { ALERT_SEVERITIES, type AlertSeverity } from './severity.ts';
 
 /** The spec's `GET /alerts?status=` values: open = neither resolved nor dismissed. */
 export const ALERT_STATUS_FILTERS = ['open', 'resolved', 'unread'] as const;

@@ -1,7 +1,7 @@
 import type { FormFactor } from '../scan/observation.ts';
 import { SCORE_KEYS, type ScoreKey } from '../scoring/categories.ts';
-import type { AlertDetails, AlertSeverity } from './alert.ts';
-import type { AlertTransition, UnresolvedAlert } from './alert-rules.ts';
+import type { AlertDetails } from './alert.ts';
+import type { AlertTransition, UnresolvedAlert } from './alert-transition.ts';
 import {
   budgetEntries,
   budgetUnit,
@@ -14,6 +14,7 @@ import {
   type BudgetStep,
   type BudgetUnit,
 } from './budgets.ts';
+import { SEVERITY_RANK, type AlertSeverity } from './severity.ts';
 
 /**
  * metric_over_budget: a pure function of the target's budgets, what its scheduled scan measured and the
@@ -45,8 +46,6 @@ export interface BudgetCheck {
   budgets: Budgets;
   measured: BudgetMeasurement;
 }
-
-const SEVERITY_RANK: Record<AlertSeverity, number> = { warning: 1, critical: 2 };
 
 /**
  * One budget with the value measured for it (undefined: not measured, so neither broken nor in the way of

@@ -1,8 +1,7 @@
 import { SCORE_KEYS, type ScanScores, type ScoreKey } from '../scoring/categories.ts';
 import { FORM_FACTORS, type FormFactor } from '../scan/observation.ts';
-import type { AlertSeverity } from './alert.ts';
-import type { FlowScoreKey } from '../flows/flow-budgets.ts';
-import type { LighthouseStepMode } from '../flows/flow.ts';
+import type { AlertSeverity } from './severity.ts';
+import type { FlowScoreKey, LighthouseStepMode } from '../flows/flow.ts';
 
 /**
  * A target's performance budgets: per form factor, the most a page metric of the scheduled scan's median run

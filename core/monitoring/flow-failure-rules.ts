@@ -1,6 +1,6 @@
 import type { FailedStep } from '../flows/flow.ts';
 import type { AlertDetails } from './alert.ts';
-import type { AlertTransition, UnresolvedAlert } from './alert-rules.ts';
+import type { AlertTransition, UnresolvedAlert } from './alert-transition.ts';
 
 /**
  * flow_failed: a pure function of an ended run of a monitored flow and the flow's unresolved flow_failed alert

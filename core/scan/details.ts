@@ -1,4 +1,4 @@
-import type { FormFactor } from './observation.ts';
+import type { FormFactor } from './form-factor.ts';
 
 /**
  * What the report keeps of Lighthouse's audit and insight `details`: the things behind a finding (resources

@@ -4,9 +4,9 @@
  */
 
 import type { AuditEvidence, Diagnostics, NetworkBreakdown } from './details.ts';
+import type { FormFactor } from './form-factor.ts';
 
-export const FORM_FACTORS = ['desktop', 'mobile'] as const;
-export type FormFactor = (typeof FORM_FACTORS)[number];
+export { FORM_FACTORS, type FormFactor } from './form-factor.ts';
 
 /** A trimmed Lighthouse audit: score, numeric value, up to 25 table rows (long strings cut), checklist flags. */
 export interface AuditSummary {

@@ -2,7 +2,7 @@ import type { Alert } from '../monitoring/alert.ts';
 import { BUDGET_METRICS, type BudgetBreach } from '../monitoring/budgets.ts';
 import { FORM_FACTORS } from '../scan/observation.ts';
 import { SCORE_KEYS } from '../scoring/categories.ts';
-import { FLOW_SCORE_KEYS } from '../flows/flow-budgets.ts';
+import { FLOW_SCORE_KEYS } from '../flows/flow.ts';
 
 /**
  * The extension fields of a metric_over_budget alert's alert.triggered / alert.resolved payload, beside the

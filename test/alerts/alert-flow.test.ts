@@ -5,9 +5,9 @@ import {
   TargetIdAttribute,
   targetConfirmWorkflowId,
 } from '../../core/temporal.ts';
-import type { AlertEvaluation } from '../../services/alert-evaluation.ts';
+import type { AlertEvaluation } from '../../core/monitoring/alert-evaluation.ts';
 import { waitUntil } from '../../stack/proc.ts';
-import type { EmailRetry } from '../../workflows/target-alerts.ts';
+import type { EmailRetry } from '../../workflows/alert-emails.ts';
 import type { TargetConfirmOutcome } from '../../workflows/target-confirm.ts';
 import { insertFinishedScan, insertTarget, scoresOf, type TestTarget } from '../harness/alerts.ts';
 import { call, createTestUser, startTestApi, TestClock, type TestApi } from '../harness/api.ts';

@@ -5,8 +5,8 @@ import {
   scoreCrossings,
   type AlertRuleInput,
   type PreviousScan,
-  type UnresolvedAlert,
 } from '../../core/monitoring/alert-rules.ts';
+import type { UnresolvedAlert } from '../../core/monitoring/alert-transition.ts';
 import type { Thresholds } from '../../core/monitoring/thresholds.ts';
 import type { ScanScores } from '../../core/scoring/categories.ts';
 

@@ -1,5 +1,6 @@
 import type { AlertDetails, AlertSeverity } from '../../core/monitoring/alert.ts';
-import { decideAlertTransitions, type UnresolvedAlert } from '../../core/monitoring/alert-rules.ts';
+import { decideAlertTransitions } from '../../core/monitoring/alert-rules.ts';
+import type { UnresolvedAlert } from '../../core/monitoring/alert-transition.ts';
 import { budgetBreaches, budgetTransition, type BudgetCheck } from '../../core/monitoring/budget-rules.ts';
 import { budgetMeasurement, type BudgetMeasurement, type Budgets } from '../../core/monitoring/budgets.ts';
 import { alertText } from '../../core/i18n/alerts.ts';

@@ -1,6 +1,6 @@
 import type { FlowStep, FlowStepResult } from '../../core/flows/flow.ts';
 import { flowBudgetProblem, flowBudgetsJudged, type FlowBudgets } from '../../core/flows/flow-budgets.ts';
-import type { UnresolvedAlert } from '../../core/monitoring/alert-rules.ts';
+import type { UnresolvedAlert } from '../../core/monitoring/alert-transition.ts';
 import { budgetBreaches, budgetTransition } from '../../core/monitoring/budget-rules.ts';
 import { alertText } from '../../core/i18n/alerts.ts';
 import { alertPayload } from '../../core/webhooks/payloads.ts';

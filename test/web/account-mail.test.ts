@@ -4,7 +4,7 @@ import { createStorage } from '../../db/store/index.ts';
 import { ACCOUNT_MAIL_THROTTLE } from '../../services/account-mail-throttle.ts';
 import { mintToken } from '../../services/tokens.ts';
 import { waitUntil } from '../../stack/proc.ts';
-import type { AlertEvaluation } from '../../services/alert-evaluation.ts';
+import type { AlertEvaluation } from '../../core/monitoring/alert-evaluation.ts';
 import { insertFinishedScan, insertTarget, scoresOf } from '../harness/alerts.ts';
 import { call, createTestUser, startTestApi, TestClock, type TestApi } from '../harness/api.ts';
 import { launchBrowser, signedInPage, submit } from '../harness/browser.ts';

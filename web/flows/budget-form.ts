@@ -1,11 +1,10 @@
 import {
-  FLOW_SCORE_KEYS,
   STEP_BUDGET_METRICS,
   STEP_BUDGET_SCORES,
   type FlowBudgets,
-  type FlowScoreKey,
   type StepBudgets,
 } from '../../core/flows/flow-budgets.ts';
+import { FLOW_SCORE_KEYS, type FlowScoreKey } from '../../core/flows/flow.ts';
 import type { Locale } from '../../core/i18n/locale.ts';
 import type { StepBudgetMetric } from '../../core/monitoring/budgets.ts';
 import { budgetFieldNumber, budgetFieldText } from '../budget-fields.ts';

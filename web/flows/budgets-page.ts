@@ -1,9 +1,5 @@
-import {
-  STEP_BUDGET_METRICS,
-  STEP_BUDGET_SCORES,
-  type FlowBudgets,
-  type FlowScoreKey,
-} from '../../core/flows/flow-budgets.ts';
+import { STEP_BUDGET_METRICS, STEP_BUDGET_SCORES, type FlowBudgets } from '../../core/flows/flow-budgets.ts';
+import type { FlowScoreKey } from '../../core/flows/flow.ts';
 import { budgetValue } from '../../core/i18n/budget-alerts.ts';
 import type { Locale } from '../../core/i18n/locale.ts';
 import {

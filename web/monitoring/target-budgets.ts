@@ -1,5 +1,3 @@
-import type Router from '@koa/router';
-import type { RouterContext } from '@koa/router';
 import { BUDGET_METRIC_NAMES } from '../../core/i18n/budget-alerts.ts';
 import type { Locale } from '../../core/i18n/locale.ts';
 import {
@@ -10,30 +8,16 @@ import {
 import { BUDGET_LIMITS, BUDGET_METRICS, type BudgetMetric, type Budgets } from '../../core/monitoring/budgets.ts';
 import type { FormFactor } from '../../core/scan/observation.ts';
 import { SCORE_KEYS, scoreLabel, type ScoreKey } from '../../core/scoring/categories.ts';
-import { notFound } from '../../http/errors.ts';
-import { updateTarget } from '../../services/targets.ts';
 import { budgetFieldNumber, budgetFieldText } from '../budget-fields.ts';
 import { html, type SafeHtml } from '../html.ts';
-import { readForm } from '../session.ts';
-import { pageLocale } from '../locale.ts';
 import type { FieldErrors } from './model.ts';
 import { formError, formFields } from './parts.ts';
-import {
-  backTo,
-  failureMessage,
-  failureStatus,
-  idParam,
-  labelsFor,
-  renderTarget,
-  serviceDeps,
-  signedIn,
-  type MonitoringPageDeps,
-} from './routes.ts';
 
 /**
  * A target's performance budgets on its page (core/monitoring/budgets.ts): one form with a field per form
  * factor and page metric and one per score, empty meaning no budget. Saved through the same service as the
- * API's `budgets` (services/targets.ts), and checked against the same limits.
+ * API's `budgets` (services/targets.ts), and checked against the same limits; the form's POST route is in
+ * target-budget-routes.ts.
  */
 
 /** The form's field names: `mobile.lcp_ms`, `desktop.cls`, `scores.overall`. */
@@ -170,35 +154,4 @@ export function readBudgetForm(
   }
   if (Object.keys(errors).length) return { values, errors: { form: t.formInvalid, ...errors } };
   return { values, budgets, errors };
-}
-
-/** POST /targets/:id/budgets: replaces the target's budgets with the form's, then back to its page. */
-export function mountTargetBudgets(router: Router, deps: MonitoringPageDeps): void {
-  router.post('/targets/:id/budgets', (ctx: RouterContext) => saveBudgets(deps, ctx));
-}
-
-async function saveBudgets(deps: MonitoringPageDeps, ctx: RouterContext): Promise<void> {
-  const user = signedIn(ctx);
-  if (!user) return;
-  const id = idParam(ctx, 'targetId');
-  const form = await readForm(ctx, deps.config);
-  const locale = pageLocale(ctx, deps.config);
-  const read = readBudgetForm(form, locale);
-  const rejected = (errors: FieldErrors, status: number) =>
-    renderTarget(deps, ctx, user.id, id, undefined, status, undefined, { values: read.values, errors });
-  if (!read.budgets) {
-    if (!(await deps.storage.targets.findOwned(user.id, id))) throw notFound();
-    return rejected(read.errors, 422);
-  }
-  const outcome = await updateTarget(serviceDeps(deps), user, id, { budgets: read.budgets });
-  if (outcome.kind === 'ok') return backTo(ctx, new URLSearchParams({ next: `/targets/${id}` }), '/targets', 'budgets');
-  if (outcome.kind === 'not_found') throw notFound();
-  return rejected(
-    {
-      form:
-        failureMessage(outcome, labelsFor(deps, ctx), locale) ??
-        (outcome.kind === 'invalid' ? (Object.values(outcome.errors).flat()[0] ?? '') : ''),
-    },
-    failureStatus(outcome),
-  );
 }

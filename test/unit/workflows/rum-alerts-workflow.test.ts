@@ -4,7 +4,7 @@ import { WorkflowFailedError } from '@temporalio/client';
 import type { RumAlertActivities } from '../../../activities/rum-alerts.ts';
 import { RUM_ALERT_CHECK_EVERY_MINUTES } from '../../../core/rum/alert-check.ts';
 import { mainTaskQueue, rumAlertEmailWorkflowId } from '../../../core/temporal.ts';
-import type { RumAlertCheckResult, RumAlertEmailJob } from '../../../services/rum-alert-check.ts';
+import type { RumAlertCheckResult, RumAlertEmailJob } from '../../../core/rum/alert-check-result.ts';
 import { workflowTestbed, type WorkflowTestbed } from './time-skipping.ts';
 
 /**

@@ -12,8 +12,7 @@ import {
   TargetIdAttribute,
   targetConfirmWorkflowId,
 } from '../../../core/temporal.ts';
-import type { AlertEvaluation } from '../../../services/alert-evaluation.ts';
-import type { ConfirmationInput } from '../../../services/regression-evaluation.ts';
+import type { AlertEvaluation, ConfirmationInput } from '../../../core/monitoring/alert-evaluation.ts';
 import type { TargetConfirmOutcome } from '../../../workflows/target-confirm.ts';
 import type { TargetScanOutcome } from '../../../workflows/target-scan.ts';
 import { crash, scanStubs } from './scan-stubs.ts';
