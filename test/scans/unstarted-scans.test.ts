@@ -82,6 +82,22 @@ const runReconciler = () =>
     workflowId: `reconcile-test-${newPublicId(new Date())}`,
   }) as Promise<ReconcileReport>;
 
+/** A queued scan row in the region `far`, written straight to the store (no workflow is started for it). */
+const insertQueuedScan = (path: string, targetId?: number) =>
+  storage().scans.insert({
+    publicId: newPublicId(new Date()),
+    userId,
+    url: `https://example.com/${path}`,
+    host: 'example.com',
+    region: 'far',
+    isPublic: false,
+    authType: null,
+    authSecret: null,
+    cacheKey: null,
+    requestedAt: new Date(),
+    ...(targetId === undefined ? {} : { targetId }),
+  });
+
 async function submitScan(url: string): Promise<string> {
   const res = await call(api, '/scans', { token, method: 'POST', body: { url, region: 'far' } });
   expect(res.status).toBe(202);
@@ -158,19 +174,7 @@ it('a run now whose target is deleted between its lookup and its insert answers 
 
 it('a run now whose target vanished before its workflow dispatched it is failed `not_started` by that workflow', async () => {
   const targetId = await createTarget('vanished');
-  const scan = await storage().scans.insert({
-    publicId: newPublicId(new Date()),
-    userId,
-    url: 'https://example.com/vanished',
-    host: 'example.com',
-    region: 'far',
-    isPublic: false,
-    authType: null,
-    authSecret: null,
-    cacheKey: null,
-    requestedAt: new Date(),
-    targetId,
-  });
+  const scan = await insertQueuedScan('vanished', targetId);
   // Gone without the service's deletion (which fails the scan itself): only the dispatch can notice.
   await api.db.knex('scan_targets').where({ id: targetId }).delete();
   const prefix = api.config.temporal.taskQueuePrefix;
@@ -186,18 +190,7 @@ it('the reconciler fails a scan left queued with no workflow `not_started` and l
   const waiting = await submitScan('https://example.com/waits-its-turn');
   expect((await scanRow(waiting)).status).toBe('queued');
   // A row Temporal never heard of (the API stopped between the insert and the start).
-  const orphan = await storage().scans.insert({
-    publicId: newPublicId(new Date()),
-    userId,
-    url: 'https://example.com/orphan',
-    host: 'example.com',
-    region: 'far',
-    isPublic: false,
-    authType: null,
-    authSecret: null,
-    cacheKey: null,
-    requestedAt: new Date(),
-  });
+  const orphan = await insertQueuedScan('orphan');
   for (const id of [waiting, blocker, orphan.publicId]) await age('scans', id);
 
   const report = await runReconciler();
