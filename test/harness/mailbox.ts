@@ -1,6 +1,8 @@
 import { waitUntil } from '../../stack/proc.ts';
+import { startTestApi, TestClock, type TestApi } from './api.ts';
+import { freePort } from './isolated.ts';
 import { registerSecret } from './log-sink.ts';
-import type { ReceivedMail, TestSmtpServer } from '../../fixtures/smtp.ts';
+import { testSmtpServer, type ReceivedMail, type TestSmtpServer } from '../../fixtures/smtp.ts';
 
 /** Reading the account mail a test SMTP server received: by recipient and subject, and the links in it. */
 export function mailbox(smtp: TestSmtpServer, baseUrl: string) {
@@ -27,3 +29,25 @@ export function mailbox(smtp: TestSmtpServer, baseUrl: string) {
 
 /** The token of a link path from `mailbox().link`. */
 export const tokenOf = (linkPath: string): string => new URL(linkPath, 'http://x').searchParams.get('token') ?? '';
+
+/**
+ * A test SMTP server, an API on a test clock that sends its account mail there (with `env` besides), and the
+ * mailbox over it; `close` stops both.
+ */
+export async function startMailingApi(env: Record<string, string> = {}) {
+  const smtp = testSmtpServer(await freePort());
+  await smtp.start();
+  const api: TestApi = await startTestApi({
+    clock: new TestClock(),
+    env: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_FROM: 'WebPerf <account@perf.example.test>', ...env },
+  });
+  return {
+    smtp,
+    api,
+    box: mailbox(smtp, api.config.baseUrl),
+    close: async () => {
+      await api.close();
+      await smtp.stop();
+    },
+  };
+}

@@ -1,11 +1,10 @@
 import { createKnex } from '../../db/knex.ts';
 import { planChangeCommand } from '../../services/plan-requests.ts';
 import { SIGN_IN_THROTTLE } from '../../services/sign-in-throttle.ts';
-import { createTestUser, startTestApi, TestClock, type TestApi } from '../harness/api.ts';
-import { freePort, uniqueName } from '../harness/isolated.ts';
+import { createTestUser, type TestApi } from '../harness/api.ts';
+import { uniqueName } from '../harness/isolated.ts';
 import { registerSecret } from '../harness/log-sink.ts';
-import { mailbox } from '../harness/mailbox.ts';
-import { testSmtpServer, type TestSmtpServer } from '../../fixtures/smtp.ts';
+import { startMailingApi } from '../harness/mailbox.ts';
 import { WebClient, type RawResponse } from '../harness/web.ts';
 
 /**
@@ -19,29 +18,19 @@ const NEW_PASSWORD = 'another long phrase for later';
 const OPERATORS = 'plans@operators.example';
 const HOUR = 3_600_000;
 
-let smtp: TestSmtpServer;
+let mailing: Awaited<ReturnType<typeof startMailingApi>>;
 let api: TestApi;
-let box: ReturnType<typeof mailbox>;
+let box: typeof mailing.box;
 
 beforeAll(async () => {
-  smtp = testSmtpServer(await freePort());
-  await smtp.start();
-  api = await startTestApi({
-    clock: new TestClock(),
-    env: {
-      SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
-      MAIL_FROM: 'WebPerf <account@perf.example.test>',
-      OPERATOR_EMAIL: OPERATORS,
-    },
-  });
-  box = mailbox(smtp, api.config.baseUrl);
+  mailing = await startMailingApi({ OPERATOR_EMAIL: OPERATORS });
+  ({ api, box } = mailing);
   registerSecret(PASSWORD);
   registerSecret(NEW_PASSWORD);
 }, 60_000);
 
 afterAll(async () => {
-  await api?.close();
-  await smtp?.stop();
+  await mailing?.close();
 });
 
 // Each test starts an hour after the last: the account-mail and sign-up throttles (per client, per hour) start afresh.

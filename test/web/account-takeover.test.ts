@@ -1,9 +1,8 @@
 import { createStorage } from '../../db/store/index.ts';
-import { createTestUser, startTestApi, TestClock, type TestApi } from '../harness/api.ts';
-import { freePort, uniqueName } from '../harness/isolated.ts';
+import { createTestUser, type TestApi } from '../harness/api.ts';
+import { uniqueName } from '../harness/isolated.ts';
 import { registerSecret } from '../harness/log-sink.ts';
-import { mailbox, tokenOf } from '../harness/mailbox.ts';
-import { testSmtpServer, type TestSmtpServer } from '../../fixtures/smtp.ts';
+import { startMailingApi, tokenOf } from '../harness/mailbox.ts';
 import { WebClient } from '../harness/web.ts';
 
 /**
@@ -16,24 +15,18 @@ const RESET_PASSWORD = 'fresh violet harbour lamp';
 const ATTACKER_PASSWORD = 'attacker chose this one 9';
 const HOUR = 3_600_000;
 
-let smtp: TestSmtpServer;
+let mailing: Awaited<ReturnType<typeof startMailingApi>>;
 let api: TestApi;
-let box: ReturnType<typeof mailbox>;
+let box: typeof mailing.box;
 
 beforeAll(async () => {
-  smtp = testSmtpServer(await freePort());
-  await smtp.start();
-  api = await startTestApi({
-    clock: new TestClock(),
-    env: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_FROM: 'WebPerf <account@perf.example.test>' },
-  });
-  box = mailbox(smtp, api.config.baseUrl);
+  mailing = await startMailingApi();
+  ({ api, box } = mailing);
   for (const secret of [VICTIM_PASSWORD, RESET_PASSWORD, ATTACKER_PASSWORD]) registerSecret(secret);
 }, 60_000);
 
 afterAll(async () => {
-  await api?.close();
-  await smtp?.stop();
+  await mailing?.close();
 });
 
 // Each test starts an hour after the last, so the account-mail throttle (per client, per hour) starts afresh.
