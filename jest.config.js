@@ -6,6 +6,10 @@
  *   reuses), migrates and builds the workflow bundle for. Jest runs a project's global setup only when at
  *   least one of its files is selected, so a run of unit files alone never touches the stack.
  */
+import { PART_WORKERS, partSelection } from './test/harness/lanes.js';
+
+const part = process.env.WEBPERF_INTEGRATION_PART;
+
 const shared = {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
@@ -25,7 +29,7 @@ export const unitProject = {
 };
 
 export default {
-  maxWorkers: 2,
+  maxWorkers: part ? PART_WORKERS[part] : 2,
   // The longest integration files first (test/harness/sequencer.js), also on a clean clone.
   testSequencer: '<rootDir>/test/harness/sequencer.js',
   // Jest reads the test timeout from the top-level configuration only, not per project.
@@ -35,8 +39,8 @@ export default {
     {
       ...shared,
       displayName: 'integration',
-      testMatch: ['<rootDir>/test/**/*.test.ts'],
-      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/unit/'],
+      // One part of the lane, or the whole of it (test/harness/lanes.js).
+      ...partSelection(part),
       globalSetup: '<rootDir>/test/harness/global-setup.js',
       globalTeardown: '<rootDir>/test/harness/global-teardown.js',
     },

@@ -1,10 +1,11 @@
 /**
- * Per-file times of the test lanes, from jest's --json output (.state/test/jest-<lane>.json, written by
- * `./svc test`): `write` stores them as .state/test/timings-<lane>.json (file, seconds; slowest first);
- * `slowest` (`npm run test:slowest`) prints each lane's 15 slowest files with their share of the lane's
- * file time (the sum over its files: with two jest workers the lane's wall time is about half of it).
+ * Per-file times of the test lanes, from jest's --json output (.state/test/jest-<lane>.json, or one
+ * jest-<lane>-<part>.json per part of the lane, written by `./svc test`): `write` stores them as
+ * .state/test/timings-<lane>.json (file, seconds; slowest first); `slowest` (`npm run test:slowest`) prints
+ * each lane's 15 slowest files with their share of the lane's file time (the sum over its files; with
+ * several jest workers the lane's wall time is a fraction of it).
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { PROJECT_ROOT } from '../../infra/config.ts';
 import { HARNESS_DIR } from './shared.ts';
@@ -22,11 +23,18 @@ interface JestJson {
   testResults: Array<{ name: string; startTime: number; endTime: number }>;
 }
 
-const jestFile = (lane: string) => resolve(HARNESS_DIR, `jest-${lane}.json`);
+/** The lane's jest outputs: the whole lane's, or each part's. */
+const jestFiles = (lane: string) =>
+  existsSync(HARNESS_DIR)
+    ? readdirSync(HARNESS_DIR)
+        .filter((name) => name === `jest-${lane}.json` || (name.startsWith(`jest-${lane}-`) && name.endsWith('.json')))
+        .map((name) => resolve(HARNESS_DIR, name))
+    : [];
 const timingsFile = (lane: string) => resolve(HARNESS_DIR, `timings-${lane}.json`);
 
-export function fileTimes(run: JestJson): FileTime[] {
-  return run.testResults
+export function fileTimes(...runs: JestJson[]): FileTime[] {
+  return runs
+    .flatMap((run) => run.testResults)
     .map((result) => ({
       file: relative(PROJECT_ROOT, result.name),
       seconds: Math.max(0, result.endTime - result.startTime) / 1000,
@@ -36,8 +44,9 @@ export function fileTimes(run: JestJson): FileTime[] {
 
 function write(): void {
   for (const lane of LANES) {
-    if (!existsSync(jestFile(lane))) continue;
-    const times = fileTimes(JSON.parse(readFileSync(jestFile(lane), 'utf8')) as JestJson);
+    const files = jestFiles(lane);
+    if (files.length === 0) continue;
+    const times = fileTimes(...files.map((file) => JSON.parse(readFileSync(file, 'utf8')) as JestJson));
     writeFileSync(timingsFile(lane), `${JSON.stringify(times, null, 1)}\n`);
   }
 }

@@ -17,3 +17,14 @@ test("each file's time is its end less its start in jest's --json output, slowes
     { file: 'test/c.test.ts', seconds: 0.25 },
   ]);
 });
+
+test("a lane run in parts: the parts' files together, slowest first", () => {
+  const part = (name: string, seconds: number) => ({
+    startTime: 0,
+    testResults: [{ name: resolve(PROJECT_ROOT, name), startTime: 0, endTime: seconds * 1000 }],
+  });
+  expect(fileTimes(part('test/lighthouse.test.ts', 30), part('test/services.test.ts', 45))).toEqual([
+    { file: 'test/services.test.ts', seconds: 45 },
+    { file: 'test/lighthouse.test.ts', seconds: 30 },
+  ]);
+});
