@@ -11,7 +11,7 @@ import { buildWorkflowBundle } from '../../worker/build-bundle.ts';
 import { baseTestEnv } from './shared.ts';
 
 /**
- * Records the histories that test/scans/scan-workflow-replay.test.ts replays: a scan (with its slot from the
+ * Records the histories that test/unit/workflows/history-replay.test.ts replays: a scan (with its slot from the
  * region's real dispatcher) and a target's scheduled scan, each run by today's workflow code with stand-in
  * activities on the running Temporal server, stored in Temporal's binary form under fixtures/histories/.
  *

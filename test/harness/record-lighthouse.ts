@@ -2,7 +2,9 @@
  * Records what the real scan runner (activities/lighthouse/process-runner.ts: Lighthouse in a sandboxed
  * Chromium) hands back for each of RECORDED_PAGES of the fixture sites, desktop and mobile, into
  * fixtures/recorded/lighthouse-<installed version>/, for the replay runner (fixtures/replay-runner.ts).
- * Run it after Lighthouse is upgraded (a unit test names it then): `npm run record:lighthouse`.
+ * Run it after Lighthouse is upgraded (a unit test names it then): `npm run record:lighthouse`, which makes the
+ * version's folder anew. With page paths (`npm run record:lighthouse -- /actionable/`) it records only those
+ * pages of RECORDED_PAGES and keeps the folder's other recordings: for a page added to the list.
  */
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,11 +24,15 @@ import { baseTestEnv } from './shared.ts';
 const config = loadConfig(baseTestEnv(), { keys: false });
 const version = installedLighthouseVersion();
 const folder = recordingFolder(version);
-rmSync(folder, { recursive: true, force: true });
+const asked = process.argv.slice(2);
+const unknown = asked.filter((path) => !(RECORDED_PAGES as readonly string[]).includes(path));
+if (unknown.length) throw new Error(`not in RECORDED_PAGES (fixtures/recorded-lighthouse.ts): ${unknown.join(', ')}`);
+const pages = asked.length ? asked : RECORDED_PAGES;
+if (!asked.length) rmSync(folder, { recursive: true, force: true });
 const sites = await startFixtureSites();
 const runner = processRunner({ chromiumPath: config.chromiumPath, allowLoopback: true, scanUser: config.scanUser });
 try {
-  for (const path of RECORDED_PAGES) {
+  for (const path of pages) {
     const url = `${sites.origin}${path}`;
     const result = await runner.run(
       { publicId: `record-${path}`, url, credentials: null, formFactors: ['desktop', 'mobile'] },
@@ -51,5 +57,6 @@ try {
   runner.close();
   await sites.close();
 }
-const bytes = readdirSync(folder).reduce((sum, name) => sum + statSync(join(folder, name)).size, 0);
-console.log(`Lighthouse ${version}: ${RECORDED_PAGES.length} pages in ${folder}, ${Math.round(bytes / 1024)} KiB`);
+const files = readdirSync(folder);
+const bytes = files.reduce((sum, name) => sum + statSync(join(folder, name)).size, 0);
+console.log(`Lighthouse ${version}: ${files.length} pages in ${folder}, ${Math.round(bytes / 1024)} KiB`);

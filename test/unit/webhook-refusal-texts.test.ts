@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { freePort } from '../harness/isolated.ts';
+import { freePort } from '../../stack/ports.ts';
 import { webhookReceiver, type WebhookReceiver } from '../../fixtures/webhook-receiver.ts';
 import { sendWebhook } from '../../services/webhook-sender.ts';
 
