@@ -5,6 +5,7 @@ import type { ScanResultRecord } from '../../core/scan/result.ts';
 import { mainTaskQueue, TargetIdAttribute, targetConfirmWorkflowId } from '../../core/temporal.ts';
 import { createStorage } from '../../db/store/index.ts';
 import { resultScoring } from '../../fixtures/finished-scan.ts';
+import { REPLAY_RUNNER_SCRIPT } from '../../fixtures/recorded-lighthouse.ts';
 import { startRegressionSite, type RegressionSite } from '../../fixtures/regression-site.ts';
 import { saveWebhookSettings } from '../../services/webhook-settings.ts';
 import type { TargetConfirmOutcome } from '../../workflows/target-confirm.ts';
@@ -17,13 +18,16 @@ import { testSmtpServer, type TestSmtpServer } from '../../fixtures/smtp.ts';
 import { webhookReceiver, type WebhookReceiver } from '../../fixtures/webhook-receiver.ts';
 
 /**
- * Confirmed regressions end to end: real Temporal, Postgres, SMTP and webhook receiver, and real Lighthouse
- * scans in Chromium of fixture pages on 127.0.0.1 (fixtures/regression-site.ts). A target's history is its
- * first real scan plus seeded scans at the same level (the stored result of that scan with the metrics a
- * little apart, as fixtures/finished-scan.ts builds results); then the page gets slower and the target's
- * scheduled scan runs. A persistent slowdown: the confirmation workflow runs one more scan at once and the
- * alert is raised with its e-mail and webhook. A one-off: the confirmation scan is back to normal, and nothing
- * is raised.
+ * Confirmed regressions end to end: real Temporal, Postgres, SMTP and webhook receiver, and scans of fixture pages
+ * on 127.0.0.1 (fixtures/regression-site.ts) through the runner processes with the replay runner
+ * (fixtures/replay-runner.ts): each scan fetches the page through the egress proxy, and the page's response names
+ * the state it served, whose recorded real Lighthouse run is replayed (the normal page, or the one with the heavy
+ * hero: mobile LCP 1.2 s later in the recordings). So the statistics judge real measurements of the normal and the
+ * slow page, and which of them a scan gets is decided by what the site served to it. A target's history is its
+ * first scan plus seeded scans at the same level (the stored result of that scan with the metrics a little apart,
+ * as fixtures/finished-scan.ts builds results); then the page gets slower and the target's scheduled scan runs. A
+ * persistent slowdown: the confirmation workflow runs one more scan at once and the alert is raised with its e-mail
+ * and webhook. A one-off: the confirmation scan is back to normal, and nothing is raised.
  */
 
 const DAY = 86_400_000;
@@ -39,7 +43,7 @@ let receiver: WebhookReceiver;
 let runner: ReturnType<typeof processRunner>;
 let owner: { user: { id: number; email: string; name: string; plan: 'pro' }; token: string };
 let secret: string;
-/** The first real scan of a fixture page: the level the seeded history is built at. */
+/** The first scan of a fixture page: the level the seeded history is built at. */
 let level: ScanResultRecord;
 /** How many HTML loads one scan makes (for the one-off slowdown). */
 let loadsPerScan: number;
@@ -58,7 +62,12 @@ beforeAll(async () => {
       OUTBOUND_ALLOW_LOOPBACK: 'true',
     },
   });
-  runner = processRunner({ chromiumPath: api.config.chromiumPath, allowLoopback: true, scanUser: api.config.scanUser });
+  runner = processRunner({
+    chromiumPath: api.config.chromiumPath,
+    allowLoopback: true,
+    scanUser: api.config.scanUser,
+    script: REPLAY_RUNNER_SCRIPT,
+  });
   worker = await startInProcessWorker(api, { runner });
   const created = await createTestUser(api, 'pro');
   owner = { ...created, user: { ...created.user, plan: 'pro' } };

@@ -9,7 +9,6 @@ import Sequencer from '@jest/test-sequencer';
  * longest first, and every other file follows in jest's own order.
  */
 const LONGEST_FIRST = [
-  'test/alerts/regression-confirmation.test.ts',
   'test/scans/scan-flow.test.ts',
   'test/web/page-quality.test.ts',
   'test/scans/s3-assets.test.ts',

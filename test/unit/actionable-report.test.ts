@@ -16,7 +16,7 @@ import { reportPage } from '../../web/scans/report-page.ts';
  * The actionable report against Lighthouse's own JSON of the same run: a recorded real run of the fixture page
  * /actionable/ (a late hero image, a render-blocking stylesheet, an unsized image, a banner that shifts the
  * page, a heavy script from a second origin), desktop and mobile, by the real scan runner
- * (fixtures/recorded/lighthouse-<version>/actionable.json.gz, `npm run record:lighthouse`). The runner's
+ * (fixtures/recorded/lighthouse-<version>/actionable.json.br, `npm run record:lighthouse`). The runner's
  * extraction, the scoring, the API view and the report page are fed that run's Lighthouse results, and what
  * they say must be what Lighthouse's JSON says: the findings' items and savings, the diagnostics, the rated
  * metrics, the request waterfall and the script and image bytes. test/scans/actionable-report.test.ts checks

@@ -1,21 +1,30 @@
 import { existsSync } from 'node:fs';
+import { get } from 'node:http';
 import {
   installedLighthouseVersion,
   readRecording,
   RECORD_COMMAND,
   RECORDED_PAGES,
+  RECORDING_HEADER,
   recordingFile,
 } from '../../fixtures/recorded-lighthouse.ts';
+import { RECORDED_STATES, recordingName, startRegressionSite } from '../../fixtures/regression-site.ts';
 
 // The replay runner (fixtures/replay-runner.ts) serves the integration tests whose subject is not Lighthouse
 // from these recordings; after a Lighthouse upgrade they must be made again with the new version.
 const version = installedLighthouseVersion();
+const NAMED = RECORDED_STATES.map((state) => recordingName(state));
 
-test.each(RECORDED_PAGES)(`the installed Lighthouse has a recording of %s (else: ${RECORD_COMMAND})`, (path) => {
-  const file = recordingFile(version, path);
-  if (!existsSync(file))
-    throw new Error(`no recording of ${path} for the installed Lighthouse ${version} (${file}): run ${RECORD_COMMAND}`);
-});
+test.each([...RECORDED_PAGES, ...NAMED])(
+  `the installed Lighthouse has a recording of %s (else: ${RECORD_COMMAND})`,
+  (key) => {
+    const file = recordingFile(version, key);
+    if (!existsSync(file))
+      throw new Error(
+        `no recording of ${key} for the installed Lighthouse ${version} (${file}): run ${RECORD_COMMAND}`,
+      );
+  },
+);
 
 test('a recording replays under the scanned host, with the installed Lighthouse version', () => {
   const recording = readRecording(version, 'http://127.0.0.1:4321/fast/?any=query');
@@ -27,4 +36,53 @@ test('a recording replays under the scanned host, with the installed Lighthouse 
   for (const report of recording.reports)
     expect(report.json).toContain('"finalDisplayedUrl":"http://127.0.0.1:4321/fast/"');
   expect(JSON.stringify(recording)).not.toContain('__RECORDED_HOST__');
+});
+
+test('a named recording replays as the page that named it: its host and its path', () => {
+  for (const name of NAMED) {
+    const recording = readRecording(version, 'http://127.0.0.1:4321/slower/', name);
+    expect(recording?.kind).toBe('observation');
+    if (recording?.kind !== 'observation') return;
+    expect(recording.observation.finalUrl).toBe('http://127.0.0.1:4321/slower/');
+    for (const report of recording.reports)
+      expect(report.json).toContain('"finalDisplayedUrl":"http://127.0.0.1:4321/slower/"');
+    const text = JSON.stringify(recording);
+    expect(text).toContain('http://127.0.0.1:4321/slower/hero.png');
+    expect(text).not.toMatch(/__RECORDED_(HOST|PAGE)__|\/recorded\//);
+  }
+  // The heavy hero is what the regression test's slowdown is: a real run of it, with a later mobile LCP.
+  const lcp = (name: string) => {
+    const recording = readRecording(version, 'http://127.0.0.1:4321/slower/', name);
+    return recording?.kind === 'observation' ? recording.observation.mobile?.metrics.lcpMs : undefined;
+  };
+  expect(lcp('regression-hero-300')! - lcp('regression')!).toBeGreaterThan(500);
+});
+
+test('a name that is not one is refused, so a header cannot reach outside the folder', () => {
+  expect(() => recordingFile(version, '../../etc/passwd')).toThrow(/not a recording name/);
+  expect(() => recordingFile(version, 'Regression')).toThrow(/not a recording name/);
+});
+
+test('the regression site names the state of the page it served, load by load', async () => {
+  const site = await startRegressionSite();
+  try {
+    // One connection per load (no keep-alive), as the replay runner's fetch through the egress proxy makes it.
+    const named = (page: string) =>
+      new Promise<string | undefined>((done, fail) =>
+        get(site.url(page), { agent: false }, (res) => {
+          res.resume();
+          res.on('end', () => done(res.headers[RECORDING_HEADER] as string | undefined));
+        }).on('error', fail),
+      );
+    expect(await named('page')).toBe('regression');
+    site.slowNext('page', 1, { heroSide: 300 });
+    expect(await named('page')).toBe('regression-hero-300');
+    expect(await named('page')).toBe('regression');
+    site.set('page', { heroSide: 300 });
+    expect(await named('page')).toBe('regression-hero-300');
+    site.set('page', { heroSide: 0, mainThreadMs: 40 });
+    expect(await named('page')).toBe('regression-main-thread-40ms');
+  } finally {
+    await site.close();
+  }
 });
