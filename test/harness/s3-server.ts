@@ -23,17 +23,22 @@ export interface S3TestServer {
   stop(): Promise<void>;
 }
 
-/**
- * An S3-compatible server of the test file's own (moto_server from PyPI `moto[server]`, installed into the
- * project's venv under .state/tools on first use, as the Temporal tools are), on a free port, with one bucket.
- */
-export async function startS3Server(): Promise<S3TestServer> {
-  const binary = ensureVenvTool(loadConfig(baseTestEnv()), () => undefined, {
+/** moto_server from the project's venv, installed on first use (`./svc test` installs it before the lanes). */
+export function ensureMotoServer(log: (msg: string) => void): string {
+  return ensureVenvTool(loadConfig(baseTestEnv()), log, {
     what: 'moto, an S3-compatible test server',
     pkg: 'moto[server]',
     version: MOTO_VERSION,
     binary: 'moto_server',
   });
+}
+
+/**
+ * An S3-compatible server of the test file's own (moto_server from PyPI `moto[server]`, installed into the
+ * project's venv under .state/tools on first use, as the Temporal tools are), on a free port, with one bucket.
+ */
+export async function startS3Server(): Promise<S3TestServer> {
+  const binary = ensureMotoServer(() => undefined);
   const port = await freePort();
   const child = spawn(binary, ['-H', '127.0.0.1', '-p', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';

