@@ -309,6 +309,8 @@ describe('DPoP on the API and MCP (the tokens are plain Bearer tokens: test/unit
     const { tokens } = await tokensWithDPoP({ resource: `${api.config.baseUrl}/mcp` });
     expect(tokens.token_type).toBe('bearer');
     expect((await stored('AccessToken', tokens.access_token))?.payload).not.toHaveProperty('jkt');
+    // Bound to the MCP resource: the REST API refuses it.
+    expect((await me(tokens.access_token)).status).toBe(401);
     const mcp = new McpClient({ name: 'dpop-test', version: '1.0.0' });
     await mcp.connect(
       new StreamableHTTPClientTransport(new URL(`${api.url}/mcp`), {
