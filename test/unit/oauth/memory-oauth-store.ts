@@ -87,7 +87,7 @@ export class MemoryOAuthStore implements OAuthStore {
   async findAccessToken(keyHash: string): Promise<Awaited<ReturnType<OAuthStore['findAccessToken']>>> {
     await roundTrip();
     const row = this.artifacts.get(MemoryOAuthStore.key('AccessToken', keyHash));
-    const user = row?.accountId === null || !row ? undefined : this.users.get(row.accountId);
+    const user = row && row.accountId !== null ? this.users.get(row.accountId) : undefined;
     return row && user && { payload: copy(row.payload), expiresAt: row.expiresAt, user: { ...user } };
   }
 
