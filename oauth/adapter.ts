@@ -13,14 +13,17 @@ export const artifactKey = (id: string): string => createHash('sha256').update(i
  */
 const KEEPS_ID = new Set(['Client', 'Session']);
 
+/** What oidc-provider's `adapter` option takes: a class it instantiates once per model. */
+export type AdapterClass = new (model: string) => Adapter;
+
 /**
- * oidc-provider's storage adapter over db/store/oauth.ts, one instance per model. Two things beyond storing:
- * consumption is atomic (a code or refresh token used twice at once: the loser finds it consumed, its grant
- * is revoked as for any reuse, and it gets invalid_grant), and grants are indexed by account so the API and
- * apps page can list them.
+ * oidc-provider's storage adapter over an OAuthStore (db/store/oauth.ts, Postgres, in the API process), one
+ * instance per model. Two things beyond storing: consumption is atomic (a code or refresh token used twice at
+ * once: the loser finds it consumed, its grant is revoked as for any reuse, and it gets invalid_grant), and
+ * grants are indexed by account so the API and apps page can list them.
  */
-export function postgresAdapter(store: OAuthStore, clock: Clock): new (model: string) => Adapter {
-  return class PostgresAdapter implements Adapter {
+export function storeAdapter(store: OAuthStore, clock: Clock): AdapterClass {
+  return class StoreAdapter implements Adapter {
     readonly model: string;
     constructor(model: string) {
       this.model = model;

@@ -1,14 +1,13 @@
 import { generateKeyPairSync } from 'node:crypto';
 import type { Context } from 'koa';
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
-import type { Clock } from '../core/clock.ts';
 import type { Config } from '../infra/config.ts';
 import { keysOf, purposeKey } from '../core/keys.ts';
 import { SCOPES } from '../core/oauth/scopes.ts';
 import { resourceKindOf, resourceUrl } from '../core/oauth/resources.ts';
 import { hasFeature, planFor } from '../core/plans.ts';
-import type { Storage } from '../db/store/index.ts';
-import { postgresAdapter } from './adapter.ts';
+import type { UserStore } from '../db/store/users.ts';
+import type { AdapterClass } from './adapter.ts';
 import { checkRedirectUris } from './redirect-uris.ts';
 import { CLIENT_METADATA_CACHE_S, metadataRefusal } from './client-metadata.ts';
 import { CLIENT_METADATA_MAX_BYTES } from './provider-limits.ts';
@@ -26,8 +25,10 @@ export const OAUTH_TTL = {
 
 export interface ProviderDeps {
   config: Config;
-  storage: Storage;
-  clock: Clock;
+  /** Where the library keeps its artifacts (codes, tokens, grants, sessions, interactions, registered clients): oauth/adapter.ts. */
+  adapter: AdapterClass;
+  /** The accounts tokens are issued for (and whose plan decides whether they still may be). */
+  users: Pick<UserStore, 'findById'>;
   /** Fetches Client ID Metadata Documents (services/outbound-fetch.ts: public addresses only, no redirects, capped). */
   fetchClientMetadata: (url: string | URL, init?: RequestInit) => Promise<Response>;
   /** Answers a refused authorization request in the browser: the web area's error page (web/error-page.ts). */
@@ -42,10 +43,10 @@ export interface ProviderDeps {
  * userinfo. Consent is our own web page (web/oauth/routes.ts); the user is whoever is signed in there.
  */
 export function createOAuthProvider(deps: ProviderDeps): Provider {
-  const { config, storage } = deps;
+  const { config, users } = deps;
   const apiResource = resourceUrl(config.baseUrl, 'api');
   const configuration: Configuration = {
-    adapter: postgresAdapter(storage.oauth, deps.clock),
+    adapter: deps.adapter,
     clients: [],
     // No signed artifacts are issued (opaque tokens, no id_token), but the library wants a key: one per process.
     jwks: { keys: [generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }) as never] },
@@ -145,7 +146,7 @@ export function createOAuthProvider(deps: ProviderDeps): Provider {
     },
     interactions: { url: (_ctx, interaction) => `${OAUTH_PATHS.consent}/${interaction.uid}` },
     async findAccount(ctx, sub) {
-      const user = /^\d{1,15}$/.test(sub) ? await storage.users.findById(Number(sub)) : undefined;
+      const user = /^\d{1,15}$/.test(sub) ? await users.findById(Number(sub)) : undefined;
       if (!user) return undefined;
       // Issuing tokens (code exchange, refresh) needs the plan that allows apps: a downgraded user's apps stop.
       if (ctx.oidc.route === 'token' && !hasFeature(planFor(user.plan), 'oauth_authorize')) {

@@ -16,6 +16,7 @@ import { rumQueries } from '../db/clickhouse/rum-queries.ts';
 import { createStorage } from '../db/store/index.ts';
 import { isMcpPath, mcpRouter } from '../mcp/route.ts';
 import { oauthTokenVerifier } from '../oauth/access-tokens.ts';
+import { storeAdapter } from '../oauth/adapter.ts';
 import { createOAuthProvider } from '../oauth/provider.ts';
 import { isOAuthProtocolPath, oauthProtocolRouter } from '../oauth/routes.ts';
 import { clientMetadataFetch } from '../oauth/client-metadata.ts';
@@ -95,8 +96,8 @@ export function createApp(deps: AppDeps): App {
   koa.use(healthRouter(health, temporal, config).routes());
   const oauthProvider = createOAuthProvider({
     config,
-    storage,
-    clock,
+    adapter: storeAdapter(storage.oauth, clock),
+    users: storage.users,
     fetchClientMetadata: clientMetadataFetch(config),
     renderErrorPage,
   });

@@ -1,5 +1,4 @@
 import * as oauth from 'oauth4webapi';
-import type { TestApi } from './api.ts';
 import type { WebClient } from './web.ts';
 import { type RawResponse } from './web.ts';
 import { registerSecret } from './log-sink.ts';
@@ -7,8 +6,9 @@ import { registerSecret } from './log-sink.ts';
 /** oauth4webapi against the test app on plain http (loopback): the library insists on https unless told. */
 export const insecure = { [oauth.allowInsecureRequests]: true } as const;
 
-export async function discover(api: TestApi): Promise<oauth.AuthorizationServer> {
-  const issuer = new URL(api.config.baseUrl);
+/** The authorization server's RFC 8414 metadata, as oauth4webapi reads it (the API, or the unit lane's OAuth server). */
+export async function discover(server: { config: { baseUrl: string } }): Promise<oauth.AuthorizationServer> {
+  const issuer = new URL(server.config.baseUrl);
   return oauth.processDiscoveryResponse(
     issuer,
     await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }),
@@ -129,4 +129,53 @@ export async function obtainTokens(
   registerSecret(tokens.access_token);
   registerSecret(tokens.refresh_token);
   return tokens;
+}
+
+/** Records the DPoP header of every request oauth4webapi makes, then sends it as it is. */
+export function watchingFetch(proofs: Array<string | null>) {
+  return {
+    [oauth.customFetch]: (url: string, init: RequestInit) => {
+      proofs.push(new Headers(init.headers).get('dpop'));
+      return fetch(url, init);
+    },
+  };
+}
+
+/**
+ * The code flow as a client that uses DPoP runs it: registered with `dpop_bound_access_tokens`, a DPoP key
+ * made by oauth4webapi, and the code exchanged with a DPoP proof (every proof sent is in `proofs`; `options`
+ * sends further token requests the same way). The server does not support DPoP: what it issues is the test's.
+ */
+export async function obtainTokensWithDPoP(
+  as: oauth.AuthorizationServer,
+  web: WebClient,
+  baseUrl: string,
+  redirectUri: string,
+  extra: Record<string, string> = {},
+) {
+  const client = await registerClient(as, { redirect_uris: [redirectUri], dpop_bound_access_tokens: true });
+  const dpop = oauth.DPoP(client, await oauth.generateKeyPair('ES256'));
+  const attempt = await authorizationUrl(as, client, redirectUri, extra);
+  const params = oauth.validateAuthResponse(as, client, await authorizeInWeb(web, baseUrl, attempt.url), attempt.state);
+  registerSecret(params.get('code'));
+  const proofs: Array<string | null> = [];
+  const options = {
+    ...insecure,
+    DPoP: dpop,
+    ...watchingFetch(proofs),
+    ...(extra.resource ? { additionalParameters: { resource: extra.resource } } : {}),
+  };
+  const response = await oauth.authorizationCodeGrantRequest(
+    as,
+    client,
+    oauth.None(),
+    params,
+    redirectUri,
+    attempt.verifier,
+    options,
+  );
+  const tokens = await oauth.processAuthorizationCodeResponse(as, client, response);
+  registerSecret(tokens.access_token);
+  registerSecret(tokens.refresh_token);
+  return { client, dpop, tokens, proofs, options };
 }

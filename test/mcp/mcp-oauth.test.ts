@@ -2,10 +2,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startFixtureSites, type FixtureSites } from '../../fixtures/sites.ts';
-import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
+import { call, createTestUser, type TestApi } from '../harness/api.ts';
 import { MemoryOAuthProvider } from '../harness/mcp-oauth-client.ts';
 import { authorizeInWeb, discover, obtainTokens, registerClient } from '../harness/oauth.ts';
-import { startHttpsServer } from '../harness/https-server.ts';
+import { startHttpsServer, type TestHttpsServer } from '../harness/https-server.ts';
 import { startScanStack, waitForScan, type ScanStack } from '../harness/scans.ts';
 import { WebClient } from '../harness/web.ts';
 
@@ -20,15 +20,22 @@ const REDIRECT = 'http://127.0.0.1:33418/oauth/callback';
 
 let stack: ScanStack;
 let sites: FixtureSites;
+let docs: TestHttpsServer;
 let api: TestApi;
 beforeAll(async () => {
   sites = await startFixtureSites();
-  stack = await startScanStack({ runner: 'replay', env: { OAUTH_REGISTRATIONS_PER_HOUR: '1000' } });
+  // Client ID Metadata Documents on loopback https, with a certificate the API is told to trust.
+  docs = await startHttpsServer();
+  stack = await startScanStack({
+    runner: 'replay',
+    env: { OAUTH_REGISTRATIONS_PER_HOUR: '1000', OAUTH_METADATA_CA_FILE: docs.caFile },
+  });
   api = stack.api;
 }, 120_000);
 afterAll(async () => {
   await stack?.close();
   await sites?.close();
+  await docs?.close();
 });
 
 async function signedIn() {
@@ -112,54 +119,51 @@ it('a token issued for the REST API is refused at /mcp with the discovery challe
 });
 
 it('an MCP client identified by a Client ID Metadata Document (https on loopback) connects without registering', async () => {
-  const docs = await startHttpsServer();
-  const withDocs = await startTestApi({ env: { OAUTH_METADATA_CA_FILE: docs.caFile } });
-  try {
-    const clientId = `${docs.url}/mcp-client.json`;
-    docs.route('/mcp-client.json', (_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(
-        JSON.stringify({
-          client_id: clientId,
-          client_name: 'Documented MCP client',
-          redirect_uris: [REDIRECT],
-          grant_types: ['authorization_code', 'refresh_token'],
-          response_types: ['code'],
-          token_endpoint_auth_method: 'none',
-        }),
-      );
-    });
-    const { user } = await createTestUser(withDocs, 'starter', PASSWORD);
-    const web = new WebClient(withDocs.url, withDocs.config.baseUrl);
-    expect((await web.signIn(user.email, PASSWORD)).status).toBe(303);
-    const mcpUrl = new URL(`${withDocs.url}/mcp`);
-    const provider = new MemoryOAuthProvider({
-      redirectUrl: REDIRECT,
-      clientName: 'Documented MCP client',
-      clientMetadataUrl: clientId,
-    });
-    await expect(
-      new Client({ name: 'sdk-test', version: '1.0.0' }).connect(
-        new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }),
-      ),
-    ).rejects.toBeInstanceOf(UnauthorizedError);
-    expect(provider.authorizationUrl!.searchParams.get('client_id')).toBe(clientId);
-    expect(
-      await withDocs.db
-        .knex('oauth_artifacts')
-        .where({ model: 'Client' })
-        .count<Array<{ count: number | string }>>('* as count'),
-    ).toEqual([{ count: 0 }]);
-    const landed = await authorizeInWeb(web, withDocs.config.baseUrl, provider.authorizationUrl!);
-    const transport = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
-    await transport.finishAuth(landed.searchParams.get('code')!);
-    const client = new Client({ name: 'sdk-test', version: '1.0.0' });
-    await client.connect(transport);
-    const listed = await client.callTool({ name: 'list_scans', arguments: {} });
-    expect(listed.isError).toBeFalsy();
-    await client.close();
-  } finally {
-    await withDocs.close();
-    await docs.close();
-  }
+  const clientId = `${docs.url}/mcp-client.json`;
+  docs.route('/mcp-client.json', (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(
+      JSON.stringify({
+        client_id: clientId,
+        client_name: 'Documented MCP client',
+        redirect_uris: [REDIRECT],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'none',
+      }),
+    );
+  });
+  const { web } = await signedIn();
+  const mcpUrl = new URL(`${api.url}/mcp`);
+  const provider = new MemoryOAuthProvider({
+    redirectUrl: REDIRECT,
+    clientName: 'Documented MCP client',
+    clientMetadataUrl: clientId,
+  });
+  await expect(
+    new Client({ name: 'sdk-test', version: '1.0.0' }).connect(
+      new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }),
+    ),
+  ).rejects.toBeInstanceOf(UnauthorizedError);
+  expect(provider.authorizationUrl!.searchParams.get('client_id')).toBe(clientId);
+  // Nothing registered: no client is stored for it, under any key (other tests of this file register theirs;
+  // a registered client is found this way, the control).
+  const storedClients = (id: string) =>
+    api.db
+      .knex('oauth_artifacts')
+      .where({ model: 'Client' })
+      .whereRaw("payload->>'client_id' = ?", [id])
+      .count<Array<{ count: number | string }>>('* as count');
+  const registered = await registerClient(await discover(api), { redirect_uris: [REDIRECT] });
+  expect(await storedClients(registered.client_id)).toEqual([{ count: 1 }]);
+  expect(await storedClients(clientId)).toEqual([{ count: 0 }]);
+  const landed = await authorizeInWeb(web, api.config.baseUrl, provider.authorizationUrl!);
+  const transport = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
+  await transport.finishAuth(landed.searchParams.get('code')!);
+  const client = new Client({ name: 'sdk-test', version: '1.0.0' });
+  await client.connect(transport);
+  const listed = await client.callTool({ name: 'list_scans', arguments: {} });
+  expect(listed.isError).toBeFalsy();
+  await client.close();
+  expect(await storedClients(clientId)).toEqual([{ count: 0 }]);
 });

@@ -1,16 +1,31 @@
+import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import * as oauth from 'oauth4webapi';
 import { createStorage } from '../../db/store/index.ts';
+import { artifactKey } from '../../oauth/adapter.ts';
+import { OAUTH_TTL } from '../../oauth/provider.ts';
+import { sweepExpiredOAuth } from '../../services/oauth-apps.ts';
 import { call, createTestUser, startTestApi, TestClock, type TestApi } from '../harness/api.ts';
+import { registerSecret } from '../harness/log-sink.ts';
 import {
-  authorizationUrl,
-  authorizeInWeb,
   discover,
+  followWithin,
   insecure,
+  authorizationUrl,
   obtainTokens,
+  obtainTokensWithDPoP,
   registerClient,
+  watchingFetch,
 } from '../harness/oauth.ts';
 import { WebClient } from '../harness/web.ts';
 
+/**
+ * OAuth on the whole API: the Postgres adapter (oauth/adapter.ts over db/store/oauth.ts) end to end, every
+ * model it stores with its lifetime, its consumption and its expiry, and what needs the API's own stores
+ * (the daily counter, scopes enforced on real calls, a downgraded account, the apps page, the bearer scheme,
+ * MCP). The protocol itself (PKCE, rotation, revocation, registration, consent decisions, metadata
+ * documents, DPoP) is tested in the unit lane, test/unit/oauth/.
+ */
 const PASSWORD = 'correct horse battery staple';
 const REDIRECT = 'http://127.0.0.1:8976/callback';
 
@@ -18,7 +33,6 @@ let api: TestApi;
 let as: oauth.AuthorizationServer;
 const clock = new TestClock();
 beforeAll(async () => {
-  // Many registrations from one address in this file; the throttle has a test of its own below.
   api = await startTestApi({ clock, env: { OAUTH_REGISTRATIONS_PER_HOUR: '1000' } });
   as = await discover(api);
 });
@@ -36,51 +50,120 @@ async function signedInUser(plan: 'free' | 'starter' | 'pro' = 'starter') {
 
 const me = (token: string) => call(api, '/me', { token });
 
-describe('authorization server metadata (RFC 8414)', () => {
-  it('says exactly what is supported, and nothing of OpenID Connect', async () => {
-    const res = await fetch(`${api.url}/.well-known/oauth-authorization-server`);
-    expect(res.status).toBe(200);
-    const body = (await res.json()) as Record<string, unknown>;
-    const base = api.config.baseUrl;
-    expect(body).toMatchObject({
-      issuer: base,
-      authorization_endpoint: `${base}/oauth/authorize`,
-      token_endpoint: `${base}/oauth/token`,
-      registration_endpoint: `${base}/oauth/register`,
-      revocation_endpoint: `${base}/oauth/revoke`,
-      code_challenge_methods_supported: ['S256'],
-      token_endpoint_auth_methods_supported: ['none'],
-      grant_types_supported: ['authorization_code', 'refresh_token'],
-      response_types_supported: ['code'],
-      authorization_response_iss_parameter_supported: true,
-      client_id_metadata_document_supported: true,
-      scopes_supported: ['read', 'write'],
-    });
-    for (const oidc of [
-      'jwks_uri',
-      'userinfo_endpoint',
-      'id_token_signing_alg_values_supported',
-      'subject_types_supported',
-      'claims_supported',
-      'end_session_endpoint',
-    ])
-      expect(body).not.toHaveProperty(oidc);
-    expect((await fetch(`${api.url}/.well-known/openid-configuration`)).status).toBe(404);
-  });
-});
+interface ArtifactRow {
+  model: string;
+  key_hash: string;
+  payload: Record<string, unknown>;
+  grant_id: string | null;
+  account_id: number | string | null;
+  uid: string | null;
+  expires_at: Date | null;
+  consumed_at: Date | null;
+}
+const artifacts = () => api.db.knex<ArtifactRow>('oauth_artifacts');
+/** The row an artifact is stored in: under the hash of its id. */
+const stored = async (model: string, id: string) =>
+  (await artifacts()
+    .where({ model, key_hash: artifactKey(id) })
+    .first()) as ArtifactRow | undefined;
+/**
+ * A row's expiry is the service clock (which stands still in this file) plus the seconds the library asks for:
+ * the model's lifetime when first saved, less the seconds since then when saved again.
+ */
+function expectLifetime(row: ArtifactRow | undefined, seconds: number): void {
+  expect(row?.expires_at).toEqual(expect.any(Date));
+  const lifetime = (row!.expires_at!.getTime() - clock.read().getTime()) / 1000;
+  expect(lifetime).toBeLessThanOrEqual(seconds);
+  expect(lifetime).toBeGreaterThan(seconds - 60);
+}
 
-describe('the authorization code flow with oauth4webapi', () => {
-  it('registers, authorises with consent, exchanges the code; the token works on the API like a personal one', async () => {
+const refresh = async (client: oauth.Client, refreshToken: string) => {
+  const tokens = await oauth.processRefreshTokenResponse(
+    as,
+    client,
+    await oauth.refreshTokenGrantRequest(as, client, oauth.None(), refreshToken, insecure),
+  );
+  registerSecret(tokens.access_token);
+  registerSecret(tokens.refresh_token);
+  return tokens;
+};
+
+describe('the Postgres adapter, end to end', () => {
+  it('stores every model of a flow under a hash with its lifetime; the token works on the API like a personal one', async () => {
     const { user, web } = await signedInUser('starter');
-    const client = await registerClient(as, { redirect_uris: [REDIRECT] });
+    // A registered client: kept under the hash of its id, with its id (the library reads it back), never expiring.
+    const client = await registerClient(as, { redirect_uris: [REDIRECT], client_name: 'Stored app' });
     expect(client.client_secret).toBeUndefined();
-    const tokens = await obtainTokens(as, client, web, api.config.baseUrl, REDIRECT);
-    expect(tokens.token_type.toLowerCase()).toBe('bearer');
-    expect(tokens.expires_in).toBe(3600);
-    expect(tokens.refresh_token).toEqual(expect.any(String));
-    expect(tokens).not.toHaveProperty('id_token');
-    expect(tokens.scope?.split(' ').sort()).toEqual(['read', 'write']);
+    const clientRow = await stored('Client', client.client_id);
+    expect(clientRow).toMatchObject({
+      payload: { client_id: client.client_id, client_name: 'Stored app', token_endpoint_auth_method: 'none' },
+      expires_at: null,
+    });
 
+    // The authorization request: an interaction (under the hash of its uid, which is not kept) and a session.
+    const attempt = await authorizationUrl(as, client, REDIRECT);
+    const toConsent = await web.get(`${attempt.url.pathname}${attempt.url.search}`);
+    expect(toConsent.status).toBe(303);
+    const consentPath = new URL(String(toConsent.headers.location), api.config.baseUrl).pathname;
+    const uid = consentPath.split('/').at(-1)!;
+    const interaction = await stored('Interaction', uid);
+    expect(interaction?.payload).not.toHaveProperty('jti');
+    expectLifetime(interaction, OAUTH_TTL.interactionS);
+    expect(await artifacts().where({ key_hash: uid })).toEqual([]);
+
+    // Consent: a grant for the user, the app recorded; the interaction is used up, the code issued.
+    expect((await web.get(consentPath)).status).toBe(200);
+    const approved = await web.post(consentPath, { decision: 'approve' });
+    expect(approved.status).toBe(303);
+    const resume = new URL(String(approved.headers.location), api.config.baseUrl);
+    const after = await followWithin(web, api.config.baseUrl, `${resume.pathname}${resume.search}`);
+    if (!('landed' in after)) throw new Error(`no redirect to the app: ${after.page.status} at ${after.path}`);
+    const params = oauth.validateAuthResponse(as, client, after.landed, attempt.state);
+    const code = params.get('code')!;
+    registerSecret(code);
+    expect(await stored('Interaction', uid)).toBeUndefined();
+    const grants = await artifacts().where({ model: 'Grant', account_id: user.id });
+    expect(grants).toHaveLength(1);
+    const grantId = grants[0]!.grant_id!;
+    expectLifetime(grants[0], OAUTH_TTL.grantS);
+    expect(grants[0]!.payload).toMatchObject({ accountId: String(user.id), clientId: client.client_id });
+    const codeRow = await stored('AuthorizationCode', code);
+    expect(codeRow).toMatchObject({ grant_id: grantId, consumed_at: null });
+    expect(Number(codeRow!.account_id)).toBe(user.id);
+    expectLifetime(codeRow, OAUTH_TTL.authorizationCodeS);
+    // The library's session: kept with its id (it finds sessions by uid), for the signed-in account, short-lived.
+    const sessions = await artifacts().where({ model: 'Session', account_id: user.id });
+    expect(sessions).toHaveLength(1);
+    expect(sessions[0]!.payload).toMatchObject({ jti: expect.any(String), uid: sessions[0]!.uid });
+    expectLifetime(sessions[0], OAUTH_TTL.interactionS);
+
+    // The exchange consumes the code (at the service clock's time) and stores both tokens under the grant.
+    const tokens = await oauth.processAuthorizationCodeResponse(
+      as,
+      client,
+      await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, REDIRECT, attempt.verifier, insecure),
+    );
+    registerSecret(tokens.access_token);
+    registerSecret(tokens.refresh_token);
+    expect((await stored('AuthorizationCode', code))?.consumed_at).toEqual(clock.read());
+    const access = await stored('AccessToken', tokens.access_token);
+    const refreshRow = await stored('RefreshToken', tokens.refresh_token!);
+    expect(access).toMatchObject({ grant_id: grantId, consumed_at: null });
+    expect(refreshRow).toMatchObject({ grant_id: grantId, consumed_at: null });
+    expectLifetime(access, OAUTH_TTL.accessTokenS);
+    expectLifetime(refreshRow, OAUTH_TTL.refreshTokenS);
+    expect(access!.payload).not.toHaveProperty('jti');
+
+    // No code or token value is stored anywhere: only hashes.
+    for (const value of [code, tokens.access_token, tokens.refresh_token!]) {
+      const rows = await api.db
+        .knex('oauth_artifacts')
+        .whereRaw('key_hash = ? or payload::text like ?', [value, `%${value}%`])
+        .count<Array<{ count: string }>>('* as count');
+      expect(Number(rows[0]!.count)).toBe(0);
+    }
+
+    // Found by hash with its owner in one statement (the API's verifier): a personal token's equal.
     const res = await me(tokens.access_token);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ data: { email: user.email } });
@@ -90,19 +173,62 @@ describe('the authorization code flow with oauth4webapi', () => {
     expect((await call(api, '/scans', { token: tokens.access_token, method: 'POST', body: {} })).status).toBe(422);
   });
 
-  it('stores no token or code value: only hashes', async () => {
-    const { web } = await signedInUser();
+  it('rotation consumes the refresh token; its reuse deletes the grant, every token under it and the app', async () => {
+    const { user, web } = await signedInUser();
     const client = await registerClient(as, { redirect_uris: [REDIRECT] });
-    const tokens = await obtainTokens(as, client, web, api.config.baseUrl, REDIRECT);
-    for (const value of [tokens.access_token, tokens.refresh_token!]) {
-      const rows = await api.db
-        .knex('oauth_artifacts')
-        .whereRaw('key_hash = ? or payload::text like ?', [value, `%${value}%`])
-        .count<Array<{ count: string }>>('* as count');
-      expect(Number(rows[0]!.count)).toBe(0);
-    }
+    const first = await obtainTokens(as, client, web, api.config.baseUrl, REDIRECT);
+    const grantId = (await stored('AccessToken', first.access_token))!.grant_id!;
+    const second = await refresh(client, first.refresh_token!);
+    expect((await stored('RefreshToken', first.refresh_token!))?.consumed_at).toEqual(clock.read());
+    expect(await stored('RefreshToken', second.refresh_token!)).toMatchObject({ grant_id: grantId, consumed_at: null });
+    expect(await stored('AccessToken', second.access_token)).toMatchObject({ grant_id: grantId });
+    expect((await me(second.access_token)).status).toBe(200);
+    expect(await createStorage(api.db.knex).oauth.listApps(user.id)).toHaveLength(1);
+
+    await expect(refresh(client, first.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    expect(await artifacts().where({ grant_id: grantId })).toEqual([]);
+    expect(await api.db.knex('oauth_apps').where({ grant_id: grantId })).toEqual([]);
+    expect((await me(second.access_token)).status).toBe(401);
   });
 
+  it('two concurrent refreshes with one token: exactly one succeeds (one conditional UPDATE)', async () => {
+    const { web } = await signedInUser();
+    const client = await registerClient(as, { redirect_uris: [REDIRECT] });
+    const first = await obtainTokens(as, client, web, api.config.baseUrl, REDIRECT);
+    const results = await Promise.allSettled([0, 1, 2].map(() => refresh(client, first.refresh_token!)));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    for (const failed of results.filter((r) => r.status === 'rejected'))
+      expect((failed as PromiseRejectedResult).reason).toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('registrations are recorded per client address, and the throttle reads the newest of them', async () => {
+    const attempts = () =>
+      api.db.knex('oauth_registration_attempts').count<Array<{ count: string }>>('* as count').first();
+    const before = Number((await attempts())!.count);
+    await registerClient(as, { redirect_uris: [REDIRECT] });
+    await registerClient(as, { redirect_uris: [REDIRECT] });
+    expect(Number((await attempts())!.count)).toBe(before + 2);
+
+    const store = createStorage(api.db.knex).oauth;
+    const now = clock.read().getTime();
+    const minutesAgo = (minutes: number) => new Date(now - minutes * 60_000);
+    for (const minutes of [90, 30, 10, 5]) await store.recordRegistration('192.0.2.7', minutesAgo(minutes));
+    await store.recordRegistration('192.0.2.8', minutesAgo(1));
+    const hourAgo = minutesAgo(60);
+    expect(await store.registrationTimes('192.0.2.7', hourAgo, 10)).toEqual([
+      minutesAgo(5),
+      minutesAgo(10),
+      minutesAgo(30),
+    ]);
+    expect(await store.registrationTimes('192.0.2.7', hourAgo, 2)).toEqual([minutesAgo(5), minutesAgo(10)]);
+    await store.deleteRegistrationsBefore(hourAgo);
+    expect(
+      await api.db.knex('oauth_registration_attempts').where({ ip: '192.0.2.7' }).pluck('attempted_at'),
+    ).toHaveLength(3);
+  });
+});
+
+describe('what needs the API’s own stores', () => {
   it('a read-only grant reads but cannot act (403 naming the scope)', async () => {
     const { web } = await signedInUser();
     const client = await registerClient(as, { redirect_uris: [REDIRECT] });
@@ -114,346 +240,15 @@ describe('the authorization code flow with oauth4webapi', () => {
     expect(String(post.body.message)).toMatch(/needs "write"/);
   });
 
-  it('loopback redirect URIs match on any port (RFC 8252)', async () => {
-    const { web } = await signedInUser();
-    const client = await registerClient(as, { redirect_uris: ['http://127.0.0.1:1111/cb'] });
-    const tokens = await obtainTokens(as, client, web, api.config.baseUrl, 'http://127.0.0.1:52345/cb');
-    expect((await me(tokens.access_token)).status).toBe(200);
-  });
-
-  it('the redirect carries state and iss', async () => {
-    const { web } = await signedInUser();
-    const client = await registerClient(as, { redirect_uris: [REDIRECT] });
-    const attempt = await authorizationUrl(as, client, REDIRECT);
-    const landed = await authorizeInWeb(web, api.config.baseUrl, attempt.url);
-    expect(landed.searchParams.get('state')).toBe(attempt.state);
-    expect(landed.searchParams.get('iss')).toBe(api.config.baseUrl);
-    expect(landed.searchParams.get('code')).toEqual(expect.any(String));
-  });
-});
-
-describe('refresh tokens', () => {
-  it('rotate on every use; reusing a rotated one revokes the whole grant', async () => {
-    const { web } = await signedInUser();
-    const client = await registerClient(as, { redirect_uris: [REDIRECT] });
-    const first = await obtainTokens(as, client, web, api.config.baseUrl, REDIRECT);
-    const second = await oauth.processRefreshTokenResponse(
-      as,
-      client,
-      await oauth.refreshTokenGrantRequest(as, client, oauth.None(), first.refresh_token!, insecure),
-    );
-    expect(second.refresh_token).toEqual(expect.any(String));
-    expect(second.refresh_token).not.toBe(first.refresh_token);
-    expect((await me(second.access_token)).status).toBe(200);
-
-    const reuse = await oauth.refreshTokenGrantRequest(as, client, oauth.None(), first.refresh_token!, insecure);
-    await expect(oauth.processRefreshTokenResponse(as, client, reuse)).rejects.toMatchObject({
-      error: 'invalid_grant',
-    });
-    // The grant is gone: the newest tokens stop too.
-    expect((await me(second.access_token)).status).toBe(401);
-    const after = await oauth.refreshTokenGrantRequest(as, client, oauth.None(), second.refresh_token!, insecure);
-    await expect(oauth.processRefreshTokenResponse(as, client, after)).rejects.toMatchObject({
-      error: 'invalid_grant',
-    });
-  });
-
-  it('two concurrent refreshes with one token: exactly one succeeds', async () => {
-    const { web } = await signedInUser();
-    const client = await registerClient(as, { redirect_uris: [REDIRECT] });
-    const first = await obtainTokens(as, client, web, api.config.baseUrl, REDIRECT);
-    const results = await Promise.allSettled(
-      [0, 1, 2].map(async () =>
-        oauth.processRefreshTokenResponse(
-          as,
-          client,
-          await oauth.refreshTokenGrantRequest(as, client, oauth.None(), first.refresh_token!, insecure),
-        ),
-      ),
-    );
-    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    for (const failed of results.filter((r) => r.status === 'rejected'))
-      expect((failed as PromiseRejectedResult).reason).toMatchObject({ error: 'invalid_grant' });
-  });
-
   it('a user downgraded below Starter cannot refresh, and loses API access through the app at once', async () => {
     const { user, web } = await signedInUser('starter');
     const client = await registerClient(as, { redirect_uris: [REDIRECT] });
     const tokens = await obtainTokens(as, client, web, api.config.baseUrl, REDIRECT);
     await createStorage(api.db.knex).users.setPlan(user.id, 'free', clock.read());
     expect((await me(tokens.access_token)).status).toBe(403);
-    const refresh = await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, insecure);
-    await expect(oauth.processRefreshTokenResponse(as, client, refresh)).rejects.toMatchObject({
-      error: 'invalid_grant',
-    });
-  });
-});
-
-describe('revocation', () => {
-  it('revoking the refresh token (RFC 7009) ends the grant', async () => {
-    const { web } = await signedInUser();
-    const client = await registerClient(as, { redirect_uris: [REDIRECT] });
-    const tokens = await obtainTokens(as, client, web, api.config.baseUrl, REDIRECT);
-    await oauth.processRevocationResponse(
-      await oauth.revocationRequest(as, client, oauth.None(), tokens.refresh_token!, insecure),
-    );
-    expect((await me(tokens.access_token)).status).toBe(401);
+    await expect(refresh(client, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
   });
 
-  it('revoking an access token ends that token', async () => {
-    const { web } = await signedInUser();
-    const client = await registerClient(as, { redirect_uris: [REDIRECT] });
-    const tokens = await obtainTokens(as, client, web, api.config.baseUrl, REDIRECT);
-    await oauth.processRevocationResponse(
-      await oauth.revocationRequest(as, client, oauth.None(), tokens.access_token, insecure),
-    );
-    expect((await me(tokens.access_token)).status).toBe(401);
-  });
-});
-
-describe('attacks, each refused', () => {
-  let client: oauth.Client;
-  let web: WebClient;
-  beforeAll(async () => {
-    ({ web } = await signedInUser());
-    client = await registerClient(as, { redirect_uris: [REDIRECT] });
-  });
-
-  /** The error an authorization request ends in: a redirect to the app with error and iss, or a page. */
-  async function authorizeError(params: Record<string, string | null>): Promise<URL> {
-    const attempt = await authorizationUrl(as, client, REDIRECT);
-    for (const [name, value] of Object.entries(params)) {
-      if (value === null) attempt.url.searchParams.delete(name);
-      else attempt.url.searchParams.set(name, value);
-    }
-    return authorizeInWeb(web, api.config.baseUrl, attempt.url);
-  }
-
-  it('no PKCE: invalid_request back to the app, with iss', async () => {
-    const landed = await authorizeError({ code_challenge: null, code_challenge_method: null });
-    expect(landed.origin + landed.pathname).toBe(REDIRECT);
-    expect(landed.searchParams.get('error')).toBe('invalid_request');
-    expect(landed.searchParams.get('iss')).toBe(api.config.baseUrl);
-  });
-
-  it('PKCE plain: refused', async () => {
-    const landed = await authorizeError({ code_challenge: 'a'.repeat(43), code_challenge_method: 'plain' });
-    expect(landed.searchParams.get('error')).toBe('invalid_request');
-  });
-
-  it('wrong verifier: invalid_grant', async () => {
-    const attempt = await authorizationUrl(as, client, REDIRECT);
-    const landed = await authorizeInWeb(web, api.config.baseUrl, attempt.url);
-    const params = oauth.validateAuthResponse(as, client, landed, attempt.state);
-    const res = await oauth.authorizationCodeGrantRequest(
-      as,
-      client,
-      oauth.None(),
-      params,
-      REDIRECT,
-      oauth.generateRandomCodeVerifier(),
-      insecure,
-    );
-    await expect(oauth.processAuthorizationCodeResponse(as, client, res)).rejects.toMatchObject({
-      error: 'invalid_grant',
-    });
-  });
-
-  it('redirect URI mismatch: an error page here, never a redirect to the unregistered URI', async () => {
-    const attempt = await authorizationUrl(as, client, 'http://evil.example/cb');
-    const res = await web.get(`${attempt.url.pathname}${attempt.url.search}`);
-    expect(res.status).toBe(400);
-    expect(res.headers.location).toBeUndefined();
-    expect(res.text).toMatch(/redirect_uri/);
-  });
-
-  it('a code is bound to its client and redirect URI: redeemed by another client, or with another redirect URI, invalid_grant', async () => {
-    const other = await registerClient(as, { redirect_uris: [REDIRECT] });
-    const twoUris = await registerClient(as, { redirect_uris: [REDIRECT, 'http://127.0.0.1:8976/other-callback'] });
-    const redeem = async (issuedTo: oauth.Client, redeemer: oauth.Client, redirectUri: string) => {
-      const attempt = await authorizationUrl(as, issuedTo, REDIRECT);
-      const landed = await authorizeInWeb(web, api.config.baseUrl, attempt.url);
-      const params = oauth.validateAuthResponse(as, issuedTo, landed, attempt.state);
-      const res = await oauth.authorizationCodeGrantRequest(
-        as,
-        redeemer,
-        oauth.None(),
-        params,
-        redirectUri,
-        attempt.verifier,
-        insecure,
-      );
-      return oauth.processAuthorizationCodeResponse(as, redeemer, res);
-    };
-    // Another public client, with the right verifier and redirect URI.
-    await expect(redeem(client, other, REDIRECT)).rejects.toMatchObject({ error: 'invalid_grant' });
-    // The same client, with another of its registered redirect URIs, and with the same one on another port.
-    await expect(redeem(twoUris, twoUris, 'http://127.0.0.1:8976/other-callback')).rejects.toMatchObject({
-      error: 'invalid_grant',
-    });
-    await expect(redeem(twoUris, twoUris, 'http://127.0.0.1:8977/callback')).rejects.toMatchObject({
-      error: 'invalid_grant',
-    });
-    // The same code flow, redeemed as issued, works (the refusals above are the binding, not the setup).
-    const tokens = await redeem(twoUris, twoUris, REDIRECT);
-    expect((await me(tokens.access_token)).status).toBe(200);
-  });
-
-  it('code replay: refused, and the tokens it issued are revoked', async () => {
-    const attempt = await authorizationUrl(as, client, REDIRECT);
-    const landed = await authorizeInWeb(web, api.config.baseUrl, attempt.url);
-    const params = oauth.validateAuthResponse(as, client, landed, attempt.state);
-    const tokens = await oauth.processAuthorizationCodeResponse(
-      as,
-      client,
-      await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, REDIRECT, attempt.verifier, insecure),
-    );
-    expect((await me(tokens.access_token)).status).toBe(200);
-    const replay = await oauth.authorizationCodeGrantRequest(
-      as,
-      client,
-      oauth.None(),
-      params,
-      REDIRECT,
-      attempt.verifier,
-      insecure,
-    );
-    await expect(oauth.processAuthorizationCodeResponse(as, client, replay)).rejects.toMatchObject({
-      error: 'invalid_grant',
-    });
-    expect((await me(tokens.access_token)).status).toBe(401);
-  });
-
-  it('an expired access token (past one hour on the service clock): 401', async () => {
-    const tokens = await obtainTokens(as, client, web, api.config.baseUrl, REDIRECT);
-    expect((await me(tokens.access_token)).status).toBe(200);
-    const start = clock.read();
-    // The token's lifetime runs from when it was issued; the service clock stood still since the file began, which
-    // on a loaded machine can be minutes earlier, so the hour is counted from whichever is later.
-    clock.set(new Date(Math.max(start.getTime(), Date.now()) + 61 * 60_000));
-    try {
-      expect((await me(tokens.access_token)).status).toBe(401);
-    } finally {
-      clock.set(start);
-    }
-  });
-
-  it('a token for the MCP resource is refused by the REST API', async () => {
-    const tokens = await obtainTokens(as, client, web, api.config.baseUrl, REDIRECT, {
-      resource: `${api.config.baseUrl}/mcp`,
-    });
-    expect((await me(tokens.access_token)).status).toBe(401);
-  });
-
-  it('an unknown resource is refused (invalid_target)', async () => {
-    const landed = await authorizeError({ resource: 'https://elsewhere.example/api' });
-    expect(landed.searchParams.get('error')).toBe('invalid_target');
-  });
-});
-
-describe('consent', () => {
-  it('deny sends access_denied back with state and iss', async () => {
-    const { web } = await signedInUser();
-    const client = await registerClient(as, { redirect_uris: [REDIRECT] });
-    const attempt = await authorizationUrl(as, client, REDIRECT);
-    const landed = await authorizeInWeb(web, api.config.baseUrl, attempt.url, 'deny');
-    expect(landed.searchParams.get('error')).toBe('access_denied');
-    expect(landed.searchParams.get('state')).toBe(attempt.state);
-    expect(landed.searchParams.get('iss')).toBe(api.config.baseUrl);
-  });
-
-  it('a visitor who is not signed in is sent to sign in first, and comes back to the consent page', async () => {
-    const client = await registerClient(as, { redirect_uris: [REDIRECT] });
-    const attempt = await authorizationUrl(as, client, REDIRECT);
-    const web = new WebClient(api.url, api.config.baseUrl);
-    const first = await web.get(`${attempt.url.pathname}${attempt.url.search}`);
-    const consentPath = new URL(String(first.headers.location), api.config.baseUrl).pathname;
-    expect(consentPath).toMatch(/^\/oauth\/consent\//);
-    const login = await web.get(consentPath);
-    expect(login.status).toBe(302);
-    expect(login.headers.location).toBe(`/login?next=${encodeURIComponent(consentPath)}`);
-  });
-
-  it('a Free user is refused with a clear page, and the app gets access_denied', async () => {
-    const { web } = await signedInUser('free');
-    const client = await registerClient(as, { redirect_uris: [REDIRECT] });
-    const attempt = await authorizationUrl(as, client, REDIRECT);
-    const first = await web.get(`${attempt.url.pathname}${attempt.url.search}`);
-    const consentPath = new URL(String(first.headers.location), api.config.baseUrl).pathname;
-    const page = await web.get(consentPath);
-    expect(page.status).toBe(403);
-    expect(page.text).toMatch(/Starter/);
-    const continueUrl = /href="([^"]*\/oauth\/authorize\/[^"]+)"/.exec(page.text)?.[1];
-    expect(continueUrl).toBeDefined();
-    const back = await web.get(new URL(continueUrl!.replace(/&amp;/g, '&'), api.config.baseUrl).pathname);
-    const landed = new URL(String(back.headers.location));
-    expect(landed.searchParams.get('error')).toBe('access_denied');
-    expect(landed.searchParams.get('state')).toBe(attempt.state);
-  });
-});
-
-describe('registration (RFC 7591)', () => {
-  const register = (metadata: Record<string, unknown>) =>
-    fetch(`${api.url}/oauth/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(metadata),
-    });
-
-  it.each([
-    ['http on a public host', { redirect_uris: ['http://app.example/cb'] }, 'invalid_redirect_uri'],
-    ['a custom scheme', { redirect_uris: ['com.example.app:/cb'] }, 'invalid_redirect_uri'],
-    ['no redirect URIs', { client_name: 'x' }, 'invalid_redirect_uri'],
-    [
-      'a client secret method',
-      { redirect_uris: [REDIRECT], token_endpoint_auth_method: 'client_secret_basic' },
-      'invalid_client_metadata',
-    ],
-  ])('refuses %s with the RFC error shape', async (_label, metadata, error) => {
-    const res = await register(metadata);
-    expect(res.status).toBe(400);
-    const body = (await res.json()) as Record<string, unknown>;
-    expect(body.error).toBe(error);
-    expect(body.error_description).toEqual(expect.any(String));
-  });
-
-  it('accepts https redirect URIs and answers 201 with a public client', async () => {
-    const res = await register({ redirect_uris: ['https://app.example/cb'], client_name: 'Example' });
-    expect(res.status).toBe(201);
-    const body = (await res.json()) as Record<string, unknown>;
-    expect(body).toMatchObject({
-      client_name: 'Example',
-      token_endpoint_auth_method: 'none',
-      redirect_uris: ['https://app.example/cb'],
-    });
-    expect(body).not.toHaveProperty('client_secret');
-    expect(body).not.toHaveProperty('registration_access_token');
-  });
-});
-
-describe('registration throttle', () => {
-  it('refuses registrations past the hourly limit per client address with 429 and Retry-After', async () => {
-    const limited = await startTestApi({ env: { OAUTH_REGISTRATIONS_PER_HOUR: '2' } });
-    try {
-      const register = () =>
-        fetch(`${limited.url}/oauth/register`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ redirect_uris: [REDIRECT] }),
-        });
-      expect((await register()).status).toBe(201);
-      expect((await register()).status).toBe(201);
-      const third = await register();
-      expect(third.status).toBe(429);
-      expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(3000);
-      expect(await third.json()).toMatchObject({ error: 'too_many_requests' });
-    } finally {
-      await limited.close();
-    }
-  });
-});
-
-describe('the API and apps page', () => {
   it('revoking an app kills every token of its grant at once; another user cannot revoke it', async () => {
     const { user, web } = await signedInUser();
     const client = await registerClient(as, { redirect_uris: [REDIRECT], client_name: 'Revocable app' });
@@ -480,20 +275,80 @@ describe('the API and apps page', () => {
     const revoked = await web.post(`/account/api/apps/${grantId}/revoke`, {});
     expect(revoked.status).toBe(303);
     expect((await me(tokens.access_token)).status).toBe(401);
-    const refresh = await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, insecure);
-    await expect(oauth.processRefreshTokenResponse(as, client, refresh)).rejects.toMatchObject({
-      error: 'invalid_grant',
-    });
+    await expect(refresh(client, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
     expect(await createStorage(api.db.knex).oauth.listApps(user.id)).toEqual([]);
   });
 });
 
-describe('scopes', () => {
-  it('a request naming none of our scopes (only unknown ones) gets the default scopes, not an empty token', async () => {
-    const { web } = await signedInUser();
-    const client = await registerClient(as, { redirect_uris: [REDIRECT] });
-    const tokens = await obtainTokens(as, client, web, api.config.baseUrl, REDIRECT, { scope: 'profile' });
-    expect(tokens.scope?.split(' ').sort()).toEqual(['read', 'write']);
-    expect((await call(api, '/scans', { token: tokens.access_token, method: 'POST', body: {} })).status).toBe(422);
+describe('DPoP on the API and MCP (the tokens are plain Bearer tokens: test/unit/oauth/oauth-dpop.test.ts)', () => {
+  const tokensWithDPoP = async (extra: Record<string, string> = {}) =>
+    obtainTokensWithDPoP(as, (await signedInUser('starter')).web, api.config.baseUrl, REDIRECT, extra);
+
+  it('the DPoP authorization scheme is refused, with a Bearer challenge', async () => {
+    const { dpop, tokens } = await tokensWithDPoP();
+    expect((await me(tokens.access_token)).status).toBe(200);
+    const sent: Array<string | null> = [];
+    const refused = await oauth
+      .protectedResourceRequest(tokens.access_token, 'GET', new URL(`${api.url}/api/v1/me`), new Headers(), null, {
+        ...insecure,
+        DPoP: dpop,
+        ...watchingFetch(sent),
+      })
+      .then(
+        () => null,
+        (error: unknown) => error,
+      );
+    expect(sent).toHaveLength(1);
+    expect(refused).toBeInstanceOf(oauth.WWWAuthenticateChallengeError);
+    const challenge = refused as oauth.WWWAuthenticateChallengeError;
+    expect(challenge.response.status).toBe(401);
+    expect(challenge.cause.map((c) => c.scheme)).toEqual(['bearer']);
+  });
+
+  it('a token for the MCP server, exchanged with a proof, is a plain Bearer token there, stored unbound', async () => {
+    const { tokens } = await tokensWithDPoP({ resource: `${api.config.baseUrl}/mcp` });
+    expect(tokens.token_type).toBe('bearer');
+    expect((await stored('AccessToken', tokens.access_token))?.payload).not.toHaveProperty('jkt');
+    // Bound to the MCP resource: the REST API refuses it.
+    expect((await me(tokens.access_token)).status).toBe(401);
+    const mcp = new McpClient({ name: 'dpop-test', version: '1.0.0' });
+    await mcp.connect(
+      new StreamableHTTPClientTransport(new URL(`${api.url}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${tokens.access_token}` } },
+      }),
+    );
+    expect((await mcp.listTools()).tools.length).toBeGreaterThan(0);
+    await mcp.close();
+  });
+});
+
+// Last: the sweep deletes every artifact of this file's database that expired before the time it is given.
+describe('expiry', () => {
+  it('the hourly sweep deletes what expired (codes, access tokens, sessions, then refresh tokens and grants), and apps whose grant is gone', async () => {
+    const { user, web } = await signedInUser();
+    const client = await registerClient(as, { redirect_uris: [REDIRECT], client_name: 'Expiring app' });
+    const tokens = await obtainTokens(as, client, web, api.config.baseUrl, REDIRECT);
+    const grantId = (await stored('AccessToken', tokens.access_token))!.grant_id!;
+    const models = async () =>
+      (
+        await artifacts().where({ grant_id: grantId }).orWhere({ model: 'Session', account_id: user.id }).pluck('model')
+      ).sort();
+    expect(await models()).toEqual(['AccessToken', 'AuthorizationCode', 'Grant', 'RefreshToken', 'Session']);
+    const store = createStorage(api.db.knex).oauth;
+    const hoursOn = (hours: number) => new Date(clock.read().getTime() + hours * 3600_000);
+
+    // Nothing of it has expired yet.
+    await sweepExpiredOAuth(store, clock.read());
+    expect(await models()).toEqual(['AccessToken', 'AuthorizationCode', 'Grant', 'RefreshToken', 'Session']);
+    // Past an hour: the code, the access token and the session are gone; the grant lives on with its refresh token.
+    expect(await sweepExpiredOAuth(store, hoursOn(1.01))).toBeGreaterThanOrEqual(3);
+    expect(await models()).toEqual(['Grant', 'RefreshToken']);
+    expect((await me(tokens.access_token)).status).toBe(401);
+    expect(await store.listApps(user.id)).toHaveLength(1);
+    // Past a year: the refresh token and the grant too, and with the grant the app; the registered client stays.
+    await sweepExpiredOAuth(store, hoursOn(366 * 24));
+    expect(await models()).toEqual([]);
+    expect(await api.db.knex('oauth_apps').where({ grant_id: grantId })).toEqual([]);
+    expect(await stored('Client', client.client_id)).toBeDefined();
   });
 });

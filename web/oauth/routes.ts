@@ -9,13 +9,16 @@ import type { User } from '../../core/user.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
 import { OAUTH_PATHS } from '../../core/oauth/paths.ts';
 import { describeClient } from '../../services/oauth-apps.ts';
+import type { Storage } from '../../db/store/index.ts';
 import { chromeFor, type PageDeps } from '../chrome.ts';
 import { setPageHeaders } from '../error-page.ts';
 import { consentPage, consentRefusedPage } from './consent-page.ts';
 import { csrfToken, readForm, webUser } from '../session.ts';
 
-export interface OAuthPageDeps extends PageDeps {
+/** The consent pages need the authorization server and, of the stores, only where approved apps are recorded. */
+export interface OAuthPageDeps extends Omit<PageDeps, 'storage'> {
   provider: Provider;
+  storage: Pick<Storage, 'oauth'>;
 }
 
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;

@@ -1,26 +1,27 @@
 import net from 'node:net';
 import * as oauth from 'oauth4webapi';
-import { METADATA_ADDRESS_REFUSED } from '../../oauth/client-metadata.ts';
-import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
-import { startHttpsServer, type TestHttpsServer } from '../harness/https-server.ts';
-import { authorizationUrl, authorizeInWeb, discover, insecure } from '../harness/oauth.ts';
-import { WebClient } from '../harness/web.ts';
+import { METADATA_ADDRESS_REFUSED } from '../../../oauth/client-metadata.ts';
+import { startHttpsServer, type TestHttpsServer } from '../../harness/https-server.ts';
+import { registerSecret } from '../../harness/log-sink.ts';
+import { authorizationUrl, authorizeInWeb, discover, insecure } from '../../harness/oauth.ts';
+import type { WebClient } from '../../harness/web.ts';
+import { startOAuthServer, type OAuthTestServer } from './oauth-server.ts';
 
 /**
  * Apps identified by a Client ID Metadata Document: the client id is an https URL (here a server on loopback
- * with a self-signed certificate the service is told to trust), fetched under the outbound rule.
+ * with a self-signed certificate the service is told to trust), fetched under the outbound rule. The
+ * authorization server is the one the API composes (./oauth-server.ts), with its real document fetch.
  */
-const PASSWORD = 'correct horse battery staple';
 const REDIRECT = 'http://127.0.0.1:8976/callback';
 
-let api: TestApi;
+let server: OAuthTestServer;
 let docs: TestHttpsServer;
 let as: oauth.AuthorizationServer;
 const fetched: string[] = [];
 beforeAll(async () => {
   docs = await startHttpsServer();
-  api = await startTestApi({ env: { OAUTH_METADATA_CA_FILE: docs.caFile } });
-  as = await discover(api);
+  server = await startOAuthServer({ env: { OAUTH_METADATA_CA_FILE: docs.caFile } });
+  as = await discover(server);
   const serve = (path: string, body: (url: string) => unknown, headers: Record<string, string> = {}) =>
     docs.route(path, (req, res) => {
       fetched.push(path);
@@ -69,6 +70,12 @@ beforeAll(async () => {
     redirect_uris: [REDIRECT],
     padding: 'x'.repeat(6000),
   }));
+  serve('/apps/loopback.json', (url) => ({
+    client_id: url,
+    client_name: 'Loopback app',
+    redirect_uris: [REDIRECT],
+    token_endpoint_auth_method: 'none',
+  }));
   docs.route('/apps/moved.json', (_req, res) => {
     fetched.push('/apps/moved.json');
     res.writeHead(302, { location: `${docs.url}/apps/good.json` });
@@ -76,16 +83,11 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  await api.close();
+  await server.close();
   await docs.close();
 });
 
-async function signedIn(): Promise<WebClient> {
-  const { user } = await createTestUser(api, 'starter', PASSWORD);
-  const web = new WebClient(api.url, api.config.baseUrl);
-  expect((await web.signIn(user.email, PASSWORD)).status).toBe(303);
-  return web;
-}
+const signedIn = async (): Promise<WebClient> => (await server.signedIn('starter')).web;
 
 it('the metadata server advertises metadata documents', () => {
   expect(as.client_id_metadata_document_supported).toBe(true);
@@ -96,23 +98,27 @@ it('an app identified by its document is authorised, shown with its host as veri
   const client: oauth.Client = { client_id: `${docs.url}/apps/good.json`, token_endpoint_auth_method: 'none' };
   const attempt = await authorizationUrl(as, client, REDIRECT);
   const authorize = await web.get(`${attempt.url.pathname}${attempt.url.search}`);
-  const consentPath = new URL(String(authorize.headers.location), api.config.baseUrl).pathname;
+  const consentPath = new URL(String(authorize.headers.location), server.config.baseUrl).pathname;
   const consent = await web.get(consentPath);
   expect(consent.status).toBe(200);
   expect(consent.text).toContain('Metadata app');
   expect(consent.text).toContain(`id="client-host">${new URL(docs.url).host}<`);
   expect(consent.text).not.toContain('id="unverified"');
 
-  const landed = await authorizeInWeb(web, api.config.baseUrl, attempt.url);
+  const landed = await authorizeInWeb(web, server.config.baseUrl, attempt.url);
   const params = oauth.validateAuthResponse(as, client, landed, attempt.state);
   const tokens = await oauth.processAuthorizationCodeResponse(
     as,
     client,
     await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, REDIRECT, attempt.verifier, insecure),
   );
-  expect((await call(api, '/me', { token: tokens.access_token })).status).toBe(200);
+  registerSecret(tokens.access_token);
+  registerSecret(tokens.refresh_token);
+  expect(await server.verify(tokens.access_token)).toMatchObject({ principal: { clientId: client.client_id } });
   // Cached per its Cache-Control: one fetch served both authorizations.
   expect(fetched.filter((path) => path === '/apps/good.json')).toHaveLength(1);
+  // A document's client is not stored: it is fetched (or taken from the cache) when needed.
+  expect([...server.store.artifacts.values()].filter((row) => row.model === 'Client')).toEqual([]);
 });
 
 it.each([
@@ -164,7 +170,7 @@ describe('documents that are refused', () => {
       { client_id: 'https://10.1.2.3/apps/client.json', token_endpoint_auth_method: 'none' },
       REDIRECT,
     );
-    // Every TCP connection this process opens (the in-process API's outgoing fetches included) goes through here.
+    // Every TCP connection this process opens (the in-process server's outgoing fetches included) goes through here.
     const connectedTo: string[] = [];
     const connect = net.Socket.prototype.connect;
     net.Socket.prototype.connect = function (this: net.Socket, ...args: unknown[]) {
@@ -196,5 +202,36 @@ describe('documents that are refused', () => {
     expect(res.text).toContain(METADATA_ADDRESS_REFUSED);
     expect(connectedTo).toContain('127.0.0.1');
     expect(connectedTo).not.toContain('10.1.2.3');
+  });
+
+  it('a document on loopback is refused for its address unless CALLBACKS_ALLOW_LOOPBACK allows it', async () => {
+    const strict = await startOAuthServer({
+      env: { OAUTH_METADATA_CA_FILE: docs.caFile, CALLBACKS_ALLOW_LOOPBACK: 'false' },
+    });
+    try {
+      const strictAs = await discover(strict);
+      const attempt = await authorizationUrl(
+        strictAs,
+        { client_id: `${docs.url}/apps/loopback.json`, token_endpoint_auth_method: 'none' },
+        REDIRECT,
+      );
+      const { web } = await strict.signedIn('starter');
+      const res = await web.get(`${attempt.url.pathname}${attempt.url.search}`);
+      expect(res.status).toBe(400);
+      expect(res.headers.location).toBeUndefined();
+      expect(res.text).toContain(METADATA_ADDRESS_REFUSED);
+      expect(fetched).not.toContain('/apps/loopback.json');
+    } finally {
+      await strict.close();
+    }
+    // The same document, where loopback is allowed (this file's server): fetched, and the consent page shown.
+    const web = await signedIn();
+    const allowed = await authorizationUrl(
+      as,
+      { client_id: `${docs.url}/apps/loopback.json`, token_endpoint_auth_method: 'none' },
+      REDIRECT,
+    );
+    expect((await web.get(`${allowed.url.pathname}${allowed.url.search}`)).status).toBe(303);
+    expect(fetched).toContain('/apps/loopback.json');
   });
 });
