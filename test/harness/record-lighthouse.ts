@@ -1,13 +1,25 @@
 /**
- * Records what the real scan runner (activities/lighthouse/process-runner.ts: Lighthouse in a sandboxed
- * Chromium) hands back for each of RECORDED_PAGES of the fixture sites, desktop and mobile, into
- * fixtures/recorded/lighthouse-<installed version>/, for the replay runner (fixtures/replay-runner.ts).
- * Run it after Lighthouse is upgraded (a unit test names it then): `npm run record:lighthouse`.
+ * Records, into fixtures/recorded/lighthouse-<installed version>/, what the real runners hand back, for the
+ * replay runners of tests whose subject is not Lighthouse:
+ * - the scan runner (activities/lighthouse/process-runner.ts: Lighthouse in a sandboxed Chromium) for each of
+ *   RECORDED_PAGES of the fixture sites, desktop and mobile (fixtures/replay-runner.ts replays them);
+ * - the flow runner (activities/flows/process-flow-runner.ts) for each of RECORDED_FLOWS on the fixture shop, into
+ *   flows/ (fixtures/flow-replay-runner.ts replays them); a flow that does not end as RECORDED_FLOWS says is
+ *   not stored, and the command fails.
+ * Run it after Lighthouse is upgraded (a unit test names it then): `npm run record:lighthouse`; with `pages` or
+ * `flows` (`npm run record:lighthouse -- flows`) it records only those and keeps the others.
  */
-import { readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { createProcessFlowRunner } from '../../activities/flows/process-flow-runner.ts';
 import { processRunner } from '../../activities/lighthouse/process-runner.ts';
+import {
+  flowRecordingFile,
+  RECORDED_FLOWS,
+  recordedFlowDefinition,
+  writeFlowRecording,
+} from '../../fixtures/recorded-flows.ts';
 import {
   installedLighthouseVersion,
   RECORDED_PAGES,
@@ -15,6 +27,7 @@ import {
   writeRecording,
   type Recording,
 } from '../../fixtures/recorded-lighthouse.ts';
+import { startShop } from '../../fixtures/shop.ts';
 import { startFixtureSites } from '../../fixtures/sites.ts';
 import { loadConfig } from '../../infra/config.ts';
 import { baseTestEnv } from './shared.ts';
@@ -22,34 +35,81 @@ import { baseTestEnv } from './shared.ts';
 const config = loadConfig(baseTestEnv(), { keys: false });
 const version = installedLighthouseVersion();
 const folder = recordingFolder(version);
-rmSync(folder, { recursive: true, force: true });
-const sites = await startFixtureSites();
-const runner = processRunner({ chromiumPath: config.chromiumPath, allowLoopback: true, scanUser: config.scanUser });
-try {
-  for (const path of RECORDED_PAGES) {
-    const url = `${sites.origin}${path}`;
-    const result = await runner.run(
-      { publicId: `record-${path}`, url, credentials: null, formFactors: ['desktop', 'mobile'] },
-      { onProgress: () => undefined, signal: new AbortController().signal },
-    );
-    const recording: Recording =
-      result.kind === 'page_failure'
-        ? result
-        : {
-            kind: 'observation',
-            observation: result.observation,
-            images: result.images.map((image) => ({ name: image.name, base64: image.bytes.toString('base64') })),
-            reports: (result.reports ?? []).map((report) => ({
-              formFactor: report.formFactor,
-              json: gunzipSync(report.gzip).toString('utf8'),
-            })),
-          };
-    writeRecording(version, path, new URL(sites.origin).host, recording);
-    console.log(`recorded ${path} (${result.kind})`);
+const flowsFolder = join(folder, 'flows');
+const only = process.argv[2];
+if (only !== undefined && only !== 'pages' && only !== 'flows')
+  throw new Error('usage: npm run record:lighthouse [-- pages|flows]');
+const runnerSettings = { chromiumPath: config.chromiumPath, allowLoopback: true, scanUser: config.scanUser };
+const never = new AbortController().signal;
+
+async function recordPages(): Promise<void> {
+  mkdirSync(folder, { recursive: true });
+  for (const name of readdirSync(folder, { withFileTypes: true })) if (name.isFile()) rmSync(join(folder, name.name));
+  const sites = await startFixtureSites();
+  const runner = processRunner(runnerSettings);
+  try {
+    for (const path of RECORDED_PAGES) {
+      const url = `${sites.origin}${path}`;
+      const result = await runner.run(
+        { publicId: `record-${path}`, url, credentials: null, formFactors: ['desktop', 'mobile'] },
+        { onProgress: () => undefined, signal: never },
+      );
+      const recording: Recording =
+        result.kind === 'page_failure'
+          ? result
+          : {
+              kind: 'observation',
+              observation: result.observation,
+              images: result.images.map((image) => ({ name: image.name, base64: image.bytes.toString('base64') })),
+              reports: (result.reports ?? []).map((report) => ({
+                formFactor: report.formFactor,
+                json: gunzipSync(report.gzip).toString('utf8'),
+              })),
+            };
+      writeRecording(version, path, new URL(sites.origin).host, recording);
+      console.log(`recorded ${path} (${result.kind})`);
+    }
+  } finally {
+    runner.close();
+    await sites.close();
   }
-} finally {
-  runner.close();
-  await sites.close();
 }
-const bytes = readdirSync(folder).reduce((sum, name) => sum + statSync(join(folder, name)).size, 0);
-console.log(`Lighthouse ${version}: ${RECORDED_PAGES.length} pages in ${folder}, ${Math.round(bytes / 1024)} KiB`);
+
+async function recordFlows(): Promise<void> {
+  rmSync(flowsFolder, { recursive: true, force: true });
+  const shop = await startShop();
+  const runner = createProcessFlowRunner(runnerSettings);
+  try {
+    for (const flow of RECORDED_FLOWS) {
+      // Distinctive, so that the recording can name it by a placeholder (the replay puts its own run id there).
+      const runId = `recordedflowrun${flow.name.replace(/[^a-z0-9]/gi, '')}`;
+      const { outcome, images } = await runner.run(
+        { runId, definition: recordedFlowDefinition(flow, shop.origin), secrets: flow.secrets },
+        { onProgress: () => undefined, signal: never },
+      );
+      const ended = outcome.failure ? { index: outcome.failure.index, code: outcome.failure.code } : 'finished';
+      if (JSON.stringify(ended) !== JSON.stringify(flow.ends))
+        throw new Error(
+          `the flow ${flow.name} ended ${JSON.stringify(ended)}, not ${JSON.stringify(flow.ends)} (${outcome.failure?.message ?? ''})`,
+        );
+      writeFlowRecording(version, flow, shop.origin, runId, {
+        outcome,
+        images: images.map((image) => ({ name: image.name, base64: image.bytes.toString('base64') })),
+      });
+      console.log(`recorded flow ${flow.name} (${JSON.stringify(ended)})`);
+    }
+  } finally {
+    runner.close();
+    await shop.close();
+  }
+}
+
+const kib = (files: string[]) => Math.round(files.reduce((sum, file) => sum + statSync(file).size, 0) / 1024);
+if (only === undefined) rmSync(folder, { recursive: true, force: true });
+if (only !== 'flows') await recordPages();
+if (only !== 'pages') await recordFlows();
+const pageFiles = readdirSync(folder, { withFileTypes: true }).filter((f) => f.isFile());
+console.log(
+  `Lighthouse ${version}: ${pageFiles.length} pages (${kib(pageFiles.map((f) => join(folder, f.name)))} KiB) and ` +
+    `${RECORDED_FLOWS.length} flows (${kib(RECORDED_FLOWS.map((flow) => flowRecordingFile(version, flow)))} KiB) in ${folder}`,
+);
