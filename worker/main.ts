@@ -3,9 +3,7 @@ import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
-import { processRunner } from '../activities/lighthouse/process-runner.ts';
 import type { FlowRunner } from '../activities/flows/flow-runner.ts';
-import { createProcessFlowRunner } from '../activities/flows/process-flow-runner.ts';
 import type { ScanRunner } from '../activities/scan-runner.ts';
 import { systemClock } from '../core/clock.ts';
 import { loadConfig, PROJECT_ROOT, requireSmtpUrl } from '../infra/config.ts';
@@ -33,6 +31,7 @@ import {
   type WorkerActivities,
   type WorkerDeps,
 } from './activities.ts';
+import { flowRunnerFor, scanRunnerFor } from './runners.ts';
 import { startSchedulesAndSweepers } from './schedules.ts';
 
 assertNodeVersion();
@@ -244,28 +243,17 @@ async function main(): Promise<void> {
   }
 }
 
-/** Tests whose subject is not Lighthouse replay recorded runs (SCAN_RUNNER=replay, test only), in the same runner processes. */
-const REPLAY_RUNNER_SCRIPT = resolve(PROJECT_ROOT, 'fixtures/replay-runner.ts');
-
+/** Lighthouse, or recorded runs for tests whose subject is not Lighthouse (SCAN_RUNNER=replay): worker/runners.ts. */
 function startLighthouseRunner(): ScanRunner {
   // Throws when a root worker's SCAN_USER cannot run the runner, so the worker does not start.
-  const runner = processRunner({
-    chromiumPath: config.chromiumPath,
-    allowLoopback: config.outboundAllowLoopback,
-    scanUser: config.scanUser,
-    ...(config.worker.scanRunner === 'replay' ? { script: REPLAY_RUNNER_SCRIPT } : {}),
-  });
+  const runner = scanRunnerFor(config);
   // The runner started ahead for the next scan goes with us, however we exit (if killed, it goes by itself).
   process.once('exit', () => runner.close());
   return runner;
 }
 
 function startFlowRunner(): FlowRunner {
-  const flowRunner = createProcessFlowRunner({
-    chromiumPath: config.chromiumPath,
-    allowLoopback: config.outboundAllowLoopback,
-    scanUser: config.scanUser,
-  });
+  const flowRunner = flowRunnerFor(config);
   process.once('exit', () => flowRunner.close());
   return flowRunner;
 }

@@ -3,45 +3,26 @@
  * is (activities/lighthouse/runner.ts: started ahead by runner-processes.ts as the scan user, minimal
  * environment, every request through the egress proxy). Reads FlowRunInput on stdin, writes FlowRunnerMessage
  * lines on stdout, exits 0 with the outcome as the last line (a failing step included), non-zero when it
- * crashed. Every message and stderr line goes through scrubFlowSecrets first.
+ * crashed. Every message and stderr line goes through scrubFlowSecrets first (flow-runner-output.ts).
  */
 import { startFlow } from 'lighthouse';
 import lighthousePackage from 'lighthouse/package.json' with { type: 'json' };
 import type { Browser, Page } from 'puppeteer-core';
 import type { FlowFailure, FlowRunInput, FlowRunOutcome, FlowStepResult } from '../../core/flows/flow.ts';
-import { scrubFlowSecrets } from '../../core/flows/secret-scrub.ts';
 import type { EgressProxy } from '../lighthouse/egress-proxy.ts';
 import { parseRunnerLaunch } from '../lighthouse/protocol.ts';
 import { cleanUp, launchAhead, readInput, startLifetime } from '../lighthouse/runner-lifetime.ts';
 import { FLOW_LIGHTHOUSE_FLAGS, lighthouseConfigFor } from '../lighthouse/settings.ts';
-import { RUN_ID_PATTERN, stepImageName, type FlowRunnerMessage } from './flow-protocol.ts';
+import { RUN_ID_PATTERN, stepImageName } from './flow-protocol.ts';
 import { stepResult, type StepResult } from './flow-results.ts';
-import { flowSteps, FlowStepError } from './flow-steps.ts';
+import { noteTyped, scrub, scrubWithSecretsOf, send } from './flow-runner-output.ts';
+import { flowSteps } from './flow-steps.ts';
+import { stepFailure } from './step-checks.ts';
 
 /** JPEG quality of the step screenshots (the scan's final screenshots are Lighthouse's, at about this quality). */
 const SCREENSHOT_QUALITY = 70;
 /** Their longer side at most, as Lighthouse's final screenshot of a scan (500x348 desktop, 250x498 mobile). */
 const SCREENSHOT_MAX_PX = 500;
-
-let secrets: FlowRunInput['secrets'] = {};
-const typed: string[] = [];
-const scrub = <T>(value: T): T => scrubFlowSecrets(value, secrets, typed);
-
-/** Whatever else writes to stderr (Lighthouse's log, Node's warnings) is scrubbed too, line by line as written. */
-function scrubStderr(): void {
-  const write = process.stderr.write.bind(process.stderr);
-  process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) =>
-    write(
-      scrub(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString()),
-      ...(rest as []),
-    )) as typeof process.stderr.write;
-}
-
-function send(message: FlowRunnerMessage): void {
-  // An image's bytes are not text a secret could be in (and scrubbing base64 could break them).
-  const safe = message.kind === 'image' ? { ...message, name: scrub(message.name) } : scrub(message);
-  process.stdout.write(`${JSON.stringify(safe)}\n`);
-}
 
 async function screenshot(page: Page, name: string): Promise<string | null> {
   try {
@@ -66,13 +47,6 @@ async function screenshot(page: Page, name: string): Promise<string | null> {
   }
 }
 
-function failureOf(error: unknown, index: number, input: FlowRunInput): Omit<FlowFailure, 'screenshot'> {
-  const step_type = input.definition.steps[index]!.type;
-  if (error instanceof FlowStepError) return { index, step_type, code: error.code, message: error.message };
-  const message = error instanceof Error ? error.message : String(error);
-  return { index, step_type, code: step_type === 'navigate' ? 'navigation_failed' : 'step_error', message };
-}
-
 async function runFlow(input: FlowRunInput, browser: Browser, proxy: EgressProxy, allowLoopback: boolean) {
   const page = await browser.newPage();
   const flow = await startFlow(page, {
@@ -87,7 +61,7 @@ async function runFlow(input: FlowRunInput, browser: Browser, proxy: EgressProxy
     input,
     allowLoopback,
     screenshot: (index) => screenshot(page, stepImageName(input.runId, index)),
-    onTyped: (value) => typed.push(value),
+    onTyped: noteTyped,
   });
   const all = input.definition.steps;
   let failure: FlowFailure | null = null;
@@ -102,7 +76,7 @@ async function runFlow(input: FlowRunInput, browser: Browser, proxy: EgressProxy
     } catch (error) {
       const at = Math.min(index, all.length - 1);
       failure = {
-        ...failureOf(error, at, input),
+        ...stepFailure(error, at, input),
         screenshot: await screenshot(page, stepImageName(input.runId, at, true)),
       };
     }
@@ -124,8 +98,7 @@ async function main(): Promise<void> {
   const launched = launchAhead(workDir, launch);
   launched.catch(() => undefined); // awaited below, once the input has come
   const input = await readInput<FlowRunInput>();
-  secrets = input.secrets ?? {};
-  scrubStderr();
+  scrubWithSecretsOf(input);
   if (!RUN_ID_PATTERN.test(input.runId)) throw new Error('the flow runner was given a run id it cannot name images by');
   let proxy: EgressProxy | null = null;
   let browser: Browser | null = null;

@@ -1,22 +1,21 @@
 /**
  * A flow's steps on one page, in order: the measurement markers through Lighthouse's user flow, the actions
- * through puppeteer. A step that cannot be done throws FlowStepError with the failure's code; the runner
- * (flow-runner-process.ts) ends the run there.
+ * through puppeteer. A step that cannot be done throws FlowStepError (step-checks.ts) with the failure's code;
+ * the runner (flow-runner-process.ts) ends the run there.
  */
 import type { UserFlow } from 'lighthouse/core/user-flow.js';
 import { TimeoutError, type ElementHandle, type HTTPRequest, type Page } from 'puppeteer-core';
-import {
-  BLOCKED_ADDRESS_MESSAGE,
-  startOrigin,
-  type FlowFailure,
-  type FlowRunInput,
-  type FlowStep,
-} from '../../core/flows/flow.ts';
-import { totpCode } from '../../core/flows/totp.ts';
+import type { FlowFailure, FlowRunInput, FlowStep } from '../../core/flows/flow.ts';
 import type { EgressProxy } from '../lighthouse/egress-proxy.ts';
-import { checkScannedHost, PageFailureError } from '../lighthouse/page-failures.ts';
 import { FLOW_TIMESPAN_CATEGORIES } from '../lighthouse/settings.ts';
 import type { MeasuredStep } from './flow-results.ts';
+import {
+  checkNavigationHost,
+  documentHttpError,
+  documentNotLoaded,
+  FlowStepError,
+  secretToType,
+} from './step-checks.ts';
 
 /** How long an action waits for its element (click, type, select, wait_for_selector). */
 export const ACTION_TIMEOUT_MS = 10_000;
@@ -28,14 +27,6 @@ export const NAVIGATION_TIMEOUT_MS = 30_000;
  * stopped (INP missing) without it.
  */
 export const TIMESPAN_SETTLE_MS = 100;
-
-export class FlowStepError extends Error {
-  readonly code: FlowFailure['code'];
-  constructor(code: FlowFailure['code'], message: string) {
-    super(message);
-    this.code = code;
-  }
-}
 
 export interface StepContext {
   page: Page;
@@ -115,16 +106,8 @@ function documentWatch(page: Page) {
       failed = status = null;
     },
     check(proxy: EgressProxy, withStatus: boolean): void {
-      if (failed) {
-        const refused = proxy.failureFor(failed.url);
-        if (refused?.code === 'blocked_address') throw new FlowStepError('blocked_address', BLOCKED_ADDRESS_MESSAGE);
-        throw new FlowStepError(
-          'navigation_failed',
-          refused?.message ?? `${failed.url} did not load (${failed.errorText})`,
-        );
-      }
-      if (withStatus && status && status.code >= 400)
-        throw new FlowStepError('navigation_failed', `${status.url} answered HTTP ${status.code}`);
+      if (failed) throw documentNotLoaded(proxy, failed.url, failed.errorText);
+      if (withStatus && status && status.code >= 400) throw documentHttpError(status.url, status.code);
     },
   };
 }
@@ -134,7 +117,6 @@ export function flowSteps(context: StepContext) {
   const { page, flow, proxy, input } = context;
   const measured: MeasuredStep[] = [];
   const documents = documentWatch(page);
-  const secretOrigins = new Set([startOrigin(input.definition)].filter((o): o is string => o !== null));
   let openTimespan: { index: number; name: string } | null = null;
   let pendingNavigation: Promise<unknown> | null = null;
 
@@ -155,13 +137,7 @@ export function flowSteps(context: StepContext) {
 
   async function navigate(index: number, url: string, name: string): Promise<void> {
     await endTimespan();
-    try {
-      await checkScannedHost(url, context.allowLoopback);
-    } catch (error) {
-      if (!(error instanceof PageFailureError)) throw error;
-      if (error.code === 'blocked_address') throw new FlowStepError('blocked_address', BLOCKED_ADDRESS_MESSAGE);
-      throw new FlowStepError('navigation_failed', error.message);
-    }
+    await checkNavigationHost(url, context.allowLoopback);
     proxy.allowScannedUrl(url);
     await flow.navigate(url, { name });
     await measuredEnd(index, 'navigation', name);
@@ -172,19 +148,10 @@ export function flowSteps(context: StepContext) {
     const element = await elementFor(page, step.selector);
     let text: string;
     if ('secret' in step) {
-      const secret = input.secrets[step.secret];
-      if (!secret) throw new FlowStepError('step_error', `the flow has no secret named ${JSON.stringify(step.secret)}`);
       // Checked on the element's page, once it is there: the page the value is about to go to.
-      const allowed = new Set(secretOrigins);
-      if (step.secret_origin) allowed.add(new URL(step.secret_origin).origin);
-      const origin = new URL(page.url()).origin;
-      if (!allowed.has(origin))
-        throw new FlowStepError(
-          'secret_origin',
-          `the secret ${JSON.stringify(step.secret)} is typed only on ${[...allowed].join(' or ')}, and the page is on ${origin}`,
-        );
-      text = secret.kind === 'totp' ? totpCode(secret.value, Date.now()) : secret.value;
-      if (secret.kind === 'totp') context.onTyped(text);
+      const secret = secretToType(step, input, page.url(), Date.now());
+      if (secret.code) context.onTyped(secret.text);
+      text = secret.text;
     } else text = step.text;
     // Replaces what the field holds, as a person selecting it all and typing would.
     await element.evaluate((el) => {

@@ -75,8 +75,9 @@ export interface Config {
    * (WEBHOOK_WORKER_SLOTS): webhook attempts one process sends at once. reconcileGraceMs
    * (RECONCILE_GRACE_SECONDS, default 300): the reconciler looks at a scan or flow run only this long after it was
    * requested (core/scan/lifecycle.ts). scanRunner (SCAN_RUNNER): `lighthouse`
-   * (default), or `replay` (APP_ENV=test only): recorded Lighthouse results of the fixture pages instead of
-   * Lighthouse runs, for tests whose subject is not Lighthouse (fixtures/replay-runner.ts).
+   * (default), or `replay` (APP_ENV=test only): recorded runs of the fixture pages and fixture flows instead of
+   * Lighthouse runs, for tests whose subject is not Lighthouse (worker/runners.ts: fixtures/replay-runner.ts,
+   * fixtures/flow-replay-runner.ts).
    */
   worker: {
     healthHost: string;

@@ -22,7 +22,10 @@ export function loadWorkerPlacement(env: Env, appEnv: AppEnv, scanRegions: Confi
     throw new ConfigError('WORKER_SCAN_REGIONS', 'must name at least one region for WORKER_ROLE=scan');
   const scanRunner = oneOf(env, 'SCAN_RUNNER', SCAN_RUNNER_KINDS, 'lighthouse');
   if (scanRunner === 'replay' && appEnv !== 'test')
-    throw new ConfigError('SCAN_RUNNER', 'replay (recorded results of the fixture pages) is for APP_ENV=test only');
+    throw new ConfigError(
+      'SCAN_RUNNER',
+      'replay (recorded runs of the fixture pages and flows) is for APP_ENV=test only',
+    );
   return { scanRegions: workerScanRegions, role: workerRole, scanRunner };
 }
 

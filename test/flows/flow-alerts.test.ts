@@ -1,47 +1,44 @@
 import { Webhook } from 'standardwebhooks';
-import { createProcessFlowRunner } from '../../activities/flows/process-flow-runner.ts';
 import { createStorage } from '../../db/store/index.ts';
-import { loadConfig } from '../../infra/config.ts';
 import { deleteTargetSchedulesOf } from '../../infra/temporal-client.ts';
 import { saveWebhookSettings } from '../../services/webhook-settings.ts';
-import { SHOP_PASSWORD, SHOP_USER, startShop, type Shop } from '../../fixtures/shop.ts';
+import { flowRunnerFor } from '../../worker/runners.ts';
+import { SIGN_IN_PAGE_FLOW, SIGN_IN_WRONG_PASSWORD_FLOW } from '../../fixtures/recorded-flows.ts';
+import { SHOP_PASSWORD, startShop, type Shop } from '../../fixtures/shop.ts';
 import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
 import { openApiContract } from '../harness/contract.ts';
 import { freePort } from '../harness/isolated.ts';
 import { startInProcessWorker, type InProcessWorker } from '../harness/scan-worker.ts';
-import { baseTestEnv } from '../harness/shared.ts';
 import { testSmtpServer, type TestSmtpServer } from '../../fixtures/smtp.ts';
 import { webhookReceiver, type WebhookReceiver } from '../../fixtures/webhook-receiver.ts';
 import { waitUntil } from '../../stack/proc.ts';
 
 /**
- * A monitored flow's alerts on the real stack, flows on the fixture shop run for real (the worker's flow runner,
- * Chromium, Lighthouse), one account with a real SMTP server and a real webhook receiver for all of them.
+ * A monitored flow's alerts on the real stack, one account with a real SMTP server and a real webhook receiver for
+ * all of them. The flows on the fixture shop go through the worker's flow runner composed with SCAN_RUNNER=replay
+ * (worker/runners.ts): its runner processes replay recorded real runs of the fixture flows
+ * (fixtures/flow-replay-runner.ts), fetching each page from the shop through the egress proxy; what a real run
+ * measures and where it fails is the subject of test/flows/flow-end-to-end.test.ts and flow-runner.test.ts.
  * Budgets: a 1 ms LCP budget on the navigation step raises a critical metric_over_budget alert for the flow
  * (API), its e-mail and its signed alert.triggered webhook name the flow and the step; a relaxed budget and
  * another run resolve it (alert.resolved). Steps that would leave the budget on a non-measured step are refused
  * (422). Failures: a wrong password makes a run fail at its `wait_for_selector #signed-in` step, which raises a
  * flow_failed warning naming that step (API, e-mail, webhook); the right password and another run resolve it.
  */
-const config = loadConfig(baseTestEnv());
-
 let shop: Shop;
 let smtp: TestSmtpServer;
 let api: TestApi;
+let flowRunner: ReturnType<typeof flowRunnerFor>;
 let worker: InProcessWorker;
 let receiver: WebhookReceiver;
 let conforms: Awaited<ReturnType<typeof openApiContract>>;
-const flowRunner = createProcessFlowRunner({
-  chromiumPath: config.chromiumPath,
-  allowLoopback: true,
-  scanUser: config.scanUser,
-});
 
 beforeAll(async () => {
   shop = await startShop();
   smtp = testSmtpServer(await freePort());
   await smtp.start();
-  api = await startTestApi({ env: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}` } });
+  api = await startTestApi({ env: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, SCAN_RUNNER: 'replay' } });
+  flowRunner = flowRunnerFor(api.config);
   worker = await startInProcessWorker(api, { flowRunner });
   receiver = await webhookReceiver();
   conforms = await openApiContract(api);
@@ -51,7 +48,7 @@ afterAll(async () => {
   if (api) await deleteTargetSchedulesOf(api.temporal, api.config.temporal.taskQueuePrefix).catch(() => undefined);
   await receiver?.close();
   await worker?.close();
-  flowRunner.close();
+  flowRunner?.close();
   await api?.close();
   await smtp?.stop();
   await shop?.close();
@@ -62,10 +59,8 @@ let token: string;
 let email: string;
 let flowId: string;
 let signingSecret: string;
-const STEPS = () => [
-  { type: 'navigate', url: `${shop.origin}/login`, name: 'Open sign-in' },
-  { type: 'snapshot', name: 'Sign-in form' },
-];
+/** Open sign-in (a navigation), Sign-in form (a snapshot). */
+const STEPS = () => SIGN_IN_PAGE_FLOW.steps(shop.origin);
 
 /** Runs the flow once; its id when it ended as `expected`. */
 async function runToEnd(flow = flowId, expected: 'finished' | 'failed' = 'finished'): Promise<string> {
@@ -179,7 +174,7 @@ it('budgets are stored per measured step, and a step of another kind is refused 
 
 let alertId: number;
 
-it('a real run over the 1 ms LCP budget raises a critical alert: API, e-mail and signed webhook name the flow and step', async () => {
+it('a run over the 1 ms LCP budget raises a critical alert: API, e-mail and signed webhook name the flow and step', async () => {
   const runId = await runToEnd();
   const listed = await openAlerts(1);
   expect(conforms('GET', '/alerts', listed)).toEqual([]);
@@ -219,7 +214,7 @@ it('a real run over the 1 ms LCP budget raises a critical alert: API, e-mail and
   });
 }, 60_000);
 
-it('a relaxed budget and another real run resolve it (alert.resolved)', async () => {
+it('a relaxed budget and another run resolve it (alert.resolved)', async () => {
   const relaxed = await call(api, `/flows/${flowId}`, {
     token,
     method: 'PATCH',
@@ -239,7 +234,7 @@ it('a relaxed budget and another real run resolve it (alert.resolved)', async ()
 let failingFlowId: string;
 let failedAlertId: number;
 
-it('a real run failing at a step after a wrong password raises a flow_failed warning: API, e-mail and webhook name the step', async () => {
+it('a run failing at a step after a wrong password raises a flow_failed warning: API, e-mail and webhook name the step', async () => {
   const created = await call(api, '/flows', {
     token,
     method: 'POST',
@@ -247,15 +242,9 @@ it('a real run failing at a step after a wrong password raises a flow_failed war
       name: 'Shop account',
       form_factor: 'desktop',
       monitored: true,
-      steps: [
-        { type: 'navigate', url: `${shop.origin}/login`, name: 'Open sign-in' },
-        { type: 'type', selector: '#user', text: SHOP_USER },
-        { type: 'type', selector: '#password', secret: 'password' },
-        { type: 'click', selector: '#sign-in' },
-        { type: 'wait_for_navigation' },
-        { type: 'wait_for_selector', selector: '#signed-in' },
-      ],
-      secrets: { password: { kind: 'password', value: 'not-the-password' } },
+      // Open sign-in, the user name, the password (a secret), sign in, wait for the next page and #signed-in.
+      steps: SIGN_IN_WRONG_PASSWORD_FLOW.steps(shop.origin),
+      secrets: SIGN_IN_WRONG_PASSWORD_FLOW.secrets,
     },
   });
   expect(created.status).toBe(201);
@@ -302,7 +291,7 @@ it('a real run failing at a step after a wrong password raises a flow_failed war
   });
 }, 60_000);
 
-it('the right password and another real run resolve it (alert.resolved)', async () => {
+it('the right password and another run resolve it (alert.resolved)', async () => {
   const secret = await call(api, `/flows/${failingFlowId}/secrets/password`, {
     token,
     method: 'PUT',

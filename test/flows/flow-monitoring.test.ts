@@ -1,11 +1,9 @@
 import { ScheduleOverlapPolicy } from '@temporalio/client';
 import { msToNumber } from '@temporalio/common';
 import { Webhook } from 'standardwebhooks';
-import { createProcessFlowRunner } from '../../activities/flows/process-flow-runner.ts';
 import { dailyStartTime, TARGET_CATCHUP_WINDOW } from '../../core/monitoring/schedule.ts';
 import { flowScheduleId, mainTaskQueue } from '../../core/temporal.ts';
 import { createStorage } from '../../db/store/index.ts';
-import { loadConfig } from '../../infra/config.ts';
 import {
   deleteFlowSchedule,
   deleteTargetSchedulesOf,
@@ -14,22 +12,25 @@ import {
 } from '../../infra/temporal-client.ts';
 import { saveWebhookSettings } from '../../services/webhook-settings.ts';
 import { waitUntil } from '../../stack/proc.ts';
+import { flowRunnerFor } from '../../worker/runners.ts';
+import { MISSING_BUTTON_FLOW, SIGN_IN_PAGE_FLOW } from '../../fixtures/recorded-flows.ts';
 import { startShop, type Shop } from '../../fixtures/shop.ts';
 import { call, createTestUser, startTestApi, type TestApi } from '../harness/api.ts';
 import { openApiContract } from '../harness/contract.ts';
 import { registerSecret } from '../harness/log-sink.ts';
 import { startInProcessWorker, type InProcessWorker } from '../harness/scan-worker.ts';
-import { baseTestEnv } from '../harness/shared.ts';
 import { webhookReceiver, type WebhookReceiver } from '../../fixtures/webhook-receiver.ts';
 
 /**
  * A monitored flow on the real stack: its Temporal Schedule as Temporal has it, kept in step with the row (off,
  * on, repaired by the reconciler, gone with the flow), a triggered schedule that skips while a run is in flight
- * and otherwise runs the flow for real (the worker's flow runner and Chromium against the fixture shop: one
- * navigation, one snapshot) with trigger `schedule`, the steps' history, the signed flow.completed webhook at a
- * real receiver, and monitored flows counted against the plan's target limit.
+ * and otherwise runs the flow (one navigation, one snapshot on the fixture shop) with trigger `schedule`, the
+ * steps' history, the signed flow.completed webhook at a real receiver, and monitored flows counted against the
+ * plan's target limit. The worker's flow runner is composed with SCAN_RUNNER=replay (worker/runners.ts): its
+ * runner processes replay recorded real runs of the fixture flows (fixtures/flow-replay-runner.ts), fetching each
+ * page from the shop through the egress proxy; what a real run measures and where it fails is the subject of
+ * test/flows/flow-end-to-end.test.ts and flow-runner.test.ts.
  */
-const config = loadConfig(baseTestEnv());
 const SECRET = 'never-in-the-schedule-9f2';
 registerSecret(SECRET);
 
@@ -39,16 +40,13 @@ let worker: InProcessWorker;
 let receiver: WebhookReceiver;
 let conforms: Awaited<ReturnType<typeof openApiContract>>;
 let prefix: string;
-const flowRunner = createProcessFlowRunner({
-  chromiumPath: config.chromiumPath,
-  allowLoopback: true,
-  scanUser: config.scanUser,
-});
+let flowRunner: ReturnType<typeof flowRunnerFor>;
 
 beforeAll(async () => {
   shop = await startShop();
-  api = await startTestApi();
+  api = await startTestApi({ env: { SCAN_RUNNER: 'replay' } });
   prefix = api.config.temporal.taskQueuePrefix;
+  flowRunner = flowRunnerFor(api.config);
   worker = await startInProcessWorker(api, { flowRunner });
   receiver = await webhookReceiver();
   conforms = await openApiContract(api);
@@ -58,7 +56,7 @@ afterAll(async () => {
   if (api) await deleteTargetSchedulesOf(api.temporal, prefix).catch(() => undefined);
   await receiver?.close();
   await worker?.close();
-  flowRunner.close();
+  flowRunner?.close();
   await api?.close();
   await shop?.close();
 });
@@ -89,10 +87,8 @@ it('monitoring on keeps a daily schedule that starts flowScheduleWorkflow with t
       name: 'Sign-in page',
       form_factor: 'desktop',
       monitored: true,
-      steps: [
-        { type: 'navigate', url: `${shop.origin}/login`, name: 'Open sign-in' },
-        { type: 'snapshot', name: 'Sign-in form' },
-      ],
+      // Open sign-in (a navigation), Sign-in form (a snapshot).
+      steps: SIGN_IN_PAGE_FLOW.steps(shop.origin),
       // Set but not typed: it must appear nowhere in the schedule.
       secrets: { password: { kind: 'password', value: SECRET } },
     },
@@ -193,7 +189,7 @@ it('a scheduled run is skipped while a run of the flow is queued', async () => {
 
 let runId: string;
 
-it('a triggered schedule runs the flow for real: a run with trigger schedule, each step measured', async () => {
+it('a triggered schedule runs the flow: a run with trigger schedule, each step measured', async () => {
   const result = await triggerAndWait();
   expect(result.dispatched).toBe(true);
   runId = result.runId!;
@@ -255,10 +251,8 @@ it('a failed run sends flow.failed naming the step it stopped at, with the steps
     body: {
       name: 'Missing button',
       form_factor: 'desktop',
-      steps: [
-        { type: 'navigate', url: `${shop.origin}/login` },
-        { type: 'click', selector: '#no-such-button' },
-      ],
+      // Open /login, click #no-such-button.
+      steps: MISSING_BUTTON_FLOW.steps(shop.origin),
     },
   });
   expect([created.status, (created.body.data as { monitored: boolean }).monitored]).toEqual([201, false]);

@@ -1,6 +1,16 @@
 import { existsSync } from 'node:fs';
 import { get } from 'node:http';
 import {
+  flowRecordingFile,
+  readFlowRecording,
+  RECORDED_FLOWS,
+  recordedFlowDefinition,
+  recordedFlowOf,
+  SIGN_IN_FLOW,
+  SIGN_IN_PAGE_FLOW,
+  SIGN_IN_WRONG_PASSWORD_FLOW,
+} from '../../fixtures/recorded-flows.ts';
+import {
   installedLighthouseVersion,
   readRecording,
   RECORD_COMMAND,
@@ -10,8 +20,9 @@ import {
 } from '../../fixtures/recorded-lighthouse.ts';
 import { RECORDED_STATES, recordingName, startRegressionSite } from '../../fixtures/regression-site.ts';
 
-// The replay runner (fixtures/replay-runner.ts) serves the integration tests whose subject is not Lighthouse
-// from these recordings; after a Lighthouse upgrade they must be made again with the new version.
+// The replay runners (fixtures/replay-runner.ts, fixtures/flow-replay-runner.ts) serve the integration tests whose
+// subject is not Lighthouse from these recordings; after a Lighthouse upgrade they must be made again with the new
+// version.
 const version = installedLighthouseVersion();
 const NAMED = RECORDED_STATES.map((state) => recordingName(state));
 
@@ -85,4 +96,59 @@ test('the regression site names the state of the page it served, load by load', 
   } finally {
     await site.close();
   }
+});
+
+test.each(RECORDED_FLOWS.map((flow) => [flow.name, flow] as const))(
+  `the installed Lighthouse has a recording of the flow %s, ending as the flow says (else: ${RECORD_COMMAND})`,
+  (name, flow) => {
+    const file = flowRecordingFile(version, flow);
+    if (!existsSync(file))
+      throw new Error(
+        `no recording of the flow ${name} for the installed Lighthouse ${version} (${file}): run ${RECORD_COMMAND}`,
+      );
+    const origin = 'http://127.0.0.1:4321';
+    const recording = readFlowRecording(version, {
+      runId: 'unitrun',
+      definition: recordedFlowDefinition(flow, origin, 'Any name'),
+      secrets: flow.secrets,
+    });
+    if (!recording)
+      throw new Error(`the recording of the flow ${name} (${file}) was made from other steps: run ${RECORD_COMMAND}`);
+    const { outcome, images } = recording;
+    expect(outcome.lighthouseVersion).toBe(version);
+    expect(outcome.failure ? { index: outcome.failure.index, code: outcome.failure.code } : 'finished').toEqual(
+      flow.ends,
+    );
+    expect(outcome.steps.length).toBeGreaterThan(0);
+    for (const step of outcome.steps) expect(step.url.startsWith(`${origin}/`)).toBe(true);
+    // The screenshots the outcome names, under the run's id, and no other.
+    const named = [...outcome.steps.map((s) => s.screenshot), outcome.failure?.screenshot].filter(Boolean);
+    expect(images.map((i) => i.name).sort()).toEqual(named.sort());
+    for (const image of images) expect(image.name).toMatch(/^flow-unitrun-step-\d+(-failure)?\.jpg$/);
+    const text = JSON.stringify(recording);
+    expect(text).not.toMatch(/__RECORDED_(HOST|RUN)__/);
+    for (const secret of Object.values(flow.secrets)) expect(text).not.toContain(secret.value);
+  },
+);
+
+test('a flow replays only for the steps and the typed secrets it was recorded with, whatever its name and host', () => {
+  const at = (origin: string) => recordedFlowDefinition(SIGN_IN_FLOW, origin);
+  expect(recordedFlowOf({ definition: at('http://127.0.0.1:1'), secrets: SIGN_IN_FLOW.secrets })).toBe(SIGN_IN_FLOW);
+  expect(recordedFlowOf({ definition: at('http://127.0.0.1:2'), secrets: SIGN_IN_WRONG_PASSWORD_FLOW.secrets })).toBe(
+    SIGN_IN_WRONG_PASSWORD_FLOW,
+  );
+  expect(recordedFlowOf({ definition: at('http://127.0.0.1:3'), secrets: {} })).toBeUndefined();
+  // A secret the steps do not type changes nothing.
+  const page = recordedFlowDefinition(SIGN_IN_PAGE_FLOW, 'http://127.0.0.1:4', 'Another name');
+  const untyped = { password: { kind: 'password' as const, value: 'never-typed-secret' } };
+  expect(recordedFlowOf({ definition: page, secrets: untyped })).toBe(SIGN_IN_PAGE_FLOW);
+  expect(recordedFlowOf({ definition: { ...page, form_factor: 'mobile' }, secrets: {} })).toBeUndefined();
+  const otherSteps = { ...page, steps: [...page.steps, { type: 'snapshot' as const, name: 'Again' }] };
+  expect(recordedFlowOf({ definition: otherSteps, secrets: {} })).toBeUndefined();
+  // Each step's fields in any order (Postgres's jsonb keeps them in an order of its own).
+  const reordered = {
+    ...page,
+    steps: page.steps.map((step) => Object.fromEntries(Object.entries(step).reverse()) as typeof step),
+  };
+  expect(recordedFlowOf({ definition: reordered, secrets: {} })).toBe(SIGN_IN_PAGE_FLOW);
 });
