@@ -22,8 +22,6 @@ export const LIGHTHOUSE_FILES = [
   'test/scans/credential-redaction.test.ts',
   'test/flows/flow-end-to-end.test.ts',
   'test/flows/flow-runner.test.ts',
-  'test/flows/flow-alerts.test.ts',
-  'test/flows/flow-monitoring.test.ts',
 ];
 
 /** Jest workers per part, unless TEST_WORKERS_LIGHTHOUSE / TEST_WORKERS_SERVICES say otherwise. */
