@@ -26,8 +26,23 @@ export interface WorkflowTestbed {
   worker(taskQueue: string, activities: object, options?: { workflows?: boolean }): Promise<void>;
   /** The test server's clock. */
   now(): Promise<number>;
+  /**
+   * The options a workflow gave its first scheduled `activity`, from its history: timeouts and retry policy as
+   * the server got them (limits the test server cannot wait out in skipped time are asserted from these).
+   */
+  scheduledActivity(workflowId: string, activity: string): Promise<ScheduledActivity>;
   teardown(): Promise<void>;
 }
+
+export type ScheduledActivity = proto.temporal.api.history.v1.IActivityTaskScheduledEventAttributes;
+
+/** A protobuf Duration (seconds may be a Long) in ms. */
+export const durationMs = (
+  d: { seconds?: { toString(): string } | number | null; nanos?: number | null } | null | undefined,
+): number => Number(String(d?.seconds ?? 0)) * 1000 + (d?.nanos ?? 0) / 1e6;
+
+/** The gaps between consecutive times. */
+export const gaps = (times: number[]): number[] => times.slice(1).map((t, i) => t - times[i]!);
 
 /** The namespace of the test environment's client (its default). */
 const NAMESPACE = 'default';
@@ -72,6 +87,14 @@ export async function workflowTestbed(): Promise<WorkflowTestbed> {
       workers.push({ worker, running: worker.run() });
     },
     now: () => env.currentTimeMs(),
+    async scheduledActivity(workflowId, activity) {
+      const { events } = await env.client.workflow.getHandle(workflowId).fetchHistory();
+      const scheduled = (events ?? [])
+        .map((e) => e.activityTaskScheduledEventAttributes)
+        .find((a) => a?.activityType?.name === activity);
+      if (!scheduled) throw new Error(`${workflowId} scheduled no ${activity}`);
+      return scheduled;
+    },
     async teardown() {
       for (const { worker } of workers) worker.shutdown();
       await Promise.all(workers.map((w) => w.running));
