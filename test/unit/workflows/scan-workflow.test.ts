@@ -1,4 +1,3 @@
-import { Context } from '@temporalio/activity';
 import type { ScanOutcome } from '../../../activities/scan.ts';
 import { newPublicId } from '../../../core/ids.ts';
 import {
@@ -18,7 +17,7 @@ import {
 import { requestScanSlot, startScanWorkflow } from '../../../infra/temporal-client.ts';
 import { crash, scanStubs, type ScanCall, type ScriptedScan } from './scan-stubs.ts';
 import { slotsQuery } from '../../../workflows/scan-dispatch.ts';
-import { durationMs, gaps, workflowTestbed, type WorkflowTestbed } from './time-skipping.ts';
+import { durationMs, gaps, heartbeatUntil, waitFor, workflowTestbed, type WorkflowTestbed } from './time-skipping.ts';
 
 /**
  * workflows/scan.ts with its region's real dispatcher (workflows/scan-dispatch.ts) and stubbed activities, on
@@ -145,27 +144,6 @@ it(`waits queued while no slot is granted, repeating its request every ${SLOT_RE
 /** The region's dispatcher's slots, as its query reports them. */
 const slotsOf = (region: string): Promise<SlotsView> =>
   bed.env.client.workflow.getHandle(scanDispatcherWorkflowId(PREFIX, region)).query(slotsQuery);
-
-/**
- * Waits for `done` while heartbeating, as the real Lighthouse activity does: the test server's clock runs in
- * real time while the test polls, so a silent wait longer than the heartbeat timeout would fail the attempt.
- */
-async function heartbeatUntil(done: Promise<void>): Promise<void> {
-  const context = Context.current();
-  const beat = setInterval(() => context.heartbeat(), SECOND);
-  try {
-    await done;
-  } finally {
-    clearInterval(beat);
-  }
-}
-
-async function waitFor(condition: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; !(await condition()); i++) {
-    if (i > 200) throw new Error('condition not met within 10 s');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('the region dispatcher (workflows/scan-dispatch.ts)', () => {
   /** A slot request as a scan of `accountId` makes it (the region's capacity and the account's cap: 1). */

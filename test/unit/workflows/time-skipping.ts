@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { Context } from '@temporalio/activity';
 import proto from '@temporalio/proto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import {
@@ -101,4 +102,27 @@ export async function workflowTestbed(): Promise<WorkflowTestbed> {
       await env.teardown();
     },
   };
+}
+
+/**
+ * Waits for `done` while heartbeating, as the real Lighthouse and flow runner activities do: the test server's
+ * clock runs in real time while the test polls, so a silent wait longer than the heartbeat timeout would fail the
+ * attempt.
+ */
+export async function heartbeatUntil(done: Promise<void>): Promise<void> {
+  const context = Context.current();
+  const beat = setInterval(() => context.heartbeat(), 1000);
+  try {
+    await done;
+  } finally {
+    clearInterval(beat);
+  }
+}
+
+/** Polls `condition` every 50 ms (real time) until it holds; fails after about 10 s. */
+export async function waitFor(condition: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; !(await condition()); i++) {
+    if (i > 200) throw new Error('condition not met within 10 s');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
