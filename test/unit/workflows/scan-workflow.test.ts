@@ -21,7 +21,9 @@ import { durationMs, gaps, heartbeatUntil, waitFor, workflowTestbed, type Workfl
 
 /**
  * workflows/scan.ts with its region's real dispatcher (workflows/scan-dispatch.ts) and stubbed activities, on
- * the time-skipping test server: the Lighthouse activity's retries and limits, the slot's release, the wait for a slot.
+ * the time-skipping test server: the Lighthouse activity's retries and limits, the slot's release, the wait for a
+ * slot; then the dispatcher's own decisions (holder check, undeliverable grants, idle exit, repeated grants,
+ * continue-as-new).
  */
 const PREFIX = 'unit-scan';
 const SECOND = 1000;
