@@ -5,7 +5,7 @@ import type { RumAlertActivities } from '../../../activities/rum-alerts.ts';
 import { RUM_ALERT_CHECK_EVERY_MINUTES } from '../../../core/rum/alert-check.ts';
 import { mainTaskQueue, rumAlertEmailWorkflowId } from '../../../core/temporal.ts';
 import type { RumAlertCheckResult, RumAlertEmailJob } from '../../../core/rum/alert-check-result.ts';
-import { workflowTestbed, type WorkflowTestbed } from './time-skipping.ts';
+import { durationMs, gaps, workflowTestbed, type WorkflowTestbed } from './time-skipping.ts';
 
 /**
  * workflows/rum-alerts.ts, the live-data alert check its 5-minute schedule starts and the e-mail workflows it
@@ -82,7 +82,6 @@ async function runCheck(workflowId = `rum-check-${Date.now()}-${Math.random()}`)
 }
 const emailResult = (j: RumAlertEmailJob) =>
   bed.env.client.workflow.getHandle(rumAlertEmailWorkflowId(MAIN_QUEUE, j.alertId, j.change, j.occurrenceMs)).result();
-const gaps = (times: number[]) => times.slice(1).map((t, i) => t - times[i]!);
 
 it('retries a failed check from 2 s on, doubling', async () => {
   check = async (attempt) => {
@@ -102,24 +101,12 @@ it('retries a failed check from 2 s on, doubling', async () => {
   }
 });
 
-/** A protobuf Duration (seconds may be a Long) in ms. */
-const durationMs = (
-  d: { seconds?: { toString(): string } | number | null; nanos?: number | null } | null | undefined,
-): number => Number(String(d?.seconds ?? 0)) * SECOND + (d?.nanos ?? 0) / 1e6;
-
-async function scheduledActivity(workflowId: string, activity: string) {
-  const { events } = await bed.env.client.workflow.getHandle(workflowId).fetchHistory();
-  return (events ?? [])
-    .map((e) => e.activityTaskScheduledEventAttributes)
-    .find((a) => a?.activityType?.name === activity)!;
-}
-
 // The test server does not skip time while an activity is scheduled, so a schedule-to-close limit cannot
 // pass in skipped time: the limits are checked as the workflow hands them to the server, in its history.
 it('limits the check to 4 minutes in all, before the next one is due, retrying up to every 30 s', async () => {
   const workflowId = `rum-check-limits-${Date.now()}`;
   await runCheck(workflowId);
-  const scheduled = await scheduledActivity(workflowId, 'checkRumAlerts');
+  const scheduled = await bed.scheduledActivity(workflowId, 'checkRumAlerts');
   expect(durationMs(scheduled.scheduleToCloseTimeout)).toBe(4 * MINUTE);
   expect(durationMs(scheduled.scheduleToCloseTimeout)).toBeLessThan(RUM_ALERT_CHECK_EVERY_MINUTES * MINUTE);
   expect(durationMs(scheduled.startToCloseTimeout)).toBe(3 * MINUTE);
@@ -143,7 +130,7 @@ it('retries an e-mail with backoff from 30 s, doubling up to hourly, for a day',
     expect(gap).toBeGreaterThanOrEqual(30 * SECOND * 2 ** i);
     expect(gap).toBeLessThan(30 * SECOND * 2 ** i + PROCESSING_MS);
   });
-  const scheduled = await scheduledActivity(
+  const scheduled = await bed.scheduledActivity(
     rumAlertEmailWorkflowId(MAIN_QUEUE, j.alertId, j.change, j.occurrenceMs),
     'sendRumAlertEmail',
   );
@@ -162,8 +149,9 @@ it('does not retry an e-mail the SMTP server refused for good', async () => {
   expect(sent.filter((s) => s.alertId === 4)).toHaveLength(1);
 });
 
-// Last in this file, after every test that waits in skipped time: after a check that starts several e-mail
-// workflows at once, this test server stops skipping time (later waits pass in real time, or never).
+// After every test that waits in skipped time: once an e-mail workflow ends after the check that started it
+// has closed (the backoff test above, after its waits), this test server stops skipping time for the rest of the
+// file (later waits pass in real time, or never).
 it('starts one e-mail workflow per transition', async () => {
   const a = job(1, Date.UTC(2026, 0, 1, 10));
   const b = job(2, Date.UTC(2026, 0, 1, 10));

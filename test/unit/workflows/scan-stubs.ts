@@ -1,8 +1,9 @@
 import { Context } from '@temporalio/activity';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import type { ScanActivities, ScanOutcome } from '../../../activities/scan.ts';
 import type { ScanSlotActivities } from '../../../activities/scan-slots.ts';
 import type { FailureCode } from '../../../core/scan/failures.ts';
-import { scanDispatcherWorkflowId, scanTaskQueue } from '../../../core/temporal.ts';
+import { scanDispatcherWorkflowId, scanTaskQueue, slotHolderWorkflowId } from '../../../core/temporal.ts';
 import { requestScanSlot } from '../../../infra/temporal-client.ts';
 import type { WorkflowTestbed } from './time-skipping.ts';
 
@@ -24,14 +25,23 @@ export interface ScanCall {
   detail?: string;
 }
 
+/** One holder check of a dispatcher (its findEndedScanWorkflows): the holders asked about, the ended ones found. */
+export interface HolderCheck {
+  holders: string[];
+  ended: string[];
+  atMs: number;
+}
+
 /**
  * The scan workflow's activities as stubs that record their calls, with the real slot request (signal-with-
  * start of the region's real dispatcher workflow, infra/temporal-client.ts), so scans queue for real slots.
- * Requests for a region named `stalled` are recorded only (no dispatcher grants them).
+ * Requests for a region named `stalled` are recorded only (no dispatcher grants them). The dispatchers' holder
+ * check asks the test server, as the real activity asks Temporal, which holders' workflows no longer run.
  */
 export function scanStubs(bed: WorkflowTestbed, prefix: string) {
   const scans = new Map<string, ScriptedScan>();
   const calls: ScanCall[] = [];
+  const holderChecks: HolderCheck[] = [];
   const scripted = (publicId: string): ScriptedScan => {
     const scan = scans.get(publicId);
     if (!scan) throw new Error(`no scripted scan ${publicId}`);
@@ -56,8 +66,22 @@ export function scanStubs(bed: WorkflowTestbed, prefix: string) {
         capacity: 1,
       });
     },
-    async findEndedScanWorkflows() {
-      return [];
+    async findEndedScanWorkflows(holders) {
+      const atMs = await bed.now();
+      const ended: string[] = [];
+      for (const holder of holders) {
+        const handle = bed.env.client.workflow.getHandle(slotHolderWorkflowId(holder));
+        const status = await handle.describe().then(
+          (d) => d.status.name,
+          (error: unknown) => {
+            if (error instanceof WorkflowNotFoundError) return 'NOT_FOUND';
+            throw error;
+          },
+        );
+        if (status !== 'RUNNING') ended.push(holder);
+      }
+      holderChecks.push({ holders, ended, atMs });
+      return ended;
     },
   };
   const onScanQueue: Pick<ScanActivities, 'scanPage'> = {
@@ -70,6 +94,7 @@ export function scanStubs(bed: WorkflowTestbed, prefix: string) {
   return {
     scans,
     calls,
+    holderChecks,
     main,
     /** Starts a worker for the scan activities of each region (the workflows run on the main queue's worker). */
     async serveRegions(regions: string[]): Promise<void> {

@@ -1,4 +1,3 @@
-import { Context } from '@temporalio/activity';
 import type { ScanOutcome } from '../../../activities/scan.ts';
 import { newPublicId } from '../../../core/ids.ts';
 import {
@@ -15,14 +14,16 @@ import {
   scanTaskQueue,
   scanWorkflowId,
 } from '../../../core/temporal.ts';
-import { startScanWorkflow } from '../../../infra/temporal-client.ts';
-import { crash, scanStubs, type ScriptedScan } from './scan-stubs.ts';
+import { requestScanSlot, startScanWorkflow } from '../../../infra/temporal-client.ts';
+import { crash, scanStubs, type ScanCall, type ScriptedScan } from './scan-stubs.ts';
 import { slotsQuery } from '../../../workflows/scan-dispatch.ts';
-import { workflowTestbed, type WorkflowTestbed } from './time-skipping.ts';
+import { durationMs, gaps, heartbeatUntil, waitFor, workflowTestbed, type WorkflowTestbed } from './time-skipping.ts';
 
 /**
  * workflows/scan.ts with its region's real dispatcher (workflows/scan-dispatch.ts) and stubbed activities, on
- * the time-skipping test server: the Lighthouse activity's retries and limits, the slot's release, the wait for a slot.
+ * the time-skipping test server: the Lighthouse activity's retries and limits, the slot's release, the wait for a
+ * slot; then the dispatcher's own decisions (holder check, undeliverable grants, idle exit, repeated grants,
+ * continue-as-new).
  */
 const PREFIX = 'unit-scan';
 const SECOND = 1000;
@@ -37,7 +38,7 @@ beforeAll(async () => {
   bed = await workflowTestbed();
   stubs = scanStubs(bed, PREFIX);
   await bed.worker(mainTaskQueue(PREFIX), stubs.main);
-  await stubs.serveRegions(['eu', 'stalled']);
+  await stubs.serveRegions(['eu', 'stalled', 'east', 'west', 'north', 'south', 'cont']);
 }, 60_000);
 afterAll(() => bed?.teardown());
 
@@ -50,7 +51,6 @@ async function startScan(script: Partial<ScriptedScan> & Pick<ScriptedScan, 'sca
 
 const outcomeOf = (publicId: string): Promise<ScanOutcome> =>
   bed.env.client.workflow.getHandle(scanWorkflowId(publicId)).result();
-const gaps = (times: number[]) => times.slice(1).map((t, i) => t - times[i]!);
 
 it('retries a crashed Lighthouse attempt after 5 s, then 10 s, and ends with the attempt that succeeds', async () => {
   const publicId = await startScan({
@@ -105,11 +105,6 @@ it(`fails the scan with scan_error after ${SCAN_ATTEMPTS} crashed attempts, and 
   expect(stubs.calls.indexOf(nextRunning)).toBeGreaterThan(stubs.calls.indexOf(failed));
 });
 
-/** A protobuf Duration (seconds may be a Long) in ms. */
-const durationMs = (
-  d: { seconds?: { toString(): string } | number | null; nanos?: number | null } | null | undefined,
-): number => Number(String(d?.seconds ?? 0)) * SECOND + (d?.nanos ?? 0) / 1e6;
-
 // The test server does not skip time while an activity task waits for a worker, so the run limit itself is
 // checked as the workflow hands it to the server: the Lighthouse activity's timeouts and retries in its history.
 it.each([1, 3])(
@@ -118,10 +113,7 @@ it.each([1, 3])(
     const publicId = await startScan({ runs, scanPage: async () => ({ status: 'finished' }) });
     expect(await outcomeOf(publicId)).toEqual({ status: 'finished' });
 
-    const { events } = await bed.env.client.workflow.getHandle(scanWorkflowId(publicId)).fetchHistory();
-    const scheduled = (events ?? [])
-      .map((e) => e.activityTaskScheduledEventAttributes)
-      .find((a) => a?.activityType?.name === 'scanPage')!;
+    const scheduled = await bed.scheduledActivity(scanWorkflowId(publicId), 'scanPage');
     expect(scheduled.taskQueue?.name).toBe(scanTaskQueue(PREFIX, 'eu'));
     expect(durationMs(scheduled.scheduleToCloseTimeout)).toBe(scanRunLimitMs(runs));
     expect(durationMs(scheduled.startToCloseTimeout)).toBe(scanActivityTimeoutMs(runs));
@@ -155,23 +147,133 @@ it(`waits queued while no slot is granted, repeating its request every ${SLOT_RE
 const slotsOf = (region: string): Promise<SlotsView> =>
   bed.env.client.workflow.getHandle(scanDispatcherWorkflowId(PREFIX, region)).query(slotsQuery);
 
-/**
- * Waits for `done` while heartbeating, as the real Lighthouse activity does: the test server's clock runs in
- * real time while the test polls, so a silent wait longer than the heartbeat timeout would fail the attempt.
- */
-async function heartbeatUntil(done: Promise<void>): Promise<void> {
-  const context = Context.current();
-  const beat = setInterval(() => context.heartbeat(), SECOND);
-  try {
-    await done;
-  } finally {
-    clearInterval(beat);
-  }
-}
+describe('the region dispatcher (workflows/scan-dispatch.ts)', () => {
+  /** A slot request as a scan of `accountId` makes it (the region's capacity and the account's cap: 1). */
+  const request = (region: string, scanId: string, accountId: number) =>
+    requestScanSlot(bed.env.client, PREFIX, region, { scanId, accountId, accountCap: 1, capacity: 1 });
+  const dispatcher = (region: string) => bed.env.client.workflow.getHandle(scanDispatcherWorkflowId(PREFIX, region));
+  const callOf = (publicId: string, what: ScanCall['what']) => stubs.callsOf(publicId).find((c) => c.what === what)!;
+  const checksOf = (holder: string) => stubs.holderChecks.filter((c) => c.holders.includes(holder));
+  const finished = async () => ({ status: 'finished' }) as const;
 
-async function waitFor(condition: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; !(await condition()); i++) {
-    if (i > 200) throw new Error('condition not met within 10 s');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  it('takes back the slot of a scan whose workflow ended without releasing it at the next holder check, 30 s after the grant, and gives it to the next in line', async () => {
+    // A scan whose release goes elsewhere (its own request went to a dispatcher that does not exist) holds the
+    // region's only slot once the test's request for it is granted: it runs, ends, and never releases it here.
+    const holder = await startScan({ region: 'stalled', scanPage: finished });
+    const requestedAt = await bed.now();
+    await request('west', holder, 1);
+    // Started before any wait on a result (which skips time): it asks after the holder, and waits.
+    const next = await startScan({ region: 'west', accountId: 2, scanPage: finished });
+    expect(await outcomeOf(next)).toEqual({ status: 'finished' });
+    expect(await outcomeOf(holder)).toEqual({ status: 'finished' });
+
+    const [check, ...more] = checksOf(holder);
+    expect(more).toEqual([]);
+    expect(check!.ended).toEqual([holder]);
+    console.log(
+      `holder check ${check!.atMs - requestedAt} ms after the request; next scan running ${callOf(next, 'running').atMs - check!.atMs} ms after it`,
+    );
+    expect(check!.atMs - requestedAt).toBeGreaterThanOrEqual(30 * SECOND);
+    expect(check!.atMs - requestedAt).toBeLessThan(30 * SECOND + PROCESSING_MS);
+    expect(callOf(next, 'running').atMs).toBeGreaterThanOrEqual(check!.atMs);
+    expect(callOf(next, 'running').atMs - check!.atMs).toBeLessThan(PROCESSING_MS);
+    expect(await slotsOf('west')).toEqual({ capacity: 1, inFlight: {}, waiting: {} });
+  });
+
+  it('frees the slot of a scan whose workflow is gone at once, when its grant cannot be delivered', async () => {
+    const gone = newPublicId();
+    await request('north', gone, 1);
+    const next = await startScan({ region: 'north', accountId: 2, scanPage: finished });
+    expect(await outcomeOf(next)).toEqual({ status: 'finished' });
+    // Not by a holder check: none ever saw the scan that was gone.
+    expect(checksOf(gone)).toEqual([]);
+    expect(callOf(next, 'running').atMs - callOf(next, 'request').atMs).toBeLessThan(PROCESSING_MS);
+    expect(await slotsOf('north')).toEqual({ capacity: 1, inFlight: {}, waiting: {} });
+  });
+
+  it('ends 10 minutes after it was left with nothing to do; the next request starts it again', async () => {
+    await request('east', newPublicId(), 1);
+    const first = await dispatcher('east').describe();
+    await dispatcher('east').result();
+    const ended = await dispatcher('east').describe();
+    const idleFor = ended.closeTime!.getTime() - first.startTime.getTime();
+    console.log(`dispatcher ended ${idleFor} ms after it was started`);
+    expect(idleFor).toBeGreaterThanOrEqual(10 * MINUTE);
+    expect(idleFor).toBeLessThan(10 * MINUTE + PROCESSING_MS);
+
+    const next = await startScan({ region: 'east', scanPage: finished });
+    expect(await outcomeOf(next)).toEqual({ status: 'finished' });
+    expect((await dispatcher('east').describe()).runId).not.toBe(first.runId);
+  });
+
+  // Known defect: once a slot has been held, the dispatcher's wait has no timeout, and neither a release nor a
+  // holder check wakes it when it becomes idle, so it never ends. Marked failing until the workflow is fixed.
+  it.failing('ends 10 minutes after its last slot was given back', async () => {
+    const scan = await startScan({ region: 'south', scanPage: finished });
+    expect(await outcomeOf(scan)).toEqual({ status: 'finished' });
+    await bed.env.sleep('11 minutes');
+    expect((await dispatcher('south').describe()).status.name).toBe('COMPLETED');
+  });
+
+  it('sends the grant again to a scan holding a slot that asks again (its grant lost)', async () => {
+    let done!: () => void;
+    const mayFinish = new Promise<void>((resolve) => (done = resolve));
+    const holder = await startScan({
+      region: 'stalled',
+      scanPage: async () => (await heartbeatUntil(mayFinish), { status: 'finished' }),
+    });
+    try {
+      await request('regrant', holder, 1);
+      await waitFor(async () => stubs.callsOf(holder).some((c) => c.what === 'attempt'));
+      await request('regrant', holder, 1);
+      await waitFor(async () => (await grantsTo(holder)) === 2);
+      expect(await slotsOf('regrant')).toEqual({ capacity: 1, inFlight: { '1': 1 }, waiting: {} });
+    } finally {
+      done();
+    }
+    expect(await outcomeOf(holder)).toEqual({ status: 'finished' });
+    expect(stubs.callsOf(holder).filter((c) => c.what === 'running')).toHaveLength(1);
+  });
+
+  it('continues as new when its history grows long, with the slots held and the scans waiting carried over, in their order', async () => {
+    const handle = await bed.env.client.workflow.start('scanDispatcherWorkflow', {
+      workflowId: scanDispatcherWorkflowId(PREFIX, 'cont'),
+      taskQueue: mainTaskQueue(PREFIX),
+      // Any history past a few events: every slot request makes the next run.
+      args: [{ continueAfterEvents: 6 }],
+    });
+    let done!: () => void;
+    const mayFinish = new Promise<void>((resolve) => (done = resolve));
+    const first = await startScan({
+      region: 'cont',
+      scanPage: async () => (await heartbeatUntil(mayFinish), { status: 'finished' }),
+    });
+    let second: string;
+    let third: string;
+    try {
+      await waitFor(async () => stubs.callsOf(first).some((c) => c.what === 'attempt'));
+      second = await startScan({ region: 'cont', accountId: 2, scanPage: finished });
+      await waitFor(async () => (await slotsOf('cont')).waiting['2'] === 1);
+      const runWithSecond = (await dispatcher('cont').describe()).runId;
+      third = await startScan({ region: 'cont', accountId: 3, scanPage: finished });
+      await waitFor(async () => (await slotsOf('cont')).waiting['3'] === 1);
+      await waitFor(async () => (await dispatcher('cont').describe()).runId !== runWithSecond);
+      expect(runWithSecond).not.toBe(handle.firstExecutionRunId);
+      expect(await slotsOf('cont')).toEqual({ capacity: 1, inFlight: { '1': 1 }, waiting: { '2': 1, '3': 1 } });
+    } finally {
+      done();
+    }
+    for (const scan of [first, second, third]) expect(await outcomeOf(scan)).toEqual({ status: 'finished' });
+    expect(callOf(second, 'running').atMs).toBeLessThanOrEqual(callOf(third, 'running').atMs);
+    expect(stubs.calls.indexOf(callOf(second, 'running'))).toBeLessThan(stubs.calls.indexOf(callOf(third, 'running')));
+    expect(await slotsOf('cont')).toEqual({ capacity: 1, inFlight: {}, waiting: {} });
+  });
+});
+
+/** How many grants a scan's workflow has been sent, from its history. */
+async function grantsTo(publicId: string): Promise<number> {
+  const { events } = await bed.env.client.workflow.getHandle(scanWorkflowId(publicId)).fetchHistory();
+  return (events ?? []).filter(
+    (e) => e.workflowExecutionSignaledEventAttributes?.signalName === SCAN_SLOT_SIGNALS.granted,
+  ).length;
 }

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { Context } from '@temporalio/activity';
 import proto from '@temporalio/proto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import {
@@ -26,8 +27,23 @@ export interface WorkflowTestbed {
   worker(taskQueue: string, activities: object, options?: { workflows?: boolean }): Promise<void>;
   /** The test server's clock. */
   now(): Promise<number>;
+  /**
+   * The options a workflow gave its first scheduled `activity`, from its history: timeouts and retry policy as
+   * the server got them (limits the test server cannot wait out in skipped time are asserted from these).
+   */
+  scheduledActivity(workflowId: string, activity: string): Promise<ScheduledActivity>;
   teardown(): Promise<void>;
 }
+
+export type ScheduledActivity = proto.temporal.api.history.v1.IActivityTaskScheduledEventAttributes;
+
+/** A protobuf Duration (seconds may be a Long) in ms. */
+export const durationMs = (
+  d: { seconds?: { toString(): string } | number | null; nanos?: number | null } | null | undefined,
+): number => Number(String(d?.seconds ?? 0)) * 1000 + (d?.nanos ?? 0) / 1e6;
+
+/** The gaps between consecutive times. */
+export const gaps = (times: number[]): number[] => times.slice(1).map((t, i) => t - times[i]!);
 
 /** The namespace of the test environment's client (its default). */
 const NAMESPACE = 'default';
@@ -72,10 +88,41 @@ export async function workflowTestbed(): Promise<WorkflowTestbed> {
       workers.push({ worker, running: worker.run() });
     },
     now: () => env.currentTimeMs(),
+    async scheduledActivity(workflowId, activity) {
+      const { events } = await env.client.workflow.getHandle(workflowId).fetchHistory();
+      const scheduled = (events ?? [])
+        .map((e) => e.activityTaskScheduledEventAttributes)
+        .find((a) => a?.activityType?.name === activity);
+      if (!scheduled) throw new Error(`${workflowId} scheduled no ${activity}`);
+      return scheduled;
+    },
     async teardown() {
       for (const { worker } of workers) worker.shutdown();
       await Promise.all(workers.map((w) => w.running));
       await env.teardown();
     },
   };
+}
+
+/**
+ * Waits for `done` while heartbeating, as the real Lighthouse and flow runner activities do: the test server's
+ * clock runs in real time while the test polls, so a silent wait longer than the heartbeat timeout would fail the
+ * attempt.
+ */
+export async function heartbeatUntil(done: Promise<void>): Promise<void> {
+  const context = Context.current();
+  const beat = setInterval(() => context.heartbeat(), 1000);
+  try {
+    await done;
+  } finally {
+    clearInterval(beat);
+  }
+}
+
+/** Polls `condition` every 50 ms (real time) until it holds; fails after about 10 s. */
+export async function waitFor(condition: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; !(await condition()); i++) {
+    if (i > 200) throw new Error('condition not met within 10 s');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
