@@ -11,7 +11,7 @@ import { PART_WORKERS, partSelection } from './test/harness/lanes.js';
 const part = process.env.WEBPERF_INTEGRATION_PART;
 
 const shared = {
-  testEnvironment: 'node',
+  testEnvironment: '<rootDir>/test/harness/cpu-environment.js',
   extensionsToTreatAsEsm: ['.ts'],
   transform: {
     '^.+\\.ts$': [

@@ -1,9 +1,11 @@
 /**
  * Per-file times of the test lanes, from jest's --json output (.state/test/jest-<lane>.json, or one
  * jest-<lane>-<part>.json per part of the lane, written by `./svc test`): `write` stores them as
- * .state/test/timings-<lane>.json (file, seconds; slowest first); `slowest` (`npm run test:slowest`) prints
- * each lane's 15 slowest files with their share of the lane's file time (the sum over its files; with
- * several jest workers the lane's wall time is a fraction of it).
+ * .state/test/timings-<lane>.json (file, seconds, and the CPU seconds of the file with every process it started,
+ * measured by test/harness/cpu-environment.js; slowest first); `slowest` (`npm run test:slowest`) prints each
+ * lane's 15 slowest files with their share of the lane's file time (the sum over its files; with several jest
+ * workers the lane's wall time is a fraction of it), and the 15 that used the most CPU (on 2 cores, CPU rather
+ * than waiting is what a busy lane's time is made of).
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
@@ -16,6 +18,8 @@ const SHOWN = 15;
 interface FileTime {
   file: string;
   seconds: number;
+  /** CPU seconds of the file and every process it started (test/harness/cpu-environment.js), where measured. */
+  cpuSeconds?: number;
 }
 
 interface JestJson {
@@ -42,11 +46,27 @@ export function fileTimes(...runs: JestJson[]): FileTime[] {
     .sort((a, b) => b.seconds - a.seconds);
 }
 
+/** Each file's CPU seconds from the lines cpu-environment.js appended (`{ file, cpuSeconds }` a line). */
+export function withCpuSeconds(times: FileTime[], cpuLines: string): FileTime[] {
+  const cpu = new Map<string, number>();
+  for (const line of cpuLines.split('\n').filter(Boolean)) {
+    const { file, cpuSeconds } = JSON.parse(line) as { file: string; cpuSeconds: number };
+    cpu.set(file, cpuSeconds);
+  }
+  return times.map((time) => (cpu.has(time.file) ? { ...time, cpuSeconds: cpu.get(time.file)! } : time));
+}
+
+const CPU_FILE = resolve(HARNESS_DIR, 'cpu-times.jsonl');
+
 function write(): void {
+  const cpuLines = existsSync(CPU_FILE) ? readFileSync(CPU_FILE, 'utf8') : '';
   for (const lane of LANES) {
     const files = jestFiles(lane);
     if (files.length === 0) continue;
-    const times = fileTimes(...files.map((file) => JSON.parse(readFileSync(file, 'utf8')) as JestJson));
+    const times = withCpuSeconds(
+      fileTimes(...files.map((file) => JSON.parse(readFileSync(file, 'utf8')) as JestJson)),
+      cpuLines,
+    );
     writeFileSync(timingsFile(lane), `${JSON.stringify(times, null, 1)}\n`);
   }
 }
@@ -57,11 +77,21 @@ function slowest(): void {
     if (!existsSync(timingsFile(lane))) continue;
     const times = JSON.parse(readFileSync(timingsFile(lane), 'utf8')) as FileTime[];
     const total = times.reduce((sum, t) => sum + t.seconds, 0);
-    console.log(`${lane} lane: ${times.length} files, ${total.toFixed(1)} s of file time`);
+    const cpuTotal = times.reduce((sum, t) => sum + (t.cpuSeconds ?? 0), 0);
+    console.log(
+      `${lane} lane: ${times.length} files, ${total.toFixed(1)} s of file time, ${cpuTotal.toFixed(1)} s of CPU`,
+    );
+    console.log('   file time  share      CPU  file');
     for (const t of times.slice(0, SHOWN)) {
       const share = total > 0 ? (100 * t.seconds) / total : 0;
-      console.log(`${t.seconds.toFixed(1).padStart(7)} s ${share.toFixed(1).padStart(5)} %  ${t.file}`);
+      const cpu = t.cpuSeconds === undefined ? '' : `${t.cpuSeconds.toFixed(1)} s`;
+      console.log(
+        `${t.seconds.toFixed(1).padStart(9)} s ${share.toFixed(1).padStart(5)} % ${cpu.padStart(8)}  ${t.file}`,
+      );
     }
+    console.log('most CPU:');
+    for (const t of [...times].sort((a, b) => (b.cpuSeconds ?? 0) - (a.cpuSeconds ?? 0)).slice(0, SHOWN))
+      if (t.cpuSeconds !== undefined) console.log(`${t.cpuSeconds.toFixed(1).padStart(9)} s CPU  ${t.file}`);
     printed = true;
   }
   if (!printed) console.log('no timings yet: `./svc test` writes them (.state/test/timings-<lane>.json)');

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { PROJECT_ROOT } from '../../infra/config.ts';
-import { fileTimes } from '../harness/test-timings.ts';
+import { fileTimes, withCpuSeconds } from '../harness/test-timings.ts';
 
 test("each file's time is its end less its start in jest's --json output, slowest first, by its path in the checkout", () => {
   const run = {
@@ -26,5 +26,17 @@ test("a lane run in parts: the parts' files together, slowest first", () => {
   expect(fileTimes(part('test/lighthouse.test.ts', 30), part('test/services.test.ts', 45))).toEqual([
     { file: 'test/services.test.ts', seconds: 45 },
     { file: 'test/lighthouse.test.ts', seconds: 30 },
+  ]);
+});
+
+test("each file's CPU seconds join its time, where the environment measured them", () => {
+  const times = [
+    { file: 'test/a.test.ts', seconds: 10 },
+    { file: 'test/b.test.ts', seconds: 5 },
+  ];
+  const lines = `${JSON.stringify({ file: 'test/b.test.ts', cpuSeconds: 7.5 })}\n`;
+  expect(withCpuSeconds(times, lines)).toEqual([
+    { file: 'test/a.test.ts', seconds: 10 },
+    { file: 'test/b.test.ts', seconds: 5, cpuSeconds: 7.5 },
   ]);
 });
