@@ -12,6 +12,7 @@ import { createUser } from '../../services/accounts.ts';
 import { mintToken } from '../../services/tokens.ts';
 import { freePort, isolatedPostgres, uniqueName, type IsolatedPostgres } from './isolated.ts';
 import { baseTestEnv } from './shared.ts';
+import { endTemporalLeftovers } from './temporal-leftovers.ts';
 import { createStorage } from '../../db/store/index.ts';
 import { registerSecret, registerSecretsIn, watchLogs } from './log-sink.ts';
 
@@ -80,6 +81,11 @@ export async function startTestApi(
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));
+      // Not waited for long: a test may have stopped its Temporal server.
+      await Promise.race([
+        endTemporalLeftovers(temporal, config.temporal.taskQueuePrefix).catch(() => undefined),
+        new Promise((done) => setTimeout(done, 10_000).unref()),
+      ]);
       await connection.close();
       await app.close();
       if (appKnex !== db.knex) await appKnex.destroy();

@@ -13,6 +13,7 @@ import { ensureTemporalTestServer } from '../../stack/temporal.ts';
 import { buildWorkflowBundle } from '../../worker/build-bundle.ts';
 import { uniqueNameAge } from './isolated.ts';
 import { ensureMotoServer } from './s3-server.ts';
+import { endStaleTemporalLeftovers } from './temporal-leftovers.ts';
 import { baseTestEnv, HARNESS_DIR, HARNESS_FILE, type HarnessInfo } from './shared.ts';
 
 /**
@@ -49,20 +50,14 @@ async function dropStaleTestDatabases(): Promise<void> {
   }
 }
 
-/** Reconciler and target schedules of tests (prefix `api_<time>_<hex>`) left by runs that ended over an hour ago. */
-async function deleteStaleTestSchedules(): Promise<void> {
+/** Schedules and running workflows of tests that began over an hour ago (interrupted runs, older code). */
+async function endStaleTestWorkflows(): Promise<void> {
   const connection = await Connection.connect({ address: config.temporal.address });
   try {
     const client = new Client({ connection, namespace: config.temporal.namespace });
-    for await (const schedule of client.schedule.list()) {
-      const ours = /-(scan-reconciler|target-reconciler|target-\d+)$/.test(schedule.scheduleId);
-      const age = ours ? uniqueNameAge(schedule.scheduleId, 'api') : null;
-      if (age !== null && age > 3600_000)
-        await client.schedule
-          .getHandle(schedule.scheduleId)
-          .delete()
-          .catch(() => undefined);
-    }
+    const ended = await endStaleTemporalLeftovers(client, 3600_000);
+    if (ended.schedules + ended.workflows > 0)
+      log(`ended ${ended.schedules} schedules and ${ended.workflows} workflows that earlier test runs left`);
   } finally {
     await connection.close();
   }
@@ -83,7 +78,7 @@ async function up(): Promise<void> {
     ),
   );
   await dropStaleTestDatabases();
-  await deleteStaleTestSchedules();
+  await endStaleTestWorkflows();
   const knex = createKnex(withDatabase(config.databaseUrl, templateDatabase), { min: 0, max: 1 });
   try {
     await migrateLatest(knex);

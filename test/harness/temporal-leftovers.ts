@@ -1,0 +1,62 @@
+import type { Client } from '@temporalio/client';
+
+/** A test's task-queue prefix, uniqueName(<word>): <word>_<creation time in base 36>_<6 hex digits>. */
+const TEST_PREFIX = /^[a-z]+_([0-9a-z]+)_[0-9a-f]{6}-/;
+
+/** How long ago a test whose task queues, schedule ids and workflow ids start with `name` began, or null. */
+function testAgeMs(name: string, now: number): number | null {
+  const match = TEST_PREFIX.exec(name);
+  return match ? now - parseInt(match[1]!, 36) : null;
+}
+
+async function terminateAll(client: Client, query: string, keep: (taskQueue: string) => boolean): Promise<number> {
+  const running: Array<{ workflowId: string; runId: string }> = [];
+  for await (const workflow of client.workflow.list({ query: `ExecutionStatus = 'Running' AND ${query}` }))
+    if (keep(workflow.taskQueue)) running.push({ workflowId: workflow.workflowId, runId: workflow.runId });
+  await Promise.all(
+    running.map(({ workflowId, runId }) =>
+      client.workflow
+        .getHandle(workflowId, runId)
+        .terminate('the test that started it has finished')
+        .catch(() => undefined),
+    ),
+  );
+  return running.length;
+}
+
+/**
+ * Ends what a test left in the shared Temporal dev server under its task-queue prefix: its schedules (they would
+ * go on starting workflows no worker serves) and its running workflows (queued scans, webhook retries, alert
+ * checks: their timers would go on firing). Left there, they cost the Temporal server CPU for the rest of the
+ * run and every later one.
+ */
+export async function endTemporalLeftovers(client: Client, prefix: string): Promise<void> {
+  for await (const schedule of client.schedule.list())
+    if (schedule.scheduleId.startsWith(`${prefix}-`))
+      await client.schedule
+        .getHandle(schedule.scheduleId)
+        .delete()
+        .catch(() => undefined);
+  await terminateAll(client, `TaskQueue STARTS_WITH '${prefix}-'`, () => true);
+}
+
+/** What tests that began over `maxAgeMs` ago left (runs that were interrupted, or older code): schedules, workflows. */
+export async function endStaleTemporalLeftovers(
+  client: Client,
+  maxAgeMs: number,
+): Promise<{ schedules: number; workflows: number }> {
+  const now = Date.now();
+  const stale = (name: string) => (testAgeMs(name, now) ?? 0) > maxAgeMs;
+  let schedules = 0;
+  for await (const schedule of client.schedule.list())
+    if (stale(schedule.scheduleId)) {
+      schedules += 1;
+      await client.schedule
+        .getHandle(schedule.scheduleId)
+        .delete()
+        .catch(() => undefined);
+    }
+  const before = new Date(now - maxAgeMs).toISOString();
+  const workflows = await terminateAll(client, `StartTime < '${before}'`, (taskQueue) => stale(`${taskQueue}`));
+  return { schedules, workflows };
+}
