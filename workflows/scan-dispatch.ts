@@ -5,6 +5,7 @@ import {
   defineQuery,
   defineSignal,
   getExternalWorkflowHandle,
+  patched,
   proxyActivities,
   setHandler,
   sleep,
@@ -47,13 +48,20 @@ export interface DispatcherInput {
 }
 
 const CONTINUE_AFTER_EVENTS = 4000;
+/**
+ * patched() id of the wake-up when a dispatcher holding slots is left idle, which starts its idle wait. The old
+ * branch (no wake-up) can go once every dispatcher run that began before the patch has ended or continued as new.
+ */
+const IDLE_WAKE_PATCH = 'scan-dispatch-wake-when-idle';
 
 /**
  * One per region (`<prefix>-scan-dispatch-<region>`), started by the first slot request (signal-with-start).
  * Scan workflows and flow runs (workflows/flow-run.ts, by their workflow id) ask for a slot and wait; this hands slots out by the rules of core/scan/slots.ts by
  * signalling each granted scan workflow, and takes them back on release. A scan workflow that ends without
  * releasing (terminated) loses its slot at the next holder check, or at once when its grant cannot be
- * delivered. Its state travels through continue-as-new; it ends after DISPATCHER_IDLE_EXIT with nothing to do.
+ * delivered. Its state travels through continue-as-new. It ends DISPATCHER_IDLE_EXIT after it was last left
+ * with nothing to do (no slot held, no scan waiting), whatever left it so: a release, a withdrawn request, a
+ * holder check, a grant that could not be delivered.
  */
 export async function scanDispatcherWorkflow(input: DispatcherInput = {}): Promise<void> {
   const state = input.slots ?? emptySlots();
@@ -75,13 +83,23 @@ export async function scanDispatcherWorkflow(input: DispatcherInput = {}): Promi
   };
 
   void reclaimAbandonedSlots(state, input.holderCheckEveryMs ?? SLOT_HOLDER_CHECK_EVERY);
+  const workToDo = () => canGrant(state) || regrant.size > 0 || historyIsLong();
   for (;;) {
-    const idle = isIdle(state);
-    const woken = await condition(
-      () => canGrant(state) || regrant.size > 0 || historyIsLong(),
-      idle ? DISPATCHER_IDLE_EXIT : undefined,
-    );
-    if (!woken && isIdle(state)) return;
+    if (isIdle(state)) {
+      // Nothing held, nothing waiting: it ends unless work comes within DISPATCHER_IDLE_EXIT.
+      const woken = await condition(workToDo, DISPATCHER_IDLE_EXIT);
+      if (!woken && isIdle(state)) return;
+    } else if (patched(IDLE_WAKE_PATCH)) {
+      // Slots held or scans waiting: also woken when left idle (a release, a withdrawn request, a holder check),
+      // which begins the idle wait above.
+      await condition(() => workToDo() || isIdle(state));
+    } else {
+      // A wait replayed from a history made before IDLE_WAKE_PATCH (a run under way when it was deployed) woke
+      // only for work to do: left idle, it waited on until the next request (and ended at once had that wait
+      // ended with it idle). Its next wait made live takes the branch above.
+      await condition(workToDo);
+      if (isIdle(state)) return;
+    }
     const grants = [...grantSlots(state), ...regrant];
     regrant.clear();
     await Promise.all(grants.map(deliver));

@@ -1,4 +1,4 @@
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/common';
 import { log, ParentClosePolicy, proxyActivities, startChild } from '@temporalio/workflow';
 import type { AlertActivities } from '../activities/alerts.ts';
 import { HostAttribute, ScanIdAttribute, TargetIdAttribute, targetConfirmWorkflowId } from '../core/temporal.ts';
@@ -38,7 +38,10 @@ export async function evaluateAfterScan(
 
 /**
  * The confirmation of a scan's regression candidates, as a workflow of its own that outlives this one
- * (ABANDON), with the search attributes of the target's scans (ScanId: the candidate scan).
+ * (ABANDON), with the search attributes of the target's scans (ScanId: the candidate scan). At most one per
+ * scan: a scan evaluated again (a targetAlertsWorkflow of its own, a reset of the target's run) makes the same
+ * candidates when none was confirmed, and its confirmation, running or ended, is left as it is (REJECT_DUPLICATE:
+ * Temporal's default would start an ended one again, a second confirmation scan judged anew).
  */
 async function startConfirmation(
   scanPublicId: string,
@@ -62,6 +65,7 @@ async function startConfirmation(
         { key: TargetIdAttribute, value: String(confirmation.targetId) },
       ],
       parentClosePolicy: ParentClosePolicy.ABANDON,
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
     });
   } catch (error) {
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;

@@ -27,9 +27,10 @@ beforeAll(async () => {
   });
 }, 60_000);
 
-it('has recorded histories of the scan and the target-scan workflow', () => {
+it('has recorded histories of the scan, the target-scan and the dispatcher workflow', () => {
   expect(recorded.some((file) => file.startsWith('scan-workflow-'))).toBe(true);
   expect(recorded.some((file) => file.startsWith('target-scan-workflow-'))).toBe(true);
+  expect(recorded.some((file) => file.startsWith('scan-dispatcher-'))).toBe(true);
 });
 
 it.each(recorded)('replays %s on the current workflow code', async (file) => {

@@ -206,13 +206,73 @@ describe('the region dispatcher (workflows/scan-dispatch.ts)', () => {
     expect((await dispatcher('east').describe()).runId).not.toBe(first.runId);
   });
 
-  // Known defect: once a slot has been held, the dispatcher's wait has no timeout, and neither a release nor a
-  // holder check wakes it when it becomes idle, so it never ends. Marked failing until the workflow is fixed.
-  it.failing('ends 10 minutes after its last slot was given back', async () => {
+  /** Skips 11 minutes of the server's clock; the dispatcher must have ended by then. Its close time. */
+  async function endedIdle(region: string): Promise<number> {
+    await bed.env.sleep('11 minutes');
+    const ended = await dispatcher(region).describe();
+    expect(ended.status.name).toBe('COMPLETED');
+    return ended.closeTime!.getTime();
+  }
+  /** When the dispatcher last received a release (a slot given back, a request withdrawn), from its history. */
+  async function lastReleaseAt(region: string): Promise<number> {
+    const { events } = await dispatcher(region).fetchHistory();
+    const release = (events ?? [])
+      .filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === SCAN_SLOT_SIGNALS.release)
+      .at(-1);
+    if (!release) throw new Error(`the ${region} dispatcher received no release`);
+    return Number(String(release.eventTime!.seconds)) * 1000 + (release.eventTime!.nanos ?? 0) / 1e6;
+  }
+  const expectIdleFor10Minutes = (idleFor: number, since: string) => {
+    console.log(`dispatcher ended ${idleFor} ms after ${since}`);
+    expect(idleFor).toBeGreaterThanOrEqual(10 * MINUTE);
+    expect(idleFor).toBeLessThan(10 * MINUTE + PROCESSING_MS);
+  };
+
+  it('ends 10 minutes after its last slot was given back', async () => {
     const scan = await startScan({ region: 'south', scanPage: finished });
     expect(await outcomeOf(scan)).toEqual({ status: 'finished' });
-    await bed.env.sleep('11 minutes');
-    expect((await dispatcher('south').describe()).status.name).toBe('COMPLETED');
+    const closedAt = await endedIdle('south');
+    expectIdleFor10Minutes(closedAt - (await lastReleaseAt('south')), 'the release');
+  });
+
+  it('ends 10 minutes after a holder check took back its last slot', async () => {
+    // As in the holder check's test above: the slot's holder runs, ends, and never releases it here.
+    const holder = await startScan({ region: 'stalled', scanPage: finished });
+    await request('reclaim', holder, 1);
+    expect(await outcomeOf(holder)).toEqual({ status: 'finished' });
+    const closedAt = await endedIdle('reclaim');
+    const [check, ...more] = checksOf(holder);
+    expect(more).toEqual([]);
+    expect(check!.ended).toEqual([holder]);
+    expectIdleFor10Minutes(closedAt - check!.atMs, 'the holder check');
+  });
+
+  it('ends 10 minutes after its last slot was given back, a scan that withdrew its request meanwhile not holding it up', async () => {
+    let done!: () => void;
+    const mayFinish = new Promise<void>((resolve) => (done = resolve));
+    const holder = await startScan({
+      region: 'stalled',
+      scanPage: async () => (await heartbeatUntil(mayFinish), { status: 'finished' }),
+    });
+    let waiter: string;
+    try {
+      await request('withdraw', holder, 1);
+      await waitFor(async () => stubs.callsOf(holder).some((c) => c.what === 'attempt'));
+      waiter = await startScan({ region: 'withdraw', accountId: 2, scanPage: finished });
+      await waitFor(async () => (await slotsOf('withdraw')).waiting['2'] === 1);
+      // Cancelled while it waits: its workflow withdraws the request.
+      await bed.env.client.workflow.getHandle(scanWorkflowId(waiter)).cancel();
+      await waitFor(async () => (await slotsOf('withdraw')).waiting['2'] === undefined);
+      expect(await slotsOf('withdraw')).toEqual({ capacity: 1, inFlight: { '1': 1 }, waiting: {} });
+      // The holder gives its slot back (its own release goes to the region it asked first).
+      await dispatcher('withdraw').signal(SCAN_SLOT_SIGNALS.release, holder);
+    } finally {
+      done();
+    }
+    expect(await outcomeOf(holder)).toEqual({ status: 'finished' });
+    const closedAt = await endedIdle('withdraw');
+    expectIdleFor10Minutes(closedAt - (await lastReleaseAt('withdraw')), "the holder's release");
+    expect(stubs.callsOf(waiter).map((c) => c.what)).toEqual(['request']);
   });
 
   it('sends the grant again to a scan holding a slot that asks again (its grant lost)', async () => {

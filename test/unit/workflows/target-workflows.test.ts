@@ -560,4 +560,35 @@ describe('workflows started on their own (ParentClosePolicy ABANDON)', () => {
       evaluate = async () => evaluation([]);
     }
   });
+
+  it('a scan evaluated again after its confirmation has ended does not start the confirmation a second time', async () => {
+    const scanId = newPublicId();
+    dispatchScripts.set(16, (_attempt, publicId) => dispatched(publicId));
+    const due: AlertEvaluation = {
+      ...evaluation([]),
+      confirmation: { targetId: 16, host: 'shop.example', keys: ['mobile.lcp'] },
+    };
+    evaluate = async () => due;
+    // Not confirmed: no alert was raised, so evaluating the scan again makes the same candidates.
+    confirm = async () => ({ outcome: 'evaluated', changes: [], emails: [], confirmed: [] });
+    try {
+      expect(await runAlerts(scanId)).toEqual(due);
+      const confirmation = bed.env.client.workflow.getHandle(targetConfirmWorkflowId(16, scanId));
+      expect(await confirmation.result()).toMatchObject({ dispatched: true, outcome: { status: 'finished' } });
+      const ended = await confirmation.describe();
+      expect(ended.status.name).toBe('COMPLETED');
+
+      // Evaluated again (by a targetAlertsWorkflow of its own, or a reset of the target's run): the evaluation
+      // ends as the first did, and the confirmation that ended is not run again.
+      expect(await runAlerts(scanId)).toEqual(due);
+      const latest = await confirmation.describe();
+      expect(latest.runId).toBe(ended.runId);
+      expect(latest.status.name).toBe('COMPLETED');
+      expect(dispatchCalls.filter((c) => c.targetId === 16).map((c) => c.trigger)).toEqual(['confirmation']);
+      expect(confirmationsOf(scanId)).toHaveLength(1);
+    } finally {
+      evaluate = async () => evaluation([]);
+      confirm = defaultConfirm;
+    }
+  });
 });
