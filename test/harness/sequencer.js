@@ -14,7 +14,7 @@ const LONGEST_FIRST = [
   'test/scans/s3-assets.test.ts',
   'test/scaleout/several-of-each.test.ts',
   'test/scans/fair-scheduling.test.ts',
-  'test/alerts/budget-alert-flow.test.ts',
+  'test/targets/target-runs.test.ts',
   'test/faults/outages.test.ts',
   'test/webhooks/webhook-isolation.test.ts',
   'test/scans/lighthouse-report.test.ts',

@@ -8,7 +8,8 @@ import { openApiContract } from '../harness/contract.ts';
 /**
  * Budgets of targets through the API's domain endpoints (set, read, replaced, refused with 422 in the spec's
  * error shape) and through the budgets form on the target page (without JavaScript), against the real app,
- * Postgres and Temporal (schedules are created, never run here; test/alerts/budget-alert-flow.test.ts runs them).
+ * Postgres and Temporal (schedules are created, never run here; test/targets/budget-alert-flow.cases.ts runs
+ * them).
  */
 let api: TestApi;
 let browser: Browser;

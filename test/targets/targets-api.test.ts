@@ -14,7 +14,7 @@ import { resultScoring } from '../../fixtures/finished-scan.ts';
 
 /**
  * The /domains API against the real app, Postgres and Temporal (no worker: schedules are created, changed and
- * deleted, never run here; test/targets/target-scan.test.ts runs one). Two regions, so that the same URL can be
+ * deleted, never run here; test/targets/target-scan.cases.ts runs one). Two regions, so that the same URL can be
  * monitored twice.
  */
 let api: TestApi;
