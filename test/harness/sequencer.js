@@ -1,8 +1,8 @@
 import Sequencer from '@jest/test-sequencer';
 
 /**
- * The integration lane's files, longest first (as measured, in each part of the lane), so that no long file starts last and keeps one worker busy
- * while the other has nothing left. Jest orders by the times of an earlier run when its cache has them for
+ * The integration lane's files, longest first (as measured, in each part of the lane), so that no long file
+ * starts last and keeps one worker busy while the others have nothing left. Jest orders by the times of an earlier run when its cache has them for
  * every file; a clean clone has none, and jest's fallback, file size, puts some of the longest files (many
  * Lighthouse runs in few lines) in the middle; with times for some files only (after running a few alone),
  * jest runs those last. So unless every file has a time, these, the longest files as measured, go first,
