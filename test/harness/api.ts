@@ -81,11 +81,15 @@ export async function startTestApi(
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));
-      // Not waited for long: a test may have stopped its Temporal server.
-      await Promise.race([
-        endTemporalLeftovers(temporal, config.temporal.taskQueuePrefix).catch(() => undefined),
-        new Promise((done) => setTimeout(done, 10_000).unref()),
-      ]);
+      // Every call under one deadline, waited for to its end (a call left running would outlive the connection):
+      // a test may have stopped its Temporal server.
+      const owned = {
+        targetIds: await ids(db.knex, 'scan_targets'),
+        flowIds: await ids(db.knex, 'flows'),
+      };
+      await connection
+        .withDeadline(Date.now() + 10_000, () => endTemporalLeftovers(temporal, config.temporal.taskQueuePrefix, owned))
+        .catch(() => undefined);
       await connection.close();
       await app.close();
       if (appKnex !== db.knex) await appKnex.destroy();
@@ -94,6 +98,14 @@ export async function startTestApi(
       logSink.check();
     },
   };
+}
+
+/** Every id of a table of the test's database (none when the table or the database is gone). */
+async function ids(knex: IsolatedPostgres['knex'], table: string): Promise<number[]> {
+  const rows = (await knex(table)
+    .select('id')
+    .catch(() => [])) as Array<{ id: number | string }>;
+  return rows.map((row) => Number(row.id));
 }
 
 let userCounter = 0;

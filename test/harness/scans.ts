@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestClock } from './api.ts';
 import { call, startTestApi, type TestApi } from './api.ts';
-import { scanDispatcherWorkflowId, scanReconcilerScheduleId, scanWorkflowId } from '../../core/temporal.ts';
-import { deleteTargetSchedulesOf } from '../../infra/temporal-client.ts';
+import { scanWorkflowId } from '../../core/temporal.ts';
 import { newPublicId } from '../../core/ids.ts';
 import type { ScanObservation } from '../../core/scan/observation.ts';
 import type { ScanRunnerKind } from '../../infra/config.ts';
@@ -53,19 +52,7 @@ export async function startScanStack(
     workerEnv,
     close: async () => {
       await worker.stop();
-      const prefix = api.config.temporal.taskQueuePrefix;
-      await api.temporal.schedule
-        .getHandle(scanReconcilerScheduleId(prefix))
-        .delete()
-        .catch(() => undefined);
-      await deleteTargetSchedulesOf(api.temporal, prefix);
-      // Region dispatchers would wait on a queue no worker serves any more.
-      for (const region of api.config.regions.available) {
-        await api.temporal.workflow
-          .getHandle(scanDispatcherWorkflowId(prefix, region))
-          .terminate('test finished')
-          .catch(() => undefined);
-      }
+      // The API's close ends what the stack left in Temporal: schedules, dispatchers, queued scans.
       await api.close();
       rmSync(assetsDir, { recursive: true, force: true });
     },

@@ -50,12 +50,15 @@ async function dropStaleTestDatabases(): Promise<void> {
   }
 }
 
-/** Schedules and running workflows of tests that began over an hour ago (interrupted runs, older code). */
+/**
+ * Schedules and running workflows of tests that began over half an hour ago (no test file runs that long):
+ * interrupted runs, tests with task-queue prefixes of their own (readiness, faults, scale-out), older code.
+ */
 async function endStaleTestWorkflows(): Promise<void> {
   const connection = await Connection.connect({ address: config.temporal.address });
   try {
     const client = new Client({ connection, namespace: config.temporal.namespace });
-    const ended = await endStaleTemporalLeftovers(client, 3600_000);
+    const ended = await endStaleTemporalLeftovers(client, 30 * 60_000);
     if (ended.schedules + ended.workflows > 0)
       log(`ended ${ended.schedules} schedules and ${ended.workflows} workflows that earlier test runs left`);
   } finally {

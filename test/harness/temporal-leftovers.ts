@@ -1,4 +1,11 @@
 import type { Client } from '@temporalio/client';
+import {
+  flowScheduleId,
+  rumAlertCheckScheduleId,
+  scanReconcilerScheduleId,
+  targetReconcilerScheduleId,
+  targetScheduleId,
+} from '../../core/temporal.ts';
 
 /** A test's task-queue prefix, uniqueName(<word>): <word>_<creation time in base 36>_<6 hex digits>. */
 const TEST_PREFIX = /^[a-z]+_([0-9a-z]+)_[0-9a-f]{6}-/;
@@ -26,17 +33,31 @@ async function terminateAll(client: Client, query: string, keep: (taskQueue: str
 
 /**
  * Ends what a test left in the shared Temporal dev server under its task-queue prefix: its schedules (they would
- * go on starting workflows no worker serves) and its running workflows (queued scans, webhook retries, alert
- * checks: their timers would go on firing). Left there, they cost the Temporal server CPU for the rest of the
- * run and every later one.
+ * go on starting workflows no worker serves: the reconcilers', the RUM alert check's, and one per target and per
+ * flow, whose ids its database knows) and its running workflows (queued scans, webhook retries, alert checks:
+ * their timers would go on firing). Left there, they cost the Temporal server CPU for the rest of the run and
+ * every later one. Schedules are deleted by id, not listed: a listing of every schedule is slow on a busy server.
  */
-export async function endTemporalLeftovers(client: Client, prefix: string): Promise<void> {
-  for await (const schedule of client.schedule.list())
-    if (schedule.scheduleId.startsWith(`${prefix}-`))
-      await client.schedule
-        .getHandle(schedule.scheduleId)
+export async function endTemporalLeftovers(
+  client: Client,
+  prefix: string,
+  owned: { targetIds: readonly number[]; flowIds: readonly number[] },
+): Promise<void> {
+  const schedules = [
+    scanReconcilerScheduleId(prefix),
+    targetReconcilerScheduleId(prefix),
+    rumAlertCheckScheduleId(prefix),
+    ...owned.targetIds.map((id) => targetScheduleId(prefix, id)),
+    ...owned.flowIds.map((id) => flowScheduleId(prefix, id)),
+  ];
+  await Promise.all(
+    schedules.map((id) =>
+      client.schedule
+        .getHandle(id)
         .delete()
-        .catch(() => undefined);
+        .catch(() => undefined),
+    ),
+  );
   await terminateAll(client, `TaskQueue STARTS_WITH '${prefix}-'`, () => true);
 }
 
