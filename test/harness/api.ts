@@ -81,12 +81,12 @@ export async function startTestApi(
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));
-      // Every call under one deadline, waited for to its end (a call left running would outlive the connection):
-      // a test may have stopped its Temporal server.
       const owned = {
         targetIds: await ids(db.knex, 'scan_targets'),
         flowIds: await ids(db.knex, 'flows'),
       };
+      // Every call under one deadline, waited for to its end (a call left running would outlive the connection):
+      // a test may have stopped its Temporal server.
       await connection
         .withDeadline(Date.now() + 10_000, () => endTemporalLeftovers(temporal, config.temporal.taskQueuePrefix, owned))
         .catch(() => undefined);

@@ -6,15 +6,10 @@ import {
   targetReconcilerScheduleId,
   targetScheduleId,
 } from '../../core/temporal.ts';
+import { uniqueNameAge } from './isolated.ts';
 
-/** A test's task-queue prefix, uniqueName(<word>): <word>_<creation time in base 36>_<6 hex digits>. */
-const TEST_PREFIX = /^[a-z]+_([0-9a-z]+)_[0-9a-f]{6}-/;
-
-/** How long ago a test whose task queues, schedule ids and workflow ids start with `name` began, or null. */
-function testAgeMs(name: string, now: number): number | null {
-  const match = TEST_PREFIX.exec(name);
-  return match ? now - parseInt(match[1]!, 36) : null;
-}
+/** Any test's task-queue prefix, uniqueName(<word>), which its schedule ids and task queues start with. */
+const ANY_TEST_WORD = '[a-z]+';
 
 async function terminateAll(client: Client, query: string, keep: (taskQueue: string) => boolean): Promise<number> {
   const running: Array<{ workflowId: string; runId: string }> = [];
@@ -66,8 +61,7 @@ export async function endStaleTemporalLeftovers(
   client: Client,
   maxAgeMs: number,
 ): Promise<{ schedules: number; workflows: number }> {
-  const now = Date.now();
-  const stale = (name: string) => (testAgeMs(name, now) ?? 0) > maxAgeMs;
+  const stale = (name: string) => (uniqueNameAge(name, ANY_TEST_WORD) ?? 0) > maxAgeMs;
   let schedules = 0;
   for await (const schedule of client.schedule.list())
     if (stale(schedule.scheduleId)) {
@@ -77,7 +71,7 @@ export async function endStaleTemporalLeftovers(
         .delete()
         .catch(() => undefined);
     }
-  const before = new Date(now - maxAgeMs).toISOString();
-  const workflows = await terminateAll(client, `StartTime < '${before}'`, (taskQueue) => stale(`${taskQueue}`));
+  const before = new Date(Date.now() - maxAgeMs).toISOString();
+  const workflows = await terminateAll(client, `StartTime < '${before}'`, stale);
   return { schedules, workflows };
 }

@@ -3,18 +3,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { resultView } from '../../api/views/scans.ts';
-import { resultSchema } from '../../api/views/scan-schemas.ts';
-import { validate } from '../../api/validation.ts';
 import { PROJECT_ROOT } from '../../infra/config.ts';
-import { masterKey } from '../../core/keys.ts';
 import { FORM_FACTORS, type FormFactor, type ScanObservation } from '../../core/scan/observation.ts';
 import { buildResultRecord } from '../../core/scan/result.ts';
 import { scoreScan } from '../../core/scoring/index.ts';
 import { actionableObservation, auditNode, auditRows, type Lhr } from '../../fixtures/actionable-results.ts';
 import { startFixtureSites, type FixtureSites } from '../../fixtures/sites.ts';
-import { reportPage } from '../../web/scans/report-page.ts';
-import { finishedScan } from '../../fixtures/finished-scan.ts';
+import { expectReportNamesEachFault } from '../harness/actionable-report-page.ts';
 
 /**
  * The actionable report out of a real run, end to end: real Chromium and Lighthouse (with the scan runner's
@@ -70,24 +65,5 @@ it("names each fault of a real run as Lighthouse's JSON does, with its savings, 
     'body > main > img.unsized',
   );
 
-  const scan = finishedScan(record, { finishedAt });
-  const view = resultView(scan, {
-    baseUrl: 'http://app.test',
-    keys: { current: masterKey(Buffer.alloc(32, 7)), previous: null },
-    locale: 'en',
-    now: finishedAt,
-  });
-  expect(() => validate('body', resultSchema, structuredClone(view))).not.toThrow();
-  const page = reportPage({ scan, chrome: { locale: 'en' }, imageUrl: (name) => `/img/${name}` });
-  for (const named of [
-    'body &gt; main &gt; img#hero',
-    '/actionable/blocking.css',
-    'body &gt; main &gt; img.unsized',
-    'localhost',
-    '/actionable/hero.png',
-    'Script Evaluation',
-  ])
-    expect(page).toContain(named);
-  expect(page).toMatch(/Estimated savings: [^<]*\d+(\.\d)? (ms|s)[^<]*\d+(\.\d)? (KB|MB)/);
-  expect(page).toContain('id="lcp-box-mobile"');
+  expectReportNamesEachFault(record, finishedAt);
 });

@@ -5,10 +5,9 @@ import { FORM_FACTORS, type FormFactor, type ScanObservation } from '../../core/
 import { buildResultRecord } from '../../core/scan/result.ts';
 import { scoreScan } from '../../core/scoring/index.ts';
 import { resultView } from '../../api/views/scans.ts';
-import { resultSchema } from '../../api/views/scan-schemas.ts';
-import { validate } from '../../api/validation.ts';
 import { actionableObservation, auditNode, auditRows, type Lhr } from '../../fixtures/actionable-results.ts';
 import { finishedScan } from '../../fixtures/finished-scan.ts';
+import { expectReportNamesEachFault } from '../harness/actionable-report-page.ts';
 import { installedLighthouseVersion, readRecording, RECORD_COMMAND } from '../../fixtures/recorded-lighthouse.ts';
 import { reportPage } from '../../web/scans/report-page.ts';
 
@@ -105,26 +104,7 @@ it("gives findings the items and savings of Lighthouse's JSON, one finding for b
 it('passes the OpenAPI schema of the result, and the report page names each fault with savings in ms and KB', () => {
   const finishedAt = new Date();
   const record = buildResultRecord(obs, scoreScan(obs, finishedAt));
-  const scan = finishedScan(record, { finishedAt });
-  const view = resultView(scan, {
-    baseUrl: 'http://app.test',
-    keys: { current: masterKey(Buffer.alloc(32, 7)), previous: null },
-    locale: 'en',
-    now: finishedAt,
-  });
-  expect(() => validate('body', resultSchema, structuredClone(view))).not.toThrow();
-  const page = reportPage({ scan, chrome: { locale: 'en' }, imageUrl: (name) => `/img/${name}` });
-  for (const named of [
-    'body &gt; main &gt; img#hero',
-    '/actionable/blocking.css',
-    'body &gt; main &gt; img.unsized',
-    'localhost',
-    '/actionable/hero.png',
-    'Script Evaluation',
-  ])
-    expect(page).toContain(named);
-  expect(page).toMatch(/Estimated savings: [^<]*\d+(\.\d)? (ms|s)[^<]*\d+(\.\d)? (KB|MB)/);
-  expect(page).toContain('id="lcp-box-mobile"');
+  expectReportNamesEachFault(record, finishedAt);
   const bytes = JSON.stringify(record).length;
   const bare = JSON.stringify({
     ...record,
