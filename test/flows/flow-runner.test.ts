@@ -1,7 +1,3 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   BLOCKED_ADDRESS_MESSAGE,
   type FlowDefinition,
@@ -10,9 +6,9 @@ import {
 } from '../../core/flows/flow.ts';
 import { parseFlowRunnerMessage, type FlowRunnerMessage } from '../../activities/flows/flow-protocol.ts';
 import { createProcessFlowRunner, FLOW_RUNNER_SCRIPT } from '../../activities/flows/process-flow-runner.ts';
-import { runnerEnvironment, type RunnerLaunch } from '../../activities/lighthouse/protocol.ts';
 import { loadConfig } from '../../infra/config.ts';
 import { SHOP_PASSWORD, SHOP_USER, SLOW_CLICK_MS, startShop, type Shop } from '../../fixtures/shop.ts';
+import { runFlowRunnerScript } from '../harness/flow-runner-script.ts';
 import { baseTestEnv } from '../harness/shared.ts';
 
 /**
@@ -60,26 +56,8 @@ const input = (runId: string, steps: FlowStep[], password = SHOP_PASSWORD): Flow
 });
 
 /** The runner script fed as the worker feeds it, every byte of its stdout and stderr kept. */
-function runDirectly(run: FlowRunInput): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const workDir = mkdtempSync(join(tmpdir(), 'webperf-flow-test-'));
-  const launch: RunnerLaunch = { chromiumPath: config.chromiumPath, allowLoopback: true };
-  const child = spawn(process.execPath, [FLOW_RUNNER_SCRIPT, workDir, JSON.stringify(launch)], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-    env: runnerEnvironment(workDir),
-    cwd: workDir,
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  child.stdin.end(JSON.stringify(run));
-  return new Promise((done) =>
-    child.on('close', (code) => {
-      rmSync(workDir, { recursive: true, force: true });
-      done({ code, stdout, stderr });
-    }),
-  );
-}
+const runDirectly = (run: FlowRunInput) =>
+  runFlowRunnerScript(FLOW_RUNNER_SCRIPT, { chromiumPath: config.chromiumPath, allowLoopback: true }, run);
 
 const isJpeg = (bytes: Buffer) => bytes.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff]));
 /** Width and height from a JPEG's start-of-frame segment. */

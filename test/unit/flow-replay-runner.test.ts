@@ -1,11 +1,6 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseFlowRunnerMessage, type FlowRunnerMessage } from '../../activities/flows/flow-protocol.ts';
-import { runnerEnvironment, type RunnerLaunch } from '../../activities/lighthouse/protocol.ts';
 import { BLOCKED_ADDRESS_MESSAGE, type FlowRunInput } from '../../core/flows/flow.ts';
 import {
   readFlowRecording,
@@ -16,6 +11,7 @@ import {
 } from '../../fixtures/recorded-flows.ts';
 import { installedLighthouseVersion, RECORD_COMMAND } from '../../fixtures/recorded-lighthouse.ts';
 import { FLOW_REPLAY_RUNNER_SCRIPT } from '../../worker/runners.ts';
+import { runFlowRunnerScript } from '../harness/flow-runner-script.ts';
 
 /**
  * The flow replay runner (fixtures/flow-replay-runner.ts) as the worker starts it (arguments, minimal
@@ -43,20 +39,11 @@ async function replay(
   input: FlowRunInput,
   allowLoopback = true,
 ): Promise<{ code: number | null; stdout: string; stderr: string; messages: FlowRunnerMessage[] }> {
-  const workDir = mkdtempSync(join(tmpdir(), 'webperf-flow-replay-test-'));
-  const launch: RunnerLaunch = { chromiumPath: '/nonexistent/chromium', allowLoopback };
-  const child = spawn(process.execPath, [FLOW_REPLAY_RUNNER_SCRIPT, workDir, JSON.stringify(launch)], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-    env: runnerEnvironment(workDir),
-    cwd: workDir,
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  child.stdin.end(JSON.stringify(input));
-  const code = await new Promise<number | null>((done) => child.on('close', done));
-  rmSync(workDir, { recursive: true, force: true });
+  const { code, stdout, stderr } = await runFlowRunnerScript(
+    FLOW_REPLAY_RUNNER_SCRIPT,
+    { chromiumPath: '/nonexistent/chromium', allowLoopback },
+    input,
+  );
   const messages = stdout
     .split('\n')
     .filter(Boolean)
