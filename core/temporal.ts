@@ -118,7 +118,9 @@ export const webhookResendWorkflowId = (mainQueue: string, deliveryId: number, n
 
 /**
  * One per account being deleted (workflows/account-deletion.ts), findable in the Temporal UI by this id and by
- * UserId. Only one runs at a time per account; a finished one can be run again (every step is idempotent).
+ * UserId. The prefix keeps two deployments (or test databases) sharing a Temporal namespace apart: user ids repeat
+ * across databases. Only one runs at a time per account; a finished one can be run again (every step is idempotent).
  */
-export const accountDeletionWorkflowId = (userId: number): string => `account-deletion-${userId}`;
+export const accountDeletionWorkflowId = (prefix: string, userId: number): string =>
+  `${prefix}-account-deletion-${userId}`;
 export const accountDeletionSummary = (userId: number): string => `Deletion of account ${userId} and all its data`;

@@ -228,7 +228,7 @@ export async function startAccountDeletionWorkflow(
   try {
     const handle = await withinDeadline(client, () =>
       client.workflow.start('accountDeletionWorkflow', {
-        workflowId: accountDeletionWorkflowId(userId),
+        workflowId: accountDeletionWorkflowId(prefix, userId),
         taskQueue: mainTaskQueue(prefix),
         args: [{ userId } satisfies AccountDeletionInput],
         workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,

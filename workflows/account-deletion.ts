@@ -13,7 +13,7 @@ const steps = proxyActivities<AccountDeletionActivities>({
 
 /**
  * Removes everything of an account its owner closed (web/account/data-routes.ts closes it in one
- * transaction and starts this as `account-deletion-<userId>`): target schedules with their targets, the
+ * transaction and starts this as `<prefix>-account-deletion-<userId>`): target schedules with their targets, the
  * workflows of scans and webhook deliveries still running, scan images, live-data rows in ClickHouse, the
  * account's Postgres rows, finally the user row. Each step is an idempotent activity; the order keeps what
  * later steps find things through (the Postgres rows) until last. Running it again is harmless.

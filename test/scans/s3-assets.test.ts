@@ -142,7 +142,7 @@ describe('with the S3 backend', () => {
     const prefix = stack.api.config.temporal.taskQueuePrefix;
     await startAccountDeletionWorkflow(stack.api.temporal, prefix, owner.user.id);
     const report = (await stack.api.temporal.workflow
-      .getHandle(accountDeletionWorkflowId(owner.user.id))
+      .getHandle(accountDeletionWorkflowId(prefix, owner.user.id))
       .result()) as AccountDeletionReport;
     expect(report.scanImageFolders).toBe(1);
     expect(await s3.keys(`scans/${scanId}/`)).toEqual([]);

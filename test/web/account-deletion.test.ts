@@ -461,7 +461,7 @@ describe('your data', () => {
     expect((await call(api, '/me', { token: anna.token })).status).toBe(401);
 
     const report = (await api.temporal.workflow
-      .getHandle(accountDeletionWorkflowId(anna.id))
+      .getHandle(accountDeletionWorkflowId(prefix(), anna.id))
       .result()) as AccountDeletionReport;
     expect(report).toMatchObject({ userId: anna.id, schedules: anna.targetIds.length, userRow: true });
     expect(report.stoppedWorkflows).toBe(2);
@@ -494,7 +494,7 @@ describe('your data', () => {
     const again = await startAccountDeletionWorkflow(api.temporal, prefix(), anna.id);
     expect(again.status).toBe('started');
     const second = (await api.temporal.workflow
-      .getHandle(accountDeletionWorkflowId(anna.id), again.runId)
+      .getHandle(accountDeletionWorkflowId(prefix(), anna.id), again.runId)
       .result()) as AccountDeletionReport;
     expect(second).toMatchObject({ schedules: 0, stoppedWorkflows: 0, scanImageFolders: 0, userRow: false });
 
@@ -535,12 +535,12 @@ describe('your data', () => {
     });
     const { deletionsStarted } = await reconcile.reconcileStaleScans();
     expect(deletionsStarted).toEqual([closed.id]);
-    await api.temporal.workflow.getHandle(accountDeletionWorkflowId(closed.id)).result();
+    await api.temporal.workflow.getHandle(accountDeletionWorkflowId(prefix(), closed.id)).result();
     expect(Object.entries(await rowsOf(closed.id)).filter(([, n]) => n > 0)).toEqual([]);
     // An account not closed is never deleted: the workflow refuses it.
     const started = await startAccountDeletionWorkflow(api.temporal, prefix(), bert.id);
     await expect(
-      api.temporal.workflow.getHandle(accountDeletionWorkflowId(bert.id), started.runId).result(),
+      api.temporal.workflow.getHandle(accountDeletionWorkflowId(prefix(), bert.id), started.runId).result(),
     ).rejects.toThrow();
     expect((await rowsOf(bert.id)).users).toBe(1);
   }, 60_000);
