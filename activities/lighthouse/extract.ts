@@ -5,6 +5,7 @@ import type {
   ResponseObservation,
 } from '../../core/scan/observation.ts';
 import { KEPT_AUDITS, RESPONSE_HEADERS } from '../../core/scan/observation.ts';
+import { formFactorLighthouse } from './categories.ts';
 import { auditEvidence, diagnostics, networkBreakdown, type DetailedAudit, type DetailedResult } from './details.ts';
 
 /** The parts of a Lighthouse result we read; Lighthouse's own types are loose JSON here. */
@@ -121,6 +122,7 @@ export function formFactorObservation(
       filmstrip,
       diagnostics: diagnostics(lhr),
       network: networkBreakdown(lhr),
+      lighthouse: formFactorLighthouse(lhr),
     },
   };
 }

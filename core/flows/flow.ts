@@ -13,6 +13,7 @@
  * Values typed into forms are literals or a named secret of the flow (`secret`); a secret is typed only on
  * the origin the flow starts on, or on the origin the step names in `secret_origin`.
  */
+import { LIGHTHOUSE_CATEGORY_KEYS, type LighthouseCategoryKey } from '../scan/lighthouse-categories.ts';
 import type { FormFactor } from '../scan/observation.ts';
 
 export type FlowStep =
@@ -68,8 +69,8 @@ export interface FlowRunInput {
 }
 
 /** The category scores a measured step may have (FlowStepResult's `scores`); a flow step's budget may set a minimum for each. */
-export const FLOW_SCORE_KEYS = ['performance', 'accessibility', 'best_practices', 'seo'] as const;
-export type FlowScoreKey = (typeof FLOW_SCORE_KEYS)[number];
+export const FLOW_SCORE_KEYS = LIGHTHOUSE_CATEGORY_KEYS;
+export type FlowScoreKey = LighthouseCategoryKey;
 
 /** One measured step's result. `index` is the step's position in `definition.steps`. */
 export interface FlowStepResult {

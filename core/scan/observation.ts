@@ -5,6 +5,7 @@
 
 import type { AuditEvidence, Diagnostics, NetworkBreakdown } from './details.ts';
 import type { FormFactor } from './form-factor.ts';
+import type { FormFactorLighthouse } from './lighthouse-categories.ts';
 
 export { FORM_FACTORS, type FormFactor } from './form-factor.ts';
 
@@ -65,6 +66,8 @@ export interface FormFactorObservation {
   diagnostics?: Diagnostics;
   /** The requests of the load (waterfall, script and image bytes); absent from older runners. */
   network?: NetworkBreakdown;
+  /** Lighthouse's four category scores and its failed accessibility, best-practices and SEO audits; absent from older runners. */
+  lighthouse?: FormFactorLighthouse;
 }
 
 export interface ResponseObservation {

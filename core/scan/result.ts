@@ -4,6 +4,7 @@ import type { Finding } from '../scoring/types.ts';
 
 export type { ScanScores };
 import type { Diagnostics, NetworkBreakdown } from './details.ts';
+import { scanLighthouse, type ScanLighthouse } from './lighthouse-categories.ts';
 import {
   FORM_FACTORS,
   type FormFactor,
@@ -85,6 +86,8 @@ export interface ScanResultRecord {
   diagnostics?: Record<FormFactor, Diagnostics>;
   /** Each form factor's requests: the waterfall and the script and image bytes; absent from older results. Not in the API's result. */
   network?: Record<FormFactor, NetworkBreakdown>;
+  /** Lighthouse's own category scores per form factor and its failed audits outside performance; absent from older results. */
+  lighthouse?: ScanLighthouse;
 }
 
 /** The stored record of one run. */
@@ -166,6 +169,9 @@ export function buildResultRecord(
     runs,
     ...(FORM_FACTORS.every((f) => obs[f].diagnostics) ? { diagnostics: perFactor((f) => obs[f].diagnostics!) } : {}),
     ...(FORM_FACTORS.every((f) => obs[f].network) ? { network: perFactor((f) => obs[f].network!) } : {}),
+    ...(FORM_FACTORS.every((f) => obs[f].lighthouse)
+      ? { lighthouse: scanLighthouse(perFactor((f) => obs[f].lighthouse!)) }
+      : {}),
   };
 }
 
