@@ -4,6 +4,7 @@ import { CATEGORY_KEYS, SCORE_KEYS } from '../../core/scoring/categories.ts';
 import { DETAIL_LIMITS } from '../../core/scan/details.ts';
 import { FORM_FACTORS } from '../../core/scan/observation.ts';
 import type { JsonSchema } from '../validation.ts';
+import { scanLighthouseSchema } from './scan-lighthouse.ts';
 
 /**
  * JSON Schemas of what the scan views (scans.ts) return, published in the OpenAPI document. Closed objects
@@ -252,7 +253,8 @@ const resultFields = {
   scoring,
 };
 const { runs: _runs, diagnostics: _diagnostics, scoring: _scoring, ...requiredResultFields } = resultFields;
-export const resultSchema = closed(resultFields, Object.keys(requiredResultFields));
+// The extension `lighthouse` (scan-lighthouse.ts) is optional like runs and diagnostics.
+export const resultSchema = closed({ ...resultFields, lighthouse: scanLighthouseSchema }, Object.keys(requiredResultFields));
 
 const runningFields = {
   public_id: { type: 'string', pattern: '^[0-9a-z]{26}$' },

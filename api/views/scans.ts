@@ -10,6 +10,7 @@ import { notApplicableCategories } from '../../core/scan/result.ts';
 import type { Finding, FindingEvidence } from '../../core/scoring/types.ts';
 import { assetUrl } from '../../services/assets.ts';
 import type { Keyring } from '../../core/keys.ts';
+import { scanLighthouseView } from './scan-lighthouse.ts';
 
 export interface ViewContext {
   baseUrl: string;
@@ -85,6 +86,7 @@ export function resultView(scan: Scan, ctx: ViewContext) {
     findings: r.findings.map((finding) => ({ ...localiseFinding(finding, ctx.locale), ...findingEvidence(finding) })),
     ...(r.runs ? { runs: r.runs } : {}),
     ...(r.diagnostics ? { diagnostics: r.diagnostics } : {}),
+    ...(r.lighthouse ? { lighthouse: scanLighthouseView(r.lighthouse, ctx.locale) } : {}),
     scoring: { version: r.scoringVersion, not_applicable: notApplicableCategories(r) },
   };
 }
