@@ -5,6 +5,7 @@ import { SCORE_KEYS } from '../../core/scoring/categories.ts';
 import type { JsonSchema } from '../validation.ts';
 import { STEP_BUDGET_METRICS } from '../../core/flows/flow-budgets.ts';
 import { FLOW_SCORE_KEYS } from '../../core/flows/flow.ts';
+import { LIGHTHOUSE_CATEGORY_KEYS } from '../../core/scan/lighthouse-categories.ts';
 
 /**
  * Performance budgets in the API (extensions of the domain endpoints and of alert details): the JSON Schemas
@@ -45,6 +46,22 @@ export const budgetsSchema: JsonSchema = {
       additionalProperties: false,
       properties: Object.fromEntries(SCORE_KEYS.map((key) => [key, limited('score')])),
       description: 'The least each score may be (0–100); any subset.',
+    },
+    lighthouse: {
+      type: 'object',
+      additionalProperties: false,
+      properties: Object.fromEntries(
+        ['mobile', 'desktop'].map((formFactor) => [
+          formFactor,
+          {
+            type: 'object',
+            additionalProperties: false,
+            properties: Object.fromEntries(LIGHTHOUSE_CATEGORY_KEYS.map((key) => [key, limited('score')])),
+          },
+        ]),
+      ),
+      description:
+        "The least each of Lighthouse's own category scores (result.lighthouse.categories, 0–100) may be, per form factor; any subset. A breach names the category as `metric` with its `form_factor`.",
     },
   },
   description:

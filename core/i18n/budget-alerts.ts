@@ -41,7 +41,8 @@ export function budgetValue(metric: BudgetBreach['metric'], value: number, local
 }
 
 /**
- * "mobile LCP" / "LCP (Mobil)"; a score: "overall score" / "Score „Gesamt“"; a flow step's: "LCP of step 0 “Home”" /
+ * "mobile LCP" / "LCP (Mobil)"; a score: "overall score" / "Score „Gesamt“"; one of Lighthouse's category scores:
+ * "mobile Lighthouse SEO score" / "Lighthouse-Score „SEO“ (Mobil)"; a flow step's: "LCP of step 0 “Home”" /
  * "LCP von Schritt 0 „Home“".
  */
 export function budgetName(
@@ -61,6 +62,13 @@ export function budgetName(
     return locale === 'de'
       ? `${name} von Schritt ${step.index} „${step.name}“`
       : `${name} of step ${step.index} “${step.name}”`;
+  }
+  if ((FLOW_SCORE_KEYS as readonly string[]).includes(metric)) {
+    // A target's minimum for one of Lighthouse's own category scores, on one form factor.
+    const category = FLOW_SCORE_NAMES[locale][metric as FlowScoreKey];
+    const factor = formFactor ? FORM_FACTOR_NAMES[locale][formFactor] : '';
+    if (locale === 'de') return `Lighthouse-Score „${category}“${factor ? ` (${factor})` : ''}`;
+    return `${factor ? `${factor} ` : ''}Lighthouse ${category} score`;
   }
   if (isBudgetMetric(metric)) {
     const name = STEP_METRIC_NAMES[metric];

@@ -1,13 +1,19 @@
 import { SCORE_KEYS, type ScanScores, type ScoreKey } from '../scoring/categories.ts';
 import { FORM_FACTORS, type FormFactor } from '../scan/observation.ts';
+import {
+  LIGHTHOUSE_CATEGORY_KEYS,
+  type LighthouseCategoryKey,
+  type LighthouseCategoryScores,
+} from '../scan/lighthouse-categories.ts';
 import type { AlertSeverity } from './severity.ts';
 import type { FlowScoreKey, LighthouseStepMode } from '../flows/flow.ts';
 
 /**
  * A target's performance budgets: per form factor, the most a page metric of the scheduled scan's median run
  * may be (LCP, FCP, TBT and TTFB in milliseconds, CLS unitless), and per score the least it may be (0–100;
- * scores are the scan's, one for both form factors). Every budget is optional; a target has none by default,
- * and then raises no metric_over_budget alert. The rule that judges them: core/monitoring/budget-rules.ts.
+ * scores are the scan's, one for both form factors), and per form factor the least each of Lighthouse's own
+ * category scores may be (core/scan/lighthouse-categories.ts). Every budget is optional; a target has none by
+ * default, and then raises no metric_over_budget alert. The rule that judges them: core/monitoring/budget-rules.ts.
  */
 
 /** The page metrics a budget can be set for, named as the scan result and the API name them. */
@@ -32,6 +38,8 @@ export interface Budgets {
   desktop?: MetricBudgets;
   /** Minimum scores. */
   scores?: Partial<Record<ScoreKey, number>>;
+  /** Minimum Lighthouse category scores, per form factor. */
+  lighthouse?: Partial<Record<FormFactor, Partial<Record<LighthouseCategoryKey, number>>>>;
 }
 
 export const DEFAULT_BUDGETS: Budgets = {};
@@ -62,6 +70,13 @@ export const budgetUnit = (metric: BudgetKey): BudgetUnit =>
 export const isBudgetMetric = (metric: BudgetKey): metric is StepBudgetMetric =>
   metric === 'inp_ms' || (BUDGET_METRICS as readonly string[]).includes(metric);
 
+/** One of Lighthouse's category scores (a minimum per form factor on a target; a flow step's score). */
+export const isLighthouseCategory = (metric: BudgetKey): metric is LighthouseCategoryKey =>
+  (LIGHTHOUSE_CATEGORY_KEYS as readonly string[]).includes(metric);
+
+/** What a target's budget may name: a page metric, one of our scores, one of Lighthouse's category scores. */
+export type TargetBudgetKey = BudgetMetric | ScoreKey | LighthouseCategoryKey;
+
 /**
  * What a scan measured that budgets are judged on: its scores, and per form factor it loaded the metrics of
  * its median run (the values its report shows).
@@ -69,6 +84,8 @@ export const isBudgetMetric = (metric: BudgetKey): metric is StepBudgetMetric =>
 export interface BudgetMeasurement {
   scores: ScanScores;
   metrics: Partial<Record<FormFactor, MetricBudgets>>;
+  /** Lighthouse's category scores per form factor; absent for results stored before scans ran all four. */
+  lighthouse?: Partial<Record<FormFactor, LighthouseCategoryScores>>;
 }
 
 /** One budget the scan broke. */
@@ -84,11 +101,14 @@ export interface BudgetBreach {
   step?: BudgetStep;
 }
 
-/** Every budget that is set, in a fixed order: mobile metrics, desktop metrics, then scores in report order. */
+/**
+ * Every budget that is set, in a fixed order: mobile metrics, desktop metrics, scores in report order, then
+ * Lighthouse's category scores, mobile then desktop.
+ */
 export function budgetEntries(
   budgets: Budgets,
-): Array<{ metric: BudgetMetric | ScoreKey; formFactor: FormFactor | null; budget: number }> {
-  const entries: Array<{ metric: BudgetMetric | ScoreKey; formFactor: FormFactor | null; budget: number }> = [];
+): Array<{ metric: TargetBudgetKey; formFactor: FormFactor | null; budget: number }> {
+  const entries: Array<{ metric: TargetBudgetKey; formFactor: FormFactor | null; budget: number }> = [];
   for (const formFactor of [...FORM_FACTORS].reverse()) {
     const set = budgets[formFactor] ?? {};
     for (const metric of BUDGET_METRICS) {
@@ -100,20 +120,29 @@ export function budgetEntries(
     const budget = budgets.scores?.[score];
     if (budget !== undefined) entries.push({ metric: score, formFactor: null, budget });
   }
+  for (const formFactor of [...FORM_FACTORS].reverse())
+    for (const category of LIGHTHOUSE_CATEGORY_KEYS) {
+      const budget = budgets.lighthouse?.[formFactor]?.[category];
+      if (budget !== undefined) entries.push({ metric: category, formFactor, budget });
+    }
   return entries;
 }
 
 /** The measured value a budget is compared with; undefined when the scan did not load that form factor. */
 export function measuredValue(
   measured: BudgetMeasurement,
-  metric: BudgetMetric | ScoreKey,
+  metric: TargetBudgetKey,
   formFactor: FormFactor | null,
 ): number | undefined {
-  const value = isBudgetMetric(metric)
+  const value = isLighthouseCategory(metric)
     ? formFactor
-      ? measured.metrics[formFactor]?.[metric]
+      ? measured.lighthouse?.[formFactor]?.[metric]
       : undefined
-    : measured.scores[metric];
+    : isBudgetMetric(metric)
+      ? formFactor
+        ? measured.metrics[formFactor]?.[metric]
+        : undefined
+      : measured.scores[metric];
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
@@ -123,6 +152,8 @@ export interface MeasuredResult {
   metrics: Partial<Record<FormFactor, { lcp_ms: number; fcp_ms: number; tbt_ms: number; cls: number }>>;
   /** The scan's TTFB; null when the result has none. */
   ttfbMs: number | null;
+  /** Lighthouse's category scores per form factor (the result's `lighthouse.categories`); null when it has none. */
+  lighthouse?: Partial<Record<FormFactor, LighthouseCategoryScores>> | null;
 }
 
 /**
@@ -143,5 +174,5 @@ export function budgetMeasurement(result: MeasuredResult): BudgetMeasurement {
       ...(result.ttfbMs === null ? {} : { ttfb_ms: result.ttfbMs }),
     };
   }
-  return { scores: result.scores, metrics };
+  return { scores: result.scores, metrics, ...(result.lighthouse ? { lighthouse: result.lighthouse } : {}) };
 }

@@ -66,6 +66,7 @@ export function createAlertHistoryReads(knex: Knex | Knex.Transaction): AlertHis
           knex.raw(`result->'scores' as scores`),
           knex.raw(`result->'metrics' as metrics`),
           knex.raw(`(result->>'ttfbMs')::float8 as ttfb_ms`),
+          knex.raw(`result->'lighthouse'->'categories' as lighthouse`),
         )) as
         | {
             id: string;
@@ -77,6 +78,7 @@ export function createAlertHistoryReads(knex: Knex | Knex.Transaction): AlertHis
             scores: ScanScores | null;
             metrics: MeasuredResult['metrics'] | null;
             ttfb_ms: number | null;
+            lighthouse: MeasuredResult['lighthouse'];
           }
         | undefined;
       return (
@@ -95,6 +97,7 @@ export function createAlertHistoryReads(knex: Knex | Knex.Transaction): AlertHis
               scores: row.scores,
               metrics: row.metrics ?? {},
               ttfbMs: row.ttfb_ms,
+              lighthouse: row.lighthouse,
             }),
         }
       );

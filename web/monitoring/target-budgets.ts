@@ -7,6 +7,11 @@ import {
 } from '../../core/monitoring/budget-rules.ts';
 import { BUDGET_LIMITS, BUDGET_METRICS, type BudgetMetric, type Budgets } from '../../core/monitoring/budgets.ts';
 import type { FormFactor } from '../../core/scan/observation.ts';
+import {
+  LIGHTHOUSE_CATEGORY_KEYS,
+  lighthouseCategoryLabel,
+  type LighthouseCategoryKey,
+} from '../../core/scan/lighthouse-categories.ts';
 import { SCORE_KEYS, scoreLabel, type ScoreKey } from '../../core/scoring/categories.ts';
 import { budgetFieldNumber, budgetFieldText } from '../budget-fields.ts';
 import { html, type SafeHtml } from '../html.ts';
@@ -20,10 +25,12 @@ import { formError, formFields } from './parts.ts';
  * target-budget-routes.ts.
  */
 
-/** The form's field names: `mobile.lcp_ms`, `desktop.cls`, `scores.overall`. */
+/** The form's field names: `mobile.lcp_ms`, `desktop.cls`, `scores.overall`, `lighthouse.mobile.seo`. */
 const MOBILE_FIRST: FormFactor[] = ['mobile', 'desktop'];
 const metricField = (formFactor: FormFactor, metric: BudgetMetric) => `${formFactor}.${metric}`;
 const scoreField = (score: ScoreKey) => `scores.${score}`;
+const lighthouseField = (formFactor: FormFactor, category: LighthouseCategoryKey) =>
+  `lighthouse.${formFactor}.${category}`;
 
 const LABELS = {
   en: {
@@ -35,6 +42,8 @@ const LABELS = {
     desktop: 'Desktop',
     unit: (metric: BudgetMetric) => (metric === 'cls' ? 'unitless' : 'ms'),
     scores: 'Minimum scores',
+    lighthouse: 'Minimum Lighthouse scores',
+    lighthouseHint: 'Lighthouse’s own category scores of each form factor, as its report shows them.',
     edit: 'Edit budgets',
     save: 'Save budgets',
     none: 'No budgets set.',
@@ -52,6 +61,8 @@ const LABELS = {
     desktop: 'Desktop',
     unit: (metric: BudgetMetric) => (metric === 'cls' ? 'ohne Einheit' : 'ms'),
     scores: 'Mindest-Scores',
+    lighthouse: 'Mindestwerte der Lighthouse-Scores',
+    lighthouseHint: 'Die eigenen Kategorie-Scores von Lighthouse je Gerätetyp, wie sein Bericht sie zeigt.',
     edit: 'Budgets bearbeiten',
     save: 'Budgets speichern',
     none: 'Keine Budgets gesetzt.',
@@ -74,11 +85,17 @@ function formValues(budgets: Budgets, locale: Locale): Record<string, string> {
     for (const metric of BUDGET_METRICS)
       values[metricField(formFactor, metric)] = budgetFieldText(budgets[formFactor]?.[metric], locale);
   for (const score of SCORE_KEYS) values[scoreField(score)] = budgetFieldText(budgets.scores?.[score], locale);
+  for (const formFactor of MOBILE_FIRST)
+    for (const category of LIGHTHOUSE_CATEGORY_KEYS)
+      values[lighthouseField(formFactor, category)] = budgetFieldText(budgets.lighthouse?.[formFactor]?.[category], locale);
   return values;
 }
 
 const countBudgets = (budgets: Budgets) =>
-  MOBILE_FIRST.reduce((n, f) => n + Object.keys(budgets[f] ?? {}).length, 0) + Object.keys(budgets.scores ?? {}).length;
+  MOBILE_FIRST.reduce(
+    (n, f) => n + Object.keys(budgets[f] ?? {}).length + Object.keys(budgets.lighthouse?.[f] ?? {}).length,
+    0,
+  ) + Object.keys(budgets.scores ?? {}).length;
 
 /** The budgets part of the target page: what is set, and the form (open after a rejected save). */
 export function budgetsSection(model: {
@@ -94,7 +111,7 @@ export function budgetsSection(model: {
   const errors = model.edit?.errors ?? {};
   const next = `/targets/${target.id}`;
   const input = (name: string, label: string, limit: { max: number; integer: boolean }) => {
-    const id = `budget-${name.replace('.', '-')}`;
+    const id = `budget-${name.replace(/\./g, '-')}`;
     const error = errors[name];
     return html`<input id="${id}" name="${name}" type="text" inputmode="${limit.integer ? 'numeric' : 'decimal'}" size="7" aria-label="${label}" value="${values[name] ?? ''}" pattern="[0-9]*[.,]?[0-9]*"${error ? html` aria-invalid="true" aria-describedby="${id}-error"` : html``}>${error ? html`<p class="error field-error" id="${id}-error">${error}</p>` : html``}`;
   };
@@ -109,6 +126,13 @@ export function budgetsSection(model: {
     (score) =>
       html`<tr><th scope="row">${scoreLabel(score, locale)}</th><td>${input(scoreField(score), `${t.scores}: ${scoreLabel(score, locale)}`, BUDGET_LIMITS.score)}</td></tr>`,
   );
+  const lighthouseRows = LIGHTHOUSE_CATEGORY_KEYS.map((category) => {
+    const label = lighthouseCategoryLabel(category, locale);
+    return html`<tr><th scope="row">${label}</th>${MOBILE_FIRST.map(
+      (formFactor) =>
+        html`<td>${input(lighthouseField(formFactor, category), `${t.lighthouse}: ${label} ${t[formFactor]}`, BUDGET_LIMITS.score)}</td>`,
+    )}</tr>`;
+  });
   const count = countBudgets(budgets);
   return html`<section aria-labelledby="budgets-heading" id="budgets"><h2 id="budgets-heading">${t.title}</h2>
     <p class="hint">${t.intro(BUDGET_CRITICAL_OVER * 100, BUDGET_RECOVERY_MARGIN * 100, BUDGET_RECOVERY_POINTS)}</p>
@@ -119,6 +143,8 @@ export function budgetsSection(model: {
           <tbody>${metricRows}</tbody></table>
         <table class="budgets-table"><thead><tr><th scope="col">${t.scores}</th><th scope="col"><span class="visually-hidden">${t.scores}</span></th></tr></thead>
           <tbody>${scoreRows}</tbody></table>
+        <table class="budgets-table" id="budgets-lighthouse"><caption class="hint">${t.lighthouseHint}</caption><thead><tr><th scope="col">${t.lighthouse}</th><th scope="col">${t.mobile}</th><th scope="col">${t.desktop}</th></tr></thead>
+          <tbody>${lighthouseRows}</tbody></table>
         <button type="submit" class="primary">${t.save}</button></form></details></section>`;
 }
 
@@ -152,6 +178,11 @@ export function readBudgetForm(
     const value = parse(scoreField(score), BUDGET_LIMITS.score);
     if (value !== undefined) (budgets.scores ??= {})[score] = value;
   }
+  for (const formFactor of MOBILE_FIRST)
+    for (const category of LIGHTHOUSE_CATEGORY_KEYS) {
+      const value = parse(lighthouseField(formFactor, category), BUDGET_LIMITS.score);
+      if (value !== undefined) ((budgets.lighthouse ??= {})[formFactor] ??= {})[category] = value;
+    }
   if (Object.keys(errors).length) return { values, errors: { form: t.formInvalid, ...errors } };
   return { values, budgets, errors };
 }
