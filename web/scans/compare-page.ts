@@ -10,6 +10,7 @@ import { ALPHA, type Decision } from '../../core/verdicts/verdict.ts';
 import { compareVerdicts, medianValue, type MetricField, type VerdictResult } from './compare-verdicts.ts';
 import { notApplicableText, scanText, verdictText } from './labels.ts';
 import { when } from './scan-table.ts';
+import { lighthouseCompareSection } from './compare-categories.ts';
 
 export interface CompareInput {
   chrome: Chrome;
@@ -113,6 +114,7 @@ export function comparePage({ chrome, before, after, imageUrl, history = [] }: C
         ${a.scoringVersion !== b.scoringVersion ? html`<p class="notice" id="scoring-version-changed" role="note">${text.otherScoringVersion(a.scoringVersion, b.scoringVersion)}</p>` : ''}
         <p class="muted" id="verdict-rules">${verdictText(locale).rulesNote}</p>
         <table id="compare-scores" class="compare stack">${head}<tbody>${scoreRows}</tbody></table></section>
+      ${lighthouseCompareSection(a, b, locale, delta)}
       <section><h2>${text.metricsTitle}</h2>${metricTables}</section>
       <section><h2>${text.filmstripTitle}</h2>${filmstrips}</section>
       <section><h2>${text.appeared}</h2>${listFindings(after, (code) => !beforeCodes.has(code), 'findings-appeared')}

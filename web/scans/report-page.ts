@@ -18,6 +18,7 @@ import { networkSection } from './report-network.ts';
 import { ratedMetricRows } from './report-ratings.ts';
 import { spreadSection } from './report-spread.ts';
 import { lighthouseSection, type LighthouseLinks } from './report-lighthouse.ts';
+import { lighthouseAuditsSection, lighthouseScoresPart } from './report-categories.ts';
 
 const LABELS = {
   en: {
@@ -129,7 +130,7 @@ export function reportPage({ scan, chrome, imageUrl, field, ownerParts, lighthou
     (category) => [category, findings.filter((f) => f.category === category)] as const,
   ).filter(([, list]) => list.length);
   const body = html`${header}${ownerParts ?? ''}
-    <section><div class="scores" id="scores">${scores}</div><p id="summary">${summary.long}</p>
+    <section><div class="scores" id="scores">${scores}</div>${lighthouseScoresPart(r.lighthouse, locale)}<p id="summary">${summary.long}</p>
       <p>${t.finalUrl}: <span class="url">${r.finalUrl}</span> · ${t.status}: ${r.httpStatus} · TTFB: ${formatMs(r.ttfbMs, locale)}</p></section>
     <section><h2>${t.metrics}</h2><table id="metrics"><thead><tr><th>${t.metric}</th><th>${t.desktop}</th><th>${t.mobile}</th></tr></thead>
       <tbody>${ratedMetricRows(r.metrics, locale)}${metricRows.map(([label, value]) => html`<tr><td>${label}</td><td>${value('desktop')}</td><td>${value('mobile')}</td></tr>`)}</tbody></table>
@@ -162,6 +163,7 @@ export function reportPage({ scan, chrome, imageUrl, field, ownerParts, lighthou
                   html`<div class="finding"${f.anchor ? html` id="${f.anchor}"` : html``} data-code="${f.code}"><strong class="severity-${f.severity}">${f.title}</strong><p>${f.message}</p>${f.evidence}<p><em>${t.recommendation}:</em> ${f.recommendation}</p></div>`,
               )}`,
           )
-    }</section>`;
+    }</section>
+    ${lighthouseAuditsSection(r.lighthouse, locale)}`;
   return layout(t.report, body, { ...chrome, sheets: ['report'] });
 }
