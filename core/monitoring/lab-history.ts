@@ -1,5 +1,6 @@
 import type { ScanTrigger } from '../scan/scan.ts';
 import type { FormFactor } from '../scan/observation.ts';
+import type { LighthouseCategoryScores } from '../scan/lighthouse-categories.ts';
 
 /**
  * A target's lab metrics over its scans, as the target page charts them (web/charts/lab-metric-history.ts):
@@ -25,4 +26,6 @@ export interface LabHistoryItem {
   metrics: Record<FormFactor, LabValues | null>;
   /** Every run's values, per form factor, in the order loaded; empty for results stored before runs were. */
   runs: Record<FormFactor, LabValues[]>;
+  /** Lighthouse's own category scores of the median run, per form factor; null where the result has none. */
+  lighthouse?: Record<FormFactor, LighthouseCategoryScores | null>;
 }

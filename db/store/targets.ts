@@ -12,6 +12,7 @@ import type { Budgets } from '../../core/monitoring/budgets.ts';
 import type { Thresholds } from '../../core/monitoring/thresholds.ts';
 import type { LabHistoryItem, LabValues } from '../../core/monitoring/lab-history.ts';
 import type { FormFactor } from '../../core/scan/observation.ts';
+import type { LighthouseCategoryScores } from '../../core/scan/lighthouse-categories.ts';
 import { failedColumns, toScan, type ScanRow } from './scans.ts';
 
 // Scans use 4201 for their owner lock; targets have their own, so the two never wait for each other.
@@ -277,6 +278,7 @@ export function createTargetStore(knex: Knex | Knex.Transaction): TargetStore {
             ttfb_ms: number | null;
             metrics: Partial<Record<FormFactor, Partial<LabValues>>> | null;
             runs: Partial<Record<FormFactor, Array<Partial<LabValues>>>> | null;
+            lighthouse: Partial<Record<FormFactor, LighthouseCategoryScores>> | null;
           }>
         >(
           'public_id',
@@ -288,6 +290,7 @@ export function createTargetStore(knex: Knex | Knex.Transaction): TargetStore {
           knex.raw(
             "jsonb_build_object('desktop', result->'runs'->'desktop', 'mobile', result->'runs'->'mobile') as runs",
           ),
+          knex.raw("result->'lighthouse'->'categories' as lighthouse"),
         );
       const values = (v: Partial<LabValues> | null | undefined): LabValues | null =>
         v && [v.lcp_ms, v.cls, v.tbt_ms, v.fcp_ms].every((n) => typeof n === 'number')
@@ -303,6 +306,7 @@ export function createTargetStore(knex: Knex | Knex.Transaction): TargetStore {
         ttfbMs: row.ttfb_ms,
         metrics: { desktop: values(row.metrics?.desktop), mobile: values(row.metrics?.mobile) },
         runs: { desktop: runs(row.runs?.desktop), mobile: runs(row.runs?.mobile) },
+        lighthouse: { desktop: row.lighthouse?.desktop ?? null, mobile: row.lighthouse?.mobile ?? null },
       }));
     },
 

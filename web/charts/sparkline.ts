@@ -24,6 +24,8 @@ export interface SparklineOptions {
   locale: Locale;
   thresholds?: ScoreThreshold;
   limit?: number;
+  /** What the line is named by, instead of the overall score's sentence (another score's line). */
+  label?: string;
 }
 
 export function sparklineLabel(scores: readonly number[], locale: Locale): string {
@@ -62,13 +64,15 @@ export function sparklineGeometry(points: readonly ScorePoint[], thresholds?: Sc
 
 export function sparkline(
   points: readonly ScorePoint[],
-  { locale, thresholds, limit = 30 }: SparklineOptions,
+  { locale, thresholds, limit = 30, label: named }: SparklineOptions,
 ): SafeHtml {
   const { points: plotted, warningY } = sparklineGeometry(points, thresholds, limit);
-  const label = sparklineLabel(
-    plotted.map((p) => p.score),
-    locale,
-  );
+  const label =
+    named ??
+    sparklineLabel(
+      plotted.map((p) => p.score),
+      locale,
+    );
   const { width, height } = SPARKLINE_SIZE;
   if (plotted.length === 0) return html`<span class="sparkline sparkline-empty">${label}</span>`;
   const last = plotted.at(-1)!;

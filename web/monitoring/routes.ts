@@ -18,6 +18,7 @@ import { LABELS, type Labels, type Notice } from './labels.ts';
 import type { AlertRow, FieldErrors, HistoryScan, TargetSummary } from './model.ts';
 import { targetPage } from './target-page.ts';
 import { labChartsSection } from './lab-charts.ts';
+import { lighthouseChartsSection } from './lighthouse-charts.ts';
 import type { BudgetEdit } from './target-budgets.ts';
 import { targetsPage, type TargetFormValues, type TargetRow } from './targets-page.ts';
 import { chromeFor, html, pageText, type WorkflowPageDeps } from '../chrome.ts';
@@ -266,6 +267,7 @@ export async function renderTarget(
   if (!target) throw notFound();
   const chrome = chromeFor(deps, ctx, 'targets');
   const alerts = await targetAlerts(deps.storage.alerts, userId, id, RECENT_CLOSED_ALERTS);
+  const labHistory = await deps.storage.targets.labHistory(id, HISTORY_LENGTH);
   html(
     ctx,
     targetPage({
@@ -274,11 +276,7 @@ export async function renderTarget(
       csrf: chrome.csrf!,
       target: summary(target, deps.clock()),
       scans: await history(deps, id),
-      labCharts: labChartsSection(
-        await deps.storage.targets.labHistory(id, HISTORY_LENGTH),
-        chrome.locale,
-        target.budgets,
-      ),
+      labCharts: markup`${labChartsSection(labHistory, chrome.locale, target.budgets)}${lighthouseChartsSection(labHistory, chrome.locale, target.budgets)}`,
       runError,
       openAlerts: alerts.open.map((alert) => alertRow(alert, chrome.locale)),
       recentAlerts: alerts.recent.map((alert) => alertRow(alert, chrome.locale)),
