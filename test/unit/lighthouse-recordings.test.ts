@@ -19,6 +19,7 @@ import {
   recordingFile,
 } from '../../fixtures/recorded-lighthouse.ts';
 import { RECORDED_STATES, recordingName, startRegressionSite } from '../../fixtures/regression-site.ts';
+import { LIGHTHOUSE_FLAGS } from '../../activities/lighthouse/settings.ts';
 
 // The replay runners (fixtures/replay-runner.ts, fixtures/flow-replay-runner.ts) serve the integration tests whose
 // subject is not Lighthouse from these recordings; after a Lighthouse upgrade they must be made again with the new
@@ -34,6 +35,28 @@ test.each([...RECORDED_PAGES, ...NAMED])(
       throw new Error(
         `no recording of ${key} for the installed Lighthouse ${version} (${file}): run ${RECORD_COMMAND}`,
       );
+  },
+);
+
+test.each([...RECORDED_PAGES, ...NAMED])(
+  `the recording of %s was made with the scans' Lighthouse settings (else: ${RECORD_COMMAND} -- pages)`,
+  (key) => {
+    const recording = key.startsWith('/')
+      ? readRecording(version, `http://127.0.0.1:4321${key}`)
+      : readRecording(version, 'http://127.0.0.1:4321/page/', key);
+    if (recording?.kind !== 'observation') throw new Error(`no observation recorded for ${key}`);
+    expect(recording.reports).toHaveLength(2);
+    for (const report of recording.reports) {
+      const lhr = JSON.parse(report.json) as {
+        configSettings: { onlyCategories: string[] | null; skipAudits: string[] | null };
+        categories: Record<string, unknown>;
+      };
+      expect(lhr.configSettings.onlyCategories).toEqual(LIGHTHOUSE_FLAGS.onlyCategories);
+      expect(lhr.configSettings.skipAudits).toEqual(LIGHTHOUSE_FLAGS.skipAudits);
+      expect(Object.keys(lhr.categories).sort()).toEqual([...LIGHTHOUSE_FLAGS.onlyCategories].sort());
+      // The runner's observation of the same run carries what it read of them.
+      expect(recording.observation[report.formFactor]?.lighthouse).toBeDefined();
+    }
   },
 );
 
