@@ -3,6 +3,8 @@
  * that is already running, mobile then desktop with the runner's settings. It reads one URL per stdin line
  * and prints the milliseconds the two runs took, one line each. Nothing any scanner does can cost less.
  * Runs as its own process because Lighthouse blocks the event loop that serves the fixture pages.
+ * With `--performance-only` it runs the performance category alone (what scans ran before they ran all four),
+ * so the benchmark can tell what the other three categories cost.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +15,9 @@ import puppeteer from 'puppeteer-core';
 import { LIGHTHOUSE_FLAGS, lighthouseConfigFor } from '../activities/lighthouse/settings.ts';
 import { CHROMIUM_FLAGS, sandboxFlags } from '../core/chromium.ts';
 
+const flags = process.argv.includes('--performance-only')
+  ? { ...LIGHTHOUSE_FLAGS, onlyCategories: ['performance'] }
+  : LIGHTHOUSE_FLAGS;
 const profile = mkdtempSync(join(tmpdir(), 'bench-floor-'));
 const browser = await puppeteer.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -25,7 +30,7 @@ try {
     const started = performance.now();
     for (const factor of ['mobile', 'desktop'] as const) {
       const page = await browser.newPage();
-      const result = await lighthouse(url, LIGHTHOUSE_FLAGS, lighthouseConfigFor(factor), page);
+      const result = await lighthouse(url, flags, lighthouseConfigFor(factor), page);
       if (!result || result.lhr.runtimeError)
         throw new Error(`floor run failed for ${url}: ${result?.lhr.runtimeError?.message ?? 'no result'}`);
       await page.close();
