@@ -3,7 +3,7 @@
  * that is already running, mobile then desktop with the runner's settings. It reads one URL per stdin line
  * and prints the milliseconds the two runs took, one line each. Nothing any scanner does can cost less.
  * Runs as its own process because Lighthouse blocks the event loop that serves the fixture pages.
- * With `--performance-only` it runs the performance category alone (what scans ran before they ran all four),
+ * With `--performance-only` it runs the performance category alone,
  * so the benchmark can tell what the other three categories cost.
  */
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -24,7 +24,9 @@ export interface CategoryResult {
     | { title?: string; description?: string; score: number | null; scoreDisplayMode?: string; details?: Json }
     | undefined
   >;
-  i18n?: { icuMessagePaths?: Record<string, Array<string | { path: string; values?: Record<string, string | number> }>> };
+  i18n?: {
+    icuMessagePaths?: Record<string, Array<string | { path: string; values?: Record<string, string | number> }>>;
+  };
 }
 
 /** Lighthouse's report counts an audit as passed from this score on. */
@@ -32,7 +34,8 @@ const PASSED = 0.9;
 /** The modes whose score says passed or failed (manual, informative and not-applicable audits have none). */
 const SCORED_MODES = new Set(['binary', 'numeric', 'metricSavings']);
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' && value.trim() ? value.slice(0, FAILURE_LIMITS.text) : undefined;
 
@@ -69,7 +72,9 @@ function failureItem(row: Json): FailureItem | null {
 }
 
 /** A path → message index of the result's translatable strings, to translate titles with Lighthouse's own strings. */
-function messagesByPath(lhr: CategoryResult): Map<string, { i18nId: string; values?: Record<string, string | number> }> {
+function messagesByPath(
+  lhr: CategoryResult,
+): Map<string, { i18nId: string; values?: Record<string, string | number> }> {
   const byPath = new Map<string, { i18nId: string; values?: Record<string, string | number> }>();
   for (const [i18nId, uses] of Object.entries(lhr.i18n?.icuMessagePaths ?? {}))
     for (const use of uses)
@@ -124,7 +129,10 @@ export function auditFailures(lhr: CategoryResult): AuditFailure[] {
     failures.push({
       id,
       categories,
-      title: { en: english, de: translated(english, messages.get(`audits[${id}].title`)).slice(0, FAILURE_LIMITS.text) },
+      title: {
+        en: english,
+        de: translated(english, messages.get(`audits[${id}].title`)).slice(0, FAILURE_LIMITS.text),
+      },
       help_url: helpUrl(audit.description),
       weight,
       score: audit.score,
@@ -132,9 +140,7 @@ export function auditFailures(lhr: CategoryResult): AuditFailure[] {
       items: items.slice(0, FAILURE_LIMITS.items),
     });
   }
-  return failures
-    .sort((a, b) => b.weight - a.weight || a.id.localeCompare(b.id))
-    .slice(0, FAILURE_LIMITS.audits);
+  return failures.sort((a, b) => b.weight - a.weight || a.id.localeCompare(b.id)).slice(0, FAILURE_LIMITS.audits);
 }
 
 export const formFactorLighthouse = (lhr: CategoryResult): FormFactorLighthouse => ({

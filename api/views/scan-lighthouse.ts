@@ -31,40 +31,47 @@ const text = { type: 'string', maxLength: FAILURE_LIMITS.text };
 
 const categoryScores = closed(
   Object.fromEntries(
-    LIGHTHOUSE_CATEGORY_KEYS.map((key) => [key, { oneOf: [{ type: 'integer', minimum: 0, maximum: 100 }, { type: 'null' }] }]),
+    LIGHTHOUSE_CATEGORY_KEYS.map((key) => [
+      key,
+      { oneOf: [{ type: 'integer', minimum: 0, maximum: 100 }, { type: 'null' }] },
+    ]),
   ),
 );
 
-const failedAudit = closed(
-  {
-    id: { type: 'string', description: "Lighthouse's audit id, e.g. `image-alt`, `meta-description`." },
-    categories: {
-      type: 'array',
-      minItems: 1,
-      items: { enum: [...LISTED_CATEGORIES] },
-      description: 'The categories that count it (some audits are in accessibility and SEO).',
-    },
-    title: { type: 'string', description: "Lighthouse's title of the failed audit, in the caller's language." },
-    help_url: { oneOf: [{ type: 'string', format: 'uri' }, { type: 'null' }], description: "Lighthouse's link to learn more." },
-    weight: {
-      type: 'number',
-      minimum: 0,
-      description: "The audit's weight in its category's score; 0: listed by Lighthouse but not counted.",
-    },
-    score: { type: 'number', minimum: 0, maximum: 1, description: "Lighthouse's audit score (the lower form factor's)." },
-    form_factors: { ...formFactors, description: 'The form factors it failed on.' },
-    item_count: { type: 'integer', minimum: 0, description: 'How many items Lighthouse listed (more than `items` holds when it listed more).' },
-    items: {
-      type: 'array',
-      maxItems: FAILURE_LIMITS.items,
-      items: closed(
-        { selector: text, snippet: text, label: text, url: text, text, form_factors: formFactors },
-        ['form_factors'],
-      ),
-      description: `What Lighthouse named: an element (selector, snippet, label), a resource (url) or a message (text); its first ${FAILURE_LIMITS.items}.`,
-    },
+const failedAudit = closed({
+  id: { type: 'string', description: "Lighthouse's audit id, e.g. `image-alt`, `meta-description`." },
+  categories: {
+    type: 'array',
+    minItems: 1,
+    items: { enum: [...LISTED_CATEGORIES] },
+    description: 'The categories that count it (some audits are in accessibility and SEO).',
   },
-);
+  title: { type: 'string', description: "Lighthouse's title of the failed audit, in the caller's language." },
+  help_url: {
+    oneOf: [{ type: 'string', format: 'uri' }, { type: 'null' }],
+    description: "Lighthouse's link to learn more.",
+  },
+  weight: {
+    type: 'number',
+    minimum: 0,
+    description: "The audit's weight in its category's score; 0: listed by Lighthouse but not counted.",
+  },
+  score: { type: 'number', minimum: 0, maximum: 1, description: "Lighthouse's audit score (the lower form factor's)." },
+  form_factors: { ...formFactors, description: 'The form factors it failed on.' },
+  item_count: {
+    type: 'integer',
+    minimum: 0,
+    description: 'How many items Lighthouse listed (more than `items` holds when it listed more).',
+  },
+  items: {
+    type: 'array',
+    maxItems: FAILURE_LIMITS.items,
+    items: closed({ selector: text, snippet: text, label: text, url: text, text, form_factors: formFactors }, [
+      'form_factors',
+    ]),
+    description: `What Lighthouse named: an element (selector, snippet, label), a resource (url) or a message (text); its first ${FAILURE_LIMITS.items}.`,
+  },
+});
 
 export const scanLighthouseSchema: JsonSchema = {
   ...closed({

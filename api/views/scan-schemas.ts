@@ -254,7 +254,10 @@ const resultFields = {
 };
 const { runs: _runs, diagnostics: _diagnostics, scoring: _scoring, ...requiredResultFields } = resultFields;
 // The extension `lighthouse` (scan-lighthouse.ts) is optional like runs and diagnostics.
-export const resultSchema = closed({ ...resultFields, lighthouse: scanLighthouseSchema }, Object.keys(requiredResultFields));
+export const resultSchema = closed(
+  { ...resultFields, lighthouse: scanLighthouseSchema },
+  Object.keys(requiredResultFields),
+);
 
 const runningFields = {
   public_id: { type: 'string', pattern: '^[0-9a-z]{26}$' },

@@ -29,7 +29,11 @@ export const lighthouseCategoryLabel = (key: LighthouseCategoryKey, locale: Loca
 export type LighthouseCategoryScores = Record<LighthouseCategoryKey, number | null>;
 
 /** The categories whose failed audits are listed (performance's are our findings already). */
-export const LISTED_CATEGORIES = ['accessibility', 'best_practices', 'seo'] as const satisfies readonly LighthouseCategoryKey[];
+export const LISTED_CATEGORIES = [
+  'accessibility',
+  'best_practices',
+  'seo',
+] as const satisfies readonly LighthouseCategoryKey[];
 export type ListedCategory = (typeof LISTED_CATEGORIES)[number];
 
 /** What is kept of the failed audits; every list is bounded here and nowhere else. */
@@ -120,7 +124,9 @@ export function scanLighthouse(perFactor: Record<FormFactor, FormFactorLighthous
     }
   const failures = [...merged.values()].sort((a, b) => b.weight - a.weight || a.id.localeCompare(b.id));
   return {
-    categories: Object.fromEntries(FORM_FACTORS.map((f) => [f, perFactor[f].categories])) as ScanLighthouse['categories'],
+    categories: Object.fromEntries(
+      FORM_FACTORS.map((f) => [f, perFactor[f].categories]),
+    ) as ScanLighthouse['categories'],
     failures,
   };
 }

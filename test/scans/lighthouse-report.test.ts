@@ -1,6 +1,7 @@
 import { request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { REDACTED } from '../../core/redaction.ts';
+import { LIGHTHOUSE_CATEGORIES, type ScanLighthouse } from '../../core/scan/lighthouse-categories.ts';
 import { createStorage } from '../../db/store/index.ts';
 import {
   BASIC_PASSWORD,
@@ -40,7 +41,7 @@ interface Lhr {
   requestedUrl: string;
   finalDisplayedUrl: string;
   configSettings: { formFactor: string };
-  categories: { performance: { score: number } };
+  categories: Record<string, { score: number | null }> & { performance: { score: number } };
   environment: { benchmarkIndex: number };
   audits: Record<string, { numericValue?: number; details?: { items?: Array<{ url?: string }> } }>;
 }
@@ -200,6 +201,73 @@ describe('a finished scan', () => {
     const operation = doc.paths['/scans/{id}/lighthouse/{form_factor}']!.get!;
     expect(operation['x-extension']).toBe(true);
     expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['200', '401', '403', '404']));
+  });
+});
+
+describe('Lighthouse’s four categories', () => {
+  const storedLhr = async (id: string, factor: string): Promise<Lhr> => {
+    const row = (await stack.api.db
+      .knex('scan_lighthouse_reports as r')
+      .join('scans as s', 's.id', 'r.scan_id')
+      .where({ 's.public_id': id, 'r.form_factor': factor })
+      .first('r.content')) as { content: Buffer };
+    return JSON.parse(gunzipSync(row.content).toString()) as Lhr;
+  };
+  const expected = (lhr: Lhr) =>
+    Object.fromEntries(
+      LIGHTHOUSE_CATEGORIES.map((c) => {
+        const score = lhr.categories[c.id]!.score;
+        return [c.key, score === null ? null : Math.round(score * 100)];
+      }),
+    );
+
+  it('are stored with the result as Lighthouse’s own JSON of the same run has them, and the API gives them', async () => {
+    const row = (await stack.api.db
+      .knex('scans')
+      .where({ public_id: scans.fast.public_id })
+      .first(stack.api.db.knex.raw("result->'lighthouse' as lighthouse"))) as { lighthouse: ScanLighthouse };
+    const api = (
+      scans.fast.result as {
+        lighthouse: { categories: ScanLighthouse['categories']; failed_audits: Array<{ id: string }> };
+      }
+    ).lighthouse;
+    for (const factor of ['desktop', 'mobile'] as const) {
+      const lhr = await storedLhr(scans.fast.public_id, factor);
+      expect(Object.keys(lhr.categories).sort()).toEqual(LIGHTHOUSE_CATEGORIES.map((c) => c.id).sort());
+      expect(row.lighthouse.categories[factor]).toEqual(expected(lhr));
+      expect(api.categories[factor]).toEqual(expected(lhr));
+      for (const value of Object.values(api.categories[factor])) expect(value).toEqual(expect.any(Number));
+      // The fixture page has no meta description: Lighthouse fails it, and the result lists it.
+      expect(lhr.audits['meta-description']!.score).toBe(0);
+    }
+    expect(api.failed_audits.map((f) => f.id)).toContain('meta-description');
+  });
+
+  it('are on the report and its share page, each form factor’s four beside ours', async () => {
+    const id = scans.fast.public_id;
+    const lhr = { desktop: await storedLhr(id, 'desktop'), mobile: await storedLhr(id, 'mobile') };
+    const shows = (page: string) => {
+      expect(page).toContain('id="which-scores"');
+      for (const factor of ['desktop', 'mobile'] as const) {
+        const row = page.slice(page.indexOf(`<tr data-form-factor="${factor}">`));
+        for (const [key, value] of Object.entries(expected(lhr[factor])))
+          expect(row.slice(row.indexOf(`data-category="${key}"`))).toMatch(
+            new RegExp(`^data-category="${key}" data-value="${value}"`),
+          );
+      }
+      expect(page).toContain('data-audit="meta-description"');
+    };
+    const client = await signedIn(owner.email);
+    shows((await client.get(`/reports/${id}`)).text);
+    const shared = await call(stack.api, `/scans/${id}/share/enable`, { token: owner.token, method: 'POST', body: {} });
+    try {
+      const sharePath = new URL((shared.body.data as { share_url: string }).share_url).pathname;
+      const page = await rawRequest(`${stack.api.url}${sharePath}`);
+      expect(page.status).toBe(200);
+      shows(page.text);
+    } finally {
+      await call(stack.api, `/scans/${id}/share/disable`, { token: owner.token, method: 'POST', body: {} });
+    }
   });
 });
 

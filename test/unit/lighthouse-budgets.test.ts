@@ -45,7 +45,7 @@ describe('a minimum for a Lighthouse category score', () => {
     expect(budgetTransition(check(A11Y_90, lighthouse({}, { accessibility: 10 })), undefined)).toEqual([]);
   });
 
-  it('raises the budget alert when breached, naming the category, form factor, value and minimum', () => {
+  it('M16: raises the budget alert when breached, naming the category, form factor, value and minimum', () => {
     const [raised] = budgetTransition(check(A11Y_90, lighthouse({ accessibility: 80 })), undefined);
     expect(raised).toEqual({
       change: 'raised',
@@ -55,7 +55,14 @@ describe('a minimum for a Lighthouse category score', () => {
         score: 'speed',
         value: 80,
         reference: 90,
-        budget: { metric: 'accessibility', formFactor: 'mobile', value: 80, budget: 90, unit: 'points', severity: 'warning' },
+        budget: {
+          metric: 'accessibility',
+          formFactor: 'mobile',
+          value: 80,
+          budget: 90,
+          unit: 'points',
+          severity: 'warning',
+        },
         overBudget: [
           { metric: 'accessibility', formFactor: 'mobile', value: 80, budget: 90, unit: 'points', severity: 'warning' },
         ],
@@ -77,10 +84,16 @@ describe('a minimum for a Lighthouse category score', () => {
     ]);
   });
 
-  it('resolves only with the margin above the minimum, like every score minimum', () => {
+  it('M16: resolves only with the margin above the minimum, like every score minimum', () => {
     const [raised] = budgetTransition(check(A11Y_90, lighthouse({ accessibility: 80 })), undefined);
     if (raised?.change !== 'raised') throw new Error('not raised');
-    const open = { id: 4, type: 'metric_over_budget' as const, severity: raised.severity, details: raised.details, createdAt: new Date() };
+    const open = {
+      id: 4,
+      type: 'metric_over_budget' as const,
+      severity: raised.severity,
+      details: raised.details,
+      createdAt: new Date(),
+    };
     expect(budgetTransition(check(A11Y_90, lighthouse({ accessibility: 91 })), open)).toEqual([]);
     expect(budgetTransition(check(A11Y_90, lighthouse({ accessibility: 93 })), open)).toEqual([
       { change: 'resolved', alertId: 4, type: 'metric_over_budget', resolution: { kind: 'recovered', value: 93 } },
@@ -148,7 +161,11 @@ describe('setting the minimums', () => {
     expect(form).toContain('Minimum Lighthouse scores');
     expect(String(budgetsSection({ target, locale: 'de', csrf: 'c' }))).toContain('Mindestwerte der Lighthouse-Scores');
     const read = readBudgetForm(
-      new URLSearchParams({ 'lighthouse.mobile.accessibility': '90', 'lighthouse.desktop.seo': '85', 'scores.overall': '' }),
+      new URLSearchParams({
+        'lighthouse.mobile.accessibility': '90',
+        'lighthouse.desktop.seo': '85',
+        'scores.overall': '',
+      }),
       'en',
     );
     expect(read.budgets).toEqual({ lighthouse: { mobile: { accessibility: 90 }, desktop: { seo: 85 } } });
@@ -172,7 +189,12 @@ describe('the target’s history of them', () => {
       desktop: mobile && lighthouse(mobile).desktop,
     } as Record<FormFactor, LighthouseCategoryScores | null>,
   });
-  const items = [item(3, { accessibility: 70 }), item(1, { accessibility: 95 }), item(2, null), item(4, { accessibility: 88 })];
+  const items = [
+    item(3, { accessibility: 70 }),
+    item(1, { accessibility: 95 }),
+    item(2, null),
+    item(4, { accessibility: 88 }),
+  ];
 
   it('is each category’s series per form factor, oldest first, scans without them left out', () => {
     expect(lighthouseSeries(items, 'accessibility', 'mobile').map((p) => p.score)).toEqual([95, 70, 88]);
@@ -180,11 +202,16 @@ describe('the target’s history of them', () => {
 
   it('shows the latest score and the trend in words, with the minimum drawn, in English and German', () => {
     const en = String(lighthouseChartsSection(items, 'en', { lighthouse: { mobile: { accessibility: 90 } } }));
-    const cell = en.slice(en.indexOf('data-category="accessibility"'), en.indexOf('</tr>', en.indexOf('data-category="accessibility"')));
+    const cell = en.slice(
+      en.indexOf('data-category="accessibility"'),
+      en.indexOf('</tr>', en.indexOf('data-category="accessibility"')),
+    );
     expect(cell).toContain('data-latest="88"');
     expect(cell).toContain('Accessibility (Mobile): from 95 to 88 over 3 scans, lowest 70, highest 95, minimum 90');
     expect(cell).toContain('class="sparkline-threshold"');
-    expect(String(lighthouseChartsSection(items, 'de'))).toContain('Barrierefreiheit (Mobil): von 95 auf 88 in 3 Scans');
+    expect(String(lighthouseChartsSection(items, 'de'))).toContain(
+      'Barrierefreiheit (Mobil): von 95 auf 88 in 3 Scans',
+    );
   });
 
   it('is not shown before a scan of the target has them', () => {

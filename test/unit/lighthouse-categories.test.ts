@@ -1,5 +1,10 @@
 import { getFormatted } from 'lighthouse/shared/localization/format.js';
-import { auditFailures, categoryScores, formFactorLighthouse, type CategoryResult } from '../../activities/lighthouse/categories.ts';
+import {
+  auditFailures,
+  categoryScores,
+  formFactorLighthouse,
+  type CategoryResult,
+} from '../../activities/lighthouse/categories.ts';
 import { LIGHTHOUSE_FLAGS } from '../../activities/lighthouse/settings.ts';
 import { resultSchema } from '../../api/views/scan-schemas.ts';
 import { resultView } from '../../api/views/scans.ts';
@@ -105,7 +110,14 @@ describe('what the runner reads of a run', () => {
       expect(failures.map((f) => f.weight)).toEqual([...failures.map((f) => f.weight)].sort((a, b) => b - a));
       const byId = Object.fromEntries(failures.map((f) => [f.id, f]));
       expect(Object.keys(byId)).toEqual(
-        expect.arrayContaining(['image-alt', 'link-name', 'color-contrast', 'meta-description', 'errors-in-console', 'link-text']),
+        expect.arrayContaining([
+          'image-alt',
+          'link-name',
+          'color-contrast',
+          'meta-description',
+          'errors-in-console',
+          'link-text',
+        ]),
       );
       expect(byId['image-alt']!.categories).toEqual(['accessibility', 'seo']);
       expect(byId['image-alt']!.items.map((i) => i.selector)).toEqual(['body > main > img#no-alt']);
@@ -294,7 +306,11 @@ describe('the report, share and compare pages', () => {
     const en = page('en');
     const section = en.slice(en.indexOf('id="lighthouse-audits"'));
     expect(section).toContain('<h2>Accessibility, best practices and SEO</h2>');
-    for (const named of ['body &gt; main &gt; img#no-alt', 'body &gt; main &gt; a#empty-link', 'body &gt; main &gt; p#faint'])
+    for (const named of [
+      'body &gt; main &gt; img#no-alt',
+      'body &gt; main &gt; a#empty-link',
+      'body &gt; main &gt; p#faint',
+    ])
       expect(section).toContain(named);
     expect(section).toContain('click here');
     expect(section).toContain('fixture: a script failed');

@@ -87,7 +87,10 @@ function formValues(budgets: Budgets, locale: Locale): Record<string, string> {
   for (const score of SCORE_KEYS) values[scoreField(score)] = budgetFieldText(budgets.scores?.[score], locale);
   for (const formFactor of MOBILE_FIRST)
     for (const category of LIGHTHOUSE_CATEGORY_KEYS)
-      values[lighthouseField(formFactor, category)] = budgetFieldText(budgets.lighthouse?.[formFactor]?.[category], locale);
+      values[lighthouseField(formFactor, category)] = budgetFieldText(
+        budgets.lighthouse?.[formFactor]?.[category],
+        locale,
+      );
   return values;
 }
 

@@ -45,7 +45,8 @@ const LABELS = {
     heading: 'Barrierefreiheit, Best Practices und SEO',
     intro:
       'Die Prüfungen, die Lighthouse in seinen anderen drei Kategorien nicht bestanden hat, die im Score am schwersten wiegenden zuerst, mit den Elementen, die es nennt. Seine Performance-Prüfungen sind die Befunde oben.',
-    nothingFailed: 'Lighthouse hat in Barrierefreiheit, Best Practices und SEO keine Prüfung als nicht bestanden gewertet.',
+    nothingFailed:
+      'Lighthouse hat in Barrierefreiheit, Best Practices und SEO keine Prüfung als nicht bestanden gewertet.',
     noneInCategory: 'Keine Prüfung nicht bestanden.',
     seenOn: 'Gesehen auf',
     notCounted: 'zählt nicht zum Score',
@@ -63,9 +64,7 @@ export function lighthouseTitle(title: string): SafeHtml {
   return new SafeHtml(
     title
       .split(/(`[^`]+`)/)
-      .map((part) =>
-        /^`[^`]+`$/.test(part) ? String(html`<code>${part.slice(1, -1)}</code>`) : String(html`${part}`),
-      )
+      .map((part) => (/^`[^`]+`$/.test(part) ? String(html`<code>${part.slice(1, -1)}</code>`) : String(html`${part}`)))
       .join(''),
   );
 }
