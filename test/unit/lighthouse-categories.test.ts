@@ -273,9 +273,9 @@ describe('the stored result and the API', () => {
 
 describe('the report, share and compare pages', () => {
   const result = record(categories.obs);
-  const page = (locale: 'en' | 'de', lighthouse: ScanLighthouse | undefined = result.lighthouse) =>
+  const page = (locale: 'en' | 'de', lighthouse: ScanLighthouse | null = result.lighthouse!) =>
     reportPage({
-      scan: finishedScan({ ...result, lighthouse }),
+      scan: finishedScan({ ...result, lighthouse: lighthouse ?? undefined }),
       chrome: { locale },
       imageUrl: (name) => `/img/${name}`,
     });
@@ -325,7 +325,7 @@ describe('the report, share and compare pages', () => {
   });
 
   it('shows neither part for a result stored before scans ran the four categories', () => {
-    const html = page('en', undefined);
+    const html = page('en', null);
     expect(html).not.toContain('lighthouse-scores');
     expect(html).not.toContain('lighthouse-audits');
   });
@@ -346,7 +346,8 @@ describe('the report, share and compare pages', () => {
     const after = finishedScan(record(fast.obs), { publicId: 'b'.repeat(26) });
     const html = comparePage({ chrome: { locale: 'en' }, before, after, imageUrl: () => '/x.jpg' });
     const table = html.slice(html.indexOf('id="compare-lighthouse-mobile"'));
-    const row = table.slice(table.indexOf('data-category="accessibility"'), table.indexOf('</tr>'));
+    const start = table.indexOf('data-category="accessibility"');
+    const row = table.slice(start, table.indexOf('</tr>', start));
     const [x, y] = [
       before.result!.lighthouse!.categories.mobile.accessibility!,
       after.result!.lighthouse!.categories.mobile.accessibility!,

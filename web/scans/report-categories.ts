@@ -85,6 +85,20 @@ export function lighthouseScoresPart(lighthouse: ScanLighthouse | undefined, loc
     <p class="note" id="which-scores">${t.whichIsWhich}</p></div>`;
 }
 
+/** An item's element, resource and words, in that order; Lighthouse labels an element without text by its selector. */
+function itemLine(item: ScanAuditFailure['items'][number]): SafeHtml[] {
+  const words = [item.label, item.text].filter(
+    (w, i, all): w is string => !!w && w !== item.selector && all.indexOf(w) === i,
+  );
+  return [
+    item.selector ? html`<code class="item-selector">${item.selector}</code>` : null,
+    item.url ? html`<code class="item-url">${item.url}</code>` : null,
+    ...words.map((w) => html`${w}`),
+  ]
+    .filter((part): part is SafeHtml => part !== null)
+    .map((part, i) => (i === 0 ? part : html` — ${part}`));
+}
+
 function failureEntry(failure: ScanAuditFailure, locale: Locale): SafeHtml {
   const t = LABELS[locale];
   const title = failure.title[locale];
@@ -94,9 +108,7 @@ function failureEntry(failure: ScanAuditFailure, locale: Locale): SafeHtml {
       failure.items.length
         ? html`<ul class="items">${failure.items.map(
             (item) =>
-              html`<li>${item.selector ? html`<code class="item-selector">${item.selector}</code>` : html``}${item.url ? html` <code class="item-url">${item.url}</code>` : html``}${
-                item.label && item.label !== item.text ? html` — ${item.label}` : html``
-              }${item.text ? html` — ${item.text}` : html``}${item.snippet ? html`<br><code class="item-snippet">${item.snippet}</code>` : html``}</li>`,
+              html`<li>${itemLine(item)}${item.snippet ? html`<br><code class="item-snippet">${item.snippet}</code>` : html``}</li>`,
           )}${hidden > 0 ? html`<li class="more">${t.more(hidden)}</li>` : html``}</ul>`
         : html``
     }${failure.help_url ? html`<p><a href="${failure.help_url}" rel="noopener noreferrer" aria-label="${t.learnMoreAbout(title.replaceAll('`', ''))}">${t.learnMore}</a></p>` : html``}</div>`;
