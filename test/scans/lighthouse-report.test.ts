@@ -43,7 +43,10 @@ interface Lhr {
   configSettings: { formFactor: string };
   categories: Record<string, { score: number | null }> & { performance: { score: number } };
   environment: { benchmarkIndex: number };
-  audits: Record<string, { score?: number | null; numericValue?: number; details?: { items?: Array<{ url?: string }> } }>;
+  audits: Record<
+    string,
+    { score?: number | null; numericValue?: number; details?: { items?: Array<{ url?: string }> } }
+  >;
 }
 
 /** A GET answered as bytes, with the headers sent (node:http: no decompression of its own). */
