@@ -990,6 +990,52 @@ export interface paths {
                                         /** @description Categories with nothing to judge on this page (no check applies: caching without static resources or text, WordPress on other sites). Their score reads 100 and does not count in `overall`. */
                                         not_applicable: ("speed" | "images" | "caching" | "technical" | "wordpress")[];
                                     };
+                                    /** @description Extension: Lighthouse's four categories (performance, accessibility, best practices, SEO) of this scan. Absent from results stored before scans ran all four. */
+                                    lighthouse?: {
+                                        /** @description Lighthouse's own score of each category (0–100, as its report and PageSpeed Insights show it; null where it computed none), of the run the result comes from. They are Lighthouse's; `scores` are ours. */
+                                        categories: {
+                                            desktop: {
+                                                performance: number | null;
+                                                accessibility: number | null;
+                                                best_practices: number | null;
+                                                seo: number | null;
+                                            };
+                                            mobile: {
+                                                performance: number | null;
+                                                accessibility: number | null;
+                                                best_practices: number | null;
+                                                seo: number | null;
+                                            };
+                                        };
+                                        /** @description The accessibility, best-practices and SEO audits Lighthouse failed (a score under 0.9, as its report counts failed) on either form factor, the heaviest first. Performance's are in `findings`. */
+                                        failed_audits: {
+                                            /** @description Lighthouse's audit id, e.g. `image-alt`, `meta-description`. */
+                                            id: string;
+                                            /** @description The categories that count it (some audits are in accessibility and SEO). */
+                                            categories: ("accessibility" | "best_practices" | "seo")[];
+                                            /** @description Lighthouse's title of the failed audit, in the caller's language. */
+                                            title: string;
+                                            /** @description Lighthouse's link to learn more. */
+                                            help_url: string | null;
+                                            /** @description The audit's weight in its category's score; 0: listed by Lighthouse but not counted. */
+                                            weight: number;
+                                            /** @description Lighthouse's audit score (the lower form factor's). */
+                                            score: number;
+                                            /** @description The form factors it failed on. */
+                                            form_factors: ("desktop" | "mobile")[];
+                                            /** @description How many items Lighthouse listed (more than `items` holds when it listed more). */
+                                            item_count: number;
+                                            /** @description What Lighthouse named: an element (selector, snippet, label), a resource (url) or a message (text); its first 10. */
+                                            items: {
+                                                selector?: string;
+                                                snippet?: string;
+                                                label?: string;
+                                                url?: string;
+                                                text?: string;
+                                                form_factors: ("desktop" | "mobile")[];
+                                            }[];
+                                        }[];
+                                    };
                                 };
                             } | {
                                 public_id: string;
@@ -1651,6 +1697,20 @@ export interface paths {
                          *               "caching": 1,
                          *               "technical": 1,
                          *               "wordpress": 1
+                         *             },
+                         *             "lighthouse": {
+                         *               "mobile": {
+                         *                 "performance": 1,
+                         *                 "accessibility": 1,
+                         *                 "best_practices": 1,
+                         *                 "seo": 1
+                         *               },
+                         *               "desktop": {
+                         *                 "performance": 1,
+                         *                 "accessibility": 1,
+                         *                 "best_practices": 1,
+                         *                 "seo": 1
+                         *               }
                          *             }
                          *           },
                          *           "created_at": "2026-11-24T09:30:00Z",
@@ -1819,6 +1879,20 @@ export interface paths {
                      *           "caching": 1,
                      *           "technical": 1,
                      *           "wordpress": 1
+                     *         },
+                     *         "lighthouse": {
+                     *           "mobile": {
+                     *             "performance": 1,
+                     *             "accessibility": 1,
+                     *             "best_practices": 1,
+                     *             "seo": 1
+                     *           },
+                     *           "desktop": {
+                     *             "performance": 1,
+                     *             "accessibility": 1,
+                     *             "best_practices": 1,
+                     *             "seo": 1
+                     *           }
                      *         }
                      *       },
                      *       "is_active": true
@@ -1939,6 +2013,20 @@ export interface paths {
                          *             "caching": 1,
                          *             "technical": 1,
                          *             "wordpress": 1
+                         *           },
+                         *           "lighthouse": {
+                         *             "mobile": {
+                         *               "performance": 1,
+                         *               "accessibility": 1,
+                         *               "best_practices": 1,
+                         *               "seo": 1
+                         *             },
+                         *             "desktop": {
+                         *               "performance": 1,
+                         *               "accessibility": 1,
+                         *               "best_practices": 1,
+                         *               "seo": 1
+                         *             }
                          *           }
                          *         },
                          *         "created_at": "2026-11-24T09:30:00Z",
@@ -2373,6 +2461,20 @@ export interface paths {
                      *           "caching": 1,
                      *           "technical": 1,
                      *           "wordpress": 1
+                     *         },
+                     *         "lighthouse": {
+                     *           "mobile": {
+                     *             "performance": 1,
+                     *             "accessibility": 1,
+                     *             "best_practices": 1,
+                     *             "seo": 1
+                     *           },
+                     *           "desktop": {
+                     *             "performance": 1,
+                     *             "accessibility": 1,
+                     *             "best_practices": 1,
+                     *             "seo": 1
+                     *           }
                      *         }
                      *       },
                      *       "region": "local"
@@ -2487,6 +2589,20 @@ export interface paths {
                          *             "caching": 1,
                          *             "technical": 1,
                          *             "wordpress": 1
+                         *           },
+                         *           "lighthouse": {
+                         *             "mobile": {
+                         *               "performance": 1,
+                         *               "accessibility": 1,
+                         *               "best_practices": 1,
+                         *               "seo": 1
+                         *             },
+                         *             "desktop": {
+                         *               "performance": 1,
+                         *               "accessibility": 1,
+                         *               "best_practices": 1,
+                         *               "seo": 1
+                         *             }
                          *           }
                          *         },
                          *         "created_at": "2026-11-24T09:30:00Z",
@@ -10358,6 +10474,21 @@ export interface components {
                 caching?: number;
                 technical?: number;
                 wordpress?: number;
+            };
+            /** @description The least each of Lighthouse's own category scores (result.lighthouse.categories, 0–100) may be, per form factor; any subset. A breach names the category as `metric` with its `form_factor`. */
+            lighthouse?: {
+                mobile?: {
+                    performance?: number;
+                    accessibility?: number;
+                    best_practices?: number;
+                    seo?: number;
+                };
+                desktop?: {
+                    performance?: number;
+                    accessibility?: number;
+                    best_practices?: number;
+                    seo?: number;
+                };
             };
         };
     };
