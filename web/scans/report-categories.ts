@@ -73,7 +73,8 @@ export function lighthouseTitle(title: string): SafeHtml {
 export function lighthouseScoresPart(lighthouse: ScanLighthouse | undefined, locale: Locale): SafeHtml {
   if (!lighthouse) return html``;
   const t = LABELS[locale];
-  return html`<div class="lighthouse-scores"><table id="lighthouse-scores"><caption>${t.caption}</caption>
+  // Scrolls sideways inside its own box on a narrow phone, so the box takes the keyboard's focus.
+  return html`<div class="lighthouse-scores" tabindex="0" role="region" aria-label="${t.caption}"><table id="lighthouse-scores"><caption>${t.caption}</caption>
     <thead><tr><th scope="col">${t.formFactor}</th>${LIGHTHOUSE_CATEGORY_KEYS.map((key) => html`<th scope="col">${lighthouseCategoryLabel(key, locale)}</th>`)}</tr></thead>
     <tbody>${MOBILE_FIRST.map(
       (factor) =>
@@ -81,8 +82,8 @@ export function lighthouseScoresPart(lighthouse: ScanLighthouse | undefined, loc
           (key) =>
             html`<td data-category="${key}" data-value="${lighthouse.categories[factor][key] ?? ''}">${scorePill(lighthouse.categories[factor][key])}</td>`,
         )}</tr>`,
-    )}</tbody></table>
-    <p class="note" id="which-scores">${t.whichIsWhich}</p></div>`;
+    )}</tbody></table></div>
+    <p class="note" id="which-scores">${t.whichIsWhich}</p>`;
 }
 
 /** An item's element, resource and words, in that order; Lighthouse labels an element without text by its selector. */
