@@ -23,7 +23,8 @@ export interface BudgetAlertStack {
  * Budget alerts end to end: a target with a budget its page cannot meet, scanned by its real schedule (Temporal,
  * a real worker process replaying the fixture page's recorded Lighthouse run), raises metric_over_budget with its
  * e-mail (real SMTP) and its alert.triggered webhook (a real receiver); the budget relaxed through the API, the
- * next scheduled scan resolves it, with its e-mail and alert.resolved.
+ * next scheduled scan resolves it, with its e-mail and alert.resolved. A minimum for one of Lighthouse's category
+ * scores does the same.
  */
 export function budgetAlertCases(shared: () => BudgetAlertStack): void {
   describe('budget alerts end to end: raised with e-mail and webhook, resolved on the next scan', () => {
@@ -204,6 +205,58 @@ export function budgetAlertCases(shared: () => BudgetAlertStack): void {
       expect(await stack.api.db.knex('alerts').where({ target_id: target.id }).select('type')).toEqual([
         { type: 'metric_over_budget' },
       ]);
+    }, 600_000);
+
+    it('a minimum for a Lighthouse category score the page breaks raises the budget alert; lowering it resolves the alert', async () => {
+      const { token } = await createTestUser(stack.api, 'pro');
+      // The fixture page has no meta description: Lighthouse's SEO score stays under 100.
+      const url = `${sites.origin}/fast/?lighthouse-budget`;
+      const created = await call(stack.api, '/domains', {
+        token,
+        method: 'POST',
+        body: {
+          url,
+          thresholds: { overall: { warning: 1, critical: 0 } },
+          budgets: { lighthouse: { mobile: { seo: 100 } } },
+        },
+      });
+      expect(created.status).toBe(201);
+      const target = created.body.data as { id: number; budgets: unknown };
+      expect(target.budgets).toEqual({ lighthouse: { mobile: { seo: 100 } } });
+
+      const firstScan = await scheduledScan(target.id);
+      const scan = await waitForScan(stack.api, token, firstScan);
+      const seo = (scan.result as { lighthouse: { categories: { mobile: { seo: number } } } }).lighthouse.categories
+        .mobile.seo;
+      expect(seo).toBeLessThan(100);
+      const alerts = await call(stack.api, '/alerts', { token });
+      const [alert] = (alerts.body.data as Array<Record<string, unknown>>).filter(
+        (a) => a.type === 'metric_over_budget' && a.target_id === target.id,
+      );
+      expect(alert).toMatchObject({
+        title: 'Mobile Lighthouse SEO score below budget',
+        scan_id: firstScan,
+        resolved_at: null,
+        details: {
+          value: seo,
+          reference: 100,
+          budget: { metric: 'seo', form_factor: 'mobile', value: seo, budget: 100, unit: 'points' },
+        },
+      });
+
+      const lowered = await call(stack.api, `/domains/${target.id}`, {
+        token,
+        method: 'PATCH',
+        body: { budgets: { lighthouse: { mobile: { seo: 50 } } } },
+      });
+      expect(lowered.status).toBe(200);
+      const secondScan = await scheduledScan(target.id);
+      const resolved = await call(stack.api, `/alerts/${alert!.id as number}`, { token });
+      expect(resolved.body.data).toMatchObject({
+        resolved_at: expect.any(String),
+        resolved_scan_id: secondScan,
+        details: { resolution: { kind: 'recovered', value: seo } },
+      });
     }, 600_000);
   });
 }
