@@ -12,7 +12,8 @@ import { WebClient } from '../harness/web.ts';
  * A target's page charts its lab metrics from its stored scans (the target store's `labHistory`), through the
  * real API process's web routes: each scan's median-run value as a point linking to its report, with the
  * lowest and highest of its runs, per form factor; TTFB once per scan; a result stored before runs still
- * charted, without a spread; the target's budget as a dashed line; and the section in German.
+ * charted, without a spread; the target's budget as a dashed line; and the section in German. Lighthouse's four
+ * category scores per form factor, from the results that have them, with the target's minimum.
  */
 let api: TestApi;
 const PASSWORD = 'a-long-password-1';
@@ -177,4 +178,45 @@ it('shows no lab section for a target without finished scans', async () => {
   const page = await web.get(`/targets/${target.id}`);
   expect(page.status).toBe(200);
   expect(page.text).not.toContain('id="lab-metrics"');
+});
+
+it('shows Lighthouse’s four scores per form factor from the stored results, with the target’s minimum', async () => {
+  const { user } = await createTestUser(api, 'starter', PASSWORD);
+  const storage = createStorage(api.db.knex);
+  const target = await storage.targets.insert({
+    userId: user.id,
+    url: 'https://lab-lighthouse.example/',
+    host: 'lab-lighthouse.example',
+    region: api.config.regions.default,
+    isActive: true,
+    thresholds: { overall: { warning: 70, critical: 50 } },
+    budgets: { lighthouse: { mobile: { accessibility: 90 } } },
+    createdAt: new Date(),
+  });
+  const withLighthouse = (accessibility: number): ScanResultRecord => {
+    const scores = { performance: 80, accessibility, best_practices: 96, seo: 91 };
+    return {
+      ...resultScoring(75),
+      lighthouse: { categories: { mobile: scores, desktop: { ...scores, accessibility: 100 } }, failures: [] },
+    };
+  };
+  const day = (n: number) => new Date(Date.UTC(2026, 10, 10 + n, 4, 0));
+  await storeScan(api.db.knex, target, withLighthouse(95), day(0));
+  await storeScan(api.db.knex, target, resultScoring(75), day(1)); // stored before scans ran the four categories
+  await storeScan(api.db.knex, target, withLighthouse(82), day(2));
+
+  const web = new WebClient(api.url, api.config.baseUrl);
+  expect((await web.signIn(user.email, PASSWORD)).status).toBe(303);
+  const page = (await web.get(`/targets/${target.id}`)).text;
+  const section = page.slice(page.indexOf('id="lighthouse-history"'));
+  const row = section.slice(
+    section.indexOf('data-category="accessibility"'),
+    section.indexOf('</tr>', section.indexOf('data-category="accessibility"')),
+  );
+  expect(row).toContain('data-form-factor="mobile" data-latest="82"');
+  expect(row).toContain('data-form-factor="desktop" data-latest="100"');
+  expect(row).toContain('Accessibility (Mobile): from 95 to 82 over 2 scans, lowest 82, highest 95, minimum 90');
+  expect(row).toContain('class="sparkline-threshold"');
+  await web.get('/language/de');
+  expect((await web.get(`/targets/${target.id}`)).text).toContain('Scores von Lighthouse');
 });
