@@ -134,6 +134,45 @@ describe('verdicts on the compare page', () => {
     expect(noise).not.toContain('data-metric="si_ms"');
   });
 
+  it('shows as the difference the change the verdict judged, so its sign is the shift’s (not the median runs’ difference)', () => {
+    // The median run (chosen by FCP and TTI) is the fastest LCP on both sides: its values differ by +500 ms,
+    // while the runs moved the other way (shift −400 ms).
+    const before = threeRuns([3000, 2000, 3100], [80, 81, 82], 'a'.repeat(26));
+    const after = threeRuns([2600, 2500, 2700], [80, 81, 82], 'b'.repeat(26));
+    const en = cell(compare(before, after), 'metrics-desktop', 'data-metric="lcp_ms"');
+    expect(en).toContain('data-rule="rank_test"');
+    expect(en).toContain('shift −400 ms');
+    expect(en).toMatch(/data-change="no_significant_change">−400 ms /);
+    expect(en).not.toContain('+500 ms');
+  });
+
+  it('3 runs against 1: the noise band judges the medians, and the difference shown is theirs, with the verdict’s sign', () => {
+    const before = threeRuns([3000, 2000, 3100], [80, 81, 82], 'a'.repeat(26));
+    const after = finishedScan(resultScoring(81, { scoringVersion: 4 }), { publicId: 'b'.repeat(26) });
+    after.result!.metrics.desktop.lcp_ms = 2600;
+    const en = cell(compare(before, after), 'metrics-desktop', 'data-metric="lcp_ms"');
+    // Median of the runs 3000 → 2600: −400 ms, outside the default ±300 ms (10 % of 3000): better.
+    expect(en).toMatch(/data-change="better">−400 ms /);
+    expect(en).toContain('within ±300 ms is noise (the default band)');
+    expect(en).not.toContain('+600 ms');
+  });
+
+  it('has the TTFB row its verdict rules promise, measured once per scan, in English and German', () => {
+    const before = scanScoredUnder(4, 80, 'a'.repeat(26));
+    const after = scanScoredUnder(4, 80, 'b'.repeat(26));
+    after.result!.ttfbMs = 650;
+    const en = compare(before, after);
+    expect(en).toContain('The page’s response (measured once per scan)');
+    const ttfb = cell(en, 'metrics-page', 'data-metric="ttfb_ms"');
+    expect(en).toContain('<th scope="row" class="wide">Time to First Byte</th><td data-label="Before">50 ms</td>');
+    // +600 ms is outside the default ±200 ms: worse.
+    expect(ttfb).toMatch(/data-change="worse">\+600 ms /);
+    expect(ttfb).toContain('within ±200 ms is noise (the default band)');
+    const de = compare(before, after, 'de');
+    expect(de).toContain('Die Antwort der Seite (einmal je Scan gemessen)');
+    expect(cell(de, 'metrics-page', 'data-metric="ttfb_ms"')).toContain('✗</span> schlechter');
+  });
+
   it("single runs with history: the band learned from the address's scans, naming how many", () => {
     const history = [60, 75, 58, 77, 61, 80].map((overall) => resultScoring(overall, { scoringVersion: 4 }));
     const before = scanScoredUnder(4, 60, 'a'.repeat(26));
