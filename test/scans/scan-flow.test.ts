@@ -117,6 +117,7 @@ describe('a fast, small page', () => {
         'auth_type',
         'finished_at',
         'is_public',
+        'previous',
         'public_id',
         'region',
         'report_url',
