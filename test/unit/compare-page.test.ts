@@ -1,6 +1,6 @@
 import type { Scan } from '../../core/scan/scan.ts';
 import type { RunRecord } from '../../core/scan/result.ts';
-import { finishedScan, resultScoring } from '../../fixtures/finished-scan.ts';
+import { finishedScan, resultScoring, storedRun } from '../../fixtures/finished-scan.ts';
 import { comparePage } from '../../web/scans/compare-page.ts';
 import { reportPage } from '../../web/scans/report-page.ts';
 
@@ -56,21 +56,8 @@ describe('not-applicable categories on the compare and report pages', () => {
 });
 
 describe('verdicts on the compare page', () => {
-  const run = (lcp: number, tbt: number, score: number, median = false): RunRecord => ({
-    performance_score: score,
-    fcp_ms: 100,
-    lcp_ms: lcp,
-    tbt_ms: tbt,
-    cls: 0,
-    si_ms: 1000,
-    interactive_ms: 1000,
-    benchmark_index: 2000,
-    lighthouse_version: '13.5.0',
-    chromium_version: '140',
-    overloaded: false,
-    repeated: false,
-    median,
-  });
+  const run = (lcp: number, tbt: number, score: number, median = false): RunRecord =>
+    storedRun({ performance_score: score, lcp_ms: lcp, tbt_ms: tbt, median });
   /** A scan of three runs per form factor with these LCPs (the middle one the median run) and overall scores. */
   const threeRuns = (lcps: [number, number, number], overall: number[], publicId: string): Scan => {
     const result = resultScoring(overall[1]!, { scoringVersion: 4 });

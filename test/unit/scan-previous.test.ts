@@ -5,7 +5,7 @@ import { masterKey } from '../../core/keys.ts';
 import type { RunRecord, ScanResultRecord } from '../../core/scan/result.ts';
 import { scanChanges, type MetricChange } from '../../core/scan/previous.ts';
 import type { PreviousScanEntry } from '../../db/store/scans.ts';
-import { finishedScan, resultScoring } from '../../fixtures/finished-scan.ts';
+import { finishedScan, resultScoring, storedRun } from '../../fixtures/finished-scan.ts';
 import { previousView } from '../../api/views/scan-previous.ts';
 import { scanDetailSchema } from '../../api/views/scan-schemas.ts';
 import { detailView } from '../../api/views/scans.ts';
@@ -21,22 +21,8 @@ import { reportPage } from '../../web/scans/report-page.ts';
  */
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
-const run = (values: Partial<RunRecord>, median = false): RunRecord => ({
-  performance_score: 50,
-  fcp_ms: 1000,
-  lcp_ms: 3000,
-  tbt_ms: 100,
-  cls: 0,
-  si_ms: 2000,
-  interactive_ms: 3000,
-  benchmark_index: 2000,
-  lighthouse_version: '13.5.0',
-  chromium_version: '140',
-  overloaded: false,
-  repeated: false,
-  median,
-  ...values,
-});
+const run = (values: Partial<RunRecord>, median = false): RunRecord =>
+  storedRun({ fcp_ms: 1000, lcp_ms: 3000, tbt_ms: 100, si_ms: 2000, interactive_ms: 3000, ...values, median });
 
 /** A result of three runs per form factor with these LCPs (mobile: desktop's plus `mobileExtra`), the second the median run. */
 function threeRuns(lcps: [number, number, number], overall: number, mobileExtra = 0): ScanResultRecord {
