@@ -353,7 +353,6 @@ const glanceEn = {
   size: 'Transferred',
   start: 'Start',
   duration: 'Duration',
-  timeline: (end: string) => `Timeline (0 to ${end})`,
   noResponse: 'no response',
   types: {
     Document: 'Document',
@@ -400,7 +399,6 @@ const glanceDe: typeof glanceEn = {
   size: 'Übertragen',
   start: 'Beginn',
   duration: 'Dauer',
-  timeline: (end) => `Zeitachse (0 bis ${end})`,
   noResponse: 'keine Antwort',
   types: {
     Document: 'Dokument',
