@@ -219,7 +219,9 @@ describe('the waterfall on the report page', () => {
       const axis = Math.max(...n.requests.map((r) => r.end_ms), n.markers!.fcp_ms!, n.markers!.lcp_ms!);
       const at = (ms: number) => Math.round((ms / axis) * 100 * 100) / 100;
       expect(html).toContain(`style="--fcp:${at(n.markers!.fcp_ms!)}%;--lcp:${at(n.markers!.lcp_ms!)}%"`);
-      expect(html).toContain(`<span class="wf-mark wf-mark-lcp" style="left:${at(n.markers!.lcp_ms!)}%">LCP `);
+      expect(html).toContain(
+        `<span class="wf-mark wf-mark-lcp wf-mark-left" style="left:${at(n.markers!.lcp_ms!)}%">LCP `,
+      );
       const hero = byPath(factor, '/waterfall/hero.png');
       expect(html).toContain(`<span class="wf-ph wf-ph-wait" style="flex-grow:${hero.phases![4]}"></span>`);
       expect(html).toMatch(/In this load \(unthrottled\), first contentful paint came at [\d.,]+ m?s \(line FCP\)/);

@@ -82,7 +82,7 @@ function bar(r: WaterfallRequest, axisMs: number): SafeHtml {
   const queued = r.queued_ms
     ? html`<span class="wf-queued" style="left:${percent(r.start_ms - r.queued_ms, axisMs)}%;width:${percent(r.queued_ms, axisMs)}%"></span>`
     : html``;
-  return html`${queued}<span class="wf-req wf-${group}" style="margin-left:${geometry.left}%;width:${geometry.width}%">${parts}</span>`;
+  return html`${queued}<span class="wf-req wf-${group}${r.phases ? ' wf-phased' : ''}" style="margin-left:${geometry.left}%;width:${geometry.width}%">${parts}</span>`;
 }
 
 /**
@@ -100,7 +100,7 @@ function chart(n: NetworkBreakdown, pageUrl: string, axisMs: number, w: Waterfal
   );
   const lines = marks.map(
     (m) =>
-      html`<span class="wf-mark wf-mark-${m.key}" style="left:${percent(m.ms, axisMs)}%">${m.label} ${formatMs(m.ms, locale)}</span>`,
+      html`<span class="wf-mark wf-mark-${m.key}${percent(m.ms, axisMs) > 50 ? ' wf-mark-left' : ''}" style="left:${percent(m.ms, axisMs)}%">${m.label} ${formatMs(m.ms, locale)}</span>`,
   );
   const rows = n.requests.map(
     (r) =>
@@ -116,7 +116,7 @@ function legend(n: NetworkBreakdown, w: WaterfallText): SafeHtml {
   const item = (swatch: string, label: string) =>
     html`<li><span class="wf-swatch ${swatch}" aria-hidden="true"></span>${label}</li>`;
   const groups = TYPE_GROUPS.filter((group) => n.requests.some((r) => typeGroup(r.type) === group));
-  return html`<ul class="wf-legend" aria-label="${w.legend}">${groups.map((group) => item(`wf-${group}`, w.filters[group]))}${
+  return html`<ul class="wf-legend" aria-label="${w.legend}">${groups.map((group) => item(`wf-type wf-${group}`, w.filters[group]))}${
     phased ? REQUEST_PHASES.map((phase) => item(`wf-ph-${phase}`, w.phases[phase])) : html``
   }${n.requests.some((r) => r.queued_ms) ? item('wf-swatch-queued', w.queuedLegend) : html``}${
     n.markers?.fcp_ms != null ? item('wf-swatch-fcp', w.fcpLine) : html``
