@@ -221,7 +221,8 @@ describe('the request waterfall of a real load', () => {
       for (const factor of ['desktop', 'mobile'] as const) {
         const requests = network[factor].requests;
         const phased = requests.filter((r) => r.phases);
-        expect(phased.length).toBeGreaterThanOrEqual(2);
+        // /slow/ is its document alone; /third-party/ adds a script and an image from the other origin.
+        expect(phased.length).toBeGreaterThanOrEqual(name === 'slow' ? 1 : 3);
         for (const r of phased) {
           expect(r.phases!.reduce<number>((sum, ms) => sum + (ms ?? 0), 0)).toBe(r.end_ms - r.start_ms);
           expect(r.phases!.every((ms) => ms === null || ms >= 0)).toBe(true);
