@@ -42,7 +42,7 @@ const waterfallEn = {
     download: 'Download',
   } as Record<RequestPhase, string>,
   phasesNote:
-    'Each bar is split into its phases: stalled (waiting in the browser’s network stack, for a connection for instance), DNS lookup, connecting, TLS, waiting for the first byte of the response (TTFB, sending the request included) and downloading the rest, coloured by the type of resource. A thin line before a bar: the browser held the request before starting it. DNS, connect and TLS show “none” where they did not happen (a reused connection).',
+    'Each bar is split into its phases: stalled (waiting in the browser’s network stack, for a connection for instance), DNS lookup, connecting, TLS, waiting for the first byte of the response (TTFB, sending the request included) and downloading the rest, coloured by the type of resource. A thin line before a bar: the browser held the request before starting it. The scan’s own lookups and connections to the site are shown (its network proxy makes them for the browser); DNS, connect and TLS show “none” where there were none: a name looked up before, a connection reused, plain HTTP.',
   /** Null when the load has neither moment. */
   moments: (fcp: string | null, lcp: string | null): string | null => {
     const parts = [
@@ -103,7 +103,7 @@ const waterfallDe: typeof waterfallEn = {
     download: 'Download',
   },
   phasesNote:
-    'Jeder Balken ist in seine Phasen geteilt: angehalten (im Netzwerk-Stack des Browsers wartend, etwa auf eine Verbindung), DNS-Abfrage, Verbindungsaufbau, TLS, Warten auf das erste Byte der Antwort (TTFB, einschließlich des Sendens der Anfrage) und Laden des Rests, gefärbt nach Art der Ressource. Eine dünne Linie vor einem Balken: Der Browser hielt die Anfrage zurück, bevor er sie begann. DNS, Verbindung und TLS zeigen „keine“, wo sie nicht vorkamen (eine wiederverwendete Verbindung).',
+    'Jeder Balken ist in seine Phasen geteilt: angehalten (im Netzwerk-Stack des Browsers wartend, etwa auf eine Verbindung), DNS-Abfrage, Verbindungsaufbau, TLS, Warten auf das erste Byte der Antwort (TTFB, einschließlich des Sendens der Anfrage) und Laden des Rests, gefärbt nach Art der Ressource. Eine dünne Linie vor einem Balken: Der Browser hielt die Anfrage zurück, bevor er sie begann. Gezeigt werden die eigenen Abfragen und Verbindungen des Scans zur Website (sein Netzwerk-Proxy stellt sie für den Browser her); DNS, Verbindung und TLS zeigen „keine“, wo es keine gab: ein schon abgefragter Name, eine wiederverwendete Verbindung, einfaches HTTP.',
   moments: (fcp, lcp) => {
     const parts = [
       fcp ? `kam der First Contentful Paint bei ${fcp} (Linie FCP)` : null,
