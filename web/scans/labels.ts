@@ -355,7 +355,6 @@ const glanceEn = {
   size: 'Transferred',
   start: 'Start',
   duration: 'Duration',
-  timeline: (end: string) => `Timeline (0 to ${end})`,
   noResponse: 'no response',
   types: {
     Document: 'Document',
@@ -402,7 +401,6 @@ const glanceDe: typeof glanceEn = {
   size: 'Übertragen',
   start: 'Beginn',
   duration: 'Dauer',
-  timeline: (end) => `Zeitachse (0 bis ${end})`,
   noResponse: 'keine Antwort',
   types: {
     Document: 'Dokument',
