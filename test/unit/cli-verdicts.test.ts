@@ -1,26 +1,21 @@
 import { markdownSummary, parseBaseline, ruleText, verdictRows, type Baseline } from '../../client/cli/baseline.ts';
 import type { FinishedScan } from '../../client/cli/budget.ts';
 import { budgetFor, urlPattern } from '../../client/cli/config.ts';
+import { storedRun } from '../../fixtures/finished-scan.ts';
 
 type ApiResult = FinishedScan['result'];
 
 /** An API result (GET /scans/{id}) with these mobile and desktop LCPs as its runs (the middle one the median). */
 function result(lcps: number[], ttfb = 100): ApiResult {
-  const runs = lcps.map((lcp, i) => ({
-    performance_score: 90,
-    fcp_ms: 500,
-    lcp_ms: lcp,
-    tbt_ms: 0,
-    cls: 0,
-    si_ms: 900,
-    interactive_ms: 1000,
-    benchmark_index: 2000,
-    lighthouse_version: '13.5.0',
-    chromium_version: '140',
-    overloaded: false,
-    repeated: false,
-    median: i === Math.floor(lcps.length / 2),
-  }));
+  const runs = lcps.map((lcp, i) =>
+    storedRun({
+      performance_score: 90,
+      fcp_ms: 500,
+      lcp_ms: lcp,
+      si_ms: 900,
+      median: i === Math.floor(lcps.length / 2),
+    }),
+  );
   const metrics = {
     fcp_ms: 500,
     lcp_ms: lcps[Math.floor(lcps.length / 2)]!,

@@ -27,7 +27,7 @@ const LABELS = {
 const MOBILE_FIRST: FormFactor[] = ['mobile', 'desktop'];
 
 /** How the page draws a change with its verdict (compare-page.ts's `delta`). */
-export type DeltaCell = (change: number, decision: Decision, format: (v: number) => string, locale: Locale) => SafeHtml;
+export type DeltaCell = (decision: Decision, format: (v: number) => string, locale: Locale) => SafeHtml;
 
 export function lighthouseCompareSection(
   before: Pick<ScanResultRecord, 'lighthouse'>,
@@ -48,7 +48,7 @@ export function lighthouseCompareSection(
           const change =
             x === null || y === null
               ? html`<span class="same">—</span>`
-              : delta(y - x, decide('score', [x], [y]), String, locale);
+              : delta(decide('score', [x], [y]), String, locale);
           return html`<tr data-category="${key}"><th scope="row" class="wide">${lighthouseCategoryLabel(key, locale)}</th><td data-label="${text.before}">${scorePill(x)}</td><td data-label="${text.after}">${scorePill(y)}</td><td>${change}</td></tr>`;
         },
       )}</tbody></table>`,
