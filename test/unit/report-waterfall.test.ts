@@ -92,8 +92,9 @@ describe("the runner's requests against Lighthouse's JSON of the same run", () =
         expect(r.phases!.every((ms) => ms === null || (Number.isInteger(ms) && ms >= 0))).toBe(true);
         expect(r.phases![3]).toBeNull(); // plain HTTP: no TLS
       }
-      // The document opened the first connection; the hero was held 400 ms by the server: waiting for its first byte.
-      expect(byPath(factor, '/waterfall/').phases![2]).not.toBeNull();
+      // The first load's document opened the first connection (the second form factor's, in the same Chromium, may
+      // reuse one the first load kept alive); the hero was held 400 ms by the server: waiting for its first byte.
+      if (factor === 'desktop') expect(byPath(factor, '/waterfall/').phases![2]).not.toBeNull();
       // Nothing to look up for 127.0.0.1; the egress proxy looked up "localhost" once, for the first load (desktop).
       expect(requests.filter((r) => r.url.startsWith(ORIGIN)).every((r) => r.phases?.[1] === null)).toBe(true);
       if (factor === 'desktop') expect(byPath(factor, '/widget.js').phases![1]).not.toBeNull();
