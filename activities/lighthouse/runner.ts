@@ -20,6 +20,7 @@ import { credentialSecrets } from '../../core/scan/credentials.ts';
 import { mainDocumentResponse } from '../../core/scan/main-document.ts';
 import { redactSecrets, type SecretSet } from '../../core/redaction.ts';
 import type { EgressProxy } from './egress-proxy.ts';
+import { bfCacheObservation } from './clues.ts';
 import { formFactorObservation, responseObservations, type LighthouseResult } from './extract.ts';
 import { captureNetwork, documentGenerator } from './network-capture.ts';
 import { addOriginCredentials } from './origin-credentials.ts';
@@ -27,7 +28,7 @@ import { checkScannedHost, PageFailureError, throwIfFailed } from './page-failur
 import { MAX_REPORT_BYTES, parseRunnerLaunch, sendMessage, type RunnerInput } from './protocol.ts';
 import { prepareLighthouseReport } from './report.ts';
 import { cleanUp, launchAhead, readInput, startLifetime } from './runner-lifetime.ts';
-import { LIGHTHOUSE_FLAGS, lighthouseConfigFor } from './settings.ts';
+import { lighthouseConfigFor, lighthouseFlagsFor } from './settings.ts';
 
 async function runFormFactor(
   browser: Browser,
@@ -43,7 +44,7 @@ async function runFormFactor(
     const credentials = input.credentials
       ? await addOriginCredentials(session, new URL(input.url).origin, input.credentials)
       : null;
-    const result = await lighthouse(input.url, LIGHTHOUSE_FLAGS, lighthouseConfigFor(factor), page);
+    const result = await lighthouse(input.url, lighthouseFlagsFor(factor), lighthouseConfigFor(factor), page);
     if (!result) throw new Error('Lighthouse returned no result');
     // Redacted before anything reads it: the observation, the stored result and its failures all come from it.
     const raw = redactSecrets(result.lhr, secrets);
@@ -53,7 +54,9 @@ async function runFormFactor(
       documentUrl: capture.documentUrl,
       credentialsRefused: credentials?.refused() ?? false,
     });
-    return { lhr, raw, capture, generator: await documentGenerator(session, capture) };
+    // Gathered in the desktop load only (settings.ts); Lighthouse's own bf-cache audit says nothing in headless Chromium.
+    const bfCache = factor === 'desktop' ? bfCacheObservation(result.artifacts.BFCacheFailures) : undefined;
+    return { lhr, raw, capture, bfCache, generator: await documentGenerator(session, capture) };
   } finally {
     await page.close().catch(() => undefined);
   }
@@ -89,10 +92,12 @@ async function main(): Promise<void> {
     const perFactor: Partial<Record<FormFactor, FormFactorObservation>> = {};
     // The page itself (responses, headers, redirects, TTFB) as the first form factor loaded it: desktop in a whole run.
     let first: Awaited<ReturnType<typeof runFormFactor>> | null = null;
+    let bfCache: RunObservation['bfCache'];
     for (const factor of factors) {
       sendMessage({ kind: 'progress', step: factor });
       const run = await runFormFactor(browser, proxy, input, factor, secrets);
       first ??= run;
+      if (run.bfCache !== undefined) bfCache = run.bfCache;
       const { observation, images } = formFactorObservation(run.lhr, factor);
       for (const image of images)
         sendMessage({ kind: 'image', name: image.name, base64: image.bytes.toString('base64') });
@@ -122,6 +127,7 @@ async function main(): Promise<void> {
       blockedRequests: [
         ...new Set(proxy.failures.filter((f) => f.code === 'blocked_address').map((f) => f.target)),
       ].slice(0, 20),
+      ...(bfCache !== undefined ? { bfCache } : {}),
     };
     const mainResponse = mainDocumentResponse(observation);
     if (mainResponse) observation.httpStatus = mainResponse.status;
