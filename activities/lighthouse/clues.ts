@@ -13,8 +13,7 @@ import {
 import { elementRef, isObject, type Json, number, round, subItems, text } from './lhr-json.ts';
 
 /**
- * The specific diagnosis Lighthouse 13's insights give, read from its JSON (and, for the back/forward cache,
- * from the artifact Lighthouse gathered): how the LCP image was found, what caused each layout shift, what
+ * The specific diagnosis Lighthouse 13's insights and audits give, read from its JSON: how the LCP image was found, what caused each layout shift, what
  * would shrink each image, which polyfills a script carries, which modules are bundled twice, the longest
  * chain of critical requests and why the page was not restored from the back/forward cache. Lighthouse runs
  * in English (its default locale), so its wording can be matched; test/unit/lighthouse-clues.test.ts checks
@@ -168,34 +167,32 @@ export function entityUrls(row: Json): string[] {
     .slice(0, DETAIL_LIMITS.rows);
 }
 
+/** bf-cache's failure types, as it words them (its UIStrings). */
 const BLOCKER_TYPES: Record<string, BfCacheBlockerType> = {
-  PageSupportNeeded: 'actionable',
-  SupportPending: 'pending-support',
-  Circumstantial: 'circumstantial',
+  Actionable: 'actionable',
+  'Pending browser support': 'pending-support',
+  'Not actionable': 'circumstantial',
 };
 
 /**
- * Lighthouse's BFCacheFailures artifact (gathered when the bf-cache audit runs: Lighthouse leaves the page and
- * goes back): no failure is a restore. The audit itself reports nothing in headless Chromium, so the artifact
- * is read instead. Null when the artifact is missing or the gatherer failed (an Error in its place).
+ * Lighthouse's bf-cache audit (it leaves the page for another and goes back): restored when it passed, else each
+ * reason with Chromium's id (`protocolReason`), its kind and its frames. Null when the audit could not tell (no
+ * score: it failed, or the browser cannot test it); undefined when it did not run.
  */
-export function bfCacheObservation(artifact: unknown): BfCacheObservation | null {
-  if (!Array.isArray(artifact)) return null;
+export function bfCacheObservation(
+  audit: { score: number | null; details?: Json } | undefined,
+): BfCacheObservation | null | undefined {
+  if (!audit) return undefined;
+  if (audit.score === null) return null;
   const blockers: BfCacheBlocker[] = [];
-  for (const failure of artifact) {
-    const tree = isObject(failure) && isObject(failure.notRestoredReasonsTree) ? failure.notRestoredReasonsTree : {};
-    for (const [kind, type] of Object.entries(BLOCKER_TYPES)) {
-      const reasons = isObject(tree[kind]) ? tree[kind] : {};
-      for (const [reason, frames] of Object.entries(reasons)) {
-        if (blockers.some((b) => b.reason === reason)) continue;
-        const urls = Array.isArray(frames) ? frames.map((f) => text(f)).filter((f): f is string => !!f) : [];
-        blockers.push({ reason: reason.slice(0, 100), type, frames: [...new Set(urls)].slice(0, DETAIL_LIMITS.rows) });
-      }
-    }
+  for (const row of Array.isArray(audit.details?.items) ? audit.details.items.filter(isObject) : []) {
+    const reason = text(row.protocolReason, 100);
+    const type = BLOCKER_TYPES[String(row.failureType)];
+    if (!reason || !type || blockers.some((b) => b.reason === reason)) continue;
+    const frames = subItems(row)
+      .map((sub) => text(sub.frameUrl))
+      .filter((url): url is string => !!url);
+    blockers.push({ reason, type, frames: [...new Set(frames)].slice(0, DETAIL_LIMITS.rows) });
   }
-  const order = (b: BfCacheBlocker) => Object.values(BLOCKER_TYPES).indexOf(b.type);
-  return {
-    restored: blockers.length === 0,
-    blockers: blockers.sort((a, b) => order(a) - order(b)).slice(0, DETAIL_LIMITS.rows),
-  };
+  return { restored: audit.score === 1 && blockers.length === 0, blockers: blockers.slice(0, DETAIL_LIMITS.rows) };
 }

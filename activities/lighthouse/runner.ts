@@ -54,9 +54,7 @@ async function runFormFactor(
       documentUrl: capture.documentUrl,
       credentialsRefused: credentials?.refused() ?? false,
     });
-    // Gathered in the desktop load only (settings.ts); Lighthouse's own bf-cache audit says nothing in headless Chromium.
-    const bfCache = factor === 'desktop' ? bfCacheObservation(result.artifacts.BFCacheFailures) : undefined;
-    return { lhr, raw, capture, bfCache, generator: await documentGenerator(session, capture) };
+    return { lhr, raw, capture, generator: await documentGenerator(session, capture) };
   } finally {
     await page.close().catch(() => undefined);
   }
@@ -97,7 +95,8 @@ async function main(): Promise<void> {
       sendMessage({ kind: 'progress', step: factor });
       const run = await runFormFactor(browser, proxy, input, factor, secrets);
       first ??= run;
-      if (run.bfCache !== undefined) bfCache = run.bfCache;
+      // Tested in the desktop load only (settings.ts).
+      if (factor === 'desktop') bfCache = bfCacheObservation(run.lhr.audits['bf-cache']);
       const { observation, images } = formFactorObservation(run.lhr, factor);
       for (const image of images)
         sendMessage({ kind: 'image', name: image.name, base64: image.bytes.toString('base64') });
