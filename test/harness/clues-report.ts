@@ -64,6 +64,25 @@ function firstTable(lhr: Lhr, id: string): Record<string, unknown> | undefined {
   return (details.items as Array<Record<string, unknown>>).find((i) => i.type === 'table');
 }
 
+/** The requests of the chain network-dependency-tree-insight marks longest, the document first. */
+function longestChain(lhr: Lhr): Array<{ url: string; end: number }> {
+  type Node = { url: string; navStartToEndTime: number; isLongest?: boolean; children: Record<string, Node> };
+  const sections = (lhr.audits['network-dependency-tree-insight']?.details?.items ?? []) as Array<{
+    value?: { type?: string; chains?: Record<string, Node> };
+  }>;
+  let level = sections.find((s) => s.value?.type === 'network-tree')?.value?.chains ?? {};
+  const path: Array<{ url: string; end: number }> = [];
+  for (
+    let next = Object.values(level).find((n) => n.isLongest);
+    next;
+    next = Object.values(level).find((n) => n.isLongest)
+  ) {
+    path.push({ url: next.url, end: next.navStartToEndTime });
+    level = next.children;
+  }
+  return path;
+}
+
 /** Findings in the order of what they save, the first three with an impact numbered 1, 2, 3. */
 export function expectSavingsOrder(findings: ApiFinding[]): void {
   const withImpact = findings.filter((f) => f.impact);
@@ -80,7 +99,8 @@ export function expectSavingsOrder(findings: ApiFinding[]): void {
 /**
  * The performance clues of /clues/ in the API's findings, as Lighthouse's JSON of the same run has them: the lazy
  * LCP image without fetchpriority (and no preload suggested), the unsized image and the web font that caused the
- * shifts, the font that hides text, the library bundled twice, the legacy polyfill, the unload handler that keeps
+ * shifts, the font that hides text, the chain of critical requests that ends with it, the library bundled twice,
+ * the legacy polyfill, the unload handler that keeps
  * the page out of the back/forward cache, the oversized hero.
  */
 export function expectCluesNamed(findings: ApiFinding[], lhr: Record<FormFactor, Lhr>): void {
@@ -154,6 +174,18 @@ export function expectCluesNamed(findings: ApiFinding[], lhr: Record<FormFactor,
   expect(legacy.items!.find((i) => path(i.url) === '/clues/legacy.js')!.signals).toEqual(
     expect.arrayContaining(['Array.prototype.includes', '@babel/plugin-transform-classes']),
   );
+
+  // The longest chain of critical requests, in order, as Lighthouse's network dependency tree marks it.
+  const chains = found(findings, 'technical.request-chains');
+  for (const factor of chains.form_factors!) {
+    const path = longestChain(lhr[factor]);
+    expect(path.map((r) => new URL(r.url).pathname)).toEqual(['/clues/', '/clues/style.css', '/clues/wide.ttf']);
+  }
+  const worst = chains
+    .form_factors!.map((f) => longestChain(lhr[f]))
+    .reduce((a, b) => (b.at(-1)!.end > a.at(-1)!.end ? b : a));
+  expect(chains.items!.map((i) => i.url)).toEqual(worst.map((r) => r.url));
+  expect(chains.message).toContain('has 3 requests');
 
   // The back/forward cache (tested in the desktop load): the unload handler Lighthouse names, and how to let it in.
   const bfRows = (lhr.desktop.audits['bf-cache']?.details?.items ?? []) as Array<{ protocolReason: string }>;
