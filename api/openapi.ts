@@ -4,6 +4,7 @@ import { querySchema, type AnyRoute } from './route.ts';
 import { acceptsEmptyBody, type JsonSchema } from './validation.ts';
 import { webhookOperations } from './webhook-docs.ts';
 import { budgetsSchema } from './views/budget-schemas.ts';
+import { metricChangeSchema } from './views/scan-schemas.ts';
 import { targetSchema } from './views/target-schemas.ts';
 import { exampleOf } from './openapi-examples.ts';
 import { prose } from './openapi-prose.ts';
@@ -43,7 +44,11 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
 
 /** Schemas several operations share, named once in the components: the routes hold these very objects. */
-const SHARED_SCHEMAS: Record<string, JsonSchema> = { Target: targetSchema, Budgets: budgetsSchema };
+const SHARED_SCHEMAS: Record<string, JsonSchema> = {
+  Target: targetSchema,
+  Budgets: budgetsSchema,
+  ScanMetricChange: metricChangeSchema,
+};
 
 /** A copy of `node` in which every shared schema (found by identity), but `self`, is a reference to its component. */
 function referenceShared(node: unknown, names: Map<unknown, string>, self?: unknown): unknown {

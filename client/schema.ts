@@ -1100,6 +1100,54 @@ export interface paths {
                                         not_applicable: ("speed" | "images" | "caching" | "technical" | "wordpress")[];
                                     };
                                 };
+                                /** @description Extension: this scan compared with the previous finished scan of the same URL (the one its report’s “Scan again” was pressed on, else the latest that finished before it), each metric with the compare page’s verdict (rank test with enough runs on both sides, else the noise band; docs/verdicts.md). Speed Index only where both scans have runs stored. Null when the account has no earlier finished scan of the URL. */
+                                previous: {
+                                    /** @description The previous scan’s public_id. */
+                                    scan_id: string;
+                                    /** Format: date-time */
+                                    finished_at: string;
+                                    /** Format: uri */
+                                    report_url: string;
+                                    /**
+                                     * Format: uri
+                                     * @description The two scans on the web area’s compare page.
+                                     */
+                                    compare_url: string;
+                                    /** @description The previous scan’s scoring version: scores of different versions measure differently. */
+                                    scoring_version: number;
+                                    /** @description The comparison in one sentence (LCP, TBT and CLS: each real change with its size, the rest unchanged), in the language of Accept-Language. */
+                                    summary: string;
+                                    /** @description The scores both scans judged (a category not applicable on either side is left out). */
+                                    scores: {
+                                        overall?: components["schemas"]["ScanMetricChange"];
+                                        speed?: components["schemas"]["ScanMetricChange"];
+                                        images?: components["schemas"]["ScanMetricChange"];
+                                        caching?: components["schemas"]["ScanMetricChange"];
+                                        technical?: components["schemas"]["ScanMetricChange"];
+                                        wordpress?: components["schemas"]["ScanMetricChange"];
+                                    };
+                                    metrics: {
+                                        ttfb_ms?: components["schemas"]["ScanMetricChange"];
+                                        desktop: {
+                                            fcp_ms?: components["schemas"]["ScanMetricChange"];
+                                            lcp_ms?: components["schemas"]["ScanMetricChange"];
+                                            cls?: components["schemas"]["ScanMetricChange"];
+                                            tbt_ms?: components["schemas"]["ScanMetricChange"];
+                                            si_ms?: components["schemas"]["ScanMetricChange"];
+                                            request_count?: components["schemas"]["ScanMetricChange"];
+                                            total_bytes?: components["schemas"]["ScanMetricChange"];
+                                        };
+                                        mobile: {
+                                            fcp_ms?: components["schemas"]["ScanMetricChange"];
+                                            lcp_ms?: components["schemas"]["ScanMetricChange"];
+                                            cls?: components["schemas"]["ScanMetricChange"];
+                                            tbt_ms?: components["schemas"]["ScanMetricChange"];
+                                            si_ms?: components["schemas"]["ScanMetricChange"];
+                                            request_count?: components["schemas"]["ScanMetricChange"];
+                                            total_bytes?: components["schemas"]["ScanMetricChange"];
+                                        };
+                                    };
+                                } | null;
                             } | {
                                 public_id: string;
                                 /** Format: uri */
@@ -10468,6 +10516,47 @@ export interface components {
                 technical?: number;
                 wordpress?: number;
             };
+        };
+        ScanMetricChange: {
+            /** @description The previous scan’s value, as its result reports it. */
+            before: number;
+            /** @description This scan’s value. */
+            after: number;
+            /** @description The change the verdict judged, in the metric’s unit: the Hodges-Lehmann shift of the runs (rank test) or the difference of the medians (noise band). Its sign is the verdict’s direction; it can differ from `after − before`, which are each scan’s median run. */
+            change: number;
+            /** @enum {unknown} */
+            verdict: "better" | "worse" | "no_significant_change";
+            /** @description How many values each side contributed: its runs, or 1. */
+            values: {
+                before: number;
+                after: number;
+            };
+            /** @constant */
+            rule: "rank_test";
+            /** @description One-sided, in the direction of the shift. */
+            p: number;
+            /** @description The smallest shift that counts as a change. */
+            floor: number;
+        } | {
+            /** @description The previous scan’s value, as its result reports it. */
+            before: number;
+            /** @description This scan’s value. */
+            after: number;
+            /** @description The change the verdict judged, in the metric’s unit: the Hodges-Lehmann shift of the runs (rank test) or the difference of the medians (noise band). Its sign is the verdict’s direction; it can differ from `after − before`, which are each scan’s median run. */
+            change: number;
+            /** @enum {unknown} */
+            verdict: "better" | "worse" | "no_significant_change";
+            /** @description How many values each side contributed: its runs, or 1. */
+            values: {
+                before: number;
+                after: number;
+            };
+            /** @constant */
+            rule: "noise_band";
+            /** @description A difference up to this is noise. */
+            band: number;
+            /** @description The scans of this URL the band was learned from; null for the metric’s default band. */
+            band_scans: number | null;
         };
     };
     responses: never;

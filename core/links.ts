@@ -2,6 +2,9 @@
 export const scanReportUrl = (baseUrl: string, scanPublicId: string): string => `${baseUrl}/reports/${scanPublicId}`;
 /** A scan's share page: its report for anyone with the link, while sharing is enabled. */
 export const scanShareUrl = (baseUrl: string, shareToken: string): string => `${baseUrl}/share/${shareToken}`;
+/** Two of an account's scans on the compare page (its owner's only), the earlier first. */
+export const scanCompareUrl = (baseUrl: string, beforePublicId: string, afterPublicId: string): string =>
+  `${baseUrl}/compare?scan=${beforePublicId}&scan=${afterPublicId}`;
 export const alertsPageUrl = (baseUrl: string): string => `${baseUrl}/alerts`;
 /** A live-data site's dashboard in the web area (`rum_dashboard_url` of the rum.alert.* payloads). */
 /** A user flow run's page in the web area (`run_url` of the flow.* payloads). */

@@ -47,12 +47,14 @@ export type SubmissionOutcome =
 /**
  * Submitting a scan, top to bottom: normalise the URL, check the address, check the runs against the plan, reuse a recent or running scan or
  * (under the account's lock) count the hourly limit and store a new one, start its workflow, and when that
- * fails, record the scan as `not_started` so it neither hangs nor counts against the limit.
+ * fails, record the scan as `not_started` so it neither hangs nor counts against the limit. `rescanOf`: the
+ * owner's scan whose report's "Scan again" submitted it (web only), which a new scan is compared with.
  */
 export async function submitScan(
   deps: ScanSubmissionDeps,
   user: { id: number; plan: Plan },
   submission: ScanSubmission,
+  { rescanOf }: { rescanOf?: string } = {},
 ): Promise<SubmissionOutcome> {
   const { config } = deps;
   const normalised = normaliseScanUrl(submission.url);
@@ -87,6 +89,7 @@ export async function submitScan(
       force: submission.force ?? false,
       runs,
       auth: credentials,
+      ...(rescanOf ? { rescanOf } : {}),
     },
     now,
     config.keys,

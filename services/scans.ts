@@ -26,6 +26,8 @@ export interface ScanRequest {
   /** Page loads per form factor (median of runs), already checked against the plan. */
   runs: number;
   auth: ScanCredentials | null;
+  /** The scan whose report's "Scan again" asked for this one (a new scan is compared with it). */
+  rescanOf?: string;
 }
 
 export type CreateOutcome =
@@ -89,6 +91,7 @@ export async function createOrReuseScan(
       authSecret: request.auth ? encryptScanCredentials(keys, publicId, request.auth) : null,
       cacheKey: key,
       requestedAt: now,
+      ...(request.rescanOf ? { rescanOf: request.rescanOf } : {}),
     });
     return { kind: 'created', scan };
   });

@@ -32,12 +32,14 @@ export type TargetRunOutcome =
  * the same target scan workflow so its alerts are judged too. Paused targets may be run now; their schedule
  * stays paused. Unlike a scheduled scan it counts against the plan's hourly scan limit, decided under the
  * account's scan lock as POST /scans is. A scan of the target still queued or running is the answer instead of
- * a second one (a double click, or a run now while the day's scan runs).
+ * a second one (a double click, or a run now while the day's scan runs). `rescanOf`: the target's scan whose
+ * report's "Scan again" asked for the run, which the new scan's report is compared with.
  */
 export async function runTargetNow(
   deps: TargetRunDeps,
   owner: { id: number; plan: Plan },
   targetId: number,
+  { rescanOf }: { rescanOf?: string } = {},
 ): Promise<TargetRunOutcome> {
   const target = await deps.targets.findOwned(owner.id, targetId);
   if (!target) return { kind: 'not_found' };
@@ -61,6 +63,7 @@ export async function runTargetNow(
         cacheKey: null,
         requestedAt: now,
         targetId: target.id,
+        ...(rescanOf ? { rescanOf } : {}),
       });
       return { kind: 'created', scan };
     })

@@ -138,6 +138,23 @@ export function temporalInstance(config: Config, dir = resolve(config.stateDir, 
   return { dir, host, port: Number(port), uiPort, namespace: config.temporal.namespace };
 }
 
+/**
+ * The dev server's sqlite in write-ahead mode without an fsync per commit, and one partition per task queue:
+ * measured on two Temporal-heavy test files, the server used 40–50 % less CPU (3.9 s instead of 7.5–8.5 s).
+ * A crash of the server process loses nothing; a crash of the machine may lose the last commits, which a
+ * development and test server can afford (production runs Temporal on its own database: docker-compose.yml).
+ */
+const DEV_SERVER_TUNING = [
+  '--sqlite-pragma',
+  'journal_mode=wal',
+  '--sqlite-pragma',
+  'synchronous=off',
+  '--dynamic-config-value',
+  'matching.numTaskqueueReadPartitions=1',
+  '--dynamic-config-value',
+  'matching.numTaskqueueWritePartitions=1',
+];
+
 export async function startTemporal(
   cli: string,
   instance: TemporalInstance,
@@ -161,6 +178,7 @@ export async function startTemporal(
     instance.namespace,
     '--log-level',
     'warn',
+    ...DEV_SERVER_TUNING,
     ...SEARCH_ATTRIBUTES.flatMap((key) => ['--search-attribute', `${key.name}=Keyword`]),
   ];
   const pid = startDaemon(cli, args, { pidFile, logFile: resolve(instance.dir, 'server.log') });

@@ -7,7 +7,11 @@ import {
   type Diagnostics,
   type LcpPhases,
   type NetworkBreakdown,
+  REQUEST_PRIORITIES,
+  type RequestPhases,
+  type RequestPriority,
   type Savings,
+  type WaterfallMarkers,
   type WaterfallRequest,
 } from '../../core/scan/details.ts';
 import {
@@ -20,6 +24,7 @@ import {
   shiftCulprits,
 } from './clues.ts';
 import { elementRef, isObject, type Json, listNode, number, round, tableRows, text } from './lhr-json.ts';
+import type { PhaseEnds, RequestTiming } from './request-timings.ts';
 
 /**
  * Lighthouse 13's audit and insight details, read into the bounded shapes of core/scan/details.ts. Pure:
@@ -198,26 +203,100 @@ function unusedByUrl(details: Json | undefined): Map<string, number> {
 }
 
 /**
- * The requests of the page load, from Lighthouse's network-requests audit: the first DETAIL_LIMITS.waterfall
- * by start time for the waterfall, and every script and image counted, the largest kept (with a script's
- * unused bytes from the script treemap).
+ * A request's phases in whole ms that add up to its duration: each phase's end is rounded on the time axis and
+ * kept between the start and the end, and a phase lasts from the previous end to its own.
  */
-export function networkBreakdown(lhr: DetailedResult): NetworkBreakdown {
+export function roundedPhases(startMs: number, endMs: number, ends: PhaseEnds): RequestPhases {
+  let last = startMs;
+  const until = (time: number | null): number | null => {
+    if (time === null) return null;
+    const at = Math.min(endMs, Math.max(last, round(time)));
+    const length = at - last;
+    last = at;
+    return length;
+  };
+  const stalled = until(ends.stalled)!;
+  const dns = until(ends.dns);
+  const connect = until(ends.connect);
+  const tls = until(ends.tls);
+  const wait = until(ends.wait)!;
+  return [stalled, dns, connect, tls, wait, endMs - last];
+}
+
+/** The longest a data URL is in the audit's rows (Lighthouse's elideDataURI): the key a timing is found by. */
+const DATA_URL_KEPT = 100;
+const urlKey = (url: string) => (url.startsWith('data:') ? url.slice(0, DATA_URL_KEPT) : url);
+
+/** Each URL's timings in the order Lighthouse recorded them, to be taken one per row of the audit. */
+function timingQueues(timings: readonly RequestTiming[]): Map<string, RequestTiming[]> {
+  const queues = new Map<string, RequestTiming[]>();
+  for (const timing of timings) {
+    const key = urlKey(timing.url);
+    queues.set(key, [...(queues.get(key) ?? []), timing]);
+  }
+  return queues;
+}
+
+/** Where FCP and LCP of the load fall on the audit's time axis (its zero is `networkStartTimeTs`, in µs). */
+function waterfallMarkers(lhr: DetailedResult): WaterfallMarkers {
+  const debug = lhr.audits['network-requests']?.details?.debugData;
+  const zero = isObject(debug) ? number(debug.networkStartTimeTs) : undefined;
+  const items = lhr.audits.metrics?.details?.items;
+  const observed = Array.isArray(items) && isObject(items[0]) ? items[0] : {};
+  const at = (ts: unknown) => {
+    const micros = number(ts);
+    return zero === undefined || micros === undefined ? null : round((micros - zero) / 1000);
+  };
+  return {
+    fcp_ms: at(observed.observedFirstContentfulPaintTs),
+    lcp_ms: at(observed.observedLargestContentfulPaintTs),
+  };
+}
+
+const PRIORITIES = new Set<string>(REQUEST_PRIORITIES);
+
+/**
+ * The requests of the page load, from Lighthouse's network-requests audit: the first DETAIL_LIMITS.waterfall
+ * by start time for the waterfall, with their priority, third party (Lighthouse's entity classification) and,
+ * where the runner read them from the run's protocol log (request-timings.ts), their phases, initiator and
+ * render-blocking; and every script and image counted, the largest kept (with a script's unused bytes from the
+ * script treemap). Markers: FCP and LCP of the same load.
+ */
+export function networkBreakdown(lhr: DetailedResult, timings: readonly RequestTiming[] = []): NetworkBreakdown {
+  const queues = timingQueues(timings);
+  const firstParty = new Set((lhr.entities ?? []).filter((e) => e.isFirstParty).map((e) => e.name));
   const rows = tableRows(lhr.audits['network-requests']?.details)
     .filter((row) => typeof row.url === 'string')
     .map((row, index) => {
       const start = number(row.networkRequestTime) ?? number(row.rendererStartTime) ?? 0;
-      return { row, url: row.url as string, start, index };
+      const timing = queues.get(urlKey(row.url as string))?.shift();
+      return { row, url: row.url as string, start, index, timing };
     })
     .sort((a, b) => a.start - b.start || a.index - b.index);
-  const requests: WaterfallRequest[] = rows.slice(0, DETAIL_LIMITS.waterfall).map(({ row, url, start }) => ({
-    url: url.slice(0, DETAIL_LIMITS.text),
-    type: text(row.resourceType, 40) ?? 'Other',
-    start_ms: round(start),
-    end_ms: round(Math.max(start, number(row.networkEndTime) ?? start)),
-    transfer_bytes: round(number(row.transferSize) ?? 0),
-    status: round(number(row.statusCode) ?? 0),
-  }));
+  const requests: WaterfallRequest[] = rows.slice(0, DETAIL_LIMITS.waterfall).map(({ row, url, start, timing }) => {
+    const request: WaterfallRequest = {
+      url: url.slice(0, DETAIL_LIMITS.text),
+      type: text(row.resourceType, 40) ?? 'Other',
+      start_ms: round(start),
+      end_ms: round(Math.max(start, number(row.networkEndTime) ?? start)),
+      transfer_bytes: round(number(row.transferSize) ?? 0),
+      status: round(number(row.statusCode) ?? 0),
+    };
+    if (typeof row.priority === 'string' && PRIORITIES.has(row.priority))
+      request.priority = row.priority as RequestPriority;
+    const entity = text(row.entity);
+    if (entity && !firstParty.has(entity)) request.third_party = entity;
+    if (timing) {
+      const queued = request.start_ms - round(timing.rendererStart);
+      if (queued > 0) request.queued_ms = queued;
+      if (timing.phaseEnds) request.phases = roundedPhases(request.start_ms, request.end_ms, timing.phaseEnds);
+      request.initiator = timing.initiator.url
+        ? { kind: timing.initiator.kind, url: timing.initiator.url.slice(0, DETAIL_LIMITS.text) }
+        : { kind: timing.initiator.kind };
+      if (timing.renderBlocking) request.render_blocking = true;
+    } else if (row.isLinkPreload === true) request.initiator = { kind: 'preload' };
+    return request;
+  });
   const unused = unusedByUrl(lhr.audits['script-treemap-data']?.details);
   const bytesOf = (type: string, withUnused: boolean): ByteBreakdown => {
     const of = rows.filter(({ row }) => row.resourceType === type);
@@ -241,6 +320,7 @@ export function networkBreakdown(lhr: DetailedResult): NetworkBreakdown {
   return {
     requests,
     request_count: rows.length,
+    markers: waterfallMarkers(lhr),
     scripts: bytesOf('Script', true),
     images: bytesOf('Image', false),
   };

@@ -11,6 +11,11 @@
  * (no decompression, headers as sent, hop-by-hop headers dropped). A refused destination gets no HTTP answer
  * of ours that could pass for the site's own: the tunnel is refused or the socket closed, and the failure is
  * recorded so the runner can report the real reason.
+ *
+ * Since Chromium leaves the lookups and the connections to the sites to the proxy, the proxy times them
+ * (`upstream`): for each tunnel and each plain HTTP request, its DNS lookup (when it waited for one) and its
+ * connection to the site (when it opened one), on the monotonic clock of Chromium's own timestamps, for the
+ * request waterfall (request-timings.ts).
  */
 import { Agent, createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect, isIP, Socket, type AddressInfo, type LookupFunction } from 'node:net';
@@ -27,11 +32,33 @@ export interface EgressFailure {
   message: string;
 }
 
+/** What the proxy did for one tunnel or plain HTTP request on its way to the site. */
+export interface UpstreamTiming {
+  /** host:port as requested */
+  target: string;
+  /** The plain HTTP request's URL; absent for a tunnel. */
+  url?: string;
+  /** When the proxy received the tunnel's CONNECT or the request, in ms on the monotonic clock (`monotonicMs`). */
+  at: number;
+  /** How long it waited for the host's DNS lookup; null when it had the answer already or the host is an address. */
+  dnsMs: number | null;
+  /** How long connecting to the site took; null when a kept-alive connection was reused. */
+  connectMs: number | null;
+}
+
+/** The clock of Chromium's protocol timestamps (its TimeTicks and Node's hrtime are both CLOCK_MONOTONIC), in ms. */
+export const monotonicMs = (): number => Number(process.hrtime.bigint()) / 1e6;
+
+/** Upstream timings kept at most: a page's requests, however many, need no more. */
+const MAX_UPSTREAM = 5000;
+
 export interface EgressProxy {
   /** http://127.0.0.1:PORT */
   url: string;
   /** Every destination refused or unreachable so far, in order. */
   failures: EgressFailure[];
+  /** The lookups and connections of every tunnel and plain HTTP request so far, in order (the first MAX_UPSTREAM). */
+  upstream: UpstreamTiming[];
   failureFor(url: string): EgressFailure | undefined;
   /** Opens tunnels to the scanned URL's own port too (set once the scan is known; the proxy starts ahead of it). */
   allowScannedUrl(url: string): void;
@@ -91,6 +118,21 @@ export async function startEgressProxy(options: { allowLoopback: boolean; scanne
     failures.push({ target, ...failure });
   };
 
+  const upstream: UpstreamTiming[] = [];
+  const resolved = new Set<string>();
+  /** resolveHost, timed: the wait for a lookup not answered before (none for an address). */
+  const timedResolve = async (hostname: string): Promise<{ resolution: Resolution; dnsMs: number | null }> => {
+    const host = bare(hostname);
+    const waited = !resolved.has(host) && isIP(host) === 0;
+    const started = monotonicMs();
+    const resolution = await resolveHost(host);
+    resolved.add(host);
+    return { resolution, dnsMs: waited ? monotonicMs() - started : null };
+  };
+  const timed = (timing: UpstreamTiming) => {
+    if (upstream.length < MAX_UPSTREAM) upstream.push(timing);
+  };
+
   // Every upstream connection resolves through here: only the addresses resolveHost checked.
   const pinnedLookup: LookupFunction = (hostname, lookupOptions, callback) => {
     void resolveHost(hostname).then((resolution) => {
@@ -103,9 +145,10 @@ export async function startEgressProxy(options: { allowLoopback: boolean; scanne
   };
 
   /** A tunnel's upstream: the first checked address that answers. */
-  async function open(host: string, port: number): Promise<Socket | Omit<EgressFailure, 'target'>> {
-    const resolution = await resolveHost(host);
+  async function open(host: string, port: number, at: number): Promise<Socket | Omit<EgressFailure, 'target'>> {
+    const { resolution, dnsMs } = await timedResolve(host);
     if ('failure' in resolution) return resolution.failure;
+    const connecting = monotonicMs();
     return new Promise((done) => {
       const socket = connect({ host: bare(host), port, lookup: pinnedLookup });
       const failed = (error: NodeJS.ErrnoException) =>
@@ -116,12 +159,14 @@ export async function startEgressProxy(options: { allowLoopback: boolean; scanne
       socket.once('error', failed);
       socket.once('connect', () => {
         socket.removeListener('error', failed);
+        timed({ target: targetOf(host, port), at, dnsMs, connectMs: monotonicMs() - connecting });
         done(socket);
       });
     });
   }
 
   async function handleConnect(req: IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
+    const at = monotonicMs();
     client.on('error', () => client.destroy());
     const match = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(req.url ?? '');
     if (!match) {
@@ -137,25 +182,26 @@ export async function startEgressProxy(options: { allowLoopback: boolean; scanne
       client.end('HTTP/1.1 403 Forbidden\r\n\r\n');
       return;
     }
-    const upstream = await open(host, Number(port));
-    if (!(upstream instanceof Socket)) {
-      record(targetOf(host, port), upstream);
-      client.end(`HTTP/1.1 ${upstream.code === 'blocked_address' ? '403 Forbidden' : '502 Bad Gateway'}\r\n\r\n`);
+    const site = await open(host, Number(port), at);
+    if (!(site instanceof Socket)) {
+      record(targetOf(host, port), site);
+      client.end(`HTTP/1.1 ${site.code === 'blocked_address' ? '403 Forbidden' : '502 Bad Gateway'}\r\n\r\n`);
       return;
     }
-    upstream.on('error', () => client.destroy());
-    client.on('close', () => upstream.destroy());
-    upstream.on('close', () => client.destroy());
+    site.on('error', () => client.destroy());
+    client.on('close', () => site.destroy());
+    site.on('close', () => client.destroy());
     client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-    if (head.length) upstream.write(head);
-    upstream.pipe(client);
-    client.pipe(upstream);
+    if (head.length) site.write(head);
+    site.pipe(client);
+    client.pipe(site);
   }
 
   // Plain HTTP: kept-alive upstream connections, six per origin as a browser would open.
   const agent = new Agent({ keepAlive: true, maxSockets: 6, lookup: pinnedLookup });
 
   async function handleRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const at = monotonicMs();
     let target: URL;
     try {
       target = new URL(req.url ?? '');
@@ -169,7 +215,7 @@ export async function startEgressProxy(options: { allowLoopback: boolean; scanne
       record(targetOf(target.hostname, port), failure);
       res.socket?.destroy(); // no response of ours that the browser could take for the site's
     };
-    const resolution = await resolveHost(target.hostname);
+    const { resolution, dnsMs } = await timedResolve(target.hostname);
     if ('failure' in resolution) return refuse(resolution.failure);
     const headers: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(req.headers))
@@ -182,15 +228,22 @@ export async function startEgressProxy(options: { allowLoopback: boolean; scanne
       headers,
       agent,
     });
-    forward.on('response', (upstream) => {
+    let connectMs: number | null = null;
+    forward.on('socket', (socket) => {
+      if (!socket.connecting) return; // a kept-alive connection
+      const connecting = monotonicMs();
+      socket.once('connect', () => (connectMs = monotonicMs() - connecting));
+    });
+    forward.on('response', (answer) => {
+      timed({ target: targetOf(target.hostname, port), url: target.href, at, dnsMs, connectMs });
       const raw: string[] = [];
-      for (let i = 0; i < upstream.rawHeaders.length; i += 2) {
-        if (!HOP_BY_HOP.has(upstream.rawHeaders[i]!.toLowerCase()))
-          raw.push(upstream.rawHeaders[i]!, upstream.rawHeaders[i + 1]!);
+      for (let i = 0; i < answer.rawHeaders.length; i += 2) {
+        if (!HOP_BY_HOP.has(answer.rawHeaders[i]!.toLowerCase()))
+          raw.push(answer.rawHeaders[i]!, answer.rawHeaders[i + 1]!);
       }
-      res.writeHead(upstream.statusCode ?? 502, upstream.statusMessage, raw);
-      upstream.pipe(res);
-      upstream.on('error', () => res.destroy());
+      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, raw);
+      answer.pipe(res);
+      answer.on('error', () => res.destroy());
     });
     forward.on('error', (error: NodeJS.ErrnoException) => {
       if (res.headersSent) res.destroy();
@@ -216,6 +269,7 @@ export async function startEgressProxy(options: { allowLoopback: boolean; scanne
   return {
     url: `http://127.0.0.1:${port}`,
     failures,
+    upstream,
     failureFor(url: string) {
       const parsed = new URL(url);
       const target = targetOf(parsed.hostname, Number(parsed.port) || defaultPort(parsed.protocol));

@@ -6,6 +6,7 @@ import type {
 } from '../../core/scan/observation.ts';
 import { KEPT_AUDITS, RESPONSE_HEADERS } from '../../core/scan/observation.ts';
 import { auditEvidence, diagnostics, networkBreakdown, type DetailedAudit, type DetailedResult } from './details.ts';
+import type { RequestTiming } from './request-timings.ts';
 
 /** The parts of a Lighthouse result we read; Lighthouse's own types are loose JSON here. */
 export interface LighthouseAudit extends DetailedAudit {
@@ -71,10 +72,14 @@ export function decodeDataUrl(dataUrl: string | undefined): Buffer | null {
   return match ? Buffer.from(match[1]!, 'base64') : null;
 }
 
-/** The form-factor part of the observation; screenshots are named here and written by the caller. */
+/**
+ * The form-factor part of the observation; screenshots are named here and written by the caller. `timings`:
+ * what the runner read of the requests from the run's protocol log (request-timings.ts), for the waterfall.
+ */
 export function formFactorObservation(
   lhr: LighthouseResult,
   prefix: string,
+  timings: readonly RequestTiming[] = [],
 ): { observation: FormFactorObservation; images: Array<{ name: string; bytes: Buffer }> } {
   const images: Array<{ name: string; bytes: Buffer }> = [];
   const final = decodeDataUrl(lhr.audits['final-screenshot']?.details?.data);
@@ -120,7 +125,7 @@ export function formFactorObservation(
       screenshot: final ? `${prefix}-final.jpg` : (filmstrip.at(-1)?.asset ?? null),
       filmstrip,
       diagnostics: diagnostics(lhr),
-      network: networkBreakdown(lhr),
+      network: networkBreakdown(lhr, timings),
     },
   };
 }

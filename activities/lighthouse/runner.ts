@@ -5,8 +5,9 @@
  * process-runner.ts ahead of its scan (as the scan user, with a minimal environment, in a work folder made
  * for it and named as its argument), so Lighthouse is loaded and Chromium launched by the time the input comes; process
  * lifetime in runner-lifetime.ts, credentials in origin-credentials.ts, what it records of the network in
- * network-capture.ts, which failures are the page's in page-failures.ts, the Lighthouse settings in settings.ts,
- * the whole Lighthouse result as kept (scrubbed, compressed) in report.ts.
+ * network-capture.ts and of each request's phases in request-timings.ts, which failures are the page's in
+ * page-failures.ts, the Lighthouse settings in settings.ts, the whole Lighthouse result as kept (scrubbed,
+ * compressed) in report.ts.
  */
 import lighthouse from 'lighthouse';
 import type { Browser } from 'puppeteer-core';
@@ -27,6 +28,7 @@ import { addOriginCredentials } from './origin-credentials.ts';
 import { checkScannedHost, PageFailureError, throwIfFailed } from './page-failures.ts';
 import { MAX_REPORT_BYTES, parseRunnerLaunch, sendMessage, type RunnerInput } from './protocol.ts';
 import { prepareLighthouseReport } from './report.ts';
+import { requestTimings } from './request-timings.ts';
 import { cleanUp, launchAhead, readInput, startLifetime } from './runner-lifetime.ts';
 import { lighthouseConfigFor, lighthouseFlagsFor } from './settings.ts';
 
@@ -44,6 +46,7 @@ async function runFormFactor(
     const credentials = input.credentials
       ? await addOriginCredentials(session, new URL(input.url).origin, input.credentials)
       : null;
+    const upstreamFrom = proxy.upstream.length;
     const result = await lighthouse(input.url, lighthouseFlagsFor(factor), lighthouseConfigFor(factor), page);
     if (!result) throw new Error('Lighthouse returned no result');
     // Redacted before anything reads it: the observation, the stored result and its failures all come from it.
@@ -54,7 +57,12 @@ async function runFormFactor(
       documentUrl: capture.documentUrl,
       credentialsRefused: credentials?.refused() ?? false,
     });
-    return { lhr, raw, capture, generator: await documentGenerator(session, capture) };
+    // The URLs are redacted as the result's are, so each timing finds its row there.
+    const timings = redactSecrets(
+      requestTimings(result.artifacts.DevtoolsLog, proxy.upstream.slice(upstreamFrom)),
+      secrets,
+    );
+    return { lhr, raw, capture, timings, generator: await documentGenerator(session, capture) };
   } finally {
     await page.close().catch(() => undefined);
   }
@@ -97,7 +105,7 @@ async function main(): Promise<void> {
       first ??= run;
       // Tested in the desktop load only (settings.ts).
       if (factor === 'desktop') bfCache = bfCacheObservation(run.lhr.audits['bf-cache']);
-      const { observation, images } = formFactorObservation(run.lhr, factor);
+      const { observation, images } = formFactorObservation(run.lhr, factor, run.timings);
       for (const image of images)
         sendMessage({ kind: 'image', name: image.name, base64: image.bytes.toString('base64') });
       // The whole result too (the worker keeps the median run's), already without the credentials.

@@ -20,11 +20,13 @@ import {
 } from '../../http/errors.ts';
 import { submitScan, type ScanSubmission } from '../../services/scan-submission.ts';
 import { setSharing } from '../../services/scans.ts';
+import { compareWithPrevious } from '../../services/scan-comparison.ts';
 import { pageMetaSchema, pageQuerySchema, type PageQuery } from '../pagination.ts';
 import type { ApiContext, ApiRoute, AnyRoute, RouteInput } from '../route.ts';
 import { recordLogIds } from '../../http/middleware.ts';
 import { envelope, type JsonSchema } from '../validation.ts';
 import { creationView, detailView, listItemView, shareUrl, type ViewContext } from '../views/scans.ts';
+import { previousView } from '../views/scan-previous.ts';
 import { scanCreationSchema, scanDetailSchema, scanListItemSchema, shareStateSchema } from '../views/scan-schemas.ts';
 
 export interface ScanRouteDeps {
@@ -295,7 +297,14 @@ async function showScan(
 ): Promise<void> {
   const scan = await deps.scans.findOwned(ctx.state.user.id, params.id!);
   if (!scan) throw notFound();
-  ctx.body = { data: detailView(scan, viewContext(deps, ctx)) };
+  const view = viewContext(deps, ctx);
+  const detail = detailView(scan, view);
+  // A finished scan's extension `previous`: its comparison with the previous scan of its URL, or null.
+  if (scan.status !== 'finished') ctx.body = { data: detail };
+  else {
+    const comparison = await compareWithPrevious(deps.scans, scan, 'owner');
+    ctx.body = { data: { ...detail, previous: previousView(comparison, scan.publicId, view) } };
+  }
 }
 
 const SHARE_REFUSED: Record<ShareRefusal, string> = {

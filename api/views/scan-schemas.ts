@@ -4,6 +4,8 @@ import { CATEGORY_KEYS, SCORE_KEYS } from '../../core/scoring/categories.ts';
 import { BFCACHE_BLOCKER_TYPES, DETAIL_LIMITS, IMAGE_FIXES, SHIFT_CAUSES } from '../../core/scan/details.ts';
 import { FIX_FIRST } from '../../core/scoring/priority.ts';
 import { FORM_FACTORS } from '../../core/scan/observation.ts';
+import { METRIC_FIELDS } from '../../core/scan/compare.ts';
+import type { Verdict } from '../../core/verdicts/verdict.ts';
 import type { JsonSchema } from '../validation.ts';
 
 /**
@@ -370,8 +372,9 @@ const resultFields = {
 const { runs: _runs, diagnostics: _diagnostics, scoring: _scoring, ...requiredResultFields } = resultFields;
 export const resultSchema = closed(resultFields, Object.keys(requiredResultFields));
 
+const publicId = { type: 'string', pattern: '^[0-9a-z]{26}$' };
 const runningFields = {
-  public_id: { type: 'string', pattern: '^[0-9a-z]{26}$' },
+  public_id: publicId,
   report_url: url,
   status: { enum: ['queued', 'running'] },
   submitted_url: url,
@@ -398,10 +401,84 @@ const endedFields = {
 };
 const failure = closed({ code: { enum: [...FAILURE_CODES] }, message: { type: 'string' } });
 
+const VERDICTS: readonly Verdict[] = ['better', 'worse', 'no_significant_change'];
+const changeFields = {
+  before: { type: 'number', description: 'The previous scan’s value, as its result reports it.' },
+  after: { type: 'number', description: 'This scan’s value.' },
+  change: {
+    type: 'number',
+    description:
+      'The change the verdict judged, in the metric’s unit: the Hodges-Lehmann shift of the runs (rank test) or the difference of the medians (noise band). Its sign is the verdict’s direction; it can differ from `after − before`, which are each scan’s median run.',
+  },
+  verdict: { enum: [...VERDICTS] },
+  values: {
+    ...closed({ before: { type: 'integer', minimum: 1 }, after: { type: 'integer', minimum: 1 } }),
+    description: 'How many values each side contributed: its runs, or 1.',
+  },
+};
+/** One row of `previous`: a metric's change and verdict (a component of the OpenAPI document: api/openapi.ts). */
+export const metricChangeSchema: JsonSchema = {
+  oneOf: [
+    {
+      title: 'Judged by the rank test',
+      ...closed({
+        ...changeFields,
+        rule: { const: 'rank_test' },
+        p: { type: 'number', minimum: 0, maximum: 1, description: 'One-sided, in the direction of the shift.' },
+        floor: { type: 'number', minimum: 0, description: 'The smallest shift that counts as a change.' },
+      }),
+    },
+    {
+      title: 'Judged by the noise band',
+      ...closed({
+        ...changeFields,
+        rule: { const: 'noise_band' },
+        band: { type: 'number', minimum: 0, description: 'A difference up to this is noise.' },
+        band_scans: {
+          ...nullable({ type: 'integer', minimum: 1 }),
+          description: 'The scans of this URL the band was learned from; null for the metric’s default band.',
+        },
+      }),
+    },
+  ],
+};
+const changesPerFormFactor = closed(Object.fromEntries(METRIC_FIELDS.map((k) => [k, metricChangeSchema])), []);
+const previousSchema = closed({
+  scan_id: { ...publicId, description: 'The previous scan’s public_id.' },
+  finished_at: timestamp,
+  report_url: url,
+  compare_url: { ...url, description: 'The two scans on the web area’s compare page.' },
+  scoring_version: {
+    type: 'integer',
+    minimum: 1,
+    description: 'The previous scan’s scoring version: scores of different versions measure differently.',
+  },
+  summary: {
+    type: 'string',
+    description:
+      'The comparison in one sentence (LCP, TBT and CLS: each real change with its size, the rest unchanged), in the language of Accept-Language.',
+  },
+  scores: {
+    ...closed(Object.fromEntries(SCORE_KEYS.map((k) => [k, metricChangeSchema])), []),
+    description: 'The scores both scans judged (a category not applicable on either side is left out).',
+  },
+  metrics: closed({ ttfb_ms: metricChangeSchema, desktop: changesPerFormFactor, mobile: changesPerFormFactor }, [
+    'desktop',
+    'mobile',
+  ]),
+});
+const previousDescription =
+  'Extension: this scan compared with the previous finished scan of the same URL (the one its report’s “Scan again” was pressed on, else the latest that finished before it), each metric with the compare page’s verdict (rank test with enough runs on both sides, else the noise band; docs/verdicts.md). Speed Index only where both scans have runs stored. Null when the account has no earlier finished scan of the URL.';
+
 const runningShape = { title: 'Running scan', ...closed(runningFields) };
 const finishedShape = {
   title: 'Finished scan',
-  ...closed({ ...endedFields, status: { const: 'finished' }, result: resultSchema }),
+  ...closed({
+    ...endedFields,
+    status: { const: 'finished' },
+    result: resultSchema,
+    previous: { ...nullable(previousSchema), description: previousDescription },
+  }),
 };
 const failedShape = {
   title: 'Failed scan',

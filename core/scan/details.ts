@@ -202,17 +202,67 @@ export interface FindingItem extends Omit<DetailItem, 'box'> {
   box?: Partial<Record<FormFactor, Box>>;
 }
 
+/**
+ * The phases of a request in ms, in this order; they add up to its duration (`end_ms - start_ms`). `stalled`:
+ * in the network stack before anything else (waiting for a socket, a proxy); `wait`: from the request being
+ * sent until the first byte of the response (TTFB); `download`: the rest of the response. DNS, connect and TLS
+ * are null when they did not happen (an IP address, a reused connection, plain HTTP).
+ */
+export const REQUEST_PHASES = ['stalled', 'dns', 'connect', 'tls', 'wait', 'download'] as const;
+export type RequestPhase = (typeof REQUEST_PHASES)[number];
+export type RequestPhases = [
+  stalled: number,
+  dns: number | null,
+  connect: number | null,
+  tls: number | null,
+  wait: number,
+  download: number,
+];
+
+/** Chromium's request priorities, highest first. */
+export const REQUEST_PRIORITIES = ['VeryHigh', 'High', 'Medium', 'Low', 'VeryLow'] as const;
+export type RequestPriority = (typeof REQUEST_PRIORITIES)[number];
+
+/**
+ * What made the browser ask for a request: the HTML parser (url: the document), a script (url: the script),
+ * a `<link rel=preload>` (or a preload header), a redirect (url: the URL that redirected), or anything else.
+ */
+export const INITIATOR_KINDS = ['parser', 'script', 'preload', 'redirect', 'other'] as const;
+export type InitiatorKind = (typeof INITIATOR_KINDS)[number];
+export interface RequestInitiator {
+  kind: InitiatorKind;
+  url?: string;
+}
+
 /** One request of the page load, from Lighthouse's network-requests audit; times in ms from the start of the navigation. */
 export interface WaterfallRequest {
   url: string;
   /** Chromium's resource type: Document, Script, Stylesheet, Image, Font, Fetch, XHR, Media, Other, ... */
   type: string;
+  /** When the network stack started the request. */
   start_ms: number;
   /** When the response had arrived (equal to `start_ms` for a request that never finished). */
   end_ms: number;
   transfer_bytes: number;
   /** HTTP status; 0 when the request got no response. */
   status: number;
+  /** Chromium's priority for the request (the last one, where it changed during the load). */
+  priority?: RequestPriority;
+  /** How long the browser held the request before the network stack started it (its discovery is `start_ms - queued_ms`). */
+  queued_ms?: number;
+  /** Absent for a request without Chromium's timing (served from memory, a data URL, a failure) and in older results. */
+  phases?: RequestPhases;
+  initiator?: RequestInitiator;
+  /** Chromium held the first paint for it (a stylesheet or a script in the head, by Chromium's own classification). */
+  render_blocking?: true;
+  /** The third party it belongs to, as Lighthouse's entity classification names it; absent for the page's own. */
+  third_party?: string;
+}
+
+/** When first contentful paint and largest contentful paint happened in the load, on the waterfall's time axis. */
+export interface WaterfallMarkers {
+  fcp_ms: number | null;
+  lcp_ms: number | null;
 }
 
 /** One script or image, by transfer size. */
@@ -239,6 +289,8 @@ export interface NetworkBreakdown {
   requests: WaterfallRequest[];
   /** How many requests Lighthouse recorded in all (more than `requests` holds when the page made more). */
   request_count: number;
+  /** FCP and LCP as they happened in this (unthrottled) load; absent from older results. */
+  markers?: WaterfallMarkers;
   scripts: ByteBreakdown;
   images: ByteBreakdown;
 }

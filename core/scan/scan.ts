@@ -56,6 +56,8 @@ export type NewScan = Pick<
   runs?: number;
   /** A target's "Run now" scan (`trigger` run_now); absent for a scan asked for through POST /scans. */
   targetId?: number;
+  /** The owner's scan whose report's "Scan again" started this one: the scan its report is compared with. */
+  rescanOf?: string;
 };
 
 /** How a scan failed: `detail` is for operators (never shown to users, who see the code's own text). */

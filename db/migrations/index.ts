@@ -36,6 +36,7 @@ import * as flowBudgets from './20261207_036_flow_budgets.ts';
 import * as flowFailedAlerts from './20261208_037_flow_failed_alerts.ts';
 import * as scanSecretCheck from './20261209_038_scan_secret_check.ts';
 import * as accountLinkPurposes from './20261209_039_account_link_purposes.ts';
+import * as scanRescanOf from './20261210_040_scan_rescan_of.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -81,6 +82,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261208_037_flow_failed_alerts', flowFailedAlerts],
   ['20261209_038_scan_secret_check', scanSecretCheck],
   ['20261209_039_account_link_purposes', accountLinkPurposes],
+  ['20261210_040_scan_rescan_of', scanRescanOf],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -42,6 +42,8 @@ export interface ScanRow {
   target_id: number | null;
   trigger: ScanTrigger;
   progress: string | null;
+  /** The scan whose "Scan again" started this one (its row id); read only by previousFinished. */
+  rescan_of?: number | null;
 }
 
 export const toScan = (row: ScanRow): Scan => ({
@@ -85,7 +87,20 @@ export const failedColumns = (failure: ScanFailure, now: Date) => ({
 export interface ScanHistoryEntry {
   publicId: string;
   finishedAt: Date;
-  result: Pick<ScanResultRecord, 'scores' | 'metrics' | 'runs'>;
+  result: Pick<ScanResultRecord, 'scores' | 'metrics' | 'runs' | 'ttfbMs'>;
+}
+
+/** An earlier finished scan of a page, with what a comparison and the links to it need. */
+export interface PreviousScanEntry {
+  publicId: string;
+  finishedAt: Date;
+  isPublic: boolean;
+  /** The share token while sharing is enabled; null otherwise. */
+  shareToken: string | null;
+  result: Pick<
+    ScanResultRecord,
+    'scores' | 'metrics' | 'runs' | 'ttfbMs' | 'scoringVersion' | 'notApplicable' | 'isWordPress'
+  >;
 }
 
 /** A page's latest lab evidence on a host: what the lab-and-field links read (core/rum/lab-field.ts). */
@@ -139,6 +154,16 @@ export interface ScanStore {
   listOwned(userId: number, filters: ScanListFilters, page: PageQuery): Promise<Page<Scan>>;
   /** The account's latest `limit` finished scans of exactly `url` up to `until`, oldest first: scores, metrics, runs only. */
   urlHistory(userId: number, url: string, until: Date, limit: number): Promise<ScanHistoryEntry[]>;
+  /**
+   * The finished scan a scan is compared with: the one its "Scan again" was pressed on (`rescan_of`) when that
+   * one finished and is of the same owner and `url`; else the owner's latest scan of `url` that finished before it.
+   */
+  previousFinished(scan: {
+    publicId: string;
+    userId: number;
+    url: string;
+    finishedAt: Date;
+  }): Promise<PreviousScanEntry | undefined>;
   /** The account's newest finished scan of each URL on `host` finished since `since`, newest first, at most `limit` URLs. */
   latestPerUrlOnHost(userId: number, host: string, since: Date, limit: number): Promise<LabEvidenceEntry[]>;
   /** Scans still queued or running that were requested before `before`, by id after `afterId` (the reconciler's pages). */
@@ -172,6 +197,16 @@ export interface ScanStore {
   ): Promise<T | null>;
   markFailed(publicId: string, failure: ScanFailure, now: Date): Promise<boolean>;
 }
+
+type PreviousRow = Pick<ScanRow, 'public_id' | 'finished_at' | 'is_public' | 'share_enabled' | 'share_token'> & {
+  scores: ScanResultRecord['scores'] | null;
+  metrics: ScanResultRecord['metrics'] | null;
+  runs: ScanResultRecord['runs'] | null;
+  ttfb_ms: number;
+  scoring_version: number;
+  not_applicable: ScanResultRecord['notApplicable'] | null;
+  is_word_press: boolean;
+};
 
 /** A scan the reconciler looks at: enough to name the workflows that may be running it. */
 export interface InFlightScan {
@@ -257,6 +292,15 @@ export function createScanStore(knex: Knex | Knex.Transaction): ScanStore {
           cache_key: scan.cacheKey,
           requested_at: scan.requestedAt,
           ...(scan.targetId === undefined ? {} : { target_id: scan.targetId, trigger: 'run_now' as const }),
+          // Only a scan of the same owner: another's id is no reference at all.
+          ...(scan.rescanOf === undefined
+            ? {}
+            : {
+                rescan_of: knex.raw('(select id from scans where public_id = ? and user_id = ?)', [
+                  scan.rescanOf,
+                  scan.userId,
+                ]) as unknown as number,
+              }),
         })
         .returning('*');
       return toScan(row as ScanRow);
@@ -297,9 +341,10 @@ export function createScanStore(knex: Knex | Knex.Transaction): ScanStore {
           knex.raw(`result->'scores' as scores`),
           knex.raw(`result->'metrics' as metrics`),
           knex.raw(`result->'runs' as runs`),
+          knex.raw(`result->'ttfbMs' as ttfb_ms`),
         )) as Array<
         Pick<ScanRow, 'public_id' | 'finished_at'> &
-          Pick<ScanResultRecord, 'scores' | 'metrics'> & { runs: ScanResultRecord['runs'] | null }
+          Pick<ScanResultRecord, 'scores' | 'metrics'> & { runs: ScanResultRecord['runs'] | null; ttfb_ms: number }
       >;
       return rows
         .reverse()
@@ -307,8 +352,60 @@ export function createScanStore(knex: Knex | Knex.Transaction): ScanStore {
         .map((row) => ({
           publicId: row.public_id,
           finishedAt: row.finished_at!,
-          result: { scores: row.scores, metrics: row.metrics, ...(row.runs ? { runs: row.runs } : {}) },
+          result: {
+            scores: row.scores,
+            metrics: row.metrics,
+            ttfbMs: row.ttfb_ms,
+            ...(row.runs ? { runs: row.runs } : {}),
+          },
         }));
+    },
+
+    async previousFinished(scan) {
+      const columns = [
+        'p.public_id',
+        'p.finished_at',
+        'p.is_public',
+        'p.share_enabled',
+        'p.share_token',
+        knex.raw(`p.result->'scores' as scores`),
+        knex.raw(`p.result->'metrics' as metrics`),
+        knex.raw(`p.result->'runs' as runs`),
+        knex.raw(`p.result->'ttfbMs' as ttfb_ms`),
+        knex.raw(`p.result->'scoringVersion' as scoring_version`),
+        knex.raw(`p.result->'notApplicable' as not_applicable`),
+        knex.raw(`p.result->'isWordPress' as is_word_press`),
+      ];
+      const origin = knex('scans as s')
+        .join('scans as p', 'p.id', 's.rescan_of')
+        .where({ 's.public_id': scan.publicId, 'p.user_id': scan.userId, 'p.url': scan.url, 'p.status': 'finished' })
+        .first(columns);
+      const latest = knex('scans as p')
+        .where({ 'p.user_id': scan.userId, 'p.url': scan.url, 'p.status': 'finished' })
+        .where('p.finished_at', '<', scan.finishedAt)
+        .whereNot('p.public_id', scan.publicId)
+        .orderBy([
+          { column: 'p.finished_at', order: 'desc' },
+          { column: 'p.id', order: 'desc' },
+        ])
+        .first(columns);
+      const row = ((await origin) ?? (await latest)) as PreviousRow | undefined;
+      if (!row?.scores || !row.metrics) return undefined;
+      return {
+        publicId: row.public_id,
+        finishedAt: row.finished_at!,
+        isPublic: row.is_public,
+        shareToken: row.share_enabled ? row.share_token : null,
+        result: {
+          scores: row.scores,
+          metrics: row.metrics,
+          ttfbMs: row.ttfb_ms,
+          scoringVersion: row.scoring_version,
+          isWordPress: row.is_word_press,
+          ...(row.runs ? { runs: row.runs } : {}),
+          ...(row.not_applicable ? { notApplicable: row.not_applicable } : {}),
+        },
+      };
     },
 
     async latestPerUrlOnHost(userId: number, host: string, since: Date, limit: number): Promise<LabEvidenceEntry[]> {

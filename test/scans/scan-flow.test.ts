@@ -1,6 +1,7 @@
 import type { Page } from 'puppeteer-core';
 import { Client, Connection } from '@temporalio/client';
 import { FAILURE_TEXTS } from '../../core/i18n/failures.ts';
+import type { ScanResultRecord } from '../../core/scan/result.ts';
 import { createTestUser, call } from '../harness/api.ts';
 import {
   startFixtureSites,
@@ -117,6 +118,7 @@ describe('a fast, small page', () => {
         'auth_type',
         'finished_at',
         'is_public',
+        'previous',
         'public_id',
         'region',
         'report_url',
@@ -202,6 +204,65 @@ describe('pages with known faults', () => {
   it('a page loading a third-party origin: scanned, and the third party was reached', () => {
     expect(results.thirdParty!.status).toBe('finished');
     expect(sites.thirdPartyRequests.some((r) => r.path === '/widget.js')).toBe(true);
+  });
+});
+
+describe('the request waterfall of a real load', () => {
+  /** The waterfall the worker stored (not in the API's result), from Chromium's timing of the real load. */
+  const stored = async (name: string) => {
+    const row = (await stack.api.db.knex('scans').where({ public_id: ids[name] }).first()) as {
+      result: ScanResultRecord;
+    };
+    return row.result.network!;
+  };
+
+  it("splits each request into phases that add up to its duration, with Chromium's connection timing", async () => {
+    for (const name of ['slow', 'thirdParty']) {
+      const network = await stored(name);
+      for (const factor of ['desktop', 'mobile'] as const) {
+        const requests = network[factor].requests;
+        const phased = requests.filter((r) => r.phases);
+        // /slow/ is its document alone; /third-party/ adds a script and an image from the other origin.
+        expect(phased.length).toBeGreaterThanOrEqual(name === 'slow' ? 1 : 3);
+        for (const r of phased) {
+          expect(r.phases!.reduce<number>((sum, ms) => sum + (ms ?? 0), 0)).toBe(r.end_ms - r.start_ms);
+          expect(r.phases!.every((ms) => ms === null || ms >= 0)).toBe(true);
+        }
+        // In the browser's first load (desktop), the first request to each origin opened a connection (the
+        // mobile load may reuse one still open); plain HTTP has no TLS.
+        if (factor === 'desktop')
+          for (const origin of new Set(phased.map((r) => new URL(r.url).origin)))
+            expect(phased.find((r) => new URL(r.url).origin === origin)!.phases![2]).not.toBeNull();
+        expect(phased.every((r) => r.phases![3] === null)).toBe(true);
+        expect(network[factor].markers!.fcp_ms).toBeGreaterThan(0);
+      }
+    }
+    // /slow/ holds its document 1.5 s before answering: that is waiting for the first byte.
+    const slow = await stored('slow');
+    for (const factor of ['desktop', 'mobile'] as const)
+      expect(slow[factor].requests[0]!.phases![4]).toBeGreaterThanOrEqual(1400);
+  });
+
+  it('takes the DNS lookup from the egress proxy, which resolves every name while Chromium resolves none', async () => {
+    const network = await stored('thirdParty');
+    // The first load of the scan (desktop) made the proxy look "localhost" up; 127.0.0.1 is an address.
+    const requests = network.desktop.requests.filter((r) => r.phases);
+    expect(requests.find((r) => r.url.startsWith(sites.thirdParty))!.phases![1]).not.toBeNull();
+    expect(requests.filter((r) => r.url.startsWith(sites.origin)).every((r) => r.phases![1] === null)).toBe(true);
+  });
+
+  it('names the initiator, the priority and the third party of each request', async () => {
+    const network = await stored('thirdParty');
+    for (const factor of ['desktop', 'mobile'] as const) {
+      const byPath = (path: string) => network[factor].requests.find((r) => new URL(r.url).pathname === path)!;
+      expect(byPath('/third-party/')).toMatchObject({ priority: 'VeryHigh', initiator: { kind: 'other' } });
+      for (const path of ['/widget.js', '/pixel.svg'])
+        expect(byPath(path)).toMatchObject({
+          third_party: 'localhost',
+          initiator: { kind: 'parser', url: `${sites.origin}/third-party/` },
+        });
+      expect(byPath('/third-party/')).not.toHaveProperty('third_party');
+    }
   });
 });
 

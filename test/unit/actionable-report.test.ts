@@ -191,7 +191,8 @@ it("draws each form factor's request waterfall from Lighthouse's network request
     expect(shown.map((url) => new URL(url).pathname)).toEqual(
       expect.arrayContaining(['/actionable/', '/actionable/blocking.css', '/actionable/hero.png', '/heavy.js']),
     );
-    expect([...table.matchAll(/class="wf-req [a-z-]+" style="margin-left:[\d.]+%;width:[\d.]+%"/g)]).toHaveLength(
+    const chart = new RegExp(`<div id="network-${factor}">.*?<div class="wf-chart"(.*?)</ol>`, 's').exec(page)![1]!;
+    expect([...chart.matchAll(/class="wf-req [a-z -]+" style="margin-left:[\d.]+%;width:[\d.]+%"/g)]).toHaveLength(
       shown.length,
     );
     const hero = record.network![factor].requests.find((r) => r.url.endsWith('/actionable/hero.png'))!;

@@ -1,6 +1,6 @@
 import type { Scan } from '../../core/scan/scan.ts';
 import type { RunRecord } from '../../core/scan/result.ts';
-import { finishedScan, resultScoring } from '../../fixtures/finished-scan.ts';
+import { finishedScan, resultScoring, storedRun } from '../../fixtures/finished-scan.ts';
 import { comparePage } from '../../web/scans/compare-page.ts';
 import { reportPage } from '../../web/scans/report-page.ts';
 
@@ -56,21 +56,8 @@ describe('not-applicable categories on the compare and report pages', () => {
 });
 
 describe('verdicts on the compare page', () => {
-  const run = (lcp: number, tbt: number, score: number, median = false): RunRecord => ({
-    performance_score: score,
-    fcp_ms: 100,
-    lcp_ms: lcp,
-    tbt_ms: tbt,
-    cls: 0,
-    si_ms: 1000,
-    interactive_ms: 1000,
-    benchmark_index: 2000,
-    lighthouse_version: '13.5.0',
-    chromium_version: '140',
-    overloaded: false,
-    repeated: false,
-    median,
-  });
+  const run = (lcp: number, tbt: number, score: number, median = false): RunRecord =>
+    storedRun({ performance_score: score, lcp_ms: lcp, tbt_ms: tbt, median });
   /** A scan of three runs per form factor with these LCPs (the middle one the median run) and overall scores. */
   const threeRuns = (lcps: [number, number, number], overall: number[], publicId: string): Scan => {
     const result = resultScoring(overall[1]!, { scoringVersion: 4 });
@@ -132,6 +119,45 @@ describe('verdicts on the compare page', () => {
     expect(de).toContain('innerhalb ±8 ist Rauschen (Standardband)');
     // Without stored runs there is no Speed Index row.
     expect(noise).not.toContain('data-metric="si_ms"');
+  });
+
+  it('shows as the difference the change the verdict judged, so its sign is the shift’s (not the median runs’ difference)', () => {
+    // The median run (chosen by FCP and TTI) is the fastest LCP on both sides: its values differ by +500 ms,
+    // while the runs moved the other way (shift −400 ms).
+    const before = threeRuns([3000, 2000, 3100], [80, 81, 82], 'a'.repeat(26));
+    const after = threeRuns([2600, 2500, 2700], [80, 81, 82], 'b'.repeat(26));
+    const en = cell(compare(before, after), 'metrics-desktop', 'data-metric="lcp_ms"');
+    expect(en).toContain('data-rule="rank_test"');
+    expect(en).toContain('shift −400 ms');
+    expect(en).toMatch(/data-change="no_significant_change">−400 ms /);
+    expect(en).not.toContain('+500 ms');
+  });
+
+  it('3 runs against 1: the noise band judges the medians, and the difference shown is theirs, with the verdict’s sign', () => {
+    const before = threeRuns([3000, 2000, 3100], [80, 81, 82], 'a'.repeat(26));
+    const after = finishedScan(resultScoring(81, { scoringVersion: 4 }), { publicId: 'b'.repeat(26) });
+    after.result!.metrics.desktop.lcp_ms = 2600;
+    const en = cell(compare(before, after), 'metrics-desktop', 'data-metric="lcp_ms"');
+    // Median of the runs 3000 → 2600: −400 ms, outside the default ±300 ms (10 % of 3000): better.
+    expect(en).toMatch(/data-change="better">−400 ms /);
+    expect(en).toContain('within ±300 ms is noise (the default band)');
+    expect(en).not.toContain('+600 ms');
+  });
+
+  it('has the TTFB row its verdict rules promise, measured once per scan, in English and German', () => {
+    const before = scanScoredUnder(4, 80, 'a'.repeat(26));
+    const after = scanScoredUnder(4, 80, 'b'.repeat(26));
+    after.result!.ttfbMs = 650;
+    const en = compare(before, after);
+    expect(en).toContain('The page’s response (measured once per scan)');
+    const ttfb = cell(en, 'metrics-page', 'data-metric="ttfb_ms"');
+    expect(en).toContain('<th scope="row" class="wide">Time to First Byte</th><td data-label="Before">50 ms</td>');
+    // +600 ms is outside the default ±200 ms: worse.
+    expect(ttfb).toMatch(/data-change="worse">\+600 ms /);
+    expect(ttfb).toContain('within ±200 ms is noise (the default band)');
+    const de = compare(before, after, 'de');
+    expect(de).toContain('Die Antwort der Seite (einmal je Scan gemessen)');
+    expect(cell(de, 'metrics-page', 'data-metric="ttfb_ms"')).toContain('✗</span> schlechter');
   });
 
   it("single runs with history: the band learned from the address's scans, naming how many", () => {

@@ -1,7 +1,7 @@
 import { createServer as createHttpServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import { connect, createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { startEgressProxy, type EgressProxy } from '../../activities/lighthouse/egress-proxy.ts';
+import { monotonicMs, startEgressProxy, type EgressProxy } from '../../activities/lighthouse/egress-proxy.ts';
 
 /**
  * The scan browser's egress proxy on real sockets: what it lets through, byte for byte, and what it refuses, and
@@ -146,6 +146,38 @@ it('tunnels CONNECT to an allowed host and carries bytes both ways', async () =>
   const byName = await tunnel(egress.url, `localhost:${tunnelPort}`);
   expect(byName.statusLine).toMatch(/^HTTP\/1\.1 200/);
   expect(byName.echo).toBe('ping through the tunnel');
+});
+
+it('times its lookups and connections to the sites, for the waterfall', async () => {
+  const egress = await proxy(true);
+  const before = monotonicMs();
+  // Plain HTTP by name: the first request waits for the lookup and connects; the second has the answer and
+  // reuses the kept-alive connection; an address needs no lookup.
+  for (const path of ['/a', '/b']) await get(egress.url, `http://localhost:${originPort}${path}`);
+  await get(egress.url, `http://127.0.0.1:${originPort}/c`);
+  await tunnel(egress.url, `localhost:${tunnelPort}`);
+  await tunnel(egress.url, `localhost:${tunnelPort}`);
+  const [first, second, byAddress, tunnelFirst, tunnelSecond] = egress.upstream;
+  expect(egress.upstream).toHaveLength(5);
+  expect(first).toMatchObject({
+    target: `localhost:${originPort}`,
+    url: `http://localhost:${originPort}/a`,
+    dnsMs: expect.any(Number),
+    connectMs: expect.any(Number),
+  });
+  expect(second).toMatchObject({ url: `http://localhost:${originPort}/b`, dnsMs: null, connectMs: null });
+  expect(byAddress).toMatchObject({ target: `127.0.0.1:${originPort}`, dnsMs: null, connectMs: expect.any(Number) });
+  // A tunnel: the host was looked up already by then, and each tunnel opens its own connection.
+  expect(tunnelFirst).toEqual({
+    target: `localhost:${tunnelPort}`,
+    at: expect.any(Number),
+    dnsMs: null,
+    connectMs: expect.any(Number),
+  });
+  expect(tunnelSecond).toMatchObject({ connectMs: expect.any(Number) });
+  const after = monotonicMs();
+  expect(egress.upstream.every((u) => u.at >= before && u.at <= after)).toBe(true);
+  expect(egress.upstream.map((u) => u.at)).toEqual(egress.upstream.map((u) => u.at).sort((a, b) => a - b));
 });
 
 it('refuses special-use and private addresses without connecting, and says why', async () => {

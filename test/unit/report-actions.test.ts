@@ -52,6 +52,8 @@ describe('scan again', () => {
       public: '1',
       force: '1',
       runs: '3',
+      // The new scan's report is compared with this one.
+      rescan_of: '01kabcdefghjkmnpqrstvwxyz0',
     });
     expect(part).toContain('>Scan again</button>');
     expect(part).not.toContain('cached-notice');
@@ -68,7 +70,11 @@ describe('scan again', () => {
       maxRuns: 3,
     }).value;
     expect(part).toContain('action="/targets/42/run"');
-    expect(hiddenFields(part)).toEqual({ _csrf: CSRF, next: '/reports/01kabcdefghjkmnpqrstvwxyz0' });
+    expect(hiddenFields(part)).toEqual({
+      _csrf: CSRF,
+      next: '/reports/01kabcdefghjkmnpqrstvwxyz0',
+      rescan_of: '01kabcdefghjkmnpqrstvwxyz0',
+    });
     expect(part).toContain('>Erneut scannen</button>');
     expect(part).toContain('Der neue Scan kommt in den Verlauf des Ziels.');
   });

@@ -10,7 +10,7 @@ import { buildResultRecord } from '../../core/scan/result.ts';
 import { scoreScan } from '../../core/scoring/index.ts';
 import { FAVICON_ICO, FAVICON_SVG } from '../../web/favicon.ts';
 import { comparePage } from '../../web/scans/compare-page.ts';
-import { barGeometry, shortUrl } from '../../web/scans/report-network.ts';
+import { barGeometry, shortUrl } from '../../web/scans/report-waterfall.ts';
 import { reportPage } from '../../web/scans/report-page.ts';
 import { ratedValue, thresholdText } from '../../web/scans/report-ratings.ts';
 import { cleanObservation, SCANNED_AT } from './observation-builder.ts';
@@ -201,7 +201,8 @@ describe('the report at a glance', () => {
       const table = new RegExp(`<table class="waterfall" id="waterfall-${factor}">(.*?)</table>`, 's').exec(page)![1]!;
       const titles = [...table.matchAll(/<td class="wf-url"><span title="([^"]+)"/g)].map((m) => m[1]);
       expect(titles).toEqual(r.network![factor].requests.map((q) => q.url));
-      expect(table).toMatch(/style="margin-left:\d+(\.\d+)?%;width:\d+(\.\d+)?%"/);
+      const chart = new RegExp(`<div id="network-${factor}">.*?<div class="wf-chart"(.*?)</ol>`, 's').exec(page)![1]!;
+      expect(chart).toMatch(/style="margin-left:\d+(\.\d+)?%;width:\d+(\.\d+)?%"/);
       expect(page).toContain(`id="scripts-${factor}"`);
       expect(page).toContain(`id="images-${factor}"`);
     }
@@ -213,7 +214,7 @@ describe('the report at a glance', () => {
     const page = reportPage({ scan, chrome: { locale: 'de' }, imageUrl: (name) => `/img/${name}` });
     expect(page).toContain('WordPress: nicht erkannt');
     expect(page).toContain('gut ≤ 2,5 s, schlecht &gt; 4 s');
-    expect(page).toContain('Zeitachse (0 bis');
+    expect(page).toContain('<legend>Anzeigen</legend>');
     const wordpress = {
       ...scan,
       result: { ...scan.result!, isWordPress: true, scores: { ...scan.result!.scores, wordpress: 62 } },

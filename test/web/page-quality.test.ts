@@ -157,6 +157,29 @@ describe('the quality of our own pages', () => {
       });
       const counts = parts as Record<string, number>;
       expect(Math.min(counts.desktop!, counts.mobile!, counts.bytes!)).toBeGreaterThan(10);
+      // The waterfall's filters work without scripts: choosing one hides the other requests of chart and table.
+      const shown = () =>
+        page.evaluate(`(() => {
+          const visible = (selector) => [...document.querySelectorAll(selector)].filter((el) => el.offsetParent !== null);
+          return {
+            chart: visible('#network-desktop .wf-rows li').map((li) => li.dataset.type + (li.hasAttribute('data-blocking') ? '!' : '')),
+            table: visible('#waterfall-desktop tbody tr').map((tr) => tr.dataset.type + (tr.hasAttribute('data-blocking') ? '!' : '')),
+          };
+        })()`) as Promise<{ chart: string[]; table: string[] }>;
+      const all = await shown();
+      expect(all.chart).toHaveLength(counts.desktop!);
+      await page.click('label[for="wf-filter-desktop-script"]');
+      const scripts = await shown();
+      expect(scripts.chart.length).toBeGreaterThan(0);
+      expect(scripts.chart.length).toBeLessThan(all.chart.length);
+      expect(scripts).toEqual({
+        chart: all.chart.filter((t) => t.startsWith('script')),
+        table: all.table.filter((t) => t.startsWith('script')),
+      });
+      await page.click('label[for="wf-filter-desktop-blocking"]');
+      expect((await shown()).table).toEqual(all.table.filter((t) => t.endsWith('!')));
+      await page.click('label[for="wf-filter-desktop-all"]');
+      expect(await shown()).toEqual(all);
       for (const width of [360, 1280]) {
         await page.setViewport({ width, height: 800 });
         await page.reload({ waitUntil: 'load' });

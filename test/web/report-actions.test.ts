@@ -5,6 +5,7 @@ import { buildResultRecord } from '../../core/scan/result.ts';
 import { scoreScan } from '../../core/scoring/index.ts';
 import { createStorage } from '../../db/store/index.ts';
 import { startFixtureSites, type FixtureSites } from '../../fixtures/sites.ts';
+import { startRegressionSite, type RegressionSite } from '../../fixtures/regression-site.ts';
 import { markFinished } from '../../services/scans.ts';
 import { call, createTestUser, TestClock } from '../harness/api.ts';
 import { launchBrowser, signedInPage } from '../harness/browser.ts';
@@ -15,11 +16,13 @@ import { cleanObservation, SCANNED_AT } from '../unit/observation-builder.ts';
 
 /**
  * A report's own parts for its owner, through the real API process's web routes and a real worker: "Scan
- * again" and the cached answer that says how old it is (and the API's `cached: true`), and "Share", which
- * turns the spec's share link on and off from the report, with the copy button working under the page's CSP.
+ * again" and the cached answer that says how old it is (and the API's `cached: true`), "Share", which
+ * turns the spec's share link on and off from the report, with the copy button working under the page's CSP,
+ * and the comparison with the previous scan at the top of the report, in the API's `previous` and on share pages.
  */
 let stack: ScanStack;
 let sites: FixtureSites;
+let regression: RegressionSite;
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
 const clock = new TestClock();
@@ -27,6 +30,7 @@ const PASSWORD = 'a-long-password-1';
 
 beforeAll(async () => {
   sites = await startFixtureSites();
+  regression = await startRegressionSite();
   stack = await startScanStack({ clock, runner: 'replay' });
   ({ browser, close: closeBrowser } = await launchBrowser());
 }, 180_000);
@@ -35,6 +39,7 @@ afterAll(async () => {
   await closeBrowser?.();
   await stack?.close();
   await sites?.close();
+  await regression?.close();
 });
 
 const storage = () => createStorage(stack.api.db.knex);
@@ -255,4 +260,113 @@ describe('share from the report', () => {
     expect(refused.text).toContain('Share links come with the Starter plan and higher');
     expect(await storage().scans.find(scanId)).toMatchObject({ shareEnabled: false, shareToken: null });
   });
+});
+
+describe('every scan compared with the previous one', () => {
+  /** The report's section on the previous scan, and one row's cell of it. */
+  const section = (page: string) => {
+    const start = page.indexOf('<section id="previous"');
+    return start < 0 ? '' : page.slice(start, page.indexOf('</section>', start));
+  };
+  const mobileCell = (html: string, metric: string) => {
+    const row = html.slice(html.indexOf(`data-metric="${metric}"`));
+    return row.slice(row.indexOf('data-label="Mobile"'), row.indexOf('</tr>'));
+  };
+
+  it('a slow page, then "Scan again" once it is fixed: "faster, a real change" by the rank test at the top, in the API, and on share pages only when both are shared', async () => {
+    const conforms = await openApiContract(stack.api);
+    const { token, web } = await signedIn('starter');
+    // The regression site's page with its heavy hero (its recorded run: mobile LCP 1.2 s later than the normal page's).
+    regression.set('compared', { heroSide: 300 });
+    const started = await web.post('/scans', {
+      url: regression.url('compared'),
+      region: stack.api.config.regions.default,
+      runs: '3',
+    });
+    expect(started.status).toBe(303);
+    const slowId = String(started.headers.location).split('/')[2]!;
+    expect((await waitForScan(stack.api, token, slowId)).status).toBe('finished');
+    // The first scan of the address has nothing to compare with: no section, and `previous: null`.
+    const slowReport = (await web.get(`/reports/${slowId}`)).text;
+    expect(section(slowReport)).toBe('');
+    const slowDetail = await call(stack.api, `/scans/${slowId}`, { token });
+    expect(slowDetail.body.data).toMatchObject({ previous: null });
+    expect(conforms('get', '/scans/{id}', slowDetail)).toEqual([]);
+
+    // The page is fixed; "Scan again" on the slow scan's report asks for its three runs and names it.
+    regression.set('compared', { heroSide: 0 });
+    const form = formOf(slowReport, 'rescan-form');
+    expect(form.fields).toMatchObject({ runs: '3', rescan_of: slowId, force: '1' });
+    const again = await web.post(form.action, form.fields);
+    expect(again.status).toBe(303);
+    const fastId = String(again.headers.location).split('/')[2]!;
+    expect((await waitForScan(stack.api, token, fastId)).status).toBe('finished');
+    // Its progress page, once finished, lands on its report, which opens with the comparison.
+    const landed = await web.get(`/scans/${fastId}`);
+    expect(landed.status).toBe(303);
+    expect(landed.headers.location).toBe(`/reports/${fastId}`);
+    const fastReport = (await web.get(`/reports/${fastId}`)).text;
+    const top = section(fastReport);
+    expect(fastReport.indexOf('<section id="previous"')).toBeLessThan(fastReport.indexOf('id="scores"'));
+    expect(top).toMatch(/<p id="previous-summary">LCP [^;]*faster on mobile, a real change;/);
+    const lcp = mobileCell(top, 'lcp_ms');
+    expect(lcp).toContain('data-change="better">−1');
+    expect(lcp).toContain('rank test over 3 vs 3 runs: p = 0.05, shift −1');
+    expect(top).toContain(`<a id="previous-report" href="/reports/${slowId}">`);
+    expect(top).toContain(`<a id="previous-compare" href="/compare?scan=${slowId}&amp;scan=${fastId}">`);
+    // The full comparison says the same of the same row.
+    const compared = (await web.get(`/compare?scan=${slowId}&scan=${fastId}`)).text;
+    const compareRow = compared.slice(
+      compared.indexOf('data-metric="lcp_ms"', compared.indexOf('id="metrics-mobile"')),
+    );
+    const shift = /shift (−[\d.]+ s)/.exec(lcp)![1]!;
+    expect(compareRow.slice(0, compareRow.indexOf('</tr>'))).toContain(`p = 0.05, shift ${shift}`);
+    expect(compared).toContain('data-metric="ttfb_ms"');
+
+    // The API: `previous` with the scan id, the sentence and each metric's change and verdict.
+    const detail = await call(stack.api, `/scans/${fastId}`, { token, headers: { 'accept-language': 'de' } });
+    expect(conforms('get', '/scans/{id}', detail)).toEqual([]);
+    const previous = (
+      detail.body.data as { previous: { summary: string; metrics: { mobile: { lcp_ms: { change: number } } } } }
+    ).previous;
+    expect(previous).toMatchObject({
+      scan_id: slowId,
+      compare_url: `${stack.api.config.baseUrl}/compare?scan=${slowId}&scan=${fastId}`,
+      metrics: {
+        mobile: { lcp_ms: { verdict: 'better', rule: 'rank_test', p: 0.05, values: { before: 3, after: 3 } } },
+      },
+    });
+    expect(previous.metrics.mobile.lcp_ms.change).toBeLessThan(-1000);
+    expect(previous.summary).toMatch(/^LCP [^;]*auf Mobilgeräten [\d,]+ s schneller, eine echte Änderung;/);
+
+    // "Scan again" on the slow scan's report once more: the new scan is compared with that one, not the latest.
+    const third = await web.post(form.action, form.fields);
+    const thirdId = String(third.headers.location).split('/')[2]!;
+    expect((await waitForScan(stack.api, token, thirdId)).status).toBe('finished');
+    expect((await call(stack.api, `/scans/${thirdId}`, { token })).body.data).toMatchObject({
+      previous: { scan_id: slowId },
+    });
+
+    // Share pages: only the fast scan shared, its share page has no comparison and nothing of the slow scan.
+    const share = async (id: string) =>
+      new URL(
+        (
+          (await call(stack.api, `/scans/${id}/share/enable`, { token, method: 'POST', body: {} })).body.data as {
+            share_url: string;
+          }
+        ).share_url,
+      ).pathname;
+    const fastShare = await share(fastId);
+    const alone = await (await fetch(`${stack.api.url}${fastShare}`)).text();
+    expect(alone).toContain('id="scores"');
+    expect(section(alone)).toBe('');
+    expect(alone).not.toContain(slowId);
+    // Both shared: the comparison, linking the slow scan's share page, never its report or the compare page.
+    const slowShare = await share(slowId);
+    const both = section(await (await fetch(`${stack.api.url}${fastShare}`)).text());
+    expect(both).toMatch(/<p id="previous-summary">LCP [^;]*faster on mobile, a real change;/);
+    expect(both).toContain(`<a id="previous-report" href="${slowShare}">`);
+    expect(both).not.toContain('/compare');
+    expect(both).not.toContain(slowId);
+  }, 600_000);
 });

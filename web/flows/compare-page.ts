@@ -89,7 +89,7 @@ function pairSection(pair: StepPair, model: FlowComparePageModel, head: SafeHtml
     const [x, y] = [a.scores[key], b.scores[key]];
     if (x === null || y === null) return [];
     return [
-      html`<tr data-score="${key}"><th scope="row" class="wide">${t.scoreNames[key]}</th><td data-label="${t.before}">${scorePill(x)}</td><td data-label="${t.after}">${scorePill(y)}</td><td>${delta(y - x, decide('score', [x], [y]), String, locale)}</td></tr>`,
+      html`<tr data-score="${key}"><th scope="row" class="wide">${t.scoreNames[key]}</th><td data-label="${t.before}">${scorePill(x)}</td><td data-label="${t.after}">${scorePill(y)}</td><td>${delta(decide('score', [x], [y]), String, locale)}</td></tr>`,
     ];
   });
   const metricRows = metricsOf(pair.mode).flatMap((metric) => {
@@ -97,7 +97,7 @@ function pairSection(pair: StepPair, model: FlowComparePageModel, head: SafeHtml
     if (x === null || x === undefined || y === null || y === undefined) return [];
     const format = (v: number) => formatFlowMetric(metric, v, locale);
     const change = metric.verdict
-      ? delta(y - x, decide(metric.verdict, [x], [y]), format, locale)
+      ? delta(decide(metric.verdict, [x], [y]), format, locale)
       : html`<span class="same" data-change="not_judged">${signed(y - x, format)}</span> <small class="muted rule">${t.notJudged}</small>`;
     return [
       html`<tr data-metric="${metric.key}"><th scope="row" class="wide">${metric.label}</th><td data-label="${t.before}">${format(x)}</td><td data-label="${t.after}">${format(y)}</td><td>${change}</td></tr>`,

@@ -27,6 +27,7 @@ import { dashboardAlerts, dashboardTargets } from './dashboard-sections.ts';
 import { localPath, pageLocale } from '../locale.ts';
 import { readForm, webUser } from '../session.ts';
 import { t } from '../text.ts';
+import { rescanOfField } from '../scans/report-rescan.ts';
 
 export type MonitoringPageDeps = WorkflowPageDeps;
 
@@ -377,7 +378,7 @@ async function runNow(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
   const user = signedIn(ctx);
   if (!user) return;
   const id = idParam(ctx, 'targetId');
-  await readForm(ctx, deps.config);
+  const form = await readForm(ctx, deps.config);
   const outcome = await runTargetNow(
     {
       scans: deps.storage.scans,
@@ -388,6 +389,7 @@ async function runNow(deps: MonitoringPageDeps, ctx: Ctx): Promise<void> {
     },
     user,
     id,
+    { rescanOf: rescanOfField(form) },
   );
   const text = labelsFor(deps, ctx);
   switch (outcome.kind) {

@@ -7,7 +7,13 @@ import { SCORE_KEYS, type ScoreCategory, type ScoreKey, scoreLabel } from '../..
 import { html, SafeHtml } from '../html.ts';
 import { layout, scorePill, type Chrome } from '../layout.ts';
 import { ALPHA, type Decision } from '../../core/verdicts/verdict.ts';
-import { compareVerdicts, medianValue, type MetricField, type VerdictResult } from './compare-verdicts.ts';
+import {
+  compareVerdicts,
+  judgedChange,
+  medianValue,
+  type MetricField,
+  type VerdictResult,
+} from '../../core/scan/compare.ts';
 import { notApplicableText, scanText, verdictText } from './labels.ts';
 import { when } from './scan-table.ts';
 
@@ -20,10 +26,9 @@ export interface CompareInput {
   history?: readonly VerdictResult[];
 }
 
-type MetricKey = MetricField;
 // The metrics keep Lighthouse's English names in every language, as Lighthouse's own German report does.
-const METRICS: Array<{
-  key: MetricKey;
+export const METRICS: Array<{
+  key: MetricField;
   label: (locale: Locale) => string;
   format: (v: number, locale: Locale) => string;
 }> = [
@@ -35,6 +40,9 @@ const METRICS: Array<{
   { key: 'request_count', label: (locale) => scanText(locale).requests, format: (v) => String(v) },
   { key: 'total_bytes', label: (locale) => scanText(locale).bytes, format: formatBytes },
 ];
+
+/** TTFB's row: measured once per scan (the desktop median run's page facts), under Lighthouse's English name too. */
+export const TTFB_LABEL = 'Time to First Byte';
 
 // A shape beside the word, so the verdict does not rest on colour alone.
 const SHAPES: Record<Decision['verdict'], string> = { better: '✓', worse: '✗', no_significant_change: '≈' };
@@ -54,9 +62,14 @@ function ruleText(decision: Decision, format: (v: number) => string, locale: Loc
   return `${words.rankTest(p, signed(decision.shift, format), words.runs(decision.before.n, decision.after.n))}${underFloor ? words.underFloor(format(decision.floor)) : ''}`;
 }
 
-/** A change with its sign, the verdict in words and shape, and the rule that decided (the flow compare page's too). */
-export function delta(change: number, decision: Decision, format: (v: number) => string, locale: Locale): SafeHtml {
+/**
+ * The change the verdict judged (core/scan/compare.ts `judgedChange`: the rank test's shift or the noise band's
+ * difference, so the sign shown is the verdict's) with the verdict in words and shape and the rule that decided
+ * (the flow compare page's and the report's comparison with the previous scan too).
+ */
+export function delta(decision: Decision, format: (v: number) => string, locale: Locale): SafeHtml {
   const { verdict } = decision;
+  const change = judgedChange(decision);
   const kind = verdict === 'no_significant_change' ? 'same' : verdict;
   return html`<span class="${kind}" data-change="${verdict}">${signed(change, format)} <span class="verdict"><span aria-hidden="true">${SHAPES[verdict]}</span> ${verdictText(locale).verdict[verdict]}</span></span> <small class="muted rule" data-rule="${decision.rule}">${ruleText(decision, format, locale)}</small>`;
 }
@@ -79,7 +92,7 @@ export function comparePage({ chrome, before, after, imageUrl, history = [] }: C
     (
       key,
     ) => html`<tr data-score="${key}"><th scope="row" class="wide">${scoreLabel(key, locale)}</th><td data-label="${text.before}">${cell(key, a)}</td><td data-label="${text.after}">${cell(key, b)}</td>
-      <td>${missing(key, a) || missing(key, b) ? html`<span class="same">—</span>` : delta(b.scores[key] - a.scores[key], verdicts.get(`score:${key}`)!, String, locale)}</td></tr>`,
+      <td>${missing(key, a) || missing(key, b) ? html`<span class="same">—</span>` : delta(verdicts.get(`score:${key}`)!, String, locale)}</td></tr>`,
   );
   const metricTables = FORM_FACTORS.map(
     (factor) => html`<h3>${text.progressStep[factor]}</h3><table id="metrics-${factor}" class="compare stack">${head}
@@ -88,9 +101,14 @@ export function comparePage({ chrome, before, after, imageUrl, history = [] }: C
         const y = medianValue(b, factor, key);
         const decision = verdicts.get(`${factor}:${key}`);
         if (x === null || y === null || !decision) return '';
-        return html`<tr data-metric="${key}"><th scope="row" class="wide">${label(locale)}</th><td data-label="${text.before}">${format(x, locale)}</td><td data-label="${text.after}">${format(y, locale)}</td><td>${delta(y - x, decision, (v) => format(v, locale), locale)}</td></tr>`;
+        return html`<tr data-metric="${key}"><th scope="row" class="wide">${label(locale)}</th><td data-label="${text.before}">${format(x, locale)}</td><td data-label="${text.after}">${format(y, locale)}</td><td>${delta(decision, (v) => format(v, locale), locale)}</td></tr>`;
       })}</tbody></table>`,
   );
+  // TTFB is measured once per scan (the desktop median run's page facts), so it has a table of its own.
+  const ttfb = verdicts.get('page:ttfb_ms');
+  const pageTable = ttfb
+    ? html`<h3>${text.compareWholePage}</h3><table id="metrics-page" class="compare stack">${head}<tbody><tr data-metric="ttfb_ms"><th scope="row" class="wide">${TTFB_LABEL}</th><td data-label="${text.before}">${formatMs(a.ttfbMs, locale)}</td><td data-label="${text.after}">${formatMs(b.ttfbMs, locale)}</td><td>${delta(ttfb, (v) => formatMs(v, locale), locale)}</td></tr></tbody></table>`
+    : '';
   const filmstrips = FORM_FACTORS.map((factor) => filmstripPair(factor, before, after, imageUrl, locale));
   const codes = (scan: Scan) => new Set(scan.result!.findings.map((f) => f.code));
   const [beforeCodes, afterCodes] = [codes(before), codes(after)];
@@ -113,7 +131,7 @@ export function comparePage({ chrome, before, after, imageUrl, history = [] }: C
         ${a.scoringVersion !== b.scoringVersion ? html`<p class="notice" id="scoring-version-changed" role="note">${text.otherScoringVersion(a.scoringVersion, b.scoringVersion)}</p>` : ''}
         <p class="muted" id="verdict-rules">${verdictText(locale).rulesNote}</p>
         <table id="compare-scores" class="compare stack">${head}<tbody>${scoreRows}</tbody></table></section>
-      <section><h2>${text.metricsTitle}</h2>${metricTables}</section>
+      <section><h2>${text.metricsTitle}</h2>${metricTables}${pageTable}</section>
       <section><h2>${text.filmstripTitle}</h2>${filmstrips}</section>
       <section><h2>${text.appeared}</h2>${listFindings(after, (code) => !beforeCodes.has(code), 'findings-appeared')}
         <h2>${text.disappeared}</h2>${listFindings(before, (code) => !afterCodes.has(code), 'findings-disappeared')}</section>`,

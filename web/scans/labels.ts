@@ -69,6 +69,7 @@ const en = {
   notFinished: 'Both scans must be finished to compare them.',
   pickTwo: 'Choose exactly two scans to compare.',
   metricsTitle: 'Metrics',
+  compareWholePage: 'The page’s response (measured once per scan)',
   filmstripTitle: 'Filmstrip',
   regionColumn: 'Region',
   requests: 'Requests',
@@ -197,6 +198,7 @@ const de: typeof en = {
   notFinished: 'Beide Scans müssen abgeschlossen sein, um sie zu vergleichen.',
   pickTwo: 'Wählen Sie genau zwei Scans zum Vergleich.',
   metricsTitle: 'Messwerte',
+  compareWholePage: 'Die Antwort der Seite (einmal je Scan gemessen)',
   filmstripTitle: 'Filmstreifen',
   regionColumn: 'Region',
   requests: 'Anfragen',
@@ -353,7 +355,6 @@ const glanceEn = {
   size: 'Transferred',
   start: 'Start',
   duration: 'Duration',
-  timeline: (end: string) => `Timeline (0 to ${end})`,
   noResponse: 'no response',
   types: {
     Document: 'Document',
@@ -400,7 +401,6 @@ const glanceDe: typeof glanceEn = {
   size: 'Übertragen',
   start: 'Beginn',
   duration: 'Dauer',
-  timeline: (end) => `Zeitachse (0 bis ${end})`,
   noResponse: 'keine Antwort',
   types: {
     Document: 'Dokument',

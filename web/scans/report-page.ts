@@ -76,9 +76,11 @@ export interface ReportInput {
   ownerParts?: SafeHtml;
   /** Lighthouse's own report of the scan (web/scans/report-lighthouse.ts); left out, the part is not shown. */
   lighthouse?: LighthouseLinks;
+  /** The comparison with the previous scan (web/scans/report-previous.ts), at the top; left out when there is none to show. */
+  previous?: SafeHtml;
 }
 
-export function reportPage({ scan, chrome, imageUrl, field, ownerParts, lighthouse }: ReportInput): string {
+export function reportPage({ scan, chrome, imageUrl, field, ownerParts, lighthouse, previous }: ReportInput): string {
   const locale: Locale = chrome.locale;
   const t = LABELS[locale];
   const header = html`<h1>${t.report}</h1><p><strong class="url">${scan.url}</strong> · ${scan.region}${scan.finishedAt ? html` · ${t.scanned} <time datetime="${scan.finishedAt.toISOString()}">${formatDateTime(scan.finishedAt, locale)}</time>` : html``}</p>`;
@@ -109,7 +111,7 @@ export function reportPage({ scan, chrome, imageUrl, field, ownerParts, lighthou
     [t.requests, (f) => formatNumber(r.metrics[f].request_count, locale)],
     [t.bytes, (f) => formatBytes(r.metrics[f].total_bytes, locale)],
   ];
-  const body = html`${header}${ownerParts ?? ''}
+  const body = html`${header}${previous ?? ''}${ownerParts ?? ''}
     <section><div class="scores" id="scores">${scores}</div><p id="summary">${summary.long}</p>
       <p>${t.finalUrl}: <span class="url">${r.finalUrl}</span> · ${t.status}: ${r.httpStatus} · TTFB: ${formatMs(r.ttfbMs, locale)}</p></section>
     ${fixFirstSection(r, locale)}
@@ -135,5 +137,5 @@ export function reportPage({ scan, chrome, imageUrl, field, ownerParts, lighthou
     ${diagnosticsSection(r, locale, imageUrl)}
     ${networkSection(r, locale)}
     ${findingsSection(r, locale)}`;
-  return layout(t.report, body, { ...chrome, sheets: ['report'] });
+  return layout(t.report, body, { ...chrome, sheets: previous ? ['report', 'scan-compare'] : ['report'] });
 }

@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import type { Clock } from '../../core/clock.ts';
+import type { Locale } from '../../core/i18n/locale.ts';
 import type { RumQueries } from '../../core/rum/queries.ts';
 import { scanShareUrl } from '../../core/links.ts';
 import { cheapestPlanWith, hasFeature, planFor } from '../../core/plans.ts';
@@ -24,6 +25,7 @@ import {
   type ImageAudience,
 } from '../../services/assets.ts';
 import { fieldDataForScan } from '../../services/field-data.ts';
+import { compareWithPrevious, type ComparisonViewer } from '../../services/scan-comparison.ts';
 import { setSharing } from '../../services/scans.ts';
 import { chromeFor } from '../chrome.ts';
 import { sendPage } from '../error-page.ts';
@@ -34,6 +36,7 @@ import { pageLocale } from '../locale.ts';
 import { readForm, webUser } from '../session.ts';
 import { scanText } from './labels.ts';
 import { reportPage } from './report-page.ts';
+import { previousSection } from './report-previous.ts';
 import { rescanPart } from './report-rescan.ts';
 import { SHARE_NOTICES, sharePart, type ShareNotice } from './report-share.ts';
 import { lighthouseLinks, mountLighthouseReportPages } from './report-lighthouse.ts';
@@ -99,8 +102,27 @@ async function showReport(deps: ReportPageDeps, ctx: Ctx): Promise<void> {
       field,
       ownerParts: owned?.parts,
       lighthouse: await lighthouseLinks(deps.storage, scan, `/reports/${scan.publicId}`),
+      previous: await previousPart(deps, scan, user && user.id === scan.userId ? 'owner' : 'public', chrome.locale),
     }),
   );
+}
+
+/** The comparison with the previous scan at the top of a finished scan's report, when the viewer may see it. */
+async function previousPart(
+  deps: ReportPageDeps,
+  scan: Scan,
+  viewer: ComparisonViewer,
+  locale: Locale,
+): Promise<SafeHtml | undefined> {
+  const comparison = await compareWithPrevious(deps.storage.scans, scan, viewer);
+  return comparison
+    ? previousSection({
+        comparison,
+        scan: { publicId: scan.publicId, scoringVersion: scan.result!.scoringVersion },
+        viewer,
+        locale,
+      })
+    : undefined;
 }
 
 /**
@@ -167,13 +189,15 @@ async function showSharedReport(deps: ReportPageDeps, ctx: Ctx): Promise<void> {
   recordLogIds(ctx, { scanId: scan.publicId });
   ctx.set('X-Robots-Tag', 'noindex');
   // A share page is for anyone: no navigation of the owner's account, whoever is signed in.
+  const locale = pageLocale(ctx, deps.config);
   sendPage(
     ctx,
     reportPage({
       scan,
-      chrome: { locale: pageLocale(ctx, deps.config), path: ctx.url },
+      chrome: { locale, path: ctx.url },
       imageUrl: imageUrlFor(deps, scan, 'share'),
       lighthouse: await lighthouseLinks(deps.storage, scan, `/share/${token}`),
+      previous: await previousPart(deps, scan, 'share', locale),
     }),
   );
 }

@@ -22,6 +22,7 @@ import { homePage } from './home-page.ts';
 import { scanListPage } from './list-page.ts';
 import { progressPage, progressState, PROGRESS_SCRIPT, PROGRESS_SCRIPT_VERSION } from './progress-page.ts';
 import type { UrlBox } from './url-box.ts';
+import { rescanOfField } from './report-rescan.ts';
 import { readForm, webUser } from '../session.ts';
 import { t } from '../text.ts';
 import { scanText } from './labels.ts';
@@ -157,6 +158,7 @@ async function startScan(deps: ScanPageDeps, ctx: Ctx): Promise<void> {
     { scans: deps.storage.scans, temporal: deps.temporal, config: deps.config, clock: deps.clock },
     { id: user.id, plan: planFor(user.plan) },
     { url: withDefaultScheme(values.url), region, public: values.isPublic, force: form.get('force') === '1', runs },
+    { rescanOf: rescanOfField(form) },
   );
   switch (outcome.kind) {
     case 'invalid':
