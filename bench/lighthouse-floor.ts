@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import lighthouse from 'lighthouse';
 import puppeteer from 'puppeteer-core';
-import { LIGHTHOUSE_FLAGS, lighthouseConfigFor } from '../activities/lighthouse/settings.ts';
+import { lighthouseConfigFor, lighthouseFlagsFor } from '../activities/lighthouse/settings.ts';
 import { CHROMIUM_FLAGS, sandboxFlags } from '../core/chromium.ts';
 
 const profile = mkdtempSync(join(tmpdir(), 'bench-floor-'));
@@ -25,7 +25,7 @@ try {
     const started = performance.now();
     for (const factor of ['mobile', 'desktop'] as const) {
       const page = await browser.newPage();
-      const result = await lighthouse(url, LIGHTHOUSE_FLAGS, lighthouseConfigFor(factor), page);
+      const result = await lighthouse(url, lighthouseFlagsFor(factor), lighthouseConfigFor(factor), page);
       if (!result || result.lhr.runtimeError)
         throw new Error(`floor run failed for ${url}: ${result?.lhr.runtimeError?.message ?? 'no result'}`);
       await page.close();
