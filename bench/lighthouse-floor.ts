@@ -12,12 +12,13 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import lighthouse from 'lighthouse';
 import puppeteer from 'puppeteer-core';
-import { LIGHTHOUSE_FLAGS, lighthouseConfigFor } from '../activities/lighthouse/settings.ts';
+import { lighthouseConfigFor, lighthouseFlagsFor } from '../activities/lighthouse/settings.ts';
 import { CHROMIUM_FLAGS, sandboxFlags } from '../core/chromium.ts';
+import type { FormFactor } from '../core/scan/observation.ts';
 
-const flags = process.argv.includes('--performance-only')
-  ? { ...LIGHTHOUSE_FLAGS, onlyCategories: ['performance'] }
-  : LIGHTHOUSE_FLAGS;
+const performanceOnly = process.argv.includes('--performance-only');
+const flagsFor = (factor: FormFactor) =>
+  performanceOnly ? { ...lighthouseFlagsFor(factor), onlyCategories: ['performance'] } : lighthouseFlagsFor(factor);
 const profile = mkdtempSync(join(tmpdir(), 'bench-floor-'));
 const browser = await puppeteer.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -30,7 +31,7 @@ try {
     const started = performance.now();
     for (const factor of ['mobile', 'desktop'] as const) {
       const page = await browser.newPage();
-      const result = await lighthouse(url, flags, lighthouseConfigFor(factor), page);
+      const result = await lighthouse(url, flagsFor(factor), lighthouseConfigFor(factor), page);
       if (!result || result.lhr.runtimeError)
         throw new Error(`floor run failed for ${url}: ${result?.lhr.runtimeError?.message ?? 'no result'}`);
       await page.close();

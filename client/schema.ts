@@ -799,6 +799,36 @@ export interface paths {
                                             main_thread_ms?: number;
                                             /** @description The form factors whose Lighthouse run listed it; absent for items read from the page’s own responses. */
                                             form_factors?: ("desktop" | "mobile")[];
+                                            /**
+                                             * @description Layout shifts: what made the content move, the item naming the culprit (the image without dimensions, the web font or iframe URL); `unexplained` when Lighthouse named no cause (the item is then the element that moved).
+                                             * @enum {unknown}
+                                             */
+                                            cause?: "unsized-image" | "web-font" | "injected-iframe" | "unexplained";
+                                            /** @description Layout shifts: the element the culprit moved (its selector). */
+                                            moved?: string;
+                                            /** @description Layout shifts: the shift score the culprit caused. */
+                                            shift?: number;
+                                            /** @description Images: what would make the image smaller (Lighthouse's image delivery insight). */
+                                            fixes?: ("responsive-size" | "modern-format" | "compression" | "video-format")[];
+                                            /** @description Images shown smaller: the file’s size in pixels. */
+                                            file_px?: string;
+                                            /** @description Images shown smaller: the shown size in pixels. */
+                                            shown_px?: string;
+                                            /** @description Legacy JavaScript: the polyfills and transforms found in the script. */
+                                            signals?: string[];
+                                            /** @description Duplicated JavaScript: the scripts that each carry the module named in `label`. */
+                                            copies?: string[];
+                                            /** @description Third-party facades: facades known for the product named in `label`. */
+                                            facades?: string[];
+                                            /** @description Back/forward cache: Chromium's reason the page was not restored (its NotRestoredReason). */
+                                            reason?: string;
+                                            /**
+                                             * @description Back/forward cache: `actionable` (the page can fix it), `pending-support` (Chromium does not support it yet), `circumstantial`.
+                                             * @enum {unknown}
+                                             */
+                                            blocker?: "actionable" | "pending-support" | "circumstantial";
+                                            /** @description Critical request chains: when the request ended, from the start of the navigation. */
+                                            end_ms?: number;
                                         }[];
                                         /** @description Extension: Lighthouse’s estimated savings per form factor. */
                                         savings?: {
@@ -818,6 +848,15 @@ export interface paths {
                                             desktop?: number;
                                             mobile?: number;
                                         };
+                                        /** @description Extension: the codes of Lighthouse's specific diagnosis behind the finding (lcp.lazy-loaded, cls.unsized-image, ...; core/scoring/README.md), each a sentence of `message` and, where it has one, of `recommendation`. */
+                                        clues?: string[];
+                                        /** @description Extension: what fixing it saves, as findings are ordered: milliseconds on a metric (the largest of the form factors), then bytes. Absent where nothing is stated; findings without it follow those with it. */
+                                        impact?: {
+                                            ms: number;
+                                            bytes: number;
+                                        };
+                                        /** @description Extension: 1 to 3 for the 3 findings that save most (fix first), in order; absent on the others. */
+                                        priority?: number;
                                     }[];
                                     /** @description Extension: every run (page load) of each form factor, in the order loaded, one of them marked `median` (the scan’s metrics, findings and images are its). A scan has as many runs as asked for in POST /scans; absent from results stored before runs existed. */
                                     runs?: {
@@ -887,6 +926,11 @@ export interface paths {
                                                     load_time_ms: number | null;
                                                     render_delay_ms: number;
                                                 } | null;
+                                                discovery?: {
+                                                    lazy_loaded: boolean;
+                                                    fetchpriority_high: boolean;
+                                                    in_initial_html: boolean;
+                                                } | null;
                                             };
                                             /** @description Elements that shifted (cls-culprits-insight), with their layout-shift score, their share of the shifts listed, and Lighthouse's likely causes. */
                                             layout_shifts: {
@@ -905,6 +949,24 @@ export interface paths {
                                                 score: number;
                                                 share: number;
                                                 causes: string[];
+                                                /** @description What caused the shift: the image without dimensions (element), the web font or iframe (url); empty when Lighthouse named none. Absent from older results. */
+                                                culprits?: {
+                                                    /** @enum {unknown} */
+                                                    cause: "unsized-image" | "web-font" | "injected-iframe";
+                                                    element?: {
+                                                        selector: string;
+                                                        /** @description The element's opening HTML tag as Lighthouse gives it, cut to 200 characters. */
+                                                        snippet: string;
+                                                        label: string;
+                                                        box: {
+                                                            top: number;
+                                                            left: number;
+                                                            width: number;
+                                                            height: number;
+                                                        } | null;
+                                                    };
+                                                    url?: string;
+                                                }[];
                                             }[];
                                             render_blocking: {
                                                 url: string;
@@ -917,12 +979,24 @@ export interface paths {
                                                 recognized: boolean;
                                                 transfer_bytes: number;
                                                 main_thread_ms: number;
+                                                /** @description The entity's requests, the largest first; absent from older results. */
+                                                urls?: string[];
                                             }[];
                                             main_thread: {
                                                 category: string;
                                                 label: string;
                                                 ms: number;
                                             }[];
+                                            /** @description The longest chain of critical requests (network-dependency-tree-insight), the document first: each request found only once the one before it arrived. Null without one; absent from older results. */
+                                            critical_chain?: {
+                                                length: number;
+                                                duration_ms: number;
+                                                requests: {
+                                                    url: string;
+                                                    end_ms: number;
+                                                    transfer_bytes: number;
+                                                }[];
+                                            } | null;
                                         };
                                         mobile: {
                                             lcp: {
@@ -945,6 +1019,11 @@ export interface paths {
                                                     load_time_ms: number | null;
                                                     render_delay_ms: number;
                                                 } | null;
+                                                discovery?: {
+                                                    lazy_loaded: boolean;
+                                                    fetchpriority_high: boolean;
+                                                    in_initial_html: boolean;
+                                                } | null;
                                             };
                                             /** @description Elements that shifted (cls-culprits-insight), with their layout-shift score, their share of the shifts listed, and Lighthouse's likely causes. */
                                             layout_shifts: {
@@ -963,6 +1042,24 @@ export interface paths {
                                                 score: number;
                                                 share: number;
                                                 causes: string[];
+                                                /** @description What caused the shift: the image without dimensions (element), the web font or iframe (url); empty when Lighthouse named none. Absent from older results. */
+                                                culprits?: {
+                                                    /** @enum {unknown} */
+                                                    cause: "unsized-image" | "web-font" | "injected-iframe";
+                                                    element?: {
+                                                        selector: string;
+                                                        /** @description The element's opening HTML tag as Lighthouse gives it, cut to 200 characters. */
+                                                        snippet: string;
+                                                        label: string;
+                                                        box: {
+                                                            top: number;
+                                                            left: number;
+                                                            width: number;
+                                                            height: number;
+                                                        } | null;
+                                                    };
+                                                    url?: string;
+                                                }[];
                                             }[];
                                             render_blocking: {
                                                 url: string;
@@ -975,12 +1072,24 @@ export interface paths {
                                                 recognized: boolean;
                                                 transfer_bytes: number;
                                                 main_thread_ms: number;
+                                                /** @description The entity's requests, the largest first; absent from older results. */
+                                                urls?: string[];
                                             }[];
                                             main_thread: {
                                                 category: string;
                                                 label: string;
                                                 ms: number;
                                             }[];
+                                            /** @description The longest chain of critical requests (network-dependency-tree-insight), the document first: each request found only once the one before it arrived. Null without one; absent from older results. */
+                                            critical_chain?: {
+                                                length: number;
+                                                duration_ms: number;
+                                                requests: {
+                                                    url: string;
+                                                    end_ms: number;
+                                                    transfer_bytes: number;
+                                                }[];
+                                            } | null;
                                         };
                                     };
                                     /** @description Extension: how the scores were computed. Scores of different versions measure differently; compare and history charts mark a change of version. */

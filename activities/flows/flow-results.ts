@@ -98,8 +98,11 @@ function findings(lhr: StepResult): FlowFinding[] {
       title: audit.title,
       score: audit.score,
       display_value: audit.displayValue ?? null,
-      // The report's items (url, element, bytes, ms; DETAIL_LIMITS.items of them), flat.
-      items: (auditEvidence(audit)?.items ?? []).map(({ box: _box, ...item }) => item),
+      // The report's items (url, element, bytes, ms; DETAIL_LIMITS.items of them), flat: read without an audit id,
+      // they have none of the lists a scan's clues add.
+      items: (auditEvidence(audit)?.items ?? []).map(
+        ({ box: _box, fixes: _fixes, signals: _signals, copies: _copies, facades: _facades, ...item }) => item,
+      ),
     }));
 }
 

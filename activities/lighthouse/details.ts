@@ -1,12 +1,10 @@
 import {
   type AuditEvidence,
-  type Box,
   type ByteBreakdown,
   type ByteItem,
   DETAIL_LIMITS,
   type DetailItem,
   type Diagnostics,
-  type ElementRef,
   type LcpPhases,
   type NetworkBreakdown,
   REQUEST_PRIORITIES,
@@ -16,13 +14,22 @@ import {
   type WaterfallMarkers,
   type WaterfallRequest,
 } from '../../core/scan/details.ts';
+import {
+  criticalChain,
+  duplicatedModule,
+  entityUrls,
+  imageFixes,
+  lcpDiscovery,
+  legacySignals,
+  shiftCulprits,
+} from './clues.ts';
+import { elementRef, isObject, type Json, listNode, number, round, tableRows, text } from './lhr-json.ts';
 import type { PhaseEnds, RequestTiming } from './request-timings.ts';
 
 /**
  * Lighthouse 13's audit and insight details, read into the bounded shapes of core/scan/details.ts. Pure:
  * the runner calls it on each form factor's Lighthouse result, the unit tests on stored ones.
  */
-type Json = Record<string, unknown>;
 export interface DetailedAudit {
   details?: Json;
   metricSavings?: Record<string, number | undefined>;
@@ -32,59 +39,8 @@ export interface DetailedResult {
   entities?: Array<{ name: string; isFirstParty?: boolean; isUnrecognized?: boolean }>;
 }
 
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-const text = (value: unknown, max: number = DETAIL_LIMITS.text): string | undefined =>
-  typeof value === 'string' ? value.slice(0, max) : undefined;
-const number = (value: unknown): number | undefined =>
-  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-const round = (value: number) => Math.round(value);
 /** The metrics whose savings are milliseconds (CLS savings are unitless and not counted). */
 const MS_METRICS = ['FCP', 'LCP', 'TBT', 'INP'] as const;
-
-function box(node: Json): Box | null {
-  const rect = node.boundingRect;
-  if (!isObject(rect)) return null;
-  const [top, left, width, height] = [rect.top, rect.left, rect.width, rect.height].map(number);
-  if (
-    top === undefined ||
-    left === undefined ||
-    width === undefined ||
-    height === undefined ||
-    width <= 0 ||
-    height <= 0
-  )
-    return null;
-  return { top: round(top), left: round(left), width: round(width), height: round(height) };
-}
-
-export function elementRef(node: unknown): ElementRef | null {
-  if (!isObject(node) || node.type !== 'node') return null;
-  const selector = text(node.selector);
-  if (!selector) return null;
-  return {
-    selector,
-    snippet: text(node.snippet, DETAIL_LIMITS.snippet) ?? '',
-    label: text(node.nodeLabel) ?? '',
-    box: box(node),
-  };
-}
-
-/** The table rows of a details object: a table's items, or the first table inside a list (insights nest them). */
-function tableRows(details: Json | undefined): Json[] {
-  if (!details) return [];
-  if (details.type === 'list' && Array.isArray(details.items)) {
-    const table = details.items.find((item): item is Json => isObject(item) && item.type === 'table');
-    return tableRows(table);
-  }
-  return Array.isArray(details.items) ? details.items.filter(isObject) : [];
-}
-
-/** The node of a details list that is not a table (lcp-breakdown-insight, lcp-discovery-insight name their element so). */
-function listNode(details: Json | undefined): ElementRef | null {
-  if (!details || details.type !== 'list' || !Array.isArray(details.items)) return null;
-  return elementRef(details.items.find((item) => isObject(item) && item.type === 'node'));
-}
 
 function detailItem(row: Json): DetailItem | null {
   const item: DetailItem = {};
@@ -121,10 +77,24 @@ export function auditSavings(audit: DetailedAudit, items: readonly DetailItem[])
   return { ms: ms === undefined ? null : round(ms), bytes: bytes === undefined ? null : round(bytes) };
 }
 
-export function auditEvidence(audit: DetailedAudit | undefined): AuditEvidence | undefined {
+/** A row as an item, with what the audit it comes from says in particular about it (clues.ts). */
+function auditItem(row: Json, id: string | undefined): DetailItem | null {
+  if (id === 'duplicated-javascript-insight') return duplicatedModule(row);
+  const item = detailItem(row);
+  if (!item) return null;
+  if (id === 'image-delivery-insight') Object.assign(item, imageFixes(row));
+  if (id === 'legacy-javascript-insight') {
+    const signals = legacySignals(row);
+    if (signals.length) item.signals = signals;
+  }
+  return item;
+}
+
+/** An audit's items and savings; `id`, the audit's id, adds what that audit says in particular about each item. */
+export function auditEvidence(audit: DetailedAudit | undefined, id?: string): AuditEvidence | undefined {
   if (!audit) return undefined;
   const all = tableRows(audit.details)
-    .map(detailItem)
+    .map((row) => auditItem(row, id))
     .filter((i): i is DetailItem => i !== null);
   const node = listNode(audit.details);
   if (all.length === 0 && node)
@@ -171,6 +141,7 @@ function layoutShifts(details: Json | undefined): Diagnostics['layout_shifts'] {
       score: Math.round(score * 1000) / 1000,
       share: total > 0 ? Math.round((score / total) * 1000) / 1000 : 0,
       causes,
+      culprits: shiftCulprits(row),
     };
   });
 }
@@ -180,7 +151,11 @@ export function diagnostics(lhr: DetailedResult): Diagnostics {
   const lcpDetails = details('lcp-breakdown-insight');
   const recognized = new Map((lhr.entities ?? []).map((e) => [e.name, !e.isUnrecognized]));
   return {
-    lcp: { element: listNode(lcpDetails) ?? listNode(details('lcp-discovery-insight')), phases: lcpPhases(lcpDetails) },
+    lcp: {
+      element: listNode(lcpDetails) ?? listNode(details('lcp-discovery-insight')),
+      phases: lcpPhases(lcpDetails),
+      discovery: lcpDiscovery(details('lcp-discovery-insight')),
+    },
     layout_shifts: layoutShifts(details('cls-culprits-insight') ?? details('layout-shifts')),
     render_blocking: tableRows(details('render-blocking-insight'))
       .filter((row) => typeof row.url === 'string')
@@ -198,6 +173,7 @@ export function diagnostics(lhr: DetailedResult): Diagnostics {
         recognized: recognized.get(String(row.entity)) ?? false,
         transfer_bytes: round(number(row.transferSize) ?? 0),
         main_thread_ms: round(number(row.mainThreadTime) ?? 0),
+        urls: entityUrls(row),
       })),
     main_thread: tableRows(details('mainthread-work-breakdown'))
       .slice(0, DETAIL_LIMITS.rows)
@@ -206,6 +182,7 @@ export function diagnostics(lhr: DetailedResult): Diagnostics {
         label: text(row.groupLabel) ?? String(row.group),
         ms: round(number(row.duration) ?? 0),
       })),
+    critical_chain: criticalChain(details('network-dependency-tree-insight')),
   };
 }
 

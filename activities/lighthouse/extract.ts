@@ -35,7 +35,7 @@ function trimValue(value: unknown): string | number | boolean | null {
   return null;
 }
 
-function summarise(audit: LighthouseAudit | undefined): AuditSummary | undefined {
+function summarise(audit: LighthouseAudit | undefined, id: KeptAudit): AuditSummary | undefined {
   if (!audit) return undefined;
   const items = audit.details?.items;
   const rows: AuditSummary['items'] = [];
@@ -56,7 +56,7 @@ function summarise(audit: LighthouseAudit | undefined): AuditSummary | undefined
     for (const [key, entry] of Object.entries(items as Record<string, { value?: unknown }>))
       checklist[key] = entry?.value === true;
   }
-  const evidence = auditEvidence(audit);
+  const evidence = auditEvidence(audit, id);
   return {
     score: audit.score,
     numericValue: audit.numericValue ?? null,
@@ -98,8 +98,8 @@ export function formFactorObservation(
     ((lhr.audits.metrics?.details?.items ?? []) as Array<Record<string, number | undefined>>)[0] ?? {};
   const audits: FormFactorObservation['audits'] = {};
   for (const id of KEPT_AUDITS) {
-    const summary = summarise(lhr.audits[id]);
-    if (summary) audits[id as KeptAudit] = summary;
+    const summary = summarise(lhr.audits[id], id);
+    if (summary) audits[id] = summary;
   }
   const requests = (lhr.audits['network-requests']?.details?.items ?? []) as unknown[];
   return {

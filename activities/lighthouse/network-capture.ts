@@ -5,12 +5,26 @@ export interface NetworkCapture {
   /** The last main-document URL the browser asked for (after redirects). */
   documentUrl: string | null;
   documentRequestIds: string[];
+  /** Each document's body, read as soon as it has loaded (later, after the page was left and restored, it is gone). */
+  documentBodies: Map<string, Promise<string | null>>;
   redirects: Array<{ url: string; status: number }>;
 }
 
+/**
+ * A page's document over HTTP: the back/forward cache test (settings.ts) leaves the page for chrome://terms and
+ * goes back, and that document is not the page's.
+ */
+const isPageDocument = (type: string | undefined, url: string) => type === 'Document' && /^https?:/i.test(url);
+
 /** Response headers of every request and the main document's redirect hops, from the page's own CDP session. */
 export async function captureNetwork(session: CDPSession): Promise<NetworkCapture> {
-  const capture: NetworkCapture = { headersByUrl: new Map(), documentUrl: null, documentRequestIds: [], redirects: [] };
+  const capture: NetworkCapture = {
+    headersByUrl: new Map(),
+    documentUrl: null,
+    documentRequestIds: [],
+    documentBodies: new Map(),
+    redirects: [],
+  };
   session.on(
     'Network.requestWillBeSent',
     (event: {
@@ -19,8 +33,9 @@ export async function captureNetwork(session: CDPSession): Promise<NetworkCaptur
       request: { url: string };
       redirectResponse?: { url: string; status: number };
     }) => {
-      if (event.type === 'Document') capture.documentUrl = event.request.url;
-      if (event.type === 'Document' && event.redirectResponse)
+      if (!isPageDocument(event.type, event.request.url)) return;
+      capture.documentUrl = event.request.url;
+      if (event.redirectResponse)
         capture.redirects.push({ url: event.redirectResponse.url, status: event.redirectResponse.status });
     },
   );
@@ -33,11 +48,23 @@ export async function captureNetwork(session: CDPSession): Promise<NetworkCaptur
           Object.fromEntries(Object.entries(event.response.headers).map(([k, v]) => [k.toLowerCase(), String(v)])),
         );
       }
-      if (event.type === 'Document') capture.documentRequestIds.push(event.requestId);
+      if (isPageDocument(event.type, event.response.url)) capture.documentRequestIds.push(event.requestId);
     },
   );
+  session.on('Network.loadingFinished', (event: { requestId: string }) => {
+    if (capture.documentRequestIds.includes(event.requestId))
+      capture.documentBodies.set(event.requestId, responseBody(session, event.requestId));
+  });
   await session.send('Network.enable');
   return capture;
+}
+
+async function responseBody(session: CDPSession, requestId: string): Promise<string | null> {
+  const body = (await session.send('Network.getResponseBody', { requestId }).catch(() => null)) as {
+    body: string;
+    base64Encoded: boolean;
+  } | null;
+  return body ? (body.base64Encoded ? Buffer.from(body.body, 'base64').toString('utf8') : body.body) : null;
 }
 
 const GENERATOR = [
@@ -49,11 +76,7 @@ const GENERATOR = [
 export async function documentGenerator(session: CDPSession, capture: NetworkCapture): Promise<string | null> {
   const documentId = capture.documentRequestIds.at(-1);
   if (!documentId) return null;
-  const body = (await session.send('Network.getResponseBody', { requestId: documentId }).catch(() => null)) as {
-    body: string;
-    base64Encoded: boolean;
-  } | null;
-  const html = body ? (body.base64Encoded ? Buffer.from(body.body, 'base64').toString('utf8') : body.body) : '';
+  const html = (await (capture.documentBodies.get(documentId) ?? responseBody(session, documentId))) ?? '';
   for (const pattern of GENERATOR) {
     const found = pattern.exec(html)?.[1];
     if (found) return found;

@@ -21,6 +21,7 @@ import { credentialSecrets } from '../../core/scan/credentials.ts';
 import { mainDocumentResponse } from '../../core/scan/main-document.ts';
 import { redactSecrets, type SecretSet } from '../../core/redaction.ts';
 import type { EgressProxy } from './egress-proxy.ts';
+import { bfCacheObservation } from './clues.ts';
 import { formFactorObservation, responseObservations, type LighthouseResult } from './extract.ts';
 import { captureNetwork, documentGenerator } from './network-capture.ts';
 import { addOriginCredentials } from './origin-credentials.ts';
@@ -29,7 +30,7 @@ import { MAX_REPORT_BYTES, parseRunnerLaunch, sendMessage, type RunnerInput } fr
 import { prepareLighthouseReport } from './report.ts';
 import { requestTimings } from './request-timings.ts';
 import { cleanUp, launchAhead, readInput, startLifetime } from './runner-lifetime.ts';
-import { LIGHTHOUSE_FLAGS, lighthouseConfigFor } from './settings.ts';
+import { lighthouseConfigFor, lighthouseFlagsFor } from './settings.ts';
 
 async function runFormFactor(
   browser: Browser,
@@ -46,7 +47,7 @@ async function runFormFactor(
       ? await addOriginCredentials(session, new URL(input.url).origin, input.credentials)
       : null;
     const upstreamFrom = proxy.upstream.length;
-    const result = await lighthouse(input.url, LIGHTHOUSE_FLAGS, lighthouseConfigFor(factor), page);
+    const result = await lighthouse(input.url, lighthouseFlagsFor(factor), lighthouseConfigFor(factor), page);
     if (!result) throw new Error('Lighthouse returned no result');
     // Redacted before anything reads it: the observation, the stored result and its failures all come from it.
     const raw = redactSecrets(result.lhr, secrets);
@@ -97,10 +98,13 @@ async function main(): Promise<void> {
     const perFactor: Partial<Record<FormFactor, FormFactorObservation>> = {};
     // The page itself (responses, headers, redirects, TTFB) as the first form factor loaded it: desktop in a whole run.
     let first: Awaited<ReturnType<typeof runFormFactor>> | null = null;
+    let bfCache: RunObservation['bfCache'];
     for (const factor of factors) {
       sendMessage({ kind: 'progress', step: factor });
       const run = await runFormFactor(browser, proxy, input, factor, secrets);
       first ??= run;
+      // Tested in the desktop load only (settings.ts).
+      if (factor === 'desktop') bfCache = bfCacheObservation(run.lhr.audits['bf-cache']);
       const { observation, images } = formFactorObservation(run.lhr, factor, run.timings);
       for (const image of images)
         sendMessage({ kind: 'image', name: image.name, base64: image.bytes.toString('base64') });
@@ -130,6 +134,7 @@ async function main(): Promise<void> {
       blockedRequests: [
         ...new Set(proxy.failures.filter((f) => f.code === 'blocked_address').map((f) => f.target)),
       ].slice(0, 20),
+      ...(bfCache !== undefined ? { bfCache } : {}),
     };
     const mainResponse = mainDocumentResponse(observation);
     if (mainResponse) observation.httpStatus = mainResponse.status;

@@ -16,6 +16,14 @@ export const LIGHTHOUSE_FLAGS = {
   logLevel: 'error' as const,
 };
 
+/**
+ * One form factor's flags. The back/forward cache test (Lighthouse leaves the page for another and goes back to
+ * it) is made in the desktop load only: whether the page is restored does not depend on the form factor, and
+ * the test costs time (docs/operations/benchmarks.md).
+ */
+export const lighthouseFlagsFor = (factor: FormFactor): typeof LIGHTHOUSE_FLAGS =>
+  factor === 'desktop' ? { ...LIGHTHOUSE_FLAGS, skipAudits: [] } : LIGHTHOUSE_FLAGS;
+
 export const lighthouseConfigFor = (factor: FormFactor): typeof desktopConfig | undefined =>
   factor === 'desktop' ? desktopConfig : undefined;
 

@@ -1,7 +1,8 @@
 import { FAILURE_CODES } from '../../core/scan/failures.ts';
 import { SCAN_TRIGGERS } from '../../core/scan/scan.ts';
 import { CATEGORY_KEYS, SCORE_KEYS } from '../../core/scoring/categories.ts';
-import { DETAIL_LIMITS } from '../../core/scan/details.ts';
+import { BFCACHE_BLOCKER_TYPES, DETAIL_LIMITS, IMAGE_FIXES, SHIFT_CAUSES } from '../../core/scan/details.ts';
+import { FIX_FIRST } from '../../core/scoring/priority.ts';
 import { FORM_FACTORS } from '../../core/scan/observation.ts';
 import { METRIC_FIELDS } from '../../core/scan/compare.ts';
 import type { Verdict } from '../../core/verdicts/verdict.ts';
@@ -82,6 +83,56 @@ const findingItem = {
         description:
           'The form factors whose Lighthouse run listed it; absent for items read from the page’s own responses.',
       },
+      cause: {
+        enum: [...SHIFT_CAUSES],
+        description:
+          'Layout shifts: what made the content move, the item naming the culprit (the image without dimensions, the web font or iframe URL); `unexplained` when Lighthouse named no cause (the item is then the element that moved).',
+      },
+      moved: { type: 'string', description: 'Layout shifts: the element the culprit moved (its selector).' },
+      shift: { type: 'number', minimum: 0, description: 'Layout shifts: the shift score the culprit caused.' },
+      fixes: {
+        type: 'array',
+        items: { enum: [...IMAGE_FIXES] },
+        description: "Images: what would make the image smaller (Lighthouse's image delivery insight).",
+      },
+      file_px: {
+        type: 'string',
+        pattern: '^\\d+x\\d+$',
+        description: 'Images shown smaller: the file’s size in pixels.',
+      },
+      shown_px: {
+        type: 'string',
+        pattern: '^\\d+x\\d+$',
+        description: 'Images shown smaller: the shown size in pixels.',
+      },
+      signals: {
+        type: 'array',
+        items: { type: 'string' },
+        description: 'Legacy JavaScript: the polyfills and transforms found in the script.',
+      },
+      copies: {
+        type: 'array',
+        items: { type: 'string' },
+        description: 'Duplicated JavaScript: the scripts that each carry the module named in `label`.',
+      },
+      facades: {
+        type: 'array',
+        items: { type: 'string' },
+        description: 'Third-party facades: facades known for the product named in `label`.',
+      },
+      reason: {
+        type: 'string',
+        description: "Back/forward cache: Chromium's reason the page was not restored (its NotRestoredReason).",
+      },
+      blocker: {
+        enum: [...BFCACHE_BLOCKER_TYPES],
+        description:
+          'Back/forward cache: `actionable` (the page can fix it), `pending-support` (Chromium does not support it yet), `circumstantial`.',
+      },
+      end_ms: {
+        ...intMs,
+        description: 'Critical request chains: when the request ended, from the start of the navigation.',
+      },
     },
     [],
   ),
@@ -123,60 +174,125 @@ const finding = closed(
       description:
         'Extension, metric findings only: the metric measured on each form factor (ms, or unitless for CLS).',
     },
+    clues: {
+      type: 'array',
+      items: { type: 'string' },
+      description:
+        "Extension: the codes of Lighthouse's specific diagnosis behind the finding (lcp.lazy-loaded, cls.unsized-image, ...; core/scoring/README.md), each a sentence of `message` and, where it has one, of `recommendation`.",
+    },
+    impact: {
+      ...closed({ ms: intMs, bytes }),
+      description:
+        'Extension: what fixing it saves, as findings are ordered: milliseconds on a metric (the largest of the form factors), then bytes. Absent where nothing is stated; findings without it follow those with it.',
+    },
+    priority: {
+      type: 'integer',
+      minimum: 1,
+      maximum: FIX_FIRST,
+      description: `Extension: 1 to ${FIX_FIRST} for the ${FIX_FIRST} findings that save most (fix first), in order; absent on the others.`,
+    },
   },
   ['category', 'code', 'severity', 'title', 'message', 'recommendation'],
 );
 
-const diagnosticsOfFormFactor = closed({
-  lcp: closed({
-    element: { ...nullable(element), description: "The LCP element (Lighthouse's lcp-breakdown-insight)." },
-    phases: nullable({
-      ...closed({
-        ttfb_ms: intMs,
-        load_delay_ms: nullable(intMs),
-        load_time_ms: nullable(intMs),
-        render_delay_ms: intMs,
-      }),
-      description:
-        'LCP subparts from the observed trace: time to first byte, resource load delay and duration (null for a text element), element render delay.',
-    }),
-  }),
-  layout_shifts: {
-    type: 'array',
-    maxItems: DETAIL_LIMITS.rows,
-    items: closed({
-      element,
-      score: { type: 'number', minimum: 0 },
-      share: { type: 'number', minimum: 0, maximum: 1 },
-      causes: { type: 'array', items: { type: 'string' } },
-    }),
-    description:
-      "Elements that shifted (cls-culprits-insight), with their layout-shift score, their share of the shifts listed, and Lighthouse's likely causes.",
-  },
-  render_blocking: {
-    type: 'array',
-    maxItems: DETAIL_LIMITS.rows,
-    items: closed({ url: { type: 'string' }, transfer_bytes: bytes, wasted_ms: intMs }),
-  },
-  third_parties: {
-    type: 'array',
-    maxItems: DETAIL_LIMITS.rows,
-    items: closed({
-      entity: { type: 'string' },
-      recognized: {
-        type: 'boolean',
-        description: 'false: not a known third party; Lighthouse names it by its domain.',
+const chainRequest = closed({ url: { type: 'string' }, end_ms: intMs, transfer_bytes: bytes });
+const diagnosticsOfFormFactor = closed(
+  {
+    lcp: closed(
+      {
+        element: { ...nullable(element), description: "The LCP element (Lighthouse's lcp-breakdown-insight)." },
+        phases: nullable({
+          ...closed({
+            ttfb_ms: intMs,
+            load_delay_ms: nullable(intMs),
+            load_time_ms: nullable(intMs),
+            render_delay_ms: intMs,
+          }),
+          description:
+            'LCP subparts from the observed trace: time to first byte, resource load delay and duration (null for a text element), element render delay.',
+        }),
+        discovery: nullable({
+          ...closed({
+            lazy_loaded: { type: 'boolean' },
+            fetchpriority_high: { type: 'boolean' },
+            in_initial_html: { type: 'boolean' },
+          }),
+          description:
+            'How the browser found and fetched the LCP image (lcp-discovery-insight): lazy-loaded, with fetchpriority=high, requested from the HTML itself or a preload. Null for a text LCP; absent from older results.',
+        }),
       },
-      transfer_bytes: bytes,
-      main_thread_ms: intMs,
-    }),
+      ['element', 'phases'],
+    ),
+    layout_shifts: {
+      type: 'array',
+      maxItems: DETAIL_LIMITS.rows,
+      items: closed(
+        {
+          element,
+          score: { type: 'number', minimum: 0 },
+          share: { type: 'number', minimum: 0, maximum: 1 },
+          causes: { type: 'array', items: { type: 'string' } },
+          culprits: {
+            type: 'array',
+            items: closed(
+              { cause: { enum: SHIFT_CAUSES.filter((c) => c !== 'unexplained') }, element, url: { type: 'string' } },
+              ['cause'],
+            ),
+            description:
+              'What caused the shift: the image without dimensions (element), the web font or iframe (url); empty when Lighthouse named none. Absent from older results.',
+          },
+        },
+        ['element', 'score', 'share', 'causes'],
+      ),
+      description:
+        "Elements that shifted (cls-culprits-insight), with their layout-shift score, their share of the shifts listed, and Lighthouse's likely causes.",
+    },
+    render_blocking: {
+      type: 'array',
+      maxItems: DETAIL_LIMITS.rows,
+      items: closed({ url: { type: 'string' }, transfer_bytes: bytes, wasted_ms: intMs }),
+    },
+    third_parties: {
+      type: 'array',
+      maxItems: DETAIL_LIMITS.rows,
+      items: closed(
+        {
+          entity: { type: 'string' },
+          recognized: {
+            type: 'boolean',
+            description: 'false: not a known third party; Lighthouse names it by its domain.',
+          },
+          transfer_bytes: bytes,
+          main_thread_ms: intMs,
+          urls: {
+            type: 'array',
+            maxItems: DETAIL_LIMITS.rows,
+            items: { type: 'string' },
+            description: "The entity's requests, the largest first; absent from older results.",
+          },
+        },
+        ['entity', 'recognized', 'transfer_bytes', 'main_thread_ms'],
+      ),
+    },
+    main_thread: {
+      type: 'array',
+      maxItems: DETAIL_LIMITS.rows,
+      items: closed({ category: { type: 'string' }, label: { type: 'string' }, ms: intMs }),
+    },
+    critical_chain: {
+      ...nullable(
+        closed({
+          length: { type: 'integer', minimum: 2 },
+          duration_ms: intMs,
+          requests: { type: 'array', maxItems: DETAIL_LIMITS.rows, items: chainRequest },
+        }),
+      ),
+      description:
+        'The longest chain of critical requests (network-dependency-tree-insight), the document first: each request found only once the one before it arrived. Null without one; absent from older results.',
+    },
   },
-  main_thread: {
-    type: 'array',
-    maxItems: DETAIL_LIMITS.rows,
-    items: closed({ category: { type: 'string' }, label: { type: 'string' }, ms: intMs }),
-  },
-});
+  ['lcp', 'layout_shifts', 'render_blocking', 'third_parties', 'main_thread'],
+);
 const diagnostics = {
   ...perFormFactor(diagnosticsOfFormFactor),
   description: `Extension: what explains each form factor's load, from Lighthouse's insights (lists of at most ${DETAIL_LIMITS.rows}). Absent from results stored before it existed.`,

@@ -7,7 +7,7 @@ import { summarise } from '../../core/i18n/summaries.ts';
 import { FORM_FACTORS, type FormFactor } from '../../core/scan/observation.ts';
 import type { Scan } from '../../core/scan/scan.ts';
 import { notApplicableCategories } from '../../core/scan/result.ts';
-import type { Finding, FindingEvidence } from '../../core/scoring/types.ts';
+import type { Finding } from '../../core/scoring/types.ts';
 import { assetUrl } from '../../services/assets.ts';
 import type { Keyring } from '../../core/keys.ts';
 import { scanLighthouseView } from './scan-lighthouse.ts';
@@ -92,13 +92,16 @@ export function resultView(scan: Scan, ctx: ViewContext) {
 }
 
 /** A finding's extension fields, those it has (results stored before findings had evidence have none). */
-function findingEvidence(finding: Finding): FindingEvidence {
-  const { form_factors, items, savings, values } = finding;
+function findingEvidence(finding: Finding) {
+  const { form_factors, items, savings, values, clues, impact, priority } = finding;
   return {
     ...(form_factors ? { form_factors } : {}),
     ...(items ? { items } : {}),
     ...(savings ? { savings } : {}),
     ...(values ? { values } : {}),
+    ...(clues?.length ? { clues: clues.map((clue) => clue.code) } : {}),
+    ...(impact ? { impact } : {}),
+    ...(priority ? { priority } : {}),
   };
 }
 

@@ -16,7 +16,12 @@ export const CATALOGUE: Record<Locale, Record<string, FindingText>> = {
       title: 'Slow Largest Contentful Paint',
       message: 'On {form_factor}, the largest content appears after {value_ms} (target: {target_ms}).',
       recommendation:
-        'Make the main image or heading load early: preload it, serve it from your own origin, shrink it, and avoid render-blocking resources before it.',
+        'Shorten the part of the LCP that takes longest (see What slows the page): a slow server, an image the browser finds late, a large image, or rendering held up by stylesheets and scripts.',
+    },
+    'speed.lcp-discovery': {
+      title: 'LCP image requested late',
+      message: 'The browser does not request the LCP image {element} as early as it could.',
+      recommendation: 'Let the browser request the LCP image with high priority as soon as it reads the HTML.',
     },
     'speed.fcp-slow': {
       title: 'Slow First Contentful Paint',
@@ -148,6 +153,37 @@ export const CATALOGUE: Record<Locale, Record<string, FindingText>> = {
       message: '{count} scripts are downloaded but largely not used during load.',
       recommendation: 'Split bundles and load code only where it is needed.',
     },
+    'technical.font-display': {
+      title: 'Text hidden while web fonts load',
+      message: '{count} web font(s) hide the text until they have loaded.',
+      recommendation:
+        'Add font-display: swap (or optional, which also avoids a layout shift) to their @font-face rules.',
+    },
+    'technical.duplicated-javascript': {
+      title: 'Duplicated JavaScript',
+      message: '{count} module(s) are bundled into more than one script, so their code downloads more than once.',
+      recommendation: 'Bundle each module once (a shared chunk) and align the versions the bundles depend on.',
+    },
+    'technical.request-chains': {
+      title: 'Chain of critical requests',
+      message:
+        'The longest chain of critical requests has {length} requests, each found only once the one before it had arrived; it ends after {duration_ms}.',
+      recommendation:
+        'Shorten the chain: refer to what it ends with from the HTML (or preload it), inline what is small, and defer what the first view does not need.',
+    },
+    'technical.third-party-facades': {
+      title: 'Third-party embeds a facade could stand in for',
+      message:
+        '{count} third-party embed(s) ({product} first) load in full, although a lightweight facade could stand in until a visitor uses them.',
+      recommendation:
+        'Show a facade (a static preview) and load the embed when the visitor clicks it; the items name facades known for each.',
+    },
+    'technical.bf-cache-blocked': {
+      title: 'Page not restored from the back/forward cache',
+      message:
+        'A visitor going back to the page waits for it to load again: {count} reason(s) keep it out of the back/forward cache, {actionable} of them up to the page.',
+      recommendation: 'Remove what keeps the page out of the back/forward cache (the items name Chromium’s reasons).',
+    },
     'technical.blocked-requests': {
       title: 'Requests to internal addresses not made',
       message:
@@ -187,7 +223,12 @@ export const CATALOGUE: Record<Locale, Record<string, FindingText>> = {
       title: 'Langsamer Largest Contentful Paint',
       message: 'Auf {form_factor} erscheint der größte Inhalt erst nach {value_ms} (Ziel: {target_ms}).',
       recommendation:
-        'Laden Sie das Hauptbild oder die Überschrift früh: vorladen, von der eigenen Domain ausliefern, verkleinern und keine blockierenden Ressourcen davor.',
+        'Verkürzen Sie den Teil des LCP, der am längsten dauert (siehe „Was die Seite bremst“): ein langsamer Server, ein Bild, das der Browser spät findet, ein großes Bild oder eine Darstellung, die Stylesheets und Skripte aufhalten.',
+    },
+    'speed.lcp-discovery': {
+      title: 'LCP-Bild spät angefordert',
+      message: 'Der Browser fordert das LCP-Bild {element} nicht so früh an, wie er könnte.',
+      recommendation: 'Lassen Sie den Browser das LCP-Bild mit hoher Priorität anfordern, sobald er das HTML liest.',
     },
     'speed.fcp-slow': {
       title: 'Langsamer First Contentful Paint',
@@ -325,6 +366,39 @@ export const CATALOGUE: Record<Locale, Record<string, FindingText>> = {
       title: 'Ungenutztes JavaScript',
       message: '{count} Skripte werden geladen, aber beim Laden größtenteils nicht verwendet.',
       recommendation: 'Teilen Sie Bundles auf und laden Sie Code nur dort, wo er gebraucht wird.',
+    },
+    'technical.font-display': {
+      title: 'Text unsichtbar, solange Webschriften laden',
+      message: '{count} Webschrift(en) verbergen den Text, bis sie geladen sind.',
+      recommendation:
+        'Ergänzen Sie ihre @font-face-Regeln um font-display: swap (oder optional, das auch eine Layoutverschiebung vermeidet).',
+    },
+    'technical.duplicated-javascript': {
+      title: 'Doppeltes JavaScript',
+      message: '{count} Modul(e) stecken in mehr als einem Skript, ihr Code wird also mehrfach geladen.',
+      recommendation:
+        'Bündeln Sie jedes Modul nur einmal (ein gemeinsamer Chunk) und gleichen Sie die Versionen an, von denen die Bundles abhängen.',
+    },
+    'technical.request-chains': {
+      title: 'Kette kritischer Anfragen',
+      message:
+        'Die längste Kette kritischer Anfragen hat {length} Anfragen, jede erst gefunden, als die vorige angekommen war; sie endet nach {duration_ms}.',
+      recommendation:
+        'Verkürzen Sie die Kette: Verweisen Sie im HTML auf das, womit sie endet (oder laden Sie es vor), betten Sie Kleines ein und laden Sie später, was die erste Ansicht nicht braucht.',
+    },
+    'technical.third-party-facades': {
+      title: 'Drittanbieter-Einbettungen, die eine Fassade ersetzen könnte',
+      message:
+        '{count} Einbettung(en) von Drittanbietern ({product} zuerst) laden vollständig, obwohl eine leichte Fassade sie vertreten könnte, bis Besucher sie nutzen.',
+      recommendation:
+        'Zeigen Sie eine Fassade (eine statische Vorschau) und laden Sie die Einbettung erst beim Klick; die Einträge nennen bekannte Fassaden.',
+    },
+    'technical.bf-cache-blocked': {
+      title: 'Seite nicht aus dem Back/Forward-Cache wiederhergestellt',
+      message:
+        'Wer zur Seite zurückkehrt, wartet, bis sie neu geladen ist: {count} Grund/Gründe halten sie aus dem Back/Forward-Cache, {actionable} davon liegen an der Seite.',
+      recommendation:
+        'Beseitigen Sie, was die Seite aus dem Back/Forward-Cache hält (die Einträge nennen die Gründe von Chromium).',
     },
     'technical.blocked-requests': {
       title: 'Anfragen an interne Adressen nicht ausgeführt',

@@ -38,6 +38,26 @@ export interface ElementRef {
   box: Box | null;
 }
 
+/**
+ * What made content shift, as Lighthouse's cls-culprits-insight names it: an image without dimensions, a web
+ * font that swapped in, an iframe inserted; `unexplained` when it named no cause (content inserted by a script,
+ * a late style, an animation: Lighthouse 13 does not tell these apart).
+ */
+export const SHIFT_CAUSES = ['unsized-image', 'web-font', 'injected-iframe', 'unexplained'] as const;
+export type ShiftCause = (typeof SHIFT_CAUSES)[number];
+
+/** What Lighthouse's image-delivery insight says would make an image smaller. */
+export const IMAGE_FIXES = ['responsive-size', 'modern-format', 'compression', 'video-format'] as const;
+export type ImageFix = (typeof IMAGE_FIXES)[number];
+
+/**
+ * Chromium's kinds of reasons a page is not restored from the back/forward cache: the page's own doing
+ * (`actionable`), not yet supported by Chromium (`pending-support`), the circumstances of the test
+ * (`circumstantial`).
+ */
+export const BFCACHE_BLOCKER_TYPES = ['actionable', 'pending-support', 'circumstantial'] as const;
+export type BfCacheBlockerType = (typeof BFCACHE_BLOCKER_TYPES)[number];
+
 /** One thing behind a finding on one form factor: a resource (url), an element (selector), or both. */
 export interface DetailItem {
   url?: string;
@@ -50,6 +70,28 @@ export interface DetailItem {
   wasted_ms?: number;
   /** Main-thread time of a script (bootup-time, third parties). */
   main_thread_ms?: number;
+  /** A layout shift's culprit (the item's element or URL): what made the content shift. */
+  cause?: ShiftCause;
+  /** The element the shift moved (its selector), beside the culprit that moved it. */
+  moved?: string;
+  /** The layout-shift score of the shifts this culprit caused. */
+  shift?: number;
+  /** An image: what would make it smaller (Lighthouse's image-delivery insight). */
+  fixes?: ImageFix[];
+  /** An image too large for where it is shown: the file's and the shown size in pixels, `1200x900`. */
+  file_px?: string;
+  shown_px?: string;
+  /** A script: the polyfills and transforms Lighthouse found that current browsers do not need. */
+  signals?: string[];
+  /** A module (named in `label`) bundled more than once: the scripts that carry a copy. */
+  copies?: string[];
+  /** A third-party product (named in `label`): the lighter stand-ins (facades) known for it. */
+  facades?: string[];
+  /** A back/forward cache blocker: Chromium's reason (its NotRestoredReason) and its kind. */
+  reason?: string;
+  blocker?: BfCacheBlockerType;
+  /** A request of a critical chain: when it ended, ms from the start of the navigation. */
+  end_ms?: number;
 }
 
 /** Lighthouse's estimated savings: milliseconds of the metric it helps most, and bytes; null where it gives none. */
@@ -71,14 +113,84 @@ export interface LcpPhases {
   render_delay_ms: number;
 }
 
+/**
+ * How the browser found and fetched the LCP image (Lighthouse's lcp-discovery-insight checklist): whether it was
+ * lazy-loaded, fetched with `fetchpriority=high`, and requested from the HTML itself (or a preload).
+ */
+export interface LcpDiscovery {
+  lazy_loaded: boolean;
+  fetchpriority_high: boolean;
+  in_initial_html: boolean;
+}
+
+/** What made one layout shift happen: an image without dimensions (its element), a web font or an iframe (its URL). */
+export interface ShiftCulprit {
+  cause: Exclude<ShiftCause, 'unexplained'>;
+  element?: ElementRef;
+  url?: string;
+}
+
+export interface LayoutShift {
+  /** The element that moved most (Lighthouse's choice). */
+  element: ElementRef;
+  score: number;
+  share: number;
+  /** Lighthouse's wording of the causes (English). */
+  causes: string[];
+  /** What caused the shift, named; empty when Lighthouse named no cause. Absent from older results. */
+  culprits?: ShiftCulprit[];
+}
+
+/** One request of the longest chain of critical requests (Lighthouse's network-dependency-tree-insight). */
+export interface ChainRequest {
+  url: string;
+  /** When it ended, ms from the start of the navigation. */
+  end_ms: number;
+  transfer_bytes: number;
+}
+
+/** The longest chain of critical requests: each request found only once the one before it had arrived. */
+export interface CriticalChain {
+  /** Requests in the chain, the document first. */
+  length: number;
+  /** From the start of the navigation to the end of its last request. */
+  duration_ms: number;
+  /** Its requests in order (at most DETAIL_LIMITS.rows). */
+  requests: ChainRequest[];
+}
+
 export interface Diagnostics {
-  lcp: { element: ElementRef | null; phases: LcpPhases | null };
+  lcp: { element: ElementRef | null; phases: LcpPhases | null; discovery?: LcpDiscovery | null };
   /** Elements that shifted, with their layout-shift score and share of the total (0..1). */
-  layout_shifts: Array<{ element: ElementRef; score: number; share: number; causes: string[] }>;
+  layout_shifts: LayoutShift[];
   render_blocking: Array<{ url: string; transfer_bytes: number; wasted_ms: number }>;
   /** Lighthouse's entity classification; an unrecognised origin is its own entity named by its domain. */
-  third_parties: Array<{ entity: string; recognized: boolean; transfer_bytes: number; main_thread_ms: number }>;
+  third_parties: Array<{
+    entity: string;
+    recognized: boolean;
+    transfer_bytes: number;
+    main_thread_ms: number;
+    /** The entity's requests (the largest first, at most DETAIL_LIMITS.rows); absent from older results. */
+    urls?: string[];
+  }>;
   main_thread: Array<{ category: string; label: string; ms: number }>;
+  /** The longest chain of critical requests; null when the page had none beyond its document. Absent from older results. */
+  critical_chain?: CriticalChain | null;
+}
+
+/** Why the page was not restored from the back/forward cache, as Chromium reported it when Lighthouse went back to it. */
+export interface BfCacheBlocker {
+  /** Chromium's NotRestoredReason, e.g. `MainResourceHasCacheControlNoStore`. */
+  reason: string;
+  type: BfCacheBlockerType;
+  /** The frames it concerns (the page's URL for the main frame), at most DETAIL_LIMITS.rows. */
+  frames: string[];
+}
+
+/** The back/forward cache test: restored, or the blockers (at most DETAIL_LIMITS.rows). */
+export interface BfCacheObservation {
+  restored: boolean;
+  blockers: BfCacheBlocker[];
 }
 
 /**

@@ -3,7 +3,7 @@
  * Plain JSON, small enough for a Temporal payload: images are stored as assets and named here, never inlined.
  */
 
-import type { AuditEvidence, Diagnostics, NetworkBreakdown } from './details.ts';
+import type { AuditEvidence, BfCacheObservation, Diagnostics, NetworkBreakdown } from './details.ts';
 import type { FormFactor } from './form-factor.ts';
 import type { FormFactorLighthouse } from './lighthouse-categories.ts';
 
@@ -118,6 +118,12 @@ export interface PageObservation {
   chromiumVersion: string;
   /** host:port of requests the egress proxy refused as private or special-use addresses (first 20). */
   blockedRequests: string[];
+  /**
+   * Whether the page came back from the back/forward cache when Lighthouse left it and went back, tested in the
+   * desktop load; null when the test could not tell, absent when it was not made (older runners, a run
+   * without desktop).
+   */
+  bfCache?: BfCacheObservation | null;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { DETAIL_LIMITS, type FindingItem, type Savings } from '../scan/details.ts';
+import { DETAIL_LIMITS, type DetailItem, type FindingItem, type Savings } from '../scan/details.ts';
 import {
   FORM_FACTORS,
   type FormFactor,
@@ -6,14 +6,39 @@ import {
   type ResponseObservation,
   type ScanObservation,
 } from '../scan/observation.ts';
+import { impactOf } from './priority.ts';
 import type { FindingEvidence } from './types.ts';
 
-const NUMERIC = ['transfer_bytes', 'wasted_bytes', 'wasted_ms', 'main_thread_ms'] as const;
+const NUMERIC = ['transfer_bytes', 'wasted_bytes', 'wasted_ms', 'main_thread_ms', 'shift', 'end_ms'] as const;
+
+/**
+ * Items of several form factors as one list: one item per URL or selector (or, for items naming neither, per
+ * label), the larger value of each number, the box of each form factor, the form factors that listed it; at
+ * most DETAIL_LIMITS.items, in the order first seen.
+ */
+export function mergeItems(perFactor: ReadonlyArray<readonly [FormFactor, readonly DetailItem[]]>): FindingItem[] {
+  const merged = new Map<string, FindingItem>();
+  for (const [factor, items] of perFactor) {
+    for (const { box, ...item } of items) {
+      const key = item.url ?? item.selector ?? item.label ?? '';
+      let entry = merged.get(key);
+      if (!entry) {
+        if (merged.size >= DETAIL_LIMITS.items) continue;
+        merged.set(key, (entry = { ...item, form_factors: [] }));
+      }
+      if (!entry.form_factors!.includes(factor)) entry.form_factors!.push(factor);
+      for (const field of NUMERIC)
+        if (item[field] !== undefined) entry[field] = Math.max(entry[field] ?? 0, item[field]);
+      if (box) entry.box = { ...entry.box, [factor]: box };
+    }
+  }
+  return [...merged.values()];
+}
 
 /**
  * A finding's evidence from one Lighthouse audit on each form factor where it applies: its items merged over
- * form factors (one item per URL or selector, the larger value of each number, the box of each form
- * factor), at most DETAIL_LIMITS.items of them, and Lighthouse's savings per form factor.
+ * form factors (mergeItems), Lighthouse's savings per form factor, and the impact they make
+ * (core/scoring/priority.ts) unless `savings` is false.
  */
 export function auditEvidence(
   obs: ScanObservation,
@@ -21,29 +46,15 @@ export function auditEvidence(
   options: { factors?: readonly FormFactor[]; savings?: boolean } = {},
 ): FindingEvidence {
   const factors = (options.factors ?? FORM_FACTORS).filter((f) => obs[f].audits[audit]?.evidence);
-  const merged = new Map<string, FindingItem>();
   const savings: Partial<Record<FormFactor, Savings>> = {};
-  for (const factor of factors) {
-    const evidence = obs[factor].audits[audit]!.evidence!;
-    if (options.savings !== false) savings[factor] = evidence.savings;
-    for (const { box, ...item } of evidence.items) {
-      const key = item.url ?? item.selector ?? '';
-      let entry = merged.get(key);
-      if (!entry) {
-        if (merged.size >= DETAIL_LIMITS.items) continue;
-        merged.set(key, (entry = { ...item, form_factors: [] }));
-      }
-      entry.form_factors!.push(factor);
-      for (const field of NUMERIC)
-        if (item[field] !== undefined) entry[field] = Math.max(entry[field] ?? 0, item[field]);
-      if (box) entry.box = { ...entry.box, [factor]: box };
-    }
-  }
-  const items = [...merged.values()];
+  if (options.savings !== false) for (const f of factors) savings[f] = obs[f].audits[audit]!.evidence!.savings;
+  const items = mergeItems(factors.map((f) => [f, obs[f].audits[audit]!.evidence!.items] as const));
+  const impact = impactOf(savings);
   return {
     ...(factors.length ? { form_factors: [...factors] } : {}),
     ...(items.length ? { items } : {}),
     ...(Object.keys(savings).length ? { savings } : {}),
+    ...(impact ? { impact } : {}),
   };
 }
 

@@ -1,20 +1,27 @@
 import type { ResponseObservation, ScanObservation } from '../scan/observation.ts';
-import { CATEGORY_KEYS, categoryRank, SCORE_CATEGORIES, type ScanScores, type ScoreCategory } from './categories.ts';
+import { CATEGORY_KEYS, SCORE_CATEGORIES, type ScanScores, type ScoreCategory } from './categories.ts';
 import { CACHING_CHECKS } from './checks/caching.ts';
 import { IMAGE_CHECKS } from './checks/images.ts';
 import { SPEED_CHECKS } from './checks/speed.ts';
 import { TECHNICAL_CHECKS } from './checks/technical.ts';
 import { detectWordPress, WORDPRESS_CHECKS } from './checks/wordpress.ts';
-import type { Check, Finding, Severity } from './types.ts';
+import { LCP_CHECKS } from './checks/lcp-discovery.ts';
+import { LOADING_CHECKS } from './checks/loading.ts';
+import { SCRIPT_CHECKS } from './checks/scripts.ts';
+import { orderFindings } from './priority.ts';
+import type { Check, Finding } from './types.ts';
 
 /** Bumped whenever a check or weight changes, and stored with each result. */
-export const SCORING_VERSION = 4;
+export const SCORING_VERSION = 5;
 
 export const CHECKS: readonly Check[] = [
   ...SPEED_CHECKS,
+  ...LCP_CHECKS,
   ...IMAGE_CHECKS,
   ...CACHING_CHECKS,
   ...TECHNICAL_CHECKS,
+  ...SCRIPT_CHECKS,
+  ...LOADING_CHECKS,
   ...WORDPRESS_CHECKS,
 ];
 
@@ -25,7 +32,6 @@ export const OVERALL_WEIGHTS = Object.fromEntries(SCORE_CATEGORIES.map((c) => [c
   ScoreCategory,
   number
 >;
-const SEVERITY_ORDER: Record<Severity, number> = { critical: 0, warning: 1, info: 2 };
 
 export interface Scored {
   version: number;
@@ -88,16 +94,10 @@ export function scoreScan(observed: ScanObservation, scannedAt: Date): Scored {
   const overall = weightSum
     ? Math.round(counted.reduce((s, c) => s + byCategory[c.key] * c.weight, 0) / weightSum)
     : 100;
-  findings.sort(
-    (a, b) =>
-      SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
-      categoryRank(a.category) - categoryRank(b.category) ||
-      a.code.localeCompare(b.code),
-  );
   return {
     version: SCORING_VERSION,
     scores: { overall, ...byCategory },
-    findings,
+    findings: orderFindings(findings),
     isWordPress,
     notApplicable: SCORE_CATEGORIES.filter((c) => !applies(c)).map((c) => c.key),
   };

@@ -22,6 +22,26 @@ export interface FindingEvidence {
   items?: FindingItem[];
   savings?: Partial<Record<FormFactor, Savings>>;
   values?: Partial<Record<FormFactor, number>>;
+  /** Lighthouse's specific diagnosis, each a sentence of its own (core/i18n/clues.ts). */
+  clues?: Clue[];
+  /** What fixing it saves, as the findings are ordered by (core/scoring/priority.ts); absent: nothing stated. */
+  impact?: Impact;
+}
+
+/**
+ * One piece of Lighthouse's specific diagnosis behind a finding ("the LCP image is lazy-loaded"): a code with
+ * language-neutral params, worded in core/i18n/clues.ts. Its sentence follows the finding's message; its
+ * recommendation, where it has one, stands in for the finding's general one.
+ */
+export interface Clue {
+  code: string;
+  params?: Record<string, string | number>;
+}
+
+/** Milliseconds on a metric (the largest of the form factors), and bytes, that fixing a finding saves; 0 for none. */
+export interface Impact {
+  ms: number;
+  bytes: number;
 }
 
 /** Language-neutral: `params` fill the message templates (keys ending _bytes and _ms are formatted as such). */
@@ -30,6 +50,8 @@ export interface Finding extends FindingEvidence {
   code: string;
   severity: Severity;
   params: Record<string, string | number>;
+  /** 1, 2, 3: the three findings that save most, to fix first (core/scoring/priority.ts); absent on the others. */
+  priority?: number;
 }
 
 export interface CheckResult {

@@ -17,6 +17,7 @@ export const LIGHTHOUSE_FILES = [
   'test/scans/scan-isolation.test.ts',
   'test/scans/lighthouse-report.test.ts',
   'test/scans/actionable-report.test.ts',
+  'test/scans/clues-report.test.ts',
   'test/scans/process-runner.test.ts',
   'test/scans/runner-credentials.test.ts',
   'test/scans/credential-redaction.test.ts',

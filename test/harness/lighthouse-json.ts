@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import lighthouse from 'lighthouse';
-import { LIGHTHOUSE_FLAGS, lighthouseConfigFor } from '../../activities/lighthouse/settings.ts';
+import { lighthouseConfigFor, lighthouseFlagsFor } from '../../activities/lighthouse/settings.ts';
 import { FORM_FACTORS } from '../../core/scan/observation.ts';
 import { launchBrowser } from './browser.ts';
 
@@ -17,7 +17,7 @@ const { browser, close } = await launchBrowser();
 try {
   for (const factor of FORM_FACTORS) {
     const page = await browser.newPage();
-    const result = await lighthouse(url, LIGHTHOUSE_FLAGS, lighthouseConfigFor(factor), page);
+    const result = await lighthouse(url, lighthouseFlagsFor(factor), lighthouseConfigFor(factor), page);
     if (!result || result.lhr.runtimeError)
       throw new Error(`Lighthouse failed on ${url}: ${result?.lhr.runtimeError?.message ?? 'no result'}`);
     writeFileSync(join(outDir, `${factor}.json`), JSON.stringify(result.lhr));

@@ -206,6 +206,11 @@ describe('the catalogue', () => {
       first_target: '10.0.0.7:80',
       version: '6.4.2',
       score: 72,
+      element: 'body > main > img#hero',
+      length: 4,
+      duration_ms: 1800,
+      product: 'YouTube Embedded Player',
+      actionable: 2,
     };
     for (const locale of LOCALES) {
       for (const code of FINDING_CODES) {

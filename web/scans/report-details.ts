@@ -4,6 +4,7 @@ import { FORM_FACTORS, type FormFactor } from '../../core/scan/observation.ts';
 import type { ScanResultRecord } from '../../core/scan/result.ts';
 import type { Finding } from '../../core/scoring/types.ts';
 import { html, type SafeHtml } from '../html.ts';
+import { itemNotes } from './report-item-notes.ts';
 
 /**
  * The report's actionable parts: what each finding points at (its items and Lighthouse's estimated savings)
@@ -31,6 +32,7 @@ const LABELS = {
     loadTime: 'Load time',
     renderDelay: 'Render delay',
     shifts: 'Elements that shifted',
+    causedBy: 'caused by',
     element: 'Element',
     score: 'Shift score',
     share: 'Share of CLS',
@@ -70,6 +72,7 @@ const LABELS = {
     loadTime: 'Ladezeit',
     renderDelay: 'Renderverzögerung',
     shifts: 'Verschobene Elemente',
+    causedBy: 'verursacht durch',
     element: 'Element',
     score: 'Verschiebungswert',
     share: 'Anteil am CLS',
@@ -103,9 +106,10 @@ function itemLine(item: FindingItem, t: Labels, locale: Locale): SafeHtml {
     item.transfer_bytes !== undefined ? `${formatBytes(item.transfer_bytes, locale)} ${t.transfer}` : null,
     item.main_thread_ms !== undefined ? `${formatMs(item.main_thread_ms, locale)} ${t.mainThread}` : null,
   ].filter((n): n is string => n !== null);
+  const notes = itemNotes(item, locale);
   return html`<li>${item.url ? html`<code class="item-url">${item.url}</code>` : html``}${item.selector ? html` <code class="item-selector">${item.selector}</code>` : html``}${
     item.snippet && !item.url ? html`<br><code class="item-snippet">${item.snippet}</code>` : html``
-  }${numbers.length ? html` — ${numbers.join(', ')}` : html``}</li>`;
+  }${notes.length ? html` <span class="item-notes">(${notes.join('; ')})</span>` : html``}${numbers.length ? html` — ${numbers.join(', ')}` : html``}</li>`;
 }
 
 /** Where a finding was seen, its values and savings per form factor, and its items. */
@@ -197,7 +201,7 @@ export function diagnosticsSection(r: ScanResultRecord, locale: Locale, imageUrl
         html`<tr><th>${t.element}</th><th class="num">${t.score}</th><th class="num">${t.share}</th></tr>`,
         d.layout_shifts.map(
           (s) =>
-            html`<tr><td><code>${s.element.selector}</code>${s.causes.length ? html`<br>${s.causes.join('; ')}` : html``}</td><td class="num">${formatNumber(s.score, locale, 3)}</td><td class="num">${formatNumber(s.share * 100, locale)} %</td></tr>`,
+            html`<tr><td><code>${s.element.selector}</code>${s.culprits?.length ? html`<br>${t.causedBy}: ${s.culprits.map((c) => html`<code>${c.element?.selector ?? c.url ?? ''}</code> (${itemNotes({ cause: c.cause }, locale).join('')})`)}` : s.causes.length ? html`<br>${s.causes.join('; ')}` : html``}</td><td class="num">${formatNumber(s.score, locale, 3)}</td><td class="num">${formatNumber(s.share * 100, locale)} %</td></tr>`,
         ),
         t.noShifts,
         `shifts-${f}`,

@@ -1,17 +1,16 @@
 import { formatDateTime } from '../../core/i18n/dates.ts';
 import { formatBytes, formatMs, formatNumber, type Locale } from '../../core/i18n/locale.ts';
 import { scanFailureView } from '../../core/i18n/failures.ts';
-import { localiseFinding } from '../../core/i18n/findings.ts';
-import { findingAnchor } from './report-anchors.ts';
 import { summarise } from '../../core/i18n/summaries.ts';
 import { FORM_FACTORS } from '../../core/scan/observation.ts';
-import { CATEGORY_KEYS, SCORE_KEYS, scoreLabel } from '../../core/scoring/categories.ts';
+import { SCORE_KEYS, scoreLabel } from '../../core/scoring/categories.ts';
 import type { Scan } from '../../core/scan/scan.ts';
 import { html, SafeHtml } from '../html.ts';
 import { layout, type Chrome } from '../layout.ts';
 import { glanceText, notApplicableText } from './labels.ts';
 import { notApplicableCategories } from '../../core/scan/result.ts';
-import { diagnosticsSection, findingEvidence, VIEWPORT } from './report-details.ts';
+import { diagnosticsSection, VIEWPORT } from './report-details.ts';
+import { findingsSection, fixFirstSection } from './report-findings.ts';
 import { fieldSection } from './report-field.ts';
 import type { FieldData } from '../../services/field-data.ts';
 import { networkSection } from './report-network.ts';
@@ -29,8 +28,6 @@ const LABELS = {
     mobile: 'Mobile',
     screenshots: 'Screenshots',
     filmstrip: 'Filmstrip',
-    findings: 'Findings',
-    noFindings: 'Nothing to fix: no findings.',
     inProgress: 'This scan is still running; this page refreshes by itself.',
     failed: 'This scan failed.',
     scanned: 'Scanned',
@@ -38,7 +35,6 @@ const LABELS = {
     status: 'HTTP status',
     requests: 'Requests',
     bytes: 'Transfer size',
-    recommendation: 'What to do',
     metricsNote: "Lighthouse's values with its simulated throttling (mobile: a mid-range phone on a slow 4G network).",
     filmstripNote:
       'Frames of the real, unthrottled page load; FCP and LCP mark when they happened in it, so they come earlier than the simulated metrics above.',
@@ -53,8 +49,6 @@ const LABELS = {
     mobile: 'Mobil',
     screenshots: 'Screenshots',
     filmstrip: 'Filmstreifen',
-    findings: 'Befunde',
-    noFindings: 'Nichts zu tun: keine Befunde.',
     inProgress: 'Dieser Scan läuft noch; die Seite aktualisiert sich von selbst.',
     failed: 'Dieser Scan ist fehlgeschlagen.',
     scanned: 'Gescannt',
@@ -62,7 +56,6 @@ const LABELS = {
     status: 'HTTP-Status',
     requests: 'Anfragen',
     bytes: 'Übertragene Daten',
-    recommendation: 'Was zu tun ist',
     metricsNote:
       'Werte von Lighthouse mit simulierter Drosselung (mobil: ein Mittelklasse-Smartphone in einem langsamen 4G-Netz).',
     filmstripNote:
@@ -119,21 +112,10 @@ export function reportPage({ scan, chrome, imageUrl, field, ownerParts, lighthou
     [t.requests, (f) => formatNumber(r.metrics[f].request_count, locale)],
     [t.bytes, (f) => formatBytes(r.metrics[f].total_bytes, locale)],
   ];
-  const anchored = new Set<string>();
-  const findings = r.findings.map((f) => ({
-    ...localiseFinding(f, locale),
-    // The first finding of a code is the target of the live-data dashboard's lab links.
-    anchor: anchored.has(f.code) ? null : (anchored.add(f.code), findingAnchor(f.code)),
-    evidence: findingEvidence(f, locale, (v) =>
-      f.code === 'speed.cls-high' ? formatNumber(v, locale, 3) : formatMs(v, locale),
-    ),
-  }));
-  const grouped = CATEGORY_KEYS.map(
-    (category) => [category, findings.filter((f) => f.category === category)] as const,
-  ).filter(([, list]) => list.length);
   const body = html`${header}${previous ?? ''}${ownerParts ?? ''}
     <section><div class="scores" id="scores">${scores}</div>${lighthouseScoresPart(r.lighthouse, locale)}<p id="summary">${summary.long}</p>
       <p>${t.finalUrl}: <span class="url">${r.finalUrl}</span> · ${t.status}: ${r.httpStatus} · TTFB: ${formatMs(r.ttfbMs, locale)}</p></section>
+    ${fixFirstSection(r, locale)}
     <section><h2>${t.metrics}</h2><table id="metrics"><thead><tr><th>${t.metric}</th><th>${t.desktop}</th><th>${t.mobile}</th></tr></thead>
       <tbody>${ratedMetricRows(r.metrics, locale)}${metricRows.map(([label, value]) => html`<tr><td>${label}</td><td>${value('desktop')}</td><td>${value('mobile')}</td></tr>`)}</tbody></table>
       <p class="note">${t.metricsNote} ${glanceText(locale).ratingNote}</p></section>
@@ -155,17 +137,7 @@ export function reportPage({ scan, chrome, imageUrl, field, ownerParts, lighthou
     )}</section>
     ${diagnosticsSection(r, locale, imageUrl)}
     ${networkSection(r, locale)}
-    <section id="findings"><h2>${t.findings}</h2>${
-      grouped.length === 0
-        ? html`<p>${t.noFindings}</p>`
-        : grouped.map(
-            ([category, list]) =>
-              html`<h3>${scoreLabel(category, locale)}</h3>${list.map(
-                (f) =>
-                  html`<div class="finding"${f.anchor ? html` id="${f.anchor}"` : html``} data-code="${f.code}"><strong class="severity-${f.severity}">${f.title}</strong><p>${f.message}</p>${f.evidence}<p><em>${t.recommendation}:</em> ${f.recommendation}</p></div>`,
-              )}`,
-          )
-    }</section>
+    ${findingsSection(r, locale)}
     ${lighthouseAuditsSection(r.lighthouse, locale)}`;
   return layout(t.report, body, { ...chrome, sheets: previous ? ['report', 'scan-compare'] : ['report'] });
 }

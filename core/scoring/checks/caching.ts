@@ -1,6 +1,8 @@
 import type { ResponseObservation, ScanObservation } from '../../scan/observation.ts';
-import { responseEvidence } from '../evidence.ts';
+import { FORM_FACTORS } from '../../scan/observation.ts';
+import { auditEvidence, responseEvidence } from '../evidence.ts';
 import { costScore, KB, MB, redownloadedBytes } from '../cost.ts';
+import { responseImpact } from '../priority.ts';
 import { defineCheck, fail, notApplicable, pass } from '../types.ts';
 
 const STATIC_TYPES = new Set(['Script', 'Stylesheet', 'Image', 'Font']);
@@ -53,13 +55,16 @@ export const cacheLifetime = defineCheck({
     if (short.length === 0) return pass();
     const shortBytes = short.reduce((s, r) => s + r.transferBytes, 0);
     const wasted = Math.round(short.reduce((s, r) => s + redownloadedBytes(r.transferBytes, lifetimes.get(r)!), 0));
+    // Lighthouse's cache insight states what its own estimate of the same fault saves on the metrics.
+    const { savings } = auditEvidence(obs, 'cache-insight');
+    const impact = responseImpact(wasted, savings);
     return fail(
       costScore(wasted, LIFETIME_HALF_AT),
       finding(
         'caching.short-lifetime',
         wasted > 2 * LIFETIME_HALF_AT ? 'critical' : wasted >= 10 * KB ? 'warning' : 'info',
         { count: short.length, total: list.length, total_bytes: shortBytes, wasted_bytes: wasted },
-        responseEvidence(short),
+        { ...responseEvidence(short), ...(savings ? { savings } : {}), ...(impact ? { impact } : {}) },
       ),
     );
   },
@@ -87,13 +92,25 @@ export const compression = defineCheck({
     if (plain.length === 0) return pass();
     const plainBytes = plain.reduce((s, r) => s + r.resourceBytes, 0);
     const wasted = Math.round(plainBytes * COMPRESSION_SAVING);
+    // The page's HTML among them: Lighthouse's document latency insight states what compressing it saves.
+    const documentFactors = FORM_FACTORS.filter(
+      (f) => obs[f].audits['document-latency-insight']?.checklist.usesCompression === false,
+    );
+    const document = documentFactors.length
+      ? auditEvidence(obs, 'document-latency-insight', { factors: documentFactors })
+      : {};
+    const impact = responseImpact(wasted, document.savings);
     return fail(
       costScore(wasted, COMPRESSION_HALF_AT),
       finding(
         'caching.no-compression',
         plainBytes > 100 * KB ? 'critical' : 'warning',
         { count: plain.length, total_bytes: plainBytes, wasted_bytes: wasted },
-        responseEvidence(plain, (r) => r.resourceBytes),
+        {
+          ...responseEvidence(plain, (r) => r.resourceBytes),
+          ...(document.savings ? { savings: document.savings, clues: [{ code: 'document.uncompressed' }] } : {}),
+          ...(impact ? { impact } : {}),
+        },
       ),
     );
   },
@@ -121,7 +138,7 @@ export const validators = defineCheck({
         'caching.no-validators',
         'info',
         { count: missing.length, wasted_bytes: wasted },
-        responseEvidence(missing),
+        { ...responseEvidence(missing), ...(wasted > 0 ? { impact: responseImpact(wasted)! } : {}) },
       ),
     );
   },

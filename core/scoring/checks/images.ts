@@ -53,7 +53,7 @@ export const modernFormat = defineCheck({
         'images.modern-format',
         bytes > MB ? 'warning' : 'info',
         { count: legacy.length, total_bytes: bytes, wasted_bytes: wasted },
-        responseEvidence(legacy),
+        { ...responseEvidence(legacy), ...(wasted > 0 ? { impact: { ms: 0, bytes: wasted } } : {}) },
       ),
     );
   },

@@ -1,7 +1,15 @@
 import { describeThreshold, METRIC_THRESHOLDS, type MetricThreshold } from '../../metric-thresholds.ts';
-import { FORM_FACTORS, type FormFactor, type FormFactorObservation, type KeptAudit } from '../../scan/observation.ts';
+import {
+  FORM_FACTORS,
+  type FormFactor,
+  type FormFactorObservation,
+  type KeptAudit,
+  type ScanObservation,
+} from '../../scan/observation.ts';
 import { auditEvidence } from '../evidence.ts';
-import { type Check, defineCheck, fail, pass } from '../types.ts';
+import { type Check, defineCheck, fail, type FindingEvidence, pass } from '../types.ts';
+import { lcpPhaseClues } from './lcp-discovery.ts';
+import { shiftEvidence } from './shift-culprits.ts';
 
 /**
  * `speed` is Lighthouse's performance score: the mean of desktop and mobile, a form factor Lighthouse could
@@ -35,10 +43,15 @@ export const performanceScore = defineCheck({
   },
 });
 
+/** What explains a metric finding beyond its audit's evidence: Lighthouse's diagnosis on the form factors over target. */
+type Explain = (obs: ScanObservation, over: FormFactor[], worst: FormFactor) => FindingEvidence;
+
 /**
  * A Core Web Vital or paint metric against its thresholds (core/metric-thresholds.ts) on both form factors: one finding when either
  * is over the target, naming the worse one in its message (`form_factor`, `value`), with both measured values
- * (`values`), the form factors over the target, and the evidence of the Lighthouse audit that explains it.
+ * (`values`), the form factors over the target, and the evidence of the Lighthouse audit that explains it (and
+ * `explain`'s, where given). A metric is a measurement, not an opportunity: its finding has no impact of its own
+ * (the findings that explain it have theirs).
  */
 function metricCheck<const Code extends string>(
   id: string,
@@ -46,7 +59,7 @@ function metricCheck<const Code extends string>(
   measures: string,
   read: (o: FormFactorObservation) => number,
   limits: MetricThreshold,
-  explainedBy: { audit: KeptAudit; savings: boolean },
+  explainedBy: { audit: KeptAudit; savings: boolean; explain?: Explain },
 ): Check {
   const { good, poor, unit } = limits;
   const shown = (value: number) => (unit === 'ms' ? Math.round(value) : Math.round(value * 1000) / 1000);
@@ -66,7 +79,10 @@ function metricCheck<const Code extends string>(
         FormFactor,
         number
       >;
-      const evidence = auditEvidence(obs, explainedBy.audit, { factors: over, savings: explainedBy.savings });
+      const { impact: _impact, ...evidence } = {
+        ...auditEvidence(obs, explainedBy.audit, { factors: over, savings: explainedBy.savings }),
+        ...explainedBy.explain?.(obs, over, worst),
+      };
       const params = {
         form_factor: worst,
         [unit === 'ms' ? 'value_ms' : 'value']: shown(value),
@@ -93,7 +109,7 @@ export const lcp = metricCheck(
   'Largest Contentful Paint',
   (o) => o.metrics.lcpMs,
   METRIC_THRESHOLDS.LCP,
-  { audit: 'lcp-breakdown-insight', savings: false },
+  { audit: 'lcp-breakdown-insight', savings: false, explain: (obs, _over, worst) => lcpPhaseClues(obs[worst]) },
 );
 export const fcp = metricCheck(
   'speed.fcp',
@@ -117,7 +133,7 @@ export const cls = metricCheck(
   'Cumulative Layout Shift',
   (o) => o.metrics.cls,
   METRIC_THRESHOLDS.CLS,
-  { audit: 'cls-culprits-insight', savings: false },
+  { audit: 'cls-culprits-insight', savings: false, explain: shiftEvidence },
 );
 
 export const unreliable = defineCheck({

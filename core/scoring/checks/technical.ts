@@ -1,9 +1,9 @@
-import type { AuditSummary, KeptAudit } from '../../scan/observation.ts';
 import { mainDocumentResponse } from '../../scan/main-document.ts';
 import { costScore, KB } from '../cost.ts';
 import { DETAIL_LIMITS } from '../../scan/details.ts';
 import { auditEvidence, responseEvidence } from '../evidence.ts';
-import { type Check, defineCheck, fail, pass } from '../types.ts';
+import { defineCheck, fail, pass } from '../types.ts';
+import { insightCheck } from './insight-check.ts';
 import { FORM_FACTORS } from '../../scan/observation.ts';
 
 export const httpStatus = defineCheck({
@@ -28,18 +28,28 @@ export const redirects = defineCheck({
   run(obs, { finding }) {
     const hops = obs.redirects.length;
     if (hops === 0) return pass();
-    const items = obs.redirects.slice(0, DETAIL_LIMITS.items).map((r) => ({ url: r.url.slice(0, DETAIL_LIMITS.text) }));
     const measured = FORM_FACTORS.map((f) => obs[f].audits.redirects?.numericValue).filter(
       (ms): ms is number => typeof ms === 'number',
     );
     const wastedMs = measured.length ? Math.max(...measured) : hops * 300;
+    // Lighthouse's time per hop, where it measured one, beside each hop the browser followed.
+    const lighthouse = auditEvidence(obs, 'redirects');
+    const items = obs.redirects.slice(0, DETAIL_LIMITS.items).map((r) => {
+      const url = r.url.slice(0, DETAIL_LIMITS.text);
+      const wasted = lighthouse.items?.find((item) => item.url === url)?.wasted_ms;
+      return { url, ...(wasted ? { wasted_ms: wasted } : {}) };
+    });
     return fail(
       costScore(wastedMs, 600),
       finding(
         'technical.redirect-chain',
         hops === 1 ? 'warning' : 'critical',
         { count: hops, first_url: obs.redirects[0]!.url },
-        { items },
+        {
+          items,
+          ...(lighthouse.savings ? { savings: lighthouse.savings } : {}),
+          impact: lighthouse.impact ?? { ms: Math.round(wastedMs), bytes: 0 },
+        },
       ),
     );
   },
@@ -84,9 +94,15 @@ export const httpVersion = defineCheck({
       (ms): ms is number => typeof ms === 'number',
     );
     const oldBytes = old.reduce((sum, r) => sum + r.transferBytes, 0);
+    const impact = savedMs.length && Math.max(...savedMs) > 0 ? { ms: Math.max(...savedMs), bytes: 0 } : undefined;
     return fail(
       savedMs.length ? costScore(Math.max(...savedMs), 1000) : 0.5 + 0.5 * costScore(oldBytes, 512 * KB),
-      finding('technical.old-http', 'info', { count: old.length }, responseEvidence(old)),
+      finding(
+        'technical.old-http',
+        'info',
+        { count: old.length },
+        { ...responseEvidence(old), ...(impact ? { impact } : {}) },
+      ),
     );
   },
 });
@@ -104,56 +120,6 @@ export const https = defineCheck({
     return pass();
   },
 });
-
-/**
- * An insight fails on a form factor when Lighthouse scores it under 0.9, or, where it gives no score, when it
- * states savings.
- */
-function insightFails(audit: AuditSummary | undefined): boolean {
-  if (!audit) return false;
-  if (audit.score !== null) return audit.score < 0.9;
-  const savings = audit.evidence?.savings;
-  return (savings?.ms ?? 0) > 0 || (savings?.bytes ?? 0) > 0;
-}
-
-/**
- * The cost of a failed insight on one form factor: Lighthouse's millisecond savings (0.5 at 1 s), else its
- * byte savings (0.5 at 256 KB), else, for insights that state neither, Lighthouse's own score of it (at
- * least 0.3). The check scores the worse of the failing form factors.
- */
-function insightScore(audit: AuditSummary): number {
-  const { ms, bytes } = audit.evidence?.savings ?? { ms: null, bytes: null };
-  if (typeof ms === 'number') return costScore(ms, 1000);
-  if (typeof bytes === 'number') return costScore(bytes, 256 * KB);
-  return Math.max(0.3, audit.score ?? 1);
-}
-
-/** Findings straight from a Lighthouse 13 insight that failed on either form factor. */
-function insightCheck<const Code extends string>(
-  id: string,
-  audit: KeptAudit,
-  code: Code,
-  measures: string,
-  weight: number,
-  severity: 'warning' | 'info',
-): Check {
-  return defineCheck({
-    id,
-    category: 'technical',
-    measures: `${measures} Cost: the savings Lighthouse states (milliseconds, else bytes).`,
-    weight,
-    codes: [code],
-    run(obs, { finding }) {
-      const failing = FORM_FACTORS.filter((f) => insightFails(obs[f].audits[audit]));
-      if (failing.length === 0) return pass();
-      const count = Math.max(...failing.map((f) => obs[f].audits[audit]!.items.length));
-      return fail(
-        Math.min(...failing.map((f) => insightScore(obs[f].audits[audit]!))),
-        finding(code, severity, { count }, auditEvidence(obs, audit, { factors: failing })),
-      );
-    },
-  });
-}
 
 export const renderBlocking = insightCheck(
   'technical.render-blocking',

@@ -11,6 +11,8 @@ import {
   unusedJs,
   viewport,
 } from '../../../core/scoring/checks/technical.ts';
+import { fontDisplay } from '../../../core/scoring/checks/loading.ts';
+import { duplicatedJs } from '../../../core/scoring/checks/scripts.ts';
 import { PASS, run } from './fixtures/common.ts';
 import { TECHNICAL_FIXTURES } from './fixtures/technical.ts';
 
@@ -196,6 +198,20 @@ const INSIGHTS = [
     audit: 'unused-javascript',
     code: 'technical.unused-javascript',
     severity: 'info',
+  },
+  {
+    id: 'technical.font-display',
+    check: fontDisplay,
+    audit: 'font-display-insight',
+    code: 'technical.font-display',
+    severity: 'warning',
+  },
+  {
+    id: 'technical.duplicated-javascript',
+    check: duplicatedJs,
+    audit: 'duplicated-javascript-insight',
+    code: 'technical.duplicated-javascript',
+    severity: 'warning',
   },
 ] as const;
 
