@@ -9,14 +9,13 @@ import {
   type LighthouseCategoryScores,
   type ListedCategory,
 } from '../../core/scan/lighthouse-categories.ts';
-import { elementRef } from './details.ts';
+import { elementRef, isObject, type Json, text as cut } from './lhr-json.ts';
 
 /**
  * Lighthouse's four category scores and its failed accessibility, best-practices and SEO audits, read from one
  * form factor's result into core/scan/lighthouse-categories.ts's bounded shapes. Pure: the runner calls it on each
  * form factor's result, the unit tests on recorded ones. The German titles are Lighthouse's own translations.
  */
-type Json = Record<string, unknown>;
 export interface CategoryResult {
   categories: Record<string, { score: number | null; auditRefs?: Array<{ id: string; weight: number }> } | undefined>;
   audits: Record<
@@ -34,10 +33,9 @@ const PASSED = 0.9;
 /** The modes whose score says passed or failed (manual, informative and not-applicable audits have none). */
 const SCORED_MODES = new Set(['binary', 'numeric', 'metricSavings']);
 
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+/** A string that says something, cut to the kept length. */
 const text = (value: unknown): string | undefined =>
-  typeof value === 'string' && value.trim() ? value.slice(0, FAILURE_LIMITS.text) : undefined;
+  typeof value === 'string' && value.trim() ? cut(value, FAILURE_LIMITS.text) : undefined;
 
 const percent = (score: number | null | undefined) =>
   typeof score === 'number' && Number.isFinite(score) ? Math.round(score * 100) : null;
