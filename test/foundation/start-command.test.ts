@@ -12,7 +12,8 @@ import { startFixtureSites, type FixtureSites } from '../../fixtures/sites.ts';
 import { METADATA_ADDRESS_REFUSED } from '../../oauth/client-metadata.ts';
 import { createStorage } from '../../db/store/index.ts';
 import { startHttpsServer, type TestHttpsServer } from '../harness/https-server.ts';
-import { freePort, uniqueName } from '../harness/isolated.ts';
+import { uniqueName } from '../harness/isolated.ts';
+import { freePorts } from '../../stack/ports.ts';
 import { readiness } from '../harness/processes.ts';
 import { baseTestEnv, HARNESS_DIR } from '../harness/shared.ts';
 import { webhookReceiver, type WebhookReceiver } from '../../fixtures/webhook-receiver.ts';
@@ -62,19 +63,19 @@ beforeAll(async () => {
       }),
     );
   });
-  ports = {
-    api: await freePort(),
-    ingest: await freePort(),
-    worker: await freePort(),
-    chHttp: await freePort(),
-    chTcp: await freePort(),
-    apiMetrics: await freePort(),
-    prometheus: await freePort(),
-    workerSdk: await freePort(),
-    temporal: await freePort(),
-    temporalUi: await freePort(),
-    smtp: await freePort(),
-  };
+  ports = await freePorts([
+    'api',
+    'ingest',
+    'worker',
+    'chHttp',
+    'chTcp',
+    'apiMetrics',
+    'prometheus',
+    'workerSdk',
+    'temporal',
+    'temporalUi',
+    'smtp',
+  ] as const);
   env = {
     ...baseTestEnv(),
     APP_ENV: 'development',
