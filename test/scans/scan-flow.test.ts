@@ -245,9 +245,12 @@ describe('the request waterfall of a real load', () => {
 
   it('takes the DNS lookup from the egress proxy, which resolves every name while Chromium resolves none', async () => {
     const network = await stored('thirdParty');
-    // The first load of the scan (desktop) made the proxy look "localhost" up; 127.0.0.1 is an address.
-    const requests = network.desktop.requests.filter((r) => r.phases);
-    expect(requests.find((r) => r.url.startsWith(sites.thirdParty))!.phases![1]).not.toBeNull();
+    // The proxy looked "localhost" up once in the scan, for whichever third-party request of either load opened
+    // the first connection to it (on a loaded machine not always the first listed); 127.0.0.1 is an address.
+    const requests = [...network.desktop.requests, ...network.mobile.requests].filter((r) => r.phases);
+    const thirdParty = requests.filter((r) => r.url.startsWith(sites.thirdParty));
+    expect(thirdParty.length).toBeGreaterThan(0);
+    expect(thirdParty.some((r) => r.phases![1] !== null)).toBe(true);
     expect(requests.filter((r) => r.url.startsWith(sites.origin)).every((r) => r.phases![1] === null)).toBe(true);
   });
 
