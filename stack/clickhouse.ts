@@ -1,7 +1,17 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Config } from '../infra/config.ts';
-import { aptInstall, isPortOpen, readPid, StackError, startDaemon, stopDaemon, waitUntil, which } from './proc.ts';
+import {
+  aptInstall,
+  isPortOpen,
+  ProcessExited,
+  readPid,
+  StackError,
+  startDaemon,
+  stopDaemon,
+  waitUntil,
+  which,
+} from './proc.ts';
 
 export async function clickhouseAnswers(url: string): Promise<boolean> {
   try {
@@ -99,7 +109,7 @@ export async function startClickHouse(instance: ClickHouseInstance, log: (msg: s
       `ClickHouse on ${url}`,
       async () => {
         if (readPid(pidFile) === null)
-          throw new StackError(`clickhouse-server exited; see ${instance.dir}/log/error.log`);
+          throw new ProcessExited(`clickhouse-server exited; see ${instance.dir}/log/error.log`);
         return clickhouseAnswers(url);
       },
       60000,

@@ -6,6 +6,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 export class StackError extends Error {}
 
+/** Thrown by a waitUntil check when waiting longer cannot help (the process it waits for has exited). */
+export class ProcessExited extends StackError {}
+
 export function isPortOpen(host: string, port: number, timeoutMs = 500): Promise<boolean> {
   return new Promise((resolvePromise) => {
     const socket = createConnection({ host, port });
@@ -32,6 +35,7 @@ export async function waitUntil(
     try {
       if (await check()) return;
     } catch (error) {
+      if (error instanceof ProcessExited) throw error;
       lastError = error;
     }
     await sleep(intervalMs);

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { PROJECT_ROOT, SECRET_KEY_VARIABLES, type Config } from '../infra/config.ts';
-import { waitUntil } from './proc.ts';
+import { ProcessExited, waitUntil } from './proc.ts';
 
 export interface ServiceProcess {
   name: string;
@@ -68,7 +68,7 @@ export async function waitReady(service: ServiceProcess, timeoutMs = 120_000): P
     `${service.name} (${service.readyUrl})`,
     async () => {
       if (service.child.exitCode !== null || service.child.signalCode !== null) {
-        throw new Error(`${service.name} exited with ${service.child.exitCode ?? service.child.signalCode}`);
+        throw new ProcessExited(`${service.name} exited with ${service.child.exitCode ?? service.child.signalCode}`);
       }
       return isReady(service.readyUrl);
     },

