@@ -22,6 +22,7 @@ import { mainDocumentResponse } from '../../core/scan/main-document.ts';
 import { redactSecrets, type SecretSet } from '../../core/redaction.ts';
 import type { EgressProxy } from './egress-proxy.ts';
 import { bfCacheObservation } from './clues.ts';
+import { documentWrites } from './document-write.ts';
 import { formFactorObservation, responseObservations, type LighthouseResult } from './extract.ts';
 import { captureNetwork, documentGenerator } from './network-capture.ts';
 import { addOriginCredentials } from './origin-credentials.ts';
@@ -62,7 +63,9 @@ async function runFormFactor(
       requestTimings(result.artifacts.DevtoolsLog, proxy.upstream.slice(upstreamFrom)),
       secrets,
     );
-    return { lhr, raw, capture, timings, generator: await documentGenerator(session, capture) };
+    // Not in the result: Lighthouse 13 has no audit for them, only the console messages it gathered.
+    const writes = redactSecrets(documentWrites(result.artifacts.ConsoleMessages), secrets);
+    return { lhr, raw, capture, timings, writes, generator: await documentGenerator(session, capture) };
   } finally {
     await page.close().catch(() => undefined);
   }
@@ -105,7 +108,7 @@ async function main(): Promise<void> {
       first ??= run;
       // Tested in the desktop load only (settings.ts).
       if (factor === 'desktop') bfCache = bfCacheObservation(run.lhr.audits['bf-cache']);
-      const { observation, images } = formFactorObservation(run.lhr, factor, run.timings);
+      const { observation, images } = formFactorObservation(run.lhr, factor, run.timings, run.writes);
       for (const image of images)
         sendMessage({ kind: 'image', name: image.name, base64: image.bytes.toString('base64') });
       // The whole result too (the worker keeps the median run's), already without the credentials.
