@@ -5,7 +5,8 @@
  * process-runner.ts ahead of its scan (as the scan user, with a minimal environment, in a work folder made
  * for it and named as its argument), so Lighthouse is loaded and Chromium launched by the time the input comes; process
  * lifetime in runner-lifetime.ts, credentials in origin-credentials.ts, what it records of the network in
- * network-capture.ts and of each request's phases in request-timings.ts, which failures are the page's in
+ * network-capture.ts, of each request's phases in request-timings.ts and of the page's document.write() calls
+ * in document-write.ts, which failures are the page's in
  * page-failures.ts, the Lighthouse settings in settings.ts, the whole Lighthouse result as kept (scrubbed,
  * compressed) in report.ts.
  */
