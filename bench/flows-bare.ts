@@ -16,13 +16,13 @@ import {
   FLOW_TIMESPAN_CATEGORIES,
   lighthouseConfigFor,
 } from '../activities/lighthouse/settings.ts';
-import { CHROMIUM_FLAGS, sandboxFlags } from '../core/chromium.ts';
+import { CHROMIUM_FLAGS, LIGHTHOUSE_CHROMIUM_FLAGS, sandboxFlags } from '../core/chromium.ts';
 import { SHOP_PASSWORD, SHOP_USER } from '../fixtures/shop.ts';
 
 const profile = mkdtempSync(join(tmpdir(), 'bench-flow-bare-'));
 const browser = await puppeteer.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [...CHROMIUM_FLAGS, ...sandboxFlags(), `--user-data-dir=${profile}`],
+  args: [...CHROMIUM_FLAGS, ...LIGHTHOUSE_CHROMIUM_FLAGS, ...sandboxFlags(), `--user-data-dir=${profile}`],
   headless: true,
 });
 

@@ -13,7 +13,7 @@ import { createInterface } from 'node:readline';
 import lighthouse from 'lighthouse';
 import puppeteer from 'puppeteer-core';
 import { lighthouseConfigFor, lighthouseFlagsFor } from '../activities/lighthouse/settings.ts';
-import { CHROMIUM_FLAGS, sandboxFlags } from '../core/chromium.ts';
+import { CHROMIUM_FLAGS, LIGHTHOUSE_CHROMIUM_FLAGS, sandboxFlags } from '../core/chromium.ts';
 import type { FormFactor } from '../core/scan/observation.ts';
 
 const performanceOnly = process.argv.includes('--performance-only');
@@ -22,7 +22,7 @@ const flagsFor = (factor: FormFactor) =>
 const profile = mkdtempSync(join(tmpdir(), 'bench-floor-'));
 const browser = await puppeteer.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [...CHROMIUM_FLAGS, ...sandboxFlags(), `--user-data-dir=${profile}`],
+  args: [...CHROMIUM_FLAGS, ...LIGHTHOUSE_CHROMIUM_FLAGS, ...sandboxFlags(), `--user-data-dir=${profile}`],
   headless: true,
 });
 

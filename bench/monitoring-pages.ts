@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import lighthouse from 'lighthouse';
 import puppeteer from 'puppeteer-core';
-import { CHROMIUM_FLAGS, sandboxFlags } from '../core/chromium.ts';
+import { CHROMIUM_FLAGS, LIGHTHOUSE_CHROMIUM_FLAGS, sandboxFlags } from '../core/chromium.ts';
 import { PREVIEW_PAGES, startMonitoringPreview } from '../fixtures/monitoring-preview.ts';
 
 const args = process.argv.slice(2);
@@ -23,7 +23,7 @@ const preview = await startMonitoringPreview();
 const profile = mkdtempSync(join(tmpdir(), 'bench-monitoring-'));
 const browser = await puppeteer.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [...CHROMIUM_FLAGS, ...sandboxFlags(), `--user-data-dir=${profile}`],
+  args: [...CHROMIUM_FLAGS, ...LIGHTHOUSE_CHROMIUM_FLAGS, ...sandboxFlags(), `--user-data-dir=${profile}`],
   headless: true,
 });
 

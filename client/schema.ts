@@ -829,6 +829,10 @@ export interface paths {
                                             blocker?: "actionable" | "pending-support" | "circumstantial";
                                             /** @description Critical request chains: when the request ended, from the start of the navigation. */
                                             end_ms?: number;
+                                            /** @description document.write() calls: the line of the call in the script named in `url` (the page itself for an inline script), counted from 1. */
+                                            line?: number;
+                                            /** @description document.write() calls: the column of the call on its line, counted from 1. */
+                                            column?: number;
                                         }[];
                                         /** @description Extension: Lighthouse’s estimated savings per form factor. */
                                         savings?: {

@@ -5,6 +5,7 @@ import type {
   ResponseObservation,
 } from '../../core/scan/observation.ts';
 import { KEPT_AUDITS, RESPONSE_HEADERS } from '../../core/scan/observation.ts';
+import type { DocumentWrite } from '../../core/scan/details.ts';
 import { formFactorLighthouse } from './categories.ts';
 import { auditEvidence, diagnostics, networkBreakdown, type DetailedAudit, type DetailedResult } from './details.ts';
 import type { RequestTiming } from './request-timings.ts';
@@ -75,12 +76,15 @@ export function decodeDataUrl(dataUrl: string | undefined): Buffer | null {
 
 /**
  * The form-factor part of the observation; screenshots are named here and written by the caller. `timings`:
- * what the runner read of the requests from the run's protocol log (request-timings.ts), for the waterfall.
+ * what the runner read of the requests from the run's protocol log (request-timings.ts), for the waterfall;
+ * `documentWrites`: the page's document.write() calls from the run's console messages (document-write.ts), not
+ * in the result itself (absent when not read).
  */
 export function formFactorObservation(
   lhr: LighthouseResult,
   prefix: string,
   timings: readonly RequestTiming[] = [],
+  documentWrites?: DocumentWrite[],
 ): { observation: FormFactorObservation; images: Array<{ name: string; bytes: Buffer }> } {
   const images: Array<{ name: string; bytes: Buffer }> = [];
   const final = decodeDataUrl(lhr.audits['final-screenshot']?.details?.data);
@@ -128,6 +132,7 @@ export function formFactorObservation(
       diagnostics: diagnostics(lhr),
       network: networkBreakdown(lhr, timings),
       lighthouse: formFactorLighthouse(lhr),
+      ...(documentWrites ? { documentWrites } : {}),
     },
   };
 }

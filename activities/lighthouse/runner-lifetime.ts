@@ -7,7 +7,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
-import { CHROMIUM_FLAGS, sandboxFlags } from '../../core/chromium.ts';
+import { CHROMIUM_FLAGS, LIGHTHOUSE_CHROMIUM_FLAGS, sandboxFlags } from '../../core/chromium.ts';
 import { startEgressProxy, type EgressProxy } from './egress-proxy.ts';
 import { killProcessGroup } from './process-group.ts';
 import { sendMessage, type RunnerLaunch } from './protocol.ts';
@@ -70,7 +70,13 @@ export async function launchBrowser(chromiumPath: string, folder: string, proxy:
   mkdirSync(chromiumTmp);
   const browser = await puppeteer.launch({
     executablePath: chromiumPath,
-    args: [...CHROMIUM_FLAGS, ...sandboxFlags(), ...egressFlags(proxy), `--user-data-dir=${join(folder, 'user-data')}`],
+    args: [
+      ...CHROMIUM_FLAGS,
+      ...LIGHTHOUSE_CHROMIUM_FLAGS,
+      ...sandboxFlags(),
+      ...egressFlags(proxy),
+      `--user-data-dir=${join(folder, 'user-data')}`,
+    ],
     // Our own environment is already the minimal one the worker gave us (protocol.ts).
     env: { ...process.env, TMPDIR: chromiumTmp },
     headless: true,

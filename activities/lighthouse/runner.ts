@@ -5,7 +5,8 @@
  * process-runner.ts ahead of its scan (as the scan user, with a minimal environment, in a work folder made
  * for it and named as its argument), so Lighthouse is loaded and Chromium launched by the time the input comes; process
  * lifetime in runner-lifetime.ts, credentials in origin-credentials.ts, what it records of the network in
- * network-capture.ts and of each request's phases in request-timings.ts, which failures are the page's in
+ * network-capture.ts, of each request's phases in request-timings.ts and of the page's document.write() calls
+ * in document-write.ts, which failures are the page's in
  * page-failures.ts, the Lighthouse settings in settings.ts, the whole Lighthouse result as kept (scrubbed,
  * compressed) in report.ts.
  */
@@ -22,6 +23,7 @@ import { mainDocumentResponse } from '../../core/scan/main-document.ts';
 import { redactSecrets, type SecretSet } from '../../core/redaction.ts';
 import type { EgressProxy } from './egress-proxy.ts';
 import { bfCacheObservation } from './clues.ts';
+import { documentWrites } from './document-write.ts';
 import { formFactorObservation, responseObservations, type LighthouseResult } from './extract.ts';
 import { captureNetwork, documentGenerator } from './network-capture.ts';
 import { addOriginCredentials } from './origin-credentials.ts';
@@ -62,7 +64,9 @@ async function runFormFactor(
       requestTimings(result.artifacts.DevtoolsLog, proxy.upstream.slice(upstreamFrom)),
       secrets,
     );
-    return { lhr, raw, capture, timings, generator: await documentGenerator(session, capture) };
+    // Not in the result: Lighthouse 13 has no audit for them, only the console messages it gathered.
+    const writes = redactSecrets(documentWrites(result.artifacts.ConsoleMessages), secrets);
+    return { lhr, raw, capture, timings, writes, generator: await documentGenerator(session, capture) };
   } finally {
     await page.close().catch(() => undefined);
   }
@@ -105,7 +109,7 @@ async function main(): Promise<void> {
       first ??= run;
       // Tested in the desktop load only (settings.ts).
       if (factor === 'desktop') bfCache = bfCacheObservation(run.lhr.audits['bf-cache']);
-      const { observation, images } = formFactorObservation(run.lhr, factor, run.timings);
+      const { observation, images } = formFactorObservation(run.lhr, factor, run.timings, run.writes);
       for (const image of images)
         sendMessage({ kind: 'image', name: image.name, base64: image.bytes.toString('base64') });
       // The whole result too (the worker keeps the median run's), already without the credentials.

@@ -133,6 +133,17 @@ const findingItem = {
         ...intMs,
         description: 'Critical request chains: when the request ended, from the start of the navigation.',
       },
+      line: {
+        type: 'integer',
+        minimum: 1,
+        description:
+          'document.write() calls: the line of the call in the script named in `url` (the page itself for an inline script), counted from 1.',
+      },
+      column: {
+        type: 'integer',
+        minimum: 1,
+        description: 'document.write() calls: the column of the call on its line, counted from 1.',
+      },
     },
     [],
   ),

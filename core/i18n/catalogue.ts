@@ -178,6 +178,13 @@ export const CATALOGUE: Record<Locale, Record<string, FindingText>> = {
       recommendation:
         'Show a facade (a static preview) and load the embed when the visitor clicks it; the items name facades known for each.',
     },
+    'technical.document-write': {
+      title: 'document.write() while the page loads',
+      message:
+        'The page makes {count} document.write() call(s) while it loads, the first in {first_url} at line {line}, column {column}.',
+      recommendation:
+        'Add the content with DOM methods (append, insertAdjacentHTML) and load scripts with async or defer instead: what document.write() writes holds up the HTML parser, and on slow connections Chromium does not load the scripts from other sites it writes.',
+    },
     'technical.bf-cache-blocked': {
       title: 'Page not restored from the back/forward cache',
       message:
@@ -392,6 +399,13 @@ export const CATALOGUE: Record<Locale, Record<string, FindingText>> = {
         '{count} Einbettung(en) von Drittanbietern ({product} zuerst) laden vollständig, obwohl eine leichte Fassade sie vertreten könnte, bis Besucher sie nutzen.',
       recommendation:
         'Zeigen Sie eine Fassade (eine statische Vorschau) und laden Sie die Einbettung erst beim Klick; die Einträge nennen bekannte Fassaden.',
+    },
+    'technical.document-write': {
+      title: 'document.write() beim Laden der Seite',
+      message:
+        'Die Seite macht beim Laden {count} Aufruf(e) von document.write(), den ersten in {first_url} in Zeile {line}, Spalte {column}.',
+      recommendation:
+        'Fügen Sie den Inhalt stattdessen mit DOM-Methoden ein (append, insertAdjacentHTML) und laden Sie Skripte mit async oder defer: Was document.write() schreibt, hält den HTML-Parser auf, und bei langsamen Verbindungen lädt Chromium Skripte anderer Websites, die es schreibt, gar nicht.',
     },
     'technical.bf-cache-blocked': {
       title: 'Seite nicht aus dem Back/Forward-Cache wiederhergestellt',

@@ -92,6 +92,9 @@ export interface DetailItem {
   blocker?: BfCacheBlockerType;
   /** A request of a critical chain: when it ended, ms from the start of the navigation. */
   end_ms?: number;
+  /** A call in a script (named in `url`): its line and column there, counted from 1 as editors count. */
+  line?: number;
+  column?: number;
 }
 
 /** Lighthouse's estimated savings: milliseconds of the metric it helps most, and bytes; null where it gives none. */
@@ -185,6 +188,16 @@ export interface BfCacheBlocker {
   type: BfCacheBlockerType;
   /** The frames it concerns (the page's URL for the main frame), at most DETAIL_LIMITS.rows. */
   frames: string[];
+}
+
+/**
+ * A document.write() call Chromium reported while the page loaded: the script that made it (the page's own URL for
+ * an inline script) and where in it, line and column counted from 1 as editors count.
+ */
+export interface DocumentWrite {
+  url: string;
+  line: number;
+  column: number;
 }
 
 /** The back/forward cache test: restored, or the blockers (at most DETAIL_LIMITS.rows). */

@@ -3,7 +3,7 @@
  * Plain JSON, small enough for a Temporal payload: images are stored as assets and named here, never inlined.
  */
 
-import type { AuditEvidence, BfCacheObservation, Diagnostics, NetworkBreakdown } from './details.ts';
+import type { AuditEvidence, BfCacheObservation, Diagnostics, DocumentWrite, NetworkBreakdown } from './details.ts';
 import type { FormFactor } from './form-factor.ts';
 import type { FormFactorLighthouse } from './lighthouse-categories.ts';
 
@@ -68,6 +68,11 @@ export interface FormFactorObservation {
   network?: NetworkBreakdown;
   /** Lighthouse's four category scores and its failed accessibility, best-practices and SEO audits; absent from older runners. */
   lighthouse?: FormFactorLighthouse;
+  /**
+   * The page's document.write() calls (at most DETAIL_LIMITS.items, in the order made), as Chromium reported them to
+   * Lighthouse (its ConsoleMessages artifact, which the result does not keep); absent from older runners.
+   */
+  documentWrites?: DocumentWrite[];
 }
 
 export interface ResponseObservation {

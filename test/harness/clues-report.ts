@@ -207,6 +207,31 @@ export function expectCluesNamed(findings: ApiFinding[], lhr: Record<FormFactor,
     );
 }
 
+/**
+ * The document.write() call of /clues/ (Lighthouse 13 has no audit for it; the runner reads Chromium's report of
+ * it from Lighthouse's console messages, which its JSON does not keep): one finding, seen on both form factors,
+ * naming the page's inline script by its URL, and a line and column of `source` (the script's text as served)
+ * where the call is. Returns the call's place, counted from 1.
+ */
+export async function expectDocumentWriteNamed(
+  findings: ApiFinding[],
+  source: (url: string) => string | Promise<string>,
+): Promise<{ url: string; line: number; column: number }> {
+  const finding = found(findings, 'technical.document-write');
+  expect(finding.form_factors).toEqual([...FORM_FACTORS]);
+  expect(finding.items).toHaveLength(1);
+  const call = finding.items![0] as { url: string; line: number; column: number; form_factors: FormFactor[] };
+  expect(path(call.url)).toBe('/clues/');
+  expect(call.form_factors).toEqual([...FORM_FACTORS]);
+  const line = (await source(call.url)).split('\n')[call.line - 1] ?? '';
+  // Chromium places the call at the method's name: `write(` begins at the column.
+  expect(line.slice(call.column - 1)).toMatch(/^write\(/);
+  expect(line.slice(0, call.column - 1)).toMatch(/document\.$/);
+  expect(finding.savings).toBeUndefined();
+  expect(finding.message).toContain(`at line ${call.line}, column ${call.column}`);
+  return call;
+}
+
 /** The report page names each problem with its element and savings, and shows the three to fix first in order. */
 export function expectReportNamesClues(page: string, findings: ApiFinding[]): void {
   const first = findings.filter((f) => f.priority).sort((a, b) => a.priority! - b.priority!);

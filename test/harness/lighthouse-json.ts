@@ -8,12 +8,13 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import lighthouse from 'lighthouse';
 import { lighthouseConfigFor, lighthouseFlagsFor } from '../../activities/lighthouse/settings.ts';
+import { LIGHTHOUSE_CHROMIUM_FLAGS } from '../../core/chromium.ts';
 import { FORM_FACTORS } from '../../core/scan/observation.ts';
 import { launchBrowser } from './browser.ts';
 
 const [url, outDir] = process.argv.slice(2);
 if (!url || !outDir) throw new Error('usage: lighthouse-json.ts URL OUT_DIR');
-const { browser, close } = await launchBrowser();
+const { browser, close } = await launchBrowser(LIGHTHOUSE_CHROMIUM_FLAGS);
 try {
   for (const factor of FORM_FACTORS) {
     const page = await browser.newPage();

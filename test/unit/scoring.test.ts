@@ -211,6 +211,8 @@ describe('the catalogue', () => {
       duration_ms: 1800,
       product: 'YouTube Embedded Player',
       actionable: 2,
+      line: '12',
+      column: '9',
     };
     for (const locale of LOCALES) {
       for (const code of FINDING_CODES) {

@@ -4,7 +4,8 @@ import { formatMs, formatNumber, type Locale } from '../../core/i18n/locale.ts';
 /**
  * What Lighthouse says in particular about one item of a finding, in words: what caused a layout shift and
  * what it moved, what would shrink an image, the polyfills in a script, the scripts that carry a module twice,
- * the facades known for an embed, why the page left the back/forward cache, when a chained request ended.
+ * the facades known for an embed, why the page left the back/forward cache, when a chained request ended, where
+ * in its script a call is.
  */
 const LABELS = {
   en: {
@@ -32,6 +33,7 @@ const LABELS = {
       circumstantial: 'a circumstance of the test',
     } satisfies Record<BfCacheBlockerType, string>,
     ended: 'ended at',
+    place: (line: number, column: number) => `line ${line}, column ${column}`,
   },
   de: {
     causes: {
@@ -58,6 +60,7 @@ const LABELS = {
       circumstantial: 'ein Umstand des Tests',
     } satisfies Record<BfCacheBlockerType, string>,
     ended: 'endete bei',
+    place: (line: number, column: number) => `Zeile ${line}, Spalte ${column}`,
   },
 } as const;
 
@@ -78,5 +81,7 @@ export function itemNotes(item: FindingItem, locale: Locale): string[] {
   if (item.reason) notes.push(item.reason);
   if (item.blocker) notes.push(t.blockers[item.blocker]);
   if (item.end_ms !== undefined) notes.push(`${t.ended} ${formatMs(item.end_ms, locale)}`);
+  // Counted as editors count, not formatted as numbers are (no "1,024").
+  if (item.line !== undefined) notes.push(t.place(item.line, item.column ?? 1));
   return notes;
 }

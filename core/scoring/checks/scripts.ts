@@ -1,5 +1,5 @@
 import thirdPartyWeb from 'third-party-web';
-import { DETAIL_LIMITS, type DetailItem, type Savings } from '../../scan/details.ts';
+import { DETAIL_LIMITS, type DetailItem, type FindingItem, type Savings } from '../../scan/details.ts';
 import { FORM_FACTORS, type FormFactor } from '../../scan/observation.ts';
 import { mergeItems } from '../evidence.ts';
 import { impactOf } from '../priority.ts';
@@ -72,4 +72,51 @@ export const thirdPartyFacades = defineCheck({
   },
 });
 
-export const SCRIPT_CHECKS = [duplicatedJs, thirdPartyFacades];
+/**
+ * document.write() calls while the page loads, as Chromium reported them (the runner reads them from Lighthouse's
+ * console messages: activities/lighthouse/document-write.ts). Lighthouse 13 dropped its no-document-write audit;
+ * this is its rule. Each call is an item with its script, line and column, merged over the form factors.
+ */
+export const documentWrite = defineCheck({
+  id: 'technical.document-write',
+  category: 'technical',
+  measures:
+    'document.write() calls while the page loads, each with its script, line and column as Chromium reports them: what they write holds up the HTML parser, and on slow connections Chromium does not load the scripts from other sites they write. Findings only: Lighthouse states no saving.',
+  weight: 0,
+  codes: ['technical.document-write'],
+  run(obs, { finding }) {
+    const calls = new Map<string, FindingItem>();
+    const factors: FormFactor[] = [];
+    for (const factor of FORM_FACTORS) {
+      const writes = obs[factor].documentWrites ?? [];
+      if (writes.length) factors.push(factor);
+      for (const { url, line, column } of writes) {
+        const key = `${url}:${line}:${column}`;
+        let item = calls.get(key);
+        if (!item) {
+          if (calls.size >= DETAIL_LIMITS.items) continue;
+          calls.set(key, (item = { url, line, column, form_factors: [] }));
+        }
+        item.form_factors!.push(factor);
+      }
+    }
+    const items = [...calls.values()];
+    if (items.length === 0) return pass();
+    const first = items[0]!;
+    return {
+      score: 1,
+      applicable: true,
+      findings: [
+        finding(
+          'technical.document-write',
+          'warning',
+          // Line and column as they are, not formatted as numbers are ("1,024" is no column).
+          { count: items.length, first_url: first.url!, line: String(first.line), column: String(first.column) },
+          { form_factors: factors, items },
+        ),
+      ],
+    };
+  },
+});
+
+export const SCRIPT_CHECKS = [duplicatedJs, thirdPartyFacades, documentWrite];

@@ -4,7 +4,7 @@ import { LOCALES } from '../../../core/i18n/locale.ts';
 import { CHECKS } from '../../../core/scoring/index.ts';
 import { lcpDiscovery } from '../../../core/scoring/checks/lcp-discovery.ts';
 import { bfCache, requestChains } from '../../../core/scoring/checks/loading.ts';
-import { thirdPartyFacades } from '../../../core/scoring/checks/scripts.ts';
+import { documentWrite, thirdPartyFacades } from '../../../core/scoring/checks/scripts.ts';
 import { cls, lcp } from '../../../core/scoring/checks/speed.ts';
 import type { Finding } from '../../../core/scoring/types.ts';
 import { CLUES_FIXTURES } from './fixtures/clues.ts';
@@ -176,6 +176,48 @@ describe('technical.third-party-facades', () => {
       label: 'YouTube Embedded Player',
       facades: expect.arrayContaining(['Lite YouTube']),
     });
+  });
+});
+
+describe('technical.document-write', () => {
+  const F = CLUES_FIXTURES['technical.document-write'];
+
+  it('passes without calls, and for results whose runner did not read them', () => {
+    for (const name of ['notRead', 'none'] as const) expect(runWithEvidence(documentWrite, F[name])).toEqual(PASS);
+  });
+
+  it('names each call with its script, line and column, over both form factors, and moves no score', () => {
+    const f = only(documentWrite, F.inlineAndAdTag);
+    expect(runWithEvidence(documentWrite, F.inlineAndAdTag).score).toBe(1);
+    expect(documentWrite.weight).toBe(0);
+    expect(f).toMatchObject({
+      category: 'technical',
+      severity: 'warning',
+      params: { count: 2, first_url: 'https://shop.example/', line: '12', column: '18' },
+      form_factors: ['desktop', 'mobile'],
+    });
+    expect(f.items).toEqual([
+      { url: 'https://shop.example/', line: 12, column: 18, form_factors: ['desktop', 'mobile'] },
+      { url: 'https://ads.example/tag.js', line: 1, column: 2048, form_factors: ['mobile'] },
+    ]);
+    expect(f.savings).toBeUndefined();
+    expect(f.impact).toBeUndefined();
+    expect(localiseFinding(f, 'en').message).toBe(
+      'The page makes 2 document.write() call(s) while it loads, the first in https://shop.example/ at line 12, column 18.',
+    );
+    expect(localiseFinding(f, 'de').message).toBe(
+      'Die Seite macht beim Laden 2 Aufruf(e) von document.write(), den ersten in https://shop.example/ in Zeile 12, Spalte 18.',
+    );
+    expect(localiseFinding(f, 'de').recommendation).toContain('async oder defer');
+  });
+
+  it('keeps two calls in one script apart, and a column as it is (no thousands separator)', () => {
+    const f = only(documentWrite, F.twoInOneScript);
+    expect(f.items!.map((i) => [i.line, i.column])).toEqual([
+      [1, 2048],
+      [1, 4096],
+    ]);
+    expect(localiseFinding(f, 'en').message).toContain('at line 1, column 2048.');
   });
 });
 
