@@ -206,13 +206,16 @@ export const WEBHOOK_PAYLOAD_SCHEMAS: Record<DeliveryEvent, Schema> = {
   ping: closed('ping', { message: string, sent_at: timestamp }, ['message', 'sent_at']),
 };
 
-const validators = Object.fromEntries(
-  Object.entries(WEBHOOK_PAYLOAD_SCHEMAS).map(([event, schema]) => [event, ajv.compile(schema)]),
-) as Record<DeliveryEvent, ValidateFunction>;
+// Compiled on an event's first payload: a process sends few of the events, and compiling them all costs a start.
+const validators = new Map<DeliveryEvent, ValidateFunction>();
 
 /** Null when the payload matches its event's schema; the problems otherwise. */
 export function payloadProblems(event: DeliveryEvent, payload: WebhookPayload): string | null {
-  const validate = validators[event];
+  let validate = validators.get(event);
+  if (!validate) {
+    validate = ajv.compile(WEBHOOK_PAYLOAD_SCHEMAS[event]);
+    validators.set(event, validate);
+  }
   if (validate(payload)) return null;
   return ajv.errorsText(validate.errors);
 }

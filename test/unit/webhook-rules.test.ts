@@ -2,7 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { nextDelayMs, parseRetryAfter, RETRY_DELAYS_MS } from '../../core/webhooks/delivery.ts';
 import { decideSettingsChange } from '../../core/webhooks/endpoint.ts';
 import { newSigningSecret, signedHeaders } from '../../core/webhooks/signing.ts';
-import { payloadProblems } from '../../core/webhooks/schemas.ts';
+import { payloadProblems, WEBHOOK_PAYLOAD_SCHEMAS } from '../../core/webhooks/schemas.ts';
 import type { RumAlertPayload } from '../../core/webhooks/events.ts';
 
 const form = (overrides: Partial<Parameters<typeof decideSettingsChange>[0]> = {}) => ({
@@ -115,6 +115,16 @@ describe('payload schemas', () => {
     triggered_at: '2026-11-26T10:00:00+00:00',
     rum_dashboard_url: 'https://perf.example.com/live/3',
   };
+
+  test("every event's payload schema compiles, and refuses a payload of the wrong shape", () => {
+    const events = Object.keys(WEBHOOK_PAYLOAD_SCHEMAS) as Array<keyof typeof WEBHOOK_PAYLOAD_SCHEMAS>;
+    expect(events.length).toBeGreaterThan(5);
+    for (const event of events)
+      expect({ event, problems: payloadProblems(event, {} as never) }).toEqual({
+        event,
+        problems: expect.stringContaining('must have required property'),
+      });
+  });
 
   test('the live-data payloads (defined now, sent once the live-data alert check exists) validate', () => {
     expect(payloadProblems('rum.alert.triggered', rum)).toBeNull();
