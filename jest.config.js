@@ -26,6 +26,8 @@ export const unitProject = {
   ...shared,
   displayName: 'unit',
   testMatch: ['<rootDir>/test/unit/**/*.test.ts'],
+  globalSetup: '<rootDir>/test/harness/unit-global-setup.js',
+  globalTeardown: '<rootDir>/test/harness/unit-global-teardown.js',
 };
 
 export default {

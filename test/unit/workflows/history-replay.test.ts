@@ -1,14 +1,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import proto from '@temporalio/proto';
-import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, type WorkflowBundle } from '@temporalio/worker';
+import { DefaultLogger, Runtime, Worker, type WorkflowBundle } from '@temporalio/worker';
 import { PROJECT_ROOT } from '../../../infra/config.ts';
+import { workflowBundle } from './bundle.ts';
 
 /**
  * Workflows under way when a new version is deployed must replay on it. Each file in fixtures/histories/ is a
  * history recorded by test/harness/record-histories.ts from a released version of the workflow code (stand-in
  * activities, the region's real dispatcher); every one of them must replay on today's code. A replay needs the
- * workflow bundle only (bundled here from workflows/index.ts, as the worker's is), no Temporal server.
+ * workflow bundle only (./bundle.ts: from workflows/index.ts, as the worker's is), no Temporal server.
  */
 const HISTORIES = resolve(PROJECT_ROOT, 'fixtures/histories');
 const recorded = readdirSync(HISTORIES).filter((file) => file.endsWith('.bin'));
@@ -21,10 +22,7 @@ beforeAll(async () => {
   } catch {
     // Installed already in this process.
   }
-  bundle = await bundleWorkflowCode({
-    workflowsPath: resolve(PROJECT_ROOT, 'workflows/index.ts'),
-    logger: new DefaultLogger('WARN'),
-  });
+  bundle = await workflowBundle();
 }, 60_000);
 
 it('has recorded histories of the scan, the target-scan and the dispatcher workflow', () => {

