@@ -1,13 +1,11 @@
-import { masterKey } from '../../core/keys.ts';
 import { METRIC_THRESHOLDS, rateValue } from '../../core/metric-thresholds.ts';
 import { DETAIL_LIMITS } from '../../core/scan/details.ts';
 import { FORM_FACTORS, type FormFactor, type ScanObservation } from '../../core/scan/observation.ts';
 import { buildResultRecord } from '../../core/scan/result.ts';
 import { scoreScan } from '../../core/scoring/index.ts';
-import { resultView } from '../../api/views/scans.ts';
 import { actionableObservation, auditNode, auditRows, type Lhr } from '../../fixtures/actionable-results.ts';
 import { finishedScan } from '../../fixtures/finished-scan.ts';
-import { expectReportNamesEachFault } from '../harness/actionable-report-page.ts';
+import { expectReportNamesEachFault, finishedResultView } from '../harness/actionable-report-page.ts';
 import { installedLighthouseVersion, readRecording, RECORD_COMMAND } from '../../fixtures/recorded-lighthouse.ts';
 import { reportPage } from '../../web/scans/report-page.ts';
 
@@ -228,13 +226,7 @@ it('shows WordPress as not detected on the report of a page that is not WordPres
   const finishedAt = new Date();
   const record = buildResultRecord(obs, scoreScan(obs, finishedAt));
   expect(record.isWordPress).toBe(false);
-  const scan = finishedScan(record, { finishedAt });
-  const view = resultView(scan, {
-    baseUrl: 'http://app.test',
-    keys: { current: masterKey(Buffer.alloc(32, 7)), previous: null },
-    locale: 'en',
-    now: finishedAt,
-  });
+  const { scan, view } = finishedResultView(record, finishedAt);
   expect(view.scores.wordpress).toBe(100);
   expect(view).not.toHaveProperty('network');
   const page = reportPage({ scan, chrome: { locale: 'en' }, imageUrl: (n) => n });
