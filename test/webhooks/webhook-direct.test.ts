@@ -344,13 +344,16 @@ it(`sends at most ${DIRECT_ATTEMPTS_IN_FLIGHT_PER_ACCOUNT} first attempts of one
     // Held now: the direct attempts at the cap and, on a slow machine, the attempts of deliveries whose wait here
     // ran out and whose workflows sent them (the workers' pool, at most ATTEMPTS_IN_FLIGHT_PER_ACCOUNT).
     const sentBy = async () => {
-      const direct: string[] = [];
-      const workflows: string[] = [];
-      for (const id of holding.heldIds()) {
-        const delivery = [...mine, fromSecond].find((one) => one.messageId === id)!;
-        const stored = (await storage.webhooks.findDelivery(delivery.id))!;
-        (stored.workflowStartedAt === null ? direct : workflows).push(id);
-      }
+      const heldIds = holding.heldIds();
+      const deliveryIds = heldIds.map((id) => [...mine, fromSecond].find((one) => one.messageId === id)!.id);
+      const rows = (await api.db
+        .knex('webhook_deliveries')
+        .whereIn('id', deliveryIds)
+        .select('id', 'workflow_started_at')) as Array<{ id: number | string; workflow_started_at: Date | null }>;
+      const byWorkflow = new Set(rows.filter((row) => row.workflow_started_at !== null).map((row) => Number(row.id)));
+      expect(rows).toHaveLength(heldIds.length);
+      const direct = heldIds.filter((_, i) => !byWorkflow.has(Number(deliveryIds[i])));
+      const workflows = heldIds.filter((_, i) => byWorkflow.has(Number(deliveryIds[i])));
       return { direct, workflows };
     };
     const held = await sentBy();
