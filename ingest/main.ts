@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import { loadConfig, requireSmtpUrl } from '../infra/config.ts';
 import { closeGracefully } from '../infra/http-shutdown.ts';
+import { KEEP_ALIVE_TIMEOUT_MS } from '../infra/keep-alive.ts';
 import { createLogger } from '../infra/logger.ts';
 import { assertNodeVersion } from '../infra/runtime.ts';
 import { createClickHouse } from '../db/clickhouse/client.ts';
@@ -110,7 +111,7 @@ const { handler, health } = createIngestHandler({
 registerReadyGauge(metrics.registry, 'ingest', health);
 
 const server = createServer(serverOptions, handler);
-server.keepAliveTimeout = 65_000;
+server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
 limitConnections(
   server,
   config.ingest.connections,

@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import { loadConfig, requireSmtpUrl } from '../infra/config.ts';
 import { closeGracefully } from '../infra/http-shutdown.ts';
+import { KEEP_ALIVE_TIMEOUT_MS } from '../infra/keep-alive.ts';
 import { createLogger } from '../infra/logger.ts';
 import { assertNodeVersion } from '../infra/runtime.ts';
 import { createTemporalClient } from '../infra/temporal-client.ts';
@@ -27,7 +28,7 @@ const metricsServer = serveMetrics(
   { host: config.api.metricsHost, port: config.api.metricsPort, service: 'api' },
   log,
 );
-server.keepAliveTimeout = 65_000;
+server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
 server.listen(config.api.port, config.api.host, () => {
   log.info({ url: `http://${config.api.host}:${config.api.port}`, baseUrl: config.baseUrl }, 'api listening');
 });

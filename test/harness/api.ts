@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { createApp } from '../../server/app.ts';
 import { loadConfig, type Config } from '../../infra/config.ts';
+import { KEEP_ALIVE_TIMEOUT_MS } from '../../infra/keep-alive.ts';
 import { createLogger } from '../../infra/logger.ts';
 import type { PlanKey } from '../../core/plans.ts';
 import { TEMPORAL_CHANNEL_ARGS } from '../../core/temporal.ts';
@@ -68,6 +69,8 @@ export async function startTestApi(
   const counterKnex = createCounterKnex(db.databaseUrl);
   const app = createApp({ config, knex: appKnex, counterKnex, temporal, log, clock: clock.read });
   const server: Server = createServer(app.koa.callback());
+  // As server/main.ts: with Node's 5 s default, a loaded test reused a connection the server was closing (ECONNRESET).
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   await new Promise<void>((ready) => server.listen(port, '127.0.0.1', ready));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
